@@ -1,0 +1,33 @@
+# The two commands of the README: `make run` and `make test`.
+SWIFT ?= swift
+PORT ?= 8080
+
+.PHONY: run test build test-swift test-browser format clean
+
+## Run Podium on http://localhost:$(PORT) with its data in ./data.
+run:
+	scripts/setup
+	$(SWIFT) build -c release --product podium
+	.build/release/podium serve --port $(PORT)
+
+## Run every test: Swift (core, media, server in-process) and the browser tests.
+test:
+	scripts/setup --test
+	$(MAKE) test-swift test-browser
+
+test-swift:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+test-browser:
+	$(SWIFT) build --product podium
+	python3 Tests/Browser/run_browser_tests.py
+
+build:
+	$(SWIFT) build --product podium
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
+
+clean:
+	rm -rf .build

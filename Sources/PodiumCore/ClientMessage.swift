@@ -1,0 +1,128 @@
+/// A message from a client on the live socket, decoded from `{"type": ..., ...}`.
+public enum ClientMessage: Sendable, Equatable {
+    case hello(Hello)
+    /// A durable command with the client's id for it.
+    case command(id: String, SessionCommand)
+    /// A laser-pointer move; nil hides the pointer.
+    case pointer(PagePoint?)
+    /// Send again every durable event after this seq.
+    case resync(afterSeq: Int)
+    case ping
+
+    public struct Hello: Sendable, Equatable {
+        public var role: Role
+        public var name: String?
+        public var passcode: String?
+        public var token: String?
+        public var lastSeq: Int?
+
+        public init(role: Role, name: String? = nil, passcode: String? = nil, token: String? = nil, lastSeq: Int? = nil) {
+            self.role = role
+            self.name = name
+            self.passcode = passcode
+            self.token = token
+            self.lastSeq = lastSeq
+        }
+    }
+
+    public static let maxIDLength = 64
+    public static let maxNameLength = 60
+}
+
+extension ClientMessage: Codable {
+    enum CodingKeys: String, CodingKey {
+        case type, id, role, name, passcode, token, lastSeq, page, viewport, mode, locked, x, y, visible, afterSeq
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try c.decode(String.self, forKey: .type)
+        func commandID() throws -> String {
+            let id = try c.decode(String.self, forKey: .id)
+            guard !id.isEmpty, id.count <= Self.maxIDLength else {
+                throw DecodingError.dataCorruptedError(forKey: .id, in: c, debugDescription: "id must be 1 to 64 characters")
+            }
+            return id
+        }
+        switch type {
+        case "hello":
+            let lastSeq = try c.decodeIfPresent(Int.self, forKey: .lastSeq)
+            if let lastSeq, lastSeq < 0 {
+                throw DecodingError.dataCorruptedError(forKey: .lastSeq, in: c, debugDescription: "lastSeq must be >= 0")
+            }
+            self = .hello(
+                Hello(
+                    role: try c.decode(Role.self, forKey: .role),
+                    name: try c.decodeIfPresent(String.self, forKey: .name).map { String($0.prefix(Self.maxNameLength)) },
+                    passcode: try c.decodeIfPresent(String.self, forKey: .passcode),
+                    token: try c.decodeIfPresent(String.self, forKey: .token),
+                    lastSeq: lastSeq))
+        case "goto":
+            self = .command(id: try commandID(), .goto(page: try c.decode(Int.self, forKey: .page)))
+        case "zoom":
+            self = .command(id: try commandID(), .zoom(try c.decode(Viewport.self, forKey: .viewport)))
+        case "blank":
+            self = .command(id: try commandID(), .blank(try c.decode(BlankMode.self, forKey: .mode)))
+        case "lock":
+            self = .command(id: try commandID(), .lock(try c.decode(Bool.self, forKey: .locked)))
+        case "end":
+            self = .command(id: try commandID(), .end)
+        case "pointer":
+            if try c.decodeIfPresent(Bool.self, forKey: .visible) == false {
+                self = .pointer(nil)
+            } else {
+                self = .pointer(PagePoint(x: try c.decode(Double.self, forKey: .x), y: try c.decode(Double.self, forKey: .y)))
+            }
+        case "resync":
+            self = .resync(afterSeq: max(0, try c.decode(Int.self, forKey: .afterSeq)))
+        case "ping":
+            self = .ping
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown message type \(type)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .hello(let hello):
+            try c.encode("hello", forKey: .type)
+            try c.encode(hello.role, forKey: .role)
+            try c.encodeIfPresent(hello.name, forKey: .name)
+            try c.encodeIfPresent(hello.passcode, forKey: .passcode)
+            try c.encodeIfPresent(hello.token, forKey: .token)
+            try c.encodeIfPresent(hello.lastSeq, forKey: .lastSeq)
+        case .command(let id, let command):
+            try c.encode(id, forKey: .id)
+            switch command {
+            case .goto(let page):
+                try c.encode("goto", forKey: .type)
+                try c.encode(page, forKey: .page)
+            case .zoom(let viewport):
+                try c.encode("zoom", forKey: .type)
+                try c.encode(viewport, forKey: .viewport)
+            case .blank(let mode):
+                try c.encode("blank", forKey: .type)
+                try c.encode(mode, forKey: .mode)
+            case .lock(let locked):
+                try c.encode("lock", forKey: .type)
+                try c.encode(locked, forKey: .locked)
+            case .end:
+                try c.encode("end", forKey: .type)
+            }
+        case .pointer(let point):
+            try c.encode("pointer", forKey: .type)
+            if let point {
+                try c.encode(point.x, forKey: .x)
+                try c.encode(point.y, forKey: .y)
+            } else {
+                try c.encode(false, forKey: .visible)
+            }
+        case .resync(let afterSeq):
+            try c.encode("resync", forKey: .type)
+            try c.encode(afterSeq, forKey: .afterSeq)
+        case .ping:
+            try c.encode("ping", forKey: .type)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// An error answered as `{"error":{"code":…,"message":…}}` with its HTTP status.
+///
+/// `code` is stable, for programs; `message` is for people and shown as is by the browser client.
+public struct APIError: HTTPResponseError, Sendable {
+    public let status: HTTPResponse.Status
+    public let code: String
+    public let message: String
+
+    public init(_ status: HTTPResponse.Status, code: String, message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let data = try JSONEncoder().encode(APIErrorBody(error: ErrorDetail(code: code, message: message)))
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static let unauthorized = APIError(.unauthorized, code: "unauthorized", message: "Sign in first.")
+    static let forbidden = APIError(.forbidden, code: "forbidden", message: "You may not do that.")
+    static let csrf = APIError(
+        .forbidden, code: "csrf", message: "Requests signed in by cookie must carry the X-Podium-Request header.")
+    static func notFound(_ what: String) -> APIError {
+        APIError(.notFound, code: "not_found", message: "No such \(what).")
+    }
+    static func badRequest(_ message: String) -> APIError {
+        APIError(.badRequest, code: "bad_request", message: message)
+    }
+}
+
+struct APIErrorBody: Encodable {
+    let error: ErrorDetail
+}

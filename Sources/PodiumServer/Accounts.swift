@@ -1,0 +1,81 @@
+import Crypto
+import Foundation
+import HummingbirdBcrypt
+import Logging
+import NIOPosix
+import PodiumStore
+
+/// Passwords, passcodes and sign-in tokens.
+///
+/// bcrypt is deliberately slow, so it runs on the thread pool, never on an event loop.
+struct Accounts: Sendable {
+    let store: any PodiumStore
+    let cost: UInt8
+    let tokenLifetime: TimeInterval
+    let now: @Sendable () -> Date
+
+    func hash(_ secret: String) async throws -> String {
+        let cost = self.cost
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(secret, cost: cost) }
+    }
+
+    func verify(_ secret: String, against hash: String) async throws -> Bool {
+        try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(secret, hash: hash) }
+    }
+
+    /// Checks an email and password; returns the user and a new token.
+    func signIn(email: String, password: String) async throws -> (UserRecord, String)? {
+        guard let user = try await store.user(email: email.lowercased()),
+            try await verify(password, against: user.passwordHash)
+        else { return nil }
+        let token = Self.randomToken()
+        try await store.insertToken(hash: Self.tokenHash(token), userId: user.id, expiresAt: now() + tokenLifetime)
+        return (user, token)
+    }
+
+    func user(token: String) async throws -> UserRecord? {
+        try await store.user(tokenHash: Self.tokenHash(token), now: now())
+    }
+
+    func signOut(token: String) async throws {
+        try await store.deleteToken(hash: Self.tokenHash(token))
+    }
+
+    /// Creates the first admin when there is no account yet. Returns the password when it was
+    /// generated here, so it can be printed once.
+    func ensureAdmin(password: String?, logger: Logger) async throws -> (created: Bool, generatedPassword: String?) {
+        guard try await store.userCount() == 0 else { return (false, nil) }
+        let chosen = password ?? Self.randomPassword()
+        let admin = UserRecord(
+            id: IDs.make("u"), email: "admin", name: "Admin", role: .admin, passwordHash: try await hash(chosen),
+            createdAt: now())
+        try await store.insertUser(admin)
+        logger.info("created the first admin account")
+        return (true, password == nil ? chosen : nil)
+    }
+
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+    }
+
+    /// Four groups of four unambiguous characters: easy to read off a terminal and type.
+    static func randomPassword() -> String {
+        let alphabet = Array("abcdefghjkmnpqrstuvwxyz23456789")
+        return (0..<4).map { _ in String((0..<4).map { _ in alphabet.randomElement()! }) }.joined(separator: "-")
+    }
+
+    static func tokenHash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// Random identifiers with a short prefix that says what they name (`d_…` a deck, `s_…` a session).
+enum IDs {
+    static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz")
+
+    static func make(_ prefix: String, length: Int = 12) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return prefix + "_" + String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+}

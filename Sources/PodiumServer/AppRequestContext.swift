@@ -1,0 +1,39 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import PodiumStore
+
+/// The request context of every route: who is signed in, how, and which anonymous viewer this is.
+public struct AppRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let webSocket: WebSocketHandlerReference<Self>
+    public let remoteAddress: SocketAddress?
+    /// The signed-in account, set by ``AuthMiddleware``.
+    public var user: UserRecord?
+    /// True when `user` came from the session cookie rather than a bearer token (CSRF matters).
+    public var authenticatedByCookie = false
+    /// The stable anonymous identity from the `podium_viewer` cookie, if the browser sent one.
+    public var viewerId: String?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// JSON bodies are small; uploads stream past this limit through their own path.
+    public var maxUploadSize: Int { 1 << 20 }
+
+    /// Dates as ISO 8601 in every JSON response.
+    public var responseEncoder: JSONEncoder { Frames.encoder }
+
+    /// The signed-in user, or a 401.
+    func requireUser() throws -> UserRecord {
+        guard let user else { throw APIError.unauthorized }
+        return user
+    }
+
+    /// A key for rate limits: the client's address.
+    var clientKey: String { remoteAddress?.ipAddress ?? "unknown" }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import PodiumCore
+import PodiumMedia
+import PodiumStore
+
+/// What a start did that the operator should hear about once.
+public struct StartupReport: Sendable {
+    /// Set when this start created the admin account with a generated password.
+    public var generatedAdminPassword: String?
+    public var adminCreated: Bool
+    /// The machine's network addresses, for the URLs printed at start.
+    public var lanAddresses: [String]
+}
+
+public typealias PodiumApplication = Application<RouterResponder<AppRequestContext>>
+
+/// Builds the whole server: store, blob store, ingest, live hub, routes. `podium serve` and the
+/// tests call this same function.
+///
+/// - Parameters:
+///   - configuration: where data lives, what to listen on, limits.
+///   - store: the store to use; nil opens SQLite in the data directory (migrations run here,
+///     before the server accepts requests).
+///   - now: the clock.
+///   - onServerRunning: called with the listening channel (its local address tells the port).
+public func buildApplication(
+    configuration: ServerConfiguration,
+    store providedStore: (any PodiumStore)? = nil,
+    logger: Logger = Logger(label: "podium"),
+    now: @escaping @Sendable () -> Date = { Date() },
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+) async throws -> (PodiumApplication, StartupReport) {
+    let fileManager = FileManager.default
+    try fileManager.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
+    try fileManager.createDirectory(at: configuration.temporaryDirectory, withIntermediateDirectories: true)
+    let store: any PodiumStore
+    if let providedStore {
+        store = providedStore
+    } else {
+        store = try await SQLStore.openSQLite(path: configuration.databasePath, logger: logger)
+    }
+    let blobs = try FileBlobStore(root: configuration.blobDirectory)
+    let accounts = Accounts(store: store, cost: configuration.bcryptCost, tokenLifetime: configuration.tokenLifetime, now: now)
+    let ingest = IngestService(
+        store: store, blobs: blobs, ingester: PDFIngester(limits: configuration.ingestLimits),
+        workRoot: configuration.temporaryDirectory, logger: logger)
+    let hub = LiveHub(store: store, now: now, logger: logger)
+
+    let (adminCreated, generatedPassword) = try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
+    if adminCreated, configuration.seedDemoDeck {
+        try await seedDemoDeck(configuration: configuration, store: store, blobs: blobs, ingest: ingest, now: now, logger: logger)
+    }
+    let lanAddresses = NetworkAddresses.lanIPv4()
+    let joinURLs = JoinURLBuilder(publicURL: configuration.publicURL, port: configuration.port, lanAddresses: lanAddresses)
+
+    let router = Router(context: AppRequestContext.self)
+    router.middlewares.add(SecurityHeadersMiddleware())
+    router.middlewares.add(
+        FileMiddleware(
+            configuration.webRoot.path, cacheControl: .init([(MediaType(type: .any), [.noCache])]), logger: logger))
+    router.middlewares.add(AuthMiddleware(accounts: accounts))
+
+    WebController(webRoot: configuration.webRoot, vendorRoot: configuration.vendorRoot, blobs: blobs)
+        .addRoutes(to: router)
+    let api = router.group("api/v1")
+    AuthController(accounts: accounts, tokenLifetime: configuration.tokenLifetime).addRoutes(to: api)
+    DeckController(
+        store: store, blobs: blobs, ingest: ingest, uploadDirectory: configuration.temporaryDirectory,
+        maxUploadBytes: configuration.maxUploadBytes, now: now
+    ).addRoutes(to: api)
+    SessionController(store: store, blobs: blobs, hub: hub, accounts: accounts, joinBase: joinURLs, now: now)
+        .addRoutes(to: api)
+
+    let live = LiveConnection(
+        hub: hub, accounts: accounts,
+        passcodes: AttemptLimiter(limit: configuration.passcodeAttempts, window: configuration.passcodeWindow),
+        outboxLimit: configuration.outboxLimit, now: now)
+    router.ws("/api/v1/sessions/:code/live") { inbound, outbound, context in
+        let code = context.requestContext.parameters.get("code") ?? ""
+        try await live.run(code: code, inbound: inbound, outbound: outbound, context: context)
+    }
+    router.ws("/api/v1/lobby") { inbound, outbound, context in
+        try await Lobby.run(hub: hub, inbound: inbound, outbound: outbound, logger: context.logger)
+    }
+
+    let app = Application(
+        router: router,
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: router, configuration: .init(maxFrameSize: LiveConnection.maxMessageBytes)),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
+        services: [hub, ingest],
+        onServerRunning: onServerRunning,
+        logger: logger)
+    return (app, StartupReport(generatedAdminPassword: generatedPassword, adminCreated: adminCreated, lanAddresses: lanAddresses))
+}
+
+/// Puts the demo deck into the first admin's library, so a new server has something to present.
+private func seedDemoDeck(
+    configuration: ServerConfiguration, store: any PodiumStore, blobs: any BlobStore, ingest: IngestService,
+    now: @escaping @Sendable () -> Date, logger: Logger
+) async throws {
+    guard FileManager.default.fileExists(atPath: configuration.demoDeck.path),
+        let admin = try await store.user(email: "admin")
+    else {
+        logger.notice("no demo deck at \(configuration.demoDeck.path); the library starts empty")
+        return
+    }
+    let attributes = try FileManager.default.attributesOfItem(atPath: configuration.demoDeck.path)
+    let deck = DeckRecord(
+        id: IDs.make("d"), ownerId: admin.id, folderId: nil, title: "Welcome to Podium", status: .processing,
+        sourceHash: try blobs.put(fileAt: configuration.demoDeck, fileExtension: "pdf"),
+        sourceBytes: (attributes[.size] as? Int) ?? 0, createdAt: now())
+    try await store.insertDeck(deck)
+    ingest.enqueue(deckId: deck.id, useDocumentTitle: false)
+}

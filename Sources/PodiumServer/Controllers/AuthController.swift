@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+
+/// Sign in, sign out, who am I.
+struct AuthController {
+    let accounts: Accounts
+    let tokenLifetime: TimeInterval
+
+    struct LoginRequest: Decodable {
+        let email: String
+        let password: String
+    }
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("auth/login", use: login)
+        group.post("auth/logout", use: logout)
+        group.get("me") { _, context -> UserResponse in UserResponse(try context.requireUser()) }
+    }
+
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let body = try await request.decode(as: LoginRequest.self, context: context)
+        guard let (user, token) = try await accounts.signIn(email: body.email, password: body.password) else {
+            throw APIError(.unauthorized, code: "bad_credentials", message: "Wrong email or password.")
+        }
+        var response = try LoginResponse(token: token, user: UserResponse(user)).response(from: request, context: context)
+        response.setCookie(
+            Cookie(
+                name: AuthMiddleware.cookieName, value: token, maxAge: Int(tokenLifetime), path: "/", httpOnly: true,
+                sameSite: .lax))
+        return response
+    }
+
+    @Sendable func logout(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let bearer = request.headers[.authorization].flatMap { header in
+            header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)) : nil
+        }
+        if let token = bearer ?? request.cookies[AuthMiddleware.cookieName]?.value {
+            try await accounts.signOut(token: token)
+        }
+        var response = Response(status: .noContent)
+        response.setCookie(Cookie(name: AuthMiddleware.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .lax))
+        return response
+    }
+}
+
+extension UserResponse: ResponseEncodable {}
+extension LoginResponse: ResponseEncodable {}
+extension DeckResponse: ResponseEncodable {}
+extension FolderResponse: ResponseEncodable {}
+extension SessionResponse: ResponseEncodable {}

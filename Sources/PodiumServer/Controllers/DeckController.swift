@@ -1,0 +1,164 @@
+import Foundation
+import Hummingbird
+import PodiumStore
+
+/// The library: upload, list, rename, move and delete decks; folders.
+struct DeckController {
+    let store: any PodiumStore
+    let blobs: any BlobStore
+    let ingest: IngestService
+    let uploadDirectory: URL
+    let maxUploadBytes: Int
+    let now: @Sendable () -> Date
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("decks", use: upload)
+        group.get("decks", use: list)
+        group.get("decks/:id", use: show)
+        group.patch("decks/:id", use: update)
+        group.delete("decks/:id", use: delete)
+        group.get("decks/:id/pdf", use: download)
+        group.get("folders", use: listFolders)
+        group.post("folders", use: createFolder)
+        group.patch("folders/:id", use: renameFolder)
+        group.delete("folders/:id", use: deleteFolder)
+    }
+
+    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<DeckResponse> {
+        let user = try context.requireUser()
+        let folderId = request.uri.queryParameters.get("folderId")
+        if let folderId { _ = try await ownedFolder(folderId, user: user) }
+        let received = try await Upload.receive(request, into: uploadDirectory, limit: maxUploadBytes)
+        defer { try? FileManager.default.removeItem(at: received.file) }
+        try Upload.requirePDF(received)
+        let sourceHash = try blobs.put(fileAt: received.file, fileExtension: "pdf")
+        let given = request.uri.queryParameters.get("title") ?? received.filename.map(Self.title(fromFilename:))
+        let title = given.map(Self.cleanTitle).flatMap { $0.isEmpty ? nil : $0 }
+        let deck = DeckRecord(
+            id: IDs.make("d"), ownerId: user.id, folderId: folderId, title: title ?? "Untitled deck", status: .processing,
+            sourceHash: sourceHash, sourceBytes: received.bytes, createdAt: now())
+        try await store.insertDeck(deck)
+        ingest.enqueue(deckId: deck.id, useDocumentTitle: title == nil)
+        return EditedResponse(
+            status: .created, response: DeckResponse(deck, pages: nil, firstPage: nil, progress: ingest.progress(deckId: deck.id)))
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [DeckResponse] {
+        let user = try context.requireUser()
+        let decks = try await store.decks(ownerId: user.id, folderId: request.uri.queryParameters.get("folderId"))
+        var result: [DeckResponse] = []
+        for deck in decks {
+            let first = deck.status == .ready ? try await store.pages(deckId: deck.id).first : nil
+            result.append(DeckResponse(deck, pages: nil, firstPage: first, progress: ingest.progress(deckId: deck.id)))
+        }
+        return result
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> DeckResponse {
+        let deck = try await ownedDeck(context)
+        let pages = try await store.pages(deckId: deck.id)
+        return DeckResponse(deck, pages: pages, firstPage: nil, progress: ingest.progress(deckId: deck.id))
+    }
+
+    struct DeckPatch: Decodable {
+        var title: String?
+        /// Absent: unchanged. `null`: top level. A string: that folder.
+        var folderId: String??
+
+        enum CodingKeys: String, CodingKey { case title, folderId }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            title = try container.decodeIfPresent(String.self, forKey: .title)
+            if container.contains(.folderId) {
+                folderId = .some(try container.decodeNil(forKey: .folderId) ? nil : try container.decode(String.self, forKey: .folderId))
+            }
+        }
+    }
+
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> DeckResponse {
+        var deck = try await ownedDeck(context)
+        let patch = try await request.decode(as: DeckPatch.self, context: context)
+        if let title = patch.title {
+            let cleaned = Self.cleanTitle(title)
+            guard !cleaned.isEmpty else { throw APIError.badRequest("A deck needs a title.") }
+            deck.title = cleaned
+        }
+        if let folderId = patch.folderId {
+            if let folderId { _ = try await ownedFolder(folderId, user: try context.requireUser()) }
+            deck.folderId = folderId
+        }
+        try await store.updateDeck(deck)
+        return DeckResponse(deck, pages: try await store.pages(deckId: deck.id), firstPage: nil, progress: ingest.progress(deckId: deck.id))
+    }
+
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let deck = try await ownedDeck(context)
+        do {
+            try await store.deleteDeck(id: deck.id)
+        } catch {
+            throw APIError(.conflict, code: "in_use", message: "This deck was presented in a session, so it is kept for its history.")
+        }
+        return .noContent
+    }
+
+    @Sendable func download(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let deck = try await ownedDeck(context)
+        return try await WebController.pdfResponse(deck: deck, blobs: blobs, context: context)
+    }
+
+    @Sendable func listFolders(_ request: Request, context: AppRequestContext) async throws -> [FolderResponse] {
+        try await store.folders(ownerId: try context.requireUser().id).map(FolderResponse.init)
+    }
+
+    struct FolderBody: Decodable { let name: String }
+
+    @Sendable func createFolder(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<FolderResponse> {
+        let user = try context.requireUser()
+        let name = Self.cleanTitle(try await request.decode(as: FolderBody.self, context: context).name)
+        guard !name.isEmpty else { throw APIError.badRequest("A folder needs a name.") }
+        let folder = FolderRecord(id: IDs.make("f"), ownerId: user.id, name: name, createdAt: now())
+        try await store.insertFolder(folder)
+        return EditedResponse(status: .created, response: FolderResponse(folder))
+    }
+
+    @Sendable func renameFolder(_ request: Request, context: AppRequestContext) async throws -> FolderResponse {
+        var folder = try await ownedFolder(try context.parameters.require("id"), user: try context.requireUser())
+        let name = Self.cleanTitle(try await request.decode(as: FolderBody.self, context: context).name)
+        guard !name.isEmpty else { throw APIError.badRequest("A folder needs a name.") }
+        try await store.renameFolder(id: folder.id, name: name)
+        folder.name = name
+        return FolderResponse(folder)
+    }
+
+    @Sendable func deleteFolder(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let folder = try await ownedFolder(try context.parameters.require("id"), user: try context.requireUser())
+        try await store.deleteFolder(id: folder.id)
+        return .noContent
+    }
+
+    /// The deck named in the path, if the signed-in user owns it (admins see every deck).
+    private func ownedDeck(_ context: AppRequestContext) async throws -> DeckRecord {
+        let user = try context.requireUser()
+        guard let deck = try await store.deck(id: try context.parameters.require("id")),
+            deck.ownerId == user.id || user.role == .admin
+        else { throw APIError.notFound("deck") }
+        return deck
+    }
+
+    private func ownedFolder(_ id: String, user: UserRecord) async throws -> FolderRecord {
+        guard let folder = try await store.folder(id: id), folder.ownerId == user.id else {
+            throw APIError.notFound("folder")
+        }
+        return folder
+    }
+
+    static func title(fromFilename name: String) -> String {
+        let base = (name as NSString).lastPathComponent
+        return base.lowercased().hasSuffix(".pdf") ? String(base.dropLast(4)) : base
+    }
+
+    static func cleanTitle(_ title: String) -> String {
+        String(title.trimmingCharacters(in: .whitespacesAndNewlines).filter { !$0.isNewline }.prefix(200))
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+import PodiumStore
+
+/// Starting, listing, looking up and ending live sessions over REST. The live part is the socket.
+struct SessionController {
+    let store: any PodiumStore
+    let blobs: any BlobStore
+    let hub: LiveHub
+    let accounts: Accounts
+    let joinBase: JoinURLBuilder
+    let now: @Sendable () -> Date
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("sessions", use: create)
+        group.get("sessions", use: list)
+        group.get("sessions/:code", use: show)
+        group.post("sessions/:code/end", use: end)
+        group.get("sessions/:code/download", use: download)
+    }
+
+    struct CreateRequest: Decodable {
+        let deckId: String
+        let passcode: String?
+        let allowDownload: Bool?
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
+        let user = try context.requireUser()
+        let body = try await request.decode(as: CreateRequest.self, context: context)
+        guard let deck = try await store.deck(id: body.deckId), deck.ownerId == user.id || user.role == .admin else {
+            throw APIError.notFound("deck")
+        }
+        guard deck.status == .ready else {
+            throw APIError(.conflict, code: "deck_not_ready", message: "This deck is not ready to present yet.")
+        }
+        let passcode = body.passcode?.trimmingCharacters(in: .whitespaces)
+        if let passcode, passcode.count > 64 { throw APIError.badRequest("A passcode has at most 64 characters.") }
+        let passcodeHash = try await passcode.flatMap { $0.isEmpty ? nil : $0 }.asyncMap { try await accounts.hash($0) }
+        var generator = SystemRandomNumberGenerator()
+        // Codes are unique among live sessions (a unique index says so); retry on the rare clash.
+        for _ in 0..<10 {
+            let record = SessionRecord(
+                id: IDs.make("s"), code: JoinCode.random(using: &generator), deckId: deck.id, presenterId: user.id,
+                passcodeHash: passcodeHash, allowDownload: body.allowDownload ?? false, createdAt: now())
+            do {
+                try await store.insertSession(record)
+            } catch {
+                if try await store.session(code: record.code)?.isLive == true { continue }
+                throw error
+            }
+            try await hub.started(record)
+            return EditedResponse(status: .created, response: try await response(record, request: request))
+        }
+        throw APIError(.serviceUnavailable, code: "unavailable", message: "Could not find a free join code. Try again.")
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [SessionResponse] {
+        // Only live sessions are public; `live=true` is accepted for clarity.
+        var result: [SessionResponse] = []
+        for record in try await store.liveSessions() {
+            result.append(try await response(record, request: request))
+        }
+        return result
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> SessionResponse {
+        try await response(try await record(context), request: request)
+    }
+
+    @Sendable func end(_ request: Request, context: AppRequestContext) async throws -> SessionResponse {
+        let user = try context.requireUser()
+        let record = try await record(context)
+        guard record.presenterId == user.id || user.role == .admin else { throw APIError.forbidden }
+        guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("session") }
+        do {
+            _ = try await session.perform(.end, id: "rest-end-\(record.id)", role: .presenter)
+        } catch where error == .ended {
+            // Ending an ended session is fine: the result is the same.
+        } catch {
+            throw APIError(.conflict, code: error.code, message: error.message)
+        }
+        return try await response(try await store.session(id: record.id) ?? record, request: request)
+    }
+
+    @Sendable func download(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let record = try await record(context)
+        let isPresenter = context.user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
+        guard record.allowDownload || isPresenter else {
+            throw APIError(.forbidden, code: "download_not_allowed", message: "The presenter has not allowed downloads of this deck.")
+        }
+        guard let deck = try await store.deck(id: record.deckId) else { throw APIError.notFound("deck") }
+        return try await WebController.pdfResponse(deck: deck, blobs: blobs, context: context)
+    }
+
+    private func record(_ context: AppRequestContext) async throws -> SessionRecord {
+        guard let code = JoinCode.normalize(try context.parameters.require("code")),
+            let record = try await store.session(code: code)
+        else { throw APIError.notFound("session") }
+        return record
+    }
+
+    private func response(_ record: SessionRecord, request: Request) async throws -> SessionResponse {
+        let deck = try await store.deck(id: record.deckId)
+        let presenter = try await store.user(id: record.presenterId)
+        return SessionResponse(
+            id: record.id, code: record.code, joinUrl: joinBase.joinURL(code: record.code, request: request),
+            deckId: record.deckId, title: deck?.title ?? "Deck", presenter: presenter?.name ?? "Presenter",
+            hasPasscode: record.passcodeHash != nil, allowDownload: record.allowDownload, live: record.isLive,
+            pageCount: deck?.pageCount ?? 0, createdAt: record.createdAt, endedAt: record.endedAt)
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}

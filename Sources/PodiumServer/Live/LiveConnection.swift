@@ -1,0 +1,201 @@
+import Foundation
+import Hummingbird
+import Synchronization
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+import PodiumCore
+import PodiumStore
+
+/// Runs one live socket: hello, then commands in, frames out.
+///
+/// Two child tasks: the reader decodes and dispatches client messages; the writer drains the
+/// connection's ``Outbox``. Every outgoing frame goes through the outbox, so welcome, events,
+/// acks and errors leave in the order they were queued.
+struct LiveConnection {
+    static let maxMessageBytes = 64 * 1024
+    static let helloTimeout = Duration.seconds(10)
+
+    let hub: LiveHub
+    let accounts: Accounts
+    let passcodes: AttemptLimiter
+    let outboxLimit: Int
+    let now: @Sendable () -> Date
+
+    struct Joined {
+        let session: LiveSession
+        let memberID: Int
+        let role: Role
+    }
+
+    func run(
+        code: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+        context: WebSocketRouterContext<AppRequestContext>
+    ) async throws {
+        let outbox = Outbox(limit: outboxLimit)
+        let greeted = Flag()
+        let logger = context.logger
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await Self.write(outbox, to: outbound, logger: logger) }
+            group.addTask {
+                // No hello in time: close. Cancelled as soon as the reader finishes.
+                try await Task.sleep(for: Self.helloTimeout)
+                if !greeted.isSet {
+                    outbox.push(Frames.encode(ErrorMessage(.helloRequired)))
+                    outbox.close(.finished)
+                }
+            }
+            var joined: Joined?
+            do {
+                for try await message in inbound.messages(maxSize: Self.maxMessageBytes) {
+                    guard case .text(let text) = message else {
+                        outbox.push(Frames.encode(ErrorMessage(.badMessage("Send JSON in text frames."))))
+                        continue
+                    }
+                    let decoded: ClientMessage
+                    do {
+                        decoded = try JSONDecoder().decode(ClientMessage.self, from: Data(text.utf8))
+                    } catch {
+                        outbox.push(Frames.encode(ErrorMessage(.badMessage(Self.describe(error)))))
+                        if joined == nil { outbox.close(.finished) }
+                        continue
+                    }
+                    if let current = joined {
+                        await handle(decoded, joined: current, outbox: outbox)
+                    } else {
+                        joined = await hello(decoded, code: code, context: context, outbox: outbox)
+                        if joined != nil { greeted.set() }
+                    }
+                    if outbox.isClosed { break }
+                }
+            } catch {
+                logger.debug("live socket ended: \(error)")
+            }
+            if let joined { await joined.session.leave(joined.memberID) }
+            outbox.close(.finished)
+            group.cancelAll()
+        }
+    }
+
+    /// Authenticates and joins, or queues the error and closes.
+    private func hello(
+        _ message: ClientMessage, code: String, context: WebSocketRouterContext<AppRequestContext>, outbox: Outbox
+    ) async -> Joined? {
+        func refuse(_ error: SessionError) -> Joined? {
+            outbox.push(Frames.encode(ErrorMessage(error)))
+            outbox.close(.finished)
+            return nil
+        }
+        guard case .hello(let hello) = message else { return refuse(.helloRequired) }
+        let session: LiveSession
+        do {
+            guard let normalized = JoinCode.normalize(code), let found = try await hub.session(code: normalized) else {
+                return refuse(.notFound)
+            }
+            session = found
+        } catch {
+            context.logger.error("could not load session \(code): \(error)")
+            return refuse(.unavailable)
+        }
+        let record = session.record
+        switch hello.role {
+        case .presenter:
+            var user = context.requestContext.user
+            if let token = hello.token { user = try? await accounts.user(token: token) }
+            guard let user else { return refuse(.unauthorized) }
+            guard user.id == record.presenterId || user.role == .admin else { return refuse(.notPresenter) }
+        case .viewer:
+            if let hash = record.passcodeHash {
+                guard let passcode = hello.passcode, !passcode.isEmpty else { return refuse(.passcodeRequired) }
+                let keys = ["\(record.id)|\(context.requestContext.clientKey)"]
+                guard passcodes.allows(keys, now: now()) else { return refuse(.rateLimited) }
+                let matches = (try? await accounts.verify(passcode, against: hash)) ?? false
+                guard matches else {
+                    passcodes.recordFailure(keys, now: now())
+                    return refuse(.passcodeWrong)
+                }
+            }
+        }
+        let viewerId = context.requestContext.viewerId ?? IDs.make("v", length: 24)
+        let memberID = await session.join(
+            role: hello.role, viewerId: viewerId, name: hello.name, lastSeq: hello.lastSeq, outbox: outbox)
+        return Joined(session: session, memberID: memberID, role: hello.role)
+    }
+
+    private func handle(_ message: ClientMessage, joined: Joined, outbox: Outbox) async {
+        switch message {
+        case .hello:
+            outbox.push(Frames.encode(ErrorMessage(.badMessage("hello was already sent on this socket."))))
+        case .command(let id, let command):
+            do {
+                let seq = try await joined.session.perform(command, id: id, role: joined.role)
+                outbox.push(Frames.encode(Ack(id: id, seq: seq)))
+            } catch {
+                outbox.push(Frames.encode(ErrorMessage(id: id, error)))
+            }
+        case .pointer(let point):
+            do {
+                try await joined.session.pointer(point, role: joined.role)
+            } catch {
+                outbox.push(Frames.encode(ErrorMessage(error)))
+            }
+        case .resync(let afterSeq):
+            for event in await joined.session.events(after: afterSeq) { outbox.push(Frames.encode(event)) }
+        case .ping:
+            outbox.push(Frames.encode(["type": "pong"]))
+        }
+    }
+
+    /// The writer: sends what the outbox hands out until it closes, then says why and closes.
+    static func write(_ outbox: Outbox, to outbound: WebSocketOutboundWriter, logger: Logger) async {
+        do {
+            while true {
+                switch await outbox.next() {
+                case .success(let frames):
+                    for frame in frames {
+                        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: frame)))
+                    }
+                case .failure(let reason):
+                    switch reason {
+                    case .finished:
+                        try await outbound.close(.normalClosure, reason: nil)
+                    case .tooSlow:
+                        try await outbound.write(.custom(.init(fin: true, opcode: .text, data: Frames.encode(ReconnectMessage(reason: "too_slow")))))
+                        try await outbound.close(.goingAway, reason: "too slow: reconnect with lastSeq")
+                    case .shutdown:
+                        try await outbound.write(.custom(.init(fin: true, opcode: .text, data: Frames.encode(ReconnectMessage(reason: "shutdown")))))
+                        try await outbound.close(.goingAway, reason: "server shutting down")
+                    case .kicked(let why):
+                        try await outbound.close(.policyViolation, reason: why)
+                    }
+                    return
+                }
+            }
+        } catch {
+            logger.debug("live socket writer stopped: \(error)")
+            outbox.close(.finished)
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context),
+            DecodingError.valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        case DecodingError.keyNotFound(let key, _):
+            return "missing field \(key.stringValue)"
+        default:
+            return "The message is not valid JSON."
+        }
+    }
+}
+
+/// A flag set once, read from another task.
+final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Logging
+import NIOCore
+import PodiumCore
+import PodiumStore
+import ServiceLifecycle
+
+/// All live sessions of this server and the lobby that lists them.
+///
+/// Sessions are loaded from the store on first use (and all live ones at start, so a restarted
+/// server serves them again at once). It is a `Service`: on graceful shutdown it tells every
+/// socket to reconnect, so clients resume on the next server with `lastSeq`.
+actor LiveHub: Service {
+    struct LobbyEntry: Codable, Sendable, Equatable {
+        var code: String
+        var title: String
+        var presenter: String
+        var viewers: Int
+        var hasPasscode: Bool
+        var startedAt: Date
+    }
+
+    struct LobbyMessage: Encodable {
+        var type = "sessions"
+        var sessions: [LobbyEntry]
+    }
+
+    private let store: any PodiumStore
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    private var sessions: [String: LiveSession] = [:]
+    private var loading: [String: Task<LiveSession?, any Error>] = [:]
+    private var lobby: [String: LobbyEntry] = [:]
+    private var lobbyOutboxes: [ObjectIdentifier: Outbox] = [:]
+
+    init(store: any PodiumStore, now: @escaping @Sendable () -> Date, logger: Logger) {
+        self.store = store
+        self.now = now
+        self.logger = logger
+    }
+
+    func run() async throws {
+        try await loadLiveSessions()
+        try? await gracefulShutdown()
+        logger.info("telling live clients to reconnect")
+        for session in sessions.values { await session.closeAll(.shutdown) }
+        for outbox in lobbyOutboxes.values { outbox.close(.shutdown) }
+    }
+
+    /// Loads every live session, so clients of a restarted server resume at once.
+    func loadLiveSessions() async throws {
+        for record in try await store.liveSessions() {
+            do {
+                _ = try await session(code: record.code)
+            } catch {
+                logger.error("could not restore session \(record.code): \(error)")
+            }
+        }
+    }
+
+    /// The session with this code (live, or the last ended one), loading it if needed.
+    func session(code: String) async throws -> LiveSession? {
+        if let session = sessions[code] { return session }
+        if let task = loading[code] { return try await task.value }
+        let task = Task { try await self.load(code: code) }
+        loading[code] = task
+        defer { loading[code] = nil }
+        let session = try await task.value
+        if let session { sessions[code] = session }
+        return session
+    }
+
+    /// A session was just created: serve it and list it.
+    func started(_ record: SessionRecord) async throws {
+        if let cached = sessions[record.code], cached.record.id != record.id {
+            // The code belonged to an ended session; it now names the new one.
+            sessions[record.code] = nil
+        }
+        _ = try await session(code: record.code)
+    }
+
+    private func load(code: String) async throws -> LiveSession? {
+        guard let record = try await store.session(code: code),
+            let deck = try await store.deck(id: record.deckId)
+        else { return nil }
+        let pages = try await store.pages(deckId: deck.id)
+        let presenter = try await store.user(id: record.presenterId)
+        let info = SessionInfo(
+            id: record.id, code: record.code, title: deck.title, presenter: presenter?.name ?? "Presenter",
+            pageCount: pages.count, allowDownload: record.allowDownload, hasPasscode: record.passcodeHash != nil,
+            pages: pages.map(DeckResponse.pageInfo))
+        let history = try await store.events(sessionId: record.id, afterSeq: 0)
+        let session = try LiveSession(
+            record: record, info: info, history: history, store: store, now: now, logger: logger
+        ) { [weak self] session, viewers in
+            await self?.changed(session, viewers: viewers)
+        }
+        if await session.isEnded, record.endedAt == nil {
+            // Crashed between storing `ended` and flagging the row: finish the job.
+            try await store.markSessionEnded(id: record.id, at: now())
+        } else if record.endedAt == nil {
+            lobby[code] = LobbyEntry(
+                code: code, title: info.title, presenter: info.presenter, viewers: 0, hasPasscode: info.hasPasscode,
+                startedAt: record.createdAt)
+            publishLobby()
+        }
+        return session
+    }
+
+    private func changed(_ session: LiveSession, viewers: Int) async {
+        let code = session.record.code
+        if await session.isEnded {
+            lobby[code] = nil
+        } else {
+            lobby[code]?.viewers = viewers
+        }
+        publishLobby()
+    }
+
+    /// Viewer counts by session code, for the REST listing.
+    func lobbyEntries() -> [LobbyEntry] {
+        lobby.values.sorted { $0.startedAt > $1.startedAt }
+    }
+
+    func subscribeLobby(_ outbox: Outbox) {
+        lobbyOutboxes[ObjectIdentifier(outbox)] = outbox
+        outbox.replace(.presence, with: Frames.encode(LobbyMessage(sessions: lobbyEntries())))
+    }
+
+    func unsubscribeLobby(_ outbox: Outbox) {
+        lobbyOutboxes[ObjectIdentifier(outbox)] = nil
+    }
+
+    private func publishLobby() {
+        guard !lobbyOutboxes.isEmpty else { return }
+        // Encoded once; each lobby socket keeps only the newest list.
+        let frame = Frames.encode(LobbyMessage(sessions: lobbyEntries()))
+        for outbox in lobbyOutboxes.values { outbox.replace(.presence, with: frame) }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import PodiumCore
+import PodiumMedia
+import PodiumStore
+
+/// The JSON shapes of the REST API (see `Public/openapi.yaml`).
+struct UserResponse: Codable, Sendable {
+    let id: String
+    let email: String
+    let name: String
+    let role: String
+
+    init(_ user: UserRecord) {
+        id = user.id
+        email = user.email
+        name = user.name
+        role = user.role.rawValue
+    }
+}
+
+struct LoginResponse: Codable, Sendable {
+    let token: String
+    let user: UserResponse
+}
+
+struct ErrorDetail: Codable, Sendable {
+    let code: String
+    let message: String
+}
+
+struct DeckResponse: Codable, Sendable {
+    let id: String
+    let title: String
+    let status: String
+    let folderId: String?
+    let createdAt: Date
+    let pageCount: Int
+    let thumbnailUrl: String?
+    let progress: IngestProgressResponse?
+    let error: ErrorDetail?
+    /// Present on `GET /api/v1/decks/{id}`; left out of listings to keep them small.
+    let pages: [PageInfo]?
+
+    init(_ deck: DeckRecord, pages: [PageRecord]?, firstPage: PageRecord?, progress: IngestProgress?) {
+        id = deck.id
+        title = deck.title
+        status = deck.status.rawValue
+        folderId = deck.folderId
+        createdAt = deck.createdAt
+        pageCount = deck.pageCount
+        thumbnailUrl = (firstPage ?? pages?.first).map { Self.blobURL($0.thumbnailImage) }
+        self.progress = deck.status == .processing ? progress.map(IngestProgressResponse.init) : nil
+        error = deck.errorCode.map { ErrorDetail(code: $0, message: deck.errorMessage ?? "") }
+        self.pages = pages?.map(Self.pageInfo)
+    }
+
+    static func blobURL(_ name: String) -> String { "/blobs/\(name)" }
+
+    static func pageInfo(_ page: PageRecord) -> PageInfo {
+        PageInfo(
+            number: page.number, width: page.width, height: page.height, imageUrl: blobURL(page.largeImage),
+            mediumUrl: blobURL(page.mediumImage), thumbnailUrl: blobURL(page.thumbnailImage))
+    }
+}
+
+struct IngestProgressResponse: Codable, Sendable {
+    let stage: String
+    let done: Int
+    let total: Int
+
+    init(_ progress: IngestProgress) {
+        stage = progress.stage
+        done = progress.done
+        total = progress.total
+    }
+}
+
+struct FolderResponse: Codable, Sendable {
+    let id: String
+    let name: String
+
+    init(_ folder: FolderRecord) {
+        id = folder.id
+        name = folder.name
+    }
+}
+
+struct SessionResponse: Codable, Sendable {
+    let id: String
+    let code: String
+    let joinUrl: String
+    let deckId: String
+    let title: String
+    let presenter: String
+    let hasPasscode: Bool
+    let allowDownload: Bool
+    let live: Bool
+    let pageCount: Int
+    let createdAt: Date
+    let endedAt: Date?
+}

@@ -1,0 +1,43 @@
+import Foundation
+import PodiumMedia
+
+/// Everything `podium serve` can be told. Tests build one with a temporary data directory.
+public struct ServerConfiguration: Sendable {
+    /// Address to listen on; all interfaces by default so devices on the network can join.
+    public var host = "0.0.0.0"
+    public var port = 8080
+    /// Holds `podium.sqlite`, `blobs/` and `tmp/`.
+    public var dataDirectory: URL
+    /// The browser client's static files.
+    public var webRoot: URL
+    /// Where Debian's browser libraries are installed (`/usr/share/javascript`).
+    public var vendorRoot = URL(fileURLWithPath: "/usr/share/javascript")
+    /// The URL people use to reach this server, when it is behind a proxy or has a name.
+    public var publicURL: String?
+    /// The first admin's password; generated and printed when nil.
+    public var adminPassword: String?
+    /// Import the demo deck into the first admin's library on first start.
+    public var seedDemoDeck = true
+    /// The largest PDF accepted, in bytes.
+    public var maxUploadBytes = 200 * 1024 * 1024
+    public var ingestLimits = IngestLimits()
+    /// bcrypt cost for account passwords and session passcodes.
+    public var bcryptCost: UInt8 = 11
+    /// How long a sign-in lasts.
+    public var tokenLifetime: TimeInterval = 30 * 24 * 3600
+    /// Wrong passcodes allowed per client and session within `passcodeWindow`.
+    public var passcodeAttempts = 5
+    public var passcodeWindow: TimeInterval = 60
+    /// Durable frames a connection may have queued before it is told to reconnect.
+    public var outboxLimit = 1024
+
+    public init(dataDirectory: URL, webRoot: URL) {
+        self.dataDirectory = dataDirectory
+        self.webRoot = webRoot
+    }
+
+    var databasePath: String { dataDirectory.appendingPathComponent("podium.sqlite").path }
+    var blobDirectory: URL { dataDirectory.appendingPathComponent("blobs") }
+    var temporaryDirectory: URL { dataDirectory.appendingPathComponent("tmp") }
+    var demoDeck: URL { webRoot.appendingPathComponent("demo/podium-demo.pdf") }
+}

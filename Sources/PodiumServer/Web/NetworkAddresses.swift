@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Hummingbird
+
+/// The machine's IPv4 addresses on its networks (not loopback), so the printed URLs and QR codes
+/// work from phones in the room.
+enum NetworkAddresses {
+    static func lanIPv4() -> [String] {
+        var first: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&first) == 0, let first else { return [] }
+        defer { freeifaddrs(first) }
+        var result: [String] = []
+        for pointer in sequence(first: first, next: { $0.pointee.ifa_next }) {
+            let entry = pointer.pointee
+            guard let address = entry.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET),
+                (entry.ifa_flags & UInt32(IFF_LOOPBACK)) == 0, (entry.ifa_flags & UInt32(IFF_UP)) != 0
+            else { continue }
+            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            if getnameinfo(address, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 {
+                result.append(String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            }
+        }
+        return result
+    }
+}
+
+/// Builds the join link shown as text and QR code.
+///
+/// Order of preference: the configured public URL; the Host the presenter used, unless it is a
+/// loopback name a phone could not reach; then the machine's first network address.
+struct JoinURLBuilder: Sendable {
+    let publicURL: String?
+    let port: Int
+    let lanAddresses: [String]
+
+    func baseURL(request: Request?) -> String {
+        if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
+        if let host = request?.head.authority, !Self.isLoopback(host) { return "http://\(host)" }
+        if let lan = lanAddresses.first { return "http://\(lan):\(port)" }
+        return "http://\(request?.head.authority ?? "localhost:\(port)")"
+    }
+
+    func joinURL(code: String, request: Request?) -> String { "\(baseURL(request: request))/s/\(code)" }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let name = host.split(separator: ":").first.map(String.init)?.lowercased() ?? host
+        return name == "localhost" || name.hasPrefix("127.") || host.hasPrefix("[::1]")
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Hummingbird
+import PodiumStore
+
+/// The browser client's pages, page images, Debian's browser libraries and the OpenAPI document.
+struct WebController {
+    let webRoot: URL
+    let vendorRoot: URL
+    let blobs: any BlobStore
+    let fileIO = FileIO()
+
+    /// Pretty URLs and the page that serves each.
+    static let pages: [(path: String, file: String)] = [
+        ("/", "index.html"), ("/login", "login.html"), ("/library", "library.html"),
+        ("/decks/:id", "rehearse.html"), ("/present/:code", "present.html"), ("/s/:code", "view.html"),
+    ]
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/healthz") { _, _ in "ok" }
+        for page in Self.pages {
+            router.get(RouterPath(page.path)) { request, context in
+                try await htmlPage(page.file, request: request, context: context)
+            }
+        }
+        router.get("/blobs/:name", use: blob)
+        router.get("/vendor/**", use: vendor)
+        router.get("/api/v1/openapi.yaml") { request, context in
+            try await file(webRoot.appendingPathComponent("openapi.yaml"), type: "application/yaml", context: context)
+        }
+    }
+
+    /// Serves an HTML page and gives a new browser its anonymous viewer identity.
+    func htmlPage(_ name: String, request: Request, context: AppRequestContext) async throws -> Response {
+        var response = try await file(webRoot.appendingPathComponent(name), type: "text/html; charset=utf-8", context: context)
+        response.headers[.cacheControl] = "no-cache"
+        if context.viewerId == nil { response.setCookie(ViewerCookie.issue()) }
+        return response
+    }
+
+    @Sendable func blob(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let name = try context.parameters.require("name")
+        guard let url = blobs.file(named: name) else { throw APIError.notFound("image") }
+        var response = try await file(url, type: Self.mediaType(for: name), context: context)
+        // Named by content hash: the bytes behind a name never change.
+        response.headers[.cacheControl] = "public, max-age=31536000, immutable"
+        return response
+    }
+
+    /// `/vendor/<package>/<file>` from `/usr/share/javascript`: Debian's packaged browser libraries.
+    @Sendable func vendor(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let relative = request.uri.path.dropFirst("/vendor/".count)
+        let parts = relative.split(separator: "/")
+        guard !parts.isEmpty, parts.allSatisfy({ $0 != ".." && !$0.hasPrefix(".") }) else {
+            throw APIError.notFound("file")
+        }
+        let url = parts.reduce(vendorRoot) { $0.appendingPathComponent(String($1)) }
+        var response = try await file(url, type: Self.mediaType(for: url.lastPathComponent), context: context)
+        response.headers[.cacheControl] = "public, max-age=3600"
+        return response
+    }
+
+    func file(_ url: URL, type: String, context: AppRequestContext) async throws -> Response {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw APIError.notFound("file")
+        }
+        let body = try await fileIO.loadFile(path: url.path, context: context)
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The original PDF of a deck, as a download named after its title.
+    static func pdfResponse(deck: DeckRecord, blobs: any BlobStore, context: AppRequestContext) async throws -> Response {
+        guard let url = blobs.file(named: deck.sourceHash) else { throw APIError.notFound("file") }
+        let body = try await FileIO().loadFile(path: url.path, context: context)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/pdf"
+        let safeName = deck.title.filter { $0.isLetter || $0.isNumber || " -_.".contains($0) }
+        headers[.contentDisposition] = "attachment; filename=\"\(safeName.isEmpty ? "deck" : safeName).pdf\""
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    static func mediaType(for name: String) -> String {
+        switch (name as NSString).pathExtension.lowercased() {
+        case "jpg", "jpeg": "image/jpeg"
+        case "png": "image/png"
+        case "svg": "image/svg+xml"
+        case "pdf": "application/pdf"
+        case "js", "mjs": "text/javascript; charset=utf-8"
+        case "css": "text/css; charset=utf-8"
+        case "json": "application/json"
+        case "yaml", "yml": "application/yaml"
+        default: "application/octet-stream"
+        }
+    }
+}

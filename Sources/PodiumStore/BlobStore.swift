@@ -1,0 +1,70 @@
+import Crypto
+import Foundation
+
+/// Immutable files named by the SHA-256 of their bytes, e.g. page images and uploaded PDFs.
+///
+/// The same bytes are stored once however many decks use them, and a name never changes meaning,
+/// so they are served with immutable caching.
+public protocol BlobStore: Sendable {
+    /// Stores the file's bytes (moving or copying it) and returns its name, `<sha256>.<ext>`.
+    func put(fileAt url: URL, fileExtension: String) throws -> String
+    /// The local file behind a blob name, if it exists.
+    func file(named name: String) -> URL?
+}
+
+/// Blobs as files under `root/ab/<sha256>.<ext>`.
+public struct FileBlobStore: BlobStore {
+    public let root: URL
+
+    public init(root: URL) throws {
+        self.root = root
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    }
+
+    public func put(fileAt url: URL, fileExtension: String) throws -> String {
+        let hash = try Self.sha256(of: url)
+        let name = "\(hash).\(fileExtension)"
+        let destination = path(for: name)
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: destination.path) { return name }
+        try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // Copy to a temporary name in the same directory, then rename: readers never see a
+        // half-written blob, and rename within one file system is atomic.
+        let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).tmp")
+        try fileManager.copyItem(at: url, to: temporary)
+        if rename(temporary.path, destination.path) != 0 {
+            let code = errno
+            try? fileManager.removeItem(at: temporary)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        }
+        return name
+    }
+
+    public func file(named name: String) -> URL? {
+        guard Self.isValidName(name) else { return nil }
+        let url = path(for: name)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// `<64 hex>.<1-5 lowercase letters>`: nothing else can reach the file system.
+    public static func isValidName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 64, (1...5).contains(parts[1].count) else { return false }
+        return parts[0].allSatisfy { $0.isHexDigit && !$0.isUppercase } && parts[1].allSatisfy { $0.isLetter && $0.isLowercase && $0.isASCII }
+    }
+
+    func path(for name: String) -> URL {
+        root.appendingPathComponent(String(name.prefix(2))).appendingPathComponent(name)
+    }
+
+    /// Streams the file through SHA-256 in 1 MiB chunks, so large PDFs are not read whole.
+    public static func sha256(of url: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hasher.update(data: chunk)
+        }
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Logging
+import SQLKit
+
+/// Versioned schema changes, applied in order before the server accepts requests and recorded in
+/// `podium_migrations`. Never edit a shipped migration: add the next one.
+enum Migrations {
+    struct Migration {
+        let version: Int
+        let name: String
+        let statements: [String]
+    }
+
+    static let all: [Migration] = [
+        Migration(
+            version: 1, name: "library and live sessions",
+            statements: [
+                """
+                CREATE TABLE users (
+                  id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL, role TEXT NOT NULL,
+                  password_hash TEXT NOT NULL, created_at REAL NOT NULL)
+                """,
+                """
+                CREATE TABLE auth_tokens (
+                  token_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                  expires_at REAL NOT NULL)
+                """,
+                """
+                CREATE TABLE folders (
+                  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                  name TEXT NOT NULL, created_at REAL NOT NULL)
+                """,
+                """
+                CREATE TABLE decks (
+                  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                  folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL, title TEXT NOT NULL,
+                  status TEXT NOT NULL, source_hash TEXT NOT NULL, source_bytes INTEGER NOT NULL,
+                  page_count INTEGER NOT NULL, error_code TEXT, error_message TEXT, created_at REAL NOT NULL)
+                """,
+                "CREATE INDEX decks_owner ON decks(owner_id, created_at)",
+                """
+                CREATE TABLE pages (
+                  deck_id TEXT NOT NULL REFERENCES decks(id) ON DELETE CASCADE, number INTEGER NOT NULL,
+                  width REAL NOT NULL, height REAL NOT NULL, text TEXT NOT NULL, large_image TEXT NOT NULL,
+                  medium_image TEXT NOT NULL, thumbnail_image TEXT NOT NULL, PRIMARY KEY (deck_id, number))
+                """,
+                """
+                CREATE TABLE sessions (
+                  id TEXT PRIMARY KEY, code TEXT NOT NULL, deck_id TEXT NOT NULL REFERENCES decks(id),
+                  presenter_id TEXT NOT NULL REFERENCES users(id), passcode_hash TEXT,
+                  allow_download INTEGER NOT NULL, created_at REAL NOT NULL, ended_at REAL)
+                """,
+                // A code is unique among live sessions; ended ones keep theirs for links and reports.
+                "CREATE UNIQUE INDEX sessions_live_code ON sessions(code) WHERE ended_at IS NULL",
+                "CREATE INDEX sessions_code ON sessions(code, created_at)",
+                """
+                CREATE TABLE session_events (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+                  type TEXT NOT NULL, body TEXT NOT NULL, command_id TEXT, created_at REAL NOT NULL,
+                  PRIMARY KEY (session_id, seq))
+                """,
+            ]),
+    ]
+
+    static func run(on db: any SQLDatabase, logger: Logger) async throws {
+        try await db.raw(
+            "CREATE TABLE IF NOT EXISTS podium_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+        ).run()
+        struct Row: Decodable { let version: Int }
+        let applied = Set(try await db.select().column("version").from("podium_migrations").all(decoding: Row.self).map(\.version))
+        for migration in all where !applied.contains(migration.version) {
+            logger.info("applying migration \(migration.version): \(migration.name)")
+            try await db.raw("BEGIN").run()
+            do {
+                for statement in migration.statements { try await db.raw(SQLQueryString(statement)).run() }
+                try await db.insert(into: "podium_migrations")
+                    .columns("version", "name", "applied_at")
+                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(Date().timeIntervalSince1970))
+                    .run()
+                try await db.raw("COMMIT").run()
+            } catch {
+                try? await db.raw("ROLLBACK").run()
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// A presenter or admin account.
+public struct UserRecord: Sendable, Equatable, Codable {
+    public enum Role: String, Sendable, Codable {
+        case admin
+        case presenter
+    }
+
+    public var id: String
+    public var email: String
+    public var name: String
+    public var role: Role
+    public var passwordHash: String
+    public var createdAt: Date
+
+    public init(id: String, email: String, name: String, role: Role, passwordHash: String, createdAt: Date) {
+        self.id = id
+        self.email = email
+        self.name = name
+        self.role = role
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+    }
+}
+
+/// A folder in a presenter's library.
+public struct FolderRecord: Sendable, Equatable, Codable {
+    public var id: String
+    public var ownerId: String
+    public var name: String
+    public var createdAt: Date
+
+    public init(id: String, ownerId: String, name: String, createdAt: Date) {
+        self.id = id
+        self.ownerId = ownerId
+        self.name = name
+        self.createdAt = createdAt
+    }
+}
+
+/// A PDF in a presenter's library and where its processing stands.
+public struct DeckRecord: Sendable, Equatable, Codable {
+    public enum Status: String, Sendable, Codable {
+        case processing
+        case ready
+        case failed
+    }
+
+    public var id: String
+    public var ownerId: String
+    public var folderId: String?
+    public var title: String
+    public var status: Status
+    /// SHA-256 of the original PDF in the blob store.
+    public var sourceHash: String
+    public var sourceBytes: Int
+    public var pageCount: Int
+    public var errorCode: String?
+    public var errorMessage: String?
+    public var createdAt: Date
+
+    public init(
+        id: String, ownerId: String, folderId: String?, title: String, status: Status, sourceHash: String,
+        sourceBytes: Int, pageCount: Int = 0, errorCode: String? = nil, errorMessage: String? = nil, createdAt: Date
+    ) {
+        self.id = id
+        self.ownerId = ownerId
+        self.folderId = folderId
+        self.title = title
+        self.status = status
+        self.sourceHash = sourceHash
+        self.sourceBytes = sourceBytes
+        self.pageCount = pageCount
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+        self.createdAt = createdAt
+    }
+}
+
+/// One rendered page of a deck. Images are blob names (`<sha256>.jpg`).
+public struct PageRecord: Sendable, Equatable, Codable {
+    public var deckId: String
+    public var number: Int
+    public var width: Double
+    public var height: Double
+    public var text: String
+    public var largeImage: String
+    public var mediumImage: String
+    public var thumbnailImage: String
+
+    public init(
+        deckId: String, number: Int, width: Double, height: Double, text: String, largeImage: String,
+        mediumImage: String, thumbnailImage: String
+    ) {
+        self.deckId = deckId
+        self.number = number
+        self.width = width
+        self.height = height
+        self.text = text
+        self.largeImage = largeImage
+        self.mediumImage = mediumImage
+        self.thumbnailImage = thumbnailImage
+    }
+}
+
+/// A live session of one deck. Its state is not stored here but as events (see ``EventStore``).
+public struct SessionRecord: Sendable, Equatable, Codable {
+    public var id: String
+    public var code: String
+    public var deckId: String
+    public var presenterId: String
+    /// bcrypt hash of the passcode, if the session has one.
+    public var passcodeHash: String?
+    public var allowDownload: Bool
+    public var createdAt: Date
+    public var endedAt: Date?
+
+    public init(
+        id: String, code: String, deckId: String, presenterId: String, passcodeHash: String?, allowDownload: Bool,
+        createdAt: Date, endedAt: Date? = nil
+    ) {
+        self.id = id
+        self.code = code
+        self.deckId = deckId
+        self.presenterId = presenterId
+        self.passcodeHash = passcodeHash
+        self.allowDownload = allowDownload
+        self.createdAt = createdAt
+        self.endedAt = endedAt
+    }
+
+    public var isLive: Bool { endedAt == nil }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import SQLKit
+
+extension SQLStore: UserStore {
+    public func userCount() async throws -> Int {
+        struct Row: Decodable { let count: Int }
+        return try await serial { db in
+            try await db.raw("SELECT COUNT(*) AS count FROM users").first(decoding: Row.self)?.count ?? 0
+        }
+    }
+
+    public func insertUser(_ user: UserRecord) async throws {
+        try await serial { db in
+            try await db.insert(into: "users").model(user, keyEncodingStrategy: .convertToSnakeCase).run()
+        }
+    }
+
+    public func user(email: String) async throws -> UserRecord? {
+        try await serial { db in
+            try await db.select().column("*").from("users").where("email", .equal, email)
+                .first(decoding: UserRecord.self, with: Self.decoding)
+        }
+    }
+
+    public func user(id: String) async throws -> UserRecord? {
+        try await serial { db in
+            try await db.select().column("*").from("users").where("id", .equal, id)
+                .first(decoding: UserRecord.self, with: Self.decoding)
+        }
+    }
+
+    public func insertToken(hash: String, userId: String, expiresAt: Date) async throws {
+        try await serial { db in
+            try await db.insert(into: "auth_tokens").columns("token_hash", "user_id", "expires_at")
+                .values(SQLBind(hash), SQLBind(userId), SQLBind(expiresAt)).run()
+        }
+    }
+
+    public func user(tokenHash: String, now: Date) async throws -> UserRecord? {
+        try await serial { db in
+            try await db.raw(
+                """
+                SELECT users.* FROM auth_tokens JOIN users ON users.id = auth_tokens.user_id
+                WHERE auth_tokens.token_hash = \(bind: tokenHash) AND auth_tokens.expires_at > \(bind: now)
+                """
+            ).first(decoding: UserRecord.self, with: Self.decoding)
+        }
+    }
+
+    public func deleteToken(hash: String) async throws {
+        try await serial { db in
+            try await db.delete(from: "auth_tokens").where("token_hash", .equal, hash).run()
+        }
+    }
+}

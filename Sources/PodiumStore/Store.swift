@@ -1,0 +1,54 @@
+import Foundation
+import PodiumCore
+
+/// Accounts and their API tokens. Tokens are stored as SHA-256 hashes, never in the clear.
+public protocol UserStore: Sendable {
+    func userCount() async throws -> Int
+    func insertUser(_ user: UserRecord) async throws
+    func user(email: String) async throws -> UserRecord?
+    func user(id: String) async throws -> UserRecord?
+    func insertToken(hash: String, userId: String, expiresAt: Date) async throws
+    /// The user a token belongs to, if the token exists and has not expired at `now`.
+    func user(tokenHash: String, now: Date) async throws -> UserRecord?
+    func deleteToken(hash: String) async throws
+}
+
+/// The library: folders, decks and their pages.
+public protocol DeckStore: Sendable {
+    func folders(ownerId: String) async throws -> [FolderRecord]
+    func folder(id: String) async throws -> FolderRecord?
+    func insertFolder(_ folder: FolderRecord) async throws
+    func renameFolder(id: String, name: String) async throws
+    /// Deletes the folder and moves its decks to the top level.
+    func deleteFolder(id: String) async throws
+
+    func insertDeck(_ deck: DeckRecord) async throws
+    func deck(id: String) async throws -> DeckRecord?
+    /// Decks of an owner, newest first; `folderId` nil lists every deck.
+    func decks(ownerId: String, folderId: String?) async throws -> [DeckRecord]
+    func updateDeck(_ deck: DeckRecord) async throws
+    /// Marks a deck ready with its pages, in one transaction.
+    func completeDeck(_ deck: DeckRecord, pages: [PageRecord]) async throws
+    func pages(deckId: String) async throws -> [PageRecord]
+    func deleteDeck(id: String) async throws
+    /// Decks left `processing` by a stopped server, to be failed or redone at start.
+    func processingDecks() async throws -> [DeckRecord]
+}
+
+/// Sessions and their durable events.
+public protocol SessionStore: Sendable {
+    func insertSession(_ session: SessionRecord) async throws
+    func session(code: String) async throws -> SessionRecord?
+    func session(id: String) async throws -> SessionRecord?
+    func liveSessions() async throws -> [SessionRecord]
+    func markSessionEnded(id: String, at: Date) async throws
+
+    /// Appends events atomically: all or none. Their `seq` must continue the stored history;
+    /// a conflicting `seq` fails and stores nothing.
+    func appendEvents(sessionId: String, _ events: [StoredEvent], at: Date) async throws
+    /// The stored events after `afterSeq`, in order.
+    func events(sessionId: String, afterSeq: Int) async throws -> [StoredEvent]
+}
+
+/// Everything Podium keeps. One implementation on SQL (SQLite by default).
+public typealias PodiumStore = UserStore & DeckStore & SessionStore

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Podium: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "podium",
+        abstract: "Self-hosted live presentations: present a PDF, every device in the room follows.",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self)
+}

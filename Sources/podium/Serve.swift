@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import PodiumServer
+
+/// `podium serve`: runs the server until SIGINT or SIGTERM, then shuts down gracefully.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the Podium server.")
+
+    @Option(help: "Address to listen on (env PODIUM_HOST). All interfaces by default, so devices on the network can join.")
+    var host: String?
+
+    @Option(help: "Port to listen on (env PODIUM_PORT).")
+    var port: Int?
+
+    @Option(help: "Directory for the database and files (env PODIUM_DATA_DIR).")
+    var dataDir: String?
+
+    @Option(help: "Directory of the browser client (env PODIUM_WEB_ROOT). Defaults to ./Public.")
+    var webRoot: String?
+
+    @Option(help: "The URL people use to reach this server, for join links and QR codes (env PODIUM_PUBLIC_URL).")
+    var publicURL: String?
+
+    @Option(help: "Largest PDF accepted, in megabytes (env PODIUM_MAX_UPLOAD_MB).")
+    var maxUploadMB: Int?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error (env LOG_LEVEL).")
+    var logLevel: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        var logger = Logger(label: "podium")
+        logger.logLevel = (logLevel ?? environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
+
+        let dataDirectory = dataDir ?? environment["PODIUM_DATA_DIR"] ?? "data"
+        let webRootPath = webRoot ?? environment["PODIUM_WEB_ROOT"] ?? "Public"
+        var configuration = ServerConfiguration(
+            dataDirectory: URL(fileURLWithPath: dataDirectory, isDirectory: true),
+            webRoot: URL(fileURLWithPath: webRootPath, isDirectory: true))
+        configuration.host = host ?? environment["PODIUM_HOST"] ?? "0.0.0.0"
+        configuration.port = try port ?? environment["PODIUM_PORT"].map(Self.parsePort) ?? 8080
+        configuration.publicURL = publicURL ?? environment["PODIUM_PUBLIC_URL"]
+        configuration.adminPassword = environment["PODIUM_ADMIN_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        if let megabytes = maxUploadMB ?? environment["PODIUM_MAX_UPLOAD_MB"].flatMap(Int.init) {
+            configuration.maxUploadBytes = megabytes * 1024 * 1024
+        }
+        guard FileManager.default.fileExists(atPath: configuration.webRoot.appendingPathComponent("index.html").path) else {
+            throw ValidationError("No browser client at \(configuration.webRoot.path). Run from the repository, or pass --web-root.")
+        }
+
+        let reportBox = ReportBox()
+        let (app, report) = try await buildApplication(configuration: configuration, logger: logger) { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            Self.printBanner(port: port, report: await reportBox.value)
+        }
+        await reportBox.set(report)
+        try await app.runService()
+    }
+
+    static func parsePort(_ text: String) throws -> Int {
+        guard let port = Int(text), (0...65535).contains(port) else { throw ValidationError("PODIUM_PORT must be a port number") }
+        return port
+    }
+
+    static func printBanner(port: Int, report: StartupReport?) {
+        var lines = ["", "  Podium is running.", "", "    On this machine:   http://localhost:\(port)"]
+        for address in report?.lanAddresses ?? [] {
+            lines.append("    On your network:   http://\(address):\(port)")
+        }
+        lines.append("    Presenter sign-in: http://localhost:\(port)/login")
+        if let password = report?.generatedAdminPassword {
+            lines += [
+                "", "    First start: an admin account was created.",
+                "      email:    admin",
+                "      password: \(password)",
+                "    Write it down: it is shown only this once (set PODIUM_ADMIN_PASSWORD to choose it).",
+            ]
+        }
+        lines.append("")
+        print(lines.joined(separator: "\n"))
+    }
+}
+
+/// Hands the startup report to the server-running callback, which is built before the report exists.
+actor ReportBox {
+    private(set) var value: StartupReport?
+    func set(_ report: StartupReport) { value = report }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import PodiumServer
+import PodiumStore
+import Testing
+
+/// The real application in-process, on a temporary data directory with real SQLite, Poppler and
+/// qpdf. Each test gets its own.
+struct TestServer {
+    static let adminPassword = "correct horse battery staple"
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = repositoryRoot.appendingPathComponent("Tests/Fixtures/pdf")
+    static let demoDeck = repositoryRoot.appendingPathComponent("Public/demo/podium-demo.pdf")
+
+    let configuration: ServerConfiguration
+
+    init(dataDirectory: URL? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) {
+        let directory = dataDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("podium-test-\(UUID().uuidString)")
+        var configuration = ServerConfiguration(
+            dataDirectory: directory, webRoot: Self.repositoryRoot.appendingPathComponent("Public"))
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.adminPassword = Self.adminPassword
+        configuration.seedDemoDeck = false
+        // The cheapest bcrypt cost: these tests check behaviour, not password strength.
+        configuration.bcryptCost = 4
+        configure(&configuration)
+        self.configuration = configuration
+    }
+
+    static func logger() -> Logger {
+        var logger = Logger(label: "podium-test")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        return logger
+    }
+
+    /// Runs `body` against the live server (a real port, so WebSockets work).
+    func run(store: (any PodiumStore)? = nil, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
+        let (app, _) = try await buildApplication(configuration: configuration, store: store, logger: Self.logger())
+        try await app.test(.live) { client in
+            try await body(Client(client: client, port: client.port!))
+        }
+    }
+
+    func removeData() {
+        try? FileManager.default.removeItem(at: configuration.dataDirectory)
+    }
+}
+
+/// A test client with the calls the tests make over and over.
+struct Client: Sendable {
+    let client: any TestClientProtocol
+    let port: Int
+
+    @discardableResult
+    func request(
+        _ method: HTTPRequest.Method, _ path: String, token: String? = nil, headers: HTTPFields = [:],
+        json: String? = nil, body: ByteBuffer? = nil
+    ) async throws -> TestResponse {
+        var headers = headers
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        var payload = body
+        if let json {
+            headers[.contentType] = "application/json"
+            payload = ByteBuffer(string: json)
+        }
+        return try await client.execute(uri: path, method: method, headers: headers, body: payload)
+    }
+
+    func login(email: String = "admin", password: String = TestServer.adminPassword) async throws -> String {
+        let response = try await request(.post, "/api/v1/auth/login", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        #expect(response.status == .ok)
+        return try #require(try response.object()["token"] as? String)
+    }
+
+    /// Uploads a PDF as the raw body and returns the new deck's JSON.
+    func upload(_ file: URL, token: String, title: String? = nil) async throws -> TestResponse {
+        let data = try Data(contentsOf: file)
+        var path = "/api/v1/decks"
+        if let title { path += "?title=\(title.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+        return try await request(
+            .post, path, token: token, headers: [.contentType: "application/pdf"], body: ByteBuffer(bytes: data))
+    }
+
+    /// Polls the deck until processing has finished, as the library page does.
+    func waitForDeck(_ id: String, token: String) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
+            let deck = try await request(.get, "/api/v1/decks/\(id)", token: token).object()
+            if deck["status"] as? String != "processing" { return deck }
+            try await ContinuousClock().sleep(for: .milliseconds(50))
+        }
+        Issue.record("deck \(id) still processing after 120 s")
+        return [:]
+    }
+
+    /// Uploads and waits until ready; returns the deck id.
+    func readyDeck(_ file: URL = TestServer.demoDeck, token: String) async throws -> String {
+        let id = try #require(try await upload(file, token: token).object()["id"] as? String)
+        let deck = try await waitForDeck(id, token: token)
+        #expect(deck["status"] as? String == "ready")
+        return id
+    }
+
+    func startSession(deckId: String, token: String, passcode: String? = nil, allowDownload: Bool = false) async throws -> [String: Any] {
+        var body: [String: Any] = ["deckId": deckId, "allowDownload": allowDownload]
+        if let passcode { body["passcode"] = passcode }
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+        let response = try await request(.post, "/api/v1/sessions", token: token, json: json)
+        #expect(response.status == .created)
+        return try response.object()
+    }
+
+    func socket(code: String, headers: HTTPFields = [:]) async throws -> TestSocket {
+        try await TestSocket.connect(port: port, path: "/api/v1/sessions/\(code)/live", headers: headers)
+    }
+}
+
+extension TestResponse {
+    func object() throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], "not a JSON object: \(String(buffer: body))")
+    }
+
+    func array() throws -> [[String: Any]] {
+        try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [[String: Any]])
+    }
+
+    var errorCode: String? {
+        ((try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])?["error"] as? [String: Any])?["code"] as? String
+    }
+}

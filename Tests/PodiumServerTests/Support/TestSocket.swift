@@ -1,0 +1,115 @@
+import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
+import Synchronization
+import Testing
+
+/// A live-socket client for tests: send JSON, read the messages in order.
+///
+/// A test that expects a message waits for it (the suite's time limit catches a message that
+/// never comes); to check that nothing *else* arrived, `barrier()` sends a ping and expects the
+/// pong next, since the server answers in order.
+final class TestSocket {
+    private let outbound: Mutex<WebSocketOutboundWriter?>
+    private var iterator: AsyncStream<String>.Iterator
+    private let task: Task<Void, any Error>
+    private(set) var closed = false
+
+    private init(outbound: Mutex<WebSocketOutboundWriter?>, iterator: AsyncStream<String>.Iterator, task: Task<Void, any Error>) {
+        self.outbound = outbound
+        self.iterator = iterator
+        self.task = task
+    }
+
+    static func connect(port: Int, path: String, headers: HTTPFields = [:]) async throws -> TestSocket {
+        let (messages, continuation) = AsyncStream.makeStream(of: String.self)
+        let (ready, readyContinuation) = AsyncStream.makeStream(of: WebSocketOutboundWriter.self)
+        let box = Mutex<WebSocketOutboundWriter?>(nil)
+        let task = Task {
+            defer { continuation.finish() }
+            var logger = Logger(label: "test-socket")
+            logger.logLevel = .warning
+            try await WebSocketClient.connect(
+                url: "ws://127.0.0.1:\(port)\(path)",
+                configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers),
+                logger: logger
+            ) { inbound, outbound, _ in
+                readyContinuation.yield(outbound)
+                readyContinuation.finish()
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    if case .text(let text) = message { continuation.yield(text) }
+                }
+            }
+        }
+        var readyIterator = ready.makeAsyncIterator()
+        guard let writer = await readyIterator.next() else {
+            _ = try await task.value
+            throw SocketClosed()
+        }
+        box.withLock { $0 = writer }
+        return TestSocket(outbound: box, iterator: messages.makeAsyncIterator(), task: task)
+    }
+
+    struct SocketClosed: Error {}
+
+    func send(_ json: String) async throws {
+        guard let writer = outbound.withLock({ $0 }) else { throw SocketClosed() }
+        try await writer.write(.text(json))
+    }
+
+    func send(_ object: [String: Any]) async throws {
+        try await send(String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+    }
+
+    /// The next message, or nil once the server closed the socket.
+    func next() async throws -> [String: Any]? {
+        guard let text = await iterator.next() else {
+            closed = true
+            return nil
+        }
+        return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// The next message, which must have this type.
+    func expect(_ type: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
+        let message = try await next()
+        #expect(message?["type"] as? String == type, "expected \(type), got \(String(describing: message))", sourceLocation: sourceLocation)
+        return message ?? [:]
+    }
+
+    /// Skips ephemeral messages (pointer, presence) until one of another type arrives.
+    func nextDurable() async throws -> [String: Any]? {
+        while let message = try await next() {
+            let type = message["type"] as? String
+            if type != "pointer" && type != "presence" { return message }
+        }
+        return nil
+    }
+
+    /// Proves nothing but ephemeral messages arrived before now.
+    func barrier(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await send(#"{"type":"ping"}"#)
+        let message = try await nextDurable()
+        #expect(message?["type"] as? String == "pong", "expected nothing before pong, got \(String(describing: message))", sourceLocation: sourceLocation)
+    }
+
+    func hello(_ fields: [String: Any]) async throws -> [String: Any] {
+        var hello = fields
+        hello["type"] = "hello"
+        try await send(hello)
+        return try await next() ?? [:]
+    }
+
+    /// Waits until the server has closed the socket, skipping what is left.
+    func waitForClose() async throws {
+        while try await next() != nil {}
+    }
+
+    func close() async {
+        if let writer = outbound.withLock({ $0 }) { try? await writer.close(.normalClosure, reason: nil) }
+        task.cancel()
+    }
+
+    deinit { task.cancel() }
+}
