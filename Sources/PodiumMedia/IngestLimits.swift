@@ -1,0 +1,53 @@
+import Foundation
+
+/// Bounds on one PDF ingest and on every subprocess it runs.
+///
+/// PDFs are untrusted input: a small file can describe enormous pages or endless content streams, so every
+/// tool runs under a deadline, an address-space limit and a file-size limit, and the document itself is
+/// refused early when it is too big or has too many pages.
+public struct IngestLimits: Sendable {
+    /// The largest PDF accepted, in bytes.
+    public var maxBytes: Int
+    /// The most pages a PDF may have.
+    public var maxPages: Int
+    /// How long one subprocess may run before it is killed.
+    public var stepTimeout: Duration
+    /// Address-space limit of each subprocess (`prlimit --as`), in bytes.
+    public var memoryBytes: Int
+    /// Size limit of any file a subprocess writes (`prlimit --fsize`), in bytes.
+    public var maxOutputBytes: Int
+    /// How many subprocesses run at once while rendering.
+    public var parallelism: Int
+
+    /// Creates limits; the defaults suit a server rendering conference-sized decks.
+    /// - Parameters:
+    ///   - maxBytes: the largest PDF accepted (200 MiB).
+    ///   - maxPages: the most pages accepted (2000).
+    ///   - stepTimeout: the deadline of each subprocess (120 s).
+    ///   - memoryBytes: the address-space limit of each subprocess (2 GiB).
+    ///   - maxOutputBytes: the largest file a subprocess may write (512 MiB).
+    ///   - parallelism: subprocesses at once (one per core).
+    public init(
+        maxBytes: Int = 200 * 1024 * 1024,
+        maxPages: Int = 2000,
+        stepTimeout: Duration = .seconds(120),
+        memoryBytes: Int = 2 * 1024 * 1024 * 1024,
+        maxOutputBytes: Int = 512 * 1024 * 1024,
+        parallelism: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
+        self.maxBytes = maxBytes
+        self.maxPages = maxPages
+        self.stepTimeout = stepTimeout
+        self.memoryBytes = memoryBytes
+        self.maxOutputBytes = maxOutputBytes
+        self.parallelism = parallelism
+    }
+
+    /// The limits of one subprocess.
+    /// - Parameter capturedOutput: how many bytes of standard output to keep.
+    func toolLimits(capturedOutput: Int = 1024 * 1024) -> ToolLimits {
+        ToolLimits(
+            timeout: stepTimeout, memoryBytes: memoryBytes, maxOutputBytes: maxOutputBytes,
+            maxCapturedOutput: capturedOutput)
+    }
+}
