@@ -6,6 +6,9 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Tests import less: member visibility across transitive imports is not worth the noise there.
+let testSwiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
 let package = Package(
     name: "podium",
     platforms: [.macOS(.v15)],
@@ -68,8 +71,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "PodiumMediaTests", dependencies: ["PodiumMedia"], swiftSettings: swiftSettings),
+        .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumCore"], swiftSettings: testSwiftSettings),
+        .testTarget(name: "PodiumMediaTests", dependencies: ["PodiumMedia"], swiftSettings: testSwiftSettings),
         .testTarget(
             name: "PodiumServerTests",
             dependencies: [
@@ -78,7 +81,7 @@ let package = Package(
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: testSwiftSettings
         ),
     ]
 )

@@ -1,11 +1,13 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
 import PodiumCore
 import PodiumMedia
 import PodiumStore
+import ServiceLifecycle
 
 /// What a start did that the operator should hear about once.
 public struct StartupReport: Sendable {
@@ -38,10 +40,13 @@ public func buildApplication(
     try fileManager.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
     try fileManager.createDirectory(at: configuration.temporaryDirectory, withIntermediateDirectories: true)
     let store: any PodiumStore
+    var services: [any Service] = []
     if let providedStore {
         store = providedStore
     } else {
-        store = try await SQLStore.openSQLite(path: configuration.databasePath, logger: logger)
+        let sqlite = try await SQLStore.openSQLite(path: configuration.databasePath, logger: logger)
+        store = sqlite
+        services.append(CloseOnShutdown(name: "database") { try await sqlite.close() })
     }
     let blobs = try FileBlobStore(root: configuration.blobDirectory)
     let accounts = Accounts(store: store, cost: configuration.bcryptCost, tokenLifetime: configuration.tokenLifetime, now: now)
@@ -89,13 +94,25 @@ public func buildApplication(
 
     let app = Application(
         router: router,
-        server: .http1WebSocketUpgrade(
+        server: HTTPServerBuilder.http1WebSocketUpgrade(
             webSocketRouter: router, configuration: .init(maxFrameSize: LiveConnection.maxMessageBytes)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
-        services: [hub, ingest],
+        // Services start in order and stop in reverse: the database closes last.
+        services: services + [hub, ingest],
         onServerRunning: onServerRunning,
         logger: logger)
     return (app, StartupReport(generatedAdminPassword: generatedPassword, adminCreated: adminCreated, lanAddresses: lanAddresses))
+}
+
+/// Runs `close` when the application shuts down gracefully.
+struct CloseOnShutdown: Service {
+    let name: String
+    let close: @Sendable () async throws -> Void
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        try await close()
+    }
 }
 
 /// Puts the demo deck into the first admin's library, so a new server has something to present.

@@ -52,10 +52,11 @@ struct Serve: AsyncParsableCommand {
         }
 
         let reportBox = ReportBox()
-        let (app, report) = try await buildApplication(configuration: configuration, logger: logger) { channel in
-            let port = channel.localAddress?.port ?? configuration.port
+        let configuredPort = configuration.port
+        let (app, report) = try await buildApplication(configuration: configuration, logger: logger, onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuredPort
             Self.printBanner(port: port, report: await reportBox.value)
-        }
+        })
         await reportBox.set(report)
         try await app.runService()
     }
@@ -80,7 +81,9 @@ struct Serve: AsyncParsableCommand {
             ]
         }
         lines.append("")
-        print(lines.joined(separator: "\n"))
+        // Written straight to the file descriptor: print() is block-buffered when stdout is not a
+        // terminal (a log file, a test runner) and the banner would show up late.
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 }
 

@@ -82,6 +82,7 @@ struct SessionTests {
                     == .notFound)
             #expect(try await client.request(.delete, "/api/v1/decks/\(deckId)", token: otherToken).status == .notFound)
         }
+        try await store.close()
     }
 
     @Test func aRestartedServerServesTheSameSessionAndHistory() async throws {

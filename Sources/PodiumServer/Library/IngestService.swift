@@ -42,7 +42,7 @@ final class IngestService: Service, Sendable {
     }
 
     func run() async throws {
-        for deck in try await store.processingDecks() {
+        for deck in try await store.processingDecks() where progress(deckId: deck.id) == nil {
             logger.info("resuming processing of deck \(deck.id)")
             enqueueContinuation.yield(deck.id)
         }
@@ -69,8 +69,8 @@ final class IngestService: Service, Sendable {
         let work = workRoot.appendingPathComponent("ingest-\(deckId)-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }
         do {
-            let document = try await ingester.ingest(pdf: source, workDirectory: work) { [progressByDeck] progress in
-                progressByDeck.withLock { $0[deckId] = progress }
+            let document = try await ingester.ingest(pdf: source, workDirectory: work) { progress in
+                self.progressByDeck.withLock { $0[deckId] = progress }
             }
             let pages = try document.pages.map { page in
                 PageRecord(

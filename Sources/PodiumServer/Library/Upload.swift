@@ -22,7 +22,9 @@ enum Upload {
         let raw = directory.appendingPathComponent("upload-\(UUID().uuidString)")
         var total = 0
         do {
-            FileManager.default.createFile(atPath: raw.path, contents: nil)
+            guard FileManager.default.createFile(atPath: raw.path, contents: nil) else {
+                throw APIError(.internalServerError, code: "internal", message: "The server could not store the upload.")
+            }
             let handle = try FileHandle(forWritingTo: raw)
             defer { try? handle.close() }
             // Multipart framing adds a little around the file itself.

@@ -36,15 +36,19 @@ struct LiveConnection {
         let outbox = Outbox(limit: outboxLimit)
         let greeted = Flag()
         let logger = context.logger
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await Self.write(outbox, to: outbound, logger: logger) }
+        await withTaskGroup(of: Child.self) { group in
             group.addTask {
-                // No hello in time: close. Cancelled as soon as the reader finishes.
-                try await Task.sleep(for: Self.helloTimeout)
-                if !greeted.isSet {
+                await Self.write(outbox, to: outbound, logger: logger)
+                return .writer
+            }
+            group.addTask {
+                // No hello in time: say so and close. Cancelled once the writer is done.
+                try? await Task.sleep(for: Self.helloTimeout)
+                if !Task.isCancelled, !greeted.isSet {
                     outbox.push(Frames.encode(ErrorMessage(.helloRequired)))
                     outbox.close(.finished)
                 }
+                return .helloTimer
             }
             var joined: Joined?
             do {
@@ -73,9 +77,17 @@ struct LiveConnection {
                 logger.debug("live socket ended: \(error)")
             }
             if let joined { await joined.session.leave(joined.memberID) }
+            // Let the writer send what is queued (a hello error, say) and close the socket.
             outbox.close(.finished)
-            group.cancelAll()
+            while let child = await group.next() {
+                if child == .writer { group.cancelAll() }
+            }
         }
+    }
+
+    enum Child {
+        case writer
+        case helloTimer
     }
 
     /// Authenticates and joins, or queues the error and closes.

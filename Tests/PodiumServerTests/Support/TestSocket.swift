@@ -11,12 +11,12 @@ import Testing
 /// never comes); to check that nothing *else* arrived, `barrier()` sends a ping and expects the
 /// pong next, since the server answers in order.
 final class TestSocket {
-    private let outbound: Mutex<WebSocketOutboundWriter?>
+    private let outbound: WriterBox
     private var iterator: AsyncStream<String>.Iterator
     private let task: Task<Void, any Error>
     private(set) var closed = false
 
-    private init(outbound: Mutex<WebSocketOutboundWriter?>, iterator: AsyncStream<String>.Iterator, task: Task<Void, any Error>) {
+    private init(outbound: WriterBox, iterator: AsyncStream<String>.Iterator, task: Task<Void, any Error>) {
         self.outbound = outbound
         self.iterator = iterator
         self.task = task
@@ -25,7 +25,7 @@ final class TestSocket {
     static func connect(port: Int, path: String, headers: HTTPFields = [:]) async throws -> TestSocket {
         let (messages, continuation) = AsyncStream.makeStream(of: String.self)
         let (ready, readyContinuation) = AsyncStream.makeStream(of: WebSocketOutboundWriter.self)
-        let box = Mutex<WebSocketOutboundWriter?>(nil)
+        let box = WriterBox()
         let task = Task {
             defer { continuation.finish() }
             var logger = Logger(label: "test-socket")
@@ -47,14 +47,14 @@ final class TestSocket {
             _ = try await task.value
             throw SocketClosed()
         }
-        box.withLock { $0 = writer }
+        box.writer.withLock { $0 = writer }
         return TestSocket(outbound: box, iterator: messages.makeAsyncIterator(), task: task)
     }
 
     struct SocketClosed: Error {}
 
     func send(_ json: String) async throws {
-        guard let writer = outbound.withLock({ $0 }) else { throw SocketClosed() }
+        guard let writer = outbound.writer.withLock({ $0 }) else { throw SocketClosed() }
         try await writer.write(.text(json))
     }
 
@@ -107,9 +107,14 @@ final class TestSocket {
     }
 
     func close() async {
-        if let writer = outbound.withLock({ $0 }) { try? await writer.close(.normalClosure, reason: nil) }
+        if let writer = outbound.writer.withLock({ $0 }) { try? await writer.close(.normalClosure, reason: nil) }
         task.cancel()
     }
 
     deinit { task.cancel() }
+}
+
+/// Holds the socket's writer once connected.
+final class WriterBox: Sendable {
+    let writer = Mutex<WebSocketOutboundWriter?>(nil)
 }
