@@ -1,0 +1,114 @@
+// Podium REST client: JSON in and out, CSRF header on writes, errors as ApiError.
+
+/** An error answered by the server as {"error":{"code","message"}}, or a network failure. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+const WRITE_HEADER = 'X-Podium-Request';
+
+/** Turns a failed response into an ApiError, reading the server's error body when there is one. */
+export async function errorFrom(response) {
+  let code = 'http_' + response.status;
+  let message = response.statusText || 'The request failed (' + response.status + ').';
+  try {
+    const body = await response.json();
+    if (body && body.error) {
+      code = body.error.code || code;
+      message = body.error.message || message;
+    }
+  } catch (_) {
+    // Not JSON: keep the status text.
+  }
+  return new ApiError(response.status, code, message);
+}
+
+/**
+ * Calls the API. `body` is sent as JSON unless it is a Blob/File/FormData.
+ * Resolves with the parsed JSON (or null for 204); rejects with ApiError.
+ */
+export async function api(path, { method = 'GET', body, headers = {}, signal } = {}) {
+  const init = { method, headers: { Accept: 'application/json', ...headers }, credentials: 'same-origin', signal };
+  if (method !== 'GET' && method !== 'HEAD') init.headers[WRITE_HEADER] = '1';
+  if (body !== undefined) {
+    if (body instanceof Blob || body instanceof FormData) {
+      init.body = body;
+    } else {
+      init.headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(body);
+    }
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    if (error && error.name === 'AbortError') throw error;
+    throw new ApiError(0, 'network', 'Cannot reach the server. Check your connection and try again.');
+  }
+  if (!response.ok) throw await errorFrom(response);
+  if (response.status === 204) return null;
+  const type = response.headers.get('Content-Type') || '';
+  if (!type.includes('json')) return null;
+  return response.json();
+}
+
+/** The signed-in user, or null when signed out. Other errors are thrown. */
+export async function currentUser() {
+  try {
+    return await api('/api/v1/me');
+  } catch (error) {
+    if (error.status === 401) return null;
+    throw error;
+  }
+}
+
+/** Sends the browser to the sign-in page, coming back here afterwards. */
+export function goToLogin() {
+  const next = location.pathname + location.search;
+  location.assign('/login?next=' + encodeURIComponent(next));
+}
+
+/**
+ * Uploads a PDF with upload progress (fetch cannot report it): POST /api/v1/decks.
+ * onProgress(fraction 0..1). Resolves with the created deck; rejects with ApiError.
+ */
+export function uploadDeck(file, { title, onProgress } = {}) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const query = title ? '?title=' + encodeURIComponent(title) : '';
+    xhr.open('POST', '/api/v1/decks' + query);
+    xhr.setRequestHeader('Content-Type', 'application/pdf');
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader(WRITE_HEADER, '1');
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable && onProgress) onProgress(event.loaded / event.total);
+    });
+    xhr.addEventListener('load', () => {
+      let body = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch (_) {
+        body = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && body) {
+        if (onProgress) onProgress(1);
+        resolve(body);
+      } else if (body && body.error) {
+        reject(new ApiError(xhr.status, body.error.code, body.error.message));
+      } else if (xhr.status === 413) {
+        reject(new ApiError(413, 'too_large', 'This file is larger than the server accepts.'));
+      } else {
+        reject(new ApiError(xhr.status, 'http_' + xhr.status, 'The upload failed (' + xhr.status + ').'));
+      }
+    });
+    xhr.addEventListener('error', () =>
+      reject(new ApiError(0, 'network', 'The upload was interrupted. Check your connection and try again.')));
+    xhr.addEventListener('abort', () => reject(new ApiError(0, 'aborted', 'The upload was cancelled.')));
+    xhr.send(file);
+  });
+}

@@ -1,0 +1,66 @@
+// The "Go live" dialog: optional passcode, download switch, then POST /api/v1/sessions and on to
+// the presenter console.
+
+import { api } from './api.js';
+import { el, icon } from './ui.js';
+
+/** Opens the dialog for a deck ({id, title, pageCount, thumbnailUrl}). */
+export function openGoLive(deck) {
+  const titleId = 'golive-title';
+  const dialog = el('dialog', { class: 'dialog', attrs: { 'aria-labelledby': titleId, id: 'golive-dialog' } });
+  const passcode = el('input', {
+    class: 'input',
+    attrs: {
+      type: 'text', name: 'passcode', id: 'golive-passcode', maxlength: '64', autocomplete: 'off',
+      spellcheck: 'false', placeholder: 'No passcode', 'aria-describedby': 'golive-passcode-hint',
+    },
+  });
+  const download = el('input', { attrs: { type: 'checkbox', name: 'allowDownload', id: 'golive-download', role: 'switch' } });
+  const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
+  const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
+  const start = el('button', { class: 'btn btn-primary', attrs: { type: 'submit', id: 'golive-start' } }, [icon('broadcast'), 'Start session']);
+  const summary = el('div', { class: 'golive-summary' }, [
+    deck.thumbnailUrl ? el('img', { attrs: { src: deck.thumbnailUrl, alt: '' } }) : null,
+    el('div', {}, [
+      el('strong', { text: deck.title }),
+      el('span', { text: deck.pageCount ? deck.pageCount + (deck.pageCount === 1 ? ' page' : ' pages') : '' }),
+    ]),
+  ]);
+  const form = el('form', { class: 'dialog-form', attrs: { novalidate: true } }, [
+    el('h2', { class: 'dialog-title', text: 'Go live', attrs: { id: titleId } }),
+    summary,
+    el('label', { class: 'field', attrs: { for: 'golive-passcode' } }, [
+      el('span', { class: 'field-label', text: 'Passcode (optional)' }),
+      passcode,
+      el('span', { class: 'field-hint', text: 'Viewers must type it to join. Leave empty for an open session.', attrs: { id: 'golive-passcode-hint' } }),
+    ]),
+    el('label', { class: 'switch', attrs: { for: 'golive-download' } }, [
+      el('span', {}, [el('span', { class: 'field-label', text: 'Allow viewers to download the deck' })]),
+      download,
+    ]),
+    error,
+    el('div', { class: 'dialog-actions' }, [cancel, start]),
+  ]);
+  dialog.append(form);
+  document.body.append(dialog);
+  cancel.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('close', () => dialog.remove());
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    error.textContent = '';
+    start.disabled = true;
+    try {
+      const body = { deckId: deck.id, allowDownload: download.checked };
+      const code = passcode.value.trim();
+      if (code) body.passcode = code;
+      const session = await api('/api/v1/sessions', { method: 'POST', body });
+      location.assign('/present/' + encodeURIComponent(session.code));
+    } catch (failure) {
+      error.textContent = failure.message;
+      start.disabled = false;
+    }
+  });
+  dialog.showModal();
+  passcode.focus();
+  return dialog;
+}

@@ -1,0 +1,109 @@
+// Audience home: type a join code, or pick a live session from the lobby (live over a socket).
+
+import { api } from './api.js';
+import { el, icon, cleanCode, CODE_LENGTH } from './ui.js';
+
+const form = document.getElementById('join-form');
+const input = document.getElementById('code');
+const hint = document.getElementById('join-hint');
+const list = document.getElementById('sessions');
+const empty = document.getElementById('sessions-empty');
+const HINT = hint.textContent;
+
+// ---- join code ----
+
+function updateCode() {
+  const start = input.selectionStart;
+  const before = input.value;
+  const { code, dropped } = cleanCode(before);
+  if (code !== before) {
+    input.value = code;
+    const pos = Math.min(code.length, start === null ? code.length : start);
+    input.setSelectionRange(pos, pos);
+  }
+  hint.classList.toggle('is-error', dropped);
+  hint.textContent = dropped ? 'Codes use no 0, O, 1, I or L: check the code on the screen.' : HINT;
+  input.removeAttribute('aria-invalid');
+}
+
+input.addEventListener('input', updateCode);
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const { code } = cleanCode(input.value);
+  if (code.length !== CODE_LENGTH) {
+    hint.classList.add('is-error');
+    hint.textContent = 'A code has ' + CODE_LENGTH + ' characters.';
+    input.setAttribute('aria-invalid', 'true');
+    input.focus();
+    return;
+  }
+  location.assign('/s/' + code);
+});
+
+// ---- live sessions ----
+
+function viewersText(n) {
+  return n === 1 ? '1 viewer' : n + ' viewers';
+}
+
+function render(sessions) {
+  const live = (sessions || []).filter((s) => s.live !== false);
+  list.replaceChildren(...live.map((session) => {
+    const title = el('span', { text: session.title || 'Untitled deck' });
+    const titleRow = el('div', { class: 'session-title' }, [title]);
+    if (session.hasPasscode) {
+      const lock = el('span', { class: 'session-lock', attrs: { title: 'Passcode required', 'data-role': 'lock' } }, [icon('lock', 16)]);
+      lock.append(el('span', { class: 'visually-hidden', text: 'Passcode required' }));
+      titleRow.append(lock);
+    }
+    const meta = el('div', { class: 'session-meta', text: session.presenter ? 'by ' + session.presenter : '' });
+    const right = el('div', { class: 'session-side' });
+    if (typeof session.viewers === 'number') {
+      right.append(el('span', { class: 'session-viewers', attrs: { 'data-role': 'viewers' } }, [icon('users', 16), viewersText(session.viewers)]));
+    }
+    right.append(el('div', { class: 'session-code', text: session.code }));
+    const link = el('a', {
+      class: 'session-link',
+      attrs: { href: '/s/' + encodeURIComponent(session.code), 'data-code': session.code },
+    }, [el('span', { class: 'session-icon' }, [icon('broadcast', 22)]), el('div', { class: 'session-text' }, [titleRow, meta]), right]);
+    return el('li', {}, [link]);
+  }));
+  empty.hidden = live.length > 0;
+}
+
+// First paint from REST, then the lobby socket keeps the list current.
+api('/api/v1/sessions?live=true').then(render).catch(() => {});
+
+let attempt = 0;
+function connectLobby() {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(scheme + '//' + location.host + '/api/v1/lobby');
+  let ping = null;
+  ws.onopen = () => {
+    attempt = 0;
+    ping = setInterval(() => {
+      try {
+        ws.send(JSON.stringify({ type: 'ping' }));
+      } catch (_) {
+        // closing
+      }
+    }, 25000);
+  };
+  ws.onmessage = (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch (_) {
+      return;
+    }
+    if (message.type === 'sessions') render(message.sessions);
+  };
+  ws.onclose = () => {
+    clearInterval(ping);
+    const base = Math.min(10000, 500 * 2 ** attempt);
+    attempt += 1;
+    setTimeout(connectLobby, base / 2 + Math.random() * base / 2);
+  };
+}
+connectLobby();

@@ -1,0 +1,588 @@
+// The presenter's library: folders, decks, uploads with progress, rename/move/delete, go live.
+
+import { api, currentUser, goToLogin, uploadDeck } from './api.js';
+import {
+  el, icon, iconButton, hydrateIcons, toast, confirmDialog, promptDialog, chooseDialog, plural,
+} from './ui.js';
+import { openGoLive } from './golive.js';
+
+const POLL_MS = 500;
+
+const state = {
+  user: null,
+  folders: [],
+  decks: [],
+  folder: null, // null = all decks
+  uploads: [], // {key, name, title, folderId, progress, error}
+};
+const polling = new Set();
+
+const grid = document.getElementById('decks');
+const emptyState = document.getElementById('decks-empty');
+const folderList = document.getElementById('folders');
+const folderTitle = document.getElementById('folder-title');
+const fileInput = document.getElementById('file-input');
+const dropzone = document.getElementById('dropzone');
+
+hydrateIcons();
+
+// ---- start ----
+
+async function start() {
+  try {
+    state.user = await currentUser();
+  } catch (error) {
+    toast(error.message, { kind: 'error' });
+    return;
+  }
+  if (!state.user) {
+    goToLogin();
+    return;
+  }
+  showUser();
+  const saved = sessionStorage.getItem('podium.folder');
+  await Promise.all([loadFolders(), loadDecks()]);
+  if (saved && state.folders.some((f) => f.id === saved)) state.folder = saved;
+  render();
+  loadLiveBanner();
+}
+
+function showUser() {
+  const name = state.user.name || state.user.email;
+  document.getElementById('user-name').textContent = name;
+  document.getElementById('user-avatar').textContent = (name || '?').trim().charAt(0).toUpperCase();
+  document.getElementById('user-chip').hidden = false;
+}
+
+async function loadFolders() {
+  try {
+    state.folders = await api('/api/v1/folders');
+  } catch (error) {
+    handleError(error);
+  }
+}
+
+async function loadDecks() {
+  try {
+    state.decks = await api('/api/v1/decks');
+    for (const deck of state.decks) if (deck.status === 'processing') poll(deck.id);
+  } catch (error) {
+    handleError(error);
+  }
+}
+
+function handleError(error) {
+  if (error.status === 401) {
+    goToLogin();
+    return;
+  }
+  toast(error.message, { kind: 'error' });
+}
+
+async function loadLiveBanner() {
+  const banner = document.getElementById('live-banner');
+  try {
+    const sessions = await api('/api/v1/sessions?live=true');
+    const mine = sessions.filter((s) => s.presenter === state.user.name && s.live !== false);
+    if (!mine.length) {
+      banner.hidden = true;
+      return;
+    }
+    const first = mine[0];
+    banner.replaceChildren(
+      icon('broadcast'),
+      el('span', { class: 'grow', text: mine.length === 1
+        ? 'You are live with “' + first.title + '” (code ' + first.code + ').'
+        : 'You have ' + mine.length + ' live sessions.' }),
+      el('a', { class: 'btn btn-sm', text: 'Open console', attrs: { href: '/present/' + encodeURIComponent(first.code) } }),
+    );
+    banner.hidden = false;
+  } catch (_) {
+    banner.hidden = true;
+  }
+}
+
+// ---- rendering ----
+
+function decksInView() {
+  return state.folder === null ? state.decks : state.decks.filter((d) => d.folderId === state.folder);
+}
+
+function render() {
+  renderFolders();
+  renderDecks();
+}
+
+function renderFolders() {
+  const current = state.folders.find((f) => f.id === state.folder);
+  folderTitle.textContent = current ? current.name : 'All decks';
+  document.title = (current ? current.name : 'Library') + ' — Podium';
+  const item = (folder) => {
+    const id = folder ? folder.id : null;
+    const count = folder ? state.decks.filter((d) => d.folderId === folder.id).length : state.decks.length;
+    const isCurrent = state.folder === id;
+    const button = el('button', {
+      class: 'folder-button',
+      attrs: { type: 'button', 'aria-current': isCurrent ? 'true' : null, 'data-folder-id': id || '' },
+      on: { click: () => selectFolder(id) },
+    }, [icon(folder ? 'folder' : 'grid', 18), el('span', { class: 'name', text: folder ? folder.name : 'All decks' }), el('span', { class: 'count', text: count })]);
+    const li = el('li', { class: 'folder-item' + (isCurrent ? ' is-current' : '') }, [button]);
+    if (folder) {
+      li.append(el('span', { class: 'folder-actions' }, [
+        el('button', { class: 'mini-btn', attrs: { type: 'button', 'aria-label': 'Rename folder ' + folder.name, title: 'Rename', 'data-action': 'rename-folder' }, on: { click: () => renameFolder(folder) } }, [icon('edit', 16)]),
+        el('button', { class: 'mini-btn', attrs: { type: 'button', 'aria-label': 'Delete folder ' + folder.name, title: 'Delete', 'data-action': 'delete-folder' }, on: { click: () => deleteFolder(folder) } }, [icon('trash', 16)]),
+      ]));
+    }
+    return li;
+  };
+  folderList.replaceChildren(item(null), ...state.folders.map(item));
+}
+
+function renderDecks() {
+  const uploads = state.uploads.filter((u) => state.folder === null || u.folderId === state.folder);
+  const decks = decksInView();
+  grid.replaceChildren(...uploads.map(uploadCard), ...decks.map(deckCard));
+  emptyState.hidden = decks.length + uploads.length > 0;
+}
+
+function progressBar(fraction, label, detail, processing = false) {
+  const bar = el('div', { class: 'progress-bar' });
+  bar.style.width = Math.round(Math.max(0, Math.min(1, fraction)) * 100) + '%';
+  return el('div', { class: 'progress' + (processing ? ' is-processing' : ''), attrs: { 'data-role': processing ? 'processing' : 'uploading' } }, [
+    el('div', { class: 'progress-label' }, [el('span', { text: label }), el('span', { text: detail })]),
+    el('div', {
+      class: 'progress-track',
+      attrs: { role: 'progressbar', 'aria-label': label, 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(Math.round(fraction * 100)) },
+    }, [bar]),
+  ]);
+}
+
+function uploadCard(upload) {
+  const body = el('div', { class: 'deck-body' }, [
+    el('div', { class: 'deck-title', text: upload.title, attrs: { title: upload.name } }),
+  ]);
+  if (upload.error) {
+    body.append(el('div', { class: 'deck-meta' }, [el('span', { class: 'status-pill status-failed', text: 'Failed' })]));
+    body.append(el('p', { class: 'deck-error', attrs: { 'data-role': 'error', role: 'alert' } }, [icon('alert', 16), el('span', { text: upload.error })]));
+  } else {
+    body.append(el('div', { class: 'deck-meta' }, [el('span', { class: 'status-pill status-uploading', text: 'Uploading' })]));
+    body.append(progressBar(upload.progress, 'Uploading', Math.round(upload.progress * 100) + '%'));
+  }
+  const actions = el('div', { class: 'deck-actions' });
+  if (upload.error) {
+    actions.append(iconButton('x', 'Dismiss', { cls: 'btn', on: { click: () => dismissUpload(upload) }, attrs: { 'data-action': 'dismiss' } }));
+  }
+  return el('li', {
+    class: 'deck-card' + (upload.error ? ' is-failed' : ''),
+    attrs: { 'data-upload': upload.key, 'data-status': upload.error ? 'failed' : 'uploading', 'data-title': upload.title },
+  }, [el('div', { class: 'deck-thumb', attrs: { 'aria-hidden': 'true' } }, [icon('upload', 36)]), body, actions]);
+}
+
+const STAGES = { inspecting: 'Checking the PDF', rendering: 'Rendering pages', text: 'Reading text' };
+
+function deckCard(deck) {
+  const ready = deck.status === 'ready';
+  const failed = deck.status === 'failed';
+  const thumb = el('button', {
+    class: 'deck-thumb',
+    attrs: { type: 'button', 'aria-label': 'Open ' + deck.title, tabindex: ready ? null : '-1', disabled: !ready },
+    on: { click: () => openDeck(deck) },
+  });
+  if (deck.thumbnailUrl) thumb.append(el('img', { attrs: { src: deck.thumbnailUrl, alt: '', loading: 'lazy' } }));
+  else thumb.append(icon(failed ? 'alert' : 'film', 36));
+  if (ready && deck.pageCount) thumb.append(el('span', { class: 'pages-badge', text: deck.pageCount }));
+
+  const meta = el('div', { class: 'deck-meta' });
+  const pill = { ready: 'Ready', processing: 'Processing', failed: 'Failed' }[deck.status] || deck.status;
+  meta.append(el('span', { class: 'status-pill status-' + deck.status, text: pill, attrs: { 'data-role': 'status' } }));
+  if (deck.pageCount) meta.append(el('span', { class: 'deck-pages', text: plural(deck.pageCount, 'page', 'pages'), attrs: { 'data-role': 'pages' } }));
+  const body = el('div', { class: 'deck-body' }, [el('div', { class: 'deck-title', text: deck.title, attrs: { title: deck.title } }), meta]);
+  if (deck.status === 'processing') {
+    const p = deck.progress;
+    const fraction = p && p.total ? p.done / p.total : 0;
+    const label = p ? STAGES[p.stage] || 'Processing' : 'Waiting to start';
+    body.append(progressBar(fraction, label, p && p.total ? p.done + ' / ' + p.total : '', true));
+  }
+  if (failed) {
+    const message = (deck.error && deck.error.message) || 'This PDF could not be processed.';
+    body.append(el('p', { class: 'deck-error', attrs: { 'data-role': 'error' } }, [icon('alert', 16), el('span', { text: message })]));
+  }
+
+  const actions = el('div', { class: 'deck-actions' });
+  const menu = el('div', { class: 'menu', attrs: { role: 'menu', hidden: true, 'aria-label': 'More actions for ' + deck.title } });
+  const more = el('button', {
+    class: 'btn btn-more', attrs: { type: 'button', 'aria-label': 'More actions for ' + deck.title, 'aria-haspopup': 'menu', 'aria-expanded': 'false', 'data-action': 'more', title: 'More' },
+  }, [icon('more')]);
+  const closeMenu = () => {
+    menu.hidden = true;
+    more.setAttribute('aria-expanded', 'false');
+    document.removeEventListener('pointerdown', outside, true);
+  };
+  const outside = (event) => {
+    if (!menu.contains(event.target) && event.target !== more && !more.contains(event.target)) closeMenu();
+  };
+  more.addEventListener('click', () => {
+    if (!menu.hidden) {
+      closeMenu();
+      return;
+    }
+    for (const other of document.querySelectorAll('.menu:not([hidden])')) other.hidden = true;
+    menu.hidden = false;
+    more.setAttribute('aria-expanded', 'true');
+    document.addEventListener('pointerdown', outside, true);
+    const first = menu.querySelector('button');
+    if (first) first.focus();
+  });
+  menu.addEventListener('keydown', (event) => {
+    const items = [...menu.querySelectorAll('button')];
+    const index = items.indexOf(document.activeElement);
+    if (event.key === 'Escape') {
+      closeMenu();
+      more.focus();
+    } else if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      items[(index + 1) % items.length].focus();
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      items[(index - 1 + items.length) % items.length].focus();
+    }
+  });
+  const menuItem = (iconName, label, action, handler, danger = false) =>
+    el('button', {
+      class: 'menu-item' + (danger ? ' danger' : ''), attrs: { type: 'button', role: 'menuitem', 'data-action': action },
+      on: { click: () => { closeMenu(); handler(); } },
+    }, [icon(iconName, 18), label]);
+  if (!failed) {
+    menu.append(menuItem('edit', 'Rename', 'rename', () => renameDeck(deck)));
+    menu.append(menuItem('folder', 'Move to folder', 'move', () => moveDeck(deck)));
+  }
+  menu.append(menuItem('trash', 'Delete', 'delete', () => deleteDeck(deck), true));
+
+  if (ready) {
+    actions.append(
+      iconButton('broadcast', 'Go live', { cls: 'btn btn-primary', on: { click: () => openGoLive(deck) }, attrs: { 'data-action': 'golive', 'aria-label': 'Go live with ' + deck.title } }),
+      iconButton('play', 'Open', { cls: 'btn', on: { click: () => openDeck(deck) }, attrs: { 'data-action': 'open', 'aria-label': 'Open ' + deck.title + ' to rehearse', title: 'Rehearse alone' } }),
+    );
+  } else if (failed) {
+    actions.append(iconButton('trash', 'Delete', { cls: 'btn', on: { click: () => deleteDeck(deck) }, attrs: { 'data-action': 'delete-failed', 'aria-label': 'Delete ' + deck.title } }));
+  }
+  actions.append(more);
+  return el('li', {
+    class: 'deck-card' + (failed ? ' is-failed' : ''),
+    attrs: { 'data-deck-id': deck.id, 'data-status': deck.status, 'data-title': deck.title },
+  }, [thumb, body, actions, menu]);
+}
+
+function replaceCard(deck) {
+  const existing = grid.querySelector('[data-deck-id="' + CSS.escape(deck.id) + '"]');
+  const inView = state.folder === null || deck.folderId === state.folder;
+  if (existing && inView) {
+    const focusedAction = document.activeElement && existing.contains(document.activeElement)
+      ? document.activeElement.dataset.action : null;
+    const card = deckCard(deck);
+    existing.replaceWith(card);
+    if (focusedAction) {
+      const again = card.querySelector('[data-action="' + focusedAction + '"]');
+      if (again) again.focus();
+    }
+  } else {
+    renderDecks();
+  }
+  renderFolders();
+}
+
+// ---- navigation ----
+
+function selectFolder(id) {
+  state.folder = id;
+  if (id) sessionStorage.setItem('podium.folder', id);
+  else sessionStorage.removeItem('podium.folder');
+  render();
+}
+
+function openDeck(deck) {
+  location.assign('/decks/' + encodeURIComponent(deck.id));
+}
+
+// ---- uploads ----
+
+function titleFromFilename(name) {
+  return name.replace(/\.pdf$/i, '').trim() || 'Untitled deck';
+}
+
+let uploadCounter = 0;
+
+function uploadFiles(files) {
+  for (const file of files) uploadOne(file);
+}
+
+async function uploadOne(file) {
+  const upload = {
+    key: 'u' + ++uploadCounter, name: file.name, title: titleFromFilename(file.name),
+    folderId: state.folder, progress: 0, error: null,
+  };
+  state.uploads.unshift(upload);
+  renderDecks();
+  const cardFor = () => grid.querySelector('[data-upload="' + upload.key + '"]');
+  let lastPaint = 0;
+  try {
+    const deck = await uploadDeck(file, {
+      title: upload.title,
+      onProgress: (fraction) => {
+        upload.progress = fraction;
+        const now = Date.now();
+        if (now - lastPaint > 80 || fraction >= 1) {
+          lastPaint = now;
+          const card = cardFor();
+          if (card) card.replaceWith(uploadCard(upload));
+        }
+      },
+    });
+    state.uploads = state.uploads.filter((u) => u !== upload);
+    let placed = deck;
+    if (upload.folderId) {
+      // Filing into the folder is a separate, documented step: PATCH the new deck.
+      try {
+        placed = { ...deck, ...(await api('/api/v1/decks/' + encodeURIComponent(deck.id), { method: 'PATCH', body: { folderId: upload.folderId } })) };
+      } catch (error) {
+        toast('Uploaded, but could not move it into the folder: ' + error.message, { kind: 'error' });
+      }
+    }
+    state.decks = [placed, ...state.decks.filter((d) => d.id !== placed.id)];
+    renderDecks();
+    renderFolders();
+    if (placed.status === 'processing') poll(placed.id);
+    else settle(placed, null);
+  } catch (error) {
+    if (error.status === 401) {
+      goToLogin();
+      return;
+    }
+    upload.error = error.message;
+    const card = cardFor();
+    if (card) card.replaceWith(uploadCard(upload));
+    else renderDecks();
+    toast('“' + file.name + '” could not be uploaded: ' + error.message, { kind: 'error' });
+  }
+}
+
+function dismissUpload(upload) {
+  state.uploads = state.uploads.filter((u) => u !== upload);
+  renderDecks();
+}
+
+/** Polls a processing deck every 500 ms until it is ready or failed. */
+function poll(id) {
+  if (polling.has(id)) return;
+  polling.add(id);
+  const tick = async () => {
+    let deck;
+    try {
+      deck = await api('/api/v1/decks/' + encodeURIComponent(id));
+    } catch (error) {
+      if (error.status === 404) {
+        polling.delete(id);
+        return;
+      }
+      if (error.status === 401) {
+        goToLogin();
+        return;
+      }
+      setTimeout(tick, POLL_MS * 4);
+      return;
+    }
+    const before = state.decks.find((d) => d.id === id);
+    if (!before) {
+      polling.delete(id);
+      return;
+    }
+    const merged = { ...before, ...deck };
+    if (!deck.thumbnailUrl && deck.pages && deck.pages[0]) merged.thumbnailUrl = deck.pages[0].thumbnailUrl;
+    delete merged.pages; // the list keeps cards small
+    state.decks = state.decks.map((d) => (d.id === id ? merged : d));
+    replaceCard(merged);
+    if (merged.status === 'processing') {
+      setTimeout(tick, POLL_MS);
+    } else {
+      polling.delete(id);
+      settle(merged, before);
+    }
+  };
+  setTimeout(tick, POLL_MS);
+}
+
+function settle(deck) {
+  if (deck.status === 'ready') {
+    toast('“' + deck.title + '” is ready: ' + plural(deck.pageCount, 'page', 'pages') + '.', { kind: 'success' });
+  } else if (deck.status === 'failed') {
+    const message = (deck.error && deck.error.message) || 'This PDF could not be processed.';
+    toast('“' + deck.title + '” failed: ' + message, { kind: 'error' });
+  }
+}
+
+fileInput.addEventListener('change', () => {
+  uploadFiles([...fileInput.files]);
+  fileInput.value = '';
+});
+document.getElementById('upload-button').addEventListener('click', () => fileInput.click());
+document.getElementById('browse-button').addEventListener('click', () => fileInput.click());
+
+// Drop anywhere on the page; the drop zone lights up.
+let dragDepth = 0;
+const hasFiles = (event) => event.dataTransfer && [...event.dataTransfer.types].includes('Files');
+document.addEventListener('dragenter', (event) => {
+  if (!hasFiles(event)) return;
+  event.preventDefault();
+  dragDepth += 1;
+  document.body.classList.add('dragging');
+});
+document.addEventListener('dragover', (event) => {
+  if (!hasFiles(event)) return;
+  event.preventDefault();
+  event.dataTransfer.dropEffect = 'copy';
+});
+document.addEventListener('dragleave', (event) => {
+  if (!hasFiles(event)) return;
+  dragDepth = Math.max(0, dragDepth - 1);
+  if (!dragDepth) document.body.classList.remove('dragging');
+});
+document.addEventListener('drop', (event) => {
+  if (!hasFiles(event)) return;
+  event.preventDefault();
+  dragDepth = 0;
+  document.body.classList.remove('dragging');
+  const files = [...event.dataTransfer.files];
+  const pdfs = files.filter((f) => f.type === 'application/pdf' || /\.pdf$/i.test(f.name));
+  if (pdfs.length < files.length) toast('Only PDF files can be uploaded; ' + plural(files.length - pdfs.length, 'file was', 'files were') + ' skipped.', { kind: 'error' });
+  uploadFiles(pdfs);
+});
+dropzone.addEventListener('dragenter', () => dropzone.classList.add('is-over'));
+dropzone.addEventListener('dragleave', () => dropzone.classList.remove('is-over'));
+dropzone.addEventListener('drop', () => dropzone.classList.remove('is-over'));
+
+// ---- deck actions ----
+
+async function renameDeck(deck) {
+  const title = await promptDialog({ title: 'Rename deck', label: 'Title', value: deck.title, confirmLabel: 'Rename' });
+  if (!title || title === deck.title) return;
+  try {
+    const updated = await api('/api/v1/decks/' + encodeURIComponent(deck.id), { method: 'PATCH', body: { title } });
+    updateDeck(deck.id, { title: updated.title });
+    toast('Renamed to “' + updated.title + '”.', { kind: 'success' });
+  } catch (error) {
+    handleError(error);
+  }
+}
+
+async function moveDeck(deck) {
+  if (!state.folders.length) {
+    const name = await promptDialog({ title: 'Move to a new folder', label: 'Folder name', confirmLabel: 'Create and move' });
+    if (!name) return;
+    const folder = await createFolderNamed(name);
+    if (folder) await moveTo(deck, folder.id);
+    return;
+  }
+  const options = [{ value: '', label: 'No folder (top level)' }, ...state.folders.map((f) => ({ value: f.id, label: f.name }))];
+  const choice = await chooseDialog({ title: 'Move “' + deck.title + '”', label: 'Folder', options, value: deck.folderId || '' });
+  if (choice === undefined) return;
+  await moveTo(deck, choice || null);
+}
+
+async function moveTo(deck, folderId) {
+  if ((deck.folderId || null) === folderId) return;
+  try {
+    await api('/api/v1/decks/' + encodeURIComponent(deck.id), { method: 'PATCH', body: { folderId } });
+    updateDeck(deck.id, { folderId });
+    const folder = state.folders.find((f) => f.id === folderId);
+    toast(folder ? 'Moved to ' + folder.name + '.' : 'Moved to the top level.', { kind: 'success' });
+  } catch (error) {
+    handleError(error);
+  }
+}
+
+async function deleteDeck(deck) {
+  const ok = await confirmDialog({
+    title: 'Delete “' + deck.title + '”?', message: 'The deck and its pages are removed from your library. This cannot be undone.',
+    confirmLabel: 'Delete', danger: true,
+  });
+  if (!ok) return;
+  try {
+    await api('/api/v1/decks/' + encodeURIComponent(deck.id), { method: 'DELETE' });
+    state.decks = state.decks.filter((d) => d.id !== deck.id);
+    render();
+    toast('Deleted “' + deck.title + '”.');
+  } catch (error) {
+    handleError(error);
+  }
+}
+
+function updateDeck(id, changes) {
+  state.decks = state.decks.map((d) => (d.id === id ? { ...d, ...changes } : d));
+  render();
+}
+
+// ---- folders ----
+
+async function createFolderNamed(name) {
+  try {
+    const folder = await api('/api/v1/folders', { method: 'POST', body: { name } });
+    state.folders = [...state.folders, folder];
+    render();
+    return folder;
+  } catch (error) {
+    handleError(error);
+    return null;
+  }
+}
+
+document.getElementById('new-folder').addEventListener('click', async () => {
+  const name = await promptDialog({ title: 'New folder', label: 'Name', confirmLabel: 'Create' });
+  if (!name) return;
+  const folder = await createFolderNamed(name);
+  if (folder) selectFolder(folder.id);
+});
+
+async function renameFolder(folder) {
+  const name = await promptDialog({ title: 'Rename folder', label: 'Name', value: folder.name, confirmLabel: 'Rename' });
+  if (!name || name === folder.name) return;
+  try {
+    const updated = await api('/api/v1/folders/' + encodeURIComponent(folder.id), { method: 'PATCH', body: { name } });
+    state.folders = state.folders.map((f) => (f.id === folder.id ? { ...f, name: updated.name } : f));
+    render();
+  } catch (error) {
+    handleError(error);
+  }
+}
+
+async function deleteFolder(folder) {
+  const count = state.decks.filter((d) => d.folderId === folder.id).length;
+  const ok = await confirmDialog({
+    title: 'Delete folder “' + folder.name + '”?',
+    message: count ? 'Its ' + plural(count, 'deck moves', 'decks move') + ' to the top level; no deck is deleted.' : 'The folder is empty.',
+    confirmLabel: 'Delete folder', danger: true,
+  });
+  if (!ok) return;
+  try {
+    await api('/api/v1/folders/' + encodeURIComponent(folder.id), { method: 'DELETE' });
+    state.folders = state.folders.filter((f) => f.id !== folder.id);
+    state.decks = state.decks.map((d) => (d.folderId === folder.id ? { ...d, folderId: null } : d));
+    if (state.folder === folder.id) state.folder = null;
+    render();
+    toast('Folder deleted.');
+  } catch (error) {
+    handleError(error);
+  }
+}
+
+// ---- account ----
+
+document.getElementById('sign-out').addEventListener('click', async () => {
+  try {
+    await api('/api/v1/auth/logout', { method: 'POST' });
+  } catch (_) {
+    // Signed out already, or the server is gone: either way, leave.
+  }
+  location.assign('/login');
+});
+
+start();

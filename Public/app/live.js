@@ -1,0 +1,385 @@
+// The live socket client (docs/protocol.md, "The live socket").
+//
+// - hello → welcome (snapshot, or the events missed after lastSeq) or a hello error;
+// - durable events applied exactly once in seq order, gaps filled with `resync`;
+// - reconnect with backoff (0.5 s doubling to 10 s, with jitter) and lastSeq;
+// - commands carry an id (crypto.randomUUID) and are sent again with the same id until acked.
+//
+// Events dispatched (all CustomEvent, data in `detail`):
+//   status   {state}                    connecting | live | reconnecting | ended | failed
+//   welcome  {welcome, resumed}          after every successful hello
+//   change   {event, state}              a durable event was applied (state = the new snapshot)
+//   sync     {state}                     the whole state was replaced (snapshot applied)
+//   pointer  {page, x, y, visible}
+//   presence {viewers}
+//   ack      {id, seq}
+//   rejected {id, code, message}         a command was refused
+//   fatal    {code, message}             hello refused (passcode_wrong, not_found, …): no reconnect
+
+const MIN_DELAY = 500;
+const MAX_DELAY = 10000;
+const PING_EVERY = 20000;
+const SILENCE_LIMIT = 45000;
+/** Hello errors after which reconnecting cannot help. */
+const FATAL_HELLO = new Set([
+  'passcode_required', 'passcode_wrong', 'rate_limited', 'not_found', 'unauthorized', 'forbidden',
+  'bad_message', 'hello_required',
+]);
+
+function newId() {
+  if (globalThis.crypto && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  // Insecure contexts (plain http on a LAN address) have no randomUUID in some browsers.
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The durable session state a client keeps, as in the welcome's snapshot. */
+export function emptyState() {
+  return { page: 1, viewport: { x: 0, y: 0, w: 1, h: 1 }, blank: 'none', locked: true, ended: false };
+}
+
+/** Applies one durable event to a state, returning the new state. Pure. */
+export function applyEvent(state, event) {
+  const next = { ...state, viewport: { ...state.viewport } };
+  switch (event.type) {
+    case 'page':
+      next.page = event.page;
+      next.viewport = { x: 0, y: 0, w: 1, h: 1 };
+      break;
+    case 'zoom':
+      next.viewport = { ...event.viewport };
+      break;
+    case 'blank':
+      next.blank = event.mode;
+      break;
+    case 'lock':
+      next.locked = event.locked;
+      break;
+    case 'ended':
+      next.ended = true;
+      break;
+    default:
+      break; // An event type from a newer server: its seq still counts.
+  }
+  return next;
+}
+
+export function liveSocketURL(code) {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return scheme + '//' + location.host + '/api/v1/sessions/' + encodeURIComponent(code) + '/live';
+}
+
+export class LiveClient extends EventTarget {
+  /**
+   * @param {string} code join code
+   * @param {{role: 'viewer'|'presenter', name?: string, passcode?: string, token?: string}} hello
+   */
+  constructor(code, hello) {
+    super();
+    this.code = code;
+    this.hello = { ...hello };
+    this.state = emptyState();
+    this.session = null;
+    this.viewers = 0;
+    this.lastSeq = null; // null until the first welcome
+    this.connection = 'idle';
+    this.pending = new Map(); // id -> {message, resolve, reject}
+    this.buffered = new Map(); // seq -> event, waiting for a gap to fill
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.pingTimer = null;
+    this.lastHeard = 0;
+    this.welcomed = false;
+    this.stopped = false;
+    this.resyncAsked = -1;
+    this.onOnline = () => { if (this.connection === 'reconnecting') this.reconnectNow(); };
+  }
+
+  /** Opens the socket. */
+  connect() {
+    this.stopped = false;
+    window.addEventListener('online', this.onOnline);
+    this.open();
+  }
+
+  /** Closes for good: no reconnect. */
+  close() {
+    this.stopped = true;
+    window.removeEventListener('online', this.onOnline);
+    clearTimeout(this.timer);
+    clearInterval(this.pingTimer);
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.close();
+      this.ws = null;
+    }
+  }
+
+  get isOpen() {
+    return this.welcomed && this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /**
+   * Sends a durable command ({type, ...}); an id is added. Resolves with the ack,
+   * rejects with {code, message} when refused. Kept and resent after a reconnect until answered.
+   */
+  send(command) {
+    const id = newId();
+    const message = { ...command, id };
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { message, resolve, reject });
+      if (this.isOpen) this.raw(message);
+    });
+  }
+
+  /** Sends an ephemeral message (pointer); dropped when not connected. */
+  sendEphemeral(message) {
+    if (this.isOpen) this.raw(message);
+  }
+
+  get pendingCount() {
+    return this.pending.size;
+  }
+
+  // ---- internals ----
+
+  raw(message) {
+    try {
+      this.ws.send(JSON.stringify(message));
+    } catch (_) {
+      // The socket is closing; the close handler reconnects.
+    }
+  }
+
+  setConnection(state) {
+    if (this.connection === state) return;
+    this.connection = state;
+    this.emit('status', { state });
+  }
+
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  open() {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    this.setConnection(this.lastSeq === null && this.attempt === 0 ? 'connecting' : this.state.ended ? 'ended' : 'reconnecting');
+    this.welcomed = false;
+    let ws;
+    try {
+      ws = new WebSocket(liveSocketURL(this.code));
+    } catch (_) {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.lastHeard = Date.now();
+      const hello = { type: 'hello', role: this.hello.role };
+      if (this.hello.name) hello.name = this.hello.name;
+      if (this.hello.passcode) hello.passcode = this.hello.passcode;
+      if (this.hello.token) hello.token = this.hello.token;
+      if (this.lastSeq !== null) hello.lastSeq = this.lastSeq;
+      this.raw(hello);
+    };
+    ws.onmessage = (event) => {
+      this.lastHeard = Date.now();
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (_) {
+        return;
+      }
+      this.handle(message);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      clearInterval(this.pingTimer);
+      if (this.stopped) return;
+      if (this.state.ended && this.welcomed) {
+        // Nothing more will happen in an ended session: keep showing its last state.
+        this.setConnection('ended');
+        return;
+      }
+      this.scheduleReconnect();
+    };
+    ws.onerror = () => {
+      // onclose follows.
+    };
+  }
+
+  scheduleReconnect() {
+    if (this.stopped) return;
+    const base = Math.min(MAX_DELAY, MIN_DELAY * 2 ** this.attempt);
+    const delay = base / 2 + Math.random() * (base / 2); // jitter: between half and the whole
+    this.attempt += 1;
+    this.setConnection(this.state.ended ? 'ended' : 'reconnecting');
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  /** Drops the current socket (if any) and reconnects at once. */
+  reconnectNow() {
+    if (this.stopped) return;
+    this.attempt = 0;
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onclose = null;
+      ws.close();
+    }
+    clearInterval(this.pingTimer);
+    this.open();
+  }
+
+  startPing() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => {
+      if (!this.ws) return;
+      if (Date.now() - this.lastHeard > SILENCE_LIMIT) {
+        // A dead connection that never closed (Wi-Fi change, sleeping laptop).
+        this.reconnectNow();
+        return;
+      }
+      this.raw({ type: 'ping' });
+    }, PING_EVERY);
+  }
+
+  handle(message) {
+    if (!this.welcomed) {
+      if (message.type === 'welcome') this.onWelcome(message);
+      else if (message.type === 'error') this.onHelloError(message);
+      return;
+    }
+    switch (message.type) {
+      case 'page':
+      case 'zoom':
+      case 'blank':
+      case 'lock':
+      case 'ended':
+        this.onDurable(message);
+        break;
+      case 'pointer':
+        this.emit('pointer', message);
+        break;
+      case 'presence':
+        this.viewers = message.viewers;
+        this.emit('presence', { viewers: message.viewers });
+        break;
+      case 'ack': {
+        const entry = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        if (entry) entry.resolve(message);
+        this.emit('ack', message);
+        break;
+      }
+      case 'error': {
+        if (message.id && this.pending.has(message.id)) {
+          const entry = this.pending.get(message.id);
+          this.pending.delete(message.id);
+          entry.reject({ code: message.code, message: message.message });
+        }
+        this.emit('rejected', { id: message.id || null, code: message.code, message: message.message });
+        break;
+      }
+      case 'reconnect':
+        // The server asks us to come back (shutdown, fell behind): the close follows; come back soon.
+        this.attempt = 0;
+        break;
+      case 'pong':
+        break;
+      default:
+        if (typeof message.seq === 'number') this.onDurable(message);
+        break;
+    }
+  }
+
+  onWelcome(welcome) {
+    const resumed = this.lastSeq !== null;
+    this.welcomed = true;
+    this.attempt = 0;
+    this.session = welcome.session || this.session;
+    if (typeof welcome.viewers === 'number') this.viewers = welcome.viewers;
+    this.buffered.clear();
+    this.resyncAsked = -1;
+    let replayed = false;
+    if (resumed && Array.isArray(welcome.events)) {
+      const events = welcome.events.slice().sort((a, b) => a.seq - b.seq);
+      for (const event of events) this.onDurable(event, true);
+      replayed = this.lastSeq === welcome.seq;
+    }
+    if (!replayed) {
+      // First join, or the replay did not bring us to the server's seq: take the snapshot.
+      this.state = { ...emptyState(), ...welcome.snapshot };
+      this.lastSeq = welcome.seq;
+      this.emit('sync', { state: this.state });
+    }
+    this.emit('welcome', { welcome, resumed });
+    this.emit('presence', { viewers: this.viewers });
+    this.setConnection(this.state.ended ? 'ended' : 'live');
+    this.startPing();
+    // Commands sent but never answered go again, with the same id: the server takes each once.
+    for (const { message } of this.pending.values()) this.raw(message);
+  }
+
+  onHelloError(error) {
+    if (error.code === 'ended') {
+      // Older servers refuse ended sessions at hello; show that it is over.
+      this.state = { ...this.state, ended: true };
+      this.stop('ended', error);
+      return;
+    }
+    if (FATAL_HELLO.has(error.code)) {
+      this.stop('failed', error);
+      return;
+    }
+    // unavailable and the like: the close follows and we retry with backoff.
+  }
+
+  stop(connection, error) {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pingTimer);
+    if (this.ws) {
+      this.ws.onclose = null;
+      this.ws.close();
+      this.ws = null;
+    }
+    for (const entry of this.pending.values()) entry.reject({ code: error.code, message: error.message });
+    this.pending.clear();
+    this.setConnection(connection);
+    this.emit('fatal', { code: error.code, message: error.message });
+  }
+
+  /** A durable event: applied once, in order; a gap asks for the missing ones. */
+  onDurable(event, fromWelcome = false) {
+    if (typeof event.seq !== 'number') return;
+    if (this.lastSeq !== null && event.seq <= this.lastSeq) return; // seen already
+    if (this.lastSeq !== null && event.seq > this.lastSeq + 1) {
+      this.buffered.set(event.seq, event);
+      if (!fromWelcome && this.resyncAsked !== this.lastSeq) {
+        this.resyncAsked = this.lastSeq;
+        this.raw({ type: 'resync', afterSeq: this.lastSeq });
+      }
+      return;
+    }
+    this.apply(event);
+    while (this.buffered.has(this.lastSeq + 1)) {
+      const next = this.buffered.get(this.lastSeq + 1);
+      this.buffered.delete(this.lastSeq + 1);
+      this.apply(next);
+    }
+    for (const seq of this.buffered.keys()) if (seq <= this.lastSeq) this.buffered.delete(seq);
+  }
+
+  apply(event) {
+    this.state = applyEvent(this.state, event);
+    this.lastSeq = event.seq;
+    this.emit('change', { event, state: this.state });
+    if (event.type === 'ended') this.setConnection('ended');
+  }
+}

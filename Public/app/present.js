@@ -1,0 +1,285 @@
+// The presenter console: /present/{code}. Drives a live session over the socket as presenter
+// (authenticated by the HttpOnly cookie), shows the join code and QR code, the viewer count.
+
+import { api, currentUser, goToLogin } from './api.js';
+import { LiveClient } from './live.js';
+import './stage.js';
+import { DeckConsole } from './console.js';
+import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
+import { showQR } from './qr.js';
+
+hydrateIcons();
+
+const code = decodeURIComponent(location.pathname.split('/')[2] || '').toUpperCase();
+const $ = (id) => document.getElementById(id);
+const stage = $('stage');
+const message = $('console-message');
+let live = null;
+let ended = false;
+let started = false;
+
+const deckConsole = new DeckConsole({
+  stage,
+  stageWrap: $('stage-wrap'),
+  controls: $('controls'),
+  thumbs: $('thumbs'),
+  onGoto: (page) => send({ type: 'goto', page }),
+  onZoom: (viewport) => send({ type: 'zoom', viewport }),
+  onBlank: (mode) => send({ type: 'blank', mode }),
+  onPointer: (point) => {
+    if (!live) return;
+    if (point) live.sendEphemeral({ type: 'pointer', x: point.x, y: point.y });
+    else live.sendEphemeral({ type: 'pointer', visible: false });
+  },
+  onChange: () => updateSide(),
+});
+deckConsole.setEnabled(false);
+
+function send(command) {
+  if (!live || ended) return;
+  const sent = live.send(command);
+  markPending();
+  sent.then(reconcile, (error) => {
+    if (error && error.code === 'ended') {
+      showEnded();
+      return;
+    }
+    if (error && error.message) toast(error.message, { kind: 'error' });
+    reconcile();
+  });
+}
+
+/** Takes the server's state once nothing of ours is in flight. */
+function reconcile() {
+  markPending();
+  if (!live || !started) return;
+  if (live.pendingCount === 0 && !deckConsole.busy) deckConsole.adopt(live.state);
+  if (live.state.ended) showEnded();
+}
+
+/** How many commands await the server's ack, on <body data-pending> (tests wait for 0). */
+function markPending() {
+  document.body.dataset.pending = String(live ? live.pendingCount : 0);
+}
+
+function showMessage(title, text, link) {
+  const parts = [el('h2', { text: title }), el('p', { text })];
+  if (link) parts.push(el('a', { class: 'btn btn-primary', text: link.label, attrs: { href: link.href } }));
+  message.replaceChildren(el('div', {}, parts));
+  message.hidden = false;
+}
+
+function showEnded() {
+  if (ended) return;
+  ended = true;
+  deckConsole.setEnabled(false);
+  deckConsole.hidePointer();
+  $('ended-overlay').hidden = false;
+  $('end-session').disabled = true;
+  setConnection('ended');
+}
+
+function setConnection(state) {
+  document.body.dataset.connection = state;
+  const pill = $('connection');
+  const text = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', ended: 'Ended', failed: 'Not connected' }[state] || state;
+  $('connection-text').textContent = text;
+  pill.className = 'pill ' + ({ live: 'pill-live', reconnecting: 'pill-warn', connecting: 'pill-warn', ended: 'pill-ended', failed: 'pill-ended' }[state] || '');
+}
+
+function setViewers(n) {
+  $('viewer-count').textContent = String(n);
+  $('viewer-count-big').textContent = String(n);
+  $('viewer-pill').title = n === 1 ? '1 viewer connected' : n + ' viewers connected';
+}
+
+function updateSide() {
+  const count = deckConsole.pageCount;
+  const page = deckConsole.page;
+  $('page-big').textContent = count ? page + '/' + count : '–';
+  const next = deckConsole.pages && deckConsole.pages[page];
+  const preview = $('next-preview');
+  if (next) {
+    $('next-img').src = next.mediumUrl || next.thumbnailUrl;
+    $('next-label').textContent = 'Slide ' + (page + 1) + ' of ' + count;
+    preview.hidden = false;
+  } else if (count) {
+    $('next-img').removeAttribute('src');
+    $('next-label').textContent = 'This is the last slide.';
+    preview.hidden = false;
+  } else {
+    preview.hidden = true;
+  }
+}
+
+function setJoinInfo(joinUrl) {
+  const url = joinUrl || location.origin + '/s/' + code;
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch (_) {
+    // keep the whole text
+  }
+  $('join-code').textContent = code;
+  $('code-chip').textContent = code;
+  $('join-screen-code').textContent = code;
+  $('join-screen-host').textContent = host;
+  const link = $('join-url');
+  link.textContent = url.replace(/^https?:\/\//, '');
+  link.href = url;
+  showQR($('join-qr'), url, 8);
+  showQR($('join-screen-qr'), url, 12);
+  $('copy-link').dataset.url = url;
+}
+
+async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch (_) {
+    // Plain http on a LAN address has no clipboard API: the old way.
+    const field = el('textarea', { attrs: { readonly: true, 'aria-hidden': 'true' } });
+    field.value = text;
+    field.className = 'visually-hidden';
+    document.body.append(field);
+    field.select();
+    let ok = false;
+    try {
+      ok = document.execCommand('copy');
+    } catch (_) {
+      ok = false;
+    }
+    field.remove();
+    return ok;
+  }
+}
+
+// ---- UI wiring ----
+
+$('copy-link').addEventListener('click', async (event) => {
+  const url = event.currentTarget.dataset.url;
+  if (await copyText(url)) toast('Join link copied.', { kind: 'success' });
+  else toast('Copy the link by hand: ' + url);
+});
+
+$('present-join').addEventListener('click', () => {
+  const screen = $('join-screen');
+  screen.hidden = !screen.hidden;
+  $('present-join').setAttribute('aria-pressed', String(!screen.hidden));
+});
+$('join-screen').addEventListener('click', () => {
+  $('join-screen').hidden = true;
+  $('present-join').setAttribute('aria-pressed', 'false');
+});
+
+function toggleJoinPanel(show = !document.body.classList.contains('show-join')) {
+  document.body.classList.toggle('show-join', show);
+  $('code-chip').setAttribute('aria-expanded', String(show));
+}
+$('code-chip').addEventListener('click', () => toggleJoinPanel());
+$('close-join').addEventListener('click', () => toggleJoinPanel(false));
+
+$('end-session').addEventListener('click', async () => {
+  const ok = await confirmDialog({
+    title: 'End this session?', message: 'Every viewer is told that the session is over. You cannot restart it.',
+    confirmLabel: 'End session', danger: true,
+  });
+  if (!ok) return;
+  $('end-session').disabled = true;
+  try {
+    if (live && live.isOpen) {
+      await live.send({ type: 'end' });
+    } else {
+      await api('/api/v1/sessions/' + encodeURIComponent(code) + '/end', { method: 'POST' });
+    }
+    showEnded();
+  } catch (error) {
+    if (error && error.code === 'ended') {
+      showEnded();
+      return;
+    }
+    $('end-session').disabled = false;
+    toast((error && error.message) || 'Could not end the session.', { kind: 'error' });
+  }
+});
+
+// ---- start ----
+
+async function start() {
+  if (!code) {
+    showMessage('No session', 'This address has no join code.', { href: '/library', label: 'Back to the library' });
+    return;
+  }
+  document.title = code + ' — Presenting — Podium';
+  let user;
+  try {
+    user = await currentUser();
+  } catch (error) {
+    showMessage('Cannot reach the server', error.message);
+    return;
+  }
+  if (!user) {
+    goToLogin();
+    return;
+  }
+  let info = null;
+  try {
+    info = await api('/api/v1/sessions/' + encodeURIComponent(code));
+  } catch (error) {
+    if (error.status === 404) {
+      showMessage('No session with code ' + code, 'It may have been mistyped, or deleted.', { href: '/library', label: 'Back to the library' });
+      setConnection('failed');
+      return;
+    }
+    toast(error.message, { kind: 'error' });
+  }
+  if (info) {
+    $('deck-title').textContent = info.title;
+    setJoinInfo(info.joinUrl);
+  } else {
+    setJoinInfo(null);
+  }
+
+  live = new LiveClient(code, { role: 'presenter' });
+  live.addEventListener('status', (event) => {
+    if (!ended) setConnection(event.detail.state);
+  });
+  live.addEventListener('welcome', (event) => {
+    const { welcome } = event.detail;
+    if (!started) {
+      started = true;
+      $('deck-title').textContent = welcome.session.title;
+      $('console-subtitle').textContent = 'by ' + welcome.session.presenter + ' · ' + welcome.session.pageCount + ' slides';
+      deckConsole.setPages(welcome.session.pages);
+      deckConsole.setEnabled(!live.state.ended);
+      deckConsole.adopt(live.state);
+      message.hidden = true;
+    }
+    setViewers(live.viewers);
+    reconcile();
+  });
+  live.addEventListener('change', reconcile);
+  live.addEventListener('sync', reconcile);
+  live.addEventListener('presence', (event) => setViewers(event.detail.viewers));
+  live.addEventListener('rejected', (event) => {
+    // Command errors are reported where they were sent; others (pointer) only here.
+    if (!event.detail.id && event.detail.message) toast(event.detail.message, { kind: 'error' });
+  });
+  live.addEventListener('fatal', (event) => {
+    const { code: errorCode, message: text } = event.detail;
+    if (errorCode === 'ended') {
+      showEnded();
+    } else if (errorCode === 'unauthorized') {
+      goToLogin();
+    } else if (errorCode === 'forbidden') {
+      showMessage('Not your session', 'Only the presenter who started session ' + code + ' can run it.', { href: '/s/' + code, label: 'Watch it instead' });
+    } else if (errorCode === 'not_found') {
+      showMessage('No session with code ' + code, text || 'It may have been mistyped.', { href: '/library', label: 'Back to the library' });
+    } else {
+      showMessage('Cannot present', text || errorCode);
+    }
+  });
+  live.connect();
+}
+
+start();

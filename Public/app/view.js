@@ -1,0 +1,316 @@
+// The viewer: /s/{code}. A join gate (name, passcode when needed), then the stage follows the
+// presenter: page, zoom, laser pointer, blank screen. Ended sessions stay readable.
+
+import { api } from './api.js';
+import { LiveClient } from './live.js';
+import './stage.js';
+import { hydrateIcons, cleanCode, CODE_LENGTH, isTyping, dialogOpen, toggleFullscreen, prefersReducedMotion } from './ui.js';
+
+hydrateIcons();
+
+const $ = (id) => document.getElementById(id);
+const raw = decodeURIComponent(location.pathname.split('/')[2] || '');
+const code = cleanCode(raw).code;
+const stage = $('stage');
+const form = $('gate-form');
+const nameInput = $('viewer-name');
+const passcodeInput = $('passcode');
+const gateError = $('gate-error');
+const joinButton = $('join-button');
+
+let info = null;
+let live = null;
+let joined = false;
+let localPage = null; // set while browsing alone (unlocked sessions)
+let pointer = null; // the presenter's pointer {page, x, y}
+
+if (prefersReducedMotion()) stage.classList.remove('animate');
+
+function show(id) {
+  for (const section of ['gate', 'not-found', 'watch']) $(section).hidden = section !== id;
+}
+
+function notFound(text) {
+  $('not-found-title').textContent = 'No session with code ' + (code || raw || '—');
+  $('not-found-text').textContent = text || 'Check the code on the screen and try again.';
+  document.title = 'No such session — Podium';
+  show('not-found');
+}
+
+// ---- the gate ----
+
+async function start() {
+  if (code.length !== CODE_LENGTH) {
+    notFound('A join code has ' + CODE_LENGTH + ' letters and digits.');
+    return;
+  }
+  try {
+    info = await api('/api/v1/sessions/' + encodeURIComponent(code));
+  } catch (error) {
+    if (error.status === 404) {
+      notFound();
+      return;
+    }
+    info = null;
+    gateError.textContent = error.message;
+  }
+  fillGate();
+  const saved = readSaved();
+  if (saved && info && (!info.hasPasscode || saved.passcode)) {
+    // Back on the same tab (reload): join again without asking.
+    nameInput.value = saved.name || '';
+    passcodeInput.value = saved.passcode || '';
+    join();
+    return;
+  }
+  show('gate');
+  (info && info.hasPasscode && nameInput.value ? passcodeInput : nameInput).focus();
+}
+
+function fillGate() {
+  document.title = (info ? info.title : code) + ' — Podium';
+  $('gate-title').textContent = info ? info.title : 'Join session';
+  $('gate-presenter').textContent = info && info.presenter ? 'by ' + info.presenter + ' ·' : '';
+  $('gate-code').textContent = code;
+  $('passcode-field').hidden = !(info && info.hasPasscode);
+  const ended = info && info.live === false;
+  $('gate-ended').hidden = !ended;
+  joinButton.textContent = ended ? 'View slides' : 'Join';
+  nameInput.value = localStorage.getItem('podium.name') || '';
+}
+
+function readSaved() {
+  try {
+    return JSON.parse(sessionStorage.getItem('podium.join.' + code) || 'null');
+  } catch (_) {
+    return null;
+  }
+}
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  gateError.textContent = '';
+  passcodeInput.removeAttribute('aria-invalid');
+  if (info && info.hasPasscode && !passcodeInput.value.trim()) {
+    gateError.textContent = 'Enter the passcode.';
+    passcodeInput.setAttribute('aria-invalid', 'true');
+    passcodeInput.focus();
+    return;
+  }
+  join();
+});
+
+function join() {
+  const name = nameInput.value.trim();
+  const passcode = passcodeInput.value.trim();
+  try {
+    if (name) localStorage.setItem('podium.name', name);
+    else localStorage.removeItem('podium.name');
+  } catch (_) {
+    // storage may be off
+  }
+  joinButton.disabled = true;
+  joinButton.textContent = 'Joining…';
+  if (live) live.close();
+  live = new LiveClient(code, { role: 'viewer', name: name || undefined, passcode: passcode || undefined });
+  live.addEventListener('welcome', (event) => onWelcome(event.detail));
+  live.addEventListener('change', (event) => onChange(event.detail));
+  live.addEventListener('sync', () => render());
+  live.addEventListener('status', (event) => setStatus(event.detail.state));
+  live.addEventListener('pointer', (event) => onPointer(event.detail));
+  live.addEventListener('fatal', (event) => onFatal(event.detail, { name, passcode }));
+  live.connect();
+}
+
+function gateRetry(text, focusPasscode) {
+  show('gate');
+  joinButton.disabled = false;
+  joinButton.textContent = info && info.live === false ? 'View slides' : 'Join';
+  gateError.textContent = text;
+  if (focusPasscode) {
+    $('passcode-field').hidden = false;
+    passcodeInput.setAttribute('aria-invalid', 'true');
+    passcodeInput.focus();
+    passcodeInput.select();
+  }
+}
+
+function onFatal({ code: errorCode, message }) {
+  sessionStorage.removeItem('podium.join.' + code);
+  if (joined) {
+    // Refused on a reconnect (the passcode changed, the session vanished): say so on the stage.
+    setStatus(errorCode === 'ended' ? 'ended' : 'failed');
+    return;
+  }
+  switch (errorCode) {
+    case 'passcode_wrong':
+      gateRetry('Wrong passcode. Check it and try again.', true);
+      break;
+    case 'passcode_required':
+      gateRetry('This session needs a passcode.', true);
+      break;
+    case 'rate_limited':
+      gateRetry('Too many wrong passcodes. Wait a minute, then try again.', true);
+      break;
+    case 'not_found':
+      notFound();
+      break;
+    case 'ended':
+      gateRetry('This session has ended.', false);
+      break;
+    default:
+      gateRetry(message || 'Could not join (' + errorCode + ').', false);
+  }
+}
+
+// ---- watching ----
+
+function onWelcome({ welcome }) {
+  const session = welcome.session;
+  const pages = session.pages || [];
+  const known = stage.pages;
+  if (known.length !== pages.length || pages.some((p, i) => p.imageUrl !== known[i].imageUrl)) stage.pages = pages;
+  if (!joined) {
+    joined = true;
+    try {
+      sessionStorage.setItem('podium.join.' + code, JSON.stringify({ name: nameInput.value.trim(), passcode: passcodeInput.value.trim() }));
+    } catch (_) {
+      // storage may be off
+    }
+    $('watch-title').textContent = session.title;
+    document.title = session.title + ' — Podium';
+    const download = $('download');
+    if (session.allowDownload) {
+      download.href = '/api/v1/sessions/' + encodeURIComponent(code) + '/download';
+      download.setAttribute('download', '');
+      download.setAttribute('aria-label', 'Download the deck (PDF)');
+      download.title = 'Download the deck (PDF)';
+      download.hidden = false;
+    }
+    show('watch');
+  }
+  render();
+}
+
+function onChange({ event }) {
+  if (event.type === 'page' || event.type === 'ended') pointer = null;
+  if (event.type === 'lock' && event.locked) localPage = null;
+  render();
+}
+
+function onPointer(message) {
+  pointer = message.visible === false || !Number.isFinite(message.x) ? null : { page: message.page, x: message.x, y: message.y };
+  renderPointer();
+}
+
+function shownPage() {
+  return localPage !== null ? localPage : live.state.page;
+}
+
+function render() {
+  if (!live || !joined) return;
+  const state = live.state;
+  if (localPage !== null && (state.locked || localPage === state.page)) localPage = null;
+  const following = localPage === null;
+  stage.show({
+    page: shownPage(),
+    viewport: following ? state.viewport : { x: 0, y: 0, w: 1, h: 1 },
+    blank: following ? state.blank : 'none',
+  });
+  $('watch-page').textContent = 'Slide ' + shownPage() + ' / ' + stage.pageCount;
+  $('follow').hidden = following;
+  renderPointer();
+  if (state.ended) setStatus('ended');
+}
+
+function renderPointer() {
+  const visible = pointer && (pointer.page === undefined || pointer.page === shownPage()) && !live.state.ended;
+  stage.setPointer(visible ? pointer : null);
+}
+
+function setStatus(state) {
+  if (live && live.state.ended) state = 'ended';
+  document.body.dataset.connection = state;
+  const text = {
+    connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', ended: 'Session ended', failed: 'Disconnected',
+  }[state] || state;
+  $('status-text').textContent = text;
+  $('status').className = 'pill ' + ({ live: 'pill-live', reconnecting: 'pill-warn', connecting: 'pill-warn', ended: 'pill-ended', failed: 'pill-ended' }[state] || '');
+  const notice = $('notice');
+  if (state === 'reconnecting') {
+    notice.textContent = 'Connection lost. Reconnecting…';
+    notice.hidden = false;
+  } else if (state === 'ended') {
+    notice.textContent = 'The session has ended. You can still look at the slides.';
+    notice.hidden = false;
+    clearTimeout(setStatus.timer);
+    setStatus.timer = setTimeout(() => { notice.hidden = true; }, 6000);
+  } else {
+    notice.hidden = true;
+  }
+  wake();
+}
+
+// Browsing alone while the presenter lets viewers (unlocked sessions, and ended ones).
+function browse(delta) {
+  if (!live || !joined) return;
+  const state = live.state;
+  if (state.locked && !state.ended) return;
+  const next = Math.min(stage.pageCount, Math.max(1, shownPage() + delta));
+  localPage = next === state.page ? null : next;
+  pointer = null;
+  render();
+}
+
+$('follow').addEventListener('click', () => {
+  localPage = null;
+  render();
+});
+$('fullscreen').addEventListener('click', () => toggleFullscreen());
+
+document.addEventListener('keydown', (event) => {
+  if (!joined || isTyping(event) || dialogOpen() || event.altKey || event.ctrlKey || event.metaKey) return;
+  switch (event.key) {
+    case 'f':
+    case 'F':
+      toggleFullscreen();
+      break;
+    case 'ArrowRight':
+    case 'PageDown':
+      browse(1);
+      break;
+    case 'ArrowLeft':
+    case 'PageUp':
+      browse(-1);
+      break;
+    default:
+      return;
+  }
+  event.preventDefault();
+});
+
+// Swipe to browse (when allowed).
+let swipe = null;
+stage.addEventListener('pointerdown', (event) => {
+  swipe = { x: event.clientX, y: event.clientY, id: event.pointerId };
+});
+stage.addEventListener('pointerup', (event) => {
+  if (!swipe || swipe.id !== event.pointerId) return;
+  const dx = event.clientX - swipe.x;
+  const dy = event.clientY - swipe.y;
+  swipe = null;
+  if (Math.abs(dx) > 50 && Math.abs(dx) > Math.abs(dy) * 1.5) browse(dx < 0 ? 1 : -1);
+});
+stage.addEventListener('dblclick', () => toggleFullscreen());
+
+// The status bar dims when nobody touches anything, so the slide has the screen.
+let idleTimer = null;
+function wake() {
+  const watch = $('watch');
+  watch.classList.remove('is-idle');
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(() => watch.classList.add('is-idle'), 4000);
+}
+for (const type of ['pointermove', 'pointerdown', 'keydown']) document.addEventListener(type, wake, { passive: true });
+
+start();

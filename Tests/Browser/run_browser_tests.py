@@ -1,0 +1,628 @@
+#!/usr/bin/python3
+"""Browser end-to-end tests for Podium's web client.
+
+Starts the real server (``$PODIUM_BIN serve``, default ``.build/debug/podium``) on a free port
+with a temporary data directory, then drives headless Chromium through Selenium: a presenter
+window and viewer windows, as people use it. Screenshots of every page land in
+``test-artifacts/screenshots/``.
+
+Run from anywhere:  python3 Tests/Browser/run_browser_tests.py   (Debian's python3-selenium,
+chromium and chromium-driver). The last line printed is ``N passed, M failed``.
+"""
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+try:
+    import selenium  # noqa: F401
+except ImportError:  # a pyenv or venv python: use Debian's package
+    sys.path.append("/usr/lib/python3/dist-packages")
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts"
+SHOTS = ARTIFACTS / "screenshots"
+FIXTURES = REPO / "Tests" / "Fixtures" / "pdf"
+DEMO_PDF = REPO / "Public" / "demo" / "podium-demo.pdf"
+CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
+WAIT = float(os.environ.get("PODIUM_BROWSER_WAIT", "20"))
+
+ADMIN_PASSWORD = "pw-" + secrets.token_hex(8)
+
+
+# ---------------------------------------------------------------- the server
+
+
+class Server:
+    """The podium binary, started once for the whole run."""
+
+    def __init__(self):
+        self.proc = None
+        self.data_dir = None
+        self.base = None
+        self.token = None
+        self.log = None
+
+    def start(self):
+        binary = os.environ.get("PODIUM_BIN", str(REPO / ".build" / "debug" / "podium"))
+        if not os.path.isabs(binary):
+            binary = str(REPO / binary)
+        if not os.access(binary, os.X_OK):
+            raise RuntimeError(f"no podium binary at {binary} (build it, or set PODIUM_BIN)")
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        self.data_dir = tempfile.mkdtemp(prefix="podium-browser-")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.log = open(ARTIFACTS / "browser-server.log", "wb")
+        env = dict(os.environ, PODIUM_ADMIN_PASSWORD=ADMIN_PASSWORD)
+        env.pop("PODIUM_PUBLIC_URL", None)
+        self.proc = subprocess.Popen(
+            [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", self.data_dir],
+            cwd=str(REPO), env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        self.base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.proc.returncode}; see {self.log.name}")
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, socket.timeout):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer /healthz within 60 s")
+            time.sleep(0.2)
+        status, body = self.request("POST", "/api/v1/auth/login", {"email": "admin", "password": ADMIN_PASSWORD})
+        if status != 200:
+            raise RuntimeError(f"login failed: {status} {body}")
+        self.token = body["token"]
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(timeout=10)
+            except (subprocess.TimeoutExpired, ProcessLookupError):
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.proc.wait(timeout=5)
+        if self.log:
+            self.log.close()
+        if self.data_dir:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+
+    def request(self, method, path, body=None, token=None, content_type=None, raw=None):
+        """One REST call; returns (status, parsed JSON or None)."""
+        headers = {"Accept": "application/json"}
+        data = None
+        if raw is not None:
+            data = raw
+            headers["Content-Type"] = content_type or "application/pdf"
+        elif body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if token:
+            headers["Authorization"] = "Bearer " + token
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                payload = response.read()
+                status = response.status
+        except urllib.error.HTTPError as error:
+            payload = error.read()
+            status = error.code
+        try:
+            return status, json.loads(payload) if payload else None
+        except ValueError:
+            return status, None
+
+    def api(self, method, path, body=None, **kw):
+        return self.request(method, path, body, token=self.token, **kw)
+
+    def upload(self, path, title):
+        status, deck = self.api("POST", "/api/v1/decks?title=" + urllib.request.quote(title), raw=Path(path).read_bytes())
+        if status != 201:
+            raise AssertionError(f"upload of {path} answered {status}: {deck}")
+        return deck
+
+    def wait_ready(self, deck_id, timeout=120):
+        """Polls the deck until it is no longer processing (a bounded wait on a condition)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            status, deck = self.api("GET", f"/api/v1/decks/{deck_id}")
+            if status == 200 and deck["status"] != "processing":
+                return deck
+            if time.monotonic() > deadline:
+                raise AssertionError(f"deck {deck_id} still processing after {timeout} s: {deck}")
+            time.sleep(0.25)
+
+    def start_session(self, deck_id, passcode=None, allow_download=False):
+        body = {"deckId": deck_id, "allowDownload": allow_download}
+        if passcode:
+            body["passcode"] = passcode
+        status, session = self.api("POST", "/api/v1/sessions", body)
+        if status != 201:
+            raise AssertionError(f"POST /api/v1/sessions answered {status}: {session}")
+        return session
+
+
+SERVER = Server()
+DEMO_DECK = {}
+
+
+def setUpModule():
+    try:
+        SERVER.start()
+        # The demo deck is in the library at first start; wait until it is rendered.
+        deadline = time.monotonic() + 120
+        while True:
+            status, decks = SERVER.api("GET", "/api/v1/decks")
+            if status == 200 and decks:
+                deck = SERVER.wait_ready(decks[-1]["id"])
+                if deck["status"] != "ready":
+                    raise RuntimeError(f"the demo deck failed: {deck}")
+                DEMO_DECK.update(deck)
+                break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no demo deck in the library: {status} {decks}")
+            time.sleep(0.25)
+    except Exception:
+        SERVER.stop()
+        raise
+
+
+def tearDownModule():
+    SERVER.stop()
+
+
+# ---------------------------------------------------------------- browsers
+
+
+def new_driver(width, height):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in (
+        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+        f"--window-size={width},{height}", "--force-device-scale-factor=1", "--no-first-run",
+        "--disable-extensions", "--mute-audio", "--password-store=basic", "--lang=en-US",
+    ):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_window_size(width, height)
+    return driver
+
+
+def wait_for(driver, condition, message, timeout=WAIT):
+    """Waits until condition(driver) is truthy; returns its value."""
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d), message)
+    except TimeoutException as error:
+        raise AssertionError(f"timed out: {message}") from error
+
+
+def stage_attr(driver, name, selector="podium-stage"):
+    return driver.execute_script(
+        "const s = document.querySelector(arguments[1]); return s ? s.getAttribute(arguments[0]) : null;", name, selector)
+
+
+def visible(driver, css):
+    elements = driver.find_elements(By.CSS_SELECTOR, css)
+    return elements[0] if elements and elements[0].is_displayed() else None
+
+
+def text_of(driver, css):
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : null;", css)
+
+
+def screenshot(driver, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+def point(text):
+    x, y = (float(v) for v in text.split(","))
+    return x, y
+
+
+class BrowserTest(unittest.TestCase):
+    def setUp(self):
+        self.drivers = []
+
+    def tearDown(self):
+        failed = any(error for _, error in (self._outcome.result.errors + self._outcome.result.failures)
+                     if _ is self) if hasattr(self, "_outcome") else False
+        for index, driver in enumerate(self.drivers):
+            try:
+                if failed:
+                    screenshot(driver, f"FAILED-{self._testMethodName}-{index}")
+                    errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+                    if errors:
+                        print(f"\n  browser {index} console errors:\n    " + "\n    ".join(errors[:20]), file=sys.stderr)
+            except WebDriverException:
+                pass
+            try:
+                driver.quit()
+            except WebDriverException:
+                pass
+
+    def driver(self, width, height):
+        driver = new_driver(width, height)
+        self.drivers.append(driver)
+        return driver
+
+    # ---- flows ----
+
+    def sign_in_with_cookie(self, driver):
+        """Signs a browser in without the form (the form has its own test)."""
+        driver.get(SERVER.base + "/healthz")
+        driver.add_cookie({"name": "podium_auth", "value": SERVER.token, "path": "/"})
+
+    def sign_in_with_form(self, driver):
+        driver.get(SERVER.base + "/login")
+        wait_for(driver, lambda d: visible(d, "#email"), "the sign-in form")
+        screenshot(driver, "login")
+        driver.find_element(By.ID, "email").send_keys("admin")
+        driver.find_element(By.ID, "password").send_keys("wrong password")
+        driver.find_element(By.ID, "login-submit").click()
+        wait_for(driver, lambda d: text_of(d, "#login-error"), "an error for a wrong password")
+        self.assertIn("Wrong email or password", text_of(driver, "#login-error"))
+        screenshot(driver, "login-error")
+        field = driver.find_element(By.ID, "password")
+        field.clear()
+        field.send_keys(ADMIN_PASSWORD)
+        driver.find_element(By.ID, "login-submit").click()
+        wait_for(driver, lambda d: d.current_url.rstrip("/").endswith("/library"), "the library after signing in")
+
+    def open_console(self, driver, code):
+        driver.get(f"{SERVER.base}/present/{code}")
+        wait_for(driver, lambda d: d.execute_script("return document.body.dataset.connection") == "live",
+                 "the presenter console to connect")
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "the first slide")
+
+    def join_as_viewer(self, driver, code, via_home=False, name=None, passcode=None):
+        if via_home:
+            driver.get(SERVER.base + "/")
+            field = wait_for(driver, lambda d: visible(d, "#code"), "the code field on the home page")
+            field.send_keys(code.lower())  # typed in lower case: the field upper-cases it
+            self.assertEqual(field.get_attribute("value"), code)
+            driver.find_element(By.ID, "join-button").click()
+        else:
+            driver.get(f"{SERVER.base}/s/{code}")
+        wait_for(driver, lambda d: visible(d, "#gate-form"), "the join gate")
+        if name:
+            driver.find_element(By.ID, "viewer-name").send_keys(name)
+        if passcode is not None:
+            driver.find_element(By.ID, "passcode").send_keys(passcode)
+        driver.find_element(By.ID, "join-button").click()
+        self.wait_watching(driver)
+
+    def wait_watching(self, driver):
+        wait_for(driver, lambda d: visible(d, "#watch") and stage_attr(d, "data-page"), "the viewer's stage")
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "a slide on the viewer")
+
+    def press(self, driver, key):
+        ActionChains(driver).send_keys(key).perform()
+
+    def wait_synced(self, presenter):
+        """Every command of the presenter acknowledged by the server."""
+        wait_for(presenter, lambda d: d.execute_script("return document.body.dataset.pending") == "0",
+                 "the server to acknowledge the presenter's commands")
+
+
+# ---------------------------------------------------------------- tests
+
+
+class LiveBroadcastTests(BrowserTest):
+    def test_1_presenter_and_two_viewers(self):
+        """Go live from the library; page change, zoom, laser and blank reach both viewers; end."""
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_form(presenter)
+        card = wait_for(presenter, lambda d: visible(d, f'[data-deck-id="{DEMO_DECK["id"]}"][data-status="ready"]'),
+                        "the demo deck's card")
+        wait_for(presenter, lambda d: d.execute_script(
+            "const i = document.querySelector('.deck-thumb img'); return i && i.complete && i.naturalWidth > 0"),
+            "the thumbnail to load")
+        screenshot(presenter, "library")
+        card.find_element(By.CSS_SELECTOR, '[data-action="golive"]').click()
+        wait_for(presenter, lambda d: visible(d, "#golive-dialog"), "the go-live dialog")
+        screenshot(presenter, "library-golive-dialog")
+        presenter.find_element(By.ID, "golive-start").click()
+        wait_for(presenter, lambda d: "/present/" in d.current_url, "the presenter console")
+        code = presenter.current_url.rstrip("/").rsplit("/", 1)[1]
+        self.assertRegex(code, r"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$")
+        self.open_console(presenter, code)
+        self.assertEqual(text_of(presenter, "#join-code"), code)
+        wait_for(presenter, lambda d: d.execute_script(
+            "const i = document.getElementById('join-qr'); return i.src.startsWith('data:') && i.naturalWidth > 0"),
+            "the QR code")
+
+        phone = self.driver(390, 844)
+        projector = self.driver(1920, 1080)
+        # The home page lists the live session (lobby socket) before the viewer types the code.
+        phone.get(SERVER.base + "/")
+        wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, f'.session-link[data-code="{code}"]'),
+                 "the live session on the home page")
+        screenshot(phone, "home-phone")
+        self.join_as_viewer(phone, code, via_home=True, name="Ada")
+        self.join_as_viewer(projector, code, via_home=True)
+        viewers = (phone, projector)
+        for viewer in viewers:
+            self.assertEqual(stage_attr(viewer, "data-page"), "1")
+        wait_for(presenter, lambda d: text_of(d, "#viewer-count") == "2", "the presenter to count 2 viewers")
+
+        # Page change with the keyboard.
+        self.press(presenter, Keys.ARROW_RIGHT)
+        self.assertEqual(stage_attr(presenter, "data-page"), "2")
+        for viewer in viewers:
+            wait_for(viewer, lambda d: stage_attr(d, "data-page") == "2", "viewers on page 2")
+        self.assertEqual(text_of(projector, "#watch-page"), f"Slide 2 / {DEMO_DECK['pageCount']}")
+
+        # Zoom with the + control: every viewer shows the same rectangle of the page.
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="zoom-in"]').click()
+        rect = stage_attr(presenter, "data-viewport")
+        self.assertNotEqual(rect, "0,0,1,1")
+        for viewer in viewers:
+            wait_for(viewer, lambda d: stage_attr(d, "data-viewport") == rect, f"viewers to show viewport {rect}")
+        w = float(rect.split(",")[2])
+        for viewer in viewers:
+            # The image is scaled so that the viewport rectangle fills the visible frame.
+            wait_for(viewer, lambda d: abs(d.execute_script(
+                "const s = document.querySelector('podium-stage');"
+                "const f = s.querySelector('.stage-frame').getBoundingClientRect();"
+                "const i = s.querySelector('img.current').getBoundingClientRect();"
+                "return f.width / i.width;") - w) < 0.01, "the viewer's image scaled to the viewport")
+        self.wait_synced(presenter)
+        screenshot(presenter, "present-zoomed")
+
+        # Laser pointer: press and hold on the stage.
+        stage = presenter.find_element(By.CSS_SELECTOR, "podium-stage")
+        actions = ActionChains(presenter)
+        actions.move_to_element_with_offset(stage, -60, -40).click_and_hold().perform()
+        try:
+            shown = wait_for(presenter, lambda d: stage_attr(d, "data-pointer"), "the presenter's own pointer")
+            for viewer in viewers:
+                got = wait_for(viewer, lambda d: stage_attr(d, "data-pointer"), "the pointer on the viewers")
+                self.assertAlmostEqual(point(got)[0], point(shown)[0], delta=0.01)
+                self.assertAlmostEqual(point(got)[1], point(shown)[1], delta=0.01)
+            ActionChains(presenter).move_by_offset(80, 30).perform()
+            moved = wait_for(presenter, lambda d: stage_attr(d, "data-pointer") != shown and stage_attr(d, "data-pointer"),
+                             "the pointer to follow the mouse")
+            for viewer in viewers:
+                wait_for(viewer, lambda d: stage_attr(d, "data-pointer") and all(
+                    abs(a - b) < 0.01 for a, b in zip(point(stage_attr(d, "data-pointer")), point(moved))),
+                    "the viewers' pointer to follow")
+            screenshot(projector, "viewer-projector-pointer")
+        finally:
+            ActionChains(presenter).release().perform()
+        for viewer in viewers:
+            wait_for(viewer, lambda d: stage_attr(d, "data-pointer") is None, "the pointer to disappear")
+        self.assertEqual(stage_attr(presenter, "data-page"), "2", "holding for the pointer must not turn the page")
+
+        # The pointer mode toggle, too.
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="pointer"]').click()
+        ActionChains(presenter).move_to_element_with_offset(stage, 100, 50).perform()
+        for viewer in viewers:
+            wait_for(viewer, lambda d: stage_attr(d, "data-pointer"), "the pointer in pointer mode")
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="pointer"]').click()
+        for viewer in viewers:
+            wait_for(viewer, lambda d: stage_attr(d, "data-pointer") is None, "the pointer off with the mode")
+
+        # Reset zoom with 0, then blank to black and back.
+        self.press(presenter, "0")
+        for viewer in viewers:
+            wait_for(viewer, lambda d: stage_attr(d, "data-viewport") == "0,0,1,1", "zoom reset on viewers")
+        screenshot(phone, "viewer-phone")
+        screenshot(projector, "viewer-projector")
+        screenshot(presenter, "present")
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="blank-black"]').click()
+        for viewer in viewers:
+            wait_for(viewer, lambda d: stage_attr(d, "data-blank") == "black", "viewers blanked to black")
+        screenshot(phone, "viewer-phone-black")
+        self.press(presenter, "b")
+        for viewer in viewers:
+            wait_for(viewer, lambda d: stage_attr(d, "data-blank") == "none", "viewers shown the slide again")
+        self.press(presenter, "w")
+        for viewer in viewers:
+            wait_for(viewer, lambda d: stage_attr(d, "data-blank") == "white", "viewers blanked to white")
+        self.press(presenter, "w")
+
+        # Clicking the right edge of the stage turns the page.
+        ActionChains(presenter).move_to_element_with_offset(stage, stage.size["width"] // 2 - 80, 0).click().perform()
+        for viewer in viewers:
+            wait_for(viewer, lambda d: stage_attr(d, "data-page") == "3", "viewers on page 3 after an edge click")
+
+        # The join screen for the projector.
+        presenter.find_element(By.ID, "present-join").click()
+        wait_for(presenter, lambda d: visible(d, "#join-screen"), "the join screen on the stage")
+        self.assertEqual(text_of(presenter, "#join-screen-code"), code)
+        screenshot(presenter, "present-join-screen")
+        presenter.find_element(By.ID, "present-join").click()
+
+        # End the session: every viewer is told.
+        presenter.find_element(By.ID, "end-session").click()
+        confirm = wait_for(presenter, lambda d: visible(d, 'dialog[open] [data-role="confirm"]'), "the end confirmation")
+        confirm.click()
+        wait_for(presenter, lambda d: visible(d, "#ended-overlay"), "the presenter's ended notice")
+        for viewer in viewers:
+            wait_for(viewer, lambda d: text_of(d, "#status-text") == "Session ended", "viewers told the session ended")
+            self.assertEqual(stage_attr(viewer, "data-page"), "3", "an ended session stays readable")
+        screenshot(phone, "viewer-phone-ended")
+
+    def test_2_late_joiner_lands_on_current_page(self):
+        """A viewer who joins after the presenter moved on sees the current page at once."""
+        session = SERVER.start_session(DEMO_DECK["id"])
+        code = session["code"]
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        self.press(presenter, Keys.ARROW_RIGHT)
+        self.press(presenter, Keys.PAGE_DOWN)
+        self.assertEqual(stage_attr(presenter, "data-page"), "3")
+        self.wait_synced(presenter)
+
+        late = self.driver(1024, 768)
+        late.get(f"{SERVER.base}/s/{code}")
+        wait_for(late, lambda d: visible(d, "#gate-form"), "the join gate")
+        late.find_element(By.ID, "join-button").click()
+        wait_for(late, lambda d: visible(d, "#watch"), "the viewer's stage")
+        # At once: the first page the stage shows is the presenter's.
+        self.assertEqual(stage_attr(late, "data-page"), "3")
+
+        # A reload rejoins at once and still lands on the current page; then it follows again.
+        self.press(presenter, Keys.ARROW_LEFT)
+        wait_for(late, lambda d: stage_attr(d, "data-page") == "2", "the late joiner following")
+        late.refresh()
+        wait_for(late, lambda d: visible(d, "#watch"), "the viewer's stage after a reload")
+        self.assertEqual(stage_attr(late, "data-page"), "2")
+        self.press(presenter, Keys.SPACE)
+        wait_for(late, lambda d: stage_attr(d, "data-page") == "3", "following after the reload")
+
+    def test_3_passcode_prompt(self):
+        """A session with a passcode: the prompt, a wrong passcode, then the right one."""
+        session = SERVER.start_session(DEMO_DECK["id"], passcode="4321", allow_download=True)
+        code = session["code"]
+        home = self.driver(1280, 800)
+        home.get(SERVER.base + "/")
+        link = wait_for(home, lambda d: visible(d, f'.session-link[data-code="{code}"]'), "the session in the lobby")
+        self.assertTrue(link.find_elements(By.CSS_SELECTOR, '[data-role="lock"]'), "a lock on passcode sessions")
+        screenshot(home, "home")
+
+        viewer = self.driver(390, 844)
+        viewer.get(f"{SERVER.base}/s/{code}")
+        wait_for(viewer, lambda d: visible(d, "#passcode"), "the passcode field")
+        screenshot(viewer, "viewer-gate-passcode")
+        viewer.find_element(By.ID, "passcode").send_keys("1111")
+        viewer.find_element(By.ID, "join-button").click()
+        wait_for(viewer, lambda d: "Wrong passcode" in (text_of(d, "#gate-error") or ""), "the wrong-passcode error")
+        self.assertTrue(visible(viewer, "#passcode"))
+        screenshot(viewer, "viewer-gate-wrong-passcode")
+        field = viewer.find_element(By.ID, "passcode")
+        field.clear()
+        field.send_keys("4321")
+        viewer.find_element(By.ID, "join-button").click()
+        self.wait_watching(viewer)
+        self.assertEqual(stage_attr(viewer, "data-page"), "1")
+        download = visible(viewer, "#download")
+        self.assertIsNotNone(download, "a download button when the session allows it")
+        self.assertTrue(download.get_attribute("href").endswith(f"/api/v1/sessions/{code}/download"))
+
+    def test_4_library_upload(self):
+        """Upload a PDF and a broken file through the library; the card and the error show."""
+        fixture = FIXTURES / "cairo-slides.pdf"
+        if not fixture.exists():
+            fixture = DEMO_PDF
+        broken_dir = Path(tempfile.mkdtemp(prefix="podium-broken-"))
+        try:
+            broken = broken_dir / "meeting-notes.pdf"
+            broken.write_text("These are meeting notes, not a PDF at all.\n" * 20)
+            # What the server says about it, to compare with what the page shows.
+            status, answer = SERVER.api("POST", "/api/v1/decks?title=probe", raw=broken.read_bytes())
+            if status == 201:
+                answer = SERVER.wait_ready(answer["id"])
+                SERVER.api("DELETE", f"/api/v1/decks/{answer['id']}")
+            expected_error = answer["error"]["message"]
+
+            driver = self.driver(1280, 900)
+            self.sign_in_with_cookie(driver)
+            driver.get(SERVER.base + "/library")
+            wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".deck-card"), "the library's cards")
+            upload = driver.find_element(By.ID, "file-input")
+            upload.send_keys(str(fixture))
+            title = fixture.stem
+            card = wait_for(driver, lambda d: visible(d, f'.deck-card[data-title="{title}"][data-status="ready"]'),
+                            f"the card of {fixture.name}", timeout=120)
+            status, decks = SERVER.api("GET", "/api/v1/decks")
+            deck = next(d for d in decks if d["title"] == title)
+            pages = card.find_element(By.CSS_SELECTOR, '[data-role="pages"]').text
+            self.assertEqual(pages, f"{deck['pageCount']} page" + ("" if deck["pageCount"] == 1 else "s"))
+            wait_for(driver, lambda d: d.execute_script(
+                "const i = document.querySelector(arguments[0]); return i && i.complete && i.naturalWidth > 0",
+                f'.deck-card[data-title="{title}"] .deck-thumb img'), "the new card's thumbnail")
+
+            upload = driver.find_element(By.ID, "file-input")
+            upload.send_keys(str(broken))
+            failed = wait_for(driver, lambda d: visible(d, '.deck-card[data-title="meeting-notes"][data-status="failed"]'),
+                              "the broken upload's card", timeout=60)
+            error = failed.find_element(By.CSS_SELECTOR, '[data-role="error"]').text
+            self.assertIn(expected_error, error)
+            wait_for(driver, lambda d: any(expected_error in t.text for t in d.find_elements(By.CSS_SELECTOR, ".toast-error")),
+                     "the error in a toast")
+            screenshot(driver, "library-upload")
+
+            # Rename through the menu.
+            card = visible(driver, f'.deck-card[data-title="{title}"]')
+            card.find_element(By.CSS_SELECTOR, '[data-action="more"]').click()
+            card.find_element(By.CSS_SELECTOR, '[data-action="rename"]').click()
+            field = wait_for(driver, lambda d: visible(d, "dialog[open] input"), "the rename dialog")
+            field.clear()
+            field.send_keys("Renamed deck" + Keys.ENTER)
+            wait_for(driver, lambda d: visible(d, '.deck-card[data-title="Renamed deck"]'), "the renamed card")
+            status, deck = SERVER.api("GET", f"/api/v1/decks/{deck['id']}")
+            self.assertEqual(deck["title"], "Renamed deck")
+        finally:
+            shutil.rmtree(broken_dir, ignore_errors=True)
+
+    def test_5_rehearsal(self):
+        """Rehearsal pages through a deck alone, with the presenter's controls."""
+        driver = self.driver(1280, 800)
+        self.sign_in_with_cookie(driver)
+        driver.get(f"{SERVER.base}/decks/{DEMO_DECK['id']}")
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "the rehearsal stage")
+        self.assertEqual(stage_attr(driver, "data-page"), "1")
+        self.press(driver, Keys.ARROW_RIGHT)
+        self.assertEqual(stage_attr(driver, "data-page"), "2")
+        driver.find_elements(By.CSS_SELECTOR, ".thumb")[3].click()
+        self.assertEqual(stage_attr(driver, "data-page"), "4")
+        self.press(driver, "+")
+        self.assertNotEqual(stage_attr(driver, "data-viewport"), "0,0,1,1")
+        self.press(driver, "0")
+        self.assertEqual(stage_attr(driver, "data-viewport"), "0,0,1,1")
+        screenshot(driver, "rehearse")
+
+    def test_6_unknown_code(self):
+        """A mistyped code gets a friendly page."""
+        driver = self.driver(390, 844)
+        driver.get(f"{SERVER.base}/s/ZZZZZZ")
+        wait_for(driver, lambda d: visible(d, "#not-found"), "the not-found page")
+        self.assertIn("No session with code ZZZZZZ", text_of(driver, "#not-found-title"))
+        screenshot(driver, "viewer-not-found")
+
+
+def main():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
+    failed = len(result.failures) + len(result.errors)
+    passed = result.testsRun - failed - len(result.skipped)
+    print(f"{passed} passed, {failed} failed" + (f", {len(result.skipped)} skipped" if result.skipped else ""))
+    return 0 if failed == 0 and result.testsRun > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
