@@ -72,8 +72,11 @@ function render(sessions) {
   empty.hidden = live.length > 0;
 }
 
-// First paint from REST, then the lobby socket keeps the list current.
-api('/api/v1/sessions?live=true').then(render).catch(() => {});
+// First paint from REST, then the lobby socket keeps the list current (and wins any race).
+let heardLobby = false;
+api('/api/v1/sessions?live=true').then((sessions) => {
+  if (!heardLobby) render(sessions);
+}).catch(() => {});
 
 let attempt = 0;
 function connectLobby() {
@@ -97,7 +100,10 @@ function connectLobby() {
     } catch (_) {
       return;
     }
-    if (message.type === 'sessions') render(message.sessions);
+    if (message.type === 'sessions') {
+      heardLobby = true;
+      render(message.sessions);
+    }
   };
   ws.onclose = () => {
     clearInterval(ping);

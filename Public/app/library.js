@@ -175,7 +175,7 @@ function uploadCard(upload) {
   return el('li', {
     class: 'deck-card' + (upload.error ? ' is-failed' : ''),
     attrs: { 'data-upload': upload.key, 'data-status': upload.error ? 'failed' : 'uploading', 'data-title': upload.title },
-  }, [el('div', { class: 'deck-thumb', attrs: { 'aria-hidden': 'true' } }, [icon('upload', 36)]), body, actions]);
+  }, [el('div', { class: 'deck-thumb' + (upload.error ? ' is-failed' : ''), attrs: { 'aria-hidden': 'true' } }, [icon(upload.error ? 'alert' : 'upload', 36)]), body, actions]);
 }
 
 const STAGES = { inspecting: 'Checking the PDF', rendering: 'Rendering pages', text: 'Reading text' };
@@ -184,7 +184,7 @@ function deckCard(deck) {
   const ready = deck.status === 'ready';
   const failed = deck.status === 'failed';
   const thumb = el('button', {
-    class: 'deck-thumb',
+    class: 'deck-thumb' + (failed ? ' is-failed' : ''),
     attrs: { type: 'button', 'aria-label': 'Open ' + deck.title, tabindex: ready ? null : '-1', disabled: !ready },
     on: { click: () => openDeck(deck) },
   });

@@ -231,6 +231,7 @@ function renderPointer() {
 function setStatus(state) {
   if (live && live.state.ended) state = 'ended';
   document.body.dataset.connection = state;
+  $('watch').classList.toggle('is-live', state === 'live');
   const text = {
     connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', ended: 'Session ended', failed: 'Disconnected',
   }[state] || state;

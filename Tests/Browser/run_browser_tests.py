@@ -69,18 +69,27 @@ class Server:
             binary = str(REPO / binary)
         if not os.access(binary, os.X_OK):
             raise RuntimeError(f"no podium binary at {binary} (build it, or set PODIUM_BIN)")
+        self.binary = binary
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
+            self.port = probe.getsockname()[1]
         self.data_dir = tempfile.mkdtemp(prefix="podium-browser-")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.log = open(ARTIFACTS / "browser-server.log", "wb")
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.launch()
+        status, body = self.request("POST", "/api/v1/auth/login", {"email": "admin", "password": ADMIN_PASSWORD})
+        if status != 200:
+            raise RuntimeError(f"login failed: {status} {body}")
+        self.token = body["token"]
+
+    def launch(self):
+        """Starts the process on the chosen port and data directory; waits for /healthz."""
         env = dict(os.environ, PODIUM_ADMIN_PASSWORD=ADMIN_PASSWORD)
         env.pop("PODIUM_PUBLIC_URL", None)
         self.proc = subprocess.Popen(
-            [binary, "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", self.data_dir],
+            [self.binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", self.data_dir],
             cwd=str(REPO), env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
-        self.base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:
@@ -88,28 +97,28 @@ class Server:
             try:
                 with urllib.request.urlopen(self.base + "/healthz", timeout=2) as response:
                     if response.status == 200:
-                        break
+                        return
             except (urllib.error.URLError, ConnectionError, socket.timeout):
                 pass
             if time.monotonic() > deadline:
                 raise RuntimeError("the server did not answer /healthz within 60 s")
             time.sleep(0.2)
-        status, body = self.request("POST", "/api/v1/auth/login", {"email": "admin", "password": ADMIN_PASSWORD})
-        if status != 200:
-            raise RuntimeError(f"login failed: {status} {body}")
-        self.token = body["token"]
 
-    def stop(self):
+    def terminate(self):
+        """Stops the process gracefully (SIGTERM), keeping the data directory."""
         if self.proc and self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGTERM)
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=15)
             except (subprocess.TimeoutExpired, ProcessLookupError):
                 try:
                     os.killpg(self.proc.pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
                 self.proc.wait(timeout=5)
+
+    def stop(self):
+        self.terminate()
         if self.log:
             self.log.close()
         if self.data_dir:
@@ -213,7 +222,9 @@ def new_driver(width, height):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_window_size(width, height)
+    # The page gets exactly this viewport (a window's size includes the browser's own frame).
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
     return driver
 
 
@@ -243,6 +254,24 @@ def text_of(driver, css):
 def screenshot(driver, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+SETTLED_JS = """
+const s = document.querySelector('podium-stage');
+const img = s && s.querySelector('img.current');
+if (!img || !img.complete || !img.naturalWidth) return false;
+const [x, y, w, h] = s.dataset.viewport.split(',').map(Number);
+const f = s.querySelector('.stage-frame').getBoundingClientRect();
+const i = img.getBoundingClientRect();
+const near = (a, b) => Math.abs(a - b) < 0.004;
+return near(f.width / i.width, w) && near(f.height / i.height, h)
+    && near((f.left - i.left) / i.width, x) && near((f.top - i.top) / i.height, y);
+"""
+
+
+def wait_settled(driver):
+    """The current slide loaded and laid out for the stage's viewport (transitions over)."""
+    wait_for(driver, lambda d: d.execute_script(SETTLED_JS), "the slide to show the stage's viewport")
 
 
 def point(text):
@@ -389,15 +418,11 @@ class LiveBroadcastTests(BrowserTest):
         self.assertNotEqual(rect, "0,0,1,1")
         for viewer in viewers:
             wait_for(viewer, lambda d: stage_attr(d, "data-viewport") == rect, f"viewers to show viewport {rect}")
-        w = float(rect.split(",")[2])
         for viewer in viewers:
-            # The image is scaled so that the viewport rectangle fills the visible frame.
-            wait_for(viewer, lambda d: abs(d.execute_script(
-                "const s = document.querySelector('podium-stage');"
-                "const f = s.querySelector('.stage-frame').getBoundingClientRect();"
-                "const i = s.querySelector('img.current').getBoundingClientRect();"
-                "return f.width / i.width;") - w) < 0.01, "the viewer's image scaled to the viewport")
+            # The image is scaled and moved so that the viewport rectangle fills the visible frame.
+            wait_settled(viewer)
         self.wait_synced(presenter)
+        wait_settled(presenter)
         screenshot(presenter, "present-zoomed")
 
         # Laser pointer: press and hold on the stage.
@@ -417,6 +442,7 @@ class LiveBroadcastTests(BrowserTest):
                 wait_for(viewer, lambda d: stage_attr(d, "data-pointer") and all(
                     abs(a - b) < 0.01 for a, b in zip(point(stage_attr(d, "data-pointer")), point(moved))),
                     "the viewers' pointer to follow")
+            wait_settled(projector)
             screenshot(projector, "viewer-projector-pointer")
         finally:
             ActionChains(presenter).release().perform()
@@ -437,6 +463,8 @@ class LiveBroadcastTests(BrowserTest):
         self.press(presenter, "0")
         for viewer in viewers:
             wait_for(viewer, lambda d: stage_attr(d, "data-viewport") == "0,0,1,1", "zoom reset on viewers")
+        for driver in (phone, projector, presenter):
+            wait_settled(driver)
         screenshot(phone, "viewer-phone")
         screenshot(projector, "viewer-projector")
         screenshot(presenter, "present")
@@ -603,7 +631,40 @@ class LiveBroadcastTests(BrowserTest):
         self.assertNotEqual(stage_attr(driver, "data-viewport"), "0,0,1,1")
         self.press(driver, "0")
         self.assertEqual(stage_attr(driver, "data-viewport"), "0,0,1,1")
+        wait_settled(driver)
         screenshot(driver, "rehearse")
+
+    def test_7_reconnect_after_server_restart(self):
+        """The server restarts: everyone reconnects with lastSeq; a command sent meanwhile is delivered."""
+        session = SERVER.start_session(DEMO_DECK["id"])
+        code = session["code"]
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        viewer = self.driver(1024, 768)
+        self.join_as_viewer(viewer, code)
+        self.press(presenter, Keys.ARROW_RIGHT)
+        wait_for(viewer, lambda d: stage_attr(d, "data-page") == "2", "the viewer on page 2")
+
+        SERVER.terminate()
+        for driver in (presenter, viewer):
+            wait_for(driver, lambda d: d.execute_script("return document.body.dataset.connection") == "reconnecting",
+                     "the clients to notice the server went away")
+        self.assertIn("Reconnecting", text_of(viewer, "#status-text"))
+        screenshot(viewer, "viewer-reconnecting")
+        # The presenter moves on while the server is down: the command waits for the reconnect.
+        self.press(presenter, Keys.ARROW_RIGHT)
+        self.assertEqual(stage_attr(presenter, "data-page"), "3")
+        SERVER.launch()
+        for driver in (presenter, viewer):
+            wait_for(driver, lambda d: d.execute_script("return document.body.dataset.connection") == "live",
+                     "the clients back live", timeout=40)
+        self.wait_synced(presenter)
+        wait_for(viewer, lambda d: stage_attr(d, "data-page") == "3", "the viewer on page 3 after the restart")
+        self.assertEqual(stage_attr(presenter, "data-page"), "3")
+        # And it goes on as before.
+        self.press(presenter, Keys.ARROW_RIGHT)
+        wait_for(viewer, lambda d: stage_attr(d, "data-page") == "4", "the viewer following after the restart")
 
     def test_6_unknown_code(self):
         """A mistyped code gets a friendly page."""
