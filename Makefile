@@ -21,7 +21,7 @@ test-swift:
 
 test-browser:
 	$(SWIFT) build --product podium
-	python3 Tests/Browser/run_browser_tests.py
+	/usr/bin/python3 Tests/Browser/run_browser_tests.py
 
 build:
 	$(SWIFT) build --product podium

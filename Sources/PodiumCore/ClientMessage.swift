@@ -25,6 +25,12 @@ public enum ClientMessage: Sendable, Equatable {
         }
     }
 
+    /// The client's id, for commands that carry one.
+    public var commandID: String? {
+        if case .command(let id, _) = self { return id }
+        return nil
+    }
+
     public static let maxIDLength = 64
     public static let maxNameLength = 60
 }

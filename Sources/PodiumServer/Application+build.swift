@@ -95,7 +95,7 @@ public func buildApplication(
     let app = Application(
         router: router,
         server: HTTPServerBuilder.http1WebSocketUpgrade(
-            webSocketRouter: router, configuration: .init(maxFrameSize: LiveConnection.maxMessageBytes)),
+            webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: LiveConnection.maxMessageBytes))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
         // Services start in order and stop in reverse: the database closes last.
         services: services + [hub, ingest],

@@ -263,3 +263,47 @@ struct LiveProtocolTests {
         }
     }
 }
+
+@Suite("Live socket limits", .timeLimit(.minutes(3)))
+struct LiveLimitTests {
+    @Test func aFloodingClientIsRateLimitedAndOthersAreNot() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let deckId = try await client.readyDeck(token: token)
+            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+            let flooder = try await client.socket(code: code)
+            _ = try await flooder.hello(["role": "viewer"])
+            let calm = try await client.socket(code: code)
+            _ = try await calm.hello(["role": "viewer"])
+            for _ in 0..<400 { try await flooder.send(#"{"type":"ping"}"#) }
+            var limited = 0
+            var pongs = 0
+            while limited + pongs < 400 {
+                let message = try #require(try await flooder.next())
+                if message["code"] as? String == "rate_limited" { limited += 1 }
+                if message["type"] as? String == "pong" { pongs += 1 }
+            }
+            #expect(limited > 0)
+            #expect(pongs >= 200)
+            try await calm.barrier()
+        }
+    }
+
+    @Test func oversizedFramesCloseTheSocketButNotTheSession() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let deckId = try await client.readyDeck(token: token)
+            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+            let big = try await client.socket(code: code)
+            _ = try await big.hello(["role": "viewer"])
+            try await big.send(#"{"type":"ping","pad":""# + String(repeating: "x", count: 100_000) + #""}"#)
+            try await big.waitForClose()
+            let fine = try await client.socket(code: code)
+            #expect(try await fine.hello(["role": "viewer"])["type"] as? String == "welcome")
+        }
+    }
+}

@@ -51,6 +51,8 @@ struct LiveConnection {
                 return .helloTimer
             }
             var joined: Joined?
+            // Pointer moves come at up to ~60/s from a pen; commands far less often.
+            var messageBudget = TokenBucket(rate: 100, burst: 200, now: now())
             do {
                 for try await message in inbound.messages(maxSize: Self.maxMessageBytes) {
                     guard case .text(let text) = message else {
@@ -66,6 +68,10 @@ struct LiveConnection {
                         continue
                     }
                     if let current = joined {
+                        guard messageBudget.take(now: now()) else {
+                            outbox.push(Frames.encode(ErrorMessage(id: decoded.commandID, .rateLimited)))
+                            continue
+                        }
                         await handle(decoded, joined: current, outbox: outbox)
                     } else {
                         joined = await hello(decoded, code: code, context: context, outbox: outbox)
