@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "podium",
             dependencies: [
-                "PodiumServer",
+                "PodiumServer", "PodiumMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
