@@ -14,9 +14,12 @@ const HINT = hint.textContent;
 
 function updateCode() {
   const start = input.selectionStart;
-  const before = input.value;
+  let before = input.value;
+  // A pasted join link: keep its code.
+  const link = before.match(/\/s\/([A-Za-z0-9]+)/);
+  if (link) before = link[1];
   const { code, dropped } = cleanCode(before);
-  if (code !== before) {
+  if (code !== input.value) {
     input.value = code;
     const pos = Math.min(code.length, start === null ? code.length : start);
     input.setSelectionRange(pos, pos);

@@ -36,7 +36,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
@@ -253,6 +253,11 @@ def text_of(driver, css):
 
 def screenshot(driver, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
+    try:  # let CSS transitions and animations finish, so the picture shows the settled page
+        WebDriverWait(driver, 2, poll_frequency=0.05).until(lambda d: d.execute_script(
+            "return document.getAnimations().every(a => a.playState !== 'running')"))
+    except (TimeoutException, WebDriverException):
+        pass
     driver.save_screenshot(str(SHOTS / f"{name}.png"))
 
 
@@ -274,6 +279,16 @@ def wait_settled(driver):
     wait_for(driver, lambda d: d.execute_script(SETTLED_JS), "the slide to show the stage's viewport")
 
 
+def dismiss_toasts(driver):
+    """Closes the page's toasts, as a person would before reaching what they cover."""
+    for button in driver.find_elements(By.CSS_SELECTOR, ".toast-close"):
+        try:
+            button.click()
+        except WebDriverException:
+            pass
+    wait_for(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, ".toast"), "the toasts to close")
+
+
 def point(text):
     x, y = (float(v) for v in text.split(","))
     return x, y
@@ -284,13 +299,17 @@ class BrowserTest(unittest.TestCase):
         self.drivers = []
 
     def tearDown(self):
-        failed = any(error for _, error in (self._outcome.result.errors + self._outcome.result.failures)
-                     if _ is self) if hasattr(self, "_outcome") else False
+        result = getattr(getattr(self, "_outcome", None), "result", None)
+        failed = bool(result) and any(test is self for test, _ in result.errors + result.failures)
+        violations = []
         for index, driver in enumerate(self.drivers):
             try:
+                logs = driver.get_log("browser")
+                # The server's Content-Security-Policy is strict: the client must never trip it.
+                violations += [e["message"] for e in logs if "Content Security Policy" in e["message"]]
                 if failed:
                     screenshot(driver, f"FAILED-{self._testMethodName}-{index}")
-                    errors = [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+                    errors = [e["message"] for e in logs if e["level"] == "SEVERE"]
                     if errors:
                         print(f"\n  browser {index} console errors:\n    " + "\n    ".join(errors[:20]), file=sys.stderr)
             except WebDriverException:
@@ -299,6 +318,8 @@ class BrowserTest(unittest.TestCase):
                 driver.quit()
             except WebDriverException:
                 pass
+        if violations and not failed:
+            raise AssertionError("Content-Security-Policy violations:\n  " + "\n  ".join(violations[:10]))
 
     def driver(self, width, height):
         driver = new_driver(width, height)
@@ -605,6 +626,7 @@ class LiveBroadcastTests(BrowserTest):
 
             # Rename through the menu.
             card = visible(driver, f'.deck-card[data-title="{title}"]')
+            dismiss_toasts(driver)
             card.find_element(By.CSS_SELECTOR, '[data-action="more"]').click()
             card.find_element(By.CSS_SELECTOR, '[data-action="rename"]').click()
             field = wait_for(driver, lambda d: visible(d, "dialog[open] input"), "the rename dialog")
@@ -613,6 +635,39 @@ class LiveBroadcastTests(BrowserTest):
             wait_for(driver, lambda d: visible(d, '.deck-card[data-title="Renamed deck"]'), "the renamed card")
             status, deck = SERVER.api("GET", f"/api/v1/decks/{deck['id']}")
             self.assertEqual(deck["title"], "Renamed deck")
+
+            # A folder, created in the sidebar; the deck moves into it through the menu.
+            driver.find_element(By.ID, "new-folder").click()
+            field = wait_for(driver, lambda d: visible(d, "dialog[open] input"), "the new-folder dialog")
+            field.send_keys("Conference talks" + Keys.ENTER)
+            wait_for(driver, lambda d: text_of(d, "#folder-title") == "Conference talks", "the new, empty folder")
+            self.assertTrue(visible(driver, "#decks-empty"), "an empty folder says so")
+            driver.find_element(By.CSS_SELECTOR, '.folder-button[data-folder-id=""]').click()
+            card = wait_for(driver, lambda d: visible(d, '.deck-card[data-title="Renamed deck"]'), "all decks again")
+            dismiss_toasts(driver)
+            card.find_element(By.CSS_SELECTOR, '[data-action="more"]').click()
+            card.find_element(By.CSS_SELECTOR, '[data-action="move"]').click()
+            select = wait_for(driver, lambda d: visible(d, "dialog[open] select"), "the move dialog")
+            Select(select).select_by_visible_text("Conference talks")
+            driver.find_element(By.CSS_SELECTOR, 'dialog[open] button[type="submit"]').click()
+            status, folders = SERVER.api("GET", "/api/v1/folders")
+            folder = next(f for f in folders if f["name"] == "Conference talks")
+            wait_for(driver, lambda d: SERVER.api("GET", f"/api/v1/decks/{deck['id']}")[1].get("folderId") == folder["id"],
+                     "the deck moved into the folder")
+            driver.find_element(By.CSS_SELECTOR, f'.folder-button[data-folder-id="{folder["id"]}"]').click()
+            wait_for(driver, lambda d: visible(d, '.deck-card[data-title="Renamed deck"]'), "the deck in its folder")
+            self.assertEqual(len(driver.find_elements(By.CSS_SELECTOR, ".deck-card")), 1)
+            screenshot(driver, "library-folder")
+
+            # Delete it, after confirming.
+            card = visible(driver, '.deck-card[data-title="Renamed deck"]')
+            dismiss_toasts(driver)
+            card.find_element(By.CSS_SELECTOR, '[data-action="more"]').click()
+            card.find_element(By.CSS_SELECTOR, '[data-action="delete"]').click()
+            wait_for(driver, lambda d: visible(d, 'dialog[open] [data-role="confirm"]'), "the delete confirmation").click()
+            wait_for(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, '.deck-card[data-title="Renamed deck"]'),
+                     "the card gone")
+            self.assertEqual(SERVER.api("GET", f"/api/v1/decks/{deck['id']}")[0], 404)
         finally:
             shutil.rmtree(broken_dir, ignore_errors=True)
 
