@@ -53,7 +53,10 @@ function send(command) {
 function reconcile() {
   markPending();
   if (!live || !started) return;
-  if (live.pendingCount === 0 && !deckConsole.busy) deckConsole.adopt(live.state);
+  if (live.pendingCount === 0 && !deckConsole.busy) {
+    deckConsole.adopt(live.state);
+    $('follow-lock').checked = live.state.locked !== false;
+  }
   if (live.state.ended) showEnded();
 }
 
@@ -76,6 +79,7 @@ function showEnded() {
   deckConsole.hidePointer();
   $('ended-overlay').hidden = false;
   $('end-session').disabled = true;
+  $('follow-lock').disabled = true;
   setConnection('ended');
 }
 
@@ -155,6 +159,14 @@ async function copyText(text) {
 }
 
 // ---- UI wiring ----
+
+$('follow-lock').addEventListener('change', (event) => {
+  if (!started || ended) {
+    event.target.checked = !event.target.checked;
+    return;
+  }
+  send({ type: 'lock', locked: event.target.checked });
+});
 
 $('copy-link').addEventListener('click', async (event) => {
   const url = event.currentTarget.dataset.url;

@@ -194,8 +194,19 @@ function onWelcome({ welcome }) {
 
 function onChange({ event }) {
   if (event.type === 'page' || event.type === 'ended') pointer = null;
-  if (event.type === 'lock' && event.locked) localPage = null;
+  if (event.type === 'lock') {
+    if (event.locked) localPage = null;
+    flash(event.locked ? 'Following the presenter again.' : 'You may browse the slides on your own: swipe or use the arrow keys.');
+  }
   render();
+}
+
+function flash(text) {
+  const notice = $('notice');
+  notice.textContent = text;
+  notice.hidden = false;
+  clearTimeout(flash.timer);
+  flash.timer = setTimeout(() => { notice.hidden = true; }, 5000);
 }
 
 function onPointer(message) {
@@ -212,12 +223,14 @@ function render() {
   const state = live.state;
   if (localPage !== null && (state.locked || localPage === state.page)) localPage = null;
   const following = localPage === null;
+  document.body.dataset.locked = String(state.locked !== false);
   stage.show({
     page: shownPage(),
     viewport: following ? state.viewport : { x: 0, y: 0, w: 1, h: 1 },
     blank: following ? state.blank : 'none',
   });
-  $('watch-page').textContent = 'Slide ' + shownPage() + ' / ' + stage.pageCount;
+  $('watch-page').textContent = 'Slide ' + shownPage() + ' / ' + stage.pageCount
+    + (following ? '' : ' · presenter on ' + state.page);
   $('follow').hidden = following;
   renderPointer();
   if (state.ended) setStatus('ended');

@@ -552,6 +552,21 @@ class LiveBroadcastTests(BrowserTest):
         self.press(presenter, Keys.SPACE)
         wait_for(late, lambda d: stage_attr(d, "data-page") == "3", "following after the reload")
 
+        # The presenter lets viewers browse: the viewer pages ahead alone, then comes back.
+        presenter.find_element(By.ID, "follow-lock").click()
+        wait_for(late, lambda d: d.execute_script("return document.body.dataset.locked") == "false", "the unlock")
+        self.press(late, Keys.ARROW_RIGHT)
+        wait_for(late, lambda d: stage_attr(d, "data-page") == "4", "the viewer browsing alone")
+        self.assertEqual(stage_attr(presenter, "data-page"), "3")
+        follow = wait_for(late, lambda d: visible(d, "#follow"), "the way back to the presenter")
+        screenshot(late, "viewer-browsing")
+        follow.click()
+        wait_for(late, lambda d: stage_attr(d, "data-page") == "3", "back on the presenter's page")
+        presenter.find_element(By.ID, "follow-lock").click()
+        wait_for(late, lambda d: d.execute_script("return document.body.dataset.locked") == "true", "the lock")
+        self.press(late, Keys.ARROW_RIGHT)
+        self.assertEqual(stage_attr(late, "data-page"), "3", "a locked session keeps viewers on the presenter's page")
+
     def test_3_passcode_prompt(self):
         """A session with a passcode: the prompt, a wrong passcode, then the right one."""
         session = SERVER.start_session(DEMO_DECK["id"], passcode="4321", allow_download=True)
@@ -577,6 +592,9 @@ class LiveBroadcastTests(BrowserTest):
         viewer.find_element(By.ID, "join-button").click()
         self.wait_watching(viewer)
         self.assertEqual(stage_attr(viewer, "data-page"), "1")
+        # The home page's list follows live: one viewer now.
+        wait_for(home, lambda d: text_of(d, f'.session-link[data-code="{code}"] [data-role="viewers"]') == "1 viewer",
+                 "the lobby to count the viewer")
         download = visible(viewer, "#download")
         self.assertIsNotNone(download, "a download button when the session allows it")
         self.assertTrue(download.get_attribute("href").endswith(f"/api/v1/sessions/{code}/download"))
