@@ -179,6 +179,12 @@ $('present-join').addEventListener('click', () => {
   screen.hidden = !screen.hidden;
   $('present-join').setAttribute('aria-pressed', String(!screen.hidden));
 });
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && !$('join-screen').hidden) {
+    $('join-screen').hidden = true;
+    $('present-join').setAttribute('aria-pressed', 'false');
+  }
+});
 $('join-screen').addEventListener('click', () => {
   $('join-screen').hidden = true;
   $('present-join').setAttribute('aria-pressed', 'false');

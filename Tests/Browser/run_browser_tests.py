@@ -739,6 +739,31 @@ class LiveBroadcastTests(BrowserTest):
         self.press(presenter, Keys.ARROW_RIGHT)
         wait_for(viewer, lambda d: stage_attr(d, "data-page") == "4", "the viewer following after the restart")
 
+    def test_8_ended_session_stays_readable(self):
+        """A session ended before the viewer came still opens, read-only, on its last page."""
+        session = SERVER.start_session(DEMO_DECK["id"])
+        code = session["code"]
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        self.press(presenter, Keys.END)
+        self.wait_synced(presenter)
+        status, _ = SERVER.api("POST", f"/api/v1/sessions/{code}/end")
+        self.assertEqual(status, 200)
+        wait_for(presenter, lambda d: visible(d, "#ended-overlay"), "the console to learn the session ended")
+
+        viewer = self.driver(390, 844)
+        viewer.get(f"{SERVER.base}/s/{code}")
+        wait_for(viewer, lambda d: visible(d, "#gate-ended"), "the gate saying the session ended")
+        self.assertEqual(viewer.find_element(By.ID, "join-button").text, "View slides")
+        viewer.find_element(By.ID, "join-button").click()
+        self.wait_watching(viewer)
+        self.assertEqual(stage_attr(viewer, "data-page"), str(DEMO_DECK["pageCount"]))
+        wait_for(viewer, lambda d: text_of(d, "#status-text") == "Session ended", "the ended status")
+        # Reading on alone is allowed now.
+        self.press(viewer, Keys.ARROW_LEFT)
+        wait_for(viewer, lambda d: stage_attr(d, "data-page") == str(DEMO_DECK["pageCount"] - 1), "browsing an ended session")
+
     def test_6_unknown_code(self):
         """A mistyped code gets a friendly page."""
         driver = self.driver(390, 844)
