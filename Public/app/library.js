@@ -116,6 +116,7 @@ function render() {
 function renderFolders() {
   const current = state.folders.find((f) => f.id === state.folder);
   folderTitle.textContent = current ? current.name : 'All decks';
+  document.getElementById('folder-tools').hidden = !current;
   document.title = (current ? current.name : 'Library') + ' — Podium';
   const item = (folder) => {
     const id = folder ? folder.id : null;
@@ -127,12 +128,6 @@ function renderFolders() {
       on: { click: () => selectFolder(id) },
     }, [icon(folder ? 'folder' : 'grid', 18), el('span', { class: 'name', text: folder ? folder.name : 'All decks' }), el('span', { class: 'count', text: count })]);
     const li = el('li', { class: 'folder-item' + (isCurrent ? ' is-current' : '') }, [button]);
-    if (folder) {
-      li.append(el('span', { class: 'folder-actions' }, [
-        el('button', { class: 'mini-btn', attrs: { type: 'button', 'aria-label': 'Rename folder ' + folder.name, title: 'Rename', 'data-action': 'rename-folder' }, on: { click: () => renameFolder(folder) } }, [icon('edit', 16)]),
-        el('button', { class: 'mini-btn', attrs: { type: 'button', 'aria-label': 'Delete folder ' + folder.name, title: 'Delete', 'data-action': 'delete-folder' }, on: { click: () => deleteFolder(folder) } }, [icon('trash', 16)]),
-      ]));
-    }
     return li;
   };
   folderList.replaceChildren(item(null), ...state.folders.map(item));
@@ -534,6 +529,15 @@ async function createFolderNamed(name) {
     return null;
   }
 }
+
+document.getElementById('rename-folder').addEventListener('click', () => {
+  const folder = state.folders.find((f) => f.id === state.folder);
+  if (folder) renameFolder(folder);
+});
+document.getElementById('delete-folder').addEventListener('click', () => {
+  const folder = state.folders.find((f) => f.id === state.folder);
+  if (folder) deleteFolder(folder);
+});
 
 document.getElementById('new-folder').addEventListener('click', async () => {
   const name = await promptDialog({ title: 'New folder', label: 'Name', confirmLabel: 'Create' });

@@ -95,12 +95,20 @@ export class LiveClient extends EventTarget {
     this.stopped = false;
     this.resyncAsked = -1;
     this.onOnline = () => { if (this.connection === 'reconnecting') this.reconnectNow(); };
+    // A phone that slept may hold a socket that died silently: check as soon as it wakes.
+    this.onVisible = () => {
+      if (document.visibilityState !== 'visible' || this.stopped) return;
+      if (this.connection === 'reconnecting') this.reconnectNow();
+      else if (this.ws && Date.now() - this.lastHeard > PING_EVERY + 5000) this.reconnectNow();
+      else if (this.isOpen) this.raw({ type: 'ping' });
+    };
   }
 
   /** Opens the socket. */
   connect() {
     this.stopped = false;
     window.addEventListener('online', this.onOnline);
+    document.addEventListener('visibilitychange', this.onVisible);
     this.open();
   }
 
@@ -108,6 +116,7 @@ export class LiveClient extends EventTarget {
   close() {
     this.stopped = true;
     window.removeEventListener('online', this.onOnline);
+    document.removeEventListener('visibilitychange', this.onVisible);
     clearTimeout(this.timer);
     clearInterval(this.pingTimer);
     if (this.ws) {

@@ -188,6 +188,7 @@ function onWelcome({ welcome }) {
       download.hidden = false;
     }
     show('watch');
+    keepAwake();
   }
   render();
 }
@@ -264,6 +265,22 @@ function setStatus(state) {
   }
   wake();
 }
+
+// Keep a phone's screen on while following (where the browser allows it: secure contexts).
+let wakeLock = null;
+async function keepAwake() {
+  if (!joined || !('wakeLock' in navigator) || document.visibilityState !== 'visible') return;
+  if (live && live.state.ended) return;
+  try {
+    wakeLock = await navigator.wakeLock.request('screen');
+  } catch (_) {
+    wakeLock = null;
+  }
+}
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible' && !wakeLock) keepAwake();
+  else if (document.visibilityState !== 'visible') wakeLock = null;
+});
 
 // Browsing alone while the presenter lets viewers (unlocked sessions, and ended ones).
 function browse(delta) {

@@ -642,6 +642,16 @@ class LiveBroadcastTests(BrowserTest):
                      "the error in a toast")
             screenshot(driver, "library-upload")
 
+            # Dropping a file on the page uploads it too (the browser builds the drop, as a drag would).
+            driver.execute_script("""
+                const data = new DataTransfer();
+                data.items.add(new File(['not a PDF either'], 'dropped-notes.pdf', {type: 'application/pdf'}));
+                for (const type of ['dragenter', 'dragover', 'drop'])
+                  document.dispatchEvent(new DragEvent(type, {dataTransfer: data, bubbles: true, cancelable: true}));
+            """)
+            wait_for(driver, lambda d: visible(d, '.deck-card[data-title="dropped-notes"][data-status="failed"]'),
+                     "the dropped file's card")
+
             # Rename through the menu.
             card = visible(driver, f'.deck-card[data-title="{title}"]')
             dismiss_toasts(driver)
@@ -686,6 +696,18 @@ class LiveBroadcastTests(BrowserTest):
             wait_for(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, '.deck-card[data-title="Renamed deck"]'),
                      "the card gone")
             self.assertEqual(SERVER.api("GET", f"/api/v1/decks/{deck['id']}")[0], 404)
+
+            # Rename, then delete the folder from the header.
+            dismiss_toasts(driver)
+            driver.find_element(By.ID, "rename-folder").click()
+            field = wait_for(driver, lambda d: visible(d, "dialog[open] input"), "the rename-folder dialog")
+            field.clear()
+            field.send_keys("Talks 2026" + Keys.ENTER)
+            wait_for(driver, lambda d: text_of(d, "#folder-title") == "Talks 2026", "the renamed folder")
+            driver.find_element(By.ID, "delete-folder").click()
+            wait_for(driver, lambda d: visible(d, 'dialog[open] [data-role="confirm"]'), "the folder delete confirmation").click()
+            wait_for(driver, lambda d: text_of(d, "#folder-title") == "All decks", "back to all decks")
+            self.assertFalse([f for f in SERVER.api("GET", "/api/v1/folders")[1] if f["id"] == folder["id"]])
         finally:
             shutil.rmtree(broken_dir, ignore_errors=True)
 
