@@ -786,6 +786,25 @@ class LiveBroadcastTests(BrowserTest):
         self.press(viewer, Keys.ARROW_LEFT)
         wait_for(viewer, lambda d: stage_attr(d, "data-page") == str(DEMO_DECK["pageCount"] - 1), "browsing an ended session")
 
+    def test_9_live_client_protocol_rules(self):
+        """live.js against a scripted socket: order, duplicates, gaps and resync, resume, resend, fatal errors."""
+        driver = self.driver(800, 600)
+        driver.get(SERVER.base + "/")
+        driver.set_script_timeout(30)
+        result = driver.execute_async_script(LIVE_CLIENT_SCRIPT)
+        self.assertNotIn("error", result, result.get("error"))
+        self.assertEqual(result["hello1"], {"type": "hello", "role": "viewer", "name": "Tess"})
+        self.assertEqual(result["afterWelcome"], {"page": 2, "lastSeq": 5, "connection": "live"})
+        self.assertEqual(result["resync"], {"type": "resync", "afterSeq": 6}, "a gap asks for the missing events")
+        self.assertEqual(result["blankBeforeFill"], "none", "an event after a gap waits for the gap")
+        self.assertEqual(result["applied"], [6, 7, 8, 9], "each event once, in seq order")
+        self.assertEqual(result["hello2"]["lastSeq"], 8, "a reconnect resumes from the last applied seq")
+        self.assertEqual(result["resent"], result["goto"], "an unacknowledged command is sent again with its id")
+        self.assertTrue(result["goto"]["id"])
+        self.assertEqual(result["acked"], {"type": "ack", "id": result["goto"]["id"], "seq": 9})
+        self.assertEqual(result["final"], {"page": 4, "lastSeq": 9, "blank": "black"})
+        self.assertEqual(result["fatal"], {"code": "passcode_wrong", "connection": "failed", "stopped": True})
+
     def test_6_unknown_code(self):
         """A mistyped code gets a friendly page."""
         driver = self.driver(390, 844)
@@ -793,6 +812,81 @@ class LiveBroadcastTests(BrowserTest):
         wait_for(driver, lambda d: visible(d, "#not-found"), "the not-found page")
         self.assertIn("No session with code ZZZZZZ", text_of(driver, "#not-found-title"))
         screenshot(driver, "viewer-not-found")
+
+
+LIVE_CLIENT_SCRIPT = r"""
+const done = arguments[arguments.length - 1];
+(async () => {
+  const { LiveClient } = await import('/app/live.js');
+  const sockets = [];
+  class FakeSocket {
+    constructor(url) {
+      this.url = url; this.readyState = 0; this.sent = [];
+      sockets.push(this);
+      setTimeout(() => { this.readyState = 1; if (this.onopen) this.onopen(); }, 0);
+    }
+    send(text) { this.sent.push(JSON.parse(text)); }
+    close() { this.readyState = 3; }
+    receive(message) { this.onmessage({ data: JSON.stringify(message) }); }
+    drop() { this.readyState = 3; if (this.onclose) this.onclose({}); }
+  }
+  FakeSocket.OPEN = 1;
+  window.WebSocket = FakeSocket;
+  const until = async (test, what) => {
+    const end = Date.now() + 15000;
+    while (!test()) {
+      if (Date.now() > end) throw new Error('timed out waiting for ' + what);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const out = {};
+  const full = { x: 0, y: 0, w: 1, h: 1 };
+  const client = new LiveClient('ABCDEF', { role: 'viewer', name: 'Tess' });
+  const applied = [];
+  client.addEventListener('change', (e) => applied.push(e.detail.event.seq));
+  client.connect();
+  await until(() => sockets.length === 1 && sockets[0].sent.length === 1, 'hello');
+  const first = sockets[0];
+  out.hello1 = first.sent[0];
+  first.receive({ type: 'welcome', role: 'viewer', seq: 5, session: { pages: [] }, viewers: 1,
+    snapshot: { page: 2, viewport: full, blank: 'none', locked: true, ended: false } });
+  out.afterWelcome = { page: client.state.page, lastSeq: client.lastSeq, connection: client.connection };
+  first.receive({ type: 'page', seq: 6, page: 3 });
+  first.receive({ type: 'page', seq: 6, page: 3 });
+  first.receive({ type: 'page', seq: 5, page: 1 });
+  first.receive({ type: 'blank', seq: 8, mode: 'black' });
+  out.resync = first.sent[first.sent.length - 1];
+  out.blankBeforeFill = client.state.blank;
+  first.receive({ type: 'zoom', seq: 7, viewport: { x: 0.25, y: 0.25, w: 0.5, h: 0.5 } });
+  first.receive({ type: 'blank', seq: 8, mode: 'black' });
+  const acked = client.send({ type: 'goto', page: 4 });
+  out.goto = first.sent[first.sent.length - 1];
+  first.drop();
+  await until(() => sockets.length === 2 && sockets[1].sent.length >= 1, 'the reconnect hello');
+  const second = sockets[1];
+  out.hello2 = second.sent[0];
+  second.receive({ type: 'welcome', role: 'viewer', seq: 9, session: { pages: [] }, viewers: 1,
+    snapshot: { page: 4, viewport: full, blank: 'black', locked: true, ended: false },
+    events: [{ type: 'blank', seq: 8, mode: 'black' }, { type: 'page', seq: 9, page: 4 }] });
+  out.resent = second.sent[1];
+  second.receive({ type: 'page', seq: 9, page: 4 });
+  second.receive({ type: 'ack', id: out.goto.id, seq: 9 });
+  out.acked = await acked;
+  out.applied = applied;
+  out.final = { page: client.state.page, lastSeq: client.lastSeq, blank: client.state.blank };
+  client.close();
+
+  const refused = new LiveClient('ABCDEF', { role: 'viewer', passcode: 'nope' });
+  let fatal = null;
+  refused.addEventListener('fatal', (e) => { fatal = e.detail; });
+  refused.connect();
+  await until(() => sockets.length === 3 && sockets[2].sent.length === 1, 'the second hello');
+  sockets[2].receive({ type: 'error', code: 'passcode_wrong', message: 'Wrong passcode.' });
+  sockets[2].drop();
+  out.fatal = { code: fatal && fatal.code, connection: refused.connection, stopped: refused.stopped };
+  done(out);
+})().catch((error) => done({ error: String(error && error.stack || error) }));
+"""
 
 
 def main():
