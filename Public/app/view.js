@@ -231,7 +231,8 @@ function render() {
     blank: following ? state.blank : 'none',
   });
   $('watch-page').textContent = 'Slide ' + shownPage() + ' / ' + stage.pageCount
-    + (following ? '' : ' · presenter on ' + state.page);
+    + (following ? '' : ' · presenter on ' + state.page)
+    + (following && state.blank !== 'none' ? ' · screen paused by the presenter' : '');
   $('follow').hidden = following;
   renderPointer();
   if (state.ended) setStatus('ended');
