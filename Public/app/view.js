@@ -232,7 +232,7 @@ function render() {
   });
   $('watch-page').textContent = 'Slide ' + shownPage() + ' / ' + stage.pageCount
     + (following ? '' : ' · presenter on ' + state.page)
-    + (following && state.blank !== 'none' ? ' · screen paused by the presenter' : '');
+    + (following && state.blank !== 'none' ? ' · screen paused' : '');
   $('follow').hidden = following;
   renderPointer();
   if (state.ended) setStatus('ended');
