@@ -5,6 +5,12 @@ public enum ClientMessage: Sendable, Equatable {
     case command(id: String, SessionCommand)
     /// A laser-pointer move; nil hides the pointer.
     case pointer(PagePoint?)
+    /// A viewer's answer to a poll.
+    case answer(id: String, pollId: Int, PollAnswer)
+    /// A viewer's question for the presenter.
+    case ask(id: String, text: String, page: Int?, anonymous: Bool)
+    /// The presenter marks a question answered or not.
+    case markQuestion(id: String, questionId: String, answered: Bool)
     /// Send again every durable event after this seq.
     case resync(afterSeq: Int)
     case ping
@@ -27,8 +33,10 @@ public enum ClientMessage: Sendable, Equatable {
 
     /// The client's id, for commands that carry one.
     public var commandID: String? {
-        if case .command(let id, _) = self { return id }
-        return nil
+        switch self {
+        case .command(let id, _), .answer(let id, _, _), .ask(let id, _, _, _), .markQuestion(let id, _, _): id
+        default: nil
+        }
     }
 
     public static let maxIDLength = 64
@@ -38,6 +46,7 @@ public enum ClientMessage: Sendable, Equatable {
 extension ClientMessage: Codable {
     enum CodingKeys: String, CodingKey {
         case type, id, role, name, passcode, token, lastSeq, page, viewport, mode, locked, x, y, visible, afterSeq
+        case poll, pollId, results, answerId, choices, text, anonymous, questionId, answered
     }
 
     public init(from decoder: any Decoder) throws {
@@ -73,6 +82,34 @@ extension ClientMessage: Codable {
             self = .command(id: try commandID(), .lock(try c.decode(Bool.self, forKey: .locked)))
         case "end":
             self = .command(id: try commandID(), .end)
+        case "openPoll":
+            self = .command(id: try commandID(), .openPoll(try c.decode(Poll.self, forKey: .poll)))
+        case "closePoll":
+            self = .command(id: try commandID(), .closePoll(pollId: try c.decode(Int.self, forKey: .pollId)))
+        case "revealPoll":
+            self = .command(
+                id: try commandID(),
+                .revealPoll(pollId: try c.decode(Int.self, forKey: .pollId), results: try c.decodeIfPresent(Bool.self, forKey: .results) ?? false))
+        case "shareAnswer":
+            self = .command(
+                id: try commandID(),
+                .shareAnswer(pollId: try c.decode(Int.self, forKey: .pollId), answerId: try c.decode(String.self, forKey: .answerId)))
+        case "answer":
+            let answer: PollAnswer
+            if let text = try c.decodeIfPresent(String.self, forKey: .text) {
+                answer = .text(text)
+            } else {
+                answer = .choices(try c.decode([Int].self, forKey: .choices))
+            }
+            self = .answer(id: try commandID(), pollId: try c.decode(Int.self, forKey: .pollId), answer)
+        case "ask":
+            self = .ask(
+                id: try commandID(), text: try c.decode(String.self, forKey: .text), page: try c.decodeIfPresent(Int.self, forKey: .page),
+                anonymous: try c.decodeIfPresent(Bool.self, forKey: .anonymous) ?? false)
+        case "markQuestion":
+            self = .markQuestion(
+                id: try commandID(), questionId: try c.decode(String.self, forKey: .questionId),
+                answered: try c.decodeIfPresent(Bool.self, forKey: .answered) ?? true)
         case "pointer":
             if try c.decodeIfPresent(Bool.self, forKey: .visible) == false {
                 self = .pointer(nil)
@@ -115,7 +152,40 @@ extension ClientMessage: Codable {
                 try c.encode(locked, forKey: .locked)
             case .end:
                 try c.encode("end", forKey: .type)
+            case .openPoll(let poll):
+                try c.encode("openPoll", forKey: .type)
+                try c.encode(poll, forKey: .poll)
+            case .closePoll(let pollId):
+                try c.encode("closePoll", forKey: .type)
+                try c.encode(pollId, forKey: .pollId)
+            case .revealPoll(let pollId, let results):
+                try c.encode("revealPoll", forKey: .type)
+                try c.encode(pollId, forKey: .pollId)
+                try c.encode(results, forKey: .results)
+            case .shareAnswer(let pollId, let answerId):
+                try c.encode("shareAnswer", forKey: .type)
+                try c.encode(pollId, forKey: .pollId)
+                try c.encode(answerId, forKey: .answerId)
             }
+        case .answer(let id, let pollId, let answer):
+            try c.encode("answer", forKey: .type)
+            try c.encode(id, forKey: .id)
+            try c.encode(pollId, forKey: .pollId)
+            switch answer {
+            case .choices(let choices): try c.encode(choices, forKey: .choices)
+            case .text(let text): try c.encode(text, forKey: .text)
+            }
+        case .ask(let id, let text, let page, let anonymous):
+            try c.encode("ask", forKey: .type)
+            try c.encode(id, forKey: .id)
+            try c.encode(text, forKey: .text)
+            try c.encodeIfPresent(page, forKey: .page)
+            try c.encode(anonymous, forKey: .anonymous)
+        case .markQuestion(let id, let questionId, let answered):
+            try c.encode("markQuestion", forKey: .type)
+            try c.encode(id, forKey: .id)
+            try c.encode(questionId, forKey: .questionId)
+            try c.encode(answered, forKey: .answered)
         case .pointer(let point):
             try c.encode("pointer", forKey: .type)
             if let point {

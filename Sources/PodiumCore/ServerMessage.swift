@@ -54,6 +54,13 @@ public struct Welcome: Codable, Sendable, Equatable {
     /// The durable events after the client's `lastSeq`; present only when it sent one.
     public var events: [SessionEvent]?
     public var viewers: Int
+    /// Presenters: the audience's questions and the viewer list.
+    public var questions: [QuestionView]?
+    public var viewerList: [ViewerView]?
+    /// The tallies this client may see (presenters: every poll; viewers: polls showing results).
+    public var results: [ResultsMessage]?
+    /// Viewers: their own answers by poll id.
+    public var myAnswers: [String: PollAnswer]?
 
     public init(
         role: Role, seq: Int, viewerId: String?, session: SessionInfo, snapshot: SessionSnapshot,

@@ -5,6 +5,10 @@ public enum SessionCommand: Sendable, Equatable {
     case blank(BlankMode)
     case lock(Bool)
     case end
+    case openPoll(Poll)
+    case closePoll(pollId: Int)
+    case revealPoll(pollId: Int, results: Bool)
+    case shareAnswer(pollId: Int, answerId: String)
 }
 
 /// How a command was taken.

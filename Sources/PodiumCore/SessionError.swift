@@ -45,3 +45,15 @@ extension SessionError {
     public static let unavailable = SessionError(
         code: "unavailable", message: "The server could not save that. Try again in a moment.")
 }
+
+extension SessionError {
+    public static let invalidPoll = SessionError(
+        code: "invalid_poll", message: "A poll needs a question and, for multiple choice, 2 to 8 choices.")
+    public static let pollNotFound = SessionError(code: "poll_not_found", message: "There is no such poll.")
+    public static let pollClosed = SessionError(code: "poll_closed", message: "This poll is closed.")
+    public static let invalidAnswer = SessionError(code: "invalid_answer", message: "That answer does not fit the poll.")
+    public static let answerNotFound = SessionError(code: "answer_not_found", message: "There is no such answer.")
+    public static let invalidQuestion = SessionError(
+        code: "invalid_question", message: "A question has 1 to 500 characters.")
+    public static let questionNotFound = SessionError(code: "question_not_found", message: "There is no such question.")
+}

@@ -10,6 +10,13 @@ public enum SessionChange: Sendable, Equatable {
     case lock(Bool)
     /// The session is over; viewers may keep reading.
     case ended
+    /// A poll opens; its `id` is the `seq` of this event.
+    case pollOpened(Poll)
+    case pollClosed(pollId: Int)
+    /// The right answer is shown to everyone; `results` also shows the chart.
+    case pollRevealed(pollId: Int, correct: [Int], results: Bool)
+    /// An open-ended answer the presenter shows to everyone.
+    case answerShared(pollId: Int, SharedAnswer)
 }
 
 /// A ``SessionChange`` with its place in the session's history.
@@ -25,7 +32,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, seq, page, viewport, mode, locked
+        case type, seq, page, viewport, mode, locked, poll, pollId, correct, results, answerId, text
     }
 
     public var type: String {
@@ -35,7 +42,17 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .blank: "blank"
         case .lock: "lock"
         case .ended: "ended"
+        case .pollOpened: "pollOpened"
+        case .pollClosed: "pollClosed"
+        case .pollRevealed: "pollRevealed"
+        case .answerShared: "answerShared"
         }
+    }
+
+    /// The event as viewers may see it: a poll's right answer stays hidden until revealed.
+    public var forViewers: SessionEvent {
+        guard case .pollOpened(let poll) = change else { return self }
+        return SessionEvent(seq: seq, change: .pollOpened(poll.forViewers(revealed: false)))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -48,6 +65,16 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .blank(let mode): try container.encode(mode, forKey: .mode)
         case .lock(let locked): try container.encode(locked, forKey: .locked)
         case .ended: break
+        case .pollOpened(let poll): try container.encode(poll, forKey: .poll)
+        case .pollClosed(let pollId): try container.encode(pollId, forKey: .pollId)
+        case .pollRevealed(let pollId, let correct, let results):
+            try container.encode(pollId, forKey: .pollId)
+            try container.encode(correct, forKey: .correct)
+            try container.encode(results, forKey: .results)
+        case .answerShared(let pollId, let answer):
+            try container.encode(pollId, forKey: .pollId)
+            try container.encode(answer.answerId, forKey: .answerId)
+            try container.encode(answer.text, forKey: .text)
         }
     }
 
@@ -61,6 +88,16 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case "blank": change = .blank(try container.decode(BlankMode.self, forKey: .mode))
         case "lock": change = .lock(try container.decode(Bool.self, forKey: .locked))
         case "ended": change = .ended
+        case "pollOpened": change = .pollOpened(try container.decode(Poll.self, forKey: .poll))
+        case "pollClosed": change = .pollClosed(pollId: try container.decode(Int.self, forKey: .pollId))
+        case "pollRevealed":
+            change = .pollRevealed(
+                pollId: try container.decode(Int.self, forKey: .pollId), correct: try container.decode([Int].self, forKey: .correct),
+                results: try container.decode(Bool.self, forKey: .results))
+        case "answerShared":
+            change = .answerShared(
+                pollId: try container.decode(Int.self, forKey: .pollId),
+                SharedAnswer(answerId: try container.decode(String.self, forKey: .answerId), text: try container.decode(String.self, forKey: .text)))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown event type \(type)")
@@ -75,13 +112,31 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
     public var blank: BlankMode
     public var locked: Bool
     public var ended: Bool
+    /// Every poll of the session, oldest first.
+    public var polls: [PollSnapshot]
 
-    public init(page: Int = 1, viewport: Viewport = .fullPage, blank: BlankMode = .none, locked: Bool = true, ended: Bool = false) {
+    public init(
+        page: Int = 1, viewport: Viewport = .fullPage, blank: BlankMode = .none, locked: Bool = true, ended: Bool = false,
+        polls: [PollSnapshot] = []
+    ) {
         self.page = page
         self.viewport = viewport
         self.blank = blank
         self.locked = locked
         self.ended = ended
+        self.polls = polls
+    }
+
+    /// The poll that takes answers now, if any.
+    public var openPoll: PollSnapshot? { polls.last { $0.status == .open } }
+
+    public func poll(_ id: Int) -> PollSnapshot? { polls.first { $0.poll.id == id } }
+
+    /// The snapshot as viewers may see it.
+    public var forViewers: SessionSnapshot {
+        var copy = self
+        copy.polls = polls.map(\.forViewers)
+        return copy
     }
 
     /// The one place where an event changes the state: the server and every client agree on it.
@@ -101,6 +156,24 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             // Ending unlocks so viewers can finish reading at their own pace.
             locked = false
             blank = .none
+            updatePolls(where: { $0.status == .open }) { $0.status = .closed }
+        case .pollOpened(let poll):
+            updatePolls(where: { $0.status == .open }) { $0.status = .closed }
+            polls.append(PollSnapshot(poll: poll))
+        case .pollClosed(let pollId):
+            updatePolls(where: { $0.poll.id == pollId }) { $0.status = .closed }
+        case .pollRevealed(let pollId, let correct, let results):
+            updatePolls(where: { $0.poll.id == pollId }) { snapshot in
+                snapshot.status = .revealed
+                snapshot.poll.correct = correct
+                snapshot.resultsRevealed = snapshot.resultsRevealed || results
+            }
+        case .answerShared(let pollId, let answer):
+            updatePolls(where: { $0.poll.id == pollId }) { $0.shared.append(answer) }
         }
+    }
+
+    private mutating func updatePolls(where matches: (PollSnapshot) -> Bool, _ change: (inout PollSnapshot) -> Void) {
+        for index in polls.indices where matches(polls[index]) { change(&polls[index]) }
     }
 }

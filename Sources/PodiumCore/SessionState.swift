@@ -1,3 +1,5 @@
+import Foundation
+
 /// The state machine of one live session: a pure function of state and command.
 ///
 /// The server's hub holds one per live session and is the only thing that mutates it: it calls
@@ -9,6 +11,12 @@ public struct SessionState: Sendable, Equatable {
     /// The `seq` of the last durable event; 0 before the first.
     public private(set) var seq: Int
     public private(set) var recentCommands: RecentCommands
+    /// Answers per poll id. Kept by the server, never sent whole to viewers.
+    public private(set) var tallies: [Int: PollTally] = [:]
+    /// Questions from the audience, in order of asking.
+    public private(set) var questions: [AudienceQuestion] = []
+    /// Everyone who has joined as a viewer, in order of first arrival.
+    public private(set) var viewers: [ViewerEntry] = []
 
     public init(pageCount: Int, snapshot: SessionSnapshot = SessionSnapshot(), seq: Int = 0, commandMemory: Int = 4096) {
         precondition(pageCount >= 1, "a session shows a deck with at least one page")
@@ -43,7 +51,12 @@ public struct SessionState: Sendable, Equatable {
         let changes = try decide(command, by: role)
         guard !changes.isEmpty else { return .unchanged(seq: seq) }
         var events: [SessionEvent] = []
-        for change in changes {
+        for var change in changes {
+            if case .pollOpened(var poll) = change {
+                // A poll is numbered by the seq of the event that opens it: unique, no id generator.
+                poll.id = seq + 1
+                change = .pollOpened(poll)
+            }
             let event = SessionEvent(seq: seq + 1, change: change)
             apply(event)
             events.append(event)
@@ -85,8 +98,106 @@ public struct SessionState: Sendable, Equatable {
             return locked == snapshot.locked ? [] : [.lock(locked)]
         case .end:
             return [.ended]
+        case .openPoll(let poll):
+            guard poll.isValid else { throw .invalidPoll }
+            return [.pollOpened(poll)]
+        case .closePoll(let pollId):
+            guard let poll = snapshot.poll(pollId) else { throw .pollNotFound }
+            return poll.status == .open ? [.pollClosed(pollId: pollId)] : []
+        case .revealPoll(let pollId, let results):
+            guard let poll = snapshot.poll(pollId) else { throw .pollNotFound }
+            let unchanged = poll.status == .revealed && (poll.resultsRevealed || !results)
+            return unchanged ? [] : [.pollRevealed(pollId: pollId, correct: poll.poll.correct, results: results)]
+        case .shareAnswer(let pollId, let answerId):
+            guard snapshot.poll(pollId)?.poll.kind == .open else { throw .pollNotFound }
+            guard let text = tallies[pollId]?.openAnswer(id: answerId) else { throw .answerNotFound }
+            let answer = SharedAnswer(answerId: answerId, text: text)
+            return snapshot.poll(pollId)?.shared.contains(answer) == true ? [] : [.answerShared(pollId: pollId, answer)]
         }
     }
+
+    /// Takes a viewer's answer to a poll: one per identity, changeable while the poll is open.
+    /// - Returns: whether the held answer changed.
+    public mutating func answer(pollId: Int, _ answer: PollAnswer, viewer: String, by role: Role) throws(SessionError) -> Bool {
+        guard role == .viewer else { throw .forbidden }
+        guard let poll = snapshot.poll(pollId) else { throw .pollNotFound }
+        guard poll.status == .open else { throw .pollClosed }
+        let cleaned: PollAnswer
+        switch (poll.poll.kind, answer) {
+        case (.choice, .choices(let picked)):
+            guard !picked.isEmpty, Set(picked).count == picked.count, picked.allSatisfy(poll.poll.choices.indices.contains),
+                poll.poll.multiple || picked.count == 1
+            else { throw .invalidAnswer }
+            cleaned = .choices(picked.sorted())
+        case (.open, .text(let text)):
+            let trimmed = String(text.trimmingWhitespace)
+            guard !trimmed.isEmpty, trimmed.count <= PollAnswer.maxTextLength else { throw .invalidAnswer }
+            cleaned = .text(trimmed)
+        default:
+            throw .invalidAnswer
+        }
+        return tallies[pollId, default: PollTally(pollId: pollId, choiceCount: poll.poll.choices.count)].record(cleaned, from: viewer)
+    }
+
+    /// Puts back an answer from the store after a restart, without the open-poll rule.
+    public mutating func restoreAnswer(pollId: Int, _ answer: PollAnswer, viewer: String) {
+        guard let poll = snapshot.poll(pollId) else { return }
+        tallies[pollId, default: PollTally(pollId: pollId, choiceCount: poll.poll.choices.count)].record(answer, from: viewer)
+    }
+
+    /// Takes a viewer's question for the presenter. A retried question (same id) is taken once.
+    /// - Returns: the question, or nil when it was already taken.
+    public mutating func ask(
+        id: String, text: String, page: Int?, anonymous: Bool, viewer: String, at date: Date, by role: Role
+    ) throws(SessionError) -> AudienceQuestion? {
+        guard role == .viewer else { throw .forbidden }
+        guard !snapshot.ended else { throw .ended }
+        if questions.contains(where: { $0.id == id }) { return nil }
+        let trimmed = String(text.trimmingWhitespace)
+        guard !trimmed.isEmpty, trimmed.count <= AudienceQuestion.maxLength else { throw .invalidQuestion }
+        if let page { guard (1...pageCount).contains(page) else { throw .invalidPage } }
+        let question = AudienceQuestion(
+            id: id, text: trimmed, page: page, anonymous: anonymous, viewerId: viewer, name: viewerEntry(viewer)?.displayName,
+            askedAt: date)
+        questions.append(question)
+        return question
+    }
+
+    /// Marks a question answered or not. Returns the changed question.
+    public mutating func markQuestion(id: String, answered: Bool, by role: Role) throws(SessionError) -> AudienceQuestion? {
+        guard role == .presenter else { throw .forbidden }
+        guard let index = questions.firstIndex(where: { $0.id == id }) else { throw .questionNotFound }
+        guard questions[index].answered != answered else { return nil }
+        questions[index].answered = answered
+        return questions[index]
+    }
+
+    /// Puts back a question from the store after a restart.
+    public mutating func restoreQuestion(_ question: AudienceQuestion) {
+        if !questions.contains(where: { $0.id == question.id }) { questions.append(question) }
+    }
+
+    /// Registers a viewer identity on arrival. The first arrival fixes their guest number; a
+    /// name given later replaces an earlier one.
+    /// - Returns: the entry, and whether it is new or changed (to store it).
+    public mutating func registerViewer(_ id: String, name: String?) -> (entry: ViewerEntry, changed: Bool) {
+        let cleaned = name.map { String($0.trimmingWhitespace) }.flatMap { $0.isEmpty ? nil : $0 }
+        if let index = viewers.firstIndex(where: { $0.id == id }) {
+            guard let cleaned, viewers[index].name != cleaned else { return (viewers[index], false) }
+            viewers[index].name = cleaned
+            return (viewers[index], true)
+        }
+        let entry = ViewerEntry(id: id, number: viewers.count + 1, name: cleaned)
+        viewers.append(entry)
+        return (entry, true)
+    }
+
+    public mutating func restoreViewer(_ entry: ViewerEntry) {
+        if !viewers.contains(where: { $0.id == entry.id }) { viewers.append(entry) }
+        viewers.sort { $0.number < $1.number }
+    }
+
+    public func viewerEntry(_ id: String) -> ViewerEntry? { viewers.first { $0.id == id } }
 
     mutating func apply(_ event: SessionEvent) {
         snapshot.apply(event.change)

@@ -60,6 +60,29 @@ enum Migrations {
                   PRIMARY KEY (session_id, seq))
                 """,
             ]),
+        Migration(
+            version: 2, name: "audience interaction",
+            statements: [
+                // Answers live beside the event log: one row per viewer and poll, replaced when
+                // the viewer changes their mind. `first_answered_at` orders open answers.
+                """
+                CREATE TABLE poll_answers (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, poll_id INTEGER NOT NULL,
+                  viewer_id TEXT NOT NULL, answer TEXT NOT NULL, first_answered_at REAL NOT NULL, updated_at REAL NOT NULL,
+                  PRIMARY KEY (session_id, poll_id, viewer_id))
+                """,
+                """
+                CREATE TABLE audience_questions (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, id TEXT NOT NULL, text TEXT NOT NULL,
+                  page INTEGER, anonymous INTEGER NOT NULL, viewer_id TEXT NOT NULL, name TEXT, asked_at REAL NOT NULL,
+                  answered INTEGER NOT NULL, PRIMARY KEY (session_id, id))
+                """,
+                """
+                CREATE TABLE session_viewers (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, viewer_id TEXT NOT NULL,
+                  number INTEGER NOT NULL, name TEXT, first_seen REAL NOT NULL, PRIMARY KEY (session_id, viewer_id))
+                """,
+            ]),
     ]
 
     static func run(on db: any SQLDatabase, logger: Logger) async throws {

@@ -50,5 +50,20 @@ public protocol SessionStore: Sendable {
     func events(sessionId: String, afterSeq: Int) async throws -> [StoredEvent]
 }
 
+/// What the audience contributes: poll answers, questions, who joined. Kept beside the event log
+/// because most of it is for the presenter's eyes only.
+public protocol InteractionStore: Sendable {
+    /// Inserts or replaces a viewer's answer to a poll.
+    func saveAnswer(sessionId: String, pollId: Int, viewerId: String, _ answer: PollAnswer, at: Date) async throws
+    /// Every answer of a session, each poll's in order of first answer.
+    func answers(sessionId: String) async throws -> [(pollId: Int, viewerId: String, answer: PollAnswer)]
+    /// Inserts a question unless one with its id exists.
+    func saveQuestion(sessionId: String, _ question: AudienceQuestion) async throws
+    func setQuestionAnswered(sessionId: String, questionId: String, answered: Bool) async throws
+    func questions(sessionId: String) async throws -> [AudienceQuestion]
+    func saveViewer(sessionId: String, _ viewer: ViewerEntry, at: Date) async throws
+    func viewers(sessionId: String) async throws -> [ViewerEntry]
+}
+
 /// Everything Podium keeps. One implementation on SQL (SQLite by default).
-public typealias PodiumStore = UserStore & DeckStore & SessionStore
+public typealias PodiumStore = UserStore & DeckStore & SessionStore & InteractionStore

@@ -27,6 +27,8 @@ struct LiveConnection {
         let session: LiveSession
         let memberID: Int
         let role: Role
+        /// The viewer's stable identity: answers and questions are theirs.
+        let viewerId: String
     }
 
     func run(
@@ -138,7 +140,7 @@ struct LiveConnection {
         let viewerId = context.requestContext.viewerId ?? IDs.make("v", length: 24)
         let memberID = await session.join(
             role: hello.role, viewerId: viewerId, name: hello.name, lastSeq: hello.lastSeq, outbox: outbox)
-        return Joined(session: session, memberID: memberID, role: hello.role)
+        return Joined(session: session, memberID: memberID, role: hello.role, viewerId: viewerId)
     }
 
     private func handle(_ message: ClientMessage, joined: Joined, outbox: Outbox) async {
@@ -158,10 +160,37 @@ struct LiveConnection {
             } catch {
                 outbox.push(Frames.encode(ErrorMessage(error)))
             }
+        case .answer(let id, let pollId, let answer):
+            await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
+                try await joined.session.answer(pollId: pollId, answer, viewerId: joined.viewerId, role: joined.role)
+            }
+        case .ask(let id, let text, let page, let anonymous):
+            await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
+                try await joined.session.ask(id: id, text: text, page: page, anonymous: anonymous, viewerId: joined.viewerId, role: joined.role)
+            }
+        case .markQuestion(let id, let questionId, let answered):
+            await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
+                try await joined.session.markQuestion(id: questionId, answered: answered, role: joined.role)
+            }
         case .resync(let afterSeq):
-            for event in await joined.session.events(after: afterSeq) { outbox.push(Frames.encode(event)) }
+            let viewer = joined.role == .viewer
+            for event in await joined.session.events(after: afterSeq) {
+                outbox.push(Frames.encode(viewer ? event.forViewers : event))
+            }
         case .ping:
             outbox.push(Frames.encode(["type": "pong"]))
+        }
+    }
+
+    /// Runs a command that causes no durable event and answers `ack` (with the current seq) or `error`.
+    private func acknowledge(
+        _ id: String, outbox: Outbox, session: LiveSession, _ body: () async throws(SessionError) -> Void
+    ) async {
+        do throws(SessionError) {
+            try await body()
+            outbox.push(Frames.encode(Ack(id: id, seq: await session.state.seq)))
+        } catch {
+            outbox.push(Frames.encode(ErrorMessage(id: id, error)))
         }
     }
 

@@ -90,8 +90,11 @@ actor LiveHub: Service {
             pageCount: pages.count, allowDownload: record.allowDownload, hasPasscode: record.passcodeHash != nil,
             pages: pages.map(DeckResponse.pageInfo))
         let history = try await store.events(sessionId: record.id, afterSeq: 0)
+        let restored = LiveSession.Restored(
+            answers: try await store.answers(sessionId: record.id), questions: try await store.questions(sessionId: record.id),
+            viewers: try await store.viewers(sessionId: record.id))
         let session = try LiveSession(
-            record: record, info: info, history: history, store: store, now: now, logger: logger
+            record: record, info: info, history: history, store: store, restored: restored, now: now, logger: logger
         ) { [weak self] session, viewers in
             await self?.changed(session, viewers: viewers)
         }

@@ -18,6 +18,13 @@ actor LiveSession {
         let name: String?
     }
 
+    /// What the audience contributed before a restart.
+    struct Restored {
+        var answers: [(pollId: Int, viewerId: String, answer: PollAnswer)] = []
+        var questions: [AudienceQuestion] = []
+        var viewers: [ViewerEntry] = []
+    }
+
     let record: SessionRecord
     let info: SessionInfo
     private(set) var state: SessionState
@@ -25,20 +32,24 @@ actor LiveSession {
     private var members: [Int: Member] = [:]
     private var nextMemberID = 0
     private let gate = SerialGate()
-    private let store: any SessionStore
+    private let store: any SessionStore & InteractionStore
     private let now: @Sendable () -> Date
     private let logger: Logger
     /// Told the viewer count and when the session ends, for the lobby.
     private let onChange: @Sendable (LiveSession, _ viewers: Int) async -> Void
 
     init(
-        record: SessionRecord, info: SessionInfo, history: [StoredEvent], store: any SessionStore,
-        now: @escaping @Sendable () -> Date, logger: Logger,
+        record: SessionRecord, info: SessionInfo, history: [StoredEvent], store: any SessionStore & InteractionStore,
+        restored: Restored, now: @escaping @Sendable () -> Date, logger: Logger,
         onChange: @escaping @Sendable (LiveSession, Int) async -> Void
     ) throws(SessionError) {
         self.record = record
         self.info = info
-        self.state = try SessionState(pageCount: info.pageCount, replaying: history)
+        var state = try SessionState(pageCount: info.pageCount, replaying: history)
+        for viewer in restored.viewers { state.restoreViewer(viewer) }
+        for answer in restored.answers { state.restoreAnswer(pollId: answer.pollId, answer.answer, viewer: answer.viewerId) }
+        for question in restored.questions { state.restoreQuestion(question) }
+        self.state = state
         self.history = history.map(\.event)
         self.store = store
         self.now = now
@@ -55,18 +66,44 @@ actor LiveSession {
         let id = nextMemberID
         nextMemberID += 1
         members[id] = Member(outbox: outbox, role: role, viewerId: viewerId, name: name)
+        if role == .viewer, let viewerId {
+            let (entry, changed) = state.registerViewer(viewerId, name: name)
+            if changed {
+                do {
+                    try await store.saveViewer(sessionId: record.id, entry, at: now())
+                } catch {
+                    logger.error("could not store viewer of session \(record.code): \(error)")
+                }
+            }
+        }
         let missed = lastSeq.map { events(after: $0) }
-        let welcome = Welcome(
+        var welcome = Welcome(
             role: role, seq: state.seq, viewerId: role == .viewer ? viewerId : nil, session: info,
-            snapshot: state.snapshot, events: missed, viewers: viewerCount)
+            snapshot: role == .presenter ? state.snapshot : state.snapshot.forViewers,
+            events: role == .presenter ? missed : missed?.map(\.forViewers), viewers: viewerCount)
+        switch role {
+        case .presenter:
+            welcome.questions = questionViews()
+            welcome.viewerList = viewerViews()
+            welcome.results = state.snapshot.polls.map { results(for: $0.poll.id, forPresenter: true) }
+        case .viewer:
+            welcome.results = state.snapshot.polls.filter(\.resultsVisibleToViewers).map { results(for: $0.poll.id, forPresenter: false) }
+            welcome.myAnswers = viewerId.map(myAnswers(of:))
+        }
         outbox.push(Frames.encode(welcome))
-        if role == .viewer { await presenceChanged() }
+        if role == .viewer {
+            await presenceChanged()
+            publishViewerList()
+        }
         return id
     }
 
     func leave(_ id: Int) async {
         guard let member = members.removeValue(forKey: id) else { return }
-        if member.role == .viewer { await presenceChanged() }
+        if member.role == .viewer {
+            await presenceChanged()
+            publishViewerList()
+        }
     }
 
     /// The durable events after `seq`, for a reconnect or a client that saw a gap.
@@ -96,9 +133,124 @@ actor LiveSession {
         }
         state = next
         history += events
-        for event in events { broadcast(Frames.encode(event)) }
+        for event in events { broadcast(event) }
         if state.snapshot.ended { await sessionEnded() }
         return outcome.ackSeq
+    }
+
+    /// Takes a viewer's answer: stored, then the tally goes to presenters (and to viewers when the
+    /// poll shows results) and the answer back to every socket of that viewer.
+    func answer(pollId: Int, _ answer: PollAnswer, viewerId: String, role: Role) async throws(SessionError) {
+        await gate.enter()
+        defer { gate.leave() }
+        var next = state
+        guard try next.answer(pollId: pollId, answer, viewer: viewerId, by: role),
+            let held = next.tallies[pollId]?.answers[viewerId]
+        else { return }
+        do {
+            try await store.saveAnswer(sessionId: record.id, pollId: pollId, viewerId: viewerId, held, at: now())
+        } catch {
+            logger.error("could not store an answer in session \(record.code): \(error)")
+            throw .unavailable
+        }
+        state = next
+        let mine = Frames.encode(MyAnswerMessage(pollId: pollId, answer: held))
+        for member in members.values where member.viewerId == viewerId && member.role == .viewer {
+            member.outbox.replace(.myAnswer, with: mine)
+        }
+        publishResults(pollId)
+    }
+
+    /// Takes a viewer's question for the presenter.
+    func ask(id: String, text: String, page: Int?, anonymous: Bool, viewerId: String, role: Role) async throws(SessionError) {
+        await gate.enter()
+        defer { gate.leave() }
+        var next = state
+        guard let question = try next.ask(id: id, text: text, page: page, anonymous: anonymous, viewer: viewerId, at: now(), by: role)
+        else { return }  // a retry of a question already taken
+        do {
+            try await store.saveQuestion(sessionId: record.id, question)
+        } catch {
+            logger.error("could not store a question in session \(record.code): \(error)")
+            throw .unavailable
+        }
+        state = next
+        publishQuestions()
+        publishViewerList()
+    }
+
+    func markQuestion(id: String, answered: Bool, role: Role) async throws(SessionError) {
+        await gate.enter()
+        defer { gate.leave() }
+        var next = state
+        guard try next.markQuestion(id: id, answered: answered, by: role) != nil else { return }
+        do {
+            try await store.setQuestionAnswered(sessionId: record.id, questionId: id, answered: answered)
+        } catch {
+            logger.error("could not mark a question in session \(record.code): \(error)")
+            throw .unavailable
+        }
+        state = next
+        publishQuestions()
+    }
+
+    private func results(for pollId: Int, forPresenter: Bool) -> ResultsMessage {
+        let tally = state.tallies[pollId]
+        let choiceCount = state.snapshot.poll(pollId)?.poll.choices.count ?? 0
+        return ResultsMessage(
+            pollId: pollId, counts: tally?.counts ?? Array(repeating: 0, count: choiceCount),
+            answered: tally?.answeredCount ?? 0, connected: viewerCount,
+            answers: forPresenter && state.snapshot.poll(pollId)?.poll.kind == .open
+                ? Array((tally?.openAnswers ?? []).prefix(ResultsMessage.maxOpenAnswers)) : nil)
+    }
+
+    private func myAnswers(of viewerId: String) -> [String: PollAnswer] {
+        var mine: [String: PollAnswer] = [:]
+        for (pollId, tally) in state.tallies {
+            if let answer = tally.answers[viewerId] { mine[String(pollId)] = answer }
+        }
+        return mine
+    }
+
+    private func questionViews() -> [QuestionView] {
+        state.questions.map { QuestionView($0, asker: state.viewerEntry($0.viewerId)) }
+    }
+
+    private func viewerViews() -> [ViewerView] {
+        let connected = Set(members.values.compactMap { $0.role == .viewer ? $0.viewerId : nil })
+        var named: [String: Int] = [:]
+        for question in state.questions where !question.anonymous { named[question.viewerId, default: 0] += 1 }
+        return state.viewers.map {
+            ViewerView(id: $0.publicId, name: $0.displayName, connected: connected.contains($0.id), questions: named[$0.id] ?? 0)
+        }
+    }
+
+    /// Tallies are ephemeral: each socket keeps only the newest, so a burst of answers costs a
+    /// slow client one frame.
+    private func publishResults(_ pollId: Int) {
+        guard let poll = state.snapshot.poll(pollId) else { return }
+        let presenterFrame = Frames.encode(results(for: pollId, forPresenter: true))
+        let viewerFrame = poll.resultsVisibleToViewers ? Frames.encode(results(for: pollId, forPresenter: false)) : nil
+        for member in members.values {
+            if member.role == .presenter {
+                member.outbox.replace(.results, with: presenterFrame)
+            } else if let viewerFrame {
+                member.outbox.replace(.results, with: viewerFrame)
+            }
+        }
+    }
+
+    private func publishQuestions() {
+        sendToPresenters(.questions, Frames.encode(QuestionsMessage(questions: questionViews())))
+    }
+
+    private func publishViewerList() {
+        guard members.values.contains(where: { $0.role == .presenter }) else { return }
+        sendToPresenters(.viewerList, Frames.encode(ViewerListMessage(viewers: viewerViews())))
+    }
+
+    private func sendToPresenters(_ kind: Outbox.Ephemeral, _ frame: ByteBuffer) {
+        for member in members.values where member.role == .presenter { member.outbox.replace(kind, with: frame) }
     }
 
     /// Moves or hides the laser pointer: ephemeral, never stored, coalesced per socket.
@@ -114,11 +266,18 @@ actor LiveSession {
         members.removeAll()
     }
 
-    private func broadcast(_ frame: ByteBuffer) {
-        for (id, member) in members where !member.outbox.push(frame) {
+    /// Sends an event to every socket, encoded once per audience: presenters may see more
+    /// (a poll's right answer before it is revealed).
+    private func broadcast(_ event: SessionEvent) {
+        let presenterFrame = Frames.encode(event)
+        let viewerEvent = event.forViewers
+        let viewerFrame = viewerEvent == event ? presenterFrame : Frames.encode(viewerEvent)
+        for (id, member) in members where !member.outbox.push(member.role == .presenter ? presenterFrame : viewerFrame) {
             // Too far behind: the outbox closed itself and the client will resume by lastSeq.
             members[id] = nil
         }
+        if case .pollRevealed(let pollId, _, _) = event.change { publishResults(pollId) }
+        if case .pollOpened(let poll) = event.change { publishResults(poll.id) }
     }
 
     private func presenceChanged() async {

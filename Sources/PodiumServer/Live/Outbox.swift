@@ -12,6 +12,10 @@ final class Outbox: Sendable {
     enum Ephemeral: Int, CaseIterable {
         case pointer
         case presence
+        case results
+        case myAnswer
+        case questions
+        case viewerList
     }
 
     enum CloseReason: Sendable, Equatable {

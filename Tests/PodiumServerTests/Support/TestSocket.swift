@@ -78,11 +78,20 @@ final class TestSocket {
         return message ?? [:]
     }
 
-    /// Skips ephemeral messages (pointer, presence) until one of another type arrives.
+    static let ephemeralTypes: Set = ["pointer", "presence", "results", "myAnswer", "questions", "viewerList"]
+
+    /// Skips ephemeral messages (pointer, presence, lists) until one of another type arrives.
     func nextDurable() async throws -> [String: Any]? {
         while let message = try await next() {
-            let type = message["type"] as? String
-            if type != "pointer" && type != "presence" { return message }
+            if !Self.ephemeralTypes.contains(message["type"] as? String ?? "") { return message }
+        }
+        return nil
+    }
+
+    /// Skips everything until a message of this type arrives.
+    func next(ofType type: String) async throws -> [String: Any]? {
+        while let message = try await next() {
+            if message["type"] as? String == type { return message }
         }
         return nil
     }

@@ -1,0 +1,94 @@
+import Foundation
+
+
+/// `{"type":"results",…}`: a poll's tally. Presenters get open answers too; viewers only counts.
+public struct ResultsMessage: Codable, Sendable, Equatable {
+    public var type = "results"
+    public var pollId: Int
+    public var counts: [Int]
+    public var answered: Int
+    public var connected: Int
+    public var answers: [SharedAnswer]?
+
+    /// Presenters see at most this many open answers at once (newest first).
+    public static let maxOpenAnswers = 200
+
+    public init(pollId: Int, counts: [Int], answered: Int, connected: Int, answers: [SharedAnswer]?) {
+        self.pollId = pollId
+        self.counts = counts
+        self.answered = answered
+        self.connected = connected
+        self.answers = answers
+    }
+}
+
+/// `{"type":"myAnswer",…}`: the answer the server holds for this viewer.
+public struct MyAnswerMessage: Codable, Sendable, Equatable {
+    public var type = "myAnswer"
+    public var pollId: Int
+    public var choices: [Int]?
+    public var text: String?
+
+    public init(pollId: Int, answer: PollAnswer) {
+        self.pollId = pollId
+        switch answer {
+        case .choices(let choices): self.choices = choices
+        case .text(let text): self.text = text
+        }
+    }
+}
+
+/// A question as the presenter sees it: an anonymous asker is neither named nor identified.
+public struct QuestionView: Codable, Sendable, Equatable {
+    public var id: String
+    public var text: String
+    public var page: Int?
+    public var anonymous: Bool
+    public var name: String?
+    public var viewerId: String?
+    public var askedAt: Date
+    public var answered: Bool
+
+    public init(_ question: AudienceQuestion, asker: ViewerEntry?) {
+        id = question.id
+        text = question.text
+        page = question.page
+        anonymous = question.anonymous
+        name = question.anonymous ? nil : (question.name ?? asker?.displayName)
+        viewerId = question.anonymous ? nil : asker?.publicId
+        askedAt = question.askedAt
+        answered = question.answered
+    }
+}
+
+public struct QuestionsMessage: Codable, Sendable, Equatable {
+    public var type = "questions"
+    public var questions: [QuestionView]
+
+    public init(questions: [QuestionView]) { self.questions = questions }
+}
+
+/// A viewer as the presenter sees them, with their public id (never their identity cookie).
+public struct ViewerView: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var connected: Bool
+    /// Questions asked under their name (anonymous ones are not counted: that would give them away).
+    public var questions: Int
+
+    public init(id: String, name: String, connected: Bool, questions: Int) {
+        self.id = id
+        self.name = name
+        self.connected = connected
+        self.questions = questions
+    }
+}
+
+public struct ViewerListMessage: Codable, Sendable, Equatable {
+    public var type = "viewerList"
+    public var viewers: [ViewerView]
+
+    public init(viewers: [ViewerView]) { self.viewers = viewers }
+}
+
+/// What a presenter or viewer needs beyond the snapshot when they (re)join.

@@ -1,0 +1,86 @@
+import Foundation
+import PodiumCore
+import SQLKit
+
+extension SQLStore: InteractionStore {
+    public func saveAnswer(sessionId: String, pollId: Int, viewerId: String, _ answer: PollAnswer, at date: Date) async throws {
+        let body = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
+        try await serial { db in
+            try await db.raw(
+                """
+                INSERT INTO poll_answers (session_id, poll_id, viewer_id, answer, first_answered_at, updated_at)
+                VALUES (\(bind: sessionId), \(bind: pollId), \(bind: viewerId), \(bind: body), \(bind: date), \(bind: date))
+                ON CONFLICT (session_id, poll_id, viewer_id) DO UPDATE SET answer = excluded.answer, updated_at = excluded.updated_at
+                """
+            ).run()
+        }
+    }
+
+    public func answers(sessionId: String) async throws -> [(pollId: Int, viewerId: String, answer: PollAnswer)] {
+        struct Row: Decodable {
+            let pollId: Int
+            let viewerId: String
+            let answer: String
+        }
+        let rows = try await serial { db in
+            try await db.select().columns("poll_id", "viewer_id", "answer").from("poll_answers")
+                .where("session_id", .equal, sessionId).orderBy("poll_id").orderBy("first_answered_at")
+                .all(decoding: Row.self, with: Self.decoding)
+        }
+        let decoder = JSONDecoder()
+        return try rows.map { ($0.pollId, $0.viewerId, try decoder.decode(PollAnswer.self, from: Data($0.answer.utf8))) }
+    }
+
+    public func saveQuestion(sessionId: String, _ question: AudienceQuestion) async throws {
+        try await serial { db in
+            try await db.raw(
+                """
+                INSERT INTO audience_questions (session_id, id, text, page, anonymous, viewer_id, name, asked_at, answered)
+                VALUES (\(bind: sessionId), \(bind: question.id), \(bind: question.text), \(bind: question.page),
+                        \(bind: question.anonymous), \(bind: question.viewerId), \(bind: question.name),
+                        \(bind: question.askedAt), \(bind: question.answered))
+                ON CONFLICT (session_id, id) DO NOTHING
+                """
+            ).run()
+        }
+    }
+
+    public func setQuestionAnswered(sessionId: String, questionId: String, answered: Bool) async throws {
+        try await serial { db in
+            try await db.update("audience_questions").set("answered", to: answered)
+                .where("session_id", .equal, sessionId).where("id", .equal, questionId).run()
+        }
+    }
+
+    public func questions(sessionId: String) async throws -> [AudienceQuestion] {
+        try await serial { db in
+            try await db.select().columns("id", "text", "page", "anonymous", "viewer_id", "name", "asked_at", "answered")
+                .from("audience_questions").where("session_id", .equal, sessionId).orderBy("asked_at")
+                .all(decoding: AudienceQuestion.self, with: Self.decoding)
+        }
+    }
+
+    public func saveViewer(sessionId: String, _ viewer: ViewerEntry, at date: Date) async throws {
+        try await serial { db in
+            try await db.raw(
+                """
+                INSERT INTO session_viewers (session_id, viewer_id, number, name, first_seen)
+                VALUES (\(bind: sessionId), \(bind: viewer.id), \(bind: viewer.number), \(bind: viewer.name), \(bind: date))
+                ON CONFLICT (session_id, viewer_id) DO UPDATE SET name = excluded.name
+                """
+            ).run()
+        }
+    }
+
+    public func viewers(sessionId: String) async throws -> [ViewerEntry] {
+        struct Row: Decodable {
+            let viewerId: String
+            let number: Int
+            let name: String?
+        }
+        return try await serial { db in
+            try await db.select().columns("viewer_id", "number", "name").from("session_viewers")
+                .where("session_id", .equal, sessionId).orderBy("number").all(decoding: Row.self, with: Self.decoding)
+        }.map { ViewerEntry(id: $0.viewerId, number: $0.number, name: $0.name) }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+@testable import PodiumServer
+
+/// Polls, answers, reveal, audience questions and the viewer list over the real socket.
+@Suite("Audience interaction", .timeLimit(.minutes(3)))
+struct InteractionTests {
+    func withSession(_ body: @escaping @Sendable (Client, String, String) async throws -> Void) async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let deckId = try await client.readyDeck(token: token)
+            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+            try await body(client, token, code)
+        }
+    }
+
+    /// A viewer with their own identity cookie, as a browser would have.
+    func viewer(_ client: Client, code: String, identity: String, name: String? = nil) async throws -> TestSocket {
+        let socket = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(identity)"])
+        var hello: [String: Any] = ["role": "viewer"]
+        if let name { hello["name"] = name }
+        #expect(try await socket.hello(hello)["type"] as? String == "welcome")
+        return socket
+    }
+
+    static func identity(_ n: Int) -> String { "v_" + String(repeating: "a", count: 23) + String(n) }
+
+    @Test func aPollFromOpenToRevealWithOneAnswerPerIdentity() async throws {
+        try await withSession { client, token, code in
+            let presenter = try await client.socket(code: code)
+            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let ada = try await viewer(client, code: code, identity: Self.identity(1), name: "Ada")
+            let bob = try await viewer(client, code: code, identity: Self.identity(2))
+            let poll = #"{"kind":"choice","question":"Best planet?","choices":["Mars","Earth","Venus"],"correct":[1],"showResults":false}"#
+            try await presenter.send(#"{"type":"openPoll","id":"p1","poll":\#(poll)}"#)
+
+            let opened = try #require(try await ada.nextDurable())
+            #expect(opened["type"] as? String == "pollOpened")
+            let sent = try #require(opened["poll"] as? [String: Any])
+            let pollId = try #require(sent["id"] as? Int)
+            #expect(sent["correct"] as? [Int] == [])  // the right answer is not given away
+            let presenterView = try #require(try await presenter.next(ofType: "pollOpened"))
+            #expect((presenterView["poll"] as? [String: Any])?["correct"] as? [Int] == [1])
+
+            try await ada.send(#"{"type":"answer","id":"a1","pollId":\#(pollId),"choices":[0]}"#)
+            #expect(try await ada.nextDurable()?["type"] as? String == "ack")
+            try await ada.send(#"{"type":"answer","id":"a2","pollId":\#(pollId),"choices":[1]}"#)  // changes her mind
+            try await bob.send(#"{"type":"answer","id":"b1","pollId":\#(pollId),"choices":[1]}"#)
+            try await bob.send(#"{"type":"answer","id":"b1","pollId":\#(pollId),"choices":[1]}"#)  // a retry
+            var results: [String: Any] = [:]
+            while results["answered"] as? Int != 2 || results["counts"] as? [Int] != [0, 2, 0] {
+                results = try #require(try await presenter.next(ofType: "results"))
+            }
+            #expect(results["connected"] as? Int == 2)
+            // Results are hidden from viewers: Bob sees acks and his own answer, no tally.
+            var bobSaw: [String] = []
+            try await bob.send(#"{"type":"ping"}"#)
+            while let message = try await bob.next(), message["type"] as? String != "pong" { bobSaw.append(message["type"] as? String ?? "") }
+            #expect(!bobSaw.contains("results"))
+            #expect(bobSaw.contains("myAnswer"))
+
+            try await presenter.send(#"{"type":"revealPoll","id":"r1","pollId":\#(pollId),"results":true}"#)
+            let revealed = try #require(try await ada.next(ofType: "pollRevealed"))
+            #expect(revealed["correct"] as? [Int] == [1])
+            #expect(revealed["results"] as? Bool == true)
+            let shown = try #require(try await ada.next(ofType: "results"))
+            #expect(shown["counts"] as? [Int] == [0, 2, 0])
+            #expect(shown["answers"] == nil)
+
+            try await bob.send(#"{"type":"answer","id":"b2","pollId":\#(pollId),"choices":[0]}"#)
+            #expect(try await bob.next(ofType: "error")?["code"] as? String == "poll_closed")
+
+            // A late joiner sees the revealed poll and its chart; a reconnecting Ada her own answer.
+            let late = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(Self.identity(1))"])
+            let welcome = try await late.hello(["role": "viewer"])
+            let polls = try #require((welcome["snapshot"] as? [String: Any])?["polls"] as? [[String: Any]])
+            #expect(polls.first?["status"] as? String == "revealed")
+            #expect((polls.first?["poll"] as? [String: Any])?["correct"] as? [Int] == [1])
+            #expect((welcome["results"] as? [[String: Any]])?.first?["counts"] as? [Int] == [0, 2, 0])
+            #expect((welcome["myAnswers"] as? [String: Any])?["\(pollId)"] as? [String: [Int]] == ["choices": [1]])
+        }
+    }
+
+    @Test func openAnswersArriveForThePresenterWhoSharesOne() async throws {
+        try await withSession { client, token, code in
+            let presenter = try await client.socket(code: code)
+            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let ada = try await viewer(client, code: code, identity: Self.identity(1), name: "Ada")
+            try await presenter.send(#"{"type":"openPoll","id":"p","poll":{"kind":"open","question":"One word?"}}"#)
+            let pollId = try #require((try await ada.next(ofType: "pollOpened")?["poll"] as? [String: Any])?["id"] as? Int)
+            try await ada.send(#"{"type":"answer","id":"a","pollId":\#(pollId),"text":"Brilliant"}"#)
+            var answers: [[String: Any]] = []
+            while answers.isEmpty { answers = try await presenter.next(ofType: "results")?["answers"] as? [[String: Any]] ?? [] }
+            #expect(answers.first?["text"] as? String == "Brilliant")
+            let answerId = try #require(answers.first?["answerId"] as? String)
+            try await presenter.send(#"{"type":"shareAnswer","id":"s","pollId":\#(pollId),"answerId":"\#(answerId)"}"#)
+            let shared = try #require(try await ada.next(ofType: "answerShared"))
+            #expect(shared["text"] as? String == "Brilliant")
+            #expect(shared["name"] == nil && shared["viewerId"] == nil)
+        }
+    }
+
+    @Test func anAnonymousQuestionReachesThePresenterWithoutItsAsker() async throws {
+        try await withSession { client, token, code in
+            let presenter = try await client.socket(code: code)
+            let welcome = try await presenter.hello(["role": "presenter", "token": token])
+            #expect((welcome["questions"] as? [Any])?.isEmpty == true)
+            let ada = try await viewer(client, code: code, identity: Self.identity(1), name: "Ada")
+            let list = try #require(try await presenter.next(ofType: "viewerList")?["viewers"] as? [[String: Any]])
+            #expect(list.first?["name"] as? String == "Ada")
+            #expect(list.first?["id"] as? String == "g1")
+            #expect(list.first?["connected"] as? Bool == true)
+
+            try await ada.send(#"{"type":"ask","id":"q-secret","text":"Is this recorded?","page":2,"anonymous":true}"#)
+            #expect(try await ada.nextDurable()?["type"] as? String == "ack")
+            try await ada.send(#"{"type":"ask","id":"q-open","text":"Slides afterwards?","anonymous":false}"#)
+            var questions: [[String: Any]] = []
+            while questions.count < 2 { questions = try await presenter.next(ofType: "questions")?["questions"] as? [[String: Any]] ?? [] }
+            let anonymous = try #require(questions.first { $0["id"] as? String == "q-secret" })
+            #expect(anonymous["name"] == nil && anonymous["viewerId"] == nil)
+            #expect(anonymous["page"] as? Int == 2)
+            let named = try #require(questions.first { $0["id"] as? String == "q-open" })
+            #expect(named["name"] as? String == "Ada" && named["viewerId"] as? String == "g1")
+            // Not even the raw frame mentions Ada next to the anonymous question.
+
+            try await ada.send(#"{"type":"markQuestion","id":"m","questionId":"q-open","answered":true}"#)
+            #expect(try await ada.next(ofType: "error")?["code"] as? String == "forbidden")
+            try await presenter.send(#"{"type":"markQuestion","id":"m","questionId":"q-open","answered":true}"#)
+            var marked = false
+            while !marked {
+                let list = try await presenter.next(ofType: "questions")?["questions"] as? [[String: Any]] ?? []
+                marked = list.first { $0["id"] as? String == "q-open" }?["answered"] as? Bool == true
+            }
+            // A presenter who reconnects gets the list in the welcome, still without the asker.
+            let again = try await client.socket(code: code)
+            let rejoin = try await again.hello(["role": "presenter", "token": token])
+            let kept = try #require(rejoin["questions"] as? [[String: Any]])
+            #expect(kept.count == 2)
+            #expect(kept.first { $0["id"] as? String == "q-secret" }?["name"] == nil)
+            let viewers = try #require(rejoin["viewerList"] as? [[String: Any]])
+            #expect(viewers.first?["questions"] as? Int == 1)  // the anonymous one is not counted
+        }
+    }
+}
