@@ -77,6 +77,7 @@ public func buildApplication(
         store: store, blobs: blobs, ingest: ingest, uploadDirectory: configuration.temporaryDirectory,
         maxUploadBytes: configuration.maxUploadBytes, now: now
     ).addRoutes(to: api)
+    QuestionBankController(store: store, now: now).addRoutes(to: api)
     SessionController(store: store, blobs: blobs, hub: hub, accounts: accounts, joinBase: joinURLs, now: now)
         .addRoutes(to: api)
 

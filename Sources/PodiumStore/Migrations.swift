@@ -83,6 +83,16 @@ enum Migrations {
                   number INTEGER NOT NULL, name TEXT, first_seen REAL NOT NULL, PRIMARY KEY (session_id, viewer_id))
                 """,
             ]),
+        Migration(
+            version: 3, name: "question banks",
+            statements: [
+                """
+                CREATE TABLE deck_questions (
+                  id TEXT PRIMARY KEY, deck_id TEXT NOT NULL REFERENCES decks(id) ON DELETE CASCADE,
+                  position INTEGER NOT NULL, poll TEXT NOT NULL, created_at REAL NOT NULL)
+                """,
+                "CREATE INDEX deck_questions_deck ON deck_questions(deck_id, position)",
+            ]),
     ]
 
     static func run(on db: any SQLDatabase, logger: Logger) async throws {

@@ -65,5 +65,29 @@ public protocol InteractionStore: Sendable {
     func viewers(sessionId: String) async throws -> [ViewerEntry]
 }
 
+/// A deck's question bank: polls prepared before a session, sent with one click during it.
+public protocol QuestionBankStore: Sendable {
+    func bankQuestions(deckId: String) async throws -> [BankQuestion]
+    func saveBankQuestion(_ question: BankQuestion) async throws
+    func deleteBankQuestion(id: String) async throws
+}
+
+/// One prepared poll of a deck.
+public struct BankQuestion: Sendable, Equatable, Codable {
+    public var id: String
+    public var deckId: String
+    public var position: Int
+    public var poll: Poll
+    public var createdAt: Date
+
+    public init(id: String, deckId: String, position: Int, poll: Poll, createdAt: Date) {
+        self.id = id
+        self.deckId = deckId
+        self.position = position
+        self.poll = poll
+        self.createdAt = createdAt
+    }
+}
+
 /// Everything Podium keeps. One implementation on SQL (SQLite by default).
-public typealias PodiumStore = UserStore & DeckStore & SessionStore & InteractionStore
+public typealias PodiumStore = UserStore & DeckStore & SessionStore & InteractionStore & QuestionBankStore

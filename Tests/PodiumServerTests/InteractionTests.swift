@@ -145,3 +145,37 @@ struct InteractionTests {
         }
     }
 }
+
+@Suite("Question bank", .timeLimit(.minutes(3)))
+struct QuestionBankTests {
+    @Test func prepareEditAndDeleteQuestionsOfADeck() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let deckId = try await client.readyDeck(token: token)
+            let path = "/api/v1/decks/\(deckId)/questions"
+            let first = try await client.request(
+                .post, path, token: token,
+                json: #"{"poll":{"kind":"choice","question":"2+2?","choices":["3","4"],"correct":[1]}}"#)
+            #expect(first.status == .created)
+            let id = try #require(try first.object()["id"] as? String)
+            #expect(try await client.request(.post, path, token: token, json: #"{"poll":{"kind":"open","question":"Why?"}}"#).status == .created)
+            let bad = try await client.request(.post, path, token: token, json: #"{"poll":{"kind":"choice","question":"?","choices":["one"]}}"#)
+            #expect(bad.status == .badRequest)
+            #expect(bad.errorCode == "invalid_poll")
+
+            var bank = try await client.request(.get, path, token: token).array()
+            #expect(bank.map { ($0["poll"] as? [String: Any])?["question"] as? String } == ["2+2?", "Why?"])
+            let edited = try await client.request(
+                .patch, "\(path)/\(id)", token: token,
+                json: #"{"poll":{"kind":"choice","question":"2+2=?","choices":["3","4","5"],"correct":[1]},"position":9}"#)
+            #expect(edited.status == .ok)
+            bank = try await client.request(.get, path, token: token).array()
+            #expect(bank.map { ($0["poll"] as? [String: Any])?["question"] as? String } == ["Why?", "2+2=?"])
+            #expect(try await client.request(.delete, "\(path)/\(id)", token: token).status == .noContent)
+            #expect(try await client.request(.get, path, token: token).array().count == 1)
+            #expect(try await client.request(.get, path).status == .unauthorized)
+        }
+    }
+}
