@@ -15,6 +15,7 @@
 //   ack      {id, seq}
 //   rejected {id, code, message}         a command was refused
 //   fatal    {code, message}             hello refused (passcode_wrong, not_found, …): no reconnect
+//   message  {type, …}                    any other ephemeral message (results, questions, …)
 
 const MIN_DELAY = 500;
 const MAX_DELAY = 10000;
@@ -302,7 +303,10 @@ export class LiveClient extends EventTarget {
       case 'pong':
         break;
       default:
+        // Newer features (polls, questions…): durable ones still count in the seq chain;
+        // everything is passed on for the page to use.
         if (typeof message.seq === 'number') this.onDurable(message);
+        else this.emit('message', message);
         break;
     }
   }
