@@ -60,7 +60,8 @@ public func buildApplication(
         try await seedDemoDeck(configuration: configuration, store: store, blobs: blobs, ingest: ingest, now: now, logger: logger)
     }
     let lanAddresses = NetworkAddresses.lanIPv4()
-    let joinURLs = JoinURLBuilder(publicURL: configuration.publicURL, port: configuration.port, lanAddresses: lanAddresses)
+    let joinURLs = JoinURLBuilder(
+        publicURL: configuration.publicURL, listenHost: configuration.host, port: configuration.port, lanAddresses: lanAddresses)
 
     let router = Router(context: AppRequestContext.self)
     router.middlewares.add(SecurityHeadersMiddleware())
@@ -78,6 +79,8 @@ public func buildApplication(
         maxUploadBytes: configuration.maxUploadBytes, now: now
     ).addRoutes(to: api)
     QuestionBankController(store: store, now: now).addRoutes(to: api)
+    NotesController(store: store, hub: hub, now: now).addRoutes(to: api)
+    ReportController(store: store, hub: hub).addRoutes(to: api)
     SessionController(store: store, blobs: blobs, hub: hub, accounts: accounts, joinBase: joinURLs, now: now)
         .addRoutes(to: api)
 

@@ -97,5 +97,9 @@ struct SessionResponse: Codable, Sendable {
     let live: Bool
     let pageCount: Int
     let createdAt: Date
+    /// The same instant as `createdAt`, under the name the live list uses.
+    let startedAt: Date
     let endedAt: Date?
+    /// Connected viewers, while the session is live.
+    let viewers: Int?
 }

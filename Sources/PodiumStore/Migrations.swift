@@ -93,6 +93,22 @@ enum Migrations {
                 """,
                 "CREATE INDEX deck_questions_deck ON deck_questions(deck_id, position)",
             ]),
+        Migration(
+            version: 4, name: "viewer notes and attendance",
+            statements: [
+                """
+                CREATE TABLE viewer_notes (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, viewer_id TEXT NOT NULL,
+                  page INTEGER NOT NULL, text TEXT NOT NULL, updated_at REAL NOT NULL,
+                  PRIMARY KEY (session_id, viewer_id, page))
+                """,
+                """
+                CREATE TABLE attendance (
+                  id TEXT PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                  viewer_id TEXT NOT NULL, joined_at REAL NOT NULL, left_at REAL)
+                """,
+                "CREATE INDEX attendance_session ON attendance(session_id, joined_at)",
+            ]),
     ]
 
     static func run(on db: any SQLDatabase, logger: Logger) async throws {

@@ -65,6 +65,19 @@ public protocol InteractionStore: Sendable {
     func viewers(sessionId: String) async throws -> [ViewerEntry]
 }
 
+/// A viewer's private notes, and who was connected when.
+public protocol NotesAndAttendanceStore: Sendable {
+    /// Saves the note for one page; empty text deletes it.
+    func saveNote(sessionId: String, viewerId: String, page: Int, text: String, at: Date) async throws
+    /// A viewer's notes by page.
+    func notes(sessionId: String, viewerId: String) async throws -> [Int: String]
+    /// A connection opened; `id` names the visit until it ends.
+    func attendanceStarted(id: String, sessionId: String, viewerId: String, at: Date) async throws
+    func attendanceEnded(id: String, at: Date) async throws
+    /// Every visit of a session: who, from when, until when (nil: still connected, or the server stopped).
+    func attendance(sessionId: String) async throws -> [(viewerId: String, joinedAt: Date, leftAt: Date?)]
+}
+
 /// A deck's question bank: polls prepared before a session, sent with one click during it.
 public protocol QuestionBankStore: Sendable {
     func bankQuestions(deckId: String) async throws -> [BankQuestion]
@@ -90,4 +103,4 @@ public struct BankQuestion: Sendable, Equatable, Codable {
 }
 
 /// Everything Podium keeps. One implementation on SQL (SQLite by default).
-public typealias PodiumStore = UserStore & DeckStore & SessionStore & InteractionStore & QuestionBankStore
+public typealias PodiumStore = UserStore & DeckStore & SessionStore & InteractionStore & QuestionBankStore & NotesAndAttendanceStore

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Testing
 
 @testable import PodiumServer
@@ -177,5 +178,89 @@ struct QuestionBankTests {
             #expect(try await client.request(.get, path, token: token).array().count == 1)
             #expect(try await client.request(.get, path).status == .unauthorized)
         }
+    }
+}
+
+@Suite("Notes and report", .timeLimit(.minutes(3)))
+struct NotesAndReportTests {
+    @Test func viewersKeepPrivateNotesPerSlideAndDownloadThemAsMarkdown() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let deckId = try await client.readyDeck(token: token)
+            let code = try #require(try await client.startSession(deckId: deckId, token: token, passcode: "9")["code"] as? String)
+            let ada = InteractionTests.identity(1)
+            let cookie: HTTPFields = [.cookie: "podium_viewer=\(ada)"]
+            // Not admitted yet (the passcode was never given): no notes.
+            let refused = try await client.request(.put, "/api/v1/sessions/\(code)/notes/2", headers: cookie, json: #"{"text":"x"}"#)
+            #expect(refused.status == .forbidden)
+            let socket = try await client.socket(code: code, headers: cookie)
+            #expect(try await socket.hello(["role": "viewer", "passcode": "9"])["type"] as? String == "welcome")
+
+            #expect(try await client.request(.put, "/api/v1/sessions/\(code)/notes/2", headers: cookie, json: #"{"text":"Scan the QR"}"#).status == .noContent)
+            #expect(try await client.request(.put, "/api/v1/sessions/\(code)/notes/99", headers: cookie, json: #"{"text":"x"}"#).status == .badRequest)
+            let notes = try await client.request(.get, "/api/v1/sessions/\(code)/notes", headers: cookie).object()
+            #expect(notes["notes"] as? [String: String] == ["2": "Scan the QR"])
+            let other: HTTPFields = [.cookie: "podium_viewer=\(InteractionTests.identity(2))"]
+            #expect(try await client.request(.get, "/api/v1/sessions/\(code)/notes", headers: other).status == .forbidden)
+
+            let markdown = String(buffer: try await client.request(.get, "/api/v1/sessions/\(code)/notes.md", headers: cookie).body)
+            #expect(markdown.hasPrefix("# Notes: Welcome to Podium"))
+            #expect(markdown.contains("## Slide 2: "))
+            #expect(markdown.contains("Scan the QR"))
+        }
+    }
+
+    @Test func thePresenterGetsAReportWithAttendancePollsAndQuestions() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let deckId = try await client.readyDeck(token: token)
+            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+            let presenter = try await client.socket(code: code)
+            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let viewer = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(1))"])
+            _ = try await viewer.hello(["role": "viewer", "name": "Ada"])
+            let live = try await client.request(.get, "/api/v1/sessions?live=true").array()
+            #expect(live.first?["viewers"] as? Int == 1)
+            #expect(live.first?["startedAt"] is String)
+
+            try await presenter.send(#"{"type":"openPoll","id":"p","poll":{"kind":"choice","question":"Yes, no?","choices":["Yes","No, \"never\""],"correct":[0]}}"#)
+            let pollId = try #require((try await viewer.next(ofType: "pollOpened")?["poll"] as? [String: Any])?["id"] as? Int)
+            try await viewer.send(#"{"type":"answer","id":"a","pollId":\#(pollId),"choices":[1]}"#)
+            _ = try await viewer.next(ofType: "ack")
+            try await viewer.send(#"{"type":"ask","id":"q","text":"=cmd|' /C calc'!A0","anonymous":true}"#)
+            _ = try await viewer.next(ofType: "ack")
+
+            #expect(try await client.request(.get, "/api/v1/sessions/\(code)/report").status == .unauthorized)
+            let report = try await client.request(.get, "/api/v1/sessions/\(code)/report", token: token).object()
+            #expect(report["uniqueViewers"] as? Int == 1)
+            #expect(report["peakViewers"] as? Int == 1)
+            let polls = try #require(report["polls"] as? [[String: Any]])
+            #expect(polls.first?["counts"] as? [Int] == [0, 1])
+            let questions = try #require(report["questions"] as? [[String: Any]])
+            #expect(questions.first?["name"] == nil)
+
+            let pollsCSV = String(buffer: try await client.request(.get, "/api/v1/sessions/\(code)/report/polls.csv", token: token).body)
+            #expect(pollsCSV.contains("\"No, \"\"never\"\"\""))
+            let questionsCSV = String(buffer: try await client.request(.get, "/api/v1/sessions/\(code)/report/questions.csv", token: token).body)
+            #expect(questionsCSV.contains("Anonymous"))
+            #expect(questionsCSV.contains("'=cmd"))  // formula injection defused
+            #expect(!questionsCSV.contains("Ada"))
+            let attendanceCSV = try await client.request(.get, "/api/v1/sessions/\(code)/report/attendance.csv", token: token)
+            #expect(String(buffer: attendanceCSV.body).hasPrefix("time,viewers"))
+            #expect(try await client.request(.get, "/api/v1/sessions/\(code)/report/secrets.csv", token: token).status == .notFound)
+        }
+    }
+
+    @Test func joinLinksOfferOnlyAddressesTheServerListensOn() {
+        let loopbackOnly = JoinURLBuilder(publicURL: nil, listenHost: "127.0.0.1", port: 8080, lanAddresses: ["192.0.2.7"])
+        #expect(loopbackOnly.reachableLAN == nil)
+        let everywhere = JoinURLBuilder(publicURL: nil, listenHost: "0.0.0.0", port: 8080, lanAddresses: ["192.0.2.7"])
+        #expect(everywhere.reachableLAN == "192.0.2.7")
+        let configured = JoinURLBuilder(publicURL: "https://talks.example/", listenHost: "0.0.0.0", port: 8080, lanAddresses: [])
+        #expect(configured.joinURL(code: "ABCDEF", request: nil) == "https://talks.example/s/ABCDEF")
     }
 }

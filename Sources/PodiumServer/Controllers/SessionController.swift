@@ -108,7 +108,8 @@ struct SessionController {
             id: record.id, code: record.code, joinUrl: joinBase.joinURL(code: record.code, request: request),
             deckId: record.deckId, title: deck?.title ?? "Deck", presenter: presenter?.name ?? "Presenter",
             hasPasscode: record.passcodeHash != nil, allowDownload: record.allowDownload, live: record.isLive,
-            pageCount: deck?.pageCount ?? 0, createdAt: record.createdAt, endedAt: record.endedAt)
+            pageCount: deck?.pageCount ?? 0, createdAt: record.createdAt, startedAt: record.createdAt, endedAt: record.endedAt,
+            viewers: record.isLive ? await hub.viewerCount(code: record.code) : nil)
     }
 }
 

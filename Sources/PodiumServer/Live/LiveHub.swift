@@ -120,6 +120,9 @@ actor LiveHub: Service {
         publishLobby()
     }
 
+    /// The number of connected viewers of a live session.
+    func viewerCount(code: String) -> Int? { lobby[code]?.viewers }
+
     /// Viewer counts by session code, for the REST listing.
     func lobbyEntries() -> [LobbyEntry] {
         lobby.values.sorted { $0.startedAt > $1.startedAt }

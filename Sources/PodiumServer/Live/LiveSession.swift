@@ -16,6 +16,8 @@ actor LiveSession {
         let role: Role
         let viewerId: String?
         let name: String?
+        /// The attendance row of this visit (viewers only).
+        var visit: String?
     }
 
     /// What the audience contributed before a restart.
@@ -32,14 +34,14 @@ actor LiveSession {
     private var members: [Int: Member] = [:]
     private var nextMemberID = 0
     private let gate = SerialGate()
-    private let store: any SessionStore & InteractionStore
+    private let store: any PodiumStore
     private let now: @Sendable () -> Date
     private let logger: Logger
     /// Told the viewer count and when the session ends, for the lobby.
     private let onChange: @Sendable (LiveSession, _ viewers: Int) async -> Void
 
     init(
-        record: SessionRecord, info: SessionInfo, history: [StoredEvent], store: any SessionStore & InteractionStore,
+        record: SessionRecord, info: SessionInfo, history: [StoredEvent], store: any PodiumStore,
         restored: Restored, now: @escaping @Sendable () -> Date, logger: Logger,
         onChange: @escaping @Sendable (LiveSession, Int) async -> Void
     ) throws(SessionError) {
@@ -67,6 +69,13 @@ actor LiveSession {
         nextMemberID += 1
         members[id] = Member(outbox: outbox, role: role, viewerId: viewerId, name: name)
         if role == .viewer, let viewerId {
+            let visit = IDs.make("a")
+            members[id]?.visit = visit
+            do {
+                try await store.attendanceStarted(id: visit, sessionId: record.id, viewerId: viewerId, at: now())
+            } catch {
+                logger.error("could not record attendance in session \(record.code): \(error)")
+            }
             let (entry, changed) = state.registerViewer(viewerId, name: name)
             if changed {
                 do {
@@ -100,6 +109,13 @@ actor LiveSession {
 
     func leave(_ id: Int) async {
         guard let member = members.removeValue(forKey: id) else { return }
+        if let visit = member.visit {
+            do {
+                try await store.attendanceEnded(id: visit, at: now())
+            } catch {
+                logger.error("could not record attendance in session \(record.code): \(error)")
+            }
+        }
         if member.role == .viewer {
             await presenceChanged()
             publishViewerList()
@@ -194,7 +210,7 @@ actor LiveSession {
         publishQuestions()
     }
 
-    private func results(for pollId: Int, forPresenter: Bool) -> ResultsMessage {
+    func results(for pollId: Int, forPresenter: Bool) -> ResultsMessage {
         let tally = state.tallies[pollId]
         let choiceCount = state.snapshot.poll(pollId)?.poll.choices.count ?? 0
         return ResultsMessage(
@@ -212,7 +228,7 @@ actor LiveSession {
         return mine
     }
 
-    private func questionViews() -> [QuestionView] {
+    func questionViews() -> [QuestionView] {
         state.questions.map { QuestionView($0, asker: state.viewerEntry($0.viewerId)) }
     }
 

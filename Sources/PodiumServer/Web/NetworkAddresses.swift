@@ -34,13 +34,21 @@ enum NetworkAddresses {
 /// loopback name a phone could not reach; then the machine's first network address.
 struct JoinURLBuilder: Sendable {
     let publicURL: String?
+    /// The address the server listens on: a network address is only offered when phones can reach it.
+    let listenHost: String
     let port: Int
     let lanAddresses: [String]
+
+    /// The network address to offer for loopback requests, if the server listens there.
+    var reachableLAN: String? {
+        if listenHost == "0.0.0.0" || listenHost == "::" { return lanAddresses.first }
+        return lanAddresses.contains(listenHost) ? listenHost : nil
+    }
 
     func baseURL(request: Request?) -> String {
         if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
         if let host = request?.head.authority, !Self.isLoopback(host) { return "http://\(host)" }
-        if let lan = lanAddresses.first { return "http://\(lan):\(port)" }
+        if let lan = reachableLAN { return "http://\(lan):\(port)" }
         return "http://\(request?.head.authority ?? "localhost:\(port)")"
     }
 

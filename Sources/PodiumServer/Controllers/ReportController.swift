@@ -1,0 +1,144 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+import PodiumStore
+
+/// The presenter's report of a session: attendance over time, polls with results, open answers and
+/// questions; as JSON for the browser and as one CSV file per kind.
+struct ReportController {
+    let store: any PodiumStore
+    let hub: LiveHub
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("sessions/:code/report", use: report)
+        group.get("sessions/:code/report/:file", use: csv)
+    }
+
+    struct Report: ResponseEncodable {
+        struct AttendancePoint: Codable {
+            let at: Date
+            let viewers: Int
+        }
+
+        struct PollReport: Codable {
+            let id: Int
+            let kind: String
+            let question: String
+            let choices: [String]
+            let correct: [Int]
+            let status: String
+            let counts: [Int]
+            let answered: Int
+            let answers: [String]?
+        }
+
+        let code: String
+        let title: String
+        let startedAt: Date
+        let endedAt: Date?
+        let uniqueViewers: Int
+        let peakViewers: Int
+        let attendance: [AttendancePoint]
+        let polls: [PollReport]
+        let questions: [QuestionView]
+    }
+
+    @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Report {
+        try await build(context)
+    }
+
+    /// `attendance.csv`, `polls.csv`, `answers.csv` or `questions.csv`.
+    @Sendable func csv(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let file = try context.parameters.require("file")
+        let report = try await build(context)
+        let iso = ISO8601DateFormatter()
+        var rows: [[String]]
+        switch file {
+        case "attendance.csv":
+            rows = [["time", "viewers"]] + report.attendance.map { [iso.string(from: $0.at), String($0.viewers)] }
+        case "polls.csv":
+            rows = [["poll", "question", "kind", "choice", "correct", "count", "answered"]]
+            for poll in report.polls {
+                if poll.kind == "open" {
+                    rows.append([String(poll.id), poll.question, poll.kind, "", "", "", String(poll.answered)])
+                }
+                for (index, choice) in poll.choices.enumerated() {
+                    rows.append([
+                        String(poll.id), poll.question, poll.kind, choice, poll.correct.contains(index) ? "yes" : "no",
+                        String(poll.counts[safe: index] ?? 0), String(poll.answered),
+                    ])
+                }
+            }
+        case "answers.csv":
+            rows = [["poll", "question", "answer"]]
+            for poll in report.polls { for answer in poll.answers ?? [] { rows.append([String(poll.id), poll.question, answer]) } }
+        case "questions.csv":
+            rows = [["asked_at", "page", "name", "question", "answered"]]
+            for question in report.questions {
+                rows.append([
+                    iso.string(from: question.askedAt), question.page.map(String.init) ?? "",
+                    question.anonymous ? "Anonymous" : (question.name ?? ""), question.text, question.answered ? "yes" : "no",
+                ])
+            }
+        default:
+            throw APIError.notFound("report file")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/csv; charset=utf-8"
+        headers[.contentDisposition] = "attachment; filename=\"\(report.code)-\(file)\""
+        let body = rows.map { $0.map(Self.csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: .init(string: body)))
+    }
+
+    /// RFC 4180 quoting; a leading =, +, - or @ is prefixed with ' so spreadsheets do not run it.
+    static func csvField(_ value: String) -> String {
+        var value = value
+        if let first = value.first, "=+-@".contains(first) { value = "'" + value }
+        guard value.contains(where: { ",\"\r\n".contains($0) }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private func build(_ context: AppRequestContext) async throws -> Report {
+        let user = try context.requireUser()
+        guard let code = JoinCode.normalize(try context.parameters.require("code")), let session = try await hub.session(code: code)
+        else { throw APIError.notFound("session") }
+        let record = session.record
+        guard record.presenterId == user.id || user.role == .admin else { throw APIError.notFound("session") }
+        let state = await session.state
+        let visits = try await store.attendance(sessionId: record.id)
+        let end = record.endedAt ?? Date()
+        var polls: [Report.PollReport] = []
+        for snapshot in state.snapshot.polls {
+            let results = await session.results(for: snapshot.poll.id, forPresenter: true)
+            polls.append(
+                Report.PollReport(
+                    id: snapshot.poll.id, kind: snapshot.poll.kind.rawValue, question: snapshot.poll.question,
+                    choices: snapshot.poll.choices, correct: snapshot.poll.correct, status: snapshot.status.rawValue,
+                    counts: results.counts, answered: results.answered,
+                    answers: snapshot.poll.kind == .open ? state.tallies[snapshot.poll.id]?.openAnswers.reversed().map(\.text) ?? [] : nil))
+        }
+        let attendance = Self.attendanceByMinute(visits, from: record.createdAt, to: end)
+        return Report(
+            code: record.code, title: session.info.title, startedAt: record.createdAt, endedAt: record.endedAt,
+            uniqueViewers: Set(visits.map(\.viewerId)).count, peakViewers: attendance.map(\.viewers).max() ?? 0,
+            attendance: attendance, polls: polls, questions: await session.questionViews())
+    }
+
+    /// How many distinct viewers were connected in each minute of the session.
+    static func attendanceByMinute(
+        _ visits: [(viewerId: String, joinedAt: Date, leftAt: Date?)], from start: Date, to end: Date
+    ) -> [Report.AttendancePoint] {
+        guard end > start else { return [] }
+        let minutes = min(Int(end.timeIntervalSince(start) / 60) + 1, 24 * 60)
+        return (0..<minutes).map { minute in
+            let from = start.addingTimeInterval(Double(minute) * 60)
+            let to = from.addingTimeInterval(60)
+            let present = visits.filter { $0.joinedAt < to && ($0.leftAt ?? end) >= from }
+            return Report.AttendancePoint(at: from, viewers: Set(present.map(\.viewerId)).count)
+        }
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

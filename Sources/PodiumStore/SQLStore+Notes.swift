@@ -1,0 +1,58 @@
+import Foundation
+import SQLKit
+
+extension SQLStore: NotesAndAttendanceStore {
+    public func saveNote(sessionId: String, viewerId: String, page: Int, text: String, at date: Date) async throws {
+        try await serial { db in
+            if text.isEmpty {
+                try await db.delete(from: "viewer_notes").where("session_id", .equal, sessionId)
+                    .where("viewer_id", .equal, viewerId).where("page", .equal, page).run()
+                return
+            }
+            try await db.raw(
+                """
+                INSERT INTO viewer_notes (session_id, viewer_id, page, text, updated_at)
+                VALUES (\(bind: sessionId), \(bind: viewerId), \(bind: page), \(bind: text), \(bind: date))
+                ON CONFLICT (session_id, viewer_id, page) DO UPDATE SET text = excluded.text, updated_at = excluded.updated_at
+                """
+            ).run()
+        }
+    }
+
+    public func notes(sessionId: String, viewerId: String) async throws -> [Int: String] {
+        struct Row: Decodable {
+            let page: Int
+            let text: String
+        }
+        let rows = try await serial { db in
+            try await db.select().columns("page", "text").from("viewer_notes").where("session_id", .equal, sessionId)
+                .where("viewer_id", .equal, viewerId).all(decoding: Row.self, with: Self.decoding)
+        }
+        return Dictionary(rows.map { ($0.page, $0.text) }, uniquingKeysWith: { $1 })
+    }
+
+    public func attendanceStarted(id: String, sessionId: String, viewerId: String, at date: Date) async throws {
+        try await serial { db in
+            try await db.insert(into: "attendance").columns("id", "session_id", "viewer_id", "joined_at")
+                .values(SQLBind(id), SQLBind(sessionId), SQLBind(viewerId), SQLBind(date)).run()
+        }
+    }
+
+    public func attendanceEnded(id: String, at date: Date) async throws {
+        try await serial { db in
+            try await db.update("attendance").set("left_at", to: date).where("id", .equal, id).run()
+        }
+    }
+
+    public func attendance(sessionId: String) async throws -> [(viewerId: String, joinedAt: Date, leftAt: Date?)] {
+        struct Row: Decodable {
+            let viewerId: String
+            let joinedAt: Date
+            let leftAt: Date?
+        }
+        return try await serial { db in
+            try await db.select().columns("viewer_id", "joined_at", "left_at").from("attendance")
+                .where("session_id", .equal, sessionId).orderBy("joined_at").all(decoding: Row.self, with: Self.decoding)
+        }.map { ($0.viewerId, $0.joinedAt, $0.leftAt) }
+    }
+}
