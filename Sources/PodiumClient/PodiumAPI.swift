@@ -2,7 +2,7 @@ import Foundation
 import PodiumCore
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The Swift SDK's REST client: sign in, upload decks, start sessions.
@@ -104,7 +104,8 @@ public struct PodiumAPI: Sendable {
     private func send<Reply: Decodable>(
         _ method: String, _ path: String, json: (some Encodable)? = String?.none, as: Reply.Type
     ) async throws -> Reply {
-        try await send(method, path, body: try json.map { try JSONEncoder().encode($0) }, contentType: "application/json", as: Reply.self)
+        try await send(
+            method, path, body: try json.map { try JSONEncoder().encode($0) }, contentType: "application/json", as: Reply.self)
     }
 
     private func send<Reply: Decodable>(

@@ -89,11 +89,14 @@ extension ClientMessage: Codable {
         case "revealPoll":
             self = .command(
                 id: try commandID(),
-                .revealPoll(pollId: try c.decode(Int.self, forKey: .pollId), results: try c.decodeIfPresent(Bool.self, forKey: .results) ?? false))
+                .revealPoll(
+                    pollId: try c.decode(Int.self, forKey: .pollId),
+                    results: try c.decodeIfPresent(Bool.self, forKey: .results) ?? false))
         case "shareAnswer":
             self = .command(
                 id: try commandID(),
-                .shareAnswer(pollId: try c.decode(Int.self, forKey: .pollId), answerId: try c.decode(String.self, forKey: .answerId)))
+                .shareAnswer(
+                    pollId: try c.decode(Int.self, forKey: .pollId), answerId: try c.decode(String.self, forKey: .answerId)))
         case "answer":
             let answer: PollAnswer
             if let text = try c.decodeIfPresent(String.self, forKey: .text) {
@@ -104,7 +107,8 @@ extension ClientMessage: Codable {
             self = .answer(id: try commandID(), pollId: try c.decode(Int.self, forKey: .pollId), answer)
         case "ask":
             self = .ask(
-                id: try commandID(), text: try c.decode(String.self, forKey: .text), page: try c.decodeIfPresent(Int.self, forKey: .page),
+                id: try commandID(), text: try c.decode(String.self, forKey: .text),
+                page: try c.decodeIfPresent(Int.self, forKey: .page),
                 anonymous: try c.decodeIfPresent(Bool.self, forKey: .anonymous) ?? false)
         case "markQuestion":
             self = .markQuestion(

@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// `{"type":"results",…}`: a poll's tally. Presenters get open answers too; viewers only counts.
 public struct ResultsMessage: Codable, Sendable, Equatable {
     public var type = "results"

@@ -92,12 +92,15 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case "pollClosed": change = .pollClosed(pollId: try container.decode(Int.self, forKey: .pollId))
         case "pollRevealed":
             change = .pollRevealed(
-                pollId: try container.decode(Int.self, forKey: .pollId), correct: try container.decode([Int].self, forKey: .correct),
+                pollId: try container.decode(Int.self, forKey: .pollId),
+                correct: try container.decode([Int].self, forKey: .correct),
                 results: try container.decode(Bool.self, forKey: .results))
         case "answerShared":
             change = .answerShared(
                 pollId: try container.decode(Int.self, forKey: .pollId),
-                SharedAnswer(answerId: try container.decode(String.self, forKey: .answerId), text: try container.decode(String.self, forKey: .text)))
+                SharedAnswer(
+                    answerId: try container.decode(String.self, forKey: .answerId),
+                    text: try container.decode(String.self, forKey: .text)))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown event type \(type)")

@@ -136,7 +136,8 @@ public struct SessionState: Sendable, Equatable {
         default:
             throw .invalidAnswer
         }
-        return tallies[pollId, default: PollTally(pollId: pollId, choiceCount: poll.poll.choices.count)].record(cleaned, from: viewer)
+        return tallies[pollId, default: PollTally(pollId: pollId, choiceCount: poll.poll.choices.count)].record(
+            cleaned, from: viewer)
     }
 
     /// Puts back an answer from the store after a restart, without the open-poll rule.

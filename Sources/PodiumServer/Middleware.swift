@@ -13,7 +13,8 @@ struct AuthMiddleware: RouterMiddleware {
     static let cookieName = "podium_auth"
     static let csrfHeader = HTTPField.Name("X-Podium-Request")!
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         var context = context
         if let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") {
             let token = String(header.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
@@ -56,7 +57,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             + "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         var response: Response
         do {
             response = try await next(request, context)

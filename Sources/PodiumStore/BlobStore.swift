@@ -50,7 +50,8 @@ public struct FileBlobStore: BlobStore {
     public static func isValidName(_ name: String) -> Bool {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 64, (1...5).contains(parts[1].count) else { return false }
-        return parts[0].allSatisfy { $0.isHexDigit && !$0.isUppercase } && parts[1].allSatisfy { $0.isLetter && $0.isLowercase && $0.isASCII }
+        return parts[0].allSatisfy { $0.isHexDigit && !$0.isUppercase }
+            && parts[1].allSatisfy { $0.isLetter && $0.isLowercase && $0.isASCII }
     }
 
     func path(for name: String) -> URL {

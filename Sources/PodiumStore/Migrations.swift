@@ -116,7 +116,8 @@ enum Migrations {
             "CREATE TABLE IF NOT EXISTS podium_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
         ).run()
         struct Row: Decodable { let version: Int }
-        let applied = Set(try await db.select().column("version").from("podium_migrations").all(decoding: Row.self).map(\.version))
+        let applied = Set(
+            try await db.select().column("version").from("podium_migrations").all(decoding: Row.self).map(\.version))
         for migration in all where !applied.contains(migration.version) {
             logger.info("applying migration \(migration.version): \(migration.name)")
             try await db.raw("BEGIN").run()

@@ -18,7 +18,8 @@ extension SQLStore: QuestionBankStore {
         let decoder = JSONDecoder()
         return try rows.map {
             BankQuestion(
-                id: $0.id, deckId: $0.deckId, position: $0.position, poll: try decoder.decode(Poll.self, from: Data($0.poll.utf8)),
+                id: $0.id, deckId: $0.deckId, position: $0.position,
+                poll: try decoder.decode(Poll.self, from: Data($0.poll.utf8)),
                 createdAt: $0.createdAt)
         }
     }

@@ -103,4 +103,5 @@ public struct BankQuestion: Sendable, Equatable, Codable {
 }
 
 /// Everything Podium keeps. One implementation on SQL (SQLite by default).
-public typealias PodiumStore = UserStore & DeckStore & SessionStore & InteractionStore & QuestionBankStore & NotesAndAttendanceStore
+public typealias PodiumStore = UserStore & DeckStore & SessionStore & InteractionStore & QuestionBankStore
+    & NotesAndAttendanceStore

@@ -41,7 +41,9 @@ struct IngestBench: AsyncParsableCommand {
             print("run \(run): \(pages) pages in \(Self.seconds(elapsed)) s")
         }
         let perSecond = Double(pages) / Self.secondsValue(best)
-        print("best: \(pages) pages in \(Self.seconds(best)) s = \(String(format: "%.1f", perSecond)) pages/s (3 images + text per page, parallelism \(limits.parallelism))")
+        print(
+            "best: \(pages) pages in \(Self.seconds(best)) s = \(String(format: "%.1f", perSecond)) pages/s (3 images + text per page, parallelism \(limits.parallelism))"
+        )
     }
 
     static func secondsValue(_ duration: Duration) -> Double {

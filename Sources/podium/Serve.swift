@@ -48,15 +48,18 @@ struct Serve: AsyncParsableCommand {
             configuration.maxUploadBytes = megabytes * 1024 * 1024
         }
         guard FileManager.default.fileExists(atPath: configuration.webRoot.appendingPathComponent("index.html").path) else {
-            throw ValidationError("No browser client at \(configuration.webRoot.path). Run from the repository, or pass --web-root.")
+            throw ValidationError(
+                "No browser client at \(configuration.webRoot.path). Run from the repository, or pass --web-root.")
         }
 
         let reportBox = ReportBox()
         let configuredPort = configuration.port
-        let (app, report) = try await buildApplication(configuration: configuration, logger: logger, onServerRunning: { channel in
-            let port = channel.localAddress?.port ?? configuredPort
-            Self.printBanner(port: port, report: await reportBox.value)
-        })
+        let (app, report) = try await buildApplication(
+            configuration: configuration, logger: logger,
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuredPort
+                Self.printBanner(port: port, report: await reportBox.value)
+            })
         await reportBox.set(report)
         try await app.runService()
     }

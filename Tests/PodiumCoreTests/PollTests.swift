@@ -65,7 +65,8 @@ struct PollTests {
             #expect(throws: SessionError.invalidAnswer) { try state.answer(pollId: single, bad, viewer: "v", by: .viewer) }
         }
         #expect(throws: SessionError.pollNotFound) { try state.answer(pollId: 99, .choices([0]), viewer: "v", by: .viewer) }
-        let multiple = try open(Poll(kind: .choice, question: "Which?", choices: ["A", "B", "C"], multiple: true, correct: [0, 2]))
+        let multiple = try open(
+            Poll(kind: .choice, question: "Which?", choices: ["A", "B", "C"], multiple: true, correct: [0, 2]))
         #expect(try state.answer(pollId: multiple, .choices([2, 0]), viewer: "v", by: .viewer))
         #expect(state.tallies[multiple]?.counts == [1, 0, 1])
         // Opening the second poll closed the first.
@@ -120,7 +121,9 @@ struct PollTests {
         let shared = try state.handle(.shareAnswer(pollId: id, answerId: "\(id)-1"), id: "s", by: .presenter)
         #expect(shared.ackSeq == 2)
         #expect(state.snapshot.poll(id)?.shared == [SharedAnswer(answerId: "\(id)-1", text: "Fun")])
-        #expect(throws: SessionError.answerNotFound) { try state.handle(.shareAnswer(pollId: id, answerId: "\(id)-9"), id: "s2", by: .presenter) }
+        #expect(throws: SessionError.answerNotFound) {
+            try state.handle(.shareAnswer(pollId: id, answerId: "\(id)-9"), id: "s2", by: .presenter)
+        }
     }
 
     @Test mutating func endingClosesTheOpenPoll() throws {
@@ -133,15 +136,24 @@ struct PollTests {
         _ = state.registerViewer("cookie-ada", name: "Ada")
         let now = Date(timeIntervalSince1970: 1000)
         let question = try #require(
-            try state.ask(id: "q1", text: "  What about Pluto? ", page: 3, anonymous: true, viewer: "cookie-ada", at: now, by: .viewer))
+            try state.ask(
+                id: "q1", text: "  What about Pluto? ", page: 3, anonymous: true, viewer: "cookie-ada", at: now, by: .viewer))
         #expect(question.text == "What about Pluto?")
         #expect(question.name == "Ada")
         #expect(question.page == 3)
-        #expect(try state.ask(id: "q1", text: "What about Pluto?", page: 3, anonymous: true, viewer: "cookie-ada", at: now, by: .viewer) == nil)
+        #expect(
+            try state.ask(
+                id: "q1", text: "What about Pluto?", page: 3, anonymous: true, viewer: "cookie-ada", at: now, by: .viewer) == nil)
         #expect(state.questions.count == 1)
-        #expect(throws: SessionError.invalidQuestion) { try state.ask(id: "q2", text: " ", page: nil, anonymous: false, viewer: "v", at: now, by: .viewer) }
-        #expect(throws: SessionError.invalidPage) { try state.ask(id: "q3", text: "Hi", page: 6, anonymous: false, viewer: "v", at: now, by: .viewer) }
-        #expect(throws: SessionError.forbidden) { try state.ask(id: "q4", text: "Hi", page: nil, anonymous: false, viewer: "v", at: now, by: .presenter) }
+        #expect(throws: SessionError.invalidQuestion) {
+            try state.ask(id: "q2", text: " ", page: nil, anonymous: false, viewer: "v", at: now, by: .viewer)
+        }
+        #expect(throws: SessionError.invalidPage) {
+            try state.ask(id: "q3", text: "Hi", page: 6, anonymous: false, viewer: "v", at: now, by: .viewer)
+        }
+        #expect(throws: SessionError.forbidden) {
+            try state.ask(id: "q4", text: "Hi", page: nil, anonymous: false, viewer: "v", at: now, by: .presenter)
+        }
 
         #expect(throws: SessionError.forbidden) { try state.markQuestion(id: "q1", answered: true, by: .viewer) }
         #expect(try state.markQuestion(id: "q1", answered: true, by: .presenter)?.answered == true)
@@ -161,7 +173,8 @@ struct PollTests {
 
     @Test func pollEventsRoundTripOnTheWire() throws {
         let events = [
-            SessionEvent(seq: 1, change: .pollOpened(Poll(id: 1, kind: .choice, question: "Q", choices: ["A", "B"], correct: [0]))),
+            SessionEvent(
+                seq: 1, change: .pollOpened(Poll(id: 1, kind: .choice, question: "Q", choices: ["A", "B"], correct: [0]))),
             SessionEvent(seq: 2, change: .pollClosed(pollId: 1)),
             SessionEvent(seq: 3, change: .pollRevealed(pollId: 1, correct: [0], results: true)),
             SessionEvent(seq: 4, change: .answerShared(pollId: 5, SharedAnswer(answerId: "5-1", text: "Yes"))),

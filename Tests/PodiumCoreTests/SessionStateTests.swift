@@ -79,7 +79,8 @@ struct SessionStateTests {
 
     @Test mutating func blankAndLockOnlyEmitRealChanges() throws {
         #expect(try state.handle(.blank(.none), id: "1", by: .presenter) == .unchanged(seq: 0))
-        #expect(try state.handle(.blank(.white), id: "2", by: .presenter) == .applied([SessionEvent(seq: 1, change: .blank(.white))]))
+        #expect(
+            try state.handle(.blank(.white), id: "2", by: .presenter) == .applied([SessionEvent(seq: 1, change: .blank(.white))]))
         #expect(try state.handle(.lock(true), id: "3", by: .presenter) == .unchanged(seq: 1))
         #expect(try state.handle(.lock(false), id: "4", by: .presenter) == .applied([SessionEvent(seq: 2, change: .lock(false))]))
     }
@@ -124,7 +125,9 @@ struct SessionStateTests {
 
     @Test mutating func replayingTheHistoryRebuildsTheSameState() throws {
         var stored: [StoredEvent] = []
-        for (index, command) in [SessionCommand.goto(page: 4), .zoom(Viewport(x: 0.1, y: 0.1, w: 0.5, h: 0.5)), .blank(.white), .lock(false)].enumerated() {
+        for (index, command) in [
+            SessionCommand.goto(page: 4), .zoom(Viewport(x: 0.1, y: 0.1, w: 0.5, h: 0.5)), .blank(.white), .lock(false),
+        ].enumerated() {
             if case .applied(let events) = try state.handle(command, id: "c\(index)", by: .presenter) {
                 stored += events.map { StoredEvent(event: $0, commandID: "c\(index)") }
             }

@@ -79,13 +79,18 @@ struct WireFormatTests {
     }
 
     @Test func pointerMessagesSayWhetherThePointerIsVisible() throws {
-        #expect(try object(PointerMessage(PointerUpdate(page: 2, point: PagePoint(x: 0.5, y: 0.25))))
-            == ["type": "pointer", "page": 2, "x": 0.5, "y": 0.25, "visible": true])
-        #expect(try object(PointerMessage(PointerUpdate(page: 2, point: nil))) == ["type": "pointer", "page": 2, "visible": false])
+        #expect(
+            try object(PointerMessage(PointerUpdate(page: 2, point: PagePoint(x: 0.5, y: 0.25))))
+                == ["type": "pointer", "page": 2, "x": 0.5, "y": 0.25, "visible": true])
+        #expect(
+            try object(PointerMessage(PointerUpdate(page: 2, point: nil))) == ["type": "pointer", "page": 2, "visible": false])
     }
 
     @Test func errorsCarryTheirStableCode() throws {
         #expect(try object(ErrorMessage(id: "a", .forbidden))["code"] as? String == "forbidden")
-        #expect(try object(ErrorMessage(.passcodeWrong)) == ["type": "error", "code": "passcode_wrong", "message": SessionError.passcodeWrong.message])
+        #expect(
+            try object(ErrorMessage(.passcodeWrong)) == [
+                "type": "error", "code": "passcode_wrong", "message": SessionError.passcodeWrong.message,
+            ])
     }
 }

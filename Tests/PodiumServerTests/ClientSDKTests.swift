@@ -20,7 +20,9 @@ struct ClientSDKTests {
             let session = try await api.startSession(deckId: deck.id, passcode: "42")
             #expect(session.hasPasscode)
             #expect(try await api.liveSessions().map(\.code) == [session.code])
-            #expect(api.liveURL(code: session.code).absoluteString == "ws://127.0.0.1:\(client.port)/api/v1/sessions/\(session.code)/live")
+            #expect(
+                api.liveURL(code: session.code).absoluteString
+                    == "ws://127.0.0.1:\(client.port)/api/v1/sessions/\(session.code)/live")
             do {
                 _ = try await api.upload(pdf: Data("hello".utf8))
                 Issue.record("a text file was accepted as a PDF")

@@ -35,7 +35,8 @@ struct InteractionTests {
             _ = try await presenter.hello(["role": "presenter", "token": token])
             let ada = try await viewer(client, code: code, identity: Self.identity(1), name: "Ada")
             let bob = try await viewer(client, code: code, identity: Self.identity(2))
-            let poll = #"{"kind":"choice","question":"Best planet?","choices":["Mars","Earth","Venus"],"correct":[1],"showResults":false}"#
+            let poll =
+                #"{"kind":"choice","question":"Best planet?","choices":["Mars","Earth","Venus"],"correct":[1],"showResults":false}"#
             try await presenter.send(#"{"type":"openPoll","id":"p1","poll":\#(poll)}"#)
 
             let opened = try #require(try await ada.nextDurable())
@@ -59,7 +60,9 @@ struct InteractionTests {
             // Results are hidden from viewers: Bob sees acks and his own answer, no tally.
             var bobSaw: [String] = []
             try await bob.send(#"{"type":"ping"}"#)
-            while let message = try await bob.next(), message["type"] as? String != "pong" { bobSaw.append(message["type"] as? String ?? "") }
+            while let message = try await bob.next(), message["type"] as? String != "pong" {
+                bobSaw.append(message["type"] as? String ?? "")
+            }
             #expect(!bobSaw.contains("results"))
             #expect(bobSaw.contains("myAnswer"))
 
@@ -119,7 +122,9 @@ struct InteractionTests {
             #expect(try await ada.nextDurable()?["type"] as? String == "ack")
             try await ada.send(#"{"type":"ask","id":"q-open","text":"Slides afterwards?","anonymous":false}"#)
             var questions: [[String: Any]] = []
-            while questions.count < 2 { questions = try await presenter.next(ofType: "questions")?["questions"] as? [[String: Any]] ?? [] }
+            while questions.count < 2 {
+                questions = try await presenter.next(ofType: "questions")?["questions"] as? [[String: Any]] ?? []
+            }
             let anonymous = try #require(questions.first { $0["id"] as? String == "q-secret" })
             #expect(anonymous["name"] == nil && anonymous["viewerId"] == nil)
             #expect(anonymous["page"] as? Int == 2)
@@ -161,8 +166,11 @@ struct QuestionBankTests {
                 json: #"{"poll":{"kind":"choice","question":"2+2?","choices":["3","4"],"correct":[1]}}"#)
             #expect(first.status == .created)
             let id = try #require(try first.object()["id"] as? String)
-            #expect(try await client.request(.post, path, token: token, json: #"{"poll":{"kind":"open","question":"Why?"}}"#).status == .created)
-            let bad = try await client.request(.post, path, token: token, json: #"{"poll":{"kind":"choice","question":"?","choices":["one"]}}"#)
+            #expect(
+                try await client.request(.post, path, token: token, json: #"{"poll":{"kind":"open","question":"Why?"}}"#).status
+                    == .created)
+            let bad = try await client.request(
+                .post, path, token: token, json: #"{"poll":{"kind":"choice","question":"?","choices":["one"]}}"#)
             #expect(bad.status == .badRequest)
             #expect(bad.errorCode == "invalid_poll")
 
@@ -193,19 +201,26 @@ struct NotesAndReportTests {
             let ada = InteractionTests.identity(1)
             let cookie: HTTPFields = [.cookie: "podium_viewer=\(ada)"]
             // Not admitted yet (the passcode was never given): no notes.
-            let refused = try await client.request(.put, "/api/v1/sessions/\(code)/notes/2", headers: cookie, json: #"{"text":"x"}"#)
+            let refused = try await client.request(
+                .put, "/api/v1/sessions/\(code)/notes/2", headers: cookie, json: #"{"text":"x"}"#)
             #expect(refused.status == .forbidden)
             let socket = try await client.socket(code: code, headers: cookie)
             #expect(try await socket.hello(["role": "viewer", "passcode": "9"])["type"] as? String == "welcome")
 
-            #expect(try await client.request(.put, "/api/v1/sessions/\(code)/notes/2", headers: cookie, json: #"{"text":"Scan the QR"}"#).status == .noContent)
-            #expect(try await client.request(.put, "/api/v1/sessions/\(code)/notes/99", headers: cookie, json: #"{"text":"x"}"#).status == .badRequest)
+            #expect(
+                try await client.request(
+                    .put, "/api/v1/sessions/\(code)/notes/2", headers: cookie, json: #"{"text":"Scan the QR"}"#
+                ).status == .noContent)
+            #expect(
+                try await client.request(.put, "/api/v1/sessions/\(code)/notes/99", headers: cookie, json: #"{"text":"x"}"#)
+                    .status == .badRequest)
             let notes = try await client.request(.get, "/api/v1/sessions/\(code)/notes", headers: cookie).object()
             #expect(notes["notes"] as? [String: String] == ["2": "Scan the QR"])
             let other: HTTPFields = [.cookie: "podium_viewer=\(InteractionTests.identity(2))"]
             #expect(try await client.request(.get, "/api/v1/sessions/\(code)/notes", headers: other).status == .forbidden)
 
-            let markdown = String(buffer: try await client.request(.get, "/api/v1/sessions/\(code)/notes.md", headers: cookie).body)
+            let markdown = String(
+                buffer: try await client.request(.get, "/api/v1/sessions/\(code)/notes.md", headers: cookie).body)
             #expect(markdown.hasPrefix("# Notes: Welcome to Podium"))
             #expect(markdown.contains("## Slide 2: "))
             #expect(markdown.contains("Scan the QR"))
@@ -227,7 +242,9 @@ struct NotesAndReportTests {
             #expect(live.first?["viewers"] as? Int == 1)
             #expect(live.first?["startedAt"] is String)
 
-            try await presenter.send(#"{"type":"openPoll","id":"p","poll":{"kind":"choice","question":"Yes, no?","choices":["Yes","No, \"never\""],"correct":[0]}}"#)
+            try await presenter.send(
+                #"{"type":"openPoll","id":"p","poll":{"kind":"choice","question":"Yes, no?","choices":["Yes","No, \"never\""],"correct":[0]}}"#
+            )
             let pollId = try #require((try await viewer.next(ofType: "pollOpened")?["poll"] as? [String: Any])?["id"] as? Int)
             try await viewer.send(#"{"type":"answer","id":"a","pollId":\#(pollId),"choices":[1]}"#)
             _ = try await viewer.next(ofType: "ack")
@@ -243,15 +260,18 @@ struct NotesAndReportTests {
             let questions = try #require(report["questions"] as? [[String: Any]])
             #expect(questions.first?["name"] == nil)
 
-            let pollsCSV = String(buffer: try await client.request(.get, "/api/v1/sessions/\(code)/report/polls.csv", token: token).body)
+            let pollsCSV = String(
+                buffer: try await client.request(.get, "/api/v1/sessions/\(code)/report/polls.csv", token: token).body)
             #expect(pollsCSV.contains("\"No, \"\"never\"\"\""))
-            let questionsCSV = String(buffer: try await client.request(.get, "/api/v1/sessions/\(code)/report/questions.csv", token: token).body)
+            let questionsCSV = String(
+                buffer: try await client.request(.get, "/api/v1/sessions/\(code)/report/questions.csv", token: token).body)
             #expect(questionsCSV.contains("Anonymous"))
             #expect(questionsCSV.contains("'=cmd"))  // formula injection defused
             #expect(!questionsCSV.contains("Ada"))
             let attendanceCSV = try await client.request(.get, "/api/v1/sessions/\(code)/report/attendance.csv", token: token)
             #expect(String(buffer: attendanceCSV.body).hasPrefix("time,viewers"))
-            #expect(try await client.request(.get, "/api/v1/sessions/\(code)/report/secrets.csv", token: token).status == .notFound)
+            #expect(
+                try await client.request(.get, "/api/v1/sessions/\(code)/report/secrets.csv", token: token).status == .notFound)
         }
     }
 

@@ -50,7 +50,9 @@ struct LibraryTests {
             #expect(forged.errorCode == "csrf")
             var withHeader = cookie
             withHeader[HTTPField.Name("X-Podium-Request")!] = "1"
-            #expect(try await client.request(.post, "/api/v1/folders", headers: withHeader, json: #"{"name":"x"}"#).status == .created)
+            #expect(
+                try await client.request(.post, "/api/v1/folders", headers: withHeader, json: #"{"name":"x"}"#).status == .created
+            )
 
             #expect(try await client.request(.post, "/api/v1/auth/logout", token: token).status == .noContent)
             #expect(try await client.request(.get, "/api/v1/me", token: token).status == .unauthorized)
@@ -162,12 +164,16 @@ struct LibraryTests {
             let moved = try await client.request(.patch, "/api/v1/decks/\(id)", token: token, json: #"{"folderId":null}"#)
             #expect(try moved.object()["folderId"] == nil)
             #expect(try await client.request(.get, "/api/v1/decks?folderId=\(folderId)", token: token).array().isEmpty)
-            #expect(try await client.request(.patch, "/api/v1/decks/\(id)", token: token, json: #"{"title":"  "}"#).status == .badRequest)
+            #expect(
+                try await client.request(.patch, "/api/v1/decks/\(id)", token: token, json: #"{"title":"  "}"#).status
+                    == .badRequest)
             #expect(
                 try await client.request(.patch, "/api/v1/decks/\(id)", token: token, json: #"{"folderId":"f_missing"}"#).status
                     == .notFound)
 
-            #expect(try await client.request(.patch, "/api/v1/folders/\(folderId)", token: token, json: #"{"name":"Talks"}"#).status == .ok)
+            #expect(
+                try await client.request(.patch, "/api/v1/folders/\(folderId)", token: token, json: #"{"name":"Talks"}"#).status
+                    == .ok)
             #expect(try await client.request(.get, "/api/v1/folders", token: token).array().first?["name"] as? String == "Talks")
             #expect(try await client.request(.delete, "/api/v1/folders/\(folderId)", token: token).status == .noContent)
 

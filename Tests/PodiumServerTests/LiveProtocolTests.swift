@@ -209,7 +209,9 @@ struct LiveProtocolTests {
         try await withSession(passcode: "secret") { client, _, code in
             for attempt in 1...5 {
                 let socket = try await client.socket(code: code)
-                #expect(try await socket.hello(["role": "viewer", "passcode": "guess\(attempt)"])["code"] as? String == "passcode_wrong")
+                #expect(
+                    try await socket.hello(["role": "viewer", "passcode": "guess\(attempt)"])["code"] as? String
+                        == "passcode_wrong")
             }
             let blocked = try await client.socket(code: code)
             #expect(try await blocked.hello(["role": "viewer", "passcode": "secret"])["code"] as? String == "rate_limited")

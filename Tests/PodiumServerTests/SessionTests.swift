@@ -20,9 +20,12 @@ struct SessionTests {
                 #expect(early.errorCode == "deck_not_ready")
             }
             _ = try await client.waitForDeck(processing, token: token)
-            #expect(try await client.request(.post, "/api/v1/sessions", json: #"{"deckId":"\#(processing)"}"#).status == .unauthorized)
             #expect(
-                try await client.request(.post, "/api/v1/sessions", token: token, json: #"{"deckId":"d_nope"}"#).status == .notFound)
+                try await client.request(.post, "/api/v1/sessions", json: #"{"deckId":"\#(processing)"}"#).status == .unauthorized
+            )
+            #expect(
+                try await client.request(.post, "/api/v1/sessions", token: token, json: #"{"deckId":"d_nope"}"#).status
+                    == .notFound)
 
             let session = try await client.startSession(deckId: processing, token: token, passcode: "1234", allowDownload: false)
             let code = try #require(session["code"] as? String)

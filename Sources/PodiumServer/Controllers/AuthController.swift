@@ -38,7 +38,8 @@ struct AuthController {
             try await accounts.signOut(token: token)
         }
         var response = Response(status: .noContent)
-        response.setCookie(Cookie(name: AuthMiddleware.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .lax))
+        response.setCookie(
+            Cookie(name: AuthMiddleware.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .lax))
         return response
     }
 }

@@ -40,7 +40,8 @@ struct DeckController {
         try await store.insertDeck(deck)
         ingest.enqueue(deckId: deck.id, useDocumentTitle: title == nil)
         return EditedResponse(
-            status: .created, response: DeckResponse(deck, pages: nil, firstPage: nil, progress: ingest.progress(deckId: deck.id)))
+            status: .created, response: DeckResponse(deck, pages: nil, firstPage: nil, progress: ingest.progress(deckId: deck.id))
+        )
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [DeckResponse] {
@@ -71,7 +72,8 @@ struct DeckController {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             title = try container.decodeIfPresent(String.self, forKey: .title)
             if container.contains(.folderId) {
-                folderId = .some(try container.decodeNil(forKey: .folderId) ? nil : try container.decode(String.self, forKey: .folderId))
+                folderId = .some(
+                    try container.decodeNil(forKey: .folderId) ? nil : try container.decode(String.self, forKey: .folderId))
             }
         }
     }
@@ -89,7 +91,8 @@ struct DeckController {
             deck.folderId = folderId
         }
         try await store.updateDeck(deck)
-        return DeckResponse(deck, pages: try await store.pages(deckId: deck.id), firstPage: nil, progress: ingest.progress(deckId: deck.id))
+        return DeckResponse(
+            deck, pages: try await store.pages(deckId: deck.id), firstPage: nil, progress: ingest.progress(deckId: deck.id))
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
@@ -97,7 +100,8 @@ struct DeckController {
         do {
             try await store.deleteDeck(id: deck.id)
         } catch {
-            throw APIError(.conflict, code: "in_use", message: "This deck was presented in a session, so it is kept for its history.")
+            throw APIError(
+                .conflict, code: "in_use", message: "This deck was presented in a session, so it is kept for its history.")
         }
         return .noContent
     }

@@ -40,7 +40,8 @@ struct NotesController {
             throw APIError(.badRequest, code: "too_long", message: "A note has at most \(Self.maxNoteLength) characters.")
         }
         try await store.saveNote(
-            sessionId: session.record.id, viewerId: viewer, page: page, text: text.trimmingCharacters(in: .whitespacesAndNewlines),
+            sessionId: session.record.id, viewerId: viewer, page: page,
+            text: text.trimmingCharacters(in: .whitespacesAndNewlines),
             at: now())
         return .noContent
     }
@@ -68,7 +69,8 @@ struct NotesController {
 
     /// Notes belong to a viewer identity that has been admitted to the session (passcode and all).
     private func admittedViewer(_ context: AppRequestContext) async throws -> (LiveSession, String) {
-        guard let code = JoinCode.normalize(try context.parameters.require("code")), let session = try await hub.session(code: code)
+        guard let code = JoinCode.normalize(try context.parameters.require("code")),
+            let session = try await hub.session(code: code)
         else { throw APIError.notFound("session") }
         guard let viewer = context.viewerId, await session.state.viewerEntry(viewer) != nil else {
             throw APIError(.forbidden, code: "not_joined", message: "Join the session first to keep notes.")

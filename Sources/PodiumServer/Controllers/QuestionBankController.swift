@@ -46,7 +46,8 @@ struct QuestionBankController {
         guard poll.isValid else { throw Self.invalid }
         let existing = try await store.bankQuestions(deckId: deck.id)
         let question = BankQuestion(
-            id: IDs.make("q"), deckId: deck.id, position: body.position ?? ((existing.map(\.position).max() ?? 0) + 1), poll: poll,
+            id: IDs.make("q"), deckId: deck.id, position: body.position ?? ((existing.map(\.position).max() ?? 0) + 1),
+            poll: poll,
             createdAt: now())
         try await store.saveBankQuestion(question)
         return EditedResponse(status: .created, response: QuestionResponse(question))
@@ -77,7 +78,8 @@ struct QuestionBankController {
 
     private func ownedDeck(_ context: AppRequestContext) async throws -> DeckRecord {
         let user = try context.requireUser()
-        guard let deck = try await store.deck(id: try context.parameters.require("id")), deck.ownerId == user.id || user.role == .admin
+        guard let deck = try await store.deck(id: try context.parameters.require("id")),
+            deck.ownerId == user.id || user.role == .admin
         else { throw APIError.notFound("deck") }
         return deck
     }

@@ -71,7 +71,9 @@ struct ReportController {
             }
         case "answers.csv":
             rows = [["poll", "question", "answer"]]
-            for poll in report.polls { for answer in poll.answers ?? [] { rows.append([String(poll.id), poll.question, answer]) } }
+            for poll in report.polls {
+                for answer in poll.answers ?? [] { rows.append([String(poll.id), poll.question, answer]) }
+            }
         case "questions.csv":
             rows = [["asked_at", "page", "name", "question", "answered"]]
             for question in report.questions {
@@ -100,7 +102,8 @@ struct ReportController {
 
     private func build(_ context: AppRequestContext) async throws -> Report {
         let user = try context.requireUser()
-        guard let code = JoinCode.normalize(try context.parameters.require("code")), let session = try await hub.session(code: code)
+        guard let code = JoinCode.normalize(try context.parameters.require("code")),
+            let session = try await hub.session(code: code)
         else { throw APIError.notFound("session") }
         let record = session.record
         guard record.presenterId == user.id || user.role == .admin else { throw APIError.notFound("session") }
@@ -115,7 +118,8 @@ struct ReportController {
                     id: snapshot.poll.id, kind: snapshot.poll.kind.rawValue, question: snapshot.poll.question,
                     choices: snapshot.poll.choices, correct: snapshot.poll.correct, status: snapshot.status.rawValue,
                     counts: results.counts, answered: results.answered,
-                    answers: snapshot.poll.kind == .open ? state.tallies[snapshot.poll.id]?.openAnswers.reversed().map(\.text) ?? [] : nil))
+                    answers: snapshot.poll.kind == .open
+                        ? state.tallies[snapshot.poll.id]?.openAnswers.reversed().map(\.text) ?? [] : nil))
         }
         let attendance = Self.attendanceByMinute(visits, from: record.createdAt, to: end)
         return Report(

@@ -76,7 +76,7 @@ struct SessionController {
         guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("session") }
         do {
             _ = try await session.perform(.end, id: "rest-end-\(record.id)", role: .presenter)
-        } catch where error == .ended {
+        } catch  where error == .ended {
             // Ending an ended session is fine: the result is the same.
         } catch {
             throw APIError(.conflict, code: error.code, message: error.message)
@@ -88,7 +88,8 @@ struct SessionController {
         let record = try await record(context)
         let isPresenter = context.user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
         guard record.allowDownload || isPresenter else {
-            throw APIError(.forbidden, code: "download_not_allowed", message: "The presenter has not allowed downloads of this deck.")
+            throw APIError(
+                .forbidden, code: "download_not_allowed", message: "The presenter has not allowed downloads of this deck.")
         }
         guard let deck = try await store.deck(id: record.deckId) else { throw APIError.notFound("deck") }
         return try await WebController.pdfResponse(deck: deck, blobs: blobs, context: context)

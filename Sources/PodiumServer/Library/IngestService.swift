@@ -81,7 +81,9 @@ final class IngestService: Service, Sendable {
             }
             deck.status = .ready
             deck.pageCount = pages.count
-            if wantsDocumentTitle.withLock({ $0.contains(deckId) }), let title = document.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty {
+            if wantsDocumentTitle.withLock({ $0.contains(deckId) }),
+                let title = document.title?.trimmingCharacters(in: .whitespacesAndNewlines), !title.isEmpty
+            {
                 deck.title = String(title.prefix(200))
             }
             // The deck may have been renamed or moved while it was processing: keep that.

@@ -71,7 +71,8 @@ enum Upload {
         let prefix = try handle.read(upToCount: 1024) ?? Data()
         guard PDFIngester.looksLikePDF(Array(prefix)) else {
             throw APIError(
-                .unsupportedMediaType, code: "not_pdf", message: "This file is not a PDF. Export your slides as PDF and upload that.")
+                .unsupportedMediaType, code: "not_pdf",
+                message: "This file is not a PDF. Export your slides as PDF and upload that.")
         }
     }
 
@@ -95,7 +96,9 @@ enum Multipart {
     }
 
     /// Copies the body of the part named `field` to `destination`.
-    static func extractFile(field: String, boundary: String, from source: URL, to destination: URL) throws -> (bytes: Int, filename: String?)? {
+    static func extractFile(field: String, boundary: String, from source: URL, to destination: URL) throws -> (
+        bytes: Int, filename: String?
+    )? {
         // Memory-mapped: the kernel pages the body in as it is scanned.
         let body = try Data(contentsOf: source, options: .alwaysMapped)
         let delimiter = Data("--\(boundary)".utf8)

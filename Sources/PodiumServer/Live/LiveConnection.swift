@@ -1,12 +1,12 @@
 import Foundation
 import Hummingbird
-import Synchronization
 import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
 import PodiumCore
 import PodiumStore
+import Synchronization
 
 /// Runs one live socket: hello, then commands in, frames out.
 ///
@@ -166,7 +166,8 @@ struct LiveConnection {
             }
         case .ask(let id, let text, let page, let anonymous):
             await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
-                try await joined.session.ask(id: id, text: text, page: page, anonymous: anonymous, viewerId: joined.viewerId, role: joined.role)
+                try await joined.session.ask(
+                    id: id, text: text, page: page, anonymous: anonymous, viewerId: joined.viewerId, role: joined.role)
             }
         case .markQuestion(let id, let questionId, let answered):
             await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
@@ -208,10 +209,12 @@ struct LiveConnection {
                     case .finished:
                         try await outbound.close(.normalClosure, reason: nil)
                     case .tooSlow:
-                        try await outbound.write(.custom(.init(fin: true, opcode: .text, data: Frames.encode(ReconnectMessage(reason: "too_slow")))))
+                        try await outbound.write(
+                            .custom(.init(fin: true, opcode: .text, data: Frames.encode(ReconnectMessage(reason: "too_slow")))))
                         try await outbound.close(.goingAway, reason: "too slow: reconnect with lastSeq")
                     case .shutdown:
-                        try await outbound.write(.custom(.init(fin: true, opcode: .text, data: Frames.encode(ReconnectMessage(reason: "shutdown")))))
+                        try await outbound.write(
+                            .custom(.init(fin: true, opcode: .text, data: Frames.encode(ReconnectMessage(reason: "shutdown")))))
                         try await outbound.close(.goingAway, reason: "server shutting down")
                     case .kicked(let why):
                         try await outbound.close(.policyViolation, reason: why)

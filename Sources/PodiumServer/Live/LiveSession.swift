@@ -96,7 +96,9 @@ actor LiveSession {
             welcome.viewerList = viewerViews()
             welcome.results = state.snapshot.polls.map { results(for: $0.poll.id, forPresenter: true) }
         case .viewer:
-            welcome.results = state.snapshot.polls.filter(\.resultsVisibleToViewers).map { results(for: $0.poll.id, forPresenter: false) }
+            welcome.results = state.snapshot.polls.filter(\.resultsVisibleToViewers).map {
+                results(for: $0.poll.id, forPresenter: false)
+            }
             welcome.myAnswers = viewerId.map(myAnswers(of:))
         }
         outbox.push(Frames.encode(welcome))
@@ -182,7 +184,9 @@ actor LiveSession {
         await gate.enter()
         defer { gate.leave() }
         var next = state
-        guard let question = try next.ask(id: id, text: text, page: page, anonymous: anonymous, viewer: viewerId, at: now(), by: role)
+        guard
+            let question = try next.ask(
+                id: id, text: text, page: page, anonymous: anonymous, viewer: viewerId, at: now(), by: role)
         else { return }  // a retry of a question already taken
         do {
             try await store.saveQuestion(sessionId: record.id, question)

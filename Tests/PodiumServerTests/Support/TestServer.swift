@@ -19,7 +19,8 @@ struct TestServer {
     let configuration: ServerConfiguration
 
     init(dataDirectory: URL? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) {
-        let directory = dataDirectory
+        let directory =
+            dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("podium-test-\(UUID().uuidString)")
         var configuration = ServerConfiguration(
             dataDirectory: directory, webRoot: Self.repositoryRoot.appendingPathComponent("Public"))
@@ -107,7 +108,9 @@ struct Client: Sendable {
         return id
     }
 
-    func startSession(deckId: String, token: String, passcode: String? = nil, allowDownload: Bool = false) async throws -> [String: Any] {
+    func startSession(deckId: String, token: String, passcode: String? = nil, allowDownload: Bool = false) async throws
+        -> [String: Any]
+    {
         var body: [String: Any] = ["deckId": deckId, "allowDownload": allowDownload]
         if let passcode { body["passcode"] = passcode }
         let json = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
@@ -123,7 +126,9 @@ struct Client: Sendable {
 
 extension TestResponse {
     func object() throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], "not a JSON object: \(String(buffer: body))")
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any],
+            "not a JSON object: \(String(buffer: body))")
     }
 
     func array() throws -> [[String: Any]] {
@@ -131,6 +136,7 @@ extension TestResponse {
     }
 
     var errorCode: String? {
-        ((try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])?["error"] as? [String: Any])?["code"] as? String
+        ((try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])?["error"] as? [String: Any])?["code"]
+            as? String
     }
 }

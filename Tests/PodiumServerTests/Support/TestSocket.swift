@@ -74,7 +74,9 @@ final class TestSocket {
     /// The next message, which must have this type.
     func expect(_ type: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
         let message = try await next()
-        #expect(message?["type"] as? String == type, "expected \(type), got \(String(describing: message))", sourceLocation: sourceLocation)
+        #expect(
+            message?["type"] as? String == type, "expected \(type), got \(String(describing: message))",
+            sourceLocation: sourceLocation)
         return message ?? [:]
     }
 
@@ -100,7 +102,9 @@ final class TestSocket {
     func barrier(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         try await send(#"{"type":"ping"}"#)
         let message = try await nextDurable()
-        #expect(message?["type"] as? String == "pong", "expected nothing before pong, got \(String(describing: message))", sourceLocation: sourceLocation)
+        #expect(
+            message?["type"] as? String == "pong", "expected nothing before pong, got \(String(describing: message))",
+            sourceLocation: sourceLocation)
     }
 
     func hello(_ fields: [String: Any]) async throws -> [String: Any] {
