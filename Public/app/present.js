@@ -7,6 +7,7 @@ import './stage.js';
 import { DeckConsole } from './console.js';
 import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
+import { mountPresenterInteraction } from './polls-presenter.js';
 
 hydrateIcons();
 
@@ -259,6 +260,10 @@ async function start() {
   }
 
   live = new LiveClient(code, { role: 'presenter' });
+  mountPresenterInteraction({
+    live, code, deckId: info && info.deckId, gotoPage: (page) => deckConsole.goto(page),
+    panel: $('join-panel'), controls: $('controls'), lockSwitch: $('follow-lock'),
+  });
   live.addEventListener('status', (event) => {
     if (!ended) setConnection(event.detail.state);
   });

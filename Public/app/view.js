@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { LiveClient } from './live.js';
 import './stage.js';
 import { hydrateIcons, cleanCode, CODE_LENGTH, isTyping, dialogOpen, toggleFullscreen, prefersReducedMotion } from './ui.js';
+import { mountViewerInteraction } from './polls-viewer.js';
 
 hydrateIcons();
 
@@ -25,6 +26,7 @@ let localPage = null; // set while browsing alone (unlocked sessions)
 let pointer = null; // the presenter's pointer {page, x, y}
 
 if (prefersReducedMotion()) stage.classList.remove('animate');
+const interaction = mountViewerInteraction({ watch: $('watch'), bar: $('watch-bar'), stage });
 
 function show(id) {
   for (const section of ['gate', 'not-found', 'watch']) $(section).hidden = section !== id;
@@ -119,6 +121,7 @@ function join() {
   live.addEventListener('status', (event) => setStatus(event.detail.state));
   live.addEventListener('pointer', (event) => onPointer(event.detail));
   live.addEventListener('fatal', (event) => onFatal(event.detail, { name, passcode }));
+  interaction.attach(live);
   live.connect();
 }
 

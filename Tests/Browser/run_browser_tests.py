@@ -891,7 +891,15 @@ const done = arguments[arguments.length - 1];
 
 def main():
     SHOTS.mkdir(parents=True, exist_ok=True)
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    loader = unittest.TestLoader()
+    if len(sys.argv) > 1:  # only the tests whose name contains one of the arguments
+        loader.testNamePatterns = [f"*{pattern}*" for pattern in sys.argv[1:]]
+    suite = loader.loadTestsFromModule(sys.modules[__name__])
+    # Audience interaction lives in its own file and shares this harness (and this module).
+    sys.modules.setdefault("run_browser_tests", sys.modules[__name__])
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import test_interaction  # noqa: E402
+    suite.addTests(loader.loadTestsFromModule(test_interaction))
     result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
     failed = len(result.failures) + len(result.errors)
     passed = result.testsRun - failed - len(result.skipped)

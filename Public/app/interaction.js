@@ -1,0 +1,254 @@
+// Audience interaction, shared by the presenter console and the viewer (docs/protocol.md,
+// "Audience interaction"): the polls of the session rebuilt from the welcome and the durable
+// events, the latest tallies, the viewer's own answers, the audience's questions and the viewer
+// list; plus the bar chart and the word cloud, drawn with plain DOM (text via textContent only).
+
+import { el } from './ui.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** A few icons the shared icon set does not have (24×24 line icons). */
+const EXTRA_ICONS = {
+  chart: ['M4 20V10', 'M10 20V4', 'M16 20v-7', 'M22 20H2'],
+  message: ['M21 12a8 8 0 0 1-11.6 7.1L3 21l1.9-6.4A8 8 0 1 1 21 12z'],
+  send: ['M22 2L11 13', 'M22 2l-7 20-4-9-9-4z'],
+  chevronDown: ['M6 9l6 6 6-6'],
+  chevronUp: ['M18 15l-6-6-6 6'],
+  quote: ['M7 7h4v4c0 3-2 5-4 6', 'M15 7h4v4c0 3-2 5-4 6'],
+  lock: ['M5 11h14v10H5z', 'M8 11V7a4 4 0 0 1 8 0v4'],
+  unlock: ['M5 11h14v10H5z', 'M8 11V7a4 4 0 0 1 7.5-2'],
+  users: ['M17 21v-2a4 4 0 0 0-4-4H5a4 4 0 0 0-4 4v2', 'M9 7m-4 0a4 4 0 1 0 8 0a4 4 0 1 0 -8 0',
+    'M23 21v-2a4 4 0 0 0-3-3.9', 'M16 3.1a4 4 0 0 1 0 7.8'],
+  qr: ['M3 3h7v7H3z', 'M14 3h7v7h-7z', 'M3 14h7v7H3z', 'M14 14h3v3h-3z', 'M20 14v.01', 'M14 20h.01', 'M17 17h4v4h-4'],
+  edit: ['M12 20h9', 'M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z'],
+  trash: ['M3 6h18', 'M8 6V4h8v2', 'M19 6l-1 14H6L5 6', 'M10 11v6', 'M14 11v6'],
+  plus: ['M12 5v14', 'M5 12h14'],
+  x: ['M18 6L6 18', 'M6 6l12 12'],
+  check: ['M20 6L9 17l-5-5'],
+  share: ['M4 12v8h16v-8', 'M16 6l-4-4-4 4', 'M12 2v13'],
+};
+
+export function icon2(name, size = 18) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  for (const [k, v] of Object.entries({
+    viewBox: '0 0 24 24', width: size, height: size, fill: 'none', stroke: 'currentColor', 'stroke-width': 2,
+    'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': 'true', focusable: 'false',
+  })) svg.setAttribute(k, String(v));
+  svg.classList.add('icon');
+  for (const d of EXTRA_ICONS[name] || []) {
+    const path = document.createElementNS(SVG_NS, 'path');
+    path.setAttribute('d', d);
+    svg.append(path);
+  }
+  return svg;
+}
+
+/**
+ * What a client knows of the session's interaction, kept up to date from a LiveClient.
+ * Dispatches `update` (CustomEvent, detail {kind}) with kind: polls | results | myAnswer |
+ * questions | viewers | welcome.
+ */
+export class InteractionState extends EventTarget {
+  constructor(live) {
+    super();
+    this.polls = []; // [{poll, status, resultsRevealed, shared}], oldest first
+    this.results = new Map(); // pollId -> results message
+    this.myAnswers = new Map(); // pollId -> {choices} | {text}
+    this.questions = [];
+    this.viewers = [];
+    this.welcomed = false;
+    this.attach(live);
+  }
+
+  attach(live) {
+    if (this.live === live) return;
+    this.live = live;
+    live.addEventListener('welcome', (e) => this.fromWelcome(e.detail.welcome));
+    live.addEventListener('change', (e) => this.onEvent(e.detail.event));
+    live.addEventListener('message', (e) => this.onMessage(e.detail));
+  }
+
+  emit(kind, extra = {}) {
+    this.dispatchEvent(new CustomEvent('update', { detail: { kind, ...extra } }));
+  }
+
+  poll(id) {
+    return this.polls.find((p) => p.poll.id === id) || null;
+  }
+
+  /** The newest poll (open or not), or null. */
+  get latest() {
+    return this.polls.length ? this.polls[this.polls.length - 1] : null;
+  }
+
+  fromWelcome(welcome) {
+    const snapshot = welcome.snapshot || {};
+    this.polls = (snapshot.polls || []).map((p) => ({
+      poll: p.poll, status: p.status, resultsRevealed: Boolean(p.resultsRevealed), shared: (p.shared || []).slice(),
+    }));
+    this.results = new Map((welcome.results || []).map((r) => [r.pollId, r]));
+    if (welcome.myAnswers) {
+      this.myAnswers = new Map(Object.entries(welcome.myAnswers).map(([id, answer]) => [Number(id), answer]));
+    }
+    if (Array.isArray(welcome.questions)) this.questions = welcome.questions;
+    if (Array.isArray(welcome.viewerList)) this.viewers = welcome.viewerList;
+    this.welcomed = true;
+    this.emit('welcome');
+  }
+
+  onEvent(event) {
+    switch (event.type) {
+      case 'pollOpened':
+        for (const p of this.polls) if (p.status === 'open') p.status = 'closed';
+        this.polls.push({ poll: event.poll, status: 'open', resultsRevealed: false, shared: [] });
+        this.emit('polls', { event });
+        break;
+      case 'pollClosed': {
+        const p = this.poll(event.pollId);
+        if (p && p.status === 'open') p.status = 'closed';
+        this.emit('polls', { event });
+        break;
+      }
+      case 'pollRevealed': {
+        const p = this.poll(event.pollId);
+        if (p) {
+          p.status = 'revealed';
+          p.poll = { ...p.poll, correct: event.correct || [] };
+          p.resultsRevealed = p.resultsRevealed || Boolean(event.results);
+        }
+        this.emit('polls', { event });
+        break;
+      }
+      case 'answerShared': {
+        const p = this.poll(event.pollId);
+        if (p && !p.shared.some((s) => s.answerId === event.answerId)) p.shared.push({ answerId: event.answerId, text: event.text });
+        this.emit('polls', { event });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  onMessage(message) {
+    switch (message.type) {
+      case 'results':
+        this.results.set(message.pollId, message);
+        this.emit('results', { pollId: message.pollId });
+        break;
+      case 'myAnswer': {
+        const answer = {};
+        if (Array.isArray(message.choices)) answer.choices = message.choices;
+        if (typeof message.text === 'string') answer.text = message.text;
+        this.myAnswers.set(message.pollId, answer);
+        this.emit('myAnswer', { pollId: message.pollId });
+        break;
+      }
+      case 'questions': {
+        const before = new Set(this.questions.map((q) => q.id));
+        this.questions = message.questions || [];
+        const added = this.questions.filter((q) => !before.has(q.id));
+        this.emit('questions', { added });
+        break;
+      }
+      case 'viewerList':
+        this.viewers = message.viewers || [];
+        this.emit('viewers');
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+/** "42%" of a part of a whole (0 when the whole is 0). */
+export function percent(part, whole) {
+  return whole > 0 ? Math.round((part / whole) * 100) : 0;
+}
+
+/**
+ * The bar chart of a choice poll: one row per choice with its text, count and percentage (of the
+ * people who answered), a bar, and marks for the right choices and the viewer's own.
+ * Rows carry data-index, data-count, data-percent, data-correct, data-mine.
+ */
+export function barChart({ choices, counts = [], answered = 0, correct = null, mine = null, showCounts = true }) {
+  const total = answered || 0;
+  const max = Math.max(1, ...counts);
+  const list = el('ol', { class: 'bars', attrs: { 'aria-label': 'Results' } });
+  choices.forEach((choice, index) => {
+    const count = counts[index] || 0;
+    const pct = percent(count, total);
+    const isCorrect = Boolean(correct && correct.includes(index));
+    const isMine = Boolean(mine && mine.includes(index));
+    const fill = el('span', { class: 'bar-fill' });
+    fill.style.width = (showCounts ? (count / max) * 100 : 0) + '%';
+    const label = el('span', { class: 'bar-label' }, [
+      isCorrect ? el('span', { class: 'bar-mark', text: '✓', attrs: { 'aria-label': 'right answer' } }) : null,
+      el('span', { class: 'bar-text', text: choice }),
+      isMine ? el('span', { class: 'tag tag-mine', text: 'Your answer' }) : null,
+    ]);
+    const value = showCounts
+      ? el('span', { class: 'bar-value' }, [el('strong', { text: String(count) }), el('span', { text: ' · ' + pct + '%' })])
+      : null;
+    list.append(el('li', {
+      class: 'bar-row',
+      data: { index, count, percent: pct, correct: String(isCorrect), mine: String(isMine) },
+      attrs: { 'aria-label': choice + ': ' + count + ' (' + pct + '%)' + (isCorrect ? ', right answer' : '') + (isMine ? ', your answer' : '') },
+    }, [el('div', { class: 'bar-head' }, [label, value]), el('div', { class: 'bar-track', attrs: { 'aria-hidden': 'true' } }, [fill])]));
+  });
+  return list;
+}
+
+const STOP_WORDS = new Set((
+  'a an and are as at be been but by can could did do does for from had has have he her him his how i if in into is it its ' +
+  'just me my no not of on or our she so than that the their them then there these they this those to too us was we were ' +
+  'what when where which who why will with would you your yours im its dont very more most much also about all any some ' +
+  'de la le les et un une des du en est que qui pas pour sur der die das und ist nicht ein eine zu mit'
+).split(/\s+/));
+
+/** Word frequencies of a list of texts: [{word, count}] most frequent first, stop-words removed. */
+export function wordFrequencies(texts, limit = 40) {
+  const counts = new Map();
+  for (const text of texts) {
+    const words = String(text).toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) || [];
+    for (let word of words) {
+      word = word.replace(/['’-]+$/, '');
+      if (word.length < 2 || STOP_WORDS.has(word.replace(/['’]/g, ''))) continue;
+      counts.set(word, (counts.get(word) || 0) + 1);
+    }
+  }
+  return [...counts.entries()].map(([word, count]) => ({ word, count }))
+    .sort((a, b) => b.count - a.count || a.word.localeCompare(b.word)).slice(0, limit);
+}
+
+/** A word cloud: spans sized by frequency, in a shuffled but stable order. */
+export function wordCloud(texts) {
+  const words = wordFrequencies(texts);
+  const box = el('div', { class: 'word-cloud', attrs: { 'aria-label': 'Word cloud of the answers', 'data-role': 'word-cloud' } });
+  if (!words.length) {
+    box.append(el('span', { class: 'muted', text: 'Words from the answers will appear here.' }));
+    return box;
+  }
+  const max = words[0].count;
+  const min = words[words.length - 1].count;
+  // Biggest in the middle: alternate placing words left and right of the centre.
+  const ordered = [];
+  words.forEach((w, i) => (i % 2 ? ordered.push(w) : ordered.unshift(w)));
+  for (const { word, count } of ordered) {
+    const t = max === min ? 1 : (count - min) / (max - min);
+    const span = el('span', { class: 'cloud-word w' + Math.round(t * 4), text: word, data: { count }, attrs: { title: word + ': ' + count } });
+    span.style.fontSize = (14 + t * 22).toFixed(1) + 'px';
+    box.append(span);
+  }
+  return box;
+}
+
+/** "just now", "3 min ago", or the time of day. */
+export function timeAgo(iso) {
+  const then = Date.parse(iso);
+  if (!Number.isFinite(then)) return '';
+  const seconds = Math.max(0, (Date.now() - then) / 1000);
+  if (seconds < 45) return 'just now';
+  if (seconds < 3600) return Math.round(seconds / 60) + ' min ago';
+  return new Date(then).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}

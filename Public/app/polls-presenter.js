@@ -1,0 +1,643 @@
+// The presenter's side of audience interaction, in the console's side panel: tabs Join · Polls ·
+// Questions · Viewers; the deck's question bank and the poll editor; the active poll with its
+// live chart, response rate, open answers and word cloud; the audience's questions; the viewer
+// list; and a "viewers follow me" toggle in the toolbar.
+//
+// State for tests and CSS: #active-poll[data-poll-id][data-poll-status]; .bar-row[data-count];
+// [data-role=response-rate][data-answered][data-connected]; .question-item[data-question-id]
+// [data-anonymous][data-answered]; .tab-badge[data-role=unread]; [data-action=lock][aria-pressed].
+
+import { api } from './api.js';
+import { el, toast, confirmDialog } from './ui.js';
+import { InteractionState, barChart, wordCloud, percent, timeAgo, icon2 } from './interaction.js';
+
+const MIN_CHOICES = 2;
+const MAX_CHOICES = 8;
+
+function kindLabel(poll) {
+  if (poll.kind === 'open') return 'Open text';
+  return (poll.multiple ? 'Several answers' : 'Multiple choice') + ' · ' + poll.choices.length + ' choices';
+}
+
+export class PresenterInteraction {
+  /**
+   * @param {object} o
+   * @param {import('./live.js').LiveClient} o.live
+   * @param {string} o.code
+   * @param {string|null} o.deckId
+   * @param {(page:number)=>void} o.gotoPage
+   * @param {HTMLElement} o.panel     the console's side panel (#join-panel)
+   * @param {HTMLElement} o.controls  the toolbar (#controls)
+   * @param {HTMLInputElement} o.lockSwitch  the existing "viewers follow my slide" switch
+   */
+  constructor(o) {
+    this.live = o.live;
+    this.code = o.code;
+    this.deckId = o.deckId || null;
+    this.gotoPage = o.gotoPage;
+    this.panel = o.panel;
+    this.lockSwitch = o.lockSwitch;
+    this.bank = [];
+    this.bankLoaded = false;
+    this.seen = new Set(); // question ids the presenter has seen
+    this.seenReady = false;
+    this.sortBy = 'time';
+    this.tab = 'join';
+    this.state = new InteractionState(this.live);
+    this.state.addEventListener('update', (e) => this.onUpdate(e.detail));
+    this.buildTabs();
+    this.buildLock(o.controls);
+    this.live.addEventListener('change', () => this.renderLock());
+    this.live.addEventListener('sync', () => this.renderLock());
+    this.live.addEventListener('welcome', () => this.renderLock());
+    this.loadBank();
+  }
+
+  // ---- tabs ----
+
+  buildTabs() {
+    const panel = this.panel;
+    panel.classList.add('has-tabs');
+    const closeButton = panel.querySelector('#close-join');
+    const joinPane = el('div', { class: 'side-pane', attrs: { id: 'pane-join', role: 'tabpanel', 'aria-labelledby': 'tab-join' } });
+    for (const child of [...panel.children]) if (child !== closeButton) joinPane.append(child);
+    this.panes = {
+      join: joinPane,
+      polls: el('div', { class: 'side-pane', attrs: { id: 'pane-polls', role: 'tabpanel', 'aria-labelledby': 'tab-polls' } }),
+      questions: el('div', { class: 'side-pane', attrs: { id: 'pane-questions', role: 'tabpanel', 'aria-labelledby': 'tab-questions' } }),
+      viewers: el('div', { class: 'side-pane', attrs: { id: 'pane-viewers', role: 'tabpanel', 'aria-labelledby': 'tab-viewers' } }),
+    };
+    const labels = { join: 'Join', polls: 'Polls', questions: 'Questions', viewers: 'Viewers' };
+    this.tabs = {};
+    const bar = el('div', { class: 'side-tabs', attrs: { role: 'tablist', 'aria-label': 'Side panel' } });
+    for (const name of Object.keys(labels)) {
+      const tab = el('button', {
+        class: 'side-tab', text: labels[name],
+        attrs: { type: 'button', role: 'tab', id: 'tab-' + name, 'aria-controls': 'pane-' + name, 'data-tab': name },
+        on: { click: () => this.showTab(name) },
+      });
+      this.tabs[name] = tab;
+      bar.append(tab);
+    }
+    this.unreadBadge = el('span', { class: 'tab-badge', attrs: { 'data-role': 'unread', 'aria-label': 'unread questions' } });
+    this.unreadBadge.hidden = true;
+    this.tabs.questions.append(this.unreadBadge);
+    bar.addEventListener('keydown', (event) => {
+      const names = Object.keys(labels);
+      const at = names.indexOf(this.tab);
+      if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+        event.preventDefault();
+        event.stopPropagation();
+        const next = names[(at + (event.key === 'ArrowRight' ? 1 : names.length - 1)) % names.length];
+        this.showTab(next);
+        this.tabs[next].focus();
+      }
+    });
+    const head = el('div', { class: 'side-head' }, [bar]);
+    if (closeButton) head.append(closeButton);
+    panel.replaceChildren(head, ...Object.values(this.panes));
+    this.buildPollsPane();
+    this.buildQuestionsPane();
+    this.buildViewersPane();
+    this.showTab('join');
+  }
+
+  showTab(name) {
+    this.tab = name;
+    for (const [key, pane] of Object.entries(this.panes)) {
+      pane.hidden = key !== name;
+      this.tabs[key].setAttribute('aria-selected', String(key === name));
+      this.tabs[key].tabIndex = key === name ? 0 : -1;
+    }
+    this.panel.dataset.tab = name;
+    if (name === 'questions') this.markSeen();
+  }
+
+  // ---- navigation lock ----
+
+  buildLock(controls) {
+    this.lockButton = el('button', {
+      class: 'btn lock-toggle', attrs: { type: 'button', 'data-action': 'lock', 'aria-pressed': 'true' },
+      on: { click: () => this.lockSwitch.click() },
+    }, [el('span', { class: 'lock-icon' }), el('span', { class: 'btn-label' })]);
+    this.lockSwitch.addEventListener('change', () => this.renderLock(this.lockSwitch.checked));
+    // In the console's bar, next to the viewer count: the toolbar below has no room to spare.
+    const bar = document.querySelector('.console-bar');
+    const end = document.getElementById('end-session');
+    if (bar && end) bar.insertBefore(this.lockButton, end);
+    else controls.append(this.lockButton);
+    this.renderLock();
+  }
+
+  renderLock(locked = this.live.state.locked !== false) {
+    const label = locked ? 'Viewers follow me' : 'Viewers browse freely';
+    this.lockButton.setAttribute('aria-pressed', String(locked));
+    this.lockButton.dataset.locked = String(locked);
+    this.lockButton.title = locked ? 'Viewers follow your slide. Click to let them browse.' : 'Viewers browse on their own. Click to make them follow you.';
+    this.lockButton.setAttribute('aria-label', label);
+    this.lockButton.querySelector('.lock-icon').replaceChildren(icon2(locked ? 'lock' : 'unlock', 18));
+    this.lockButton.querySelector('.btn-label').textContent = label;
+    this.lockButton.disabled = Boolean(this.live.state.ended) || this.lockSwitch.disabled;
+  }
+
+  // ---- sending ----
+
+  async send(command, failure = 'Not sent.') {
+    try {
+      return await this.live.send(command);
+    } catch (error) {
+      toast((error && error.message) || failure, { kind: 'error' });
+      throw error;
+    }
+  }
+
+  onUpdate({ kind, added, event }) {
+    if (kind === 'questions' || kind === 'welcome') {
+      if (kind === 'welcome' && !this.seenReady) {
+        // Questions asked before this console opened count as unread too.
+        this.seenReady = true;
+      }
+      if (kind === 'questions' && added && added.length) {
+        const q = added[added.length - 1];
+        if (!(this.tab === 'questions' && this.panelVisible())) {
+          toast('New question' + (q.anonymous ? '' : ' from ' + (q.name || 'a viewer')) + ': ' + (q.text.length > 80 ? q.text.slice(0, 79) + '…' : q.text));
+        }
+      }
+      if (this.tab === 'questions' && this.panelVisible()) this.markSeen();
+      this.renderQuestions();
+      this.renderUnread();
+    }
+    if (kind === 'viewers' || kind === 'welcome') this.renderViewers();
+    if (kind === 'polls' || kind === 'results' || kind === 'welcome') this.renderActive();
+    if (kind === 'polls' && event && event.type === 'pollOpened' && this.tab !== 'polls') this.showTab('polls');
+  }
+
+  panelVisible() {
+    return this.panel.offsetParent !== null && getComputedStyle(this.panel).visibility !== 'hidden';
+  }
+
+  // ---- polls ----
+
+  buildPollsPane() {
+    const pane = this.panes.polls;
+    this.activeBox = el('section', { class: 'active-poll', attrs: { id: 'active-poll', 'aria-live': 'polite' } });
+    this.activeBox.hidden = true;
+    const newButton = el('button', { class: 'btn btn-primary btn-sm', attrs: { type: 'button', 'data-action': 'new-question' }, on: { click: () => this.openEditor({ mode: 'new' }) } },
+      [icon2('plus', 16), el('span', { text: 'New question' })]);
+    const adhocButton = el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'ask-adhoc' }, on: { click: () => this.openEditor({ mode: 'adhoc' }) } },
+      [icon2('send', 16), el('span', { text: 'Ask without saving' })]);
+    this.bankList = el('ul', { class: 'bank-list', attrs: { 'aria-label': 'Question bank' } });
+    pane.append(
+      this.activeBox,
+      el('div', { class: 'pane-head' }, [el('h2', { text: 'Question bank' })]),
+      el('div', { class: 'pane-actions' }, [newButton, adhocButton]),
+      this.bankList,
+    );
+    this.renderBank();
+  }
+
+  async loadBank() {
+    if (!this.deckId) {
+      this.bankLoaded = true;
+      this.renderBank();
+      return;
+    }
+    try {
+      this.bank = await api('/api/v1/decks/' + encodeURIComponent(this.deckId) + '/questions');
+    } catch (error) {
+      toast('Could not load the question bank: ' + error.message, { kind: 'error' });
+      this.bank = [];
+    }
+    this.bankLoaded = true;
+    this.renderBank();
+  }
+
+  renderBank() {
+    const list = this.bankList;
+    list.replaceChildren();
+    if (!this.bankLoaded) {
+      list.append(el('li', { class: 'pane-empty', text: 'Loading…' }));
+      return;
+    }
+    if (!this.bank.length) {
+      list.append(el('li', { class: 'pane-empty' }, [
+        el('strong', { text: 'No prepared questions yet' }),
+        el('span', { text: this.deckId ? 'Add one now: it is kept with this deck for next time.' : 'Ask one without saving.' }),
+      ]));
+      return;
+    }
+    this.bank.forEach((item, index) => {
+      const poll = item.poll;
+      const send = el('button', { class: 'btn btn-primary btn-sm', attrs: { type: 'button', 'data-action': 'send-poll', title: 'Ask the audience now' }, on: { click: () => this.openPoll(poll) } },
+        [icon2('send', 16), el('span', { text: 'Send' })]);
+      const edit = el('button', { class: 'btn btn-sm btn-icon-sm', attrs: { type: 'button', 'aria-label': 'Edit', title: 'Edit', 'data-action': 'edit-question' }, on: { click: () => this.openEditor({ mode: 'edit', item }) } }, [icon2('edit', 16)]);
+      const remove = el('button', { class: 'btn btn-sm btn-icon-sm', attrs: { type: 'button', 'aria-label': 'Delete', title: 'Delete', 'data-action': 'delete-question' }, on: { click: () => this.deleteQuestion(item) } }, [icon2('trash', 16)]);
+      list.append(el('li', { class: 'bank-item', data: { questionId: item.id } }, [
+        el('div', { class: 'bank-text' }, [
+          el('span', { class: 'bank-number', text: String(index + 1) }),
+          el('div', {}, [el('p', { class: 'bank-question', text: poll.question }), el('p', { class: 'bank-meta', text: kindLabel(poll) + (poll.correct && poll.correct.length ? ' · answer set' : '') })]),
+        ]),
+        el('div', { class: 'bank-actions' }, [send, edit, remove]),
+      ]));
+    });
+  }
+
+  async deleteQuestion(item) {
+    const ok = await confirmDialog({ title: 'Delete this question?', message: item.poll.question, confirmLabel: 'Delete', danger: true });
+    if (!ok) return;
+    try {
+      await api('/api/v1/decks/' + encodeURIComponent(this.deckId) + '/questions/' + encodeURIComponent(item.id), { method: 'DELETE' });
+      this.bank = this.bank.filter((q) => q.id !== item.id);
+      this.renderBank();
+    } catch (error) {
+      toast(error.message, { kind: 'error' });
+    }
+  }
+
+  async openPoll(poll) {
+    const clean = { kind: poll.kind, question: poll.question, showResults: Boolean(poll.showResults) };
+    if (poll.kind === 'choice') {
+      clean.choices = poll.choices;
+      clean.multiple = Boolean(poll.multiple);
+      clean.correct = poll.correct || [];
+    }
+    const open = this.state.polls.find((p) => p.status === 'open');
+    if (open) {
+      const ok = await confirmDialog({ title: 'Close the current poll?', message: '“' + open.poll.question + '” is still open. Sending a new one closes it.', confirmLabel: 'Close and send' });
+      if (!ok) return false;
+    }
+    try {
+      await this.send({ type: 'openPoll', poll: clean }, 'The poll was not sent.');
+      this.showTab('polls');
+      return true;
+    } catch (_) {
+      return false;
+    }
+  }
+
+  /** The poll editor, in a dialog: new (save / save and send), edit (save), ad hoc (send). */
+  openEditor({ mode, item = null }) {
+    const start = item ? item.poll : { kind: 'choice', question: '', choices: ['', ''], multiple: false, correct: [], showResults: false };
+    let kind = start.kind;
+    const question = el('textarea', { class: 'input', attrs: { id: 'poll-question', rows: 2, maxlength: 500, required: true, placeholder: 'What do you want to ask?' } });
+    question.value = start.question;
+    const kindChoice = el('input', { attrs: { type: 'radio', name: 'poll-kind', value: 'choice', id: 'kind-choice' } });
+    const kindOpen = el('input', { attrs: { type: 'radio', name: 'poll-kind', value: 'open', id: 'kind-open' } });
+    kindChoice.checked = kind === 'choice';
+    kindOpen.checked = kind === 'open';
+    const segmented = el('div', { class: 'segmented', attrs: { role: 'radiogroup', 'aria-label': 'Kind of question' } }, [
+      el('label', { attrs: { for: 'kind-choice' } }, [kindChoice, el('span', { text: 'Multiple choice' })]),
+      el('label', { attrs: { for: 'kind-open' } }, [kindOpen, el('span', { text: 'Open text' })]),
+    ]);
+    const choiceList = el('ol', { class: 'choice-editor' });
+    const addChoice = el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'add-choice' } }, [icon2('plus', 16), el('span', { text: 'Add a choice' })]);
+    const multiple = el('input', { attrs: { type: 'checkbox', id: 'poll-multiple' } });
+    multiple.checked = Boolean(start.multiple);
+    const showResults = el('input', { attrs: { type: 'checkbox', id: 'poll-show-results' } });
+    showResults.checked = Boolean(start.showResults);
+    const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
+
+    const addRow = (text = '', correct = false) => {
+      const input = el('input', { class: 'input', attrs: { type: 'text', maxlength: 200, placeholder: 'Choice', 'data-role': 'choice' } });
+      input.value = text;
+      const tick = el('input', { attrs: { type: 'checkbox', 'data-role': 'correct', title: 'Right answer' } });
+      tick.checked = correct;
+      const remove = el('button', { class: 'btn btn-ghost btn-icon-sm', attrs: { type: 'button', 'aria-label': 'Remove this choice', title: 'Remove' } }, [icon2('x', 16)]);
+      const row = el('li', { class: 'choice-row' }, [
+        el('span', { class: 'choice-letter', attrs: { 'aria-hidden': 'true' } }),
+        input,
+        el('label', { class: 'choice-correct', attrs: { title: 'Right answer' } }, [tick, el('span', { text: 'Right' })]),
+        remove,
+      ]);
+      remove.addEventListener('click', () => {
+        row.remove();
+        renumber();
+      });
+      input.addEventListener('keydown', (event) => {
+        // Enter in the last choice adds another: typing a question takes seconds.
+        if (event.key === 'Enter') {
+          event.preventDefault();
+          const rows = [...choiceList.children];
+          const at = rows.indexOf(row);
+          if (at === rows.length - 1 && rows.length < MAX_CHOICES) {
+            addRow();
+            renumber();
+          }
+          const next = choiceList.children[at + 1];
+          if (next) next.querySelector('input[type=text]').focus();
+        }
+      });
+      choiceList.append(row);
+      return input;
+    };
+    const renumber = () => {
+      const rows = [...choiceList.children];
+      rows.forEach((row, i) => {
+        row.querySelector('.choice-letter').textContent = String.fromCharCode(65 + i);
+        row.querySelector('input[type=text]').setAttribute('aria-label', 'Choice ' + String.fromCharCode(65 + i));
+        row.querySelector('input[type=checkbox]').setAttribute('aria-label', 'Choice ' + String.fromCharCode(65 + i) + ' is right');
+        row.querySelector('button').disabled = rows.length <= MIN_CHOICES;
+      });
+      addChoice.disabled = rows.length >= MAX_CHOICES;
+    };
+    (start.choices && start.choices.length ? start.choices : ['', '']).forEach((c, i) => addRow(c, (start.correct || []).includes(i)));
+    renumber();
+    addChoice.addEventListener('click', () => {
+      if (choiceList.children.length >= MAX_CHOICES) return;
+      const input = addRow();
+      renumber();
+      input.focus();
+    });
+    const choiceSection = el('div', { class: 'choice-section' }, [
+      el('div', { class: 'field-label', text: 'Choices — tick the right one(s), if any' }),
+      choiceList, addChoice,
+      el('label', { class: 'check', attrs: { for: 'poll-multiple' } }, [multiple, el('span', { text: 'Allow several answers' })]),
+    ]);
+    const syncKind = () => {
+      kind = kindOpen.checked ? 'open' : 'choice';
+      choiceSection.hidden = kind !== 'choice';
+    };
+    kindChoice.addEventListener('change', syncKind);
+    kindOpen.addEventListener('change', syncKind);
+    syncKind();
+
+    const collect = () => {
+      const poll = { kind, question: question.value.trim(), showResults: showResults.checked };
+      if (!poll.question) return { error: 'Type the question.', focus: question };
+      if (kind === 'choice') {
+        const rows = [...choiceList.children];
+        const choices = [];
+        const correct = [];
+        for (const row of rows) {
+          const text = row.querySelector('input[type=text]').value.trim();
+          if (!text) continue;
+          if (row.querySelector('input[type=checkbox]').checked) correct.push(choices.length);
+          choices.push(text);
+        }
+        if (choices.length < MIN_CHOICES) return { error: 'Give at least two choices.', focus: rows.find((r) => !r.querySelector('input[type=text]').value.trim())?.querySelector('input') };
+        poll.choices = choices;
+        poll.correct = correct;
+        poll.multiple = multiple.checked;
+        if (!poll.multiple && correct.length > 1) poll.multiple = true;
+      }
+      return { poll };
+    };
+
+    const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
+    const actions = [cancel];
+    const primary = mode === 'adhoc' ? 'send' : mode === 'edit' ? 'save' : 'save-send';
+    if (mode === 'new') actions.push(el('button', { class: 'btn', text: 'Save', attrs: { type: 'submit', value: 'save', 'data-action': 'save-question' } }));
+    actions.push(el('button', {
+      class: 'btn btn-primary',
+      text: primary === 'send' ? 'Send now' : primary === 'save' ? 'Save' : 'Save and send',
+      attrs: { type: 'submit', value: primary, 'data-action': primary === 'send' ? 'send-adhoc' : primary === 'save' ? 'save-question' : 'save-send' },
+    }));
+    const title = mode === 'adhoc' ? 'Ask the audience' : mode === 'edit' ? 'Edit question' : 'New question';
+    const form = el('form', { class: 'dialog-form poll-editor', attrs: { novalidate: true } }, [
+      el('h2', { class: 'dialog-title', text: title, attrs: { id: 'poll-editor-title' } }),
+      el('label', { class: 'field', attrs: { for: 'poll-question' } }, [el('span', { class: 'field-label', text: 'Question' }), question]),
+      segmented,
+      choiceSection,
+      el('label', { class: 'check', attrs: { for: 'poll-show-results' } }, [showResults, el('span', { text: 'Show results live to the audience' })]),
+      error,
+      el('div', { class: 'dialog-actions' }, actions),
+    ]);
+    const dialog = el('dialog', { class: 'dialog poll-editor-dialog', attrs: { 'aria-labelledby': 'poll-editor-title', id: 'poll-editor' } }, [form]);
+    document.body.append(dialog);
+    dialog.addEventListener('close', () => setTimeout(() => dialog.remove(), 0));
+    cancel.addEventListener('click', () => dialog.close());
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const action = event.submitter ? event.submitter.value : primary;
+      const { poll, error: problem, focus } = collect();
+      if (problem) {
+        error.textContent = problem;
+        if (focus) focus.focus();
+        return;
+      }
+      error.textContent = '';
+      for (const b of form.querySelectorAll('button')) b.disabled = true;
+      try {
+        if (action === 'save' || action === 'save-send') {
+          if (!this.deckId) throw new Error('This session has no deck to keep questions in.');
+          const base = '/api/v1/decks/' + encodeURIComponent(this.deckId) + '/questions';
+          if (mode === 'edit') {
+            const saved = await api(base + '/' + encodeURIComponent(item.id), { method: 'PATCH', body: { poll } });
+            this.bank = this.bank.map((q) => (q.id === item.id ? saved : q));
+          } else {
+            const saved = await api(base, { method: 'POST', body: { poll } });
+            this.bank.push(saved);
+          }
+          this.renderBank();
+        }
+        dialog.close();
+        if (action === 'send' || action === 'save-send') await this.openPoll(poll);
+      } catch (failure) {
+        error.textContent = (failure && failure.message) || 'Not saved.';
+        for (const b of form.querySelectorAll('button')) b.disabled = false;
+        renumber();
+      }
+    });
+    dialog.showModal();
+    question.focus();
+  }
+
+  /** The newest poll with its live results and the buttons that move it on. */
+  renderActive() {
+    const entry = this.state.latest;
+    const box = this.activeBox;
+    if (!entry) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const { poll, status } = entry;
+    const results = this.state.results.get(poll.id) || { counts: [], answered: 0, connected: this.live.viewers || 0, answers: [] };
+    box.hidden = false;
+    box.dataset.pollId = String(poll.id);
+    box.dataset.pollStatus = status;
+    const chip = el('span', {
+      class: 'poll-chip ' + (status === 'open' ? 'is-open' : status === 'revealed' ? 'is-revealed' : 'is-closed'),
+      text: status === 'open' ? 'Open' : status === 'revealed' ? (entry.resultsRevealed ? 'Answer and results shown' : 'Answer shown') : 'Closed',
+    });
+    const rate = el('div', {
+      class: 'response-rate', data: { role: 'response-rate', answered: results.answered, connected: results.connected },
+    }, [
+      el('strong', { text: results.answered + ' / ' + results.connected }),
+      el('span', { text: ' answered' }),
+      el('span', { class: 'rate-pct', text: results.connected ? ' · ' + percent(results.answered, results.connected) + '%' : '' }),
+    ]);
+    const rateBar = el('div', { class: 'rate-track', attrs: { 'aria-hidden': 'true' } }, [el('span', { class: 'rate-fill' })]);
+    rateBar.firstChild.style.width = Math.min(100, percent(results.answered, results.connected)) + '%';
+    const parts = [
+      el('div', { class: 'active-head' }, [el('span', { class: 'sheet-kicker' }, [icon2('chart', 16), el('span', { text: 'Poll ' + poll.id })]), chip]),
+      el('h3', { class: 'active-question', text: poll.question }),
+      el('p', { class: 'active-meta', text: kindLabel(poll) + (poll.showResults ? ' · results shown live' : ' · results hidden from the audience') }),
+      rate, rateBar,
+    ];
+    if (poll.kind === 'choice') {
+      parts.push(barChart({ choices: poll.choices, counts: results.counts, answered: results.answered, correct: poll.correct || [] }));
+    } else {
+      const answers = results.answers || [];
+      const shared = new Set(entry.shared.map((s) => s.answerId));
+      parts.push(wordCloud(answers.map((a) => a.text)));
+      const list = el('ul', { class: 'answer-list', attrs: { 'aria-label': 'Answers, newest first' } });
+      if (!answers.length) list.append(el('li', { class: 'pane-empty', text: 'Answers appear here as they arrive.' }));
+      for (const answer of answers) {
+        const isShared = shared.has(answer.id);
+        const share = el('button', {
+          class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'share-answer', disabled: isShared, title: 'Show this answer to everyone (no name)' },
+          on: { click: () => this.send({ type: 'shareAnswer', pollId: poll.id, answerId: answer.id }).catch(() => {}) },
+        }, [icon2(isShared ? 'check' : 'share', 14), el('span', { text: isShared ? 'Shared' : 'Share' })]);
+        list.append(el('li', { class: 'answer-item' + (isShared ? ' is-shared' : ''), data: { answerId: answer.id } }, [el('span', { class: 'answer-text', text: answer.text }), share]));
+      }
+      parts.push(list);
+    }
+    const buttons = [];
+    if (status === 'open') {
+      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'close-poll' }, on: { click: () => this.send({ type: 'closePoll', pollId: poll.id }).catch(() => {}) } }, [icon2('x', 16), el('span', { text: 'Close' })]));
+    }
+    if (poll.kind === 'choice' && status !== 'revealed') {
+      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: false }).catch(() => {}) } }, [icon2('check', 16), el('span', { text: 'Reveal answer' })]));
+    }
+    if (poll.kind === 'choice' && !(status === 'revealed' && entry.resultsRevealed)) {
+      buttons.push(el('button', { class: 'btn btn-sm btn-primary', attrs: { type: 'button', 'data-action': 'reveal-results' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon2('chart', 16), el('span', { text: status === 'revealed' ? 'Show results' : 'Reveal answer + results' })]));
+    }
+    if (poll.kind === 'open' && status !== 'revealed') {
+      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal-results', title: 'Close and show the word counts to everyone' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon2('chart', 16), el('span', { text: 'End poll' })]));
+    }
+    if (buttons.length) parts.push(el('div', { class: 'active-actions' }, buttons));
+    box.replaceChildren(...parts);
+  }
+
+  // ---- questions from the audience ----
+
+  buildQuestionsPane() {
+    const pane = this.panes.questions;
+    const sort = el('div', { class: 'segmented segmented-sm', attrs: { role: 'radiogroup', 'aria-label': 'Sort questions' } });
+    for (const [value, label] of [['time', 'Newest'], ['slide', 'By slide'], ['viewer', 'By viewer']]) {
+      const input = el('input', { attrs: { type: 'radio', name: 'question-sort', value, id: 'sort-' + value } });
+      input.checked = value === this.sortBy;
+      input.addEventListener('change', () => {
+        this.sortBy = value;
+        this.renderQuestions();
+      });
+      sort.append(el('label', { attrs: { for: 'sort-' + value } }, [input, el('span', { text: label })]));
+    }
+    this.hideAnswered = el('input', { attrs: { type: 'checkbox', id: 'hide-answered' } });
+    this.hideAnswered.addEventListener('change', () => this.renderQuestions());
+    this.questionList = el('ul', { class: 'question-list', attrs: { 'aria-label': 'Questions from the audience' } });
+    pane.append(
+      el('div', { class: 'pane-head' }, [el('h2', { text: 'Questions' }), el('span', { class: 'pane-count', attrs: { 'data-role': 'question-count' } })]),
+      sort,
+      el('label', { class: 'check check-sm', attrs: { for: 'hide-answered' } }, [this.hideAnswered, el('span', { text: 'Hide answered' })]),
+      this.questionList,
+    );
+    this.renderQuestions();
+  }
+
+  markSeen() {
+    for (const q of this.state.questions) this.seen.add(q.id);
+    this.renderUnread();
+    this.renderQuestions();
+  }
+
+  renderUnread() {
+    const unread = this.state.questions.filter((q) => !this.seen.has(q.id)).length;
+    this.unreadBadge.textContent = String(unread);
+    this.unreadBadge.hidden = unread === 0;
+    this.unreadBadge.dataset.count = String(unread);
+    this.tabs.questions.setAttribute('aria-label', 'Questions' + (unread ? ', ' + unread + ' unread' : ''));
+    const chip = document.getElementById('code-chip');
+    if (chip) chip.dataset.unread = String(unread);
+  }
+
+  renderQuestions() {
+    if (!this.questionList) return;
+    const all = this.state.questions.slice();
+    const open = all.filter((q) => !q.answered).length;
+    const count = this.panes.questions.querySelector('[data-role=question-count]');
+    if (count) count.textContent = all.length ? open + ' open · ' + all.length + ' in all' : '';
+    let list = this.hideAnswered && this.hideAnswered.checked ? all.filter((q) => !q.answered) : all;
+    const byTime = (a, b) => Date.parse(b.askedAt) - Date.parse(a.askedAt);
+    const who = (q) => (q.anonymous ? '\uffff' : (q.name || '').toLowerCase());
+    if (this.sortBy === 'slide') list.sort((a, b) => (a.page || 1e9) - (b.page || 1e9) || byTime(a, b));
+    else if (this.sortBy === 'viewer') list.sort((a, b) => who(a).localeCompare(who(b)) || byTime(a, b));
+    else list.sort(byTime);
+    this.questionList.replaceChildren();
+    if (!list.length) {
+      this.questionList.append(el('li', { class: 'pane-empty' }, [
+        el('strong', { text: all.length ? 'Every question is answered' : 'No questions yet' }),
+        el('span', { text: 'Viewers ask with the “Ask” button on their screen.' }),
+      ]));
+      return;
+    }
+    let group = null;
+    for (const q of list) {
+      if (this.sortBy !== 'time') {
+        const key = this.sortBy === 'slide' ? (q.page ? 'Slide ' + q.page : 'Not about a slide') : q.anonymous ? 'Anonymous' : q.name || 'Guest';
+        if (key !== group) {
+          group = key;
+          this.questionList.append(el('li', { class: 'question-group', text: key }));
+        }
+      }
+      const name = q.anonymous ? 'Anonymous' : q.name || 'Guest';
+      const slide = q.page ? el('button', {
+        class: 'slide-badge', text: 'p. ' + q.page,
+        attrs: { type: 'button', title: 'Go to slide ' + q.page, 'aria-label': 'Go to slide ' + q.page, 'data-action': 'goto-question-page' },
+        on: { click: () => this.gotoPage(q.page) },
+      }) : null;
+      const mark = el('button', {
+        class: 'btn btn-sm mark-answered', attrs: { type: 'button', 'aria-pressed': String(q.answered), 'data-action': 'mark-answered' },
+        on: { click: () => this.send({ type: 'markQuestion', questionId: q.id, answered: !q.answered }).catch(() => {}) },
+      }, [icon2('check', 14), el('span', { text: q.answered ? 'Answered' : 'Mark answered' })]);
+      this.questionList.append(el('li', {
+        class: 'question-item' + (q.answered ? ' is-answered' : '') + (this.seen.has(q.id) ? '' : ' is-new'),
+        data: { questionId: q.id, anonymous: String(Boolean(q.anonymous)), answered: String(Boolean(q.answered)) },
+      }, [
+        el('p', { class: 'question-text', text: q.text }),
+        el('div', { class: 'question-meta' }, [
+          el('span', { class: 'question-name' + (q.anonymous ? ' is-anonymous' : ''), text: name, attrs: { 'data-role': 'asker' } }),
+          el('span', { class: 'question-time', text: timeAgo(q.askedAt) }),
+          slide,
+          el('span', { class: 'meta-spacer' }),
+          mark,
+        ]),
+      ]));
+    }
+  }
+
+  // ---- viewers ----
+
+  buildViewersPane() {
+    this.viewerList = el('ul', { class: 'viewer-list', attrs: { 'aria-label': 'Viewers' } });
+    this.panes.viewers.append(
+      el('div', { class: 'pane-head' }, [el('h2', { text: 'Viewers' }), el('span', { class: 'pane-count', attrs: { 'data-role': 'viewer-summary' } })]),
+      this.viewerList,
+    );
+    this.renderViewers();
+  }
+
+  renderViewers() {
+    const viewers = this.state.viewers.slice().sort((a, b) => Number(b.connected) - Number(a.connected) || a.name.localeCompare(b.name));
+    const connected = viewers.filter((v) => v.connected).length;
+    const summary = this.panes.viewers.querySelector('[data-role=viewer-summary]');
+    summary.textContent = viewers.length ? connected + ' connected · ' + viewers.length + ' joined' : '';
+    this.viewerList.replaceChildren();
+    if (!viewers.length) {
+      this.viewerList.append(el('li', { class: 'pane-empty' }, [el('strong', { text: 'Nobody has joined yet' }), el('span', { text: 'Show the join code: viewers appear here.' })]));
+      return;
+    }
+    for (const v of viewers) {
+      this.viewerList.append(el('li', { class: 'viewer-item', data: { viewerId: v.id, connected: String(v.connected) } }, [
+        el('span', { class: 'presence-dot' + (v.connected ? ' is-on' : ''), attrs: { 'aria-label': v.connected ? 'connected' : 'not connected', role: 'img' } }),
+        el('span', { class: 'viewer-name', text: v.name }),
+        v.questions ? el('span', { class: 'viewer-questions', text: v.questions === 1 ? '1 question' : v.questions + ' questions' }) : null,
+      ]));
+    }
+  }
+}
+
+export function mountPresenterInteraction(options) {
+  return new PresenterInteraction(options);
+}

@@ -1,0 +1,426 @@
+// The viewer's side of audience interaction: the poll sheet (answer, change until closed, see
+// the reveal and the results), shared open answers, and "Ask a question".
+//
+// State for tests and CSS: #poll-sheet[data-poll-id][data-poll-status][data-answered]
+// [data-collapsed]; options .poll-option[data-index][data-correct][data-mine]; the chart's rows
+// .bar-row[data-count][data-correct][data-mine].
+
+import { el, toast } from './ui.js';
+import { InteractionState, barChart, icon2 } from './interaction.js';
+
+const MAX_ANSWER = 500;
+const MAX_QUESTION = 500;
+
+export class ViewerInteraction {
+  /**
+   * @param {{watch: HTMLElement, bar: HTMLElement, stage: HTMLElement}} dom
+   */
+  constructor({ watch, bar, stage }) {
+    this.watch = watch;
+    this.stage = stage;
+    this.live = null;
+    this.state = null;
+    this.shownId = null; // poll id the sheet is built for
+    this.collapsed = false;
+    this.dismissed = new Set(); // "id:status" the viewer closed
+    this.drafts = new Map(); // poll id -> {choices:Set} | {text}
+    this.sending = false;
+    this.buildSheet();
+    this.buildAsk(bar);
+  }
+
+  /** Follows a (new) LiveClient. */
+  attach(live) {
+    this.live = live;
+    if (!this.state) {
+      this.state = new InteractionState(live);
+      this.state.addEventListener('update', (e) => this.onUpdate(e.detail));
+    } else {
+      this.state.attach(live);
+    }
+    live.addEventListener('change', (e) => {
+      if (e.detail.event.type === 'ended') this.render();
+    });
+  }
+
+  onUpdate({ kind, event }) {
+    if (kind === 'polls' && event) {
+      if (event.type === 'pollOpened') {
+        this.collapsed = false;
+        this.drafts.delete(event.poll.id);
+      } else if (event.type === 'pollRevealed' || event.type === 'answerShared') {
+        // Something new to see: bring the sheet back up.
+        this.collapsed = false;
+      }
+    }
+    if (kind === 'welcome') {
+      const latest = this.state.latest;
+      if (latest && latest.status === 'open' && this.shownId !== latest.poll.id) this.collapsed = false;
+    }
+    this.render();
+  }
+
+  // ---- the poll sheet ----
+
+  buildSheet() {
+    this.pill = el('button', {
+      class: 'poll-pill', attrs: { type: 'button', id: 'poll-pill', 'aria-controls': 'poll-sheet' },
+      on: { click: () => { this.collapsed = false; this.render(); this.focusSheet(); } },
+    }, [icon2('chart', 18), el('span', { class: 'poll-pill-text' })]);
+    this.pill.hidden = true;
+    this.sheet = el('section', { class: 'poll-sheet', attrs: { id: 'poll-sheet', 'aria-label': 'Poll', 'aria-live': 'polite', tabindex: '-1' } });
+    this.sheet.hidden = true;
+    this.watch.append(this.sheet, this.pill);
+    this.narrow = window.matchMedia('(max-width: 699px)');
+    this.narrow.addEventListener('change', () => this.fitStage());
+    new ResizeObserver(() => this.fitStage()).observe(this.sheet);
+  }
+
+  /** On a phone the sheet docks at the bottom: the slide moves up above it instead of under it. */
+  fitStage() {
+    const docked = !this.sheet.hidden && this.narrow.matches;
+    const height = docked ? this.sheet.offsetHeight : 0;
+    const value = height ? height + 'px' : '';
+    if (this.stage.style.marginBottom !== value) this.stage.style.marginBottom = value;
+  }
+
+  focusSheet() {
+    const target = this.sheet.querySelector('input:not(:disabled), textarea:not(:disabled)') || this.sheet;
+    try {
+      target.focus({ preventScroll: true });
+    } catch (_) {
+      // ignore
+    }
+  }
+
+  /** The poll the sheet shows: the newest one, unless the viewer put it away. */
+  current() {
+    const latest = this.state && this.state.latest;
+    if (!latest) return null;
+    if (this.dismissed.has(latest.poll.id + ':' + latest.status + ':' + latest.shared.length)) return null;
+    return latest;
+  }
+
+  render() {
+    const entry = this.current();
+    document.body.dataset.pollStatus = entry ? entry.status : 'none';
+    if (!entry) {
+      this.sheet.hidden = true;
+      this.pill.hidden = true;
+      this.shownId = null;
+      this.fitStage();
+      return;
+    }
+    const { poll } = entry;
+    if (this.shownId !== poll.id) this.buildPoll(entry);
+    this.updatePoll(entry);
+    this.sheet.hidden = this.collapsed;
+    this.pill.hidden = !this.collapsed;
+    this.fitStage();
+    const answered = this.state.myAnswers.has(poll.id);
+    this.pill.querySelector('.poll-pill-text').textContent = entry.status === 'open'
+      ? (answered ? 'Poll open — answer sent' : 'Poll open — answer')
+      : entry.status === 'revealed' ? 'Poll — see the answer' : 'Poll closed';
+    this.pill.classList.toggle('is-attention', entry.status === 'open' && !answered);
+  }
+
+  buildPoll(entry) {
+    const { poll } = entry;
+    this.shownId = poll.id;
+    this.sheet.dataset.pollId = String(poll.id);
+    const collapse = el('button', {
+      class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Hide the poll', title: 'Hide', 'data-action': 'collapse-poll' },
+      on: { click: () => this.hideSheet() },
+    }, [icon2('chevronDown', 20)]);
+    this.statusChip = el('span', { class: 'poll-chip' });
+    const head = el('div', { class: 'sheet-head' }, [el('span', { class: 'sheet-kicker' }, [icon2('chart', 16), el('span', { text: 'Poll' })]), this.statusChip, collapse]);
+    const question = el('h2', { class: 'poll-question', text: poll.question, attrs: { id: 'poll-q-' + poll.id } });
+    this.form = el('form', { class: 'poll-form', attrs: { 'aria-labelledby': 'poll-q-' + poll.id, novalidate: true } });
+    this.form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      this.submit();
+    });
+    this.options = [];
+    if (poll.kind === 'choice') {
+      const group = el('div', { class: 'poll-options', attrs: { role: poll.multiple ? 'group' : 'radiogroup', 'aria-labelledby': 'poll-q-' + poll.id } });
+      if (poll.multiple) group.append(el('p', { class: 'poll-hint', text: 'Pick one or more.' }));
+      poll.choices.forEach((choice, index) => {
+        const input = el('input', { attrs: { type: poll.multiple ? 'checkbox' : 'radio', name: 'poll-' + poll.id, value: index } });
+        input.addEventListener('change', () => this.onPick(poll, index, input.checked));
+        const label = el('label', { class: 'poll-option', data: { index } }, [
+          input,
+          el('span', { class: 'poll-option-box', attrs: { 'aria-hidden': 'true' } }),
+          el('span', { class: 'poll-option-text', text: choice }),
+          el('span', { class: 'poll-option-mark', attrs: { 'aria-hidden': 'true' } }),
+        ]);
+        this.options.push({ label, input });
+        group.append(label);
+      });
+      this.form.append(group);
+      this.textField = null;
+    } else {
+      this.textField = el('textarea', { class: 'input poll-text', attrs: { rows: 3, maxlength: MAX_ANSWER, placeholder: 'Your answer', 'aria-label': 'Your answer' } });
+      this.textField.addEventListener('input', () => {
+        this.drafts.set(poll.id, { text: this.textField.value });
+        this.updateButton(this.state.poll(poll.id));
+      });
+      this.form.append(this.textField);
+    }
+    this.submitButton = el('button', { class: 'btn btn-primary btn-block', attrs: { type: 'submit', 'data-action': 'submit-answer' } });
+    this.note = el('p', { class: 'poll-note', attrs: { 'data-role': 'poll-note' } });
+    this.form.append(this.submitButton);
+    this.results = el('div', { class: 'poll-results' });
+    this.sharedBox = el('div', { class: 'shared-answers' });
+    const body = el('div', { class: 'sheet-body' }, [question, this.form, this.note, this.results, this.sharedBox]);
+    this.sheet.replaceChildren(head, body);
+  }
+
+  hideSheet() {
+    const entry = this.current();
+    if (!entry) return;
+    if (entry.status === 'open') {
+      this.collapsed = true;
+    } else {
+      // A finished poll: put it away until something new happens to it.
+      this.dismissed.add(entry.poll.id + ':' + entry.status + ':' + entry.shared.length);
+      this.collapsed = false;
+    }
+    this.render();
+  }
+
+  onPick(poll, index, checked) {
+    const draft = this.draftChoices(poll);
+    if (poll.multiple) {
+      if (checked) draft.add(index);
+      else draft.delete(index);
+    } else {
+      draft.clear();
+      if (checked) draft.add(index);
+    }
+    this.drafts.set(poll.id, { choices: draft });
+    this.updatePoll(this.state.poll(poll.id));
+  }
+
+  draftChoices(poll) {
+    const draft = this.drafts.get(poll.id);
+    if (draft && draft.choices) return new Set(draft.choices);
+    const mine = this.state.myAnswers.get(poll.id);
+    return new Set(mine && mine.choices ? mine.choices : []);
+  }
+
+  /** True when the draft differs from what the server holds. */
+  changed(poll) {
+    const mine = this.state.myAnswers.get(poll.id);
+    if (poll.kind === 'choice') {
+      const draft = [...this.draftChoices(poll)].sort((a, b) => a - b);
+      const held = mine && mine.choices ? mine.choices.slice().sort((a, b) => a - b) : [];
+      return draft.length > 0 && draft.join(',') !== held.join(',');
+    }
+    const draft = this.drafts.get(poll.id);
+    const text = (draft ? draft.text : (mine && mine.text) || '').trim();
+    return text.length > 0 && text !== ((mine && mine.text) || '').trim();
+  }
+
+  updateButton(entry) {
+    if (!entry) return;
+    const { poll } = entry;
+    const open = entry.status === 'open' && !(this.live && this.live.state.ended);
+    const answered = this.state.myAnswers.has(poll.id);
+    // Once sent, the button comes back only when the viewer picks something else.
+    this.submitButton.hidden = !open || (answered && !this.changed(poll) && !this.sending);
+    this.submitButton.disabled = this.sending || !this.changed(poll);
+    this.submitButton.textContent = this.sending ? 'Sending…' : answered ? 'Change my answer' : 'Send answer';
+  }
+
+  updatePoll(entry) {
+    if (!entry) return;
+    const { poll, status } = entry;
+    const mine = this.state.myAnswers.get(poll.id) || null;
+    const open = status === 'open' && !(this.live && this.live.state.ended);
+    this.sheet.dataset.pollStatus = status;
+    this.sheet.dataset.answered = String(Boolean(mine));
+    this.sheet.dataset.collapsed = String(this.collapsed);
+    this.statusChip.textContent = open ? 'Open' : status === 'revealed' ? 'Answer revealed' : 'Closed';
+    this.statusChip.className = 'poll-chip ' + (open ? 'is-open' : status === 'revealed' ? 'is-revealed' : 'is-closed');
+    const revealed = status === 'revealed';
+    const correct = revealed ? poll.correct || [] : [];
+    const results = this.state.results.get(poll.id);
+    const showResults = Boolean(results) && (entry.resultsRevealed || poll.showResults);
+
+    if (poll.kind === 'choice') {
+      const draft = this.draftChoices(poll);
+      const held = new Set(mine && mine.choices ? mine.choices : []);
+      this.options.forEach(({ label, input }, index) => {
+        input.checked = open ? draft.has(index) : held.has(index);
+        input.disabled = !open;
+        const isCorrect = revealed && correct.includes(index);
+        label.dataset.mine = String(held.has(index));
+        label.dataset.correct = String(isCorrect);
+        label.dataset.wrong = String(revealed && correct.length > 0 && held.has(index) && !isCorrect);
+        const mark = label.querySelector('.poll-option-mark');
+        mark.replaceChildren();
+        if (isCorrect) mark.append(el('span', { class: 'tag tag-correct', text: '✓ Right answer' }));
+        if (held.has(index) && !open) mark.append(el('span', { class: 'tag tag-mine', text: 'You' }));
+      });
+      // Once the chart is there it carries the choices: the list would say it twice.
+      this.form.hidden = !open && showResults;
+    } else {
+      if (this.textField) {
+        const draft = this.drafts.get(poll.id);
+        if (document.activeElement !== this.textField) this.textField.value = draft ? draft.text : (mine && mine.text) || '';
+        this.textField.disabled = !open;
+      }
+      this.form.hidden = !open && !mine;
+    }
+    this.updateButton(entry);
+
+    // The line under the form.
+    let note = '';
+    let noteKind = '';
+    if (open && mine) {
+      note = 'Answer sent — you can change it until the poll closes.';
+      noteKind = 'ok';
+    } else if (open) {
+      note = poll.kind === 'choice' ? (poll.multiple ? 'Tick your answers, then send.' : 'Pick an answer, then send.') : 'Type your answer, then send.';
+    } else if (status === 'closed') {
+      note = mine ? 'Poll closed. Your answer counts.' : 'Poll closed.';
+    } else if (revealed) {
+      if (poll.kind === 'choice' && correct.length) {
+        const right = mine && mine.choices && mine.choices.length && mine.choices.every((c) => correct.includes(c))
+          && correct.every((c) => mine.choices.includes(c));
+        note = !mine ? 'You did not answer this one.' : right ? 'You got it right!' : 'Not quite — the right answer is marked ✓.';
+        noteKind = mine && right ? 'ok' : '';
+      } else {
+        note = 'Poll closed.';
+      }
+    }
+    this.note.textContent = note;
+    this.note.dataset.kind = noteKind;
+    this.note.hidden = !note;
+
+    // The chart, when the audience may see it.
+    if (poll.kind === 'choice' && showResults) {
+      const chart = barChart({
+        choices: poll.choices, counts: results.counts, answered: results.answered,
+        correct: revealed ? correct : null, mine: mine && mine.choices ? mine.choices : null,
+      });
+      this.results.replaceChildren(
+        el('p', { class: 'poll-rate', text: results.answered + (results.answered === 1 ? ' answer' : ' answers') }),
+        chart,
+      );
+      this.results.hidden = false;
+    } else {
+      this.results.replaceChildren();
+      this.results.hidden = true;
+    }
+
+    // Open answers the presenter shared.
+    this.sharedBox.replaceChildren(...entry.shared.map((s) => el('blockquote', { class: 'shared-answer', data: { answerId: s.answerId } }, [
+      icon2('quote', 18), el('span', { text: s.text }),
+    ])));
+    this.sharedBox.hidden = entry.shared.length === 0;
+  }
+
+  async submit() {
+    const entry = this.current();
+    if (!entry || entry.status !== 'open' || !this.live || this.sending) return;
+    const { poll } = entry;
+    const command = { type: 'answer', pollId: poll.id };
+    if (poll.kind === 'choice') {
+      command.choices = [...this.draftChoices(poll)].sort((a, b) => a - b);
+      if (!command.choices.length) return;
+    } else {
+      const text = (this.textField.value || '').trim();
+      if (!text) return;
+      command.text = text;
+    }
+    this.sending = true;
+    this.updateButton(entry);
+    try {
+      await this.live.send(command);
+      // The server's myAnswer message follows; keep the draft in step with it meanwhile.
+      const answer = command.choices ? { choices: command.choices } : { text: command.text };
+      if (!this.state.myAnswers.has(poll.id) || this.changed(poll)) this.state.myAnswers.set(poll.id, answer);
+      this.drafts.delete(poll.id);
+      if (this.textField && document.activeElement === this.textField) this.textField.blur();
+    } catch (error) {
+      const text = error && error.code === 'poll_closed' ? 'Too late: the poll just closed.' : (error && error.message) || 'Your answer was not sent.';
+      toast(text, { kind: 'error' });
+    } finally {
+      this.sending = false;
+      this.render();
+    }
+  }
+
+  // ---- asking a question ----
+
+  buildAsk(bar) {
+    this.askButton = el('button', {
+      class: 'btn', attrs: { type: 'button', id: 'ask-button', 'aria-label': 'Ask a question', title: 'Ask the presenter a question' },
+      on: { click: () => this.openAsk() },
+    }, [icon2('message', 18), el('span', { class: 'btn-label', text: 'Ask' })]);
+    const status = bar.querySelector('#status');
+    bar.insertBefore(this.askButton, status ? status.nextSibling : null);
+  }
+
+  openAsk() {
+    if (!this.live) return;
+    if (this.live.state.ended) {
+      toast('The session has ended: questions are closed.');
+      return;
+    }
+    const page = this.stage.page || this.live.state.page;
+    const text = el('textarea', {
+      class: 'input ask-text', attrs: { id: 'ask-text', rows: 4, maxlength: MAX_QUESTION, required: true, placeholder: 'Type your question', 'aria-describedby': 'ask-count' },
+    });
+    const count = el('span', { class: 'field-hint ask-count', text: '0 / ' + MAX_QUESTION, attrs: { id: 'ask-count' } });
+    const aboutBox = el('input', { attrs: { type: 'checkbox', id: 'ask-about-slide', checked: true } });
+    const anonBox = el('input', { attrs: { type: 'checkbox', id: 'ask-anonymous' } });
+    const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
+    const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
+    const send = el('button', { class: 'btn btn-primary', attrs: { type: 'submit', id: 'ask-send', disabled: true } }, [icon2('send', 18), el('span', { text: 'Send question' })]);
+    text.addEventListener('input', () => {
+      count.textContent = text.value.length + ' / ' + MAX_QUESTION;
+      send.disabled = !text.value.trim();
+    });
+    const form = el('form', { class: 'dialog-form ask-form', attrs: { method: 'dialog', novalidate: true } }, [
+      el('h2', { class: 'dialog-title', text: 'Ask the presenter', attrs: { id: 'ask-title' } }),
+      el('label', { class: 'field', attrs: { for: 'ask-text' } }, [el('span', { class: 'field-label', text: 'Your question' }), text, count]),
+      el('label', { class: 'check', attrs: { for: 'ask-about-slide' } }, [aboutBox, el('span', { text: 'About this slide (p. ' + page + ')' })]),
+      el('label', { class: 'check', attrs: { for: 'ask-anonymous' } }, [anonBox, el('span', { text: 'Ask anonymously' }),
+        el('span', { class: 'field-hint', text: ' — the presenter will not see your name' })]),
+      error,
+      el('div', { class: 'dialog-actions' }, [cancel, send]),
+    ]);
+    const dialog = el('dialog', { class: 'dialog ask-dialog', attrs: { 'aria-labelledby': 'ask-title', id: 'ask-dialog' } }, [form]);
+    document.body.append(dialog);
+    dialog.addEventListener('close', () => setTimeout(() => dialog.remove(), 0));
+    cancel.addEventListener('click', () => dialog.close());
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const question = text.value.trim();
+      if (!question) {
+        text.focus();
+        return;
+      }
+      const command = { type: 'ask', text: question, anonymous: anonBox.checked };
+      if (aboutBox.checked) command.page = page;
+      send.disabled = true;
+      error.textContent = '';
+      try {
+        await this.live.send(command);
+        dialog.close();
+        toast(anonBox.checked ? 'Question sent anonymously.' : 'Question sent to the presenter.', { kind: 'success' });
+      } catch (failure) {
+        error.textContent = (failure && failure.message) || 'Your question was not sent.';
+        send.disabled = false;
+      }
+    });
+    dialog.showModal();
+    text.focus();
+  }
+}
+
+export function mountViewerInteraction(dom) {
+  return new ViewerInteraction(dom);
+}
