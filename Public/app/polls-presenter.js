@@ -484,12 +484,14 @@ export class PresenterInteraction {
       const list = el('ul', { class: 'answer-list', attrs: { 'aria-label': 'Answers, newest first' } });
       if (!answers.length) list.append(el('li', { class: 'pane-empty', text: 'Answers appear here as they arrive.' }));
       for (const answer of answers) {
-        const isShared = shared.has(answer.id);
+        // The server names it answerId (as in shared answers); protocol.md says id: take either.
+        const answerId = answer.answerId !== undefined ? answer.answerId : answer.id;
+        const isShared = shared.has(answerId);
         const share = el('button', {
           class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'share-answer', disabled: isShared, title: 'Show this answer to everyone (no name)' },
-          on: { click: () => this.send({ type: 'shareAnswer', pollId: poll.id, answerId: answer.id }).catch(() => {}) },
+          on: { click: () => this.send({ type: 'shareAnswer', pollId: poll.id, answerId }).catch(() => {}) },
         }, [icon2(isShared ? 'check' : 'share', 14), el('span', { text: isShared ? 'Shared' : 'Share' })]);
-        list.append(el('li', { class: 'answer-item' + (isShared ? ' is-shared' : ''), data: { answerId: answer.id } }, [el('span', { class: 'answer-text', text: answer.text }), share]));
+        list.append(el('li', { class: 'answer-item' + (isShared ? ' is-shared' : ''), data: { answerId } }, [el('span', { class: 'answer-text', text: answer.text }), share]));
       }
       parts.push(list);
     }

@@ -180,3 +180,68 @@ class AudienceInteractionTests(BrowserTest):
         wait_for(reader, lambda d: stage_attr(d, "data-page") == "1", "back on the presenter's page")
         self.press(presenter, Keys.ARROW_RIGHT)
         wait_for(reader, lambda d: stage_attr(d, "data-page") == "2", "following the presenter again")
+
+    def test_open_poll_shared_answer_and_late_joiner(self):
+        """An open question asked without saving: answers, word cloud, a shared answer; a late
+        joiner sees the open poll; a named question's slide badge takes the presenter there."""
+        session = SERVER.start_session(DEMO_DECK["id"])
+        code = session["code"]
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        first = self.driver(390, 844)
+        self.join_as_viewer(first, code, name="Dora")
+
+        presenter.find_element(By.ID, "tab-polls").click()
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="ask-adhoc"]').click()
+        wait_for(presenter, lambda d: visible(d, "#poll-question"), "the poll editor")
+        presenter.find_element(By.ID, "poll-question").send_keys("One word for this talk?")
+        presenter.find_element(By.CSS_SELECTOR, 'label[for="kind-open"]').click()
+        presenter.find_element(By.CSS_SELECTOR, '#poll-editor [data-action="send-adhoc"]').click()
+        wait_for(presenter, lambda d: attr(d, "#active-poll", "data-poll-status") == "open", "the open poll on the console")
+        self.assertFalse(presenter.find_elements(By.CSS_SELECTOR, ".bank-item"), "asked without saving")
+
+        # A late joiner lands on the open poll.
+        late = self.driver(390, 844)
+        self.join_as_viewer(late, code, name="Eli")
+        for viewer, text in ((first, "Inspiring talk, clear slides"), (late, "clear and inspiring")):
+            field = wait_for(viewer, lambda d: visible(d, '#poll-sheet[data-poll-status="open"] textarea'), "the open poll")
+            field.send_keys(text)
+            viewer.find_element(By.CSS_SELECTOR, '[data-action="submit-answer"]').click()
+            wait_for(viewer, lambda d: attr(d, "#poll-sheet", "data-answered") == "true", "the answer held")
+
+        wait_for(presenter, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#active-poll .answer-item")) == 2, "both answers")
+        cloud = wait_for(presenter, lambda d: d.execute_script(
+            "return [...document.querySelectorAll('.cloud-word')].map(w => w.textContent + ':' + w.dataset.count)"),
+            "the word cloud")
+        self.assertIn("inspiring:2", cloud)
+        self.assertIn("clear:2", cloud)
+        self.assertFalse(any(word.startswith("and:") for word in cloud), "stop-words left out")
+        screenshot(presenter, "presenter-open-poll")
+        shared = presenter.find_element(By.XPATH, '//li[contains(@class,"answer-item")][contains(., "Inspiring talk")]')
+        shared.find_element(By.CSS_SELECTOR, '[data-action="share-answer"]').click()
+        for viewer in (first, late):
+            quote = wait_for(viewer, lambda d: visible(d, ".shared-answer"), "the shared answer on the viewer")
+            self.assertEqual(quote.text, "Inspiring talk, clear slides")
+        screenshot(late, "viewer-shared-answer")
+
+        # A named question about slide 2; the presenter jumps there from the badge.
+        self.press(presenter, Keys.ARROW_RIGHT)
+        wait_for(first, lambda d: stage_attr(d, "data-page") == "2", "the viewer on slide 2")
+        first.find_element(By.CSS_SELECTOR, '[data-action="collapse-poll"]').click()
+        wait_for(first, lambda d: visible(d, "#poll-pill"), "the poll as a pill")
+        first.find_element(By.ID, "ask-button").click()
+        wait_for(first, lambda d: visible(d, "#ask-text"), "the question form").send_keys("Can you show the QR again?")
+        first.find_element(By.ID, "ask-send").click()
+        wait_for(first, lambda d: not d.find_elements(By.ID, "ask-dialog"), "the question sent")
+        self.press(presenter, Keys.ARROW_LEFT)
+        presenter.find_element(By.ID, "tab-questions").click()
+        item = wait_for(presenter, lambda d: visible(d, '.question-item[data-anonymous="false"]'), "the named question")
+        self.assertEqual(item.find_element(By.CSS_SELECTOR, '[data-role="asker"]').text, "Dora")
+        item.find_element(By.CSS_SELECTOR, '[data-action="goto-question-page"]').click()
+        wait_for(presenter, lambda d: stage_attr(d, "data-page") == "2", "the presenter on the question's slide")
+        wait_for(late, lambda d: stage_attr(d, "data-page") == "2", "viewers following there")
+        presenter.find_element(By.ID, "tab-viewers").click()
+        wait_for(presenter, lambda d: "1 question" in (text_of(d, '.viewer-item[data-connected="true"]') or "")
+                 or "1 question" in (text_of(d, "#pane-viewers") or ""), "the question counted for its asker")
+        screenshot(presenter, "presenter-viewers-panel")
