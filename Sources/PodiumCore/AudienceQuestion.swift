@@ -13,10 +13,12 @@ public struct AudienceQuestion: Codable, Sendable, Equatable {
     public var name: String?
     public var askedAt: Date
     public var answered: Bool
+    /// Approved by the presenter for the public list (when the session requires approval).
+    public var approved: Bool
 
     public init(
         id: String, text: String, page: Int?, anonymous: Bool, viewerId: String, name: String?, askedAt: Date,
-        answered: Bool = false
+        answered: Bool = false, approved: Bool = false
     ) {
         self.id = id
         self.text = text
@@ -26,7 +28,37 @@ public struct AudienceQuestion: Codable, Sendable, Equatable {
         self.name = name
         self.askedAt = askedAt
         self.answered = answered
+        self.approved = approved
     }
 
     public static let maxLength = 500
+}
+
+/// How the audience's questions are shared: the presenter's choice per session.
+public struct QuestionMode: Codable, Sendable, Equatable {
+    /// Viewers see each other's questions and upvote them.
+    public var isPublic: Bool
+    /// A question becomes public only once the presenter approves it.
+    public var needsApproval: Bool
+
+    public init(isPublic: Bool = false, needsApproval: Bool = false) {
+        self.isPublic = isPublic
+        self.needsApproval = needsApproval
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case isPublic = "public"
+        case needsApproval = "approval"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        isPublic = try container.decodeIfPresent(Bool.self, forKey: .isPublic) ?? false
+        needsApproval = try container.decodeIfPresent(Bool.self, forKey: .needsApproval) ?? false
+    }
+
+    /// Whether a question is on the public list.
+    public func shows(_ question: AudienceQuestion) -> Bool {
+        isPublic && (!needsApproval || question.approved)
+    }
 }

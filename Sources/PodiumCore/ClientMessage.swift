@@ -11,6 +11,10 @@ public enum ClientMessage: Sendable, Equatable {
     case ask(id: String, text: String, page: Int?, anonymous: Bool)
     /// The presenter marks a question answered or not.
     case markQuestion(id: String, questionId: String, answered: Bool)
+    /// The presenter approves a question for the public list (or withdraws it).
+    case approveQuestion(id: String, questionId: String, approved: Bool)
+    /// A viewer upvotes a public question (or takes the vote back).
+    case vote(id: String, questionId: String, up: Bool)
     /// Send again every durable event after this seq.
     case resync(afterSeq: Int)
     case ping
@@ -34,7 +38,9 @@ public enum ClientMessage: Sendable, Equatable {
     /// The client's id, for commands that carry one.
     public var commandID: String? {
         switch self {
-        case .command(let id, _), .answer(let id, _, _), .ask(let id, _, _, _), .markQuestion(let id, _, _): id
+        case .command(let id, _), .answer(let id, _, _), .ask(let id, _, _, _), .markQuestion(let id, _, _),
+            .approveQuestion(let id, _, _), .vote(let id, _, _):
+            id
         default: nil
         }
     }
@@ -46,7 +52,7 @@ public enum ClientMessage: Sendable, Equatable {
 extension ClientMessage: Codable {
     enum CodingKeys: String, CodingKey {
         case type, id, role, name, passcode, token, lastSeq, page, viewport, mode, locked, x, y, visible, afterSeq
-        case poll, pollId, results, answerId, choices, text, anonymous, questionId, answered
+        case poll, pollId, results, answerId, choices, text, anonymous, questionId, answered, approved, up, questions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -114,6 +120,16 @@ extension ClientMessage: Codable {
             self = .markQuestion(
                 id: try commandID(), questionId: try c.decode(String.self, forKey: .questionId),
                 answered: try c.decodeIfPresent(Bool.self, forKey: .answered) ?? true)
+        case "setQuestionMode":
+            self = .command(id: try commandID(), .setQuestionMode(try c.decode(QuestionMode.self, forKey: .questions)))
+        case "approveQuestion":
+            self = .approveQuestion(
+                id: try commandID(), questionId: try c.decode(String.self, forKey: .questionId),
+                approved: try c.decodeIfPresent(Bool.self, forKey: .approved) ?? true)
+        case "vote":
+            self = .vote(
+                id: try commandID(), questionId: try c.decode(String.self, forKey: .questionId),
+                up: try c.decodeIfPresent(Bool.self, forKey: .up) ?? true)
         case "pointer":
             if try c.decodeIfPresent(Bool.self, forKey: .visible) == false {
                 self = .pointer(nil)
@@ -170,7 +186,20 @@ extension ClientMessage: Codable {
                 try c.encode("shareAnswer", forKey: .type)
                 try c.encode(pollId, forKey: .pollId)
                 try c.encode(answerId, forKey: .answerId)
+            case .setQuestionMode(let mode):
+                try c.encode("setQuestionMode", forKey: .type)
+                try c.encode(mode, forKey: .questions)
             }
+        case .approveQuestion(let id, let questionId, let approved):
+            try c.encode("approveQuestion", forKey: .type)
+            try c.encode(id, forKey: .id)
+            try c.encode(questionId, forKey: .questionId)
+            try c.encode(approved, forKey: .approved)
+        case .vote(let id, let questionId, let up):
+            try c.encode("vote", forKey: .type)
+            try c.encode(id, forKey: .id)
+            try c.encode(questionId, forKey: .questionId)
+            try c.encode(up, forKey: .up)
         case .answer(let id, let pollId, let answer):
             try c.encode("answer", forKey: .type)
             try c.encode(id, forKey: .id)

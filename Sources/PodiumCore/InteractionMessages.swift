@@ -47,8 +47,10 @@ public struct QuestionView: Codable, Sendable, Equatable {
     public var viewerId: String?
     public var askedAt: Date
     public var answered: Bool
+    public var approved: Bool
+    public var votes: Int
 
-    public init(_ question: AudienceQuestion, asker: ViewerEntry?) {
+    public init(_ question: AudienceQuestion, asker: ViewerEntry?, votes: Int = 0) {
         id = question.id
         text = question.text
         page = question.page
@@ -57,6 +59,8 @@ public struct QuestionView: Codable, Sendable, Equatable {
         viewerId = question.anonymous ? nil : asker?.publicId
         askedAt = question.askedAt
         answered = question.answered
+        approved = question.approved
+        self.votes = votes
     }
 }
 
@@ -91,3 +95,39 @@ public struct ViewerListMessage: Codable, Sendable, Equatable {
 }
 
 /// What a presenter or viewer needs beyond the snapshot when they (re)join.
+
+/// `{"type":"publicQuestions",…}`: the questions everyone sees when the presenter makes them
+/// public, most votes first. Same frame for every viewer; who voted what is never in it.
+public struct PublicQuestion: Codable, Sendable, Equatable {
+    public var id: String
+    public var text: String
+    public var page: Int?
+    /// The asker's name unless they asked anonymously.
+    public var name: String?
+    public var votes: Int
+    public var answered: Bool
+
+    public init(_ question: AudienceQuestion, asker: ViewerEntry?, votes: Int) {
+        id = question.id
+        text = question.text
+        page = question.page
+        name = question.anonymous ? nil : (question.name ?? asker?.displayName)
+        self.votes = votes
+        answered = question.answered
+    }
+}
+
+public struct PublicQuestionsMessage: Codable, Sendable, Equatable {
+    public var type = "publicQuestions"
+    public var questions: [PublicQuestion]
+
+    public init(questions: [PublicQuestion]) { self.questions = questions }
+}
+
+/// `{"type":"myVotes","questionIds":[…]}`: the questions this viewer has upvoted.
+public struct MyVotesMessage: Codable, Sendable, Equatable {
+    public var type = "myVotes"
+    public var questionIds: [String]
+
+    public init(questionIds: [String]) { self.questionIds = questionIds }
+}

@@ -61,6 +61,9 @@ public struct Welcome: Codable, Sendable, Equatable {
     public var results: [ResultsMessage]?
     /// Viewers: their own answers by poll id.
     public var myAnswers: [String: PollAnswer]?
+    /// Viewers, when questions are public: the public list and their own upvotes.
+    public var publicQuestions: [PublicQuestion]?
+    public var myVotes: [String]?
 
     public init(
         role: Role, seq: Int, viewerId: String?, session: SessionInfo, snapshot: SessionSnapshot,

@@ -9,6 +9,7 @@ public enum SessionCommand: Sendable, Equatable {
     case closePoll(pollId: Int)
     case revealPoll(pollId: Int, results: Bool)
     case shareAnswer(pollId: Int, answerId: String)
+    case setQuestionMode(QuestionMode)
 }
 
 /// How a command was taken.

@@ -17,6 +17,8 @@ public enum SessionChange: Sendable, Equatable {
     case pollRevealed(pollId: Int, correct: [Int], results: Bool)
     /// An open-ended answer the presenter shows to everyone.
     case answerShared(pollId: Int, SharedAnswer)
+    /// Whether questions are public, and whether they need approval first.
+    case questionMode(QuestionMode)
 }
 
 /// A ``SessionChange`` with its place in the session's history.
@@ -32,7 +34,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, seq, page, viewport, mode, locked, poll, pollId, correct, results, answerId, text
+        case type, seq, page, viewport, mode, locked, poll, pollId, correct, results, answerId, text, questions
     }
 
     public var type: String {
@@ -46,6 +48,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .pollClosed: "pollClosed"
         case .pollRevealed: "pollRevealed"
         case .answerShared: "answerShared"
+        case .questionMode: "questionMode"
         }
     }
 
@@ -75,6 +78,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
             try container.encode(pollId, forKey: .pollId)
             try container.encode(answer.answerId, forKey: .answerId)
             try container.encode(answer.text, forKey: .text)
+        case .questionMode(let mode): try container.encode(mode, forKey: .questions)
         }
     }
 
@@ -101,6 +105,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
                 SharedAnswer(
                     answerId: try container.decode(String.self, forKey: .answerId),
                     text: try container.decode(String.self, forKey: .text)))
+        case "questionMode": change = .questionMode(try container.decode(QuestionMode.self, forKey: .questions))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown event type \(type)")
@@ -117,11 +122,13 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
     public var ended: Bool
     /// Every poll of the session, oldest first.
     public var polls: [PollSnapshot]
+    public var questionMode: QuestionMode
 
     public init(
         page: Int = 1, viewport: Viewport = .fullPage, blank: BlankMode = .none, locked: Bool = true, ended: Bool = false,
-        polls: [PollSnapshot] = []
+        polls: [PollSnapshot] = [], questionMode: QuestionMode = QuestionMode()
     ) {
+        self.questionMode = questionMode
         self.page = page
         self.viewport = viewport
         self.blank = blank
@@ -173,6 +180,8 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             }
         case .answerShared(let pollId, let answer):
             updatePolls(where: { $0.poll.id == pollId }) { $0.shared.append(answer) }
+        case .questionMode(let mode):
+            questionMode = mode
         }
     }
 

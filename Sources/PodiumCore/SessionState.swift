@@ -15,6 +15,8 @@ public struct SessionState: Sendable, Equatable {
     public private(set) var tallies: [Int: PollTally] = [:]
     /// Questions from the audience, in order of asking.
     public private(set) var questions: [AudienceQuestion] = []
+    /// Who upvoted each question (by question id).
+    public private(set) var votes: [String: Set<String>] = [:]
     /// Everyone who has joined as a viewer, in order of first arrival.
     public private(set) var viewers: [ViewerEntry] = []
 
@@ -113,6 +115,8 @@ public struct SessionState: Sendable, Equatable {
             guard let text = tallies[pollId]?.openAnswer(id: answerId) else { throw .answerNotFound }
             let answer = SharedAnswer(answerId: answerId, text: text)
             return snapshot.poll(pollId)?.shared.contains(answer) == true ? [] : [.answerShared(pollId: pollId, answer)]
+        case .setQuestionMode(let mode):
+            return mode == snapshot.questionMode ? [] : [.questionMode(mode)]
         }
     }
 
@@ -171,6 +175,41 @@ public struct SessionState: Sendable, Equatable {
         guard questions[index].answered != answered else { return nil }
         questions[index].answered = answered
         return questions[index]
+    }
+
+    /// Approves a question for the public list, or withdraws it. Returns the changed question.
+    public mutating func approveQuestion(id: String, approved: Bool, by role: Role) throws(SessionError) -> AudienceQuestion? {
+        guard role == .presenter else { throw .forbidden }
+        guard let index = questions.firstIndex(where: { $0.id == id }) else { throw .questionNotFound }
+        guard questions[index].approved != approved else { return nil }
+        questions[index].approved = approved
+        return questions[index]
+    }
+
+    /// A viewer's upvote (or its withdrawal) of a public question: one per identity.
+    /// - Returns: whether anything changed.
+    public mutating func vote(questionId: String, up: Bool, viewer: String, by role: Role) throws(SessionError) -> Bool {
+        guard role == .viewer else { throw .forbidden }
+        guard let question = questions.first(where: { $0.id == questionId }), snapshot.questionMode.shows(question) else {
+            throw .questionNotFound
+        }
+        if up { return votes[questionId, default: []].insert(viewer).inserted }
+        return votes[questionId]?.remove(viewer) != nil
+    }
+
+    public mutating func restoreVote(questionId: String, viewer: String) {
+        votes[questionId, default: []].insert(viewer)
+    }
+
+    /// The public list: most votes first, then oldest first.
+    public var publicQuestions: [AudienceQuestion] {
+        questions.enumerated()
+            .filter { snapshot.questionMode.shows($0.element) }
+            .sorted { lhs, rhs in
+                let (left, right) = (votes[lhs.element.id]?.count ?? 0, votes[rhs.element.id]?.count ?? 0)
+                return left != right ? left > right : lhs.offset < rhs.offset
+            }
+            .map(\.element)
     }
 
     /// Puts back a question from the store after a restart.

@@ -109,6 +109,16 @@ enum Migrations {
                 """,
                 "CREATE INDEX attendance_session ON attendance(session_id, joined_at)",
             ]),
+        Migration(
+            version: 5, name: "public questions",
+            statements: [
+                "ALTER TABLE audience_questions ADD COLUMN approved INTEGER NOT NULL DEFAULT 0",
+                """
+                CREATE TABLE question_votes (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, question_id TEXT NOT NULL,
+                  viewer_id TEXT NOT NULL, PRIMARY KEY (session_id, question_id, viewer_id))
+                """,
+            ]),
     ]
 
     static func run(on db: any SQLDatabase, logger: Logger) async throws {

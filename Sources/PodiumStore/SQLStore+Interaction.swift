@@ -54,10 +54,44 @@ extension SQLStore: InteractionStore {
 
     public func questions(sessionId: String) async throws -> [AudienceQuestion] {
         try await serial { db in
-            try await db.select().columns("id", "text", "page", "anonymous", "viewer_id", "name", "asked_at", "answered")
+            try await db.select().columns("id", "text", "page", "anonymous", "viewer_id", "name", "asked_at", "answered", "approved")
                 .from("audience_questions").where("session_id", .equal, sessionId).orderBy("asked_at")
                 .all(decoding: AudienceQuestion.self, with: Self.decoding)
         }
+    }
+
+    public func setQuestionApproved(sessionId: String, questionId: String, approved: Bool) async throws {
+        try await serial { db in
+            try await db.update("audience_questions").set("approved", to: approved)
+                .where("session_id", .equal, sessionId).where("id", .equal, questionId).run()
+        }
+    }
+
+    public func saveVote(sessionId: String, questionId: String, viewerId: String, up: Bool) async throws {
+        try await serial { db in
+            if up {
+                try await db.raw(
+                    """
+                    INSERT INTO question_votes (session_id, question_id, viewer_id)
+                    VALUES (\(bind: sessionId), \(bind: questionId), \(bind: viewerId)) ON CONFLICT DO NOTHING
+                    """
+                ).run()
+            } else {
+                try await db.delete(from: "question_votes").where("session_id", .equal, sessionId)
+                    .where("question_id", .equal, questionId).where("viewer_id", .equal, viewerId).run()
+            }
+        }
+    }
+
+    public func votes(sessionId: String) async throws -> [(questionId: String, viewerId: String)] {
+        struct Row: Decodable {
+            let questionId: String
+            let viewerId: String
+        }
+        return try await serial { db in
+            try await db.select().columns("question_id", "viewer_id").from("question_votes")
+                .where("session_id", .equal, sessionId).all(decoding: Row.self, with: Self.decoding)
+        }.map { ($0.questionId, $0.viewerId) }
     }
 
     public func saveViewer(sessionId: String, _ viewer: ViewerEntry, at date: Date) async throws {

@@ -61,6 +61,10 @@ public protocol InteractionStore: Sendable {
     func saveQuestion(sessionId: String, _ question: AudienceQuestion) async throws
     func setQuestionAnswered(sessionId: String, questionId: String, answered: Bool) async throws
     func questions(sessionId: String) async throws -> [AudienceQuestion]
+    func setQuestionApproved(sessionId: String, questionId: String, approved: Bool) async throws
+    /// Records or removes one viewer's upvote.
+    func saveVote(sessionId: String, questionId: String, viewerId: String, up: Bool) async throws
+    func votes(sessionId: String) async throws -> [(questionId: String, viewerId: String)]
     func saveViewer(sessionId: String, _ viewer: ViewerEntry, at: Date) async throws
     func viewers(sessionId: String) async throws -> [ViewerEntry]
 }

@@ -193,3 +193,47 @@ struct PollTests {
         }
     }
 }
+
+@Suite("Public questions")
+struct PublicQuestionTests {
+    var state = SessionState(pageCount: 3)
+    let now = Date(timeIntervalSince1970: 0)
+
+    mutating func ask(_ id: String, by viewer: String, anonymous: Bool = false) throws {
+        _ = try state.ask(id: id, text: "Question \(id)", page: nil, anonymous: anonymous, viewer: viewer, at: now, by: .viewer)
+    }
+
+    @Test mutating func questionsArePrivateUntilThePresenterMakesThemPublic() throws {
+        try ask("q1", by: "ada")
+        #expect(state.publicQuestions.isEmpty)
+        #expect(throws: SessionError.questionNotFound) { try state.vote(questionId: "q1", up: true, viewer: "bob", by: .viewer) }
+        #expect(throws: SessionError.forbidden) {
+            try state.handle(.setQuestionMode(QuestionMode(isPublic: true)), id: "m", by: .viewer)
+        }
+        _ = try state.handle(.setQuestionMode(QuestionMode(isPublic: true)), id: "m", by: .presenter)
+        #expect(state.publicQuestions.map(\.id) == ["q1"])
+    }
+
+    @Test mutating func upvotesCountOncePerIdentityAndOrderTheList() throws {
+        _ = try state.handle(.setQuestionMode(QuestionMode(isPublic: true)), id: "m", by: .presenter)
+        try ask("q1", by: "ada")
+        try ask("q2", by: "bob")
+        #expect(try state.vote(questionId: "q2", up: true, viewer: "cyd", by: .viewer))
+        #expect(try !state.vote(questionId: "q2", up: true, viewer: "cyd", by: .viewer))
+        #expect(state.publicQuestions.map(\.id) == ["q2", "q1"])
+        #expect(try state.vote(questionId: "q2", up: false, viewer: "cyd", by: .viewer))
+        #expect(state.publicQuestions.map(\.id) == ["q1", "q2"])
+        #expect(throws: SessionError.forbidden) { try state.vote(questionId: "q1", up: true, viewer: "p", by: .presenter) }
+    }
+
+    @Test mutating func approvalKeepsQuestionsOffTheListUntilApproved() throws {
+        _ = try state.handle(.setQuestionMode(QuestionMode(isPublic: true, needsApproval: true)), id: "m", by: .presenter)
+        try ask("q1", by: "ada", anonymous: true)
+        #expect(state.publicQuestions.isEmpty)
+        #expect(throws: SessionError.forbidden) { try state.approveQuestion(id: "q1", approved: true, by: .viewer) }
+        #expect(try state.approveQuestion(id: "q1", approved: true, by: .presenter)?.approved == true)
+        #expect(state.publicQuestions.map(\.id) == ["q1"])
+        let shown = PublicQuestion(state.publicQuestions[0], asker: state.viewerEntry("ada"), votes: 0)
+        #expect(shown.name == nil)
+    }
+}

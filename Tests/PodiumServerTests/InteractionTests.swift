@@ -284,3 +284,48 @@ struct NotesAndReportTests {
         #expect(configured.joinURL(code: "ABCDEF", request: nil) == "https://talks.example/s/ABCDEF")
     }
 }
+
+@Suite("Public questions", .timeLimit(.minutes(3)))
+struct PublicQuestionsSocketTests {
+    @Test func viewersSeeApprovedQuestionsAndUpvoteThemOnce() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let deckId = try await client.readyDeck(token: token)
+            let created = try await client.request(
+                .post, "/api/v1/sessions", token: token, json: #"{"deckId":"\#(deckId)","questions":{"public":true,"approval":true}}"#)
+            let code = try #require(try created.object()["code"] as? String)
+            let presenter = try await client.socket(code: code)
+            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let ada = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(1))"])
+            let welcome = try await ada.hello(["role": "viewer", "name": "Ada"])
+            #expect((welcome["snapshot"] as? [String: Any])?["questionMode"] as? [String: Bool] == ["public": true, "approval": true])
+            let bob = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(2))"])
+            _ = try await bob.hello(["role": "viewer", "name": "Bob"])
+
+            try await ada.send(#"{"type":"ask","id":"q1","text":"Will you share the slides?","anonymous":true}"#)
+            _ = try await ada.next(ofType: "ack")
+            // Not public before approval: Bob hears nothing about it.
+            try await bob.send(#"{"type":"ping"}"#)
+            while let message = try await bob.next(), message["type"] as? String != "pong" {
+                #expect((message["questions"] as? [Any])?.isEmpty ?? true)
+            }
+            try await presenter.send(#"{"type":"approveQuestion","id":"ap","questionId":"q1","approved":true}"#)
+            var list: [[String: Any]] = []
+            while list.isEmpty { list = try await bob.next(ofType: "publicQuestions")?["questions"] as? [[String: Any]] ?? [] }
+            #expect(list.first?["text"] as? String == "Will you share the slides?")
+            #expect(list.first?["name"] == nil)
+
+            try await bob.send(#"{"type":"vote","id":"v1","questionId":"q1","up":true}"#)
+            try await bob.send(#"{"type":"vote","id":"v2","questionId":"q1","up":true}"#)
+            #expect(try await bob.next(ofType: "myVotes")?["questionIds"] as? [String] == ["q1"])
+            var votes = 0
+            while votes != 1 {
+                votes = (try await presenter.next(ofType: "questions")?["questions"] as? [[String: Any]])?.first?["votes"] as? Int ?? 0
+            }
+            try await ada.send(#"{"type":"vote","id":"v3","questionId":"nope"}"#)
+            #expect(try await ada.next(ofType: "error")?["code"] as? String == "question_not_found")
+        }
+    }
+}

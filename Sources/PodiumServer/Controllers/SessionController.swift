@@ -24,6 +24,8 @@ struct SessionController {
         let deckId: String
         let passcode: String?
         let allowDownload: Bool?
+        /// `{"public": true, "approval": true}`: audience questions public, after approval.
+        let questions: QuestionMode?
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
@@ -51,6 +53,13 @@ struct SessionController {
                 throw error
             }
             try await hub.started(record)
+            if let mode = body.questions, mode != QuestionMode(), let session = try await hub.session(code: record.code) {
+                do {
+                    _ = try await session.perform(.setQuestionMode(mode), id: "create-\(record.id)", role: .presenter)
+                } catch {
+                    throw APIError(.internalServerError, code: error.code, message: error.message)
+                }
+            }
             return EditedResponse(status: .created, response: try await response(record, request: request))
         }
         throw APIError(.serviceUnavailable, code: "unavailable", message: "Could not find a free join code. Try again.")

@@ -173,6 +173,14 @@ struct LiveConnection {
             await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
                 try await joined.session.markQuestion(id: questionId, answered: answered, role: joined.role)
             }
+        case .approveQuestion(let id, let questionId, let approved):
+            await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
+                try await joined.session.approveQuestion(id: questionId, approved: approved, role: joined.role)
+            }
+        case .vote(let id, let questionId, let up):
+            await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
+                try await joined.session.vote(questionId: questionId, up: up, viewerId: joined.viewerId, role: joined.role)
+            }
         case .resync(let afterSeq):
             let viewer = joined.role == .viewer
             for event in await joined.session.events(after: afterSeq) {

@@ -92,7 +92,7 @@ actor LiveHub: Service {
         let history = try await store.events(sessionId: record.id, afterSeq: 0)
         let restored = LiveSession.Restored(
             answers: try await store.answers(sessionId: record.id), questions: try await store.questions(sessionId: record.id),
-            viewers: try await store.viewers(sessionId: record.id))
+            viewers: try await store.viewers(sessionId: record.id), votes: try await store.votes(sessionId: record.id))
         let session = try LiveSession(
             record: record, info: info, history: history, store: store, restored: restored, now: now, logger: logger
         ) { [weak self] session, viewers in

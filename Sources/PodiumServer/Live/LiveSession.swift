@@ -25,6 +25,7 @@ actor LiveSession {
         var answers: [(pollId: Int, viewerId: String, answer: PollAnswer)] = []
         var questions: [AudienceQuestion] = []
         var viewers: [ViewerEntry] = []
+        var votes: [(questionId: String, viewerId: String)] = []
     }
 
     let record: SessionRecord
@@ -34,6 +35,8 @@ actor LiveSession {
     private var members: [Int: Member] = [:]
     private var nextMemberID = 0
     private let gate = SerialGate()
+    /// The public question list as last sent to viewers.
+    private var lastPublicList: [PublicQuestion] = []
     private let store: any PodiumStore
     private let now: @Sendable () -> Date
     private let logger: Logger
@@ -51,6 +54,7 @@ actor LiveSession {
         for viewer in restored.viewers { state.restoreViewer(viewer) }
         for answer in restored.answers { state.restoreAnswer(pollId: answer.pollId, answer.answer, viewer: answer.viewerId) }
         for question in restored.questions { state.restoreQuestion(question) }
+        for vote in restored.votes { state.restoreVote(questionId: vote.questionId, viewer: vote.viewerId) }
         self.state = state
         self.history = history.map(\.event)
         self.store = store
@@ -100,6 +104,10 @@ actor LiveSession {
                 results(for: $0.poll.id, forPresenter: false)
             }
             welcome.myAnswers = viewerId.map(myAnswers(of:))
+            if state.snapshot.questionMode.isPublic {
+                welcome.publicQuestions = publicQuestionViews()
+                welcome.myVotes = viewerId.map(votes(of:))
+            }
         }
         outbox.push(Frames.encode(welcome))
         if role == .viewer {
@@ -214,6 +222,52 @@ actor LiveSession {
         publishQuestions()
     }
 
+    /// Approves a question for the public list, or withdraws it.
+    func approveQuestion(id: String, approved: Bool, role: Role) async throws(SessionError) {
+        await gate.enter()
+        defer { gate.leave() }
+        var next = state
+        guard try next.approveQuestion(id: id, approved: approved, by: role) != nil else { return }
+        do {
+            try await store.setQuestionApproved(sessionId: record.id, questionId: id, approved: approved)
+        } catch {
+            logger.error("could not approve a question in session \(record.code): \(error)")
+            throw .unavailable
+        }
+        state = next
+        publishQuestions()
+    }
+
+    /// A viewer's upvote of a public question, or its withdrawal.
+    func vote(questionId: String, up: Bool, viewerId: String, role: Role) async throws(SessionError) {
+        await gate.enter()
+        defer { gate.leave() }
+        var next = state
+        guard try next.vote(questionId: questionId, up: up, viewer: viewerId, by: role) else { return }
+        do {
+            try await store.saveVote(sessionId: record.id, questionId: questionId, viewerId: viewerId, up: up)
+        } catch {
+            logger.error("could not store a vote in session \(record.code): \(error)")
+            throw .unavailable
+        }
+        state = next
+        let mine = Frames.encode(MyVotesMessage(questionIds: votes(of: viewerId)))
+        for member in members.values where member.viewerId == viewerId && member.role == .viewer {
+            member.outbox.replace(.myVotes, with: mine)
+        }
+        publishQuestions()
+    }
+
+    private func votes(of viewerId: String) -> [String] {
+        state.votes.filter { $0.value.contains(viewerId) }.map(\.key).sorted()
+    }
+
+    private func publicQuestionViews() -> [PublicQuestion] {
+        state.publicQuestions.map {
+            PublicQuestion($0, asker: state.viewerEntry($0.viewerId), votes: state.votes[$0.id]?.count ?? 0)
+        }
+    }
+
     func results(for pollId: Int, forPresenter: Bool) -> ResultsMessage {
         let tally = state.tallies[pollId]
         let choiceCount = state.snapshot.poll(pollId)?.poll.choices.count ?? 0
@@ -233,7 +287,7 @@ actor LiveSession {
     }
 
     func questionViews() -> [QuestionView] {
-        state.questions.map { QuestionView($0, asker: state.viewerEntry($0.viewerId)) }
+        state.questions.map { QuestionView($0, asker: state.viewerEntry($0.viewerId), votes: state.votes[$0.id]?.count ?? 0) }
     }
 
     private func viewerViews() -> [ViewerView] {
@@ -260,8 +314,16 @@ actor LiveSession {
         }
     }
 
+    /// The presenter's list, and the public list for viewers when questions are public (one
+    /// frame for all viewers: it says nothing about who voted).
     private func publishQuestions() {
         sendToPresenters(.questions, Frames.encode(QuestionsMessage(questions: questionViews())))
+        let list = state.snapshot.questionMode.isPublic ? publicQuestionViews() : []
+        // Viewers hear only of changes to the public list, not of every private question.
+        guard list != lastPublicList else { return }
+        lastPublicList = list
+        let frame = Frames.encode(PublicQuestionsMessage(questions: list))
+        for member in members.values where member.role == .viewer { member.outbox.replace(.publicQuestions, with: frame) }
     }
 
     private func publishViewerList() {
@@ -297,6 +359,7 @@ actor LiveSession {
             members[id] = nil
         }
         if case .pollRevealed(let pollId, _, _) = event.change { publishResults(pollId) }
+        if case .questionMode = event.change { publishQuestions() }
         if case .pollOpened(let poll) = event.change { publishResults(poll.id) }
     }
 

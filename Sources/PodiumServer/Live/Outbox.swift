@@ -16,6 +16,8 @@ final class Outbox: Sendable {
         case myAnswer
         case questions
         case viewerList
+        case publicQuestions
+        case myVotes
     }
 
     enum CloseReason: Sendable, Equatable {

@@ -80,7 +80,9 @@ final class TestSocket {
         return message ?? [:]
     }
 
-    static let ephemeralTypes: Set = ["pointer", "presence", "results", "myAnswer", "questions", "viewerList"]
+    static let ephemeralTypes: Set = [
+        "pointer", "presence", "results", "myAnswer", "questions", "viewerList", "publicQuestions", "myVotes",
+    ]
 
     /// Skips ephemeral messages (pointer, presence, lists) until one of another type arrives.
     func nextDurable() async throws -> [String: Any]? {
