@@ -96,6 +96,11 @@ export class PresenterInteraction {
     const head = el('div', { class: 'side-head' }, [bar]);
     if (closeButton) head.append(closeButton);
     panel.replaceChildren(head, ...Object.values(this.panes));
+    // Arrow keys on a radio button or check box belong to it, not to the slide show.
+    panel.addEventListener('keydown', (event) => {
+      const t = event.target;
+      if (t instanceof HTMLInputElement && (t.type === 'radio' || t.type === 'checkbox')) event.stopPropagation();
+    });
     this.buildPollsPane();
     this.buildQuestionsPane();
     this.buildViewersPane();
@@ -499,11 +504,12 @@ export class PresenterInteraction {
     if (status === 'open') {
       buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'close-poll' }, on: { click: () => this.send({ type: 'closePoll', pollId: poll.id }).catch(() => {}) } }, [icon2('x', 16), el('span', { text: 'Close' })]));
     }
-    if (poll.kind === 'choice' && status !== 'revealed') {
+    const hasAnswer = (poll.correct || []).length > 0;
+    if (poll.kind === 'choice' && hasAnswer && status !== 'revealed') {
       buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: false }).catch(() => {}) } }, [icon2('check', 16), el('span', { text: 'Reveal answer' })]));
     }
     if (poll.kind === 'choice' && !(status === 'revealed' && entry.resultsRevealed)) {
-      buttons.push(el('button', { class: 'btn btn-sm btn-primary', attrs: { type: 'button', 'data-action': 'reveal-results' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon2('chart', 16), el('span', { text: status === 'revealed' ? 'Show results' : 'Reveal answer + results' })]));
+      buttons.push(el('button', { class: 'btn btn-sm btn-primary', attrs: { type: 'button', 'data-action': 'reveal-results' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon2('chart', 16), el('span', { text: status === 'revealed' || !hasAnswer ? 'Show results to everyone' : 'Reveal answer + results' })]));
     }
     if (poll.kind === 'open' && status !== 'revealed') {
       buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal-results', title: 'Close and show the word counts to everyone' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon2('chart', 16), el('span', { text: 'End poll' })]));

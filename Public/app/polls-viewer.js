@@ -71,6 +71,10 @@ export class ViewerInteraction {
     this.sheet = el('section', { class: 'poll-sheet', attrs: { id: 'poll-sheet', 'aria-label': 'Poll', 'aria-live': 'polite', tabindex: '-1' } });
     this.sheet.hidden = true;
     this.watch.append(this.sheet, this.pill);
+    // Arrow keys on a choice move between choices; they must not turn the page too.
+    this.sheet.addEventListener('keydown', (event) => {
+      if (event.target instanceof HTMLInputElement) event.stopPropagation();
+    });
     this.narrow = window.matchMedia('(max-width: 699px)');
     this.narrow.addEventListener('change', () => this.fitStage());
     new ResizeObserver(() => this.fitStage()).observe(this.sheet);
@@ -82,6 +86,9 @@ export class ViewerInteraction {
     const height = docked ? this.sheet.offsetHeight : 0;
     const value = height ? height + 'px' : '';
     if (this.stage.style.marginBottom !== value) this.stage.style.marginBottom = value;
+    // "Back to the presenter's slide" sits just above the sheet, not under it.
+    const follow = document.getElementById('follow');
+    if (follow) follow.style.bottom = height ? height + 12 + 'px' : '';
   }
 
   focusSheet() {
