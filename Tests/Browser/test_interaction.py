@@ -230,6 +230,7 @@ class AudienceInteractionTests(BrowserTest):
         wait_for(first, lambda d: stage_attr(d, "data-page") == "2", "the viewer on slide 2")
         first.find_element(By.CSS_SELECTOR, '[data-action="collapse-poll"]').click()
         wait_for(first, lambda d: visible(d, "#poll-pill"), "the poll as a pill")
+        screenshot(first, "viewer-poll-pill")
         first.find_element(By.ID, "ask-button").click()
         wait_for(first, lambda d: visible(d, "#ask-text"), "the question form").send_keys("Can you show the QR again?")
         first.find_element(By.ID, "ask-send").click()
