@@ -75,12 +75,12 @@ export class ViewerInteraction {
     this.sheet.addEventListener('keydown', (event) => {
       if (event.target instanceof HTMLInputElement) event.stopPropagation();
     });
-    this.narrow = window.matchMedia('(max-width: 699px)');
+    this.narrow = window.matchMedia('(max-width: 699px), (max-aspect-ratio: 1/1)');
     this.narrow.addEventListener('change', () => this.fitStage());
     new ResizeObserver(() => this.fitStage()).observe(this.sheet);
   }
 
-  /** On a phone the sheet docks at the bottom: the slide moves up above it instead of under it. */
+  /** On a phone or a tablet held upright the sheet docks at the bottom: the slide moves up above it. */
   fitStage() {
     const docked = !this.sheet.hidden && this.narrow.matches;
     const height = docked ? this.sheet.offsetHeight : 0;
