@@ -51,6 +51,10 @@ export class PresenterInteraction {
     this.live.addEventListener('sync', () => this.renderLock());
     this.live.addEventListener('welcome', () => this.renderLock());
     this.loadBank();
+    // "3 min ago" moves on while the list is on screen.
+    setInterval(() => {
+      if (this.tab === 'questions' && this.state.questions.length) this.renderQuestions();
+    }, 30000);
   }
 
   // ---- tabs ----
