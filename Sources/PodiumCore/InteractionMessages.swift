@@ -131,3 +131,32 @@ public struct MyVotesMessage: Codable, Sendable, Equatable {
 
     public init(questionIds: [String]) { self.questionIds = questionIds }
 }
+
+/// `{"type":"leaderboard",…}`: the top of the quiz, sent to everyone when a quiz question closes.
+public struct LeaderboardMessage: Codable, Sendable, Equatable {
+    public var type = "leaderboard"
+    public var entries: [LeaderboardEntry]
+    /// How many viewers have scored entries in all.
+    public var players: Int
+
+    public static let shown = 10
+
+    public init(entries: [LeaderboardEntry], players: Int) {
+        self.entries = entries
+        self.players = players
+    }
+}
+
+/// `{"type":"myScore",…}`: a viewer's own score and rank.
+public struct MyScoreMessage: Codable, Sendable, Equatable {
+    public var type = "myScore"
+    public var score: Int
+    public var rank: Int?
+    public var players: Int
+
+    public init(score: Int, rank: Int?, players: Int) {
+        self.score = score
+        self.rank = rank
+        self.players = players
+    }
+}

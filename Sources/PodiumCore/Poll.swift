@@ -17,11 +17,14 @@ public struct Poll: Codable, Sendable, Equatable {
     public var correct: [Int]
     /// Whether viewers see the chart while the poll is open (off avoids groupthink).
     public var showResults: Bool
+    /// Part of a quiz: right answers score points, faster ones more (see ``QuizScoring``).
+    public var quiz: Bool
 
     public init(
         id: Int = 0, kind: Kind, question: String, choices: [String] = [], multiple: Bool = false,
-        correct: [Int] = [], showResults: Bool = false
+        correct: [Int] = [], showResults: Bool = false, quiz: Bool = false
     ) {
+        self.quiz = quiz
         self.id = id
         self.kind = kind
         self.question = question
@@ -31,7 +34,7 @@ public struct Poll: Codable, Sendable, Equatable {
         self.showResults = showResults
     }
 
-    enum CodingKeys: String, CodingKey { case id, kind, question, choices, multiple, correct, showResults }
+    enum CodingKeys: String, CodingKey { case id, kind, question, choices, multiple, correct, showResults, quiz }
 
     /// Clients send a poll without `id` (the server numbers it) and may leave out the defaults.
     public init(from decoder: any Decoder) throws {
@@ -43,6 +46,7 @@ public struct Poll: Codable, Sendable, Equatable {
         multiple = try container.decodeIfPresent(Bool.self, forKey: .multiple) ?? false
         correct = try container.decodeIfPresent([Int].self, forKey: .correct) ?? []
         showResults = try container.decodeIfPresent(Bool.self, forKey: .showResults) ?? false
+        quiz = try container.decodeIfPresent(Bool.self, forKey: .quiz) ?? false
     }
 
     public static let maxQuestionLength = 500
@@ -55,12 +59,13 @@ public struct Poll: Codable, Sendable, Equatable {
         guard !text.isEmpty, text.count <= Self.maxQuestionLength else { return false }
         switch kind {
         case .open:
-            return choices.isEmpty && correct.isEmpty
+            return choices.isEmpty && correct.isEmpty && !quiz
         case .choice:
             guard Self.choiceCount.contains(choices.count) else { return false }
             guard choices.allSatisfy({ !$0.trimmingWhitespace.isEmpty && $0.count <= Self.maxChoiceLength }) else { return false }
             guard Set(correct).count == correct.count, correct.allSatisfy(choices.indices.contains) else { return false }
-            return multiple || correct.count <= 1
+            // A quiz question needs a right answer to score.
+            return (multiple || correct.count <= 1) && (!quiz || !correct.isEmpty)
         }
     }
 
@@ -151,6 +156,8 @@ public struct PollTally: Sendable, Equatable {
     public private(set) var answers: [String: PollAnswer] = [:]
     /// Viewers in the order of their first answer: gives open answers stable ids.
     private var order: [String] = []
+    /// Seconds from the poll opening to each viewer's latest answer (for quiz speed points).
+    public private(set) var answeredAfter: [String: Double] = [:]
 
     public init(pollId: Int, choiceCount: Int) {
         self.pollId = pollId
@@ -182,10 +189,12 @@ public struct PollTally: Sendable, Equatable {
 
     /// Records an answer; returns false when it is the same as the one already held.
     @discardableResult
-    public mutating func record(_ answer: PollAnswer, from viewer: String) -> Bool {
+    public mutating func record(_ answer: PollAnswer, from viewer: String, after elapsed: Double = 0) -> Bool {
         let previous = answers.updateValue(answer, forKey: viewer)
         if previous == nil { order.append(viewer) }
-        return previous != answer
+        guard previous != answer else { return false }
+        answeredAfter[viewer] = max(0, elapsed)
+        return true
     }
 }
 
@@ -194,5 +203,46 @@ extension String {
         let start = firstIndex { !$0.isWhitespace } ?? endIndex
         let end = lastIndex { !$0.isWhitespace }.map { index(after: $0) } ?? start
         return self[start..<max(start, end)]
+    }
+}
+
+/// Points in a quiz: 500 for a right answer, plus up to 500 more the faster it came (nothing extra
+/// after 30 seconds). A wrong answer scores nothing.
+public enum QuizScoring {
+    public static let base = 500
+    public static let speedBonus = 500
+    public static let bonusWindow = 30.0
+
+    public static func points(correct: Bool, after elapsed: Double) -> Int {
+        guard correct else { return 0 }
+        let fraction = max(0, 1 - max(0, elapsed) / bonusWindow)
+        return base + Int((Double(speedBonus) * fraction).rounded())
+    }
+}
+
+/// One line of the leaderboard.
+public struct LeaderboardEntry: Codable, Sendable, Equatable {
+    /// 1 for the best; equal scores share a rank (1, 2, 2, 4).
+    public var rank: Int
+    public var name: String
+    public var score: Int
+    /// The private identity; not encoded.
+    public var viewerId: String
+
+    public init(rank: Int, name: String, score: Int, viewerId: String) {
+        self.rank = rank
+        self.name = name
+        self.score = score
+        self.viewerId = viewerId
+    }
+
+    enum CodingKeys: String, CodingKey { case rank, name, score }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rank = try container.decode(Int.self, forKey: .rank)
+        name = try container.decode(String.self, forKey: .name)
+        score = try container.decode(Int.self, forKey: .score)
+        viewerId = ""
     }
 }

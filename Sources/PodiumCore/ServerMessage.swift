@@ -64,6 +64,9 @@ public struct Welcome: Codable, Sendable, Equatable {
     /// Viewers, when questions are public: the public list and their own upvotes.
     public var publicQuestions: [PublicQuestion]?
     public var myVotes: [String]?
+    /// Once a quiz question has closed: the leaderboard, and a viewer's own score.
+    public var leaderboard: LeaderboardMessage?
+    public var myScore: MyScoreMessage?
 
     public init(
         role: Role, seq: Int, viewerId: String?, session: SessionInfo, snapshot: SessionSnapshot,

@@ -122,7 +122,9 @@ public struct SessionState: Sendable, Equatable {
 
     /// Takes a viewer's answer to a poll: one per identity, changeable while the poll is open.
     /// - Returns: whether the held answer changed.
-    public mutating func answer(pollId: Int, _ answer: PollAnswer, viewer: String, by role: Role) throws(SessionError) -> Bool {
+    public mutating func answer(
+        pollId: Int, _ answer: PollAnswer, viewer: String, after elapsed: Double = 0, by role: Role
+    ) throws(SessionError) -> Bool {
         guard role == .viewer else { throw .forbidden }
         guard let poll = snapshot.poll(pollId) else { throw .pollNotFound }
         guard poll.status == .open else { throw .pollClosed }
@@ -140,14 +142,46 @@ public struct SessionState: Sendable, Equatable {
         default:
             throw .invalidAnswer
         }
-        return tallies[pollId, default: PollTally(pollId: pollId, choiceCount: poll.poll.choices.count)].record(
-            cleaned, from: viewer)
+        return tallies[pollId, default: PollTally(pollId: pollId, choiceCount: poll.poll.choices.count)]
+            .record(cleaned, from: viewer, after: elapsed)
     }
 
     /// Puts back an answer from the store after a restart, without the open-poll rule.
-    public mutating func restoreAnswer(pollId: Int, _ answer: PollAnswer, viewer: String) {
+    public mutating func restoreAnswer(pollId: Int, _ answer: PollAnswer, viewer: String, after elapsed: Double = 0) {
         guard let poll = snapshot.poll(pollId) else { return }
-        tallies[pollId, default: PollTally(pollId: pollId, choiceCount: poll.poll.choices.count)].record(answer, from: viewer)
+        tallies[pollId, default: PollTally(pollId: pollId, choiceCount: poll.poll.choices.count)]
+            .record(answer, from: viewer, after: elapsed)
+    }
+
+    /// Quiz points per viewer, from every quiz poll that no longer takes answers.
+    public var quizScores: [String: Int] {
+        var scores: [String: Int] = [:]
+        for snapshot in snapshot.polls where snapshot.poll.quiz && snapshot.status != .open {
+            guard let tally = tallies[snapshot.poll.id] else { continue }
+            let correct = Set(snapshot.poll.correct)
+            for (viewer, answer) in tally.answers {
+                guard case .choices(let picked) = answer else { continue }
+                scores[viewer, default: 0] += QuizScoring.points(
+                    correct: Set(picked) == correct, after: tally.answeredAfter[viewer] ?? QuizScoring.bonusWindow)
+            }
+        }
+        return scores
+    }
+
+    /// Everyone who answered a scored quiz question, best first; equal scores share a rank.
+    public var leaderboard: [LeaderboardEntry] {
+        let ordered = quizScores.map { (viewer: $0.key, score: $0.value) }.sorted { lhs, rhs in
+            lhs.score != rhs.score
+                ? lhs.score > rhs.score : (viewerEntry(lhs.viewer)?.number ?? 0) < (viewerEntry(rhs.viewer)?.number ?? 0)
+        }
+        var entries: [LeaderboardEntry] = []
+        for (index, row) in ordered.enumerated() {
+            let rank = index > 0 && entries[index - 1].score == row.score ? entries[index - 1].rank : index + 1
+            entries.append(
+                LeaderboardEntry(
+                    rank: rank, name: viewerEntry(row.viewer)?.displayName ?? "Guest", score: row.score, viewerId: row.viewer))
+        }
+        return entries
     }
 
     /// Takes a viewer's question for the presenter. A retried question (same id) is taken once.
@@ -256,9 +290,12 @@ public struct PointerUpdate: Sendable, Equatable {
 public struct StoredEvent: Sendable, Equatable {
     public var event: SessionEvent
     public var commandID: String?
+    /// When it was stored (set when read back from the store).
+    public var at: Date?
 
-    public init(event: SessionEvent, commandID: String?) {
+    public init(event: SessionEvent, commandID: String?, at: Date? = nil) {
         self.event = event
         self.commandID = commandID
+        self.at = at
     }
 }

@@ -16,19 +16,22 @@ extension SQLStore: InteractionStore {
         }
     }
 
-    public func answers(sessionId: String) async throws -> [(pollId: Int, viewerId: String, answer: PollAnswer)] {
+    public func answers(sessionId: String) async throws -> [(pollId: Int, viewerId: String, answer: PollAnswer, at: Date)] {
         struct Row: Decodable {
             let pollId: Int
             let viewerId: String
             let answer: String
+            let updatedAt: Date
         }
         let rows = try await serial { db in
-            try await db.select().columns("poll_id", "viewer_id", "answer").from("poll_answers")
+            try await db.select().columns("poll_id", "viewer_id", "answer", "updated_at").from("poll_answers")
                 .where("session_id", .equal, sessionId).orderBy("poll_id").orderBy("first_answered_at")
                 .all(decoding: Row.self, with: Self.decoding)
         }
         let decoder = JSONDecoder()
-        return try rows.map { ($0.pollId, $0.viewerId, try decoder.decode(PollAnswer.self, from: Data($0.answer.utf8))) }
+        return try rows.map {
+            ($0.pollId, $0.viewerId, try decoder.decode(PollAnswer.self, from: Data($0.answer.utf8)), $0.updatedAt)
+        }
     }
 
     public func saveQuestion(sessionId: String, _ question: AudienceQuestion) async throws {
@@ -54,9 +57,11 @@ extension SQLStore: InteractionStore {
 
     public func questions(sessionId: String) async throws -> [AudienceQuestion] {
         try await serial { db in
-            try await db.select().columns("id", "text", "page", "anonymous", "viewer_id", "name", "asked_at", "answered", "approved")
-                .from("audience_questions").where("session_id", .equal, sessionId).orderBy("asked_at")
-                .all(decoding: AudienceQuestion.self, with: Self.decoding)
+            try await db.select().columns(
+                "id", "text", "page", "anonymous", "viewer_id", "name", "asked_at", "answered", "approved"
+            )
+            .from("audience_questions").where("session_id", .equal, sessionId).orderBy("asked_at")
+            .all(decoding: AudienceQuestion.self, with: Self.decoding)
         }
     }
 

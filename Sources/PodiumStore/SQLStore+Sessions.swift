@@ -67,15 +67,18 @@ extension SQLStore: SessionStore {
         struct Row: Decodable {
             let body: String
             let commandId: String?
+            let createdAt: Date
         }
         let rows = try await serial { db in
-            try await db.select().columns("body", "command_id").from("session_events")
+            try await db.select().columns("body", "command_id", "created_at").from("session_events")
                 .where("session_id", .equal, sessionId).where("seq", .greaterThan, afterSeq).orderBy("seq")
                 .all(decoding: Row.self, with: Self.decoding)
         }
         let decoder = JSONDecoder()
         return try rows.map { row in
-            StoredEvent(event: try decoder.decode(SessionEvent.self, from: Data(row.body.utf8)), commandID: row.commandId)
+            StoredEvent(
+                event: try decoder.decode(SessionEvent.self, from: Data(row.body.utf8)), commandID: row.commandId,
+                at: row.createdAt)
         }
     }
 }

@@ -56,7 +56,7 @@ public protocol InteractionStore: Sendable {
     /// Inserts or replaces a viewer's answer to a poll.
     func saveAnswer(sessionId: String, pollId: Int, viewerId: String, _ answer: PollAnswer, at: Date) async throws
     /// Every answer of a session, each poll's in order of first answer.
-    func answers(sessionId: String) async throws -> [(pollId: Int, viewerId: String, answer: PollAnswer)]
+    func answers(sessionId: String) async throws -> [(pollId: Int, viewerId: String, answer: PollAnswer, at: Date)]
     /// Inserts a question unless one with its id exists.
     func saveQuestion(sessionId: String, _ question: AudienceQuestion) async throws
     func setQuestionAnswered(sessionId: String, questionId: String, answered: Bool) async throws

@@ -237,3 +237,41 @@ struct PublicQuestionTests {
         #expect(shown.name == nil)
     }
 }
+
+@Suite("Quiz")
+struct QuizTests {
+    @Test func rightAnswersScoreMoreTheFasterTheyCome() {
+        #expect(QuizScoring.points(correct: true, after: 0) == 1000)
+        #expect(QuizScoring.points(correct: true, after: 15) == 750)
+        #expect(QuizScoring.points(correct: true, after: 60) == 500)
+        #expect(QuizScoring.points(correct: false, after: 0) == 0)
+    }
+
+    @Test func aQuizQuestionNeedsARightAnswer() {
+        #expect(!Poll(kind: .choice, question: "Q", choices: ["A", "B"], quiz: true).isValid)
+        #expect(Poll(kind: .choice, question: "Q", choices: ["A", "B"], correct: [0], quiz: true).isValid)
+        #expect(!Poll(kind: .open, question: "Q", quiz: true).isValid)
+    }
+
+    @Test func theLeaderboardCountsClosedQuizQuestionsAndSharesRanks() throws {
+        var state = SessionState(pageCount: 2)
+        for (id, name) in [("a", "Ada"), ("b", "Bob"), ("c", nil), ("d", "Dee")] { _ = state.registerViewer(id, name: name) }
+        let quiz = Poll(kind: .choice, question: "2+2", choices: ["3", "4"], correct: [1], quiz: true)
+        _ = try state.handle(.openPoll(quiz), id: "q1", by: .presenter)
+        _ = try state.answer(pollId: 1, .choices([1]), viewer: "a", after: 0, by: .viewer)
+        _ = try state.answer(pollId: 1, .choices([1]), viewer: "b", after: 15, by: .viewer)
+        _ = try state.answer(pollId: 1, .choices([1]), viewer: "c", after: 15, by: .viewer)
+        _ = try state.answer(pollId: 1, .choices([0]), viewer: "d", after: 1, by: .viewer)
+        #expect(state.leaderboard.isEmpty)  // nothing scores while the question is open
+        _ = try state.handle(.closePoll(pollId: 1), id: "c1", by: .presenter)
+        let board = state.leaderboard
+        #expect(board.map(\.name) == ["Ada", "Bob", "Guest 3", "Dee"])
+        #expect(board.map(\.score) == [1000, 750, 750, 0])
+        #expect(board.map(\.rank) == [1, 2, 2, 4])
+        // An opinion poll in between scores nothing.
+        _ = try state.handle(.openPoll(Poll(kind: .choice, question: "Fun?", choices: ["Yes", "No"])), id: "o", by: .presenter)
+        _ = try state.answer(pollId: 3, .choices([0]), viewer: "d", by: .viewer)
+        _ = try state.handle(.closePoll(pollId: 3), id: "c2", by: .presenter)
+        #expect(state.quizScores["d"] == 0)
+    }
+}

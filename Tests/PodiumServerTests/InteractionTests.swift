@@ -294,13 +294,15 @@ struct PublicQuestionsSocketTests {
             let token = try await client.login()
             let deckId = try await client.readyDeck(token: token)
             let created = try await client.request(
-                .post, "/api/v1/sessions", token: token, json: #"{"deckId":"\#(deckId)","questions":{"public":true,"approval":true}}"#)
+                .post, "/api/v1/sessions", token: token,
+                json: #"{"deckId":"\#(deckId)","questions":{"public":true,"approval":true}}"#)
             let code = try #require(try created.object()["code"] as? String)
             let presenter = try await client.socket(code: code)
             _ = try await presenter.hello(["role": "presenter", "token": token])
             let ada = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(1))"])
             let welcome = try await ada.hello(["role": "viewer", "name": "Ada"])
-            #expect((welcome["snapshot"] as? [String: Any])?["questionMode"] as? [String: Bool] == ["public": true, "approval": true])
+            #expect(
+                (welcome["snapshot"] as? [String: Any])?["questionMode"] as? [String: Bool] == ["public": true, "approval": true])
             let bob = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(2))"])
             _ = try await bob.hello(["role": "viewer", "name": "Bob"])
 
@@ -322,10 +324,56 @@ struct PublicQuestionsSocketTests {
             #expect(try await bob.next(ofType: "myVotes")?["questionIds"] as? [String] == ["q1"])
             var votes = 0
             while votes != 1 {
-                votes = (try await presenter.next(ofType: "questions")?["questions"] as? [[String: Any]])?.first?["votes"] as? Int ?? 0
+                votes =
+                    (try await presenter.next(ofType: "questions")?["questions"] as? [[String: Any]])?.first?["votes"] as? Int
+                    ?? 0
             }
             try await ada.send(#"{"type":"vote","id":"v3","questionId":"nope"}"#)
             #expect(try await ada.next(ofType: "error")?["code"] as? String == "question_not_found")
+        }
+    }
+}
+
+@Suite("Quiz over the socket", .timeLimit(.minutes(3)))
+struct QuizSocketTests {
+    @Test func closingAQuizQuestionSendsTheLeaderboardAndEachViewersScore() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let deckId = try await client.readyDeck(token: token)
+            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+            let presenter = try await client.socket(code: code)
+            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let ada = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(1))"])
+            _ = try await ada.hello(["role": "viewer", "name": "Ada"])
+            let bob = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(2))"])
+            _ = try await bob.hello(["role": "viewer", "name": "Bob"])
+            try await presenter.send(
+                #"{"type":"openPoll","id":"q","poll":{"kind":"choice","question":"2+2?","choices":["3","4"],"correct":[1],"quiz":true}}"#
+            )
+            let pollId = try #require((try await ada.next(ofType: "pollOpened")?["poll"] as? [String: Any])?["id"] as? Int)
+            try await ada.send(#"{"type":"answer","id":"a","pollId":\#(pollId),"choices":[1]}"#)
+            _ = try await ada.next(ofType: "ack")
+            try await bob.send(#"{"type":"answer","id":"b","pollId":\#(pollId),"choices":[0]}"#)
+            _ = try await bob.next(ofType: "ack")
+            try await presenter.send(#"{"type":"revealPoll","id":"r","pollId":\#(pollId),"results":true}"#)
+
+            let board = try #require(try await presenter.next(ofType: "leaderboard"))
+            let entries = try #require(board["entries"] as? [[String: Any]])
+            #expect(entries.map { $0["name"] as? String } == ["Ada", "Bob"])
+            #expect((entries.first?["score"] as? Int ?? 0) > 500)
+            #expect(entries.last?["score"] as? Int == 0)
+            #expect(entries.first?["viewerId"] == nil)
+            let adaScore = try #require(try await ada.next(ofType: "myScore"))
+            #expect(adaScore["rank"] as? Int == 1 && adaScore["players"] as? Int == 2)
+            let bobScore = try #require(try await bob.next(ofType: "myScore"))
+            #expect(bobScore["rank"] as? Int == 2 && bobScore["score"] as? Int == 0)
+
+            let late = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(2))"])
+            let welcome = try await late.hello(["role": "viewer"])
+            #expect((welcome["myScore"] as? [String: Any])?["rank"] as? Int == 2)
+            #expect(((welcome["leaderboard"] as? [String: Any])?["entries"] as? [Any])?.count == 2)
         }
     }
 }

@@ -22,7 +22,7 @@ actor LiveSession {
 
     /// What the audience contributed before a restart.
     struct Restored {
-        var answers: [(pollId: Int, viewerId: String, answer: PollAnswer)] = []
+        var answers: [(pollId: Int, viewerId: String, answer: PollAnswer, at: Date)] = []
         var questions: [AudienceQuestion] = []
         var viewers: [ViewerEntry] = []
         var votes: [(questionId: String, viewerId: String)] = []
@@ -35,6 +35,8 @@ actor LiveSession {
     private var members: [Int: Member] = [:]
     private var nextMemberID = 0
     private let gate = SerialGate()
+    /// When each poll opened, for quiz speed points.
+    private var pollOpenedAt: [Int: Date]
     /// The public question list as last sent to viewers.
     private var lastPublicList: [PublicQuestion] = []
     private let store: any PodiumStore
@@ -52,7 +54,15 @@ actor LiveSession {
         self.info = info
         var state = try SessionState(pageCount: info.pageCount, replaying: history)
         for viewer in restored.viewers { state.restoreViewer(viewer) }
-        for answer in restored.answers { state.restoreAnswer(pollId: answer.pollId, answer.answer, viewer: answer.viewerId) }
+        var openedAt: [Int: Date] = [:]
+        for stored in history {
+            if case .pollOpened(let poll) = stored.event.change, let at = stored.at { openedAt[poll.id] = at }
+        }
+        for answer in restored.answers {
+            let elapsed = openedAt[answer.pollId].map { answer.at.timeIntervalSince($0) } ?? QuizScoring.bonusWindow
+            state.restoreAnswer(pollId: answer.pollId, answer.answer, viewer: answer.viewerId, after: elapsed)
+        }
+        self.pollOpenedAt = openedAt
         for question in restored.questions { state.restoreQuestion(question) }
         for vote in restored.votes { state.restoreVote(questionId: vote.questionId, viewer: vote.viewerId) }
         self.state = state
@@ -94,6 +104,10 @@ actor LiveSession {
             role: role, seq: state.seq, viewerId: role == .viewer ? viewerId : nil, session: info,
             snapshot: role == .presenter ? state.snapshot : state.snapshot.forViewers,
             events: role == .presenter ? missed : missed?.map(\.forViewers), viewers: viewerCount)
+        if hasScoredQuiz {
+            let board = state.leaderboard
+            welcome.leaderboard = LeaderboardMessage(entries: Array(board.prefix(LeaderboardMessage.shown)), players: board.count)
+        }
         switch role {
         case .presenter:
             welcome.questions = questionViews()
@@ -104,6 +118,9 @@ actor LiveSession {
                 results(for: $0.poll.id, forPresenter: false)
             }
             welcome.myAnswers = viewerId.map(myAnswers(of:))
+            if let viewerId, hasScoredQuiz {
+                welcome.myScore = myScore(of: viewerId, in: state.leaderboard)
+            }
             if state.snapshot.questionMode.isPublic {
                 welcome.publicQuestions = publicQuestionViews()
                 welcome.myVotes = viewerId.map(votes(of:))
@@ -170,7 +187,8 @@ actor LiveSession {
         await gate.enter()
         defer { gate.leave() }
         var next = state
-        guard try next.answer(pollId: pollId, answer, viewer: viewerId, by: role),
+        let elapsed = pollOpenedAt[pollId].map { now().timeIntervalSince($0) } ?? QuizScoring.bonusWindow
+        guard try next.answer(pollId: pollId, answer, viewer: viewerId, after: elapsed, by: role),
             let held = next.tallies[pollId]?.answers[viewerId]
         else { return }
         do {
@@ -256,6 +274,29 @@ actor LiveSession {
             member.outbox.replace(.myVotes, with: mine)
         }
         publishQuestions()
+    }
+
+    /// Whether any quiz question has closed, so there is a leaderboard to show.
+    private var hasScoredQuiz: Bool {
+        state.snapshot.polls.contains { $0.poll.quiz && $0.status != .open }
+    }
+
+    private func myScore(of viewerId: String, in board: [LeaderboardEntry]) -> MyScoreMessage {
+        let mine = board.first { $0.viewerId == viewerId }
+        return MyScoreMessage(score: mine?.score ?? 0, rank: mine?.rank, players: board.count)
+    }
+
+    /// The leaderboard to everyone (one frame) and each viewer their own score and rank.
+    private func publishLeaderboard() {
+        let board = state.leaderboard
+        let frame = Frames.encode(
+            LeaderboardMessage(entries: Array(board.prefix(LeaderboardMessage.shown)), players: board.count))
+        for member in members.values {
+            member.outbox.replace(.leaderboard, with: frame)
+            if member.role == .viewer, let viewerId = member.viewerId {
+                member.outbox.replace(.myScore, with: Frames.encode(myScore(of: viewerId, in: board)))
+            }
+        }
     }
 
     private func votes(of viewerId: String) -> [String] {
@@ -358,9 +399,20 @@ actor LiveSession {
             // Too far behind: the outbox closed itself and the client will resume by lastSeq.
             members[id] = nil
         }
-        if case .pollRevealed(let pollId, _, _) = event.change { publishResults(pollId) }
-        if case .questionMode = event.change { publishQuestions() }
-        if case .pollOpened(let poll) = event.change { publishResults(poll.id) }
+        switch event.change {
+        case .pollOpened(let poll):
+            pollOpenedAt[poll.id] = now()
+            publishResults(poll.id)
+        case .pollRevealed(let pollId, _, _):
+            publishResults(pollId)
+            if state.snapshot.poll(pollId)?.poll.quiz == true { publishLeaderboard() }
+        case .pollClosed(let pollId):
+            if state.snapshot.poll(pollId)?.poll.quiz == true { publishLeaderboard() }
+        case .questionMode:
+            publishQuestions()
+        default:
+            break
+        }
     }
 
     private func presenceChanged() async {

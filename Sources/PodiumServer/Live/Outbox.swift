@@ -18,6 +18,8 @@ final class Outbox: Sendable {
         case viewerList
         case publicQuestions
         case myVotes
+        case leaderboard
+        case myScore
     }
 
     enum CloseReason: Sendable, Equatable {

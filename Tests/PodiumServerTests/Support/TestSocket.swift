@@ -81,7 +81,8 @@ final class TestSocket {
     }
 
     static let ephemeralTypes: Set = [
-        "pointer", "presence", "results", "myAnswer", "questions", "viewerList", "publicQuestions", "myVotes",
+        "pointer", "presence", "results", "myAnswer", "questions", "viewerList", "publicQuestions", "myVotes", "leaderboard",
+        "myScore",
     ]
 
     /// Skips ephemeral messages (pointer, presence, lists) until one of another type arrives.
