@@ -17,6 +17,7 @@ test:
 
 test-swift:
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --product podium   # the crash-recovery tests run the real binary
 	$(SWIFT) test --skip-build
 
 test-browser:

@@ -16,6 +16,24 @@ public struct StartupReport: Sendable {
     public var adminCreated: Bool
     /// The machine's network addresses, for the URLs printed at start.
     public var lanAddresses: [String]
+    /// Tells every live client to reconnect and closes their sockets. Run it before the HTTP
+    /// server stops (see ``LiveDrain``), so clients hear why instead of just losing the socket.
+    public var drainLiveClients: @Sendable () async -> Void
+}
+
+/// A service that drains live clients on graceful shutdown. Put it after the application in a
+/// `ServiceGroup`: services stop in reverse order, so this runs while the server still writes.
+public struct LiveDrain: Service {
+    let drain: @Sendable () async -> Void
+
+    public init(_ report: StartupReport) {
+        drain = report.drainLiveClients
+    }
+
+    public func run() async throws {
+        try? await gracefulShutdown()
+        await drain()
+    }
 }
 
 public typealias PodiumApplication = Application<RouterResponder<AppRequestContext>>
@@ -105,7 +123,10 @@ public func buildApplication(
         services: services + [hub, ingest],
         onServerRunning: onServerRunning,
         logger: logger)
-    return (app, StartupReport(generatedAdminPassword: generatedPassword, adminCreated: adminCreated, lanAddresses: lanAddresses))
+    let report = StartupReport(
+        generatedAdminPassword: generatedPassword, adminCreated: adminCreated, lanAddresses: lanAddresses,
+        drainLiveClients: { await hub.drain() })
+    return (app, report)
 }
 
 /// Runs `close` when the application shuts down gracefully.

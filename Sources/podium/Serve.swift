@@ -4,6 +4,8 @@ import Hummingbird
 import Logging
 import NIOCore
 import PodiumServer
+import ServiceLifecycle
+import UnixSignals
 
 /// `podium serve`: runs the server until SIGINT or SIGTERM, then shuts down gracefully.
 struct Serve: AsyncParsableCommand {
@@ -61,7 +63,13 @@ struct Serve: AsyncParsableCommand {
                 Self.printBanner(port: port, report: await reportBox.value)
             })
         await reportBox.set(report)
-        try await app.runService()
+        // Our own group rather than app.runService(): services stop in reverse order, so the
+        // drain (last) tells live clients to reconnect while the HTTP server can still write.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: app), .init(service: LiveDrain(report))], gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
     }
 
     static func parsePort(_ text: String) throws -> Int {

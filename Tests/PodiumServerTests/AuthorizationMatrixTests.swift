@@ -51,7 +51,10 @@ struct AuthorizationMatrixTests {
                 (.patch, "/api/v1/decks/\(deckId)", #"{"title":"Renamed"}"#, [401, 401, 404, 200, 200]),
                 (.get, "/api/v1/decks/\(deckId)/pdf", nil, [401, 401, 404, 200, 200]),
                 (.get, "/api/v1/decks/\(deckId)/questions", nil, [401, 401, 404, 200, 200]),
-                (.post, "/api/v1/decks/\(deckId)/questions", #"{"poll":{"kind":"open","question":"Q?"}}"#, [401, 401, 404, 201, 201]),
+                (
+                    .post, "/api/v1/decks/\(deckId)/questions", #"{"poll":{"kind":"open","question":"Q?"}}"#,
+                    [401, 401, 404, 201, 201]
+                ),
                 (.post, "/api/v1/sessions", #"{"deckId":"\#(deckId)"}"#, [401, 401, 404, 201, 201]),
                 (.get, "/api/v1/sessions/\(code)", nil, [200, 200, 200, 200, 200]),
                 (.get, "/api/v1/sessions/\(code)/download", nil, [403, 403, 403, 200, 200]),
@@ -69,12 +72,15 @@ struct AuthorizationMatrixTests {
 
             // Socket roles: who may say hello as presenter.
             let live = try #require(try await client.startSession(deckId: deckId, token: owner)["code"] as? String)
-            for (caller, expected) in [(Caller.anonymous, "unauthorized"), (.otherPresenter, "forbidden"), (.owner, "welcome"), (.admin, "welcome")] {
+            for (caller, expected) in [
+                (Caller.anonymous, "unauthorized"), (.otherPresenter, "forbidden"), (.owner, "welcome"), (.admin, "welcome"),
+            ] {
                 let socket = try await client.socket(code: live)
                 var hello: [String: Any] = ["role": "presenter"]
                 if let token = headers(caller).token { hello["token"] = token }
                 let reply = try await socket.hello(hello)
-                #expect((reply["code"] as? String ?? reply["type"] as? String) == expected, "presenter hello as \(caller.rawValue)")
+                #expect(
+                    (reply["code"] as? String ?? reply["type"] as? String) == expected, "presenter hello as \(caller.rawValue)")
             }
         }
         try await store.close()

@@ -67,7 +67,9 @@ struct HostileInputTests {
                 if round.isMultiple(of: 2) { _ = try await attacker.hello(["role": "viewer"]) }
                 for _ in 0..<150 {
                     let seed = Self.seeds.randomElement(using: &random)!
-                    let frame = Int.random(in: 0..<10, using: &random) == 0 ? String(repeating: "\u{FFFD}", count: 200) : Self.mutate(seed, using: &random)
+                    let frame =
+                        Int.random(in: 0..<10, using: &random) == 0
+                        ? String(repeating: "\u{FFFD}", count: 200) : Self.mutate(seed, using: &random)
                     do { try await attacker.send(frame) } catch { break }  // the server may close a socket it gave up on
                 }
                 try? await attacker.send(#"{"type":"ping"}"#)
@@ -107,7 +109,9 @@ struct HostileInputTests {
             let huge = String(repeating: "x", count: 2 << 20)
             let tooBig = try await client.request(.post, "/api/v1/folders", token: token, json: #"{"name":"\#(huge)"}"#)
             #expect(tooBig.status == .contentTooLarge)
-            for path in ["/blobs/..%2F..%2Fetc%2Fpasswd", "/vendor/../../etc/passwd", "/vendor/%2e%2e/%2e%2e/etc/passwd", "/../etc/passwd"] {
+            for path in [
+                "/blobs/..%2F..%2Fetc%2Fpasswd", "/vendor/../../etc/passwd", "/vendor/%2e%2e/%2e%2e/etc/passwd", "/../etc/passwd",
+            ] {
                 let response = try await client.request(.get, path)
                 #expect((400..<500).contains(response.status.code), "\(path) → \(response.status)")
                 #expect(!String(buffer: response.body).contains("root:"))

@@ -42,9 +42,16 @@ actor LiveHub: Service {
     func run() async throws {
         try await loadLiveSessions()
         try? await gracefulShutdown()
+        await drain()
+    }
+
+    /// Tells every socket to reconnect and gives the writers a moment to send that.
+    func drain() async {
         logger.info("telling live clients to reconnect")
         for session in sessions.values { await session.closeAll(.shutdown) }
         for outbox in lobbyOutboxes.values { outbox.close(.shutdown) }
+        // Bounded: shutdown must not wait on a client that stopped reading.
+        try? await Task.sleep(for: .milliseconds(300))
     }
 
     /// Loads every live session, so clients of a restarted server resume at once.

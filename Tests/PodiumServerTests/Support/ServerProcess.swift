@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// The real `podium serve` binary in a child process, for tests that kill it.
+final class ServerProcess {
+    static let binary = TestServer.repositoryRoot.appendingPathComponent(".build/debug/podium")
+
+    let process = Process()
+    let dataDirectory: URL
+    private(set) var port = 0
+    private let output = Pipe()
+
+    init(dataDirectory: URL) {
+        self.dataDirectory = dataDirectory
+    }
+
+    /// Starts the server on a free port and waits for its banner.
+    func start() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
+            throw Failure("no server binary at \(Self.binary.path): run `swift build --product podium` first")
+        }
+        process.executableURL = Self.binary
+        process.arguments = [
+            "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path,
+            "--web-root", TestServer.repositoryRoot.appendingPathComponent("Public").path, "--log-level", "warning",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PODIUM_ADMIN_PASSWORD"] = TestServer.adminPassword
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The banner names the port the kernel chose; read until it appears (bounded by the
+        // suite's time limit: a server that never starts fails the test).
+        var text = ""
+        let handle = output.fileHandleForReading
+        while port == 0 {
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { throw Failure("the server exited before it listened: \(text)") }
+            text += String(decoding: chunk, as: UTF8.self)
+            if let range = text.range(of: #"http://localhost:(\d+)"#, options: .regularExpression) {
+                port = Int(text[range].split(separator: ":").last ?? "") ?? 0
+            }
+        }
+    }
+
+    func kill(_ signal: Int32) {
+        Foundation.kill(process.processIdentifier, signal)
+    }
+
+    func waitUntilExit() { process.waitUntilExit() }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
