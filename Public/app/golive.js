@@ -16,6 +16,12 @@ export function openGoLive(deck) {
     },
   });
   const download = el('input', { attrs: { type: 'checkbox', name: 'allowDownload', id: 'golive-download', role: 'switch' } });
+  const publicQuestions = el('input', { attrs: { type: 'checkbox', name: 'questionsPublic', id: 'golive-questions-public', role: 'switch' } });
+  const approval = el('input', { attrs: { type: 'checkbox', name: 'questionsApproval', id: 'golive-questions-approval', role: 'switch', disabled: true } });
+  publicQuestions.addEventListener('change', () => {
+    approval.disabled = !publicQuestions.checked;
+    if (!publicQuestions.checked) approval.checked = false;
+  });
   const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
   const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
   const start = el('button', { class: 'btn btn-primary', attrs: { type: 'submit', id: 'golive-start' } }, [icon('broadcast'), 'Start session']);
@@ -38,6 +44,20 @@ export function openGoLive(deck) {
       el('span', {}, [el('span', { class: 'field-label', text: 'Allow viewers to download the deck' })]),
       download,
     ]),
+    el('label', { class: 'switch', attrs: { for: 'golive-questions-public' } }, [
+      el('span', { class: 'switch-text' }, [
+        el('span', { class: 'field-label', text: 'Questions are public' }),
+        el('span', { class: 'field-hint', text: 'Viewers see each other’s questions and upvote them.' }),
+      ]),
+      publicQuestions,
+    ]),
+    el('label', { class: 'switch', attrs: { for: 'golive-questions-approval' } }, [
+      el('span', { class: 'switch-text' }, [
+        el('span', { class: 'field-label', text: 'Approve before showing' }),
+        el('span', { class: 'field-hint', text: 'You approve each question before others see it.' }),
+      ]),
+      approval,
+    ]),
     error,
     el('div', { class: 'dialog-actions' }, [cancel, start]),
   ]);
@@ -50,7 +70,10 @@ export function openGoLive(deck) {
     error.textContent = '';
     start.disabled = true;
     try {
-      const body = { deckId: deck.id, allowDownload: download.checked };
+      const body = {
+        deckId: deck.id, allowDownload: download.checked,
+        questions: { public: publicQuestions.checked, approval: publicQuestions.checked && approval.checked },
+      };
       const code = passcode.value.trim();
       if (code) body.passcode = code;
       const session = await api('/api/v1/sessions', { method: 'POST', body });

@@ -26,6 +26,13 @@ const EXTRA_ICONS = {
   x: ['M18 6L6 18', 'M6 6l12 12'],
   check: ['M20 6L9 17l-5-5'],
   share: ['M4 12v8h16v-8', 'M16 6l-4-4-4 4', 'M12 2v13'],
+  trophy: ['M8 21h8', 'M12 17v4', 'M7 4h10v5a5 5 0 0 1-10 0z', 'M17 5h3v2a3 3 0 0 1-3 3', 'M7 5H4v2a3 3 0 0 0 3 3'],
+  thumbUp: ['M7 10v11H3V10z', 'M7 10l4-8a3 3 0 0 1 3 3v4h6a2 2 0 0 1 2 2.3l-1.4 8A2 2 0 0 1 18.6 21H7'],
+  arrowUp: ['M12 19V5', 'M5 12l7-7 7 7'],
+  list: ['M8 6h13', 'M8 12h13', 'M8 18h13', 'M3 6h.01', 'M3 12h.01', 'M3 18h.01'],
+  note: ['M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9z', 'M14 3v6h6', 'M8 13h8', 'M8 17h5'],
+  download: ['M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4', 'M7 10l5 5 5-5', 'M12 15V3'],
+  report: ['M3 3v18h18', 'M7 15l4-4 3 3 5-6'],
 };
 
 export function icon2(name, size = 18) {
@@ -56,6 +63,11 @@ export class InteractionState extends EventTarget {
     this.myAnswers = new Map(); // pollId -> {choices} | {text}
     this.questions = [];
     this.viewers = [];
+    this.leaderboard = null; // {entries:[{rank,name,score}], players} once a quiz question closed
+    this.myScore = null; // {score, rank, players} (viewers)
+    this.questionMode = { public: false, approval: false };
+    this.publicQuestions = []; // viewers, while questions are public
+    this.myVotes = new Set();
     this.welcomed = false;
     this.attach(live);
   }
@@ -92,6 +104,11 @@ export class InteractionState extends EventTarget {
     }
     if (Array.isArray(welcome.questions)) this.questions = welcome.questions;
     if (Array.isArray(welcome.viewerList)) this.viewers = welcome.viewerList;
+    this.leaderboard = welcome.leaderboard || null;
+    this.myScore = welcome.myScore || null;
+    this.questionMode = { public: false, approval: false, ...(snapshot.questionMode || {}) };
+    this.publicQuestions = welcome.publicQuestions || [];
+    this.myVotes = new Set(welcome.myVotes || []);
     this.welcomed = true;
     this.emit('welcome');
   }
@@ -125,6 +142,11 @@ export class InteractionState extends EventTarget {
         this.emit('polls', { event });
         break;
       }
+      case 'questionMode':
+        this.questionMode = { public: false, approval: false, ...(event.questions || {}) };
+        if (!this.questionMode.public) this.publicQuestions = [];
+        this.emit('questionMode', { event });
+        break;
       default:
         break;
     }
@@ -154,6 +176,22 @@ export class InteractionState extends EventTarget {
       case 'viewerList':
         this.viewers = message.viewers || [];
         this.emit('viewers');
+        break;
+      case 'leaderboard':
+        this.leaderboard = { entries: message.entries || [], players: message.players || 0 };
+        this.emit('leaderboard');
+        break;
+      case 'myScore':
+        this.myScore = { score: message.score || 0, rank: message.rank ?? null, players: message.players || 0 };
+        this.emit('leaderboard');
+        break;
+      case 'publicQuestions':
+        this.publicQuestions = message.questions || [];
+        this.emit('publicQuestions');
+        break;
+      case 'myVotes':
+        this.myVotes = new Set(message.questionIds || []);
+        this.emit('publicQuestions');
         break;
       default:
         break;
@@ -241,6 +279,40 @@ export function wordCloud(texts) {
     box.append(span);
   }
   return box;
+}
+
+/** 1st, 2nd, 3rd, 4th, 11th, 21st… */
+export function ordinal(n) {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return n + 'th';
+  return n + ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] || 'th');
+}
+
+/** 1,420 */
+export function formatNumber(n) {
+  return Number(n || 0).toLocaleString('en-US');
+}
+
+/** The quiz leaderboard: an ordered list of rank, name, score. Rows carry data-rank, data-score. */
+export function leaderboardList(board, { highlight = null } = {}) {
+  const list = el('ol', { class: 'leaderboard', attrs: { 'aria-label': 'Leaderboard', 'data-role': 'leaderboard' } });
+  const entries = (board && board.entries) || [];
+  if (!entries.length) {
+    list.append(el('li', { class: 'leader-empty', text: 'No points scored yet.' }));
+    return list;
+  }
+  for (const entry of entries) {
+    const me = highlight !== null && entry.rank === highlight.rank && entry.score === highlight.score;
+    list.append(el('li', {
+      class: 'leader-row' + (entry.rank <= 3 ? ' is-top' + entry.rank : '') + (me ? ' is-me' : ''),
+      data: { rank: entry.rank, score: entry.score, name: entry.name },
+    }, [
+      el('span', { class: 'leader-rank', text: String(entry.rank) }),
+      el('span', { class: 'leader-name', text: entry.name }),
+      el('span', { class: 'leader-score', text: formatNumber(entry.score) }),
+    ]));
+  }
+  return list;
 }
 
 /** "just now", "3 min ago", or the time of day. */

@@ -9,14 +9,14 @@
 
 import { api } from './api.js';
 import { el, toast, confirmDialog } from './ui.js';
-import { InteractionState, barChart, wordCloud, percent, timeAgo, icon2 } from './interaction.js';
+import { InteractionState, barChart, wordCloud, percent, timeAgo, icon2, leaderboardList } from './interaction.js';
 
 const MIN_CHOICES = 2;
 const MAX_CHOICES = 8;
 
 function kindLabel(poll) {
   if (poll.kind === 'open') return 'Open text';
-  return (poll.multiple ? 'Several answers' : 'Multiple choice') + ' · ' + poll.choices.length + ' choices';
+  return (poll.quiz ? 'Quiz · ' : '') + (poll.multiple ? 'Several answers' : 'Multiple choice') + ' · ' + poll.choices.length + ' choices';
 }
 
 export class PresenterInteraction {
@@ -177,7 +177,9 @@ export class PresenterInteraction {
       this.renderUnread();
     }
     if (kind === 'viewers' || kind === 'welcome') this.renderViewers();
-    if (kind === 'polls' || kind === 'results' || kind === 'welcome') this.renderActive();
+    if (kind === 'polls' || kind === 'results' || kind === 'welcome' || kind === 'leaderboard') this.renderActive();
+    if (kind === 'leaderboard' || kind === 'welcome') this.renderLeaderboardScreen();
+    if (kind === 'questionMode' || kind === 'welcome') this.renderQuestionMode();
     if (kind === 'polls' && event && event.type === 'pollOpened' && this.tab !== 'polls') this.showTab('polls');
   }
 
@@ -263,12 +265,14 @@ export class PresenterInteraction {
     }
   }
 
-  async openPoll(poll) {
+  /** Sends a poll. With `quiet`, a refusal is thrown (the editor shows it) instead of toasted. */
+  async openPoll(poll, { quiet = false } = {}) {
     const clean = { kind: poll.kind, question: poll.question, showResults: Boolean(poll.showResults) };
     if (poll.kind === 'choice') {
       clean.choices = poll.choices;
       clean.multiple = Boolean(poll.multiple);
       clean.correct = poll.correct || [];
+      if (poll.quiz) clean.quiz = true;
     }
     const open = this.state.polls.find((p) => p.status === 'open');
     if (open) {
@@ -276,10 +280,12 @@ export class PresenterInteraction {
       if (!ok) return false;
     }
     try {
-      await this.send({ type: 'openPoll', poll: clean }, 'The poll was not sent.');
+      if (quiet) await this.live.send({ type: 'openPoll', poll: clean });
+      else await this.send({ type: 'openPoll', poll: clean }, 'The poll was not sent.');
       this.showTab('polls');
       return true;
-    } catch (_) {
+    } catch (error) {
+      if (quiet) throw error;
       return false;
     }
   }
@@ -304,6 +310,8 @@ export class PresenterInteraction {
     multiple.checked = Boolean(start.multiple);
     const showResults = el('input', { attrs: { type: 'checkbox', id: 'poll-show-results' } });
     showResults.checked = Boolean(start.showResults);
+    const quiz = el('input', { attrs: { type: 'checkbox', id: 'poll-quiz', role: 'switch', 'aria-describedby': 'poll-quiz-hint' } });
+    quiz.checked = Boolean(start.quiz);
     const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
 
     const addRow = (text = '', correct = false) => {
@@ -361,6 +369,13 @@ export class PresenterInteraction {
       el('div', { class: 'field-label', text: 'Choices — tick the right one(s), if any' }),
       choiceList, addChoice,
       el('label', { class: 'check', attrs: { for: 'poll-multiple' } }, [multiple, el('span', { text: 'Allow several answers' })]),
+      el('label', { class: 'switch quiz-switch', attrs: { for: 'poll-quiz' } }, [
+        el('span', { class: 'switch-text' }, [
+          el('span', { class: 'field-label' }, [icon2('trophy', 16), el('span', { text: ' Quiz question (scores points)' })]),
+          el('span', { class: 'field-hint', text: 'Needs a right answer. Right answers score 500 to 1,000 points, more for faster ones; a leaderboard follows.', attrs: { id: 'poll-quiz-hint' } }),
+        ]),
+        quiz,
+      ]),
     ]);
     const syncKind = () => {
       kind = kindOpen.checked ? 'open' : 'choice';
@@ -388,6 +403,10 @@ export class PresenterInteraction {
         poll.correct = correct;
         poll.multiple = multiple.checked;
         if (!poll.multiple && correct.length > 1) poll.multiple = true;
+        if (quiz.checked) {
+          if (!correct.length) return { error: 'A quiz question needs a right answer: tick “Right” next to it.', focus: choiceList.querySelector('[data-role=correct]') };
+          poll.quiz = true;
+        }
       }
       return { poll };
     };
@@ -426,6 +445,7 @@ export class PresenterInteraction {
       }
       error.textContent = '';
       for (const b of form.querySelectorAll('button')) b.disabled = true;
+      let saved = false;
       try {
         if (action === 'save' || action === 'save-send') {
           if (!this.deckId) throw new Error('This session has no deck to keep questions in.');
@@ -438,11 +458,27 @@ export class PresenterInteraction {
             this.bank.push(saved);
           }
           this.renderBank();
+          saved = true;
+        }
+        if (action === 'send' || action === 'save-send') {
+          if (!(await this.openPoll(poll, { quiet: true }))) {
+            for (const b of form.querySelectorAll('button')) b.disabled = false;
+            renumber();
+            return;
+          }
         }
         dialog.close();
-        if (action === 'send' || action === 'save-send') await this.openPoll(poll);
       } catch (failure) {
-        error.textContent = (failure && failure.message) || 'Not saved.';
+        const refused = failure && failure.code === 'invalid_poll';
+        const text = refused ? 'The server refused this question: ' + (failure.message || 'it breaks the rules for polls.') : (failure && failure.message) || 'Not saved.';
+        if (saved) {
+          // Kept in the bank, but not sent: say so where the presenter looks next.
+          dialog.close();
+          toast('Saved to the bank, but not sent. ' + text, { kind: 'error' });
+          return;
+        }
+        error.textContent = text;
+        error.dataset.code = (failure && failure.code) || '';
         for (const b of form.querySelectorAll('button')) b.disabled = false;
         renumber();
       }
@@ -519,7 +555,67 @@ export class PresenterInteraction {
       buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal-results', title: 'Close and show the word counts to everyone' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon2('chart', 16), el('span', { text: 'End poll' })]));
     }
     if (buttons.length) parts.push(el('div', { class: 'active-actions' }, buttons));
+    if (poll.quiz && status !== 'open') parts.push(this.quizSection());
     box.replaceChildren(...parts);
+  }
+
+  // ---- quiz leaderboard ----
+
+  quizSection() {
+    const board = this.state.leaderboard;
+    const show = el('button', {
+      class: 'btn btn-sm btn-primary', attrs: { type: 'button', 'data-action': 'show-leaderboard', title: 'Show the leaderboard large, over the slide' },
+      on: { click: () => this.showLeaderboard(true) },
+    }, [icon2('trophy', 16), el('span', { text: 'Show leaderboard' })]);
+    return el('div', { class: 'quiz-board' }, [
+      el('div', { class: 'pane-head' }, [
+        el('h3', { class: 'quiz-board-title' }, [icon2('trophy', 16), el('span', { text: 'Leaderboard' })]),
+        el('span', { class: 'pane-count', text: board ? board.players + (board.players === 1 ? ' player' : ' players') : '' }),
+      ]),
+      board ? leaderboardList(board) : el('p', { class: 'muted', text: 'Scoring…' }),
+      show,
+    ]);
+  }
+
+  /** The leaderboard over the stage, large enough for the back of the room. */
+  showLeaderboard(visible) {
+    if (!this.boardScreen) {
+      const wrap = document.getElementById('stage-wrap');
+      const close = el('button', {
+        class: 'btn board-close', attrs: { type: 'button', 'data-action': 'close-leaderboard', 'aria-label': 'Close the leaderboard' },
+        on: { click: () => this.showLeaderboard(false) },
+      }, [icon2('x', 20), el('span', { text: 'Close' })]);
+      this.boardBody = el('div', { class: 'board-body' });
+      this.boardScreen = el('section', { class: 'board-screen', attrs: { id: 'leaderboard-screen', 'aria-labelledby': 'board-title', role: 'dialog' } }, [
+        el('div', { class: 'board-card' }, [
+          el('div', { class: 'board-head' }, [
+            el('h2', { attrs: { id: 'board-title' } }, [icon2('trophy', 32), el('span', { text: 'Leaderboard' })]),
+            close,
+          ]),
+          this.boardBody,
+        ]),
+      ]);
+      this.boardScreen.hidden = true;
+      (wrap || document.body).append(this.boardScreen);
+      document.addEventListener('keydown', (event) => {
+        if (event.key === 'Escape' && !this.boardScreen.hidden) {
+          event.stopPropagation();
+          this.showLeaderboard(false);
+        }
+      }, true);
+    }
+    this.boardScreen.hidden = !visible;
+    this.renderLeaderboardScreen();
+    if (visible) this.boardScreen.querySelector('[data-action=close-leaderboard]').focus();
+  }
+
+  renderLeaderboardScreen() {
+    if (!this.boardScreen || this.boardScreen.hidden) return;
+    const board = this.state.leaderboard;
+    this.boardBody.replaceChildren(
+      leaderboardList(board),
+      el('p', { class: 'board-players', text: board ? board.players + (board.players === 1 ? ' player' : ' players') : '' }),
+    );
   }
 
   // ---- questions from the audience ----
@@ -539,12 +635,51 @@ export class PresenterInteraction {
     this.hideAnswered = el('input', { attrs: { type: 'checkbox', id: 'hide-answered' } });
     this.hideAnswered.addEventListener('change', () => this.renderQuestions());
     this.questionList = el('ul', { class: 'question-list', attrs: { 'aria-label': 'Questions from the audience' } });
+    // Public questions: viewers see (approved) questions and upvote them.
+    this.publicSwitch = el('input', { attrs: { type: 'checkbox', id: 'questions-public', role: 'switch' } });
+    this.approvalSwitch = el('input', { attrs: { type: 'checkbox', id: 'questions-approval', role: 'switch' } });
+    const sendMode = () => {
+      const questions = { public: this.publicSwitch.checked, approval: this.approvalSwitch.checked };
+      this.renderQuestionMode(questions);
+      this.send({ type: 'setQuestionMode', questions }, 'The setting was not changed.').catch(() => this.renderQuestionMode());
+    };
+    this.publicSwitch.addEventListener('change', sendMode);
+    this.approvalSwitch.addEventListener('change', sendMode);
+    this.approvalRow = el('label', { class: 'switch switch-sm', attrs: { for: 'questions-approval' } }, [
+      el('span', { class: 'switch-text' }, [
+        el('span', { class: 'field-label', text: 'Approve before showing' }),
+        el('span', { class: 'field-hint', text: 'A question appears to everyone once you approve it.' }),
+      ]),
+      this.approvalSwitch,
+    ]);
+    const settings = el('div', { class: 'question-settings', attrs: { 'data-role': 'question-mode' } }, [
+      el('label', { class: 'switch switch-sm', attrs: { for: 'questions-public' } }, [
+        el('span', { class: 'switch-text' }, [
+          el('span', { class: 'field-label', text: 'Questions are public' }),
+          el('span', { class: 'field-hint', text: 'Viewers see each other’s questions and upvote them.' }),
+        ]),
+        this.publicSwitch,
+      ]),
+      this.approvalRow,
+    ]);
     pane.append(
       el('div', { class: 'pane-head' }, [el('h2', { text: 'Questions' }), el('span', { class: 'pane-count', attrs: { 'data-role': 'question-count' } })]),
+      settings,
       sort,
       el('label', { class: 'check check-sm', attrs: { for: 'hide-answered' } }, [this.hideAnswered, el('span', { text: 'Hide answered' })]),
       this.questionList,
     );
+    this.renderQuestions();
+  }
+
+  /** The public/approval switches, from the session's question mode (or a change in flight). */
+  renderQuestionMode(mode = this.state.questionMode) {
+    if (!this.publicSwitch) return;
+    this.publicSwitch.checked = Boolean(mode.public);
+    this.approvalSwitch.checked = Boolean(mode.approval);
+    this.approvalSwitch.disabled = !mode.public || Boolean(this.live.state.ended);
+    this.publicSwitch.disabled = Boolean(this.live.state.ended);
+    this.approvalRow.classList.toggle('is-off', !mode.public);
     this.renderQuestions();
   }
 
@@ -571,6 +706,8 @@ export class PresenterInteraction {
     const count = this.panes.questions.querySelector('[data-role=question-count]');
     if (count) count.textContent = all.length ? open + ' open · ' + all.length + ' in all' : '';
     let list = this.hideAnswered && this.hideAnswered.checked ? all.filter((q) => !q.answered) : all;
+    const mode = this.state.questionMode;
+    const approving = Boolean(mode.public && mode.approval);
     const byTime = (a, b) => Date.parse(b.askedAt) - Date.parse(a.askedAt);
     const who = (q) => (q.anonymous ? '\uffff' : (q.name || '').toLowerCase());
     if (this.sortBy === 'slide') list.sort((a, b) => (a.page || 1e9) - (b.page || 1e9) || byTime(a, b));
@@ -603,16 +740,26 @@ export class PresenterInteraction {
         class: 'btn btn-sm mark-answered', attrs: { type: 'button', 'aria-pressed': String(q.answered), 'data-action': 'mark-answered' },
         on: { click: () => this.send({ type: 'markQuestion', questionId: q.id, answered: !q.answered }).catch(() => {}) },
       }, [icon2('check', 14), el('span', { text: q.answered ? 'Answered' : 'Mark answered' })]);
+      const votes = mode.public ? el('span', {
+        class: 'vote-count', text: '▲ ' + (q.votes || 0),
+        attrs: { 'data-role': 'votes', title: (q.votes || 0) + (q.votes === 1 ? ' upvote' : ' upvotes'), 'aria-label': (q.votes || 0) + (q.votes === 1 ? ' upvote' : ' upvotes') },
+      }) : null;
+      const approve = approving ? el('button', {
+        class: 'btn btn-sm approve-btn', attrs: { type: 'button', 'aria-pressed': String(Boolean(q.approved)), 'data-action': 'approve-question', title: q.approved ? 'Take it off the public list' : 'Show it to everyone' },
+        on: { click: () => this.send({ type: 'approveQuestion', questionId: q.id, approved: !q.approved }).catch(() => {}) },
+      }, [icon2(q.approved ? 'x' : 'check', 14), el('span', { text: q.approved ? 'Unapprove' : 'Approve' })]) : null;
       this.questionList.append(el('li', {
-        class: 'question-item' + (q.answered ? ' is-answered' : '') + (this.seen.has(q.id) ? '' : ' is-new'),
-        data: { questionId: q.id, anonymous: String(Boolean(q.anonymous)), answered: String(Boolean(q.answered)) },
+        class: 'question-item' + (q.answered ? ' is-answered' : '') + (this.seen.has(q.id) ? '' : ' is-new') + (approving && !q.approved ? ' is-pending' : ''),
+        data: { questionId: q.id, anonymous: String(Boolean(q.anonymous)), answered: String(Boolean(q.answered)), approved: String(Boolean(q.approved)), votes: q.votes || 0 },
       }, [
         el('p', { class: 'question-text', text: q.text }),
         el('div', { class: 'question-meta' }, [
           el('span', { class: 'question-name' + (q.anonymous ? ' is-anonymous' : ''), text: name, attrs: { 'data-role': 'asker' } }),
           el('span', { class: 'question-time', text: timeAgo(q.askedAt) }),
           slide,
+          votes,
           el('span', { class: 'meta-spacer' }),
+          approve,
           mark,
         ]),
       ]));

@@ -6,7 +6,8 @@
 // .bar-row[data-count][data-correct][data-mine].
 
 import { el, toast } from './ui.js';
-import { InteractionState, barChart, icon2 } from './interaction.js';
+import { PublicQuestions } from './viewer-questions.js';
+import { InteractionState, barChart, icon2, leaderboardList, ordinal, formatNumber } from './interaction.js';
 
 const MAX_ANSWER = 500;
 const MAX_QUESTION = 500;
@@ -27,6 +28,7 @@ export class ViewerInteraction {
     this.sending = false;
     this.buildSheet();
     this.buildAsk(bar);
+    this.publicQuestions = new PublicQuestions({ bar, after: this.askButton, ask: () => this.openAsk() });
   }
 
   /** Follows a (new) LiveClient. */
@@ -38,6 +40,7 @@ export class ViewerInteraction {
     } else {
       this.state.attach(live);
     }
+    this.publicQuestions.attach(this.state, live);
     live.addEventListener('change', (e) => {
       if (e.detail.event.type === 'ended') this.render();
     });
@@ -52,6 +55,11 @@ export class ViewerInteraction {
         // Something new to see: bring the sheet back up.
         this.collapsed = false;
       }
+    }
+    if (kind === 'leaderboard') {
+      // New scores after a quiz question: show them.
+      const latest = this.state.latest;
+      if (latest && latest.poll.quiz && latest.status !== 'open') this.collapsed = false;
     }
     if (kind === 'welcome') {
       const latest = this.state.latest;
@@ -140,7 +148,8 @@ export class ViewerInteraction {
       on: { click: () => this.hideSheet() },
     }, [icon2('chevronDown', 20)]);
     this.statusChip = el('span', { class: 'poll-chip' });
-    const head = el('div', { class: 'sheet-head' }, [el('span', { class: 'sheet-kicker' }, [icon2('chart', 16), el('span', { text: 'Poll' })]), this.statusChip, collapse]);
+    const kicker = poll.quiz ? [icon2('trophy', 16), el('span', { text: 'Quiz' })] : [icon2('chart', 16), el('span', { text: 'Poll' })];
+    const head = el('div', { class: 'sheet-head' }, [el('span', { class: 'sheet-kicker' }, kicker), this.statusChip, collapse]);
     const question = el('h2', { class: 'poll-question', text: poll.question, attrs: { id: 'poll-q-' + poll.id } });
     this.form = el('form', { class: 'poll-form', attrs: { 'aria-labelledby': 'poll-q-' + poll.id, novalidate: true } });
     this.form.addEventListener('submit', (e) => {
@@ -178,7 +187,8 @@ export class ViewerInteraction {
     this.form.append(this.submitButton);
     this.results = el('div', { class: 'poll-results' });
     this.sharedBox = el('div', { class: 'shared-answers' });
-    const body = el('div', { class: 'sheet-body' }, [question, this.form, this.note, this.results, this.sharedBox]);
+    this.quizBox = el('div', { class: 'quiz-box', attrs: { 'data-role': 'quiz' } });
+    const body = el('div', { class: 'sheet-body' }, [question, this.form, this.note, this.results, this.sharedBox, this.quizBox]);
     this.sheet.replaceChildren(head, body);
   }
 
@@ -289,6 +299,7 @@ export class ViewerInteraction {
       noteKind = 'ok';
     } else if (open) {
       note = poll.kind === 'choice' ? (poll.multiple ? 'Tick your answers, then send.' : 'Pick an answer, then send.') : 'Type your answer, then send.';
+      if (poll.quiz) note += ' Right answers score points — the faster, the more.';
     } else if (status === 'closed') {
       note = mine ? 'Poll closed. Your answer counts.' : 'Poll closed.';
     } else if (revealed) {
@@ -326,6 +337,31 @@ export class ViewerInteraction {
       icon2('quote', 18), el('span', { text: s.text }),
     ])));
     this.sharedBox.hidden = entry.shared.length === 0;
+    this.renderQuiz(entry);
+  }
+
+  /** After a quiz question: the viewer's own score and rank, and the top ten. */
+  renderQuiz(entry) {
+    const box = this.quizBox;
+    const board = this.state.leaderboard;
+    const mine = this.state.myScore;
+    if (!entry.poll.quiz || entry.status === 'open' || (!board && !mine)) {
+      box.replaceChildren();
+      box.hidden = true;
+      return;
+    }
+    const players = (mine && mine.players) || (board && board.players) || 0;
+    const score = mine ? mine.score : 0;
+    const standing = mine && mine.rank ? ordinal(mine.rank) + ' of ' + players : players ? 'not on the board yet' : '';
+    const card = el('div', { class: 'my-score', attrs: { 'data-role': 'my-score', 'data-score': score, 'data-rank': (mine && mine.rank) || '', 'data-players': players } }, [
+      icon2('trophy', 22),
+      el('span', { class: 'my-score-text' }, [
+        el('strong', { text: 'You: ' + formatNumber(score) + (score === 1 ? ' point' : ' points') }),
+        standing ? el('span', { text: ' — ' + standing }) : null,
+      ]),
+    ]);
+    box.replaceChildren(card, el('h3', { class: 'quiz-box-title', text: 'Leaderboard' }), leaderboardList(board, { highlight: mine && mine.rank ? mine : null }));
+    box.hidden = false;
   }
 
   async submit() {

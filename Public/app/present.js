@@ -135,6 +135,9 @@ function setJoinInfo(joinUrl) {
   showQR($('join-qr'), url, 8);
   showQR($('join-screen-qr'), url, 12);
   $('copy-link').dataset.url = url;
+  const report = '/report.html?code=' + encodeURIComponent(code);
+  $('report-link').href = report;
+  $('ended-report').href = report;
 }
 
 async function copyText(text) {

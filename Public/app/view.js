@@ -6,6 +6,7 @@ import { LiveClient } from './live.js';
 import './stage.js';
 import { hydrateIcons, cleanCode, CODE_LENGTH, isTyping, dialogOpen, toggleFullscreen, prefersReducedMotion } from './ui.js';
 import { mountViewerInteraction } from './polls-viewer.js';
+import { ViewerNotes } from './notes.js';
 
 hydrateIcons();
 
@@ -27,6 +28,7 @@ let pointer = null; // the presenter's pointer {page, x, y}
 
 if (prefersReducedMotion()) stage.classList.remove('animate');
 const interaction = mountViewerInteraction({ watch: $('watch'), bar: $('watch-bar'), stage });
+const notes = code.length === CODE_LENGTH ? new ViewerNotes({ code, stage, bar: $('watch-bar'), watch: $('watch') }) : null;
 
 function show(id) {
   for (const section of ['gate', 'not-found', 'watch']) $(section).hidden = section !== id;
@@ -194,6 +196,7 @@ function onWelcome({ welcome }) {
     keepAwake();
   }
   render();
+  if (notes) notes.load();
 }
 
 function onChange({ event }) {

@@ -899,7 +899,9 @@ def main():
     sys.modules.setdefault("run_browser_tests", sys.modules[__name__])
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import test_interaction  # noqa: E402
+    import test_interaction_more  # noqa: E402
     suite.addTests(loader.loadTestsFromModule(test_interaction))
+    suite.addTests(loader.loadTestsFromModule(test_interaction_more))
     result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
     failed = len(result.failures) + len(result.errors)
     passed = result.testsRun - failed - len(result.skipped)

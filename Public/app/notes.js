@@ -1,0 +1,160 @@
+// The viewer's private notes per slide (docs/protocol.md, "Viewer notes"): a panel for the slide
+// the viewer is looking at, saved as they type, and a Markdown download of them all.
+//
+// State for tests and CSS: #notes-button[data-has-note]; #notes-panel[data-page][data-state]
+// (idle | saving | saved | error); #notes-text.
+
+import { api } from './api.js';
+import { el } from './ui.js';
+import { icon2 } from './interaction.js';
+
+const SAVE_AFTER = 700; // ms of quiet typing before saving
+const MAX_NOTE = 10000;
+
+export class ViewerNotes {
+  /**
+   * @param {{code: string, stage: HTMLElement, bar: HTMLElement, watch: HTMLElement}} o
+   */
+  constructor({ code, stage, bar, watch }) {
+    this.code = code;
+    this.stage = stage;
+    this.notes = new Map(); // page -> text, as the server holds it
+    this.page = null; // the page the panel edits
+    this.dirty = false;
+    this.timer = null;
+    this.saving = null; // the save in flight
+    this.loaded = false;
+    this.base = '/api/v1/sessions/' + encodeURIComponent(code) + '/notes';
+    this.button = el('button', {
+      class: 'btn', attrs: { type: 'button', id: 'notes-button', 'aria-label': 'My notes', title: 'My notes on this slide', 'aria-expanded': 'false', 'aria-controls': 'notes-panel' },
+      on: { click: () => this.toggle() },
+    }, [icon2('note', 18), el('span', { class: 'btn-label', text: 'Notes' }), el('span', { class: 'note-dot', attrs: { 'aria-hidden': 'true' } })]);
+    const status = bar.querySelector('#download') || bar.querySelector('#fullscreen');
+    bar.insertBefore(this.button, status);
+    this.build(watch);
+    new MutationObserver(() => this.follow()).observe(stage, { attributes: true, attributeFilter: ['data-page'] });
+  }
+
+  build(watch) {
+    this.title = el('h2', { class: 'notes-title', attrs: { id: 'notes-title' } });
+    this.text = el('textarea', {
+      class: 'input notes-text', attrs: { id: 'notes-text', rows: 6, maxlength: MAX_NOTE, placeholder: 'Write your notes on this slide. Only you can read them.', 'aria-labelledby': 'notes-title' },
+    });
+    this.state = el('span', { class: 'notes-state', attrs: { 'data-role': 'notes-state', 'aria-live': 'polite' } });
+    this.download = el('a', {
+      class: 'btn btn-sm', attrs: { href: this.base + '.md', download: 'notes.md', 'data-action': 'download-notes' },
+    }, [icon2('download', 16), el('span', { text: 'Download notes (Markdown)' })]);
+    const close = el('button', { class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Close notes', title: 'Close' }, on: { click: () => this.toggle(false) } }, [icon2('x', 20)]);
+    this.panel = el('section', { class: 'notes-panel', attrs: { id: 'notes-panel', 'aria-labelledby': 'notes-title' } }, [
+      el('div', { class: 'notes-head' }, [icon2('note', 18), this.title, close]),
+      this.text,
+      el('div', { class: 'notes-foot' }, [this.state, this.download]),
+    ]);
+    this.panel.hidden = true;
+    watch.append(this.panel);
+    this.text.addEventListener('input', () => {
+      this.dirty = true;
+      this.setState('idle', 'Typing…');
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.save(), SAVE_AFTER);
+    });
+    this.text.addEventListener('blur', () => this.save());
+    this.panel.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') {
+        event.stopPropagation();
+        this.toggle(false);
+        this.button.focus();
+      }
+    });
+    // The download has every note: save the one being typed first.
+    this.download.addEventListener('click', (event) => {
+      if (!this.dirty && !this.saving) return;
+      event.preventDefault();
+      this.save().then(() => this.download.click());
+    });
+  }
+
+  /** After joining (the server knows this identity now): the notes kept so far. */
+  async load() {
+    if (this.loaded) return;
+    try {
+      const body = await api(this.base);
+      this.notes = new Map(Object.entries((body && body.notes) || {}).map(([page, text]) => [Number(page), text]));
+      this.loaded = true;
+    } catch (_) {
+      // Not joined yet or offline: the panel still works; a save will tell.
+    }
+    this.follow(true);
+  }
+
+  shownPage() {
+    return Number(this.stage.getAttribute('data-page')) || null;
+  }
+
+  /** Notes follow the slide the viewer looks at. */
+  follow(force = false) {
+    const page = this.shownPage();
+    if (!page) return;
+    if (page !== this.page || force) {
+      if (this.dirty && this.page !== null) this.save();
+      this.page = page;
+      this.title.textContent = 'My notes · slide ' + page;
+      this.panel.dataset.page = String(page);
+      if (!this.dirty || force) {
+        this.text.value = this.notes.get(page) || '';
+        this.dirty = false;
+      }
+      this.setState(this.notes.has(page) ? 'saved' : 'idle', this.notes.has(page) ? 'Saved' : '');
+    }
+    const has = Boolean(this.notes.get(page));
+    this.button.dataset.hasNote = String(has);
+    this.button.setAttribute('aria-label', has ? 'My notes (this slide has a note)' : 'My notes');
+  }
+
+  toggle(show = this.panel.hidden) {
+    this.panel.hidden = !show;
+    this.button.setAttribute('aria-expanded', String(show));
+    document.body.classList.toggle('notes-open', show);
+    if (show) {
+      this.follow();
+      this.text.focus({ preventScroll: true });
+    } else {
+      this.save();
+    }
+  }
+
+  setState(state, text) {
+    this.panel.dataset.state = state;
+    this.state.textContent = text;
+  }
+
+  /** Saves the note being edited (once the previous save is done). */
+  async save() {
+    clearTimeout(this.timer);
+    if (!this.dirty || this.page === null) {
+      if (this.saving) await this.saving.catch(() => {});
+      return;
+    }
+    // What to save is taken now: the slide may change while an earlier save finishes.
+    const page = this.page;
+    const text = this.text.value;
+    this.dirty = false;
+    this.setState('saving', 'Saving…');
+    if (this.saving) await this.saving.catch(() => {});
+    this.saving = api(this.base + '/' + page, { method: 'PUT', body: { text } });
+    try {
+      await this.saving;
+      if (text.trim()) this.notes.set(page, text);
+      else this.notes.delete(page);
+      if (page === this.page && !this.dirty) this.setState('saved', text.trim() ? 'Saved' : 'Note deleted');
+    } catch (error) {
+      if (page === this.page) {
+        this.dirty = true;
+        this.setState('error', 'Not saved: ' + ((error && error.message) || 'try again.'));
+      }
+    } finally {
+      this.saving = null;
+      this.follow();
+    }
+  }
+}

@@ -1,0 +1,198 @@
+// The session report: /report.html?code=CODE (docs/protocol.md, "Report"). Attendance over time,
+// each poll with its chart, open answers, the audience's questions, and the CSV downloads.
+//
+// State for tests and CSS: main#report[data-state] (loading | ready | error); .report-poll
+// [data-poll-id] with the shared chart's .bar-row[data-count][data-correct]; .report-question
+// [data-question-id][data-answered]; a[data-csv].
+
+import { api, goToLogin } from './api.js';
+import { el, hydrateIcons } from './ui.js';
+import { barChart, icon2, percent, formatNumber } from './interaction.js';
+
+hydrateIcons();
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const main = document.getElementById('report');
+const params = new URLSearchParams(location.search);
+const code = (params.get('code') || decodeURIComponent(location.pathname.split('/')[2] || '')).trim().toUpperCase();
+const base = '/api/v1/sessions/' + encodeURIComponent(code) + '/report';
+
+function setState(state) {
+  main.dataset.state = state;
+  main.setAttribute('aria-busy', String(state === 'loading'));
+}
+
+function fail(title, text, link) {
+  setState('error');
+  main.replaceChildren(el('div', { class: 'empty-state report-error' }, [
+    el('h1', { text: title }), el('p', { text }),
+    link ? el('a', { class: 'btn btn-primary', text: link.label, attrs: { href: link.href } }) : null,
+  ]));
+}
+
+function when(iso, options = { dateStyle: 'full', timeStyle: 'short' }) {
+  const date = new Date(iso);
+  return Number.isFinite(date.getTime()) ? date.toLocaleString([], options) : '';
+}
+
+function duration(from, to) {
+  const minutes = Math.round((Date.parse(to) - Date.parse(from)) / 60000);
+  if (!Number.isFinite(minutes) || minutes < 0) return '';
+  if (minutes < 60) return minutes + ' min';
+  return Math.floor(minutes / 60) + ' h ' + String(minutes % 60).padStart(2, '0') + ' min';
+}
+
+function svg(tag, attrs = {}, children = []) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  for (const child of children) node.append(child);
+  return node;
+}
+
+/** Viewers per minute as columns (SVG), with the peak and the times at both ends. */
+function attendanceChart(points) {
+  if (!points.length) return el('p', { class: 'muted', text: 'Nobody joined this session.' });
+  const width = 720;
+  const height = 200;
+  const pad = { left: 36, right: 8, top: 12, bottom: 26 };
+  const max = Math.max(1, ...points.map((p) => p.viewers));
+  const inner = width - pad.left - pad.right;
+  const step = inner / points.length;
+  const bar = Math.max(1, step * 0.78);
+  const y = (v) => pad.top + (height - pad.top - pad.bottom) * (1 - v / max);
+  const chart = svg('svg', {
+    viewBox: `0 0 ${width} ${height}`, class: 'attendance-chart', role: 'img', 'data-role': 'attendance-chart',
+    'aria-label': 'Viewers connected per minute, up to ' + max,
+  });
+  for (const v of [0, max]) {
+    chart.append(svg('line', { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: 'axis-line' }));
+    const label = svg('text', { x: pad.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis-label' });
+    label.textContent = String(v);
+    chart.append(label);
+  }
+  points.forEach((p, i) => {
+    const rect = svg('rect', { x: pad.left + i * step + (step - bar) / 2, y: y(p.viewers), width: bar, height: Math.max(0, y(0) - y(p.viewers)), rx: Math.min(3, bar / 3), class: 'attendance-bar' });
+    const title = svg('title');
+    title.textContent = when(p.at, { timeStyle: 'short' }) + ': ' + p.viewers + (p.viewers === 1 ? ' viewer' : ' viewers');
+    rect.append(title);
+    chart.append(rect);
+  });
+  const first = svg('text', { x: pad.left, y: height - 6, class: 'axis-label' });
+  first.textContent = when(points[0].at, { timeStyle: 'short' });
+  chart.append(first);
+  if (points.length > 1) {
+    const last = svg('text', { x: width - pad.right, y: height - 6, 'text-anchor': 'end', class: 'axis-label' });
+    last.textContent = when(points[points.length - 1].at, { timeStyle: 'short' });
+    chart.append(last);
+  }
+  return chart;
+}
+
+function stat(value, label, role) {
+  return el('div', { class: 'report-stat', data: { role } }, [el('strong', { text: value }), el('span', { text: label })]);
+}
+
+function pollCard(poll, index) {
+  const status = { open: 'Open', closed: 'Closed', revealed: 'Answer revealed' }[poll.status] || poll.status;
+  const kind = poll.kind === 'open' ? 'Open text' : (poll.choices.length + ' choices');
+  const parts = [
+    el('div', { class: 'report-poll-head' }, [
+      el('span', { class: 'bank-number', text: String(index + 1) }),
+      el('h3', { class: 'report-poll-question', text: poll.question }),
+    ]),
+    el('p', { class: 'report-meta', text: kind + ' · ' + status + ' · ' + poll.answered + (poll.answered === 1 ? ' answer' : ' answers') }),
+  ];
+  if (poll.kind === 'choice') {
+    parts.push(barChart({ choices: poll.choices, counts: poll.counts, answered: poll.answered, correct: poll.correct }));
+    if (poll.correct && poll.correct.length) {
+      const right = poll.correct.reduce((sum, i) => sum + (poll.counts[i] || 0), 0);
+      parts.push(el('p', { class: 'report-meta', text: '✓ marks the right answer' + (poll.correct.length > 1 ? 's' : '') + ' · ' + percent(right, poll.answered) + '% of picks were right' }));
+    }
+  } else {
+    const answers = poll.answers || [];
+    const list = el('ul', { class: 'report-answers', attrs: { 'aria-label': 'Answers' } });
+    if (!answers.length) list.append(el('li', { class: 'muted', text: 'No answers.' }));
+    for (const text of answers) list.append(el('li', { text }));
+    parts.push(list);
+  }
+  return el('article', { class: 'report-card report-poll', data: { pollId: poll.id } }, parts);
+}
+
+function questionItem(q) {
+  const name = q.anonymous ? 'Anonymous' : q.name || 'Guest';
+  return el('li', { class: 'report-question' + (q.answered ? ' is-answered' : ''), data: { questionId: q.id, answered: String(Boolean(q.answered)) } }, [
+    el('p', { class: 'report-question-text', text: q.text }),
+    el('div', { class: 'report-meta' }, [
+      el('span', { class: 'report-asker' + (q.anonymous ? ' is-anonymous' : ''), text: name }),
+      q.page ? el('span', { text: ' · slide ' + q.page }) : null,
+      q.votes ? el('span', { text: ' · ▲ ' + q.votes }) : null,
+      el('span', { text: ' · ' + when(q.askedAt, { timeStyle: 'short' }) }),
+      el('span', { class: 'tag ' + (q.answered ? 'tag-correct' : 'tag-open'), text: q.answered ? 'Answered' : 'Not answered', attrs: { 'data-role': 'question-status' } }),
+    ]),
+  ]);
+}
+
+function downloads() {
+  const files = [['attendance', 'Attendance'], ['polls', 'Poll results'], ['answers', 'Answers'], ['questions', 'Questions']];
+  return el('ul', { class: 'report-downloads', attrs: { 'aria-label': 'Download as CSV' } }, files.map(([kind, label]) => el('li', {}, [
+    el('a', { class: 'btn btn-sm', attrs: { href: base + '/' + kind + '.csv', download: code + '-' + kind + '.csv', 'data-csv': kind } }, [
+      icon2('download', 16), el('span', { text: label + ' (CSV)' }),
+    ]),
+  ])));
+}
+
+function section(title, children, extra = null) {
+  return el('section', { class: 'report-section' }, [el('div', { class: 'report-section-head' }, [el('h2', { text: title }), extra]), ...children]);
+}
+
+function render(report) {
+  document.title = report.title + ' — Report — Podium';
+  const started = when(report.startedAt);
+  const meta = [started, report.endedAt ? duration(report.startedAt, report.endedAt) : 'still live', 'code ' + report.code].filter(Boolean).join(' · ');
+  const questions = report.questions || [];
+  const answered = questions.filter((q) => q.answered).length;
+  const polls = report.polls || [];
+  const pollList = polls.length ? polls.map(pollCard) : [el('p', { class: 'muted', text: 'No polls in this session.' })];
+  const questionList = el('ol', { class: 'report-questions' }, questions.length
+    ? questions.map(questionItem) : [el('li', { class: 'muted', text: 'Nobody asked a question.' })]);
+  main.replaceChildren(
+    el('div', { class: 'report-head' }, [
+      el('div', {}, [el('h1', { class: 'report-title', text: report.title }), el('p', { class: 'report-meta', text: meta })]),
+      el('a', { class: 'btn btn-sm', attrs: { href: '/present/' + encodeURIComponent(report.code) } }, [el('span', { text: 'Open the console' })]),
+    ]),
+    el('div', { class: 'report-stats' }, [
+      stat(formatNumber(report.uniqueViewers), 'unique viewers', 'unique-viewers'),
+      stat(formatNumber(report.peakViewers), 'at the peak', 'peak-viewers'),
+      stat(String(polls.length), polls.length === 1 ? 'poll' : 'polls', 'poll-count'),
+      stat(String(questions.length), (questions.length === 1 ? 'question' : 'questions') + (questions.length ? ' · ' + answered + ' answered' : ''), 'question-count'),
+    ]),
+    section('Download', [downloads()]),
+    section('Attendance', [el('div', { class: 'report-card' }, [attendanceChart(report.attendance || [])])]),
+    section('Polls', pollList),
+    section('Questions from the audience', [questionList]),
+  );
+  setState('ready');
+}
+
+async function start() {
+  setState('loading');
+  if (!code) {
+    fail('No session', 'This address does not say which session to report on.', { href: '/library', label: 'Back to the library' });
+    return;
+  }
+  try {
+    render(await api(base));
+  } catch (error) {
+    if (error.status === 401) {
+      goToLogin();
+    } else if (error.status === 403) {
+      fail('Not your session', 'Only the presenter who ran session ' + code + ' can see its report.', { href: '/library', label: 'Back to the library' });
+    } else if (error.status === 404) {
+      fail('No session with code ' + code, 'It may have been mistyped, or deleted.', { href: '/library', label: 'Back to the library' });
+    } else {
+      fail('Cannot load the report', error.message);
+    }
+  }
+}
+
+start();

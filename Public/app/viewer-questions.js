@@ -1,0 +1,140 @@
+// The viewer's list of public questions (docs/protocol.md, "Public questions and upvotes"): shown
+// when the presenter makes questions public; most votes first, an upvote toggle on each.
+//
+// State for tests and CSS: #questions-button[hidden]; .public-question[data-question-id]
+// [data-votes][data-voted][data-answered]; its [data-action=vote][aria-pressed].
+
+import { el, toast } from './ui.js';
+import { icon2 } from './interaction.js';
+
+export class PublicQuestions {
+  /**
+   * @param {{bar: HTMLElement, after: HTMLElement, ask: () => void}} o  the watch bar, the button to
+   *   sit after ("Ask"), and how to open the ask form
+   */
+  constructor({ bar, after, ask }) {
+    this.ask = ask;
+    this.state = null;
+    this.live = null;
+    this.voting = new Set();
+    this.button = el('button', {
+      class: 'btn', attrs: { type: 'button', id: 'questions-button', 'aria-label': 'Questions from the audience', title: 'Questions from the audience', 'aria-haspopup': 'dialog' },
+      on: { click: () => this.open() },
+    }, [icon2('list', 18), el('span', { class: 'btn-label', text: 'Questions' }), el('span', { class: 'count-badge', attrs: { 'data-role': 'public-count' } })]);
+    this.button.hidden = true;
+    bar.insertBefore(this.button, after ? after.nextSibling : null);
+    this.build();
+  }
+
+  attach(state, live) {
+    this.live = live;
+    if (this.state === state) return;
+    this.state = state;
+    state.addEventListener('update', (e) => {
+      if (['welcome', 'questionMode', 'publicQuestions'].includes(e.detail.kind)) this.render();
+    });
+    this.render();
+  }
+
+  build() {
+    this.list = el('ol', { class: 'public-list', attrs: { 'aria-label': 'Questions, most votes first' } });
+    this.hint = el('p', { class: 'field-hint public-hint' });
+    const close = el('button', { class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Close', title: 'Close' } }, [icon2('x', 20)]);
+    const ask = el('button', { class: 'btn btn-primary', attrs: { type: 'button', 'data-action': 'ask-from-list' } }, [icon2('message', 18), el('span', { text: 'Ask a question' })]);
+    this.dialog = el('dialog', { class: 'dialog questions-dialog', attrs: { id: 'questions-dialog', 'aria-labelledby': 'questions-title' } }, [
+      el('div', { class: 'questions-head' }, [el('h2', { class: 'dialog-title', text: 'Questions', attrs: { id: 'questions-title' } }), close]),
+      this.hint,
+      this.list,
+      el('div', { class: 'dialog-actions' }, [ask]),
+    ]);
+    document.body.append(this.dialog);
+    close.addEventListener('click', () => this.dialog.close());
+    ask.addEventListener('click', () => {
+      this.dialog.close();
+      this.ask();
+    });
+    // A tap on the backdrop closes it.
+    this.dialog.addEventListener('click', (event) => {
+      if (event.target === this.dialog) this.dialog.close();
+    });
+  }
+
+  open() {
+    this.render();
+    this.dialog.showModal();
+    const first = this.list.querySelector('button');
+    (first || this.dialog.querySelector('.sheet-icon-btn')).focus();
+  }
+
+  render() {
+    if (!this.state) return;
+    const mode = this.state.questionMode;
+    const shown = Boolean(mode.public);
+    this.button.hidden = !shown;
+    if (!shown && this.dialog.open) this.dialog.close();
+    const questions = this.state.publicQuestions.slice().sort((a, b) => (b.votes || 0) - (a.votes || 0));
+    const badge = this.button.querySelector('[data-role=public-count]');
+    badge.textContent = questions.length ? String(questions.length) : '';
+    badge.hidden = !questions.length;
+    this.hint.textContent = mode.approval
+      ? 'Upvote the questions you want answered. New questions appear once the presenter approves them.'
+      : 'Upvote the questions you want answered.';
+    const focused = document.activeElement && this.list.contains(document.activeElement)
+      ? document.activeElement.closest('[data-question-id]')?.dataset.questionId : null;
+    this.list.replaceChildren();
+    if (!questions.length) {
+      this.list.append(el('li', { class: 'public-empty' }, [
+        el('strong', { text: 'No questions yet' }),
+        el('span', { text: 'Be the first to ask.' }),
+      ]));
+      return;
+    }
+    for (const q of questions) {
+      const voted = this.state.myVotes.has(q.id);
+      const votes = q.votes || 0;
+      const vote = el('button', {
+        class: 'vote-btn', attrs: {
+          type: 'button', 'data-action': 'vote', 'aria-pressed': String(voted), disabled: this.voting.has(q.id),
+          'aria-label': (voted ? 'Take back your upvote' : 'Upvote') + ' (' + votes + (votes === 1 ? ' vote' : ' votes') + ')',
+          title: voted ? 'Take back your upvote' : 'Upvote',
+        },
+        on: { click: () => this.vote(q.id, !voted) },
+      }, [icon2('arrowUp', 18), el('span', { class: 'vote-number', text: String(votes), attrs: { 'data-role': 'votes' } })]);
+      this.list.append(el('li', {
+        class: 'public-question' + (q.answered ? ' is-answered' : ''),
+        data: { questionId: q.id, votes, voted: String(voted), answered: String(Boolean(q.answered)) },
+      }, [
+        vote,
+        el('div', { class: 'public-body' }, [
+          el('p', { class: 'public-text', text: q.text }),
+          el('div', { class: 'public-meta' }, [
+            el('span', { class: 'public-name' + (q.name ? '' : ' is-anonymous'), text: q.name || 'Anonymous', attrs: { 'data-role': 'asker' } }),
+            q.page ? el('span', { text: '· slide ' + q.page }) : null,
+            q.answered ? el('span', { class: 'tag tag-correct', text: 'Answered', attrs: { 'data-role': 'answered' } }) : null,
+          ]),
+        ]),
+      ]));
+    }
+    if (focused) {
+      const again = [...this.list.children].find((li) => li.dataset.questionId === focused);
+      if (again) again.querySelector('[data-action=vote]').focus();
+    }
+  }
+
+  async vote(questionId, up) {
+    if (!this.live || this.voting.has(questionId)) return;
+    this.voting.add(questionId);
+    this.render();
+    try {
+      await this.live.send({ type: 'vote', questionId, up });
+      // myVotes follows from the server; keep the button in step meanwhile.
+      if (up) this.state.myVotes.add(questionId);
+      else this.state.myVotes.delete(questionId);
+    } catch (error) {
+      toast((error && error.message) || 'Your vote was not counted.', { kind: 'error' });
+    } finally {
+      this.voting.delete(questionId);
+      this.render();
+    }
+  }
+}
