@@ -58,7 +58,7 @@ function attendanceChart(points) {
   const max = Math.max(1, ...points.map((p) => p.viewers));
   const inner = width - pad.left - pad.right;
   const step = inner / points.length;
-  const bar = Math.max(1, step * 0.78);
+  const bar = Math.max(1, Math.min(step * 0.78, 28));
   const y = (v) => pad.top + (height - pad.top - pad.bottom) * (1 - v / max);
   const chart = svg('svg', {
     viewBox: `0 0 ${width} ${height}`, class: 'attendance-chart', role: 'img', 'data-role': 'attendance-chart',
@@ -77,11 +77,17 @@ function attendanceChart(points) {
     rect.append(title);
     chart.append(rect);
   });
-  const first = svg('text', { x: pad.left, y: height - 6, class: 'axis-label' });
+  // Wide columns get their time under their middle; narrow ones at the chart's ends.
+  const wide = step > 80;
+  const first = svg('text', wide
+    ? { x: pad.left + step / 2, y: height - 6, 'text-anchor': 'middle', class: 'axis-label' }
+    : { x: pad.left, y: height - 6, class: 'axis-label' });
   first.textContent = when(points[0].at, { timeStyle: 'short' });
   chart.append(first);
   if (points.length > 1) {
-    const last = svg('text', { x: width - pad.right, y: height - 6, 'text-anchor': 'end', class: 'axis-label' });
+    const last = svg('text', wide
+      ? { x: pad.left + step * (points.length - 0.5), y: height - 6, 'text-anchor': 'middle', class: 'axis-label' }
+      : { x: width - pad.right, y: height - 6, 'text-anchor': 'end', class: 'axis-label' });
     last.textContent = when(points[points.length - 1].at, { timeStyle: 'short' });
     chart.append(last);
   }
@@ -145,10 +151,13 @@ function section(title, children, extra = null) {
   return el('section', { class: 'report-section' }, [el('div', { class: 'report-section-head' }, [el('h2', { text: title }), extra]), ...children]);
 }
 
-function render(report) {
+function render(report, info) {
   document.title = report.title + ' — Report — Podium';
   const started = when(report.startedAt);
-  const meta = [started, report.endedAt ? duration(report.startedAt, report.endedAt) : 'still live', 'code ' + report.code].filter(Boolean).join(' · ');
+  // A session ended while the server had it loaded may come without endedAt: the join info says.
+  const live = !report.endedAt && !(info && info.live === false);
+  const length = report.endedAt ? duration(report.startedAt, report.endedAt) : live ? 'still live' : 'ended';
+  const meta = [started, length, 'code ' + report.code].filter(Boolean).join(' · ');
   const questions = report.questions || [];
   const answered = questions.filter((q) => q.answered).length;
   const polls = report.polls || [];
@@ -181,7 +190,11 @@ async function start() {
     return;
   }
   try {
-    render(await api(base));
+    const [report, info] = await Promise.all([
+      api(base),
+      api('/api/v1/sessions/' + encodeURIComponent(code)).catch(() => null),
+    ]);
+    render(report, info);
   } catch (error) {
     if (error.status === 401) {
       goToLogin();

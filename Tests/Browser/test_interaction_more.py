@@ -217,6 +217,7 @@ class MoreInteractionTests(BrowserTest):
         wait_for(presenter, lambda d: attr(d, ".question-item", "data-votes") == "1", "still one vote on the console")
 
         # The asker sees it too, with the vote, not highlighted for them; then it is answered.
+        harness.dismiss_toasts(asker)
         asker.find_element(By.ID, "questions-button").click()
         wait_for(asker, lambda d: attr(d, "#questions-dialog .public-question", "data-votes") == "1", "the vote for the asker")
         self.assertEqual(attr(asker, vote, "aria-pressed"), "false")
@@ -311,6 +312,7 @@ class MoreInteractionTests(BrowserTest):
         link.click()
         wait_for(presenter, lambda d: attr(d, "#report", "data-state") == "ready", "the report")
         self.assertIn(DEMO_DECK["title"], text_of(presenter, ".report-title"))
+        self.assertNotIn("still live", text_of(presenter, ".report-head .report-meta"), "the session is over")
         self.assertTrue(text_of(presenter, '[data-role="unique-viewers"] strong') == "1")
         self.assertTrue(visible(presenter, '[data-role="attendance-chart"]'), "the attendance chart")
         poll = presenter.find_element(By.CSS_SELECTOR, ".report-poll")
