@@ -47,7 +47,10 @@ export class PresenterInteraction {
     this.state.addEventListener('update', (e) => this.onUpdate(e.detail));
     this.buildTabs();
     this.buildLock(o.controls);
-    this.live.addEventListener('change', () => this.renderLock());
+    this.live.addEventListener('change', (e) => {
+      this.renderLock();
+      if (e.detail.event.type === 'ended') this.renderQuestionMode();
+    });
     this.live.addEventListener('sync', () => this.renderLock());
     this.live.addEventListener('welcome', () => this.renderLock());
     this.loadBank();
