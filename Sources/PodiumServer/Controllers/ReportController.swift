@@ -105,7 +105,8 @@ struct ReportController {
         guard let code = JoinCode.normalize(try context.parameters.require("code")),
             let session = try await hub.session(code: code)
         else { throw APIError.notFound("session") }
-        let record = session.record
+        // The record in memory is as loaded; the store knows whether the session has ended since.
+        let record = try await store.session(id: session.record.id) ?? session.record
         guard record.presenterId == user.id || user.role == .admin else { throw APIError.notFound("session") }
         let state = await session.state
         let visits = try await store.attendance(sessionId: record.id)
