@@ -73,6 +73,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "podium-load",
+            dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/LiveLoad",
+            swiftSettings: testSwiftSettings
+        ),
         .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumCore"], swiftSettings: testSwiftSettings),
         .testTarget(name: "PodiumMediaTests", dependencies: ["PodiumMedia"], swiftSettings: testSwiftSettings),
         .testTarget(
