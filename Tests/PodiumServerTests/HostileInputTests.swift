@@ -49,12 +49,7 @@ struct HostileInputTests {
     }
 
     @Test func fuzzedFramesNeitherCrashNorDisturbOthers() async throws {
-        let server = TestServer()
-        defer { server.removeData() }
-        try await server.run { client in
-            let token = try await client.login()
-            let deckId = try await client.readyDeck(token: token)
-            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+        try await TestServer.withLiveSession { client, token, code in
             let presenter = try await client.socket(code: code)
             _ = try await presenter.hello(["role": "presenter", "token": token])
             let honest = try await client.socket(code: code)

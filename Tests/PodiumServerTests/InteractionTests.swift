@@ -8,12 +8,7 @@ import Testing
 @Suite("Audience interaction", .timeLimit(.minutes(3)))
 struct InteractionTests {
     func withSession(_ body: @escaping @Sendable (Client, String, String) async throws -> Void) async throws {
-        let server = TestServer()
-        defer { server.removeData() }
-        try await server.run { client in
-            let token = try await client.login()
-            let deckId = try await client.readyDeck(token: token)
-            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+        try await TestServer.withLiveSession { client, token, code in
             try await body(client, token, code)
         }
     }
@@ -228,12 +223,7 @@ struct NotesAndReportTests {
     }
 
     @Test func thePresenterGetsAReportWithAttendancePollsAndQuestions() async throws {
-        let server = TestServer()
-        defer { server.removeData() }
-        try await server.run { client in
-            let token = try await client.login()
-            let deckId = try await client.readyDeck(token: token)
-            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+        try await TestServer.withLiveSession { client, token, code in
             let presenter = try await client.socket(code: code)
             _ = try await presenter.hello(["role": "presenter", "token": token])
             let viewer = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(1))"])
@@ -337,12 +327,7 @@ struct PublicQuestionsSocketTests {
 @Suite("Quiz over the socket", .timeLimit(.minutes(3)))
 struct QuizSocketTests {
     @Test func closingAQuizQuestionSendsTheLeaderboardAndEachViewersScore() async throws {
-        let server = TestServer()
-        defer { server.removeData() }
-        try await server.run { client in
-            let token = try await client.login()
-            let deckId = try await client.readyDeck(token: token)
-            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+        try await TestServer.withLiveSession { client, token, code in
             let presenter = try await client.socket(code: code)
             _ = try await presenter.hello(["role": "presenter", "token": token])
             let ada = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(1))"])

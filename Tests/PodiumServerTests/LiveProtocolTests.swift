@@ -12,14 +12,7 @@ struct LiveProtocolTests {
     func withSession(
         passcode: String? = nil, _ body: @escaping @Sendable (Client, String, String) async throws -> Void
     ) async throws {
-        let server = TestServer()
-        defer { server.removeData() }
-        try await server.run { client in
-            let token = try await client.login()
-            let deckId = try await client.readyDeck(token: token)
-            let session = try await client.startSession(deckId: deckId, token: token, passcode: passcode)
-            try await body(client, token, try #require(session["code"] as? String))
-        }
+        try await TestServer.withLiveSession(passcode: passcode, body)
     }
 
     @Test func presenterPageChangesReachEveryViewerInOrder() async throws {
@@ -269,12 +262,7 @@ struct LiveProtocolTests {
 @Suite("Live socket limits", .timeLimit(.minutes(3)))
 struct LiveLimitTests {
     @Test func aFloodingClientIsRateLimitedAndOthersAreNot() async throws {
-        let server = TestServer()
-        defer { server.removeData() }
-        try await server.run { client in
-            let token = try await client.login()
-            let deckId = try await client.readyDeck(token: token)
-            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+        try await TestServer.withLiveSession { client, token, code in
             let flooder = try await client.socket(code: code)
             _ = try await flooder.hello(["role": "viewer"])
             let calm = try await client.socket(code: code)
@@ -294,12 +282,7 @@ struct LiveLimitTests {
     }
 
     @Test func oversizedFramesCloseTheSocketButNotTheSession() async throws {
-        let server = TestServer()
-        defer { server.removeData() }
-        try await server.run { client in
-            let token = try await client.login()
-            let deckId = try await client.readyDeck(token: token)
-            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+        try await TestServer.withLiveSession { client, token, code in
             let big = try await client.socket(code: code)
             _ = try await big.hello(["role": "viewer"])
             try await big.send(#"{"type":"ping","pad":""# + String(repeating: "x", count: 100_000) + #""}"#)

@@ -140,3 +140,20 @@ extension TestResponse {
             as? String
     }
 }
+
+extension TestServer {
+    /// A fresh server with the demo deck ready and a live session started by the admin: the
+    /// starting point of most socket tests. Hands `body` the client, the admin's token and the code.
+    static func withLiveSession(
+        passcode: String? = nil, _ body: @escaping @Sendable (Client, String, String) async throws -> Void
+    ) async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let deckId = try await client.readyDeck(token: token)
+            let session = try await client.startSession(deckId: deckId, token: token, passcode: passcode)
+            try await body(client, token, try #require(session["code"] as? String))
+        }
+    }
+}
