@@ -104,7 +104,8 @@ public func buildApplication(
 
     let live = LiveConnection(
         hub: hub, accounts: accounts,
-        passcodes: AttemptLimiter(limit: configuration.passcodeAttempts, window: configuration.passcodeWindow),
+        passcodesPerClient: AttemptLimiter(limit: configuration.passcodeAttempts, window: configuration.passcodeWindow),
+        passcodesPerSession: AttemptLimiter(limit: configuration.passcodeSessionAttempts, window: configuration.passcodeWindow),
         outboxLimit: configuration.outboxLimit, now: now)
     router.ws("/api/v1/sessions/:code/live") { inbound, outbound, context in
         let code = context.requestContext.parameters.get("code") ?? ""

@@ -27,6 +27,9 @@ public struct ServerConfiguration: Sendable {
     public var tokenLifetime: TimeInterval = 30 * 24 * 3600
     /// Wrong passcodes allowed per client and session within `passcodeWindow`.
     public var passcodeAttempts = 5
+    /// Wrong passcodes allowed per session from everyone together within `passcodeWindow`: a
+    /// guesser spread over many addresses is slowed down too.
+    public var passcodeSessionAttempts = 50
     public var passcodeWindow: TimeInterval = 60
     /// Durable frames a connection may have queued before it is told to reconnect.
     public var outboxLimit = 1024

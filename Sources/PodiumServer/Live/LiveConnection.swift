@@ -19,7 +19,9 @@ struct LiveConnection {
 
     let hub: LiveHub
     let accounts: Accounts
-    let passcodes: AttemptLimiter
+    /// Wrong passcodes per client and session, and per session from everyone.
+    let passcodesPerClient: AttemptLimiter
+    let passcodesPerSession: AttemptLimiter
     let outboxLimit: Int
     let now: @Sendable () -> Date
 
@@ -128,11 +130,14 @@ struct LiveConnection {
         case .viewer:
             if let hash = record.passcodeHash {
                 guard let passcode = hello.passcode, !passcode.isEmpty else { return refuse(.passcodeRequired) }
-                let keys = ["\(record.id)|\(context.requestContext.clientKey)"]
-                guard passcodes.allows(keys, now: now()) else { return refuse(.rateLimited) }
+                let clientKey = ["\(record.id)|\(context.requestContext.clientKey)"]
+                guard passcodesPerClient.allows(clientKey, now: now()), passcodesPerSession.allows([record.id], now: now()) else {
+                    return refuse(.rateLimited)
+                }
                 let matches = (try? await accounts.verify(passcode, against: hash)) ?? false
                 guard matches else {
-                    passcodes.recordFailure(keys, now: now())
+                    passcodesPerClient.recordFailure(clientKey, now: now())
+                    passcodesPerSession.recordFailure([record.id], now: now())
                     return refuse(.passcodeWrong)
                 }
             }
