@@ -131,6 +131,12 @@ public struct PDFIngester: Sendable {
         if info.pageCount <= 0 { throw IngestError.noPages }
         if info.pageCount > limits.maxPages { throw IngestError.tooManyPages(limit: limits.maxPages) }
         if let missing = (1...info.pageCount).first(where: { info.pageSizes[$0] == nil }) {
+            // A page tree whose Pages node lists itself or an ancestor among its kids: Poppler stops at
+            // the loop (and says so), but the root's /Count still promises the pages it never reached,
+            // which pdfinfo lists as 0 x 0. Naming the loop tells the uploader more than "size unread".
+            if result.stderr.contains("Loop in Pages tree") {
+                throw IngestError.corrupt(detail: "its page list refers back to itself, so page \(missing) cannot be found")
+            }
             throw IngestError.corrupt(detail: "the size of page \(missing) could not be read")
         }
         return info

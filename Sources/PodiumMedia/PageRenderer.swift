@@ -88,6 +88,13 @@ struct PageRenderer: Sendable {
                 metadata: [
                     "pages": "\(job.pages)", "exit": "\(result.exitCode)", "stderr": "\(result.stderr.prefix(500))",
                 ])
+            // A page that asks for more memory than `prlimit --as` grants (a content stream inflating to
+            // an endless path, say) makes Poppler print "Out of memory", or the C++ runtime report
+            // std::bad_alloc, and abort. Say that, rather than just "could not be drawn", so the uploader
+            // knows the page is too heavy rather than unreadable.
+            if Self.ranOutOfMemory(stderr: result.stderr) {
+                throw IngestError.corrupt(detail: "drawing \(pageNames) needs more memory than the server allows")
+            }
             throw IngestError.corrupt(detail: "\(pageNames) could not be drawn")
         }
         // pdftoppm pads page numbers to the width of the document's page count ("page-07.jpg" in a
@@ -103,6 +110,11 @@ struct PageRenderer: Sendable {
         if let first = missing.min() {
             throw IngestError.corrupt(detail: "page \(first) produced no image")
         }
+    }
+
+    /// Whether a tool's standard error shows that it stopped because an allocation failed.
+    static func ranOutOfMemory(stderr: String) -> Bool {
+        stderr.contains("Out of memory") || stderr.contains("bad_alloc")
     }
 
     /// The page number in a `pdftoppm` output name such as `page-007.jpg`.
