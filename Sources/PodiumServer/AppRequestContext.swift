@@ -9,6 +9,8 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext, Remote
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<Self>
     public let remoteAddress: SocketAddress?
+    /// The connection, so a live socket that stopped reading can be cut off (see ``Outbox``).
+    let channel: any Channel
     /// The signed-in account, set by ``AuthMiddleware``.
     public var user: UserRecord?
     /// True when `user` came from the session cookie rather than a bearer token (CSRF matters).
@@ -20,6 +22,7 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext, Remote
         coreContext = .init(source: source)
         webSocket = .init()
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     /// JSON bodies are small; uploads stream past this limit through their own path.

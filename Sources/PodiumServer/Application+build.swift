@@ -106,7 +106,7 @@ public func buildApplication(
         hub: hub, accounts: accounts,
         passcodesPerClient: AttemptLimiter(limit: configuration.passcodeAttempts, window: configuration.passcodeWindow),
         passcodesPerSession: AttemptLimiter(limit: configuration.passcodeSessionAttempts, window: configuration.passcodeWindow),
-        outboxLimit: configuration.outboxLimit, now: now)
+        outboxLimit: configuration.outboxLimit, messageRate: configuration.socketMessageRate, now: now)
     router.ws("/api/v1/sessions/:code/live") { inbound, outbound, context in
         let code = context.requestContext.parameters.get("code") ?? ""
         try await live.run(code: code, inbound: inbound, outbound: outbound, context: context)

@@ -31,8 +31,12 @@ public struct ServerConfiguration: Sendable {
     /// guesser spread over many addresses is slowed down too.
     public var passcodeSessionAttempts = 50
     public var passcodeWindow: TimeInterval = 60
-    /// Durable frames a connection may have queued before it is told to reconnect.
+    /// Durable frames a connection may have queued before it is cut off (it reconnects and
+    /// catches up by `lastSeq`).
     public var outboxLimit = 1024
+    /// Messages per second one socket may send on average, bursts of twice that (a pen sends
+    /// about 60 pointer moves a second).
+    public var socketMessageRate = 100.0
 
     public init(dataDirectory: URL, webRoot: URL) {
         self.dataDirectory = dataDirectory

@@ -62,10 +62,11 @@ struct LibraryTests {
     @Test func uploadsFromDifferentProducersBecomeReadyDecks() async throws {
         let server = TestServer()
         defer { server.removeData() }
-        let broken: Set = ["empty.pdf", "not-a-pdf.pdf", "truncated.pdf", "garbage.pdf", "encrypted.pdf"]
-        let good = try FileManager.default.contentsOfDirectory(atPath: TestServer.fixtures.path)
-            .filter { $0.hasSuffix(".pdf") && !broken.contains($0) }.sorted()
-        #expect(good.count >= 3, "fixtures from several producers")
+        // PDFs made by different producers (see Tests/Fixtures/make-fixtures.sh); the broken and
+        // hostile fixtures have tests of their own.
+        let good = [
+            "cairo-slides.pdf", "ghostscript-a4.pdf", "recoded.pdf", "linearized.pdf", "rotated.pdf", "owner-locked.pdf",
+        ]
         try await server.run { client in
             let token = try await client.login()
             for name in good {

@@ -23,6 +23,8 @@ struct LiveConnection {
     let passcodesPerClient: AttemptLimiter
     let passcodesPerSession: AttemptLimiter
     let outboxLimit: Int
+    /// Messages per second a socket may send on average (pointer moves included).
+    let messageRate: Double
     let now: @Sendable () -> Date
 
     struct Joined {
@@ -37,7 +39,12 @@ struct LiveConnection {
         code: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
         context: WebSocketRouterContext<AppRequestContext>
     ) async throws {
-        let outbox = Outbox(limit: outboxLimit)
+        let channel = context.requestContext.channel
+        let outbox = Outbox(limit: outboxLimit) {
+            // Cut the connection: the client reconnects and resumes by lastSeq. Closing the
+            // channel also fails the write the writer may be stuck in.
+            channel.close(promise: nil)
+        }
         let greeted = Flag()
         let logger = context.logger
         await withTaskGroup(of: Child.self) { group in
@@ -56,7 +63,7 @@ struct LiveConnection {
             }
             var joined: Joined?
             // Pointer moves come at up to ~60/s from a pen; commands far less often.
-            var messageBudget = TokenBucket(rate: 100, burst: 200, now: now())
+            var messageBudget = TokenBucket(rate: messageRate, burst: messageRate * 2, now: now())
             do {
                 for try await message in inbound.messages(maxSize: Self.maxMessageBytes) {
                     guard case .text(let text) = message else {

@@ -395,9 +395,9 @@ actor LiveSession {
         let presenterFrame = Frames.encode(event)
         let viewerEvent = event.forViewers
         let viewerFrame = viewerEvent == event ? presenterFrame : Frames.encode(viewerEvent)
-        for (id, member) in members where !member.outbox.push(member.role == .presenter ? presenterFrame : viewerFrame) {
-            // Too far behind: the outbox closed itself and the client will resume by lastSeq.
-            members[id] = nil
+        for member in members.values {
+            // A socket too far behind is cut off by its outbox; it leaves when its connection ends.
+            member.outbox.push(member.role == .presenter ? presenterFrame : viewerFrame)
         }
         switch event.change {
         case .pollOpened(let poll):

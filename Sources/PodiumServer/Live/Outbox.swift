@@ -38,28 +38,34 @@ final class Outbox: Sendable {
 
     private let state = Mutex(State())
     let limit: Int
+    /// Called once when the outbox gives up on a client that stopped reading. The writer may be
+    /// stuck in a write to a full socket and never come back to ``next()``, so the connection
+    /// itself must be closed.
+    private let onTooSlow: @Sendable () -> Void
 
-    init(limit: Int) {
+    init(limit: Int, onTooSlow: @escaping @Sendable () -> Void = {}) {
         self.limit = limit
+        self.onTooSlow = onTooSlow
     }
 
     /// Queues a durable frame. Returns false (and closes) if the socket has fallen too far behind.
     @discardableResult
     func push(_ frame: ByteBuffer) -> Bool {
-        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard state.closed == nil else { return (false, nil) }
+        let (accepted, waiter, gaveUp) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?, Bool) in
+            guard state.closed == nil else { return (false, nil, false) }
             guard state.durable.count < limit else {
                 state.closed = .tooSlow
                 let waiter = state.waiter
                 state.waiter = nil
-                return (false, waiter)
+                return (false, waiter, true)
             }
             state.durable.append(frame)
             let waiter = state.waiter
             state.waiter = nil
-            return (true, waiter)
+            return (true, waiter, false)
         }
         waiter?.resume()
+        if gaveUp { onTooSlow() }
         return accepted
     }
 
