@@ -35,21 +35,23 @@ struct SystemToolRunnerTests {
     func cancellation() async throws {
         let directory = try TestSupport.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // The child writes its pid into a FIFO: reading it waits for exactly that moment, so the
+        // process is surely running when the test cancels (no polling, no sleeping).
         let marker = directory.appendingPathComponent("pid")
+        #expect(mkfifo(marker.path, 0o600) == 0)
         let runner = self.runner
         let task = Task {
             try await runner.run(
-                "sh",
-                ["-c", "echo $$ > '\(marker.path)'.tmp; mv '\(marker.path)'.tmp '\(marker.path)'; exec sleep 30"],
-                limits: ToolLimits(timeout: .seconds(60)))
+                "sh", ["-c", "echo $$ > '\(marker.path)'; exec sleep 30"], limits: ToolLimits(timeout: .seconds(60)))
         }
-        // Cancel only once the process is surely running, so the kill path is what gets tested.
-        var waited = 0
-        while !FileManager.default.fileExists(atPath: marker.path), waited < 1000 {
-            try await Task.sleep(for: .milliseconds(10))
-            waited += 1
-        }
-        let pid = try #require(pid_t(try String(contentsOf: marker, encoding: .utf8).trimmingCharacters(in: .newlines)))
+        // open(2) on a FIFO blocks until the writer opens it; then read its one line.
+        let fifo = open(marker.path, O_RDONLY)
+        #expect(fifo >= 0)
+        var bytes = [UInt8](repeating: 0, count: 32)
+        let count = read(fifo, &bytes, bytes.count)
+        close(fifo)
+        let text = String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
+        let pid = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
         #expect(kill(pid, 0) == -1 && errno == ESRCH)
