@@ -15,6 +15,8 @@ public enum ClientMessage: Sendable, Equatable {
     case approveQuestion(id: String, questionId: String, approved: Bool)
     /// A viewer upvotes a public question (or takes the vote back).
     case vote(id: String, questionId: String, up: Bool)
+    /// The ink stroke being drawn (ephemeral), or its end.
+    case inking(InkingMessage)
     /// Send again every durable event after this seq.
     case resync(afterSeq: Int)
     case ping
@@ -53,6 +55,7 @@ extension ClientMessage: Codable {
     enum CodingKeys: String, CodingKey {
         case type, id, role, name, passcode, token, lastSeq, page, viewport, mode, locked, x, y, visible, afterSeq
         case poll, pollId, results, answerId, choices, text, anonymous, questionId, answered, approved, up, questions
+        case stroke, strokeId, tool, color, width, points, done
     }
 
     public init(from decoder: any Decoder) throws {
@@ -120,6 +123,24 @@ extension ClientMessage: Codable {
             self = .markQuestion(
                 id: try commandID(), questionId: try c.decode(String.self, forKey: .questionId),
                 answered: try c.decodeIfPresent(Bool.self, forKey: .answered) ?? true)
+        case "stroke":
+            let id = try commandID()
+            var stroke = try c.decode(Stroke.self, forKey: .stroke)
+            stroke.id = id
+            self = .command(id: id, .stroke(stroke))
+        case "erase":
+            self = .command(id: try commandID(), .erase(strokeId: try c.decode(String.self, forKey: .strokeId)))
+        case "clearPage":
+            self = .command(id: try commandID(), .clearPage(page: try c.decode(Int.self, forKey: .page)))
+        case "inking":
+            self = .inking(
+                InkingMessage(
+                    page: try c.decodeIfPresent(Int.self, forKey: .page),
+                    tool: try c.decodeIfPresent(Stroke.Tool.self, forKey: .tool),
+                    color: try c.decodeIfPresent(String.self, forKey: .color),
+                    width: try c.decodeIfPresent(Double.self, forKey: .width),
+                    points: try c.decodeIfPresent([[Double]].self, forKey: .points),
+                    done: try c.decodeIfPresent(Bool.self, forKey: .done)))
         case "setQuestionMode":
             self = .command(id: try commandID(), .setQuestionMode(try c.decode(QuestionMode.self, forKey: .questions)))
         case "approveQuestion":
@@ -189,7 +210,24 @@ extension ClientMessage: Codable {
             case .setQuestionMode(let mode):
                 try c.encode("setQuestionMode", forKey: .type)
                 try c.encode(mode, forKey: .questions)
+            case .stroke(let stroke):
+                try c.encode("stroke", forKey: .type)
+                try c.encode(stroke, forKey: .stroke)
+            case .erase(let strokeId):
+                try c.encode("erase", forKey: .type)
+                try c.encode(strokeId, forKey: .strokeId)
+            case .clearPage(let page):
+                try c.encode("clearPage", forKey: .type)
+                try c.encode(page, forKey: .page)
             }
+        case .inking(let inking):
+            try c.encode("inking", forKey: .type)
+            try c.encodeIfPresent(inking.page, forKey: .page)
+            try c.encodeIfPresent(inking.tool, forKey: .tool)
+            try c.encodeIfPresent(inking.color, forKey: .color)
+            try c.encodeIfPresent(inking.width, forKey: .width)
+            try c.encodeIfPresent(inking.points, forKey: .points)
+            try c.encodeIfPresent(inking.done, forKey: .done)
         case .approveQuestion(let id, let questionId, let approved):
             try c.encode("approveQuestion", forKey: .type)
             try c.encode(id, forKey: .id)

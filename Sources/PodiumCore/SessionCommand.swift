@@ -10,6 +10,9 @@ public enum SessionCommand: Sendable, Equatable {
     case revealPoll(pollId: Int, results: Bool)
     case shareAnswer(pollId: Int, answerId: String)
     case setQuestionMode(QuestionMode)
+    case stroke(Stroke)
+    case erase(strokeId: String)
+    case clearPage(page: Int)
 }
 
 /// How a command was taken.

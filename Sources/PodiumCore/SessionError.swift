@@ -57,3 +57,9 @@ extension SessionError {
         code: "invalid_question", message: "A question has 1 to 500 characters.")
     public static let questionNotFound = SessionError(code: "question_not_found", message: "There is no such question.")
 }
+
+extension SessionError {
+    public static let invalidStroke = SessionError(
+        code: "invalid_stroke", message: "A stroke needs 1 to 2,000 points inside the page, a #RRGGBB colour and a sane width.")
+    public static let strokeNotFound = SessionError(code: "stroke_not_found", message: "There is no such stroke.")
+}

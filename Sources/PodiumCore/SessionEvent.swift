@@ -19,6 +19,10 @@ public enum SessionChange: Sendable, Equatable {
     case answerShared(pollId: Int, SharedAnswer)
     /// Whether questions are public, and whether they need approval first.
     case questionMode(QuestionMode)
+    /// Ink: a committed stroke, one removed, or every stroke of a page removed.
+    case stroke(Stroke)
+    case erased(strokeId: String)
+    case pageCleared(page: Int)
 }
 
 /// A ``SessionChange`` with its place in the session's history.
@@ -34,7 +38,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, seq, page, viewport, mode, locked, poll, pollId, correct, results, answerId, text, questions
+        case type, seq, page, viewport, mode, locked, poll, pollId, correct, results, answerId, text, questions, stroke, strokeId
     }
 
     public var type: String {
@@ -49,6 +53,9 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .pollRevealed: "pollRevealed"
         case .answerShared: "answerShared"
         case .questionMode: "questionMode"
+        case .stroke: "stroke"
+        case .erased: "erased"
+        case .pageCleared: "pageCleared"
         }
     }
 
@@ -79,6 +86,9 @@ public struct SessionEvent: Sendable, Equatable, Codable {
             try container.encode(answer.answerId, forKey: .answerId)
             try container.encode(answer.text, forKey: .text)
         case .questionMode(let mode): try container.encode(mode, forKey: .questions)
+        case .stroke(let stroke): try container.encode(stroke, forKey: .stroke)
+        case .erased(let strokeId): try container.encode(strokeId, forKey: .strokeId)
+        case .pageCleared(let page): try container.encode(page, forKey: .page)
         }
     }
 
@@ -106,6 +116,9 @@ public struct SessionEvent: Sendable, Equatable, Codable {
                     answerId: try container.decode(String.self, forKey: .answerId),
                     text: try container.decode(String.self, forKey: .text)))
         case "questionMode": change = .questionMode(try container.decode(QuestionMode.self, forKey: .questions))
+        case "stroke": change = .stroke(try container.decode(Stroke.self, forKey: .stroke))
+        case "erased": change = .erased(strokeId: try container.decode(String.self, forKey: .strokeId))
+        case "pageCleared": change = .pageCleared(page: try container.decode(Int.self, forKey: .page))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown event type \(type)")
@@ -123,11 +136,14 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
     /// Every poll of the session, oldest first.
     public var polls: [PollSnapshot]
     public var questionMode: QuestionMode
+    /// Every committed ink stroke, oldest first.
+    public var strokes: [Stroke]
 
     public init(
         page: Int = 1, viewport: Viewport = .fullPage, blank: BlankMode = .none, locked: Bool = true, ended: Bool = false,
-        polls: [PollSnapshot] = [], questionMode: QuestionMode = QuestionMode()
+        polls: [PollSnapshot] = [], questionMode: QuestionMode = QuestionMode(), strokes: [Stroke] = []
     ) {
+        self.strokes = strokes
         self.questionMode = questionMode
         self.page = page
         self.viewport = viewport
@@ -182,6 +198,12 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             updatePolls(where: { $0.poll.id == pollId }) { $0.shared.append(answer) }
         case .questionMode(let mode):
             questionMode = mode
+        case .stroke(let stroke):
+            strokes.append(stroke)
+        case .erased(let strokeId):
+            strokes.removeAll { $0.id == strokeId }
+        case .pageCleared(let page):
+            strokes.removeAll { $0.page == page }
         }
     }
 

@@ -117,6 +117,16 @@ public struct SessionState: Sendable, Equatable {
             return snapshot.poll(pollId)?.shared.contains(answer) == true ? [] : [.answerShared(pollId: pollId, answer)]
         case .setQuestionMode(let mode):
             return mode == snapshot.questionMode ? [] : [.questionMode(mode)]
+        case .stroke(let stroke):
+            guard stroke.isValid(pageCount: pageCount), !stroke.id.isEmpty else { throw .invalidStroke }
+            guard !snapshot.strokes.contains(where: { $0.id == stroke.id }) else { return [] }
+            return [.stroke(stroke)]
+        case .erase(let strokeId):
+            guard snapshot.strokes.contains(where: { $0.id == strokeId }) else { throw .strokeNotFound }
+            return [.erased(strokeId: strokeId)]
+        case .clearPage(let page):
+            guard (1...pageCount).contains(page) else { throw .invalidPage }
+            return snapshot.strokes.contains { $0.page == page } ? [.pageCleared(page: page)] : []
         }
     }
 

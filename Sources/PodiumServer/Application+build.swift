@@ -99,8 +99,11 @@ public func buildApplication(
     QuestionBankController(store: store, now: now).addRoutes(to: api)
     NotesController(store: store, hub: hub, now: now).addRoutes(to: api)
     ReportController(store: store, hub: hub).addRoutes(to: api)
-    SessionController(store: store, blobs: blobs, hub: hub, accounts: accounts, joinBase: joinURLs, now: now)
-        .addRoutes(to: api)
+    SessionController(
+        store: store, blobs: blobs, hub: hub, accounts: accounts, joinBase: joinURLs,
+        workDirectory: configuration.temporaryDirectory, now: now
+    )
+    .addRoutes(to: api)
 
     let live = LiveConnection(
         hub: hub, accounts: accounts,

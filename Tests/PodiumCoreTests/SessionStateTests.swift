@@ -189,3 +189,39 @@ struct JoinCodeTests {
         #expect(JoinCode.normalize("ABCDEFG") == nil)
     }
 }
+
+@Suite("Ink strokes")
+struct InkStateTests {
+    var state = SessionState(pageCount: 3)
+    let stroke = Stroke(
+        id: "s1", page: 2, tool: .pen, color: "#112233", width: 0.01, points: [[0.1, 0.1, 0.5], [0.2, 0.2, 0.5]])
+
+    @Test mutating func strokesAreCommittedOnceErasedAndClearedPerPage() throws {
+        #expect(
+            try state.handle(.stroke(stroke), id: "s1", by: .presenter)
+                == .applied([SessionEvent(seq: 1, change: .stroke(stroke))]))
+        #expect(throws: SessionError.forbidden) { try state.handle(.stroke(stroke), id: "v", by: .viewer) }
+        var other = stroke
+        other.id = "s2"
+        other.page = 3
+        _ = try state.handle(.stroke(other), id: "s2", by: .presenter)
+        _ = try state.handle(.clearPage(page: 2), id: "c", by: .presenter)
+        #expect(state.snapshot.strokes.map(\.id) == ["s2"])
+        #expect(try state.handle(.clearPage(page: 2), id: "c2", by: .presenter) == .unchanged(seq: 3))
+        _ = try state.handle(.erase(strokeId: "s2"), id: "e", by: .presenter)
+        #expect(state.snapshot.strokes.isEmpty)
+        #expect(throws: SessionError.strokeNotFound) { try state.handle(.erase(strokeId: "s2"), id: "e2", by: .presenter) }
+    }
+
+    @Test(arguments: [
+        Stroke(id: "x", page: 4, tool: .pen, color: "#112233", width: 0.01, points: [[0.1, 0.1]]),
+        Stroke(id: "x", page: 1, tool: .pen, color: "#11223", width: 0.01, points: [[0.1, 0.1]]),
+        Stroke(id: "x", page: 1, tool: .pen, color: "#112233", width: 0.5, points: [[0.1, 0.1]]),
+        Stroke(id: "x", page: 1, tool: .pen, color: "#112233", width: 0.01, points: []),
+        Stroke(id: "x", page: 1, tool: .pen, color: "#112233", width: 0.01, points: [[0.1, .nan]]),
+        Stroke(id: "", page: 1, tool: .pen, color: "#112233", width: 0.01, points: [[0.1, 0.1]]),
+    ])
+    mutating func invalidStrokesAreRefused(stroke: Stroke) {
+        #expect(throws: SessionError.invalidStroke) { try state.handle(.stroke(stroke), id: "x", by: .presenter) }
+    }
+}

@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import PodiumCore
+import PodiumMedia
 import PodiumStore
 
 /// Starting, listing, looking up and ending live sessions over REST. The live part is the socket.
@@ -10,6 +12,7 @@ struct SessionController {
     let hub: LiveHub
     let accounts: Accounts
     let joinBase: JoinURLBuilder
+    let workDirectory: URL
     let now: @Sendable () -> Date
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -18,6 +21,7 @@ struct SessionController {
         group.get("sessions/:code", use: show)
         group.post("sessions/:code/end", use: end)
         group.get("sessions/:code/download", use: download)
+        group.get("sessions/:code/export.pdf", use: export)
     }
 
     struct CreateRequest: Decodable {
@@ -102,6 +106,52 @@ struct SessionController {
         }
         guard let deck = try await store.deck(id: record.deckId) else { throw APIError.notFound("deck") }
         return try await WebController.pdfResponse(deck: deck, blobs: blobs, context: context)
+    }
+
+    /// The deck with the session's ink drawn in as vector paths (qpdf overlay).
+    @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let record = try await record(context)
+        let isPresenter = context.user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
+        guard record.allowDownload || isPresenter else {
+            throw APIError(
+                .forbidden, code: "download_not_allowed", message: "The presenter has not allowed downloads of this deck.")
+        }
+        guard let deck = try await store.deck(id: record.deckId), let source = blobs.file(named: deck.sourceHash),
+            let session = try await hub.session(code: record.code)
+        else { throw APIError.notFound("deck") }
+        let strokes = await session.state.snapshot.strokes
+        let pages = try await store.pages(deckId: deck.id).map { page in
+            (
+                width: page.width, height: page.height,
+                ink: strokes.filter { $0.page == page.number }.map(Self.inkPath)
+            )
+        }
+        let overlay = workDirectory.appendingPathComponent("overlay-\(UUID().uuidString).pdf")
+        let output = workDirectory.appendingPathComponent("export-\(UUID().uuidString).pdf")
+        defer {
+            try? FileManager.default.removeItem(at: overlay)
+            try? FileManager.default.removeItem(at: output)
+        }
+        try AnnotationOverlay.pdf(pages: pages).write(to: overlay)
+        do {
+            try await PDFExporter().overlay(overlay, on: source, writingTo: output)
+        } catch let error as IngestError {
+            throw APIError(.internalServerError, code: error.code, message: error.message)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/pdf"
+        let safeName = deck.title.filter { $0.isLetter || $0.isNumber || " -_.".contains($0) }
+        headers[.contentDisposition] = "attachment; filename=\"\(safeName.isEmpty ? "deck" : safeName) (annotated).pdf\""
+        // Read before the deferred clean-up removes the file.
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try Data(contentsOf: output))))
+    }
+
+    static func inkPath(_ stroke: Stroke) -> InkPath {
+        let hex = Int(stroke.color.dropFirst(), radix: 16) ?? 0
+        return InkPath(
+            points: stroke.points.map { (x: $0[0], y: $0[1], pressure: $0.count > 2 ? $0[2] : 0.5) },
+            color: (Double((hex >> 16) & 0xFF) / 255, Double((hex >> 8) & 0xFF) / 255, Double(hex & 0xFF) / 255),
+            width: stroke.tool == .highlighter ? stroke.width * 3 : stroke.width, opacity: stroke.tool == .highlighter ? 0.35 : 1)
     }
 
     private func record(_ context: AppRequestContext) async throws -> SessionRecord {

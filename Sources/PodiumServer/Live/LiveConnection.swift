@@ -193,6 +193,12 @@ struct LiveConnection {
             await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
                 try await joined.session.vote(questionId: questionId, up: up, viewerId: joined.viewerId, role: joined.role)
             }
+        case .inking(let message):
+            do {
+                try await joined.session.inking(message, role: joined.role)
+            } catch {
+                outbox.push(Frames.encode(ErrorMessage(error)))
+            }
         case .resync(let afterSeq):
             let viewer = joined.role == .viewer
             for event in await joined.session.events(after: afterSeq) {

@@ -376,6 +376,15 @@ actor LiveSession {
         for member in members.values where member.role == .presenter { member.outbox.replace(kind, with: frame) }
     }
 
+    /// The stroke being drawn: ephemeral like the pointer, so a slow viewer gets only the newest.
+    func inking(_ message: InkingMessage, role: Role) throws(SessionError) {
+        guard role == .presenter else { throw .forbidden }
+        guard !state.snapshot.ended else { throw .ended }
+        guard message.isValid(pageCount: info.pageCount) else { throw .invalidStroke }
+        let frame = Frames.encode(message)
+        for member in members.values { member.outbox.replace(.inking, with: frame) }
+    }
+
     /// Moves or hides the laser pointer: ephemeral, never stored, coalesced per socket.
     func pointer(_ point: PagePoint?, role: Role) throws(SessionError) {
         let update = try state.pointer(point, by: role)

@@ -20,6 +20,7 @@ final class Outbox: Sendable {
         case myVotes
         case leaderboard
         case myScore
+        case inking
     }
 
     enum CloseReason: Sendable, Equatable {

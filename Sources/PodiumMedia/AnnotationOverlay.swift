@@ -1,0 +1,98 @@
+import Foundation
+
+/// One ink path to draw over a page, in normalised page coordinates.
+public struct InkPath: Sendable {
+    /// `(x, y, pressure)`, each 0...1, y from the top of the page.
+    public var points: [(x: Double, y: Double, pressure: Double)]
+    /// Red, green, blue, each 0...1.
+    public var color: (red: Double, green: Double, blue: Double)
+    /// Line width as a fraction of the page width.
+    public var width: Double
+    /// 1 for a pen; about 0.35 for a highlighter.
+    public var opacity: Double
+
+    public init(
+        points: [(x: Double, y: Double, pressure: Double)], color: (red: Double, green: Double, blue: Double), width: Double,
+        opacity: Double
+    ) {
+        self.points = points
+        self.color = color
+        self.width = width
+        self.opacity = opacity
+    }
+}
+
+/// Writes a PDF with one page per deck page holding only its ink, as vector paths, to be laid
+/// over the deck with `qpdf --overlay`. Hand-written PDF: a few objects, no dependencies.
+public enum AnnotationOverlay {
+    /// - Parameter pages: per page its size in PDF points and its ink.
+    public static func pdf(pages: [(width: Double, height: Double, ink: [InkPath])]) -> Data {
+        var objects: [String] = []  // object n is objects[n - 1]
+        let pageCount = pages.count
+        // 1: catalog, 2: pages, then per page: page object and its content stream.
+        let kids = (0..<pageCount).map { "\(3 + $0 * 2) 0 R" }.joined(separator: " ")
+        objects.append("<< /Type /Catalog /Pages 2 0 R >>")
+        objects.append("<< /Type /Pages /Kids [\(kids)] /Count \(pageCount) >>")
+        for (index, page) in pages.enumerated() {
+            let content = stream(for: page.ink, width: page.width, height: page.height)
+            objects.append(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(number(page.width)) \(number(page.height))] "
+                    + "/Resources << /ExtGState << /Hl << /CA 0.35 /ca 0.35 >> >> >> /Contents \(4 + index * 2) 0 R >>")
+            objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
+        }
+        var output = "%PDF-1.7\n"
+        var offsets: [Int] = []
+        for (index, object) in objects.enumerated() {
+            offsets.append(output.utf8.count)
+            output += "\(index + 1) 0 obj\n\(object)\nendobj\n"
+        }
+        let xref = output.utf8.count
+        output += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { output += String(format: "%010d 00000 n \n", offset) }
+        output += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Data(output.utf8)
+    }
+
+    /// Round caps and joins; PDF's origin is the bottom left, so y is flipped. Pressure varies
+    /// the width per path (its mean), which keeps the output one path per stroke.
+    static func stream(for ink: [InkPath], width: Double, height: Double) -> String {
+        var lines: [String] = []
+        for path in ink where !path.points.isEmpty {
+            let pressure = path.points.map(\.pressure).reduce(0, +) / Double(path.points.count)
+            lines.append("q")
+            if path.opacity < 1 { lines.append("/Hl gs") }
+            lines.append("\(number(path.color.red)) \(number(path.color.green)) \(number(path.color.blue)) RG")
+            lines.append("\(number(path.width * width * (0.5 + 0.5 * pressure))) w 1 J 1 j")
+            let first = path.points[0]
+            lines.append("\(number(first.x * width)) \(number((1 - first.y) * height)) m")
+            // A single point still shows: a zero-length segment with round caps is a dot.
+            for point in path.points.count == 1 ? path.points : Array(path.points.dropFirst()) {
+                lines.append("\(number(point.x * width)) \(number((1 - point.y) * height)) l")
+            }
+            lines.append("S Q")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func number(_ value: Double) -> String { String(format: "%.3f", value) }
+}
+
+/// Lays an overlay PDF over a deck with qpdf, page for page, under the same limits as ingest.
+public struct PDFExporter: Sendable {
+    let runner: any ToolRunner
+    let limits: ToolLimits
+
+    public init(runner: any ToolRunner = SystemToolRunner(), limits: ToolLimits = ToolLimits(timeout: .seconds(120))) {
+        self.runner = runner
+        self.limits = limits
+    }
+
+    public func overlay(_ overlay: URL, on source: URL, writingTo output: URL) async throws {
+        let result = try await runner.run(
+            "qpdf", [source.path, "--overlay", overlay.path, "--", output.path], limits: limits)
+        // qpdf exits 3 for warnings with a usable result.
+        guard result.exitCode == 0 || result.exitCode == 3 else {
+            throw IngestError.corrupt(detail: "qpdf could not combine the ink with the deck: \(result.stderr.prefix(200))")
+        }
+    }
+}
