@@ -56,6 +56,7 @@ extension ClientMessage: Codable {
         case type, id, role, name, passcode, token, lastSeq, page, viewport, mode, locked, x, y, visible, afterSeq
         case poll, pollId, results, answerId, choices, text, anonymous, questionId, answered, approved, up, questions
         case stroke, strokeId, tool, color, width, points, done
+        case presenterId, on, cap, deckId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -141,6 +142,16 @@ extension ClientMessage: Codable {
                     width: try c.decodeIfPresent(Double.self, forKey: .width),
                     points: try c.decodeIfPresent([[Double]].self, forKey: .points),
                     done: try c.decodeIfPresent(Bool.self, forKey: .done)))
+        case "request", "cancelRequest", "grant", "handOverNext", "withdraw", "pass", "returnControl", "doNotDisturb",
+            "setQueueCap":
+            self = .command(id: try commandID(), .room(try Self.decodeRoomCommand(type, c)))
+        case "showDeck":
+            self = .command(
+                id: try commandID(),
+                .showDeck(
+                    deckId: try c.decode(String.self, forKey: .deckId), page: try c.decodeIfPresent(Int.self, forKey: .page)))
+        case "setBackground":
+            self = .command(id: try commandID(), .setBackground(try c.decode(String.self, forKey: .color)))
         case "setQuestionMode":
             self = .command(id: try commandID(), .setQuestionMode(try c.decode(QuestionMode.self, forKey: .questions)))
         case "approveQuestion":
@@ -219,6 +230,19 @@ extension ClientMessage: Codable {
             case .clearPage(let page):
                 try c.encode("clearPage", forKey: .type)
                 try c.encode(page, forKey: .page)
+            case .room(let command):
+                try Self.encode(command, into: &c)
+            case .addDeck(let deck):
+                // Not a socket message: decks join through REST. Encoded for logs and tests.
+                try c.encode("addDeck", forKey: .type)
+                try c.encode(deck.id, forKey: .deckId)
+            case .showDeck(let deckId, let page):
+                try c.encode("showDeck", forKey: .type)
+                try c.encode(deckId, forKey: .deckId)
+                try c.encodeIfPresent(page, forKey: .page)
+            case .setBackground(let color):
+                try c.encode("setBackground", forKey: .type)
+                try c.encode(color, forKey: .color)
             }
         case .inking(let inking):
             try c.encode("inking", forKey: .type)
@@ -270,6 +294,48 @@ extension ClientMessage: Codable {
             try c.encode(afterSeq, forKey: .afterSeq)
         case .ping:
             try c.encode("ping", forKey: .type)
+        }
+    }
+}
+
+extension ClientMessage {
+    fileprivate static func decodeRoomCommand(_ type: String, _ c: KeyedDecodingContainer<CodingKeys>) throws -> RoomCommand {
+        switch type {
+        case "request": .request
+        case "cancelRequest": .cancelRequest
+        case "grant": .grant(presenterId: try c.decode(String.self, forKey: .presenterId))
+        case "handOverNext": .handOverNext
+        case "withdraw": .withdraw
+        case "pass": .pass(presenterId: try c.decode(String.self, forKey: .presenterId))
+        case "returnControl": .returnControl
+        case "doNotDisturb": .doNotDisturb(try c.decode(Bool.self, forKey: .on))
+        default: .setQueueCap(try c.decodeIfPresent(Int.self, forKey: .cap))
+        }
+    }
+
+    fileprivate static func encode(_ command: RoomCommand, into c: inout KeyedEncodingContainer<CodingKeys>) throws {
+        switch command {
+        case .join(let name):
+            // Not a socket message: presenters join with hello. Encoded for logs and tests.
+            try c.encode("join", forKey: .type)
+            try c.encode(name, forKey: .name)
+        case .request: try c.encode("request", forKey: .type)
+        case .cancelRequest: try c.encode("cancelRequest", forKey: .type)
+        case .grant(let presenterId):
+            try c.encode("grant", forKey: .type)
+            try c.encode(presenterId, forKey: .presenterId)
+        case .handOverNext: try c.encode("handOverNext", forKey: .type)
+        case .withdraw: try c.encode("withdraw", forKey: .type)
+        case .pass(let presenterId):
+            try c.encode("pass", forKey: .type)
+            try c.encode(presenterId, forKey: .presenterId)
+        case .returnControl: try c.encode("returnControl", forKey: .type)
+        case .doNotDisturb(let on):
+            try c.encode("doNotDisturb", forKey: .type)
+            try c.encode(on, forKey: .on)
+        case .setQueueCap(let cap):
+            try c.encode("setQueueCap", forKey: .type)
+            try c.encode(cap, forKey: .cap)
         }
     }
 }

@@ -39,10 +39,22 @@ public enum RoomChange: Sendable, Equatable {
     case queueCap(Int?)
 }
 
+/// A presenter of a room as everyone sees them. The id is derived from their private identity
+/// and does not let anyone act as them.
+public struct RoomPresenter: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
 /// The control state machine of a room: who presents, who waits, who may do what.
-public struct RoomControl: Sendable, Equatable {
-    /// Presenters by id, with their names, in order of joining.
-    public private(set) var presenters: [(id: String, name: String)] = []
+public struct RoomControl: Codable, Sendable, Equatable {
+    /// Presenters in order of joining.
+    public private(set) var presenters: [RoomPresenter] = []
     /// The presenter in control; nil: the moderator.
     public private(set) var active: String?
     /// Set while control is lent: the presenter who gets it back.
@@ -57,12 +69,6 @@ public struct RoomControl: Sendable, Equatable {
     public static let maxNameLength = 60
 
     public init() {}
-
-    public static func == (lhs: RoomControl, rhs: RoomControl) -> Bool {
-        lhs.presenters.map(\.id) == rhs.presenters.map(\.id) && lhs.presenters.map(\.name) == rhs.presenters.map(\.name)
-            && lhs.active == rhs.active && lhs.lender == rhs.lender && lhs.queue == rhs.queue && lhs.queueCap == rhs.queueCap
-            && lhs.moderatorDoNotDisturb == rhs.moderatorDoNotDisturb && lhs.presenterDoNotDisturb == rhs.presenterDoNotDisturb
-    }
 
     public func isPresenter(_ id: String) -> Bool { presenters.contains { $0.id == id } }
 
@@ -135,7 +141,7 @@ public struct RoomControl: Sendable, Equatable {
             if let index = presenters.firstIndex(where: { $0.id == id }) {
                 presenters[index].name = name
             } else {
-                presenters.append((id, name))
+                presenters.append(RoomPresenter(id: id, name: name))
             }
         case .requested(let id):
             queue.append(id)

@@ -7,12 +7,19 @@ public struct SessionInfo: Codable, Sendable, Equatable {
     public var pageCount: Int
     public var allowDownload: Bool
     public var hasPasscode: Bool
+    /// A session's deck; empty for a room, whose decks are in `snapshot.room`.
     public var pages: [PageInfo]
+    /// `session` or `room`.
+    public var kind: String
+    /// When it started (seconds since 1970), for the room's timer.
+    public var startedAt: Double
 
     public init(
         id: String, code: String, title: String, presenter: String, pageCount: Int, allowDownload: Bool,
-        hasPasscode: Bool, pages: [PageInfo]
+        hasPasscode: Bool, pages: [PageInfo], kind: String = "session", startedAt: Double = 0
     ) {
+        self.kind = kind
+        self.startedAt = startedAt
         self.id = id
         self.code = code
         self.title = title
@@ -80,6 +87,19 @@ public struct Welcome: Codable, Sendable, Equatable {
         self.events = events
         self.viewers = viewers
     }
+
+    /// Room presenters: the id everyone knows them by.
+    public var presenterId: String?
+    /// Rooms: the presenters connected now.
+    public var connectedPresenters: [String]?
+}
+
+/// `{"type":"roomPresence","connected":[…]}`: which of a room's presenters are connected.
+public struct RoomPresenceMessage: Codable, Sendable, Equatable {
+    public var type = "roomPresence"
+    public var connected: [String]
+
+    public init(connected: [String]) { self.connected = connected }
 }
 
 /// `{"type":"ack","id":…,"seq":…}`: the command with this id was taken.

@@ -13,6 +13,14 @@ public enum SessionCommand: Sendable, Equatable {
     case stroke(Stroke)
     case erase(strokeId: String)
     case clearPage(page: Int)
+    /// Rooms: a control command (request, grant, hand over, pass, return, do-not-disturb...).
+    case room(RoomCommand)
+    /// Rooms: a deck joins the room (built by the server once it checked who may bring it).
+    case addDeck(RoomDeck)
+    /// Rooms: put a deck on the stage, at a page or where it was left.
+    case showDeck(deckId: String, page: Int?)
+    /// Rooms: the projector's colour around the slide.
+    case setBackground(String)
 }
 
 /// How a command was taken.

@@ -22,7 +22,14 @@ public enum SessionChange: Sendable, Equatable {
     /// Ink: a committed stroke, one removed, or every stroke of a page removed.
     case stroke(Stroke)
     case erased(strokeId: String)
-    case pageCleared(page: Int)
+    /// Every stroke of a page removed; in a room, of that page of this deck.
+    case pageCleared(page: Int, deck: String?)
+    /// Rooms: control changed (at: seconds since 1970, when the server decided it).
+    case room(RoomChange, at: Double)
+    case deckAdded(RoomDeck)
+    /// Rooms: the stage shows this deck at this page.
+    case deckShown(deck: String, page: Int)
+    case background(String)
 }
 
 /// A ``SessionChange`` with its place in the session's history.
@@ -39,6 +46,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case type, seq, page, viewport, mode, locked, poll, pollId, correct, results, answerId, text, questions, stroke, strokeId
+        case deck, at, presenterId, name, active, lender, moderator, on, cap, color
     }
 
     public var type: String {
@@ -56,6 +64,18 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .stroke: "stroke"
         case .erased: "erased"
         case .pageCleared: "pageCleared"
+        case .room(let change, _):
+            switch change {
+            case .presenterJoined: "presenterJoined"
+            case .requested: "requested"
+            case .requestCancelled: "requestCancelled"
+            case .control: "control"
+            case .doNotDisturb: "doNotDisturb"
+            case .queueCap: "queueCap"
+            }
+        case .deckAdded: "deckAdded"
+        case .deckShown: "deckShown"
+        case .background: "background"
         }
     }
 
@@ -88,7 +108,32 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .questionMode(let mode): try container.encode(mode, forKey: .questions)
         case .stroke(let stroke): try container.encode(stroke, forKey: .stroke)
         case .erased(let strokeId): try container.encode(strokeId, forKey: .strokeId)
-        case .pageCleared(let page): try container.encode(page, forKey: .page)
+        case .pageCleared(let page, let deck):
+            try container.encode(page, forKey: .page)
+            try container.encodeIfPresent(deck, forKey: .deck)
+        case .room(let change, let at):
+            try container.encode(at, forKey: .at)
+            switch change {
+            case .presenterJoined(let id, let name):
+                try container.encode(id, forKey: .presenterId)
+                try container.encode(name, forKey: .name)
+            case .requested(let id), .requestCancelled(let id):
+                try container.encode(id, forKey: .presenterId)
+            case .control(let active, let lender):
+                // Explicit nulls: "nobody" is information here.
+                try container.encode(active, forKey: .active)
+                try container.encode(lender, forKey: .lender)
+            case .doNotDisturb(let moderator, let on):
+                try container.encode(moderator, forKey: .moderator)
+                try container.encode(on, forKey: .on)
+            case .queueCap(let cap):
+                try container.encode(cap, forKey: .cap)
+            }
+        case .deckAdded(let deck): try container.encode(deck, forKey: .deck)
+        case .deckShown(let deck, let page):
+            try container.encode(deck, forKey: .deck)
+            try container.encode(page, forKey: .page)
+        case .background(let color): try container.encode(color, forKey: .color)
         }
     }
 
@@ -118,10 +163,42 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case "questionMode": change = .questionMode(try container.decode(QuestionMode.self, forKey: .questions))
         case "stroke": change = .stroke(try container.decode(Stroke.self, forKey: .stroke))
         case "erased": change = .erased(strokeId: try container.decode(String.self, forKey: .strokeId))
-        case "pageCleared": change = .pageCleared(page: try container.decode(Int.self, forKey: .page))
+        case "pageCleared":
+            change = .pageCleared(
+                page: try container.decode(Int.self, forKey: .page),
+                deck: try container.decodeIfPresent(String.self, forKey: .deck))
+        case "presenterJoined", "requested", "requestCancelled", "control", "doNotDisturb", "queueCap":
+            change = .room(try Self.decodeRoomChange(type, container), at: try container.decode(Double.self, forKey: .at))
+        case "deckAdded": change = .deckAdded(try container.decode(RoomDeck.self, forKey: .deck))
+        case "deckShown":
+            change = .deckShown(
+                deck: try container.decode(String.self, forKey: .deck), page: try container.decode(Int.self, forKey: .page))
+        case "background": change = .background(try container.decode(String.self, forKey: .color))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown event type \(type)")
+        }
+    }
+}
+
+extension SessionEvent {
+    fileprivate static func decodeRoomChange(_ type: String, _ container: KeyedDecodingContainer<CodingKeys>) throws -> RoomChange
+    {
+        switch type {
+        case "presenterJoined":
+            .presenterJoined(
+                id: try container.decode(String.self, forKey: .presenterId),
+                name: try container.decode(String.self, forKey: .name))
+        case "requested": .requested(presenterId: try container.decode(String.self, forKey: .presenterId))
+        case "requestCancelled": .requestCancelled(presenterId: try container.decode(String.self, forKey: .presenterId))
+        case "control":
+            .control(
+                active: try container.decodeIfPresent(String.self, forKey: .active),
+                lender: try container.decodeIfPresent(String.self, forKey: .lender))
+        case "doNotDisturb":
+            .doNotDisturb(
+                moderator: try container.decode(Bool.self, forKey: .moderator), on: try container.decode(Bool.self, forKey: .on))
+        default: .queueCap(try container.decodeIfPresent(Int.self, forKey: .cap))
         }
     }
 }
@@ -138,11 +215,15 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
     public var questionMode: QuestionMode
     /// Every committed ink stroke, oldest first.
     public var strokes: [Stroke]
+    /// Rooms only: control, decks and the stage. Absent for a session of one deck.
+    public var room: RoomSnapshot?
 
     public init(
         page: Int = 1, viewport: Viewport = .fullPage, blank: BlankMode = .none, locked: Bool = true, ended: Bool = false,
-        polls: [PollSnapshot] = [], questionMode: QuestionMode = QuestionMode(), strokes: [Stroke] = []
+        polls: [PollSnapshot] = [], questionMode: QuestionMode = QuestionMode(), strokes: [Stroke] = [],
+        room: RoomSnapshot? = nil
     ) {
+        self.room = room
         self.strokes = strokes
         self.questionMode = questionMode
         self.page = page
@@ -171,6 +252,7 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
         case .page(let page):
             self.page = page
             viewport = .fullPage
+            if let deck = room?.deck { room?.show(deck: deck, page: page) }
         case .zoom(let viewport):
             self.viewport = viewport
         case .blank(let mode):
@@ -202,8 +284,19 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             strokes.append(stroke)
         case .erased(let strokeId):
             strokes.removeAll { $0.id == strokeId }
-        case .pageCleared(let page):
-            strokes.removeAll { $0.page == page }
+        case .pageCleared(let page, let deck):
+            strokes.removeAll { $0.page == page && $0.deck == deck }
+        case .room(let change, let at):
+            room?.control.apply(change)
+            if case .control = change { room?.controlSince = at }
+        case .deckAdded(let deck):
+            room?.decks.append(deck)
+        case .deckShown(let deck, let page):
+            room?.show(deck: deck, page: page)
+            self.page = page
+            viewport = .fullPage
+        case .background(let color):
+            room?.background = color
         }
     }
 

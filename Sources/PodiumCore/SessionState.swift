@@ -6,7 +6,8 @@ import Foundation
 /// ``handle(_:id:by:)``, stores the returned events, then fans them out. Clients rebuild the same
 /// state from a ``SessionSnapshot`` and the events after it. No I/O, no clocks.
 public struct SessionState: Sendable, Equatable {
-    public let pageCount: Int
+    /// The page count of a session's deck; a room's decks are in the snapshot.
+    private let deckPageCount: Int
     public private(set) var snapshot: SessionSnapshot
     /// The `seq` of the last durable event; 0 before the first.
     public private(set) var seq: Int
@@ -22,15 +23,29 @@ public struct SessionState: Sendable, Equatable {
 
     public init(pageCount: Int, snapshot: SessionSnapshot = SessionSnapshot(), seq: Int = 0, commandMemory: Int = 4096) {
         precondition(pageCount >= 1, "a session shows a deck with at least one page")
-        self.pageCount = pageCount
+        self.deckPageCount = pageCount
         self.snapshot = snapshot
         self.seq = seq
         self.recentCommands = RecentCommands(capacity: commandMemory)
     }
 
-    /// Rebuilds a session from its stored history, e.g. after a restart.
-    public init(pageCount: Int, replaying events: [StoredEvent], commandMemory: Int = 4096) throws(SessionError) {
-        self.init(pageCount: pageCount, commandMemory: commandMemory)
+    /// A room: no deck until presenters bring theirs.
+    public init(roomWithCommandMemory commandMemory: Int = 4096) {
+        self.deckPageCount = 0
+        self.snapshot = SessionSnapshot(room: RoomSnapshot())
+        self.seq = 0
+        self.recentCommands = RecentCommands(capacity: commandMemory)
+    }
+
+    /// Rebuilds a session (or, with `room`, a room) from its stored history, e.g. after a restart.
+    public init(pageCount: Int, room: Bool = false, replaying events: [StoredEvent], commandMemory: Int = 4096)
+        throws(SessionError)
+    {
+        if room {
+            self.init(roomWithCommandMemory: commandMemory)
+        } else {
+            self.init(pageCount: pageCount, commandMemory: commandMemory)
+        }
         for stored in events {
             guard stored.event.seq == seq + 1 else {
                 throw SessionError(code: "corrupt_history", message: "event \(stored.event.seq) follows \(seq)")
@@ -48,9 +63,13 @@ public struct SessionState: Sendable, Equatable {
     ///   - role: who asks.
     /// - Returns: the outcome; `.applied` events are already part of the state.
     /// - Throws: ``SessionError`` when a rule refuses the command; the state is then unchanged.
-    public mutating func handle(_ command: SessionCommand, id: String, by role: Role) throws(SessionError) -> CommandOutcome {
+    ///   - presenterId: in a room, the public id of the presenter who asks.
+    ///   - time: now, in seconds since 1970: rooms record when control changes hands.
+    public mutating func handle(
+        _ command: SessionCommand, id: String, by role: Role, presenterId: String? = nil, at time: Double = 0
+    ) throws(SessionError) -> CommandOutcome {
         if let seq = recentCommands.seq(for: id) { return .duplicate(seq: seq) }
-        let changes = try decide(command, by: role)
+        let changes = try decide(command, by: role, presenterId: presenterId, at: time)
         guard !changes.isEmpty else { return .unchanged(seq: seq) }
         var events: [SessionEvent] = []
         for var change in changes {
@@ -68,8 +87,8 @@ public struct SessionState: Sendable, Equatable {
     }
 
     /// Authorises a laser-pointer move. Pointer moves are ephemeral: they change no state.
-    public func pointer(_ point: PagePoint?, by role: Role) throws(SessionError) -> PointerUpdate {
-        guard role == .presenter else { throw .forbidden }
+    public func pointer(_ point: PagePoint?, by role: Role, presenterId: String? = nil) throws(SessionError) -> PointerUpdate {
+        guard drives(role, presenterId: presenterId) else { throw snapshot.room == nil ? .forbidden : .notInControl }
         guard !snapshot.ended else { throw .ended }
         guard let point else { return PointerUpdate(page: snapshot.page, point: nil) }
         guard point.isValid else { throw .invalidPoint }
@@ -77,18 +96,29 @@ public struct SessionState: Sendable, Equatable {
     }
 
     /// The rules. Returns the changes a command causes, or throws why it may not.
-    func decide(_ command: SessionCommand, by role: Role) throws(SessionError) -> [SessionChange] {
+    /// The pages of the deck on show: a session's deck, or the deck on a room's stage (0: none).
+    public var pageCount: Int {
+        guard let room = snapshot.room else { return deckPageCount }
+        return room.currentDeck?.pageCount ?? 0
+    }
+
+    func isPage(_ page: Int) -> Bool { page >= 1 && page <= pageCount }
+
+    func decide(_ command: SessionCommand, by role: Role, presenterId: String? = nil, at time: Double = 0) throws(SessionError)
+        -> [SessionChange]
+    {
+        if let changes = try decideRoom(command, by: role, presenterId: presenterId, at: time) { return changes }
         if case .goto(let page) = command, role == .viewer {
             // A viewer's own navigation never changes the session for anyone else.
-            guard (1...pageCount).contains(page) else { throw .invalidPage }
+            guard isPage(page) else { throw .invalidPage }
             guard !snapshot.locked else { throw .followingPresenter }
             return []
         }
-        guard role == .presenter else { throw .forbidden }
+        try authorize(command, by: role, presenterId: presenterId)
         guard !snapshot.ended else { throw .ended }
         switch command {
         case .goto(let page):
-            guard (1...pageCount).contains(page) else { throw .invalidPage }
+            guard isPage(page) else { throw .invalidPage }
             let unchanged = page == snapshot.page && snapshot.viewport == .fullPage
             return unchanged ? [] : [.page(page)]
         case .zoom(let viewport):
@@ -117,7 +147,8 @@ public struct SessionState: Sendable, Equatable {
             return snapshot.poll(pollId)?.shared.contains(answer) == true ? [] : [.answerShared(pollId: pollId, answer)]
         case .setQuestionMode(let mode):
             return mode == snapshot.questionMode ? [] : [.questionMode(mode)]
-        case .stroke(let stroke):
+        case .stroke(var stroke):
+            stroke.deck = snapshot.room?.deck
             guard stroke.isValid(pageCount: pageCount), !stroke.id.isEmpty else { throw .invalidStroke }
             guard !snapshot.strokes.contains(where: { $0.id == stroke.id }) else { return [] }
             return [.stroke(stroke)]
@@ -125,8 +156,27 @@ public struct SessionState: Sendable, Equatable {
             guard snapshot.strokes.contains(where: { $0.id == strokeId }) else { throw .strokeNotFound }
             return [.erased(strokeId: strokeId)]
         case .clearPage(let page):
-            guard (1...pageCount).contains(page) else { throw .invalidPage }
-            return snapshot.strokes.contains { $0.page == page } ? [.pageCleared(page: page)] : []
+            guard isPage(page) else { throw .invalidPage }
+            let deck = snapshot.room?.deck
+            return snapshot.strokes.contains { $0.page == page && $0.deck == deck } ? [.pageCleared(page: page, deck: deck)] : []
+        case .room, .addDeck, .showDeck, .setBackground:
+            return []  // decided by decideRoom
+        }
+    }
+
+    /// Who may do what: the one who drives the stage moves it and draws on it; the host runs the
+    /// session; in a room the moderator may always blank the projector.
+    private func authorize(_ command: SessionCommand, by role: Role, presenterId: String?) throws(SessionError) {
+        switch command {
+        case .goto, .zoom, .stroke, .erase, .clearPage:
+            guard drives(role, presenterId: presenterId) else { throw snapshot.room == nil ? .forbidden : .notInControl }
+            if snapshot.room != nil, snapshot.room?.deck == nil { throw .noDeck }
+        case .blank:
+            guard drives(role, presenterId: presenterId) || (snapshot.room != nil && role == .moderator) else {
+                throw snapshot.room == nil ? .forbidden : .notInControl
+            }
+        default:
+            guard isHost(role) else { throw .forbidden }
         }
     }
 
@@ -204,7 +254,7 @@ public struct SessionState: Sendable, Equatable {
         if questions.contains(where: { $0.id == id }) { return nil }
         let trimmed = String(text.trimmingWhitespace)
         guard !trimmed.isEmpty, trimmed.count <= AudienceQuestion.maxLength else { throw .invalidQuestion }
-        if let page { guard (1...pageCount).contains(page) else { throw .invalidPage } }
+        if let page { guard isPage(page) else { throw .invalidPage } }
         let question = AudienceQuestion(
             id: id, text: trimmed, page: page, anonymous: anonymous, viewerId: viewer, name: viewerEntry(viewer)?.displayName,
             askedAt: date)
@@ -214,7 +264,7 @@ public struct SessionState: Sendable, Equatable {
 
     /// Marks a question answered or not. Returns the changed question.
     public mutating func markQuestion(id: String, answered: Bool, by role: Role) throws(SessionError) -> AudienceQuestion? {
-        guard role == .presenter else { throw .forbidden }
+        guard isHost(role) else { throw .forbidden }
         guard let index = questions.firstIndex(where: { $0.id == id }) else { throw .questionNotFound }
         guard questions[index].answered != answered else { return nil }
         questions[index].answered = answered
@@ -223,7 +273,7 @@ public struct SessionState: Sendable, Equatable {
 
     /// Approves a question for the public list, or withdraws it. Returns the changed question.
     public mutating func approveQuestion(id: String, approved: Bool, by role: Role) throws(SessionError) -> AudienceQuestion? {
-        guard role == .presenter else { throw .forbidden }
+        guard isHost(role) else { throw .forbidden }
         guard let index = questions.firstIndex(where: { $0.id == id }) else { throw .questionNotFound }
         guard questions[index].approved != approved else { return nil }
         questions[index].approved = approved

@@ -7,6 +7,8 @@ public struct Stroke: Codable, Sendable, Equatable {
 
     /// The id of the command that committed it.
     public var id: String
+    /// In a room, the deck it was drawn on (set by the server); nil in a session of one deck.
+    public var deck: String?
     public var page: Int
     public var tool: Tool
     /// `#RRGGBB`.
@@ -16,8 +18,11 @@ public struct Stroke: Codable, Sendable, Equatable {
     /// `[x, y, pressure]`, each 0...1.
     public var points: [[Double]]
 
-    public init(id: String = "", page: Int, tool: Tool, color: String, width: Double, points: [[Double]]) {
+    public init(
+        id: String = "", deck: String? = nil, page: Int, tool: Tool, color: String, width: Double, points: [[Double]]
+    ) {
         self.id = id
+        self.deck = deck
         self.page = page
         self.tool = tool
         self.color = color
@@ -25,12 +30,13 @@ public struct Stroke: Codable, Sendable, Equatable {
         self.points = points
     }
 
-    enum CodingKeys: String, CodingKey { case id, page, tool, color, width, points }
+    enum CodingKeys: String, CodingKey { case id, deck, page, tool, color, width, points }
 
     /// Clients send strokes without `id`: it is the id of their command.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeIfPresent(String.self, forKey: .id) ?? ""
+        deck = try container.decodeIfPresent(String.self, forKey: .deck)
         page = try container.decode(Int.self, forKey: .page)
         tool = try container.decode(Tool.self, forKey: .tool)
         color = try container.decode(String.self, forKey: .color)
@@ -43,19 +49,28 @@ public struct Stroke: Codable, Sendable, Equatable {
 
     /// Whether the stroke follows the rules for a deck of `pageCount` pages.
     public func isValid(pageCount: Int) -> Bool {
-        guard (1...pageCount).contains(page), Self.widths.contains(width), (1...Self.maxPoints).contains(points.count) else {
+        guard page >= 1, page <= pageCount, Self.widths.contains(width), (1...Self.maxPoints).contains(points.count) else {
             return false
         }
-        guard color.count == 7, color.first == "#", color.dropFirst().allSatisfy(\.isHexDigit) else { return false }
+        guard Self.isColor(color) else { return false }
         return points.allSatisfy { point in
             (2...3).contains(point.count) && point.allSatisfy { $0.isFinite && (0...1).contains($0) }
         }
     }
 }
 
+extension Stroke {
+    /// Whether a string is a colour as `#RRGGBB`.
+    public static func isColor(_ text: String) -> Bool {
+        text.count == 7 && text.first == "#" && text.dropFirst().allSatisfy(\.isHexDigit)
+    }
+}
+
 /// The stroke being drawn, sent whole so far while the pen moves (ephemeral).
 public struct InkingMessage: Codable, Sendable, Equatable {
     public var type = "inking"
+    /// In a room, the deck on the stage (set by the server).
+    public var deck: String?
     public var page: Int?
     public var tool: Stroke.Tool?
     public var color: String?

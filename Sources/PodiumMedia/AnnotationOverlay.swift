@@ -95,4 +95,27 @@ public struct PDFExporter: Sendable {
             throw IngestError.corrupt(detail: "qpdf could not combine the ink with the deck: \(result.stderr.prefix(200))")
         }
     }
+
+    /// Writes one PDF of the given pages, in this order, taken from several PDFs (a room's
+    /// export: every page shown, from every presenter's deck).
+    public func collect(_ pages: [(source: URL, page: Int)], writingTo output: URL) async throws {
+        precondition(!pages.isEmpty, "a PDF has at least one page")
+        // qpdf --pages takes `file range` pairs; runs of one file become one range list.
+        var arguments = ["--empty", "--pages"]
+        var index = 0
+        while index < pages.count {
+            let source = pages[index].source
+            var numbers: [String] = []
+            while index < pages.count, pages[index].source == source {
+                numbers.append(String(pages[index].page))
+                index += 1
+            }
+            arguments += [source.path, numbers.joined(separator: ",")]
+        }
+        arguments += ["--", output.path]
+        let result = try await runner.run("qpdf", arguments, limits: limits)
+        guard result.exitCode == 0 || result.exitCode == 3 else {
+            throw IngestError.corrupt(detail: "qpdf could not put the shown pages together: \(result.stderr.prefix(200))")
+        }
+    }
 }

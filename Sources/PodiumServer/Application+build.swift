@@ -92,18 +92,19 @@ public func buildApplication(
         .addRoutes(to: router)
     let api = router.group("api/v1")
     AuthController(accounts: accounts, tokenLifetime: configuration.tokenLifetime).addRoutes(to: api)
-    DeckController(
+    let decks = DeckController(
         store: store, blobs: blobs, ingest: ingest, uploadDirectory: configuration.temporaryDirectory,
-        maxUploadBytes: configuration.maxUploadBytes, now: now
-    ).addRoutes(to: api)
+        maxUploadBytes: configuration.maxUploadBytes, now: now)
+    decks.addRoutes(to: api)
     QuestionBankController(store: store, now: now).addRoutes(to: api)
     NotesController(store: store, hub: hub, now: now).addRoutes(to: api)
     ReportController(store: store, hub: hub).addRoutes(to: api)
-    SessionController(
+    let sessions = SessionController(
         store: store, blobs: blobs, hub: hub, accounts: accounts, joinBase: joinURLs,
-        workDirectory: configuration.temporaryDirectory, now: now
-    )
-    .addRoutes(to: api)
+        workDirectory: configuration.temporaryDirectory, now: now)
+    sessions.addRoutes(to: api)
+    RoomController(store: store, hub: hub, accounts: accounts, sessions: sessions, decks: decks, logger: logger, now: now)
+        .addRoutes(to: api)
 
     let live = LiveConnection(
         hub: hub, accounts: accounts,

@@ -88,8 +88,15 @@ struct FolderResponse: Codable, Sendable {
 struct SessionResponse: Codable, Sendable {
     let id: String
     let code: String
+    /// `session` or `room`.
+    let kind: String
     let joinUrl: String
-    let deckId: String
+    /// Rooms: where presenters join, the moderator's console and the projector's page.
+    let presenterUrl: String?
+    let moderatorUrl: String?
+    let projectorUrl: String?
+    /// The session's deck; absent for a room.
+    let deckId: String?
     let title: String
     let presenter: String
     let hasPasscode: Bool

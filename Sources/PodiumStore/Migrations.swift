@@ -9,6 +9,9 @@ enum Migrations {
         let version: Int
         let name: String
         let statements: [String]
+        /// SQLite rebuilds a table to change a column; other tables' references to it must not
+        /// be checked (or cascade) while the old one is dropped. Checked again before commit.
+        var rebuildsTables = false
     }
 
     static let all: [Migration] = [
@@ -119,6 +122,25 @@ enum Migrations {
                   viewer_id TEXT NOT NULL, PRIMARY KEY (session_id, question_id, viewer_id))
                 """,
             ]),
+        Migration(
+            version: 6, name: "rooms",
+            statements: [
+                """
+                CREATE TABLE sessions_new (
+                  id TEXT PRIMARY KEY, code TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'session', title TEXT,
+                  deck_id TEXT REFERENCES decks(id), presenter_id TEXT NOT NULL REFERENCES users(id), passcode_hash TEXT,
+                  allow_download INTEGER NOT NULL, created_at REAL NOT NULL, ended_at REAL)
+                """,
+                """
+                INSERT INTO sessions_new (id, code, deck_id, presenter_id, passcode_hash, allow_download, created_at, ended_at)
+                SELECT id, code, deck_id, presenter_id, passcode_hash, allow_download, created_at, ended_at FROM sessions
+                """,
+                "DROP TABLE sessions",
+                "ALTER TABLE sessions_new RENAME TO sessions",
+                "CREATE UNIQUE INDEX sessions_live_code ON sessions(code) WHERE ended_at IS NULL",
+                "CREATE INDEX sessions_code ON sessions(code, created_at)",
+            ],
+            rebuildsTables: true),
     ]
 
     static func run(on db: any SQLDatabase, logger: Logger) async throws {
@@ -130,9 +152,19 @@ enum Migrations {
             try await db.select().column("version").from("podium_migrations").all(decoding: Row.self).map(\.version))
         for migration in all where !applied.contains(migration.version) {
             logger.info("applying migration \(migration.version): \(migration.name)")
+            // Outside the transaction: SQLite ignores this pragma inside one.
+            if migration.rebuildsTables { try await db.raw("PRAGMA foreign_keys=OFF").run() }
             try await db.raw("BEGIN").run()
             do {
                 for statement in migration.statements { try await db.raw(SQLQueryString(statement)).run() }
+                if migration.rebuildsTables {
+                    struct Violation: Decodable { let table: String }
+                    let violations = try await db.raw("PRAGMA foreign_key_check").all(decoding: Violation.self)
+                    guard violations.isEmpty else {
+                        throw MigrationError(
+                            message: "migration \(migration.version) breaks references in \(violations[0].table)")
+                    }
+                }
                 try await db.insert(into: "podium_migrations")
                     .columns("version", "name", "applied_at")
                     .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(Date().timeIntervalSince1970))
@@ -140,8 +172,15 @@ enum Migrations {
                 try await db.raw("COMMIT").run()
             } catch {
                 try? await db.raw("ROLLBACK").run()
+                if migration.rebuildsTables { try? await db.raw("PRAGMA foreign_keys=ON").run() }
                 throw error
             }
+            if migration.rebuildsTables { try await db.raw("PRAGMA foreign_keys=ON").run() }
         }
     }
+}
+
+struct MigrationError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

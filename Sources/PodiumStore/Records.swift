@@ -106,9 +106,21 @@ public struct PageRecord: Sendable, Equatable, Codable {
 
 /// A live session of one deck. Its state is not stored here but as events (see ``EventStore``).
 public struct SessionRecord: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        /// One presenter, one deck.
+        case session
+        /// A moderator, presenters who bring decks, a projector.
+        case room
+    }
+
     public var id: String
     public var code: String
-    public var deckId: String
+    public var kind: Kind
+    /// A room's name; a session is named by its deck.
+    public var title: String?
+    /// The session's deck; nil for a room.
+    public var deckId: String?
+    /// The presenter of a session, the moderator of a room.
     public var presenterId: String
     /// bcrypt hash of the passcode, if the session has one.
     public var passcodeHash: String?
@@ -117,11 +129,13 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     public var endedAt: Date?
 
     public init(
-        id: String, code: String, deckId: String, presenterId: String, passcodeHash: String?, allowDownload: Bool,
-        createdAt: Date, endedAt: Date? = nil
+        id: String, code: String, kind: Kind = .session, title: String? = nil, deckId: String?, presenterId: String,
+        passcodeHash: String?, allowDownload: Bool, createdAt: Date, endedAt: Date? = nil
     ) {
         self.id = id
         self.code = code
+        self.kind = kind
+        self.title = title
         self.deckId = deckId
         self.presenterId = presenterId
         self.passcodeHash = passcodeHash
@@ -131,4 +145,5 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     }
 
     public var isLive: Bool { endedAt == nil }
+    public var isRoom: Bool { kind == .room }
 }

@@ -35,7 +35,7 @@ struct WireFormatTests {
         #"{"type":"goto","page":2}"#,  // no id
         #"{"type":"goto","id":"","page":2}"#,
         #"{"type":"goto","id":"a","page":"2"}"#,
-        #"{"type":"hello","role":"moderator"}"#,
+        #"{"type":"hello","role":"janitor"}"#,
         #"{"type":"hello","role":"viewer","lastSeq":-1}"#,
         #"{"type":"blank","id":"a","mode":"grey"}"#,
         #"{"type":"launch","id":"a"}"#,

@@ -28,6 +28,16 @@ struct DeckController {
         let user = try context.requireUser()
         let folderId = request.uri.queryParameters.get("folderId")
         if let folderId { _ = try await ownedFolder(folderId, user: user) }
+        let deck = try await accept(request, ownerId: user.id, folderId: folderId)
+        return EditedResponse(
+            status: .created, response: DeckResponse(deck, pages: nil, firstPage: nil, progress: ingest.progress(deckId: deck.id))
+        )
+    }
+
+    /// Takes an uploaded PDF into the library and queues its processing.
+    func accept(
+        _ request: Request, ownerId: String, folderId: String?, whenDone: (@Sendable (DeckRecord) async -> Void)? = nil
+    ) async throws -> DeckRecord {
         let received = try await Upload.receive(request, into: uploadDirectory, limit: maxUploadBytes)
         defer { try? FileManager.default.removeItem(at: received.file) }
         try Upload.requirePDF(received)
@@ -35,13 +45,11 @@ struct DeckController {
         let given = request.uri.queryParameters.get("title") ?? received.filename.map(Self.title(fromFilename:))
         let title = given.map(Self.cleanTitle).flatMap { $0.isEmpty ? nil : $0 }
         let deck = DeckRecord(
-            id: IDs.make("d"), ownerId: user.id, folderId: folderId, title: title ?? "Untitled deck", status: .processing,
+            id: IDs.make("d"), ownerId: ownerId, folderId: folderId, title: title ?? "Untitled deck", status: .processing,
             sourceHash: sourceHash, sourceBytes: received.bytes, createdAt: now())
         try await store.insertDeck(deck)
-        ingest.enqueue(deckId: deck.id, useDocumentTitle: title == nil)
-        return EditedResponse(
-            status: .created, response: DeckResponse(deck, pages: nil, firstPage: nil, progress: ingest.progress(deckId: deck.id))
-        )
+        ingest.enqueue(deckId: deck.id, useDocumentTitle: title == nil, whenDone: whenDone)
+        return deck
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [DeckResponse] {

@@ -49,7 +49,7 @@ struct NotesController {
     @Sendable func markdown(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (session, viewer) = try await admittedViewer(context)
         let notes = try await store.notes(sessionId: session.record.id, viewerId: viewer)
-        let pages = try await store.pages(deckId: session.record.deckId)
+        let pages = try await session.record.deckId.asyncMap { try await store.pages(deckId: $0) } ?? []
         var lines = ["# Notes: \(session.info.title)", ""]
         for page in pages where notes[page.number] != nil {
             lines += ["## Slide \(page.number): \(Self.slideTitle(page.text, number: page.number))", "", notes[page.number]!, ""]

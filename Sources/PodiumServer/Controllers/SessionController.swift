@@ -88,7 +88,7 @@ struct SessionController {
         guard record.presenterId == user.id || user.role == .admin else { throw APIError.forbidden }
         guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("session") }
         do {
-            _ = try await session.perform(.end, id: "rest-end-\(record.id)", role: .presenter)
+            _ = try await session.perform(.end, id: "rest-end-\(record.id)", role: record.isRoom ? .moderator : .presenter)
         } catch  where error == .ended {
             // Ending an ended session is fine: the result is the same.
         } catch {
@@ -99,48 +99,80 @@ struct SessionController {
 
     @Sendable func download(_ request: Request, context: AppRequestContext) async throws -> Response {
         let record = try await record(context)
-        let isPresenter = context.user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
-        guard record.allowDownload || isPresenter else {
+        try requireDownloadAllowed(record, context: context)
+        guard let deckId = record.deckId else {
             throw APIError(
-                .forbidden, code: "download_not_allowed", message: "The presenter has not allowed downloads of this deck.")
+                .notFound, code: "no_single_deck", message: "A room has several decks: download its export (export.pdf) instead.")
         }
-        guard let deck = try await store.deck(id: record.deckId) else { throw APIError.notFound("deck") }
+        guard let deck = try await store.deck(id: deckId) else { throw APIError.notFound("deck") }
         return try await WebController.pdfResponse(deck: deck, blobs: blobs, context: context)
     }
 
-    /// The deck with the session's ink drawn in as vector paths (qpdf overlay).
+    private func requireDownloadAllowed(_ record: SessionRecord, context: AppRequestContext) throws {
+        let isHost = context.user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
+        guard record.allowDownload || isHost else {
+            throw APIError(
+                .forbidden, code: "download_not_allowed",
+                message: record.isRoom
+                    ? "The moderator has not allowed downloads in this room."
+                    : "The presenter has not allowed downloads of this deck.")
+        }
+    }
+
+    /// The deck (a room: every page shown, in the order first shown, from every deck) with the
+    /// ink drawn in as vector paths.
     @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
         let record = try await record(context)
-        let isPresenter = context.user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
-        guard record.allowDownload || isPresenter else {
-            throw APIError(
-                .forbidden, code: "download_not_allowed", message: "The presenter has not allowed downloads of this deck.")
+        try requireDownloadAllowed(record, context: context)
+        guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("session") }
+        let snapshot = await session.state.snapshot
+        let selection: [ShownPage]
+        if let room = snapshot.room {
+            guard !room.shown.isEmpty else {
+                throw APIError(.conflict, code: "nothing_shown", message: "Nothing has been shown in this room yet.")
+            }
+            selection = room.shown
+        } else {
+            guard let deckId = record.deckId, let deck = try await store.deck(id: deckId) else { throw APIError.notFound("deck") }
+            selection = (1...max(1, deck.pageCount)).map { ShownPage(deck: deck.id, page: $0) }
         }
-        guard let deck = try await store.deck(id: record.deckId), let source = blobs.file(named: deck.sourceHash),
-            let session = try await hub.session(code: record.code)
-        else { throw APIError.notFound("deck") }
-        let strokes = await session.state.snapshot.strokes
-        let pages = try await store.pages(deckId: deck.id).map { page in
-            (
-                width: page.width, height: page.height,
-                ink: strokes.filter { $0.page == page.number }.map(Self.inkPath)
+        var decks: [String: (record: DeckRecord, source: URL, pages: [Int: PageRecord])] = [:]
+        for deckId in Set(selection.map(\.deck)) {
+            guard let deck = try await store.deck(id: deckId), let source = blobs.file(named: deck.sourceHash) else {
+                throw APIError.notFound("deck")
+            }
+            let pages = try await store.pages(deckId: deckId)
+            decks[deckId] = (deck, source, Dictionary(uniqueKeysWithValues: pages.map { ($0.number, $0) }))
+        }
+        let inkDeck: (ShownPage) -> String? = { snapshot.room == nil ? nil : $0.deck }
+        let overlayPages = selection.map { shown in
+            let page = decks[shown.deck]?.pages[shown.page]
+            return (
+                width: page?.width ?? 612, height: page?.height ?? 792,
+                ink: snapshot.strokes.filter { $0.page == shown.page && $0.deck == inkDeck(shown) }.map(Self.inkPath)
             )
         }
-        let overlay = workDirectory.appendingPathComponent("overlay-\(UUID().uuidString).pdf")
-        let output = workDirectory.appendingPathComponent("export-\(UUID().uuidString).pdf")
-        defer {
-            try? FileManager.default.removeItem(at: overlay)
-            try? FileManager.default.removeItem(at: output)
-        }
-        try AnnotationOverlay.pdf(pages: pages).write(to: overlay)
+        let work = workDirectory.appendingPathComponent("export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let overlay = work.appendingPathComponent("overlay.pdf")
+        let combined = work.appendingPathComponent("combined.pdf")
+        let output = work.appendingPathComponent("export.pdf")
+        try AnnotationOverlay.pdf(pages: overlayPages).write(to: overlay)
         do {
-            try await PDFExporter().overlay(overlay, on: source, writingTo: output)
+            var base = decks[selection[0].deck]!.source
+            if snapshot.room != nil {
+                try await PDFExporter().collect(selection.map { (decks[$0.deck]!.source, $0.page) }, writingTo: combined)
+                base = combined
+            }
+            try await PDFExporter().overlay(overlay, on: base, writingTo: output)
         } catch let error as IngestError {
             throw APIError(.internalServerError, code: error.code, message: error.message)
         }
         var headers = HTTPFields()
         headers[.contentType] = "application/pdf"
-        let safeName = deck.title.filter { $0.isLetter || $0.isNumber || " -_.".contains($0) }
+        let title = snapshot.room == nil ? (decks[selection[0].deck]?.record.title ?? "deck") : (record.title ?? "room")
+        let safeName = title.filter { $0.isLetter || $0.isNumber || " -_.".contains($0) }
         headers[.contentDisposition] = "attachment; filename=\"\(safeName.isEmpty ? "deck" : safeName) (annotated).pdf\""
         // Read before the deferred clean-up removes the file.
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try Data(contentsOf: output))))
@@ -154,19 +186,24 @@ struct SessionController {
             width: stroke.tool == .highlighter ? stroke.width * 3 : stroke.width, opacity: stroke.tool == .highlighter ? 0.35 : 1)
     }
 
-    private func record(_ context: AppRequestContext) async throws -> SessionRecord {
+    func record(_ context: AppRequestContext) async throws -> SessionRecord {
         guard let code = JoinCode.normalize(try context.parameters.require("code")),
             let record = try await store.session(code: code)
         else { throw APIError.notFound("session") }
         return record
     }
 
-    private func response(_ record: SessionRecord, request: Request) async throws -> SessionResponse {
-        let deck = try await store.deck(id: record.deckId)
+    func response(_ record: SessionRecord, request: Request) async throws -> SessionResponse {
+        let deck = try await record.deckId.asyncMap { try await store.deck(id: $0) } ?? nil
         let presenter = try await store.user(id: record.presenterId)
+        let joinUrl = joinBase.joinURL(code: record.code, request: request)
+        let base = joinBase.baseURL(request: request)
         return SessionResponse(
-            id: record.id, code: record.code, joinUrl: joinBase.joinURL(code: record.code, request: request),
-            deckId: record.deckId, title: deck?.title ?? "Deck", presenter: presenter?.name ?? "Presenter",
+            id: record.id, code: record.code, kind: record.kind.rawValue, joinUrl: joinUrl,
+            presenterUrl: record.isRoom ? "\(base)/r/\(record.code)" : nil,
+            moderatorUrl: record.isRoom ? "\(base)/r/\(record.code)/moderate" : nil,
+            projectorUrl: record.isRoom ? "\(base)/r/\(record.code)/projector" : nil,
+            deckId: record.deckId, title: record.title ?? deck?.title ?? "Deck", presenter: presenter?.name ?? "Presenter",
             hasPasscode: record.passcodeHash != nil, allowDownload: record.allowDownload, live: record.isLive,
             pageCount: deck?.pageCount ?? 0, createdAt: record.createdAt, startedAt: record.createdAt, endedAt: record.endedAt,
             viewers: record.isLive ? await hub.viewerCount(code: record.code) : nil)

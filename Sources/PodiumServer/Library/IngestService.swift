@@ -21,6 +21,8 @@ final class IngestService: Service, Sendable {
     private let progressByDeck = Mutex<[String: IngestProgress]>([:])
     /// Decks uploaded without a title: they take the PDF's own title when it has one.
     private let wantsDocumentTitle = Mutex<Set<String>>([])
+    /// Told when a deck is ready or failed: an upload into a room joins the room then.
+    private let whenDone = Mutex<[String: @Sendable (DeckRecord) async -> Void]>([:])
 
     init(store: any DeckStore, blobs: any BlobStore, ingester: PDFIngester, workRoot: URL, logger: Logger) {
         self.store = store
@@ -31,7 +33,8 @@ final class IngestService: Service, Sendable {
         (queue, enqueueContinuation) = AsyncStream.makeStream(of: String.self)
     }
 
-    func enqueue(deckId: String, useDocumentTitle: Bool) {
+    func enqueue(deckId: String, useDocumentTitle: Bool, whenDone done: (@Sendable (DeckRecord) async -> Void)? = nil) {
+        if let done { whenDone.withLock { $0[deckId] = done } }
         if useDocumentTitle { _ = wantsDocumentTitle.withLock { $0.insert(deckId) } }
         progressByDeck.withLock { $0[deckId] = IngestProgress(stage: "queued", done: 0, total: 0) }
         enqueueContinuation.yield(deckId)
@@ -57,6 +60,13 @@ final class IngestService: Service, Sendable {
 
     /// Processes one deck to `ready` or `failed`. Never throws: every failure ends up on the deck.
     func process(deckId: String) async {
+        await processDeck(deckId: deckId)
+        if let done = whenDone.withLock({ $0.removeValue(forKey: deckId) }), let deck = try? await store.deck(id: deckId) {
+            await done(deck)
+        }
+    }
+
+    private func processDeck(deckId: String) async {
         defer {
             progressByDeck.withLock { $0[deckId] = nil }
             _ = wantsDocumentTitle.withLock { $0.remove(deckId) }

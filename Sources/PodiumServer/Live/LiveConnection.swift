@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
@@ -33,6 +34,15 @@ struct LiveConnection {
         let role: Role
         /// The viewer's stable identity: answers and questions are theirs.
         let viewerId: String
+        /// In a room, a presenter's public id.
+        let presenterId: String?
+    }
+
+    /// A room presenter's public id: derived from their private identity, so it is stable across
+    /// reconnects and says nothing that would let anyone act as them.
+    static func presenterId(viewerId: String, sessionId: String) -> String {
+        let digest = SHA256.hash(data: Data("\(sessionId)|\(viewerId)".utf8))
+        return "p" + digest.prefix(6).map { String(format: "%02x", $0) }.joined()
     }
 
     func run(
@@ -128,14 +138,22 @@ struct LiveConnection {
             return refuse(.unavailable)
         }
         let record = session.record
+        var user = context.requestContext.user
+        if let token = hello.token { user = try? await accounts.user(token: token) }
+        let isOwner = user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
+        let viewerId = context.requestContext.viewerId ?? IDs.make("v", length: 24)
+        var presenterId: String?
         switch hello.role {
-        case .presenter:
-            var user = context.requestContext.user
-            if let token = hello.token { user = try? await accounts.user(token: token) }
-            guard let user else { return refuse(.unauthorized) }
-            guard user.id == record.presenterId || user.role == .admin else { return refuse(.notPresenter) }
-        case .viewer:
-            if let hash = record.passcodeHash {
+        case .moderator:
+            guard record.isRoom else { return refuse(.notARoom) }
+            guard user != nil else { return refuse(.unauthorized) }
+            guard isOwner else { return refuse(.notModerator) }
+        case .presenter where !record.isRoom:
+            guard user != nil else { return refuse(.unauthorized) }
+            guard isOwner else { return refuse(.notPresenter) }
+        case .presenter, .viewer:
+            // The moderator's own screens (the projector) need no passcode.
+            if let hash = record.passcodeHash, !isOwner {
                 guard let passcode = hello.passcode, !passcode.isEmpty else { return refuse(.passcodeRequired) }
                 let clientKey = ["\(record.id)|\(context.requestContext.clientKey)"]
                 guard passcodesPerClient.allows(clientKey, now: now()), passcodesPerSession.allows([record.id], now: now()) else {
@@ -148,11 +166,25 @@ struct LiveConnection {
                     return refuse(.passcodeWrong)
                 }
             }
+            if hello.role == .presenter {
+                // A room presenter joins under a name; their id stays theirs across visits.
+                guard let name = hello.name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    return refuse(.nameRequired)
+                }
+                let id = Self.presenterId(viewerId: viewerId, sessionId: record.id)
+                do {
+                    _ = try await session.perform(
+                        .room(.join(name: name)), id: IDs.make("join"), role: .presenter, presenterId: id)
+                } catch {
+                    return refuse(error)
+                }
+                presenterId = id
+            }
         }
-        let viewerId = context.requestContext.viewerId ?? IDs.make("v", length: 24)
         let memberID = await session.join(
-            role: hello.role, viewerId: viewerId, name: hello.name, lastSeq: hello.lastSeq, outbox: outbox)
-        return Joined(session: session, memberID: memberID, role: hello.role, viewerId: viewerId)
+            role: hello.role, viewerId: viewerId, presenterId: presenterId, name: hello.name, lastSeq: hello.lastSeq,
+            outbox: outbox)
+        return Joined(session: session, memberID: memberID, role: hello.role, viewerId: viewerId, presenterId: presenterId)
     }
 
     private func handle(_ message: ClientMessage, joined: Joined, outbox: Outbox) async {
@@ -161,14 +193,14 @@ struct LiveConnection {
             outbox.push(Frames.encode(ErrorMessage(.badMessage("hello was already sent on this socket."))))
         case .command(let id, let command):
             do {
-                let seq = try await joined.session.perform(command, id: id, role: joined.role)
+                let seq = try await joined.session.perform(command, id: id, role: joined.role, presenterId: joined.presenterId)
                 outbox.push(Frames.encode(Ack(id: id, seq: seq)))
             } catch {
                 outbox.push(Frames.encode(ErrorMessage(id: id, error)))
             }
         case .pointer(let point):
             do {
-                try await joined.session.pointer(point, role: joined.role)
+                try await joined.session.pointer(point, role: joined.role, presenterId: joined.presenterId)
             } catch {
                 outbox.push(Frames.encode(ErrorMessage(error)))
             }
@@ -195,12 +227,12 @@ struct LiveConnection {
             }
         case .inking(let message):
             do {
-                try await joined.session.inking(message, role: joined.role)
+                try await joined.session.inking(message, role: joined.role, presenterId: joined.presenterId)
             } catch {
                 outbox.push(Frames.encode(ErrorMessage(error)))
             }
         case .resync(let afterSeq):
-            let viewer = joined.role == .viewer
+            let viewer = await !joined.session.state.isHost(joined.role)
             for event in await joined.session.events(after: afterSeq) {
                 outbox.push(Frames.encode(viewer ? event.forViewers : event))
             }

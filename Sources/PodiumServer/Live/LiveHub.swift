@@ -18,6 +18,8 @@ actor LiveHub: Service {
         var viewers: Int
         var hasPasscode: Bool
         var startedAt: Date
+        /// `session` or `room`.
+        var kind = "session"
     }
 
     struct LobbyMessage: Encodable {
@@ -87,15 +89,23 @@ actor LiveHub: Service {
     }
 
     private func load(code: String) async throws -> LiveSession? {
-        guard let record = try await store.session(code: code),
-            let deck = try await store.deck(id: record.deckId)
-        else { return nil }
-        let pages = try await store.pages(deckId: deck.id)
+        guard let record = try await store.session(code: code) else { return nil }
         let presenter = try await store.user(id: record.presenterId)
-        let info = SessionInfo(
-            id: record.id, code: record.code, title: deck.title, presenter: presenter?.name ?? "Presenter",
-            pageCount: pages.count, allowDownload: record.allowDownload, hasPasscode: record.passcodeHash != nil,
-            pages: pages.map(DeckResponse.pageInfo))
+        let info: SessionInfo
+        if record.isRoom {
+            // A room's decks arrive with its presenters; they are in its events.
+            info = SessionInfo(
+                id: record.id, code: record.code, title: record.title ?? "Room", presenter: presenter?.name ?? "Moderator",
+                pageCount: 0, allowDownload: record.allowDownload, hasPasscode: record.passcodeHash != nil, pages: [],
+                kind: "room", startedAt: record.createdAt.timeIntervalSince1970)
+        } else {
+            guard let deckId = record.deckId, let deck = try await store.deck(id: deckId) else { return nil }
+            let pages = try await store.pages(deckId: deck.id)
+            info = SessionInfo(
+                id: record.id, code: record.code, title: deck.title, presenter: presenter?.name ?? "Presenter",
+                pageCount: pages.count, allowDownload: record.allowDownload, hasPasscode: record.passcodeHash != nil,
+                pages: pages.map(DeckResponse.pageInfo), startedAt: record.createdAt.timeIntervalSince1970)
+        }
         let history = try await store.events(sessionId: record.id, afterSeq: 0)
         let restored = LiveSession.Restored(
             answers: try await store.answers(sessionId: record.id), questions: try await store.questions(sessionId: record.id),
@@ -111,7 +121,7 @@ actor LiveHub: Service {
         } else if record.endedAt == nil {
             lobby[code] = LobbyEntry(
                 code: code, title: info.title, presenter: info.presenter, viewers: 0, hasPasscode: info.hasPasscode,
-                startedAt: record.createdAt)
+                startedAt: record.createdAt, kind: info.kind)
             publishLobby()
         }
         return session

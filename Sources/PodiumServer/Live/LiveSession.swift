@@ -14,7 +14,12 @@ actor LiveSession {
     struct Member {
         let outbox: Outbox
         let role: Role
+        /// Runs the session: the presenter of a session, the moderator of a room. Hosts see
+        /// what viewers may not (answers before reveal, every question, the viewer list).
+        let host: Bool
         let viewerId: String?
+        /// In a room, the presenter's public id.
+        let presenterId: String?
         let name: String?
         /// The attendance row of this visit (viewers only).
         var visit: String?
@@ -52,7 +57,7 @@ actor LiveSession {
     ) throws(SessionError) {
         self.record = record
         self.info = info
-        var state = try SessionState(pageCount: info.pageCount, replaying: history)
+        var state = try SessionState(pageCount: info.pageCount, room: record.isRoom, replaying: history)
         for viewer in restored.viewers { state.restoreViewer(viewer) }
         var openedAt: [Int: Date] = [:]
         for stored in history {
@@ -78,10 +83,15 @@ actor LiveSession {
 
     /// Adds a socket and queues its welcome as the first frame, so no event can overtake it.
     /// Returns the member id to pass to ``leave(_:)``.
-    func join(role: Role, viewerId: String?, name: String?, lastSeq: Int?, outbox: Outbox) async -> Int {
+    func join(role: Role, viewerId: String?, presenterId: String? = nil, name: String?, lastSeq: Int?, outbox: Outbox) async
+        -> Int
+    {
         let id = nextMemberID
         nextMemberID += 1
-        members[id] = Member(outbox: outbox, role: role, viewerId: viewerId, name: name)
+        let host = state.isHost(role)
+        members[id] = Member(
+            outbox: outbox, role: role, host: host, viewerId: viewerId, presenterId: role == .presenter ? presenterId : nil,
+            name: name)
         if role == .viewer, let viewerId {
             let visit = IDs.make("a")
             members[id]?.visit = visit
@@ -102,18 +112,21 @@ actor LiveSession {
         let missed = lastSeq.map { events(after: $0) }
         var welcome = Welcome(
             role: role, seq: state.seq, viewerId: role == .viewer ? viewerId : nil, session: info,
-            snapshot: role == .presenter ? state.snapshot : state.snapshot.forViewers,
-            events: role == .presenter ? missed : missed?.map(\.forViewers), viewers: viewerCount)
+            snapshot: host ? state.snapshot : state.snapshot.forViewers,
+            events: host ? missed : missed?.map(\.forViewers), viewers: viewerCount)
+        if state.snapshot.room != nil {
+            welcome.presenterId = role == .presenter ? presenterId : nil
+            welcome.connectedPresenters = connectedPresenters
+        }
         if hasScoredQuiz {
             let board = state.leaderboard
             welcome.leaderboard = LeaderboardMessage(entries: Array(board.prefix(LeaderboardMessage.shown)), players: board.count)
         }
-        switch role {
-        case .presenter:
+        if host {
             welcome.questions = questionViews()
             welcome.viewerList = viewerViews()
             welcome.results = state.snapshot.polls.map { results(for: $0.poll.id, forPresenter: true) }
-        case .viewer:
+        } else if role == .viewer {
             welcome.results = state.snapshot.polls.filter(\.resultsVisibleToViewers).map {
                 results(for: $0.poll.id, forPresenter: false)
             }
@@ -131,6 +144,7 @@ actor LiveSession {
             await presenceChanged()
             publishViewerList()
         }
+        if presenterId != nil, role == .presenter { publishRoomPresence() }
         return id
     }
 
@@ -147,6 +161,18 @@ actor LiveSession {
             await presenceChanged()
             publishViewerList()
         }
+        if member.presenterId != nil { publishRoomPresence() }
+    }
+
+    /// The room's presenters with a socket open now.
+    private var connectedPresenters: [String] {
+        Set(members.values.compactMap(\.presenterId)).sorted()
+    }
+
+    /// Who of a room's presenters is connected, to everyone: rare (a presenter comes or goes).
+    private func publishRoomPresence() {
+        let frame = Frames.encode(RoomPresenceMessage(connected: connectedPresenters))
+        for member in members.values { member.outbox.replace(.roomPresence, with: frame) }
     }
 
     /// The durable events after `seq`, for a reconnect or a client that saw a gap.
@@ -158,11 +184,14 @@ actor LiveSession {
 
     /// Decides a command, stores what it causes, then sends it to every socket.
     /// - Returns: the seq to acknowledge the command with.
-    func perform(_ command: SessionCommand, id: String, role: Role) async throws(SessionError) -> Int {
+    func perform(_ command: SessionCommand, id: String, role: Role, presenterId: String? = nil) async throws(SessionError)
+        -> Int
+    {
         await gate.enter()
         defer { gate.leave() }
         var next = state
-        let outcome = try next.handle(command, id: id, by: role)
+        let outcome = try next.handle(
+            command, id: id, by: role, presenterId: presenterId, at: now().timeIntervalSince1970)
         guard case .applied(let events) = outcome else {
             // Duplicates and no-ops change nothing, but a no-op still records nothing new.
             return outcome.ackSeq
@@ -347,7 +376,7 @@ actor LiveSession {
         let presenterFrame = Frames.encode(results(for: pollId, forPresenter: true))
         let viewerFrame = poll.resultsVisibleToViewers ? Frames.encode(results(for: pollId, forPresenter: false)) : nil
         for member in members.values {
-            if member.role == .presenter {
+            if member.host {
                 member.outbox.replace(.results, with: presenterFrame)
             } else if let viewerFrame {
                 member.outbox.replace(.results, with: viewerFrame)
@@ -368,26 +397,28 @@ actor LiveSession {
     }
 
     private func publishViewerList() {
-        guard members.values.contains(where: { $0.role == .presenter }) else { return }
+        guard members.values.contains(where: \.host) else { return }
         sendToPresenters(.viewerList, Frames.encode(ViewerListMessage(viewers: viewerViews())))
     }
 
     private func sendToPresenters(_ kind: Outbox.Ephemeral, _ frame: ByteBuffer) {
-        for member in members.values where member.role == .presenter { member.outbox.replace(kind, with: frame) }
+        for member in members.values where member.host { member.outbox.replace(kind, with: frame) }
     }
 
     /// The stroke being drawn: ephemeral like the pointer, so a slow viewer gets only the newest.
-    func inking(_ message: InkingMessage, role: Role) throws(SessionError) {
-        guard role == .presenter else { throw .forbidden }
+    func inking(_ message: InkingMessage, role: Role, presenterId: String? = nil) throws(SessionError) {
+        guard state.drives(role, presenterId: presenterId) else { throw state.snapshot.room == nil ? .forbidden : .notInControl }
         guard !state.snapshot.ended else { throw .ended }
-        guard message.isValid(pageCount: info.pageCount) else { throw .invalidStroke }
+        guard message.isValid(pageCount: state.pageCount) else { throw .invalidStroke }
+        var message = message
+        message.deck = state.snapshot.room?.deck
         let frame = Frames.encode(message)
         for member in members.values { member.outbox.replace(.inking, with: frame) }
     }
 
     /// Moves or hides the laser pointer: ephemeral, never stored, coalesced per socket.
-    func pointer(_ point: PagePoint?, role: Role) throws(SessionError) {
-        let update = try state.pointer(point, by: role)
+    func pointer(_ point: PagePoint?, role: Role, presenterId: String? = nil) throws(SessionError) {
+        let update = try state.pointer(point, by: role, presenterId: presenterId)
         let frame = Frames.encode(PointerMessage(update))
         for member in members.values { member.outbox.replace(.pointer, with: frame) }
     }
@@ -406,7 +437,7 @@ actor LiveSession {
         let viewerFrame = viewerEvent == event ? presenterFrame : Frames.encode(viewerEvent)
         for member in members.values {
             // A socket too far behind is cut off by its outbox; it leaves when its connection ends.
-            member.outbox.push(member.role == .presenter ? presenterFrame : viewerFrame)
+            member.outbox.push(member.host ? presenterFrame : viewerFrame)
         }
         switch event.change {
         case .pollOpened(let poll):
@@ -429,7 +460,7 @@ actor LiveSession {
         // Presenters see the count change at once; viewers get it in their welcome. Sending every
         // join to every viewer would cost O(n²) frames while a hall fills up.
         let frame = Frames.encode(PresenceMessage(viewers: count))
-        for member in members.values where member.role == .presenter { member.outbox.replace(.presence, with: frame) }
+        for member in members.values where member.host { member.outbox.replace(.presence, with: frame) }
         await onChange(self, count)
     }
 

@@ -21,6 +21,7 @@ final class Outbox: Sendable {
         case leaderboard
         case myScore
         case inking
+        case roomPresence
     }
 
     enum CloseReason: Sendable, Equatable {

@@ -13,6 +13,7 @@ struct WebController {
     static let pages: [(path: String, file: String)] = [
         ("/", "index.html"), ("/login", "login.html"), ("/library", "library.html"),
         ("/decks/:id", "rehearse.html"), ("/present/:code", "present.html"), ("/s/:code", "view.html"),
+        ("/r/:code", "room.html"), ("/r/:code/moderate", "moderate.html"), ("/r/:code/projector", "projector.html"),
     ]
 
     func addRoutes(to router: Router<AppRequestContext>) {

@@ -1,0 +1,154 @@
+/// A deck brought into a room, with what every screen needs to show it.
+public struct RoomDeck: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    /// The presenter who brought it; nil: the moderator.
+    public var owner: String?
+    public var pages: [PageInfo]
+    /// The page it was last shown at, so showing it again resumes there.
+    public var page: Int
+
+    public init(id: String, title: String, owner: String?, pages: [PageInfo], page: Int = 1) {
+        self.id = id
+        self.title = title
+        self.owner = owner
+        self.pages = pages
+        self.page = page
+    }
+
+    public var pageCount: Int { pages.count }
+}
+
+/// A page of a room's deck, as the export lists it.
+public struct ShownPage: Codable, Sendable, Equatable, Hashable {
+    public var deck: String
+    public var page: Int
+
+    public init(deck: String, page: Int) {
+        self.deck = deck
+        self.page = page
+    }
+}
+
+/// What a room adds to a session's snapshot: control, decks and the stage.
+public struct RoomSnapshot: Codable, Sendable, Equatable {
+    public var control = RoomControl()
+    /// When control last changed hands (seconds since 1970), for the time-on-stage timer.
+    public var controlSince: Double?
+    public var decks: [RoomDeck] = []
+    /// The deck on the stage (the projector); nil: idle, the projector shows how to join.
+    public var deck: String?
+    /// Every page shown, in the order first shown: what the session export holds.
+    public var shown: [ShownPage] = []
+    /// The projector's colour around a slide of another aspect ratio.
+    public var background = "#000000"
+
+    public init() {}
+
+    public static let maxDecks = 40
+
+    public func deck(_ id: String) -> RoomDeck? { decks.first { $0.id == id } }
+    public var currentDeck: RoomDeck? { deck.flatMap(deck(_:)) }
+
+    mutating func show(deck id: String, page: Int) {
+        deck = id
+        if let index = decks.firstIndex(where: { $0.id == id }) { decks[index].page = page }
+        let shownPage = ShownPage(deck: id, page: page)
+        if !shown.contains(shownPage) { shown.append(shownPage) }
+    }
+}
+
+/// What a room's commands change, besides control.
+extension SessionState {
+    /// Whether this participant drives the stage now: pages, zoom, pointer, ink.
+    /// In a session, the presenter; in a room, whoever holds control (the moderator when nobody does).
+    public func drives(_ role: Role, presenterId: String?) -> Bool {
+        guard let room = snapshot.room else { return role == .presenter }
+        switch role {
+        case .moderator: return room.control.active == nil
+        case .presenter: return presenterId != nil && room.control.active == presenterId
+        case .viewer: return false
+        }
+    }
+
+    /// Whether this participant runs the session: polls, questions, lock, end. In a room, the moderator.
+    public func isHost(_ role: Role) -> Bool {
+        snapshot.room == nil ? role == .presenter : role == .moderator
+    }
+
+    func decideRoom(_ command: SessionCommand, by role: Role, presenterId: String?, at time: Double) throws(SessionError)
+        -> [SessionChange]?
+    {
+        guard let room = snapshot.room else {
+            switch command {
+            case .room, .addDeck, .showDeck, .setBackground: throw .notARoom
+            default: return nil
+            }
+        }
+        switch command {
+        case .room(let roomCommand):
+            let actor: RoomActor
+            switch role {
+            case .moderator: actor = .moderator
+            case .presenter:
+                guard let presenterId else { throw .forbidden }
+                actor = .presenter(presenterId)
+            case .viewer: throw .forbidden
+            }
+            guard !snapshot.ended else { throw .ended }
+            var control = room.control
+            let changes = try control.handle(roomCommand, by: actor)
+            var result = changes.map { SessionChange.room($0, at: time) }
+            // A presenter given control puts their deck on the stage, where they left it.
+            for case .control(let active?, _) in changes {
+                if let mine = room.decks.last(where: { $0.owner == active && $0.id == room.deck })
+                    ?? room.decks.first(where: { $0.owner == active })
+                {
+                    result.append(.deckShown(deck: mine.id, page: mine.page))
+                }
+            }
+            return result
+        case .addDeck(let deck):
+            guard !snapshot.ended else { throw .ended }
+            switch role {
+            case .moderator: guard deck.owner == nil else { throw .forbidden }
+            case .presenter:
+                guard let presenterId, deck.owner == presenterId, room.control.isPresenter(presenterId) else {
+                    throw .forbidden
+                }
+            case .viewer: throw .forbidden
+            }
+            guard !deck.pages.isEmpty else { throw .invalidPage }
+            if room.deck(deck.id) != nil { return [] }
+            guard room.decks.count < RoomSnapshot.maxDecks else { throw .tooManyDecks }
+            var added = deck
+            added.page = 1
+            return [.deckAdded(added)]
+        case .showDeck(let id, let page):
+            guard drives(role, presenterId: presenterId) else { throw .notInControl }
+            guard !snapshot.ended else { throw .ended }
+            guard let deck = room.deck(id) else { throw .deckNotInRoom }
+            // Presenters show their own decks; the moderator may show any.
+            if role == .presenter, deck.owner != presenterId { throw .forbidden }
+            let target = page ?? deck.page
+            guard (1...deck.pageCount).contains(target) else { throw .invalidPage }
+            return room.deck == id && snapshot.page == target ? [] : [.deckShown(deck: id, page: target)]
+        case .setBackground(let color):
+            guard role == .moderator else { throw .forbidden }
+            guard Stroke.isColor(color) else { throw .badMessage("A background is a colour like #1a1a1a.") }
+            return color == room.background ? [] : [.background(color)]
+        default:
+            return nil
+        }
+    }
+}
+
+extension SessionError {
+    public static let notARoom = SessionError(code: "not_a_room", message: "That works only in a room.")
+    public static let deckNotInRoom = SessionError(code: "deck_not_found", message: "That deck is not in this room.")
+    public static let tooManyDecks = SessionError(
+        code: "too_many_decks", message: "This room has as many decks as it can hold (\(RoomSnapshot.maxDecks)).")
+    public static let noDeck = SessionError(code: "no_deck", message: "No deck is on the stage yet.")
+    public static let notModerator = SessionError(code: "not_moderator", message: "Only the moderator of this room can do that.")
+    public static let nameRequired = SessionError(code: "name_required", message: "Presenters join a room with their name.")
+}

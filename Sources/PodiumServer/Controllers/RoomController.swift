@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+import Logging
+import PodiumCore
+import PodiumStore
+
+/// Rooms over REST: opening one, and decks joining it. Control and the stage are on the socket.
+struct RoomController {
+    let store: any PodiumStore
+    let hub: LiveHub
+    let accounts: Accounts
+    let sessions: SessionController
+    let decks: DeckController
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("rooms", use: create)
+        group.post("sessions/:code/decks", use: addDeck)
+    }
+
+    struct CreateRequest: Decodable {
+        let title: String?
+        let passcode: String?
+        let allowDownload: Bool?
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
+        let user = try context.requireUser()
+        let body = try await request.decode(as: CreateRequest.self, context: context)
+        let title = body.title?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(200)
+        let passcode = body.passcode?.trimmingCharacters(in: .whitespaces)
+        if let passcode, passcode.count > 64 { throw APIError.badRequest("A passcode has at most 64 characters.") }
+        let passcodeHash = try await passcode.flatMap { $0.isEmpty ? nil : $0 }.asyncMap { try await accounts.hash($0) }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<10 {
+            let record = SessionRecord(
+                id: IDs.make("s"), code: JoinCode.random(using: &generator), kind: .room,
+                title: title.flatMap { $0.isEmpty ? nil : String($0) } ?? "\(user.name)'s room", deckId: nil,
+                presenterId: user.id, passcodeHash: passcodeHash, allowDownload: body.allowDownload ?? false, createdAt: now())
+            do {
+                try await store.insertSession(record)
+            } catch {
+                if try await store.session(code: record.code)?.isLive == true { continue }
+                throw error
+            }
+            try await hub.started(record)
+            return EditedResponse(status: .created, response: try await sessions.response(record, request: request))
+        }
+        throw APIError(.serviceUnavailable, code: "unavailable", message: "Could not find a free join code. Try again.")
+    }
+
+    struct AddDeckRequest: Decodable {
+        let deckId: String
+    }
+
+    struct AddDeckResponse: Codable, ResponseEncodable {
+        let deckId: String
+        let title: String
+        let status: String
+    }
+
+    /// A deck joins a room: uploaded as a PDF (it joins when processed) or, for a signed-in
+    /// user, `{"deckId"}` from their library. The moderator brings decks as themselves; anyone
+    /// else must have joined the room as a presenter from this browser.
+    @Sendable func addDeck(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<AddDeckResponse> {
+        let record = try await sessions.record(context)
+        guard record.isRoom else { throw APIError(.conflict, code: "not_a_room", message: "Only rooms take more decks.") }
+        guard record.isLive else { throw APIError(.conflict, code: "ended", message: "This room has ended.") }
+        guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("room") }
+        let user = context.user
+        let isModerator = user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
+        let role: Role
+        let presenterId: String?
+        if isModerator, request.uri.queryParameters.get("as") != "presenter" {
+            (role, presenterId) = (.moderator, nil)
+        } else {
+            guard let viewerId = context.viewerId else { throw APIError.forbidden }
+            // The identity cookie signs this request: a cross-site form cannot add the header.
+            guard request.headers[AuthMiddleware.csrfHeader] != nil else { throw APIError.csrf }
+            let id = LiveConnection.presenterId(viewerId: viewerId, sessionId: record.id)
+            guard await session.state.snapshot.room?.control.isPresenter(id) == true else {
+                throw APIError(.forbidden, code: "not_in_room", message: "Join the room as a presenter first.")
+            }
+            (role, presenterId) = (.presenter, id)
+        }
+
+        if request.headers[.contentType]?.hasPrefix("application/json") == true {
+            let body = try await request.decode(as: AddDeckRequest.self, context: context)
+            guard let user, let deck = try await store.deck(id: body.deckId), deck.ownerId == user.id || user.role == .admin
+            else {
+                throw APIError.notFound("deck")
+            }
+            guard deck.status == .ready else {
+                throw APIError(.conflict, code: "deck_not_ready", message: "This deck is not ready to present yet.")
+            }
+            try await join(deck, session: session, role: role, presenterId: presenterId)
+            return EditedResponse(
+                status: .created, response: AddDeckResponse(deckId: deck.id, title: deck.title, status: "ready"))
+        }
+
+        // An upload belongs to the moderator's library (presenters have no account) and joins
+        // the room once processed.
+        let logger = self.logger
+        let deck = try await decks.accept(request, ownerId: record.presenterId, folderId: nil) { [self] deck in
+            guard deck.status == .ready else { return }
+            do {
+                try await join(deck, session: session, role: role, presenterId: presenterId)
+            } catch {
+                logger.notice("deck \(deck.id) could not join room \(record.code): \(error)")
+            }
+        }
+        return EditedResponse(
+            status: .created, response: AddDeckResponse(deckId: deck.id, title: deck.title, status: deck.status.rawValue))
+    }
+
+    private func join(_ deck: DeckRecord, session: LiveSession, role: Role, presenterId: String?) async throws {
+        let pages = try await store.pages(deckId: deck.id).map(DeckResponse.pageInfo)
+        let roomDeck = RoomDeck(id: deck.id, title: deck.title, owner: presenterId, pages: pages)
+        do {
+            _ = try await session.perform(.addDeck(roomDeck), id: "deck-\(deck.id)", role: role, presenterId: presenterId)
+        } catch {
+            throw APIError(.conflict, code: error.code, message: error.message)
+        }
+    }
+}
