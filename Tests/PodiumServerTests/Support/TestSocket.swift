@@ -82,7 +82,7 @@ final class TestSocket {
 
     static let ephemeralTypes: Set = [
         "pointer", "presence", "results", "myAnswer", "questions", "viewerList", "publicQuestions", "myVotes", "leaderboard",
-        "myScore",
+        "myScore", "inking", "roomPresence",
     ]
 
     /// Skips ephemeral messages (pointer, presence, lists) until one of another type arrives.
