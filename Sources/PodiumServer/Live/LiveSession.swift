@@ -42,6 +42,9 @@ actor LiveSession {
     private let gate = SerialGate()
     /// When each poll opened, for quiz speed points.
     private var pollOpenedAt: [Int: Date]
+    static let viewerListInterval = Duration.milliseconds(500)
+    private var lastViewerList: ContinuousClock.Instant?
+    private var viewerListFlush: Task<Void, Never>?
     /// The public question list as last sent to viewers.
     private var lastPublicList: [PublicQuestion] = []
     private let store: any PodiumStore
@@ -396,8 +399,30 @@ actor LiveSession {
         for member in members.values where member.role == .viewer { member.outbox.replace(.publicQuestions, with: frame) }
     }
 
+    /// The viewer list costs O(viewers) to build and send, so while a hall fills up it goes out
+    /// at most every ``viewerListInterval`` (the first change at once, the last one always).
     private func publishViewerList() {
         guard members.values.contains(where: \.host) else { return }
+        guard viewerListFlush == nil else { return }  // a send is scheduled and will see this change
+        let clock = ContinuousClock()
+        let due = (lastViewerList ?? clock.now - Self.viewerListInterval) + Self.viewerListInterval
+        if due <= clock.now {
+            sendViewerList()
+            return
+        }
+        viewerListFlush = Task { [weak self] in
+            try? await clock.sleep(until: due)
+            await self?.sendScheduledViewerList()
+        }
+    }
+
+    private func sendScheduledViewerList() {
+        viewerListFlush = nil
+        sendViewerList()
+    }
+
+    private func sendViewerList() {
+        lastViewerList = ContinuousClock.now
         sendToPresenters(.viewerList, Frames.encode(ViewerListMessage(viewers: viewerViews())))
     }
 
