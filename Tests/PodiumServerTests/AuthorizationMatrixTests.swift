@@ -30,6 +30,8 @@ struct AuthorizationMatrixTests {
             let admin = try await client.login()
             let deckId = try await client.readyDeck(token: owner)
             let code = try #require(try await client.startSession(deckId: deckId, token: owner)["code"] as? String)
+            let roomResponse = try await client.request(.post, "/api/v1/rooms", token: owner, json: #"{"title":"Matrix"}"#)
+            let room = try #require(try roomResponse.object()["code"] as? String)
             let viewerCookie = "podium_viewer=\(InteractionTests.identity(7))"
             let viewer = try await client.socket(code: code, headers: [.cookie: viewerCookie])
             _ = try await viewer.hello(["role": "viewer"])
@@ -61,6 +63,11 @@ struct AuthorizationMatrixTests {
                 (.get, "/api/v1/sessions/\(code)/report", nil, [401, 401, 404, 200, 200]),
                 (.get, "/api/v1/sessions/\(code)/notes", nil, [403, 200, 403, 403, 403]),
                 (.post, "/api/v1/sessions/\(code)/end", nil, [401, 401, 403, 200, 200]),
+                (.post, "/api/v1/rooms", #"{"title":"R"}"#, [401, 401, 201, 201, 201]),
+                // Only the moderator (or a presenter who joined) brings decks; nothing shown yet to export.
+                (.post, "/api/v1/sessions/\(room)/decks", #"{"deckId":"\#(deckId)"}"#, [403, 403, 403, 201, 201]),
+                (.get, "/api/v1/sessions/\(room)/export.pdf", nil, [403, 403, 403, 409, 409]),
+                (.post, "/api/v1/sessions/\(room)/end", nil, [401, 401, 403, 200, 200]),
             ]
             for (method, path, body, expected) in matrix {
                 for (caller, status) in zip(Caller.allCases, expected) {
@@ -81,6 +88,20 @@ struct AuthorizationMatrixTests {
                 let reply = try await socket.hello(hello)
                 #expect(
                     (reply["code"] as? String ?? reply["type"] as? String) == expected, "presenter hello as \(caller.rawValue)")
+            }
+
+            // Who may say hello as a room's moderator.
+            let liveRoom = try #require(
+                try await client.request(.post, "/api/v1/rooms", token: owner, json: "{}").object()["code"] as? String)
+            for (caller, expected) in [
+                (Caller.anonymous, "unauthorized"), (.otherPresenter, "not_moderator"), (.owner, "welcome"), (.admin, "welcome"),
+            ] {
+                let socket = try await client.socket(code: liveRoom)
+                var hello: [String: Any] = ["role": "moderator"]
+                if let token = headers(caller).token { hello["token"] = token }
+                let reply = try await socket.hello(hello)
+                #expect(
+                    (reply["code"] as? String ?? reply["type"] as? String) == expected, "moderator hello as \(caller.rawValue)")
             }
         }
         try await store.close()
