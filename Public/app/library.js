@@ -94,7 +94,8 @@ async function loadLiveBanner() {
       el('span', { class: 'grow', text: mine.length === 1
         ? 'You are live with “' + first.title + '” (code ' + first.code + ').'
         : 'You have ' + mine.length + ' live sessions.' }),
-      el('a', { class: 'btn btn-sm', text: 'Open console', attrs: { href: '/present/' + encodeURIComponent(first.code) } }),
+      el('a', { class: 'btn btn-sm', text: 'Open console', attrs: { href: first.kind === 'room'
+        ? '/r/' + encodeURIComponent(first.code) + '/moderate' : '/present/' + encodeURIComponent(first.code) } }),
     );
     banner.hidden = false;
   } catch (_) {

@@ -24,7 +24,7 @@ const SILENCE_LIMIT = 45000;
 /** Hello errors after which reconnecting cannot help. */
 const FATAL_HELLO = new Set([
   'passcode_required', 'passcode_wrong', 'rate_limited', 'not_found', 'unauthorized', 'forbidden',
-  'bad_message', 'hello_required',
+  'bad_message', 'hello_required', 'not_moderator', 'name_required', 'not_a_room',
 ]);
 
 function newId() {
@@ -47,6 +47,7 @@ export function applyEvent(state, event) {
     case 'page':
       next.page = event.page;
       next.viewport = { x: 0, y: 0, w: 1, h: 1 };
+      if (next.room && next.room.deck) next.room = showRoomDeck(next.room, next.room.deck, event.page);
       break;
     case 'zoom':
       next.viewport = { ...event.viewport };
@@ -61,9 +62,103 @@ export function applyEvent(state, event) {
       next.ended = true;
       break;
     default:
+      if (next.room && ROOM_EVENTS.has(event.type)) applyRoomEvent(next, event);
       break; // An event type from a newer server: its seq still counts.
   }
   return next;
+}
+
+// ---- rooms (docs/protocol.md, "Rooms"): mirrors SessionSnapshot.apply in SessionEvent.swift ----
+
+const ROOM_EVENTS = new Set([
+  'presenterJoined', 'requested', 'requestCancelled', 'control', 'doNotDisturb', 'queueCap',
+  'deckAdded', 'deckShown', 'background',
+]);
+
+/** The room with `deck` on the stage at `page` (remembered on the deck, added to `shown`). */
+function showRoomDeck(room, deck, page) {
+  const shown = room.shown || [];
+  return {
+    ...room,
+    deck,
+    decks: (room.decks || []).map((d) => (d.id === deck ? { ...d, page } : d)),
+    shown: shown.some((s) => s.deck === deck && s.page === page) ? shown : [...shown, { deck, page }],
+  };
+}
+
+/** Applies a room event to `next` (a fresh copy of the state), replacing `next.room`. */
+function applyRoomEvent(next, event) {
+  let room = { ...next.room };
+  const control = { queue: [], presenters: [], ...room.control };
+  const queue = control.queue || [];
+  switch (event.type) {
+    case 'presenterJoined': {
+      const known = (control.presenters || []).some((p) => p.id === event.presenterId);
+      control.presenters = known
+        ? control.presenters.map((p) => (p.id === event.presenterId ? { ...p, name: event.name } : p))
+        : [...(control.presenters || []), { id: event.presenterId, name: event.name }];
+      break;
+    }
+    case 'requested':
+      control.queue = [...queue, event.presenterId];
+      break;
+    case 'requestCancelled':
+      control.queue = queue.filter((id) => id !== event.presenterId);
+      break;
+    case 'control': {
+      const active = event.active || null;
+      if (active !== (control.active || null)) control.presenterDoNotDisturb = false;
+      control.active = active;
+      control.lender = event.lender || null;
+      if (active) control.queue = queue.filter((id) => id !== active);
+      room.controlSince = event.at;
+      break;
+    }
+    case 'doNotDisturb':
+      if (event.moderator) control.moderatorDoNotDisturb = event.on;
+      else control.presenterDoNotDisturb = event.on;
+      break;
+    case 'queueCap':
+      control.queueCap = event.cap === undefined ? null : event.cap;
+      break;
+    case 'deckAdded':
+      room.decks = [...(room.decks || []), event.deck];
+      break;
+    case 'deckShown':
+      room = showRoomDeck(room, event.deck, event.page);
+      next.page = event.page;
+      next.viewport = { x: 0, y: 0, w: 1, h: 1 };
+      break;
+    case 'background':
+      room.background = event.color;
+      break;
+    default:
+      break;
+  }
+  room.control = control;
+  next.room = room;
+}
+
+/** The deck on a room's stage ({id, title, owner, page, pages}), or null (idle, or not a room). */
+export function stageDeck(state) {
+  const room = state && state.room;
+  if (!room || !room.deck) return null;
+  return (room.decks || []).find((d) => d.id === room.deck) || null;
+}
+
+/** The committed strokes of a page of the deck on the stage (in a room, strokes carry `deck`). */
+export function stageStrokes(state, page) {
+  const deck = state && state.room ? state.room.deck || null : null;
+  return ((state && state.strokes) || []).filter((s) => s.page === page && (s.deck || null) === deck);
+}
+
+/** The pages the stage shows: a session's deck, or in a room the deck on the stage. */
+export function stagePages(session, state) {
+  if (state && state.room) {
+    const deck = stageDeck(state);
+    return deck ? deck.pages : [];
+  }
+  return (session && session.pages) || [];
 }
 
 export function liveSocketURL(code) {

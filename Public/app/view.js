@@ -2,7 +2,7 @@
 // presenter: page, zoom, laser pointer, blank screen. Ended sessions stay readable.
 
 import { api } from './api.js';
-import { LiveClient } from './live.js';
+import { LiveClient, stagePages, stageDeck } from './live.js';
 import './stage.js';
 import { hydrateIcons, cleanCode, CODE_LENGTH, isTyping, dialogOpen, toggleFullscreen, prefersReducedMotion } from './ui.js';
 import { mountViewerInteraction } from './polls-viewer.js';
@@ -172,9 +172,7 @@ function onFatal({ code: errorCode, message }) {
 
 function onWelcome({ welcome }) {
   const session = welcome.session;
-  const pages = session.pages || [];
-  const known = stage.pages;
-  if (known.length !== pages.length || pages.some((p, i) => p.imageUrl !== known[i].imageUrl)) stage.pages = pages;
+  syncPages();
   if (!joined) {
     joined = true;
     try {
@@ -186,7 +184,7 @@ function onWelcome({ welcome }) {
     document.title = session.title + ' — Podium';
     const download = $('download');
     if (session.allowDownload) {
-      download.href = '/api/v1/sessions/' + encodeURIComponent(code) + '/download';
+      download.href = '/api/v1/sessions/' + encodeURIComponent(code) + (session.kind === 'room' ? '/export.pdf' : '/download');
       download.setAttribute('download', '');
       download.setAttribute('aria-label', 'Download the deck (PDF)');
       download.title = 'Download the deck (PDF)';
@@ -200,7 +198,8 @@ function onWelcome({ welcome }) {
 }
 
 function onChange({ event }) {
-  if (event.type === 'page' || event.type === 'ended') pointer = null;
+  if (event.type === 'page' || event.type === 'ended' || event.type === 'deckShown') pointer = null;
+  if (event.type === 'deckShown') localPage = null;
   if (event.type === 'lock') {
     if (event.locked) localPage = null;
     flash(event.locked ? 'Following the presenter again.' : 'You may browse the slides on your own: swipe or use the arrow keys.');
@@ -225,9 +224,27 @@ function shownPage() {
   return localPage !== null ? localPage : live.state.page;
 }
 
+/** The stage's pages: the session's deck, or in a room the deck on the stage (data-deck). */
+function syncPages() {
+  const pages = stagePages(live.session, live.state);
+  const known = stage.pages;
+  if (known.length !== pages.length || pages.some((p, i) => p.imageUrl !== known[i].imageUrl)) stage.pages = pages;
+  if (live.state.room) stage.dataset.deck = live.state.room.deck || '';
+}
+
+/** In a room: who presents the deck on the stage. */
+function roomLine(state) {
+  const deck = stageDeck(state);
+  if (!deck) return 'Waiting for the first slide';
+  const active = state.room.control && state.room.control.active;
+  const presenter = active && (state.room.control.presenters || []).find((p) => p.id === active);
+  return deck.title + ' · Now presenting: ' + (presenter ? presenter.name : 'the moderator');
+}
+
 function render() {
   if (!live || !joined) return;
   const state = live.state;
+  syncPages();
   if (localPage !== null && (state.locked || localPage === state.page)) localPage = null;
   const following = localPage === null;
   document.body.dataset.locked = String(state.locked !== false);
@@ -236,9 +253,10 @@ function render() {
     viewport: following ? state.viewport : { x: 0, y: 0, w: 1, h: 1 },
     blank: following ? state.blank : 'none',
   });
-  $('watch-page').textContent = 'Slide ' + shownPage() + ' / ' + stage.pageCount
+  $('watch-page').textContent = state.room && !stageDeck(state) ? 'Waiting for the first slide…' : 'Slide ' + shownPage() + ' / ' + stage.pageCount
     + (following ? '' : ' · presenter on ' + state.page)
-    + (following && state.blank !== 'none' ? ' · screen paused' : '');
+    + (following && state.blank !== 'none' ? ' · screen paused' : '')
+    + (state.room ? ' · ' + roomLine(state) : '');
   $('follow').hidden = following;
   renderPointer();
   if (state.ended) setStatus('ended');

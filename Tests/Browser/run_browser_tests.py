@@ -900,8 +900,10 @@ def main():
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import test_interaction  # noqa: E402
     import test_interaction_more  # noqa: E402
+    import test_rooms  # noqa: E402
     suite.addTests(loader.loadTestsFromModule(test_interaction))
     suite.addTests(loader.loadTestsFromModule(test_interaction_more))
+    suite.addTests(loader.loadTestsFromModule(test_rooms))
     result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
     failed = len(result.failures) + len(result.errors)
     passed = result.testsRun - failed - len(result.skipped)

@@ -1,0 +1,543 @@
+// The moderator's console of a room: /r/{code}/moderate. Shows what the projector shows, who
+// presents and for how long, the queue of requests, the presenters and their decks; hands control
+// over, takes it back, blanks the projector, and drives the stage while nobody else does.
+
+import { api, currentUser, goToLogin } from './api.js';
+import { LiveClient } from './live.js';
+import './stage.js';
+import { DeckConsole } from './console.js';
+import { hydrateIcons, toast, confirmDialog, el, plural } from './ui.js';
+import { showQR } from './qr.js';
+import {
+  roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, secondsSince, everySecond,
+  errorText, uploadToRoom, followStage, showInk, showInking, stageDeck, stagePages, hydrateRoomIcons, copyText,
+} from './room-common.js';
+
+hydrateIcons();
+hydrateRoomIcons();
+
+const code = roomCode();
+const $ = (id) => document.getElementById(id);
+const stage = $('stage');
+const links = roomLinks(code);
+let live = null;
+let started = false;
+let ended = false;
+let connected = new Set(); // presenter ids with a socket open
+let consoleDeck = null; // the deck whose pages the console holds
+const requestedAt = new Map(); // presenter id -> when their request came (seconds since 1970), when seen
+let heldBefore = false; // do-not-disturb was on at the last render
+const pendingUploads = new Map(); // deck id -> title, until the deck joins the room
+
+const deckConsole = new DeckConsole({
+  stage,
+  stageWrap: $('stage-wrap'),
+  controls: $('controls'),
+  thumbs: $('thumbs'),
+  onGoto: (page) => send({ type: 'goto', page }),
+  onZoom: (viewport) => send({ type: 'zoom', viewport }),
+  onBlank: (mode) => send({ type: 'blank', mode }),
+  onPointer: (point) => {
+    if (!live) return;
+    if (point) live.sendEphemeral({ type: 'pointer', x: point.x, y: point.y });
+    else live.sendEphemeral({ type: 'pointer', visible: false });
+  },
+  onChange: () => {
+    if (live) showInk(stage, live.state);
+  },
+});
+deckConsole.setEnabled(false);
+
+// ---- talking to the server ----
+
+/** Sends a command; errors become a toast. Resolves with the ack or null. */
+function send(command) {
+  if (!live || ended) return Promise.resolve(null);
+  const sent = live.send(command);
+  markPending();
+  return sent.then((ack) => {
+    reconcile();
+    return ack;
+  }, (error) => {
+    if (error && error.code === 'ended') showEnded();
+    else toast(errorText(error), { kind: 'error' });
+    reconcile();
+    return null;
+  });
+}
+
+function markPending() {
+  document.body.dataset.pending = String(live ? live.pendingCount : 0);
+}
+
+function room() {
+  return (live && live.state.room) || null;
+}
+
+function control() {
+  const r = room();
+  return (r && r.control) || { presenters: [], queue: [] };
+}
+
+/** The moderator drives while nobody holds control. */
+function drives() {
+  return Boolean(room()) && !control().active && !ended;
+}
+
+/** Takes the server's state once nothing of ours is in flight. */
+function reconcile() {
+  markPending();
+  if (!live || !started) return;
+  render();
+}
+
+// ---- rendering ----
+
+function render() {
+  const state = live.state;
+  const r = room();
+  if (!r) return;
+  const c = control();
+  const deck = stageDeck(state);
+  const driving = drives();
+  document.body.dataset.drives = String(driving);
+  document.body.dataset.active = c.active || '';
+
+  // The stage: what the projector shows; the console drives it while the moderator has control.
+  const deckId = deck ? deck.id : null;
+  if (deckId !== consoleDeck) {
+    consoleDeck = deckId;
+    deckConsole.setPages(stagePages(live.session, state));
+  }
+  stage.dataset.deck = deckId || '';
+  deckConsole.setEnabled(driving && Boolean(deck));
+  if (!driving || (live.pendingCount === 0 && !deckConsole.busy)) deckConsole.adopt(state);
+  if (!driving) followStage(stage, live.session, state);
+  showInk(stage, state);
+  stage.style.background = r.background || '#000000';
+  $('idle').hidden = Boolean(deck) || ended;
+  // The moderator's own controls only while the moderator drives; otherwise the stage just follows.
+  $('thumbs').hidden = !deck || !driving;
+  $('controls').hidden = !deck || !driving;
+
+  // Who is on stage.
+  $('onstage-name').textContent = nowPresenting(r) + (c.lender ? ' (lent by ' + presenterName(r, c.lender) + ')' : '');
+  $('onstage-deck').textContent = deck ? deck.title + ' · slide ' + state.page + ' of ' + deck.pages.length : 'Nothing on the stage';
+  $('withdraw').hidden = !c.active || ended;
+
+  renderDeckBar(state, driving);
+  renderQueue(c);
+  renderPresenters(r, c);
+  renderDecks(r, driving);
+
+  // The projector.
+  for (const button of document.querySelectorAll('#blank-group .seg')) {
+    button.setAttribute('aria-pressed', String(button.dataset.blank === (state.blank || 'none')));
+    button.disabled = ended;
+  }
+  const color = $('background');
+  if (document.activeElement !== color) color.value = r.background || '#000000';
+  $('background-value').textContent = (r.background || '#000000').toUpperCase();
+  tick();
+}
+
+function renderDeckBar(state, driving) {
+  const bar = $('deckbar');
+  const r = room();
+  bar.hidden = !driving || !(r.decks || []).length;
+  if (bar.hidden) return;
+  const buttons = (r.decks || []).map((deck) => el('button', {
+    class: 'deck-tab', text: deck.title,
+    attrs: { type: 'button', 'aria-pressed': String(deck.id === r.deck), 'data-deck-id': deck.id, title: 'Show “' + deck.title + '” on the stage' },
+    on: { click: () => send({ type: 'showDeck', deckId: deck.id }) },
+  }, [el('span', { class: 'deck-tab-owner', text: deck.owner ? presenterName(r, deck.owner) : 'you' })]));
+  bar.replaceChildren(el('span', { class: 'deckbar-label', text: 'Show:' }), ...buttons);
+}
+
+function renderQueue(c) {
+  const queue = c.queue || [];
+  const held = Boolean(c.moderatorDoNotDisturb);
+  $('queue-count').textContent = String(queue.length);
+  $('queue-count').dataset.count = String(queue.length);
+  $('hand-over').disabled = !queue.length || ended;
+  $('dnd').checked = held;
+  $('dnd').disabled = ended;
+  const list = $('queue');
+  list.hidden = held;
+  $('queue-empty').hidden = held || queue.length > 0;
+  const heldLine = $('queue-held');
+  heldLine.hidden = !held;
+  heldLine.textContent = queue.length ? plural(queue.length, 'request', 'requests') + ' waiting (held)' : 'Requests are held quietly.';
+  heldLine.dataset.count = String(queue.length);
+  if (heldBefore && !held && queue.length) {
+    toast(plural(queue.length, 'request waits', 'requests wait') + ' for control.', { kind: 'info' });
+  }
+  heldBefore = held;
+  const capField = $('queue-cap');
+  if (document.activeElement !== capField) capField.value = c.queueCap ? String(c.queueCap) : '';
+  const r = room();
+  list.replaceChildren(...queue.map((id, index) => {
+    const since = requestedAt.get(id);
+    const waited = el('span', { class: 'room-item-meta', data: { since: since || '' } });
+    return el('li', { class: 'room-item queue-item', data: { presenterId: id } }, [
+      el('span', { class: 'queue-pos', text: String(index + 1) }),
+      el('span', { class: 'room-item-main' }, [
+        el('strong', { text: presenterName(r, id) }),
+        waited,
+      ]),
+      el('button', {
+        class: 'btn btn-sm', text: 'Grant', attrs: { type: 'button', 'data-action': 'grant', disabled: ended },
+        on: { click: () => send({ type: 'grant', presenterId: id }) },
+      }),
+    ]);
+  }));
+}
+
+function renderPresenters(r, c) {
+  const presenters = c.presenters || [];
+  $('presenter-count').textContent = String(presenters.length);
+  $('presenters-empty').hidden = presenters.length > 0;
+  $('presenters').replaceChildren(...presenters.map((p) => {
+    const decks = (r.decks || []).filter((d) => d.owner === p.id);
+    const online = connected.has(p.id);
+    const position = (c.queue || []).indexOf(p.id);
+    const badges = [];
+    if (c.active === p.id) badges.push(el('span', { class: 'badge badge-live', text: 'Presenting' }));
+    else if (position >= 0) badges.push(el('span', { class: 'badge badge-wait', text: 'Waiting #' + (position + 1) }));
+    if (c.lender === p.id) badges.push(el('span', { class: 'badge', text: 'Lent control' }));
+    const isActive = c.active === p.id && !c.lender;
+    return el('li', { class: 'room-item presenter-item', data: { presenterId: p.id, connected: String(online) } }, [
+      el('span', { class: 'presence-dot' + (online ? ' is-on' : ''), attrs: { title: online ? 'Connected' : 'Not connected', 'aria-label': online ? 'Connected' : 'Not connected' } }),
+      el('span', { class: 'room-item-main' }, [
+        el('span', { class: 'room-item-title' }, [el('strong', { text: p.name }), ...badges]),
+        el('span', { class: 'room-item-meta', text: (decks.length ? decks.map((d) => d.title).join(', ') : 'No deck yet') + (online ? '' : ' · offline') }),
+      ]),
+      el('button', {
+        class: 'btn btn-sm', text: isActive ? 'On stage' : 'Grant',
+        attrs: { type: 'button', 'data-action': 'grant', disabled: isActive || ended, title: 'Give ' + p.name + ' control of the stage' },
+        on: { click: () => send({ type: 'grant', presenterId: p.id }) },
+      }),
+    ]);
+  }));
+}
+
+function renderDecks(r, driving) {
+  const decks = r.decks || [];
+  $('deck-count').textContent = String(decks.length);
+  const items = decks.map((deck) => {
+    const first = deck.pages[0];
+    const onStage = deck.id === r.deck;
+    return el('li', { class: 'room-item deck-item', data: { deckId: deck.id } }, [
+      first ? el('img', { class: 'deck-mini', attrs: { src: first.thumbnailUrl || first.mediumUrl, alt: '', loading: 'lazy' } }) : el('span', { class: 'deck-mini' }),
+      el('span', { class: 'room-item-main' }, [
+        el('span', { class: 'room-item-title' }, [el('strong', { text: deck.title }), onStage ? el('span', { class: 'badge badge-live', text: 'On stage' }) : null]),
+        el('span', { class: 'room-item-meta', text: (deck.owner ? presenterName(r, deck.owner) : 'You') + ' · ' + plural(deck.pages.length, 'slide', 'slides') }),
+      ]),
+      el('button', {
+        class: 'btn btn-sm', text: 'Show',
+        attrs: {
+          type: 'button', 'data-action': 'show-deck', disabled: !driving || (onStage),
+          title: driving ? 'Put this deck on the stage' : 'Take control back to show a deck yourself',
+        },
+        on: { click: () => send({ type: 'showDeck', deckId: deck.id }) },
+      }),
+    ]);
+  });
+  for (const [id, title] of pendingUploads) {
+    if (decks.some((d) => d.id === id)) {
+      pendingUploads.delete(id);
+      continue;
+    }
+    items.push(el('li', { class: 'room-item deck-item is-processing' }, [
+      el('span', { class: 'deck-mini' }),
+      el('span', { class: 'room-item-main' }, [el('strong', { text: title }), el('span', { class: 'room-item-meta', text: 'Processing…' })]),
+    ]));
+  }
+  $('decks').replaceChildren(...items);
+}
+
+/** The timers, every second. */
+function tick() {
+  if (!live || !live.session) return;
+  const since = live.session.startedAt;
+  $('room-elapsed').textContent = formatDuration(secondsSince(since));
+  const r = room();
+  $('onstage-time').textContent = formatDuration(secondsSince((r && r.controlSince) || since));
+  for (const meta of document.querySelectorAll('.queue-item .room-item-meta')) {
+    const at = Number(meta.dataset.since);
+    meta.textContent = at ? 'waiting ' + formatDuration(secondsSince(at)) : 'waiting';
+  }
+}
+everySecond(tick);
+
+function setConnection(state) {
+  document.body.dataset.connection = state;
+  const text = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', ended: 'Ended', failed: 'Not connected' }[state] || state;
+  $('connection-text').textContent = text;
+  $('connection').className = 'pill ' + ({ live: 'pill-live', reconnecting: 'pill-warn', connecting: 'pill-warn', ended: 'pill-ended', failed: 'pill-ended' }[state] || '');
+}
+
+function showEnded() {
+  if (ended) return;
+  ended = true;
+  deckConsole.setEnabled(false);
+  deckConsole.hidePointer();
+  $('ended-overlay').hidden = false;
+  $('end-room').disabled = true;
+  setConnection('ended');
+  if (live && started) render();
+}
+
+function showMessage(title, text, link) {
+  const parts = [el('h2', { text: title }), el('p', { text })];
+  if (link) parts.push(el('a', { class: 'btn btn-primary', text: link.label, attrs: { href: link.href } }));
+  $('console-message').replaceChildren(el('div', {}, parts));
+  $('console-message').hidden = false;
+}
+
+function setJoinInfo() {
+  $('join-code').textContent = code;
+  for (const [key, id] of [['audience', 'link-audience'], ['presenter', 'link-presenter'], ['projector', 'link-projector']]) {
+    const link = $(id);
+    link.href = links[key];
+    link.textContent = shortURL(links[key]);
+  }
+  $('open-projector').href = links.projector;
+  $('export').href = '/api/v1/sessions/' + encodeURIComponent(code) + '/export.pdf';
+  $('export').setAttribute('download', '');
+  showQR($('join-qr'), links.audience, 6);
+}
+
+// ---- wiring ----
+
+for (const button of document.querySelectorAll('[data-copy]')) {
+  button.addEventListener('click', async () => {
+    const url = links[button.dataset.copy];
+    if (await copyText(url)) toast('Link copied.', { kind: 'success' });
+    else toast('Copy the link by hand: ' + url);
+  });
+}
+
+$('withdraw').addEventListener('click', () => send({ type: 'withdraw' }));
+$('hand-over').addEventListener('click', () => send({ type: 'handOverNext' }));
+$('dnd').addEventListener('change', (event) => send({ type: 'doNotDisturb', on: event.target.checked }));
+$('queue-cap-set').addEventListener('click', () => {
+  const raw = $('queue-cap').value.trim();
+  const cap = raw === '' ? null : Math.floor(Number(raw));
+  if (cap !== null && !(cap >= 1)) {
+    toast('A queue limit is a number from 1, or empty for no limit.', { kind: 'error' });
+    return;
+  }
+  send({ type: 'setQueueCap', cap }).then((ack) => {
+    if (ack) toast(cap ? 'At most ' + plural(cap, 'request', 'requests') + ' may wait.' : 'No limit on waiting requests.', { kind: 'success' });
+  });
+});
+$('queue-cap').addEventListener('keydown', (event) => {
+  if (event.key === 'Enter') $('queue-cap-set').click();
+});
+for (const button of document.querySelectorAll('#blank-group .seg')) {
+  button.addEventListener('click', () => send({ type: 'blank', mode: button.dataset.blank }));
+}
+$('background').addEventListener('change', (event) => send({ type: 'setBackground', color: event.target.value.toLowerCase() }));
+$('background').addEventListener('input', (event) => { $('background-value').textContent = event.target.value.toUpperCase(); });
+
+$('export').addEventListener('click', (event) => {
+  const r = room();
+  if (r && !(r.shown || []).length) {
+    event.preventDefault();
+    toast(errorText({ code: 'nothing_shown' }), { kind: 'error' });
+  }
+});
+
+$('end-room').addEventListener('click', async () => {
+  const ok = await confirmDialog({
+    title: 'End this room?', message: 'The projector, the presenters and the audience are told that the room is over. You cannot reopen it.',
+    confirmLabel: 'End room', danger: true,
+  });
+  if (!ok) return;
+  $('end-room').disabled = true;
+  try {
+    if (live && live.isOpen) await live.send({ type: 'end' });
+    else await api('/api/v1/sessions/' + encodeURIComponent(code) + '/end', { method: 'POST' });
+    showEnded();
+  } catch (error) {
+    if (error && error.code === 'ended') {
+      showEnded();
+      return;
+    }
+    $('end-room').disabled = false;
+    toast(errorText(error), { kind: 'error' });
+  }
+});
+
+// Bring a deck: upload a PDF, or pick one from the library.
+$('bring-upload').addEventListener('click', () => $('file-input').click());
+$('file-input').addEventListener('change', async (event) => {
+  const file = event.target.files && event.target.files[0];
+  event.target.value = '';
+  if (!file) return;
+  const status = $('upload-status');
+  const bar = el('span', { class: 'progress-bar' });
+  status.replaceChildren(el('span', { class: 'room-upload-label', text: 'Uploading ' + file.name + '…' }), el('span', { class: 'progress-track' }, [bar]));
+  status.hidden = false;
+  try {
+    const added = await uploadToRoom(code, file, { onProgress: (f) => { bar.style.width = Math.round(f * 100) + '%'; } });
+    if (!(room().decks || []).some((d) => d.id === added.deckId)) pendingUploads.set(added.deckId, added.title);
+    toast('“' + added.title + '” is being prepared; it joins the room in a moment.', { kind: 'success' });
+  } catch (error) {
+    toast(errorText(error), { kind: 'error' });
+  } finally {
+    status.hidden = true;
+    if (started) render();
+  }
+});
+
+$('bring-library').addEventListener('click', () => pickFromLibrary());
+
+async function pickFromLibrary() {
+  let decks;
+  try {
+    decks = await api('/api/v1/decks');
+  } catch (error) {
+    toast(errorText(error), { kind: 'error' });
+    return;
+  }
+  const inRoom = new Set((room().decks || []).map((d) => d.id));
+  const ready = decks.filter((d) => d.status === 'ready');
+  const dialog = el('dialog', { class: 'dialog library-picker', attrs: { 'aria-labelledby': 'pick-title', id: 'library-picker' } });
+  const close = el('button', { class: 'btn', text: 'Close', attrs: { type: 'button' }, on: { click: () => dialog.close() } });
+  const list = el('ul', { class: 'picker-list' }, ready.map((deck) => el('li', {}, [
+    el('button', {
+      class: 'picker-item', attrs: { type: 'button', disabled: inRoom.has(deck.id), 'data-deck-id': deck.id },
+      on: {
+        click: async (event) => {
+          const button = event.currentTarget;
+          button.disabled = true;
+          try {
+            await api('/api/v1/sessions/' + encodeURIComponent(code) + '/decks', { method: 'POST', body: { deckId: deck.id } });
+            toast('“' + deck.title + '” joined the room.', { kind: 'success' });
+            dialog.close();
+          } catch (error) {
+            button.disabled = false;
+            toast(errorText(error), { kind: 'error' });
+          }
+        },
+      },
+    }, [
+      deck.thumbnailUrl ? el('img', { attrs: { src: deck.thumbnailUrl, alt: '' } }) : el('span', { class: 'picker-noimg' }),
+      el('span', { class: 'picker-text' }, [
+        el('strong', { text: deck.title }),
+        el('span', { text: inRoom.has(deck.id) ? 'In the room already' : plural(deck.pageCount || 0, 'slide', 'slides') }),
+      ]),
+    ]),
+  ])));
+  dialog.append(el('div', { class: 'dialog-form' }, [
+    el('h2', { class: 'dialog-title', text: 'Bring a deck from your library', attrs: { id: 'pick-title' } }),
+    ready.length ? list : el('p', { class: 'dialog-text', text: 'Your library has no ready deck yet.' }),
+    el('div', { class: 'dialog-actions' }, [close]),
+  ]));
+  document.body.append(dialog);
+  dialog.addEventListener('close', () => dialog.remove());
+  dialog.showModal();
+}
+
+// ---- start ----
+
+function onEvent(event) {
+  if (event.type === 'requested') {
+    requestedAt.set(event.presenterId, event.at);
+    const c = control();
+    if (!c.moderatorDoNotDisturb && started) {
+      toast(presenterName(room(), event.presenterId) + ' asks for control.', { kind: 'info', timeout: 3500 });
+    }
+  } else if (event.type === 'requestCancelled') {
+    requestedAt.delete(event.presenterId);
+  } else if (event.type === 'ended') {
+    showEnded();
+  }
+}
+
+async function start() {
+  if (!code) {
+    showMessage('No room', 'This address has no join code.', { href: '/library', label: 'Back to the library' });
+    return;
+  }
+  document.title = code + ' — Moderating — Podium';
+  let user;
+  try {
+    user = await currentUser();
+  } catch (error) {
+    showMessage('Cannot reach the server', error.message);
+    return;
+  }
+  if (!user) {
+    goToLogin();
+    return;
+  }
+  setJoinInfo();
+  try {
+    const info = await api('/api/v1/sessions/' + encodeURIComponent(code));
+    $('room-title').textContent = info.title;
+    document.title = info.title + ' — Moderating — Podium';
+    if (info.kind !== 'room') {
+      showMessage('This is not a room', 'Session ' + code + ' has one presenter and one deck.', { href: '/present/' + code, label: 'Open its presenter console' });
+      return;
+    }
+  } catch (error) {
+    if (error.status === 404) {
+      showMessage('No room with code ' + code, 'It may have been mistyped.', { href: '/library', label: 'Back to the library' });
+      setConnection('failed');
+      return;
+    }
+    toast(errorText(error), { kind: 'error' });
+  }
+
+  live = new LiveClient(code, { role: 'moderator' });
+  live.addEventListener('status', (event) => {
+    if (!ended) setConnection(event.detail.state);
+  });
+  live.addEventListener('welcome', (event) => {
+    const { welcome } = event.detail;
+    connected = new Set(welcome.connectedPresenters || []);
+    $('room-title').textContent = welcome.session.title;
+    started = true;
+    $('console-message').hidden = true;
+    $('viewer-count').textContent = String(live.viewers);
+    if (live.state.ended) showEnded();
+    render();
+  });
+  live.addEventListener('change', (event) => {
+    onEvent(event.detail.event);
+    reconcile();
+  });
+  live.addEventListener('sync', reconcile);
+  live.addEventListener('presence', (event) => { $('viewer-count').textContent = String(event.detail.viewers); });
+  live.addEventListener('pointer', (event) => {
+    if (drives()) return;
+    const m = event.detail;
+    stage.setPointer(m.visible === false || !Number.isFinite(m.x) ? null : { x: m.x, y: m.y });
+  });
+  live.addEventListener('inking', (event) => {
+    if (!drives()) showInking(stage, event.detail, live.state);
+  });
+  live.addEventListener('message', (event) => {
+    if (event.detail.type === 'roomPresence') {
+      connected = new Set(event.detail.connected || []);
+      if (started) render();
+    }
+  });
+  live.addEventListener('rejected', (event) => {
+    if (!event.detail.id && event.detail.message) toast(errorText(event.detail), { kind: 'error' });
+  });
+  live.addEventListener('fatal', (event) => {
+    const { code: errorCode } = event.detail;
+    if (errorCode === 'ended') showEnded();
+    else if (errorCode === 'unauthorized') goToLogin();
+    else if (errorCode === 'not_moderator' || errorCode === 'forbidden') {
+      showMessage('Not your room', 'Only the moderator who opened room ' + code + ' can run it.', { href: '/r/' + code, label: 'Join as a presenter' });
+    } else showMessage('Cannot moderate', errorText(event.detail));
+  });
+  live.connect();
+}
+
+start();

@@ -1,0 +1,162 @@
+// The projector of a room: /r/{code}/projector. Content only: the slide on the stage, best fit
+// and centred, margins in the room's background colour; when idle, a big QR code, the join code
+// and the audience link. Joins as a viewer (the moderator's own browser needs no passcode).
+
+import { api } from './api.js';
+import { LiveClient } from './live.js';
+import './stage.js';
+import { cleanCode, toggleFullscreen } from './ui.js';
+import { showQR } from './qr.js';
+import { followStage, showInking, stageDeck, shortURL, roomLinks, errorText } from './room-common.js';
+
+const $ = (id) => document.getElementById(id);
+const code = cleanCode(decodeURIComponent(location.pathname.split('/')[2] || '')).code;
+const stage = $('stage');
+const storageKey = 'podium.projector.' + code;
+let live = null;
+let joined = false;
+let pointer = null;
+
+function show(which) {
+  $('gate').hidden = which !== 'gate';
+  $('projector').hidden = which !== 'projector';
+}
+
+async function start() {
+  $('gate-code').textContent = code;
+  let info = null;
+  try {
+    info = await api('/api/v1/sessions/' + encodeURIComponent(code));
+  } catch (error) {
+    showGate(error.status === 404 ? 'There is no room with code ' + code + '.' : errorText(error), false);
+    return;
+  }
+  $('gate-title').textContent = info.title;
+  document.title = info.title + ' — Projector — Podium';
+  setIdle(info.title);
+  // The moderator's own browser needs no passcode: try without one first.
+  connect(readPasscode());
+}
+
+function readPasscode() {
+  try {
+    return localStorage.getItem(storageKey) || '';
+  } catch (_) {
+    return '';
+  }
+}
+
+function showGate(text, askPasscode = true) {
+  show('gate');
+  $('gate-error').textContent = text || '';
+  $('gate-form').hidden = !askPasscode;
+  if (askPasscode) $('passcode').focus();
+}
+
+$('gate-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const passcode = $('passcode').value.trim();
+  if (!passcode) {
+    $('gate-error').textContent = 'Enter the passcode.';
+    return;
+  }
+  connect(passcode);
+});
+
+function connect(passcode) {
+  if (live) live.close();
+  live = new LiveClient(code, { role: 'viewer', name: 'Projector', passcode: passcode || undefined });
+  live.addEventListener('welcome', () => {
+    if (!joined) {
+      joined = true;
+      try {
+        if (passcode) localStorage.setItem(storageKey, passcode);
+      } catch (_) {
+        // storage may be off
+      }
+      show('projector');
+    }
+    render();
+  });
+  live.addEventListener('change', (event) => {
+    const type = event.detail.event.type;
+    if (type === 'page' || type === 'deckShown' || type === 'ended') pointer = null;
+    render();
+  });
+  live.addEventListener('sync', () => render());
+  live.addEventListener('status', (event) => setStatus(event.detail.state));
+  live.addEventListener('pointer', (event) => {
+    const m = event.detail;
+    pointer = m.visible === false || !Number.isFinite(m.x) ? null : { page: m.page, x: m.x, y: m.y };
+    renderPointer();
+  });
+  live.addEventListener('inking', (event) => showInking(stage, event.detail, live.state));
+  live.addEventListener('fatal', (event) => {
+    const { code: errorCode, message } = event.detail;
+    try {
+      localStorage.removeItem(storageKey);
+    } catch (_) {
+      // storage may be off
+    }
+    if (joined) {
+      setStatus('failed');
+      return;
+    }
+    if (errorCode === 'passcode_required') showGate('This room has a passcode. Type it once; this screen remembers it.');
+    else if (errorCode === 'passcode_wrong' || errorCode === 'rate_limited') showGate(errorText({ code: errorCode, message }));
+    else showGate(errorText({ code: errorCode, message }), false);
+  });
+  live.connect();
+}
+
+function setIdle(title) {
+  const audience = roomLinks(code).audience;
+  let host = location.host;
+  try {
+    host = new URL(audience).host;
+  } catch (_) {
+    // keep location.host
+  }
+  $('idle-title').textContent = title || '';
+  $('idle-host').textContent = host;
+  $('idle-code').textContent = code;
+  $('idle-qr').alt = 'QR code of ' + shortURL(audience);
+  showQR($('idle-qr'), audience, 12);
+}
+
+function render() {
+  if (!live || !joined) return;
+  const state = live.state;
+  const room = state.room || {};
+  followStage(stage, live.session, state);
+  // The margins around a slide of another shape: the room's colour.
+  stage.style.background = room.background || '#000000';
+  document.body.style.background = room.background || '#000000';
+  const deck = stageDeck(state);
+  $('idle').hidden = Boolean(deck) || state.ended;
+  $('ended').hidden = !state.ended;
+  document.body.dataset.idle = String(!deck);
+  if (live.session && $('idle-title').textContent !== live.session.title) $('idle-title').textContent = live.session.title;
+  renderPointer();
+}
+
+function renderPointer() {
+  const visible = pointer && (pointer.page === undefined || pointer.page === live.state.page) && !live.state.ended;
+  stage.setPointer(visible ? pointer : null);
+}
+
+function setStatus(state) {
+  document.body.dataset.connection = state;
+  const status = $('status');
+  const text = { reconnecting: 'Reconnecting…', connecting: 'Connecting…', failed: 'Disconnected' }[state];
+  status.hidden = !text || !joined;
+  status.textContent = text || '';
+}
+
+stage.addEventListener('dblclick', () => toggleFullscreen());
+document.addEventListener('keydown', (event) => {
+  if (event.target instanceof HTMLInputElement) return;
+  if (event.key === 'f' || event.key === 'F') toggleFullscreen();
+});
+
+start();

@@ -1,0 +1,360 @@
+#!/usr/bin/python3
+"""Browser tests of rooms: a moderator, two presenters with their own decks, a projector, a viewer.
+
+Runs inside the suite of ``run_browser_tests.py`` (which loads this module and shares its
+harness). Alone:  python3 Tests/Browser/run_browser_tests.py rooms
+
+State the tests read: ``<podium-stage data-deck data-page>`` on every room page;
+``<body data-connection data-drives data-pending>`` on the moderator's and presenters' pages;
+``#control-card[data-state data-position]`` on a presenter's page; ``.queue-item[data-presenter-id]``,
+``.presenter-item[data-presenter-id][data-connected]``, ``#queue-held[data-count]`` on the console;
+``#idle`` (the join screen) and ``<body data-idle>`` on the projector.
+"""
+
+import sys
+
+harness = sys.modules.get("run_browser_tests")
+if harness is None:  # imported directly: load the harness under its own name
+    import run_browser_tests as harness  # noqa: E402
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+BrowserTest = harness.BrowserTest
+SERVER = harness.SERVER
+wait_for = harness.wait_for
+visible = harness.visible
+text_of = harness.text_of
+stage_attr = harness.stage_attr
+screenshot = harness.screenshot
+FIXTURES = harness.FIXTURES
+
+PASSCODE = "4321"
+DECK_A = FIXTURES / "cairo-slides.pdf"  # 3 pages, 16:9
+DECK_B = FIXTURES / "ghostscript-a4.pdf"  # 2 pages, A4 portrait
+
+
+def setUpModule():
+    if not harness.DEMO_DECK or not SERVER.proc or SERVER.proc.poll() is not None:
+        harness.setUpModule()
+
+
+def tearDownModule():
+    harness.tearDownModule()
+
+
+def body_data(driver, name):
+    return driver.execute_script("return document.body.dataset[arguments[0]] ?? null", name)
+
+
+def attr(driver, css, name):
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;", css, name)
+
+
+def click(driver, css):
+    element = wait_for(driver, lambda d: visible(d, css), f"{css} to be visible")
+    wait_for(driver, lambda d: element.is_enabled(), f"{css} to be enabled")
+    element.click()
+    return element
+
+
+def slide_shown(driver, deck_id, page):
+    """The stage shows this deck's page, its image loaded."""
+    return driver.execute_script("""
+        const s = document.querySelector('podium-stage');
+        const img = s && s.querySelector('img.current');
+        return !!s && s.dataset.deck === arguments[0] && s.dataset.page === String(arguments[1])
+            && !!img && img.complete && img.naturalWidth > 0;""", deck_id, page)
+
+
+def frame_box(driver):
+    """The slide's frame and the stage, in client pixels."""
+    return driver.execute_script("""
+        const s = document.querySelector('podium-stage');
+        const f = s.querySelector('.stage-frame').getBoundingClientRect();
+        const r = s.getBoundingClientRect();
+        return {fl: f.left, ft: f.top, fw: f.width, fh: f.height, sl: r.left, st: r.top, sw: r.width, sh: r.height};""")
+
+
+STROKE_SCRIPT = r"""
+const [code, passcode, page, done] = arguments;
+const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host
+    + '/api/v1/sessions/' + code + '/live');
+const id = 'test-stroke-' + Date.now();
+ws.onopen = () => ws.send(JSON.stringify({type: 'hello', role: 'presenter', name: 'Ann', passcode}));
+ws.onmessage = (event) => {
+  const m = JSON.parse(event.data);
+  if (m.type === 'welcome') {
+    ws.send(JSON.stringify({type: 'stroke', id, stroke: {page, tool: 'pen', color: '#e53935', width: 0.006,
+      points: [[0.2, 0.5, 0.5], [0.4, 0.6, 0.5], [0.6, 0.5, 0.5], [0.8, 0.6, 0.5]]}}));
+  } else if ((m.type === 'ack' || m.type === 'error') && m.id === id) {
+    ws.close();
+    done(m);
+  } else if (m.type === 'error') {
+    done(m);
+  }
+};
+"""
+
+
+class RoomTests(BrowserTest):
+    def join_presenter(self, driver, code, name):
+        driver.get(f"{SERVER.base}/r/{code}")
+        wait_for(driver, lambda d: visible(d, "#gate-form"), "the presenter's join gate")
+        wait_for(driver, lambda d: visible(d, "#passcode"), "the passcode field (the room has one)")
+        driver.find_element(By.ID, "presenter-name").send_keys(name)
+        driver.find_element(By.ID, "passcode").send_keys(PASSCODE)
+        driver.find_element(By.ID, "join-button").click()
+        wait_for(driver, lambda d: body_data(d, "connection") == "live" and body_data(d, "presenterId"),
+                 f"{name} to join the room")
+        return body_data(driver, "presenterId")
+
+    def upload_deck(self, presenter, moderator, path, pages):
+        presenter.find_element(By.ID, "file-input").send_keys(str(path))
+        # The deck joins the room once processed: the presenter's list and the moderator's.
+        item = wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, "#my-decks .deck-item[data-deck-id]"),
+                        f"{path.name} in the presenter's decks", timeout=120)[0]
+        deck_id = item.get_attribute("data-deck-id")
+        self.assertIn(f"{pages} slides", item.text)
+        wait_for(moderator, lambda d: d.find_elements(By.CSS_SELECTOR, f'#decks [data-deck-id="{deck_id}"]'),
+                 "the deck in the moderator's list")
+        return deck_id
+
+    def test_room_hand_over(self):
+        """Open a room; two presenters bring decks; request, grant, page, hand over, withdraw."""
+        # The moderator opens a room from the library.
+        moderator = self.driver(1440, 900)
+        self.sign_in_with_cookie(moderator)
+        moderator.get(SERVER.base + "/library")
+        click(moderator, "#open-room")
+        wait_for(moderator, lambda d: visible(d, "#room-dialog"), "the open-a-room dialog")
+        moderator.find_element(By.ID, "room-title").send_keys("Lightning talks")
+        moderator.find_element(By.ID, "room-passcode").send_keys(PASSCODE)
+        moderator.find_element(By.ID, "room-download").click()
+        screenshot(moderator, "room-open-dialog")
+        moderator.find_element(By.ID, "room-start").click()
+        wait_for(moderator, lambda d: d.current_url.rstrip("/").endswith("/moderate"), "the moderator console")
+        code = moderator.current_url.rstrip("/").split("/")[-2]
+        self.assertRegex(code, r"^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{6}$")
+        wait_for(moderator, lambda d: body_data(d, "connection") == "live", "the console to connect")
+        self.assertEqual(text_of(moderator, "#join-code"), code)
+        self.assertEqual(text_of(moderator, "#room-title"), "Lightning talks")
+        self.assertTrue(visible(moderator, "#idle"), "nothing on the stage yet")
+        self.assertEqual(body_data(moderator, "drives"), "true")
+        status, info = SERVER.api("GET", f"/api/v1/sessions/{code}")
+        self.assertEqual((status, info["kind"], info["hasPasscode"]), (200, "room", True))
+
+        # The projector: the moderator's own browser (signed in) needs no passcode. Idle: join screen.
+        projector = self.driver(1280, 720)
+        self.sign_in_with_cookie(projector)
+        projector.get(f"{SERVER.base}/r/{code}/projector")
+        wait_for(projector, lambda d: visible(d, "#idle"), "the projector's join screen")
+        self.assertEqual(text_of(projector, "#idle-code"), code)
+        wait_for(projector, lambda d: d.execute_script(
+            "const i = document.getElementById('idle-qr'); return i.src.startsWith('data:') && i.naturalWidth > 0"),
+            "the projector's QR code")
+        self.assertEqual(body_data(projector, "idle"), "true")
+        screenshot(projector, "room-projector-idle")
+
+        # The audience: the passcode at the usual gate.
+        viewer = self.driver(390, 844)
+        viewer.get(f"{SERVER.base}/s/{code}")
+        wait_for(viewer, lambda d: visible(d, "#gate-form"), "the viewer's gate")
+        viewer.find_element(By.ID, "passcode").send_keys(PASSCODE)
+        viewer.find_element(By.ID, "join-button").click()
+        wait_for(viewer, lambda d: visible(d, "#watch"), "the viewer watching")
+        wait_for(viewer, lambda d: "Waiting for the first slide" in (text_of(d, "#watch-page") or ""),
+                 "the viewer told that nothing is on the stage yet")
+
+        # Two presenters, each in their own browser (their own identity cookie), each with a deck.
+        ann = self.driver(1280, 800)
+        bob = self.driver(1280, 800)
+        ann_id = self.join_presenter(ann, code, "Ann")
+        bob_id = self.join_presenter(bob, code, "Bob")
+        self.assertNotEqual(ann_id, bob_id)
+        for presenter_id in (ann_id, bob_id):
+            wait_for(moderator, lambda d: attr(d, f'.presenter-item[data-presenter-id="{presenter_id}"]', "data-connected") == "true",
+                     "the presenters listed as connected on the console")
+        deck_a = self.upload_deck(ann, moderator, DECK_A, 3)
+        deck_b = self.upload_deck(bob, moderator, DECK_B, 2)
+        self.assertIn("Ann", text_of(moderator, f'.presenter-item[data-presenter-id="{ann_id}"]'))
+
+        # Ann asks for control; the moderator sees the request and grants it.
+        click(ann, "#request")
+        wait_for(ann, lambda d: attr(d, "#control-card", "data-state") == "waiting", "Ann waiting")
+        self.assertEqual(attr(ann, "#control-card", "data-position"), "1")
+        wait_for(moderator, lambda d: d.find_elements(By.CSS_SELECTOR, f'.queue-item[data-presenter-id="{ann_id}"]'),
+                 "Ann's request on the console")
+        self.assertEqual(text_of(moderator, "#queue-count"), "1")
+        screenshot(ann, "room-presenter-waiting")
+        moderator.find_element(By.CSS_SELECTOR, f'.queue-item[data-presenter-id="{ann_id}"] [data-action="grant"]').click()
+
+        # Ann's deck is on the projector, the viewer's phone and the console.
+        wait_for(ann, lambda d: body_data(d, "drives") == "true", "Ann in control")
+        for driver, who in ((projector, "projector"), (viewer, "viewer"), (moderator, "moderator"), (ann, "Ann")):
+            wait_for(driver, lambda d: slide_shown(d, deck_a, 1), f"Ann's deck, page 1, on the {who}")
+        wait_for(viewer, lambda d: "Now presenting: Ann" in (text_of(d, "#watch-page") or ""), "the viewer naming Ann")
+        self.assertEqual(body_data(moderator, "drives"), "false")
+        self.assertIn("Ann", text_of(moderator, "#onstage-name"))
+        self.assertIn("Ann", text_of(bob, "#now-presenting"))
+        self.assertTrue(visible(projector, "podium-stage") and not visible(projector, "#idle"), "no join screen while a slide shows")
+
+        # Ann pages on: everyone follows.
+        self.press(ann, Keys.ARROW_RIGHT)
+        for driver, who in ((projector, "projector"), (viewer, "viewer"), (moderator, "moderator")):
+            wait_for(driver, lambda d: slide_shown(d, deck_a, 2), f"page 2 on the {who}")
+        wait_for(ann, lambda d: body_data(d, "pending") == "0", "Ann's page change acknowledged")
+        # Page 2 is 4:3 on a 16:9 projector: full height, centred, margins left and right.
+        harness.wait_settled(projector)
+        box = frame_box(projector)
+        self.assertAlmostEqual(box["fh"], box["sh"], delta=2)
+        self.assertAlmostEqual(box["fw"], box["sh"] * 4 / 3, delta=2)
+        self.assertAlmostEqual(box["fl"] - box["sl"], (box["sw"] - box["fw"]) / 2, delta=2)
+        harness.wait_settled(ann)
+        screenshot(ann, "room-presenter-presenting")
+
+        # Ink of the presenter in control reaches the projector, on that deck's page only.
+        result = ann.execute_async_script(STROKE_SCRIPT, code, PASSCODE, 2)
+        self.assertEqual(result.get("type"), "ack", result)
+        wait_for(projector, lambda d: stage_attr(d, "data-strokes") == "1", "Ann's stroke on the projector")
+        wait_for(moderator, lambda d: stage_attr(d, "data-strokes") == "1", "Ann's stroke on the console")
+        harness.wait_settled(projector)
+        screenshot(projector, "room-projector-slide")
+
+        # A presenter who is not in control cannot drive.
+        self.press(bob, Keys.ARROW_RIGHT)
+        self.assertEqual(stage_attr(projector, "data-page"), "2")
+
+        # Bob asks; the moderator hands over to the next request: Bob's portrait deck, centred.
+        click(bob, "#request")
+        wait_for(moderator, lambda d: d.find_elements(By.CSS_SELECTOR, f'.queue-item[data-presenter-id="{bob_id}"]'),
+                 "Bob's request on the console")
+        harness.wait_settled(moderator)
+        screenshot(moderator, "room-moderator")
+        click(moderator, "#hand-over")
+        wait_for(bob, lambda d: body_data(d, "drives") == "true", "Bob in control")
+        wait_for(ann, lambda d: body_data(d, "drives") == "false", "Ann no longer in control")
+        for driver, who in ((projector, "projector"), (viewer, "viewer"), (moderator, "moderator")):
+            wait_for(driver, lambda d: slide_shown(d, deck_b, 1), f"Bob's deck on the {who}")
+        harness.wait_settled(projector)
+        self.assertEqual(stage_attr(projector, "data-strokes"), "0", "Ann's ink belongs to Ann's deck")
+        box = frame_box(projector)
+        self.assertAlmostEqual(box["fh"], box["sh"], delta=2)  # a portrait page: full height,
+        self.assertLess(box["fw"], box["sw"] * 0.6)  # narrow,
+        self.assertAlmostEqual(box["fl"] - box["sl"], (box["sw"] - box["fw"]) / 2, delta=2)  # centred
+
+        # The moderator sets the projector's background; the margins take it.
+        moderator.execute_script("""
+            const input = document.getElementById('background');
+            input.value = '#1a2b3c';
+            input.dispatchEvent(new Event('change', {bubbles: true}));""")
+        wait_for(projector, lambda d: d.execute_script(
+            "return getComputedStyle(document.querySelector('podium-stage')).backgroundColor") == "rgb(26, 43, 60)",
+            "the projector's margins in the room's colour")
+        harness.wait_settled(projector)
+        screenshot(projector, "room-projector-portrait")
+
+        # Bob lends the stage to Ann, who gives it back.
+        wait_for(bob, lambda d: visible(d, "#pass-field"), "Bob may pass control")
+        bob.find_element(By.ID, "pass-to").send_keys("Ann")
+        click(bob, "#pass")
+        wait_for(ann, lambda d: body_data(d, "drives") == "true" and visible(d, "#return-control"), "Ann borrowing the stage")
+        click(ann, "#return-control")
+        wait_for(bob, lambda d: body_data(d, "drives") == "true", "Bob in control again")
+
+        # Do not disturb: Ann's new request is held quietly, then shown.
+        click(moderator, "#dnd")
+        wait_for(moderator, lambda d: visible(d, "#queue-held"), "the held line")
+        click(ann, "#request")
+        wait_for(moderator, lambda d: attr(d, "#queue-held", "data-count") == "1", "one request held")
+        self.assertIn("1 request waiting (held)", text_of(moderator, "#queue-held"))
+        self.assertFalse(visible(moderator, "#queue"), "held requests are not listed")
+        click(moderator, "#dnd")
+        wait_for(moderator, lambda d: visible(d, f'.queue-item[data-presenter-id="{ann_id}"]'), "the request shown again")
+
+        # A queue cap of 1: nobody else may wait; the presenter is told clearly.
+        cap = moderator.find_element(By.ID, "queue-cap")
+        cap.clear()
+        cap.send_keys("1")
+        click(moderator, "#queue-cap-set")
+        wait_for(moderator, lambda d: body_data(d, "pending") == "0", "the cap acknowledged")
+        click(ann, "#cancel-request")
+        wait_for(ann, lambda d: visible(d, "#request"), "Ann's request cancelled")
+
+        # The moderator takes control back: every presenter sees that the moderator presents.
+        click(moderator, "#withdraw")
+        wait_for(moderator, lambda d: body_data(d, "drives") == "true", "the moderator driving")
+        for driver, who in ((ann, "Ann"), (bob, "Bob")):
+            wait_for(driver, lambda d: "The moderator" in (text_of(d, "#now-presenting") or ""), f"{who} told the moderator presents")
+            self.assertEqual(body_data(driver, "drives"), "false")
+        wait_for(viewer, lambda d: "Now presenting: the moderator" in (text_of(d, "#watch-page") or ""), "the viewer told too")
+
+        # The moderator shows Ann's deck where it was left (page 2) and pages with the keyboard.
+        moderator.find_element(By.CSS_SELECTOR, f'#deckbar [data-deck-id="{deck_a}"]').click()
+        wait_for(projector, lambda d: slide_shown(d, deck_a, 2), "Ann's deck back at page 2")
+        self.press(moderator, Keys.ARROW_RIGHT)
+        wait_for(projector, lambda d: slide_shown(d, deck_a, 3), "the moderator paging")
+        wait_for(viewer, lambda d: slide_shown(d, deck_a, 3), "the viewer following the moderator")
+
+        self.assertEqual(stage_attr(projector, "data-strokes"), "0")
+        self.press(moderator, Keys.ARROW_LEFT)
+        wait_for(projector, lambda d: slide_shown(d, deck_a, 2) and stage_attr(d, "data-strokes") == "1",
+                 "Ann's ink again on her page 2")
+        self.press(moderator, Keys.ARROW_RIGHT)
+        wait_for(projector, lambda d: slide_shown(d, deck_a, 3), "back on page 3")
+
+        # Blank from the console.
+        moderator.find_element(By.CSS_SELECTOR, '#blank-group [data-blank="black"]').click()
+        wait_for(projector, lambda d: stage_attr(d, "data-blank") == "black", "the projector blanked")
+        moderator.find_element(By.CSS_SELECTOR, '#blank-group [data-blank="none"]').click()
+        wait_for(projector, lambda d: stage_attr(d, "data-blank") == "none", "the projector back")
+
+        # The export holds every page shown, in order.
+        result = moderator.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            fetch(document.getElementById('export').href).then(async (r) => done({
+                status: r.status, type: r.headers.get('Content-Type'), size: (await r.arrayBuffer()).byteLength,
+            })).catch((e) => done({error: String(e)}));""")
+        self.assertEqual((result.get("status"), result.get("type")), (200, "application/pdf"), result)
+        harness.wait_settled(moderator)
+        screenshot(moderator, "room-moderator-driving")
+        screenshot(bob, "room-presenter-watching")
+
+    def test_room_presenter_errors(self):
+        """A name is required; a full queue is refused with a clear message; a reload keeps the presenter."""
+        status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Queue test"})
+        self.assertEqual(status, 201, room)
+        code = room["code"]
+        moderator = self.driver(1280, 800)
+        self.sign_in_with_cookie(moderator)
+        moderator.get(f"{SERVER.base}/r/{code}/moderate")
+        wait_for(moderator, lambda d: body_data(d, "connection") == "live", "the console to connect")
+        cap = moderator.find_element(By.ID, "queue-cap")
+        cap.send_keys("1")
+        click(moderator, "#queue-cap-set")
+        wait_for(moderator, lambda d: body_data(d, "pending") == "0", "the cap acknowledged")
+
+        first = self.driver(1024, 768)
+        second = self.driver(1024, 768)
+        for driver, name in ((first, "Cleo"), (second, "Dan")):
+            driver.get(f"{SERVER.base}/r/{code}")
+            wait_for(driver, lambda d: visible(d, "#gate-form"), "the gate")
+            self.assertFalse(visible(driver, "#passcode"), "no passcode field for an open room")
+            driver.find_element(By.ID, "join-button").click()
+            wait_for(driver, lambda d: "name" in (text_of(d, "#gate-error") or ""), "a name is required")
+            driver.find_element(By.ID, "presenter-name").send_keys(name)
+            driver.find_element(By.ID, "join-button").click()
+            wait_for(driver, lambda d: body_data(d, "connection") == "live", f"{name} in the room")
+        click(first, "#request")
+        wait_for(first, lambda d: attr(d, "#control-card", "data-state") == "waiting", "Cleo waiting")
+        click(second, "#request")
+        wait_for(second, lambda d: "queue is full" in (text_of(d, "#control-error") or ""), "the queue_full message")
+        self.assertEqual(attr(second, "#control-card", "data-state"), "idle")
+        screenshot(second, "room-presenter-queue-full")
+        # A reload keeps the presenter in the room (same identity cookie, same name).
+        presenter_id = body_data(first, "presenterId")
+        first.refresh()
+        wait_for(first, lambda d: body_data(d, "connection") == "live" and body_data(d, "presenterId") == presenter_id,
+                 "Cleo back in after a reload")
+        wait_for(first, lambda d: attr(d, "#control-card", "data-state") == "waiting", "still waiting after the reload")
