@@ -192,6 +192,11 @@ struct RoomTests {
             let right = try await client.socket(code: code, headers: [.cookie: Self.identity("ann")])
             #expect(
                 try await right.hello(["role": "presenter", "name": "Ann", "passcode": "4321"])["type"] as? String == "welcome")
+            // A PDF that cannot be processed: the presenter who brought it hears why.
+            _ = try await Self.bring(
+                TestServer.fixtures.appendingPathComponent("encrypted.pdf"), code: code, as: Self.identity("ann"), client: client)
+            let failed = try #require(try await right.next(ofType: "deckFailed"))
+            #expect((failed["error"] as? [String: Any])?["code"] as? String == "encrypted")
             // The owner's own screen (the projector) needs no passcode.
             let projector = try await client.socket(code: code)
             #expect(try await projector.hello(["role": "viewer", "token": token])["type"] as? String == "welcome")

@@ -103,7 +103,15 @@ struct RoomController {
         // the room once processed.
         let logger = self.logger
         let deck = try await decks.accept(request, ownerId: record.presenterId, folderId: nil) { [self] deck in
-            guard deck.status == .ready else { return }
+            guard deck.status == .ready else {
+                // Nobody waits on the upload's HTTP request any more: tell the sockets of whoever brought it.
+                let failure = DeckFailedMessage(
+                    deckId: deck.id, title: deck.title,
+                    error: .init(
+                        code: deck.errorCode ?? "failed", message: deck.errorMessage ?? "The server could not process this PDF."))
+                await session.tell(presenterId: presenterId, Frames.encode(failure))
+                return
+            }
             do {
                 try await join(deck, session: session, role: role, presenterId: presenterId)
             } catch {
@@ -112,6 +120,19 @@ struct RoomController {
         }
         return EditedResponse(
             status: .created, response: AddDeckResponse(deckId: deck.id, title: deck.title, status: deck.status.rawValue))
+    }
+
+    /// `{"type":"deckFailed","deckId","title","error":{"code","message"}}`: an upload into a room
+    /// could not be processed.
+    struct DeckFailedMessage: Encodable {
+        struct Failure: Encodable {
+            let code: String
+            let message: String
+        }
+        var type = "deckFailed"
+        let deckId: String
+        let title: String
+        let error: Failure
     }
 
     private func join(_ deck: DeckRecord, session: LiveSession, role: Role, presenterId: String?) async throws {

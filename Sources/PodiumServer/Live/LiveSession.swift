@@ -167,6 +167,14 @@ actor LiveSession {
         if member.presenterId != nil { publishRoomPresence() }
     }
 
+    /// Sends a frame to one room presenter's sockets, or (nil) to the moderator's.
+    func tell(presenterId: String?, _ frame: ByteBuffer) {
+        for member in members.values
+        where presenterId.map({ member.presenterId == $0 }) ?? (member.role == .moderator) {
+            member.outbox.push(frame)
+        }
+    }
+
     /// The room's presenters with a socket open now.
     private var connectedPresenters: [String] {
         Set(members.values.compactMap(\.presenterId)).sorted()
