@@ -97,12 +97,31 @@ export class DeckConsole {
     this.pointers = new Map();
     this.lastMouse = null; // last client position over the stage
     this.wheelTimer = null;
+    this.inputHandler = null; // draw mode: the stage's pointer events go to it (ink.js)
+    this.onPointerModeChange = null;
+    this.onPageChange = null;
     this.sendZoom = throttle((v) => this.hooks.onZoom && this.hooks.onZoom(v), ZOOM_SEND_MS);
     this.sendPointer = throttle((p) => this.hooks.onPointer && this.hooks.onPointer(p), POINTER_SEND_MS);
     this.buildControls(options.controls);
     this.thumbsEl = options.thumbs;
     this.bindStage();
     this.bindKeys();
+  }
+
+  /**
+   * Hands the stage's pointer events to `handler` ({pointerdown, pointermove, pointerup,
+   * pointercancel}) instead of paging, panning and the laser; null gives them back.
+   * The keyboard, the wheel and the buttons keep working.
+   */
+  setInputHandler(handler) {
+    if (handler && this.gesture) {
+      clearTimeout(this.gesture.holdTimer);
+      if (this.gesture.kind === 'laser') this.hidePointer();
+      this.gesture = null;
+      this.pointers.clear();
+      this.stage.classList.remove('is-panning');
+    }
+    this.inputHandler = handler || null;
   }
 
   /** The pages of the deck (from the welcome or the deck). */
@@ -148,6 +167,7 @@ export class DeckConsole {
     const target = Math.min(this.pageCount, Math.max(1, page));
     if (!this.pageCount || target === this.page) return;
     this.sendZoom.cancel();
+    if (this.onPageChange) this.onPageChange(target);
     this.page = target;
     this.viewport = { ...FULL };
     if (this.pointerShown) this.hidePointer();
@@ -220,6 +240,7 @@ export class DeckConsole {
     this.pointerToggle.setAttribute('aria-pressed', String(on));
     this.stage.classList.toggle('is-pointer-mode', on);
     if (!on && !this.laserKey) this.hidePointer();
+    if (this.onPointerModeChange) this.onPointerModeChange(on);
   }
 
   showPointerAt(clientX, clientY) {
@@ -335,17 +356,22 @@ export class DeckConsole {
 
   bindStage() {
     const stage = this.stage;
-    stage.addEventListener('pointerdown', (event) => this.onPointerDown(event));
-    stage.addEventListener('pointermove', (event) => this.onPointerMove(event));
-    stage.addEventListener('pointerup', (event) => this.onPointerUp(event));
-    stage.addEventListener('pointercancel', (event) => this.onPointerUp(event, true));
+    const route = (type, own) => (event) => {
+      if (this.inputHandler) this.inputHandler[type](event);
+      else own(event);
+    };
+    stage.addEventListener('pointerdown', route('pointerdown', (event) => this.onPointerDown(event)));
+    stage.addEventListener('pointermove', route('pointermove', (event) => this.onPointerMove(event)));
+    stage.addEventListener('pointerup', route('pointerup', (event) => this.onPointerUp(event)));
+    stage.addEventListener('pointercancel', route('pointercancel', (event) => this.onPointerUp(event, true)));
     stage.addEventListener('pointerleave', (event) => {
+      if (this.inputHandler) return;
       if (event.pointerType === 'mouse' && !this.gesture && (this.pointerMode || this.laserKey)) this.hidePointer();
       if (event.pointerType === 'mouse') this.lastMouse = null;
     });
     stage.addEventListener('wheel', (event) => this.onWheel(event), { passive: false });
     stage.addEventListener('dblclick', (event) => {
-      if (!this.enabled || this.pointerMode) return;
+      if (!this.enabled || this.pointerMode || this.inputHandler) return;
       const rect = this.stage.getBoundingClientRect();
       const fx = (event.clientX - rect.left) / rect.width;
       if (fx < 0.25 || fx > 0.75) return; // edge clicks turn pages

@@ -11,6 +11,7 @@
 //   change   {event, state}              a durable event was applied (state = the new snapshot)
 //   sync     {state}                     the whole state was replaced (snapshot applied)
 //   pointer  {page, x, y, visible}
+//   inking   {page, tool, color, width, points} or {done: true}   the stroke being drawn (ephemeral)
 //   presence {viewers}
 //   ack      {id, seq}
 //   rejected {id, code, message}         a command was refused
@@ -27,7 +28,7 @@ const FATAL_HELLO = new Set([
   'bad_message', 'hello_required', 'not_moderator', 'name_required', 'not_a_room',
 ]);
 
-function newId() {
+export function newId() {
   if (globalThis.crypto && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   // Insecure contexts (plain http on a LAN address) have no randomUUID in some browsers.
   const bytes = new Uint8Array(16);
@@ -37,7 +38,7 @@ function newId() {
 
 /** The durable session state a client keeps, as in the welcome's snapshot. */
 export function emptyState() {
-  return { page: 1, viewport: { x: 0, y: 0, w: 1, h: 1 }, blank: 'none', locked: true, ended: false };
+  return { page: 1, viewport: { x: 0, y: 0, w: 1, h: 1 }, blank: 'none', locked: true, ended: false, strokes: [] };
 }
 
 /** Applies one durable event to a state, returning the new state. Pure. */
@@ -60,6 +61,19 @@ export function applyEvent(state, event) {
       break;
     case 'ended':
       next.ended = true;
+      break;
+    // Ink: committed strokes, oldest first (a room's strokes and pageCleared carry `deck`).
+    case 'stroke':
+      if (event.stroke && !(state.strokes || []).some((s) => s.id === event.stroke.id)) {
+        next.strokes = [...(state.strokes || []), event.stroke];
+      }
+      break;
+    case 'erased':
+      next.strokes = (state.strokes || []).filter((s) => s.id !== event.strokeId);
+      break;
+    case 'pageCleared':
+      next.strokes = (state.strokes || []).filter((s) => s.page !== event.page
+        || (event.deck !== undefined && event.deck !== null && s.deck !== event.deck));
       break;
     default:
       if (next.room && ROOM_EVENTS.has(event.type)) applyRoomEvent(next, event);
@@ -231,7 +245,7 @@ export class LiveClient extends EventTarget {
    * rejects with {code, message} when refused. Kept and resent after a reconnect until answered.
    */
   send(command) {
-    const id = newId();
+    const id = command.id || newId(); // a caller may choose the id (a stroke's id is its command's)
     const message = { ...command, id };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { message, resolve, reject });
@@ -371,6 +385,9 @@ export class LiveClient extends EventTarget {
       case 'pointer':
         this.emit('pointer', message);
         break;
+      case 'inking':
+        this.emit('inking', message);
+        break;
       case 'presence':
         this.viewers = message.viewers;
         this.emit('presence', { viewers: message.viewers });
@@ -423,6 +440,7 @@ export class LiveClient extends EventTarget {
     if (!replayed) {
       // First join, or the replay did not bring us to the server's seq: take the snapshot.
       this.state = { ...emptyState(), ...welcome.snapshot };
+      if (!Array.isArray(this.state.strokes)) this.state.strokes = [];
       this.lastSeq = welcome.seq;
       this.emit('sync', { state: this.state });
     }

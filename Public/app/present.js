@@ -8,6 +8,7 @@ import { DeckConsole } from './console.js';
 import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
+import { InkTools } from './ink.js';
 
 hydrateIcons();
 
@@ -18,6 +19,7 @@ const message = $('console-message');
 let live = null;
 let ended = false;
 let started = false;
+let ink = null; // the ink tools (draw mode), set up below
 
 const deckConsole = new DeckConsole({
   stage,
@@ -32,7 +34,23 @@ const deckConsole = new DeckConsole({
     if (point) live.sendEphemeral({ type: 'pointer', x: point.x, y: point.y });
     else live.sendEphemeral({ type: 'pointer', visible: false });
   },
-  onChange: () => updateSide(),
+  onChange: () => {
+    updateSide();
+    if (ink) ink.render();
+  },
+});
+ink = new InkTools({
+  deckConsole,
+  stage,
+  stageWrap: $('stage-wrap'),
+  bar: $('ink-bar'),
+  code,
+  state: () => (live && started ? live.state : null),
+  send: (command) => sendForResult(command),
+  sendEphemeral: (message) => {
+    if (live && !ended) live.sendEphemeral(message);
+  },
+  error: (text) => toast(text, { kind: 'error' }),
 });
 deckConsole.setEnabled(false);
 
@@ -50,6 +68,18 @@ function send(command) {
   });
 }
 
+/** Sends a command and hands its outcome back (ink keeps its strokes until they are answered). */
+function sendForResult(command) {
+  if (!live || ended) return Promise.reject({ code: 'ended', message: '' });
+  const sent = live.send(command);
+  markPending();
+  sent.then(reconcile, (error) => {
+    if (error && error.code === 'ended') showEnded();
+    reconcile();
+  });
+  return sent;
+}
+
 /** Takes the server's state once nothing of ours is in flight. */
 function reconcile() {
   markPending();
@@ -58,6 +88,7 @@ function reconcile() {
     deckConsole.adopt(live.state);
     $('follow-lock').checked = live.state.locked !== false;
   }
+  ink.render();
   if (live.state.ended) showEnded();
 }
 
@@ -76,6 +107,7 @@ function showMessage(title, text, link) {
 function showEnded() {
   if (ended) return;
   ended = true;
+  ink.setDrawMode(false);
   deckConsole.setEnabled(false);
   deckConsole.hidePointer();
   $('ended-overlay').hidden = false;
@@ -135,6 +167,7 @@ function setJoinInfo(joinUrl) {
   showQR($('join-qr'), url, 8);
   showQR($('join-screen-qr'), url, 12);
   $('copy-link').dataset.url = url;
+  $('export-ink').href = '/api/v1/sessions/' + encodeURIComponent(code) + '/export.pdf';
   const report = '/report.html?code=' + encodeURIComponent(code);
   $('report-link').href = report;
   $('ended-report').href = report;
@@ -287,6 +320,7 @@ async function start() {
   live.addEventListener('change', reconcile);
   live.addEventListener('sync', reconcile);
   live.addEventListener('presence', (event) => setViewers(event.detail.viewers));
+  // The server echoes our own `inking` to us too: the stroke is already drawn here as it moves.
   live.addEventListener('rejected', (event) => {
     // Command errors are reported where they were sent; others (pointer) only here.
     if (!event.detail.id && event.detail.message) toast(event.detail.message, { kind: 'error' });

@@ -5,11 +5,95 @@
 // the page that fills the stage (best fit, centred), the pointer is a point of the page.
 //
 // State is mirrored on attributes (for tests and CSS): data-page, data-viewport="x,y,w,h",
-// data-blank, data-pointer="x,y" (absent when hidden); the visible <img> has class "current".
+// data-blank, data-pointer="x,y" (absent when hidden), data-strokes (committed strokes drawn);
+// the visible <img> has class "current".
+//
+// Ink: setInk(strokes, liveStroke) draws the strokes it is given (the caller picks those of the
+// page on display) on a canvas over the visible part of the page, plus one stroke in progress on
+// a second canvas. A stroke is {tool: 'pen'|'highlighter', color: '#RRGGBB', width, points:
+// [[x, y, pressure], ...]} in page space; width is a fraction of the page width. Drawn like the
+// PDF export: round caps and joins, width × (0.5 + 0.5 × pressure); a highlighter at 3× the width
+// and 35% opacity, as one path of its mean pressure.
 
 const FULL = Object.freeze({ x: 0, y: 0, w: 1, h: 1 });
 /** Above this many device pixels across, the full-size image is used instead of the medium one. */
 const MEDIUM_LIMIT = 1100;
+/** As the export draws it (PodiumMedia's annotation overlay). */
+const HIGHLIGHTER_WIDTH = 3;
+const HIGHLIGHTER_OPACITY = 0.35;
+/** The stage's transitions (styles.css, podium-stage.animate): the ink follows the image. */
+const ANIMATE = 'transform 0.22s ease-out';
+
+function cleanColor(color) {
+  return typeof color === 'string' && /^#[0-9a-fA-F]{6}$/.test(color) ? color : '#e53935';
+}
+
+function pressureOf(point) {
+  const p = Number(point[2]);
+  return Number.isFinite(p) ? Math.min(1, Math.max(0, p)) : 0.5;
+}
+
+/**
+ * Draws one stroke on a 2D context. `map` takes page space to the context's pixels:
+ * x → ox + x × sx, y → oy + y × sy (sx is the page's width in pixels).
+ */
+export function drawStroke(ctx, stroke, map) {
+  const points = Array.isArray(stroke && stroke.points) ? stroke.points : [];
+  if (!points.length) return;
+  const highlighter = stroke.tool === 'highlighter';
+  const base = Math.max(0, Number(stroke.width) || 0) * (highlighter ? HIGHLIGHTER_WIDTH : 1) * map.sx;
+  const px = (p) => map.ox + p[0] * map.sx;
+  const py = (p) => map.oy + p[1] * map.sy;
+  const widthAt = (pressure) => Math.max(0.6, base * (0.5 + 0.5 * pressure));
+  ctx.save();
+  ctx.lineCap = 'round';
+  ctx.lineJoin = 'round';
+  ctx.strokeStyle = cleanColor(stroke.color);
+  ctx.fillStyle = ctx.strokeStyle;
+  if (highlighter) ctx.globalAlpha = HIGHLIGHTER_OPACITY;
+  if (points.length === 1) {
+    ctx.beginPath();
+    ctx.arc(px(points[0]), py(points[0]), widthAt(pressureOf(points[0])) / 2, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.restore();
+    return;
+  }
+  if (highlighter) {
+    // One path (no darker overlaps), of the mean pressure, like the export.
+    const mean = points.reduce((sum, p) => sum + pressureOf(p), 0) / points.length;
+    ctx.lineWidth = widthAt(mean);
+    ctx.beginPath();
+    ctx.moveTo(px(points[0]), py(points[0]));
+    for (let i = 1; i < points.length - 1; i += 1) {
+      const mx = (px(points[i]) + px(points[i + 1])) / 2;
+      const my = (py(points[i]) + py(points[i + 1])) / 2;
+      ctx.quadraticCurveTo(px(points[i]), py(points[i]), mx, my);
+    }
+    const last = points[points.length - 1];
+    ctx.lineTo(px(last), py(last));
+    ctx.stroke();
+    ctx.restore();
+    return;
+  }
+  // A pen: quadratic curves through the midpoints, each piece as wide as its point's pressure.
+  let fromX = px(points[0]);
+  let fromY = py(points[0]);
+  for (let i = 1; i < points.length; i += 1) {
+    const p = points[i];
+    const last = i === points.length - 1;
+    const toX = last ? px(p) : (px(p) + px(points[i + 1])) / 2;
+    const toY = last ? py(p) : (py(p) + py(points[i + 1])) / 2;
+    ctx.lineWidth = widthAt((pressureOf(points[i - 1]) + pressureOf(p)) / 2);
+    ctx.beginPath();
+    ctx.moveTo(fromX, fromY);
+    if (last) ctx.lineTo(toX, toY);
+    else ctx.quadraticCurveTo(px(p), py(p), toX, toY);
+    ctx.stroke();
+    fromX = toX;
+    fromY = toY;
+  }
+  ctx.restore();
+}
 
 function round3(n) {
   return Math.round(n * 1000) / 1000;
@@ -30,6 +114,9 @@ export class PodiumStage extends HTMLElement {
     this._images = new Map(); // page number -> {img, url}
     this._layout = null;
     this._built = false;
+    this._strokes = [];
+    this._liveStroke = null;
+    this._inkMap = null; // the page → canvas mapping the ink was last drawn with
   }
 
   connectedCallback() {
@@ -55,7 +142,13 @@ export class PodiumStage extends HTMLElement {
     this.pointerDot.hidden = true;
     this.blankLayer = document.createElement('div');
     this.blankLayer.className = 'stage-blank';
-    this.frame.append(this.pointerDot);
+    this.inkCanvas = document.createElement('canvas');
+    this.inkCanvas.className = 'stage-ink';
+    this.inkCanvas.setAttribute('aria-hidden', 'true');
+    this.liveCanvas = document.createElement('canvas');
+    this.liveCanvas.className = 'stage-ink stage-ink-live';
+    this.liveCanvas.setAttribute('aria-hidden', 'true');
+    this.frame.append(this.inkCanvas, this.liveCanvas, this.pointerDot);
     this.prepend(this.frame);
     this.frame.after(this.blankLayer);
   }
@@ -138,6 +231,21 @@ export class PodiumStage extends HTMLElement {
     this.placePointer();
   }
 
+  /**
+   * The ink on display: `strokes` (committed, already those of the page shown) and `liveStroke`
+   * (the one being drawn, or null). Passing the same array again redraws only the live stroke.
+   */
+  setInk(strokes, liveStroke = null) {
+    const list = Array.isArray(strokes) ? strokes : [];
+    const changed = list !== this._strokes;
+    this._strokes = list;
+    this._liveStroke = liveStroke && Array.isArray(liveStroke.points) ? liveStroke : null;
+    this.dataset.strokes = String(list.length);
+    this.dataset.inking = this._liveStroke ? 'true' : 'false';
+    if (changed) this.drawInk();
+    this.drawLive();
+  }
+
   /** The rectangle (client pixels) where the visible part of the page is drawn. */
   frameRect() {
     return this.frame.getBoundingClientRect();
@@ -181,6 +289,7 @@ export class PodiumStage extends HTMLElement {
     this.dataset.viewport = [v.x, v.y, v.w, v.h].map(round3).join(',');
     this.dataset.blank = this._blank;
     this.dataset.zoomed = v.w < 0.999 || v.h < 0.999 ? 'true' : 'false';
+    if (!this.dataset.strokes) this.dataset.strokes = String(this._strokes.length);
     if (this._pointer) this.dataset.pointer = round3(this._pointer.x) + ',' + round3(this._pointer.y);
     else delete this.dataset.pointer;
     const count = this._pages.length;
@@ -249,6 +358,8 @@ export class PodiumStage extends HTMLElement {
       return;
     }
     this.frame.hidden = false;
+    if (this._inkPage !== this._page) this._inkMap = null; // a new page: no ink animation
+    this._inkPage = this._page;
     const large = this.wantsLargeImage(info);
     const current = this.ensureImage(this._page, large);
     // Neighbours preloaded, so a page change shows at once.
@@ -331,10 +442,70 @@ export class PodiumStage extends HTMLElement {
       style.transform = 'translate(' + tx + 'px, ' + ty + 'px)';
     }
     this._layout = { scale, imageW, imageH, frameW, frameH };
+    this.placeInk({ ox: tx, oy: ty, sx: imageW, sy: imageH }, frameW, frameH);
     // Zoomed in far enough, swap in the sharper image.
     const entry = this._images.get(this._page);
     if (entry && !entry.large && this.wantsLargeImage(info)) this.render();
     this.placePointer();
+  }
+
+  /** Sizes the ink canvases to the visible part of the page and redraws them for `map`. */
+  placeInk(map, frameW, frameH) {
+    const ratio = window.devicePixelRatio || 1;
+    const old = this._inkMap;
+    this._inkMap = { ...map, ratio, frameW, frameH };
+    const same = old && old.ox === map.ox && old.oy === map.oy && old.sx === map.sx && old.sy === map.sy
+      && old.ratio === ratio && old.frameW === frameW && old.frameH === frameH;
+    if (same) return;
+    for (const canvas of [this.inkCanvas, this.liveCanvas]) {
+      const w = Math.max(1, Math.round(frameW * ratio));
+      const h = Math.max(1, Math.round(frameH * ratio));
+      if (canvas.width !== w) canvas.width = w;
+      if (canvas.height !== h) canvas.height = h;
+      canvas.style.width = frameW + 'px';
+      canvas.style.height = frameH + 'px';
+    }
+    this.drawInk();
+    this.drawLive();
+    // On an animated stage the image glides to its new place: make the ink glide with it, from
+    // where the old mapping had it (both move linearly with the same easing, so they stay together).
+    const animate = old && this.classList.contains('animate') && map.sx > 0 && old.sx > 0;
+    for (const canvas of [this.inkCanvas, this.liveCanvas]) {
+      canvas.style.transition = 'none';
+      if (!animate) {
+        canvas.style.transform = 'none';
+        continue;
+      }
+      const sx = old.sx / map.sx;
+      const sy = old.sy / map.sy;
+      const ax = old.ox - sx * map.ox;
+      const ay = old.oy - sy * map.oy;
+      canvas.style.transform = 'translate(' + ax + 'px, ' + ay + 'px) scale(' + sx + ', ' + sy + ')';
+      void canvas.offsetWidth; // start from there
+      canvas.style.transition = ANIMATE;
+      canvas.style.transform = 'none';
+    }
+  }
+
+  drawInk() {
+    if (!this._built) return;
+    this.paint(this.inkCanvas, this._strokes);
+  }
+
+  drawLive() {
+    if (!this._built) return;
+    this.paint(this.liveCanvas, this._liveStroke ? [this._liveStroke] : []);
+  }
+
+  paint(canvas, strokes) {
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    const m = this._inkMap;
+    if (!m || !strokes.length) return;
+    ctx.setTransform(m.ratio, 0, 0, m.ratio, 0, 0);
+    for (const stroke of strokes) drawStroke(ctx, stroke, m);
   }
 
   placePointer() {

@@ -7,6 +7,7 @@ import './stage.js';
 import { hydrateIcons, cleanCode, CODE_LENGTH, isTyping, dialogOpen, toggleFullscreen, prefersReducedMotion } from './ui.js';
 import { mountViewerInteraction } from './polls-viewer.js';
 import { ViewerNotes } from './notes.js';
+import { strokesFor, inkIcon } from './ink.js';
 
 hydrateIcons();
 
@@ -25,6 +26,8 @@ let live = null;
 let joined = false;
 let localPage = null; // set while browsing alone (unlocked sessions)
 let pointer = null; // the presenter's pointer {page, x, y}
+let inking = null; // the stroke the presenter is drawing {page, tool, color, width, points}
+let inkingTimer = null;
 
 if (prefersReducedMotion()) stage.classList.remove('animate');
 const interaction = mountViewerInteraction({ watch: $('watch'), bar: $('watch-bar'), stage });
@@ -122,6 +125,7 @@ function join() {
   live.addEventListener('sync', () => render());
   live.addEventListener('status', (event) => setStatus(event.detail.state));
   live.addEventListener('pointer', (event) => onPointer(event.detail));
+  live.addEventListener('inking', (event) => onInking(event.detail));
   live.addEventListener('fatal', (event) => onFatal(event.detail, { name, passcode }));
   interaction.attach(live);
   live.connect();
@@ -189,10 +193,19 @@ function onWelcome({ welcome }) {
       download.setAttribute('aria-label', 'Download the deck (PDF)');
       download.title = 'Download the deck (PDF)';
       download.hidden = false;
+      if (session.kind !== 'room') {
+        // The deck with the presenter's ink drawn on it (in a room, the download above is that already).
+        const withInk = $('download-ink');
+        withInk.href = '/api/v1/sessions/' + encodeURIComponent(code) + '/export.pdf';
+        withInk.setAttribute('download', '');
+        withInk.prepend(inkIcon('pen', 18));
+        withInk.hidden = false;
+      }
     }
     show('watch');
     keepAwake();
   }
+  setInking(null); // a stroke in progress before a reconnect: its end may have been missed
   render();
   if (notes) notes.load();
 }
@@ -218,6 +231,30 @@ function flash(text) {
 function onPointer(message) {
   pointer = message.visible === false || !Number.isFinite(message.x) ? null : { page: message.page, x: message.x, y: message.y };
   renderPointer();
+}
+
+function onInking(message) {
+  setInking(message.done || !Array.isArray(message.points) ? null : message);
+}
+
+function setInking(stroke) {
+  inking = stroke;
+  clearTimeout(inkingTimer);
+  // Should the end never come (the presenter's connection dropped), do not keep it forever.
+  if (stroke) inkingTimer = setTimeout(() => setInking(null), 15000);
+  renderInk();
+}
+
+/** The ink of the page on display: its committed strokes and the one being drawn there. */
+let inkShown = { strokes: null, page: null, list: [] };
+function renderInk() {
+  if (!live || !joined) return;
+  const page = shownPage();
+  // The same list while nothing changed, so a stroke in progress (~30 updates a second) redraws alone.
+  if (inkShown.strokes !== live.state.strokes || inkShown.page !== page) {
+    inkShown = { strokes: live.state.strokes, page, list: strokesFor(live.state.strokes, page) };
+  }
+  stage.setInk(inkShown.list, inking && inking.page === page ? inking : null);
 }
 
 function shownPage() {
@@ -259,6 +296,7 @@ function render() {
     + (state.room ? ' · ' + roomLine(state) : '');
   $('follow').hidden = following;
   renderPointer();
+  renderInk();
   if (state.ended) setStatus('ended');
 }
 

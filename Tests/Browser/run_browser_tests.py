@@ -900,9 +900,11 @@ def main():
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import test_interaction  # noqa: E402
     import test_interaction_more  # noqa: E402
+    import test_ink  # noqa: E402
     import test_rooms  # noqa: E402
     suite.addTests(loader.loadTestsFromModule(test_interaction))
     suite.addTests(loader.loadTestsFromModule(test_interaction_more))
+    suite.addTests(loader.loadTestsFromModule(test_ink))
     suite.addTests(loader.loadTestsFromModule(test_rooms))
     result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
     failed = len(result.failures) + len(result.errors)

@@ -1,0 +1,579 @@
+// Ink on slides (docs/protocol.md, "Ink on slides"): which strokes a stage shows, and the
+// presenter's drawing tools (draw mode, pens, highlighter, eraser, undo, clear page).
+//
+// The stage draws what it is given (stage.setInk); the strokes of the page on display are picked
+// here, in strokesFor, by every page that shows ink (presenter console, viewer).
+
+import { el, isTyping, dialogOpen, confirmDialog } from './ui.js';
+import { throttle } from './console.js';
+import { newId } from './live.js';
+
+/** The committed strokes of one page, oldest first. (Rooms will also filter by deck here.) */
+export function strokesFor(strokes, page) {
+  return (Array.isArray(strokes) ? strokes : []).filter((stroke) => stroke.page === page);
+}
+
+export const INK_COLORS = [
+  { color: '#e53935', name: 'Red' },
+  { color: '#1e88e5', name: 'Blue' },
+  { color: '#43a047', name: 'Green' },
+  { color: '#fdd835', name: 'Yellow' },
+  { color: '#111111', name: 'Black' },
+  { color: '#ffffff', name: 'White' },
+];
+/** Line widths, as fractions of the page width (the protocol allows 0.0005 to 0.05). */
+export const INK_WIDTHS = [
+  { width: 0.002, name: 'Fine' },
+  { width: 0.004, name: 'Medium' },
+  { width: 0.008, name: 'Bold' },
+];
+const MAX_POINTS = 2000;
+const INKING_MS = 33; // ~30 per second
+const MIN_STEP_PX = 1.5; // a new point once the pen moved this far
+const ERASE_SLOP_PX = 10;
+const UNDO_KEEP = 200;
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const ICONS = {
+  pen: ['M12 20h9', 'M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z'],
+  highlighter: ['M9 11l-6 6v3h9l3-3', 'M22 12l-4.6 4.6a2 2 0 0 1-2.8 0l-5.2-5.2a2 2 0 0 1 0-2.8L14 4'],
+  eraser: ['M20 20H7L3 16a2 2 0 0 1 0-2.8L13.2 3a2 2 0 0 1 2.8 0l5 5a2 2 0 0 1 0 2.8L12 20', 'M6 11l7 7'],
+  undo: ['M9 14L4 9l5-5', 'M4 9h10.5a5.5 5.5 0 0 1 0 11H11'],
+  clear: ['M3 6h18', 'M8 6V4h8v2', 'M19 6l-1 14H6L5 6'],
+  x: ['M18 6L6 18', 'M6 6l12 12'],
+  download: ['M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4', 'M7 10l5 5 5-5', 'M12 15V3'],
+};
+
+/** A line icon like ui.js's, for the ink tools. */
+export function inkIcon(name, size = 20) {
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  for (const [key, value] of Object.entries({
+    viewBox: '0 0 24 24', width: size, height: size, fill: 'none', stroke: 'currentColor', 'stroke-width': 2,
+    'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': 'true', focusable: 'false',
+  })) svg.setAttribute(key, String(value));
+  svg.classList.add('icon');
+  for (const d of ICONS[name] || []) {
+    const path = document.createElementNS(SVG_NS, 'path');
+    path.setAttribute('d', d);
+    svg.append(path);
+  }
+  return svg;
+}
+
+function round(n, digits) {
+  const f = 10 ** digits;
+  return Math.round(n * f) / f;
+}
+
+function clamp01(n) {
+  return Math.min(1, Math.max(0, n));
+}
+
+/** Distance from p to the segment a–b, in pixels (ppu: pixels per page unit, x and y). */
+function segmentDistance(p, a, b, ppu) {
+  const ax = a[0] * ppu.x;
+  const ay = a[1] * ppu.y;
+  const dx = b[0] * ppu.x - ax;
+  const dy = b[1] * ppu.y - ay;
+  const px = p.x * ppu.x;
+  const py = p.y * ppu.y;
+  const length = dx * dx + dy * dy;
+  const t = length > 0 ? clamp01(((px - ax) * dx + (py - ay) * dy) / length) : 0;
+  return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
+}
+
+/** Ramer–Douglas–Peucker on page points, keeping pressure; tolerance in page units. */
+function simplifyRDP(points, tolerance) {
+  if (points.length < 3) return points.slice();
+  const keep = new Uint8Array(points.length);
+  keep[0] = 1;
+  keep[points.length - 1] = 1;
+  const stack = [[0, points.length - 1]];
+  const unit = { x: 1, y: 1 };
+  while (stack.length) {
+    const [first, last] = stack.pop();
+    let worst = -1;
+    let index = -1;
+    const p0 = points[first];
+    const p1 = points[last];
+    for (let i = first + 1; i < last; i += 1) {
+      const d = segmentDistance({ x: points[i][0], y: points[i][1] }, p0, p1, unit);
+      if (d > worst) {
+        worst = d;
+        index = i;
+      }
+    }
+    if (worst > tolerance && index > 0) {
+      keep[index] = 1;
+      stack.push([first, index], [index, last]);
+    }
+  }
+  return points.filter((_, i) => keep[i]);
+}
+
+/** At most `limit` points: simplified first, then evenly thinned if still too many. */
+export function limitPoints(points, limit = MAX_POINTS) {
+  let out = points;
+  let tolerance = 0.0002;
+  while (out.length > limit && tolerance < 0.05) {
+    out = simplifyRDP(points, tolerance);
+    tolerance *= 2;
+  }
+  if (out.length > limit) {
+    const step = (out.length - 1) / (limit - 1);
+    out = Array.from({ length: limit }, (_, i) => out[Math.round(i * step)]);
+  }
+  return out;
+}
+
+/**
+ * The presenter's ink tools over a DeckConsole: a "Draw" toggle beside the laser pointer, and, in
+ * draw mode, a tool bar (pen, highlighter, eraser, colours, widths, undo, clear page). Strokes
+ * are sent while drawn (`inking`, ~30/s) and committed on pen up (`stroke`).
+ */
+export class InkTools {
+  /**
+   * @param {object} o
+   * @param {import('./console.js').DeckConsole} o.deckConsole
+   * @param {HTMLElement} o.stage         the <podium-stage>
+   * @param {HTMLElement} o.stageWrap
+   * @param {HTMLElement} o.bar           where the tool bar goes (shown in draw mode)
+   * @param {() => object|null} o.state   the live state ({strokes}), or null before the welcome
+   * @param {(command) => Promise} o.send sends a durable command; resolves with the ack, rejects with {code, message}
+   * @param {(message) => void} o.sendEphemeral
+   * @param {(text: string) => void} o.error
+   * @param {string} o.code               the join code (undo history is kept per session and tab)
+   */
+  constructor(o) {
+    this.o = o;
+    this.console = o.deckConsole;
+    this.stage = o.stage;
+    this.drawMode = false;
+    this.tool = 'pen';
+    this.color = INK_COLORS[0].color;
+    this.width = INK_WIDTHS[1].width;
+    this.stroke = null; // the stroke being drawn
+    this.erasing = null; // the eraser gesture
+    this.pending = new Map(); // id -> stroke sent, not yet in the state
+    this.hidden = new Set(); // ids erased (or cleared) here, not yet confirmed
+    this.mine = this.loadMine();
+    this.sendInking = throttle((stroke) => this.o.sendEphemeral({ type: 'inking', ...stroke }), INKING_MS);
+    this.buildToggle();
+    this.buildBar(o.bar);
+    this.bindKeys();
+    this.console.onPointerModeChange = (on) => {
+      if (on && this.drawMode) this.setDrawMode(false);
+    };
+    this.console.onPageChange = () => this.abortStroke();
+  }
+
+  // ---- what the stage shows ----
+
+  /** The strokes of the page on the console's stage, as the presenter should see them now. */
+  visibleStrokes() {
+    const state = this.o.state();
+    const page = this.console.page;
+    const committed = state ? state.strokes || [] : [];
+    const ids = new Set(committed.map((s) => s.id));
+    for (const id of this.pending.keys()) if (ids.has(id)) this.pending.delete(id);
+    const list = strokesFor(committed, page).filter((s) => !this.hidden.has(s.id));
+    for (const stroke of this.pending.values()) if (stroke.page === page && !this.hidden.has(stroke.id)) list.push(stroke);
+    return list;
+  }
+
+  render() {
+    const live = this.stroke && this.stroke.page === this.console.page ? this.stroke : null;
+    this.shown = this.visibleStrokes();
+    this.stage.setInk(this.shown, live);
+    this.renderBar();
+  }
+
+  /** Only the stroke in progress changed. */
+  renderLive() {
+    const live = this.stroke && this.stroke.page === this.console.page ? this.stroke : null;
+    if (!this.shown) this.shown = this.visibleStrokes();
+    this.stage.setInk(this.shown, live);
+  }
+
+  // ---- modes ----
+
+  setDrawMode(on = !this.drawMode) {
+    if (on && !this.console.enabled) on = false;
+    if (!on) this.abortStroke();
+    this.drawMode = on;
+    if (on && this.console.pointerMode) this.console.togglePointerMode(false);
+    if (on) this.console.hidePointer();
+    this.console.setInputHandler(on ? this : null);
+    this.toggle.setAttribute('aria-pressed', String(on));
+    this.stage.classList.toggle('is-draw-mode', on);
+    this.o.stageWrap.classList.toggle('is-drawing', on);
+    this.bar.hidden = !on;
+    document.body.dataset.drawMode = String(on);
+    this.renderBar();
+  }
+
+  setTool(tool) {
+    this.tool = tool;
+    if (!this.drawMode) this.setDrawMode(true);
+    this.renderBar();
+  }
+
+  // ---- UI ----
+
+  buildToggle() {
+    this.toggle = el('button', {
+      class: 'btn', attrs: {
+        type: 'button', 'aria-pressed': 'false', 'data-action': 'draw', 'aria-label': 'Draw',
+        title: 'Draw on the slide (D)', 'aria-keyshortcuts': 'D',
+      },
+      on: { click: () => this.setDrawMode() },
+    }, [inkIcon('pen'), el('span', { class: 'btn-label', text: 'Draw' })]);
+    const group = this.console.pointerToggle.parentElement;
+    group.insertBefore(this.toggle, this.console.pointerToggle.nextSibling);
+  }
+
+  buildBar(bar) {
+    this.bar = bar;
+    bar.hidden = true;
+    bar.setAttribute('role', 'toolbar');
+    bar.setAttribute('aria-label', 'Ink');
+    const toolButton = (tool, label, iconName, key) => el('button', {
+      class: 'ink-btn', attrs: { type: 'button', 'data-tool': tool, 'aria-pressed': 'false', 'aria-label': label, title: label + (key ? ' (' + key + ')' : '') },
+      on: { click: () => this.setTool(tool) },
+    }, [inkIcon(iconName)]);
+    this.toolButtons = [
+      toolButton('pen', 'Pen', 'pen'),
+      toolButton('highlighter', 'Highlighter', 'highlighter'),
+      toolButton('eraser', 'Eraser: tap a stroke to remove it', 'eraser'),
+    ];
+    this.swatches = INK_COLORS.map(({ color, name }) => {
+      const dot = el('span', { class: 'ink-swatch-dot' });
+      dot.style.background = color;
+      return el('button', {
+        class: 'ink-btn ink-swatch', attrs: { type: 'button', 'data-color': color, 'aria-pressed': 'false', 'aria-label': name, title: name },
+        on: { click: () => this.pickColor(color) },
+      }, [dot]);
+    });
+    this.widthButtons = INK_WIDTHS.map(({ width, name }, index) => {
+      const dot = el('span', { class: 'ink-width-dot ink-width-' + (index + 1) });
+      return el('button', {
+        class: 'ink-btn ink-width', attrs: { type: 'button', 'data-width': width, 'aria-pressed': 'false', 'aria-label': name + ' line', title: name + ' line' },
+        on: { click: () => this.pickWidth(width) },
+      }, [dot]);
+    });
+    this.undoButton = el('button', {
+      class: 'ink-btn', attrs: { type: 'button', 'data-action': 'ink-undo', 'aria-label': 'Undo', title: 'Undo your last stroke (Ctrl+Z)', 'aria-keyshortcuts': 'Control+Z Meta+Z' },
+      on: { click: () => this.undo() },
+    }, [inkIcon('undo'), el('span', { class: 'ink-label', text: 'Undo' })]);
+    this.clearButton = el('button', {
+      class: 'ink-btn', attrs: { type: 'button', 'data-action': 'ink-clear', 'aria-label': 'Clear this slide', title: 'Remove all ink from this slide' },
+      on: { click: () => this.clearPage() },
+    }, [inkIcon('clear'), el('span', { class: 'ink-label', text: 'Clear' })]);
+    const done = el('button', {
+      class: 'ink-btn ink-done', attrs: { type: 'button', 'data-action': 'ink-done', 'aria-label': 'Stop drawing', title: 'Stop drawing (D or Esc)' },
+      on: { click: () => this.setDrawMode(false) },
+    }, [inkIcon('x')]);
+    const sep = () => el('span', { class: 'ink-sep', attrs: { 'aria-hidden': 'true' } });
+    const group = (label, children) => el('div', { class: 'ink-group', attrs: { role: 'group', 'aria-label': label } }, children);
+    bar.replaceChildren(
+      group('Tool', this.toolButtons), sep(),
+      group('Colour', this.swatches), sep(),
+      group('Line width', this.widthButtons), sep(),
+      group('Edit', [this.undoButton, this.clearButton]), sep(),
+      done,
+    );
+    this.renderBar();
+  }
+
+  pickColor(color) {
+    this.color = color;
+    if (this.tool === 'eraser') this.tool = 'pen';
+    this.renderBar();
+  }
+
+  pickWidth(width) {
+    this.width = width;
+    if (this.tool === 'eraser') this.tool = 'pen';
+    this.renderBar();
+  }
+
+  renderBar() {
+    if (!this.bar) return;
+    this.bar.dataset.tool = this.tool;
+    for (const button of this.toolButtons) button.setAttribute('aria-pressed', String(button.dataset.tool === this.tool));
+    const inking = this.tool !== 'eraser';
+    for (const button of this.swatches) {
+      button.setAttribute('aria-pressed', String(inking && button.dataset.color === this.color));
+    }
+    for (const button of this.widthButtons) {
+      button.setAttribute('aria-pressed', String(inking && Number(button.dataset.width) === this.width));
+      button.style.setProperty('--ink-color', this.color);
+    }
+    this.stage.classList.toggle('is-erasing', this.tool === 'eraser');
+    const enabled = this.console.enabled;
+    this.undoButton.disabled = !enabled || !this.lastUndoable();
+    this.clearButton.disabled = !enabled || !this.visibleStrokes().length;
+  }
+
+  bindKeys() {
+    document.addEventListener('keydown', (event) => {
+      if (!this.console.enabled || isTyping(event) || dialogOpen() || event.altKey) return;
+      const key = event.key;
+      if ((event.ctrlKey || event.metaKey) && !event.shiftKey && (key === 'z' || key === 'Z')) {
+        event.preventDefault();
+        this.undo();
+        return;
+      }
+      if (event.ctrlKey || event.metaKey) return;
+      if (key === 'd' || key === 'D') {
+        event.preventDefault();
+        this.setDrawMode();
+      } else if (key === 'Escape' && this.drawMode && !event.defaultPrevented) {
+        event.preventDefault();
+        this.setDrawMode(false);
+      }
+    });
+  }
+
+  // ---- drawing (the DeckConsole hands the stage's pointer events over in draw mode) ----
+
+  pagePoint(event) {
+    const p = this.stage.clientToPage(event.clientX, event.clientY);
+    const pressure = event.pointerType === 'pen' ? clamp01(event.pressure || 0.5) : 0.5;
+    return { x: clamp01(p.x), y: clamp01(p.y), inside: p.inside, pressure };
+  }
+
+  pointerdown(event) {
+    if (!this.console.enabled) return;
+    if (event.pointerType === 'mouse' && event.button !== 0) return;
+    if (this.stroke || this.erasing) {
+      // A palm on the screen while a pen draws: ignored. Anything else: a second finger ends it.
+      const active = this.stroke || this.erasing;
+      if (active.pointerType === 'pen' && event.pointerType === 'touch') return;
+      if (active.pointerId !== event.pointerId) this.abortStroke();
+      return;
+    }
+    const p = this.pagePoint(event);
+    if (!p.inside) return;
+    try {
+      this.stage.setPointerCapture(event.pointerId);
+    } catch (_) {
+      // the pointer may be gone already
+    }
+    event.preventDefault();
+    if (this.tool === 'eraser') {
+      this.erasing = { pointerId: event.pointerId, pointerType: event.pointerType, last: p };
+      this.eraseAt(p);
+      return;
+    }
+    this.stroke = {
+      pointerId: event.pointerId, pointerType: event.pointerType,
+      page: this.console.page, tool: this.tool, color: this.color, width: this.width,
+      points: [[round(p.x, 4), round(p.y, 4), round(p.pressure, 2)]],
+    };
+    this.sendInking(this.wire(this.stroke));
+    this.renderLive();
+  }
+
+  pointermove(event) {
+    if (this.erasing && event.pointerId === this.erasing.pointerId) {
+      this.eraseAt(this.pagePoint(event));
+      return;
+    }
+    const stroke = this.stroke;
+    if (!stroke || event.pointerId !== stroke.pointerId) return;
+    const ppu = this.stage.pixelsPerUnit();
+    const events = typeof event.getCoalescedEvents === 'function' ? event.getCoalescedEvents() : [];
+    let added = false;
+    for (const e of events.length ? events : [event]) {
+      const p = this.pagePoint(e);
+      const last = stroke.points[stroke.points.length - 1];
+      if (Math.hypot((p.x - last[0]) * ppu.x, (p.y - last[1]) * ppu.y) < MIN_STEP_PX) continue;
+      stroke.points.push([round(p.x, 4), round(p.y, 4), round(p.pressure, 2)]);
+      added = true;
+    }
+    if (!added) return;
+    if (stroke.points.length >= MAX_POINTS) stroke.points = limitPoints(stroke.points, Math.floor(MAX_POINTS * 0.75));
+    this.sendInking(this.wire(stroke));
+    this.renderLive();
+  }
+
+  pointerup(event, cancelled = false) {
+    if (this.erasing && event.pointerId === this.erasing.pointerId) {
+      this.erasing = null;
+      return;
+    }
+    const stroke = this.stroke;
+    if (!stroke || event.pointerId !== stroke.pointerId) return;
+    if (cancelled) {
+      this.abortStroke();
+      return;
+    }
+    const p = this.pagePoint(event);
+    const last = stroke.points[stroke.points.length - 1];
+    if (p.x !== last[0] || p.y !== last[1]) stroke.points.push([round(p.x, 4), round(p.y, 4), last[2]]);
+    this.stroke = null;
+    this.sendInking.cancel();
+    this.commit({ ...this.wire(stroke), points: limitPoints(stroke.points) });
+    this.o.sendEphemeral({ type: 'inking', done: true });
+    this.render();
+  }
+
+  pointercancel(event) {
+    this.pointerup(event, true);
+  }
+
+  /** The stroke as sent: {page, tool, color, width, points}. */
+  wire(stroke) {
+    return { page: stroke.page, tool: stroke.tool, color: stroke.color, width: stroke.width, points: stroke.points };
+  }
+
+  /** Drops the stroke in progress (page changed, second finger, draw mode off). */
+  abortStroke() {
+    this.erasing = null;
+    if (!this.stroke) return;
+    this.stroke = null;
+    this.sendInking.cancel();
+    this.o.sendEphemeral({ type: 'inking', done: true });
+    this.renderLive();
+  }
+
+  commit(stroke) {
+    const id = newId();
+    this.pending.set(id, { ...stroke, id });
+    this.remember(id);
+    this.o.send({ type: 'stroke', id, stroke }).then(
+      () => this.render(),
+      (error) => {
+        this.pending.delete(id);
+        this.forget(id);
+        this.render();
+        if (error && error.message) this.o.error(error.message);
+      },
+    );
+  }
+
+  // ---- erasing, undo, clear ----
+
+  /** The stroke of the page shown nearest to a point, within reach of a finger. */
+  hitTest(p) {
+    const ppu = this.stage.pixelsPerUnit();
+    let best = null;
+    let bestDistance = Infinity;
+    for (const stroke of this.visibleStrokes()) {
+      const points = stroke.points || [];
+      const reach = (stroke.width * (stroke.tool === 'highlighter' ? 3 : 1) * ppu.x) / 2 + ERASE_SLOP_PX;
+      for (let i = 0; i < points.length; i += 1) {
+        const d = segmentDistance(p, points[i], points[Math.min(i + 1, points.length - 1)], ppu);
+        if (d <= reach && d <= bestDistance) { // "<=": the newest of overlapping strokes wins
+          best = stroke;
+          bestDistance = d;
+        }
+      }
+    }
+    return best;
+  }
+
+  eraseAt(p) {
+    const stroke = this.hitTest(p);
+    if (stroke) this.erase(stroke.id);
+  }
+
+  erase(id) {
+    if (this.hidden.has(id)) return;
+    this.hidden.add(id);
+    this.render();
+    // A stroke not yet acknowledged is fine: the erase follows it on the same socket, in order.
+    this.o.send({ type: 'erase', strokeId: id }).then(
+      () => {
+        this.hidden.delete(id);
+        this.render();
+      },
+      (error) => {
+        this.hidden.delete(id);
+        this.render();
+        if (error && error.code !== 'stroke_not_found' && error.message) this.o.error(error.message);
+      },
+    );
+  }
+
+  isCommitted(id) {
+    const state = this.o.state();
+    return Boolean(state && (state.strokes || []).some((s) => s.id === id));
+  }
+
+  /** The newest of my strokes that still exists (committed or on its way). */
+  lastUndoable() {
+    for (let i = this.mine.length - 1; i >= 0; i -= 1) {
+      const id = this.mine[i];
+      if (this.hidden.has(id)) continue;
+      if (this.pending.has(id) || this.isCommitted(id)) return id;
+    }
+    return null;
+  }
+
+  undo() {
+    const id = this.lastUndoable();
+    if (!id) return;
+    // Everything newer is gone already: forget it too.
+    this.mine = this.mine.slice(0, this.mine.indexOf(id));
+    this.saveMine();
+    this.erase(id);
+  }
+
+  async clearPage() {
+    const page = this.console.page;
+    const strokes = this.visibleStrokes();
+    if (!strokes.length) return;
+    const ok = await confirmDialog({
+      title: 'Clear the ink on this slide?', message: 'Everyone stops seeing the ' + (strokes.length === 1 ? 'stroke' : strokes.length + ' strokes') + ' on slide ' + page + '. This cannot be undone.',
+      confirmLabel: 'Clear slide', danger: true,
+    });
+    if (!ok) return;
+    const ids = strokes.map((s) => s.id);
+    for (const id of ids) this.hidden.add(id);
+    this.render();
+    const settle = () => {
+      for (const id of ids) this.hidden.delete(id);
+      this.render();
+    };
+    this.o.send({ type: 'clearPage', page }).then(settle, (error) => {
+      settle();
+      if (error && error.message) this.o.error(error.message);
+    });
+  }
+
+  // ---- my strokes, for undo (kept per session in this tab, so a reload can still undo) ----
+
+  storageKey() {
+    return 'podium.ink.' + this.o.code;
+  }
+
+  loadMine() {
+    try {
+      const list = JSON.parse(sessionStorage.getItem(this.storageKey()) || '[]');
+      return Array.isArray(list) ? list.filter((id) => typeof id === 'string') : [];
+    } catch (_) {
+      return [];
+    }
+  }
+
+  saveMine() {
+    try {
+      sessionStorage.setItem(this.storageKey(), JSON.stringify(this.mine.slice(-UNDO_KEEP)));
+    } catch (_) {
+      // storage may be off
+    }
+  }
+
+  remember(id) {
+    this.mine.push(id);
+    if (this.mine.length > UNDO_KEEP) this.mine = this.mine.slice(-UNDO_KEEP);
+    this.saveMine();
+  }
+
+  forget(id) {
+    this.mine = this.mine.filter((x) => x !== id);
+    this.saveMine();
+  }
+}
