@@ -23,6 +23,7 @@ struct LiveLoad: AsyncParsableCommand {
     @Option(help: "Seconds of publishing.") var seconds = 10.0
     @Option(help: "PID of the server, for CPU and memory from /proc.") var serverPid: Int32?
     @Option(help: "Event-loop threads of the generator.") var threads = 1
+    @Option(help: "Viewers that stop reading after their welcome (stalled phones); not measured.") var stalled = 0
 
     func run() async throws {
         var logger = Logger(label: "podium-load")
@@ -36,6 +37,7 @@ struct LiveLoad: AsyncParsableCommand {
         } else {
             throw ValidationError("give --podium and --token, or --nchan-sub and --nchan-pub")
         }
+        guard (0..<viewers).contains(stalled) else { throw ValidationError("--stalled must be below --viewers") }
         let stats = Stats(expectedPages: Int(pageRate * seconds))
         let rssBefore = serverPid.flatMap(ProcStat.rssKiB)
 
@@ -44,6 +46,7 @@ struct LiveLoad: AsyncParsableCommand {
         let ready = Counter()
         let failures = Counter()
         let viewerCount = viewers
+        let stalledCount = stalled
         let viewerTasks = Task { [target, stats, logger, failures] in
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 for index in 0..<viewerCount {
@@ -52,7 +55,12 @@ struct LiveLoad: AsyncParsableCommand {
                     tasks.addTask {
                         // A viewer the server drops (too slow, say) is counted as lost, not fatal.
                         do {
-                            try await Viewer.run(target: target, stats: stats, ready: ready, group: group, logger: logger)
+                            // Spread the stalled ones among the others.
+                            let stalls =
+                                stalledCount > 0 && index % (viewerCount / stalledCount) == 0
+                                && index / (viewerCount / stalledCount) < stalledCount
+                            try await Viewer.run(
+                                target: target, stats: stats, ready: ready, stall: stalls, group: group, logger: logger)
                         } catch {
                             failures.increment()
                         }
@@ -79,12 +87,12 @@ struct LiveLoad: AsyncParsableCommand {
         let cpuAfter = serverPid.flatMap(ProcStat.cpuSeconds)
         viewerTasks.cancel()
 
-        let report = stats.report(viewers: viewers)
+        let report = stats.report(viewers: viewers - stalled)
         print(
             "target: \(target.name), viewers: \(viewers), page events/s: \(pageRate), pointer events/s: \(pointerRate), seconds: \(seconds)"
         )
         print(
-            "connect all: \(String(format: "%.2f", connectTime.seconds)) s; sockets that failed or were closed: \(failures.value)"
+            "connect all: \(String(format: "%.2f", connectTime.seconds)) s; sockets that failed or were closed: \(failures.value); stalled (not measured): \(stalled)"
         )
         print(report)
         if let cpuBefore, let cpuAfter {

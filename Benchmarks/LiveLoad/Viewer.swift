@@ -10,7 +10,10 @@ import NIOPosix
 
 /// One viewer socket: says hello (Podium), then records every page and pointer event it gets.
 enum Viewer {
-    static func run(target: Target, stats: Stats, ready: Counter, group: any EventLoopGroup, logger: Logger) async throws {
+    /// - Parameter stall: stop reading after the welcome, like a phone whose network froze.
+    static func run(target: Target, stats: Stats, ready: Counter, stall: Bool, group: any EventLoopGroup, logger: Logger)
+        async throws
+    {
         let url: String
         switch target {
         case .podium(let podium, _): url = podium
@@ -24,11 +27,16 @@ enum Viewer {
                 try await outbound.write(.text(#"{"type":"hello","role":"viewer"}"#))
             } else {
                 ready.increment()
+                if stall { try await Task.sleep(for: .seconds(3600)) }
             }
             for try await frame in inbound {
                 let bytes = frame.data.readableBytesView
                 if bytes.starts(with: Array(#"{"type":"welcome""#.utf8)) || Wire.contains(bytes, #""type":"welcome""#) {
                     ready.increment()
+                    if stall {
+                        // Never read again: the server's writes back up until it cuts this socket off.
+                        try await Task.sleep(for: .seconds(3600))
+                    }
                 } else if Wire.contains(bytes, #""type":"page""#), let seq = Wire.integer(after: #""seq":"#, in: bytes) {
                     stats.receivedPage(seq, duplicate: !seen.insert(seq).inserted)
                 } else if Wire.contains(bytes, #""type":"pointer""#), let x = Wire.double(after: #""x":"#, in: bytes) {
