@@ -2,15 +2,31 @@
 // presenter's drawing tools (draw mode, pens, highlighter, eraser, undo, clear page).
 //
 // The stage draws what it is given (stage.setInk); the strokes of the page on display are picked
-// here, in strokesFor, by every page that shows ink (presenter console, viewer).
+// here, in strokesFor, by every page that shows ink (presenter console, viewer, room pages).
+// In a room a stroke carries the deck it was drawn on (the deck on the stage, stamped by the
+// server): page 2 of one deck is not page 2 of another.
 
 import { el, isTyping, dialogOpen, confirmDialog } from './ui.js';
 import { throttle } from './console.js';
 import { newId } from './live.js';
 
-/** The committed strokes of one page, oldest first. (Rooms will also filter by deck here.) */
-export function strokesFor(strokes, page) {
-  return (Array.isArray(strokes) ? strokes : []).filter((stroke) => stroke.page === page);
+/**
+ * The committed strokes of one page, oldest first. `deck`: in a room, the deck on the stage
+ * (null while idle), and only that deck's strokes count; undefined outside rooms.
+ */
+export function strokesFor(strokes, page, deck = undefined) {
+  return (Array.isArray(strokes) ? strokes : []).filter((stroke) => stroke.page === page
+    && (deck === undefined || (stroke.deck || null) === deck));
+}
+
+/** The deck whose ink a state's stage shows: in a room the deck on the stage (or null), else undefined. */
+export function inkDeck(state) {
+  return state && state.room ? state.room.deck || null : undefined;
+}
+
+/** Whether a stroke (committed, or being drawn) belongs on this page of this deck (see strokesFor). */
+export function onPage(stroke, page, deck = undefined) {
+  return Boolean(stroke) && stroke.page === page && (deck === undefined || (stroke.deck || null) === deck);
 }
 
 export const INK_COLORS = [
@@ -138,11 +154,16 @@ export class InkTools {
    * @param {HTMLElement} o.stage         the <podium-stage>
    * @param {HTMLElement} o.stageWrap
    * @param {HTMLElement} o.bar           where the tool bar goes (shown in draw mode)
-   * @param {() => object|null} o.state   the live state ({strokes}), or null before the welcome
+   * @param {() => object|null} o.state   the live state ({strokes}, and in a room {room: {deck}}), or null
+   *                                      before the welcome; in a room only the ink of the deck on the
+   *                                      stage is shown, erased, undone and cleared
    * @param {(command) => Promise} o.send sends a durable command; resolves with the ack, rejects with {code, message}
    * @param {(message) => void} o.sendEphemeral
    * @param {(text: string) => void} o.error
    * @param {string} o.code               the join code (undo history is kept per session and tab)
+   *
+   * Draw mode needs the DeckConsole enabled: when it is disabled (a room's control moved away,
+   * the session ended) the next render leaves draw mode and hides the tool bar.
    */
   constructor(o) {
     this.o = o;
@@ -169,30 +190,43 @@ export class InkTools {
 
   // ---- what the stage shows ----
 
-  /** The strokes of the page on the console's stage, as the presenter should see them now. */
+  /** In a room, the deck on the stage (null while idle); undefined in a session. */
+  deck() {
+    return inkDeck(this.o.state());
+  }
+
+  /** The strokes of the page (and, in a room, the deck) on the console's stage, as the presenter should see them now. */
   visibleStrokes() {
     const state = this.o.state();
     const page = this.console.page;
+    const deck = inkDeck(state);
     const committed = state ? state.strokes || [] : [];
     const ids = new Set(committed.map((s) => s.id));
     for (const id of this.pending.keys()) if (ids.has(id)) this.pending.delete(id);
-    const list = strokesFor(committed, page).filter((s) => !this.hidden.has(s.id));
-    for (const stroke of this.pending.values()) if (stroke.page === page && !this.hidden.has(stroke.id)) list.push(stroke);
+    const list = strokesFor(committed, page, deck).filter((s) => !this.hidden.has(s.id));
+    for (const stroke of this.pending.values()) if (onPage(stroke, page, deck) && !this.hidden.has(stroke.id)) list.push(stroke);
     return list;
   }
 
+  /** The stroke in progress, when it is on the page (and deck) shown. */
+  liveStroke() {
+    return onPage(this.stroke, this.console.page, this.deck()) ? this.stroke : null;
+  }
+
   render() {
-    const live = this.stroke && this.stroke.page === this.console.page ? this.stroke : null;
+    // Control moved away (a room), or the session ended: no drawing any more.
+    if (this.drawMode && !this.console.enabled) this.setDrawMode(false);
+    // The deck on the stage changed under the pen (a room): that stroke is dropped.
+    if (this.stroke && !this.liveStroke()) this.abortStroke();
     this.shown = this.visibleStrokes();
-    this.stage.setInk(this.shown, live);
+    this.stage.setInk(this.shown, this.liveStroke());
     this.renderBar();
   }
 
   /** Only the stroke in progress changed. */
   renderLive() {
-    const live = this.stroke && this.stroke.page === this.console.page ? this.stroke : null;
     if (!this.shown) this.shown = this.visibleStrokes();
-    this.stage.setInk(this.shown, live);
+    this.stage.setInk(this.shown, this.liveStroke());
   }
 
   // ---- modes ----
@@ -368,7 +402,7 @@ export class InkTools {
     }
     this.stroke = {
       pointerId: event.pointerId, pointerType: event.pointerType,
-      page: this.console.page, tool: this.tool, color: this.color, width: this.width,
+      page: this.console.page, deck: this.deck(), tool: this.tool, color: this.color, width: this.width,
       points: [[round(p.x, 4), round(p.y, 4), round(p.pressure, 2)]],
     };
     this.sendInking(this.wire(this.stroke));
@@ -414,7 +448,7 @@ export class InkTools {
     if (p.x !== last[0] || p.y !== last[1]) stroke.points.push([round(p.x, 4), round(p.y, 4), last[2]]);
     this.stroke = null;
     this.sendInking.cancel();
-    this.commit({ ...this.wire(stroke), points: limitPoints(stroke.points) });
+    this.commit({ ...this.wire(stroke), points: limitPoints(stroke.points) }, stroke.deck);
     this.o.sendEphemeral({ type: 'inking', done: true });
     this.render();
   }
@@ -423,7 +457,7 @@ export class InkTools {
     this.pointerup(event, true);
   }
 
-  /** The stroke as sent: {page, tool, color, width, points}. */
+  /** The stroke as sent: {page, tool, color, width, points} (in a room the server adds the deck). */
   wire(stroke) {
     return { page: stroke.page, tool: stroke.tool, color: stroke.color, width: stroke.width, points: stroke.points };
   }
@@ -434,13 +468,15 @@ export class InkTools {
     if (!this.stroke) return;
     this.stroke = null;
     this.sendInking.cancel();
-    this.o.sendEphemeral({ type: 'inking', done: true });
+    // Without control (a room) the server refuses ink: the others drop the stroke by themselves.
+    if (this.console.enabled) this.o.sendEphemeral({ type: 'inking', done: true });
     this.renderLive();
   }
 
-  commit(stroke) {
+  /** Sends a stroke; `deck` (in a room) keeps it on its deck until the server's copy arrives. */
+  commit(stroke, deck = undefined) {
     const id = newId();
-    this.pending.set(id, { ...stroke, id });
+    this.pending.set(id, deck === undefined ? { ...stroke, id } : { ...stroke, deck, id });
     this.remember(id);
     this.o.send({ type: 'stroke', id, stroke }).then(
       () => this.render(),
@@ -455,7 +491,7 @@ export class InkTools {
 
   // ---- erasing, undo, clear ----
 
-  /** The stroke of the page shown nearest to a point, within reach of a finger. */
+  /** The stroke of the page (and deck) shown nearest to a point, within reach of a finger. */
   hitTest(p) {
     const ppu = this.stage.pixelsPerUnit();
     let best = null;
@@ -497,17 +533,15 @@ export class InkTools {
     );
   }
 
-  isCommitted(id) {
-    const state = this.o.state();
-    return Boolean(state && (state.strokes || []).some((s) => s.id === id));
-  }
-
-  /** The newest of my strokes that still exists (committed or on its way). */
+  /**
+   * The newest of my strokes on the page (and deck) shown that still exists (committed or on its
+   * way). Undo never reaches a stroke nobody sees right now.
+   */
   lastUndoable() {
+    const here = new Set(this.visibleStrokes().map((s) => s.id));
     for (let i = this.mine.length - 1; i >= 0; i -= 1) {
       const id = this.mine[i];
-      if (this.hidden.has(id)) continue;
-      if (this.pending.has(id) || this.isCommitted(id)) return id;
+      if (here.has(id)) return id;
     }
     return null;
   }
@@ -515,9 +549,7 @@ export class InkTools {
   undo() {
     const id = this.lastUndoable();
     if (!id) return;
-    // Everything newer is gone already: forget it too.
-    this.mine = this.mine.slice(0, this.mine.indexOf(id));
-    this.saveMine();
+    this.forget(id);
     this.erase(id);
   }
 

@@ -163,7 +163,8 @@ export function showInk(stage, state) {
 /** The stroke being drawn now (an ephemeral `inking` message; `done` ends it). */
 export function showInking(stage, message, state) {
   const entry = inkOnStage.get(stage) || { live: null };
-  const deck = state && state.room ? state.room.deck || null : null;
+  // The server says on which deck the stroke is (the deck on the stage when it was sent).
+  const deck = message && message.deck !== undefined ? message.deck || null : state && state.room ? state.room.deck || null : null;
   entry.live = message && !message.done && Array.isArray(message.points) ? { ...message, deck } : null;
   inkOnStage.set(stage, entry);
   showInk(stage, state);

@@ -1,11 +1,13 @@
 // The moderator's console of a room: /r/{code}/moderate. Shows what the projector shows, who
 // presents and for how long, the queue of requests, the presenters and their decks; hands control
-// over, takes it back, blanks the projector, and drives the stage while nobody else does.
+// over, takes it back, blanks the projector, and drives the stage while nobody else does (pages,
+// zoom, laser pointer, ink: draw mode from ink.js).
 
 import { api, currentUser, goToLogin } from './api.js';
 import { LiveClient } from './live.js';
 import './stage.js';
 import { DeckConsole } from './console.js';
+import { InkTools } from './ink.js';
 import { hydrateIcons, toast, confirmDialog, el, plural } from './ui.js';
 import { showQR } from './qr.js';
 import {
@@ -28,6 +30,7 @@ let consoleDeck = null; // the deck whose pages the console holds
 const requestedAt = new Map(); // presenter id -> when their request came (seconds since 1970), when seen
 let heldBefore = false; // do-not-disturb was on at the last render
 const pendingUploads = new Map(); // deck id -> title, until the deck joins the room
+let ink = null; // the ink tools (draw mode while the moderator drives), set up below
 
 const deckConsole = new DeckConsole({
   stage,
@@ -42,11 +45,32 @@ const deckConsole = new DeckConsole({
     if (point) live.sendEphemeral({ type: 'pointer', x: point.x, y: point.y });
     else live.sendEphemeral({ type: 'pointer', visible: false });
   },
-  onChange: () => {
-    if (live) showInk(stage, live.state);
+  onChange: () => renderInk(),
+});
+ink = new InkTools({
+  deckConsole,
+  stage,
+  stageWrap: $('stage-wrap'),
+  bar: $('ink-bar'),
+  code: code + '.moderator',
+  state: () => (live && started ? live.state : null),
+  send: (command) => sendForResult(command),
+  sendEphemeral: (message) => {
+    if (live && drives()) live.sendEphemeral(message);
   },
+  error: (text) => toast(text, { kind: 'error' }),
 });
 deckConsole.setEnabled(false);
+
+/** The ink on the stage: the ink tools' view while the moderator drives (strokes on their way), else the room's. */
+function renderInk() {
+  if (!live) return;
+  if (drives() && deckConsole.enabled) ink.render();
+  else {
+    if (ink.drawMode) ink.render(); // leaves draw mode
+    showInk(stage, live.state);
+  }
+}
 
 // ---- talking to the server ----
 
@@ -64,6 +88,18 @@ function send(command) {
     reconcile();
     return null;
   });
+}
+
+/** Sends an ink command and hands its outcome back (the ink tools keep a stroke until it is answered). */
+function sendForResult(command) {
+  if (!live || ended) return Promise.reject({ code: 'ended', message: '' });
+  const sent = live.send(command);
+  markPending();
+  sent.then(reconcile, (error) => {
+    if (error && error.code === 'ended') showEnded();
+    reconcile();
+  });
+  return sent.catch((error) => Promise.reject({ code: error.code, message: errorText(error) }));
 }
 
 function markPending() {
@@ -113,7 +149,7 @@ function render() {
   deckConsole.setEnabled(driving && Boolean(deck));
   if (!driving || (live.pendingCount === 0 && !deckConsole.busy)) deckConsole.adopt(state);
   if (!driving) followStage(stage, live.session, state);
-  showInk(stage, state);
+  renderInk();
   stage.style.background = r.background || '#000000';
   $('idle').hidden = Boolean(deck) || ended;
   // The moderator's own controls only while the moderator drives; otherwise the stage just follows.
@@ -450,6 +486,9 @@ function onEvent(event) {
     if (!c.moderatorDoNotDisturb && started) {
       toast(presenterName(room(), event.presenterId) + ' asks for control.', { kind: 'info', timeout: 3500 });
     }
+  } else if (event.type === 'control' || event.type === 'deckShown') {
+    // The stage changed hands or decks: a stroke in progress there ends with it.
+    showInking(stage, null, live.state);
   } else if (event.type === 'requestCancelled') {
     requestedAt.delete(event.presenterId);
   } else if (event.type === 'ended') {

@@ -1,11 +1,12 @@
 // A presenter's page in a room: /r/{code}. Name (and passcode) first; then their decks
 // (upload, or pick from the library when signed in), asking for control, and — while in
-// control — driving the stage: which deck, pages, zoom, laser pointer.
+// control — driving the stage: which deck, pages, zoom, laser pointer, ink (draw mode, ink.js).
 
 import { api, currentUser } from './api.js';
 import { LiveClient } from './live.js';
 import './stage.js';
 import { DeckConsole } from './console.js';
+import { InkTools } from './ink.js';
 import { hydrateIcons, toast, el, plural, cleanCode, CODE_LENGTH } from './ui.js';
 import {
   presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom,
@@ -33,6 +34,7 @@ let myId = null;
 let connected = new Set();
 let consoleDeck = null;
 const pendingUploads = new Map(); // deck id -> title, until it joins the room
+let ink = null; // the ink tools (draw mode while in control), set up below
 
 document.body.classList.add('viewer-page');
 
@@ -49,11 +51,32 @@ const deckConsole = new DeckConsole({
     if (point) live.sendEphemeral({ type: 'pointer', x: point.x, y: point.y });
     else live.sendEphemeral({ type: 'pointer', visible: false });
   },
-  onChange: () => {
-    if (live) showInk(stage, live.state);
+  onChange: () => renderInk(),
+});
+ink = new InkTools({
+  deckConsole,
+  stage,
+  stageWrap: $('stage-wrap'),
+  bar: $('ink-bar'),
+  code,
+  state: () => (live && joined ? live.state : null),
+  send: (command) => sendForResult(command),
+  sendEphemeral: (message) => {
+    if (live && drives()) live.sendEphemeral(message);
   },
+  error: (text) => toast(text, { kind: 'error' }),
 });
 deckConsole.setEnabled(false);
+
+/** The ink on the stage: the ink tools' view while in control (strokes on their way), else the room's. */
+function renderInk() {
+  if (!live) return;
+  if (drives() && deckConsole.enabled) ink.render();
+  else {
+    if (ink.drawMode) ink.render(); // leaves draw mode
+    showInk(stage, live.state);
+  }
+}
 
 // ---- the gate ----
 
@@ -162,6 +185,7 @@ function join() {
     const m = event.detail;
     stage.setPointer(m.visible === false || !Number.isFinite(m.x) ? null : { x: m.x, y: m.y });
   });
+  // The server echoes our own `inking` to us too: while in control the stroke is drawn here already.
   live.addEventListener('inking', (event) => {
     if (!drives()) showInking(stage, event.detail, live.state);
   });
@@ -237,6 +261,15 @@ function send(command) {
     reconcile();
     return null;
   });
+}
+
+/** Sends an ink command and hands its outcome back (the ink tools keep a stroke until it is answered). */
+function sendForResult(command) {
+  if (!live || ended) return Promise.reject({ code: 'ended', message: '' });
+  const sent = live.send(command);
+  markPending();
+  sent.then(reconcile, reconcile);
+  return sent.catch((error) => Promise.reject({ code: error.code, message: errorText(error) }));
 }
 
 function markPending() {
@@ -350,6 +383,8 @@ $('from-library').addEventListener('click', async () => {
 // ---- rendering ----
 
 function onChange(event) {
+  // The stage changed hands or decks: a stroke in progress there ends with it.
+  if (event.type === 'control' || event.type === 'deckShown') showInking(stage, null, live.state);
   if (event.type === 'control' && myId) {
     if (event.active === myId) toast('You have the stage. Your deck is on the projector.', { kind: 'success' });
     else if (event.lender === null && control().active !== myId && wasActive) toast(nowPresenting(room()) + ' has the stage now.');
@@ -389,7 +424,7 @@ function render() {
   if (!driving || (live.pendingCount === 0 && !deckConsole.busy)) deckConsole.adopt(state);
   if (!driving) followStage(stage, live.session, state);
   stage.dataset.deck = deckId || '';
-  showInk(stage, state);
+  renderInk();
   stage.style.background = r.background || '#000000';
   $('idle').hidden = Boolean(deck) || ended;
   const hasDeck = (r.decks || []).some((d) => d.owner === myId);

@@ -81,6 +81,8 @@ function connect(passcode) {
   live.addEventListener('change', (event) => {
     const type = event.detail.event.type;
     if (type === 'page' || type === 'deckShown' || type === 'ended') pointer = null;
+    // The stage changed hands or decks: a stroke in progress there ends with it.
+    if (type === 'control' || type === 'deckShown') showInking(stage, null, live.state);
     render();
   });
   live.addEventListener('sync', () => render());

@@ -7,7 +7,7 @@ import './stage.js';
 import { hydrateIcons, cleanCode, CODE_LENGTH, isTyping, dialogOpen, toggleFullscreen, prefersReducedMotion } from './ui.js';
 import { mountViewerInteraction } from './polls-viewer.js';
 import { ViewerNotes } from './notes.js';
-import { strokesFor, inkIcon } from './ink.js';
+import { strokesFor, inkDeck, onPage, inkIcon } from './ink.js';
 
 hydrateIcons();
 
@@ -26,7 +26,7 @@ let live = null;
 let joined = false;
 let localPage = null; // set while browsing alone (unlocked sessions)
 let pointer = null; // the presenter's pointer {page, x, y}
-let inking = null; // the stroke the presenter is drawing {page, tool, color, width, points}
+let inking = null; // the stroke the presenter is drawing {page, tool, color, width, points} (+ deck in a room)
 let inkingTimer = null;
 
 if (prefersReducedMotion()) stage.classList.remove('animate');
@@ -212,6 +212,8 @@ function onWelcome({ welcome }) {
 
 function onChange({ event }) {
   if (event.type === 'page' || event.type === 'ended' || event.type === 'deckShown') pointer = null;
+  // A room's stage changed hands or decks: a stroke in progress there ends with it.
+  if (event.type === 'control' || event.type === 'deckShown') setInking(null);
   if (event.type === 'deckShown') localPage = null;
   if (event.type === 'lock') {
     if (event.locked) localPage = null;
@@ -245,16 +247,22 @@ function setInking(stroke) {
   renderInk();
 }
 
-/** The ink of the page on display: its committed strokes and the one being drawn there. */
-let inkShown = { strokes: null, page: null, list: [] };
+/**
+ * The ink of the page on display: its committed strokes and the one being drawn there. In a room,
+ * only those of the deck on the stage (page 2 of one deck is not page 2 of another).
+ */
+let inkShown = { strokes: null, page: null, deck: undefined, list: [] };
 function renderInk() {
   if (!live || !joined) return;
   const page = shownPage();
+  const deck = inkDeck(live.state);
   // The same list while nothing changed, so a stroke in progress (~30 updates a second) redraws alone.
-  if (inkShown.strokes !== live.state.strokes || inkShown.page !== page) {
-    inkShown = { strokes: live.state.strokes, page, list: strokesFor(live.state.strokes, page) };
+  if (inkShown.strokes !== live.state.strokes || inkShown.page !== page || inkShown.deck !== deck) {
+    inkShown = { strokes: live.state.strokes, page, deck, list: strokesFor(live.state.strokes, page, deck) };
   }
-  stage.setInk(inkShown.list, inking && inking.page === page ? inking : null);
+  // An `inking` from an older server may lack the deck: then it is on the deck on the stage.
+  const drawing = inking && deck !== undefined && inking.deck === undefined ? { ...inking, deck } : inking;
+  stage.setInk(inkShown.list, onPage(drawing, page, deck) ? drawing : null);
 }
 
 function shownPage() {

@@ -8,7 +8,8 @@ State the tests read: ``<podium-stage data-deck data-page>`` on every room page;
 ``<body data-connection data-drives data-pending>`` on the moderator's and presenters' pages;
 ``#control-card[data-state data-position]`` on a presenter's page; ``.queue-item[data-presenter-id]``,
 ``.presenter-item[data-presenter-id][data-connected]``, ``#queue-held[data-count]`` on the console;
-``#idle`` (the join screen) and ``<body data-idle>`` on the projector.
+``#idle`` (the join screen) and ``<body data-idle>`` on the projector; ``<podium-stage data-strokes>``
+(the strokes shown) and ``<body data-draw-mode>`` with ``#ink-bar`` (draw mode) for ink.
 """
 
 import sys
@@ -17,6 +18,7 @@ harness = sys.modules.get("run_browser_tests")
 if harness is None:  # imported directly: load the harness under its own name
     import run_browser_tests as harness  # noqa: E402
 
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
@@ -96,6 +98,16 @@ ws.onmessage = (event) => {
   }
 };
 """
+
+
+def draw(driver, start, moves):
+    """A mouse drag on the stage: from `start` (pixels from the stage's centre) by each of `moves`."""
+    stage = driver.find_element(By.CSS_SELECTOR, "podium-stage")
+    actions = ActionChains(driver)
+    actions.move_to_element_with_offset(stage, *start).click_and_hold()
+    for dx, dy in moves:
+        actions.move_by_offset(dx, dy)
+    actions.release().perform()
 
 
 class RoomTests(BrowserTest):
@@ -358,3 +370,104 @@ class RoomTests(BrowserTest):
         wait_for(first, lambda d: body_data(d, "connection") == "live" and body_data(d, "presenterId") == presenter_id,
                  "Cleo back in after a reload")
         wait_for(first, lambda d: attr(d, "#control-card", "data-state") == "waiting", "still waiting after the reload")
+
+    def test_room_ink(self):
+        """Draw mode in a room: the moderator while driving, then the presenter in control; ink per deck; undo."""
+        status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Ink room", "passcode": PASSCODE})
+        self.assertEqual(status, 201, room)
+        code = room["code"]
+        demo = harness.DEMO_DECK["id"]
+        status, added = SERVER.api("POST", f"/api/v1/sessions/{code}/decks", {"deckId": demo})
+        self.assertEqual(status, 201, added)
+
+        # The moderator drives: shows their deck, goes to page 2, draws a stroke there.
+        moderator = self.driver(1440, 900)
+        self.sign_in_with_cookie(moderator)
+        moderator.get(f"{SERVER.base}/r/{code}/moderate")
+        wait_for(moderator, lambda d: body_data(d, "connection") == "live", "the console to connect")
+        self.assertFalse(visible(moderator, '[data-action="draw"]'), "no draw button while nothing is on the stage")
+        click(moderator, f'#deckbar [data-deck-id="{demo}"]')
+        wait_for(moderator, lambda d: slide_shown(d, demo, 1), "the moderator's deck on the console")
+        self.press(moderator, Keys.ARROW_RIGHT)
+        wait_for(moderator, lambda d: slide_shown(d, demo, 2) and body_data(d, "pending") == "0", "page 2 of the moderator's deck")
+
+        projector = self.driver(1280, 720)
+        self.sign_in_with_cookie(projector)
+        projector.get(f"{SERVER.base}/r/{code}/projector")
+        wait_for(projector, lambda d: slide_shown(d, demo, 2), "the projector on the moderator's page 2")
+        viewer = self.driver(390, 844)
+        self.join_as_viewer(viewer, code, passcode=PASSCODE)
+        wait_for(viewer, lambda d: slide_shown(d, demo, 2), "the viewer on the moderator's page 2")
+
+        self.assertFalse(visible(moderator, "#ink-bar"), "no ink tools outside draw mode")
+        self.press(moderator, "d")
+        wait_for(moderator, lambda d: visible(d, "#ink-bar"), "the moderator's ink tools")
+        self.assertEqual(attr(moderator, '[data-action="draw"]', "aria-pressed"), "true")
+        harness.wait_settled(moderator)
+        draw(moderator, (-120, -30), [(20, 4)] * 10)
+        wait_for(moderator, lambda d: body_data(d, "pending") == "0", "the moderator's stroke acknowledged")
+        for driver, who in ((moderator, "moderator"), (projector, "projector"), (viewer, "viewer")):
+            wait_for(driver, lambda d: stage_attr(d, "data-strokes") == "1", f"the moderator's stroke on the {who}")
+        harness.dismiss_toasts(moderator)
+        screenshot(moderator, "room-moderator-draw-mode")
+
+        # Ann brings a deck and gets control: the moderator's draw mode ends.
+        ann = self.driver(1280, 800)
+        ann_id = self.join_presenter(ann, code, "Ann")
+        deck_a = self.upload_deck(ann, moderator, DECK_A, 3)
+        click(ann, "#request")
+        grant = wait_for(moderator, lambda d: visible(d, f'.queue-item[data-presenter-id="{ann_id}"] [data-action="grant"]'),
+                         "Ann's request on the console")
+        grant.click()
+        wait_for(ann, lambda d: body_data(d, "drives") == "true", "Ann in control")
+        wait_for(moderator, lambda d: body_data(d, "drawMode") == "false" and not visible(d, "#ink-bar"),
+                 "the moderator out of draw mode once control moved away")
+        self.assertFalse(visible(moderator, '[data-action="draw"]'), "no draw button without control")
+
+        # Page 2 of Ann's deck: the moderator's stroke (page 2 of another deck) is not on it.
+        wait_for(ann, lambda d: slide_shown(d, deck_a, 1), "Ann's deck on her page")
+        self.press(ann, Keys.ARROW_RIGHT)
+        for driver, who in ((ann, "Ann"), (projector, "projector"), (viewer, "viewer"), (moderator, "moderator")):
+            wait_for(driver, lambda d: slide_shown(d, deck_a, 2), f"Ann's page 2 on the {who}")
+            self.assertEqual(stage_attr(driver, "data-strokes"), "0", f"no ink of another deck on the {who}")
+
+        # Ann draws with the draw tools; everyone sees the stroke.
+        click(ann, '[data-action="draw"]')
+        wait_for(ann, lambda d: visible(d, "#ink-bar"), "Ann's ink tools")
+        self.assertEqual(body_data(ann, "drawMode"), "true")
+        ann.find_element(By.CSS_SELECTOR, '#ink-bar [data-color="#1e88e5"]').click()
+        ann.find_element(By.CSS_SELECTOR, '#ink-bar [data-width="0.008"]').click()
+        harness.wait_settled(ann)
+        draw(ann, (-140, 40), [(25, -6)] * 10)
+        wait_for(ann, lambda d: body_data(d, "pending") == "0", "Ann's stroke acknowledged")
+        for driver, who in ((ann, "Ann"), (projector, "projector"), (viewer, "viewer"), (moderator, "moderator")):
+            wait_for(driver, lambda d: stage_attr(d, "data-strokes") == "1", f"Ann's stroke on the {who}")
+        self.assertEqual(stage_attr(ann, "data-page"), "2", "drawing does not turn the page")
+        harness.dismiss_toasts(ann)
+        screenshot(ann, "room-presenter-draw-mode")
+        harness.wait_settled(viewer)
+        # On a phone the title and the slide line keep a line of their own beside the bar's buttons.
+        box = viewer.execute_script("""
+            const t = document.querySelector('.watch-title'), s = document.getElementById('watch-title');
+            return {w: t.getBoundingClientRect().width, sw: s.scrollWidth, cw: s.clientWidth};""")
+        self.assertGreater(box["w"], 300, "the title has the width of the phone")
+        self.assertLessEqual(box["sw"], box["cw"], "the room's title is not cut off on a phone")
+        ActionChains(viewer).move_to_element_with_offset(viewer.find_element(By.CSS_SELECTOR, "podium-stage"), 10, 10).perform()
+        wait_for(viewer, lambda d: not d.execute_script("return document.getElementById('watch').classList.contains('is-idle')"),
+                 "the viewer's bar awake")
+        screenshot(viewer, "room-viewer-phone-ink")
+
+        # Undo on Ann's page takes it off the projector.
+        ActionChains(ann).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+        wait_for(ann, lambda d: body_data(d, "pending") == "0", "the undo acknowledged")
+        for driver, who in ((ann, "Ann"), (projector, "projector"), (viewer, "viewer")):
+            wait_for(driver, lambda d: stage_attr(d, "data-strokes") == "0", f"the stroke gone from the {who}")
+
+        # The moderator takes control back: Ann leaves draw mode; the moderator's deck keeps its ink.
+        click(moderator, "#withdraw")
+        wait_for(ann, lambda d: body_data(d, "drives") == "false", "Ann no longer in control")
+        wait_for(ann, lambda d: body_data(d, "drawMode") == "false" and not visible(d, "#ink-bar"), "Ann out of draw mode")
+        click(moderator, f'#deckbar [data-deck-id="{demo}"]')
+        for driver, who in ((projector, "projector"), (viewer, "viewer")):
+            wait_for(driver, lambda d: slide_shown(d, demo, 2) and stage_attr(d, "data-strokes") == "1",
+                     f"the moderator's page 2 with its stroke on the {who}")
