@@ -14,9 +14,14 @@ import Synchronization
 /// waiter when it is completely finished (exited *and* both pipes at end of file).
 ///
 /// Waiting for both the exit and the ends of file matters: output written just before exiting would be
-/// lost otherwise. Every mutable field lives in one `Mutex`, and the callbacks that feed it (Dispatch I/O,
-/// Foundation's termination handler) run on Dispatch threads, never on the Swift concurrency pool, so no
-/// cooperative thread ever blocks in `read(2)` or `waitpid(2)`.
+/// lost otherwise. Every mutable field lives in one `Mutex`, and what feeds it (a reader thread per pipe,
+/// Foundation's termination handler) runs on threads of its own, never on the Swift concurrency pool, so
+/// no cooperative thread ever blocks in `read(2)` or `waitpid(2)`.
+///
+/// The pipes are read with plain blocking `read(2)` on a thread each, not with `DispatchIO`: on Linux,
+/// libdispatch's event loop can crash (a bad pointer in `_dispatch_event_loop_drain`) when many short
+/// pipes come and go, which took the whole server down during ingest. The subprocess package moved to
+/// plain reads for the same reason.
 final class ProcessMonitor: Sendable {
     private struct State {
         var stdout = Data()
@@ -34,7 +39,6 @@ final class ProcessMonitor: Sendable {
     private let state = Mutex(State())
     private let stdoutLimit: Int
     private let stderrLimit: Int
-    private let queue = DispatchQueue(label: "podium.media.process-output")
 
     init(stdoutLimit: Int, stderrLimit: Int = 64 * 1024) {
         self.stdoutLimit = max(0, stdoutLimit)
@@ -51,23 +55,29 @@ final class ProcessMonitor: Sendable {
         finish { $0.exit = (status, bySignal) }
     }
 
-    /// Reads `handle` to its end on a Dispatch queue, keeping at most the configured number of bytes.
+    /// Reads `handle` to its end on a thread of its own, keeping at most the configured number of bytes.
     ///
     /// Reading continues past the cap and drops the excess: a child blocked on a full pipe would otherwise
-    /// never exit. The `FileHandle` is captured by the cleanup handler so its descriptor stays open until
-    /// Dispatch has finished with it, and is closed after that.
+    /// never exit. The thread owns the `FileHandle` and closes it at the end of file.
     func drain(_ handle: FileHandle, isStdout: Bool) {
-        let channel = DispatchIO(type: .stream, fileDescriptor: handle.fileDescriptor, queue: queue) { _ in
-            try? handle.close()
-        }
-        channel.setLimit(lowWater: 1)
-        channel.read(offset: 0, length: Int.max, queue: queue) { [self] done, data, _ in
-            if let data, !data.isEmpty { append(data, isStdout: isStdout) }
-            if done {
-                channel.close()
-                finish { $0.openStreams -= 1 }
+        let reader = Thread { [self] in
+            let descriptor = handle.fileDescriptor
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    append(buffer[0..<count], isStdout: isStdout)
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break  // end of file (or an error, which ends the stream the same way)
+                }
             }
+            try? handle.close()
+            finish { $0.openStreams -= 1 }
         }
+        reader.name = isStdout ? "podium-tool-stdout" : "podium-tool-stderr"
+        reader.start()
     }
 
     /// Sends SIGKILL to the process group if the process has not exited yet.
@@ -107,7 +117,7 @@ final class ProcessMonitor: Sendable {
         }
     }
 
-    private func append(_ data: DispatchData, isStdout: Bool) {
+    private func append(_ data: ArraySlice<UInt8>, isStdout: Bool) {
         state.withLock { state in
             let limit = isStdout ? stdoutLimit : stderrLimit
             let kept = isStdout ? state.stdout.count : state.stderr.count
