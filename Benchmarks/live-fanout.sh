@@ -11,13 +11,14 @@ page_rate=${PAGE_RATE:-20}
 pointer_rate=${POINTER_RATE:-60}
 seconds=${SECONDS_PER_RUN:-10}
 ulimit -n "$(ulimit -Hn)"  # 10,000 sockets need more than the usual 1,024
+bin=${BIN:-.build/release}
 work=$(mktemp -d)
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 
 # Podium on core 0.
-PODIUM_ADMIN_PASSWORD=bench taskset -c 0 .build/release/podium serve --host 127.0.0.1 --port 8089 \
+PODIUM_ADMIN_PASSWORD=bench taskset -c 0 "$bin/podium" serve --host 127.0.0.1 --port 8089 \
   --data-dir "$work/podium" --log-level error > "$work/podium.log" 2>&1 &
 podium_pid=$!; pids+=("$podium_pid")
 for _ in $(seq 100); do curl -sf http://127.0.0.1:8089/healthz >/dev/null && break; sleep 0.1; done
@@ -58,9 +59,9 @@ for n in "${counts[@]}"; do
   code=$(curl -sf -X POST http://127.0.0.1:8089/api/v1/sessions -H "Authorization: Bearer $token" \
     -d "{\"deckId\":\"$deck\"}" | python3 -c 'import sys,json;print(json.load(sys.stdin)["code"])')
   echo; echo "=== $n viewers ==="
-  taskset -c 1 .build/release/podium-load --podium "ws://127.0.0.1:8089/api/v1/sessions/$code/live" --token "$token" \
+  taskset -c 1 "$bin/podium-load" --podium "ws://127.0.0.1:8089/api/v1/sessions/$code/live" --token "$token" \
     --viewers "$n" --page-rate "$page_rate" --pointer-rate "$pointer_rate" --seconds "$seconds" --server-pid "$podium_pid" || true
   echo
-  taskset -c 1 .build/release/podium-load --nchan-sub "ws://127.0.0.1:8091/sub/bench$n" --nchan-pub "http://127.0.0.1:8091/pub/bench$n" \
+  taskset -c 1 "$bin/podium-load" --nchan-sub "ws://127.0.0.1:8091/sub/bench$n" --nchan-pub "http://127.0.0.1:8091/pub/bench$n" \
     --viewers "$n" --page-rate "$page_rate" --pointer-rate "$pointer_rate" --seconds "$seconds" --server-pid "$nginx_worker" || true
 done

@@ -55,6 +55,8 @@ struct LiveConnection {
             // channel also fails the write the writer may be stuck in.
             channel.close(promise: nil)
         }
+        // Frames go out from the channel's event loop; the writer task below only closes.
+        outbox.attach(channel)
         let greeted = Flag()
         let logger = context.logger
         await withTaskGroup(of: Child.self) { group in

@@ -453,7 +453,8 @@ actor LiveSession {
     func pointer(_ point: PagePoint?, role: Role, presenterId: String? = nil) throws(SessionError) {
         let update = try state.pointer(point, by: role, presenterId: presenterId)
         let frame = Frames.encode(PointerMessage(update))
-        for member in members.values { member.outbox.replace(.pointer, with: frame) }
+        for member in members.values { member.outbox.replace(.pointer, with: frame, flushing: false) }
+        Outbox.flush(members.values.lazy.map(\.outbox))
     }
 
     /// Tells every socket to reconnect (shutdown) and forgets them.
@@ -470,8 +471,9 @@ actor LiveSession {
         let viewerFrame = viewerEvent == event ? presenterFrame : Frames.encode(viewerEvent)
         for member in members.values {
             // A socket too far behind is cut off by its outbox; it leaves when its connection ends.
-            member.outbox.push(member.host ? presenterFrame : viewerFrame)
+            member.outbox.push(member.host ? presenterFrame : viewerFrame, flushing: false)
         }
+        Outbox.flush(members.values.lazy.map(\.outbox))
         switch event.change {
         case .pollOpened(let poll):
             pollOpenedAt[poll.id] = now()

@@ -1,4 +1,5 @@
 import NIOCore
+import NIOWebSocket
 import Synchronization
 
 /// The bounded outbound queue of one socket.
@@ -8,6 +9,13 @@ import Synchronization
 /// Durable frames queue up to `limit`; past it the outbox closes with `.tooSlow` and the client
 /// reconnects and catches up by `lastSeq`. Ephemeral frames (pointer, presence) keep only the
 /// latest of each kind, so a slow viewer sees where the pointer is now, not where it was.
+///
+/// With a channel attached (``attach(_:)``), frames are written from the channel's event loop:
+/// a push schedules one flush on the loop, which writes every pending frame and flushes once. No
+/// task wakes up per delivery, and a broadcast schedules one loop task per event loop for all its
+/// sockets (``flush(_:)``). A channel that is not writable (the client stopped reading and the
+/// kernel's and NIO's buffers are full) is left alone: frames wait here, ephemeral ones
+/// coalesced, durable ones up to `limit`. The writer task then only handles closing.
 final class Outbox: Sendable {
     enum Ephemeral: Int, CaseIterable {
         case pointer
@@ -36,7 +44,24 @@ final class Outbox: Sendable {
         var ephemeral: [ByteBuffer?] = Array(repeating: nil, count: Ephemeral.allCases.count)
         var waiter: CheckedContinuation<Void, Never>?
         var closed: CloseReason?
+        /// Set while a flush is scheduled on the channel's event loop.
+        var flushScheduled = false
+        /// A channel is attached: the writer task waits only for the close.
+        var attached = false
+
+        /// The writer task to wake for new frames: none while the event loop writes them.
+        mutating func takeWaiter() -> CheckedContinuation<Void, Never>? {
+            guard !attached else { return nil }
+            defer { waiter = nil }
+            return waiter
+        }
+
+        var hasFrames: Bool { !durable.isEmpty || ephemeral.contains { $0 != nil } }
     }
+
+    /// The socket's channel, once attached: frames are then written from its event loop.
+    private let channel = Mutex<(any Channel)?>(nil)
+    static let retryUnwritable = TimeAmount.milliseconds(20)
 
     private let state = Mutex(State())
     let limit: Int
@@ -50,9 +75,17 @@ final class Outbox: Sendable {
         self.onTooSlow = onTooSlow
     }
 
+    /// From now on, frames go out from this channel's event loop rather than through ``next()``.
+    func attach(_ channel: any Channel) {
+        self.channel.withLock { $0 = channel }
+        state.withLock { $0.attached = true }
+        schedule()
+    }
+
     /// Queues a durable frame. Returns false (and closes) if the socket has fallen too far behind.
+    /// With `flushing` false the caller schedules the flush itself (see ``flush(_:)``).
     @discardableResult
-    func push(_ frame: ByteBuffer) -> Bool {
+    func push(_ frame: ByteBuffer, flushing: Bool = true) -> Bool {
         let (accepted, waiter, gaveUp) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?, Bool) in
             guard state.closed == nil else { return (false, nil, false) }
             guard state.durable.count < limit else {
@@ -62,25 +95,90 @@ final class Outbox: Sendable {
                 return (false, waiter, true)
             }
             state.durable.append(frame)
-            let waiter = state.waiter
-            state.waiter = nil
-            return (true, waiter, false)
+            return (true, state.takeWaiter(), false)
         }
         waiter?.resume()
         if gaveUp { onTooSlow() }
+        if accepted, flushing { schedule() }
         return accepted
     }
 
     /// Replaces the pending ephemeral frame of this kind.
-    func replace(_ kind: Ephemeral, with frame: ByteBuffer) {
+    func replace(_ kind: Ephemeral, with frame: ByteBuffer, flushing: Bool = true) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard state.closed == nil else { return nil }
             state.ephemeral[kind.rawValue] = frame
-            let waiter = state.waiter
-            state.waiter = nil
-            return waiter
+            return state.takeWaiter()
         }
         waiter?.resume()
+        if flushing { schedule() }
+    }
+
+    /// Schedules the flushes of many outboxes with one task per event loop: a broadcast to
+    /// thousands of sockets costs a handful of loop hops, not one per socket.
+    static func flush(_ outboxes: some Sequence<Outbox>) {
+        var byLoop: [ObjectIdentifier: (loop: any EventLoop, outboxes: [Outbox])] = [:]
+        for outbox in outboxes {
+            guard let loop = outbox.claimFlush() else { continue }
+            byLoop[ObjectIdentifier(loop), default: (loop, [])].outboxes.append(outbox)
+        }
+        for (loop, batch) in byLoop.values {
+            loop.execute {
+                for outbox in batch { outbox.flushOnLoop() }
+            }
+        }
+    }
+
+    /// Schedules a flush of this outbox on its channel's loop, unless one is scheduled already.
+    private func schedule() {
+        guard let loop = claimFlush() else { return }
+        loop.execute { self.flushOnLoop() }
+    }
+
+    /// Marks a flush as scheduled and returns the loop to run it on; nil when there is nothing
+    /// to do (no channel yet, a flush already scheduled, nothing pending, or closed).
+    private func claimFlush() -> (any EventLoop)? {
+        guard let loop = channel.withLock({ $0?.eventLoop }) else { return nil }
+        let claimed = state.withLock { state -> Bool in
+            guard !state.flushScheduled, state.closed == nil, state.hasFrames else { return false }
+            state.flushScheduled = true
+            return true
+        }
+        return claimed ? loop : nil
+    }
+
+    /// Writes every pending frame and flushes once, on the channel's event loop. A channel that
+    /// cannot take more is tried again shortly; its frames wait here meanwhile.
+    private func flushOnLoop() {
+        guard let channel = channel.withLock({ $0 }) else { return }
+        guard channel.isWritable else {
+            channel.eventLoop.scheduleTask(in: Self.retryUnwritable) {
+                self.state.withLock { $0.flushScheduled = false }
+                self.schedule()
+            }
+            return
+        }
+        let frames = state.withLock { state -> [ByteBuffer] in
+            state.flushScheduled = false
+            guard state.closed == nil else { return [] }
+            return Self.takeFrames(&state)
+        }
+        guard !frames.isEmpty else { return }
+        for frame in frames {
+            channel.write(WebSocketFrame(fin: true, opcode: .text, data: frame), promise: nil)
+        }
+        channel.flush()
+    }
+
+    /// Takes everything pending: durable frames in order, then the latest ephemeral ones.
+    private static func takeFrames(_ state: inout State) -> [ByteBuffer] {
+        var frames = state.durable
+        state.durable.removeAll(keepingCapacity: true)
+        for index in state.ephemeral.indices {
+            if let frame = state.ephemeral[index] { frames.append(frame) }
+            state.ephemeral[index] = nil
+        }
+        return frames
     }
 
     func close(_ reason: CloseReason) {
@@ -104,13 +202,12 @@ final class Outbox: Sendable {
                 case wait
             }
             let step = state.withLock { state -> Step in
+                let attached = state.attached
                 if state.closed == .tooSlow { return .closed(.tooSlow) }
-                var frames = state.durable
-                state.durable.removeAll(keepingCapacity: true)
-                for index in state.ephemeral.indices {
-                    if let frame = state.ephemeral[index] { frames.append(frame) }
-                    state.ephemeral[index] = nil
-                }
+                // Attached: the event loop writes the frames; a closed outbox hands out what is
+                // left before saying why it closed.
+                if attached && state.closed == nil { return .wait }
+                let frames = Self.takeFrames(&state)
                 if !frames.isEmpty { return .frames(frames) }
                 if let reason = state.closed { return .closed(reason) }
                 return .wait
@@ -121,7 +218,7 @@ final class Outbox: Sendable {
             case .wait:
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let resumeNow = state.withLock { state -> Bool in
-                        let hasWork = !state.durable.isEmpty || state.ephemeral.contains { $0 != nil } || state.closed != nil
+                        let hasWork = (state.hasFrames && !state.attached) || state.closed != nil
                         if hasWork { return true }
                         state.waiter = continuation
                         return false
