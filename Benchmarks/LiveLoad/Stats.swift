@@ -11,7 +11,10 @@ final class Stats: Sendable {
         var deliveredPages = 0
         var duplicated = 0
         var deliveredPointers = 0
+        var refusedCommands = 0
     }
+
+    func refusedCommand() { state.withLock { $0.refusedCommands += 1 } }
 
     let state: Mutex<State>
     let expectedPages: Int
@@ -77,7 +80,7 @@ final class Stats: Sendable {
                     format: "p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms", at(0.5), at(0.9), at(0.99), sorted.last! * 1000)
             }
             return """
-                page events: sent \(sentPages), delivered \(state.deliveredPages) of \(expected), lost \(expected - state.deliveredPages), duplicated \(state.duplicated)
+                page events: sent \(sentPages), delivered \(state.deliveredPages) of \(expected), lost \(expected - state.deliveredPages), duplicated \(state.duplicated); presenter commands refused: \(state.refusedCommands)
                 page latency: \(percentiles(state.pageLatencies))
                 pointer: sent \(state.pointerSent.count), delivered \(state.deliveredPointers) (coalescing may drop stale ones)
                 pointer age at delivery: \(percentiles(state.pointerAges))

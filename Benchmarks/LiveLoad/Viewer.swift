@@ -62,7 +62,13 @@ enum Publisher {
                 try await outbound.write(.text(#"{"type":"hello","role":"presenter","token":"\#(token)"}"#))
                 var iterator = inbound.makeAsyncIterator()
                 _ = try await iterator.next()  // welcome
-                let drain = Task { while (try? await iterator.next()) != nil {} }
+                // The presenter's acks and errors: a command the server refused (the per-socket rate
+                // limit, when a stalled generator sends a burst) is an event nobody can receive.
+                let drain = Task {
+                    while let frame = try? await iterator.next() {
+                        if Wire.contains(frame.data.readableBytesView, #""type":"error""#) { stats.refusedCommand() }
+                    }
+                }
                 try await schedule(stats: stats, pageRate: pageRate, pointerRate: pointerRate, seconds: seconds) {
                     page, pointer in
                     if let page {

@@ -37,7 +37,12 @@ actor LiveSession {
     let info: SessionInfo
     private(set) var state: SessionState
     private var history: [SessionEvent]
-    private var members: [Int: Member] = [:]
+    private var members: [Int: Member] = [:] {
+        didSet { fanOut = nil }
+    }
+    /// Every socket's outbox by audience, for broadcasts: rebuilt after members change, so a
+    /// broadcast walks two arrays of references instead of copying every member.
+    private var fanOut: (hosts: [Outbox], others: [Outbox])?
     private var nextMemberID = 0
     private let gate = SerialGate()
     /// When each poll opened, for quiz speed points.
@@ -452,9 +457,20 @@ actor LiveSession {
     /// Moves or hides the laser pointer: ephemeral, never stored, coalesced per socket.
     func pointer(_ point: PagePoint?, role: Role, presenterId: String? = nil) throws(SessionError) {
         let update = try state.pointer(point, by: role, presenterId: presenterId)
-        let frame = Frames.encode(PointerMessage(update))
-        for member in members.values { member.outbox.replace(.pointer, with: frame, flushing: false) }
-        Outbox.flush(members.values.lazy.map(\.outbox))
+        let frame = Outbox.Frame.shared(Frames.encode(PointerMessage(update)))
+        let targets = broadcastTargets()
+        Outbox.broadcast(.replace(.pointer, frame), to: targets.hosts, targets.others)
+    }
+
+    private func broadcastTargets() -> (hosts: [Outbox], others: [Outbox]) {
+        if let fanOut { return fanOut }
+        var targets: (hosts: [Outbox], others: [Outbox]) = ([], [])
+        targets.others.reserveCapacity(members.count)
+        for member in members.values {
+            if member.host { targets.hosts.append(member.outbox) } else { targets.others.append(member.outbox) }
+        }
+        fanOut = targets
+        return targets
     }
 
     /// Tells every socket to reconnect (shutdown) and forgets them.
@@ -466,14 +482,13 @@ actor LiveSession {
     /// Sends an event to every socket, encoded once per audience: presenters may see more
     /// (a poll's right answer before it is revealed).
     private func broadcast(_ event: SessionEvent) {
-        let presenterFrame = Frames.encode(event)
+        let presenterFrame = Outbox.Frame.shared(Frames.encode(event))
         let viewerEvent = event.forViewers
-        let viewerFrame = viewerEvent == event ? presenterFrame : Frames.encode(viewerEvent)
-        for member in members.values {
-            // A socket too far behind is cut off by its outbox; it leaves when its connection ends.
-            member.outbox.push(member.host ? presenterFrame : viewerFrame, flushing: false)
-        }
-        Outbox.flush(members.values.lazy.map(\.outbox))
+        let viewerFrame = viewerEvent == event ? presenterFrame : Outbox.Frame.shared(Frames.encode(viewerEvent))
+        // A socket too far behind is cut off by its outbox; it leaves when its connection ends.
+        let targets = broadcastTargets()
+        Outbox.broadcast(.push(presenterFrame), to: targets.hosts)
+        Outbox.broadcast(.push(viewerFrame), to: targets.others)
         switch event.change {
         case .pollOpened(let poll):
             pollOpenedAt[poll.id] = now()

@@ -39,9 +39,24 @@ final class Outbox: Sendable {
         case kicked(String)
     }
 
+    /// A frame's payload and, for broadcasts, its whole WebSocket frame (header and payload),
+    /// built once and written as it is to every socket.
+    struct Frame: Sendable {
+        var payload: ByteBuffer
+        var wire: ByteBuffer?
+
+        init(_ payload: ByteBuffer, wire: ByteBuffer? = nil) {
+            self.payload = payload
+            self.wire = wire
+        }
+
+        /// For a broadcast: the wire form is built here, once for every socket.
+        static func shared(_ payload: ByteBuffer) -> Frame { Frame(payload, wire: Frames.wire(payload)) }
+    }
+
     private struct State {
-        var durable: [ByteBuffer] = []
-        var ephemeral: [ByteBuffer?] = Array(repeating: nil, count: Ephemeral.allCases.count)
+        var durable: [Frame] = []
+        var ephemeral: [Frame?] = Array(repeating: nil, count: Ephemeral.allCases.count)
         var waiter: CheckedContinuation<Void, Never>?
         var closed: CloseReason?
         /// Set while a flush is scheduled on the channel's event loop.
@@ -61,7 +76,15 @@ final class Outbox: Sendable {
 
     /// The socket's channel, once attached: frames are then written from its event loop.
     private let channel = Mutex<(any Channel)?>(nil)
-    static let retryUnwritable = TimeAmount.milliseconds(20)
+    /// The context of NIO's WebSocket frame encoder: whole frames are written from there, past
+    /// the encoder (which would build a header per socket). Looked up on the loop, once.
+    private let encoderContext = Mutex<EncoderContext>(.notLookedUp)
+
+    enum EncoderContext {
+        case notLookedUp
+        case found(NIOLoopBound<ChannelHandlerContext>)
+        case missing
+    }
 
     private let state = Mutex(State())
     let limit: Int
@@ -79,13 +102,22 @@ final class Outbox: Sendable {
     func attach(_ channel: any Channel) {
         self.channel.withLock { $0 = channel }
         state.withLock { $0.attached = true }
-        schedule()
+        channel.eventLoop.execute {
+            // Told first when the socket can take more again, to resume writing at once.
+            try? channel.pipeline.syncOperations.addHandler(WritabilityWatcher(outbox: self), position: .first)
+            self.schedule()
+        }
     }
 
     /// Queues a durable frame. Returns false (and closes) if the socket has fallen too far behind.
     /// With `flushing` false the caller schedules the flush itself (see ``flush(_:)``).
     @discardableResult
     func push(_ frame: ByteBuffer, flushing: Bool = true) -> Bool {
+        push(Frame(frame), flushing: flushing)
+    }
+
+    @discardableResult
+    func push(_ frame: Frame, flushing: Bool = true) -> Bool {
         let (accepted, waiter, gaveUp) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?, Bool) in
             guard state.closed == nil else { return (false, nil, false) }
             guard state.durable.count < limit else {
@@ -105,6 +137,10 @@ final class Outbox: Sendable {
 
     /// Replaces the pending ephemeral frame of this kind.
     func replace(_ kind: Ephemeral, with frame: ByteBuffer, flushing: Bool = true) {
+        replace(kind, with: Frame(frame), flushing: flushing)
+    }
+
+    func replace(_ kind: Ephemeral, with frame: Frame, flushing: Bool = true) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard state.closed == nil else { return nil }
             state.ephemeral[kind.rawValue] = frame
@@ -114,13 +150,24 @@ final class Outbox: Sendable {
         if flushing { schedule() }
     }
 
-    /// Schedules the flushes of many outboxes with one task per event loop: a broadcast to
-    /// thousands of sockets costs a handful of loop hops, not one per socket.
-    static func flush(_ outboxes: some Sequence<Outbox>) {
+    enum Delivery {
+        case push(Frame)
+        case replace(Ephemeral, Frame)
+    }
+
+    /// Queues a frame on many outboxes and schedules their flushes with one task per event loop:
+    /// a broadcast to thousands of sockets costs a handful of loop hops, not one per socket.
+    static func broadcast(_ delivery: Delivery, to groups: [Outbox]...) {
         var byLoop: [ObjectIdentifier: (loop: any EventLoop, outboxes: [Outbox])] = [:]
-        for outbox in outboxes {
-            guard let loop = outbox.claimFlush() else { continue }
-            byLoop[ObjectIdentifier(loop), default: (loop, [])].outboxes.append(outbox)
+        for outboxes in groups {
+            for outbox in outboxes {
+                switch delivery {
+                case .push(let frame): outbox.push(frame, flushing: false)
+                case .replace(let kind, let frame): outbox.replace(kind, with: frame, flushing: false)
+                }
+                guard let loop = outbox.claimFlush() else { continue }
+                byLoop[ObjectIdentifier(loop), default: (loop, [])].outboxes.append(outbox)
+            }
         }
         for (loop, batch) in byLoop.values {
             loop.execute {
@@ -130,7 +177,7 @@ final class Outbox: Sendable {
     }
 
     /// Schedules a flush of this outbox on its channel's loop, unless one is scheduled already.
-    private func schedule() {
+    fileprivate func schedule() {
         guard let loop = claimFlush() else { return }
         loop.execute { self.flushOnLoop() }
     }
@@ -148,30 +195,51 @@ final class Outbox: Sendable {
     }
 
     /// Writes every pending frame and flushes once, on the channel's event loop. A channel that
-    /// cannot take more is tried again shortly; its frames wait here meanwhile.
+    /// cannot take more is left alone: its frames wait here until ``WritabilityWatcher`` says it
+    /// can take more again.
     private func flushOnLoop() {
         guard let channel = channel.withLock({ $0 }) else { return }
         guard channel.isWritable else {
-            channel.eventLoop.scheduleTask(in: Self.retryUnwritable) {
-                self.state.withLock { $0.flushScheduled = false }
-                self.schedule()
-            }
+            state.withLock { $0.flushScheduled = false }
             return
         }
-        let frames = state.withLock { state -> [ByteBuffer] in
+        let frames = state.withLock { state -> [Frame] in
             state.flushScheduled = false
             guard state.closed == nil else { return [] }
             return Self.takeFrames(&state)
         }
         guard !frames.isEmpty else { return }
-        for frame in frames {
-            channel.write(WebSocketFrame(fin: true, opcode: .text, data: frame), promise: nil)
+        if let encoder = encoder(of: channel) {
+            for frame in frames {
+                encoder.write(NIOAny(frame.wire ?? Frames.wire(frame.payload)), promise: nil)
+            }
+            // From the encoder on: the handlers behind it have nothing of ours to flush.
+            encoder.flush()
+        } else {
+            for frame in frames {
+                channel.write(WebSocketFrame(fin: true, opcode: .text, data: frame.payload), promise: nil)
+            }
+            channel.flush()
         }
-        channel.flush()
+    }
+
+    /// The frame encoder's context, on the channel's loop; nil if the pipeline has none.
+    private func encoder(of channel: any Channel) -> ChannelHandlerContext? {
+        switch encoderContext.withLock({ $0 }) {
+        case .found(let context): return context.value
+        case .missing: return nil
+        case .notLookedUp:
+            guard let context = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self) else {
+                encoderContext.withLock { $0 = .missing }
+                return nil
+            }
+            encoderContext.withLock { $0 = .found(NIOLoopBound(context, eventLoop: channel.eventLoop)) }
+            return context
+        }
     }
 
     /// Takes everything pending: durable frames in order, then the latest ephemeral ones.
-    private static func takeFrames(_ state: inout State) -> [ByteBuffer] {
+    private static func takeFrames(_ state: inout State) -> [Frame] {
         var frames = state.durable
         state.durable.removeAll(keepingCapacity: true)
         for index in state.ephemeral.indices {
@@ -208,7 +276,7 @@ final class Outbox: Sendable {
                 // left before saying why it closed.
                 if attached && state.closed == nil { return .wait }
                 let frames = Self.takeFrames(&state)
-                if !frames.isEmpty { return .frames(frames) }
+                if !frames.isEmpty { return .frames(frames.map(\.payload)) }
                 if let reason = state.closed { return .closed(reason) }
                 return .wait
             }
@@ -233,3 +301,16 @@ final class Outbox: Sendable {
 }
 
 extension Outbox.CloseReason: Error {}
+
+/// Resumes an outbox's writing when its channel can take more bytes again.
+private final class WritabilityWatcher: ChannelInboundHandler, Sendable {
+    typealias InboundIn = NIOAny
+    let outbox: Outbox
+
+    init(outbox: Outbox) { self.outbox = outbox }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { outbox.schedule() }
+        context.fireChannelWritabilityChanged()
+    }
+}
