@@ -50,9 +50,12 @@ struct LiveConnection {
         context: WebSocketRouterContext<AppRequestContext>
     ) async throws {
         let channel = context.requestContext.channel
-        let outbox = Outbox(limit: outboxLimit) {
+        let limit = outboxLimit
+        let remote = channel.remoteAddress?.description ?? "?"
+        let outbox = Outbox(limit: outboxLimit) { [logger = context.logger] in
             // Cut the connection: the client reconnects and resumes by lastSeq. Closing the
             // channel also fails the write the writer may be stuck in.
+            logger.notice("live socket \(remote) fell \(limit) frames behind: cut off, it resumes by lastSeq")
             channel.close(promise: nil)
         }
         // Frames go out from the channel's event loop; the writer task below only closes.

@@ -74,6 +74,8 @@ final class Outbox: Sendable {
         var hasFrames: Bool { !durable.isEmpty || ephemeral.contains { $0 != nil } }
     }
 
+    static let waterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 128 * 1024, high: 256 * 1024)
+
     /// The socket's channel, once attached: frames are then written from its event loop.
     private let channel = Mutex<(any Channel)?>(nil)
     /// The context of NIO's WebSocket frame encoder: whole frames are written from there, past
@@ -103,6 +105,9 @@ final class Outbox: Sendable {
         self.channel.withLock { $0 = channel }
         state.withLock { $0.attached = true }
         channel.eventLoop.execute {
+            // NIO may hold up to this much unsent per socket before frames wait in the outbox
+            // (and count against its limit): a reader that is a burst behind is not cut off.
+            _ = channel.setOption(ChannelOptions.writeBufferWaterMark, value: Self.waterMark)
             // Told first when the socket can take more again, to resume writing at once.
             try? channel.pipeline.syncOperations.addHandler(WritabilityWatcher(outbox: self), position: .first)
             self.schedule()

@@ -53,6 +53,16 @@ final class TestSocket {
 
     struct SocketClosed: Error {}
 
+    /// Why the socket's client stopped: for a test's failure message.
+    func closeDescription() async -> String {
+        do {
+            try await task.value
+            return "closed without error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
     func send(_ json: String) async throws {
         guard let writer = outbound.writer.withLock({ $0 }) else { throw SocketClosed() }
         try await writer.write(.text(json))
