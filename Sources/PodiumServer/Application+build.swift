@@ -111,11 +111,12 @@ public func buildApplication(
         passcodesPerClient: AttemptLimiter(limit: configuration.passcodeAttempts, window: configuration.passcodeWindow),
         passcodesPerSession: AttemptLimiter(limit: configuration.passcodeSessionAttempts, window: configuration.passcodeWindow),
         outboxLimit: configuration.outboxLimit, messageRate: configuration.socketMessageRate, now: now)
-    router.ws("/api/v1/sessions/:code/live") { inbound, outbound, context in
+    let origins = OriginCheck(publicURL: configuration.publicURL)
+    router.ws("/api/v1/sessions/:code/live", shouldUpgrade: origins.upgrade) { inbound, outbound, context in
         let code = context.requestContext.parameters.get("code") ?? ""
         try await live.run(code: code, inbound: inbound, outbound: outbound, context: context)
     }
-    router.ws("/api/v1/lobby") { inbound, outbound, context in
+    router.ws("/api/v1/lobby", shouldUpgrade: origins.upgrade) { inbound, outbound, context in
         try await Lobby.run(hub: hub, inbound: inbound, outbound: outbound, logger: context.logger)
     }
 

@@ -27,7 +27,10 @@ final class TestSocket {
         let (ready, readyContinuation) = AsyncStream.makeStream(of: WebSocketOutboundWriter.self)
         let box = WriterBox()
         let task = Task {
-            defer { continuation.finish() }
+            defer {
+                continuation.finish()
+                readyContinuation.finish()  // a refused handshake never reaches the handler
+            }
             var logger = Logger(label: "test-socket")
             logger.logLevel = .warning
             try await WebSocketClient.connect(
