@@ -198,6 +198,8 @@ export class LiveClient extends EventTarget {
     this.buffered = new Map(); // seq -> event, waiting for a gap to fill
     this.ws = null;
     this.attempt = 0;
+    /** A delay the server asked for (shutdown, a locked passcode prompt): used once. */
+    this.nextDelay = null;
     this.timer = null;
     this.pingTimer = null;
     this.lastHeard = 0;
@@ -334,7 +336,11 @@ export class LiveClient extends EventTarget {
   scheduleReconnect() {
     if (this.stopped) return;
     const base = Math.min(MAX_DELAY, MIN_DELAY * 2 ** this.attempt);
-    const delay = base / 2 + Math.random() * (base / 2); // jitter: between half and the whole
+    let delay = base / 2 + Math.random() * (base / 2); // jitter: between half and the whole
+    if (this.nextDelay != null) {
+      delay = this.nextDelay; // the server said when it is worth trying again
+      this.nextDelay = null;
+    }
     this.attempt += 1;
     this.setConnection(this.state.ended ? 'ended' : 'reconnecting');
     clearTimeout(this.timer);
@@ -411,6 +417,9 @@ export class LiveClient extends EventTarget {
       case 'reconnect':
         // The server asks us to come back (shutdown, fell behind): the close follows; come back soon.
         this.attempt = 0;
+        // A server shutting down takes every socket with it: spread the hall's return over a few
+        // seconds, which also gives a restarting server time to listen again.
+        if (message.reason === 'shutdown') this.nextDelay = 1000 + Math.random() * 4000;
         break;
       case 'pong':
         break;
@@ -457,6 +466,12 @@ export class LiveClient extends EventTarget {
       // Older servers refuse ended sessions at hello; show that it is over.
       this.state = { ...this.state, ended: true };
       this.stop('ended', error);
+      return;
+    }
+    if (error.code === 'rate_limited' && this.welcomed) {
+      // We were in before with this passcode: others' wrong guesses (behind the same address)
+      // locked the prompt for a minute. Keep the last state and come back when it opens again.
+      this.nextDelay = 20000 + Math.random() * 20000;
       return;
     }
     if (FATAL_HELLO.has(error.code)) {

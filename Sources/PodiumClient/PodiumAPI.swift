@@ -14,7 +14,17 @@ public struct PodiumAPI: Sendable {
     public var token: String?
     private let session: URLSession
 
-    public init(baseURL: URL, token: String? = nil, session: URLSession = .shared) {
+    /// The SDK signs in by token only: a cookie kept from a sign-in (to this or another server on
+    /// the same host: cookies ignore ports) would make the server treat it as a browser.
+    public static let cookielessSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return URLSession(configuration: configuration)
+    }()
+
+    public init(baseURL: URL, token: String? = nil, session: URLSession = PodiumAPI.cookielessSession) {
         self.baseURL = baseURL
         self.token = token
         self.session = session

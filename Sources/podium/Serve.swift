@@ -65,12 +65,18 @@ struct Serve: AsyncParsableCommand {
         await reportBox.set(report)
         // Our own group rather than app.runService(): services stop in reverse order, so the
         // drain (last) tells live clients to reconnect while the HTTP server can still write.
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: app), .init(service: LiveDrain(report))], gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [.init(service: app), .init(service: LiveDrain(report))], gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
+        // Bounded: a client that never closes its socket cannot keep the server from stopping.
+        groupConfiguration.maximumGracefulShutdownDuration = Self.shutdownGrace
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
         try await group.run()
     }
+
+    /// How long a graceful shutdown may take before the remaining work is cancelled.
+    static let shutdownGrace = Duration.seconds(10)
 
     static func parsePort(_ text: String) throws -> Int {
         guard let port = Int(text), (0...65535).contains(port) else { throw ValidationError("PODIUM_PORT must be a port number") }

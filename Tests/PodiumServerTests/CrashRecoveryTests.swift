@@ -67,7 +67,62 @@ struct CrashRecoveryTests {
         #expect(try await back.next(ofType: "ack")?["id"] as? String == "late")
     }
 
-    @Test func sigtermTellsClientsToReconnectAndExits() async throws {
+    /// Answers still on the wire when the server dies: the client resends every unanswered
+    /// command with its id after reconnecting (as the browser client does), and each counts once.
+    @Test func answersInFlightWhenKilledCountExactlyOnceAfterTheRetry() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-crash-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = ServerProcess(dataDirectory: directory)
+        try first.start()
+        var api = PodiumAPI(baseURL: URL(string: first.url + "/")!)
+        try await api.signIn(email: "admin", password: TestServer.adminPassword)
+        let deck = try await api.waitUntilProcessed(deckId: try await api.upload(pdf: Data(contentsOf: TestServer.demoDeck)).id)
+        let code = try await api.startSession(deckId: deck.id).code
+        let token = try #require(api.token)
+        let path = "/api/v1/sessions/\(code)/live"
+
+        let presenter = try await TestSocket.connect(port: first.port, path: path)
+        _ = try await presenter.hello(["role": "presenter", "token": token])
+        try await presenter.send(
+            #"{"type":"openPoll","id":"p1","poll":{"kind":"choice","question":"Q","choices":["A","B","C"]}}"#)
+        _ = try await presenter.next(ofType: "ack")
+        let count = 24
+        var viewers: [TestSocket] = []
+        for n in 1...count {
+            let viewer = try await TestSocket.connect(
+                port: first.port, path: path, headers: [.cookie: "podium_viewer=\(Self.identity(n))"])
+            _ = try await viewer.hello(["role": "viewer"])
+            viewers.append(viewer)
+        }
+        // Every viewer answers at once and the server dies while the answers arrive: some are
+        // stored and acknowledged, some stored but not acknowledged, some never read.
+        for (n, viewer) in viewers.enumerated() {
+            try await viewer.send(#"{"type":"answer","id":"a\#(n)","pollId":1,"choices":[\#(n % 3)]}"#)
+        }
+        first.kill(SIGKILL)
+        first.waitUntilExit()
+
+        let second = ServerProcess(dataDirectory: directory)
+        try second.start()
+        defer { second.kill(SIGTERM) }
+        for (n, _) in viewers.enumerated() {
+            let back = try await TestSocket.connect(
+                port: second.port, path: path, headers: [.cookie: "podium_viewer=\(Self.identity(n + 1))"])
+            let welcome = try await back.hello(["role": "viewer", "lastSeq": 1])
+            #expect(welcome["seq"] as? Int == 1)
+            try await back.send(#"{"type":"answer","id":"a\#(n)","pollId":1,"choices":[\#(n % 3)]}"#)
+            #expect(try await back.next(ofType: "ack")?["id"] as? String == "a\(n)")
+        }
+        let presenterAgain = try await TestSocket.connect(port: second.port, path: path)
+        let welcome = try await presenterAgain.hello(["role": "presenter", "token": token])
+        let tally = try #require((welcome["results"] as? [[String: Any]])?.first)
+        #expect(tally["answered"] as? Int == count)  // none lost, none twice
+        #expect(tally["counts"] as? [Int] == [count / 3, count / 3, count / 3])
+    }
+
+    /// SIGTERM: clients are told to reconnect, newcomers are sent away, a deck being processed
+    /// is left for the next start (not waited for, not failed), and the process exits.
+    @Test func sigtermTellsClientsToReconnectAndExitsWithoutWaitingForIngest() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-term-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = ServerProcess(dataDirectory: directory)
@@ -78,10 +133,46 @@ struct CrashRecoveryTests {
         let code = try await api.startSession(deckId: deck.id).code
         let viewer = try await TestSocket.connect(port: server.port, path: "/api/v1/sessions/\(code)/live")
         _ = try await viewer.hello(["role": "viewer"])
+
+        // A deck of 192 pages takes many seconds to render: it is mid-way when the signal comes.
+        let big = directory.appendingPathComponent("big.pdf")
+        try Self.repeatDemoDeck(times: 12, into: big)
+        let upload = try await api.upload(pdf: Data(contentsOf: big))
+        #expect(try await api.deck(id: upload.id).status == "processing")
+
         server.kill(SIGTERM)
         let reconnect = try await viewer.next(ofType: "reconnect")
         #expect(reconnect?["reason"] as? String == "shutdown")
+        // A client that comes straight back is refused at the door or sent away again.
+        if let again = try? await TestSocket.connect(port: server.port, path: "/api/v1/sessions/\(code)/live") {
+            if let answer = try? await again.hello(["role": "viewer"]) {
+                #expect(answer["type"] as? String == "reconnect")
+            }
+        }
         server.waitUntilExit()
         #expect(server.process.terminationReason == .exit)
+        #expect(server.process.terminationStatus == 0)
+
+        // The next start finds the deck still to do (not failed) and finishes it; the session is live.
+        let next = ServerProcess(dataDirectory: directory)
+        try next.start()
+        defer { next.kill(SIGTERM) }
+        var again = PodiumAPI(baseURL: URL(string: next.url + "/")!)
+        try await again.signIn(email: "admin", password: TestServer.adminPassword)
+        #expect(try await again.deck(id: upload.id).status == "processing")
+        let finished = try await again.waitUntilProcessed(deckId: upload.id)
+        #expect(finished.status == "ready")
+        #expect(finished.pageCount == 12 * deck.pageCount)
+        #expect(try await again.liveSessions().contains { $0.code == code })
+    }
+
+    /// The demo deck `times` times over, with qpdf (as the server itself uses it).
+    static func repeatDemoDeck(times: Int, into output: URL) throws {
+        let qpdf = Process()
+        qpdf.executableURL = URL(fileURLWithPath: "/usr/bin/qpdf")
+        qpdf.arguments = ["--empty", "--pages"] + Array(repeating: TestServer.demoDeck.path, count: times) + ["--", output.path]
+        try qpdf.run()
+        qpdf.waitUntilExit()
+        guard qpdf.terminationStatus == 0 else { throw ServerProcess.Failure("qpdf could not build the test deck") }
     }
 }

@@ -49,18 +49,20 @@ final class IngestService: Service, Sendable {
             logger.info("resuming processing of deck \(deck.id)")
             enqueueContinuation.yield(deck.id)
         }
-        await withGracefulShutdownHandler {
-            for await deckId in queue {
-                await process(deckId: deckId)
+        // A shutdown does not wait for a deck (a large one takes minutes): its tools are killed
+        // and it stays `processing`, to be processed again at the next start.
+        try await cancelWhenGracefulShutdown {
+            for await deckId in self.queue {
+                await self.process(deckId: deckId)
+                if Task.isCancelled { return }
             }
-        } onGracefulShutdown: {
-            self.enqueueContinuation.finish()
         }
     }
 
     /// Processes one deck to `ready` or `failed`. Never throws: every failure ends up on the deck.
     func process(deckId: String) async {
         await processDeck(deckId: deckId)
+        guard !Task.isCancelled else { return }
         if let done = whenDone.withLock({ $0.removeValue(forKey: deckId) }), let deck = try? await store.deck(id: deckId) {
             await done(deck)
         }
@@ -105,6 +107,8 @@ final class IngestService: Service, Sendable {
             }
             try await store.completeDeck(deck, pages: pages)
             logger.info("deck \(deckId) ready: \(pages.count) pages")
+        } catch _ where Task.isCancelled {
+            logger.notice("deck \(deckId) left processing by the shutdown: it is processed again at the next start")
         } catch let error as IngestError {
             logger.notice("deck \(deckId) failed: \(error.code): \(error.message)")
             await fail(&deck, code: error.code, message: error.message)

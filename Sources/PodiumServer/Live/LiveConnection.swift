@@ -132,6 +132,12 @@ struct LiveConnection {
             return nil
         }
         guard case .hello(let hello) = message else { return refuse(.helloRequired) }
+        if await hub.isDraining {
+            // The server is stopping: a client that came back too soon tries again later.
+            outbox.push(Frames.encode(ReconnectMessage(reason: "shutdown")))
+            outbox.close(.finished)
+            return nil
+        }
         let session: LiveSession
         do {
             guard let normalized = JoinCode.normalize(code), let found = try await hub.session(code: normalized) else {

@@ -47,8 +47,12 @@ actor LiveHub: Service {
         await drain()
     }
 
+    /// Set by ``drain()``: a server shutting down sends newcomers away too.
+    private(set) var isDraining = false
+
     /// Tells every socket to reconnect and gives the writers a moment to send that.
     func drain() async {
+        isDraining = true
         logger.info("telling live clients to reconnect")
         for session in sessions.values { await session.closeAll(.shutdown) }
         for outbox in lobbyOutboxes.values { outbox.close(.shutdown) }
