@@ -117,7 +117,9 @@ actor LiveSession {
                 }
             }
         }
-        let missed = lastSeq.map { events(after: $0) }
+        // A client far behind (cut off for being slow, away for long) takes the snapshot instead:
+        // replaying thousands of events would be one huge frame, and the snapshot says it all.
+        let missed = lastSeq.flatMap { $0 >= state.seq - Self.maxReplay ? events(after: $0) : nil }
         var welcome = Welcome(
             role: role, seq: state.seq, viewerId: role == .viewer ? viewerId : nil, session: info,
             snapshot: host ? state.snapshot : state.snapshot.forViewers,
@@ -191,11 +193,15 @@ actor LiveSession {
         for member in members.values { member.outbox.replace(.roomPresence, with: frame) }
     }
 
-    /// The durable events after `seq`, for a reconnect or a client that saw a gap.
-    func events(after seq: Int) -> [SessionEvent] {
+    /// The most events a welcome replays, or a `resync` answers at once.
+    static let maxReplay = 1000
+
+    /// The durable events after `seq` (at most `limit`), for a reconnect or a client that saw a gap.
+    func events(after seq: Int, limit: Int = LiveSession.maxReplay) -> [SessionEvent] {
         // History is dense from seq 1, so the index of seq n+1 is n.
         guard seq < history.count else { return [] }
-        return Array(history[max(0, seq)...])
+        let start = max(0, seq)
+        return Array(history[start..<min(history.count, start + limit)])
     }
 
     /// Decides a command, stores what it causes, then sends it to every socket.

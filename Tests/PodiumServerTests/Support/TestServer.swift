@@ -119,8 +119,8 @@ struct Client: Sendable {
         return try response.object()
     }
 
-    func socket(code: String, headers: HTTPFields = [:]) async throws -> TestSocket {
-        try await TestSocket.connect(port: port, path: "/api/v1/sessions/\(code)/live", headers: headers)
+    func socket(code: String, headers: HTTPFields = [:], maxSize: Int = 1 << 20) async throws -> TestSocket {
+        try await TestSocket.connect(port: port, path: "/api/v1/sessions/\(code)/live", headers: headers, maxSize: maxSize)
     }
 }
 

@@ -22,7 +22,7 @@ final class TestSocket {
         self.task = task
     }
 
-    static func connect(port: Int, path: String, headers: HTTPFields = [:]) async throws -> TestSocket {
+    static func connect(port: Int, path: String, headers: HTTPFields = [:], maxSize: Int = 1 << 20) async throws -> TestSocket {
         let (messages, continuation) = AsyncStream.makeStream(of: String.self)
         let (ready, readyContinuation) = AsyncStream.makeStream(of: WebSocketOutboundWriter.self)
         let box = WriterBox()
@@ -35,12 +35,12 @@ final class TestSocket {
             logger.logLevel = .warning
             try await WebSocketClient.connect(
                 url: "ws://127.0.0.1:\(port)\(path)",
-                configuration: .init(maxFrameSize: 1 << 20, additionalHeaders: headers),
+                configuration: .init(maxFrameSize: maxSize, additionalHeaders: headers),
                 logger: logger
             ) { inbound, outbound, _ in
                 readyContinuation.yield(outbound)
                 readyContinuation.finish()
-                for try await message in inbound.messages(maxSize: 1 << 20) {
+                for try await message in inbound.messages(maxSize: maxSize) {
                     if case .text(let text) = message { continuation.yield(text) }
                 }
             }
