@@ -117,13 +117,15 @@ public func buildApplication(
         try await live.run(code: code, inbound: inbound, outbound: outbound, context: context)
     }
     router.ws("/api/v1/lobby", shouldUpgrade: origins.upgrade) { inbound, outbound, context in
-        try await Lobby.run(hub: hub, inbound: inbound, outbound: outbound, logger: context.logger)
+        try await Lobby.run(hub: hub, inbound: inbound, outbound: outbound, context: context)
     }
 
     let app = Application(
         router: router,
         server: HTTPServerBuilder.http1WebSocketUpgrade(
-            webSocketRouter: router, configuration: .init(ws: .init(maxFrameSize: LiveConnection.maxMessageBytes))),
+            webSocketRouter: router,
+            // Keep-alive pings are the outbox's (a timer on the event loop), not a task per socket.
+            configuration: .init(ws: .init(maxFrameSize: LiveConnection.maxMessageBytes, autoPing: .disabled))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
         // Services start in order and stop in reverse: the database closes last.
         services: services + [hub, ingest],

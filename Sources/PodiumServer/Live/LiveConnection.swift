@@ -11,12 +11,12 @@ import Synchronization
 
 /// Runs one live socket: hello, then commands in, frames out.
 ///
-/// Two child tasks: the reader decodes and dispatches client messages; the writer drains the
-/// connection's ``Outbox``. Every outgoing frame goes through the outbox, so welcome, events,
-/// acks and errors leave in the order they were queued.
+/// The socket's task reads: it decodes and dispatches client messages. Every outgoing frame goes
+/// through the connection's ``Outbox`` and leaves from the event loop, so welcome, events, acks
+/// and errors leave in the order they were queued, and an idle socket costs no task of its own.
 struct LiveConnection {
     static let maxMessageBytes = 64 * 1024
-    static let helloTimeout = Duration.seconds(10)
+    static let helloTimeout = TimeAmount.seconds(10)
 
     let hub: LiveHub
     let accounts: Accounts
@@ -49,77 +49,59 @@ struct LiveConnection {
         code: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
         context: WebSocketRouterContext<AppRequestContext>
     ) async throws {
-        let channel = context.requestContext.channel
-        let limit = outboxLimit
-        let remote = channel.remoteAddress?.description ?? "?"
-        let outbox = Outbox(limit: outboxLimit) { [logger = context.logger] in
-            // Cut the connection: the client reconnects and resumes by lastSeq. Closing the
-            // channel also fails the write the writer may be stuck in.
-            logger.notice("live socket \(remote) fell \(limit) frames behind: cut off, it resumes by lastSeq")
-            channel.close(promise: nil)
-        }
-        // Frames go out from the channel's event loop; the writer task below only closes.
-        outbox.attach(channel)
+        // Frames go out from the channel's event loop; this task only reads. No other task runs
+        // for the socket: the hello deadline and the keep-alive are timers on the loop.
+        let outbox = Outbox(limit: outboxLimit, channel: context.requestContext.channel, logger: context.logger)
         let greeted = Flag()
-        let logger = context.logger
-        await withTaskGroup(of: Child.self) { group in
-            group.addTask {
-                await Self.write(outbox, to: outbound, logger: logger)
-                return .writer
-            }
-            group.addTask {
-                // No hello in time: say so and close. Cancelled once the writer is done.
-                try? await Task.sleep(for: Self.helloTimeout)
-                if !Task.isCancelled, !greeted.isSet {
-                    outbox.push(Frames.encode(ErrorMessage(.helloRequired)))
-                    outbox.close(.finished)
-                }
-                return .helloTimer
-            }
-            var joined: Joined?
-            // Pointer moves come at up to ~60/s from a pen; commands far less often.
-            var messageBudget = TokenBucket(rate: messageRate, burst: messageRate * 2, now: now())
-            do {
-                for try await message in inbound.messages(maxSize: Self.maxMessageBytes) {
-                    guard case .text(let text) = message else {
-                        outbox.push(Frames.encode(ErrorMessage(.badMessage("Send JSON in text frames."))))
-                        continue
-                    }
-                    let decoded: ClientMessage
-                    do {
-                        decoded = try JSONDecoder().decode(ClientMessage.self, from: Data(text.utf8))
-                    } catch {
-                        outbox.push(Frames.encode(ErrorMessage(.badMessage(Self.describe(error)))))
-                        if joined == nil { outbox.close(.finished) }
-                        continue
-                    }
-                    if let current = joined {
-                        guard messageBudget.take(now: now()) else {
-                            outbox.push(Frames.encode(ErrorMessage(id: decoded.commandID, .rateLimited)))
-                            continue
-                        }
-                        await handle(decoded, joined: current, outbox: outbox)
-                    } else {
-                        joined = await hello(decoded, code: code, context: context, outbox: outbox)
-                        if joined != nil { greeted.set() }
-                    }
-                    if outbox.isClosed { break }
-                }
-            } catch {
-                logger.debug("live socket ended: \(error)")
-            }
-            if let joined { await joined.session.leave(joined.memberID) }
-            // Let the writer send what is queued (a hello error, say) and close the socket.
+        let helloDeadline = outbox.scheduleTask(in: Self.helloTimeout) {
+            guard !greeted.isSet else { return }
+            outbox.push(Frames.encode(ErrorMessage(.helloRequired)))
             outbox.close(.finished)
-            while let child = await group.next() {
-                if child == .writer { group.cancelAll() }
-            }
         }
-    }
-
-    enum Child {
-        case writer
-        case helloTimer
+        var joined: Joined?
+        // Pointer moves come at up to ~60/s from a pen; commands far less often.
+        var messageBudget = TokenBucket(rate: messageRate, burst: messageRate * 2, now: now())
+        do {
+            for try await message in inbound.messages(maxSize: Self.maxMessageBytes) {
+                guard case .text(let text) = message else {
+                    outbox.push(Frames.encode(ErrorMessage(.badMessage("Send JSON in text frames."))))
+                    continue
+                }
+                let decoded: ClientMessage
+                do {
+                    decoded = try JSONDecoder().decode(ClientMessage.self, from: Data(text.utf8))
+                } catch {
+                    outbox.push(Frames.encode(ErrorMessage(.badMessage(Self.describe(error)))))
+                    if joined == nil { outbox.close(.finished) }
+                    continue
+                }
+                if let current = joined {
+                    guard messageBudget.take(now: now()) else {
+                        outbox.push(Frames.encode(ErrorMessage(id: decoded.commandID, .rateLimited)))
+                        continue
+                    }
+                    await handle(decoded, joined: current, outbox: outbox)
+                } else {
+                    joined = await hello(decoded, code: code, context: context, outbox: outbox)
+                    if joined != nil {
+                        greeted.set()
+                        helloDeadline.cancel()
+                    }
+                }
+                if outbox.isClosed { break }
+            }
+        } catch {
+            context.logger.debug("live socket ended: \(error)")
+        }
+        helloDeadline.cancel()
+        if let joined { await joined.session.leave(joined.memberID) }
+        if outbox.isClosed {
+            // The server closed it (a refused hello, a shutdown, a cut-off): let the goodbye go
+            // out before Hummingbird finishes the socket.
+            await outbox.waitUntilClosed()
+        } else {
+            outbox.close(.clientGone)
+        }
     }
 
     /// Authenticates and joins, or queues the error and closes.
@@ -261,39 +243,6 @@ struct LiveConnection {
             outbox.push(Frames.encode(Ack(id: id, seq: await session.state.seq)))
         } catch {
             outbox.push(Frames.encode(ErrorMessage(id: id, error)))
-        }
-    }
-
-    /// The writer: sends what the outbox hands out until it closes, then says why and closes.
-    static func write(_ outbox: Outbox, to outbound: WebSocketOutboundWriter, logger: Logger) async {
-        do {
-            while true {
-                switch await outbox.next() {
-                case .success(let frames):
-                    for frame in frames {
-                        try await outbound.write(.custom(WebSocketFrame(fin: true, opcode: .text, data: frame)))
-                    }
-                case .failure(let reason):
-                    switch reason {
-                    case .finished:
-                        try await outbound.close(.normalClosure, reason: nil)
-                    case .tooSlow:
-                        try await outbound.write(
-                            .custom(.init(fin: true, opcode: .text, data: Frames.encode(ReconnectMessage(reason: "too_slow")))))
-                        try await outbound.close(.goingAway, reason: "too slow: reconnect with lastSeq")
-                    case .shutdown:
-                        try await outbound.write(
-                            .custom(.init(fin: true, opcode: .text, data: Frames.encode(ReconnectMessage(reason: "shutdown")))))
-                        try await outbound.close(.goingAway, reason: "server shutting down")
-                    case .kicked(let why):
-                        try await outbound.close(.policyViolation, reason: why)
-                    }
-                    return
-                }
-            }
-        } catch {
-            logger.debug("live socket writer stopped: \(error)")
-            outbox.close(.finished)
         }
     }
 

@@ -1,22 +1,26 @@
 import HummingbirdWebSocket
 import Logging
+import NIOCore
 
 /// The home page's live list: a socket that receives `{"type":"sessions",…}` whenever live
 /// sessions start, end or change their viewer count. Clients send nothing but pings.
 enum Lobby {
-    static func run(hub: LiveHub, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, logger: Logger) async throws
-    {
-        let outbox = Outbox(limit: 16)
+    static func run(
+        hub: LiveHub, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
+        context: WebSocketRouterContext<AppRequestContext>
+    ) async throws {
+        let outbox = Outbox(limit: 16, channel: context.requestContext.channel, logger: context.logger)
         await hub.subscribeLobby(outbox)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await LiveConnection.write(outbox, to: outbound, logger: logger) }
-            do {
-                for try await _ in inbound.messages(maxSize: 1024) {}
-            } catch {
-                logger.debug("lobby socket ended: \(error)")
-            }
-            await hub.unsubscribeLobby(outbox)
-            outbox.close(.finished)
+        do {
+            for try await _ in inbound.messages(maxSize: 1024) {}
+        } catch {
+            context.logger.debug("lobby socket ended: \(error)")
+        }
+        await hub.unsubscribeLobby(outbox)
+        if outbox.isClosed {
+            await outbox.waitUntilClosed()
+        } else {
+            outbox.close(.clientGone)
         }
     }
 }

@@ -1,21 +1,23 @@
+import Logging
 import NIOCore
 import NIOWebSocket
+import PodiumCore
 import Synchronization
 
-/// The bounded outbound queue of one socket.
+/// The bounded outbound queue of one socket, written from the socket's event loop.
 ///
-/// The hub pushes already-encoded frames (the same `ByteBuffer` storage for every socket: an event
-/// is encoded once, however many viewers there are); the socket's writer task drains them.
-/// Durable frames queue up to `limit`; past it the outbox closes with `.tooSlow` and the client
-/// reconnects and catches up by `lastSeq`. Ephemeral frames (pointer, presence) keep only the
-/// latest of each kind, so a slow viewer sees where the pointer is now, not where it was.
+/// The hub queues already-encoded frames: an event's whole WebSocket frame (header and payload)
+/// is built once and the same bytes go to every socket. Durable frames queue up to `limit`; past
+/// it the socket is cut off and the client reconnects and catches up by `lastSeq`. Ephemeral
+/// frames (pointer, presence, tallies…) keep only the latest of each kind, so a slow viewer sees
+/// where the pointer is now, not where it was.
 ///
-/// With a channel attached (``attach(_:)``), frames are written from the channel's event loop:
-/// a push schedules one flush on the loop, which writes every pending frame and flushes once. No
-/// task wakes up per delivery, and a broadcast schedules one loop task per event loop for all its
-/// sockets (``flush(_:)``). A channel that is not writable (the client stopped reading and the
-/// kernel's and NIO's buffers are full) is left alone: frames wait here, ephemeral ones
-/// coalesced, durable ones up to `limit`. The writer task then only handles closing.
+/// No task runs per socket or per delivery: a push schedules one flush on the channel's loop
+/// (a broadcast schedules one per event loop for all its sockets, see ``broadcast(_:to:)``),
+/// which writes every pending frame past NIO's frame encoder and flushes once. A channel that
+/// cannot take more (the client stopped reading and the kernel's and NIO's buffers are full) is
+/// left alone until it can. Closing, the hello deadline and the keep-alive ping happen on the
+/// loop too (``close(_:)``, ``LiveSocketWatcher``).
 final class Outbox: Sendable {
     enum Ephemeral: Int, CaseIterable {
         case pointer
@@ -33,89 +35,103 @@ final class Outbox: Sendable {
     }
 
     enum CloseReason: Sendable, Equatable {
+        /// The server is done with this socket (a hello refused, a session left): pending frames,
+        /// then a normal close.
         case finished
+        /// The client fell `limit` durable frames behind: the connection is cut at once (it
+        /// cannot take a goodbye), and the client resumes by `lastSeq`.
         case tooSlow
+        /// The server is stopping: a `reconnect` message, then "going away".
         case shutdown
         case kicked(String)
+        /// The client closed or vanished: nothing more is written.
+        case clientGone
     }
 
-    /// A frame's payload and, for broadcasts, its whole WebSocket frame (header and payload),
-    /// built once and written as it is to every socket.
+    /// A text frame as it goes on the wire: header and payload, built once.
     struct Frame: Sendable {
-        var payload: ByteBuffer
-        var wire: ByteBuffer?
+        let wire: ByteBuffer
 
-        init(_ payload: ByteBuffer, wire: ByteBuffer? = nil) {
-            self.payload = payload
-            self.wire = wire
-        }
+        init(_ payload: ByteBuffer) { wire = Frames.wire(payload) }
+        init(wire: ByteBuffer) { self.wire = wire }
 
-        /// For a broadcast: the wire form is built here, once for every socket.
-        static func shared(_ payload: ByteBuffer) -> Frame { Frame(payload, wire: Frames.wire(payload)) }
+        /// For a broadcast: one frame for every socket.
+        static func shared(_ payload: ByteBuffer) -> Frame { Frame(payload) }
     }
 
     private struct State {
         var durable: [Frame] = []
         var ephemeral: [Frame?] = Array(repeating: nil, count: Ephemeral.allCases.count)
-        var waiter: CheckedContinuation<Void, Never>?
+        var hasEphemeral = false
         var closed: CloseReason?
-        /// Set while a flush is scheduled on the channel's event loop.
+        /// Set while a flush is scheduled on the loop.
         var flushScheduled = false
-        /// A channel is attached: the writer task waits only for the close.
-        var attached = false
+        /// The channel has closed: nothing more to do.
+        var done = false
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
 
-        /// The writer task to wake for new frames: none while the event loop writes them.
-        mutating func takeWaiter() -> CheckedContinuation<Void, Never>? {
-            guard !attached else { return nil }
-            defer { waiter = nil }
-            return waiter
-        }
-
-        var hasFrames: Bool { !durable.isEmpty || ephemeral.contains { $0 != nil } }
+        var hasFrames: Bool { !durable.isEmpty || hasEphemeral }
     }
 
+    /// What only the channel's loop touches: no lock. A class, so a flush mutates it in place.
+    private final class LoopState {
+        /// NIO's WebSocket frame encoder: whole frames are written from there, past the encoder
+        /// (which would build a header per socket).
+        var encoder: ChannelHandlerContext?
+        /// Reused for each flush, so a flush allocates nothing.
+        var spareDurable: [Frame] = []
+        var spareEphemeral: [Frame?] = Array(repeating: nil, count: Ephemeral.allCases.count)
+        var watcher: LiveSocketWatcher?
+        var heartbeat: RepeatedTask?
+    }
+
+    /// How often an idle socket is checked, and pinged if the client has been quiet.
+    static let heartbeatInterval = TimeAmount.seconds(25)
+    /// A client that sent nothing (not even a pong) for this long is gone.
+    static let silenceLimit = TimeAmount.seconds(75)
+    /// How long a goodbye (pending frames and the close frame) may take to leave.
+    static let closeGrace = TimeAmount.seconds(2)
+    /// NIO may hold up to this much unsent per socket before frames wait in the outbox (and count
+    /// against its limit): a reader that is a burst behind is not cut off.
     static let waterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 128 * 1024, high: 256 * 1024)
 
-    /// The socket's channel, once attached: frames are then written from its event loop.
-    private let channel = Mutex<(any Channel)?>(nil)
-    /// The context of NIO's WebSocket frame encoder: whole frames are written from there, past
-    /// the encoder (which would build a header per socket). Looked up on the loop, once.
-    private let encoderContext = Mutex<EncoderContext>(.notLookedUp)
-
-    enum EncoderContext {
-        case notLookedUp
-        case found(NIOLoopBound<ChannelHandlerContext>)
-        case missing
-    }
-
-    private let state = Mutex(State())
     let limit: Int
-    /// Called once when the outbox gives up on a client that stopped reading. The writer may be
-    /// stuck in a write to a full socket and never come back to ``next()``, so the connection
-    /// itself must be closed.
-    private let onTooSlow: @Sendable () -> Void
+    let channel: any Channel
+    let loop: any EventLoop
+    private let state = Mutex(State())
+    private let loopState: NIOLoopBoundBox<LoopState?>
 
-    init(limit: Int, onTooSlow: @escaping @Sendable () -> Void = {}) {
+    private let logger: Logger?
+
+    /// - Parameter logger: where a cut-off is reported.
+    init(limit: Int, channel: any Channel, logger: Logger? = nil) {
         self.limit = limit
-        self.onTooSlow = onTooSlow
+        self.channel = channel
+        self.logger = logger
+        self.loop = channel.eventLoop
+        self.loopState = .makeEmptyBox(valueType: LoopState.self, eventLoop: channel.eventLoop)
+        channel.closeFuture.whenComplete { [self] _ in channelClosed() }
+        loop.execute { [self] in attachOnLoop() }
     }
 
-    /// From now on, frames go out from this channel's event loop rather than through ``next()``.
-    func attach(_ channel: any Channel) {
-        self.channel.withLock { $0 = channel }
-        state.withLock { $0.attached = true }
-        channel.eventLoop.execute {
-            // NIO may hold up to this much unsent per socket before frames wait in the outbox
-            // (and count against its limit): a reader that is a burst behind is not cut off.
-            _ = channel.setOption(ChannelOptions.writeBufferWaterMark, value: Self.waterMark)
-            // Told first when the socket can take more again, to resume writing at once.
-            try? channel.pipeline.syncOperations.addHandler(WritabilityWatcher(outbox: self), position: .first)
-            self.schedule()
+    private func attachOnLoop() {
+        _ = channel.setOption(ChannelOptions.writeBufferWaterMark, value: Self.waterMark)
+        let loopState = LoopState()
+        loopState.encoder = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
+        let watcher = LiveSocketWatcher(outbox: self)
+        // First in the pipeline: it sees every byte read (the client is alive) and is told first
+        // when the socket can take more again.
+        try? channel.pipeline.syncOperations.addHandler(watcher, position: .first)
+        loopState.watcher = watcher
+        loopState.heartbeat = loop.scheduleRepeatedTask(initialDelay: Self.heartbeatInterval, delay: Self.heartbeatInterval) {
+            [self] _ in heartbeatOnLoop()
         }
+        self.loopState.value = loopState
+        flushOnLoop()
     }
 
-    /// Queues a durable frame. Returns false (and closes) if the socket has fallen too far behind.
-    /// With `flushing` false the caller schedules the flush itself (see ``flush(_:)``).
+    /// Queues a durable frame. Returns false if the outbox is closed or the socket fell too far
+    /// behind (it is then cut off). With `flushing` false the caller schedules the flush itself.
     @discardableResult
     func push(_ frame: ByteBuffer, flushing: Bool = true) -> Bool {
         push(Frame(frame), flushing: flushing)
@@ -123,21 +139,29 @@ final class Outbox: Sendable {
 
     @discardableResult
     func push(_ frame: Frame, flushing: Bool = true) -> Bool {
-        let (accepted, waiter, gaveUp) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?, Bool) in
-            guard state.closed == nil else { return (false, nil, false) }
+        enum Outcome { case queued, refused, cutOff }
+        let outcome = state.withLock { state -> Outcome in
+            guard state.closed == nil else { return .refused }
             guard state.durable.count < limit else {
                 state.closed = .tooSlow
-                let waiter = state.waiter
-                state.waiter = nil
-                return (false, waiter, true)
+                return .cutOff
             }
             state.durable.append(frame)
-            return (true, state.takeWaiter(), false)
+            return .queued
         }
-        waiter?.resume()
-        if gaveUp { onTooSlow() }
-        if accepted, flushing { schedule() }
-        return accepted
+        switch outcome {
+        case .queued:
+            if flushing { schedule() }
+            return true
+        case .cutOff:
+            logger?.notice(
+                "live socket \(channel.remoteAddress?.description ?? "?") fell \(limit) frames behind: cut off, it resumes by lastSeq"
+            )
+            loop.execute { [self] in finishOnLoop() }
+            return false
+        case .refused:
+            return false
+        }
     }
 
     /// Replaces the pending ephemeral frame of this kind.
@@ -146,13 +170,13 @@ final class Outbox: Sendable {
     }
 
     func replace(_ kind: Ephemeral, with frame: Frame, flushing: Bool = true) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard state.closed == nil else { return nil }
+        let queued = state.withLock { state -> Bool in
+            guard state.closed == nil else { return false }
             state.ephemeral[kind.rawValue] = frame
-            return state.takeWaiter()
+            state.hasEphemeral = true
+            return true
         }
-        waiter?.resume()
-        if flushing { schedule() }
+        if queued, flushing { schedule() }
     }
 
     enum Delivery {
@@ -170,8 +194,8 @@ final class Outbox: Sendable {
                 case .push(let frame): outbox.push(frame, flushing: false)
                 case .replace(let kind, let frame): outbox.replace(kind, with: frame, flushing: false)
                 }
-                guard let loop = outbox.claimFlush() else { continue }
-                byLoop[ObjectIdentifier(loop), default: (loop, [])].outboxes.append(outbox)
+                guard outbox.claimFlush() else { continue }
+                byLoop[ObjectIdentifier(outbox.loop), default: (outbox.loop, [])].outboxes.append(outbox)
             }
         }
         for (loop, batch) in byLoop.values {
@@ -181,141 +205,182 @@ final class Outbox: Sendable {
         }
     }
 
-    /// Schedules a flush of this outbox on its channel's loop, unless one is scheduled already.
-    fileprivate func schedule() {
-        guard let loop = claimFlush() else { return }
-        loop.execute { self.flushOnLoop() }
+    /// Schedules a flush on the channel's loop, unless one is scheduled already.
+    private func schedule() {
+        guard claimFlush() else { return }
+        loop.execute { [self] in flushOnLoop() }
     }
 
-    /// Marks a flush as scheduled and returns the loop to run it on; nil when there is nothing
-    /// to do (no channel yet, a flush already scheduled, nothing pending, or closed).
-    private func claimFlush() -> (any EventLoop)? {
-        guard let loop = channel.withLock({ $0?.eventLoop }) else { return nil }
-        let claimed = state.withLock { state -> Bool in
+    /// Marks a flush as scheduled; false when there is nothing to do (a flush already scheduled,
+    /// nothing pending, or closed).
+    private func claimFlush() -> Bool {
+        state.withLock { state in
             guard !state.flushScheduled, state.closed == nil, state.hasFrames else { return false }
             state.flushScheduled = true
             return true
         }
-        return claimed ? loop : nil
     }
 
-    /// Writes every pending frame and flushes once, on the channel's event loop. A channel that
-    /// cannot take more is left alone: its frames wait here until ``WritabilityWatcher`` says it
-    /// can take more again.
-    private func flushOnLoop() {
-        guard let channel = channel.withLock({ $0 }) else { return }
+    /// Writes every pending frame and flushes once. A channel that cannot take more is left
+    /// alone: its frames wait here until ``LiveSocketWatcher`` says it can take more again.
+    fileprivate func flushOnLoop() {
+        guard let loopState = loopState.value else { return }  // not attached yet: attaching flushes
         guard channel.isWritable else {
             state.withLock { $0.flushScheduled = false }
             return
         }
-        let frames = state.withLock { state -> [Frame] in
+        let hasEphemeral = state.withLock { state -> Bool in
             state.flushScheduled = false
-            guard state.closed == nil else { return [] }
-            return Self.takeFrames(&state)
+            guard state.closed == nil else { return false }
+            swap(&state.durable, &loopState.spareDurable)
+            guard state.hasEphemeral else { return false }
+            swap(&state.ephemeral, &loopState.spareEphemeral)
+            state.hasEphemeral = false
+            return true
         }
-        guard !frames.isEmpty else { return }
-        if let encoder = encoder(of: channel) {
-            for frame in frames {
-                encoder.write(NIOAny(frame.wire ?? Frames.wire(frame.payload)), promise: nil)
-            }
-            // From the encoder on: the handlers behind it have nothing of ours to flush.
-            encoder.flush()
+        write(loopState.spareDurable, loopState.spareEphemeral, ephemeral: hasEphemeral, with: loopState.encoder)
+        loopState.spareDurable.removeAll(keepingCapacity: true)
+        if hasEphemeral {
+            for index in loopState.spareEphemeral.indices { loopState.spareEphemeral[index] = nil }
+        }
+    }
+
+    private func write(
+        _ durable: [Frame], _ ephemeral: [Frame?], ephemeral hasEphemeral: Bool, with encoder: ChannelHandlerContext?
+    ) {
+        guard !durable.isEmpty || hasEphemeral else { return }
+        for frame in durable { write(frame.wire, with: encoder) }
+        if hasEphemeral {
+            for case let frame? in ephemeral { write(frame.wire, with: encoder) }
+        }
+        if let encoder { encoder.flush() } else { channel.flush() }
+    }
+
+    private func write(_ wire: ByteBuffer, with encoder: ChannelHandlerContext?, promise: EventLoopPromise<Void>? = nil) {
+        if let encoder {
+            encoder.write(NIOAny(wire), promise: promise)
         } else {
-            for frame in frames {
-                channel.write(WebSocketFrame(fin: true, opcode: .text, data: frame.payload), promise: nil)
-            }
-            channel.flush()
+            // No encoder where we looked (a pipeline we do not know): go through the front door.
+            channel.write(Frames.webSocketFrame(fromWire: wire), promise: promise)
         }
     }
 
-    /// The frame encoder's context, on the channel's loop; nil if the pipeline has none.
-    private func encoder(of channel: any Channel) -> ChannelHandlerContext? {
-        switch encoderContext.withLock({ $0 }) {
-        case .found(let context): return context.value
-        case .missing: return nil
-        case .notLookedUp:
-            guard let context = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self) else {
-                encoderContext.withLock { $0 = .missing }
-                return nil
-            }
-            encoderContext.withLock { $0 = .found(NIOLoopBound(context, eventLoop: channel.eventLoop)) }
-            return context
-        }
-    }
-
-    /// Takes everything pending: durable frames in order, then the latest ephemeral ones.
-    private static func takeFrames(_ state: inout State) -> [Frame] {
-        var frames = state.durable
-        state.durable.removeAll(keepingCapacity: true)
-        for index in state.ephemeral.indices {
-            if let frame = state.ephemeral[index] { frames.append(frame) }
-            state.ephemeral[index] = nil
-        }
-        return frames
-    }
-
+    /// Closes the outbox: see ``CloseReason`` for what the client is told.
     func close(_ reason: CloseReason) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.closed == nil { state.closed = reason }
-            let waiter = state.waiter
-            state.waiter = nil
-            return waiter
+        let first = state.withLock { state -> Bool in
+            guard state.closed == nil else { return false }
+            state.closed = reason
+            return true
         }
-        waiter?.resume()
+        guard first else { return }
+        if loop.inEventLoop {
+            finishOnLoop()
+        } else {
+            loop.execute { [self] in finishOnLoop() }
+        }
     }
 
-    /// Waits for frames and takes all of them: durable first, then the latest ephemeral ones.
-    /// Returns the close reason instead once the outbox is closed and drained (a closed outbox
-    /// still hands out what it queued before, except when it closed for being too slow).
-    func next() async -> Result<[ByteBuffer], CloseReason> {
-        while true {
-            enum Step {
-                case frames([ByteBuffer])
-                case closed(CloseReason)
-                case wait
+    /// Says goodbye as the close reason asks, then closes the channel.
+    private func finishOnLoop() {
+        let (reason, frames) = state.withLock { state -> (CloseReason?, [Frame]) in
+            var frames = state.durable
+            for case let frame? in state.ephemeral { frames.append(frame) }
+            state.durable = []
+            state.ephemeral = Array(repeating: nil, count: Ephemeral.allCases.count)
+            state.hasEphemeral = false
+            return (state.closed, frames)
+        }
+        guard let reason, channel.isActive else { return }
+        let encoder = loopState.value?.encoder
+        let close: (code: WebSocketErrorCode, reason: String?, tell: String?)
+        switch reason {
+        case .clientGone: return  // Hummingbird finishes the close handshake the client began
+        case .tooSlow:
+            channel.close(promise: nil)
+            return
+        case .finished: close = (.normalClosure, nil, nil)
+        case .shutdown: close = (.goingAway, "server shutting down", "shutdown")
+        case .kicked(let why): close = (.policyViolation, why, nil)
+        }
+        for frame in frames { write(frame.wire, with: encoder) }
+        if let tell = close.tell { write(Frames.wire(Frames.encode(ReconnectMessage(reason: tell))), with: encoder) }
+        let written = loop.makePromise(of: Void.self)
+        write(Frames.closeWire(code: close.code, reason: close.reason), with: encoder, promise: written)
+        if let encoder { encoder.flush() } else { channel.flush() }
+        // Close once the goodbye is out, or after a grace period if the client stopped reading.
+        let deadline = loop.scheduleTask(in: Self.closeGrace) { [channel] in channel.close(promise: nil) }
+        written.futureResult.whenComplete { [channel] _ in
+            deadline.cancel()
+            channel.close(promise: nil)
+        }
+    }
+
+    /// The channel closed (by us or the client): wake whoever waits, stop the heartbeat.
+    private func channelClosed() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.done = true
+            if state.closed == nil { state.closed = .clientGone }
+            defer { state.closeWaiters = [] }
+            return state.closeWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+        loopState.value?.heartbeat?.cancel()
+        loopState.value = nil
+    }
+
+    /// Returns once the channel has closed.
+    func waitUntilClosed() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state -> Bool in
+                if !state.done { state.closeWaiters.append(continuation) }
+                return state.done
             }
-            let step = state.withLock { state -> Step in
-                let attached = state.attached
-                if state.closed == .tooSlow { return .closed(.tooSlow) }
-                // Attached: the event loop writes the frames; a closed outbox hands out what is
-                // left before saying why it closed.
-                if attached && state.closed == nil { return .wait }
-                let frames = Self.takeFrames(&state)
-                if !frames.isEmpty { return .frames(frames.map(\.payload)) }
-                if let reason = state.closed { return .closed(reason) }
-                return .wait
-            }
-            switch step {
-            case .frames(let frames): return .success(frames)
-            case .closed(let reason): return .failure(reason)
-            case .wait:
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let resumeNow = state.withLock { state -> Bool in
-                        let hasWork = (state.hasFrames && !state.attached) || state.closed != nil
-                        if hasWork { return true }
-                        state.waiter = continuation
-                        return false
-                    }
-                    if resumeNow { continuation.resume() }
-                }
-            }
+            if done { continuation.resume() }
         }
     }
 
     var isClosed: Bool { state.withLock { $0.closed != nil } }
+
+    /// Every heartbeat: a client silent for too long is gone; a quiet one is pinged (browsers
+    /// answer by themselves), which also keeps NAT and proxy mappings alive.
+    private func heartbeatOnLoop() {
+        guard let loopState = loopState.value, let watcher = loopState.watcher else { return }
+        let silent = NIODeadline.now() - watcher.lastRead
+        if silent > Self.silenceLimit {
+            channel.close(promise: nil)
+        } else if silent > Self.heartbeatInterval {
+            write(Frames.pingWire, with: loopState.encoder)
+            if let encoder = loopState.encoder { encoder.flush() } else { channel.flush() }
+        }
+    }
+
+    /// Runs `body` on the loop after `delay`, unless the socket has closed by then: the hello
+    /// deadline, without a task waiting for it.
+    func scheduleTask(in delay: TimeAmount, _ body: @escaping @Sendable () -> Void) -> Scheduled<Void> {
+        loop.scheduleTask(in: delay, body)
+    }
+
+    fileprivate func writabilityChanged() {
+        if channel.isWritable { schedule() }
+    }
 }
 
-extension Outbox.CloseReason: Error {}
-
-/// Resumes an outbox's writing when its channel can take more bytes again.
-private final class WritabilityWatcher: ChannelInboundHandler, Sendable {
+/// First handler of a live socket's pipeline: notes when the client last sent anything, and
+/// resumes the outbox's writing when the socket can take more bytes again. Loop-confined.
+final class LiveSocketWatcher: ChannelInboundHandler {
     typealias InboundIn = NIOAny
-    let outbox: Outbox
+    private let outbox: Outbox
+    private(set) var lastRead = NIODeadline.now()
 
     init(outbox: Outbox) { self.outbox = outbox }
 
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        lastRead = .now()
+        context.fireChannelRead(data)
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { outbox.schedule() }
+        outbox.writabilityChanged()
         context.fireChannelWritabilityChanged()
     }
 }
