@@ -37,6 +37,12 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext, Remote
         return user
     }
 
-    /// A key for rate limits: the client's address.
-    var clientKey: String { remoteAddress?.ipAddress ?? "unknown" }
+    /// The client's address as a trusted reverse proxy reported it (`X-Forwarded-For`), set by
+    /// ``AuthMiddleware``.
+    public var forwardedFor: String?
+
+    /// A key for rate limits: the client's address. Behind a trusted proxy every request comes
+    /// from the proxy, so the address it forwarded stands in: otherwise one guesser would lock
+    /// everyone out.
+    var clientKey: String { forwardedFor ?? remoteAddress?.ipAddress ?? "unknown" }
 }

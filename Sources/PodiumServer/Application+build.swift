@@ -86,7 +86,7 @@ public func buildApplication(
     router.middlewares.add(
         FileMiddleware(
             configuration.webRoot.path, cacheControl: .init([(MediaType(type: .any), [.noCache])]), logger: logger))
-    router.middlewares.add(AuthMiddleware(accounts: accounts))
+    router.middlewares.add(AuthMiddleware(accounts: accounts, trustedProxies: configuration.trustedProxies))
 
     WebController(webRoot: configuration.webRoot, vendorRoot: configuration.vendorRoot, blobs: blobs)
         .addRoutes(to: router)

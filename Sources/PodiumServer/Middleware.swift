@@ -9,6 +9,10 @@ import Logging
 struct AuthMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
     let accounts: Accounts
+    /// Proxies whose `X-Forwarded-For` names the client (see ``AppRequestContext/clientKey``).
+    var trustedProxies: Set<String> = []
+
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     static let cookieName = "podium_auth"
     static let csrfHeader = HTTPField.Name("X-Podium-Request")!
@@ -29,6 +33,12 @@ struct AuthMiddleware: RouterMiddleware {
             throw APIError.csrf
         }
         context.viewerId = request.cookies[ViewerCookie.name].map(\.value).flatMap(ViewerCookie.validate)
+        if let peer = context.remoteAddress?.ipAddress, trustedProxies.contains(peer),
+            let forwarded = request.headers[Self.forwardedFor]?.split(separator: ",").last
+        {
+            let client = forwarded.trimmingCharacters(in: .whitespaces)
+            if !client.isEmpty { context.forwardedFor = String(client.prefix(64)) }
+        }
         return try await next(request, context)
     }
 }

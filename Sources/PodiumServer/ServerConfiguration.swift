@@ -31,6 +31,9 @@ public struct ServerConfiguration: Sendable {
     /// guesser spread over many addresses is slowed down too.
     public var passcodeSessionAttempts = 50
     public var passcodeWindow: TimeInterval = 60
+    /// Addresses of reverse proxies whose `X-Forwarded-For` is believed (the last address in it
+    /// is the client's). Loopback by default: a proxy on the same machine.
+    public var trustedProxies: Set<String> = ["127.0.0.1", "::1"]
     /// Durable frames a connection may have queued before it is cut off (it reconnects and
     /// catches up by `lastSeq`).
     public var outboxLimit = 1024

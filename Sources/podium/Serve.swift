@@ -46,6 +46,9 @@ struct Serve: AsyncParsableCommand {
         configuration.port = try port ?? environment["PODIUM_PORT"].map(Self.parsePort) ?? 8080
         configuration.publicURL = publicURL ?? environment["PODIUM_PUBLIC_URL"]
         configuration.adminPassword = environment["PODIUM_ADMIN_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        if let proxies = environment["PODIUM_TRUSTED_PROXIES"] {
+            configuration.trustedProxies = Set(proxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
         if let megabytes = maxUploadMB ?? environment["PODIUM_MAX_UPLOAD_MB"].flatMap(Int.init) {
             configuration.maxUploadBytes = megabytes * 1024 * 1024
         }

@@ -211,6 +211,45 @@ struct LiveProtocolTests {
         }
     }
 
+    /// Behind a reverse proxy every socket comes from the proxy's address: the address it
+    /// forwards is the client's, or one guesser would lock the whole audience out.
+    @Test func behindATrustedProxyTheLimitIsPerForwardedClient() async throws {
+        try await withSession(passcode: "secret") { client, _, code in
+            let guesser: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: "203.0.113.9, 10.0.0.7"]
+            for attempt in 1...5 {
+                let socket = try await client.socket(code: code, headers: guesser)
+                #expect(
+                    try await socket.hello(["role": "viewer", "passcode": "guess\(attempt)"])["code"] as? String
+                        == "passcode_wrong")
+            }
+            let blocked = try await client.socket(code: code, headers: guesser)
+            #expect(try await blocked.hello(["role": "viewer", "passcode": "secret"])["code"] as? String == "rate_limited")
+            // Someone else behind the same proxy is not.
+            let other = try await client.socket(code: code, headers: [HTTPField.Name("X-Forwarded-For")!: "10.0.0.8"])
+            #expect(try await other.hello(["role": "viewer", "passcode": "secret"])["type"] as? String == "welcome")
+        }
+    }
+
+    @Test func anUntrustedPeersForwardedAddressIsIgnored() async throws {
+        let server = TestServer { $0.trustedProxies = [] }
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let deckId = try await client.readyDeck(token: token)
+            let code = try #require(
+                try await client.startSession(deckId: deckId, token: token, passcode: "right")["code"] as? String)
+            for attempt in 1...5 {
+                let socket = try await client.socket(
+                    code: code, headers: [HTTPField.Name("X-Forwarded-For")!: "198.51.100.\(attempt)"])
+                #expect(
+                    try await socket.hello(["role": "viewer", "passcode": "wrong\(attempt)"])["code"] as? String
+                        == "passcode_wrong")
+            }
+            let blocked = try await client.socket(code: code, headers: [HTTPField.Name("X-Forwarded-For")!: "198.51.100.99"])
+            #expect(try await blocked.hello(["role": "viewer", "passcode": "right"])["code"] as? String == "rate_limited")
+        }
+    }
+
     @Test func passcodeGuessingIsAlsoLimitedPerSessionAcrossClients() async throws {
         let server = TestServer {
             $0.passcodeAttempts = 100
