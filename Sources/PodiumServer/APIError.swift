@@ -23,6 +23,23 @@ public struct APIError: HTTPResponseError, Sendable {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// The code of an error that has only a status.
+    static func code(for status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 400: "bad_request"
+        case 401: "unauthorized"
+        case 403: "forbidden"
+        case 404: "not_found"
+        case 405: "method_not_allowed"
+        case 408: "timeout"
+        case 413: "too_large"
+        case 415: "unsupported_media_type"
+        case 429: "rate_limited"
+        case 500..<600: "internal"
+        default: "http_\(status.code)"
+        }
+    }
+
     static let unauthorized = APIError(.unauthorized, code: "unauthorized", message: "Sign in first.")
     static let forbidden = APIError(.forbidden, code: "forbidden", message: "You may not do that.")
     static let csrf = APIError(

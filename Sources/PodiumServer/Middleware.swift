@@ -72,8 +72,20 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         var response: Response
         do {
             response = try await next(request, context)
-        } catch let error as any HTTPResponseError {
+        } catch let error as APIError {
             response = try error.response(from: request, context: context)
+        } catch let error as HTTPError {
+            // Hummingbird's own refusals (a body that does not decode, too large, no such route)
+            // get the same body as ours, with a code a program can read.
+            response = try APIError(
+                error.status, code: APIError.code(for: error.status), message: error.body ?? error.status.reasonPhrase
+            )
+            .response(from: request, context: context)
+        } catch let error as any HTTPResponseError {
+            // Likewise for NIO's (a body over the size limit).
+            let message = error.status == .contentTooLarge ? "The request body is too large." : error.status.reasonPhrase
+            response = try APIError(error.status, code: APIError.code(for: error.status), message: message)
+                .response(from: request, context: context)
         } catch {
             // Never leak internals; log them for the operator.
             context.logger.error("unhandled error on \(request.method) \(request.uri.path): \(error)")
