@@ -97,14 +97,12 @@ actor LiveSession {
         let id = nextMemberID
         nextMemberID += 1
         let host = state.isHost(role)
-        members[id] = Member(
-            outbox: outbox, role: role, host: host, viewerId: viewerId, presenterId: role == .presenter ? presenterId : nil,
-            name: name)
+        var visit: String?
         if role == .viewer, let viewerId {
-            let visit = IDs.make("a")
-            members[id]?.visit = visit
+            let thisVisit = IDs.make("a")
+            visit = thisVisit
             do {
-                try await store.attendanceStarted(id: visit, sessionId: record.id, viewerId: viewerId, at: now())
+                try await store.attendanceStarted(id: thisVisit, sessionId: record.id, viewerId: viewerId, at: now())
             } catch {
                 logger.error("could not record attendance in session \(record.code): \(error)")
             }
@@ -117,6 +115,12 @@ actor LiveSession {
                 }
             }
         }
+        // The socket joins the fan-out only now, with no suspension before its welcome is queued:
+        // whatever happened while the store was written is in the welcome, and nothing can
+        // reach the socket before it.
+        members[id] = Member(
+            outbox: outbox, role: role, host: host, viewerId: viewerId, presenterId: role == .presenter ? presenterId : nil,
+            name: name, visit: visit)
         // A client far behind (cut off for being slow, away for long) takes the snapshot instead:
         // replaying thousands of events would be one huge frame, and the snapshot says it all.
         let missed = lastSeq.flatMap { $0 >= state.seq - Self.maxReplay ? events(after: $0) : nil }
