@@ -1,0 +1,216 @@
+import Foundation
+import PodiumCore
+import PodiumStore
+import Synchronization
+
+/// The real store, except that recording the arrival of one viewer identity waits until the test
+/// lets it go: a viewer's join can be caught halfway, while the rest of the server goes on.
+final class GatedStore: PodiumStore {
+    let base: SQLStore
+    let heldViewer: String
+    /// Told when the held join reaches the store.
+    let arrived: AsyncStream<Void>.Continuation
+    private let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
+
+    init(base: SQLStore, holding viewerId: String, arrived: AsyncStream<Void>.Continuation) {
+        self.base = base
+        self.heldViewer = viewerId
+        self.arrived = arrived
+    }
+
+    /// Lets the held call go on.
+    func release() {
+        waiting.withLock { continuation in
+            continuation?.resume()
+            continuation = nil
+        }
+    }
+
+    func attendanceStarted(id: String, sessionId: String, viewerId: String, at: Date) async throws {
+        if viewerId == heldViewer {
+            await withCheckedContinuation { continuation in
+                waiting.withLock { $0 = continuation }
+                arrived.yield()
+            }
+        }
+        try await base.attendanceStarted(id: id, sessionId: sessionId, viewerId: viewerId, at: at)
+    }
+
+    // Everything else goes straight to the real store.
+
+    func userCount() async throws -> Int {
+        try await base.userCount()
+    }
+
+    func insertUser(_ user: UserRecord) async throws {
+        try await base.insertUser(user)
+    }
+
+    func user(email: String) async throws -> UserRecord? {
+        try await base.user(email: email)
+    }
+
+    func user(id: String) async throws -> UserRecord? {
+        try await base.user(id: id)
+    }
+
+    func insertToken(hash: String, userId: String, expiresAt: Date) async throws {
+        try await base.insertToken(hash: hash, userId: userId, expiresAt: expiresAt)
+    }
+
+    func user(tokenHash: String, now: Date) async throws -> UserRecord? {
+        try await base.user(tokenHash: tokenHash, now: now)
+    }
+
+    func deleteToken(hash: String) async throws {
+        try await base.deleteToken(hash: hash)
+    }
+
+    func folders(ownerId: String) async throws -> [FolderRecord] {
+        try await base.folders(ownerId: ownerId)
+    }
+
+    func folder(id: String) async throws -> FolderRecord? {
+        try await base.folder(id: id)
+    }
+
+    func insertFolder(_ folder: FolderRecord) async throws {
+        try await base.insertFolder(folder)
+    }
+
+    func renameFolder(id: String, name: String) async throws {
+        try await base.renameFolder(id: id, name: name)
+    }
+
+    func deleteFolder(id: String) async throws {
+        try await base.deleteFolder(id: id)
+    }
+
+    func insertDeck(_ deck: DeckRecord) async throws {
+        try await base.insertDeck(deck)
+    }
+
+    func deck(id: String) async throws -> DeckRecord? {
+        try await base.deck(id: id)
+    }
+
+    func decks(ownerId: String, folderId: String?) async throws -> [DeckRecord] {
+        try await base.decks(ownerId: ownerId, folderId: folderId)
+    }
+
+    func updateDeck(_ deck: DeckRecord) async throws {
+        try await base.updateDeck(deck)
+    }
+
+    func completeDeck(_ deck: DeckRecord, pages: [PageRecord]) async throws {
+        try await base.completeDeck(deck, pages: pages)
+    }
+
+    func pages(deckId: String) async throws -> [PageRecord] {
+        try await base.pages(deckId: deckId)
+    }
+
+    func deleteDeck(id: String) async throws {
+        try await base.deleteDeck(id: id)
+    }
+
+    func processingDecks() async throws -> [DeckRecord] {
+        try await base.processingDecks()
+    }
+
+    func insertSession(_ session: SessionRecord) async throws {
+        try await base.insertSession(session)
+    }
+
+    func session(code: String) async throws -> SessionRecord? {
+        try await base.session(code: code)
+    }
+
+    func session(id: String) async throws -> SessionRecord? {
+        try await base.session(id: id)
+    }
+
+    func liveSessions() async throws -> [SessionRecord] {
+        try await base.liveSessions()
+    }
+
+    func markSessionEnded(id: String, at: Date) async throws {
+        try await base.markSessionEnded(id: id, at: at)
+    }
+
+    func appendEvents(sessionId: String, _ events: [StoredEvent], at: Date) async throws {
+        try await base.appendEvents(sessionId: sessionId, events, at: at)
+    }
+
+    func events(sessionId: String, afterSeq: Int) async throws -> [StoredEvent] {
+        try await base.events(sessionId: sessionId, afterSeq: afterSeq)
+    }
+
+    func saveAnswer(sessionId: String, pollId: Int, viewerId: String, _ answer: PollAnswer, at: Date) async throws {
+        try await base.saveAnswer(sessionId: sessionId, pollId: pollId, viewerId: viewerId, answer, at: at)
+    }
+
+    func answers(sessionId: String) async throws -> [(pollId: Int, viewerId: String, answer: PollAnswer, at: Date)] {
+        try await base.answers(sessionId: sessionId)
+    }
+
+    func saveQuestion(sessionId: String, _ question: AudienceQuestion) async throws {
+        try await base.saveQuestion(sessionId: sessionId, question)
+    }
+
+    func setQuestionAnswered(sessionId: String, questionId: String, answered: Bool) async throws {
+        try await base.setQuestionAnswered(sessionId: sessionId, questionId: questionId, answered: answered)
+    }
+
+    func questions(sessionId: String) async throws -> [AudienceQuestion] {
+        try await base.questions(sessionId: sessionId)
+    }
+
+    func setQuestionApproved(sessionId: String, questionId: String, approved: Bool) async throws {
+        try await base.setQuestionApproved(sessionId: sessionId, questionId: questionId, approved: approved)
+    }
+
+    func saveVote(sessionId: String, questionId: String, viewerId: String, up: Bool) async throws {
+        try await base.saveVote(sessionId: sessionId, questionId: questionId, viewerId: viewerId, up: up)
+    }
+
+    func votes(sessionId: String) async throws -> [(questionId: String, viewerId: String)] {
+        try await base.votes(sessionId: sessionId)
+    }
+
+    func saveViewer(sessionId: String, _ viewer: ViewerEntry, at: Date) async throws {
+        try await base.saveViewer(sessionId: sessionId, viewer, at: at)
+    }
+
+    func viewers(sessionId: String) async throws -> [ViewerEntry] {
+        try await base.viewers(sessionId: sessionId)
+    }
+
+    func saveNote(sessionId: String, viewerId: String, page: Int, text: String, at: Date) async throws {
+        try await base.saveNote(sessionId: sessionId, viewerId: viewerId, page: page, text: text, at: at)
+    }
+
+    func notes(sessionId: String, viewerId: String) async throws -> [Int: String] {
+        try await base.notes(sessionId: sessionId, viewerId: viewerId)
+    }
+
+    func attendanceEnded(id: String, at: Date) async throws {
+        try await base.attendanceEnded(id: id, at: at)
+    }
+
+    func attendance(sessionId: String) async throws -> [(viewerId: String, joinedAt: Date, leftAt: Date?)] {
+        try await base.attendance(sessionId: sessionId)
+    }
+
+    func bankQuestions(deckId: String) async throws -> [BankQuestion] {
+        try await base.bankQuestions(deckId: deckId)
+    }
+
+    func saveBankQuestion(_ question: BankQuestion) async throws {
+        try await base.saveBankQuestion(question)
+    }
+
+    func deleteBankQuestion(id: String) async throws {
+        try await base.deleteBankQuestion(id: id)
+    }
+}
