@@ -80,9 +80,9 @@ struct LiveConnection {
                         outbox.push(Frames.encode(ErrorMessage(id: decoded.commandID, .rateLimited)))
                         continue
                     }
-                    await handle(decoded, joined: current, outbox: outbox)
+                    await Self.inChildTask { await handle(decoded, joined: current, outbox: outbox) }
                 } else {
-                    joined = await hello(decoded, code: code, context: context, outbox: outbox)
+                    joined = await Self.inChildTask { await hello(decoded, code: code, context: context, outbox: outbox) }
                     if joined != nil {
                         greeted.set()
                         helloDeadline.cancel()
@@ -94,13 +94,26 @@ struct LiveConnection {
             context.logger.debug("live socket ended: \(error)")
         }
         helloDeadline.cancel()
-        if let joined { await joined.session.leave(joined.memberID) }
+        if let joined { await Self.inChildTask { await joined.session.leave(joined.memberID) } }
         if outbox.isClosed {
             // The server closed it (a refused hello, a shutdown, a cut-off): let the goodbye go
             // out before Hummingbird finishes the socket.
             await outbox.waitUntilClosed()
         } else {
             outbox.close(.clientGone)
+        }
+    }
+
+    /// Runs `body` in a child task that ends with it.
+    ///
+    /// A task keeps the memory its deepest call ever needed (the slabs of its task allocator)
+    /// for as long as it lives, and a socket's task lives as long as the socket. The store calls
+    /// behind a hello or an answer go deep (tens of kilobytes), so they run in a task of their
+    /// own, and an idle viewer's socket keeps only its reading loop's few kilobytes.
+    static func inChildTask<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+        await withTaskGroup(of: T.self) { group in
+            group.addTask(operation: body)
+            return await group.next()!
         }
     }
 
