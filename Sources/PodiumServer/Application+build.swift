@@ -91,7 +91,11 @@ public func buildApplication(
     WebController(webRoot: configuration.webRoot, vendorRoot: configuration.vendorRoot, blobs: blobs)
         .addRoutes(to: router)
     let api = router.group("api/v1")
-    AuthController(accounts: accounts, tokenLifetime: configuration.tokenLifetime).addRoutes(to: api)
+    AuthController(
+        accounts: accounts, tokenLifetime: configuration.tokenLifetime,
+        failuresPerClient: AttemptLimiter(limit: configuration.loginAttempts, window: configuration.passcodeWindow),
+        failuresPerAccount: AttemptLimiter(limit: configuration.loginAttempts * 4, window: configuration.passcodeWindow), now: now
+    ).addRoutes(to: api)
     let decks = DeckController(
         store: store, blobs: blobs, ingest: ingest, uploadDirectory: configuration.temporaryDirectory,
         maxUploadBytes: configuration.maxUploadBytes, now: now)

@@ -31,6 +31,9 @@ public struct ServerConfiguration: Sendable {
     /// guesser spread over many addresses is slowed down too.
     public var passcodeSessionAttempts = 50
     public var passcodeWindow: TimeInterval = 60
+    /// Wrong passwords allowed per client address within `passcodeWindow` (four times as many
+    /// per account, from everyone together).
+    public var loginAttempts = 10
     /// Addresses of reverse proxies whose `X-Forwarded-For` is believed (the last address in it
     /// is the client's). Loopback by default: a proxy on the same machine.
     public var trustedProxies: Set<String> = ["127.0.0.1", "::1"]

@@ -5,6 +5,11 @@ import Hummingbird
 struct AuthController {
     let accounts: Accounts
     let tokenLifetime: TimeInterval
+    /// Wrong passwords per client address and per account: guessing is slow from one place,
+    /// and slow against one account from many.
+    let failuresPerClient: AttemptLimiter
+    let failuresPerAccount: AttemptLimiter
+    let now: @Sendable () -> Date
 
     struct LoginRequest: Decodable {
         let email: String
@@ -19,7 +24,15 @@ struct AuthController {
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decode(as: LoginRequest.self, context: context)
+        let client = ["\(context.clientKey)"]
+        let account = [body.email.lowercased()]
+        guard failuresPerClient.allows(client, now: now()), failuresPerAccount.allows(account, now: now()) else {
+            throw APIError(
+                .tooManyRequests, code: "rate_limited", message: "Too many wrong passwords. Wait a minute and try again.")
+        }
         guard let (user, token) = try await accounts.signIn(email: body.email, password: body.password) else {
+            failuresPerClient.recordFailure(client, now: now())
+            failuresPerAccount.recordFailure(account, now: now())
             throw APIError(.unauthorized, code: "bad_credentials", message: "Wrong email or password.")
         }
         var response = try LoginResponse(token: token, user: UserResponse(user)).response(from: request, context: context)
