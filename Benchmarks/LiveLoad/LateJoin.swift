@@ -39,7 +39,9 @@ enum LateJoin {
             do {
                 let connectAt = Clock.micros()
                 let promise = loop.makePromise(of: Welcome.self)
-                loop.scheduleTask(in: .seconds(10)) { promise.fail(LoadError("no welcome within 10 s")) }
+                loop.scheduleTask(in: .seconds(10)) {
+                    promise.fail(LoadError(podium ? "no welcome within 10 s" : "not subscribed within 10 s"))
+                }
                 let channel = try await WebSocketClient.connect(url, on: loop) {
                     LateJoinReceiver(podium: podium, promise: promise)
                 }.get()

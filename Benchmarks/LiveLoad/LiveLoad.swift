@@ -119,7 +119,7 @@ struct LiveLoad: AsyncParsableCommand {
         let report = Report(records: records, sent: sent, viewers: viewers - stalled)
         print(report.text)
         print(
-            "publisher: \(sent.pageSent.count - 1) page events sent, \(sent.acknowledged) acknowledged, \(sent.refused) refused, \(sent.failed) failed or unanswered"
+            "publisher: \(sent.pageSent.count - 1) page events sent, \(sent.acknowledged) acknowledged (send to answer: \(percentiles(sent.answerTimes))), \(sent.refused) refused, \(sent.failed) failed or unanswered"
                 + (sent.seqMismatches > 0
                     ? "; \(sent.seqMismatches) acks with a seq other than the page number (latencies mismatched)" : "")
         )

@@ -26,6 +26,13 @@ final class Ledger: Sendable {
         var failed = 0
         /// Acks whose `seq` is not the page number sent: latency would be matched wrongly.
         var seqMismatches = 0
+        /// Seconds from sending a page command to its answer (nchan answers after the fan-out).
+        var answerTimes: [Double] = []
+
+        mutating func answered(page n: Int) {
+            guard n >= 1, n < pageSent.count else { return }
+            answerTimes.append(Double(Clock.micros() - pageSent[n]) / 1e6)
+        }
     }
 
     let state = Mutex(State())
@@ -94,6 +101,7 @@ enum Publisher {
                 answered += 1
                 ledger.state.withLock {
                     $0.acknowledged += 1
+                    $0.answered(page: id)
                     if seq != id { $0.seqMismatches += 1 }
                 }
             case .refused(let id):
@@ -208,10 +216,13 @@ enum Publisher {
         @Sendable func body(page n: Int) -> ByteBuffer {
             ByteBuffer(string: #"{"type":"page","seq":\#(n),"page":\#(2 + n % 2)}"#)
         }
-        @Sendable func record(_ result: Result<HTTPResult, any Error>, page: Bool) {
+        @Sendable func record(_ result: Result<HTTPResult, any Error>, page: Int?) {
             ledger.state.withLock {
                 if case .success(let response) = result, (200..<300).contains(response.status) {
-                    if page { $0.acknowledged += 1 }
+                    if let page {
+                        $0.acknowledged += 1
+                        $0.answered(page: page)
+                    }
                 } else {
                     $0.failed += 1
                 }
@@ -233,7 +244,7 @@ enum Publisher {
                             let result = await attempt { [connection] in
                                 try await connection!.request(.POST, url.path, body: body(page: n))
                             }
-                            record(result, page: true)
+                            record(result, page: n)
                             // The server closes after so many requests (or failed): a new connection.
                             if case .success(let response) = result, response.keepAlive { continue }
                             connection?.close()
@@ -255,7 +266,7 @@ enum Publisher {
                     let text = isPage ? String(buffer: body(page: n)) : pointerText(n)
                     posts.addTask {
                         let result = await attempt { try await pool.request(.POST, url.path, body: ByteBuffer(string: text)) }
-                        record(result, page: isPage)
+                        record(result, page: isPage ? n : nil)
                     }
                 }
                 await posts.waitForAll()
