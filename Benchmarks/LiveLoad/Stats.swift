@@ -11,52 +11,48 @@ enum Wire {
         case other
     }
 
-    static let typeKey = Array(#""type":""#.utf8)
-    static let seqKey = Array(#""seq":"#.utf8)
-    static let xKey = Array(#""x":"#.utf8)
+    // Static strings: no array to retain or lazily initialise per frame.
+    static let typeKey: StaticString = #""type":""#
+    static let seqKey: StaticString = #""seq":"#
+    static let xKey: StaticString = #""x":"#
     /// The id of a presenter command, `g<n>`.
-    static let gotoIDKey = Array(#""id":"g"#.utf8)
-    static let headEnd = Array("\r\n\r\n".utf8)
-    static let switching = Array("HTTP/1.1 101".utf8)
-    static let page = Array(#"page""#.utf8)
-    static let pointer = Array(#"pointer""#.utf8)
-    static let welcome = Array(#"welcome""#.utf8)
-    static let ack = Array(#"ack""#.utf8)
-    static let error = Array(#"error""#.utf8)
+    static let gotoIDKey: StaticString = #""id":"g"#
+    static let headEnd: StaticString = "\r\n\r\n"
+    static let switching: StaticString = "HTTP/1.1 101"
 
     static func messageType(_ bytes: UnsafeRawBufferPointer) -> MessageType {
         guard let at = index(of: typeKey, in: bytes, from: 0), at < bytes.count else { return .other }
         switch bytes[at] {
         case UInt8(ascii: "p"):
-            if matches(page, in: bytes, at: at) { return .page }
-            if matches(pointer, in: bytes, at: at) { return .pointer }
+            if matches(#"page""#, in: bytes, at: at) { return .page }
+            if matches(#"pointer""#, in: bytes, at: at) { return .pointer }
         case UInt8(ascii: "w"):
-            if matches(welcome, in: bytes, at: at) { return .welcome }
+            if matches(#"welcome""#, in: bytes, at: at) { return .welcome }
         case UInt8(ascii: "a"):
-            if matches(ack, in: bytes, at: at) { return .ack }
+            if matches(#"ack""#, in: bytes, at: at) { return .ack }
         case UInt8(ascii: "e"):
-            if matches(error, in: bytes, at: at) { return .error }
+            if matches(#"error""#, in: bytes, at: at) { return .error }
         default:
             break
         }
         return .other
     }
 
-    static func matches(_ word: [UInt8], in bytes: UnsafeRawBufferPointer, at start: Int) -> Bool {
-        guard bytes.count - start >= word.count else { return false }
-        for index in word.indices where bytes[start + index] != word[index] { return false }
-        return true
+    static func matches(_ word: StaticString, in bytes: UnsafeRawBufferPointer, at start: Int) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard start >= 0, bytes.count - start >= count, let base = bytes.baseAddress else { return false }
+        return memcmp(base + start, word.utf8Start, count) == 0
     }
 
-    static func hasPrefix(_ prefix: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+    static func hasPrefix(_ prefix: StaticString, _ bytes: UnsafeRawBufferPointer) -> Bool {
         matches(prefix, in: bytes, at: 0)
     }
 
     /// The index just after the first `needle` at or after `from`.
-    static func index(of needle: [UInt8], in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
-        let count = needle.count
+    static func index(of needle: StaticString, in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+        let count = needle.utf8CodeUnitCount
         guard count > 0, bytes.count - from >= count else { return nil }
-        let first = needle[0]
+        let first = needle.utf8Start[0]
         var start = from
         let last = bytes.count - count
         while start <= last {
@@ -66,7 +62,7 @@ enum Wire {
         return nil
     }
 
-    static func integer(after key: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
+    static func integer(after key: StaticString, in bytes: UnsafeRawBufferPointer) -> Int? {
         guard var index = self.index(of: key, in: bytes, from: 0) else { return nil }
         var value = 0
         var digits = 0
@@ -80,7 +76,7 @@ enum Wire {
 
     /// The JSON number after `key`, times 1,000,000, rounded: the pointer's number n sent as
     /// x = n / 1,000,000, whatever form the server's encoder gave it (0.00012, 1.2e-05).
-    static func micros(after key: [UInt8], in bytes: UnsafeRawBufferPointer) -> Int? {
+    static func micros(after key: StaticString, in bytes: UnsafeRawBufferPointer) -> Int? {
         guard var index = self.index(of: key, in: bytes, from: 0) else { return nil }
         var mantissa = 0
         var digits = 0
