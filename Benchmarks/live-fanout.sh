@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Live fan-out: Podium against nginx + nchan, same generator, same machine, same run.
 # The server under test is pinned to core 0, the generator to core 1; loopback only.
+# Each run also has LATE_JOINERS (default 50) viewers joining one at a time while events flow: hello to
+# welcome and, for Podium, to the current page's image fetched.
 # Usage: Benchmarks/live-fanout.sh [viewers...]   (default: 1000 5000 10000)
 # Needs: swift build -c release --product podium --product podium-load; apt install nginx-light libnginx-mod-nchan
 set -euo pipefail
@@ -10,6 +12,7 @@ counts=("${@:-1000 5000 10000}")
 page_rate=${PAGE_RATE:-20}
 pointer_rate=${POINTER_RATE:-60}
 seconds=${SECONDS_PER_RUN:-10}
+late_joiners=${LATE_JOINERS:-50}
 ulimit -n "$(ulimit -Hn)"  # 10,000 sockets need more than the usual 1,024
 bin=${BIN:-.build/release}
 work=$(mktemp -d)
@@ -60,8 +63,10 @@ for n in "${counts[@]}"; do
     -d "{\"deckId\":\"$deck\"}" | python3 -c 'import sys,json;print(json.load(sys.stdin)["code"])')
   echo; echo "=== $n viewers ==="
   taskset -c 1 "$bin/podium-load" --podium "ws://127.0.0.1:8089/api/v1/sessions/$code/live" --token "$token" \
-    --viewers "$n" --page-rate "$page_rate" --pointer-rate "$pointer_rate" --seconds "$seconds" --server-pid "$podium_pid" || true
+    --viewers "$n" --page-rate "$page_rate" --pointer-rate "$pointer_rate" --seconds "$seconds" \
+    --late-joiners "$late_joiners" --server-pid "$podium_pid" || true
   echo
   taskset -c 1 "$bin/podium-load" --nchan-sub "ws://127.0.0.1:8091/sub/bench$n" --nchan-pub "http://127.0.0.1:8091/pub/bench$n" \
-    --viewers "$n" --page-rate "$page_rate" --pointer-rate "$pointer_rate" --seconds "$seconds" --server-pid "$nginx_worker" || true
+    --viewers "$n" --page-rate "$page_rate" --pointer-rate "$pointer_rate" --seconds "$seconds" \
+    --late-joiners "$late_joiners" --server-pid "$nginx_worker" || true
 done

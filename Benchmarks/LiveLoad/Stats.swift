@@ -1,98 +1,137 @@
 import Foundation
-import Synchronization
 
-/// Send times by sequence number and what every viewer received.
-final class Stats: Sendable {
-    struct State {
-        var pageSent: [Double]
-        var pointerSent: [Double] = []
-        var pageLatencies: [Double] = []
-        var pointerAges: [Double] = []
-        var deliveredPages = 0
-        var duplicated = 0
-        var deliveredPointers = 0
-        var refusedCommands = 0
+/// Just enough scanning of JSON text to find a type and a number without decoding the frame.
+enum Wire {
+    enum MessageType {
+        case page
+        case pointer
+        case welcome
+        case ack
+        case error
+        case other
     }
 
-    func refusedCommand() { state.withLock { $0.refusedCommands += 1 } }
+    // Static strings: no array to retain or lazily initialise per frame.
+    static let typeKey: StaticString = #""type":""#
+    static let seqKey: StaticString = #""seq":"#
+    static let xKey: StaticString = #""x":"#
+    /// The id of a presenter command, `g<n>`.
+    static let gotoIDKey: StaticString = #""id":"g"#
+    static let headEnd: StaticString = "\r\n\r\n"
+    static let switching: StaticString = "HTTP/1.1 101"
 
-    let state: Mutex<State>
-    let expectedPages: Int
-    static let clock = ContinuousClock()
-    static let start = ContinuousClock.now
-
-    init(expectedPages: Int) {
-        self.expectedPages = expectedPages
-        state = Mutex(State(pageSent: [.nan]))
-    }
-
-    static func now() -> Double { (ContinuousClock.now - start).seconds }
-
-    func sentPage(_ n: Int) {
-        state.withLock { state in
-            while state.pageSent.count <= n { state.pageSent.append(.nan) }
-            state.pageSent[n] = Self.now()
+    static func messageType(_ bytes: UnsafeRawBufferPointer) -> MessageType {
+        guard let at = index(of: typeKey, in: bytes, from: 0), at < bytes.count else { return .other }
+        switch bytes[at] {
+        case UInt8(ascii: "p"):
+            if matches(#"page""#, in: bytes, at: at) { return .page }
+            if matches(#"pointer""#, in: bytes, at: at) { return .pointer }
+        case UInt8(ascii: "w"):
+            if matches(#"welcome""#, in: bytes, at: at) { return .welcome }
+        case UInt8(ascii: "a"):
+            if matches(#"ack""#, in: bytes, at: at) { return .ack }
+        case UInt8(ascii: "e"):
+            if matches(#"error""#, in: bytes, at: at) { return .error }
+        default:
+            break
         }
+        return .other
     }
 
-    func sentPointer(_ n: Int) {
-        state.withLock { state in
-            while state.pointerSent.count <= n { state.pointerSent.append(.nan) }
-            state.pointerSent[n] = Self.now()
+    static func matches(_ word: StaticString, in bytes: UnsafeRawBufferPointer, at start: Int) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard start >= 0, bytes.count - start >= count, let base = bytes.baseAddress else { return false }
+        return memcmp(base + start, word.utf8Start, count) == 0
+    }
+
+    static func hasPrefix(_ prefix: StaticString, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        matches(prefix, in: bytes, at: 0)
+    }
+
+    /// The index just after the first `needle` at or after `from`.
+    static func index(of needle: StaticString, in bytes: UnsafeRawBufferPointer, from: Int) -> Int? {
+        let count = needle.utf8CodeUnitCount
+        guard count > 0, bytes.count - from >= count else { return nil }
+        let first = needle.utf8Start[0]
+        var start = from
+        let last = bytes.count - count
+        while start <= last {
+            if bytes[start] == first, matches(needle, in: bytes, at: start) { return start + count }
+            start += 1
         }
+        return nil
     }
 
-    /// One viewer's page event `n`. `seen` is that viewer's own record, for duplicates.
-    func receivedPage(_ n: Int, duplicate: Bool) {
-        let now = Self.now()
-        state.withLock { state in
-            if duplicate {
-                state.duplicated += 1
-                return
+    static func integer(after key: StaticString, in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard var index = self.index(of: key, in: bytes, from: 0) else { return nil }
+        var value = 0
+        var digits = 0
+        while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57, digits < 18 {
+            value = value * 10 + Int(bytes[index] - 48)
+            digits += 1
+            index += 1
+        }
+        return digits > 0 ? value : nil
+    }
+
+    /// The JSON number after `key`, times 1,000,000, rounded: the pointer's number n sent as
+    /// x = n / 1,000,000, whatever form the server's encoder gave it (0.00012, 1.2e-05).
+    static func micros(after key: StaticString, in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard var index = self.index(of: key, in: bytes, from: 0) else { return nil }
+        var mantissa = 0
+        var digits = 0
+        var exponent = 0
+        var fraction = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte >= 48, byte <= 57 {
+                if digits < 18 {
+                    mantissa = mantissa * 10 + Int(byte - 48)
+                    digits += 1
+                    if fraction { exponent -= 1 }
+                } else if !fraction {
+                    exponent += 1
+                }
+            } else if byte == UInt8(ascii: "."), !fraction {
+                fraction = true
+            } else {
+                break
             }
-            state.deliveredPages += 1
-            if n < state.pageSent.count, !state.pageSent[n].isNaN { state.pageLatencies.append(now - state.pageSent[n]) }
+            index += 1
         }
-    }
-
-    /// A pointer update: its age is now minus the send time of the newest pointer at this moment
-    /// (what the viewer sees versus where the pointer really is).
-    func receivedPointer(_ n: Int) {
-        let now = Self.now()
-        state.withLock { state in
-            state.deliveredPointers += 1
-            if n < state.pointerSent.count, !state.pointerSent[n].isNaN { state.pointerAges.append(now - state.pointerSent[n]) }
-        }
-    }
-
-    var deliveredPages: Int { state.withLock { $0.deliveredPages } }
-    var deliveredPointers: Int { state.withLock { $0.deliveredPointers } }
-
-    func report(viewers: Int) -> String {
-        state.withLock { state in
-            let sentPages = state.pageSent.dropFirst().filter { !$0.isNaN }.count
-            let expected = sentPages * viewers
-            func percentiles(_ values: [Double]) -> String {
-                guard !values.isEmpty else { return "n/a" }
-                let sorted = values.sorted()
-                func at(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000 }
-                return String(
-                    format: "p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms", at(0.5), at(0.9), at(0.99), sorted.last! * 1000)
+        guard digits > 0 else { return nil }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            var negative = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                negative = bytes[index] == UInt8(ascii: "-")
+                index += 1
             }
-            return """
-                page events: sent \(sentPages), delivered \(state.deliveredPages) of \(expected), lost \(expected - state.deliveredPages), duplicated \(state.duplicated); presenter commands refused: \(state.refusedCommands)
-                page latency: \(percentiles(state.pageLatencies))
-                pointer: sent \(state.pointerSent.count), delivered \(state.deliveredPointers) (coalescing may drop stale ones)
-                pointer age at delivery: \(percentiles(state.pointerAges))
-                """
+            var power = 0
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57, power < 400 {
+                power = power * 10 + Int(bytes[index] - 48)
+                index += 1
+            }
+            exponent += negative ? -power : power
         }
+        let value = (Double(mantissa) * pow(10, Double(exponent + 6))).rounded()
+        return value.isFinite && abs(value) < 1e12 ? Int(value) : nil
+    }
+
+    /// The pointer number as the six digits after "0." (JSON keeps them as sent).
+    static func sixDigits(_ n: Int) -> String {
+        let text = String(n % 1_000_000)
+        return String(repeating: "0", count: 6 - text.count) + text
     }
 }
 
-final class Counter: Sendable {
-    private let count = Mutex(0)
-    func increment() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
+/// "p50 …, p90 …, p99 …, max …" of durations in seconds.
+func percentiles(_ values: [Double]) -> String {
+    guard !values.isEmpty else { return "n/a" }
+    let sorted = values.sorted()
+    func at(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1000 }
+    return String(
+        format: "p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms", at(0.5), at(0.9), at(0.99), sorted.last! * 1000)
 }
 
 /// CPU time and memory of a process, from /proc.

@@ -32,6 +32,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error (env LOG_LEVEL).")
     var logLevel: String?
 
+    @Option(help: "Messages per second one live socket may send, bursts of twice that (env PODIUM_SOCKET_MESSAGE_RATE; 100).")
+    var socketMessageRate: Double?
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         var logger = Logger(label: "podium")
@@ -51,6 +54,10 @@ struct Serve: AsyncParsableCommand {
         }
         if let megabytes = maxUploadMB ?? environment["PODIUM_MAX_UPLOAD_MB"].flatMap(Int.init) {
             configuration.maxUploadBytes = megabytes * 1024 * 1024
+        }
+        if let rate = try socketMessageRate ?? environment["PODIUM_SOCKET_MESSAGE_RATE"].map(Self.parseRate) {
+            guard rate > 0, rate.isFinite else { throw ValidationError("--socket-message-rate must be a positive number") }
+            configuration.socketMessageRate = rate
         }
         guard FileManager.default.fileExists(atPath: configuration.webRoot.appendingPathComponent("index.html").path) else {
             throw ValidationError(
@@ -84,6 +91,11 @@ struct Serve: AsyncParsableCommand {
     static func parsePort(_ text: String) throws -> Int {
         guard let port = Int(text), (0...65535).contains(port) else { throw ValidationError("PODIUM_PORT must be a port number") }
         return port
+    }
+
+    static func parseRate(_ text: String) throws -> Double {
+        guard let rate = Double(text) else { throw ValidationError("PODIUM_SOCKET_MESSAGE_RATE must be a number") }
+        return rate
     }
 
     static func printBanner(port: Int, report: StartupReport?) {
