@@ -4,7 +4,7 @@
 # Each run also has LATE_JOINERS (default 50) viewers joining one at a time while events flow: hello to
 # welcome and, for Podium, to the current page's image fetched.
 # Usage: Benchmarks/live-fanout.sh [viewers...]   (default: 1000 5000 10000)
-# Needs: swift build -c release --product podium --product podium-load; apt install nginx-light libnginx-mod-nchan
+# Needs: swift build -c release --product podium && swift build -c release --product podium-load; apt install nginx-light libnginx-mod-nchan
 set -euo pipefail
 cd "$(dirname "$0")/.."
 counts=("${@:-1000 5000 10000}")

@@ -8,7 +8,7 @@
 # Podium's per-socket message limit (100/s by default) is lifted for the presenter with
 # --socket-message-rate.
 # Usage: Benchmarks/saturation.sh [viewers...]   (default: 1000)
-# Needs: swift build -c release --product podium --product podium-load; apt install nginx-light libnginx-mod-nchan
+# Needs: swift build -c release --product podium && swift build -c release --product podium-load; apt install nginx-light libnginx-mod-nchan
 set -euo pipefail
 cd "$(dirname "$0")/.."
 counts=("$@")

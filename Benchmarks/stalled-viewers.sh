@@ -4,7 +4,7 @@
 # 60 pointer moves/s, with 0, 1 and 100 viewers that stop reading after their welcome. No late joiners
 # (their welcomes and page images would add to the server's CPU per delivery).
 # Usage: Benchmarks/stalled-viewers.sh [viewers]   (default 1000)
-# Needs: swift build -c release --product podium --product podium-load
+# Needs: swift build -c release --product podium && swift build -c release --product podium-load
 set -euo pipefail
 cd "$(dirname "$0")/.."
 viewers=${1:-1000}
