@@ -114,7 +114,11 @@ public func buildApplication(
         hub: hub, accounts: accounts,
         passcodesPerClient: AttemptLimiter(limit: configuration.passcodeAttempts, window: configuration.passcodeWindow),
         passcodesPerSession: AttemptLimiter(limit: configuration.passcodeSessionAttempts, window: configuration.passcodeWindow),
-        outboxLimit: configuration.outboxLimit, messageRate: configuration.socketMessageRate, now: now)
+        outboxLimit: configuration.outboxLimit,
+        heartbeat: Outbox.Heartbeat(
+            interval: .nanoseconds(Int64(configuration.livePingInterval / .nanoseconds(1))),
+            silenceLimit: .nanoseconds(Int64(configuration.liveSilenceLimit / .nanoseconds(1)))),
+        messageRate: configuration.socketMessageRate, now: now)
     let origins = OriginCheck(publicURL: configuration.publicURL)
     router.ws("/api/v1/sessions/:code/live", shouldUpgrade: origins.upgrade) { inbound, outbound, context in
         let code = context.requestContext.parameters.get("code") ?? ""

@@ -55,6 +55,18 @@ struct SlowClientTests {
             guard write(fd, frame, frame.count) == frame.count else { throw POSIXError(.EIO) }
         }
 
+        /// Reads everything the server sent until it closes the connection, keeping the bytes.
+        func readUntilClosed() -> (bytes: [UInt8], closed: Bool) {
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                if count == 0 { return (bytes, true) }
+                if count < 0 { return (bytes, errno == ECONNRESET) }
+                bytes += buffer[0..<count]
+            }
+        }
+
         /// Reads everything the server sent until it closes the connection; true if it did.
         func drainUntilClosed() -> Bool {
             var buffer = [UInt8](repeating: 0, count: 65536)

@@ -24,6 +24,7 @@ struct LiveConnection {
     let passcodesPerClient: AttemptLimiter
     let passcodesPerSession: AttemptLimiter
     let outboxLimit: Int
+    let heartbeat: Outbox.Heartbeat
     /// Messages per second a socket may send on average (pointer moves included).
     let messageRate: Double
     let now: @Sendable () -> Date
@@ -51,7 +52,8 @@ struct LiveConnection {
     ) async throws {
         // Frames go out from the channel's event loop; this task only reads. No other task runs
         // for the socket: the hello deadline and the keep-alive are timers on the loop.
-        let outbox = Outbox(limit: outboxLimit, channel: context.requestContext.channel, logger: context.logger)
+        let outbox = Outbox(
+            limit: outboxLimit, channel: context.requestContext.channel, logger: context.logger, heartbeat: heartbeat)
         let greeted = Flag()
         let helloDeadline = outbox.scheduleTask(in: Self.helloTimeout) {
             guard !greeted.isSet else { return }

@@ -85,10 +85,12 @@ final class Outbox: Sendable {
         var heartbeat: RepeatedTask?
     }
 
-    /// How often an idle socket is checked, and pinged if the client has been quiet.
-    static let heartbeatInterval = TimeAmount.seconds(25)
-    /// A client that sent nothing (not even a pong) for this long is gone.
-    static let silenceLimit = TimeAmount.seconds(75)
+    /// How often an idle socket is checked and pinged if the client has been quiet, and after how
+    /// long without a word (not even a pong) the client is taken for gone.
+    struct Heartbeat: Sendable {
+        var interval = TimeAmount.seconds(25)
+        var silenceLimit = TimeAmount.seconds(75)
+    }
     /// How long a goodbye (pending frames and the close frame) may take to leave.
     static let closeGrace = TimeAmount.seconds(2)
     /// NIO may hold up to this much unsent per socket before frames wait in the outbox (and count
@@ -102,10 +104,12 @@ final class Outbox: Sendable {
     private let loopState: NIOLoopBoundBox<LoopState?>
 
     private let logger: Logger?
+    private let heartbeat: Heartbeat
 
     /// - Parameter logger: where a cut-off is reported.
-    init(limit: Int, channel: any Channel, logger: Logger? = nil) {
+    init(limit: Int, channel: any Channel, logger: Logger? = nil, heartbeat: Heartbeat = Heartbeat()) {
         self.limit = limit
+        self.heartbeat = heartbeat
         self.channel = channel
         self.logger = logger
         self.loop = channel.eventLoop
@@ -123,7 +127,7 @@ final class Outbox: Sendable {
         // when the socket can take more again.
         try? channel.pipeline.syncOperations.addHandler(watcher, position: .first)
         loopState.watcher = watcher
-        loopState.heartbeat = loop.scheduleRepeatedTask(initialDelay: Self.heartbeatInterval, delay: Self.heartbeatInterval) {
+        loopState.heartbeat = loop.scheduleRepeatedTask(initialDelay: heartbeat.interval, delay: heartbeat.interval) {
             [self] _ in heartbeatOnLoop()
         }
         self.loopState.value = loopState
@@ -346,9 +350,9 @@ final class Outbox: Sendable {
     private func heartbeatOnLoop() {
         guard let loopState = loopState.value, let watcher = loopState.watcher else { return }
         let silent = NIODeadline.now() - watcher.lastRead
-        if silent > Self.silenceLimit {
+        if silent > heartbeat.silenceLimit {
             channel.close(promise: nil)
-        } else if silent > Self.heartbeatInterval {
+        } else if silent >= heartbeat.interval {
             write(Frames.pingWire, with: loopState.encoder)
             if let encoder = loopState.encoder { encoder.flush() } else { channel.flush() }
         }
