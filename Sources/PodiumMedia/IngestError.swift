@@ -66,6 +66,16 @@ public struct IngestError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "Simplify the heaviest pages or split the deck, then upload it again.")
     }
 
+    /// The whole deck ran past its deadline.
+    public static func deckTimeout(_ limit: Duration) -> IngestError {
+        let seconds = limit.components.seconds
+        let allowed = seconds >= 120 ? "\(seconds / 60) minutes" : seconds > 1 ? "\(seconds) seconds" : "1 second"
+        return IngestError(
+            code: "timeout",
+            message: "Processing this PDF took longer than the \(allowed) the server allows. "
+                + "Split the deck or simplify its heaviest pages, then upload it again.")
+    }
+
     /// A tool the server needs is not installed: an administrator has to fix this, not the uploader.
     public static func toolMissing(tool: String) -> IngestError {
         IngestError(

@@ -12,6 +12,9 @@ public struct IngestLimits: Sendable {
     public var maxPages: Int
     /// How long one subprocess may run before it is killed.
     public var stepTimeout: Duration
+    /// How long a whole deck may take: many pages each just under `stepTimeout` must not hold
+    /// the ingest queue for hours.
+    public var deckTimeout: Duration
     /// Address-space limit of each subprocess (`prlimit --as`), in bytes.
     public var memoryBytes: Int
     /// Size limit of any file a subprocess writes (`prlimit --fsize`), in bytes.
@@ -24,6 +27,7 @@ public struct IngestLimits: Sendable {
     ///   - maxBytes: the largest PDF accepted (200 MiB).
     ///   - maxPages: the most pages accepted (2000).
     ///   - stepTimeout: the deadline of each subprocess (120 s).
+    ///   - deckTimeout: the deadline of a whole deck (30 min).
     ///   - memoryBytes: the address-space limit of each subprocess (2 GiB).
     ///   - maxOutputBytes: the largest file a subprocess may write (512 MiB).
     ///   - parallelism: subprocesses at once (one per core).
@@ -31,6 +35,7 @@ public struct IngestLimits: Sendable {
         maxBytes: Int = 200 * 1024 * 1024,
         maxPages: Int = 2000,
         stepTimeout: Duration = .seconds(120),
+        deckTimeout: Duration = .seconds(30 * 60),
         memoryBytes: Int = 2 * 1024 * 1024 * 1024,
         maxOutputBytes: Int = 512 * 1024 * 1024,
         parallelism: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -38,6 +43,7 @@ public struct IngestLimits: Sendable {
         self.maxBytes = maxBytes
         self.maxPages = maxPages
         self.stepTimeout = stepTimeout
+        self.deckTimeout = deckTimeout
         self.memoryBytes = memoryBytes
         self.maxOutputBytes = maxOutputBytes
         self.parallelism = parallelism

@@ -58,6 +58,24 @@ public struct PDFIngester: Sendable {
     public func ingest(
         pdf: URL, workDirectory: URL, progress: @escaping @Sendable (IngestProgress) -> Void
     ) async throws -> IngestedDocument {
+        // The deck's deadline: past it the running tools are killed (cancelling them does) and
+        // the deck fails with a clear error.
+        let deadline = limits.deckTimeout
+        return try await withThrowingTaskGroup(of: IngestedDocument?.self) { group in
+            group.addTask { try await self.ingestWithoutDeadline(pdf: pdf, workDirectory: workDirectory, progress: progress) }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let document = first else { throw IngestError.deckTimeout(deadline) }
+            return document
+        }
+    }
+
+    private func ingestWithoutDeadline(
+        pdf: URL, workDirectory: URL, progress: @escaping @Sendable (IngestProgress) -> Void
+    ) async throws -> IngestedDocument {
         let source = pdf.standardizedFileURL.resolvingSymlinksInPath()
         try checkFile(source)
 

@@ -107,6 +107,19 @@ struct PDFIngesterTests {
         try expectImages(of: document.pages[0])
     }
 
+    @Test("a deck that takes longer than the whole-deck deadline fails with a clear timeout")
+    func deckDeadline() async throws {
+        let work = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        // No deck renders in a millisecond: the deadline always wins.
+        let ingester = PDFIngester(limits: IngestLimits(deckTimeout: .milliseconds(1), parallelism: 2))
+        let error = await #expect(throws: IngestError.self) {
+            _ = try await ingester.ingest(pdf: TestSupport.demoDeck, workDirectory: work) { _ in }
+        }
+        #expect(error?.code == "timeout")
+        #expect(error?.message.contains("took longer than the 1 second") == true, "\(String(describing: error))")
+    }
+
     @Test("the shipped demo deck ingests: six 16:9 slides titled Welcome to Podium")
     func demoDeck() async throws {
         let work = try TestSupport.scratchDirectory()
