@@ -23,6 +23,12 @@ struct ErrorBodyTests {
             let nowhere = try await client.request(.get, "/api/v1/no-such-thing", token: token)
             #expect(nowhere.status == .notFound)
             #expect(nowhere.errorCode == "not_found")
+            // Refusals and API answers carry the same security headers as pages.
+            let me = try await client.request(.get, "/api/v1/me", token: token)
+            for response in [notJSON, tooBig, nowhere, me] {
+                #expect(response.headers[.contentSecurityPolicy]?.contains("frame-ancestors 'none'") == true)
+                #expect(response.headers[HTTPField.Name("X-Content-Type-Options")!] == "nosniff")
+            }
         }
     }
 }
