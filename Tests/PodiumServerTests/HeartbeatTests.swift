@@ -11,8 +11,8 @@ import Testing
 struct HeartbeatTests {
     @Test func aSilentClientIsPingedThenClosedAndAnAnsweringOneStays() async throws {
         let server = TestServer {
-            $0.livePingInterval = .milliseconds(200)
-            $0.liveSilenceLimit = .milliseconds(1000)
+            $0.livePingInterval = .milliseconds(300)
+            $0.liveSilenceLimit = .seconds(5)
         }
         defer { server.removeData() }
         try await server.run { client in

@@ -119,6 +119,9 @@ final class Outbox: Sendable {
     }
 
     private func attachOnLoop() {
+        // A client that left at once: its close ran first, and a heartbeat started now would
+        // never be cancelled.
+        guard !state.withLock({ $0.done }) else { return }
         _ = channel.setOption(ChannelOptions.writeBufferWaterMark, value: Self.waterMark)
         let loopState = LoopState()
         loopState.encoder = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
