@@ -8,28 +8,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 viewers=${1:-1000}
-bin=${BIN:-.build/release}
-ulimit -n "$(ulimit -Hn)"
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work"; }
-trap cleanup EXIT
 
-PODIUM_ADMIN_PASSWORD=bench taskset -c 0 "$bin/podium" serve --host 127.0.0.1 --port 8089 \
-  --data-dir "$work/podium" --log-level error > "$work/podium.log" 2>&1 &
-podium_pid=$!; pids+=("$podium_pid")
-for _ in $(seq 100); do curl -sf http://127.0.0.1:8089/healthz >/dev/null && break; sleep 0.1; done
-token=$(curl -sf -X POST http://127.0.0.1:8089/api/v1/auth/login -d '{"email":"admin","password":"bench"}' | python3 -c 'import sys,json;print(json.load(sys.stdin)["token"])')
-deck=$(curl -sf -X POST "http://127.0.0.1:8089/api/v1/decks?title=bench" -H "Authorization: Bearer $token" \
-  -H 'Content-Type: application/pdf' --data-binary @Public/demo/podium-demo.pdf | python3 -c 'import sys,json;print(json.load(sys.stdin)["id"])')
-for _ in $(seq 100); do
-  curl -sf "http://127.0.0.1:8089/api/v1/decks/$deck" -H "Authorization: Bearer $token" | grep -q '"status":"ready"' && break; sleep 0.2
-done
+source Benchmarks/servers.sh
+start_podium
 
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(date -u +%F)"
+machine_line
 for stalled in 0 1 $((viewers / 10)); do
-  code=$(curl -sf -X POST http://127.0.0.1:8089/api/v1/sessions -H "Authorization: Bearer $token" \
-    -d "{\"deckId\":\"$deck\"}" | python3 -c 'import sys,json;print(json.load(sys.stdin)["code"])')
+  code=$(new_session)
   echo; echo "=== $viewers viewers, $stalled stalled ==="
   taskset -c 1 "$bin/podium-load" --podium "ws://127.0.0.1:8089/api/v1/sessions/$code/live" --token "$token" \
     --viewers "$viewers" --stalled "$stalled" --page-rate "${PAGE_RATE:-20}" --pointer-rate "${POINTER_RATE:-60}" \

@@ -1,0 +1,68 @@
+# Sourced by the live benchmarks: starts the servers under test, each pinned to core 0, and
+# cleans up on exit. Sets: work, pids, podium_pid, token, deck, nginx_worker; new_session prints a
+# fresh session code.
+bin=${BIN:-.build/release}
+ulimit -n "$(ulimit -Hn)"  # 10,000 sockets need more than the usual 1,024
+work=$(mktemp -d)
+pids=()
+# Waits for the servers to exit, so the next script finds its ports free.
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+json() { python3 -c "import sys,json;print(json.load(sys.stdin)[\"$1\"])"; }
+
+# start_podium [extra serve options]: Podium on core 0 with the demo deck processed.
+start_podium() {
+  PODIUM_ADMIN_PASSWORD=bench taskset -c 0 "$bin/podium" serve --host 127.0.0.1 --port 8089 \
+    --data-dir "$work/podium" --log-level error "$@" > "$work/podium.log" 2>&1 &
+  podium_pid=$!; pids+=("$podium_pid")
+  for _ in $(seq 100); do curl -sf http://127.0.0.1:8089/healthz >/dev/null && break; sleep 0.1; done
+  token=$(curl -sf -X POST http://127.0.0.1:8089/api/v1/auth/login -d '{"email":"admin","password":"bench"}' | json token)
+  deck=$(curl -sf -X POST "http://127.0.0.1:8089/api/v1/decks?title=bench" -H "Authorization: Bearer $token" \
+    -H 'Content-Type: application/pdf' --data-binary @Public/demo/podium-demo.pdf | json id)
+  for _ in $(seq 100); do
+    curl -sf "http://127.0.0.1:8089/api/v1/decks/$deck" -H "Authorization: Bearer $token" | grep -q '"status":"ready"' && break
+    sleep 0.2
+  done
+}
+
+new_session() {
+  curl -sf -X POST http://127.0.0.1:8089/api/v1/sessions -H "Authorization: Bearer $token" -d "{\"deckId\":\"$deck\"}" | json code
+}
+
+# start_nchan: nginx with nchan on core 0, one worker, on port 8091.
+start_nchan() {
+  if [[ ! -f /usr/lib/nginx/modules/ngx_nchan_module.so ]] || ! command -v nginx >/dev/null; then
+    echo "needs nginx with nchan: apt install nginx-light libnginx-mod-nchan" >&2
+    exit 1
+  fi
+  cat > "$work/nginx.conf" <<CONF
+load_module /usr/lib/nginx/modules/ngx_nchan_module.so;
+worker_processes 1;
+worker_cpu_affinity 01;
+worker_rlimit_nofile 20000;
+daemon off;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log error;
+events { worker_connections 19000; }
+http {
+  access_log off;
+  client_body_temp_path $work/nginx-body;
+  server {
+    listen 127.0.0.1:8091;
+    location ~ /pub/(\w+)$ { nchan_publisher; nchan_channel_id \$1; nchan_message_buffer_length 100; }
+    location ~ /sub/(\w+)$ { nchan_subscriber websocket; nchan_channel_id \$1; }
+  }
+}
+CONF
+  nginx -c "$work/nginx.conf" &
+  local master=$!; pids+=("$master")
+  sleep 1
+  nginx_worker=$(pgrep -P "$master" | head -1)
+}
+
+machine_line() { echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(date -u +%F)"; }
