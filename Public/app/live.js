@@ -200,6 +200,8 @@ export class LiveClient extends EventTarget {
     this.attempt = 0;
     /** A delay the server asked for (shutdown, a locked passcode prompt): used once. */
     this.nextDelay = null;
+    /** What the server gave as the reason of the last close, until the next welcome. */
+    this.closeReason = null;
     this.timer = null;
     this.pingTimer = null;
     this.lastHeard = 0;
@@ -277,7 +279,8 @@ export class LiveClient extends EventTarget {
   setConnection(state) {
     if (this.connection === state) return;
     this.connection = state;
-    this.emit('status', { state });
+    // reason: why the server closed the socket, when it said ('shutdown': it is restarting).
+    this.emit('status', { state, reason: state === 'reconnecting' ? this.closeReason : null });
   }
 
   emit(type, detail) {
@@ -378,6 +381,7 @@ export class LiveClient extends EventTarget {
     if (!this.welcomed) {
       if (message.type === 'welcome') this.onWelcome(message);
       else if (message.type === 'error') this.onHelloError(message);
+      else if (message.type === 'reconnect') this.onReconnect(message); // a server that is stopping
       return;
     }
     switch (message.type) {
@@ -415,11 +419,7 @@ export class LiveClient extends EventTarget {
         break;
       }
       case 'reconnect':
-        // The server asks us to come back (shutdown, fell behind): the close follows; come back soon.
-        this.attempt = 0;
-        // A server shutting down takes every socket with it: spread the hall's return over a few
-        // seconds, which also gives a restarting server time to listen again.
-        if (message.reason === 'shutdown') this.nextDelay = 1000 + Math.random() * 4000;
+        this.onReconnect(message);
         break;
       case 'pong':
         break;
@@ -432,8 +432,18 @@ export class LiveClient extends EventTarget {
     }
   }
 
+  /** The server asks us to come back (it is stopping): the close follows. */
+  onReconnect(message) {
+    this.attempt = 0;
+    // A server shutting down takes every socket with it: spread the hall's return over a few
+    // seconds, which also gives a restarting server time to listen again.
+    if (message.reason === 'shutdown') this.nextDelay = 1000 + Math.random() * 4000;
+    this.closeReason = message.reason || null;
+  }
+
   onWelcome(welcome) {
     const resumed = this.lastSeq !== null;
+    this.closeReason = null;
     this.welcomed = true;
     this.attempt = 0;
     this.session = welcome.session || this.session;

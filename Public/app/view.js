@@ -123,7 +123,7 @@ function join() {
   live.addEventListener('welcome', (event) => onWelcome(event.detail));
   live.addEventListener('change', (event) => onChange(event.detail));
   live.addEventListener('sync', () => render());
-  live.addEventListener('status', (event) => setStatus(event.detail.state));
+  live.addEventListener('status', (event) => setStatus(event.detail.state, event.detail.reason));
   live.addEventListener('pointer', (event) => onPointer(event.detail));
   live.addEventListener('inking', (event) => onInking(event.detail));
   live.addEventListener('fatal', (event) => onFatal(event.detail, { name, passcode }));
@@ -313,7 +313,7 @@ function renderPointer() {
   stage.setPointer(visible ? pointer : null);
 }
 
-function setStatus(state) {
+function setStatus(state, reason = null) {
   if (live && live.state.ended) state = 'ended';
   document.body.dataset.connection = state;
   $('watch').classList.toggle('is-live', state === 'live');
@@ -324,7 +324,7 @@ function setStatus(state) {
   $('status').className = 'pill ' + ({ live: 'pill-live', reconnecting: 'pill-warn', connecting: 'pill-warn', ended: 'pill-ended', failed: 'pill-ended' }[state] || '');
   const notice = $('notice');
   if (state === 'reconnecting') {
-    notice.textContent = 'Connection lost. Reconnecting…';
+    notice.textContent = reason === 'shutdown' ? 'The server is restarting. Reconnecting…' : 'Connection lost. Reconnecting…';
     notice.hidden = false;
   } else if (state === 'ended') {
     notice.textContent = 'The session has ended. You can still look at the slides.';

@@ -746,6 +746,9 @@ class LiveBroadcastTests(BrowserTest):
             wait_for(driver, lambda d: d.execute_script("return document.body.dataset.connection") == "reconnecting",
                      "the clients to notice the server went away")
         self.assertIn("Reconnecting", text_of(viewer, "#status-text"))
+        # A graceful stop said why: the viewer is told the server is restarting, not that it lost
+        # its connection.
+        self.assertIn("server is restarting", text_of(viewer, "#notice"))
         screenshot(viewer, "viewer-reconnecting")
         # The presenter moves on while the server is down: the command waits for the reconnect.
         self.press(presenter, Keys.ARROW_RIGHT)
