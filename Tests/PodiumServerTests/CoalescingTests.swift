@@ -20,7 +20,8 @@ struct CoalescingTests {
             let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
             let presenter = try await client.socket(code: code)
             _ = try await presenter.hello(["role": "presenter", "token": token])
-            let slow = try SlowClientTests.StalledViewer(port: client.port, code: code)
+            let port = client.port
+            let slow = try await blocking { try SlowClientTests.StalledViewer(port: port, code: code) }
             var viewers = 0
             while viewers != 1 { viewers = try await presenter.next(ofType: "presence")?["viewers"] as? Int ?? -1 }
 
@@ -33,14 +34,17 @@ struct CoalescingTests {
             try await presenter.barrier()  // every move has been handled by the session
 
             // Now it reads: the moves arrive in order, far fewer than were sent, ending with the last.
-            func pointerX(_ text: String) -> Double? {
+            @Sendable func pointerX(_ text: String) -> Double? {
                 guard text.contains("\"type\":\"pointer\""),
                     let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
                 else { return nil }
                 return object["x"] as? Double
             }
             let last = Double(moves) / Double(moves + 1)
-            let xs = slow.textFrames(until: { pointerX($0).map { abs($0 - last) < 1e-9 } ?? false }).compactMap(pointerX)
+            let frames = try await blocking {
+                slow.textFrames(until: { pointerX($0).map { abs($0 - last) < 1e-9 } ?? false })
+            }
+            let xs = frames.compactMap(pointerX)
             #expect(abs((xs.last ?? 0) - last) < 1e-9)
             #expect(xs.count < moves, "all \(moves) moves were queued for a viewer that could not take them")
             #expect(xs == xs.sorted())  // never an older position after a newer one

@@ -23,8 +23,9 @@ struct HeartbeatTests {
             let answering = try await client.socket(code: code)
             _ = try await answering.hello(["role": "viewer"])
             // This one says hello and then neither reads nor writes: it cannot answer.
-            let silent = try SlowClientTests.StalledViewer(port: client.port, code: code)
-            let received = silent.readUntilClosed()
+            let port = client.port
+            let silent = try await blocking { try SlowClientTests.StalledViewer(port: port, code: code) }
+            let received = try await blocking { silent.readUntilClosed() }
             #expect(received.closed)
             // Server frames are unmasked; 0x89 0x00 is an empty ping (JSON text never holds 0x89).
             #expect(received.bytes.indices.dropLast().contains { received.bytes[$0] == 0x89 && received.bytes[$0 + 1] == 0 })

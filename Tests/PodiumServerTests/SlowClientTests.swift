@@ -13,7 +13,8 @@ import Testing
 struct SlowClientTests {
     /// A WebSocket client on a plain TCP socket with a tiny receive buffer, which says hello
     /// and then never reads again.
-    final class StalledViewer {
+    /// Its calls block: use them through ``blocking(_:)``.
+    final class StalledViewer: Sendable {
         let fd: Int32
 
         init(port: Int, code: String) throws {
@@ -91,7 +92,7 @@ struct SlowClientTests {
             _ = try await presenter.hello(["role": "presenter", "token": token])
             let honest = try await client.socket(code: code)
             _ = try await honest.hello(["role": "viewer"])
-            let stalled = try StalledViewer(port: client.port, code: code)
+            let stalled = try await blocking { try StalledViewer(port: client.port, code: code) }
             var viewers = 0
             while viewers != 2 { viewers = try await presenter.next(ofType: "presence")?["viewers"] as? Int ?? -1 }
 
@@ -119,7 +120,7 @@ struct SlowClientTests {
                 }
             }
             // The server gave up on the stalled viewer: its connection is closed, the count drops.
-            #expect(stalled.drainUntilClosed())
+            #expect(try await blocking { stalled.drainUntilClosed() })
             while viewers != 1 { viewers = try await presenter.next(ofType: "presence")?["viewers"] as? Int ?? -1 }
 
             // It comes back and catches up: thousands of events behind, it gets the snapshot; a
