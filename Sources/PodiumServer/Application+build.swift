@@ -116,16 +116,15 @@ public func buildApplication(
         passcodesPerSession: AttemptLimiter(limit: configuration.passcodeSessionAttempts, window: configuration.passcodeWindow),
         outboxLimit: configuration.outboxLimit,
         heartbeat: Outbox.Heartbeat(
-            interval: .nanoseconds(Int64(configuration.livePingInterval / .nanoseconds(1))),
-            silenceLimit: .nanoseconds(Int64(configuration.liveSilenceLimit / .nanoseconds(1)))),
+            interval: TimeAmount(configuration.livePingInterval), silenceLimit: TimeAmount(configuration.liveSilenceLimit)),
         messageRate: configuration.socketMessageRate, now: now)
     let origins = OriginCheck(publicURL: configuration.publicURL)
-    router.ws("/api/v1/sessions/:code/live", shouldUpgrade: origins.upgrade) { inbound, outbound, context in
+    router.ws("/api/v1/sessions/:code/live", shouldUpgrade: origins.upgrade) { inbound, _, context in
         let code = context.requestContext.parameters.get("code") ?? ""
-        try await live.run(code: code, inbound: inbound, outbound: outbound, context: context)
+        try await live.run(code: code, inbound: inbound, context: context)
     }
-    router.ws("/api/v1/lobby", shouldUpgrade: origins.upgrade) { inbound, outbound, context in
-        try await Lobby.run(hub: hub, inbound: inbound, outbound: outbound, context: context)
+    router.ws("/api/v1/lobby", shouldUpgrade: origins.upgrade) { inbound, _, context in
+        try await Lobby.run(hub: hub, inbound: inbound, context: context)
     }
 
     let app = Application(

@@ -24,7 +24,7 @@ struct AuthController {
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decode(as: LoginRequest.self, context: context)
-        let client = ["\(context.clientKey)"]
+        let client = [context.clientKey]
         let account = [body.email.lowercased()]
         guard failuresPerClient.allows(client, now: now()), failuresPerAccount.allows(account, now: now()) else {
             throw APIError(

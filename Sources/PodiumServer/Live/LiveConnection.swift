@@ -47,8 +47,7 @@ struct LiveConnection {
     }
 
     func run(
-        code: String, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-        context: WebSocketRouterContext<AppRequestContext>
+        code: String, inbound: WebSocketInboundStream, context: WebSocketRouterContext<AppRequestContext>
     ) async throws {
         // Frames go out from the channel's event loop; this task only reads. No other task runs
         // for the socket: the hello deadline and the keep-alive are timers on the loop.
@@ -97,13 +96,7 @@ struct LiveConnection {
         }
         helloDeadline.cancel()
         if let joined { await Self.inChildTask { await joined.session.leave(joined.memberID) } }
-        if outbox.isClosed {
-            // The server closed it (a refused hello, a shutdown, a cut-off): let the goodbye go
-            // out before Hummingbird finishes the socket.
-            await outbox.waitUntilClosed()
-        } else {
-            outbox.close(.clientGone)
-        }
+        await outbox.readerEnded()
     }
 
     /// Runs `body` in a child task that ends with it.

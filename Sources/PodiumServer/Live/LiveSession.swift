@@ -467,7 +467,7 @@ actor LiveSession {
     /// Moves or hides the laser pointer: ephemeral, never stored, coalesced per socket.
     func pointer(_ point: PagePoint?, role: Role, presenterId: String? = nil) throws(SessionError) {
         let update = try state.pointer(point, by: role, presenterId: presenterId)
-        let frame = Outbox.Frame.shared(Frames.encode(PointerMessage(update)))
+        let frame = Outbox.Frame(Frames.encode(PointerMessage(update)))
         let targets = broadcastTargets()
         Outbox.broadcast(.replace(.pointer, frame), to: targets.hosts, targets.others)
     }
@@ -492,9 +492,9 @@ actor LiveSession {
     /// Sends an event to every socket, encoded once per audience: presenters may see more
     /// (a poll's right answer before it is revealed).
     private func broadcast(_ event: SessionEvent) {
-        let presenterFrame = Outbox.Frame.shared(Frames.encode(event))
+        let presenterFrame = Outbox.Frame(Frames.encode(event))
         let viewerEvent = event.forViewers
-        let viewerFrame = viewerEvent == event ? presenterFrame : Outbox.Frame.shared(Frames.encode(viewerEvent))
+        let viewerFrame = viewerEvent == event ? presenterFrame : Outbox.Frame(Frames.encode(viewerEvent))
         // A socket too far behind is cut off by its outbox; it leaves when its connection ends.
         let targets = broadcastTargets()
         Outbox.broadcast(.push(presenterFrame), to: targets.hosts)

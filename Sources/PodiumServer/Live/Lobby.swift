@@ -6,8 +6,7 @@ import NIOCore
 /// sessions start, end or change their viewer count. Clients send nothing but pings.
 enum Lobby {
     static func run(
-        hub: LiveHub, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter,
-        context: WebSocketRouterContext<AppRequestContext>
+        hub: LiveHub, inbound: WebSocketInboundStream, context: WebSocketRouterContext<AppRequestContext>
     ) async throws {
         let outbox = Outbox(limit: 16, channel: context.requestContext.channel, logger: context.logger)
         await hub.subscribeLobby(outbox)
@@ -17,10 +16,6 @@ enum Lobby {
             context.logger.debug("lobby socket ended: \(error)")
         }
         await hub.unsubscribeLobby(outbox)
-        if outbox.isClosed {
-            await outbox.waitUntilClosed()
-        } else {
-            outbox.close(.clientGone)
-        }
+        await outbox.readerEnded()
     }
 }

@@ -52,11 +52,8 @@ final class Outbox: Sendable {
     struct Frame: Sendable {
         let wire: ByteBuffer
 
+        /// Built once per event: a broadcast queues the same frame on every socket.
         init(_ payload: ByteBuffer) { wire = Frames.wire(payload) }
-        init(wire: ByteBuffer) { self.wire = wire }
-
-        /// For a broadcast: one frame for every socket.
-        static func shared(_ payload: ByteBuffer) -> Frame { Frame(payload) }
     }
 
     private struct State {
@@ -336,7 +333,7 @@ final class Outbox: Sendable {
     }
 
     /// Returns once the channel has closed.
-    func waitUntilClosed() async {
+    private func waitUntilClosed() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = state.withLock { state -> Bool in
                 if !state.done { state.closeWaiters.append(continuation) }
@@ -347,6 +344,17 @@ final class Outbox: Sendable {
     }
 
     var isClosed: Bool { state.withLock { $0.closed != nil } }
+
+    /// The socket's reading side ended. If the server closed the outbox (a refused hello, a
+    /// shutdown, a cut-off), waits until the goodbye is out, so Hummingbird does not finish the
+    /// socket before it; otherwise the client left and nothing more is written.
+    func readerEnded() async {
+        if isClosed {
+            await waitUntilClosed()
+        } else {
+            close(.clientGone)
+        }
+    }
 
     /// Every heartbeat: a client silent for too long is gone; a quiet one is pinged (browsers
     /// answer by themselves), which also keeps NAT and proxy mappings alive.
