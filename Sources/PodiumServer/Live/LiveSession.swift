@@ -40,9 +40,9 @@ actor LiveSession {
     private var members: [Int: Member] = [:] {
         didSet { fanOut = nil }
     }
-    /// Every socket's outbox by audience, for broadcasts: rebuilt after members change, so a
-    /// broadcast walks two arrays of references instead of copying every member.
-    private var fanOut: (hosts: [Outbox], others: [Outbox])?
+    /// Every socket's outbox by audience and event loop, for broadcasts: rebuilt after members
+    /// change, so a broadcast costs one queue entry per loop instead of a visit to every member.
+    private var fanOut: (hosts: OutboxGroups, others: OutboxGroups)?
     private var nextMemberID = 0
     private let gate = SerialGate()
     /// When each poll opened, for quiz speed points.
@@ -194,7 +194,8 @@ actor LiveSession {
     /// Who of a room's presenters is connected, to everyone: rare (a presenter comes or goes).
     private func publishRoomPresence() {
         let frame = Frames.encode(RoomPresenceMessage(connected: connectedPresenters))
-        for member in members.values { member.outbox.replace(.roomPresence, with: frame) }
+        let targets = broadcastTargets()
+        Outbox.broadcast(.replace(.roomPresence, Outbox.Frame(frame)), to: targets.hosts, targets.others)
     }
 
     /// The most events a welcome replays, or a `resync` answers at once.
@@ -346,8 +347,9 @@ actor LiveSession {
         let board = state.leaderboard
         let frame = Frames.encode(
             LeaderboardMessage(entries: Array(board.prefix(LeaderboardMessage.shown)), players: board.count))
+        let targets = broadcastTargets()
+        Outbox.broadcast(.replace(.leaderboard, Outbox.Frame(frame)), to: targets.hosts, targets.others)
         for member in members.values {
-            member.outbox.replace(.leaderboard, with: frame)
             if member.role == .viewer, let viewerId = member.viewerId {
                 member.outbox.replace(.myScore, with: Frames.encode(myScore(of: viewerId, in: board)))
             }
@@ -401,13 +403,9 @@ actor LiveSession {
         guard let poll = state.snapshot.poll(pollId) else { return }
         let presenterFrame = Frames.encode(results(for: pollId, forPresenter: true))
         let viewerFrame = poll.resultsVisibleToViewers ? Frames.encode(results(for: pollId, forPresenter: false)) : nil
-        for member in members.values {
-            if member.host {
-                member.outbox.replace(.results, with: presenterFrame)
-            } else if let viewerFrame {
-                member.outbox.replace(.results, with: viewerFrame)
-            }
-        }
+        let targets = broadcastTargets()
+        Outbox.broadcast(.replace(.results, Outbox.Frame(presenterFrame)), to: targets.hosts)
+        if let viewerFrame { Outbox.broadcast(.replace(.results, Outbox.Frame(viewerFrame)), to: targets.others) }
     }
 
     /// The presenter's list, and the public list for viewers when questions are public (one
@@ -461,7 +459,8 @@ actor LiveSession {
         var message = message
         message.deck = state.snapshot.room?.deck
         let frame = Frames.encode(message)
-        for member in members.values { member.outbox.replace(.inking, with: frame) }
+        let targets = broadcastTargets()
+        Outbox.broadcast(.replace(.inking, Outbox.Frame(frame)), to: targets.hosts, targets.others)
     }
 
     /// Moves or hides the laser pointer: ephemeral, never stored, coalesced per socket.
@@ -472,13 +471,12 @@ actor LiveSession {
         Outbox.broadcast(.replace(.pointer, frame), to: targets.hosts, targets.others)
     }
 
-    private func broadcastTargets() -> (hosts: [Outbox], others: [Outbox]) {
+    private func broadcastTargets() -> (hosts: OutboxGroups, others: OutboxGroups) {
         if let fanOut { return fanOut }
-        var targets: (hosts: [Outbox], others: [Outbox]) = ([], [])
-        targets.others.reserveCapacity(members.count)
-        for member in members.values {
-            if member.host { targets.hosts.append(member.outbox) } else { targets.others.append(member.outbox) }
-        }
+        let targets = (
+            hosts: OutboxGroups(members.values.lazy.filter(\.host).map(\.outbox)),
+            others: OutboxGroups(members.values.lazy.filter { !$0.host }.map(\.outbox))
+        )
         fanOut = targets
         return targets
     }

@@ -7,17 +7,16 @@ import Synchronization
 /// The bounded outbound queue of one socket, written from the socket's event loop.
 ///
 /// The hub queues already-encoded frames: an event's whole WebSocket frame (header and payload)
-/// is built once and the same bytes go to every socket. Durable frames queue up to `limit`; past
-/// it the socket is cut off and the client reconnects and catches up by `lastSeq`. Ephemeral
-/// frames (pointer, presence, tallies…) keep only the latest of each kind, so a slow viewer sees
-/// where the pointer is now, not where it was.
+/// is built once and the same bytes go to every socket. Every frame for a socket goes through its
+/// loop's ``LoopBatch``, in order, and is written at once while the socket can take it. Only a
+/// socket that cannot (its client stopped reading; the kernel's and NIO's buffers are full)
+/// keeps frames here: durable ones up to `limit`, past which the socket is cut off and the client
+/// reconnects and catches up by `lastSeq`; ephemeral ones (pointer, presence, tallies…) only the
+/// latest of each kind, so a slow viewer sees where the pointer is now, not where it was.
 ///
-/// No task runs per socket or per delivery: a push schedules one flush on the channel's loop
-/// (a broadcast schedules one per event loop for all its sockets, see ``broadcast(_:to:)``),
-/// which writes every pending frame past NIO's frame encoder and flushes once. A channel that
-/// cannot take more (the client stopped reading and the kernel's and NIO's buffers are full) is
-/// left alone until it can. Closing, the hello deadline and the keep-alive ping happen on the
-/// loop too (``close(_:)``, ``LiveSocketWatcher``).
+/// No task runs per socket or per delivery, and no lock is taken per delivery: the state below
+/// belongs to the channel's loop. Closing, the hello deadline and the keep-alive ping happen on
+/// the loop too (``close(_:)``, ``LiveSocketWatcher``).
 final class Outbox: Sendable {
     enum Ephemeral: Int, CaseIterable {
         case pointer
@@ -56,30 +55,50 @@ final class Outbox: Sendable {
         init(_ payload: ByteBuffer) { wire = Frames.wire(payload) }
     }
 
-    private struct State {
-        var durable: [Frame] = []
-        var ephemeral: [Frame?] = Array(repeating: nil, count: Ephemeral.allCases.count)
-        var hasEphemeral = false
-        var closed: CloseReason?
-        /// Set while a flush is scheduled on the loop.
-        var flushScheduled = false
-        /// The channel has closed: nothing more to do.
-        var done = false
-        var closeWaiters: [CheckedContinuation<Void, Never>] = []
-
-        var hasFrames: Bool { !durable.isEmpty || hasEphemeral }
+    enum Delivery: Sendable {
+        case push(Frame)
+        case replace(Ephemeral, Frame)
+        /// Goes through the queue like a frame, so whatever was queued before it leaves first.
+        case close(CloseReason)
+        /// A group's newest frame of this kind, looked up when the socket's turn comes (see
+        /// ``OutboxGroups/Token``): queued as `latest`, written as `versioned`.
+        case latest(Ephemeral)
+        case versioned(Ephemeral, Versioned)
     }
 
-    /// What only the channel's loop touches: no lock. A class, so a flush mutates it in place.
+    /// An ephemeral frame with its place in the order of all such frames, so a socket never
+    /// gets the same one twice, nor an older one after a newer.
+    struct Versioned: Sendable {
+        let version: Int
+        let frame: Frame
+
+        private static let counter = Atomic<Int>(0)
+        init(_ frame: Frame) {
+            version = Self.counter.wrappingAdd(1, ordering: .relaxed).newValue
+            self.frame = frame
+        }
+    }
+
+    /// What only the channel's loop touches: no lock.
     private final class LoopState {
         /// NIO's WebSocket frame encoder: whole frames are written from there, past the encoder
         /// (which would build a header per socket).
         var encoder: ChannelHandlerContext?
-        /// Reused for each flush, so a flush allocates nothing.
-        var spareDurable: [Frame] = []
-        var spareEphemeral: [Frame?] = Array(repeating: nil, count: Ephemeral.allCases.count)
+        var attached = false
+        /// Durable frames waiting for the socket to take more.
+        var durable: [Frame] = []
+        var ephemeral: [Frame?] = Array(repeating: nil, count: Ephemeral.allCases.count)
+        var hasEphemeral = false
+        var closed: CloseReason?
+        /// The version of the newest group frame of each kind sent (or waiting in `ephemeral`).
+        var sentVersion = Array(repeating: 0, count: Ephemeral.allCases.count)
+        /// Frames for this socket alone that must wait for broadcasts queued before them, by
+        /// their place in the loop's pass (see ``LoopBatch``).
+        var stash: [(index: Int, delivery: Delivery)] = []
         var watcher: LiveSocketWatcher?
         var heartbeat: RepeatedTask?
+
+        var isQueueing: Bool { !durable.isEmpty || hasEphemeral }
     }
 
     /// How often an idle socket is checked and pinged if the client has been quiet, and after how
@@ -97,8 +116,12 @@ final class Outbox: Sendable {
     let limit: Int
     let channel: any Channel
     let loop: any EventLoop
-    private let state = Mutex(State())
-    private let loopState: NIOLoopBoundBox<LoopState?>
+    /// The loop's queue, which every frame for this socket goes through.
+    let batch: LoopBatch
+    /// Set as soon as the server closes the outbox or the channel closes: read by the socket's
+    /// reading task, which stops reading.
+    private let closing = Atomic<Bool>(false)
+    private let onLoop: NIOLoopBoundBox<LoopState>
 
     private let logger: Logger?
     private let heartbeat: Heartbeat
@@ -110,154 +133,168 @@ final class Outbox: Sendable {
         self.channel = channel
         self.logger = logger
         self.loop = channel.eventLoop
-        self.loopState = .makeEmptyBox(valueType: LoopState.self, eventLoop: channel.eventLoop)
+        self.batch = LoopBatch.of(channel.eventLoop)
+        self.onLoop = .makeBoxSendingValue(LoopState(), eventLoop: channel.eventLoop)
         channel.closeFuture.whenComplete { [self] _ in channelClosed() }
-        loop.execute { [self] in attachOnLoop() }
+        loop.execute { [self] in attach(onLoop.value) }
     }
 
-    private func attachOnLoop() {
+    private func attach(_ state: LoopState) {
+        guard !state.attached else { return }
+        state.attached = true
         // A client that left at once: its close ran first, and a heartbeat started now would
         // never be cancelled.
-        guard !state.withLock({ $0.done }) else { return }
+        guard state.closed != .clientGone else { return }
         _ = channel.setOption(ChannelOptions.writeBufferWaterMark, value: Self.waterMark)
-        let loopState = LoopState()
-        loopState.encoder = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
+        state.encoder = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
         let watcher = LiveSocketWatcher(outbox: self)
         // First in the pipeline: it sees every byte read (the client is alive) and is told first
         // when the socket can take more again.
         try? channel.pipeline.syncOperations.addHandler(watcher, position: .first)
-        loopState.watcher = watcher
-        loopState.heartbeat = loop.scheduleRepeatedTask(initialDelay: heartbeat.interval, delay: heartbeat.interval) {
+        state.watcher = watcher
+        state.heartbeat = loop.scheduleRepeatedTask(initialDelay: heartbeat.interval, delay: heartbeat.interval) {
             [self] _ in heartbeatOnLoop()
         }
-        self.loopState.value = loopState
-        flushOnLoop()
     }
 
-    /// Queues a durable frame. Returns false if the outbox is closed or the socket fell too far
-    /// behind (it is then cut off). With `flushing` false the caller schedules the flush itself.
-    @discardableResult
-    func push(_ frame: ByteBuffer, flushing: Bool = true) -> Bool {
-        push(Frame(frame), flushing: flushing)
+    /// Queues a durable frame. A socket that falls `limit` frames behind is cut off.
+    func push(_ frame: ByteBuffer) {
+        push(Frame(frame))
     }
 
-    @discardableResult
-    func push(_ frame: Frame, flushing: Bool = true) -> Bool {
-        enum Outcome { case queued, refused, cutOff }
-        let outcome = state.withLock { state -> Outcome in
-            guard state.closed == nil else { return .refused }
-            guard state.durable.count < limit else {
-                state.closed = .tooSlow
-                return .cutOff
-            }
-            state.durable.append(frame)
-            return .queued
-        }
-        switch outcome {
-        case .queued:
-            if flushing { schedule() }
-            return true
-        case .cutOff:
-            logger?.notice(
-                "live socket \(channel.remoteAddress?.description ?? "?") fell \(limit) frames behind: cut off, it resumes by lastSeq"
-            )
-            loop.execute { [self] in finishOnLoop() }
-            return false
-        case .refused:
-            return false
-        }
+    func push(_ frame: Frame) {
+        batch.enqueue(.push(frame), to: [self])
     }
 
     /// Replaces the pending ephemeral frame of this kind.
-    func replace(_ kind: Ephemeral, with frame: ByteBuffer, flushing: Bool = true) {
-        replace(kind, with: Frame(frame), flushing: flushing)
+    func replace(_ kind: Ephemeral, with frame: ByteBuffer) {
+        batch.enqueue(.replace(kind, Frame(frame)), to: [self])
     }
 
-    func replace(_ kind: Ephemeral, with frame: Frame, flushing: Bool = true) {
-        let queued = state.withLock { state -> Bool in
-            guard state.closed == nil else { return false }
-            state.ephemeral[kind.rawValue] = frame
-            state.hasEphemeral = true
-            return true
+    /// Queues one delivery for many sockets: one queue entry per event loop, not one per socket.
+    static func broadcast(_ delivery: Delivery, to groups: OutboxGroups...) {
+        for group in groups { group.send(delivery) }
+    }
+
+    /// Writes a socket's share of a pass: the pass's deliveries with whatever was stashed for
+    /// this socket in between. Returns true when it wrote to the channel, which the caller then
+    /// flushes.
+    fileprivate func deliverOnLoop(_ deliveries: [(index: Int, delivery: Delivery)]) -> Bool {
+        let state = onLoop.value
+        var written = false
+        for (index, delivery) in deliveries {
+            if !state.stash.isEmpty, state.stash[0].index < index {
+                written = deliverStash(state, before: index) || written
+            }
+            written = deliver(delivery, state) || written
         }
-        if queued, flushing { schedule() }
+        return written
     }
 
-    enum Delivery {
-        case push(Frame)
-        case replace(Ephemeral, Frame)
+    /// Writes one delivery for this socket alone.
+    fileprivate func deliverOnLoop(_ delivery: Delivery) -> Bool {
+        deliver(delivery, onLoop.value)
     }
 
-    /// Queues a frame on many outboxes and schedules their flushes with one task per event loop:
-    /// a broadcast to thousands of sockets costs a handful of loop hops, not one per socket.
-    static func broadcast(_ delivery: Delivery, to groups: [Outbox]...) {
-        var byLoop: [ObjectIdentifier: (loop: any EventLoop, outboxes: [Outbox])] = [:]
-        for outboxes in groups {
-            for outbox in outboxes {
-                switch delivery {
-                case .push(let frame): outbox.push(frame, flushing: false)
-                case .replace(let kind, let frame): outbox.replace(kind, with: frame, flushing: false)
+    /// Keeps a delivery until the pass reaches it; true the first time this pass stashes here.
+    fileprivate func stashOnLoop(_ index: Int, _ delivery: Delivery) -> Bool {
+        let state = onLoop.value
+        state.stash.append((index, delivery))
+        return state.stash.count == 1
+    }
+
+    /// Writes what is left in the stash after the pass.
+    fileprivate func deliverStashOnLoop() -> Bool {
+        deliverStash(onLoop.value, before: .max)
+    }
+
+    private func deliverStash(_ state: LoopState, before index: Int) -> Bool {
+        var written = false
+        var taken = 0
+        for entry in state.stash {
+            guard entry.index < index else { break }
+            written = deliver(entry.delivery, state) || written
+            taken += 1
+        }
+        state.stash.removeFirst(taken)
+        return written
+    }
+
+    /// Writes one delivery, or keeps it while the socket cannot take it.
+    private func deliver(_ delivery: Delivery, _ state: LoopState) -> Bool {
+        if !state.attached { attach(state) }
+        guard state.closed == nil else { return false }
+        let direct = !state.isQueueing && channel.isWritable
+        switch delivery {
+        case .push(let frame):
+            guard direct else {
+                guard state.durable.count < limit else {
+                    cutOff(state)
+                    return false
                 }
-                guard outbox.claimFlush() else { continue }
-                byLoop[ObjectIdentifier(outbox.loop), default: (outbox.loop, [])].outboxes.append(outbox)
+                state.durable.append(frame)
+                return false
             }
-        }
-        for (loop, batch) in byLoop.values {
-            loop.execute {
-                for outbox in batch { outbox.flushOnLoop() }
+            write(frame.wire, with: state.encoder)
+        case .replace(let kind, let frame):
+            guard direct else {
+                state.ephemeral[kind.rawValue] = frame
+                state.hasEphemeral = true
+                return false
             }
+            write(frame.wire, with: state.encoder)
+        case .versioned(let kind, let newest):
+            guard newest.version > state.sentVersion[kind.rawValue] else { return false }
+            state.sentVersion[kind.rawValue] = newest.version
+            guard direct else {
+                state.ephemeral[kind.rawValue] = newest.frame
+                state.hasEphemeral = true
+                return false
+            }
+            write(newest.frame.wire, with: state.encoder)
+        case .latest:
+            return false  // looked up by the pass before it gets here
+        case .close(let reason):
+            state.closed = reason
+            finishOnLoop(state)
+            return false
         }
+        return true
     }
 
-    /// Schedules a flush on the channel's loop, unless one is scheduled already.
-    private func schedule() {
-        guard claimFlush() else { return }
-        loop.execute { [self] in flushOnLoop() }
-    }
-
-    /// Marks a flush as scheduled; false when there is nothing to do (a flush already scheduled,
-    /// nothing pending, or closed).
-    private func claimFlush() -> Bool {
-        state.withLock { state in
-            guard !state.flushScheduled, state.closed == nil, state.hasFrames else { return false }
-            state.flushScheduled = true
-            return true
-        }
-    }
-
-    /// Writes every pending frame and flushes once. A channel that cannot take more is left
-    /// alone: its frames wait here until ``LiveSocketWatcher`` says it can take more again.
     fileprivate func flushOnLoop() {
-        guard let loopState = loopState.value else { return }  // not attached yet: attaching flushes
-        guard channel.isWritable else {
-            state.withLock { $0.flushScheduled = false }
-            return
-        }
-        let hasEphemeral = state.withLock { state -> Bool in
-            state.flushScheduled = false
-            guard state.closed == nil else { return false }
-            swap(&state.durable, &loopState.spareDurable)
-            guard state.hasEphemeral else { return false }
-            swap(&state.ephemeral, &loopState.spareEphemeral)
-            state.hasEphemeral = false
-            return true
-        }
-        write(loopState.spareDurable, loopState.spareEphemeral, ephemeral: hasEphemeral, with: loopState.encoder)
-        loopState.spareDurable.removeAll(keepingCapacity: true)
-        if hasEphemeral {
-            for index in loopState.spareEphemeral.indices { loopState.spareEphemeral[index] = nil }
-        }
+        flushChannel(onLoop.value)
     }
 
-    private func write(
-        _ durable: [Frame], _ ephemeral: [Frame?], ephemeral hasEphemeral: Bool, with encoder: ChannelHandlerContext?
-    ) {
-        guard !durable.isEmpty || hasEphemeral else { return }
-        for frame in durable { write(frame.wire, with: encoder) }
-        if hasEphemeral {
-            for case let frame? in ephemeral { write(frame.wire, with: encoder) }
+    private func flushChannel(_ state: LoopState) {
+        if let encoder = state.encoder { encoder.flush() } else { channel.flush() }
+    }
+
+    /// The socket can take more again: writes what waited, in order, and flushes once.
+    fileprivate func writabilityChanged() {
+        let state = onLoop.value
+        guard channel.isWritable, state.closed == nil, state.isQueueing else { return }
+        let durable = state.durable
+        state.durable.removeAll(keepingCapacity: true)
+        for frame in durable { write(frame.wire, with: state.encoder) }
+        if state.hasEphemeral {
+            for index in state.ephemeral.indices {
+                guard let frame = state.ephemeral[index] else { continue }
+                write(frame.wire, with: state.encoder)
+                state.ephemeral[index] = nil
+            }
+            state.hasEphemeral = false
         }
-        if let encoder { encoder.flush() } else { channel.flush() }
+        flushChannel(state)
+    }
+
+    private func cutOff(_ state: LoopState) {
+        closing.store(true, ordering: .releasing)
+        state.closed = .tooSlow
+        logger?.notice(
+            "live socket \(channel.remoteAddress?.description ?? "?") fell \(limit) frames behind: cut off, it resumes by lastSeq"
+        )
+        finishOnLoop(state)
     }
 
     private func write(_ wire: ByteBuffer, with encoder: ChannelHandlerContext?, promise: EventLoopPromise<Void>? = nil) {
@@ -269,33 +306,21 @@ final class Outbox: Sendable {
         }
     }
 
-    /// Closes the outbox: see ``CloseReason`` for what the client is told.
+    /// Closes the outbox: see ``CloseReason`` for what the client is told. Frames queued before
+    /// leave first.
     func close(_ reason: CloseReason) {
-        let first = state.withLock { state -> Bool in
-            guard state.closed == nil else { return false }
-            state.closed = reason
-            return true
-        }
-        guard first else { return }
-        if loop.inEventLoop {
-            finishOnLoop()
-        } else {
-            loop.execute { [self] in finishOnLoop() }
-        }
+        guard !closing.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        batch.enqueue(.close(reason), to: [self])
     }
 
     /// Says goodbye as the close reason asks, then closes the channel.
-    private func finishOnLoop() {
-        let (reason, frames) = state.withLock { state -> (CloseReason?, [Frame]) in
-            var frames = state.durable
-            for case let frame? in state.ephemeral { frames.append(frame) }
-            state.durable = []
-            state.ephemeral = Array(repeating: nil, count: Ephemeral.allCases.count)
-            state.hasEphemeral = false
-            return (state.closed, frames)
-        }
-        guard let reason, channel.isActive else { return }
-        let encoder = loopState.value?.encoder
+    private func finishOnLoop(_ state: LoopState) {
+        var frames = state.durable
+        for case let frame? in state.ephemeral { frames.append(frame) }
+        state.durable = []
+        state.ephemeral = Array(repeating: nil, count: Ephemeral.allCases.count)
+        state.hasEphemeral = false
+        guard let reason = state.closed, channel.isActive else { return }
         let close: (code: WebSocketErrorCode, reason: String?, tell: String?)
         switch reason {
         case .clientGone: return  // Hummingbird finishes the close handshake the client began
@@ -306,11 +331,12 @@ final class Outbox: Sendable {
         case .shutdown: close = (.goingAway, "server shutting down", "shutdown")
         case .kicked(let why): close = (.policyViolation, why, nil)
         }
+        let encoder = state.encoder
         for frame in frames { write(frame.wire, with: encoder) }
         if let tell = close.tell { write(Frames.wire(Frames.encode(ReconnectMessage(reason: tell))), with: encoder) }
         let written = loop.makePromise(of: Void.self)
         write(Frames.closeWire(code: close.code, reason: close.reason), with: encoder, promise: written)
-        if let encoder { encoder.flush() } else { channel.flush() }
+        flushChannel(state)
         // Close once the goodbye is out, or after a grace period if the client stopped reading.
         let deadline = loop.scheduleTask(in: Self.closeGrace) { [channel] in channel.close(promise: nil) }
         written.futureResult.whenComplete { [channel] _ in
@@ -319,38 +345,29 @@ final class Outbox: Sendable {
         }
     }
 
-    /// The channel closed (by us or the client): wake whoever waits, stop the heartbeat.
+    /// The channel closed (by us or the client): stop the heartbeat, drop what waited.
     private func channelClosed() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.done = true
-            if state.closed == nil { state.closed = .clientGone }
-            defer { state.closeWaiters = [] }
-            return state.closeWaiters
-        }
-        for waiter in waiters { waiter.resume() }
-        loopState.value?.heartbeat?.cancel()
-        loopState.value = nil
+        closing.store(true, ordering: .releasing)
+        let state = onLoop.value
+        if state.closed == nil { state.closed = .clientGone }
+        state.durable = []
+        state.ephemeral = []
+        state.hasEphemeral = false
+        state.stash = []
+        state.heartbeat?.cancel()
+        state.heartbeat = nil
+        state.watcher = nil
+        state.encoder = nil
     }
 
-    /// Returns once the channel has closed.
-    private func waitUntilClosed() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state -> Bool in
-                if !state.done { state.closeWaiters.append(continuation) }
-                return state.done
-            }
-            if done { continuation.resume() }
-        }
-    }
-
-    var isClosed: Bool { state.withLock { $0.closed != nil } }
+    var isClosed: Bool { closing.load(ordering: .acquiring) }
 
     /// The socket's reading side ended. If the server closed the outbox (a refused hello, a
     /// shutdown, a cut-off), waits until the goodbye is out, so Hummingbird does not finish the
     /// socket before it; otherwise the client left and nothing more is written.
     func readerEnded() async {
         if isClosed {
-            await waitUntilClosed()
+            try? await channel.closeFuture.get()
         } else {
             close(.clientGone)
         }
@@ -359,13 +376,14 @@ final class Outbox: Sendable {
     /// Every heartbeat: a client silent for too long is gone; a quiet one is pinged (browsers
     /// answer by themselves), which also keeps NAT and proxy mappings alive.
     private func heartbeatOnLoop() {
-        guard let loopState = loopState.value, let watcher = loopState.watcher else { return }
+        let state = onLoop.value
+        guard let watcher = state.watcher else { return }
         let silent = NIODeadline.now() - watcher.lastRead
         if silent > heartbeat.silenceLimit {
             channel.close(promise: nil)
         } else if silent >= heartbeat.interval {
-            write(Frames.pingWire, with: loopState.encoder)
-            if let encoder = loopState.encoder { encoder.flush() } else { channel.flush() }
+            write(Frames.pingWire, with: state.encoder)
+            flushChannel(state)
         }
     }
 
@@ -374,9 +392,202 @@ final class Outbox: Sendable {
     func scheduleTask(in delay: TimeAmount, _ body: @escaping @Sendable () -> Void) -> Scheduled<Void> {
         loop.scheduleTask(in: delay, body)
     }
+}
 
-    fileprivate func writabilityChanged() {
-        if channel.isWritable { schedule() }
+/// The deliveries waiting for one event loop, in the order they were queued, and the passes on
+/// the loop that write them.
+///
+/// A pass takes everything queued so far and writes it socket by socket: each socket gets every
+/// frame of the pass meant for it and one flush, so one `writev` carries several frames when
+/// events came faster than a pass takes, and each socket's state is visited once, which matters
+/// when 10,000 sockets do not fit in the cache. A pass gives the loop back every
+/// ``socketsPerTurn`` sockets, so the loop keeps reading (the presenter's next command, a
+/// newcomer's hello) during a long fan-out.
+///
+/// Ephemeral frames for a group (the pointer above all) are not queued as frames: the group
+/// keeps the newest of each kind (``OutboxGroups/Token``), and a socket gets whatever is newest
+/// when its turn comes. Under overload the pointer skips positions instead of falling behind.
+final class LoopBatch: Sendable {
+    fileprivate struct Entry: Sendable {
+        let delivery: Outbox.Delivery
+        let outboxes: [Outbox]
+        /// The group the outboxes came from: nil for a frame to one socket alone.
+        let group: OutboxGroups.Token?
+
+        func isLatest(_ kind: Outbox.Ephemeral) -> Bool {
+            if case .latest(kind) = delivery { return true }
+            return false
+        }
+    }
+    private struct Pending {
+        var entries: [Entry] = []
+        /// A pass is queued or running: it takes up new entries when it ends.
+        var scheduled = false
+    }
+
+    /// How many sockets a pass writes before letting the loop do other work.
+    static let socketsPerTurn = 256
+
+    let loop: any EventLoop
+    private let pending = Mutex(Pending())
+    private let current: NIOLoopBoundBox<Pass?>
+
+    private init(loop: any EventLoop) {
+        self.loop = loop
+        self.current = .makeEmptyBox(valueType: Pass.self, eventLoop: loop)
+    }
+
+    /// One batch per event loop, made the first time a socket on that loop needs it. Event loops
+    /// live as long as the process (the server runs on NIO's shared group), and so do these.
+    static func of(_ loop: any EventLoop) -> LoopBatch {
+        registry.withLock { batches in
+            if let batch = batches[ObjectIdentifier(loop)] { return batch }
+            let batch = LoopBatch(loop: loop)
+            batches[ObjectIdentifier(loop)] = batch
+            return batch
+        }
+    }
+    private static let registry = Mutex<[ObjectIdentifier: LoopBatch]>([:])
+
+    /// Queues a delivery for sockets of this loop, and a pass unless one is queued or running.
+    func enqueue(_ delivery: Outbox.Delivery, to outboxes: [Outbox], group: OutboxGroups.Token? = nil) {
+        let schedule = pending.withLock { pending -> Bool in
+            // The group's newest frame is looked up when written: one waiting lookup is enough.
+            if let group, case .latest(let kind) = delivery,
+                pending.entries.contains(where: { $0.group === group && $0.isLatest(kind) })
+            {
+                return false
+            }
+            pending.entries.append(Entry(delivery: delivery, outboxes: outboxes, group: group))
+            defer { pending.scheduled = true }
+            return !pending.scheduled
+        }
+        if schedule { loop.execute { [self] in startPass() } }
+    }
+
+    private func startPass() {
+        let entries = pending.withLock { pending -> [Entry] in
+            if pending.entries.isEmpty { pending.scheduled = false }
+            defer { pending.entries = [] }
+            return pending.entries
+        }
+        guard !entries.isEmpty else { return }
+        current.value = Pass(entries)
+        continuePass()
+    }
+
+    private func continuePass() {
+        guard let pass = current.value else { return }
+        let done = pass.run(sockets: Self.socketsPerTurn)
+        if done { current.value = nil }
+        // Either way the loop gets a turn first: reads, timers, other tasks.
+        loop.execute { [self] in done ? startPass() : continuePass() }
+    }
+
+    /// One pass over what was queued: loop-confined.
+    private final class Pass {
+        struct GroupWork {
+            let token: OutboxGroups.Token
+            let outboxes: [Outbox]
+            var deliveries: [(index: Int, delivery: Outbox.Delivery)]
+        }
+        private var groups: [GroupWork] = []
+        /// Sockets with frames of their own waiting for broadcasts queued before them.
+        private var stashed: [Outbox] = []
+        private var groupIndex = 0
+        private var socketIndex = 0
+
+        /// Sorts the entries into groups. The order between groups may change, and that is safe:
+        /// the groups of one build (hosts, others) share no socket, sockets of different sessions
+        /// are different sockets, and a session's groups are rebuilt when its members change, so
+        /// an older group is never used after a newer one. A frame for one socket keeps its
+        /// place: it goes out at once if no broadcast came before it, else it waits in the
+        /// socket's stash for the broadcasts queued before it.
+        init(_ entries: [Entry]) {
+            var broadcastSeen = false
+            for (index, entry) in entries.enumerated() {
+                if let token = entry.group {
+                    broadcastSeen = true
+                    if let known = groups.firstIndex(where: { $0.token === token }) {
+                        groups[known].deliveries.append((index, entry.delivery))
+                    } else {
+                        groups.append(GroupWork(token: token, outboxes: entry.outboxes, deliveries: [(index, entry.delivery)]))
+                    }
+                } else if !broadcastSeen {
+                    for outbox in entry.outboxes where outbox.deliverOnLoop(entry.delivery) { outbox.flushOnLoop() }
+                } else {
+                    for outbox in entry.outboxes where outbox.stashOnLoop(index, entry.delivery) { stashed.append(outbox) }
+                }
+            }
+        }
+
+        /// Writes up to `sockets` sockets' share; true when the pass is done.
+        func run(sockets budget: Int) -> Bool {
+            var budget = budget
+            while groupIndex < groups.count {
+                let group = groups[groupIndex]
+                // Looked up once a turn: sockets later in a long pass get a newer pointer.
+                let deliveries = group.deliveries.map { entry -> (index: Int, delivery: Outbox.Delivery) in
+                    guard case .latest(let kind) = entry.delivery else { return entry }
+                    guard let newest = group.token.newest(kind) else { return (entry.index, .latest(kind)) }
+                    return (entry.index, .versioned(kind, newest))
+                }
+                while socketIndex < group.outboxes.count {
+                    guard budget > 0 else { return false }
+                    budget -= 1
+                    let outbox = group.outboxes[socketIndex]
+                    socketIndex += 1
+                    if outbox.deliverOnLoop(deliveries) { outbox.flushOnLoop() }
+                }
+                groupIndex += 1
+                socketIndex = 0
+            }
+            for outbox in stashed where outbox.deliverStashOnLoop() { outbox.flushOnLoop() }
+            stashed = []
+            return true
+        }
+    }
+}
+
+/// Sockets grouped by event loop, built once per change of membership, so a broadcast to
+/// thousands of sockets costs one queue entry per loop.
+struct OutboxGroups: Sendable {
+    /// Identifies one group, and keeps its newest ephemeral frame of each kind. A new one per
+    /// build, so a frame is never taken by sockets it was not meant for.
+    final class Token: Sendable {
+        private let newest = Mutex<[Outbox.Versioned?]>(Array(repeating: nil, count: Outbox.Ephemeral.allCases.count))
+
+        func set(_ kind: Outbox.Ephemeral, _ frame: Outbox.Versioned) {
+            newest.withLock { $0[kind.rawValue] = frame }
+        }
+
+        func newest(_ kind: Outbox.Ephemeral) -> Outbox.Versioned? {
+            newest.withLock { $0[kind.rawValue] }
+        }
+    }
+
+    private var groups: [(batch: LoopBatch, outboxes: [Outbox], token: Token)] = []
+
+    init(_ outboxes: some Sequence<Outbox>) {
+        for outbox in outboxes {
+            if let index = groups.firstIndex(where: { $0.batch === outbox.batch }) {
+                groups[index].outboxes.append(outbox)
+            } else {
+                groups.append((outbox.batch, [outbox], Token()))
+            }
+        }
+    }
+
+    func send(_ delivery: Outbox.Delivery) {
+        if case .replace(let kind, let frame) = delivery {
+            let newest = Outbox.Versioned(frame)
+            for group in groups {
+                group.token.set(kind, newest)
+                group.batch.enqueue(.latest(kind), to: group.outboxes, group: group.token)
+            }
+        } else {
+            for group in groups { group.batch.enqueue(delivery, to: group.outboxes, group: group.token) }
+        }
     }
 }
 
