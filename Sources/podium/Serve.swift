@@ -36,6 +36,11 @@ struct Serve: AsyncParsableCommand {
     var socketMessageRate: Double?
 
     func run() async throws {
+        // One event loop per CPU the process may use: pinned to one core, two loops would only
+        // take turns on it, and a fan-out would pay for the switches.
+        if let cpus = CPUAffinity.count, cpus < System.coreCount {
+            NIOSingletons.groupLoopCountSuggestion = cpus
+        }
         let environment = ProcessInfo.processInfo.environment
         var logger = Logger(label: "podium")
         logger.logLevel = (logLevel ?? environment["LOG_LEVEL"]).flatMap(Logger.Level.init(rawValue:)) ?? .info
