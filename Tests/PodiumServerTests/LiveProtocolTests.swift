@@ -43,6 +43,38 @@ struct LiveProtocolTests {
         }
     }
 
+    /// Commands sent back to back are written in batches (one pass of the event loop takes all
+    /// that queued up); each ack must still follow its own event, and nothing may be skipped.
+    @Test func aBurstOfCommandsKeepsEveryAckBehindItsEvent() async throws {
+        try await withSession { client, token, code in
+            let presenter = try await client.socket(code: code)
+            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let viewer = try await client.socket(code: code)
+            _ = try await viewer.hello(["role": "viewer"])
+            let count = 40
+            for index in 1...count {
+                try await presenter.send(#"{"type":"goto","id":"b\#(index)","page":\#(index % 3 + 1)}"#)
+            }
+            var eventsSeen = 0
+            var acks = 0
+            while acks < count {
+                let message = try #require(try await presenter.nextDurable())
+                let seq = message["seq"] as? Int ?? -1
+                if message["type"] as? String == "ack" {
+                    acks += 1
+                    #expect(message["id"] as? String == "b\(seq)")
+                    #expect(seq <= eventsSeen, "the ack of seq \(seq) came before its event")
+                } else {
+                    eventsSeen += 1
+                    #expect(seq == eventsSeen)
+                }
+            }
+            for expected in 1...count {
+                #expect(try await viewer.nextDurable()?["seq"] as? Int == expected)
+            }
+        }
+    }
+
     @Test func aViewerCannotChangeThePageWhileLockedAndNobodyNotices() async throws {
         try await withSession { client, token, code in
             let presenter = try await client.socket(code: code)
