@@ -15,11 +15,7 @@ struct CoalescingTests {
         let server = TestServer { $0.socketMessageRate = 1_000_000 }
         defer { server.removeData() }
         try await server.run { client in
-            let token = try await client.login()
-            let deckId = try await client.readyDeck(token: token)
-            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
-            let presenter = try await client.socket(code: code)
-            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let (_, code, presenter) = try await client.presentSession()
             let port = client.port
             let slow = try await blocking { try SlowClientTests.StalledViewer(port: port, code: code) }
             var viewers = 0

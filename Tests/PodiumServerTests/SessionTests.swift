@@ -94,11 +94,7 @@ struct SessionTests {
         let first = TestServer(dataDirectory: directory)
         let state = Mutex<(token: String, code: String)?>(nil)
         try await first.run { client in
-            let token = try await client.login()
-            let deckId = try await client.readyDeck(token: token)
-            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
-            let presenter = try await client.socket(code: code)
-            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let (token, code, presenter) = try await client.presentSession()
             try await presenter.send(#"{"type":"goto","id":"a","page":3}"#)
             try await presenter.send(#"{"type":"blank","id":"b","mode":"black"}"#)
             var acked = 0

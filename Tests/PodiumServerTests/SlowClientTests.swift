@@ -85,11 +85,7 @@ struct SlowClientTests {
         let server = TestServer { $0.socketMessageRate = 100_000 }
         defer { server.removeData() }
         try await server.run { client in
-            let token = try await client.login()
-            let deckId = try await client.readyDeck(token: token)
-            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
-            let presenter = try await client.socket(code: code)
-            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let (_, code, presenter) = try await client.presentSession()
             let honest = try await client.socket(code: code)
             _ = try await honest.hello(["role": "viewer"])
             let stalled = try await blocking { try StalledViewer(port: client.port, code: code) }

@@ -20,11 +20,7 @@ struct WelcomeOrderTests {
         let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
         let store = GatedStore(base: sqlite, holding: held, arrived: arrival)
         try await server.run(store: store) { client in
-            let token = try await client.login()
-            let deckId = try await client.readyDeck(token: token)
-            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
-            let presenter = try await client.socket(code: code)
-            #expect(try await presenter.hello(["role": "presenter", "token": token])["type"] as? String == "welcome")
+            let (token, code, presenter) = try await client.presentSession()
 
             // A viewer says hello; its join stops at the store, halfway.
             let viewer = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(held)"])

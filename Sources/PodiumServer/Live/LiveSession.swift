@@ -194,8 +194,7 @@ actor LiveSession {
     /// Who of a room's presenters is connected, to everyone: rare (a presenter comes or goes).
     private func publishRoomPresence() {
         let frame = Frames.encode(RoomPresenceMessage(connected: connectedPresenters))
-        let targets = broadcastTargets()
-        Outbox.broadcast(.replace(.roomPresence, Outbox.Frame(frame)), to: targets.hosts, targets.others)
+        toEveryone(.replace(.roomPresence, Outbox.Frame(frame)))
     }
 
     /// The most events a welcome replays, or a `resync` answers at once.
@@ -347,8 +346,7 @@ actor LiveSession {
         let board = state.leaderboard
         let frame = Frames.encode(
             LeaderboardMessage(entries: Array(board.prefix(LeaderboardMessage.shown)), players: board.count))
-        let targets = broadcastTargets()
-        Outbox.broadcast(.replace(.leaderboard, Outbox.Frame(frame)), to: targets.hosts, targets.others)
+        toEveryone(.replace(.leaderboard, Outbox.Frame(frame)))
         for member in members.values {
             if member.role == .viewer, let viewerId = member.viewerId {
                 member.outbox.replace(.myScore, with: Frames.encode(myScore(of: viewerId, in: board)))
@@ -459,16 +457,20 @@ actor LiveSession {
         var message = message
         message.deck = state.snapshot.room?.deck
         let frame = Frames.encode(message)
-        let targets = broadcastTargets()
-        Outbox.broadcast(.replace(.inking, Outbox.Frame(frame)), to: targets.hosts, targets.others)
+        toEveryone(.replace(.inking, Outbox.Frame(frame)))
     }
 
     /// Moves or hides the laser pointer: ephemeral, never stored, coalesced per socket.
     func pointer(_ point: PagePoint?, role: Role, presenterId: String? = nil) throws(SessionError) {
         let update = try state.pointer(point, by: role, presenterId: presenterId)
         let frame = Outbox.Frame(Frames.encode(PointerMessage(update)))
+        toEveryone(.replace(.pointer, frame))
+    }
+
+    /// One delivery for every socket of the session, hosts and others alike.
+    private func toEveryone(_ delivery: Outbox.Delivery) {
         let targets = broadcastTargets()
-        Outbox.broadcast(.replace(.pointer, frame), to: targets.hosts, targets.others)
+        Outbox.broadcast(delivery, to: targets.hosts, targets.others)
     }
 
     private func broadcastTargets() -> (hosts: OutboxGroups, others: OutboxGroups) {

@@ -119,6 +119,16 @@ struct Client: Sendable {
         return try response.object()
     }
 
+    /// Signs in as the admin, starts a session of the demo deck and joins it as its presenter.
+    func presentSession() async throws -> (token: String, code: String, presenter: TestSocket) {
+        let token = try await login()
+        let deckId = try await readyDeck(token: token)
+        let code = try #require(try await startSession(deckId: deckId, token: token)["code"] as? String)
+        let presenter = try await socket(code: code)
+        #expect(try await presenter.hello(["role": "presenter", "token": token])["type"] as? String == "welcome")
+        return (token, code, presenter)
+    }
+
     func socket(code: String, headers: HTTPFields = [:], maxSize: Int = 1 << 20) async throws -> TestSocket {
         try await TestSocket.connect(port: port, path: "/api/v1/sessions/\(code)/live", headers: headers, maxSize: maxSize)
     }
