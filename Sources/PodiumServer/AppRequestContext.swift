@@ -1,13 +1,13 @@
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
 import NIOCore
 import PodiumStore
 
 /// The request context of every route: who is signed in, how, and which anonymous viewer this is.
-public struct AppRequestContext: RequestContext, WebSocketRequestContext, RemoteAddressRequestContext {
+public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
-    public let webSocket: WebSocketHandlerReference<Self>
+    /// Where a socket route accepts a WebSocket upgrade (see ``PodiumServerChannel``).
+    let socketUpgrade: SocketUpgrade
     public let remoteAddress: SocketAddress?
     /// The connection, so a live socket that stopped reading can be cut off (see ``Outbox``).
     let channel: any Channel
@@ -20,7 +20,7 @@ public struct AppRequestContext: RequestContext, WebSocketRequestContext, Remote
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        webSocket = .init()
+        socketUpgrade = SocketUpgrade()
         remoteAddress = source.channel.remoteAddress
         channel = source.channel
     }

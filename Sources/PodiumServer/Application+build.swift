@@ -1,7 +1,6 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import PodiumCore
@@ -118,21 +117,23 @@ public func buildApplication(
         heartbeat: Outbox.Heartbeat(
             interval: TimeAmount(configuration.livePingInterval), silenceLimit: TimeAmount(configuration.liveSilenceLimit)),
         messageRate: configuration.socketMessageRate, now: now)
+    // The sockets: the routes decide (origin, session code) and accept the upgrade; the
+    // sockets then run on their own handlers (see PodiumServerChannel).
     let origins = OriginCheck(publicURL: configuration.publicURL)
-    router.ws("/api/v1/sessions/:code/live", shouldUpgrade: origins.upgrade) { inbound, _, context in
-        let code = context.requestContext.parameters.get("code") ?? ""
-        try await live.run(code: code, inbound: inbound, context: context)
+    router.get("/api/v1/sessions/:code/live") { request, context -> Response in
+        try origins.verifyUpgrade(request)
+        context.socketUpgrade.accept(live.accept(code: context.parameters.get("code") ?? "", context: context))
+        return Response(status: .ok)
     }
-    router.ws("/api/v1/lobby", shouldUpgrade: origins.upgrade) { inbound, _, context in
-        try await Lobby.run(hub: hub, inbound: inbound, context: context)
+    router.get("/api/v1/lobby") { request, context -> Response in
+        try origins.verifyUpgrade(request)
+        context.socketUpgrade.accept(Lobby.accept(hub: hub, context: context))
+        return Response(status: .ok)
     }
 
     let app = Application(
         router: router,
-        server: HTTPServerBuilder.http1WebSocketUpgrade(
-            webSocketRouter: router,
-            // Keep-alive pings are the outbox's (a timer on the event loop), not a task per socket.
-            configuration: .init(ws: .init(maxFrameSize: LiveConnection.maxMessageBytes, autoPing: .disabled))),
+        server: PodiumServerChannel.builder(router: router, maxFrameSize: LiveConnection.maxMessageBytes),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
         // Services start in order and stop in reverse: the database closes last.
         services: services + [hub, ingest],

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import Hummingbird
-import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOWebSocket
@@ -9,11 +8,11 @@ import PodiumCore
 import PodiumStore
 import Synchronization
 
-/// Runs one live socket: hello, then commands in, frames out.
+/// What every live socket shares: the hub, the limits, and what a socket does with a message
+/// (hello, then commands). Each socket is a ``LiveSocket``.
 ///
-/// The socket's task reads: it decodes and dispatches client messages. Every outgoing frame goes
-/// through the connection's ``Outbox`` and leaves from the event loop, so welcome, events, acks
-/// and errors leave in the order they were queued, and an idle socket costs no task of its own.
+/// Every outgoing frame goes through the socket's ``Outbox`` and leaves from the event loop, so
+/// welcome, events, acks and errors leave in the order they were queued.
 struct LiveConnection {
     static let maxMessageBytes = 64 * 1024
     static let helloTimeout = TimeAmount.seconds(10)
@@ -46,75 +45,29 @@ struct LiveConnection {
         return "p" + digest.prefix(6).map { String(format: "%02x", $0) }.joined()
     }
 
-    func run(
-        code: String, inbound: WebSocketInboundStream, context: WebSocketRouterContext<AppRequestContext>
-    ) async throws {
-        // Frames go out from the channel's event loop; this task only reads. No other task runs
-        // for the socket: the hello deadline and the keep-alive are timers on the loop.
-        let outbox = Outbox(
-            limit: outboxLimit, channel: context.requestContext.channel, logger: context.logger, heartbeat: heartbeat)
-        let greeted = Flag()
-        let helloDeadline = outbox.scheduleTask(in: Self.helloTimeout) {
-            guard !greeted.isSet else { return }
-            outbox.push(Frames.encode(ErrorMessage(.helloRequired)))
-            outbox.close(.finished)
-        }
-        var joined: Joined?
-        // Pointer moves come at up to ~60/s from a pen; commands far less often.
-        var messageBudget = TokenBucket(rate: messageRate, burst: messageRate * 2, now: now())
-        do {
-            for try await message in inbound.messages(maxSize: Self.maxMessageBytes) {
-                guard case .text(let text) = message else {
-                    outbox.push(Frames.encode(ErrorMessage(.badMessage("Send JSON in text frames."))))
-                    continue
-                }
-                let decoded: ClientMessage
-                do {
-                    decoded = try JSONDecoder().decode(ClientMessage.self, from: Data(text.utf8))
-                } catch {
-                    outbox.push(Frames.encode(ErrorMessage(.badMessage(Self.describe(error)))))
-                    if joined == nil { outbox.close(.finished) }
-                    continue
-                }
-                if let current = joined {
-                    guard messageBudget.take(now: now()) else {
-                        outbox.push(Frames.encode(ErrorMessage(id: decoded.commandID, .rateLimited)))
-                        continue
-                    }
-                    await Self.inChildTask { await handle(decoded, joined: current, outbox: outbox) }
-                } else {
-                    joined = await Self.inChildTask { await hello(decoded, code: code, context: context, outbox: outbox) }
-                    if joined != nil {
-                        greeted.set()
-                        helloDeadline.cancel()
-                    }
-                }
-                if outbox.isClosed { break }
-            }
-        } catch {
-            context.logger.debug("live socket ended: \(error)")
-        }
-        helloDeadline.cancel()
-        if let joined { await Self.inChildTask { await joined.session.leave(joined.memberID) } }
-        await outbox.readerEnded()
+    /// Who opened a socket, as the upgrade request's middleware found them.
+    struct Requester: Sendable {
+        let user: UserRecord?
+        /// From the `podium_viewer` cookie, when the browser sent one.
+        let viewerId: String?
+        /// For passcode limits: the client's address (or the one a trusted proxy forwarded).
+        let clientKey: String
     }
 
-    /// Runs `body` in a child task that ends with it.
-    ///
-    /// A task keeps the memory its deepest call ever needed (the slabs of its task allocator)
-    /// for as long as it lives, and a socket's task lives as long as the socket. The store calls
-    /// behind a hello or an answer go deep (tens of kilobytes), so they run in a task of their
-    /// own, and an idle viewer's socket keeps only its reading loop's few kilobytes.
-    static func inChildTask<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
-        await withTaskGroup(of: T.self) { group in
-            group.addTask(operation: body)
-            return await group.next()!
+    /// Accepts the upgrade of `/sessions/:code/live`: once the handshake is answered, the
+    /// socket's handlers go on the channel and the client has ``helloTimeout`` to say hello.
+    func accept(code: String, context: AppRequestContext) -> SocketUpgrade.Install {
+        let requester = Requester(user: context.user, viewerId: context.viewerId, clientKey: context.clientKey)
+        let logger = context.logger
+        return { channel in
+            let socket = LiveSocket(connection: self, code: code, requester: requester, channel: channel, logger: logger)
+            try SocketHandler.install(on: channel, endpoint: socket, maxMessageBytes: Self.maxMessageBytes)
         }
     }
 
     /// Authenticates and joins, or queues the error and closes.
-    private func hello(
-        _ message: ClientMessage, code: String, context: WebSocketRouterContext<AppRequestContext>, outbox: Outbox
+    func hello(
+        _ message: ClientMessage, code: String, requester: Requester, outbox: Outbox, logger: Logger
     ) async -> Joined? {
         func refuse(_ error: SessionError) -> Joined? {
             outbox.push(Frames.encode(ErrorMessage(error)))
@@ -135,14 +88,14 @@ struct LiveConnection {
             }
             session = found
         } catch {
-            context.logger.error("could not load session \(code): \(error)")
+            logger.error("could not load session \(code): \(error)")
             return refuse(.unavailable)
         }
         let record = session.record
-        var user = context.requestContext.user
+        var user = requester.user
         if let token = hello.token { user = try? await accounts.user(token: token) }
         let isOwner = user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
-        let viewerId = context.requestContext.viewerId ?? IDs.make("v", length: 24)
+        let viewerId = requester.viewerId ?? IDs.make("v", length: 24)
         var presenterId: String?
         switch hello.role {
         case .moderator:
@@ -156,7 +109,7 @@ struct LiveConnection {
             // The moderator's own screens (the projector) need no passcode.
             if let hash = record.passcodeHash, !isOwner {
                 guard let passcode = hello.passcode, !passcode.isEmpty else { return refuse(.passcodeRequired) }
-                let clientKey = ["\(record.id)|\(context.requestContext.clientKey)"]
+                let clientKey = ["\(record.id)|\(requester.clientKey)"]
                 guard passcodesPerClient.allows(clientKey, now: now()), passcodesPerSession.allows([record.id], now: now()) else {
                     return refuse(.rateLimited)
                 }
@@ -188,7 +141,7 @@ struct LiveConnection {
         return Joined(session: session, memberID: memberID, role: hello.role, viewerId: viewerId, presenterId: presenterId)
     }
 
-    private func handle(_ message: ClientMessage, joined: Joined, outbox: Outbox) async {
+    func handle(_ message: ClientMessage, joined: Joined, outbox: Outbox) async {
         switch message {
         case .hello:
             outbox.push(Frames.encode(ErrorMessage(.badMessage("hello was already sent on this socket."))))
@@ -266,12 +219,4 @@ struct LiveConnection {
             return "The message is not valid JSON."
         }
     }
-}
-
-/// A flag set once, read from another task.
-final class Flag: Sendable {
-    private let value = Atomic<Bool>(false)
-
-    func set() { value.store(true, ordering: .releasing) }
-    var isSet: Bool { value.load(ordering: .acquiring) }
 }

@@ -1,21 +1,31 @@
-import HummingbirdWebSocket
+import Hummingbird
 import Logging
 import NIOCore
 
 /// The home page's live list: a socket that receives `{"type":"sessions",…}` whenever live
 /// sessions start, end or change their viewer count. Clients send nothing but pings.
-enum Lobby {
-    static func run(
-        hub: LiveHub, inbound: WebSocketInboundStream, context: WebSocketRouterContext<AppRequestContext>
-    ) async throws {
-        let outbox = Outbox(limit: 16, channel: context.requestContext.channel, logger: context.logger)
-        await hub.subscribeLobby(outbox)
-        do {
-            for try await _ in inbound.messages(maxSize: 1024) {}
-        } catch {
-            context.logger.debug("lobby socket ended: \(error)")
+final class Lobby: SocketEndpoint {
+    static let maxMessageBytes = 1024
+
+    let outbox: Outbox
+    private let hub: LiveHub
+
+    /// Accepts the upgrade of `/lobby`.
+    static func accept(hub: LiveHub, context: AppRequestContext) -> SocketUpgrade.Install {
+        let logger = context.logger
+        return { channel in
+            let lobby = Lobby(hub: hub, outbox: Outbox(limit: 16, channel: channel, logger: logger))
+            try SocketHandler.install(on: channel, endpoint: lobby, maxMessageBytes: maxMessageBytes)
         }
-        await hub.unsubscribeLobby(outbox)
-        await outbox.readerEnded()
     }
+
+    private init(hub: LiveHub, outbox: Outbox) {
+        self.hub = hub
+        self.outbox = outbox
+    }
+
+    func opened() async { await hub.subscribeLobby(outbox) }
+    func received(_ text: String) async {}
+    func receivedBinary() async {}
+    func ended() async { await hub.unsubscribeLobby(outbox) }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdWebSocket
 
 /// Refuses WebSocket upgrades from other web sites (cross-site WebSocket hijacking).
 ///
@@ -30,10 +29,15 @@ struct OriginCheck: Sendable {
         }
     }
 
-    /// For `router.ws(_:shouldUpgrade:)`.
-    @Sendable func upgrade(_ request: Request, _ context: some RequestContext) async throws -> RouterShouldUpgrade {
+    static let notAnUpgrade = APIError(
+        HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"), code: "upgrade_required",
+        message: "This address is a WebSocket: open it with a WebSocket client.")
+
+    /// For a socket route: throws ``refused`` for another site's page, ``notAnUpgrade`` for a
+    /// plain request.
+    func verifyUpgrade(_ request: Request) throws {
         try verify(request)
-        return .upgrade([:])
+        guard SocketUpgrade.isRequested(request) else { throw Self.notAnUpgrade }
     }
 
     func allows(origin header: String?, host: String?) -> Bool {

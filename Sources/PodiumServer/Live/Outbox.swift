@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// No task runs per socket or per delivery, and no lock is taken per delivery: the state below
 /// belongs to the channel's loop. Closing, the hello deadline and the keep-alive ping happen on
-/// the loop too (``close(_:)``, ``LiveSocketWatcher``).
+/// the loop too (``close(_:)``); the socket's ``SocketHandler`` reports reads and writability.
 final class Outbox: Sendable {
     enum Ephemeral: Int, CaseIterable {
         case pointer
@@ -42,7 +42,8 @@ final class Outbox: Sendable {
         case tooSlow
         /// The server is stopping: a `reconnect` message, then "going away".
         case shutdown
-        case kicked(String)
+        /// The client broke the protocol: a close frame with the code and why.
+        case failed(WebSocketErrorCode, String)
         /// The client closed or vanished: nothing more is written.
         case clientGone
     }
@@ -87,18 +88,27 @@ final class Outbox: Sendable {
         var attached = false
         /// Durable frames waiting for the socket to take more.
         var durable: [Frame] = []
-        var ephemeral: [Frame?] = Array(repeating: nil, count: Ephemeral.allCases.count)
+        /// By kind; empty until the socket first has to keep one (most never do).
+        var ephemeral: [Frame?] = []
         var hasEphemeral = false
         var closed: CloseReason?
-        /// The version of the newest group frame of each kind sent (or waiting in `ephemeral`).
-        var sentVersion = Array(repeating: 0, count: Ephemeral.allCases.count)
+        /// The version of the newest group frame of each kind sent (or waiting in `ephemeral`);
+        /// empty until the first.
+        var sentVersion: [Int] = []
         /// Frames for this socket alone that must wait for broadcasts queued before them, by
         /// their place in the loop's pass (see ``LoopBatch``).
         var stash: [(index: Int, delivery: Delivery)] = []
-        var watcher: LiveSocketWatcher?
+        /// When the client last sent anything.
+        var lastRead = NIODeadline.now()
         var heartbeat: RepeatedTask?
 
         var isQueueing: Bool { !durable.isEmpty || hasEphemeral }
+
+        func keep(_ kind: Ephemeral, _ frame: Frame) {
+            if ephemeral.isEmpty { ephemeral = Array(repeating: nil, count: Ephemeral.allCases.count) }
+            ephemeral[kind.rawValue] = frame
+            hasEphemeral = true
+        }
     }
 
     /// How often an idle socket is checked and pinged if the client has been quiet, and after how
@@ -147,11 +157,6 @@ final class Outbox: Sendable {
         guard state.closed != .clientGone else { return }
         _ = channel.setOption(ChannelOptions.writeBufferWaterMark, value: Self.waterMark)
         state.encoder = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
-        let watcher = LiveSocketWatcher(outbox: self)
-        // First in the pipeline: it sees every byte read (the client is alive) and is told first
-        // when the socket can take more again.
-        try? channel.pipeline.syncOperations.addHandler(watcher, position: .first)
-        state.watcher = watcher
         state.heartbeat = loop.scheduleRepeatedTask(initialDelay: heartbeat.interval, delay: heartbeat.interval) {
             [self] _ in heartbeatOnLoop()
         }
@@ -241,17 +246,16 @@ final class Outbox: Sendable {
             write(frame.wire, with: state.encoder)
         case .replace(let kind, let frame):
             guard direct else {
-                state.ephemeral[kind.rawValue] = frame
-                state.hasEphemeral = true
+                state.keep(kind, frame)
                 return false
             }
             write(frame.wire, with: state.encoder)
         case .versioned(let kind, let newest):
+            if state.sentVersion.isEmpty { state.sentVersion = Array(repeating: 0, count: Ephemeral.allCases.count) }
             guard newest.version > state.sentVersion[kind.rawValue] else { return false }
             state.sentVersion[kind.rawValue] = newest.version
             guard direct else {
-                state.ephemeral[kind.rawValue] = newest.frame
-                state.hasEphemeral = true
+                state.keep(kind, newest.frame)
                 return false
             }
             write(newest.frame.wire, with: state.encoder)
@@ -273,8 +277,13 @@ final class Outbox: Sendable {
         if let encoder = state.encoder { encoder.flush() } else { channel.flush() }
     }
 
-    /// The socket can take more again: writes what waited, in order, and flushes once.
-    fileprivate func writabilityChanged() {
+    /// The client sent something: it is alive. On the loop.
+    func readObserved() {
+        onLoop.value.lastRead = .now()
+    }
+
+    /// The socket can take more again: writes what waited, in order, and flushes once. On the loop.
+    func writabilityChanged() {
         let state = onLoop.value
         guard channel.isWritable, state.closed == nil, state.isQueueing else { return }
         let durable = state.durable
@@ -321,18 +330,17 @@ final class Outbox: Sendable {
         var frames = state.durable
         for case let frame? in state.ephemeral { frames.append(frame) }
         state.durable = []
-        state.ephemeral = Array(repeating: nil, count: Ephemeral.allCases.count)
+        state.ephemeral = []
         state.hasEphemeral = false
         guard let reason = state.closed, channel.isActive else { return }
         let close: (code: WebSocketErrorCode, reason: String?, tell: String?)
         switch reason {
-        case .clientGone: return  // Hummingbird finishes the close handshake the client began
-        case .tooSlow:
+        case .clientGone, .tooSlow:
             channel.close(promise: nil)
             return
         case .finished: close = (.normalClosure, nil, nil)
         case .shutdown: close = (.goingAway, "server shutting down", "shutdown")
-        case .kicked(let why): close = (.policyViolation, why, nil)
+        case .failed(let code, let why): close = (code, why, nil)
         }
         let encoder = state.encoder
         for frame in frames { write(frame.wire, with: encoder) }
@@ -359,29 +367,17 @@ final class Outbox: Sendable {
         state.stash = []
         state.heartbeat?.cancel()
         state.heartbeat = nil
-        state.watcher = nil
         state.encoder = nil
     }
 
     var isClosed: Bool { closing.load(ordering: .acquiring) }
 
-    /// The socket's reading side ended. If the server closed the outbox (a refused hello, a
-    /// shutdown, a cut-off), waits until the goodbye is out, so Hummingbird does not finish the
-    /// socket before it; otherwise the client left and nothing more is written.
-    func readerEnded() async {
-        if isClosed {
-            try? await channel.closeFuture.get()
-        } else {
-            close(.clientGone)
-        }
-    }
-
     /// Every heartbeat: a client silent for too long is gone; a quiet one is pinged (browsers
     /// answer by themselves), which also keeps NAT and proxy mappings alive.
     private func heartbeatOnLoop() {
         let state = onLoop.value
-        guard let watcher = state.watcher else { return }
-        let silent = NIODeadline.now() - watcher.lastRead
+        guard state.closed == nil else { return }
+        let silent = NIODeadline.now() - state.lastRead
         if silent > heartbeat.silenceLimit {
             channel.close(promise: nil)
         } else if silent >= heartbeat.interval {
@@ -394,25 +390,5 @@ final class Outbox: Sendable {
     /// deadline, without a task waiting for it.
     func scheduleTask(in delay: TimeAmount, _ body: @escaping @Sendable () -> Void) -> Scheduled<Void> {
         loop.scheduleTask(in: delay, body)
-    }
-}
-
-/// First handler of a live socket's pipeline: notes when the client last sent anything, and
-/// resumes the outbox's writing when the socket can take more bytes again. Loop-confined.
-final class LiveSocketWatcher: ChannelInboundHandler {
-    typealias InboundIn = NIOAny
-    private let outbox: Outbox
-    private(set) var lastRead = NIODeadline.now()
-
-    init(outbox: Outbox) { self.outbox = outbox }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        lastRead = .now()
-        context.fireChannelRead(data)
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        outbox.writabilityChanged()
-        context.fireChannelWritabilityChanged()
     }
 }

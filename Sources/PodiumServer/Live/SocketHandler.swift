@@ -1,0 +1,256 @@
+import Logging
+import NIOCore
+import NIOWebSocket
+import Synchronization
+
+/// What a socket does with its client: called one message at a time, in the order they came,
+/// from a short task (see ``SocketInbox``).
+protocol SocketEndpoint: Sendable {
+    var outbox: Outbox { get }
+    /// Once, first: the socket is open.
+    func opened() async
+    /// A whole text message, valid UTF-8. Not called once the outbox is closed.
+    func received(_ text: String) async
+    /// A whole binary message (Podium speaks JSON in text frames).
+    func receivedBinary() async
+    /// Once, last: the connection is gone.
+    func ended() async
+}
+
+/// A socket's client messages waiting for their turn, and the task that handles them.
+///
+/// No task stays with an idle socket: the first message after a quiet spell starts one, which
+/// handles messages in order until none is left, then ends. A task keeps the memory of its
+/// deepest call for as long as it lives; a short one gives it back.
+final class SocketInbox: Sendable {
+    enum Item: Sendable {
+        case opened
+        case text(String)
+        case binary
+        case ended
+    }
+    private struct State {
+        var items: [Item] = []
+        var running = false
+        /// The handler stopped reading from the socket until the task catches up.
+        var paused = false
+    }
+    /// Past this many waiting messages the socket is not read: the client's sends back up into
+    /// its own buffers instead of this server's memory.
+    static let backlog = 32
+
+    private let endpoint: any SocketEndpoint
+    private let state = Mutex(State())
+    /// Resumes reading, on the loop.
+    private let resume: @Sendable () -> Void
+
+    init(endpoint: any SocketEndpoint, resume: @escaping @Sendable () -> Void) {
+        self.endpoint = endpoint
+        self.resume = resume
+    }
+
+    /// Queues an item; true while the socket may be read further.
+    @discardableResult
+    func add(_ item: Item) -> Bool {
+        let (start, readMore) = state.withLock { state -> (Bool, Bool) in
+            state.items.append(item)
+            let start = !state.running
+            state.running = true
+            if state.items.count >= Self.backlog { state.paused = true }
+            return (start, !state.paused)
+        }
+        if start { Task { await drain() } }
+        return readMore
+    }
+
+    private func drain() async {
+        while true {
+            let (next, resumeReading) = state.withLock { state -> (Item?, Bool) in
+                guard !state.items.isEmpty else {
+                    state.running = false
+                    state.items = []  // an idle socket keeps no buffer
+                    return (nil, false)
+                }
+                let item = state.items.removeFirst()
+                let resume = state.paused && state.items.count < Self.backlog / 2
+                if resume { state.paused = false }
+                return (item, resume)
+            }
+            if resumeReading { resume() }
+            guard let next else { return }
+            switch next {
+            case .opened: await endpoint.opened()
+            case .text(let text):
+                guard !endpoint.outbox.isClosed else { continue }
+                await endpoint.received(text)
+            case .binary:
+                guard !endpoint.outbox.isClosed else { continue }
+                await endpoint.receivedBinary()
+            case .ended: await endpoint.ended()
+            }
+        }
+    }
+}
+
+/// The last handler of a socket's pipeline: turns frames into messages for its ``SocketInbox``,
+/// answers pings, and fails the connection on what RFC 6455 forbids. It tells the socket's
+/// ``Outbox`` that the client is alive (any frame) and when the socket can take more bytes
+/// again. Loop-confined.
+///
+/// NIO's decoder before it has checked each frame's length (``maxFrameSize``, else close 1009)
+/// and control frames' rules; this checks masking, reserved bits and opcodes, puts fragments
+/// together up to `maxMessageBytes`, and checks that text is UTF-8.
+final class SocketHandler: ChannelDuplexHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    private let outbox: Outbox
+    private let maxMessageBytes: Int
+    private var inbox: SocketInbox?
+    private var context: ChannelHandlerContext?
+    /// A message in several frames, put together.
+    private var fragments: (opcode: WebSocketOpcode, data: ByteBuffer)?
+    /// A read NIO asked for while the inbox was full, done when it drains.
+    private var readWaiting = false
+    private var paused = false
+    /// After a close frame or a protocol error nothing more is read.
+    private var done = false
+
+    /// Installs the handler and starts the socket: `opened` is the endpoint's first call.
+    static func install(
+        on channel: any Channel, endpoint: any SocketEndpoint, maxMessageBytes: Int
+    ) throws {
+        let handler = SocketHandler(outbox: endpoint.outbox, maxMessageBytes: maxMessageBytes)
+        let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        let inbox = SocketInbox(endpoint: endpoint) {
+            bound.eventLoop.execute { bound.value.resumeReading() }
+        }
+        handler.inbox = inbox
+        inbox.add(.opened)
+        try channel.pipeline.syncOperations.addHandler(handler)
+    }
+
+    private init(outbox: Outbox, maxMessageBytes: Int) {
+        self.outbox = outbox
+        self.maxMessageBytes = maxMessageBytes
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        // Closed before the handler was in place: channelInactive will not come.
+        if !context.channel.isActive { ended() }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        outbox.readObserved()
+        guard !done else { return }
+        let frame = unwrapInboundIn(data)
+        // A client must mask every frame, and may set reserved bits only for an extension it
+        // negotiated (none here).
+        guard frame.maskKey != nil else { return fail(.protocolError, "Client frames must be masked.") }
+        guard frame.rsv1 == false, frame.rsv2 == false, frame.rsv3 == false else {
+            return fail(.protocolError, "Reserved bits are set.")
+        }
+        switch frame.opcode {
+        case .ping:
+            context.writeAndFlush(
+                wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            break  // noted above: the client is alive
+        case .connectionClose:
+            done = true
+            outbox.close(.finished)
+        case .text, .binary:
+            guard fragments == nil else { return fail(.protocolError, "A new message began inside a fragmented one.") }
+            if frame.fin {
+                deliver(frame.opcode, frame.unmaskedData)
+            } else {
+                fragments = (frame.opcode, frame.unmaskedData)
+            }
+        case .continuation:
+            guard var pieces = fragments else { return fail(.protocolError, "A continuation frame continues nothing.") }
+            fragments = nil  // no copy-on-write while it grows
+            var data = frame.unmaskedData
+            guard pieces.data.readableBytes + data.readableBytes <= maxMessageBytes else {
+                return fail(.messageTooLarge, "Messages are limited to \(maxMessageBytes) bytes.")
+            }
+            pieces.data.writeBuffer(&data)
+            if frame.fin { deliver(pieces.opcode, pieces.data) } else { fragments = pieces }
+        default:
+            fail(.protocolError, "Unknown opcode.")
+        }
+    }
+
+    private func deliver(_ opcode: WebSocketOpcode, _ data: ByteBuffer) {
+        guard data.readableBytes <= maxMessageBytes else {
+            return fail(.messageTooLarge, "Messages are limited to \(maxMessageBytes) bytes.")
+        }
+        let item: SocketInbox.Item
+        if opcode == .text {
+            guard let text = String(validating: data.readableBytesView, as: UTF8.self) else {
+                return fail(.dataInconsistentWithMessage, "Text frames must be UTF-8.")
+            }
+            item = .text(text)
+        } else {
+            item = .binary
+        }
+        if inbox?.add(item) == false { paused = true }
+    }
+
+    /// Fails the connection: a close frame with the code and why, then the socket closes.
+    private func fail(_ code: WebSocketErrorCode, _ reason: String) {
+        done = true
+        fragments = nil
+        outbox.close(.failed(code, reason))
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        outbox.writabilityChanged()
+        context.fireChannelWritabilityChanged()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if paused {
+            readWaiting = true
+        } else {
+            context.read()
+        }
+    }
+
+    fileprivate func resumeReading() {
+        paused = false
+        guard readWaiting, let context else { return }
+        readWaiting = false
+        context.read()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent {
+            // The server is stopping (the live clients were normally told already).
+            outbox.close(.shutdown)
+        } else if case ChannelEvent.inputClosed = event {
+            // The client will send nothing more: nothing more to do for it.
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        ended()
+        context.fireChannelInactive()
+    }
+
+    private func ended() {
+        done = true
+        fragments = nil
+        inbox?.add(.ended)
+        inbox = nil
+        context = nil
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // NIO's protocol error handler has answered decoding errors; anything else ends the socket.
+        context.close(promise: nil)
+    }
+}

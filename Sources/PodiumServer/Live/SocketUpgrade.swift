@@ -1,0 +1,204 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
+import NIOWebSocket
+import Synchronization
+
+/// What a route leaves in the request context to accept a WebSocket upgrade: it installs the
+/// socket's handlers on the channel once the handshake is answered (on the channel's loop).
+final class SocketUpgrade: Sendable {
+    typealias Install = @Sendable (any Channel) throws -> Void
+    private let install = Mutex<Install?>(nil)
+
+    /// Accepts the upgrade; `body` runs on the channel's event loop after the `101` is sent.
+    func accept(_ body: @escaping Install) { install.withLock { $0 = body } }
+
+    func take() -> Install? { install.withLock { $0.take() } }
+
+    /// Whether the request asks for a WebSocket (a plain GET of a socket route gets `426`).
+    static func isRequested(_ request: Request) -> Bool {
+        request.headers[.upgrade]?.lowercased() == "websocket"
+    }
+}
+
+/// Podium's connections: HTTP/1.1, and WebSocket upgrades that leave no task behind.
+///
+/// Hummingbird's own WebSocket channel keeps one task per socket for its whole life (the
+/// handler, the inbound stream, a task group), and a task keeps the memory of its deepest call:
+/// two thirds of what an idle viewer cost. Here the upgrade request still goes through the
+/// router (middleware, authentication, origin check) in a task that ends; a socket route
+/// accepts with ``SocketUpgrade/accept(_:)``, which installs NIO handlers (``SocketHandler``),
+/// and ``handle(value:logger:)`` returns at once. A client's message is then handled by a short
+/// task that ends when the client goes quiet.
+///
+/// Plain HTTP is Hummingbird's, unchanged: the same codec, connection handler and responder as
+/// `HTTP1WebSocketUpgradeChannel`, whose structure this follows.
+struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
+    enum UpgradeResult: Sendable {
+        /// The socket's handlers are installed: nothing is left to run here.
+        case socket
+        case notUpgraded(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
+        case failedUpgrade(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, Logger)
+    }
+
+    struct Value: ServerChildChannelValue {
+        let upgradeResult: EventLoopFuture<UpgradeResult>
+        let channel: any Channel
+    }
+
+    let responder: HTTPChannelHandler.Responder
+    /// Decides upgrades: the application's router, so socket routes get the same middleware.
+    let upgradeResponder: RouterResponder<AppRequestContext>
+    /// The largest frame a client may send; a message of several frames is bounded by its socket.
+    let maxFrameSize: Int
+    let http1 = HTTP1Channel.Configuration()
+
+    init(
+        responder: @escaping HTTPChannelHandler.Responder, upgradeResponder: RouterResponder<AppRequestContext>,
+        maxFrameSize: Int
+    ) {
+        self.responder = Self.redirectingLateUpgrades(responder)
+        self.upgradeResponder = upgradeResponder
+        self.maxFrameSize = maxFrameSize
+    }
+
+    static func builder(router: Router<AppRequestContext>, maxFrameSize: Int) -> HTTPServerBuilder {
+        let upgradeResponder = router.buildResponder()
+        return HTTPServerBuilder { responder in
+            PodiumServerChannel(responder: responder, upgradeResponder: upgradeResponder, maxFrameSize: maxFrameSize)
+        }
+    }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+            let accepted = Mutex<SocketUpgrade.Install?>(nil)
+            let logger = logger.with(metadataKey: "hb.request.id", value: .stringConvertible(RequestID()))
+            let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
+                maxFrameSize: maxFrameSize,
+                enableAutomaticErrorHandling: true,
+                shouldUpgrade: { channel, head in
+                    upgradeAttempted.value = true
+                    let promise = channel.eventLoop.makePromise(of: HTTPHeaders?.self)
+                    promise.completeWithTask {
+                        guard let (install, headers) = try await decide(head, channel: channel, logger: logger) else {
+                            return nil
+                        }
+                        accepted.withLock { $0 = install }
+                        return headers
+                    }
+                    return promise.futureResult
+                },
+                upgradePipelineHandler: { channel, _ in
+                    channel.eventLoop.makeCompletedFuture {
+                        guard let install = accepted.withLock({ $0.take() }) else {
+                            throw ChannelError.inappropriateOperationForState
+                        }
+                        try install(channel)
+                        return UpgradeResult.socket
+                    }
+                }
+            )
+            let notUpgrading = NIOTypedHTTPServerUpgradeConfiguration(
+                upgraders: [upgrader],
+                notUpgradingCompletionHandler: { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                        try channel.pipeline.syncOperations.addHandlers(http1.additionalChannelHandlers())
+                        try channel.pipeline.syncOperations.addHandler(
+                            HTTPConnectionStateHandler(idleTimeout: http1.idleTimeout.map { .init($0) }, logger: logger))
+                        let asyncChannel = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
+                            wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
+                        return upgradeAttempted.value
+                            ? UpgradeResult.failedUpgrade(asyncChannel, logger) : UpgradeResult.notUpgraded(asyncChannel)
+                    }
+                }
+            )
+            var configuration = NIOUpgradableHTTPServerPipelineConfiguration<UpgradeResult>(
+                upgradeConfiguration: notUpgrading)
+            configuration.enablePipelining = false  // HTTP is pipelined by NIOAsyncChannel
+            configuration.enableErrorHandling = false  // Hummingbird answers errors
+            configuration.enableResponseHeaderValidation = false  // swift-http-types validates
+            configuration.decoderConfiguration.maxHeaderFieldSize = http1.httpDecoder.maxHeaderFieldSize
+            configuration.decoderConfiguration.maxHeaderListSize = http1.httpDecoder.maxHeaderListSize
+            configuration.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
+            let result = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
+            return Value(upgradeResult: result, channel: channel)
+        }
+    }
+
+    /// Runs the upgrade request through the router: a socket route that accepts it leaves its
+    /// installer in the context. Anything else (no such route, a refused origin) is no upgrade.
+    private func decide(
+        _ head: HTTPRequestHead, channel: any Channel, logger: Logger
+    ) async throws -> (SocketUpgrade.Install, HTTPHeaders)? {
+        let request = Request(head: try HTTPRequest(head, secure: false, splitCookie: false), body: .init(buffer: .init()))
+        let context = AppRequestContext(source: .init(channel: channel, logger: logger))
+        guard let response = try? await upgradeResponder.respond(to: request, context: context),
+            response.status == .ok, let install = context.socketUpgrade.take()
+        else { return nil }
+        return (install, HTTPHeaders(response.headers))
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        do {
+            switch try await value.upgradeResult.get() {
+            case .socket:
+                return  // the socket's handlers run it from here: no task stays
+            case .notUpgraded(let http1):
+                await handleHTTP(asyncChannel: http1, logger: logger)
+            case .failedUpgrade(let http1, let logger):
+                logger.debug("WebSocket upgrade refused")
+                await Self.refuseUpgrade(http1, logger: logger)
+            }
+        } catch let error as ChannelError where error == .inputClosed {
+            logger.trace("upgrade ended as the input closed")
+        } catch {
+            logger.debug("upgrade failed: \(error)")
+        }
+    }
+
+    /// A refused upgrade gets `400` and the connection closes.
+    private static func refuseUpgrade(_ channel: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, logger: Logger) async {
+        do {
+            try await channel.executeThenClose { _, outbound in
+                let head = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
+                try await outbound.write(contentsOf: [.head(head), .end(nil)])
+            }
+        } catch {
+            logger.trace("could not answer a refused upgrade: \(error)")
+        }
+    }
+
+    /// NIO upgrades only a connection's first request. An upgrade asked for later on a kept-alive
+    /// connection is sent back to the same address with `Connection: close`, so the client opens
+    /// a new connection, where the upgrade runs.
+    private static func redirectingLateUpgrades(_ responder: @escaping HTTPChannelHandler.Responder)
+        -> HTTPChannelHandler.Responder
+    {
+        struct RedirectedUpgrade: Error {}
+        return { request, writer, channel in
+            guard SocketUpgrade.isRequested(request) else {
+                try await responder(request, writer, channel)
+                return
+            }
+            let location = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
+            try await writer.writeResponse(
+                HTTPResponse(status: .temporaryRedirect, headerFields: [.connection: "close", .location: location]))
+            throw RedirectedUpgrade()
+        }
+    }
+}
+
+extension Logger {
+    fileprivate func with(metadataKey: String, value: MetadataValue) -> Logger {
+        var logger = self
+        logger[metadataKey: metadataKey] = value
+        return logger
+    }
+}
