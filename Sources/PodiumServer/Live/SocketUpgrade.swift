@@ -74,8 +74,14 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
+    /// Every connection keeps its last receive buffer for the next read; NIO's default first
+    /// buffer is 2 KiB, which an idle socket would keep for life. A request head or a client's
+    /// message fits in 1 KiB, and reads that fill it grow the next one (uploads reach 64 KiB).
+    static let receiveBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536)
+
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.receiveBuffers)
             let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let accepted = Mutex<SocketUpgrade.Install?>(nil)
             let logger = logger.with(metadataKey: "hb.request.id", value: .stringConvertible(RequestID()))
