@@ -139,12 +139,13 @@ final class LoopBatch: Sendable {
                     guard let newest = group.token.newest(kind) else { return (entry.index, .latest(kind)) }
                     return (entry.index, .versioned(kind, newest))
                 }
+                let joined = Outbox.JoinedFrames(deliveries)
                 while socketIndex < group.outboxes.count {
                     guard budget > 0 else { return false }
                     budget -= 1
                     let outbox = group.outboxes[socketIndex]
                     socketIndex += 1
-                    if outbox.deliverOnLoop(deliveries) { outbox.flushOnLoop() }
+                    if outbox.deliverOnLoop(deliveries, joined: joined) { outbox.flushOnLoop() }
                 }
                 groupIndex += 1
                 socketIndex = 0

@@ -56,6 +56,39 @@ final class Outbox: Sendable {
         init(_ payload: ByteBuffer) { wire = Frames.wire(payload) }
     }
 
+    /// A pass's frames for a group, end to end in one buffer, built once per turn (see
+    /// ``deliverOnLoop(_:joined:)``); nil when the deliveries hold anything but frames.
+    struct JoinedFrames {
+        let wire: ByteBuffer
+        /// The group frames it holds, which a socket must not have had.
+        let versions: [(kind: Ephemeral, version: Int)]
+
+        init?(_ deliveries: [(index: Int, delivery: Delivery)]) {
+            var frames: [ByteBuffer] = []
+            var versions: [(kind: Ephemeral, version: Int)] = []
+            for (_, delivery) in deliveries {
+                switch delivery {
+                case .push(let frame): frames.append(frame.wire)
+                case .versioned(let kind, let newest):
+                    frames.append(newest.frame.wire)
+                    versions.append((kind, newest.version))
+                case .latest: continue  // nothing yet to send
+                case .replace, .close: return nil
+                }
+            }
+            guard let first = frames.first else { return nil }
+            if frames.count == 1 {
+                wire = first
+            } else {
+                var joined = ByteBuffer()
+                joined.reserveCapacity(frames.reduce(0) { $0 + $1.readableBytes })
+                for var frame in frames { joined.writeBuffer(&frame) }
+                wire = joined
+            }
+            self.versions = versions
+        }
+    }
+
     enum Delivery: Sendable {
         case push(Frame)
         case replace(Ephemeral, Frame)
@@ -187,8 +220,18 @@ final class Outbox: Sendable {
     /// Writes a socket's share of a pass: the pass's deliveries with whatever was stashed for
     /// this socket in between. Returns true when it wrote to the channel, which the caller then
     /// flushes.
-    func deliverOnLoop(_ deliveries: [(index: Int, delivery: Delivery)]) -> Bool {
+    ///
+    /// `joined`, when given, is the same deliveries as one buffer: a socket that can take them
+    /// all as they are (nothing stashed or waiting, writable, none of the group's frames sent to
+    /// it already) gets that buffer in one write, so a pass costs one write per socket however
+    /// many events it carries.
+    func deliverOnLoop(_ deliveries: [(index: Int, delivery: Delivery)], joined: JoinedFrames? = nil) -> Bool {
         let state = onLoop.value
+        if let joined, takesWhole(joined, state) {
+            for (kind, version) in joined.versions { state.sentVersion[kind.rawValue] = version }
+            write(joined.wire, with: state.encoder)
+            return true
+        }
         var written = false
         for (index, delivery) in deliveries {
             if !state.stash.isEmpty, state.stash[0].index < index {
@@ -197,6 +240,16 @@ final class Outbox: Sendable {
             written = deliver(delivery, state) || written
         }
         return written
+    }
+
+    private func takesWhole(_ joined: JoinedFrames, _ state: LoopState) -> Bool {
+        guard state.attached, state.closed == nil, state.encoder != nil, state.stash.isEmpty, !state.isQueueing,
+            channel.isWritable
+        else { return false }
+        if !joined.versions.isEmpty, state.sentVersion.isEmpty {
+            state.sentVersion = Array(repeating: 0, count: Ephemeral.allCases.count)
+        }
+        return joined.versions.allSatisfy { $0.version > state.sentVersion[$0.kind.rawValue] }
     }
 
     /// Writes one delivery for this socket alone.
