@@ -87,9 +87,16 @@ final class LoopBatch: Sendable {
         guard let pass = current.value else { return }
         let done = pass.run(sockets: Self.socketsPerTurn)
         if done { current.value = nil }
-        // Either way the loop gets a turn first: reads, timers, other tasks.
-        loop.execute { [self] in done ? startPass() : continuePass() }
+        // Either way the loop reads its sockets first (the presenter's next pointer move, a
+        // newcomer's hello). NIO runs the tasks that tasks queue in the same tick, before it
+        // looks at the sockets again, so a task queued with `execute` would run the whole pass,
+        // and the next, without a read. A task due a moment later lets the tick end.
+        loop.scheduleTask(in: Self.readBreak) { [self] in done ? startPass() : continuePass() }
     }
+
+    /// How long a pass pauses between turns (at most, when the loop has nothing to read: other
+    /// threads get the core meanwhile).
+    static let readBreak = TimeAmount.microseconds(20)
 
     /// One pass over what was queued: loop-confined.
     private final class Pass {
