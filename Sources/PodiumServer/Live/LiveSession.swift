@@ -37,17 +37,23 @@ actor LiveSession {
     let info: SessionInfo
     private(set) var state: SessionState
     private var history: [SessionEvent]
-    private var members: [Int: Member] = [:] {
-        didSet { fanOut = nil }
-    }
-    /// Every socket's outbox by audience and event loop, for broadcasts: rebuilt after members
-    /// change, so a broadcast costs one queue entry per loop instead of a visit to every member.
+    private var members: [Int: Member] = [:]
+    /// Every socket's outbox by audience and event loop, for broadcasts, so a broadcast costs one
+    /// queue entry per loop instead of a visit to every member. A newcomer is appended; sockets
+    /// of members who left stay (a closed outbox takes nothing) until enough have left to build
+    /// the groups again: while a hall fills, every join would otherwise start new groups, and a
+    /// pass holding broadcasts for the old groups and the new would visit every socket twice.
     private var fanOut: (hosts: OutboxGroups, others: OutboxGroups)?
+    /// Members who left since the groups were built.
+    private var departed = 0
     private var nextMemberID = 0
     private let gate = SerialGate()
     /// When each poll opened, for quiz speed points.
     private var pollOpenedAt: [Int: Date]
     static let viewerListInterval = Duration.milliseconds(500)
+    /// How many members may leave before the broadcast groups are built again (or an eighth of
+    /// those still there, if more): their closed sockets cost a check each per broadcast.
+    static let departuresBeforeRebuild = 64
     private var lastViewerList: ContinuousClock.Instant?
     private var viewerListFlush: Task<Void, Never>?
     /// The public question list as last sent to viewers.
@@ -121,6 +127,7 @@ actor LiveSession {
         members[id] = Member(
             outbox: outbox, role: role, host: host, viewerId: viewerId, presenterId: role == .presenter ? presenterId : nil,
             name: name, visit: visit)
+        if host { fanOut?.hosts.append(outbox) } else { fanOut?.others.append(outbox) }
         // A client far behind (cut off for being slow, away for long) takes the snapshot instead:
         // replaying thousands of events would be one huge frame, and the snapshot says it all.
         let missed = lastSeq.flatMap { $0 >= state.seq - Self.maxReplay ? events(after: $0) : nil }
@@ -164,6 +171,11 @@ actor LiveSession {
 
     func leave(_ id: Int) async {
         guard let member = members.removeValue(forKey: id) else { return }
+        departed += 1
+        if departed > max(Self.departuresBeforeRebuild, members.count / 8) {
+            fanOut = nil
+            departed = 0
+        }
         if let visit = member.visit {
             do {
                 try await store.attendanceEnded(id: visit, at: now())
@@ -487,6 +499,7 @@ actor LiveSession {
     func closeAll(_ reason: Outbox.CloseReason) {
         for member in members.values { member.outbox.close(reason) }
         members.removeAll()
+        fanOut = nil
     }
 
     /// Sends an event to every socket, encoded once per audience: presenters may see more

@@ -102,8 +102,12 @@ final class LoopBatch: Sendable {
     private final class Pass {
         struct GroupWork {
             let token: OutboxGroups.Token
-            let outboxes: [Outbox]
-            var deliveries: [(index: Int, delivery: Outbox.Delivery)]
+            /// The group's sockets as its newest entry of the pass saw them.
+            var outboxes: [Outbox]
+            /// Each with how many of the group's sockets it is for: a group only grows at its
+            /// end while it keeps its token (see ``OutboxGroups/append(_:)``), so an entry
+            /// queued before a socket joined is for the sockets before it.
+            var deliveries: [(index: Int, delivery: Outbox.Delivery, sockets: Int)]
         }
         private var groups: [GroupWork] = []
         /// Sockets with frames of their own waiting for broadcasts queued before them.
@@ -113,19 +117,23 @@ final class LoopBatch: Sendable {
 
         /// Sorts the entries into groups. The order between groups may change, and that is safe:
         /// the groups of one build (hosts, others) share no socket, sockets of different sessions
-        /// are different sockets, and a session's groups are rebuilt when its members change, so
-        /// an older group is never used after a newer one. A frame for one socket keeps its
-        /// place: it goes out at once if no broadcast came before it, else it waits in the
-        /// socket's stash for the broadcasts queued before it.
+        /// are different sockets, and a session's groups are rebuilt (new tokens) only after
+        /// members left, so an older group is never used after a newer one. A frame for one
+        /// socket keeps its place: it goes out at once if no broadcast came before it, else it
+        /// waits in the socket's stash for the broadcasts queued before it. That is how a
+        /// newcomer's welcome, queued when it joined the group, stays ahead of the broadcasts
+        /// that follow it and behind none it should not see.
         init(_ entries: [Entry]) {
             var broadcastSeen = false
             for (index, entry) in entries.enumerated() {
                 if let token = entry.group {
                     broadcastSeen = true
+                    let delivery = (index, entry.delivery, entry.outboxes.count)
                     if let known = groups.firstIndex(where: { $0.token === token }) {
-                        groups[known].deliveries.append((index, entry.delivery))
+                        groups[known].deliveries.append(delivery)
+                        if entry.outboxes.count > groups[known].outboxes.count { groups[known].outboxes = entry.outboxes }
                     } else {
-                        groups.append(GroupWork(token: token, outboxes: entry.outboxes, deliveries: [(index, entry.delivery)]))
+                        groups.append(GroupWork(token: token, outboxes: entry.outboxes, deliveries: [delivery]))
                     }
                 } else if !broadcastSeen {
                     for outbox in entry.outboxes where outbox.deliverOnLoop(entry.delivery) { outbox.flushOnLoop() }
@@ -141,18 +149,28 @@ final class LoopBatch: Sendable {
             while groupIndex < groups.count {
                 let group = groups[groupIndex]
                 // Looked up once a turn: sockets later in a long pass get a newer pointer.
-                let deliveries = group.deliveries.map { entry -> (index: Int, delivery: Outbox.Delivery) in
-                    guard case .latest(let kind) = entry.delivery else { return entry }
-                    guard let newest = group.token.newest(kind) else { return (entry.index, .latest(kind)) }
-                    return (entry.index, .versioned(kind, newest))
+                let deliveries = group.deliveries.map { entry -> (index: Int, delivery: Outbox.Delivery, sockets: Int) in
+                    guard case .latest(let kind) = entry.delivery, let newest = group.token.newest(kind) else { return entry }
+                    return (entry.index, .versioned(kind, newest), entry.sockets)
                 }
-                let joined = Outbox.JoinedFrames(deliveries)
+                // Every socket of the group gets all of them, but those that joined during the pass.
+                let forAll = deliveries.map { ($0.index, $0.delivery) }
+                let everyone = deliveries.lazy.map(\.sockets).min() ?? 0
+                let joined = Outbox.JoinedFrames(forAll)
                 while socketIndex < group.outboxes.count {
                     guard budget > 0 else { return false }
                     budget -= 1
                     let outbox = group.outboxes[socketIndex]
+                    let written: Bool
+                    if socketIndex < everyone {
+                        written = outbox.deliverOnLoop(forAll, joined: joined)
+                    } else {
+                        let position = socketIndex
+                        written = outbox.deliverOnLoop(
+                            deliveries.filter { $0.sockets > position }.map { ($0.index, $0.delivery) })
+                    }
+                    if written { outbox.flushOnLoop() }
                     socketIndex += 1
-                    if outbox.deliverOnLoop(deliveries, joined: joined) { outbox.flushOnLoop() }
                 }
                 groupIndex += 1
                 socketIndex = 0
@@ -164,8 +182,9 @@ final class LoopBatch: Sendable {
     }
 }
 
-/// Sockets grouped by event loop, built once per change of membership, so a broadcast to
-/// thousands of sockets costs one queue entry per loop.
+/// Sockets grouped by event loop, so a broadcast to thousands of sockets costs one queue entry
+/// per loop. A newcomer is appended to its loop's group, which keeps its token (and its newest
+/// pointer); after members leave the session builds new groups, with new tokens.
 struct OutboxGroups: Sendable {
     /// Identifies one group, and keeps its newest ephemeral frame of each kind. A new one per
     /// build, so a frame is never taken by sockets it was not meant for.
@@ -184,12 +203,16 @@ struct OutboxGroups: Sendable {
     private var groups: [(batch: LoopBatch, outboxes: [Outbox], token: Token)] = []
 
     init(_ outboxes: some Sequence<Outbox>) {
-        for outbox in outboxes {
-            if let index = groups.firstIndex(where: { $0.batch === outbox.batch }) {
-                groups[index].outboxes.append(outbox)
-            } else {
-                groups.append((outbox.batch, [outbox], Token()))
-            }
+        for outbox in outboxes { append(outbox) }
+    }
+
+    /// Adds a socket at the end of its loop's group: broadcasts queued before reach the
+    /// sockets before it (see ``LoopBatch``).
+    mutating func append(_ outbox: Outbox) {
+        if let index = groups.firstIndex(where: { $0.batch === outbox.batch }) {
+            groups[index].outboxes.append(outbox)
+        } else {
+            groups.append((outbox.batch, [outbox], Token()))
         }
     }
 
