@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import PodiumServer
@@ -107,50 +106,6 @@ struct SocketFramingTests {
             try await socket.write(RawWebSocket.frame(Opcode.close, payload: [0x03, 0xE8]))
             #expect(await Self.closeCode(socket) == 1000)
             while viewers != 0 { viewers = try await presenter.next(ofType: "presence")?["viewers"] as? Int ?? -1 }
-        }
-    }
-
-    final class Started: Sendable {
-        let list = Mutex<[Int]>([])
-        var now: [Int] { list.withLock { $0 } }
-    }
-
-    @Test func admissionRunsAtMostItsLimitAndStartsTheRestInOrder() {
-        let admission = Admission(limit: 2)
-        let started = Started()
-        for n in 0..<5 { admission.enter { started.list.withLock { $0.append(n) } } }
-        #expect(started.now == [0, 1])
-        admission.leave()
-        #expect(started.now == [0, 1, 2])
-        admission.leave()
-        admission.leave()
-        #expect(started.now == [0, 1, 2, 3, 4])
-        admission.leave()  // 3 and 4 end
-        admission.leave()
-        admission.enter { started.list.withLock { $0.append(5) } }
-        admission.enter { started.list.withLock { $0.append(6) } }
-        admission.enter { started.list.withLock { $0.append(7) } }
-        #expect(started.now == [0, 1, 2, 3, 4, 5, 6])  // two at once again
-    }
-
-    @Test func aCrowdSayingHelloAtOnceIsWelcomedInFull() async throws {
-        try await TestServer.withLiveSession { client, _, code in
-            let crowd = SocketInbox.admission.limit * 4
-            var sockets: [RawWebSocket] = []
-            for _ in 0..<crowd {
-                sockets.append(try await RawWebSocket.connect(port: client.port, path: "/api/v1/sessions/\(code)/live"))
-            }
-            for socket in sockets { try await socket.send(#"{"type":"hello","role":"viewer"}"#) }
-            var welcomed = 0
-            for socket in sockets {
-                while let text = await socket.nextText() {
-                    if text.contains(#""type":"welcome""#) {
-                        welcomed += 1
-                        break
-                    }
-                }
-            }
-            #expect(welcomed == crowd)
         }
     }
 }

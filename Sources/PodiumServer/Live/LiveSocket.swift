@@ -50,8 +50,6 @@ final class LiveSocket: SocketEndpoint {
         state.withLockedValue { $0.helloDeadline.take() }?.cancel()
     }
 
-    var waitsForAdmission: Bool { state.withLockedValue { $0.joined == nil } }
-
     func opened() async {}
 
     func received(_ text: String) async {

@@ -24,7 +24,6 @@ final class Lobby: SocketEndpoint {
         self.outbox = outbox
     }
 
-    var waitsForAdmission: Bool { false }
     func opened() async { await hub.subscribeLobby(outbox) }
     func received(_ text: String) async {}
     func receivedBinary() async {}

@@ -7,9 +7,6 @@ import Synchronization
 /// from a short task (see ``SocketInbox``).
 protocol SocketEndpoint: Sendable {
     var outbox: Outbox { get }
-    /// True while the socket's next messages are its first (a hello): those wait their turn
-    /// among every socket's (see ``SocketInbox/admission``).
-    var waitsForAdmission: Bool { get }
     /// Once, first: the socket is open.
     func opened() async
     /// A whole text message, valid UTF-8. Not called once the outbox is closed.
@@ -38,12 +35,6 @@ final class SocketInbox: Sendable {
         /// The handler stopped reading from the socket until the task catches up.
         var paused = false
     }
-    /// How many sockets handle their hello at once. A hall arriving together (or coming back
-    /// after a restart) would otherwise run thousands of hellos at once, each a task holding a
-    /// few kilobytes for its store calls and welcome until the session gets to it; the others
-    /// wait here as a closure each. Hellos take turns at the session anyway.
-    static let admission = Admission(limit: 64)
-
     /// Past this many waiting messages the socket is not read: the client's sends back up into
     /// its own buffers instead of this server's memory.
     static let backlog = 32
@@ -68,17 +59,7 @@ final class SocketInbox: Sendable {
             if state.items.count >= Self.backlog { state.paused = true }
             return (start, !state.paused)
         }
-        if start {
-            if endpoint.waitsForAdmission {
-                Self.admission.enter {
-                    Task {
-                        await self.drain(); Self.admission.leave()
-                    }
-                }
-            } else {
-                Task { await drain() }
-            }
-        }
+        if start { Task { await drain() } }
         return readMore
     }
 
@@ -271,50 +252,5 @@ final class SocketHandler: ChannelDuplexHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // NIO's protocol error handler has answered decoding errors; anything else ends the socket.
         context.close(promise: nil)
-    }
-}
-
-/// At most `limit` pieces of work at once; the rest wait their turn, in order, without a task.
-final class Admission: Sendable {
-    private struct State {
-        var running = 0
-        var waiting: [@Sendable () -> Void] = []
-        /// The next of `waiting` to start.
-        var head = 0
-    }
-    let limit: Int
-    private let state = Mutex(State())
-
-    init(limit: Int) { self.limit = limit }
-
-    /// Runs `start` now if fewer than `limit` run, else when one of them calls ``leave()``.
-    func enter(_ start: @escaping @Sendable () -> Void) {
-        let now = state.withLock { state -> Bool in
-            guard state.running < limit else {
-                state.waiting.append(start)
-                return false
-            }
-            state.running += 1
-            return true
-        }
-        if now { start() }
-    }
-
-    /// One piece of work is done: the next waiting one takes its place.
-    func leave() {
-        let next = state.withLock { state -> (@Sendable () -> Void)? in
-            guard state.head < state.waiting.count else {
-                state.running -= 1
-                return nil
-            }
-            let next = state.waiting[state.head]
-            state.head += 1
-            if state.head == state.waiting.count {
-                state.waiting = []
-                state.head = 0
-            }
-            return next
-        }
-        next?()
     }
 }
