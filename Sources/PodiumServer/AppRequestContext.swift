@@ -9,8 +9,6 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Where a socket route accepts a WebSocket upgrade (see ``PodiumServerChannel``).
     let socketUpgrade: SocketUpgrade
     public let remoteAddress: SocketAddress?
-    /// The connection, so a live socket that stopped reading can be cut off (see ``Outbox``).
-    let channel: any Channel
     /// The signed-in account, set by ``AuthMiddleware``.
     public var user: UserRecord?
     /// True when `user` came from the session cookie rather than a bearer token (CSRF matters).
@@ -22,7 +20,6 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
         coreContext = .init(source: source)
         socketUpgrade = SocketUpgrade()
         remoteAddress = source.channel.remoteAddress
-        channel = source.channel
     }
 
     /// JSON bodies are small; uploads stream past this limit through their own path.

@@ -137,6 +137,14 @@ final class Outbox: Sendable {
 
         var isQueueing: Bool { !durable.isEmpty || hasEphemeral }
 
+        /// The version of the newest group frame of this kind sent, 0 for none.
+        func sent(_ kind: Ephemeral) -> Int { sentVersion.isEmpty ? 0 : sentVersion[kind.rawValue] }
+
+        func markSent(_ kind: Ephemeral, _ version: Int) {
+            if sentVersion.isEmpty { sentVersion = Array(repeating: 0, count: Ephemeral.allCases.count) }
+            sentVersion[kind.rawValue] = version
+        }
+
         func keep(_ kind: Ephemeral, _ frame: Frame) {
             if ephemeral.isEmpty { ephemeral = Array(repeating: nil, count: Ephemeral.allCases.count) }
             ephemeral[kind.rawValue] = frame
@@ -228,7 +236,7 @@ final class Outbox: Sendable {
     func deliverOnLoop(_ deliveries: [(index: Int, delivery: Delivery)], joined: JoinedFrames? = nil) -> Bool {
         let state = onLoop.value
         if let joined, takesWhole(joined, state) {
-            for (kind, version) in joined.versions { state.sentVersion[kind.rawValue] = version }
+            for (kind, version) in joined.versions { state.markSent(kind, version) }
             write(joined.wire, with: state.encoder)
             return true
         }
@@ -246,10 +254,7 @@ final class Outbox: Sendable {
         guard state.attached, state.closed == nil, state.encoder != nil, state.stash.isEmpty, !state.isQueueing,
             channel.isWritable
         else { return false }
-        if !joined.versions.isEmpty, state.sentVersion.isEmpty {
-            state.sentVersion = Array(repeating: 0, count: Ephemeral.allCases.count)
-        }
-        return joined.versions.allSatisfy { $0.version > state.sentVersion[$0.kind.rawValue] }
+        return joined.versions.allSatisfy { $0.version > state.sent($0.kind) }
     }
 
     /// Writes one delivery for this socket alone.
@@ -304,9 +309,8 @@ final class Outbox: Sendable {
             }
             write(frame.wire, with: state.encoder)
         case .versioned(let kind, let newest):
-            if state.sentVersion.isEmpty { state.sentVersion = Array(repeating: 0, count: Ephemeral.allCases.count) }
-            guard newest.version > state.sentVersion[kind.rawValue] else { return false }
-            state.sentVersion[kind.rawValue] = newest.version
+            guard newest.version > state.sent(kind) else { return false }
+            state.markSent(kind, newest.version)
             guard direct else {
                 state.keep(kind, newest.frame)
                 return false
