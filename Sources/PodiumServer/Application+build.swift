@@ -58,13 +58,31 @@ public func buildApplication(
     try fileManager.createDirectory(at: configuration.temporaryDirectory, withIntermediateDirectories: true)
     let store: any PodiumStore
     var services: [any Service] = []
+    var closeOpenedStore: (@Sendable () async throws -> Void)?
     if let providedStore {
         store = providedStore
     } else {
         let sqlite = try await SQLStore.openSQLite(path: configuration.databasePath, logger: logger)
         store = sqlite
+        closeOpenedStore = { try await sqlite.close() }
         services.append(CloseOnShutdown(name: "database") { try await sqlite.close() })
     }
+    do {
+        return try await assembleApplication(
+            configuration: configuration, store: store, services: services, logger: logger, now: now,
+            onServerRunning: onServerRunning)
+    } catch {
+        // The application never ran, so its shutdown service will not close the database.
+        try? await closeOpenedStore?()
+        throw error
+    }
+}
+
+/// Everything `buildApplication` does once the store is open.
+private func assembleApplication(
+    configuration: ServerConfiguration, store: any PodiumStore, services: [any Service], logger: Logger,
+    now: @escaping @Sendable () -> Date, onServerRunning: @escaping @Sendable (any Channel) async -> Void
+) async throws -> (PodiumApplication, StartupReport) {
     let blobs = try FileBlobStore(root: configuration.blobDirectory)
     let accounts = Accounts(store: store, cost: configuration.bcryptCost, tokenLifetime: configuration.tokenLifetime, now: now)
     let ingest = IngestService(

@@ -36,8 +36,11 @@ public final class SQLStore: Sendable {
         return store
     }
 
+    /// Closes the database. This runs even when the calling task is cancelled (a server stopped
+    /// mid-way): SQLiteNIO's async `close()` skips its work under cancellation and then asserts,
+    /// in debug builds, that a connection was dropped open. The future-returning one always runs.
     public func close() async throws {
-        try await connection.close()
+        try await connection.close().get()
     }
 
     /// Runs `body` alone on the connection.
