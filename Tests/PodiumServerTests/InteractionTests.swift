@@ -22,7 +22,12 @@ struct InteractionTests {
         return socket
     }
 
-    static func identity(_ n: Int) -> String { "v_" + String(repeating: "a", count: 23) + String(n) }
+    /// A valid `podium_viewer` value for viewer `n`. A valid one is exactly 26 characters; the
+    /// server ignores any other and gives that socket a fresh random identity.
+    static func identity(_ n: Int) -> String {
+        let digits = String(n)
+        return "v_" + String(repeating: "a", count: 24 - digits.count) + digits
+    }
 
     @Test func aPollFromOpenToRevealWithOneAnswerPerIdentity() async throws {
         try await withSession { client, token, code in
