@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     /// Messages per second one socket may send on average, bursts of twice that (a pen sends
     /// about 60 pointer moves a second).
     public var socketMessageRate = 100.0
+    /// Hellos handled at once; a crowd arriving together waits its turn, at far less memory
+    /// than running every hello at once (see `Admission`).
+    public var helloConcurrency = 64
     /// A quiet live socket is pinged this often, and closed after `liveSilenceLimit` without a word.
     public var livePingInterval = Duration.seconds(25)
     public var liveSilenceLimit = Duration.seconds(75)

@@ -16,6 +16,9 @@ import Synchronization
 struct LiveConnection {
     static let maxMessageBytes = 64 * 1024
     static let helloTimeout = TimeAmount.seconds(10)
+    /// The longest one hello keeps its turn (see ``Admission``). A hello takes about a
+    /// millisecond; one that takes longer waits on the store, and lets the next one in.
+    static let helloPatience = TimeAmount.seconds(1)
 
     let hub: LiveHub
     let accounts: Accounts
@@ -26,6 +29,8 @@ struct LiveConnection {
     let heartbeat: Outbox.Heartbeat
     /// Messages per second a socket may send on average (pointer moves included).
     let messageRate: Double
+    /// How many hellos run at once; the others wait their turn.
+    let hellos: Admission
     let now: @Sendable () -> Date
 
     struct Joined {

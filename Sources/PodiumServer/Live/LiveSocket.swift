@@ -50,6 +50,9 @@ final class LiveSocket: SocketEndpoint {
         state.withLockedValue { $0.helloDeadline.take() }?.cancel()
     }
 
+    /// Hellos take turns (see ``Admission``); the socket's later messages do not wait.
+    var admission: Admission? { connection.hellos }
+
     func opened() async {}
 
     func received(_ text: String) async {

@@ -15,6 +15,12 @@ protocol SocketEndpoint: Sendable {
     func receivedBinary() async
     /// Once, last: the connection is gone.
     func ended() async
+    /// When set, the socket's first message waits its turn here (a hello: see ``Admission``).
+    var admission: Admission? { get }
+}
+
+extension SocketEndpoint {
+    var admission: Admission? { nil }
 }
 
 /// A socket's client messages waiting for their turn, and the task that handles them.
@@ -34,6 +40,8 @@ final class SocketInbox: Sendable {
         var running = false
         /// The handler stopped reading from the socket until the task catches up.
         var paused = false
+        /// The first text or binary message has had its turn (see ``SocketEndpoint/admission``).
+        var admitted = false
     }
     /// Past this many waiting messages the socket is not read: the client's sends back up into
     /// its own buffers instead of this server's memory.
@@ -41,29 +49,41 @@ final class SocketInbox: Sendable {
 
     private let endpoint: any SocketEndpoint
     private let state = Mutex(State())
-    /// Resumes reading, on the loop.
+    /// The socket's loop: resumes reading there, and keeps an admission ticket's patience.
+    private let loop: any EventLoop
     private let resume: @Sendable () -> Void
 
-    init(endpoint: any SocketEndpoint, resume: @escaping @Sendable () -> Void) {
+    init(endpoint: any SocketEndpoint, loop: any EventLoop, resume: @escaping @Sendable () -> Void) {
         self.endpoint = endpoint
+        self.loop = loop
         self.resume = resume
     }
 
     /// Queues an item; true while the socket may be read further.
     @discardableResult
     func add(_ item: Item) -> Bool {
-        let (start, readMore) = state.withLock { state -> (Bool, Bool) in
+        let (start, waitTurn, readMore) = state.withLock { state -> (Bool, Bool, Bool) in
             state.items.append(item)
             let start = !state.running
             state.running = true
             if state.items.count >= Self.backlog { state.paused = true }
-            return (start, !state.paused)
+            // Until the first message has been handled every start waits its turn, the one for
+            // `.opened` too: a client sends its hello right behind the upgrade, so it usually
+            // joins that first task, before the task has even begun.
+            return (start, start && !state.admitted, !state.paused)
         }
-        if start { Task { await drain() } }
+        if waitTurn, let admission = endpoint.admission {
+            admission.enter(on: loop) { ticket in Task { await self.drain(holding: ticket) } }
+        } else if start {
+            Task { await drain(holding: nil) }
+        }
         return readMore
     }
 
-    private func drain() async {
+    /// Handles items until none is left. A ticket is given back once the first message has
+    /// been handled (or the socket ends without one).
+    private func drain(holding ticket: Admission.Ticket?) async {
+        defer { ticket?.release() }
         while true {
             let (next, resumeReading) = state.withLock { state -> (Item?, Bool) in
                 guard !state.items.isEmpty else {
@@ -81,11 +101,13 @@ final class SocketInbox: Sendable {
             switch next {
             case .opened: await endpoint.opened()
             case .text(let text):
-                guard !endpoint.outbox.isClosed else { continue }
-                await endpoint.received(text)
+                state.withLock { $0.admitted = true }
+                if !endpoint.outbox.isClosed { await endpoint.received(text) }
+                ticket?.release()
             case .binary:
-                guard !endpoint.outbox.isClosed else { continue }
-                await endpoint.receivedBinary()
+                state.withLock { $0.admitted = true }
+                if !endpoint.outbox.isClosed { await endpoint.receivedBinary() }
+                ticket?.release()
             case .ended: await endpoint.ended()
             }
         }
@@ -123,7 +145,7 @@ final class SocketHandler: ChannelDuplexHandler {
     ) throws {
         let handler = SocketHandler(outbox: endpoint.outbox, maxMessageBytes: maxMessageBytes)
         let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
-        let inbox = SocketInbox(endpoint: endpoint) {
+        let inbox = SocketInbox(endpoint: endpoint, loop: channel.eventLoop) {
             bound.eventLoop.execute { bound.value.resumeReading() }
         }
         handler.inbox = inbox
