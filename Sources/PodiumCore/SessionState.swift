@@ -20,6 +20,9 @@ public struct SessionState: Sendable, Equatable {
     public private(set) var votes: [String: Set<String>] = [:]
     /// Everyone who has joined as a viewer, in order of first arrival.
     public private(set) var viewers: [ViewerEntry] = []
+    /// Where each viewer identity is in `viewers`: joins, questions and the leaderboard look a
+    /// viewer up, and a hall has thousands.
+    private var viewerPositions: [String: Int] = [:]
 
     public init(pageCount: Int, snapshot: SessionSnapshot = SessionSnapshot(), seq: Int = 0, commandMemory: Int = 4096) {
         precondition(pageCount >= 1, "a session shows a deck with at least one page")
@@ -316,22 +319,28 @@ public struct SessionState: Sendable, Equatable {
     /// - Returns: the entry, and whether it is new or changed (to store it).
     public mutating func registerViewer(_ id: String, name: String?) -> (entry: ViewerEntry, changed: Bool) {
         let cleaned = name.map { String($0.trimmingWhitespace) }.flatMap { $0.isEmpty ? nil : $0 }
-        if let index = viewers.firstIndex(where: { $0.id == id }) {
+        if let index = viewerPositions[id] {
             guard let cleaned, viewers[index].name != cleaned else { return (viewers[index], false) }
             viewers[index].name = cleaned
             return (viewers[index], true)
         }
         let entry = ViewerEntry(id: id, number: viewers.count + 1, name: cleaned)
+        viewerPositions[id] = viewers.count
         viewers.append(entry)
         return (entry, true)
     }
 
-    public mutating func restoreViewer(_ entry: ViewerEntry) {
-        if !viewers.contains(where: { $0.id == entry.id }) { viewers.append(entry) }
+    /// The viewers a session had before a restart, in any order.
+    public mutating func restoreViewers(_ entries: [ViewerEntry]) {
+        for entry in entries where viewerPositions[entry.id] == nil {
+            viewerPositions[entry.id] = viewers.count
+            viewers.append(entry)
+        }
         viewers.sort { $0.number < $1.number }
+        for (index, entry) in viewers.enumerated() { viewerPositions[entry.id] = index }
     }
 
-    public func viewerEntry(_ id: String) -> ViewerEntry? { viewers.first { $0.id == id } }
+    public func viewerEntry(_ id: String) -> ViewerEntry? { viewerPositions[id].map { viewers[$0] } }
 
     mutating func apply(_ event: SessionEvent) {
         snapshot.apply(event.change)

@@ -225,3 +225,26 @@ struct InkStateTests {
         #expect(throws: SessionError.invalidStroke) { try state.handle(.stroke(stroke), id: "x", by: .presenter) }
     }
 }
+
+@Suite("Session viewers")
+struct SessionViewerTests {
+    @Test func viewersRestoredInAnyOrderKeepTheirNumbersAndNewcomersComeAfter() {
+        var state = SessionState(pageCount: 3)
+        state.restoreViewers([
+            ViewerEntry(id: "c", number: 3, name: nil), ViewerEntry(id: "a", number: 1, name: "Ada"),
+            ViewerEntry(id: "b", number: 2, name: nil), ViewerEntry(id: "a", number: 1, name: "Ada"),
+        ])
+        #expect(state.viewers.map(\.id) == ["a", "b", "c"])
+        #expect(state.viewerEntry("b")?.number == 2)
+        #expect(state.viewerEntry("nobody") == nil)
+        // A known viewer is found again, and renamed; a new one gets the next number.
+        let (known, renamed) = state.registerViewer("c", name: "Cat")
+        #expect(known.number == 3 && known.name == "Cat" && renamed)
+        let (again, changed) = state.registerViewer("a", name: nil)
+        #expect(again.name == "Ada" && again.number == 1 && !changed)
+        let (newcomer, added) = state.registerViewer("d", name: nil)
+        #expect(newcomer.number == 4 && added)
+        #expect(state.viewerEntry("d")?.displayName == "Guest 4")
+        #expect(state.viewerEntry("c")?.name == "Cat")
+    }
+}

@@ -37,7 +37,7 @@ actor LiveSession {
     let info: SessionInfo
     private(set) var state: SessionState
     private var history: [SessionEvent]
-    private var members: [Int: Member] = [:]
+    private var members = SessionMembers()
     /// Every socket's outbox by audience and event loop, for broadcasts, so a broadcast costs one
     /// queue entry per loop instead of a visit to every member. A newcomer is appended; sockets
     /// of members who left stay (a closed outbox takes nothing) until enough have left to build
@@ -56,6 +56,7 @@ actor LiveSession {
     static let departuresBeforeRebuild = 64
     private var lastViewerList: ContinuousClock.Instant?
     private var viewerListFlush: Task<Void, Never>?
+    private var viewerListFrames = ViewerListFrames()
     /// The public question list as last sent to viewers.
     private var lastPublicList: [PublicQuestion] = []
     private let store: any PodiumStore
@@ -72,7 +73,7 @@ actor LiveSession {
         self.record = record
         self.info = info
         var state = try SessionState(pageCount: info.pageCount, room: record.isRoom, replaying: history)
-        for viewer in restored.viewers { state.restoreViewer(viewer) }
+        state.restoreViewers(restored.viewers)
         var openedAt: [Int: Date] = [:]
         for stored in history {
             if case .pollOpened(let poll) = stored.event.change, let at = stored.at { openedAt[poll.id] = at }
@@ -92,7 +93,7 @@ actor LiveSession {
         self.onChange = onChange
     }
 
-    var viewerCount: Int { members.values.count { $0.role == .viewer } }
+    var viewerCount: Int { members.viewerCount }
     var isEnded: Bool { state.snapshot.ended }
 
     /// Adds a socket and queues its welcome as the first frame, so no event can overtake it.
@@ -124,9 +125,11 @@ actor LiveSession {
         // The socket joins the fan-out only now, with no suspension before its welcome is queued:
         // whatever happened while the store was written is in the welcome, and nothing can
         // reach the socket before it.
-        members[id] = Member(
-            outbox: outbox, role: role, host: host, viewerId: viewerId, presenterId: role == .presenter ? presenterId : nil,
-            name: name, visit: visit)
+        members.add(
+            id,
+            Member(
+                outbox: outbox, role: role, host: host, viewerId: viewerId,
+                presenterId: role == .presenter ? presenterId : nil, name: name, visit: visit))
         if host { fanOut?.hosts.append(outbox) } else { fanOut?.others.append(outbox) }
         // A client far behind (cut off for being slow, away for long) takes the snapshot instead:
         // replaying thousands of events would be one huge frame, and the snapshot says it all.
@@ -170,7 +173,7 @@ actor LiveSession {
     }
 
     func leave(_ id: Int) async {
-        guard let member = members.removeValue(forKey: id) else { return }
+        guard let member = members.remove(id) else { return }
         departed += 1
         if departed > max(Self.departuresBeforeRebuild, members.count / 8) {
             fanOut = nil
@@ -192,16 +195,14 @@ actor LiveSession {
 
     /// Sends a frame to one room presenter's sockets, or (nil) to the moderator's.
     func tell(presenterId: String?, _ frame: ByteBuffer) {
-        for member in members.values
+        for member in members.all.values
         where presenterId.map({ member.presenterId == $0 }) ?? (member.role == .moderator) {
             member.outbox.push(frame)
         }
     }
 
     /// The room's presenters with a socket open now.
-    private var connectedPresenters: [String] {
-        Set(members.values.compactMap(\.presenterId)).sorted()
-    }
+    private var connectedPresenters: [String] { members.connectedPresenters }
 
     /// Who of a room's presenters is connected, to everyone: rare (a presenter comes or goes).
     private func publishRoomPresence() {
@@ -266,9 +267,7 @@ actor LiveSession {
         }
         state = next
         let mine = Frames.encode(MyAnswerMessage(pollId: pollId, answer: held))
-        for member in members.values where member.viewerId == viewerId && member.role == .viewer {
-            member.outbox.replace(.myAnswer, with: mine)
-        }
+        for member in members.sockets(ofViewer: viewerId) { member.outbox.replace(.myAnswer, with: mine) }
         publishResults(pollId)
     }
 
@@ -337,9 +336,7 @@ actor LiveSession {
         }
         state = next
         let mine = Frames.encode(MyVotesMessage(questionIds: votes(of: viewerId)))
-        for member in members.values where member.viewerId == viewerId && member.role == .viewer {
-            member.outbox.replace(.myVotes, with: mine)
-        }
+        for member in members.sockets(ofViewer: viewerId) { member.outbox.replace(.myVotes, with: mine) }
         publishQuestions()
     }
 
@@ -359,7 +356,7 @@ actor LiveSession {
         let frame = Frames.encode(
             LeaderboardMessage(entries: Array(board.prefix(LeaderboardMessage.shown)), players: board.count))
         toEveryone(.replace(.leaderboard, Outbox.Frame(frame)))
-        for member in members.values {
+        for member in members.all.values {
             if member.role == .viewer, let viewerId = member.viewerId {
                 member.outbox.replace(.myScore, with: Frames.encode(myScore(of: viewerId, in: board)))
             }
@@ -399,11 +396,12 @@ actor LiveSession {
     }
 
     private func viewerViews() -> [ViewerView] {
-        let connected = Set(members.values.compactMap { $0.role == .viewer ? $0.viewerId : nil })
         var named: [String: Int] = [:]
         for question in state.questions where !question.anonymous { named[question.viewerId, default: 0] += 1 }
         return state.viewers.map {
-            ViewerView(id: $0.publicId, name: $0.displayName, connected: connected.contains($0.id), questions: named[$0.id] ?? 0)
+            ViewerView(
+                id: $0.publicId, name: $0.displayName, connected: members.isConnected(viewer: $0.id),
+                questions: named[$0.id] ?? 0)
         }
     }
 
@@ -427,13 +425,13 @@ actor LiveSession {
         guard list != lastPublicList else { return }
         lastPublicList = list
         let frame = Frames.encode(PublicQuestionsMessage(questions: list))
-        for member in members.values where member.role == .viewer { member.outbox.replace(.publicQuestions, with: frame) }
+        for member in members.all.values where member.role == .viewer { member.outbox.replace(.publicQuestions, with: frame) }
     }
 
     /// The viewer list costs O(viewers) to build and send, so while a hall fills up it goes out
     /// at most every ``viewerListInterval`` (the first change at once, the last one always).
     private func publishViewerList() {
-        guard members.values.contains(where: \.host) else { return }
+        guard members.hasHost else { return }
         guard viewerListFlush == nil else { return }  // a send is scheduled and will see this change
         let clock = ContinuousClock()
         let due = (lastViewerList ?? clock.now - Self.viewerListInterval) + Self.viewerListInterval
@@ -454,11 +452,11 @@ actor LiveSession {
 
     private func sendViewerList() {
         lastViewerList = ContinuousClock.now
-        sendToPresenters(.viewerList, Frames.encode(ViewerListMessage(viewers: viewerViews())))
+        sendToPresenters(.viewerList, viewerListFrames.frame(viewerViews()))
     }
 
     private func sendToPresenters(_ kind: Outbox.Ephemeral, _ frame: ByteBuffer) {
-        for member in members.values where member.host { member.outbox.replace(kind, with: frame) }
+        for member in members.hosts { member.outbox.replace(kind, with: frame) }
     }
 
     /// The stroke being drawn: ephemeral like the pointer, so a slow viewer gets only the newest.
@@ -488,8 +486,8 @@ actor LiveSession {
     private func broadcastTargets() -> (hosts: OutboxGroups, others: OutboxGroups) {
         if let fanOut { return fanOut }
         let targets = (
-            hosts: OutboxGroups(members.values.lazy.filter(\.host).map(\.outbox)),
-            others: OutboxGroups(members.values.lazy.filter { !$0.host }.map(\.outbox))
+            hosts: OutboxGroups(members.all.values.lazy.filter(\.host).map(\.outbox)),
+            others: OutboxGroups(members.all.values.lazy.filter { !$0.host }.map(\.outbox))
         )
         fanOut = targets
         return targets
@@ -497,7 +495,7 @@ actor LiveSession {
 
     /// Tells every socket to reconnect (shutdown) and forgets them.
     func closeAll(_ reason: Outbox.CloseReason) {
-        for member in members.values { member.outbox.close(reason) }
+        for member in members.all.values { member.outbox.close(reason) }
         members.removeAll()
         fanOut = nil
     }
@@ -533,7 +531,7 @@ actor LiveSession {
         // Presenters see the count change at once; viewers get it in their welcome. Sending every
         // join to every viewer would cost O(n²) frames while a hall fills up.
         let frame = Frames.encode(PresenceMessage(viewers: count))
-        for member in members.values where member.host { member.outbox.replace(.presence, with: frame) }
+        for member in members.hosts { member.outbox.replace(.presence, with: frame) }
         await onChange(self, count)
     }
 

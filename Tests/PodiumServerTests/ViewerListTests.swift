@@ -1,0 +1,77 @@
+import Foundation
+import NIOCore
+import PodiumCore
+import Testing
+
+@testable import PodiumServer
+
+/// The presenters' viewer list and count, kept by indexes (``SessionMembers``) and sent as a
+/// frame whose unchanged entries are reused (``ViewerListFrames``).
+@Suite("Viewer list", .timeLimit(.minutes(2)))
+struct ViewerListTests {
+    static func decoded(_ frame: ByteBuffer) throws -> ViewerListMessage {
+        try JSONDecoder().decode(ViewerListMessage.self, from: Data(buffer: frame))
+    }
+
+    @Test func theFrameSaysWhatTheMessageSaysAsEntriesChange() throws {
+        var frames = ViewerListFrames()
+        var views = (1...5).map { ViewerView(id: "g\($0)", name: "Guest \($0)", connected: true, questions: 0) }
+        #expect(try Self.decoded(frames.frame(views)) == ViewerListMessage(viewers: views))
+        views[2].connected = false
+        views[4].name = "Zoë \"the\" <best>"
+        views.append(ViewerView(id: "g6", name: "Six", connected: true, questions: 2))
+        let frame = frames.frame(views)
+        #expect(try Self.decoded(frame) == ViewerListMessage(viewers: views))
+        #expect(String(buffer: frame).hasPrefix(#"{"type":"viewerList","viewers":[{"#))
+        // A shorter list (not one a session makes) starts over rather than reusing the wrong ones.
+        let other = [ViewerView(id: "g1", name: "Other", connected: false, questions: 1)]
+        #expect(try Self.decoded(frames.frame(other)) == ViewerListMessage(viewers: other))
+        #expect(try Self.decoded(frames.frame([])) == ViewerListMessage(viewers: []))
+    }
+
+    /// The newest viewer list a presenter has, skipping older ones.
+    static func latestList(_ presenter: TestSocket, until done: ([[String: Any]]) -> Bool) async throws -> [[String: Any]] {
+        while true {
+            let list = try #require(try await presenter.next(ofType: "viewerList")?["viewers"] as? [[String: Any]])
+            if done(list) { return list }
+        }
+    }
+
+    static func entry(_ list: [[String: Any]], _ id: String) -> [String: Any]? { list.first { $0["id"] as? String == id } }
+
+    @Test func aViewerWithTwoTabsIsConnectedUntilTheLastClosesAndARenameShows() async throws {
+        try await TestServer.withLiveSession { client, token, code in
+            let presenter = try await client.socket(code: code)
+            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let tests = InteractionTests()
+            let adaTab = try await tests.viewer(client, code: code, identity: InteractionTests.identity(1), name: "Ada")
+            let adaOtherTab = try await tests.viewer(client, code: code, identity: InteractionTests.identity(1))
+            let bob = try await tests.viewer(client, code: code, identity: InteractionTests.identity(2), name: "Bob")
+            var list = try await Self.latestList(presenter) { $0.count == 2 }
+            #expect(Self.entry(list, "g1")?["name"] as? String == "Ada")
+            #expect(Self.entry(list, "g1")?["connected"] as? Bool == true)
+            #expect(Self.entry(list, "g2")?["connected"] as? Bool == true)
+
+            // An answer reaches both of Ada's tabs, and not Bob.
+            try await presenter.send(#"{"type":"openPoll","id":"p","poll":{"kind":"choice","question":"Q","choices":["A","B"]}}"#)
+            try await adaTab.send(#"{"type":"answer","id":"a","pollId":1,"choices":[1]}"#)
+            #expect(try await adaTab.next(ofType: "myAnswer")?["pollId"] as? Int == 1)
+            #expect(try await adaOtherTab.next(ofType: "myAnswer")?["pollId"] as? Int == 1)
+            let results = try #require(try await presenter.next(ofType: "results"))
+            #expect(results["connected"] as? Int == 3)  // sockets in the viewer role
+
+            await adaTab.close()
+            #expect(try await presenter.next(ofType: "presence")?["viewers"] as? Int == 2)
+            await adaOtherTab.close()
+            list = try await Self.latestList(presenter) { Self.entry($0, "g1")?["connected"] as? Bool == false }
+            #expect(Self.entry(list, "g2")?["connected"] as? Bool == true)
+
+            // Ada comes back under another name: the list shows it (her entry is encoded again).
+            let renamed = try await tests.viewer(client, code: code, identity: InteractionTests.identity(1), name: "Ada L.")
+            list = try await Self.latestList(presenter) { Self.entry($0, "g1")?["name"] as? String == "Ada L." }
+            #expect(Self.entry(list, "g1")?["connected"] as? Bool == true)
+            await renamed.close()
+            await bob.close()
+        }
+    }
+}
