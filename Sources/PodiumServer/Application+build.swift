@@ -134,7 +134,7 @@ private func assembleApplication(
         outboxLimit: configuration.outboxLimit,
         heartbeat: Outbox.Heartbeat(
             interval: TimeAmount(configuration.livePingInterval), silenceLimit: TimeAmount(configuration.liveSilenceLimit)),
-        messageRate: configuration.socketMessageRate,
+        messageRate: configuration.socketMessageRate, helloTimeout: TimeAmount(configuration.liveHelloTimeout),
         hellos: Admission(limit: configuration.helloConcurrency, patience: LiveConnection.helloPatience), now: now)
     // The sockets: the routes decide (origin, session code) and accept the upgrade; the
     // sockets then run on their own handlers (see PodiumServerChannel).

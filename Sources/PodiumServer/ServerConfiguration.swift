@@ -48,6 +48,9 @@ public struct ServerConfiguration: Sendable {
     public var helloConcurrency = 64
     /// A quiet live socket is pinged this often, and closed after `liveSilenceLimit` without a word.
     public var livePingInterval = Duration.seconds(25)
+    /// A new live socket must send its hello within this; one that has sent it and waits its
+    /// turn (see `helloConcurrency`) is not cut off.
+    public var liveHelloTimeout = Duration.seconds(10)
     public var liveSilenceLimit = Duration.seconds(75)
 
     public init(dataDirectory: URL, webRoot: URL) {

@@ -107,8 +107,12 @@ struct HelloAdmissionTests {
 
     /// One hello at a time, and that one is stuck on the store: the next viewer is still
     /// welcomed (after the stuck one's patience), and so is the stuck one once the store answers.
+    /// Both waited longer than the hello deadline, which a hello that has arrived has met.
     @Test func aHelloStuckOnTheStoreDoesNotKeepOthersOut() async throws {
-        let server = TestServer { $0.helloConcurrency = 1 }
+        let server = TestServer {
+            $0.helloConcurrency = 1
+            $0.liveHelloTimeout = .milliseconds(200)  // shorter than the stuck hello's patience
+        }
         defer { server.removeData() }
         let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
         let held = InteractionTests.identity(1)
@@ -128,5 +132,16 @@ struct HelloAdmissionTests {
             #expect(try await stuck.next(ofType: "welcome") != nil)
         }
         try await sqlite.close()
+    }
+
+    @Test func aSocketThatSaysNothingIsToldToSayHelloAndClosed() async throws {
+        let server = TestServer { $0.liveHelloTimeout = .milliseconds(200) }
+        defer { server.removeData() }
+        try await server.run { client in
+            let (_, code, _) = try await client.presentSession()
+            let silent = try await client.socket(code: code)
+            #expect(try await silent.next()?["code"] as? String == "hello_required")
+            try await silent.waitForClose()
+        }
     }
 }

@@ -15,7 +15,6 @@ import Synchronization
 /// welcome, events, acks and errors leave in the order they were queued.
 struct LiveConnection {
     static let maxMessageBytes = 64 * 1024
-    static let helloTimeout = TimeAmount.seconds(10)
     /// The longest one hello keeps its turn (see ``Admission``). A hello takes about a
     /// millisecond; one that takes longer waits on the store, and lets the next one in.
     static let helloPatience = TimeAmount.seconds(1)
@@ -29,6 +28,8 @@ struct LiveConnection {
     let heartbeat: Outbox.Heartbeat
     /// Messages per second a socket may send on average (pointer moves included).
     let messageRate: Double
+    /// How long a new socket has to send its hello.
+    let helloTimeout: TimeAmount
     /// How many hellos run at once; the others wait their turn.
     let hellos: Admission
     let now: @Sendable () -> Date

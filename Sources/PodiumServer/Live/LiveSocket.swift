@@ -38,7 +38,7 @@ final class LiveSocket: SocketEndpoint {
         let state = NIOLockedValueBox(
             State(budget: TokenBucket(rate: connection.messageRate, burst: connection.messageRate * 2, now: connection.now())))
         self.state = state
-        let deadline = outbox.scheduleTask(in: LiveConnection.helloTimeout) { [state] in
+        let deadline = outbox.scheduleTask(in: connection.helloTimeout) { [state] in
             guard state.withLockedValue({ $0.joined == nil }) else { return }
             outbox.push(Frames.encode(ErrorMessage(.helloRequired)))
             outbox.close(.finished)
@@ -52,6 +52,12 @@ final class LiveSocket: SocketEndpoint {
 
     /// Hellos take turns (see ``Admission``); the socket's later messages do not wait.
     var admission: Admission? { connection.hellos }
+
+    /// The client has said something, in time: however long its hello then waits for its turn,
+    /// the hello deadline is met (a crowd reconnecting after a restart waits, it is not cut off).
+    func firstMessageArrived() {
+        cancelHelloDeadline()
+    }
 
     func opened() async {}
 

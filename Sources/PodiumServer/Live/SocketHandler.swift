@@ -17,10 +17,13 @@ protocol SocketEndpoint: Sendable {
     func ended() async
     /// When set, the socket's first message waits its turn here (a hello: see ``Admission``).
     var admission: Admission? { get }
+    /// On the loop, as the socket's first whole message arrives, before it waits for its turn.
+    func firstMessageArrived()
 }
 
 extension SocketEndpoint {
     var admission: Admission? { nil }
+    func firstMessageArrived() {}
 }
 
 /// A socket's client messages waiting for their turn, and the task that handles them.
@@ -138,12 +141,14 @@ final class SocketHandler: ChannelDuplexHandler {
     private var paused = false
     /// After a close frame or a protocol error nothing more is read.
     private var done = false
+    private var messageSeen = false
+    private let endpoint: any SocketEndpoint
 
     /// Installs the handler and starts the socket: `opened` is the endpoint's first call.
     static func install(
         on channel: any Channel, endpoint: any SocketEndpoint, maxMessageBytes: Int
     ) throws {
-        let handler = SocketHandler(outbox: endpoint.outbox, maxMessageBytes: maxMessageBytes)
+        let handler = SocketHandler(endpoint: endpoint, maxMessageBytes: maxMessageBytes)
         let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
         let inbox = SocketInbox(endpoint: endpoint, loop: channel.eventLoop) {
             bound.eventLoop.execute { bound.value.resumeReading() }
@@ -153,8 +158,9 @@ final class SocketHandler: ChannelDuplexHandler {
         try channel.pipeline.syncOperations.addHandler(handler)
     }
 
-    private init(outbox: Outbox, maxMessageBytes: Int) {
-        self.outbox = outbox
+    private init(endpoint: any SocketEndpoint, maxMessageBytes: Int) {
+        self.endpoint = endpoint
+        self.outbox = endpoint.outbox
         self.maxMessageBytes = maxMessageBytes
     }
 
@@ -216,6 +222,10 @@ final class SocketHandler: ChannelDuplexHandler {
             item = .text(text)
         } else {
             item = .binary
+        }
+        if !messageSeen {
+            messageSeen = true
+            endpoint.firstMessageArrived()
         }
         if inbox?.add(item) == false { paused = true }
     }
