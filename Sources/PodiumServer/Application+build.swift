@@ -135,7 +135,7 @@ private func assembleApplication(
         heartbeat: Outbox.Heartbeat(
             interval: TimeAmount(configuration.livePingInterval), silenceLimit: TimeAmount(configuration.liveSilenceLimit)),
         messageRate: configuration.socketMessageRate, helloTimeout: TimeAmount(configuration.liveHelloTimeout),
-        hellos: Admission(limit: configuration.helloConcurrency, patience: LiveConnection.helloPatience), now: now)
+        hellos: Admission(limit: configuration.helloConcurrency, patience: TimeAmount(configuration.helloPatience)), now: now)
     // The sockets: the routes decide (origin, session code) and accept the upgrade; the
     // sockets then run on their own handlers (see PodiumServerChannel).
     let origins = OriginCheck(publicURL: configuration.publicURL)

@@ -46,6 +46,9 @@ public struct ServerConfiguration: Sendable {
     /// Hellos handled at once; a crowd arriving together waits its turn, at far less memory
     /// than running every hello at once (see `Admission`).
     public var helloConcurrency = 64
+    /// The longest one hello keeps its turn. A hello takes about a millisecond; one that takes
+    /// longer is waiting on the store, and lets the next one in.
+    public var helloPatience = Duration.seconds(1)
     /// A quiet live socket is pinged this often, and closed after `liveSilenceLimit` without a word.
     public var livePingInterval = Duration.seconds(25)
     /// A new live socket must send its hello within this; one that has sent it and waits its

@@ -15,9 +15,6 @@ import Synchronization
 /// welcome, events, acks and errors leave in the order they were queued.
 struct LiveConnection {
     static let maxMessageBytes = 64 * 1024
-    /// The longest one hello keeps its turn (see ``Admission``). A hello takes about a
-    /// millisecond; one that takes longer waits on the store, and lets the next one in.
-    static let helloPatience = TimeAmount.seconds(1)
 
     let hub: LiveHub
     let accounts: Accounts
