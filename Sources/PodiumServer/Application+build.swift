@@ -152,7 +152,8 @@ private func assembleApplication(
 
     let app = Application(
         router: router,
-        server: PodiumServerChannel.builder(router: router, maxFrameSize: LiveConnection.maxMessageBytes),
+        server: PodiumServerChannel.builder(
+            router: router, maxFrameSize: LiveConnection.maxMessageBytes, idleTimeout: TimeAmount(configuration.httpIdleTimeout)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
         // Services start in order and stop in reverse: the database closes last.
         services: services + [hub, ingest],

@@ -51,6 +51,11 @@ public struct ServerConfiguration: Sendable {
     public var helloPatience = Duration.seconds(1)
     /// A quiet live socket is pinged this often, and closed after `liveSilenceLimit` without a word.
     public var livePingInterval = Duration.seconds(25)
+    /// An HTTP connection with nothing to do is closed after this: one that has not sent a whole
+    /// request head yet (a client stuck or trickling its headers, as a slowloris attack does), or
+    /// a kept-alive one between requests. A request being read or answered is not idle. Live
+    /// sockets have their own heartbeat instead.
+    public var httpIdleTimeout = Duration.seconds(60)
     /// A new live socket must send its hello within this; one that has sent it and waits its
     /// turn (see `helloConcurrency`) is not cut off.
     public var liveHelloTimeout = Duration.seconds(10)

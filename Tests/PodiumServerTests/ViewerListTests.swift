@@ -54,6 +54,7 @@ struct ViewerListTests {
 
             // An answer reaches both of Ada's tabs, and not Bob.
             try await presenter.send(#"{"type":"openPoll","id":"p","poll":{"kind":"choice","question":"Q","choices":["A","B"]}}"#)
+            #expect(try await presenter.next(ofType: "ack")?["id"] as? String == "p")  // open before anyone answers
             try await adaTab.send(#"{"type":"answer","id":"a","pollId":1,"choices":[1]}"#)
             #expect(try await adaTab.next(ofType: "myAnswer")?["pollId"] as? Int == 1)
             #expect(try await adaOtherTab.next(ofType: "myAnswer")?["pollId"] as? Int == 1)

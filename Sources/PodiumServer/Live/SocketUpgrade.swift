@@ -56,21 +56,25 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
     let upgradeResponder: RouterResponder<AppRequestContext>
     /// The largest frame a client may send; a message of several frames is bounded by its socket.
     let maxFrameSize: Int
-    let http1 = HTTP1Channel.Configuration()
+    /// Kept-alive connections are closed after this long between requests (Hummingbird's
+    /// connection handler); ``setup(channel:logger:)`` gives the first request head as long.
+    let http1: HTTP1Channel.Configuration
 
     init(
         responder: @escaping HTTPChannelHandler.Responder, upgradeResponder: RouterResponder<AppRequestContext>,
-        maxFrameSize: Int
+        maxFrameSize: Int, idleTimeout: TimeAmount
     ) {
         self.responder = Self.redirectingLateUpgrades(responder)
         self.upgradeResponder = upgradeResponder
         self.maxFrameSize = maxFrameSize
+        self.http1 = HTTP1Channel.Configuration(idleTimeout: idleTimeout)
     }
 
-    static func builder(router: Router<AppRequestContext>, maxFrameSize: Int) -> HTTPServerBuilder {
+    static func builder(router: Router<AppRequestContext>, maxFrameSize: Int, idleTimeout: TimeAmount) -> HTTPServerBuilder {
         let upgradeResponder = router.buildResponder()
         return HTTPServerBuilder { responder in
-            PodiumServerChannel(responder: responder, upgradeResponder: upgradeResponder, maxFrameSize: maxFrameSize)
+            PodiumServerChannel(
+                responder: responder, upgradeResponder: upgradeResponder, maxFrameSize: maxFrameSize, idleTimeout: idleTimeout)
         }
     }
 
@@ -82,6 +86,14 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.receiveBuffers)
+            // Until its first request head is whole, a connection is in NIO's upgrade handler,
+            // which has no timeout of its own: one that sends nothing, or trickles its headers,
+            // would hold its descriptor for ever. Whichever way the head goes (an upgrade or
+            // not), the deadline is cancelled there.
+            let headDeadline = http1.idleTimeout.map { timeout in
+                channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+            }
+            channel.closeFuture.whenComplete { _ in headDeadline?.cancel() }
             let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let accepted = Mutex<SocketUpgrade.Install?>(nil)
             let logger = logger.with(metadataKey: "hb.request.id", value: .stringConvertible(RequestID()))
@@ -89,6 +101,7 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                 maxFrameSize: maxFrameSize,
                 enableAutomaticErrorHandling: true,
                 shouldUpgrade: { channel, head in
+                    headDeadline?.cancel()
                     upgradeAttempted.value = true
                     let promise = channel.eventLoop.makePromise(of: HTTPHeaders?.self)
                     promise.completeWithTask {
@@ -113,7 +126,8 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             let notUpgrading = NIOTypedHTTPServerUpgradeConfiguration(
                 upgraders: [upgrader],
                 notUpgradingCompletionHandler: { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                    headDeadline?.cancel()
+                    return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
                         try channel.pipeline.syncOperations.addHandlers(http1.additionalChannelHandlers())
                         try channel.pipeline.syncOperations.addHandler(

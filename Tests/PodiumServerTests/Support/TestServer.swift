@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import PodiumServer
 import PodiumStore
+import Synchronization
 import Testing
 
 /// The real application in-process, on a temporary data directory with real SQLite, Poppler and
@@ -30,6 +31,9 @@ struct TestServer {
         configuration.seedDemoDeck = false
         // The cheapest bcrypt cost: these tests check behaviour, not password strength.
         configuration.bcryptCost = 4
+        // The test client keeps one connection and does not reconnect when the server closes it
+        // (browsers do), and some tests leave it idle for minutes.
+        configuration.httpIdleTimeout = .seconds(600)
         configure(&configuration)
         self.configuration = configuration
     }
@@ -43,8 +47,15 @@ struct TestServer {
     /// Runs `body` against the live server (a real port, so WebSockets work).
     func run(store: (any PodiumStore)? = nil, _ body: @escaping @Sendable (Client) async throws -> Void) async throws {
         let (app, _) = try await buildApplication(configuration: configuration, store: store, logger: Self.logger())
-        try await app.test(.live) { client in
-            try await body(Client(client: client, port: client.port!))
+        let finished = Atomic<Bool>(false)
+        do {
+            try await app.test(.live) { client in
+                try await body(Client(client: client, port: client.port!))
+                finished.store(true, ordering: .relaxed)
+            }
+        } catch ChannelError.ioOnClosedChannel where finished.load(ordering: .relaxed) {
+            // The test passed; then the test client, shutting down, found that the server had
+            // closed its idle connection (tests of `httpIdleTimeout`) and said so.
         }
     }
 
