@@ -64,8 +64,8 @@ public func buildApplication(
     } else {
         let sqlite = try await SQLStore.openSQLite(path: configuration.databasePath, logger: logger)
         store = sqlite
-        closeOpenedStore = { try await sqlite.close() }
-        services.append(CloseOnShutdown(name: "database") { try await sqlite.close() })
+        closeOpenedStore = sqlite.close
+        services.append(CloseOnShutdown(name: "database", close: sqlite.close))
     }
     do {
         return try await assembleApplication(

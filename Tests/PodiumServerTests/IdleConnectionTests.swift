@@ -77,7 +77,10 @@ struct IdleConnectionTests {
             _ = try await presenter.hello(["role": "presenter", "token": token])
             let viewer = try await client.socket(code: code)
             #expect(try await viewer.hello(["role": "viewer"])["type"] as? String == "welcome")
-            try await Task.sleep(for: .seconds(4))  // four idle timeouts, in silence
+            // Both the sockets and a plain connection opened now stay silent until the server
+            // has closed the plain one: the idle timeout has then passed for all of them.
+            let plain = try await Self.connect(port: port)
+            try await plain.closeFuture.get()
             try await presenter.send(#"{"type":"goto","id":"g","page":2}"#)
             #expect(try await viewer.nextDurable()?["page"] as? Int == 2)
         }

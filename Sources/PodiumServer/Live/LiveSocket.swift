@@ -38,8 +38,9 @@ final class LiveSocket: SocketEndpoint {
         let state = NIOLockedValueBox(
             State(budget: TokenBucket(rate: connection.messageRate, burst: connection.messageRate * 2, now: connection.now())))
         self.state = state
-        let deadline = outbox.scheduleTask(in: connection.helloTimeout) { [state] in
-            guard state.withLockedValue({ $0.joined == nil }) else { return }
+        // Cancelled on the loop as the first message arrives (``firstMessageArrived()``), which
+        // is also where this runs: if it runs, the client has said nothing.
+        let deadline = outbox.scheduleTask(in: connection.helloTimeout) {
             outbox.push(Frames.encode(ErrorMessage(.helloRequired)))
             outbox.close(.finished)
         }
@@ -84,7 +85,6 @@ final class LiveSocket: SocketEndpoint {
             message, code: code, requester: requester, outbox: outbox, logger: logger)
         {
             state.withLockedValue { $0.joined = joined }
-            cancelHelloDeadline()
         }
     }
 
