@@ -1,20 +1,11 @@
 /// A message from a client on the live socket, decoded from `{"type": ..., ...}`.
 public enum ClientMessage: Sendable, Equatable {
     case hello(Hello)
-    /// A durable command with the client's id for it.
+    /// A command with the client's id for it: everything that changes the session, answers,
+    /// questions and votes included, goes through the one pipeline.
     case command(id: String, SessionCommand)
     /// A laser-pointer move; nil hides the pointer.
     case pointer(PagePoint?)
-    /// A viewer's answer to a poll.
-    case answer(id: String, pollId: Int, PollAnswer)
-    /// A viewer's question for the presenter.
-    case ask(id: String, text: String, page: Int?, anonymous: Bool)
-    /// The presenter marks a question answered or not.
-    case markQuestion(id: String, questionId: String, answered: Bool)
-    /// The presenter approves a question for the public list (or withdraws it).
-    case approveQuestion(id: String, questionId: String, approved: Bool)
-    /// A viewer upvotes a public question (or takes the vote back).
-    case vote(id: String, questionId: String, up: Bool)
     /// The ink stroke being drawn (ephemeral), or its end.
     case inking(InkingMessage)
     /// Send again every durable event after this seq.
@@ -40,9 +31,7 @@ public enum ClientMessage: Sendable, Equatable {
     /// The client's id, for commands that carry one.
     public var commandID: String? {
         switch self {
-        case .command(let id, _), .answer(let id, _, _), .ask(let id, _, _, _), .markQuestion(let id, _, _),
-            .approveQuestion(let id, _, _), .vote(let id, _, _):
-            id
+        case .command(let id, _): id
         default: nil
         }
     }
@@ -114,16 +103,21 @@ extension ClientMessage: Codable {
             } else {
                 answer = .choices(try c.decode([Int].self, forKey: .choices))
             }
-            self = .answer(id: try commandID(), pollId: try c.decode(Int.self, forKey: .pollId), answer)
+            self = .command(id: try commandID(), .answer(pollId: try c.decode(Int.self, forKey: .pollId), answer))
         case "ask":
-            self = .ask(
-                id: try commandID(), text: try c.decode(String.self, forKey: .text),
-                page: try c.decodeIfPresent(Int.self, forKey: .page),
-                anonymous: try c.decodeIfPresent(Bool.self, forKey: .anonymous) ?? false)
+            let id = try commandID()
+            self = .command(
+                id: id,
+                .ask(
+                    id: id, text: try c.decode(String.self, forKey: .text),
+                    page: try c.decodeIfPresent(Int.self, forKey: .page),
+                    anonymous: try c.decodeIfPresent(Bool.self, forKey: .anonymous) ?? false))
         case "markQuestion":
-            self = .markQuestion(
-                id: try commandID(), questionId: try c.decode(String.self, forKey: .questionId),
-                answered: try c.decodeIfPresent(Bool.self, forKey: .answered) ?? true)
+            self = .command(
+                id: try commandID(),
+                .markQuestion(
+                    questionId: try c.decode(String.self, forKey: .questionId),
+                    answered: try c.decodeIfPresent(Bool.self, forKey: .answered) ?? true))
         case "stroke":
             let id = try commandID()
             var stroke = try c.decode(Stroke.self, forKey: .stroke)
@@ -155,13 +149,17 @@ extension ClientMessage: Codable {
         case "setQuestionMode":
             self = .command(id: try commandID(), .setQuestionMode(try c.decode(QuestionMode.self, forKey: .questions)))
         case "approveQuestion":
-            self = .approveQuestion(
-                id: try commandID(), questionId: try c.decode(String.self, forKey: .questionId),
-                approved: try c.decodeIfPresent(Bool.self, forKey: .approved) ?? true)
+            self = .command(
+                id: try commandID(),
+                .approveQuestion(
+                    questionId: try c.decode(String.self, forKey: .questionId),
+                    approved: try c.decodeIfPresent(Bool.self, forKey: .approved) ?? true))
         case "vote":
-            self = .vote(
-                id: try commandID(), questionId: try c.decode(String.self, forKey: .questionId),
-                up: try c.decodeIfPresent(Bool.self, forKey: .up) ?? true)
+            self = .command(
+                id: try commandID(),
+                .vote(
+                    questionId: try c.decode(String.self, forKey: .questionId),
+                    up: try c.decodeIfPresent(Bool.self, forKey: .up) ?? true))
         case "pointer":
             if try c.decodeIfPresent(Bool.self, forKey: .visible) == false {
                 self = .pointer(nil)
@@ -243,6 +241,30 @@ extension ClientMessage: Codable {
             case .setBackground(let color):
                 try c.encode("setBackground", forKey: .type)
                 try c.encode(color, forKey: .color)
+            case .answer(let pollId, let answer):
+                try c.encode("answer", forKey: .type)
+                try c.encode(pollId, forKey: .pollId)
+                switch answer {
+                case .choices(let choices): try c.encode(choices, forKey: .choices)
+                case .text(let text): try c.encode(text, forKey: .text)
+                }
+            case .ask(_, let text, let page, let anonymous):
+                try c.encode("ask", forKey: .type)
+                try c.encode(text, forKey: .text)
+                try c.encodeIfPresent(page, forKey: .page)
+                try c.encode(anonymous, forKey: .anonymous)
+            case .markQuestion(let questionId, let answered):
+                try c.encode("markQuestion", forKey: .type)
+                try c.encode(questionId, forKey: .questionId)
+                try c.encode(answered, forKey: .answered)
+            case .approveQuestion(let questionId, let approved):
+                try c.encode("approveQuestion", forKey: .type)
+                try c.encode(questionId, forKey: .questionId)
+                try c.encode(approved, forKey: .approved)
+            case .vote(let questionId, let up):
+                try c.encode("vote", forKey: .type)
+                try c.encode(questionId, forKey: .questionId)
+                try c.encode(up, forKey: .up)
             }
         case .inking(let inking):
             try c.encode("inking", forKey: .type)
@@ -252,35 +274,6 @@ extension ClientMessage: Codable {
             try c.encodeIfPresent(inking.width, forKey: .width)
             try c.encodeIfPresent(inking.points, forKey: .points)
             try c.encodeIfPresent(inking.done, forKey: .done)
-        case .approveQuestion(let id, let questionId, let approved):
-            try c.encode("approveQuestion", forKey: .type)
-            try c.encode(id, forKey: .id)
-            try c.encode(questionId, forKey: .questionId)
-            try c.encode(approved, forKey: .approved)
-        case .vote(let id, let questionId, let up):
-            try c.encode("vote", forKey: .type)
-            try c.encode(id, forKey: .id)
-            try c.encode(questionId, forKey: .questionId)
-            try c.encode(up, forKey: .up)
-        case .answer(let id, let pollId, let answer):
-            try c.encode("answer", forKey: .type)
-            try c.encode(id, forKey: .id)
-            try c.encode(pollId, forKey: .pollId)
-            switch answer {
-            case .choices(let choices): try c.encode(choices, forKey: .choices)
-            case .text(let text): try c.encode(text, forKey: .text)
-            }
-        case .ask(let id, let text, let page, let anonymous):
-            try c.encode("ask", forKey: .type)
-            try c.encode(id, forKey: .id)
-            try c.encode(text, forKey: .text)
-            try c.encodeIfPresent(page, forKey: .page)
-            try c.encode(anonymous, forKey: .anonymous)
-        case .markQuestion(let id, let questionId, let answered):
-            try c.encode("markQuestion", forKey: .type)
-            try c.encode(id, forKey: .id)
-            try c.encode(questionId, forKey: .questionId)
-            try c.encode(answered, forKey: .answered)
         case .pointer(let point):
             try c.encode("pointer", forKey: .type)
             if let point {

@@ -10,13 +10,13 @@ public struct SessionInfo: Codable, Sendable, Equatable {
     /// A session's deck; empty for a room, whose decks are in `snapshot.room`.
     public var pages: [PageInfo]
     /// `session` or `room`.
-    public var kind: String
+    public var kind: SessionKind
     /// When it started (seconds since 1970), for the room's timer.
     public var startedAt: Double
 
     public init(
         id: String, code: String, title: String, presenter: String, pageCount: Int, allowDownload: Bool,
-        hasPasscode: Bool, pages: [PageInfo], kind: String = "session", startedAt: Double = 0
+        hasPasscode: Bool, pages: [PageInfo], kind: SessionKind = .session, startedAt: Double = 0
     ) {
         self.kind = kind
         self.startedAt = startedAt

@@ -1,4 +1,4 @@
-/// What a client asks a live session to do. Commands are decided by ``SessionState/handle(_:id:by:)``.
+/// What a client asks a live session to do. Every one is decided by ``SessionState/take(_:id:from:at:)``.
 public enum SessionCommand: Sendable, Equatable {
     case goto(page: Int)
     case zoom(Viewport)
@@ -21,22 +21,14 @@ public enum SessionCommand: Sendable, Equatable {
     case showDeck(deckId: String, page: Int?)
     /// Rooms: the projector's colour around the slide.
     case setBackground(String)
-}
-
-/// How a command was taken.
-public enum CommandOutcome: Sendable, Equatable {
-    /// New durable events, already applied to the state; store them, then send them.
-    case applied([SessionEvent])
-    /// Accepted, but nothing changed for anyone (a no-op, or a viewer browsing alone while unlocked).
-    case unchanged(seq: Int)
-    /// This command id was handled before; answer as then and change nothing.
-    case duplicate(seq: Int)
-
-    /// The `seq` to acknowledge the command with.
-    public var ackSeq: Int {
-        switch self {
-        case .applied(let events): events.last?.seq ?? 0
-        case .unchanged(let seq), .duplicate(let seq): seq
-        }
-    }
+    /// A viewer's answer to a poll (one per viewer, changeable while the poll is open).
+    case answer(pollId: Int, PollAnswer)
+    /// A viewer's question for the host; its id is the command's id.
+    case ask(id: String, text: String, page: Int?, anonymous: Bool)
+    /// The host marks a question answered or not.
+    case markQuestion(questionId: String, answered: Bool)
+    /// The host approves a question for the public list, or withdraws it.
+    case approveQuestion(questionId: String, approved: Bool)
+    /// A viewer's upvote of a public question, or its withdrawal.
+    case vote(questionId: String, up: Bool)
 }

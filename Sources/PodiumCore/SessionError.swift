@@ -63,3 +63,10 @@ extension SessionError {
         code: "invalid_stroke", message: "A stroke needs 1 to 2,000 points inside the page, a #RRGGBB colour and a sane width.")
     public static let strokeNotFound = SessionError(code: "stroke_not_found", message: "There is no such stroke.")
 }
+
+extension SessionError {
+    /// A command held a value that cannot be sent on (a number out of range, say): refused
+    /// before anything was stored.
+    public static let unencodable = SessionError(
+        code: "bad_message", message: "The command holds a value that cannot be sent.")
+}

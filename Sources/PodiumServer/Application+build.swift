@@ -44,11 +44,13 @@ public typealias PodiumApplication = Application<RouterResponder<AppRequestConte
 ///   - configuration: where data lives, what to listen on, limits.
 ///   - store: the store to use; nil opens SQLite in the data directory (migrations run here,
 ///     before the server accepts requests).
+///   - bus: how this node hears of other nodes' events and presence; nil: this node alone.
 ///   - now: the clock.
 ///   - onServerRunning: called with the listening channel (its local address tells the port).
 public func buildApplication(
     configuration: ServerConfiguration,
     store providedStore: (any PodiumStore)? = nil,
+    bus: (any SessionBus)? = nil,
     logger: Logger = Logger(label: "podium"),
     now: @escaping @Sendable () -> Date = { Date() },
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
@@ -69,7 +71,8 @@ public func buildApplication(
     }
     do {
         return try await assembleApplication(
-            configuration: configuration, store: store, services: services, logger: logger, now: now,
+            configuration: configuration, store: store, bus: bus ?? LocalSessionBus(), services: services, logger: logger,
+            now: now,
             onServerRunning: onServerRunning)
     } catch {
         // The application never ran, so its shutdown service will not close the database.
@@ -80,7 +83,7 @@ public func buildApplication(
 
 /// Everything `buildApplication` does once the store is open.
 private func assembleApplication(
-    configuration: ServerConfiguration, store: any PodiumStore, services: [any Service], logger: Logger,
+    configuration: ServerConfiguration, store: any PodiumStore, bus: any SessionBus, services: [any Service], logger: Logger,
     now: @escaping @Sendable () -> Date, onServerRunning: @escaping @Sendable (any Channel) async -> Void
 ) async throws -> (PodiumApplication, StartupReport) {
     let blobs = try FileBlobStore(root: configuration.blobDirectory)
@@ -88,7 +91,7 @@ private func assembleApplication(
     let ingest = IngestService(
         store: store, blobs: blobs, ingester: PDFIngester(limits: configuration.ingestLimits),
         workRoot: configuration.temporaryDirectory, logger: logger)
-    let hub = LiveHub(store: store, now: now, logger: logger)
+    let hub = LiveHub(store: store, bus: bus, now: now, logger: logger)
 
     let (adminCreated, generatedPassword) = try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
     if adminCreated, configuration.seedDemoDeck {

@@ -88,8 +88,7 @@ struct FolderResponse: Codable, Sendable {
 struct SessionResponse: Codable, Sendable {
     let id: String
     let code: String
-    /// `session` or `room`.
-    let kind: String
+    let kind: SessionKind
     let joinUrl: String
     /// Rooms: where presenters join, the moderator's console and the projector's page.
     let presenterUrl: String?

@@ -141,6 +141,18 @@ enum Migrations {
                 "CREATE INDEX sessions_code ON sessions(code, created_at)",
             ],
             rebuildsTables: true),
+        Migration(
+            version: 7, name: "commands of the one pipeline",
+            statements: [
+                // Commands that change only what the audience contributed (answers, questions,
+                // votes) store no event: their ids are kept here, so a retry after a restart
+                // still counts once. A unique (session, command) is what several nodes rely on.
+                """
+                CREATE TABLE session_commands (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, command_id TEXT NOT NULL,
+                  seq INTEGER NOT NULL, created_at REAL NOT NULL, PRIMARY KEY (session_id, command_id))
+                """
+            ]),
     ]
 
     static func run(on db: any SQLDatabase, logger: Logger) async throws {

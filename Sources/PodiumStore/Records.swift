@@ -1,4 +1,5 @@
 import Foundation
+import PodiumCore
 
 /// A presenter or admin account.
 public struct UserRecord: Sendable, Equatable, Codable {
@@ -106,12 +107,8 @@ public struct PageRecord: Sendable, Equatable, Codable {
 
 /// A live session of one deck. Its state is not stored here but as events (see ``EventStore``).
 public struct SessionRecord: Sendable, Equatable, Codable {
-    public enum Kind: String, Sendable, Codable {
-        /// One presenter, one deck.
-        case session
-        /// A moderator, presenters who bring decks, a projector.
-        case room
-    }
+    /// One presenter and a deck, or a room (a moderator, presenters who bring decks, a projector).
+    public typealias Kind = SessionKind
 
     public var id: String
     public var code: String

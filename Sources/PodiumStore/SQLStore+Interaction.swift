@@ -3,9 +3,11 @@ import PodiumCore
 import SQLKit
 
 extension SQLStore: InteractionStore {
-    public func saveAnswer(sessionId: String, pollId: Int, viewerId: String, _ answer: PollAnswer, at date: Date) async throws {
-        let body = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
-        try await serial { db in
+    /// Writes one audience record inside the transaction of ``append(sessionId:_:at:)``.
+    static func store(_ record: AudienceRecord, sessionId: String, at date: Date, on db: any SQLDatabase) async throws {
+        switch record {
+        case .answer(let pollId, let viewerId, let answer):
+            let body = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
             try await db.raw(
                 """
                 INSERT INTO poll_answers (session_id, poll_id, viewer_id, answer, first_answered_at, updated_at)
@@ -13,6 +15,34 @@ extension SQLStore: InteractionStore {
                 ON CONFLICT (session_id, poll_id, viewer_id) DO UPDATE SET answer = excluded.answer, updated_at = excluded.updated_at
                 """
             ).run()
+        case .question(let question):
+            try await db.raw(
+                """
+                INSERT INTO audience_questions (session_id, id, text, page, anonymous, viewer_id, name, asked_at, answered)
+                VALUES (\(bind: sessionId), \(bind: question.id), \(bind: question.text), \(bind: question.page),
+                        \(bind: question.anonymous), \(bind: question.viewerId), \(bind: question.name),
+                        \(bind: question.askedAt), \(bind: question.answered))
+                ON CONFLICT (session_id, id) DO NOTHING
+                """
+            ).run()
+        case .questionAnswered(let questionId, let answered):
+            try await db.update("audience_questions").set("answered", to: answered)
+                .where("session_id", .equal, sessionId).where("id", .equal, questionId).run()
+        case .questionApproved(let questionId, let approved):
+            try await db.update("audience_questions").set("approved", to: approved)
+                .where("session_id", .equal, sessionId).where("id", .equal, questionId).run()
+        case .vote(let questionId, let viewerId, let up):
+            if up {
+                try await db.raw(
+                    """
+                    INSERT INTO question_votes (session_id, question_id, viewer_id)
+                    VALUES (\(bind: sessionId), \(bind: questionId), \(bind: viewerId)) ON CONFLICT DO NOTHING
+                    """
+                ).run()
+            } else {
+                try await db.delete(from: "question_votes").where("session_id", .equal, sessionId)
+                    .where("question_id", .equal, questionId).where("viewer_id", .equal, viewerId).run()
+            }
         }
     }
 
@@ -34,27 +64,6 @@ extension SQLStore: InteractionStore {
         }
     }
 
-    public func saveQuestion(sessionId: String, _ question: AudienceQuestion) async throws {
-        try await serial { db in
-            try await db.raw(
-                """
-                INSERT INTO audience_questions (session_id, id, text, page, anonymous, viewer_id, name, asked_at, answered)
-                VALUES (\(bind: sessionId), \(bind: question.id), \(bind: question.text), \(bind: question.page),
-                        \(bind: question.anonymous), \(bind: question.viewerId), \(bind: question.name),
-                        \(bind: question.askedAt), \(bind: question.answered))
-                ON CONFLICT (session_id, id) DO NOTHING
-                """
-            ).run()
-        }
-    }
-
-    public func setQuestionAnswered(sessionId: String, questionId: String, answered: Bool) async throws {
-        try await serial { db in
-            try await db.update("audience_questions").set("answered", to: answered)
-                .where("session_id", .equal, sessionId).where("id", .equal, questionId).run()
-        }
-    }
-
     public func questions(sessionId: String) async throws -> [AudienceQuestion] {
         try await serial { db in
             try await db.select().columns(
@@ -62,29 +71,6 @@ extension SQLStore: InteractionStore {
             )
             .from("audience_questions").where("session_id", .equal, sessionId).orderBy("asked_at")
             .all(decoding: AudienceQuestion.self, with: Self.decoding)
-        }
-    }
-
-    public func setQuestionApproved(sessionId: String, questionId: String, approved: Bool) async throws {
-        try await serial { db in
-            try await db.update("audience_questions").set("approved", to: approved)
-                .where("session_id", .equal, sessionId).where("id", .equal, questionId).run()
-        }
-    }
-
-    public func saveVote(sessionId: String, questionId: String, viewerId: String, up: Bool) async throws {
-        try await serial { db in
-            if up {
-                try await db.raw(
-                    """
-                    INSERT INTO question_votes (session_id, question_id, viewer_id)
-                    VALUES (\(bind: sessionId), \(bind: questionId), \(bind: viewerId)) ON CONFLICT DO NOTHING
-                    """
-                ).run()
-            } else {
-                try await db.delete(from: "question_votes").where("session_id", .equal, sessionId)
-                    .where("question_id", .equal, questionId).where("viewer_id", .equal, viewerId).run()
-            }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PodiumCore
 import SQLKit
+import SQLiteKit
 
 extension SQLStore: SessionStore {
     public func insertSession(_ session: SessionRecord) async throws {
@@ -42,25 +43,63 @@ extension SQLStore: SessionStore {
         }
     }
 
-    public func appendEvents(sessionId: String, _ events: [StoredEvent], at date: Date) async throws {
-        guard !events.isEmpty else { return }
+    public func append(sessionId: String, _ write: CommandWrite, at date: Date) async throws {
+        guard !write.events.isEmpty || !write.records.isEmpty else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        let rows = try events.map { stored in
+        let rows = try write.events.map { event in
             [
-                SQLBind(sessionId), SQLBind(stored.event.seq), SQLBind(stored.event.type),
-                SQLBind(String(decoding: try encoder.encode(stored.event), as: UTF8.self)),
-                stored.commandID.map { SQLBind($0) } ?? SQLBind(String?.none), SQLBind(date),
+                SQLBind(sessionId), SQLBind(event.seq), SQLBind(event.type),
+                SQLBind(String(decoding: try encoder.encode(event), as: UTF8.self)),
+                // The command's id goes on its last event: a replay remembers it with that seq.
+                event.seq == write.events.last?.seq ? SQLBind(write.commandKey) : SQLBind(String?.none), SQLBind(date),
             ] as [any SQLExpression]
         }
-        // One multi-row INSERT is atomic, and the (session_id, seq) primary key refuses a seq
-        // that was already stored, so a history can never fork.
-        try await serial { db in
+        let insertEvents: @Sendable (any SQLDatabase) async throws -> Void = { db in
+            guard !rows.isEmpty else { return }
             var insert = db.insert(into: "session_events")
                 .columns("session_id", "seq", "type", "body", "command_id", "created_at")
             for row in rows { insert = insert.values(row) }
             try await insert.run()
         }
+        do {
+            if write.records.isEmpty {
+                // One multi-row INSERT is atomic, and the (session_id, seq) primary key refuses a
+                // seq that was already stored, so a history can never fork.
+                try await serial { db in try await insertEvents(db) }
+            } else {
+                try await transaction { db in
+                    try await insertEvents(db)
+                    for record in write.records { try await Self.store(record, sessionId: sessionId, at: date, on: db) }
+                    if let key = write.commandKey, write.events.isEmpty {
+                        try await db.insert(into: "session_commands").columns("session_id", "command_id", "seq", "created_at")
+                            .values(SQLBind(sessionId), SQLBind(key), SQLBind(write.seq), SQLBind(date)).run()
+                    }
+                }
+            }
+        } catch let error as SQLiteError where Self.isConflict(error) {
+            throw SeqConflict(sessionId: sessionId, seq: write.events.first?.seq ?? write.seq)
+        }
+    }
+
+    static func isConflict(_ error: SQLiteError) -> Bool {
+        switch error.reason {
+        case .constraint, .constraintPrimaryKeyFailed, .constraintUniqueFailed: true
+        default: false
+        }
+    }
+
+    public func recordedCommands(sessionId: String, limit: Int) async throws -> [(key: String, seq: Int)] {
+        struct Row: Decodable {
+            let commandId: String
+            let seq: Int
+        }
+        let rows = try await serial { db in
+            try await db.select().columns("command_id", "seq").from("session_commands")
+                .where("session_id", .equal, sessionId).orderBy("created_at", .descending).orderBy("seq", .descending)
+                .limit(limit).all(decoding: Row.self, with: Self.decoding)
+        }
+        return rows.reversed().map { ($0.commandId, $0.seq) }
     }
 
     public func events(sessionId: String, afterSeq: Int) async throws -> [StoredEvent] {

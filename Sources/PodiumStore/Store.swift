@@ -43,30 +43,57 @@ public protocol SessionStore: Sendable {
     func liveSessions() async throws -> [SessionRecord]
     func markSessionEnded(id: String, at: Date) async throws
 
-    /// Appends events atomically: all or none. Their `seq` must continue the stored history;
-    /// a conflicting `seq` fails and stores nothing.
-    func appendEvents(sessionId: String, _ events: [StoredEvent], at: Date) async throws
+    /// Stores what one command changed, all or nothing: its events, whose `seq` must continue
+    /// the stored history (a `seq` stored already throws ``SeqConflict`` and stores nothing), the
+    /// audience records it made, and its id, so a retry counts once even after a restart.
+    func append(sessionId: String, _ write: CommandWrite, at: Date) async throws
+    /// The ids of the newest `limit` commands that stored records but no event, with the `seq`
+    /// each was acknowledged with, oldest first. (Commands with events keep their id on them.)
+    func recordedCommands(sessionId: String, limit: Int) async throws -> [(key: String, seq: Int)]
     /// The stored events after `afterSeq`, in order.
     func events(sessionId: String, afterSeq: Int) async throws -> [StoredEvent]
 }
 
-/// What the audience contributes: poll answers, questions, who joined. Kept beside the event log
-/// because most of it is for the presenter's eyes only.
+/// What the audience contributed: poll answers, questions, votes, who joined. Kept beside the
+/// event log because most of it is for the host's eyes only; written by ``SessionStore/append``
+/// (viewers by `saveViewer`, when they join).
 public protocol InteractionStore: Sendable {
-    /// Inserts or replaces a viewer's answer to a poll.
-    func saveAnswer(sessionId: String, pollId: Int, viewerId: String, _ answer: PollAnswer, at: Date) async throws
     /// Every answer of a session, each poll's in order of first answer.
     func answers(sessionId: String) async throws -> [(pollId: Int, viewerId: String, answer: PollAnswer, at: Date)]
-    /// Inserts a question unless one with its id exists.
-    func saveQuestion(sessionId: String, _ question: AudienceQuestion) async throws
-    func setQuestionAnswered(sessionId: String, questionId: String, answered: Bool) async throws
     func questions(sessionId: String) async throws -> [AudienceQuestion]
-    func setQuestionApproved(sessionId: String, questionId: String, approved: Bool) async throws
-    /// Records or removes one viewer's upvote.
-    func saveVote(sessionId: String, questionId: String, viewerId: String, up: Bool) async throws
     func votes(sessionId: String) async throws -> [(questionId: String, viewerId: String)]
     func saveViewer(sessionId: String, _ viewer: ViewerEntry, at: Date) async throws
     func viewers(sessionId: String) async throws -> [ViewerEntry]
+}
+
+/// What one command changed, for ``SessionStore/append(sessionId:_:at:)``.
+public struct CommandWrite: Sendable, Equatable {
+    /// The command's id as the session remembers it (scoped per viewer); nil for none.
+    public var commandKey: String?
+    /// The durable events, in `seq` order.
+    public var events: [SessionEvent]
+    public var records: [AudienceRecord]
+    /// The `seq` the command is acknowledged with.
+    public var seq: Int
+
+    public init(commandKey: String?, events: [SessionEvent], records: [AudienceRecord] = [], seq: Int) {
+        self.commandKey = commandKey
+        self.events = events
+        self.records = records
+        self.seq = seq
+    }
+}
+
+/// Another writer stored an event with this `seq` first: the history did not fork, and nothing of
+/// this write was stored. The writer catches up from the store and decides again.
+public struct SeqConflict: Error, Sendable, Equatable {
+    public let sessionId: String
+    public let seq: Int
+
+    public init(sessionId: String, seq: Int) {
+        self.sessionId = sessionId
+        self.seq = seq
+    }
 }
 
 /// A viewer's private notes, and who was connected when.

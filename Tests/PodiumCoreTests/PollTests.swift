@@ -51,12 +51,12 @@ struct PollTests {
         // A retry of the same answer changes nothing; a new choice replaces the old one.
         #expect(try !state.answer(pollId: id, .choices([0]), viewer: "ada", by: .viewer))
         #expect(try state.answer(pollId: id, .choices([1]), viewer: "ada", by: .viewer))
-        #expect(state.tallies[id]?.counts == [0, 1, 1])
-        #expect(state.tallies[id]?.answeredCount == 2)
+        #expect(state.polls.tallies[id]?.counts == [0, 1, 1])
+        #expect(state.polls.tallies[id]?.answeredCount == 2)
 
         _ = try state.handle(.closePoll(pollId: id), id: "close", by: .presenter)
         #expect(throws: SessionError.pollClosed) { try state.answer(pollId: id, .choices([0]), viewer: "ada", by: .viewer) }
-        #expect(state.tallies[id]?.counts == [0, 1, 1])
+        #expect(state.polls.tallies[id]?.counts == [0, 1, 1])
     }
 
     @Test mutating func answersMustFitThePoll() throws {
@@ -68,7 +68,7 @@ struct PollTests {
         let multiple = try open(
             Poll(kind: .choice, question: "Which?", choices: ["A", "B", "C"], multiple: true, correct: [0, 2]))
         #expect(try state.answer(pollId: multiple, .choices([2, 0]), viewer: "v", by: .viewer))
-        #expect(state.tallies[multiple]?.counts == [1, 0, 1])
+        #expect(state.polls.tallies[multiple]?.counts == [1, 0, 1])
         // Opening the second poll closed the first.
         #expect(state.snapshot.poll(single)?.status == .closed)
         let open = try open(Poll(kind: .open, question: "Why?"))
@@ -116,7 +116,7 @@ struct PollTests {
         _ = try state.answer(pollId: id, .text("  Inspiring "), viewer: "ada", by: .viewer)
         _ = try state.answer(pollId: id, .text("Long"), viewer: "bob", by: .viewer)
         _ = try state.answer(pollId: id, .text("Fun"), viewer: "ada", by: .viewer)
-        let answers = try #require(state.tallies[id]?.openAnswers)
+        let answers = try #require(state.polls.tallies[id]?.openAnswers)
         #expect(answers == [SharedAnswer(answerId: "\(id)-2", text: "Long"), SharedAnswer(answerId: "\(id)-1", text: "Fun")])
         let shared = try state.handle(.shareAnswer(pollId: id, answerId: "\(id)-1"), id: "s", by: .presenter)
         #expect(shared.ackSeq == 2)
@@ -144,7 +144,7 @@ struct PollTests {
         #expect(
             try state.ask(
                 id: "q1", text: "What about Pluto?", page: 3, anonymous: true, viewer: "cookie-ada", at: now, by: .viewer) == nil)
-        #expect(state.questions.count == 1)
+        #expect(state.questions.all.count == 1)
         #expect(throws: SessionError.invalidQuestion) {
             try state.ask(id: "q2", text: " ", page: nil, anonymous: false, viewer: "v", at: now, by: .viewer)
         }
@@ -168,7 +168,7 @@ struct PollTests {
         let renamed = state.registerViewer("a", name: "Ada")
         #expect(renamed.changed && renamed.entry.displayName == "Ada" && renamed.entry.number == 1)
         #expect(state.registerViewer("c", name: "").entry.displayName == "Guest 3")
-        #expect(state.viewers.map(\.publicId) == ["g1", "g2", "g3"])
+        #expect(state.viewers.all.map(\.publicId) == ["g1", "g2", "g3"])
     }
 
     @Test func pollEventsRoundTripOnTheWire() throws {
@@ -185,8 +185,10 @@ struct PollTests {
         let messages: [ClientMessage] = [
             .command(id: "1", .openPoll(Poll(kind: .open, question: "Why?"))), .command(id: "2", .closePoll(pollId: 3)),
             .command(id: "3", .revealPoll(pollId: 3, results: true)), .command(id: "4", .shareAnswer(pollId: 3, answerId: "3-1")),
-            .answer(id: "5", pollId: 3, .choices([1])), .answer(id: "6", pollId: 3, .text("Because")),
-            .ask(id: "7", text: "Hm?", page: 2, anonymous: true), .markQuestion(id: "8", questionId: "7", answered: true),
+            .command(id: "5", .answer(pollId: 3, .choices([1]))), .command(id: "6", .answer(pollId: 3, .text("Because"))),
+            .command(id: "7", .ask(id: "7", text: "Hm?", page: 2, anonymous: true)),
+            .command(id: "8", .markQuestion(questionId: "7", answered: true)),
+            .command(id: "9", .approveQuestion(questionId: "7", approved: false)), .command(id: "10", .vote(questionId: "7", up: true)),
         ]
         for message in messages {
             #expect(try JSONDecoder().decode(ClientMessage.self, from: JSONEncoder().encode(message)) == message)

@@ -115,8 +115,8 @@ struct SessionStateTests {
     @Test mutating func pointerIsForPresentersOnLivePagesInsideThePage() throws {
         _ = try state.handle(.goto(page: 3), id: "g", by: .presenter)
         let update = try state.pointer(PagePoint(x: 0.5, y: 0.25), by: .presenter)
-        #expect(update == PointerUpdate(page: 3, point: PagePoint(x: 0.5, y: 0.25)))
-        #expect(try state.pointer(nil, by: .presenter) == PointerUpdate(page: 3, point: nil))
+        #expect(update == PointerUpdate(content: .deckPage(deck: nil, page: 3), point: PagePoint(x: 0.5, y: 0.25)))
+        #expect(try state.pointer(nil, by: .presenter) == PointerUpdate(content: .deckPage(deck: nil, page: 3), point: nil))
         #expect(throws: SessionError.forbidden) { try state.pointer(PagePoint(x: 0.5, y: 0.5), by: .viewer) }
         #expect(throws: SessionError.invalidPoint) { try state.pointer(PagePoint(x: 1.5, y: 0.5), by: .presenter) }
         _ = try state.handle(.end, id: "e", by: .presenter)
@@ -234,7 +234,7 @@ struct SessionViewerTests {
             ViewerEntry(id: "c", number: 3, name: nil), ViewerEntry(id: "a", number: 1, name: "Ada"),
             ViewerEntry(id: "b", number: 2, name: nil), ViewerEntry(id: "a", number: 1, name: "Ada"),
         ])
-        #expect(state.viewers.map(\.id) == ["a", "b", "c"])
+        #expect(state.viewers.all.map(\.id) == ["a", "b", "c"])
         #expect(state.viewerEntry("b")?.number == 2)
         #expect(state.viewerEntry("nobody") == nil)
         // A known viewer is found again, and renamed; a new one gets the next number.

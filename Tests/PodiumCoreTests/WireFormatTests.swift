@@ -80,10 +80,10 @@ struct WireFormatTests {
 
     @Test func pointerMessagesSayWhetherThePointerIsVisible() throws {
         #expect(
-            try object(PointerMessage(PointerUpdate(page: 2, point: PagePoint(x: 0.5, y: 0.25))))
+            try object(PointerMessage(PointerUpdate(content: .deckPage(deck: nil, page: 2), point: PagePoint(x: 0.5, y: 0.25))))
                 == ["type": "pointer", "page": 2, "x": 0.5, "y": 0.25, "visible": true])
         #expect(
-            try object(PointerMessage(PointerUpdate(page: 2, point: nil))) == ["type": "pointer", "page": 2, "visible": false])
+            try object(PointerMessage(PointerUpdate(content: .deckPage(deck: nil, page: 2), point: nil))) == ["type": "pointer", "page": 2, "visible": false])
     }
 
     @Test func errorsCarryTheirStableCode() throws {

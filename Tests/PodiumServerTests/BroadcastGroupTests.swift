@@ -58,13 +58,13 @@ struct BroadcastGroupTests {
             _ = try await presenter.hello(["role": "presenter", "token": token])
             var viewers: [TestSocket] = []
             var base = 0
-            for _ in 0..<(LiveSession.departuresBeforeRebuild + 10) {
+            for _ in 0..<(SessionFanOut.departuresBeforeRebuild + 10) {
                 let viewer = try await client.socket(code: code)
                 base = try #require(try await viewer.hello(["role": "viewer"])["seq"] as? Int)
                 viewers.append(viewer)
             }
             // More than the threshold leave; the server notices each (the presenter hears the count).
-            let leaving = viewers.prefix(LiveSession.departuresBeforeRebuild + 5)
+            let leaving = viewers.prefix(SessionFanOut.departuresBeforeRebuild + 5)
             for viewer in leaving { await viewer.close() }
             let staying = Array(viewers.suffix(from: leaving.count))
             var count = -1

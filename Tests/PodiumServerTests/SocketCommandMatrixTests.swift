@@ -62,13 +62,13 @@ struct SocketCommandMatrixTests {
                 case .addDeck: nil  // not a socket message: decks join a room over REST
                 case .showDeck: .showDeck
                 case .setBackground: .setBackground
+                case .answer: .answer
+                case .ask: .ask
+                case .markQuestion: .markQuestion
+                case .approveQuestion: .approveQuestion
+                case .vote: .vote
                 }
             case .pointer: .pointer
-            case .answer: .answer
-            case .ask: .ask
-            case .markQuestion: .markQuestion
-            case .approveQuestion: .approveQuestion
-            case .vote: .vote
             case .inking: .inking
             case .resync: .resync
             case .ping: .ping

@@ -108,25 +108,26 @@ struct ReportController {
         // The record in memory is as loaded; the store knows whether the session has ended since.
         let record = try await store.session(id: session.record.id) ?? session.record
         guard record.presenterId == user.id || user.role == .admin else { throw APIError.notFound("session") }
-        let state = await session.state
+        let views = await session.views
+        let state = views.state
         let visits = try await store.attendance(sessionId: record.id)
         let end = record.endedAt ?? Date()
         var polls: [Report.PollReport] = []
         for snapshot in state.snapshot.polls {
-            let results = await session.results(for: snapshot.poll.id, forPresenter: true)
+            let results = views.results(for: snapshot.poll.id, forHosts: true)
             polls.append(
                 Report.PollReport(
                     id: snapshot.poll.id, kind: snapshot.poll.kind.rawValue, question: snapshot.poll.question,
                     choices: snapshot.poll.choices, correct: snapshot.poll.correct, status: snapshot.status.rawValue,
                     counts: results.counts, answered: results.answered,
                     answers: snapshot.poll.kind == .open
-                        ? state.tallies[snapshot.poll.id]?.openAnswers.reversed().map(\.text) ?? [] : nil))
+                        ? state.polls.tallies[snapshot.poll.id]?.openAnswers.reversed().map(\.text) ?? [] : nil))
         }
         let attendance = Self.attendanceByMinute(visits, from: record.createdAt, to: end)
         return Report(
             code: record.code, title: session.info.title, startedAt: record.createdAt, endedAt: record.endedAt,
             uniqueViewers: Set(visits.map(\.viewerId)).count, peakViewers: attendance.map(\.viewers).max() ?? 0,
-            attendance: attendance, polls: polls, questions: await session.questionViews())
+            attendance: attendance, polls: polls, questions: views.questionViews())
     }
 
     /// How many distinct viewers were connected in each minute of the session.

@@ -139,7 +139,7 @@ struct RoomController {
         let pages = try await store.pages(deckId: deck.id).map(DeckResponse.pageInfo)
         let roomDeck = RoomDeck(id: deck.id, title: deck.title, owner: presenterId, pages: pages)
         do {
-            _ = try await session.perform(.addDeck(roomDeck), id: "deck-\(deck.id)", role: role, presenterId: presenterId)
+            _ = try await session.perform(.addDeck(roomDeck), id: "deck-\(deck.id)", actor: Actor(role, presenterId: presenterId))
         } catch {
             throw APIError(.conflict, code: error.code, message: error.message)
         }

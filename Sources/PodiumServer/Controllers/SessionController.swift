@@ -59,7 +59,7 @@ struct SessionController {
             try await hub.started(record)
             if let mode = body.questions, mode != QuestionMode(), let session = try await hub.session(code: record.code) {
                 do {
-                    _ = try await session.perform(.setQuestionMode(mode), id: "create-\(record.id)", role: .presenter)
+                    _ = try await session.perform(.setQuestionMode(mode), id: "create-\(record.id)", actor: Actor(.presenter))
                 } catch {
                     throw APIError(.internalServerError, code: error.code, message: error.message)
                 }
@@ -88,7 +88,7 @@ struct SessionController {
         guard record.presenterId == user.id || user.role == .admin else { throw APIError.forbidden }
         guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("session") }
         do {
-            _ = try await session.perform(.end, id: "rest-end-\(record.id)", role: record.isRoom ? .moderator : .presenter)
+            _ = try await session.perform(.end, id: "rest-end-\(record.id)", actor: Actor(record.isRoom ? .moderator : .presenter))
         } catch  where error == .ended {
             // Ending an ended session is fine: the result is the same.
         } catch {
@@ -199,7 +199,7 @@ struct SessionController {
         let joinUrl = joinBase.joinURL(code: record.code, request: request)
         let base = joinBase.baseURL(request: request)
         return SessionResponse(
-            id: record.id, code: record.code, kind: record.kind.rawValue, joinUrl: joinUrl,
+            id: record.id, code: record.code, kind: record.kind, joinUrl: joinUrl,
             presenterUrl: record.isRoom ? "\(base)/r/\(record.code)" : nil,
             moderatorUrl: record.isRoom ? "\(base)/r/\(record.code)/moderate" : nil,
             projectorUrl: record.isRoom ? "\(base)/r/\(record.code)/projector" : nil,

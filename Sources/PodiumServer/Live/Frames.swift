@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import NIOWebSocket
 
@@ -12,14 +13,34 @@ enum Frames {
         return encoder
     }()
 
-    static func encode(_ value: some Encodable) -> ByteBuffer {
+    /// Encodes a message, or says why it cannot be (a non-finite number, say). Durable events
+    /// are encoded with this before they are stored, so one that cannot be sent is refused
+    /// instead of stored.
+    static func encoded(_ value: some Encodable) throws(FrameEncodingError) -> ByteBuffer {
         do {
             return ByteBuffer(bytes: try encoder.encode(value))
         } catch {
-            // Our own message types always encode; reaching this is a programming error.
-            preconditionFailure("could not encode \(type(of: value)): \(error)")
+            throw FrameEncodingError(type: "\(type(of: value))", reason: "\(error)")
         }
     }
+
+    /// Encodes a message that is built by the server from values checked where they came in.
+    /// Should one fail anyway, the process goes on: the socket gets an `internal` error instead,
+    /// and the failure is logged.
+    static func encode(_ value: some Encodable) -> ByteBuffer {
+        do {
+            return try encoded(value)
+        } catch {
+            failureLogger.error("could not encode a frame: \(error)")
+            return internalErrorFrame
+        }
+    }
+
+    static let failureLogger = Logger(label: "podium.frames")
+
+    /// What a client gets in place of a frame that could not be encoded.
+    static let internalErrorFrame = ByteBuffer(
+        string: #"{"type":"error","code":"internal","message":"The server could not send this message."}"#)
 
     /// A whole unmasked WebSocket text frame (RFC 6455 §5.2): FIN and opcode, the payload length
     /// in 7, 7+16 or 7+64 bits, then the payload.
@@ -65,4 +86,11 @@ enum Frames {
         }
         return WebSocketFrame(fin: true, opcode: WebSocketOpcode(encodedWebSocketOpcode: first & 0x0F) ?? .text, data: wire)
     }
+}
+
+/// A message could not be encoded as JSON.
+struct FrameEncodingError: Error, CustomStringConvertible {
+    let type: String
+    let reason: String
+    var description: String { "could not encode \(type): \(reason)" }
 }

@@ -39,6 +39,9 @@ struct LiveConnection {
         let viewerId: String
         /// In a room, a presenter's public id.
         let presenterId: String?
+
+        /// Who sends this socket's commands.
+        var actor: Actor { Actor(role, presenterId: presenterId, viewerId: viewerId) }
     }
 
     /// A room presenter's public id: derived from their private identity, so it is stable across
@@ -96,7 +99,15 @@ struct LiveConnection {
         }
         let record = session.record
         var user = requester.user
-        if let token = hello.token { user = try? await accounts.user(token: token) }
+        if let token = hello.token {
+            do {
+                user = try await accounts.user(token: token)
+            } catch {
+                // The store failed, not the client: say so instead of "not signed in".
+                logger.error("could not check a token for session \(code): \(error)")
+                return refuse(.unavailable)
+            }
+        }
         let isOwner = user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
         let viewerId = requester.viewerId ?? IDs.make("v", length: 24)
         var presenterId: String?
@@ -116,7 +127,14 @@ struct LiveConnection {
                 guard passcodesPerClient.allows(clientKey, now: now()), passcodesPerSession.allows([record.id], now: now()) else {
                     return refuse(.rateLimited)
                 }
-                let matches = (try? await accounts.verify(passcode, against: hash)) ?? false
+                let matches: Bool
+                do {
+                    matches = try await accounts.verify(passcode, against: hash)
+                } catch {
+                    // The hash check itself failed: not a wrong guess, so not counted as one.
+                    logger.error("could not check a passcode for session \(code): \(error)")
+                    return refuse(.unavailable)
+                }
                 guard matches else {
                     passcodesPerClient.recordFailure(clientKey, now: now())
                     passcodesPerSession.recordFailure([record.id], now: now())
@@ -131,7 +149,7 @@ struct LiveConnection {
                 let id = Self.presenterId(viewerId: viewerId, sessionId: record.id)
                 do {
                     _ = try await session.perform(
-                        .room(.join(name: name)), id: IDs.make("join"), role: .presenter, presenterId: id)
+                        .room(.join(name: name)), id: IDs.make("join"), actor: Actor(.presenter, presenterId: id))
                 } catch {
                     return refuse(error)
                 }
@@ -150,7 +168,7 @@ struct LiveConnection {
             outbox.push(Frames.encode(ErrorMessage(.badMessage("hello was already sent on this socket."))))
         case .command(let id, let command):
             do {
-                let seq = try await joined.session.perform(command, id: id, role: joined.role, presenterId: joined.presenterId)
+                let seq = try await joined.session.perform(command, id: id, actor: joined.actor)
                 outbox.push(Frames.encode(Ack(id: id, seq: seq)))
             } catch {
                 outbox.push(Frames.encode(ErrorMessage(id: id, error)))
@@ -160,27 +178,6 @@ struct LiveConnection {
                 try await joined.session.pointer(point, role: joined.role, presenterId: joined.presenterId)
             } catch {
                 outbox.push(Frames.encode(ErrorMessage(error)))
-            }
-        case .answer(let id, let pollId, let answer):
-            await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
-                try await joined.session.answer(pollId: pollId, answer, viewerId: joined.viewerId, role: joined.role)
-            }
-        case .ask(let id, let text, let page, let anonymous):
-            await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
-                try await joined.session.ask(
-                    id: id, text: text, page: page, anonymous: anonymous, viewerId: joined.viewerId, role: joined.role)
-            }
-        case .markQuestion(let id, let questionId, let answered):
-            await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
-                try await joined.session.markQuestion(id: questionId, answered: answered, role: joined.role)
-            }
-        case .approveQuestion(let id, let questionId, let approved):
-            await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
-                try await joined.session.approveQuestion(id: questionId, approved: approved, role: joined.role)
-            }
-        case .vote(let id, let questionId, let up):
-            await acknowledge(id, outbox: outbox, session: joined.session) { () async throws(SessionError) in
-                try await joined.session.vote(questionId: questionId, up: up, viewerId: joined.viewerId, role: joined.role)
             }
         case .inking(let message):
             do {
@@ -195,18 +192,6 @@ struct LiveConnection {
             }
         case .ping:
             outbox.push(Frames.encode(["type": "pong"]))
-        }
-    }
-
-    /// Runs a command that causes no durable event and answers `ack` (with the current seq) or `error`.
-    private func acknowledge(
-        _ id: String, outbox: Outbox, session: LiveSession, _ body: () async throws(SessionError) -> Void
-    ) async {
-        do throws(SessionError) {
-            try await body()
-            outbox.push(Frames.encode(Ack(id: id, seq: await session.state.seq)))
-        } catch {
-            outbox.push(Frames.encode(ErrorMessage(id: id, error)))
         }
     }
 

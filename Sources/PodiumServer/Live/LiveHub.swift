@@ -5,12 +5,14 @@ import PodiumCore
 import PodiumStore
 import ServiceLifecycle
 
-/// All live sessions of this server and the lobby that lists them.
+/// All live sessions of this node and the lobby that lists them.
 ///
 /// Sessions are loaded from the store on first use (and all live ones at start, so a restarted
-/// server serves them again at once). It is a `Service`: on graceful shutdown it tells every
-/// socket to reconnect, so clients resume on the next server with `lastSeq`.
-actor LiveHub: Service {
+/// server serves them again at once). It is this node's end of the ``SessionBus``: hints of
+/// events other nodes stored reach the session here, and every node's presence makes the lobby.
+/// It is a `Service`: on graceful shutdown it tells every socket to reconnect, so clients resume
+/// on the next server with `lastSeq`.
+actor LiveHub: Service, SessionBusNode {
     struct LobbyEntry: Codable, Sendable, Equatable {
         var code: String
         var title: String
@@ -18,8 +20,7 @@ actor LiveHub: Service {
         var viewers: Int
         var hasPasscode: Bool
         var startedAt: Date
-        /// `session` or `room`.
-        var kind = "session"
+        var kind = SessionKind.session
     }
 
     struct LobbyMessage: Encodable {
@@ -33,15 +34,25 @@ actor LiveHub: Service {
     private var sessions: [String: LiveSession] = [:]
     private var loading: [String: Task<LiveSession?, any Error>] = [:]
     private var lobby: [String: LobbyEntry] = [:]
+    /// Viewers of each listed session by node, as the bus last told.
+    private var viewersByNode: [String: [String: Int]] = [:]
     private var lobbyOutboxes: [ObjectIdentifier: Outbox] = [:]
+    private let bus: any SessionBus
+    public nonisolated let nodeName: String
 
-    init(store: any PodiumStore, now: @escaping @Sendable () -> Date, logger: Logger) {
+    init(
+        store: any PodiumStore, bus: any SessionBus, node: String = IDs.make("n"), now: @escaping @Sendable () -> Date,
+        logger: Logger
+    ) {
         self.store = store
+        self.bus = bus
+        self.nodeName = node
         self.now = now
         self.logger = logger
     }
 
     func run() async throws {
+        await bus.subscribe(self)
         try await loadLiveSessions()
         try? await gracefulShutdown()
         await drain()
@@ -89,7 +100,7 @@ actor LiveHub: Service {
             // The code belonged to an ended session; it now names the new one.
             sessions[record.code] = nil
         }
-        _ = try await session(code: record.code)
+        if let session = try await session(code: record.code) { await session.announcePresence() }
     }
 
     private func load(code: String) async throws -> LiveSession? {
@@ -101,7 +112,7 @@ actor LiveHub: Service {
             info = SessionInfo(
                 id: record.id, code: record.code, title: record.title ?? "Room", presenter: presenter?.name ?? "Moderator",
                 pageCount: 0, allowDownload: record.allowDownload, hasPasscode: record.passcodeHash != nil, pages: [],
-                kind: "room", startedAt: record.createdAt.timeIntervalSince1970)
+                kind: .room, startedAt: record.createdAt.timeIntervalSince1970)
         } else {
             guard let deckId = record.deckId, let deck = try await store.deck(id: deckId) else { return nil }
             let pages = try await store.pages(deckId: deck.id)
@@ -113,12 +124,11 @@ actor LiveHub: Service {
         let history = try await store.events(sessionId: record.id, afterSeq: 0)
         let restored = LiveSession.Restored(
             answers: try await store.answers(sessionId: record.id), questions: try await store.questions(sessionId: record.id),
-            viewers: try await store.viewers(sessionId: record.id), votes: try await store.votes(sessionId: record.id))
+            viewers: try await store.viewers(sessionId: record.id), votes: try await store.votes(sessionId: record.id),
+            commands: try await store.recordedCommands(sessionId: record.id, limit: SessionState.commandMemory))
         let session = try LiveSession(
-            record: record, info: info, history: history, store: store, restored: restored, now: now, logger: logger
-        ) { [weak self] session, viewers in
-            await self?.changed(session, viewers: viewers)
-        }
+            record: record, info: info, history: history, store: store, restored: restored, bus: bus, node: nodeName,
+            now: now, logger: logger)
         if await session.isEnded, record.endedAt == nil {
             // Crashed between storing `ended` and flagging the row: finish the job.
             try await store.markSessionEnded(id: record.id, at: now())
@@ -131,13 +141,28 @@ actor LiveHub: Service {
         return session
     }
 
-    private func changed(_ session: LiveSession, viewers: Int) async {
-        let code = session.record.code
-        if await session.isEnded {
-            lobby[code] = nil
-        } else {
-            lobby[code]?.viewers = viewers
+    /// Another node stored events of a session this node may be serving.
+    public func appended(_ hint: AppendedHint) async {
+        guard let session = sessions[hint.code], session.record.id == hint.sessionId else { return }
+        await session.catchUp(to: hint.seq)
+    }
+
+    /// A node's viewers of a session changed, or the session ended: the lobby counts every node's.
+    public func presence(_ update: PresenceUpdate) async {
+        guard update.live else {
+            lobby[update.code] = nil
+            viewersByNode[update.code] = nil
+            publishLobby()
+            return
         }
+        if lobby[update.code] == nil {
+            // A session started on another node: load it to list it (and serve it here too).
+            if let cached = sessions[update.code], cached.record.id != update.sessionId { sessions[update.code] = nil }
+            _ = try? await session(code: update.code)
+        }
+        guard lobby[update.code] != nil else { return }
+        viewersByNode[update.code, default: [:]][update.node] = update.viewers
+        lobby[update.code]?.viewers = viewersByNode[update.code]?.values.reduce(0, +) ?? 0
         publishLobby()
     }
 
@@ -151,7 +176,7 @@ actor LiveHub: Service {
 
     func subscribeLobby(_ outbox: Outbox) {
         lobbyOutboxes[ObjectIdentifier(outbox)] = outbox
-        outbox.replace(.presence, with: Frames.encode(LobbyMessage(sessions: lobbyEntries())))
+        outbox.replace(.lobby, with: Frames.encode(LobbyMessage(sessions: lobbyEntries())))
     }
 
     func unsubscribeLobby(_ outbox: Outbox) {
@@ -162,6 +187,6 @@ actor LiveHub: Service {
         guard !lobbyOutboxes.isEmpty else { return }
         // Encoded once; each lobby socket keeps only the newest list.
         let frame = Frames.encode(LobbyMessage(sessions: lobbyEntries()))
-        for outbox in lobbyOutboxes.values { outbox.replace(.presence, with: frame) }
+        for outbox in lobbyOutboxes.values { outbox.replace(.lobby, with: frame) }
     }
 }

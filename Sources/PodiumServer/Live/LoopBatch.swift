@@ -189,14 +189,17 @@ struct OutboxGroups: Sendable {
     /// Identifies one group, and keeps its newest ephemeral frame of each kind. A new one per
     /// build, so a frame is never taken by sockets it was not meant for.
     final class Token: Sendable {
-        private let newest = Mutex<[Outbox.Versioned?]>(Array(repeating: nil, count: Outbox.Ephemeral.allCases.count))
+        private let newest = Mutex<[Outbox.Versioned?]>(Array(repeating: nil, count: EphemeralKey.count))
 
         func set(_ kind: Outbox.Ephemeral, _ frame: Outbox.Versioned) {
-            newest.withLock { $0[kind.rawValue] = frame }
+            newest.withLock {
+                $0.growing(toInclude: kind.index, with: nil)
+                $0[kind.index] = frame
+            }
         }
 
         func newest(_ kind: Outbox.Ephemeral) -> Outbox.Versioned? {
-            newest.withLock { $0[kind.rawValue] }
+            newest.withLock { kind.index < $0.count ? $0[kind.index] : nil }
         }
     }
 

@@ -18,20 +18,8 @@ import Synchronization
 /// belongs to the channel's loop. Closing, the hello deadline and the keep-alive ping happen on
 /// the loop too (``close(_:)``); the socket's ``SocketHandler`` reports reads and writability.
 final class Outbox: Sendable {
-    enum Ephemeral: Int, CaseIterable {
-        case pointer
-        case presence
-        case results
-        case myAnswer
-        case questions
-        case viewerList
-        case publicQuestions
-        case myVotes
-        case leaderboard
-        case myScore
-        case inking
-        case roomPresence
-    }
+    /// A newest-wins slot, named by the feature that owns it.
+    typealias Ephemeral = EphemeralKey
 
     enum CloseReason: Sendable, Equatable {
         /// The server is done with this socket (a hello refused, a session left): pending frames,
@@ -138,16 +126,16 @@ final class Outbox: Sendable {
         var isQueueing: Bool { !durable.isEmpty || hasEphemeral }
 
         /// The version of the newest group frame of this kind sent, 0 for none.
-        func sent(_ kind: Ephemeral) -> Int { sentVersion.isEmpty ? 0 : sentVersion[kind.rawValue] }
+        func sent(_ kind: Ephemeral) -> Int { kind.index < sentVersion.count ? sentVersion[kind.index] : 0 }
 
         func markSent(_ kind: Ephemeral, _ version: Int) {
-            if sentVersion.isEmpty { sentVersion = Array(repeating: 0, count: Ephemeral.allCases.count) }
-            sentVersion[kind.rawValue] = version
+            sentVersion.growing(toInclude: kind.index, with: 0)
+            sentVersion[kind.index] = version
         }
 
         func keep(_ kind: Ephemeral, _ frame: Frame) {
-            if ephemeral.isEmpty { ephemeral = Array(repeating: nil, count: Ephemeral.allCases.count) }
-            ephemeral[kind.rawValue] = frame
+            ephemeral.growing(toInclude: kind.index, with: nil)
+            ephemeral[kind.index] = frame
             hasEphemeral = true
         }
     }

@@ -138,41 +138,30 @@ final class GatedStore: PodiumStore {
         try await base.markSessionEnded(id: id, at: at)
     }
 
-    func appendEvents(sessionId: String, _ events: [StoredEvent], at: Date) async throws {
-        try await base.appendEvents(sessionId: sessionId, events, at: at)
+    func append(sessionId: String, _ write: CommandWrite, at: Date) async throws {
+        try await base.append(sessionId: sessionId, write, at: at)
+    }
+
+    func recordedCommands(sessionId: String, limit: Int) async throws -> [(key: String, seq: Int)] {
+        try await base.recordedCommands(sessionId: sessionId, limit: limit)
     }
 
     func events(sessionId: String, afterSeq: Int) async throws -> [StoredEvent] {
         try await base.events(sessionId: sessionId, afterSeq: afterSeq)
     }
 
-    func saveAnswer(sessionId: String, pollId: Int, viewerId: String, _ answer: PollAnswer, at: Date) async throws {
-        try await base.saveAnswer(sessionId: sessionId, pollId: pollId, viewerId: viewerId, answer, at: at)
-    }
 
     func answers(sessionId: String) async throws -> [(pollId: Int, viewerId: String, answer: PollAnswer, at: Date)] {
         try await base.answers(sessionId: sessionId)
     }
 
-    func saveQuestion(sessionId: String, _ question: AudienceQuestion) async throws {
-        try await base.saveQuestion(sessionId: sessionId, question)
-    }
 
-    func setQuestionAnswered(sessionId: String, questionId: String, answered: Bool) async throws {
-        try await base.setQuestionAnswered(sessionId: sessionId, questionId: questionId, answered: answered)
-    }
 
     func questions(sessionId: String) async throws -> [AudienceQuestion] {
         try await base.questions(sessionId: sessionId)
     }
 
-    func setQuestionApproved(sessionId: String, questionId: String, approved: Bool) async throws {
-        try await base.setQuestionApproved(sessionId: sessionId, questionId: questionId, approved: approved)
-    }
 
-    func saveVote(sessionId: String, questionId: String, viewerId: String, up: Bool) async throws {
-        try await base.saveVote(sessionId: sessionId, questionId: questionId, viewerId: viewerId, up: up)
-    }
 
     func votes(sessionId: String) async throws -> [(questionId: String, viewerId: String)] {
         try await base.votes(sessionId: sessionId)

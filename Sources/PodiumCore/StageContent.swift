@@ -1,0 +1,127 @@
+/// What a stage shows. The pointer, the viewport, blanking and ink address content rather than a
+/// page number, so a new kind of content (a video clip, a storyboard shot) is a new case here and
+/// a new rule in ``SessionState/contains(_:)``, not a new pipeline.
+public enum StageContent: Sendable, Hashable {
+    /// A page (from 1) of a deck. `deck` is nil for the deck of a one-deck session (its wire
+    /// messages carry only the page); in a room it names the room's deck.
+    case deckPage(deck: String?, page: Int)
+
+    /// The page, for content that has pages.
+    public var page: Int? {
+        switch self {
+        case .deckPage(_, let page): page
+        }
+    }
+
+    /// The deck, for content from a deck (nil: a session's own deck).
+    public var deck: String? {
+        switch self {
+        case .deckPage(let deck, _): deck
+        }
+    }
+}
+
+extension Stroke {
+    /// What the stroke was drawn on.
+    public var content: StageContent { .deckPage(deck: deck, page: page) }
+}
+
+extension SessionState {
+    /// What the stage shows now; nil when nothing is on it (a room before a deck is shown, a
+    /// session created without a deck).
+    public var stageContent: StageContent? {
+        if let room = snapshot.room {
+            return room.deck.map { .deckPage(deck: $0, page: snapshot.page) }
+        }
+        return deckPageCount > 0 ? .deckPage(deck: nil, page: snapshot.page) : nil
+    }
+
+    /// Whether content can be addressed on this stage now: a page of the deck on show.
+    public func contains(_ content: StageContent) -> Bool {
+        switch content {
+        case .deckPage(let deck, let page):
+            return deck == snapshot.room?.deck && page >= 1 && page <= pageCount
+        }
+    }
+
+    /// Decides what moves or marks the stage: pages, zoom, blanking, committed ink.
+    func decideStage(_ command: SessionCommand, by actor: Actor) throws(SessionError) -> FeatureDecision {
+        switch command {
+        case .goto(let page):
+            guard stageContent != nil else { throw .noDeck }
+            guard contains(.deckPage(deck: snapshot.room?.deck, page: page)) else { throw .invalidPage }
+            let unchanged = page == snapshot.page && snapshot.viewport == .fullPage
+            return unchanged ? .nothing : FeatureDecision(changes: [.page(page)])
+        case .zoom(let viewport):
+            guard stageContent != nil else { throw .noDeck }
+            guard viewport.isValid else { throw .invalidViewport }
+            return viewport == snapshot.viewport ? .nothing : FeatureDecision(changes: [.zoom(viewport)])
+        case .blank(let mode):
+            return mode == snapshot.blank ? .nothing : FeatureDecision(changes: [.blank(mode)])
+        case .stroke(var stroke):
+            guard stageContent != nil else { throw .noDeck }
+            stroke.deck = snapshot.room?.deck
+            guard stroke.isValid(pageCount: pageCount), contains(stroke.content), !stroke.id.isEmpty else {
+                throw .invalidStroke
+            }
+            guard !snapshot.strokes.contains(where: { $0.id == stroke.id }) else { return .nothing }
+            return FeatureDecision(changes: [.stroke(stroke)])
+        case .erase(let strokeId):
+            guard snapshot.strokes.contains(where: { $0.id == strokeId }) else { throw .strokeNotFound }
+            return FeatureDecision(changes: [.erased(strokeId: strokeId)])
+        case .clearPage(let page):
+            guard stageContent != nil else { throw .noDeck }
+            let deck = snapshot.room?.deck
+            guard contains(.deckPage(deck: deck, page: page)) else { throw .invalidPage }
+            let inked = snapshot.strokes.contains { $0.content == .deckPage(deck: deck, page: page) }
+            return inked ? FeatureDecision(changes: [.pageCleared(page: page, deck: deck)]) : .nothing
+        default:
+            return .nothing
+        }
+    }
+
+    /// Authorises a laser-pointer move. Pointer moves are ephemeral: they change no state.
+    public func pointer(_ point: PagePoint?, by role: Role, presenterId: String? = nil) throws(SessionError) -> PointerUpdate {
+        try mayDrawOnStage(role, presenterId: presenterId)
+        guard let point else {
+            // Hiding the pointer is always fine, even with nothing on the stage.
+            return PointerUpdate(content: stageContent ?? .deckPage(deck: snapshot.room?.deck, page: snapshot.page), point: nil)
+        }
+        guard let content = stageContent else { throw .noDeck }
+        guard point.isValid else { throw .invalidPoint }
+        return PointerUpdate(content: content, point: point)
+    }
+
+    /// Authorises the stroke being drawn (ephemeral) and says what it is drawn on.
+    public func inking(_ message: InkingMessage, by role: Role, presenterId: String? = nil) throws(SessionError)
+        -> InkingMessage
+    {
+        try mayDrawOnStage(role, presenterId: presenterId)
+        var message = message
+        message.deck = snapshot.room?.deck
+        if message.done != true {
+            guard let page = message.page, contains(.deckPage(deck: message.deck, page: page)) else { throw .invalidStroke }
+        }
+        guard message.isValid(pageCount: pageCount) else { throw .invalidStroke }
+        return message
+    }
+
+    private func mayDrawOnStage(_ role: Role, presenterId: String?) throws(SessionError) {
+        guard drives(role, presenterId: presenterId) else { throw snapshot.room == nil ? .forbidden : .notInControl }
+        guard !snapshot.ended else { throw .ended }
+    }
+}
+
+/// Where the laser pointer is now; `point` nil hides it.
+public struct PointerUpdate: Sendable, Equatable {
+    public var content: StageContent
+    public var point: PagePoint?
+
+    public init(content: StageContent, point: PagePoint?) {
+        self.content = content
+        self.point = point
+    }
+
+    /// The page on the wire (every content shown today has pages).
+    public var page: Int { content.page ?? 1 }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import NIOCore
+import PodiumCore
+
+/// At most one run per interval: the first change at once, the last one always (a run is
+/// scheduled when a change comes too soon, and it sees every change until it runs).
+struct Throttle {
+    let interval: Duration
+    private var last: ContinuousClock.Instant?
+    private var scheduled = false
+
+    init(interval: Duration) { self.interval = interval }
+
+    enum Next {
+        case now
+        /// Schedule a run at this instant.
+        case at(ContinuousClock.Instant)
+        /// A run is scheduled already and will see this change.
+        case pending
+    }
+
+    mutating func next(now: ContinuousClock.Instant = .now) -> Next {
+        guard !scheduled else { return .pending }
+        let due = (last ?? now - interval) + interval
+        if due <= now { return .now }
+        scheduled = true
+        return .at(due)
+    }
+
+    mutating func ran(at instant: ContinuousClock.Instant = .now) {
+        last = instant
+        scheduled = false
+    }
+}
+
+/// What the session keeps to send views cheaply.
+struct PublishedViews {
+    /// The public question list as last sent: viewers hear only of changes to it.
+    var lastPublicList: [PublicQuestion] = []
+    var viewerListFrames = ViewerListFrames()
+    /// The viewer list costs O(viewers) to build and send, so while a hall fills up it goes out
+    /// at most this often.
+    var viewerList = Throttle(interval: LiveSession.viewerListInterval)
+}
+
+/// Carrying out what the core decided besides the events: each action refreshes a view for the
+/// sockets that see it, as newest-wins frames.
+extension LiveSession {
+    var views: SessionViews { SessionViews(state: state, members: fanOut.members) }
+
+    func carryOut(_ actions: [SessionAction]) async {
+        var done = Set<SessionAction>()
+        for action in actions where done.insert(action).inserted {
+            switch action {
+            case .refreshResults(let pollId): publishResults(pollId)
+            case .refreshLeaderboard: publishLeaderboard()
+            case .refreshQuestions: publishQuestions()
+            case .refreshViewerList: publishViewerList()
+            case .tellAnswer(let pollId, let viewerId):
+                guard let held = state.polls.tallies[pollId]?.answers[viewerId] else { continue }
+                fanOut.toViewer(viewerId, .myAnswer, Frames.encode(MyAnswerMessage(pollId: pollId, answer: held)))
+            case .tellVotes(let viewerId):
+                fanOut.toViewer(viewerId, .myVotes, Frames.encode(MyVotesMessage(questionIds: state.questions.votes(of: viewerId))))
+            case .ended: await sessionEnded()
+            }
+        }
+    }
+
+    /// Tallies are ephemeral: each socket keeps only the newest, so a burst of answers costs a
+    /// slow client one frame.
+    func publishResults(_ pollId: Int) {
+        guard let poll = state.snapshot.poll(pollId) else { return }
+        let views = views
+        fanOut.replace(
+            .results, hosts: Frames.encode(views.results(for: pollId, forHosts: true)),
+            others: poll.resultsVisibleToViewers ? Frames.encode(views.results(for: pollId, forHosts: false)) : nil)
+    }
+
+    /// The leaderboard to everyone (one frame) and each viewer their own score and rank.
+    func publishLeaderboard() {
+        let board = state.leaderboard
+        let views = views
+        fanOut.toEveryone(.replace(.leaderboard, Outbox.Frame(Frames.encode(views.leaderboard(board)))))
+        for member in fanOut.members.all.values {
+            if member.role == .viewer, let viewerId = member.viewerId {
+                member.outbox.replace(.myScore, with: Frames.encode(views.myScore(of: viewerId, in: board)))
+            }
+        }
+    }
+
+    /// The hosts' list, and the public list for viewers when questions are public (one frame
+    /// for all viewers: it says nothing about who voted).
+    func publishQuestions() {
+        let views = views
+        fanOut.toHosts(.questions, Frames.encode(QuestionsMessage(questions: views.questionViews())))
+        let list = state.snapshot.questionMode.isPublic ? views.publicQuestionViews() : []
+        // Viewers hear only of changes to the public list, not of every private question.
+        guard list != published.lastPublicList else { return }
+        published.lastPublicList = list
+        fanOut.toViewers(.publicQuestions, Frames.encode(PublicQuestionsMessage(questions: list)))
+    }
+
+    /// The viewer list for hosts, at most every ``viewerListInterval`` (see ``Throttle``).
+    func publishViewerList() {
+        guard fanOut.members.hasHost else { return }
+        switch published.viewerList.next() {
+        case .pending: return
+        case .now: sendViewerList()
+        case .at(let due):
+            Task { [weak self] in
+                try? await ContinuousClock().sleep(until: due)
+                await self?.sendViewerList()
+            }
+        }
+    }
+
+    private func sendViewerList() {
+        published.viewerList.ran()
+        fanOut.toHosts(.viewerList, published.viewerListFrames.frame(views.viewerViews()))
+    }
+
+    /// Who of a room's presenters is connected, to everyone: rare (a presenter comes or goes).
+    func publishRoomPresence() {
+        let frame = Frames.encode(RoomPresenceMessage(connected: fanOut.members.connectedPresenters))
+        fanOut.toEveryone(.replace(.roomPresence, Outbox.Frame(frame)))
+    }
+
+    /// The viewer count: hosts see it change at once; viewers get it in their welcome (sending
+    /// every join to every viewer would cost O(n²) frames while a hall fills up). The lobby
+    /// hears it through the bus.
+    func presenceChanged() async {
+        let count = fanOut.members.viewerCount
+        fanOut.toHosts(.presence, Frames.encode(PresenceMessage(viewers: count)))
+        await announcePresence()
+    }
+}

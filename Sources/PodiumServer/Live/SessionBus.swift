@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// The seam between appending a session's events and fanning them out, and what the lobby lists.
+///
+/// A node that stored a command's events fans them out to its own sockets at once (so an
+/// acknowledgement never overtakes its events) and tells the bus, which hints every other node
+/// (session and `seq`); a node that gets a hint reads the events after what it has from the
+/// store, in order, and fans them out to its sockets (``LiveSession/catchUp(to:)``). A hint that
+/// is lost only delays: the next command on that node finds the store ahead (``SeqConflict``) and
+/// catches up first. Presence (viewers per session per node) and sessions starting and ending go
+/// through the bus too, so the lobby of every node lists every session with all its viewers.
+///
+/// ``LocalSessionBus`` carries it within one process; a PostgreSQL bus (`pg_notify` on one
+/// channel) implements the same protocol for several processes.
+public protocol SessionBus: Sendable {
+    /// Adds a node's receiver: hints of other nodes' appends, and everyone's presence.
+    func subscribe(_ node: any SessionBusNode) async
+    /// A node stored a session's events up to `seq`.
+    func appended(_ hint: AppendedHint) async
+    /// A session's viewers on a node changed, or it started or ended.
+    func presence(_ update: PresenceUpdate) async
+}
+
+/// What a node does with what the bus carries.
+public protocol SessionBusNode: AnyObject, Sendable {
+    /// This node's name on the bus.
+    var nodeName: String { get }
+    /// Another node stored a session's events up to `seq`.
+    func appended(_ hint: AppendedHint) async
+    /// Any node's presence for a session (this node's own included).
+    func presence(_ update: PresenceUpdate) async
+}
+
+/// "Session `sessionId` has events up to `seq` in the store" (from `node`).
+public struct AppendedHint: Sendable, Equatable {
+    public let node: String
+    public let sessionId: String
+    public let code: String
+    public let seq: Int
+}
+
+/// A session's state on one node, for the lobby.
+public struct PresenceUpdate: Sendable, Equatable {
+    public let node: String
+    public let sessionId: String
+    public let code: String
+    /// Viewers connected to this session on that node.
+    public let viewers: Int
+    /// False once the session has ended.
+    public let live: Bool
+}
+
+/// The bus within one process: a single server, or several nodes of a test on one store.
+public final class LocalSessionBus: SessionBus {
+    private let nodes = Mutex<[any SessionBusNode]>([])
+
+    public init() {}
+
+    public func subscribe(_ node: any SessionBusNode) async {
+        nodes.withLock { $0.append(node) }
+    }
+
+    /// Hints are delivered on a task of their own: the appending node holds its session's
+    /// command gate while it tells the bus, and the receiving node takes its own to catch up.
+    public func appended(_ hint: AppendedHint) async {
+        for node in nodes.withLock({ $0 }) where node.nodeName != hint.node {
+            Task { await node.appended(hint) }
+        }
+    }
+
+    public func presence(_ update: PresenceUpdate) async {
+        for node in nodes.withLock({ $0 }) { await node.presence(update) }
+    }
+}
