@@ -28,7 +28,10 @@ public struct SessionState: Sendable, Equatable {
     public static let commandMemory = 4096
 
     /// A session showing a deck of `pageCount` pages (0: no deck yet).
-    public init(pageCount: Int, snapshot: SessionSnapshot = SessionSnapshot(), seq: Int = 0, commandMemory: Int = SessionState.commandMemory) {
+    public init(
+        pageCount: Int, snapshot: SessionSnapshot = SessionSnapshot(), seq: Int = 0,
+        commandMemory: Int = SessionState.commandMemory
+    ) {
         self.deckPageCount = max(0, pageCount)
         self.snapshot = snapshot
         self.seq = seq
@@ -44,7 +47,9 @@ public struct SessionState: Sendable, Equatable {
     }
 
     /// Rebuilds a session (or, with `room`, a room) from its stored history, e.g. after a restart.
-    public init(pageCount: Int, room: Bool = false, replaying events: [StoredEvent], commandMemory: Int = SessionState.commandMemory)
+    public init(
+        pageCount: Int, room: Bool = false, replaying events: [StoredEvent], commandMemory: Int = SessionState.commandMemory
+    )
         throws(SessionError)
     {
         if room {

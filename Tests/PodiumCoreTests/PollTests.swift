@@ -188,7 +188,8 @@ struct PollTests {
             .command(id: "5", .answer(pollId: 3, .choices([1]))), .command(id: "6", .answer(pollId: 3, .text("Because"))),
             .command(id: "7", .ask(id: "7", text: "Hm?", page: 2, anonymous: true)),
             .command(id: "8", .markQuestion(questionId: "7", answered: true)),
-            .command(id: "9", .approveQuestion(questionId: "7", approved: false)), .command(id: "10", .vote(questionId: "7", up: true)),
+            .command(id: "9", .approveQuestion(questionId: "7", approved: false)),
+            .command(id: "10", .vote(questionId: "7", up: true)),
         ]
         for message in messages {
             #expect(try JSONDecoder().decode(ClientMessage.self, from: JSONEncoder().encode(message)) == message)

@@ -27,7 +27,8 @@ extension SessionState {
 
     /// Marks a question; returns it when it changed.
     mutating func markQuestion(id: String, answered: Bool, by role: Role) throws(SessionError) -> AudienceQuestion? {
-        let decision = try take(.markQuestion(questionId: id, answered: answered), id: UUID().uuidString, from: Actor(role), at: 0)
+        let decision = try take(
+            .markQuestion(questionId: id, answered: answered), id: UUID().uuidString, from: Actor(role), at: 0)
         return decision.records.isEmpty ? nil : questions.question(id)
     }
 

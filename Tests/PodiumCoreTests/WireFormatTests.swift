@@ -83,7 +83,9 @@ struct WireFormatTests {
             try object(PointerMessage(PointerUpdate(content: .deckPage(deck: nil, page: 2), point: PagePoint(x: 0.5, y: 0.25))))
                 == ["type": "pointer", "page": 2, "x": 0.5, "y": 0.25, "visible": true])
         #expect(
-            try object(PointerMessage(PointerUpdate(content: .deckPage(deck: nil, page: 2), point: nil))) == ["type": "pointer", "page": 2, "visible": false])
+            try object(PointerMessage(PointerUpdate(content: .deckPage(deck: nil, page: 2), point: nil))) == [
+                "type": "pointer", "page": 2, "visible": false,
+            ])
     }
 
     @Test func errorsCarryTheirStableCode() throws {

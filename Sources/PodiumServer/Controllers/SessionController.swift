@@ -88,7 +88,8 @@ struct SessionController {
         guard record.presenterId == user.id || user.role == .admin else { throw APIError.forbidden }
         guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("session") }
         do {
-            _ = try await session.perform(.end, id: "rest-end-\(record.id)", actor: Actor(record.isRoom ? .moderator : .presenter))
+            _ = try await session.perform(
+                .end, id: "rest-end-\(record.id)", actor: Actor(record.isRoom ? .moderator : .presenter))
         } catch  where error == .ended {
             // Ending an ended session is fine: the result is the same.
         } catch {

@@ -60,7 +60,8 @@ extension LiveSession {
                 guard let held = state.polls.tallies[pollId]?.answers[viewerId] else { continue }
                 fanOut.toViewer(viewerId, .myAnswer, Frames.encode(MyAnswerMessage(pollId: pollId, answer: held)))
             case .tellVotes(let viewerId):
-                fanOut.toViewer(viewerId, .myVotes, Frames.encode(MyVotesMessage(questionIds: state.questions.votes(of: viewerId))))
+                fanOut.toViewer(
+                    viewerId, .myVotes, Frames.encode(MyVotesMessage(questionIds: state.questions.votes(of: viewerId))))
             case .ended: await sessionEnded()
             }
         }

@@ -11,6 +11,10 @@ final class GatedStore: PodiumStore {
     /// Told when the held join reaches the store.
     let arrived: AsyncStream<Void>.Continuation
     private let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    /// While set, looking up a token fails as a broken database would.
+    let failingTokenLookups = Atomic<Bool>(false)
+
+    struct StoreDown: Error {}
 
     init(base: SQLStore, holding viewerId: String, arrived: AsyncStream<Void>.Continuation) {
         self.base = base
@@ -59,7 +63,8 @@ final class GatedStore: PodiumStore {
     }
 
     func user(tokenHash: String, now: Date) async throws -> UserRecord? {
-        try await base.user(tokenHash: tokenHash, now: now)
+        if failingTokenLookups.load(ordering: .relaxed) { throw StoreDown() }
+        return try await base.user(tokenHash: tokenHash, now: now)
     }
 
     func deleteToken(hash: String) async throws {
@@ -150,18 +155,13 @@ final class GatedStore: PodiumStore {
         try await base.events(sessionId: sessionId, afterSeq: afterSeq)
     }
 
-
     func answers(sessionId: String) async throws -> [(pollId: Int, viewerId: String, answer: PollAnswer, at: Date)] {
         try await base.answers(sessionId: sessionId)
     }
 
-
-
     func questions(sessionId: String) async throws -> [AudienceQuestion] {
         try await base.questions(sessionId: sessionId)
     }
-
-
 
     func votes(sessionId: String) async throws -> [(questionId: String, viewerId: String)] {
         try await base.votes(sessionId: sessionId)
