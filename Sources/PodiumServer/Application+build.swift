@@ -178,7 +178,8 @@ private func requireLiveSession(code: String, hub: LiveHub, logger: Logger) asyn
         session = try await hub.session(code: normalized)
     } catch {
         logger.error("could not load session \(code): \(error)")
-        throw APIError(.serviceUnavailable, code: "unavailable", message: "The session could not be loaded. Try again in a moment.")
+        throw APIError(
+            .serviceUnavailable, code: "unavailable", message: "The session could not be loaded. Try again in a moment.")
     }
     guard session != nil else { throw unknown }
 }

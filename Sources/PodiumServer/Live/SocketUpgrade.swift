@@ -195,7 +195,8 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
 
     /// The body of ``APIError/response(from:context:)``, built without a request.
     private static func errorResponse(_ error: APIError) -> Response {
-        let data = (try? JSONEncoder().encode(APIErrorBody(error: ErrorDetail(code: error.code, message: error.message)))) ?? Data()
+        let data =
+            (try? JSONEncoder().encode(APIErrorBody(error: ErrorDetail(code: error.code, message: error.message)))) ?? Data()
         return Response(
             status: error.status, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -23,7 +23,8 @@ enum HTTPDate {
         }
         let weekday = dayNames[(parts.weekday ?? 1) - 1]
         let month = monthNames[(parts.month ?? 1) - 1]
-        return "\(weekday), \(two(parts.day)) \(month) \(parts.year ?? 1970) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) GMT"
+        let time = "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+        return "\(weekday), \(two(parts.day)) \(month) \(parts.year ?? 1970) \(time) GMT"
     }
 
     static func parse(_ text: String) -> Date? {
