@@ -18,6 +18,7 @@ struct DeckController {
         group.patch("decks/:id", use: update)
         group.delete("decks/:id", use: delete)
         group.get("decks/:id/pdf", use: download)
+        group.head("decks/:id/pdf", use: download)
         group.get("folders", use: listFolders)
         group.post("folders", use: createFolder)
         group.patch("folders/:id", use: renameFolder)
@@ -116,7 +117,7 @@ struct DeckController {
 
     @Sendable func download(_ request: Request, context: AppRequestContext) async throws -> Response {
         let deck = try await ownedDeck(context)
-        return try await WebController.pdfResponse(deck: deck, blobs: blobs, context: context)
+        return try await WebController.pdfResponse(deck: deck, blobs: blobs, request: request, context: context)
     }
 
     @Sendable func listFolders(_ request: Request, context: AppRequestContext) async throws -> [FolderResponse] {

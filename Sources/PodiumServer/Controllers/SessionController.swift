@@ -21,6 +21,7 @@ struct SessionController {
         group.get("sessions/:code", use: show)
         group.post("sessions/:code/end", use: end)
         group.get("sessions/:code/download", use: download)
+        group.head("sessions/:code/download", use: download)
         group.get("sessions/:code/export.pdf", use: export)
     }
 
@@ -106,7 +107,7 @@ struct SessionController {
                 .notFound, code: "no_single_deck", message: "A room has several decks: download its export (export.pdf) instead.")
         }
         guard let deck = try await store.deck(id: deckId) else { throw APIError.notFound("deck") }
-        return try await WebController.pdfResponse(deck: deck, blobs: blobs, context: context)
+        return try await WebController.pdfResponse(deck: deck, blobs: blobs, request: request, context: context)
     }
 
     private func requireDownloadAllowed(_ record: SessionRecord, context: AppRequestContext) throws {

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdCore
@@ -43,7 +44,8 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
         /// The socket's handlers are installed: nothing is left to run here.
         case socket
         case notUpgraded(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>)
-        case failedUpgrade(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, Logger)
+        /// The router's answer to the upgrade request is sent as the refusal.
+        case failedUpgrade(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, Response, Logger)
     }
 
     struct Value: ServerChildChannelValue {
@@ -96,6 +98,8 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             channel.closeFuture.whenComplete { _ in headDeadline?.cancel() }
             let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let accepted = Mutex<SocketUpgrade.Install?>(nil)
+            // Set by `shouldUpgrade` before NIO calls `notUpgradingCompletionHandler`.
+            let refusal = Mutex<Response?>(nil)
             let logger = logger.with(metadataKey: "hb.request.id", value: .stringConvertible(RequestID()))
             let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
                 maxFrameSize: maxFrameSize,
@@ -105,11 +109,14 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                     upgradeAttempted.value = true
                     let promise = channel.eventLoop.makePromise(of: HTTPHeaders?.self)
                     promise.completeWithTask {
-                        guard let (install, headers) = try await decide(head, channel: channel, logger: logger) else {
+                        switch await decide(head, channel: channel, logger: logger) {
+                        case .accepted(let install, let headers):
+                            accepted.withLock { $0 = install }
+                            return headers
+                        case .refused(let response):
+                            refusal.withLock { $0 = response }
                             return nil
                         }
-                        accepted.withLock { $0 = install }
-                        return headers
                     }
                     return promise.futureResult
                 },
@@ -134,8 +141,9 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                             HTTPConnectionStateHandler(idleTimeout: http1.idleTimeout.map { .init($0) }, logger: logger))
                         let asyncChannel = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
                             wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
-                        return upgradeAttempted.value
-                            ? UpgradeResult.failedUpgrade(asyncChannel, logger) : UpgradeResult.notUpgraded(asyncChannel)
+                        guard upgradeAttempted.value else { return UpgradeResult.notUpgraded(asyncChannel) }
+                        let response = refusal.withLock { $0.take() } ?? Self.notASocket
+                        return UpgradeResult.failedUpgrade(asyncChannel, response, logger)
                     }
                 }
             )
@@ -152,17 +160,46 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
+    enum Decision {
+        case accepted(SocketUpgrade.Install, HTTPHeaders)
+        /// What the router answered instead: the refusal the client gets.
+        case refused(Response)
+    }
+
     /// Runs the upgrade request through the router: a socket route that accepts it leaves its
-    /// installer in the context. Anything else (no such route, a refused origin) is no upgrade.
-    private func decide(
-        _ head: HTTPRequestHead, channel: any Channel, logger: Logger
-    ) async throws -> (SocketUpgrade.Install, HTTPHeaders)? {
-        let request = Request(head: try HTTPRequest(head, secure: false, splitCookie: false), body: .init(buffer: .init()))
+    /// installer in the context. Anything else (no such route or session, a refused origin) is
+    /// refused with the router's own answer, the same status and error body as over plain HTTP.
+    private func decide(_ head: HTTPRequestHead, channel: any Channel, logger: Logger) async -> Decision {
         let context = AppRequestContext(source: .init(channel: channel, logger: logger))
-        guard let response = try? await upgradeResponder.respond(to: request, context: context),
-            response.status == .ok, let install = context.socketUpgrade.take()
-        else { return nil }
-        return (install, HTTPHeaders(response.headers))
+        let response: Response
+        do {
+            let request = Request(head: try HTTPRequest(head, secure: false, splitCookie: false), body: .init(buffer: .init()))
+            response = try await upgradeResponder.respond(to: request, context: context)
+        } catch {
+            // The router's middleware turns errors into answers; only a head that is not HTTP
+            // (or a bug) gets here.
+            logger.debug("upgrade request failed: \(error)")
+            return .refused(Self.badUpgrade)
+        }
+        guard response.status == .ok, let install = context.socketUpgrade.take() else {
+            // A route that answered without accepting (a page, a blob) is not a socket.
+            return .refused(response.status.kind == .successful ? Self.notASocket : response)
+        }
+        return .accepted(install, HTTPHeaders(response.headers))
+    }
+
+    /// The answer to an upgrade of an address that is not a socket.
+    static let notASocket = errorResponse(
+        APIError(.badRequest, code: "not_a_socket", message: "This address does not accept WebSocket connections."))
+    static let badUpgrade = errorResponse(APIError.badRequest("The WebSocket upgrade request could not be read."))
+
+    /// The body of ``APIError/response(from:context:)``, built without a request.
+    private static func errorResponse(_ error: APIError) -> Response {
+        let data =
+            (try? JSONEncoder().encode(APIErrorBody(error: ErrorDetail(code: error.code, message: error.message)))) ?? Data()
+        return Response(
+            status: error.status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     func handle(value: Value, logger: Logger) async {
@@ -172,9 +209,9 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                 return  // the socket's handlers run it from here: no task stays
             case .notUpgraded(let http1):
                 await handleHTTP(asyncChannel: http1, logger: logger)
-            case .failedUpgrade(let http1, let logger):
-                logger.debug("WebSocket upgrade refused")
-                await Self.refuseUpgrade(http1, logger: logger)
+            case .failedUpgrade(let http1, let response, let logger):
+                logger.debug("WebSocket upgrade refused with \(response.status.code)")
+                await Self.refuseUpgrade(http1, with: response, logger: logger)
             }
         } catch let error as ChannelError where error == .inputClosed {
             logger.trace("upgrade ended as the input closed")
@@ -183,12 +220,16 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
-    /// A refused upgrade gets `400` and the connection closes.
-    private static func refuseUpgrade(_ channel: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, logger: Logger) async {
+    /// A refused upgrade gets the router's answer (its status, headers and error body), and the
+    /// connection closes.
+    private static func refuseUpgrade(
+        _ channel: NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, with response: Response, logger: Logger
+    ) async {
         do {
             try await channel.executeThenClose { _, outbound in
-                let head = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
-                try await outbound.write(contentsOf: [.head(head), .end(nil)])
+                var head = response.head
+                head.headerFields[.connection] = "close"
+                try await ResponseWriter(outbound: outbound).write(response: head, body: response.body)
             }
         } catch {
             logger.trace("could not answer a refused upgrade: \(error)")

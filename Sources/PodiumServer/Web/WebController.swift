@@ -24,6 +24,7 @@ struct WebController {
             }
         }
         router.get("/blobs/:name", use: blob)
+        router.head("/blobs/:name", use: blob)
         router.get("/vendor/**", use: vendor)
         router.get("/api/v1/openapi.yaml") { request, context in
             try await file(webRoot.appendingPathComponent("openapi.yaml"), type: "application/yaml", context: context)
@@ -38,13 +39,16 @@ struct WebController {
         return response
     }
 
+    /// A blob, whole or by range (see ``RangeResponse``): page images now, media next.
     @Sendable func blob(_ request: Request, context: AppRequestContext) async throws -> Response {
         let name = try context.parameters.require("name")
-        guard let url = blobs.file(named: name) else { throw APIError.notFound("image") }
-        var response = try await file(url, type: Self.mediaType(for: name), context: context)
+        guard let url = blobs.file(named: name) else { throw APIError.notFound("file") }
+        var headers = HTTPFields()
+        headers[.contentType] = Self.mediaType(for: name)
         // Named by content hash: the bytes behind a name never change.
-        response.headers[.cacheControl] = "public, max-age=31536000, immutable"
-        return response
+        headers[.cacheControl] = "public, max-age=31536000, immutable"
+        return try await RangeResponse(file: url, entityTag: RangeResponse.entityTag(forBlob: name), headers: headers)
+            .response(to: request, context: context, fileIO: fileIO)
     }
 
     /// `/vendor/<package>/<file>` from `/usr/share/javascript`: Debian's packaged browser libraries.
@@ -71,23 +75,39 @@ struct WebController {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    /// The original PDF of a deck, as a download named after its title.
-    static func pdfResponse(deck: DeckRecord, blobs: any BlobStore, context: AppRequestContext) async throws -> Response {
+    /// The original PDF of a deck, as a download named after its title; by range too (see
+    /// ``RangeResponse``), so an interrupted download can resume.
+    static func pdfResponse(deck: DeckRecord, blobs: any BlobStore, request: Request, context: AppRequestContext)
+        async throws -> Response
+    {
         guard let url = blobs.file(named: deck.sourceHash) else { throw APIError.notFound("file") }
-        let body = try await FileIO().loadFile(path: url.path, context: context)
         var headers = HTTPFields()
         headers[.contentType] = "application/pdf"
         let safeName = deck.title.filter { $0.isLetter || $0.isNumber || " -_.".contains($0) }
         headers[.contentDisposition] = "attachment; filename=\"\(safeName.isEmpty ? "deck" : safeName).pdf\""
-        return Response(status: .ok, headers: headers, body: body)
+        return try await RangeResponse(file: url, entityTag: RangeResponse.entityTag(forBlob: deck.sourceHash), headers: headers)
+            .response(to: request, context: context)
     }
 
+    /// The `Content-Type` of a file by its extension. Media types are those players expect:
+    /// `m3u8` is what Safari's native HLS asks for, `m4s` is a CMAF/fMP4 segment (IANA's
+    /// `video/iso.segment`; Media Source Extensions read the bytes whatever the type).
     static func mediaType(for name: String) -> String {
         switch (name as NSString).pathExtension.lowercased() {
         case "jpg", "jpeg": "image/jpeg"
         case "png": "image/png"
+        case "webp": "image/webp"
         case "svg": "image/svg+xml"
         case "pdf": "application/pdf"
+        case "mp4": "video/mp4"
+        case "m4s": "video/iso.segment"
+        case "ts": "video/mp2t"
+        case "webm": "video/webm"
+        case "m4a": "audio/mp4"
+        case "mp3": "audio/mpeg"
+        case "aac": "audio/aac"
+        case "m3u8": "application/vnd.apple.mpegurl"
+        case "vtt": "text/vtt; charset=utf-8"
         case "js", "mjs": "text/javascript; charset=utf-8"
         case "css": "text/css; charset=utf-8"
         case "json": "application/json"

@@ -1,0 +1,174 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// An immutable file answered whole or in part, as RFC 9110 describes (§13 conditional requests,
+/// §14 range requests): what seeking in a video, resuming a download and a media player's
+/// probing need. Blobs and deck downloads use it; media routes can too.
+///
+/// - `Range: bytes=a-b`, `bytes=a-` or `bytes=-n` on a `GET` → `206` with `Content-Range`; a range
+///   that starts at or past the end (or `bytes=-0`) → `416` with `Content-Range: bytes */size`.
+/// - Several ranges in one header → the whole file, `200`: a server may ignore `Range` (§14.2),
+///   players ask for one range at a time, and `multipart/byteranges` is not worth its cost.
+/// - A `Range` that does not parse, or of a unit other than `bytes` → ignored: the whole file.
+/// - `If-Range` with an entity tag (compared strongly) or a date (compared exactly with
+///   `Last-Modified`): the range only while the file is still that one, else the whole file.
+/// - `If-None-Match` matching the entity tag (weak comparison), or without it an
+///   `If-Modified-Since` no older than the file → `304`.
+/// - `HEAD`: the headers a `GET` would get, no body. `Range` is for `GET` only (§14.2).
+///
+/// The body is streamed from the file in chunks (Hummingbird's ``FileIO``), never read whole.
+struct RangeResponse {
+    /// What a conditional or range request gets.
+    enum Answer: Equatable {
+        case notModified
+        case whole
+        case part(ClosedRange<Int>)
+        case unsatisfiable
+    }
+
+    /// What a `Range` header asks of a file of a given size.
+    enum RangeRequest: Equatable {
+        /// Malformed, another unit, or several ranges: answered with the whole file.
+        case ignored
+        case satisfiable(ClosedRange<Int>)
+        case unsatisfiable
+    }
+
+    let path: String
+    let size: Int
+    /// Whole seconds, as `Last-Modified` says it.
+    let modified: Date
+    /// Strong and quoted, e.g. `"3a7bd3…"`.
+    let entityTag: String
+    /// Sent with every answer but `416`: the file's `Content-Type`, `Cache-Control`, `Content-Disposition`.
+    let headers: HTTPFields
+
+    /// Reads the file's size and modification time; `404` if it is not a regular file.
+    init(file url: URL, entityTag: String, headers: HTTPFields) throws {
+        // A stat, not a read: cheap enough to do inline.
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let size = (attributes[.size] as? NSNumber)?.intValue
+        else { throw APIError.notFound("file") }
+        self.path = url.path
+        self.size = size
+        self.modified = HTTPDate.truncated((attributes[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0))
+        self.entityTag = entityTag
+        self.headers = headers
+    }
+
+    /// The strong entity tag of a blob: its name starts with the SHA-256 of its bytes, and the
+    /// same bytes always have the same hash.
+    static func entityTag(forBlob name: String) -> String {
+        "\"\(name.prefix { $0 != "." })\""
+    }
+
+    func response(to request: Request, context: some RequestContext, fileIO: FileIO = FileIO()) async throws -> Response {
+        var headers = self.headers
+        headers[.acceptRanges] = "bytes"
+        headers[.eTag] = entityTag
+        headers[.lastModified] = HTTPDate.format(modified)
+        let answer = Self.answer(
+            method: request.method, headers: request.headers, size: size, entityTag: entityTag, modified: modified)
+        let range: Range<Int>
+        let status: HTTPResponse.Status
+        switch answer {
+        case .notModified:
+            var response = Response(status: .notModified, headers: headers)
+            // A 304 has no body, and its length may only be that of the 200 (RFC 9110 §8.6).
+            response.headers[.contentLength] = nil
+            return response
+        case .unsatisfiable:
+            var response = try APIError(
+                .rangeNotSatisfiable, code: "range_not_satisfiable",
+                message: "The range asked for starts past the end of the file (\(size) bytes)."
+            ).response(from: request, context: context)
+            response.headers[.contentRange] = "bytes */\(size)"
+            response.headers[.acceptRanges] = "bytes"
+            return response
+        case .whole:
+            (status, range) = (.ok, 0..<size)
+        case .part(let part):
+            (status, range) = (.partialContent, Range(part))
+            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
+        }
+        headers[.contentLength] = String(range.count)
+        guard request.method != .head, !range.isEmpty else {
+            return Response(status: status, headers: headers)
+        }
+        let body = try await fileIO.loadFile(path: path, range: range.lowerBound...(range.upperBound - 1), context: context)
+        return Response(status: status, headers: headers, body: body)
+    }
+
+    /// Decides from the request's method and headers alone; see the type's documentation.
+    static func answer(method: HTTPRequest.Method, headers: HTTPFields, size: Int, entityTag: String, modified: Date)
+        -> Answer
+    {
+        let ifNoneMatch = headers[values: .ifNoneMatch]
+        if !ifNoneMatch.isEmpty {
+            if entityTags(ifNoneMatch).contains(where: { $0 == "*" || weakMatch($0, entityTag) }) { return .notModified }
+        } else if let since = headers[.ifModifiedSince].flatMap(HTTPDate.parse), modified <= since {
+            return .notModified
+        }
+        guard method == .get, let header = headers[.range] else { return .whole }
+        if let ifRange = headers[.ifRange], !ifRangeMatches(ifRange, entityTag: entityTag, modified: modified) {
+            return .whole
+        }
+        switch parse(header, size: size) {
+        case .ignored: return .whole
+        case .satisfiable(let range): return .part(range)
+        case .unsatisfiable: return .unsatisfiable
+        }
+    }
+
+    /// `bytes=a-b`, `bytes=a-`, `bytes=-n` (RFC 9110 §14.1.1), clamped to the file.
+    static func parse(_ header: String, size: Int) -> RangeRequest {
+        guard let equals = header.firstIndex(of: "="),
+            header[..<equals].trimmingCharacters(in: .whitespaces).lowercased() == "bytes"
+        else { return .ignored }
+        // A list may have empty elements, which a recipient ignores (RFC 9110 §5.6.1.2).
+        let specs = header[header.index(after: equals)...].split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard specs.count == 1, let dash = specs[0].firstIndex(of: "-") else { return .ignored }
+        let first = specs[0][..<dash]
+        let last = specs[0][specs[0].index(after: dash)...]
+        if first.isEmpty {
+            guard let suffix = number(last) else { return .ignored }
+            guard suffix > 0 else { return .unsatisfiable }
+            // The last bytes of an empty file are no bytes: the whole (empty) file.
+            guard size > 0 else { return .ignored }
+            return .satisfiable(max(0, size - suffix)...(size - 1))
+        }
+        guard let start = number(first) else { return .ignored }
+        var end = Int.max
+        if !last.isEmpty {
+            guard let given = number(last), given >= start else { return .ignored }
+            end = given
+        }
+        guard start < size else { return .unsatisfiable }
+        return .satisfiable(start...min(end, size - 1))
+    }
+
+    /// Digits only; a number too large for `Int` is as good as infinite here.
+    private static func number(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(text) ?? Int.max
+    }
+
+    /// The entity tags of `If-None-Match` lines, e.g. `"a", W/"b"` → `["\"a\"", "W/\"b\""]`.
+    private static func entityTags(_ lines: [String]) -> [String] {
+        lines.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    private static func weakMatch(_ tag: String, _ entityTag: String) -> Bool {
+        (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == entityTag
+    }
+
+    /// Strong comparison for an entity tag (a weak one never matches); exact equality for a date.
+    private static func ifRangeMatches(_ value: String, entityTag: String, modified: Date) -> Bool {
+        let value = value.trimmingCharacters(in: .whitespaces)
+        if value.hasPrefix("\"") || value.hasPrefix("W/") { return value == entityTag }
+        return HTTPDate.parse(value) == modified
+    }
+}
