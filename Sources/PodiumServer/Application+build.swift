@@ -144,9 +144,9 @@ private func assembleApplication(
     let origins = OriginCheck(publicURL: configuration.publicURL)
     router.get("/api/v1/sessions/:code/live") { request, context -> Response in
         try origins.verifyUpgrade(request)
-        let code = context.parameters.get("code") ?? ""
-        try await requireLiveSession(code: code, hub: hub, logger: context.logger)
-        context.socketUpgrade.accept(live.accept(code: code, context: context))
+        // An unknown code is upgraded and told `not_found` at hello: a browser's WebSocket
+        // cannot read an HTTP refusal, and would only reconnect.
+        context.socketUpgrade.accept(live.accept(code: context.parameters.get("code") ?? "", context: context))
         return Response(status: .ok)
     }
     router.get("/api/v1/lobby") { request, context -> Response in
@@ -168,23 +168,6 @@ private func assembleApplication(
         generatedAdminPassword: generatedPassword, adminCreated: adminCreated, lanAddresses: lanAddresses,
         drainLiveClients: { await hub.drain() })
     return (app, report)
-}
-
-/// Refuses the upgrade of a socket to a session that does not exist with `404`, as a plain request
-/// would be, instead of accepting it only to refuse its hello. The hub keeps what it loads, so the
-/// hello that follows finds the session in memory.
-private func requireLiveSession(code: String, hub: LiveHub, logger: Logger) async throws {
-    let unknown = APIError(.notFound, code: SessionError.notFound.code, message: SessionError.notFound.message)
-    guard let normalized = JoinCode.normalize(code) else { throw unknown }
-    let session: LiveSession?
-    do {
-        session = try await hub.session(code: normalized)
-    } catch {
-        logger.error("could not load session \(code): \(error)")
-        throw APIError(
-            .serviceUnavailable, code: "unavailable", message: "The session could not be loaded. Try again in a moment.")
-    }
-    guard session != nil else { throw unknown }
 }
 
 /// Runs `close` when the application shuts down gracefully.

@@ -46,12 +46,14 @@ public struct FileBlobStore: BlobStore {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 
-    /// `<64 hex>.<1-5 lowercase letters>`: nothing else can reach the file system.
+    /// `<64 hex>.<1-5 lowercase letters or digits, starting with a letter>` (`jpg`, `mp4`, `m3u8`):
+    /// nothing else can reach the file system.
     public static func isValidName(_ name: String) -> Bool {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 64, (1...5).contains(parts[1].count) else { return false }
         return parts[0].allSatisfy { $0.isHexDigit && !$0.isUppercase }
-            && parts[1].allSatisfy { $0.isLetter && $0.isLowercase && $0.isASCII }
+            && parts[1].first?.isLetter == true
+            && parts[1].allSatisfy { $0.isASCII && ($0.isNumber || ($0.isLetter && $0.isLowercase)) }
     }
 
     func path(for name: String) -> URL {

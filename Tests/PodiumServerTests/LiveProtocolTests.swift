@@ -201,8 +201,9 @@ struct LiveProtocolTests {
 
     @Test func helloErrors() async throws {
         try await withSession(passcode: "4711") { client, token, code in
-            // An unknown code is refused at the upgrade, with 404 (see SocketRefusalTests).
-            await #expect(throws: (any Error).self) { _ = try await client.socket(code: "ZZZZZZ") }
+            let unknown = try await client.socket(code: "ZZZZZZ")
+            #expect(try await unknown.hello(["role": "viewer"])["code"] as? String == "not_found")
+            try await unknown.waitForClose()
 
             let noPasscode = try await client.socket(code: code)
             #expect(try await noPasscode.hello(["role": "viewer"])["code"] as? String == "passcode_required")

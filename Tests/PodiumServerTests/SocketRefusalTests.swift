@@ -7,21 +7,6 @@ import Testing
 /// same request over plain HTTP, not a bare `400`.
 @Suite("Socket refusals", .timeLimit(.minutes(3)))
 struct SocketRefusalTests {
-    @Test func anUpgradeToAnUnknownSessionIs404() async throws {
-        try await TestServer.withLiveSession { client, _, code in
-            let unknown = try await RawHTTP.upgrade(port: client.port, path: "/api/v1/sessions/ZZZZZZ/live")
-            #expect(unknown.status == 404, "\(unknown.head)")
-            #expect(unknown.errorCode == "not_found", "\(unknown.body)")
-            #expect(unknown.header("content-type") == "application/json; charset=utf-8")
-            #expect(unknown.header("connection") == "close")
-            // A code that cannot be one is no session either.
-            #expect(try await RawHTTP.upgrade(port: client.port, path: "/api/v1/sessions/0/live").errorCode == "not_found")
-            // The session that exists is upgraded, in any case.
-            let known = try await RawHTTP.upgrade(port: client.port, path: "/api/v1/sessions/\(code.lowercased())/live")
-            #expect(known.status == 101, "\(known.head)")
-        }
-    }
-
     @Test func anUpgradeFromAnotherSiteIs403WithItsCode() async throws {
         try await TestServer.withLiveSession { client, token, code in
             let headers = [("Origin", "http://evil.example"), ("Cookie", "podium_auth=\(token)")]

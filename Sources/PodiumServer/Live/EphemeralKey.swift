@@ -35,27 +35,3 @@ extension Array {
         if index >= count { append(contentsOf: repeatElement(filler, count: Swift.max(index + 1, EphemeralKey.count) - count)) }
     }
 }
-
-/// The keys of the live session's features, each beside nothing but its name here so that the
-/// list of what is ephemeral can be read in one place; the features publish into them.
-extension EphemeralKey {
-    /// The stage: the laser pointer and the stroke being drawn.
-    static let pointer = EphemeralKey("pointer")
-    static let inking = EphemeralKey("inking")
-    /// Presence: the viewer count for hosts; the live list for the lobby.
-    static let presence = EphemeralKey("presence")
-    static let lobby = EphemeralKey("lobby")
-    /// Polls: tallies, a viewer's own answer, the quiz leaderboard and a viewer's own score.
-    static let results = EphemeralKey("results")
-    static let myAnswer = EphemeralKey("myAnswer")
-    static let leaderboard = EphemeralKey("leaderboard")
-    static let myScore = EphemeralKey("myScore")
-    /// Questions: the hosts' list, the public list, a viewer's own votes.
-    static let questions = EphemeralKey("questions")
-    static let publicQuestions = EphemeralKey("publicQuestions")
-    static let myVotes = EphemeralKey("myVotes")
-    /// Viewers: the hosts' viewer list.
-    static let viewerList = EphemeralKey("viewerList")
-    /// Rooms: which presenters are connected.
-    static let roomPresence = EphemeralKey("roomPresence")
-}

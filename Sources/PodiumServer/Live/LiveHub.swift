@@ -190,3 +190,8 @@ actor LiveHub: Service, SessionBusNode {
         for outbox in lobbyOutboxes.values { outbox.replace(.lobby, with: frame) }
     }
 }
+
+extension EphemeralKey {
+    /// The lobby's list of live sessions.
+    static let lobby = EphemeralKey("lobby")
+}

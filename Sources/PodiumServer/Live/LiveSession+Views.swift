@@ -135,3 +135,20 @@ extension LiveSession {
         await announcePresence()
     }
 }
+
+/// The views' newest-wins frames.
+extension EphemeralKey {
+    /// Polls: tallies, a viewer's own answer, the quiz leaderboard and a viewer's own score.
+    static let results = EphemeralKey("results")
+    static let myAnswer = EphemeralKey("myAnswer")
+    static let leaderboard = EphemeralKey("leaderboard")
+    static let myScore = EphemeralKey("myScore")
+    /// Questions: the hosts' list, the public list, a viewer's own votes.
+    static let questions = EphemeralKey("questions")
+    static let publicQuestions = EphemeralKey("publicQuestions")
+    static let myVotes = EphemeralKey("myVotes")
+    /// Who is here: the viewer count and the viewer list for hosts; a room's connected presenters.
+    static let presence = EphemeralKey("presence")
+    static let viewerList = EphemeralKey("viewerList")
+    static let roomPresence = EphemeralKey("roomPresence")
+}

@@ -272,3 +272,9 @@ actor LiveSession {
         await announcePresence()
     }
 }
+
+/// The stage's newest-wins frames: the laser pointer and the stroke being drawn.
+extension EphemeralKey {
+    static let pointer = EphemeralKey("pointer")
+    static let inking = EphemeralKey("inking")
+}
