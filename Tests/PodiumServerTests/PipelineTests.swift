@@ -128,4 +128,26 @@ struct PipelineTests {
         }
         try await sqlite.close()
     }
+
+    @Test func aSessionWithNoDeckRunsPollsAndRefusesStageCommands() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        try await server.run(store: store) { client in
+            let token = try await client.login()
+            let admin = try #require(try await store.user(email: "admin"))
+            try await store.insertSession(
+                SessionRecord(
+                    id: "s_nodeck", code: "QANDA2", title: "Questions only", deckId: nil, presenterId: admin.id,
+                    passcodeHash: nil, allowDownload: false, createdAt: Date()))
+            let presenter = try await client.socket(code: "QANDA2")
+            let welcome = try await presenter.hello(["role": "presenter", "token": token])
+            #expect((welcome["session"] as? [String: Any])?["pageCount"] as? Int == 0)
+            try await presenter.send(#"{"type":"goto","id":"g","page":1}"#)
+            #expect(try await ack(presenter, "g")["code"] as? String == "no_deck")
+            try await presenter.send(#"{"type":"openPoll","id":"p","poll":{"kind":"open","question":"Ideas?"}}"#)
+            #expect(try await presenter.next(ofType: "pollOpened") != nil)
+        }
+        try await store.close()
+    }
 }

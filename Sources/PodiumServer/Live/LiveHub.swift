@@ -113,6 +113,12 @@ actor LiveHub: Service, SessionBusNode {
                 id: record.id, code: record.code, title: record.title ?? "Room", presenter: presenter?.name ?? "Moderator",
                 pageCount: 0, allowDownload: record.allowDownload, hasPasscode: record.passcodeHash != nil, pages: [],
                 kind: .room, startedAt: record.createdAt.timeIntervalSince1970)
+        } else if record.deckId == nil {
+            // A session needs no deck to exist: polls and questions work, the stage is empty.
+            info = SessionInfo(
+                id: record.id, code: record.code, title: record.title ?? "Session", presenter: presenter?.name ?? "Presenter",
+                pageCount: 0, allowDownload: record.allowDownload, hasPasscode: record.passcodeHash != nil, pages: [],
+                startedAt: record.createdAt.timeIntervalSince1970)
         } else {
             guard let deckId = record.deckId, let deck = try await store.deck(id: deckId) else { return nil }
             let pages = try await store.pages(deckId: deck.id)
