@@ -141,6 +141,29 @@ enum Migrations {
                 "CREATE INDEX sessions_code ON sessions(code, created_at)",
             ],
             rebuildsTables: true),
+        Migration(
+            version: 7, name: "job queue",
+            statements: [
+                // Portable SQL (SQLite and PostgreSQL): ids and JSON as TEXT, dates as seconds
+                // since 1970 like every other table, no SQLite-only types.
+                """
+                CREATE TABLE jobs (
+                  id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject_id TEXT NOT NULL, payload TEXT NOT NULL,
+                  state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+                  progress_stage TEXT NOT NULL DEFAULT 'queued', progress_done INTEGER NOT NULL DEFAULT 0,
+                  progress_total INTEGER NOT NULL DEFAULT 0, error_code TEXT, error_message TEXT,
+                  owner_id TEXT REFERENCES users(id) ON DELETE CASCADE, created_at REAL NOT NULL, updated_at REAL NOT NULL)
+                """,
+                "CREATE INDEX jobs_queue ON jobs(kind, state, created_at)",
+                "CREATE INDEX jobs_subject ON jobs(subject_id)",
+                // Decks an older server left processing had no job: they get one, and are
+                // processed at this start as they were before.
+                """
+                INSERT INTO jobs (id, kind, subject_id, payload, state, attempts, owner_id, created_at, updated_at)
+                SELECT 'j_' || id, 'pdf', id, '{"useDocumentTitle":false}', 'queued', 0, owner_id, created_at, created_at
+                FROM decks WHERE status = 'processing'
+                """,
+            ]),
     ]
 
     static func run(on db: any SQLDatabase, logger: Logger) async throws {

@@ -11,6 +11,10 @@ final class GatedStore: PodiumStore {
     /// Told when the held join reaches the store.
     let arrived: AsyncStream<Void>.Continuation
     private let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    /// Reads of a deck that fail, as a database that has gone away fails, before reads work again.
+    let failingDeckReads = Atomic<Int>(0)
+
+    struct Unavailable: Error {}
 
     init(base: SQLStore, holding viewerId: String, arrived: AsyncStream<Void>.Continuation) {
         self.base = base
@@ -91,7 +95,8 @@ final class GatedStore: PodiumStore {
     }
 
     func deck(id: String) async throws -> DeckRecord? {
-        try await base.deck(id: id)
+        if failingDeckReads.wrappingSubtract(1, ordering: .relaxed).oldValue > 0 { throw Unavailable() }
+        return try await base.deck(id: id)
     }
 
     func decks(ownerId: String, folderId: String?) async throws -> [DeckRecord] {

@@ -1,0 +1,294 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Synchronization
+import Testing
+
+@testable import PodiumServer
+@testable import PodiumStore
+
+/// Ingest as a job queue kept in the store: progress while a job runs, a job cut short by a
+/// restart finished after it, a job the server keeps dying on given up, unknown kinds and store
+/// failures ending in a clear error, a room upload that joins its room across a restart. Real
+/// SQLite, real Poppler; a `ToolGate` holds `pdftoppm` where a job must be caught mid-way.
+@Suite("Job queue", .timeLimit(.minutes(3)))
+struct JobQueueTests {
+    static let slides = TestServer.fixtures.appendingPathComponent("cairo-slides.pdf")
+
+    /// A data directory with its database open beside the server, as tests that restart need.
+    static func storeInNewDirectory() async throws -> (URL, SQLStore) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-jobs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try await SQLStore.openSQLite(
+            path: directory.appendingPathComponent("podium.sqlite").path, logger: TestServer.logger())
+        return (directory, store)
+    }
+
+    @Test func progressIsVisibleWhileTheJobRunsAndOnlyToItsOwner() async throws {
+        let gate = ToolGate(holding: "pdftoppm")
+        let server = TestServer { $0.toolRunner = gate }
+        defer { server.removeData() }
+        let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        try await server.run(store: store) { client in
+            let token = try await client.login()
+            let uploaded = try await client.upload(Self.slides, token: token).object()
+            let deckId = try #require(uploaded["id"] as? String)
+            let jobId = try #require(uploaded["jobId"] as? String)
+            #expect(uploaded["status"] as? String == "processing")
+            await gate.arrival()
+
+            // Rendering is held: the deck and its job both say so, from memory.
+            let deck = try await client.request(.get, "/api/v1/decks/\(deckId)", token: token).object()
+            let deckProgress = try #require(deck["progress"] as? [String: Any])
+            #expect(deckProgress["stage"] as? String == "rendering")
+            #expect((deckProgress["total"] as? Int ?? 0) > 0)
+            let job = try await client.request(.get, "/api/v1/jobs/\(jobId)", token: token).object()
+            #expect(job["kind"] as? String == "pdf")
+            #expect(job["subjectId"] as? String == deckId)
+            #expect(job["state"] as? String == "running")
+            #expect(job["attempts"] as? Int == 1)
+            #expect((job["progress"] as? [String: Any])?["stage"] as? String == "rendering")
+            #expect((job["progress"] as? [String: Any])?["total"] as? Int == deckProgress["total"] as? Int)
+            #expect(job["error"] == nil)
+
+            // Nobody else sees it: not signed in, another user, no such job.
+            try await Self.addUser(to: store)
+            let other = try await client.login(email: "other@example.org", password: "other-password")
+            #expect(try await client.request(.get, "/api/v1/jobs/\(jobId)").status == .unauthorized)
+            let hidden = try await client.request(.get, "/api/v1/jobs/\(jobId)", token: other)
+            #expect(hidden.status == .notFound && hidden.errorCode == "not_found")
+            #expect(try await client.request(.get, "/api/v1/jobs/j_nosuchjob", token: token).status == .notFound)
+
+            gate.open()
+            let done = try await Self.waitForJob(jobId, client: client, token: token)
+            #expect(done["state"] as? String == "done")
+            #expect(done["progress"] == nil && done["error"] == nil)
+            let ready = try await client.request(.get, "/api/v1/decks/\(deckId)", token: token).object()
+            #expect(ready["status"] as? String == "ready")
+            #expect((ready["pageCount"] as? Int ?? 0) > 0)
+            #expect(ready["progress"] == nil)
+        }
+        try await store.close()
+    }
+
+    @Test func aJobCutShortByARestartIsDoneAfterIt() async throws {
+        let (directory, store) = try await Self.storeInNewDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let gate = ToolGate(holding: "pdftoppm")
+        let ids = Mutex<(deck: String, job: String)?>(nil)
+        try await TestServer(dataDirectory: directory) { $0.toolRunner = gate }.run(store: store) { client in
+            let token = try await client.login()
+            let uploaded = try await client.upload(Self.slides, token: token).object()
+            let deckId = try #require(uploaded["id"] as? String)
+            let jobId = try #require(uploaded["jobId"] as? String)
+            ids.withLock { $0 = (deckId, jobId) }
+            await gate.arrival()
+            // Renamed while it is processing: the rename is kept whatever happens next.
+            let renamed = try await client.request(
+                .patch, "/api/v1/decks/\(deckId)", token: token, json: #"{"title":"Renamed meanwhile"}"#)
+            #expect(renamed.status == .ok)
+        }
+        let (deckId, jobId) = try #require(ids.withLock { $0 })
+
+        // The server stopped mid-way: the job waits in the queue with its last progress, and
+        // the run it lost is not counted against it.
+        let left = try #require(try await store.job(id: jobId))
+        #expect(left.state == .queued)
+        #expect(left.attempts == 0)
+        #expect(left.progress.stage == "rendering")
+
+        try await TestServer(dataDirectory: directory).run(store: store) { client in
+            let token = try await client.login()
+            let job = try await Self.waitForJob(jobId, client: client, token: token)
+            #expect(job["state"] as? String == "done")
+            #expect(job["attempts"] as? Int == 1)
+            let deck = try await client.request(.get, "/api/v1/decks/\(deckId)", token: token).object()
+            #expect(deck["status"] as? String == "ready")
+            #expect(deck["title"] as? String == "Renamed meanwhile")
+            #expect((deck["pageCount"] as? Int ?? 0) > 0)
+        }
+        try await store.close()
+    }
+
+    @Test func aJobTheServerKeepsDyingOnIsRetriedThenGivenUp() async throws {
+        let (directory, store) = try await Self.storeInNewDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let ids = Mutex<(deck: String, job: String)?>(nil)
+        let firstGate = ToolGate(holding: "pdftoppm")
+        try await TestServer(dataDirectory: directory) { $0.toolRunner = firstGate }.run(store: store) { client in
+            let token = try await client.login()
+            let uploaded = try await client.upload(Self.slides, token: token).object()
+            let uploadedIds = (try #require(uploaded["id"] as? String), try #require(uploaded["jobId"] as? String))
+            ids.withLock { $0 = uploadedIds }
+            await firstGate.arrival()
+        }
+        let (deckId, jobId) = try #require(ids.withLock { $0 })
+        // A killed server leaves its job running, that run counted: what a claim leaves.
+        #expect(try await store.claimJob(kind: "pdf", at: Date())?.attempts == 1)
+
+        // The next start takes it up again (its second run) and is killed in turn.
+        let secondGate = ToolGate(holding: "pdftoppm")
+        let limited: (inout ServerConfiguration) -> Void = { $0.jobAttempts = 2 }
+        try await TestServer(dataDirectory: directory) {
+            limited(&$0)
+            $0.toolRunner = secondGate
+        }.run(store: store) { client in
+            let token = try await client.login()
+            await secondGate.arrival()
+            let job = try await client.request(.get, "/api/v1/jobs/\(jobId)", token: token).object()
+            #expect(job["state"] as? String == "running")
+            #expect(job["attempts"] as? Int == 2)
+        }
+        #expect(try await store.claimJob(kind: "pdf", at: Date())?.attempts == 2)
+
+        // Two runs cut short: the third start gives up with a clear reason, on the job and the deck.
+        try await TestServer(dataDirectory: directory, configure: limited).run(store: store) { client in
+            let token = try await client.login()
+            let job = try await Self.waitForJob(jobId, client: client, token: token)
+            #expect(job["state"] as? String == "failed")
+            let error = try #require(job["error"] as? [String: Any])
+            #expect(error["code"] as? String == "interrupted")
+            #expect((error["message"] as? String)?.contains("stopped 2 times") == true)
+            let deck = try await client.request(.get, "/api/v1/decks/\(deckId)", token: token).object()
+            #expect(deck["status"] as? String == "failed")
+            #expect((deck["error"] as? [String: Any])?["code"] as? String == "interrupted")
+        }
+        try await store.close()
+    }
+
+    @Test func aJobOfAKindNoWorkerTakesFails() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        try await server.run(store: store) { client in _ = try await client.login() }
+        let admin = try #require(try await store.user(email: "admin"))
+        try await store.insertJob(
+            JobRecord(
+                id: "j_fromthefuture", kind: "hologram", subjectId: "x_1", ownerId: admin.id, payload: "{}",
+                createdAt: Date(), updatedAt: Date()))
+
+        try await server.run(store: store) { client in
+            let token = try await client.login()
+            let job = try await Self.waitForJob("j_fromthefuture", client: client, token: token)
+            #expect(job["state"] as? String == "failed")
+            #expect((job["error"] as? [String: Any])?["code"] as? String == "unknown_kind")
+            #expect(((job["error"] as? [String: Any])?["message"] as? String)?.contains("hologram") == true)
+        }
+        try await store.close()
+    }
+
+    @Test func aStoreFailureDuringIngestFailsTheDeckWithAReason() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let base = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        let (_, arrived) = AsyncStream.makeStream(of: Void.self)
+        let store = GatedStore(base: base, holding: "nobody", arrived: arrived)
+        try await server.run(store: store) { client in
+            let token = try await client.login()
+            // The first read of the deck is the ingest's: the database fails it.
+            store.failingDeckReads.store(1, ordering: .relaxed)
+            let uploaded = try await client.upload(TestServer.demoDeck, token: token).object()
+            let deckId = try #require(uploaded["id"] as? String)
+            let job = try await Self.waitForJob(try #require(uploaded["jobId"] as? String), client: client, token: token)
+            #expect(job["state"] as? String == "failed")
+            #expect((job["error"] as? [String: Any])?["code"] as? String == "unavailable")
+            let deck = try await client.request(.get, "/api/v1/decks/\(deckId)", token: token).object()
+            #expect(deck["status"] as? String == "failed")
+            let error = try #require(deck["error"] as? [String: Any])
+            #expect(error["code"] as? String == "unavailable")
+            #expect((error["message"] as? String)?.contains("database") == true)
+        }
+        try await base.close()
+    }
+
+    @Test func aDeckUploadedIntoARoomJoinsItAfterARestart() async throws {
+        let (directory, store) = try await Self.storeInNewDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let gate = ToolGate(holding: "pdftoppm")
+        let left = Mutex<(code: String, deck: String, job: String, presenter: String)?>(nil)
+        try await TestServer(dataDirectory: directory) { $0.toolRunner = gate }.run(store: store) { client in
+            let token = try await client.login()
+            let code = try await RoomTests.openRoom(client, token: token)
+            let ann = try await client.socket(code: code, headers: [.cookie: RoomTests.identity("ann")])
+            let joined = try await ann.hello(["role": "presenter", "name": "Ann"])
+            let presenterId = try #require(joined["presenterId"] as? String)
+            let response = try await client.request(
+                .post, "/api/v1/sessions/\(code)/decks",
+                headers: [
+                    .contentType: "application/pdf", .cookie: RoomTests.identity("ann"), HTTPField.Name("X-Podium-Request")!: "1",
+                ],
+                body: ByteBuffer(bytes: try Data(contentsOf: Self.slides)))
+            #expect(response.status == .created)
+            let body = try response.object()
+            #expect(body["status"] as? String == "processing")
+            let deckId = try #require(body["deckId"] as? String)
+            let jobId = try #require(body["jobId"] as? String)
+            left.withLock { $0 = (code, deckId, jobId, presenterId) }
+            await gate.arrival()
+        }
+        let (code, deckId, jobId, presenterId) = try #require(left.withLock { $0 })
+
+        try await TestServer(dataDirectory: directory).run(store: store) { client in
+            let token = try await client.login()
+            // The room is remembered by the job: the deck joins it when ready, as Ann's.
+            #expect(try await Self.waitForJob(jobId, client: client, token: token)["state"] as? String == "done")
+            let moderator = try await client.socket(code: code)
+            let welcome = try await moderator.hello(["role": "moderator", "token": token])
+            let room = try #require((welcome["snapshot"] as? [String: Any])?["room"] as? [String: Any])
+            let decks = try #require(room["decks"] as? [[String: Any]])
+            let deck = try #require(decks.first { $0["id"] as? String == deckId })
+            #expect(deck["owner"] as? String == presenterId)
+            #expect(((deck["pages"] as? [Any])?.count ?? 0) > 0)
+        }
+        try await store.close()
+    }
+
+    @Test func decksAnOlderServerLeftProcessingGetAJobAtTheUpgrade() async throws {
+        let (directory, store) = try await Self.storeInNewDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // What the version before the job queue left: a deck processing, and no job for it.
+        let blobs = try FileBlobStore(root: directory.appendingPathComponent("blobs"))
+        try await TestServer(dataDirectory: directory).run(store: store) { client in _ = try await client.login() }
+        let admin = try #require(try await store.user(email: "admin"))
+        let deck = DeckRecord(
+            id: "d_leftbehind", ownerId: admin.id, folderId: nil, title: "Left behind", status: .processing,
+            sourceHash: try blobs.put(fileAt: Self.slides, fileExtension: "pdf"), sourceBytes: 1, createdAt: Date())
+        try await store.insertDeck(deck)
+        try await store.db.raw("DELETE FROM podium_migrations WHERE version = 7").run()
+        try await store.db.raw("DROP TABLE jobs").run()
+        try await store.close()
+
+        let upgraded = try await SQLStore.openSQLite(
+            path: directory.appendingPathComponent("podium.sqlite").path, logger: TestServer.logger())
+        #expect(try await upgraded.unfinishedJobs().map(\.subjectId) == [deck.id])
+        try await TestServer(dataDirectory: directory).run(store: upgraded) { client in
+            let token = try await client.login()
+            #expect(try await client.waitForDeck(deck.id, token: token)["status"] as? String == "ready")
+        }
+        try await upgraded.close()
+    }
+
+    // MARK: Helpers
+
+    static func addUser(to store: SQLStore) async throws {
+        let accounts = Accounts(store: store, cost: 4, tokenLifetime: 3600, now: { Date() })
+        try await store.insertUser(
+            UserRecord(
+                id: "u_other", email: "other@example.org", name: "Other", role: .presenter,
+                passwordHash: try await accounts.hash("other-password"), createdAt: Date()))
+    }
+
+    /// Polls the job until it is done or failed, as a client would.
+    static func waitForJob(_ id: String, client: Client, token: String) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let job = try await client.request(.get, "/api/v1/jobs/\(id)", token: token).object()
+            if let state = job["state"] as? String, state == "done" || state == "failed" { return job }
+            try await ContinuousClock().sleep(for: .milliseconds(50))
+        }
+        Issue.record("job \(id) unfinished after 60 s")
+        return [:]
+    }
+}
