@@ -145,14 +145,16 @@ enum Migrations {
             version: 7, name: "job queue",
             statements: [
                 // Portable SQL (SQLite and PostgreSQL): ids and JSON as TEXT, dates as seconds
-                // since 1970 like every other table, no SQLite-only types.
+                // since 1970 like every other table, no SQLite-only types. DOUBLE PRECISION is
+                // SQLite's REAL; PostgreSQL's REAL has too few digits for a date.
                 """
                 CREATE TABLE jobs (
                   id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject_id TEXT NOT NULL, payload TEXT NOT NULL,
                   state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
                   progress_stage TEXT NOT NULL DEFAULT 'queued', progress_done INTEGER NOT NULL DEFAULT 0,
                   progress_total INTEGER NOT NULL DEFAULT 0, error_code TEXT, error_message TEXT,
-                  owner_id TEXT REFERENCES users(id) ON DELETE CASCADE, created_at REAL NOT NULL, updated_at REAL NOT NULL)
+                  owner_id TEXT REFERENCES users(id) ON DELETE CASCADE, created_at DOUBLE PRECISION NOT NULL,
+                  updated_at DOUBLE PRECISION NOT NULL)
                 """,
                 "CREATE INDEX jobs_queue ON jobs(kind, state, created_at)",
                 "CREATE INDEX jobs_subject ON jobs(subject_id)",

@@ -28,7 +28,10 @@ struct JobQueueTests {
 
     @Test func progressIsVisibleWhileTheJobRunsAndOnlyToItsOwner() async throws {
         let gate = ToolGate(holding: "pdftoppm")
-        let server = TestServer { $0.toolRunner = gate }
+        let server = TestServer {
+            $0.toolRunner = gate
+            $0.jobProgressSaveInterval = .milliseconds(20)
+        }
         defer { server.removeData() }
         let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
         try await server.run(store: store) { client in
@@ -52,6 +55,10 @@ struct JobQueueTests {
             #expect((job["progress"] as? [String: Any])?["stage"] as? String == "rendering")
             #expect((job["progress"] as? [String: Any])?["total"] as? Int == deckProgress["total"] as? Int)
             #expect(job["error"] == nil)
+            // And the store hears of it soon, for a restart to show.
+            while try await store.job(id: jobId)?.progress.stage != "rendering" {
+                try await ContinuousClock().sleep(for: .milliseconds(10))
+            }
 
             // Nobody else sees it: not signed in, another user, no such job.
             try await Self.addUser(to: store)
@@ -270,6 +277,48 @@ struct JobQueueTests {
         try await upgraded.close()
     }
 
+    @Test func workersOfAKindRunAsManyAtOnceAsAllowedAndTheirErrorsEndTheirJobs() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        let worker = HeldWorker()
+        // Three jobs, oldest first: one that succeeds, one that fails as workers should, one
+        // whose worker throws something else.
+        for (n, outcome) in ["succeed", "fail", "crash"].enumerated() {
+            let at = Date(timeIntervalSince1970: 1_000 + Double(n))
+            try await store.insertJob(
+                JobRecord(
+                    id: "j_\(outcome)", kind: HeldWorker.testKind, subjectId: "x_\(n)", ownerId: nil, payload: #""\#(outcome)""#,
+                    createdAt: at, updatedAt: at))
+        }
+        try await TestServer {
+            $0.additionalJobWorkers = [worker]
+            $0.jobConcurrency[HeldWorker.testKind] = 2
+        }.run(store: store) { client in
+            let token = try await client.login()
+            var started = worker.started.makeAsyncIterator()
+            #expect(Set([await started.next(), await started.next()]) == ["j_succeed", "j_fail"])
+            #expect(try await store.job(id: "j_crash")?.state == .queued)
+            let running = try await client.request(.get, "/api/v1/jobs/j_succeed", token: token).object()
+            #expect(running["state"] as? String == "running")
+            #expect((running["progress"] as? [String: Any])?["stage"] as? String == "testing")
+
+            // A slot frees: the third starts.
+            worker.release("j_succeed")
+            #expect(await started.next() == "j_crash")
+            worker.release("j_fail")
+            worker.release("j_crash")
+            #expect(try await Self.waitForJob("j_succeed", client: client, token: token)["state"] as? String == "done")
+            let failed = try await Self.waitForJob("j_fail", client: client, token: token)
+            #expect(failed["state"] as? String == "failed")
+            #expect(failed["error"] as? [String: String] == ["code": "bad_input", "message": "The input is bad."])
+            let crashed = try await Self.waitForJob("j_crash", client: client, token: token)
+            #expect((crashed["error"] as? [String: Any])?["code"] as? String == "internal")
+            #expect(worker.failures.withLock { $0 } == ["j_fail": "bad_input", "j_crash": "internal"])
+        }
+        try await store.close()
+    }
+
     // MARK: Helpers
 
     static func addUser(to store: SQLStore) async throws {
@@ -290,5 +339,52 @@ struct JobQueueTests {
         }
         Issue.record("job \(id) unfinished after 60 s")
         return [:]
+    }
+}
+
+/// A worker of the test kind: reports progress, then waits until the test releases its job, then
+/// does what the payload says (`"succeed"`, `"fail"` with a `JobFailure`, `"crash"` with another error).
+final class HeldWorker: JobWorker {
+    static let testKind = "test"
+    let kind = HeldWorker.testKind
+    /// The id of each job as it starts.
+    let started: AsyncStream<String>
+    private let startedContinuation: AsyncStream<String>.Continuation
+    private let gates = Mutex<(released: Set<String>, waiting: [String: CheckedContinuation<Void, Never>])>(([], [:]))
+    /// The failures `failed` was told of, by job.
+    let failures = Mutex<[String: String]>([:])
+
+    init() {
+        (started, startedContinuation) = AsyncStream.makeStream(of: String.self)
+    }
+
+    func release(_ jobId: String) {
+        let waiting = gates.withLock { gates in
+            gates.released.insert(jobId)
+            return gates.waiting.removeValue(forKey: jobId)
+        }
+        waiting?.resume()
+    }
+
+    func run(_ job: JobRecord, progress: @escaping @Sendable (JobProgress) -> Void) async throws {
+        progress(JobProgress(stage: "testing", done: 1, total: 2))
+        startedContinuation.yield(job.id)
+        await withCheckedContinuation { continuation in
+            let now = gates.withLock { gates in
+                if gates.released.contains(job.id) { return true }
+                gates.waiting[job.id] = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+        switch job.payload {
+        case #""fail""#: throw JobFailure(code: "bad_input", message: "The input is bad.")
+        case #""crash""#: throw CocoaError(.fileReadCorruptFile)
+        default: return
+        }
+    }
+
+    func failed(_ job: JobRecord, because failure: JobFailure) async {
+        failures.withLock { $0[job.id] = failure.code }
     }
 }

@@ -72,12 +72,19 @@ final class JobQueue: Service, Sendable {
         let at = now()
         let job = JobRecord(
             id: IDs.make("j"), kind: kind, subjectId: subjectId, ownerId: ownerId, payload: json, createdAt: at, updatedAt: at)
-        try await store.insertJob(job)
         guard workers[kind] != nil else {
+            try await store.insertJob(job)
             await failUnknownKind(kind)
             return job
         }
+        // Known before it is stored: a worker may take it as soon as it is.
         track(job)
+        do {
+            try await store.insertJob(job)
+        } catch {
+            untrack(job)
+            throw error
+        }
         wakeups[kind]?.continuation.yield()
         return job
     }
