@@ -37,7 +37,7 @@ public struct LiveDrain: Service {
 
 public typealias PodiumApplication = Application<RouterResponder<AppRequestContext>>
 
-/// Builds the whole server: store, blob store, ingest, live hub, routes. `podium serve` and the
+/// Builds the whole server: store, blob store, job queue, live hub, routes. `podium serve` and the
 /// tests call this same function.
 ///
 /// - Parameters:
@@ -88,14 +88,23 @@ private func assembleApplication(
 ) async throws -> (PodiumApplication, StartupReport) {
     let blobs = try FileBlobStore(root: configuration.blobDirectory)
     let accounts = Accounts(store: store, cost: configuration.bcryptCost, tokenLifetime: configuration.tokenLifetime, now: now)
-    let ingest = IngestService(
-        store: store, blobs: blobs, ingester: PDFIngester(limits: configuration.ingestLimits),
-        workRoot: configuration.temporaryDirectory, logger: logger)
     let hub = LiveHub(store: store, bus: bus, now: now, logger: logger)
+    let pdfWorker = PDFIngestWorker(
+        store: store, blobs: blobs, ingester: PDFIngester(limits: configuration.ingestLimits, runner: configuration.toolRunner),
+        workRoot: configuration.temporaryDirectory, logger: logger,
+        roomUploadProcessed: { deck, room in
+            await RoomController.uploadProcessed(deck, into: room, store: store, hub: hub, logger: logger)
+        })
+    let jobs = JobQueue(
+        store: store, workers: [pdfWorker as any JobWorker] + configuration.additionalJobWorkers,
+        settings: JobQueue.Settings(
+            concurrency: configuration.jobConcurrency, maxAttempts: configuration.jobAttempts,
+            progressSaveInterval: configuration.jobProgressSaveInterval),
+        logger: logger, now: now)
 
     let (adminCreated, generatedPassword) = try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
     if adminCreated, configuration.seedDemoDeck {
-        try await seedDemoDeck(configuration: configuration, store: store, blobs: blobs, ingest: ingest, now: now, logger: logger)
+        try await seedDemoDeck(configuration: configuration, store: store, blobs: blobs, jobs: jobs, now: now, logger: logger)
     }
     let lanAddresses = NetworkAddresses.lanIPv4()
     let joinURLs = JoinURLBuilder(
@@ -117,9 +126,10 @@ private func assembleApplication(
         failuresPerAccount: AttemptLimiter(limit: configuration.loginAttempts * 4, window: configuration.passcodeWindow), now: now
     ).addRoutes(to: api)
     let decks = DeckController(
-        store: store, blobs: blobs, ingest: ingest, uploadDirectory: configuration.temporaryDirectory,
+        store: store, blobs: blobs, jobs: jobs, uploadDirectory: configuration.temporaryDirectory,
         maxUploadBytes: configuration.maxUploadBytes, now: now)
     decks.addRoutes(to: api)
+    JobController(store: store, queue: jobs).addRoutes(to: api)
     QuestionBankController(store: store, now: now).addRoutes(to: api)
     NotesController(store: store, hub: hub, now: now).addRoutes(to: api)
     ReportController(store: store, hub: hub).addRoutes(to: api)
@@ -161,7 +171,7 @@ private func assembleApplication(
             router: router, maxFrameSize: LiveConnection.maxMessageBytes, idleTimeout: TimeAmount(configuration.httpIdleTimeout)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
         // Services start in order and stop in reverse: the database closes last.
-        services: services + [hub, ingest],
+        services: services + [hub, jobs],
         onServerRunning: onServerRunning,
         logger: logger)
     let report = StartupReport(
@@ -183,7 +193,7 @@ struct CloseOnShutdown: Service {
 
 /// Puts the demo deck into the first admin's library, so a new server has something to present.
 private func seedDemoDeck(
-    configuration: ServerConfiguration, store: any PodiumStore, blobs: any BlobStore, ingest: IngestService,
+    configuration: ServerConfiguration, store: any PodiumStore, blobs: any BlobStore, jobs: JobQueue,
     now: @escaping @Sendable () -> Date, logger: Logger
 ) async throws {
     guard FileManager.default.fileExists(atPath: configuration.demoDeck.path),
@@ -198,5 +208,6 @@ private func seedDemoDeck(
         sourceHash: try blobs.put(fileAt: configuration.demoDeck, fileExtension: "pdf"),
         sourceBytes: (attributes[.size] as? Int) ?? 0, createdAt: now())
     try await store.insertDeck(deck)
-    ingest.enqueue(deckId: deck.id, useDocumentTitle: false)
+    _ = try await jobs.enqueue(
+        kind: DeckIngestRequest.kind, subjectId: deck.id, ownerId: admin.id, payload: DeckIngestRequest(useDocumentTitle: false))
 }

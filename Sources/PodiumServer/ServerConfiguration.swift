@@ -21,6 +21,20 @@ public struct ServerConfiguration: Sendable {
     /// The largest PDF accepted, in bytes.
     public var maxUploadBytes = 200 * 1024 * 1024
     public var ingestLimits = IngestLimits()
+    /// How PDF tools (and, next, media tools) are run: local programs under `prlimit` by default.
+    public var toolRunner: any ToolRunner = SystemToolRunner()
+    /// Runs a job (a PDF to process) may start before it is given up: a job the server stopped
+    /// during that many runs (a crash, a kill; a graceful stop does not count) fails with
+    /// `interrupted` instead of being tried for ever.
+    public var jobAttempts = 3
+    /// Jobs of one kind run at once; kinds not named run one at a time. A PDF already uses every
+    /// core, so `pdf` runs one.
+    public var jobConcurrency: [String: Int] = ["pdf": 1]
+    /// A running job's progress is saved at most this often (the API reads the newest from
+    /// memory); a restart shows the last saved.
+    public var jobProgressSaveInterval = Duration.seconds(1)
+    /// Workers of further kinds of job, beside the built-in `pdf` (tests add their own).
+    var additionalJobWorkers: [any JobWorker] = []
     /// bcrypt cost for account passwords and session passcodes.
     public var bcryptCost: UInt8 = 11
     /// How long a sign-in lasts.

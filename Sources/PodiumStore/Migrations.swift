@@ -150,8 +150,33 @@ enum Migrations {
                 """
                 CREATE TABLE session_commands (
                   session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, command_id TEXT NOT NULL,
-                  seq INTEGER NOT NULL, created_at REAL NOT NULL, PRIMARY KEY (session_id, command_id))
+                  seq INTEGER NOT NULL, created_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (session_id, command_id))
                 """
+            ]),
+        Migration(
+            version: 8, name: "job queue",
+            statements: [
+                // Portable SQL (SQLite and PostgreSQL): ids and JSON as TEXT, dates as seconds
+                // since 1970 like every other table, no SQLite-only types. DOUBLE PRECISION is
+                // SQLite's REAL; PostgreSQL's REAL has too few digits for a date.
+                """
+                CREATE TABLE jobs (
+                  id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject_id TEXT NOT NULL, payload TEXT NOT NULL,
+                  state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+                  progress_stage TEXT NOT NULL DEFAULT 'queued', progress_done INTEGER NOT NULL DEFAULT 0,
+                  progress_total INTEGER NOT NULL DEFAULT 0, error_code TEXT, error_message TEXT,
+                  owner_id TEXT REFERENCES users(id) ON DELETE CASCADE, created_at DOUBLE PRECISION NOT NULL,
+                  updated_at DOUBLE PRECISION NOT NULL)
+                """,
+                "CREATE INDEX jobs_queue ON jobs(kind, state, created_at)",
+                "CREATE INDEX jobs_subject ON jobs(subject_id)",
+                // Decks an older server left processing had no job: they get one, and are
+                // processed at this start as they were before.
+                """
+                INSERT INTO jobs (id, kind, subject_id, payload, state, attempts, owner_id, created_at, updated_at)
+                SELECT 'j_' || id, 'pdf', id, '{"useDocumentTitle":false}', 'queued', 0, owner_id, created_at, created_at
+                FROM decks WHERE status = 'processing'
+                """,
             ]),
     ]
 

@@ -116,6 +116,31 @@ public protocol QuestionBankStore: Sendable {
     func deleteBankQuestion(id: String) async throws
 }
 
+/// The job queue: long work kept in the store so that a restart resumes it (see ``JobRecord``).
+///
+/// Written for several workers, and later several nodes, sharing one table: a job is taken by
+/// ``claimJob(kind:at:)`` alone, which moves one `queued` job to `running` in a single guarded
+/// statement, so two workers can never take the same job.
+public protocol JobStore: Sendable {
+    func insertJob(_ job: JobRecord) async throws
+    func job(id: String) async throws -> JobRecord?
+    /// Jobs queued or running, oldest first.
+    func unfinishedJobs() async throws -> [JobRecord]
+    /// Takes the oldest queued job of `kind`: it becomes `running` and its `attempts` grows by one.
+    /// Nil when none is queued (or another worker took it first).
+    func claimJob(kind: String, at: Date) async throws -> JobRecord?
+    /// Saves a running job's progress, so that a restart shows the last known.
+    func saveJobProgress(id: String, _ progress: JobProgress, at: Date) async throws
+    /// Ends a job: `done` when `failure` is nil, else `failed` with it.
+    func finishJob(id: String, failure: JobFailure?, at: Date) async throws
+    /// Puts a running job back in the queue without counting its attempt: the server stopped it,
+    /// not the job's own doing.
+    func releaseJob(id: String, progress: JobProgress, at: Date) async throws
+    /// At start: jobs left `running` by a server that stopped are queued again (their attempts
+    /// stay counted). Returns how many.
+    func requeueRunningJobs(at: Date) async throws -> Int
+}
+
 /// One prepared poll of a deck.
 public struct BankQuestion: Sendable, Equatable, Codable {
     public var id: String
@@ -135,4 +160,4 @@ public struct BankQuestion: Sendable, Equatable, Codable {
 
 /// Everything Podium keeps. One implementation on SQL (SQLite by default).
 public typealias PodiumStore = UserStore & DeckStore & SessionStore & InteractionStore & QuestionBankStore
-    & NotesAndAttendanceStore
+    & NotesAndAttendanceStore & JobStore

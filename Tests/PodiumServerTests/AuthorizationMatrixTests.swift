@@ -48,7 +48,10 @@ struct AuthorizationMatrixTests {
     @Test func routesAndSocketRolesAnswerEachCallerAsTheyShould() async throws {
         try await Self.withAccounts { client, _, tokens in
             let (owner, other, admin) = (tokens.owner, tokens.other, tokens.admin)
-            let deckId = try await client.readyDeck(token: owner)
+            let uploaded = try await client.upload(TestServer.demoDeck, token: owner).object()
+            let deckId = try #require(uploaded["id"] as? String)
+            let jobId = try #require(uploaded["jobId"] as? String)
+            #expect(try await client.waitForDeck(deckId, token: owner)["status"] as? String == "ready")
             let code = try #require(try await client.startSession(deckId: deckId, token: owner)["code"] as? String)
             let roomResponse = try await client.request(.post, "/api/v1/rooms", token: owner, json: #"{"title":"Matrix"}"#)
             let room = try #require(try roomResponse.object()["code"] as? String)
@@ -72,6 +75,7 @@ struct AuthorizationMatrixTests {
                 (.get, "/api/v1/decks/\(deckId)", nil, [401, 401, 404, 200, 200]),
                 (.patch, "/api/v1/decks/\(deckId)", #"{"title":"Renamed"}"#, [401, 401, 404, 200, 200]),
                 (.get, "/api/v1/decks/\(deckId)/pdf", nil, [401, 401, 404, 200, 200]),
+                (.get, "/api/v1/jobs/\(jobId)", nil, [401, 401, 404, 200, 200]),
                 (.get, "/api/v1/decks/\(deckId)/questions", nil, [401, 401, 404, 200, 200]),
                 (
                     .post, "/api/v1/decks/\(deckId)/questions", #"{"poll":{"kind":"open","question":"Q?"}}"#,

@@ -1,12 +1,13 @@
 import Foundation
 import Hummingbird
+import PodiumMedia
 import PodiumStore
 
 /// The library: upload, list, rename, move and delete decks; folders.
 struct DeckController {
     let store: any PodiumStore
     let blobs: any BlobStore
-    let ingest: IngestService
+    let jobs: JobQueue
     let uploadDirectory: URL
     let maxUploadBytes: Int
     let now: @Sendable () -> Date
@@ -25,20 +26,22 @@ struct DeckController {
         group.delete("folders/:id", use: deleteFolder)
     }
 
-    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<DeckResponse> {
+    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<UploadedDeckResponse> {
         let user = try context.requireUser()
         let folderId = request.uri.queryParameters.get("folderId")
         if let folderId { _ = try await ownedFolder(folderId, user: user) }
-        let deck = try await accept(request, ownerId: user.id, folderId: folderId)
+        let (deck, job) = try await accept(request, ownerId: user.id, folderId: folderId)
         return EditedResponse(
-            status: .created, response: DeckResponse(deck, pages: nil, firstPage: nil, progress: ingest.progress(deckId: deck.id))
-        )
+            status: .created,
+            response: UploadedDeckResponse(
+                deck: DeckResponse(deck, pages: nil, firstPage: nil, progress: progress(of: deck)), jobId: job.id))
     }
 
-    /// Takes an uploaded PDF into the library and queues its processing.
+    /// Takes an uploaded PDF into the library and queues its processing (a `pdf` job); an upload
+    /// into a room names the room, which the deck joins when ready.
     func accept(
-        _ request: Request, ownerId: String, folderId: String?, whenDone: (@Sendable (DeckRecord) async -> Void)? = nil
-    ) async throws -> DeckRecord {
+        _ request: Request, ownerId: String, folderId: String?, room: DeckIngestRequest.RoomUpload? = nil
+    ) async throws -> (DeckRecord, JobRecord) {
         let received = try await Upload.receive(request, into: uploadDirectory, limit: maxUploadBytes)
         defer { try? FileManager.default.removeItem(at: received.file) }
         try Upload.requirePDF(received)
@@ -46,11 +49,25 @@ struct DeckController {
         let given = request.uri.queryParameters.get("title") ?? received.filename.map(Self.title(fromFilename:))
         let title = given.map(Self.cleanTitle).flatMap { $0.isEmpty ? nil : $0 }
         let deck = DeckRecord(
-            id: IDs.make("d"), ownerId: ownerId, folderId: folderId, title: title ?? "Untitled deck", status: .processing,
+            id: IDs.make("d"), ownerId: ownerId, folderId: folderId, title: title ?? DeckIngestRequest.placeholderTitle,
+            status: .processing,
             sourceHash: sourceHash, sourceBytes: received.bytes, createdAt: now())
         try await store.insertDeck(deck)
-        ingest.enqueue(deckId: deck.id, useDocumentTitle: title == nil, whenDone: whenDone)
-        return deck
+        do {
+            let job = try await jobs.enqueue(
+                kind: DeckIngestRequest.kind, subjectId: deck.id, ownerId: ownerId,
+                payload: DeckIngestRequest(useDocumentTitle: title == nil, room: room))
+            return (deck, job)
+        } catch {
+            // Without its job the deck would stay processing for ever: the upload fails whole.
+            try? await store.deleteDeck(id: deck.id)
+            throw error
+        }
+    }
+
+    /// How far the deck's processing has come, while it is processing.
+    private func progress(of deck: DeckRecord) -> IngestProgress? {
+        jobs.progress(subjectId: deck.id).map { IngestProgress(stage: $0.stage, done: $0.done, total: $0.total) }
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [DeckResponse] {
@@ -59,7 +76,7 @@ struct DeckController {
         var result: [DeckResponse] = []
         for deck in decks {
             let first = deck.status == .ready ? try await store.pages(deckId: deck.id).first : nil
-            result.append(DeckResponse(deck, pages: nil, firstPage: first, progress: ingest.progress(deckId: deck.id)))
+            result.append(DeckResponse(deck, pages: nil, firstPage: first, progress: progress(of: deck)))
         }
         return result
     }
@@ -67,7 +84,7 @@ struct DeckController {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> DeckResponse {
         let deck = try await ownedDeck(context)
         let pages = try await store.pages(deckId: deck.id)
-        return DeckResponse(deck, pages: pages, firstPage: nil, progress: ingest.progress(deckId: deck.id))
+        return DeckResponse(deck, pages: pages, firstPage: nil, progress: progress(of: deck))
     }
 
     struct DeckPatch: Decodable {
@@ -101,7 +118,7 @@ struct DeckController {
         }
         try await store.updateDeck(deck)
         return DeckResponse(
-            deck, pages: try await store.pages(deckId: deck.id), firstPage: nil, progress: ingest.progress(deckId: deck.id))
+            deck, pages: try await store.pages(deckId: deck.id), firstPage: nil, progress: progress(of: deck))
     }
 
     @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
@@ -164,6 +181,20 @@ struct DeckController {
             throw APIError.notFound("folder")
         }
         return folder
+    }
+
+    /// `POST /api/v1/decks`' answer: the deck, and the job that processes it.
+    struct UploadedDeckResponse: ResponseEncodable {
+        let deck: DeckResponse
+        let jobId: String
+
+        enum CodingKeys: String, CodingKey { case jobId }
+
+        func encode(to encoder: any Encoder) throws {
+            try deck.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(jobId, forKey: .jobId)
+        }
     }
 
     static func title(fromFilename name: String) -> String {

@@ -58,6 +58,8 @@ struct RoomController {
         let deckId: String
         let title: String
         let status: String
+        /// An upload's processing job (`GET /api/v1/jobs/{id}`); absent for a deck from the library.
+        var jobId: String? = nil
     }
 
     /// A deck joins a room: uploaded as a PDF (it joins when processed) or, for a signed-in
@@ -94,32 +96,47 @@ struct RoomController {
             guard deck.status == .ready else {
                 throw APIError(.conflict, code: "deck_not_ready", message: "This deck is not ready to present yet.")
             }
-            try await join(deck, session: session, role: role, presenterId: presenterId)
+            try await Self.join(deck, session: session, role: role, presenterId: presenterId, store: store)
             return EditedResponse(
                 status: .created, response: AddDeckResponse(deckId: deck.id, title: deck.title, status: "ready"))
         }
 
         // An upload belongs to the moderator's library (presenters have no account) and joins
-        // the room once processed.
-        let logger = self.logger
-        let deck = try await decks.accept(request, ownerId: record.presenterId, folderId: nil) { [self] deck in
+        // the room once processed: the job remembers the room, so this holds across a restart
+        // (see `uploadProcessed`).
+        let (deck, job) = try await decks.accept(
+            request, ownerId: record.presenterId, folderId: nil,
+            room: DeckIngestRequest.RoomUpload(sessionId: record.id, role: role, presenterId: presenterId))
+        return EditedResponse(
+            status: .created,
+            response: AddDeckResponse(deckId: deck.id, title: deck.title, status: deck.status.rawValue, jobId: job.id))
+    }
+
+    /// A deck uploaded into a room has been processed (by the `pdf` job, maybe after a restart):
+    /// it joins the room if the room is still live, or whoever brought it hears why it failed.
+    static func uploadProcessed(
+        _ deck: DeckRecord, into upload: DeckIngestRequest.RoomUpload, store: any PodiumStore, hub: LiveHub, logger: Logger
+    ) async {
+        do {
+            guard let record = try await store.session(id: upload.sessionId), record.isLive,
+                let session = try await hub.session(code: record.code)
+            else {
+                logger.notice("deck \(deck.id) was processed after its room \(upload.sessionId) ended")
+                return
+            }
             guard deck.status == .ready else {
                 // Nobody waits on the upload's HTTP request any more: tell the sockets of whoever brought it.
                 let failure = DeckFailedMessage(
                     deckId: deck.id, title: deck.title,
                     error: .init(
                         code: deck.errorCode ?? "failed", message: deck.errorMessage ?? "The server could not process this PDF."))
-                await session.tell(presenterId: presenterId, Frames.encode(failure))
+                await session.tell(presenterId: upload.presenterId, Frames.encode(failure))
                 return
             }
-            do {
-                try await join(deck, session: session, role: role, presenterId: presenterId)
-            } catch {
-                logger.notice("deck \(deck.id) could not join room \(record.code): \(error)")
-            }
+            try await join(deck, session: session, role: upload.role, presenterId: upload.presenterId, store: store)
+        } catch {
+            logger.notice("deck \(deck.id) could not join room \(upload.sessionId): \(error)")
         }
-        return EditedResponse(
-            status: .created, response: AddDeckResponse(deckId: deck.id, title: deck.title, status: deck.status.rawValue))
     }
 
     /// `{"type":"deckFailed","deckId","title","error":{"code","message"}}`: an upload into a room
@@ -135,7 +152,9 @@ struct RoomController {
         let error: Failure
     }
 
-    private func join(_ deck: DeckRecord, session: LiveSession, role: Role, presenterId: String?) async throws {
+    private static func join(
+        _ deck: DeckRecord, session: LiveSession, role: Role, presenterId: String?, store: any PodiumStore
+    ) async throws {
         let pages = try await store.pages(deckId: deck.id).map(DeckResponse.pageInfo)
         let roomDeck = RoomDeck(id: deck.id, title: deck.title, owner: presenterId, pages: pages)
         do {

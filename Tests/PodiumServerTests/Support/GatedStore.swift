@@ -14,7 +14,10 @@ final class GatedStore: PodiumStore {
     /// While set, looking up a token fails as a broken database would.
     let failingTokenLookups = Atomic<Bool>(false)
 
-    struct StoreDown: Error {}
+    /// Reads of a deck that fail, as a database that has gone away fails, before reads work again.
+    let failingDeckReads = Atomic<Int>(0)
+
+    struct Unavailable: Error {}
 
     init(base: SQLStore, holding viewerId: String, arrived: AsyncStream<Void>.Continuation) {
         self.base = base
@@ -63,7 +66,7 @@ final class GatedStore: PodiumStore {
     }
 
     func user(tokenHash: String, now: Date) async throws -> UserRecord? {
-        if failingTokenLookups.load(ordering: .relaxed) { throw StoreDown() }
+        if failingTokenLookups.load(ordering: .relaxed) { throw Unavailable() }
         return try await base.user(tokenHash: tokenHash, now: now)
     }
 
@@ -96,7 +99,8 @@ final class GatedStore: PodiumStore {
     }
 
     func deck(id: String) async throws -> DeckRecord? {
-        try await base.deck(id: id)
+        if failingDeckReads.wrappingSubtract(1, ordering: .relaxed).oldValue > 0 { throw Unavailable() }
+        return try await base.deck(id: id)
     }
 
     func decks(ownerId: String, folderId: String?) async throws -> [DeckRecord] {

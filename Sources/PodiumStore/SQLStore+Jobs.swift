@@ -1,0 +1,135 @@
+import Foundation
+import SQLKit
+
+/// The job queue on SQL. Every statement is plain SQL that PostgreSQL runs as it is (`RETURNING`
+/// included); only the placeholders differ, and the dialect writes those.
+extension SQLStore: JobStore {
+    /// A row of `jobs` as stored.
+    private struct Row: Codable {
+        var id: String
+        var kind: String
+        var subjectId: String
+        var payload: String
+        var state: String
+        var attempts: Int
+        var progressStage: String
+        var progressDone: Int
+        var progressTotal: Int
+        var errorCode: String?
+        var errorMessage: String?
+        var ownerId: String?
+        var createdAt: Date
+        var updatedAt: Date
+
+        init(_ job: JobRecord) {
+            id = job.id
+            kind = job.kind
+            subjectId = job.subjectId
+            payload = job.payload
+            state = job.state.rawValue
+            attempts = job.attempts
+            progressStage = job.progress.stage
+            progressDone = job.progress.done
+            progressTotal = job.progress.total
+            errorCode = job.error?.code
+            errorMessage = job.error?.message
+            ownerId = job.ownerId
+            createdAt = job.createdAt
+            updatedAt = job.updatedAt
+        }
+
+        var record: JobRecord {
+            JobRecord(
+                id: id, kind: kind, subjectId: subjectId, ownerId: ownerId, payload: payload,
+                // A state this version does not know is shown as failed rather than run.
+                state: JobRecord.State(rawValue: state) ?? .failed, attempts: attempts,
+                progress: JobProgress(stage: progressStage, done: progressDone, total: progressTotal),
+                error: errorCode.map { JobFailure(code: $0, message: errorMessage ?? "") }, createdAt: createdAt,
+                updatedAt: updatedAt)
+        }
+    }
+
+    public func insertJob(_ job: JobRecord) async throws {
+        try await serial { db in
+            try await db.insert(into: "jobs").model(
+                Row(job), keyEncodingStrategy: .convertToSnakeCase, nilEncodingStrategy: .asNil
+            )
+            .run()
+        }
+    }
+
+    public func job(id: String) async throws -> JobRecord? {
+        try await serial { db in
+            try await db.select().column("*").from("jobs").where("id", .equal, id)
+                .first(decoding: Row.self, with: Self.decoding)?.record
+        }
+    }
+
+    public func unfinishedJobs() async throws -> [JobRecord] {
+        try await serial { db in
+            try await db.raw("SELECT * FROM jobs WHERE state IN ('queued', 'running') ORDER BY created_at, id")
+                .all(decoding: Row.self, with: Self.decoding).map(\.record)
+        }
+    }
+
+    public func claimJob(kind: String, at now: Date) async throws -> JobRecord? {
+        // One statement: the outer `state = 'queued'` guard makes it atomic for any number of
+        // workers. On PostgreSQL a concurrent claimer of the same row re-checks the guard after
+        // the first commits and gets no row; it then asks again.
+        try await serial { db in
+            try await db.raw(
+                """
+                UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = \(bind: now)
+                WHERE id = (SELECT id FROM jobs WHERE kind = \(bind: kind) AND state = 'queued'
+                            ORDER BY created_at, id LIMIT 1)
+                  AND state = 'queued'
+                RETURNING *
+                """
+            ).first(decoding: Row.self, with: Self.decoding)?.record
+        }
+    }
+
+    public func saveJobProgress(id: String, _ progress: JobProgress, at now: Date) async throws {
+        try await serial { db in
+            try await db.update("jobs")
+                .set("progress_stage", to: progress.stage).set("progress_done", to: progress.done)
+                .set("progress_total", to: progress.total).set("updated_at", to: now)
+                .where("id", .equal, id).where("state", .equal, JobRecord.State.running.rawValue)
+                .run()
+        }
+    }
+
+    public func finishJob(id: String, failure: JobFailure?, at now: Date) async throws {
+        try await serial { db in
+            try await db.update("jobs")
+                .set("state", to: (failure == nil ? JobRecord.State.done : .failed).rawValue)
+                .set("error_code", to: failure.map { SQLBind($0.code) as any SQLExpression } ?? SQLLiteral.null)
+                .set("error_message", to: failure.map { SQLBind($0.message) as any SQLExpression } ?? SQLLiteral.null)
+                .set("updated_at", to: now)
+                .where("id", .equal, id)
+                .run()
+        }
+    }
+
+    public func releaseJob(id: String, progress: JobProgress, at now: Date) async throws {
+        try await serial { db in
+            try await db.raw(
+                """
+                UPDATE jobs SET state = 'queued', attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END,
+                  progress_stage = \(bind: progress.stage), progress_done = \(bind: progress.done),
+                  progress_total = \(bind: progress.total), updated_at = \(bind: now)
+                WHERE id = \(bind: id) AND state = 'running'
+                """
+            ).run()
+        }
+    }
+
+    public func requeueRunningJobs(at now: Date) async throws -> Int {
+        struct Requeued: Decodable { let id: String }
+        return try await serial { db in
+            try await db.raw(
+                "UPDATE jobs SET state = 'queued', updated_at = \(bind: now) WHERE state = 'running' RETURNING id"
+            ).all(decoding: Requeued.self).count
+        }
+    }
+}

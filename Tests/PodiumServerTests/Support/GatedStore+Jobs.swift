@@ -1,0 +1,37 @@
+import Foundation
+import PodiumStore
+
+// The job queue goes straight to the real store.
+extension GatedStore {
+    func insertJob(_ job: JobRecord) async throws {
+        try await base.insertJob(job)
+    }
+
+    func job(id: String) async throws -> JobRecord? {
+        try await base.job(id: id)
+    }
+
+    func unfinishedJobs() async throws -> [JobRecord] {
+        try await base.unfinishedJobs()
+    }
+
+    func claimJob(kind: String, at: Date) async throws -> JobRecord? {
+        try await base.claimJob(kind: kind, at: at)
+    }
+
+    func saveJobProgress(id: String, _ progress: JobProgress, at: Date) async throws {
+        try await base.saveJobProgress(id: id, progress, at: at)
+    }
+
+    func finishJob(id: String, failure: JobFailure?, at: Date) async throws {
+        try await base.finishJob(id: id, failure: failure, at: at)
+    }
+
+    func releaseJob(id: String, progress: JobProgress, at: Date) async throws {
+        try await base.releaseJob(id: id, progress: progress, at: at)
+    }
+
+    func requeueRunningJobs(at: Date) async throws -> Int {
+        try await base.requeueRunningJobs(at: at)
+    }
+}
