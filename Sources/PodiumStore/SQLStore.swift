@@ -31,8 +31,14 @@ public final class SQLStore: Sendable {
             try await store.db.raw("PRAGMA journal_mode=WAL").run()
             try await store.db.raw("PRAGMA synchronous=NORMAL").run()
         }
-        try await store.db.raw("PRAGMA foreign_keys=ON").run()
-        try await Migrations.run(on: store.db, logger: logger)
+        do {
+            try await store.db.raw("PRAGMA foreign_keys=ON").run()
+            try await Migrations.run(on: store.db, logger: logger)
+        } catch {
+            // A connection dropped open stops a debug build (SQLiteNIO asserts): close it first.
+            try? await store.close()
+            throw error
+        }
         return store
     }
 

@@ -272,7 +272,7 @@ struct JobQueueTests {
                 id: "d_leftbehind", ownerId: admin.id, folderId: nil, title: "Left behind", status: .processing,
                 sourceHash: try blobs.put(fileAt: Self.slides, fileExtension: "pdf"), sourceBytes: 1, createdAt: Date())
             try await store.insertDeck(left)
-            try await store.db.raw("DELETE FROM podium_migrations WHERE version = 7").run()
+            try await store.db.raw("DELETE FROM podium_migrations WHERE version = 8").run()
             try await store.db.raw("DROP TABLE jobs").run()
             deck.withLock { $0 = left }
         }
