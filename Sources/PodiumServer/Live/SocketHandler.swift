@@ -291,6 +291,9 @@ final class SocketHandler: ChannelDuplexHandler {
             fail(.protocolError, "Control frames must not be fragmented.")
         case NIOWebSocketError.multiByteControlFrameLength:
             fail(.protocolError, "Control frames carry at most 125 bytes.")
+        case ByteToMessageDecoderError.dataReceivedInErrorState where done:
+            // The rest of a refused frame: the close frame is on its way, then the socket closes.
+            break
         default:
             // Anything else ends the socket.
             context.close(promise: nil)
