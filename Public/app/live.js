@@ -38,16 +38,29 @@ export function newId() {
 
 /** The durable session state a client keeps, as in the welcome's snapshot. */
 export function emptyState() {
-  return { page: 1, viewport: { x: 0, y: 0, w: 1, h: 1 }, blank: 'none', locked: true, ended: false, strokes: [] };
+  return {
+    page: 1, viewport: { x: 0, y: 0, w: 1, h: 1 }, blank: 'none', locked: true, ended: false,
+    polls: [], questionMode: { public: false, approval: false }, strokes: [],
+  };
 }
 
-/** Applies one durable event to a state, returning the new state. Pure. */
+const FULL_PAGE = { x: 0, y: 0, w: 1, h: 1 };
+
+/**
+ * Applies one durable event to a state, returning the new state. Pure.
+ *
+ * This mirrors SessionSnapshot.apply (Sources/PodiumCore/SessionEvent.swift) event for event, so
+ * the browser's snapshot is the server's: Tests/Browser/test_reducers.py replays the streams of
+ * Tests/Fixtures/event-stream.json (written by the core) through it and compares every snapshot.
+ */
 export function applyEvent(state, event) {
   const next = { ...state, viewport: { ...state.viewport } };
+  const polls = () => (next.polls = (state.polls || []).map((p) => ({ ...p })));
+  const strokes = state.strokes || [];
   switch (event.type) {
     case 'page':
       next.page = event.page;
-      next.viewport = { x: 0, y: 0, w: 1, h: 1 };
+      next.viewport = { ...FULL_PAGE };
       if (next.room && next.room.deck) next.room = showRoomDeck(next.room, next.room.deck, event.page);
       break;
     case 'zoom':
@@ -61,19 +74,52 @@ export function applyEvent(state, event) {
       break;
     case 'ended':
       next.ended = true;
+      // Ending unlocks so viewers can finish reading at their own pace, and closes any open poll.
+      next.locked = false;
+      next.blank = 'none';
+      for (const p of polls()) if (p.status === 'open') p.status = 'closed';
+      break;
+    // Polls: oldest first; opening one closes the one open.
+    case 'pollOpened':
+      polls().forEach((p) => { if (p.status === 'open') p.status = 'closed'; });
+      next.polls.push({ poll: event.poll, status: 'open', resultsRevealed: false, shared: [] });
+      break;
+    case 'pollClosed':
+      for (const p of polls()) if (p.poll.id === event.pollId) p.status = 'closed';
+      break;
+    case 'pollRevealed':
+      for (const p of polls()) {
+        if (p.poll.id !== event.pollId) continue;
+        p.status = 'revealed';
+        p.poll = { ...p.poll, correct: event.correct };
+        p.resultsRevealed = p.resultsRevealed || event.results;
+      }
+      break;
+    case 'answerShared':
+      for (const p of polls()) {
+        if (p.poll.id === event.pollId) p.shared = [...(p.shared || []), { answerId: event.answerId, text: event.text }];
+      }
+      break;
+    case 'questionMode':
+      next.questionMode = { ...event.questions };
       break;
     // Ink: committed strokes, oldest first (a room's strokes and pageCleared carry `deck`).
     case 'stroke':
-      if (event.stroke && !(state.strokes || []).some((s) => s.id === event.stroke.id)) {
-        next.strokes = [...(state.strokes || []), event.stroke];
-      }
+      if (event.stroke && !strokes.some((s) => s.id === event.stroke.id)) next.strokes = [...strokes, event.stroke];
       break;
     case 'erased':
-      next.strokes = (state.strokes || []).filter((s) => s.id !== event.strokeId);
+      next.strokes = strokes.filter((s) => s.id !== event.strokeId);
       break;
-    case 'pageCleared':
-      next.strokes = (state.strokes || []).filter((s) => s.page !== event.page
-        || (event.deck !== undefined && event.deck !== null && s.deck !== event.deck));
+    case 'pageCleared': {
+      const deck = event.deck ?? null;
+      next.strokes = strokes.filter((s) => !(s.page === event.page && (s.deck ?? null) === deck));
+      break;
+    }
+    case 'deckShown':
+      // The stage shows this deck at this page, with the whole page in view.
+      if (next.room) next.room = showRoomDeck(next.room, event.deck, event.page);
+      next.page = event.page;
+      next.viewport = { ...FULL_PAGE };
       break;
     default:
       if (next.room && ROOM_EVENTS.has(event.type)) applyRoomEvent(next, event);
@@ -86,7 +132,7 @@ export function applyEvent(state, event) {
 
 const ROOM_EVENTS = new Set([
   'presenterJoined', 'requested', 'requestCancelled', 'control', 'doNotDisturb', 'queueCap',
-  'deckAdded', 'deckShown', 'background',
+  'deckAdded', 'background',
 ]);
 
 /** The room with `deck` on the stage at `page` (remembered on the deck, added to `shown`). */
@@ -102,15 +148,16 @@ function showRoomDeck(room, deck, page) {
 
 /** Applies a room event to `next` (a fresh copy of the state), replacing `next.room`. */
 function applyRoomEvent(next, event) {
-  let room = { ...next.room };
-  const control = { queue: [], presenters: [], ...room.control };
+  const room = { ...next.room };
+  const control = { ...room.control };
   const queue = control.queue || [];
   switch (event.type) {
     case 'presenterJoined': {
-      const known = (control.presenters || []).some((p) => p.id === event.presenterId);
+      const presenters = control.presenters || [];
+      const known = presenters.some((p) => p.id === event.presenterId);
       control.presenters = known
-        ? control.presenters.map((p) => (p.id === event.presenterId ? { ...p, name: event.name } : p))
-        : [...(control.presenters || []), { id: event.presenterId, name: event.name }];
+        ? presenters.map((p) => (p.id === event.presenterId ? { ...p, name: event.name } : p))
+        : [...presenters, { id: event.presenterId, name: event.name }];
       break;
     }
     case 'requested':
@@ -120,10 +167,11 @@ function applyRoomEvent(next, event) {
       control.queue = queue.filter((id) => id !== event.presenterId);
       break;
     case 'control': {
-      const active = event.active || null;
-      if (active !== (control.active || null)) control.presenterDoNotDisturb = false;
+      const active = event.active ?? null;
+      if (active !== (control.active ?? null)) control.presenterDoNotDisturb = false;
       control.active = active;
-      control.lender = event.lender || null;
+      control.lender = event.lender ?? null;
+      // Whoever gets control no longer waits for it.
       if (active) control.queue = queue.filter((id) => id !== active);
       room.controlSince = event.at;
       break;
@@ -133,15 +181,10 @@ function applyRoomEvent(next, event) {
       else control.presenterDoNotDisturb = event.on;
       break;
     case 'queueCap':
-      control.queueCap = event.cap === undefined ? null : event.cap;
+      control.queueCap = event.cap ?? null;
       break;
     case 'deckAdded':
       room.decks = [...(room.decks || []), event.deck];
-      break;
-    case 'deckShown':
-      room = showRoomDeck(room, event.deck, event.page);
-      next.page = event.page;
-      next.viewport = { x: 0, y: 0, w: 1, h: 1 };
       break;
     case 'background':
       room.background = event.color;

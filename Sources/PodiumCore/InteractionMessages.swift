@@ -159,4 +159,15 @@ public struct MyScoreMessage: Codable, Sendable, Equatable {
         self.rank = rank
         self.players = players
     }
+
+    enum CodingKeys: String, CodingKey { case type, score, rank, players }
+
+    /// `rank` is `null` for a viewer who has no score yet, as docs/protocol.md shows.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(score, forKey: .score)
+        try container.encode(rank, forKey: .rank)
+        try container.encode(players, forKey: .players)
+    }
 }

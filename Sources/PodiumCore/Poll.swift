@@ -14,11 +14,17 @@ public struct Poll: Codable, Sendable, Equatable {
     /// Whether a viewer may pick several choices.
     public var multiple: Bool
     /// The indices of the right choices; may be empty (an opinion poll).
-    public var correct: [Int]
+    public var correct: [Int] {
+        // Set (by the reveal): no longer withheld.
+        didSet { withholdsCorrect = false }
+    }
     /// Whether viewers see the chart while the poll is open (off avoids groupthink).
     public var showResults: Bool
     /// Part of a quiz: right answers score points, faster ones more (see ``QuizScoring``).
     public var quiz: Bool
+    /// Set on a viewer's copy before the reveal (``forViewers(revealed:)``): the frame then has no
+    /// `correct` at all, rather than an empty list that would read as "an opinion poll".
+    public private(set) var withholdsCorrect = false
 
     public init(
         id: Int = 0, kind: Kind, question: String, choices: [String] = [], multiple: Bool = false,
@@ -47,6 +53,21 @@ public struct Poll: Codable, Sendable, Equatable {
         correct = try container.decodeIfPresent([Int].self, forKey: .correct) ?? []
         showResults = try container.decodeIfPresent(Bool.self, forKey: .showResults) ?? false
         quiz = try container.decodeIfPresent(Bool.self, forKey: .quiz) ?? false
+        // A poll from the server always has its `id`; one without `correct` is a viewer's copy
+        // before the reveal, which encodes again as it came. (Clients send polls without `id`.)
+        withholdsCorrect = container.contains(.id) && !container.contains(.correct)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(question, forKey: .question)
+        try container.encode(choices, forKey: .choices)
+        try container.encode(multiple, forKey: .multiple)
+        if !withholdsCorrect { try container.encode(correct, forKey: .correct) }
+        try container.encode(showResults, forKey: .showResults)
+        try container.encode(quiz, forKey: .quiz)
     }
 
     public static let maxQuestionLength = 500
@@ -72,7 +93,10 @@ public struct Poll: Codable, Sendable, Equatable {
     /// The poll as a viewer may see it: without the right answer until it is revealed.
     public func forViewers(revealed: Bool) -> Poll {
         var copy = self
-        if !revealed { copy.correct = [] }
+        if !revealed {
+            copy.correct = []
+            copy.withholdsCorrect = true
+        }
         return copy
     }
 }

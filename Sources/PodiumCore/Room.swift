@@ -17,6 +17,18 @@ public struct RoomDeck: Codable, Sendable, Equatable {
     }
 
     public var pageCount: Int { pages.count }
+
+    enum CodingKeys: String, CodingKey { case id, title, owner, pages, page }
+
+    /// `owner` is sent as `null` for the moderator's decks, as docs/protocol.md shows.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(owner, forKey: .owner)
+        try container.encode(pages, forKey: .pages)
+        try container.encode(page, forKey: .page)
+    }
 }
 
 /// A page of a room's deck, as the export lists it.
@@ -44,6 +56,19 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
     public var background = "#000000"
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey { case control, controlSince, deck, decks, shown, background }
+
+    /// Explicit nulls (no control change yet, nothing on the stage), as docs/protocol.md shows.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(control, forKey: .control)
+        try container.encode(controlSince, forKey: .controlSince)
+        try container.encode(decks, forKey: .decks)
+        try container.encode(deck, forKey: .deck)
+        try container.encode(shown, forKey: .shown)
+        try container.encode(background, forKey: .background)
+    }
 
     public static let maxDecks = 40
 

@@ -70,6 +70,22 @@ public struct RoomControl: Codable, Sendable, Equatable {
 
     public init() {}
 
+    enum CodingKeys: String, CodingKey {
+        case presenters, active, lender, queue, queueCap, moderatorDoNotDisturb, presenterDoNotDisturb
+    }
+
+    /// Explicit nulls: "the moderator drives", "not lent" and "no cap" are information.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(presenters, forKey: .presenters)
+        try container.encode(active, forKey: .active)
+        try container.encode(lender, forKey: .lender)
+        try container.encode(queue, forKey: .queue)
+        try container.encode(queueCap, forKey: .queueCap)
+        try container.encode(moderatorDoNotDisturb, forKey: .moderatorDoNotDisturb)
+        try container.encode(presenterDoNotDisturb, forKey: .presenterDoNotDisturb)
+    }
+
     public func isPresenter(_ id: String) -> Bool { presenters.contains { $0.id == id } }
 
     /// Decides a command and applies what it causes.

@@ -905,10 +905,12 @@ def main():
     import test_interaction_more  # noqa: E402
     import test_ink  # noqa: E402
     import test_rooms  # noqa: E402
+    import test_reducers  # noqa: E402
     suite.addTests(loader.loadTestsFromModule(test_interaction))
     suite.addTests(loader.loadTestsFromModule(test_interaction_more))
     suite.addTests(loader.loadTestsFromModule(test_ink))
     suite.addTests(loader.loadTestsFromModule(test_rooms))
+    suite.addTests(loader.loadTestsFromModule(test_reducers))
     result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
     failed = len(result.failures) + len(result.errors)
     passed = result.testsRun - failed - len(result.skipped)

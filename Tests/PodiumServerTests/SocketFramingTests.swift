@@ -60,11 +60,18 @@ struct SocketFramingTests {
                             fin: index == 2)
                     }, 1009
                 ),
+                // Refused by NIO's frame decoder before the frame is read whole.
+                ("one frame over 64 KiB", RawWebSocket.frame(Opcode.text, payload: Array(repeating: 0x20, count: 70_000)), 1009),
+                (
+                    "fragmented control frame", RawWebSocket.frame(Opcode.ping, payload: [1], fin: false), 1002
+                ),
             ]
             for (name, bytes, expected) in cases {
                 let socket = try await Self.viewer(client, code: code)
                 try await socket.write(bytes)
                 #expect(await Self.closeCode(socket) == expected, "\(name)")
+                // Every close says why, in the close frame.
+                #expect(socket.closeReason?.isEmpty == false, "\(name): no reason")
             }
             // The session serves on.
             let fine = try await client.socket(code: code)

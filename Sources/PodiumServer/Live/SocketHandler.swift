@@ -122,9 +122,11 @@ final class SocketInbox: Sendable {
 /// ``Outbox`` that the client is alive (any frame) and when the socket can take more bytes
 /// again. Loop-confined.
 ///
-/// NIO's decoder before it has checked each frame's length (``maxFrameSize``, else close 1009)
-/// and control frames' rules; this checks masking, reserved bits and opcodes, puts fragments
-/// together up to `maxMessageBytes`, and checks that text is UTF-8.
+/// NIO's decoder before it has checked each frame's length (``maxFrameSize``) and control frames'
+/// rules, and passes what it refuses on as an error, which this answers with a close code and a
+/// reason (the upgrade leaves out NIO's own error handler, which closes without a reason). This
+/// checks masking, reserved bits and opcodes, puts fragments together up to `maxMessageBytes`,
+/// and checks that text is UTF-8.
 final class SocketHandler: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
     typealias OutboundIn = WebSocketFrame
@@ -282,7 +284,19 @@ final class SocketHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // NIO's protocol error handler has answered decoding errors; anything else ends the socket.
-        context.close(promise: nil)
+        switch error {
+        case NIOWebSocketError.invalidFrameLength:
+            fail(.messageTooLarge, "Frames are limited to \(maxMessageBytes) bytes.")
+        case NIOWebSocketError.fragmentedControlFrame:
+            fail(.protocolError, "Control frames must not be fragmented.")
+        case NIOWebSocketError.multiByteControlFrameLength:
+            fail(.protocolError, "Control frames carry at most 125 bytes.")
+        case ByteToMessageDecoderError.dataReceivedInErrorState where done:
+            // The rest of a refused frame: the close frame is on its way, then the socket closes.
+            break
+        default:
+            // Anything else ends the socket.
+            context.close(promise: nil)
+        }
     }
 }

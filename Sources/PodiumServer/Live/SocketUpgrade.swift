@@ -103,7 +103,8 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             let logger = logger.with(metadataKey: "hb.request.id", value: .stringConvertible(RequestID()))
             let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
                 maxFrameSize: maxFrameSize,
-                enableAutomaticErrorHandling: true,
+                // ``SocketHandler`` answers the decoder's errors, with a reason in the close frame.
+                enableAutomaticErrorHandling: false,
                 shouldUpgrade: { channel, head in
                     headDeadline?.cancel()
                     upgradeAttempted.value = true

@@ -35,6 +35,8 @@ final class RawWebSocket {
     private var fragments: (opcode: UInt8, payload: [UInt8])?
     /// The server closed the connection (or sent a close frame).
     private(set) var closed = false
+    /// The reason text of the server's close frame, once it came.
+    private(set) var closeReason: String?
 
     private init(channel: any Channel, chunks: AsyncStream<ByteBuffer>.Iterator) {
         self.channel = channel
@@ -186,6 +188,7 @@ final class RawWebSocket {
             case Opcode.close:
                 closed = true
                 close()
+                closeReason = payload.count > 2 ? String(decoding: payload.dropFirst(2), as: UTF8.self) : nil
                 return .close(code: payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : nil)
             case Opcode.continuation:
                 guard var started = fragments else { return .binary(payload) }  // a stray continuation: hand it up as is

@@ -84,6 +84,15 @@ final class TestSocket {
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// The next message as the server sent it, or nil once the server closed the socket.
+    func nextText() async -> String? {
+        guard let text = await iterator.next() else {
+            closed = true
+            return nil
+        }
+        return text
+    }
+
     /// The next message, which must have this type.
     func expect(_ type: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String: Any] {
         let message = try await next()
