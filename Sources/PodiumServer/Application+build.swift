@@ -168,7 +168,8 @@ private func assembleApplication(
     let app = Application(
         router: router,
         server: PodiumServerChannel.builder(
-            router: router, maxFrameSize: LiveConnection.maxMessageBytes, idleTimeout: TimeAmount(configuration.httpIdleTimeout)),
+            router: router, maxFrameSize: LiveConnection.maxMessageBytes, idleTimeout: TimeAmount(configuration.httpIdleTimeout),
+            sendBuffer: configuration.connectionSendBuffer),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
         // Services start in order and stop in reverse: the database closes last.
         services: services + [hub, jobs],

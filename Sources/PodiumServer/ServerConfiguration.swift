@@ -54,6 +54,10 @@ public struct ServerConfiguration: Sendable {
     /// Durable frames a connection may have queued before it is cut off (it reconnects and
     /// catches up by `lastSeq`).
     public var outboxLimit = 1024
+    /// The kernel's send buffer (`SO_SNDBUF`) of each accepted connection, in bytes; nil leaves
+    /// the kernel's own, which grows with the connection to megabytes. Tests set it small, so
+    /// that a client that stops reading fills it in a few frames instead of thousands.
+    public var connectionSendBuffer: Int?
     /// Messages per second one socket may send on average, bursts of twice that (a pen sends
     /// about 60 pointer moves a second).
     public var socketMessageRate = 100.0

@@ -31,7 +31,7 @@ except ImportError:  # a pyenv or venv python: use Debian's package
     sys.path.append("/usr/lib/python3/dist-packages")
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -48,6 +48,12 @@ CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 WAIT = float(os.environ.get("PODIUM_BROWSER_WAIT", "20"))
 
 ADMIN_PASSWORD = "pw-" + secrets.token_hex(8)
+# Runners started side by side by `main` each have their own server, and its own log.
+SERVER_LOG = os.environ.get("PODIUM_BROWSER_SERVER_LOG", "browser-server.log")
+
+
+class ServerExited(RuntimeError):
+    """The server process ended while it was being started."""
 
 
 # ---------------------------------------------------------------- the server
@@ -70,14 +76,23 @@ class Server:
         if not os.access(binary, os.X_OK):
             raise RuntimeError(f"no podium binary at {binary} (build it, or set PODIUM_BIN)")
         self.binary = binary
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
         self.data_dir = tempfile.mkdtemp(prefix="podium-browser-")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        self.log = open(ARTIFACTS / "browser-server.log", "wb")
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.launch()
+        self.log = open(ARTIFACTS / SERVER_LOG, "wb")
+        # A free port, found by binding to port 0 and letting go: a runner beside this one (see
+        # `main`) may take the same one in between, in which case the server exits and another
+        # port is tried.
+        for attempt in range(3):
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                self.port = probe.getsockname()[1]
+            self.base = f"http://127.0.0.1:{self.port}"
+            try:
+                self.launch()
+                break
+            except ServerExited:
+                if attempt == 2:
+                    raise
         status, body = self.request("POST", "/api/v1/auth/login", {"email": "admin", "password": ADMIN_PASSWORD})
         if status != 200:
             raise RuntimeError(f"login failed: {status} {body}")
@@ -93,7 +108,7 @@ class Server:
         deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.proc.returncode}; see {self.log.name}")
+                raise ServerExited(f"the server exited with {self.proc.returncode}; see {self.log.name}")
             try:
                 with urllib.request.urlopen(self.base + "/healthz", timeout=2) as response:
                     if response.status == 200:
@@ -231,7 +246,10 @@ def new_driver(width, height):
 def wait_for(driver, condition, message, timeout=WAIT):
     """Waits until condition(driver) is truthy; returns its value."""
     try:
-        return WebDriverWait(driver, timeout, poll_frequency=0.05).until(lambda d: condition(d), message)
+        # An element the page replaced between finding it and reading it (a list re-rendered by
+        # the next event) is stale: the condition is asked again, on the page as it is now.
+        return WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)).until(
+            lambda d: condition(d), message)
     except TimeoutException as error:
         raise AssertionError(f"timed out: {message}") from error
 
@@ -892,13 +910,14 @@ const done = arguments[arguments.length - 1];
 """
 
 
-def main():
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def collect_tests(patterns):
+    """Every test of this module and the modules beside it that share the harness, filtered by
+    name as the command line asks."""
     loader = unittest.TestLoader()
-    if len(sys.argv) > 1:  # only the tests whose name contains one of the arguments
-        loader.testNamePatterns = [f"*{pattern}*" for pattern in sys.argv[1:]]
+    if patterns:  # only the tests whose name contains one of the arguments
+        loader.testNamePatterns = [f"*{pattern}*" for pattern in patterns]
     suite = loader.loadTestsFromModule(sys.modules[__name__])
-    # Audience interaction lives in its own file and shares this harness (and this module).
+    # The other files share this harness (and this module).
     sys.modules.setdefault("run_browser_tests", sys.modules[__name__])
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import test_interaction  # noqa: E402
@@ -906,16 +925,116 @@ def main():
     import test_ink  # noqa: E402
     import test_rooms  # noqa: E402
     import test_reducers  # noqa: E402
-    suite.addTests(loader.loadTestsFromModule(test_interaction))
-    suite.addTests(loader.loadTestsFromModule(test_interaction_more))
-    suite.addTests(loader.loadTestsFromModule(test_ink))
-    suite.addTests(loader.loadTestsFromModule(test_rooms))
-    suite.addTests(loader.loadTestsFromModule(test_reducers))
-    result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
+    for module in (test_interaction, test_interaction_more, test_ink, test_rooms, test_reducers):
+        suite.addTests(loader.loadTestsFromModule(module))
+    return suite
+
+
+def flatten(suite):
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from flatten(item)
+        else:
+            yield item
+
+
+class TimedResult(unittest.TextTestResult):
+    """Prints how long each test took, and collects it for the summary."""
+
+    durations = []
+
+    def startTest(self, test):
+        self._started = time.monotonic()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        seconds = time.monotonic() - self._started
+        TimedResult.durations.append((seconds, test.id()))
+        self.stream.write(f"    ({seconds:.1f} s)\n")
+        self.stream.flush()
+        super().stopTest(test)
+
+
+def run_here(tests):
+    """Runs the tests in this process, one after the other, on one server."""
+    runner = unittest.TextTestRunner(verbosity=2, stream=sys.stdout, resultclass=TimedResult)
+    result = runner.run(unittest.TestSuite(tests))
     failed = len(result.failures) + len(result.errors)
-    passed = result.testsRun - failed - len(result.skipped)
-    print(f"{passed} passed, {failed} failed" + (f", {len(result.skipped)} skipped" if result.skipped else ""))
-    return 0 if failed == 0 and result.testsRun > 0 else 1
+    return result.testsRun - failed - len(result.skipped), failed, len(result.skipped)
+
+
+def run_side_by_side(groups, jobs):
+    """Runs each group of tests in a runner process of its own, `jobs` at a time, and prints each
+    runner's output whole as it ends. Each runner has its own server and browsers, so the groups
+    cannot disturb each other (one of them restarts its server)."""
+    import concurrent.futures
+    import re
+
+    def run(index, group):
+        environment = dict(os.environ, PODIUM_BROWSER_JOBS="1", PODIUM_BROWSER_SERVER_LOG=f"browser-server-{index + 1}.log")
+        started = time.monotonic()
+        process = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--only", *(test.id() for test in group)],
+            env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return index, process, time.monotonic() - started
+
+    totals = [0, 0, 0]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        for future in concurrent.futures.as_completed([pool.submit(run, i, g) for i, g in enumerate(groups)]):
+            index, process, seconds = future.result()
+            print(f"---- runner {index + 1} ({seconds:.0f} s, log test-artifacts/browser-server-{index + 1}.log)")
+            print(process.stdout, end="", flush=True)
+            lines = process.stdout.strip().splitlines()
+            summary = re.match(r"(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$", lines[-1]) if lines else None
+            if summary is None:
+                totals[1] += 1  # the runner itself failed: count it as a failure
+                continue
+            for slot, value in enumerate(summary.groups()):
+                totals[slot] += int(value or 0)
+    return tuple(totals)
+
+
+# Roughly how long each class of tests takes, in seconds, measured on a loaded two-core machine:
+# the longest start first, so that the runners end together. A class not listed counts as 60.
+EXPECTED_SECONDS = {
+    "LiveBroadcastTests": 120,
+    "MoreInteractionTests": 80,
+    "RoomTests": 65,
+    "AudienceInteractionTests": 55,
+    "InkTests": 55,
+}
+
+
+def groups_for(tests):
+    """The tests by class, longest first: a class's tests run in order, on one server."""
+    classes = {}
+    for test in tests:
+        classes.setdefault(type(test).__name__, []).append(test)
+    return sorted(classes.values(), key=lambda group: -EXPECTED_SECONDS.get(type(group[0]).__name__, 60))
+
+
+def main():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    arguments = sys.argv[1:]
+    only = None
+    if arguments[:1] == ["--only"]:  # a runner started by `run_side_by_side`: these tests by id
+        only, arguments = set(arguments[1:]), []
+    tests = list(flatten(collect_tests(arguments)))
+    if only is not None:
+        tests = [test for test in tests if test.id() in only]
+    jobs = max(1, int(os.environ.get("PODIUM_BROWSER_JOBS", "2")))
+    groups = groups_for(tests)
+    started = time.monotonic()
+    if jobs > 1 and len(groups) > 1:
+        passed, failed, skipped = run_side_by_side(groups, jobs)
+    else:
+        passed, failed, skipped = run_here(tests)
+        for seconds, name in sorted(TimedResult.durations, reverse=True)[:5]:
+            print(f"slowest: {seconds:6.1f} s  {name}")
+    if only is None:
+        print(f"browser tests took {time.monotonic() - started:.0f} s")
+    print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
+    return 0 if failed == 0 and passed + skipped > 0 else 1
 
 
 if __name__ == "__main__":

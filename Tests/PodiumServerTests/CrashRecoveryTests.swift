@@ -12,7 +12,7 @@ struct CrashRecoveryTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = ServerProcess(dataDirectory: directory)
-        try first.start()
+        try await first.start()
         var api = PodiumAPI(baseURL: URL(string: first.url + "/")!)
         try await api.signIn(email: "admin", password: TestServer.adminPassword)
         let deck = try await api.waitUntilProcessed(deckId: try await api.upload(pdf: Data(contentsOf: TestServer.demoDeck)).id)
@@ -39,10 +39,10 @@ struct CrashRecoveryTests {
         }
         // Viewer 1 saw everything; viewer 2 will reconnect having seen only seq 1.
         first.kill(SIGKILL)
-        first.waitUntilExit()
+        try await first.waitUntilExit()
 
         let second = ServerProcess(dataDirectory: directory)
-        try second.start()
+        try await second.start()
         defer { second.kill(SIGTERM) }
         let path = "/api/v1/sessions/\(code)/live"
         let back = try await TestSocket.connect(
@@ -73,7 +73,7 @@ struct CrashRecoveryTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-crash-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = ServerProcess(dataDirectory: directory)
-        try first.start()
+        try await first.start()
         var api = PodiumAPI(baseURL: URL(string: first.url + "/")!)
         try await api.signIn(email: "admin", password: TestServer.adminPassword)
         let deck = try await api.waitUntilProcessed(deckId: try await api.upload(pdf: Data(contentsOf: TestServer.demoDeck)).id)
@@ -103,10 +103,10 @@ struct CrashRecoveryTests {
         // before the crash and its retry must not count again.
         #expect(try await viewers[0].next(ofType: "ack")?["id"] as? String == "a0")
         first.kill(SIGKILL)
-        first.waitUntilExit()
+        try await first.waitUntilExit()
 
         let second = ServerProcess(dataDirectory: directory)
-        try second.start()
+        try await second.start()
         defer { second.kill(SIGTERM) }
         for (n, _) in viewers.enumerated() {
             let back = try await TestSocket.connect(
@@ -129,7 +129,7 @@ struct CrashRecoveryTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-term-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = ServerProcess(dataDirectory: directory)
-        try server.start()
+        try await server.start()
         var api = PodiumAPI(baseURL: URL(string: server.url + "/")!)
         try await api.signIn(email: "admin", password: TestServer.adminPassword)
         let deck = try await api.waitUntilProcessed(deckId: try await api.upload(pdf: Data(contentsOf: TestServer.demoDeck)).id)
@@ -139,7 +139,7 @@ struct CrashRecoveryTests {
 
         // A deck of 192 pages takes many seconds to render: it is mid-way when the signal comes.
         let big = directory.appendingPathComponent("big.pdf")
-        try Self.repeatDemoDeck(times: 12, into: big)
+        try await Self.repeatDemoDeck(times: 12, into: big)
         let upload = try await api.upload(pdf: Data(contentsOf: big))
         #expect(try await api.deck(id: upload.id).status == "processing")
 
@@ -152,13 +152,13 @@ struct CrashRecoveryTests {
                 #expect(answer["type"] as? String == "reconnect")
             }
         }
-        server.waitUntilExit()
+        try await server.waitUntilExit()
         #expect(server.process.terminationReason == .exit)
         #expect(server.process.terminationStatus == 0)
 
         // The next start finds the deck still to do (not failed) and finishes it; the session is live.
         let next = ServerProcess(dataDirectory: directory)
-        try next.start()
+        try await next.start()
         defer { next.kill(SIGTERM) }
         var again = PodiumAPI(baseURL: URL(string: next.url + "/")!)
         try await again.signIn(email: "admin", password: TestServer.adminPassword)
@@ -170,12 +170,15 @@ struct CrashRecoveryTests {
     }
 
     /// The demo deck `times` times over, with qpdf (as the server itself uses it).
-    static func repeatDemoDeck(times: Int, into output: URL) throws {
-        let qpdf = Process()
-        qpdf.executableURL = URL(fileURLWithPath: "/usr/bin/qpdf")
-        qpdf.arguments = ["--empty", "--pages"] + Array(repeating: TestServer.demoDeck.path, count: times) + ["--", output.path]
-        try qpdf.run()
-        qpdf.waitUntilExit()
-        guard qpdf.terminationStatus == 0 else { throw ServerProcess.Failure("qpdf could not build the test deck") }
+    static func repeatDemoDeck(times: Int, into output: URL) async throws {
+        try await blocking {
+            let qpdf = Process()
+            qpdf.executableURL = URL(fileURLWithPath: "/usr/bin/qpdf")
+            qpdf.arguments =
+                ["--empty", "--pages"] + Array(repeating: TestServer.demoDeck.path, count: times) + ["--", output.path]
+            try qpdf.run()
+            qpdf.waitUntilExit()
+            guard qpdf.terminationStatus == 0 else { throw ServerProcess.Failure("qpdf could not build the test deck") }
+        }
     }
 }

@@ -64,10 +64,10 @@ struct InkTests {
             let pdf = directory.appendingPathComponent("export.pdf")
             try Data(buffer: export.body).write(to: pdf)
 
-            let info = try Self.run("pdfinfo", [pdf.path])
+            let info = try await Self.run("pdfinfo", [pdf.path])
             #expect(info.contains("Pages:           6"))
             // Render pages 1 and 2 small: only page 2 has the red line across its middle.
-            _ = try Self.run(
+            _ = try await Self.run(
                 "pdftoppm", ["-r", "20", "-f", "1", "-l", "2", pdf.path, directory.appendingPathComponent("page").path])
             let pages = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".ppm") }
                 .sorted()
@@ -77,16 +77,19 @@ struct InkTests {
         }
     }
 
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self)
+    /// Runs a tool to its end on a thread of its own, not one of the pool's (see `blocking`).
+    static func run(_ tool: String, _ arguments: [String]) async throws -> String {
+        try await blocking {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [tool] + arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: output, as: UTF8.self)
+        }
     }
 
     /// Whether a binary PPM (P6) has a strongly red pixel.

@@ -161,13 +161,13 @@ struct RoomTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             let pdf = directory.appendingPathComponent("export.pdf")
             try Data(buffer: export.body).write(to: pdf)
-            #expect(try InkTests.run("pdfinfo", [pdf.path]).contains("Pages:           5"))
+            #expect(try await InkTests.run("pdfinfo", [pdf.path]).contains("Pages:           5"))
             let expected = ["First slide", "Second slide", "Welcome to Podium", "Ghostscript page one", "Ghostscript page two"]
             for (index, text) in expected.enumerated() {
-                let page = try InkTests.run("pdftotext", ["-f", "\(index + 1)", "-l", "\(index + 1)", pdf.path, "-"])
+                let page = try await InkTests.run("pdftotext", ["-f", "\(index + 1)", "-l", "\(index + 1)", pdf.path, "-"])
                 #expect(page.contains(text), "page \(index + 1): \(page)")
             }
-            _ = try InkTests.run(
+            _ = try await InkTests.run(
                 "pdftoppm", ["-r", "20", "-f", "3", "-l", "4", pdf.path, directory.appendingPathComponent("p").path])
             let pages = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".ppm") }
                 .sorted()

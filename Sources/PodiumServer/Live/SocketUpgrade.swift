@@ -61,22 +61,28 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
     /// Kept-alive connections are closed after this long between requests (Hummingbird's
     /// connection handler); ``setup(channel:logger:)`` gives the first request head as long.
     let http1: HTTP1Channel.Configuration
+    /// Each connection's `SO_SNDBUF`; nil for the kernel's (see ``ServerConfiguration/connectionSendBuffer``).
+    let sendBuffer: Int?
 
     init(
         responder: @escaping HTTPChannelHandler.Responder, upgradeResponder: RouterResponder<AppRequestContext>,
-        maxFrameSize: Int, idleTimeout: TimeAmount
+        maxFrameSize: Int, idleTimeout: TimeAmount, sendBuffer: Int? = nil
     ) {
         self.responder = Self.redirectingLateUpgrades(responder)
         self.upgradeResponder = upgradeResponder
         self.maxFrameSize = maxFrameSize
         self.http1 = HTTP1Channel.Configuration(idleTimeout: idleTimeout)
+        self.sendBuffer = sendBuffer
     }
 
-    static func builder(router: Router<AppRequestContext>, maxFrameSize: Int, idleTimeout: TimeAmount) -> HTTPServerBuilder {
+    static func builder(
+        router: Router<AppRequestContext>, maxFrameSize: Int, idleTimeout: TimeAmount, sendBuffer: Int? = nil
+    ) -> HTTPServerBuilder {
         let upgradeResponder = router.buildResponder()
         return HTTPServerBuilder { responder in
             PodiumServerChannel(
-                responder: responder, upgradeResponder: upgradeResponder, maxFrameSize: maxFrameSize, idleTimeout: idleTimeout)
+                responder: responder, upgradeResponder: upgradeResponder, maxFrameSize: maxFrameSize, idleTimeout: idleTimeout,
+                sendBuffer: sendBuffer)
         }
     }
 
@@ -88,6 +94,9 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.receiveBuffers)
+            if let sendBuffer {
+                try channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(sendBuffer))
+            }
             // Until its first request head is whole, a connection is in NIO's upgrade handler,
             // which has no timeout of its own: one that sends nothing, or trickles its headers,
             // would hold its descriptor for ever. Whichever way the head goes (an upgrade or

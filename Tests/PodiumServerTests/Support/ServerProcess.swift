@@ -15,7 +15,7 @@ final class ServerProcess {
     }
 
     /// Starts the server on a free port and waits for its banner.
-    func start() throws {
+    func start() async throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
             throw Failure("no server binary at \(Self.binary.path): run `swift build --product podium` first")
         }
@@ -30,16 +30,24 @@ final class ServerProcess {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The banner names the port the kernel chose; read until it appears (bounded by the
-        // suite's time limit: a server that never starts fails the test).
-        var text = ""
+        // Starting takes seconds on a loaded machine (the admin's password is hashed at the
+        // production cost): read on a thread of our own, not one of the pool's (see `blocking`).
         let handle = output.fileHandleForReading
-        while port == 0 {
+        port = try await blocking { try Self.port(fromBannerOn: handle) }
+    }
+
+    /// Reads the server's output until the banner names the port the kernel chose (bounded by the
+    /// suite's time limit: a server that never starts fails the test).
+    private static func port(fromBannerOn handle: FileHandle) throws -> Int {
+        var text = ""
+        while true {
             let chunk = handle.availableData
             guard !chunk.isEmpty else { throw Failure("the server exited before it listened: \(text)") }
             text += String(decoding: chunk, as: UTF8.self)
-            if let range = text.range(of: #"http://localhost:(\d+)"#, options: .regularExpression) {
-                port = Int(text[range].split(separator: ":").last ?? "") ?? 0
+            if let range = text.range(of: #"http://localhost:(\d+)"#, options: .regularExpression),
+                let port = Int(text[range].split(separator: ":").last ?? ""), port != 0
+            {
+                return port
             }
         }
     }
@@ -48,7 +56,11 @@ final class ServerProcess {
         Foundation.kill(process.processIdentifier, signal)
     }
 
-    func waitUntilExit() { process.waitUntilExit() }
+    /// Waits on a thread of its own: a graceful stop takes a while.
+    func waitUntilExit() async throws {
+        let process = process
+        try await blocking { process.waitUntilExit() }
+    }
 
     var url: String { "http://127.0.0.1:\(port)" }
 
