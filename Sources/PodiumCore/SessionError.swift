@@ -70,3 +70,8 @@ extension SessionError {
     public static let unencodable = SessionError(
         code: "bad_message", message: "The command holds a value that cannot be sent.")
 }
+
+extension SessionError {
+    /// Sent in place of a frame the server could not encode (see `Frames.encode`).
+    public static let internalError = SessionError(code: "internal", message: "The server could not send this message.")
+}
