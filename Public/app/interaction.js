@@ -76,7 +76,7 @@ export class InteractionState extends EventTarget {
     if (this.live === live) return;
     this.live = live;
     live.addEventListener('welcome', (e) => this.fromWelcome(e.detail.welcome));
-    live.addEventListener('change', (e) => this.onEvent(e.detail.event));
+    live.addEventListener('change', (e) => this.onEvent(e.detail.event, e.detail.state));
     live.addEventListener('message', (e) => this.onMessage(e.detail));
   }
 
@@ -113,37 +113,25 @@ export class InteractionState extends EventTarget {
     this.emit('welcome');
   }
 
-  onEvent(event) {
+  /**
+   * Polls and the question mode come from live.js's reducer (`applyEvent`), the one that mirrors
+   * the server's: this keeps no copy of its rules, and only says what changed.
+   */
+  onEvent(event, state) {
+    const mine = (state && state.polls) || [];
     switch (event.type) {
       case 'pollOpened':
-        for (const p of this.polls) if (p.status === 'open') p.status = 'closed';
-        this.polls.push({ poll: event.poll, status: 'open', resultsRevealed: false, shared: [] });
+      case 'pollClosed':
+      case 'pollRevealed':
+      case 'answerShared':
+      case 'ended':
+        this.polls = mine.map((p) => ({
+          poll: p.poll, status: p.status, resultsRevealed: Boolean(p.resultsRevealed), shared: (p.shared || []).slice(),
+        }));
         this.emit('polls', { event });
         break;
-      case 'pollClosed': {
-        const p = this.poll(event.pollId);
-        if (p && p.status === 'open') p.status = 'closed';
-        this.emit('polls', { event });
-        break;
-      }
-      case 'pollRevealed': {
-        const p = this.poll(event.pollId);
-        if (p) {
-          p.status = 'revealed';
-          p.poll = { ...p.poll, correct: event.correct || [] };
-          p.resultsRevealed = p.resultsRevealed || Boolean(event.results);
-        }
-        this.emit('polls', { event });
-        break;
-      }
-      case 'answerShared': {
-        const p = this.poll(event.pollId);
-        if (p && !p.shared.some((s) => s.answerId === event.answerId)) p.shared.push({ answerId: event.answerId, text: event.text });
-        this.emit('polls', { event });
-        break;
-      }
       case 'questionMode':
-        this.questionMode = { public: false, approval: false, ...(event.questions || {}) };
+        this.questionMode = { public: false, approval: false, ...((state && state.questionMode) || event.questions || {}) };
         if (!this.questionMode.public) this.publicQuestions = [];
         this.emit('questionMode', { event });
         break;
