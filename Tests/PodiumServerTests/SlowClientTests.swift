@@ -9,7 +9,7 @@ import Testing
 
 /// A viewer whose device stops reading (a phone in a pocket on a weak network) must not hold up
 /// anyone else, and must be cut off rather than buffered forever.
-@Suite("Slow clients", .timeLimit(.minutes(1)))
+@Suite("Slow clients", .timeLimit(.minutes(3)))
 struct SlowClientTests {
     /// A WebSocket client on a plain TCP socket with a tiny receive buffer, which says hello
     /// and then never reads again.
