@@ -1,8 +1,13 @@
 // The viewer's private notes per slide (docs/protocol.md, "Viewer notes"): a panel for the slide
 // the viewer is looking at, saved as they type, and a Markdown download of them all.
 //
+// A note belongs to the slide it was started on: while the viewer is writing (the field has focus
+// and was typed in on this slide), a slide change does not move the panel; a notice offers the
+// slide on show, and leaving the field follows it.
+//
 // State for tests and CSS: #notes-button[data-has-note]; #notes-panel[data-page][data-state]
-// (idle | saving | saved | error); #notes-text.
+// (idle | saving | saved | error)[data-behind] (the slide on show, while the panel stays on the
+// one being written); #notes-text; [data-action=notes-follow].
 
 import { api } from './api.js';
 import { el } from './ui.js';
@@ -24,6 +29,7 @@ export class ViewerNotes {
     this.timer = null;
     this.saving = null; // the save in flight
     this.loaded = false;
+    this.writing = false; // typed in on this slide, and the field still has focus
     this.base = '/api/v1/sessions/' + encodeURIComponent(code) + '/notes';
     this.button = el('button', {
       class: 'btn', attrs: { type: 'button', id: 'notes-button', 'aria-label': 'My notes', title: 'My notes on this slide', 'aria-expanded': 'false', 'aria-controls': 'notes-panel' },
@@ -44,9 +50,17 @@ export class ViewerNotes {
     this.download = el('a', {
       class: 'btn btn-sm', attrs: { href: this.base + '.md', download: 'notes.md', 'data-action': 'download-notes' },
     }, [icon2('download', 16), el('span', { text: 'Download notes (Markdown)' })]);
+    this.behind = el('p', { class: 'notes-behind', attrs: { 'aria-live': 'polite' } });
+    this.followButton = el('button', {
+      class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'notes-follow' },
+      on: { click: () => { this.writing = false; this.follow(); this.text.focus({ preventScroll: true }); } },
+    });
+    this.behindNotice = el('div', { class: 'notes-behind-notice' }, [this.behind, this.followButton]);
+    this.behindNotice.hidden = true;
     const close = el('button', { class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Close notes', title: 'Close' }, on: { click: () => this.toggle(false) } }, [icon2('x', 20)]);
     this.panel = el('section', { class: 'notes-panel', attrs: { id: 'notes-panel', 'aria-labelledby': 'notes-title' } }, [
       el('div', { class: 'notes-head' }, [icon2('note', 18), this.title, close]),
+      this.behindNotice,
       this.text,
       el('div', { class: 'notes-foot' }, [this.state, this.download]),
     ]);
@@ -54,11 +68,15 @@ export class ViewerNotes {
     watch.append(this.panel);
     this.text.addEventListener('input', () => {
       this.dirty = true;
+      this.writing = true;
       this.setState('idle', 'Typing…');
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.save(), SAVE_AFTER);
     });
-    this.text.addEventListener('blur', () => this.save());
+    this.text.addEventListener('blur', () => {
+      this.writing = false;
+      this.save();
+    });
     this.panel.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') {
         event.stopPropagation();
@@ -91,12 +109,23 @@ export class ViewerNotes {
     return Number(this.stage.getAttribute('data-page')) || null;
   }
 
-  /** Notes follow the slide the viewer looks at. */
+  /** Notes follow the slide the viewer looks at, except the one being written. */
   follow(force = false) {
-    const page = this.shownPage();
-    if (!page) return;
+    const shown = this.shownPage();
+    if (!shown) return;
+    const stay = this.writing && this.page !== null && !force && shown !== this.page;
+    this.behindNotice.hidden = !stay;
+    if (stay) {
+      this.panel.dataset.behind = String(shown);
+      this.behind.textContent = 'You are writing on slide ' + this.page + '; the presenter is on slide ' + shown + '.';
+      this.followButton.textContent = 'Go to slide ' + shown;
+    } else {
+      delete this.panel.dataset.behind;
+    }
+    const page = stay ? this.page : shown;
     if (page !== this.page || force) {
       if (this.dirty && this.page !== null) this.save();
+      this.writing = false;
       this.page = page;
       this.title.textContent = 'My notes · slide ' + page;
       this.panel.dataset.page = String(page);

@@ -41,6 +41,33 @@ const ICONS = {
   stop: ['M6 6h12v12H6z'],
   link: ['M10 13a5 5 0 0 0 7.5.5l3-3a5 5 0 0 0-7-7l-1.7 1.7', 'M14 11a5 5 0 0 0-7.5-.5l-3 3a5 5 0 0 0 7 7l1.7-1.7'],
   film: ['M3 4h18v16H3z', 'M7 4v16', 'M17 4v16', 'M3 9h4', 'M17 9h4', 'M3 15h4', 'M17 15h4'],
+  chart: ['M4 20V10', 'M10 20V4', 'M16 20v-7', 'M22 20H2'],
+  message: ['M21 12a8 8 0 0 1-11.6 7.1L3 21l1.9-6.4A8 8 0 1 1 21 12z'],
+  send: ['M22 2L11 13', 'M22 2l-7 20-4-9-9-4z'],
+  chevronDown: ['M6 9l6 6 6-6'],
+  chevronUp: ['M18 15l-6-6-6 6'],
+  quote: ['M7 7h4v4c0 3-2 5-4 6', 'M15 7h4v4c0 3-2 5-4 6'],
+  unlock: ['M5 11h14v10H5z', 'M8 11V7a4 4 0 0 1 7.5-2'],
+  share: ['M4 12v8h16v-8', 'M16 6l-4-4-4 4', 'M12 2v13'],
+  trophy: ['M8 21h8', 'M12 17v4', 'M7 4h10v5a5 5 0 0 1-10 0z', 'M17 5h3v2a3 3 0 0 1-3 3', 'M7 5H4v2a3 3 0 0 0 3 3'],
+  thumbUp: ['M7 10v11H3V10z', 'M7 10l4-8a3 3 0 0 1 3 3v4h6a2 2 0 0 1 2 2.3l-1.4 8A2 2 0 0 1 18.6 21H7'],
+  arrowUp: ['M12 19V5', 'M5 12l7-7 7 7'],
+  list: ['M8 6h13', 'M8 12h13', 'M8 18h13', 'M3 6h.01', 'M3 12h.01', 'M3 18h.01'],
+  note: ['M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9z', 'M14 3v6h6', 'M8 13h8', 'M8 17h5'],
+  report: ['M3 3v18h18', 'M7 15l4-4 3 3 5-6'],
+  hand: ['M18 11V6a2 2 0 0 0-4 0v5', 'M14 10V4a2 2 0 0 0-4 0v6', 'M10 10.5V6a2 2 0 0 0-4 0v8',
+    'M18 8a2 2 0 1 1 4 0v6a8 8 0 0 1-8 8h-2c-2.8 0-4.5-.9-5.9-2.4L2.7 16a2 2 0 0 1 2.9-2.8L7 15'],
+  clock: ['M12 12m-9 0a9 9 0 1 0 18 0a9 9 0 1 0 -18 0', 'M12 7v5l3 2'],
+  moon: ['M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z'],
+  projector: ['M2 7h20v10H2z', 'M16 12m-2.5 0a2.5 2.5 0 1 0 5 0a2.5 2.5 0 1 0 -5 0', 'M5 10h6', 'M5 14h4', 'M6 17v3', 'M18 17v3'],
+  pass: ['M5 12h14', 'M13 6l6 6-6 6'],
+  undo: ['M9 14L4 9l5-5', 'M4 9h11a5 5 0 0 1 0 10h-4'],
+  crown: ['M3 8l4 4 5-7 5 7 4-4-2 11H5z'],
+  library: ['M4 4h4v16H4z', 'M10 4h4v16h-4z', 'M16.5 4.5l3.8 1-3.9 15-3.8-1z'],
+  pen: ['M12 20h9', 'M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z'],
+  highlighter: ['M9 11l-6 6v3h9l3-3', 'M22 12l-4.6 4.6a2 2 0 0 1-2.8 0l-5.2-5.2a2 2 0 0 1 0-2.8L14 4'],
+  eraser: ['M20 20H7L3 16a2 2 0 0 1 0-2.8L13.2 3a2 2 0 0 1 2.8 0l5 5a2 2 0 0 1 0 2.8L12 20', 'M6 11l7 7'],
+  clear: ['M3 6h18', 'M8 6V4h8v2', 'M19 6l-1 14H6L5 6'],
 };
 
 /** An inline SVG icon, hidden from screen readers (the button carries the label). */
@@ -202,6 +229,18 @@ export function chooseDialog({ title, label, options, value, confirmLabel = 'Mov
     dialog.addEventListener('close', () => resolve(result));
     dialog.showModal();
     select.focus();
+  });
+}
+
+/** Shows information in a modal dialog with one Close button. Resolves when it closes. */
+export function infoDialog({ title, body, closeLabel = 'Close', cls = '' }) {
+  return new Promise((resolve) => {
+    const close = el('button', { class: 'btn btn-primary', text: closeLabel, attrs: { value: 'close', type: 'submit' } });
+    const { dialog } = dialogShell(title, body, [close]);
+    if (cls) dialog.classList.add(cls);
+    dialog.addEventListener('close', () => resolve());
+    dialog.showModal();
+    close.focus();
   });
 }
 

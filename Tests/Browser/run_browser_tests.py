@@ -10,6 +10,7 @@ Run from anywhere:  python3 Tests/Browser/run_browser_tests.py   (Debian's pytho
 chromium and chromium-driver). The last line printed is ``N passed, M failed``.
 """
 
+import importlib
 import json
 import os
 import secrets
@@ -43,6 +44,8 @@ ARTIFACTS = REPO / "test-artifacts"
 SHOTS = ARTIFACTS / "screenshots"
 FIXTURES = REPO / "Tests" / "Fixtures" / "pdf"
 DEMO_PDF = REPO / "Public" / "demo" / "podium-demo.pdf"
+# axe-core, for the accessibility checks: `scripts/setup --test` puts PyPI's copy here.
+AXE_JS = REPO / ".build" / "python-packages" / "selenium_axe_python" / "axe-core" / "axe.min.js"
 CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 WAIT = float(os.environ.get("PODIUM_BROWSER_WAIT", "20"))
@@ -276,7 +279,10 @@ def screenshot(driver, name):
             "return document.getAnimations().every(a => a.playState !== 'running')"))
     except (TimeoutException, WebDriverException):
         pass
-    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+    path = SHOTS / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not driver.save_screenshot(str(path)):
+        raise AssertionError(f"the screenshot {path} could not be written")
 
 
 SETTLED_JS = """
@@ -917,16 +923,12 @@ def collect_tests(patterns):
     if patterns:  # only the tests whose name contains one of the arguments
         loader.testNamePatterns = [f"*{pattern}*" for pattern in patterns]
     suite = loader.loadTestsFromModule(sys.modules[__name__])
-    # The other files share this harness (and this module).
+    # The other files share this harness (and this module): every test_*.py beside this one.
     sys.modules.setdefault("run_browser_tests", sys.modules[__name__])
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import test_interaction  # noqa: E402
-    import test_interaction_more  # noqa: E402
-    import test_ink  # noqa: E402
-    import test_rooms  # noqa: E402
-    import test_reducers  # noqa: E402
-    for module in (test_interaction, test_interaction_more, test_ink, test_rooms, test_reducers):
-        suite.addTests(loader.loadTestsFromModule(module))
+    here = Path(__file__).resolve().parent
+    sys.path.insert(0, str(here))
+    for path in sorted(here.glob("test_*.py")):
+        suite.addTests(loader.loadTestsFromModule(importlib.import_module(path.stem)))
     return suite
 
 

@@ -246,8 +246,10 @@ class MoreInteractionTests(BrowserTest):
         self.assertEqual(attr(viewer, "#notes-button", "data-has-note"), "true")
         screenshot(viewer, "viewer-notes")
 
-        # The presenter moves on: the panel follows the slide the viewer sees.
+        # The presenter moves on: the note being written stays on its slide; the viewer goes on.
         self.press(presenter, Keys.ARROW_RIGHT)
+        wait_for(viewer, lambda d: attr(d, "#notes-panel", "data-behind") == "2", "the notice of slide 2")
+        viewer.find_element(By.CSS_SELECTOR, '[data-action="notes-follow"]').click()
         wait_for(viewer, lambda d: attr(d, "#notes-panel", "data-page") == "2", "the panel on slide 2")
         self.assertEqual(viewer.find_element(By.ID, "notes-text").get_attribute("value"), "")
         self.assertEqual(attr(viewer, "#notes-button", "data-has-note"), "false")

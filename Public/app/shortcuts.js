@@ -1,0 +1,70 @@
+// The keyboard shortcuts of the page, listed when `?` is pressed. The list is read from the page
+// itself: every control that has a key says so with `aria-keyshortcuts` (which screen readers
+// announce too), so the list cannot disagree with what the keys do. Keys that belong to no single
+// button (Space for the next slide, holding `.` for the pointer) are declared on <body
+// data-extra-shortcuts="keys=what;keys=what">.
+//
+// State for tests: dialog.shortcuts-dialog with .shortcut-row[data-keys].
+
+import { el, infoDialog, isTyping, dialogOpen } from './ui.js';
+
+const NAMES = {
+  ArrowLeft: '←', ArrowRight: '→', ArrowUp: '↑', ArrowDown: '↓', Control: 'Ctrl', Meta: '⌘', Space: 'Space',
+  PageUp: 'Page Up', PageDown: 'Page Down', Escape: 'Esc',
+};
+
+/** What a control does, in words: its label, or its title without the "(key)" hint. */
+function describe(control) {
+  const text = control.getAttribute('aria-label') || control.getAttribute('title') || control.textContent || '';
+  return text.replace(/\s*\([^)]*\)\s*$/, '').trim();
+}
+
+/** The page's shortcuts: [{ keys: ['ArrowRight'], what: 'Next' }], one row per action. */
+export function pageShortcuts(root = document) {
+  const rows = new Map();
+  for (const control of root.querySelectorAll('[aria-keyshortcuts]')) {
+    const what = describe(control);
+    const keys = control.getAttribute('aria-keyshortcuts').split(/\s+/).filter(Boolean);
+    if (!what || !keys.length) continue;
+    const key = keys.join(' ');
+    if (!rows.has(key)) rows.set(key, { keys, what });
+  }
+  for (const pair of (document.body.dataset.extraShortcuts || '').split(';')) {
+    const [keys, what] = pair.split('=');
+    if (keys && what && !rows.has(keys.trim())) rows.set(keys.trim(), { keys: keys.trim().split(/\s+/), what: what.trim() });
+  }
+  rows.set('?', { keys: ['?'], what: 'Show these shortcuts' });
+  return [...rows.values()];
+}
+
+function keyNodes(combo) {
+  const parts = combo.split('+');
+  const nodes = [];
+  parts.forEach((part, index) => {
+    if (index) nodes.push('+');
+    nodes.push(el('kbd', { text: NAMES[part] || (part.length === 1 ? part.toUpperCase() : part) }));
+  });
+  return nodes;
+}
+
+export function showShortcuts() {
+  const list = el('dl', { class: 'shortcut-list' });
+  for (const { keys, what } of pageShortcuts()) {
+    const combos = [];
+    keys.forEach((combo, index) => {
+      if (index) combos.push(el('span', { class: 'shortcut-or', text: 'or' }));
+      combos.push(...keyNodes(combo));
+    });
+    list.append(el('div', { class: 'shortcut-row', attrs: { 'data-keys': keys.join(' ') } }, [
+      el('dt', {}, combos), el('dd', { text: what }),
+    ]));
+  }
+  return infoDialog({ title: 'Keyboard shortcuts', body: [list], cls: 'shortcuts-dialog' });
+}
+
+document.addEventListener('keydown', (event) => {
+  if (event.key !== '?' || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (isTyping(event) || dialogOpen()) return;
+  event.preventDefault();
+  showShortcuts();
+});

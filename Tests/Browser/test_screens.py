@@ -1,0 +1,212 @@
+#!/usr/bin/python3
+"""Every page at the four sizes people use (phone, tablet, laptop, projector), with a screenshot of
+each in ``test-artifacts/screenshots/screens/`` and axe-core's accessibility checks (WCAG 2.2 A
+and AA); and the viewer's notes staying on the slide they were started on.
+
+Runs inside the suite of ``run_browser_tests.py`` (which loads this module and shares its
+harness). Alone:  python3 Tests/Browser/run_browser_tests.py screens notes_stay
+"""
+
+import sys
+
+harness = sys.modules.get("run_browser_tests")
+if harness is None:  # imported directly: load the harness under its own name
+    import run_browser_tests as harness  # noqa: E402
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+BrowserTest = harness.BrowserTest
+SERVER = harness.SERVER
+DEMO_DECK = harness.DEMO_DECK
+wait_for = harness.wait_for
+visible = harness.visible
+screenshot = harness.screenshot
+
+SIZES = {"phone": (390, 844), "tablet": (820, 1180), "laptop": (1440, 900), "projector": (1920, 1080)}
+# What axe-core checks: WCAG 2.0, 2.1 and 2.2 at levels A and AA.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+FAIL_ON = ("serious", "critical")
+
+
+def setUpModule():
+    if not DEMO_DECK or not SERVER.proc or SERVER.proc.poll() is not None:
+        harness.setUpModule()
+
+
+def tearDownModule():
+    harness.tearDownModule()
+
+
+def attr(driver, css, name):
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.getAttribute(arguments[1]) : null;", css, name)
+
+
+def axe_findings(driver):
+    """axe-core's serious and critical findings on the page as it is now, one line each."""
+    if not driver.execute_script("return typeof window.axe === 'object'"):
+        driver.execute_script(harness.AXE_JS.read_text())
+    result = driver.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        axe.run(document, { runOnly: { type: 'tag', values: arguments[0] }, resultTypes: ['violations'] })
+          .then((r) => done(r.violations.map((v) => ({
+            id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + (n.failureSummary ? ' — ' + n.failureSummary.split('\\n').slice(1, 2).join('') : '')),
+          }))))
+          .catch((e) => done([{ id: 'axe-error', impact: 'critical', help: String(e), nodes: [] }]));
+        """, AXE_TAGS)
+    return [f"{v['id']} ({v['impact']}): {v['help']} — " + "; ".join(v["nodes"]) for v in result if v["impact"] in FAIL_ON]
+
+
+class ScreensTests(BrowserTest):
+    """One test per size: each page is opened, screenshot and checked by axe-core."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.session = None
+        cls.room = None
+
+    def fixtures(self):
+        """A live session and a room: made once per class."""
+        cls = type(self)
+        if cls.session is None:
+            cls.session = SERVER.start_session(DEMO_DECK["id"], passcode=None)
+            status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Screens room"})
+            self.assertEqual(status, 201, room)
+            cls.room = room
+        return cls.session["code"], cls.room["code"]
+
+    def check(self, driver, name, size, findings):
+        screenshot(driver, f"screens/{name}-{size}")
+        found = axe_findings(driver)
+        findings += [f"{name} at {size}: {line}" for line in found]
+        # Nothing may stick out sideways: a page that scrolls horizontally on a phone is broken.
+        overflow = driver.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        if overflow > 1:
+            findings.append(f"{name} at {size}: the page is {overflow}px wider than the screen")
+
+    def visit_every_page(self, size):
+        self.assertTrue(harness.AXE_JS.is_file(), f"axe-core is missing at {harness.AXE_JS}: run scripts/setup --test")
+        session_code, room_code = self.fixtures()
+        width, height = SIZES[size]
+        findings = []
+
+        visitor = self.driver(width, height)
+        visitor.get(SERVER.base + "/")
+        wait_for(visitor, lambda d: visible(d, "#code"), "the home page")
+        self.check(visitor, "home", size, findings)
+        visitor.get(SERVER.base + "/login")
+        wait_for(visitor, lambda d: visible(d, "#email"), "the sign-in page")
+        self.check(visitor, "login", size, findings)
+        visitor.get(f"{SERVER.base}/s/{session_code}")
+        wait_for(visitor, lambda d: visible(d, "#gate-form"), "the join gate")
+        self.check(visitor, "join", size, findings)
+        self.join_as_viewer(visitor, session_code, name="Ines")
+        self.check(visitor, "viewer", size, findings)
+
+        host = self.driver(width, height)
+        self.sign_in_with_cookie(host)
+        host.get(SERVER.base + "/library")
+        wait_for(host, lambda d: d.find_elements(By.CSS_SELECTOR, ".deck-card"), "the library")
+        self.check(host, "library", size, findings)
+        host.get(f"{SERVER.base}/decks/{DEMO_DECK['id']}")
+        wait_for(host, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "the rehearsal")
+        self.check(host, "rehearsal", size, findings)
+        self.open_console(host, session_code)
+        self.check(host, "console", size, findings)
+        host.get(f"{SERVER.base}/r/{room_code}/moderate")
+        wait_for(host, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the room console")
+        self.check(host, "room-moderator", size, findings)
+        host.get(f"{SERVER.base}/r/{room_code}/projector")
+        wait_for(host, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the projector")
+        self.check(host, "room-projector", size, findings)
+        visitor.get(f"{SERVER.base}/r/{room_code}")
+        wait_for(visitor, lambda d: visible(d, "#gate-form"), "the presenter's gate of the room")
+        self.check(visitor, "room-presenter-gate", size, findings)
+        host.get(f"{SERVER.base}/report.html?code={session_code}")
+        wait_for(host, lambda d: attr(d, "main#report", "data-state") == "ready", "the report")
+        self.check(host, "report", size, findings)
+
+        self.assertEqual(findings, [], "\n  ".join(["accessibility or layout findings:"] + findings))
+
+    def test_screens_phone(self):
+        self.visit_every_page("phone")
+
+    def test_screens_tablet(self):
+        self.visit_every_page("tablet")
+
+    def test_screens_laptop(self):
+        self.visit_every_page("laptop")
+
+    def test_screens_projector(self):
+        self.visit_every_page("projector")
+
+
+class NotesOnTheirSlideTests(BrowserTest):
+    def test_notes_stay_on_the_slide_they_were_started_on(self):
+        """A note typed while the presenter changes slide stays whole, on the slide it was started on."""
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        viewer = self.driver(390, 844)
+        self.join_as_viewer(viewer, code, name="Nia")
+
+        viewer.find_element(By.ID, "notes-button").click()
+        field = wait_for(viewer, lambda d: visible(d, "#notes-text"), "the notes panel")
+        field.send_keys("The opening question was")
+        self.press(presenter, Keys.ARROW_RIGHT)
+        wait_for(viewer, lambda d: harness.stage_attr(d, "data-page") == "2", "the viewer on slide 2")
+        field.send_keys(" about measuring twice")
+        # The panel stays on slide 1, with the whole sentence, and says where the presenter is.
+        wait_for(viewer, lambda d: attr(d, "#notes-panel", "data-behind") == "2", "the notice of slide 2")
+        self.assertEqual(attr(viewer, "#notes-panel", "data-page"), "1")
+        self.assertEqual(field.get_attribute("value"), "The opening question was about measuring twice")
+        wait_for(viewer, lambda d: attr(d, "#notes-panel", "data-state") == "saved", "the note saved")
+        screenshot(viewer, "viewer-notes-behind")
+
+        # Going to the slide on show: an empty note for slide 2.
+        viewer.find_element(By.CSS_SELECTOR, '[data-action="notes-follow"]').click()
+        wait_for(viewer, lambda d: attr(d, "#notes-panel", "data-page") == "2", "the panel on slide 2")
+        self.assertEqual(field.get_attribute("value"), "")
+        self.assertIsNone(attr(viewer, "#notes-panel", "data-behind"))
+
+        # The export: the whole note under slide 1's heading, with the slide's title.
+        result = viewer.execute_async_script(
+            "const done = arguments[1]; fetch(arguments[0]).then(async (r) => done({status: r.status, text: await r.text()}));",
+            f"/api/v1/sessions/{code}/notes.md")
+        self.assertEqual(result["status"], 200, result)
+        heading = next((line for line in result["text"].splitlines() if line.startswith("## Slide 1")), None)
+        self.assertIsNotNone(heading, result["text"])
+        self.assertNotEqual(heading.strip(), "## Slide 1: Slide 1", "the heading names the slide by its title")
+        self.assertIn("The opening question was about measuring twice", result["text"])
+        self.assertNotIn("## Slide 2", result["text"])
+
+
+class ShortcutsTests(BrowserTest):
+    def test_question_mark_lists_the_keys(self):
+        """`?` lists every key of the console, read from its controls; Escape closes the list."""
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        presenter = self.driver(1440, 900)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        self.press(presenter, "?")
+        dialog = wait_for(presenter, lambda d: visible(d, "dialog.shortcuts-dialog"), "the shortcuts dialog")
+        keys = {row.get_attribute("data-keys") for row in dialog.find_elements(By.CSS_SELECTOR, ".shortcut-row")}
+        for expected in ("ArrowRight", "ArrowLeft", "B", "W", "L", "F", "D", "?"):
+            self.assertIn(expected, keys)
+        self.assertIn("Next", dialog.text)
+        screenshot(presenter, "console-shortcuts")
+        self.press(presenter, Keys.ESCAPE)
+        wait_for(presenter, lambda d: not visible(d, "dialog.shortcuts-dialog"), "the dialog closed")
+        # Typing a question mark in a text field types it: no dialog.
+        viewer = self.driver(390, 844)
+        self.join_as_viewer(viewer, code, name="Quin")
+        viewer.find_element(By.ID, "notes-button").click()
+        field = wait_for(viewer, lambda d: visible(d, "#notes-text"), "the notes panel")
+        field.send_keys("why?")
+        self.assertEqual(field.get_attribute("value"), "why?")
+        self.assertFalse(visible(viewer, "dialog.shortcuts-dialog"))
