@@ -210,3 +210,48 @@ class ShortcutsTests(BrowserTest):
         field.send_keys("why?")
         self.assertEqual(field.get_attribute("value"), "why?")
         self.assertFalse(visible(viewer, "dialog.shortcuts-dialog"))
+
+
+def luminance(rgb):
+    def channel(c):
+        c = c / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+FOCUS_JS = """
+const e = document.activeElement;
+if (!e || e === document.body) return null;
+const rgb = (text) => (text.match(/\\d+(\\.\\d+)?/g) || []).slice(0, 3).map(Number);
+let bg = null;  // the first opaque background behind the control
+for (let n = e.parentElement; n; n = n.parentElement) {
+  const c = getComputedStyle(n).backgroundColor;
+  if (c && !c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent') { bg = rgb(c); break; }
+}
+const style = getComputedStyle(e);
+return { tag: e.tagName, outline: rgb(style.outlineColor), width: parseFloat(style.outlineWidth), style: style.outlineStyle,
+         background: bg || [255, 255, 255] };
+"""
+
+
+class FocusRingTests(BrowserTest):
+    def test_focus_ring_stands_out_on_light_and_dark_pages(self):
+        """The keyboard focus ring has at least 3:1 against the page behind it, light or dark."""
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        presenter = self.driver(1440, 900)
+        self.sign_in_with_cookie(presenter)
+        for name, url in (("home", "/"), ("console", f"/present/{code}")):
+            presenter.get(SERVER.base + url)
+            wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, "button, a"), f"the {name} page")
+            self.press(presenter, Keys.TAB)
+            ring = wait_for(presenter, lambda d: d.execute_script(FOCUS_JS), f"a focused control on the {name} page")
+            self.assertEqual(ring["style"], "solid", ring)
+            self.assertGreaterEqual(ring["width"], 2, ring)
+            self.assertGreaterEqual(contrast(ring["outline"], ring["background"]), 3, f"{name}: {ring}")
+        screenshot(presenter, "console-focus-ring")
