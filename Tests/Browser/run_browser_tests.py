@@ -925,7 +925,8 @@ def collect_tests(patterns):
     import test_ink  # noqa: E402
     import test_rooms  # noqa: E402
     import test_reducers  # noqa: E402
-    for module in (test_interaction, test_interaction_more, test_ink, test_rooms, test_reducers):
+    import test_spotlight  # noqa: E402
+    for module in (test_interaction, test_interaction_more, test_ink, test_rooms, test_reducers, test_spotlight):
         suite.addTests(loader.loadTestsFromModule(module))
     return suite
 
@@ -1002,6 +1003,7 @@ EXPECTED_SECONDS = {
     "RoomTests": 65,
     "AudienceInteractionTests": 55,
     "InkTests": 55,
+    "SpotlightTests": 60,
 }
 
 
