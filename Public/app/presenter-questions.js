@@ -149,9 +149,6 @@ export class QuestionsPane {
     else list.sort(byTime);
     this.questionList.replaceChildren();
     if (!list.length) {
-      // On screen for everyone: never a question that still waits for approval.
-      const showable = !mode.approval || q.approved;
-      const screen = showable ? this.onScreen.button({ kind: 'question', questionId: q.id }, 'Show on screen') : null;
       this.questionList.append(el('li', { class: 'pane-empty' }, [
         el('strong', { text: all.length ? 'Every question is answered' : 'No questions yet' }),
         el('span', { text: 'Viewers ask with the “Ask” button on their screen.' }),
@@ -164,10 +161,7 @@ export class QuestionsPane {
         const key = this.sortBy === 'slide' ? (q.page ? 'Slide ' + q.page : 'Not about a slide') : q.anonymous ? 'Anonymous' : q.name || 'Guest';
         if (key !== group) {
           group = key;
-          // On screen for everyone: never a question that still waits for approval.
-      const showable = !mode.approval || q.approved;
-      const screen = showable ? this.onScreen.button({ kind: 'question', questionId: q.id }, 'Show on screen') : null;
-      this.questionList.append(el('li', { class: 'question-group', text: key }));
+          this.questionList.append(el('li', { class: 'question-group', text: key }));
         }
       }
       const name = q.anonymous ? 'Anonymous' : q.name || 'Guest';

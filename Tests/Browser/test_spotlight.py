@@ -109,6 +109,8 @@ class SpotlightTests(BrowserTest):
 
         # Two polls: the labels are their places in the session, never their ids.
         self.ask(presenter, "Warm-up: tea or coffee?", ["Tea", "Coffee"])
+        presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-action="close-poll"]').click()
+        wait_for(presenter, lambda d: attr(d, "#active-poll", "data-poll-status") == "closed", "the warm-up closed")
         self.ask(presenter, "Which planet is largest?", ["Mars", "Jupiter", "Venus"], correct=1)
         wait_for(presenter, lambda d: text_of(d, '#active-poll [data-role="poll-label"]') == "Poll 2", "Poll 2 on the console")
         wait_for(phone, lambda d: "Poll 2" in (text_of(d, '#poll-sheet [data-role="poll-label"]') or ""), "Poll 2 on the phone")
