@@ -53,7 +53,9 @@ deckConsole.setEnabled(false);
 
 // The question bank, in the side panel (behind a button on narrow screens).
 const panel = $('bank-panel');
+const hint = $('bank-hint');
 new QuestionBank({ deckId: id, container: $('bank-pane') });
+$('bank-pane').querySelector('.pane-actions').after(hint); // under the heading and its button
 $('bank-toggle').addEventListener('click', () => toggleBank());
 $('close-bank').addEventListener('click', () => toggleBank(false));
 function toggleBank(show = !document.body.classList.contains('show-join')) {

@@ -136,10 +136,9 @@ export class SpotlightScreen {
   }
 
   setHead(kicker, title) {
-    this.head.replaceChildren(
-      el('p', { class: 'spot-kicker', text: kicker }),
-      title ? el('h2', { class: 'spot-title', text: title }) : null,
-    );
+    const parts = [el('p', { class: 'spot-kicker', text: kicker })];
+    if (title) parts.push(el('h2', { class: 'spot-title', text: title }));
+    this.head.replaceChildren(...parts);
   }
 
   /** "12 answers · voting open" under a poll. */

@@ -207,9 +207,11 @@ class SpotlightTests(BrowserTest):
         wait_for(presenter, lambda d: d.find_element(By.ID, "questions-approval").is_enabled(), "the approval switch")
         presenter.find_element(By.CSS_SELECTOR, 'label[for="questions-approval"]').click()
         wait_for(presenter, lambda d: d.find_element(By.ID, "questions-approval").is_selected(), "approval on")
-        self.wait_synced(presenter)
+        wait_for(dora, lambda d: visible(d, "#questions-button"), "questions public on the viewer")
         presenter.find_element(By.ID, "tab-polls").click()
         harness.dismiss_toasts(presenter)
+        dora.find_element(By.CSS_SELECTOR, '[data-action="collapse-poll"]').click()
+        wait_for(dora, lambda d: not visible(d, "#poll-sheet"), "the poll put away")
         dora.find_element(By.ID, "ask-button").click()
         wait_for(dora, lambda d: visible(d, "#ask-text"), "the question form").send_keys("Is the exam open book?")
         dora.find_element(By.ID, "ask-send").click()
@@ -230,6 +232,7 @@ class SpotlightTests(BrowserTest):
                          "the question on screen")
         self.assertEqual(quote.text, "Is the exam open book?")
         self.assertIn("Dora", text_of(projector, "#spotlight .spot-asker"))
+        self.assertEqual(text_of(projector, "#spotlight .spot-head"), "Question from the audience")
         screenshot(projector, "spotlight-question-projector-1920")
         screenshot(dora, "spotlight-question-phone-390")
         # Withdrawing the approval takes it off every screen.
@@ -258,6 +261,8 @@ class SpotlightTests(BrowserTest):
         wait_for(presenter, lambda d: attr(d, "#active-poll", "data-poll-status") == "open", "the quiz question open")
         self.answer_choice(ana, 0)
         presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-action="close-poll"]').click()
+        wait_for(presenter, lambda d: d.find_elements(
+            By.CSS_SELECTOR, '#active-poll [data-action="spotlight"][data-spotlight-kind="leaderboard"]'), "the leaderboard's toggle")
         toggle(presenter, "#active-poll", "leaderboard").click()
         row = wait_for(ana, lambda d: on_screen(d, "leaderboard") and visible(d, '#spotlight .spot-leader[data-rank="1"]'),
                        "the leaderboard on the phone")
