@@ -33,6 +33,7 @@ const EXTRA_ICONS = {
   note: ['M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9z', 'M14 3v6h6', 'M8 13h8', 'M8 17h5'],
   download: ['M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4', 'M7 10l5 5 5-5', 'M12 15V3'],
   report: ['M3 3v18h18', 'M7 15l4-4 3 3 5-6'],
+  screen: ['M3 4h18v12H3z', 'M8 20h8', 'M12 16v4'],
 };
 
 export function icon2(name, size = 18) {
@@ -185,6 +186,21 @@ export class InteractionState extends EventTarget {
         break;
     }
   }
+}
+
+/**
+ * How people name a poll: by its place in the session (oldest first, from 1) and its question,
+ * never by its internal id (the seq that opened it). `polls` is the session's list
+ * ([{poll}], as in the snapshot). Returns {number, label: "Poll 2", full: "Poll 2 · What is …?"}.
+ * The server's SessionSnapshot.pollNumber counts the same way.
+ */
+export function pollTitle(polls, pollId) {
+  const list = polls || [];
+  const index = list.findIndex((p) => p.poll.id === pollId);
+  const entry = index >= 0 ? list[index] : null;
+  const number = index >= 0 ? index + 1 : null;
+  const label = number ? 'Poll ' + number : 'Poll';
+  return { number, label, full: entry ? label + ' · ' + entry.poll.question : label };
 }
 
 /** "42%" of a part of a whole (0 when the whole is 0). */

@@ -77,7 +77,13 @@ export function applyEvent(state, event) {
       // Ending unlocks so viewers can finish reading at their own pace, and closes any open poll.
       next.locked = false;
       next.blank = 'none';
+      delete next.spotlight; // nothing stays on screen
       for (const p of polls()) if (p.status === 'open') p.status = 'closed';
+      break;
+    // What the host put on screen for everyone (absent: nothing). See spotlight.js.
+    case 'spotlight':
+      if (event.spotlight) next.spotlight = { ...event.spotlight };
+      else delete next.spotlight;
       break;
     // Polls: oldest first; opening one closes the one open.
     case 'pollOpened':

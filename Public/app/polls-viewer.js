@@ -7,7 +7,7 @@
 
 import { el, toast } from './ui.js';
 import { PublicQuestions } from './viewer-questions.js';
-import { InteractionState, barChart, icon2, leaderboardList, ordinal, formatNumber } from './interaction.js';
+import { InteractionState, barChart, icon2, leaderboardList, ordinal, formatNumber, pollTitle } from './interaction.js';
 
 const MAX_ANSWER = 500;
 const MAX_QUESTION = 500;
@@ -148,8 +148,10 @@ export class ViewerInteraction {
       on: { click: () => this.hideSheet() },
     }, [icon2('chevronDown', 20)]);
     this.statusChip = el('span', { class: 'poll-chip' });
-    const kicker = poll.quiz ? [icon2('trophy', 16), el('span', { text: 'Quiz' })] : [icon2('chart', 16), el('span', { text: 'Poll' })];
-    const head = el('div', { class: 'sheet-head' }, [el('span', { class: 'sheet-kicker' }, kicker), this.statusChip, collapse]);
+    // Named as on the presenter's screen: by its place in the session ("Poll 2"), never its id.
+    const label = pollTitle(this.state.polls, poll.id).label;
+    const kicker = poll.quiz ? [icon2('trophy', 16), el('span', { text: 'Quiz · ' + label })] : [icon2('chart', 16), el('span', { text: label })];
+    const head = el('div', { class: 'sheet-head' }, [el('span', { class: 'sheet-kicker', attrs: { 'data-role': 'poll-label' } }, kicker), this.statusChip, collapse]);
     const question = el('h2', { class: 'poll-question', text: poll.question, attrs: { id: 'poll-q-' + poll.id } });
     this.form = el('form', { class: 'poll-form', attrs: { 'aria-labelledby': 'poll-q-' + poll.id, novalidate: true } });
     this.form.addEventListener('submit', (e) => {

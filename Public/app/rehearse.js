@@ -1,10 +1,15 @@
-// Rehearsal: /decks/{id}. The presenter's stage and controls, alone: nothing is sent anywhere.
+// Rehearsal: /decks/{id}. The presenter's stage and controls, alone: no live session, nothing
+// any viewer could see. Drawing (ink) works as in a session but stays in this tab; the deck's
+// question bank is there to prepare polls and quizzes, kept with the deck for every session.
 
 import { api, goToLogin } from './api.js';
+import { applyEvent } from './live.js';
 import './stage.js';
 import { DeckConsole } from './console.js';
-import { hydrateIcons, el } from './ui.js';
+import { hydrateIcons, el, toast } from './ui.js';
 import { openGoLive } from './golive.js';
+import { InkTools } from './ink.js';
+import { QuestionBank } from './presenter-bank.js';
 
 hydrateIcons();
 
@@ -12,13 +17,52 @@ const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const $ = (name) => document.getElementById(name);
 const message = $('console-message');
 
+let ink = null;
 const deckConsole = new DeckConsole({
   stage: $('stage'),
   stageWrap: $('stage-wrap'),
   controls: $('controls'),
   thumbs: $('thumbs'),
+  onGoto: () => ink && ink.render(),
+});
+
+// Ink on this tab only: the commands a session would send are applied here by live.js's reducer.
+let inkState = { strokes: [] };
+const LOCAL_EVENTS = {
+  stroke: (command) => ({ type: 'stroke', stroke: { ...command.stroke, id: command.id } }),
+  erase: (command) => ({ type: 'erased', strokeId: command.strokeId }),
+  clearPage: (command) => ({ type: 'pageCleared', page: command.page }),
+};
+ink = new InkTools({
+  deckConsole,
+  stage: $('stage'),
+  stageWrap: $('stage-wrap'),
+  bar: $('ink-bar'),
+  code: 'rehearse-' + id,
+  state: () => inkState,
+  send: async (command) => {
+    const event = LOCAL_EVENTS[command.type];
+    if (event) inkState = applyEvent(inkState, event(command));
+    queueMicrotask(() => ink.render());
+    return { id: command.id, seq: 0 };
+  },
+  sendEphemeral: () => {},
+  error: (text) => toast(text, { kind: 'error' }),
 });
 deckConsole.setEnabled(false);
+
+// The question bank, in the side panel (behind a button on narrow screens).
+const panel = $('bank-panel');
+const hint = $('bank-hint');
+new QuestionBank({ deckId: id, container: $('bank-pane') });
+$('bank-pane').querySelector('.pane-actions').after(hint); // under the heading and its button
+$('bank-toggle').addEventListener('click', () => toggleBank());
+$('close-bank').addEventListener('click', () => toggleBank(false));
+function toggleBank(show = !document.body.classList.contains('show-join')) {
+  document.body.classList.toggle('show-join', show);
+  $('bank-toggle').setAttribute('aria-expanded', String(show));
+  if (show) panel.querySelector('button, [tabindex]')?.focus();
+}
 
 function showMessage(title, text, link) {
   const parts = [el('h2', { text: title }), el('p', { text })];
@@ -59,6 +103,7 @@ async function load() {
   $('console-subtitle').textContent = 'Rehearsal · ' + deck.pageCount + (deck.pageCount === 1 ? ' slide' : ' slides') + ' · only you see this';
   deckConsole.setPages(deck.pages || []);
   deckConsole.setEnabled(true);
+  ink.render();
   const goLive = $('go-live');
   goLive.disabled = false;
   goLive.addEventListener('click', () => openGoLive({ ...deck, thumbnailUrl: deck.thumbnailUrl || (deck.pages[0] && deck.pages[0].thumbnailUrl) }));

@@ -8,6 +8,7 @@ import './stage.js';
 import { cleanCode, toggleFullscreen } from './ui.js';
 import { showQR } from './qr.js';
 import { followStage, showInking, stageDeck, shortURL, roomLinks, errorText } from './room-common.js';
+import { mountSpotlight } from './spotlight.js';
 
 const $ = (id) => document.getElementById(id);
 const code = cleanCode(decodeURIComponent(location.pathname.split('/')[2] || '')).code;
@@ -93,6 +94,7 @@ function connect(passcode) {
     renderPointer();
   });
   live.addEventListener('inking', (event) => showInking(stage, event.detail, live.state));
+  mountSpotlight({ live, container: $('projector') });
   live.addEventListener('fatal', (event) => {
     const { code: errorCode, message } = event.detail;
     try {

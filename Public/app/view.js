@@ -8,6 +8,7 @@ import { hydrateIcons, cleanCode, CODE_LENGTH, isTyping, dialogOpen, toggleFulls
 import { mountViewerInteraction } from './polls-viewer.js';
 import { ViewerNotes } from './notes.js';
 import { strokesFor, inkDeck, onPage, inkIcon } from './ink.js';
+import { mountSpotlight } from './spotlight.js';
 
 hydrateIcons();
 
@@ -128,6 +129,8 @@ function join() {
   live.addEventListener('inking', (event) => onInking(event.detail));
   live.addEventListener('fatal', (event) => onFatal(event.detail, { name, passcode }));
   interaction.attach(live);
+  // What the presenter puts on screen for everyone covers the slide (the bar and poll stay usable).
+  mountSpotlight({ live, container: $('watch') });
   live.connect();
 }
 

@@ -45,7 +45,7 @@ extension ClientMessage: Codable {
         case type, id, role, name, passcode, token, lastSeq, page, viewport, mode, locked, x, y, visible, afterSeq
         case poll, pollId, results, answerId, choices, text, anonymous, questionId, answered, approved, up, questions
         case stroke, strokeId, tool, color, width, points, done
-        case presenterId, on, cap, deckId
+        case presenterId, on, cap, deckId, spotlight
     }
 
     public init(from decoder: any Decoder) throws {
@@ -160,6 +160,8 @@ extension ClientMessage: Codable {
                 .vote(
                     questionId: try c.decode(String.self, forKey: .questionId),
                     up: try c.decodeIfPresent(Bool.self, forKey: .up) ?? true))
+        case "spotlight":
+            self = .command(id: try commandID(), .spotlight(try c.decodeIfPresent(Spotlight.self, forKey: .spotlight)))
         case "pointer":
             if try c.decodeIfPresent(Bool.self, forKey: .visible) == false {
                 self = .pointer(nil)
@@ -265,6 +267,9 @@ extension ClientMessage: Codable {
                 try c.encode("vote", forKey: .type)
                 try c.encode(questionId, forKey: .questionId)
                 try c.encode(up, forKey: .up)
+            case .spotlight(let spotlight):
+                try c.encode("spotlight", forKey: .type)
+                try c.encode(spotlight, forKey: .spotlight)
             }
         case .inking(let inking):
             try c.encode("inking", forKey: .type)

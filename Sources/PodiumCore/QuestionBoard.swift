@@ -52,7 +52,10 @@ extension SessionState {
     func decideQuestions(_ command: SessionCommand, by actor: Actor, at time: Double) throws(SessionError) -> FeatureDecision {
         switch command {
         case .setQuestionMode(let mode):
-            return mode == snapshot.questionMode ? .nothing : FeatureDecision(changes: [.questionMode(mode)])
+            guard mode != snapshot.questionMode else { return .nothing }
+            // Approval switched on: a question on screen that nobody approved comes off it.
+            let unapproved = spotlitQuestion.map { mode.needsApproval && !$0.approved } ?? false
+            return FeatureDecision(changes: [.questionMode(mode)] + (unapproved ? [.spotlight(nil)] : []))
         case .ask(let id, let text, let page, let anonymous):
             guard actor.role == .viewer, let viewer = actor.viewerId else { throw .forbidden }
             guard !snapshot.ended else { throw .ended }
@@ -71,7 +74,11 @@ extension SessionState {
         case .approveQuestion(let questionId, let approved):
             guard let question = questions.question(questionId) else { throw .questionNotFound }
             guard question.approved != approved else { return .nothing }
-            return FeatureDecision(records: [.questionApproved(questionId: questionId, approved)], actions: [.refreshQuestions])
+            // Withdrawn while on screen (and approval is needed): it comes off the screen too.
+            let offScreen = !approved && snapshot.questionMode.needsApproval && spotlitQuestion?.id == questionId
+            return FeatureDecision(
+                changes: offScreen ? [.spotlight(nil)] : [],
+                records: [.questionApproved(questionId: questionId, approved)], actions: [.refreshQuestions])
         case .vote(let questionId, let up):
             guard actor.role == .viewer, let viewer = actor.viewerId else { throw .forbidden }
             guard let question = questions.question(questionId), snapshot.questionMode.shows(question) else {
@@ -85,6 +92,12 @@ extension SessionState {
         default:
             return .nothing
         }
+    }
+
+    /// The question on screen, if one is.
+    var spotlitQuestion: AudienceQuestion? {
+        guard snapshot.spotlight?.kind == .question, let id = snapshot.spotlight?.questionId else { return nil }
+        return questions.question(id)
     }
 
     /// The public list as the session's mode shows it.

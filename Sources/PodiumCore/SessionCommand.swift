@@ -31,4 +31,6 @@ public enum SessionCommand: Sendable, Equatable {
     case approveQuestion(questionId: String, approved: Bool)
     /// A viewer's upvote of a public question, or its withdrawal.
     case vote(questionId: String, up: Bool)
+    /// The host puts results, answers, the leaderboard or a question on screen; nil takes it off.
+    case spotlight(Spotlight?)
 }

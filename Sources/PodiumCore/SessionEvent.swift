@@ -30,6 +30,8 @@ public enum SessionChange: Sendable, Equatable {
     /// Rooms: the stage shows this deck at this page.
     case deckShown(deck: String, page: Int)
     case background(String)
+    /// What is on screen over the stage for everyone (nil: nothing).
+    case spotlight(Spotlight?)
 }
 
 /// A ``SessionChange`` with its place in the session's history.
@@ -46,7 +48,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case type, seq, page, viewport, mode, locked, poll, pollId, correct, results, answerId, text, questions, stroke, strokeId
-        case deck, at, presenterId, name, active, lender, moderator, on, cap, color
+        case deck, at, presenterId, name, active, lender, moderator, on, cap, color, spotlight
     }
 
     public var type: String {
@@ -76,6 +78,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .deckAdded: "deckAdded"
         case .deckShown: "deckShown"
         case .background: "background"
+        case .spotlight: "spotlight"
         }
     }
 
@@ -134,6 +137,8 @@ public struct SessionEvent: Sendable, Equatable, Codable {
             try container.encode(deck, forKey: .deck)
             try container.encode(page, forKey: .page)
         case .background(let color): try container.encode(color, forKey: .color)
+        // An explicit null: "nothing on screen" is information here.
+        case .spotlight(let spotlight): try container.encode(spotlight, forKey: .spotlight)
         }
     }
 
@@ -174,6 +179,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
             change = .deckShown(
                 deck: try container.decode(String.self, forKey: .deck), page: try container.decode(Int.self, forKey: .page))
         case "background": change = .background(try container.decode(String.self, forKey: .color))
+        case "spotlight": change = .spotlight(try container.decodeIfPresent(Spotlight.self, forKey: .spotlight))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown event type \(type)")
@@ -217,6 +223,8 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
     public var strokes: [Stroke]
     /// Rooms only: control, decks and the stage. Absent for a session of one deck.
     public var room: RoomSnapshot?
+    /// What the host put on screen over the stage; absent when nothing is.
+    public var spotlight: Spotlight?
 
     public init(
         page: Int = 1, viewport: Viewport = .fullPage, blank: BlankMode = .none, locked: Bool = true, ended: Bool = false,
@@ -264,6 +272,7 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             // Ending unlocks so viewers can finish reading at their own pace.
             locked = false
             blank = .none
+            spotlight = nil
             updatePolls(where: { $0.status == .open }) { $0.status = .closed }
         case .pollOpened(let poll):
             updatePolls(where: { $0.status == .open }) { $0.status = .closed }
@@ -297,6 +306,8 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             viewport = .fullPage
         case .background(let color):
             room?.background = color
+        case .spotlight(let spotlight):
+            self.spotlight = spotlight
         }
     }
 

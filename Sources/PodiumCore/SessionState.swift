@@ -141,6 +141,8 @@ public struct SessionState: Sendable, Equatable {
             return try decidePolls(command, by: actor)
         case .setQuestionMode, .ask, .markQuestion, .approveQuestion, .vote:
             return try decideQuestions(command, by: actor, at: time)
+        case .spotlight(let spotlight):
+            return try decideSpotlight(spotlight)
         case .lock(let locked):
             return locked == snapshot.locked ? .nothing : FeatureDecision(changes: [.lock(locked)])
         case .end:
@@ -211,6 +213,8 @@ public struct SessionState: Sendable, Equatable {
             return [.refreshQuestions]
         case .ended:
             return [.ended]
+        case .spotlight(let spotlight):
+            return followUps(ofSpotlight: spotlight)
         default:
             return []
         }

@@ -1004,6 +1004,7 @@ EXPECTED_SECONDS = {
     "RoomTests": 65,
     "AudienceInteractionTests": 55,
     "InkTests": 55,
+    "SpotlightTests": 60,
 }
 
 

@@ -140,16 +140,21 @@ class MoreInteractionTests(BrowserTest):
                  "the leaderboard on the viewer")
         screenshot(ben, "viewer-quiz-leaderboard")
 
-        # The presenter's leaderboard, in the panel and large over the stage.
+        # The presenter's leaderboard, in the panel, and on everyone's screen, large.
         wait_for(presenter, lambda d: leaderboard_rows(d, "#active-poll") == [[1, "Ana", ana_score], [2, "Ben", ben_score]],
                  "the leaderboard on the console")
-        presenter.find_element(By.CSS_SELECTOR, '[data-action="show-leaderboard"]').click()
-        wait_for(presenter, lambda d: visible(d, "#leaderboard-screen"), "the large leaderboard")
-        self.assertEqual(leaderboard_rows(presenter, "#leaderboard-screen"), [[1, "Ana", ana_score], [2, "Ben", ben_score]])
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="spotlight"][data-spotlight-kind="leaderboard"]').click()
+        for screen in (presenter, ben):
+            wait_for(screen, lambda d: visible(d, '#spotlight[data-kind="leaderboard"]'), "the large leaderboard")
+            wait_for(screen, lambda d: d.execute_script(
+                "return [...document.querySelectorAll('#spotlight .spot-leader')]"
+                ".map(r => [Number(r.dataset.rank), r.dataset.name, Number(r.dataset.score)]);")
+                == [[1, "Ana", ana_score], [2, "Ben", ben_score]], "the leaderboard's rows")
         harness.dismiss_toasts(presenter)
         screenshot(presenter, "presenter-quiz-leaderboard")
-        presenter.find_element(By.CSS_SELECTOR, '[data-action="close-leaderboard"]').click()
-        wait_for(presenter, lambda d: not visible(d, "#leaderboard-screen"), "the leaderboard closed")
+        presenter.find_element(By.CSS_SELECTOR, '#spotlight [data-action="spotlight-off"]').click()
+        for screen in (presenter, ben):
+            wait_for(screen, lambda d: not visible(d, "#spotlight"), "the leaderboard taken off")
 
         # A late joiner gets the leaderboard in the welcome.
         late = self.driver(390, 844)

@@ -78,7 +78,7 @@ class ReducerTests(BrowserTest):
         fixture = json.loads(FIXTURE.read_text())
         streams = fixture["streams"]
         kinds = {event["type"] for stream in streams for event in stream["events"]}
-        self.assertGreaterEqual(len(kinds), 22, f"the fixture covers only {sorted(kinds)}")
+        self.assertGreaterEqual(len(kinds), 23, f"the fixture covers only {sorted(kinds)}")
         driver = self.driver(800, 600)
         driver.set_script_timeout(harness.WAIT)
         driver.get(SERVER.base + "/")

@@ -101,6 +101,17 @@ struct EventStreamFixtureTests {
         let open = session.state.snapshot.polls[1].poll.id
         _ = try session.state.answer(pollId: open, .text("Because"), viewer: "v1", by: .viewer)
         try session.run(.shareAnswer(pollId: open, answerId: "\(open)-1"))
+        // On screen for everyone: a chart, shared answers, an approved question, then nothing;
+        // the leaderboard stays on until the end takes it off.
+        try session.run(.spotlight(.pollResults(quiz)))
+        try session.run(.spotlight(.sharedAnswers(open)))
+        _ = try session.state.ask(
+            id: "q1", text: "How?", page: 2, anonymous: false, viewer: "v1", at: Date(timeIntervalSince1970: 1_795_300_000),
+            by: .viewer)
+        _ = try session.state.approveQuestion(id: "q1", approved: true, by: .presenter)
+        try session.run(.spotlight(.question("q1")))
+        try session.run(.spotlight(nil))
+        try session.run(.spotlight(.leaderboard))
         // Opening a poll closes the open one.
         try session.run(.openPoll(Poll(kind: .choice, question: "More?", choices: ["Yes", "No"], correct: [0])))
         try session.run(.stroke(stroke("s1", page: 2)))
@@ -172,7 +183,7 @@ struct EventStreamFixtureTests {
         let every: Set = [
             "page", "zoom", "blank", "lock", "ended", "pollOpened", "pollClosed", "pollRevealed", "answerShared",
             "questionMode", "stroke", "erased", "pageCleared", "presenterJoined", "requested", "requestCancelled", "control",
-            "doNotDisturb", "queueCap", "deckAdded", "deckShown", "background",
+            "doNotDisturb", "queueCap", "deckAdded", "deckShown", "background", "spotlight",
         ]
         #expect(every.subtracting(seen).isEmpty, "not in the streams: \(every.subtracting(seen).sorted())")
         #expect(seen.subtracting(every).isEmpty, "new event types: add them here and to live.js")

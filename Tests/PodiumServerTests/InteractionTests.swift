@@ -258,6 +258,8 @@ struct NotesAndReportTests {
             let pollsCSV = String(
                 buffer: try await client.request(.get, "/api/v1/sessions/\(code)/report/polls.csv", token: token).body)
             #expect(pollsCSV.contains("\"No, \"\"never\"\"\""))
+            // The first poll is poll 1, whatever its internal id.
+            #expect(pollsCSV.split(separator: "\n").dropFirst().allSatisfy { $0.hasPrefix("1,") })
             let questionsCSV = String(
                 buffer: try await client.request(.get, "/api/v1/sessions/\(code)/report/questions.csv", token: token).body)
             #expect(questionsCSV.contains("Anonymous"))

@@ -203,6 +203,19 @@ struct ProtocolDocumentTests {
         let stranger = try await open(live, nil)
         keep("error (hello)", try await stranger.hello(["role": "presenter"]))
 
+        // On screen for everyone: a poll's chart, an open poll's word cloud (whose answers the
+        // viewers then receive), a question, and nothing again.
+        _ = try await presenter.command(["type": "spotlight", "spotlight": ["kind": "pollResults", "pollId": quizId.any]])
+        keep("spotlight", try await viewer.take("spotlight"))
+        _ = try await presenter.command(["type": "spotlight", "spotlight": ["kind": "wordCloud", "pollId": openId.any]])
+        keep(
+            "results (word cloud, viewers)",
+            try await viewer.take("results") { $0["pollId"] == openId && $0["answers"] != nil })
+        _ = try await presenter.command(["type": "spotlight", "spotlight": ["kind": "question", "questionId": "q-7"]])
+        keep("spotlight (question)", try await viewer.take("spotlight") { $0["spotlight"]?["kind"] == .string("question") })
+        _ = try await presenter.command(["type": "spotlight", "spotlight": NSNull()])
+        keep("spotlight (off)", try await viewer.take("spotlight") { $0["spotlight"] == .null })
+
         _ = try await presenter.command(["type": "end"])
         keep("ended", try await viewer.take("ended"))
     }

@@ -21,7 +21,7 @@ struct SocketCommandMatrixTests {
         case openPoll, closePoll, revealPoll, shareAnswer, answer, setQuestionMode
         case ask, markQuestion, approveQuestion, vote, resync, ping
         case request, cancelRequest, grant, handOverNext, withdraw, pass, returnControl, doNotDisturb, setQueueCap
-        case showDeck, setBackground
+        case showDeck, setBackground, spotlight
 
         var description: String { rawValue }
 
@@ -67,6 +67,7 @@ struct SocketCommandMatrixTests {
                 case .markQuestion: .markQuestion
                 case .approveQuestion: .approveQuestion
                 case .vote: .vote
+                case .spotlight: .spotlight
                 }
             case .pointer: .pointer
             case .inking: .inking
@@ -111,6 +112,8 @@ struct SocketCommandMatrixTests {
             case .setQueueCap: #"{"type":"setQueueCap","id":"\#(id)","cap":3}"#
             case .showDeck: #"{"type":"showDeck","id":"\#(id)","deckId":"\#(made.holderDeck)","page":2}"#
             case .setBackground: ##"{"type":"setBackground","id":"\##(id)","color":"#112233"}"##
+            case .spotlight:
+                #"{"type":"spotlight","id":"\#(id)","spotlight":{"kind":"sharedAnswers","pollId":\#(made.pollId)}}"#
             }
         }
     }
@@ -224,6 +227,8 @@ struct SocketCommandMatrixTests {
         .init(.setQueueCap, viewer: .notARoom, presenter: .notARoom, otherPresenter: strangerHello, admin: .notARoom),
         .init(.showDeck, viewer: .notARoom, presenter: .notARoom, otherPresenter: strangerHello, admin: .notARoom),
         .init(.setBackground, viewer: .notARoom, presenter: .notARoom, otherPresenter: strangerHello, admin: .notARoom),
+        // What is on screen for everyone is the host's.
+        .init(.spotlight, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
     ]
 
     // MARK: - Rooms
@@ -327,6 +332,7 @@ struct SocketCommandMatrixTests {
             .showDeck, moderator: .notInControl, holder: .ack, waiting: .notInControl, viewer: .notInControl,
             admin: .notInControl),
         .init(.setBackground, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        .init(.spotlight, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
     ]
 
     // MARK: - The tables cover everything

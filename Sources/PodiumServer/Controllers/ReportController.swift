@@ -57,22 +57,23 @@ struct ReportController {
         case "attendance.csv":
             rows = [["time", "viewers"]] + report.attendance.map { [iso.string(from: $0.at), String($0.viewers)] }
         case "polls.csv":
+            // Polls are named by their place in the session ("Poll 2"), as on every screen, never by id.
             rows = [["poll", "question", "kind", "choice", "correct", "count", "answered"]]
-            for poll in report.polls {
+            for (number, poll) in zip(1..., report.polls) {
                 if poll.kind == "open" {
-                    rows.append([String(poll.id), poll.question, poll.kind, "", "", "", String(poll.answered)])
+                    rows.append([String(number), poll.question, poll.kind, "", "", "", String(poll.answered)])
                 }
                 for (index, choice) in poll.choices.enumerated() {
                     rows.append([
-                        String(poll.id), poll.question, poll.kind, choice, poll.correct.contains(index) ? "yes" : "no",
+                        String(number), poll.question, poll.kind, choice, poll.correct.contains(index) ? "yes" : "no",
                         String(poll.counts[safe: index] ?? 0), String(poll.answered),
                     ])
                 }
             }
         case "answers.csv":
             rows = [["poll", "question", "answer"]]
-            for poll in report.polls {
-                for answer in poll.answers ?? [] { rows.append([String(poll.id), poll.question, answer]) }
+            for (number, poll) in zip(1..., report.polls) {
+                for answer in poll.answers ?? [] { rows.append([String(number), poll.question, answer]) }
             }
         case "questions.csv":
             rows = [["asked_at", "page", "name", "question", "answered"]]

@@ -69,12 +69,14 @@ extension LiveSession {
 
     /// Tallies are ephemeral: each socket keeps only the newest, so a burst of answers costs a
     /// slow client one frame.
+    /// Viewers get them while the poll shows its results or while it is on screen (spotlight).
     func publishResults(_ pollId: Int) {
-        guard let poll = state.snapshot.poll(pollId) else { return }
+        guard state.snapshot.poll(pollId) != nil else { return }
         let views = views
         fanOut.replace(
             .results, hosts: Frames.encode(views.results(for: pollId, forHosts: true)),
-            others: poll.resultsVisibleToViewers ? Frames.encode(views.results(for: pollId, forHosts: false)) : nil)
+            others: state.snapshot.viewersSeeTally(of: pollId)
+                ? Frames.encode(views.results(for: pollId, forHosts: false)) : nil)
     }
 
     /// The leaderboard to everyone (one frame) and each viewer their own score and rank.

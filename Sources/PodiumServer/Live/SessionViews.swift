@@ -8,14 +8,16 @@ struct SessionViews {
 
     var connectedViewers: Int { members.viewerCount }
 
+    /// A poll's tally. Open answers go to hosts, and to viewers only while the poll's word cloud
+    /// is on screen (their text, never who wrote them).
     func results(for pollId: Int, forHosts: Bool) -> ResultsMessage {
         let tally = state.polls.tallies[pollId]
         let poll = state.snapshot.poll(pollId)?.poll
+        let withAnswers = poll?.kind == .open && (forHosts || state.snapshot.viewersSeeOpenAnswers(of: pollId))
         return ResultsMessage(
             pollId: pollId, counts: tally?.counts ?? Array(repeating: 0, count: poll?.choices.count ?? 0),
             answered: tally?.answeredCount ?? 0, connected: connectedViewers,
-            answers: forHosts && poll?.kind == .open
-                ? Array((tally?.openAnswers ?? []).prefix(ResultsMessage.maxOpenAnswers)) : nil)
+            answers: withAnswers ? Array((tally?.openAnswers ?? []).prefix(ResultsMessage.maxOpenAnswers)) : nil)
     }
 
     func myAnswers(of viewerId: String) -> [String: PollAnswer] {
@@ -79,10 +81,14 @@ struct SessionViews {
             welcome.questions = questionViews()
             welcome.viewerList = viewerViews()
             welcome.results = state.snapshot.polls.map { results(for: $0.poll.id, forHosts: true) }
-        } else if role == .viewer {
-            welcome.results = state.snapshot.polls.filter(\.resultsVisibleToViewers).map {
+        } else {
+            // A room's presenters see what the room sees: the tallies on screen or shown.
+            let shown = state.snapshot.polls.filter { state.snapshot.viewersSeeTally(of: $0.poll.id) }.map {
                 results(for: $0.poll.id, forHosts: false)
             }
+            if role == .viewer || !shown.isEmpty { welcome.results = shown }
+        }
+        if role == .viewer {
             welcome.myAnswers = viewerId.map(myAnswers(of:))
             if let viewerId, let board { welcome.myScore = myScore(of: viewerId, in: board) }
             if state.snapshot.questionMode.isPublic {

@@ -1,0 +1,193 @@
+// The polls in the presenter's panel: sending a poll, the newest one with its live chart,
+// response rate, open answers and word cloud and the buttons that move it on (close, reveal,
+// share, put on screen), the earlier polls of the session, and the quiz leaderboard.
+//
+// State for tests and CSS: #active-poll[data-poll-id][data-poll-status]; .bar-row[data-count];
+// [data-role=response-rate][data-answered][data-connected]; [data-role=poll-label];
+// .history-item[data-poll-id] (earlier polls); [data-action=spotlight][data-spotlight-kind]
+// [aria-pressed] (see presenter-spotlight.js).
+
+import { el, confirmDialog } from './ui.js';
+import { barChart, wordCloud, percent, icon2, leaderboardList, pollTitle } from './interaction.js';
+import { kindLabel } from './presenter-bank.js';
+
+export class PollsPane {
+  /**
+   * @param {object} o
+   * @param {import('./live.js').LiveClient} o.live
+   * @param {import('./interaction.js').InteractionState} o.state
+   * @param {(command: object, failure?: string) => Promise<object>} o.send  sends, toasting a refusal
+   * @param {import('./presenter-spotlight.js').OnScreen} o.onScreen
+   * @param {HTMLElement} o.container
+   * @param {() => void} o.reveal  brings the polls tab forward
+   */
+  constructor({ live, state, send, onScreen, container, reveal }) {
+    this.live = live;
+    this.state = state;
+    this.send = send;
+    this.onScreen = onScreen;
+    this.showTab = () => reveal();
+    this.activeBox = el('section', { class: 'active-poll', attrs: { id: 'active-poll', 'aria-live': 'polite' } });
+    this.activeBox.hidden = true;
+    this.history = el('section', { class: 'poll-history', attrs: { 'aria-labelledby': 'poll-history-title' } });
+    this.history.hidden = true;
+    container.append(this.activeBox, this.history);
+  }
+
+  render() {
+    this.renderActive();
+    this.renderHistory();
+  }
+
+  /** "Show on screen" for what this poll can put there: its chart, or its word cloud and shared answers. */
+  screenActions(entry) {
+    const { poll } = entry;
+    const buttons = poll.kind === 'choice'
+      ? [this.onScreen.button({ kind: 'pollResults', pollId: poll.id }, 'Show results on screen')]
+      : [
+        this.onScreen.button({ kind: 'wordCloud', pollId: poll.id }, 'Show word cloud on screen'),
+        this.onScreen.button({ kind: 'sharedAnswers', pollId: poll.id }, 'Show shared answers on screen'),
+      ];
+    return el('div', { class: 'active-actions screen-actions', attrs: { 'aria-label': 'On screen for everyone' } }, buttons);
+  }
+
+  /** The polls before the newest one: their label, status and what they can put on screen. */
+  renderHistory() {
+    const earlier = this.state.polls.slice(0, -1).reverse();
+    this.history.hidden = !earlier.length;
+    if (!earlier.length) {
+      this.history.replaceChildren();
+      return;
+    }
+    const list = el('ul', { class: 'history-list' });
+    for (const entry of earlier) {
+      const { poll, status } = entry;
+      const results = this.state.results.get(poll.id);
+      const answered = results ? results.answered : 0;
+      list.append(el('li', { class: 'history-item', data: { pollId: poll.id, pollStatus: status } }, [
+        el('p', { class: 'history-title' }, [
+          el('strong', { text: pollTitle(this.state.polls, poll.id).label }),
+          el('span', { text: ' · ' + poll.question }),
+        ]),
+        el('p', { class: 'history-meta', text: kindLabel(poll) + ' · ' + answered + (answered === 1 ? ' answer' : ' answers') + ' · ' + ({ open: 'open', closed: 'closed', revealed: 'answer shown' }[status] || status) }),
+        this.screenActions(entry),
+      ]));
+    }
+    this.history.replaceChildren(
+      el('div', { class: 'pane-head' }, [el('h2', { text: 'Earlier polls', attrs: { id: 'poll-history-title' } })]),
+      list,
+    );
+  }
+
+  async openPoll(poll, { quiet = false } = {}) {
+    const clean = { kind: poll.kind, question: poll.question, showResults: Boolean(poll.showResults) };
+    if (poll.kind === 'choice') {
+      clean.choices = poll.choices;
+      clean.multiple = Boolean(poll.multiple);
+      clean.correct = poll.correct || [];
+      if (poll.quiz) clean.quiz = true;
+    }
+    const open = this.state.polls.find((p) => p.status === 'open');
+    if (open) {
+      const ok = await confirmDialog({ title: 'Close the current poll?', message: '“' + open.poll.question + '” is still open. Sending a new one closes it.', confirmLabel: 'Close and send' });
+      if (!ok) return false;
+    }
+    try {
+      if (quiet) await this.live.send({ type: 'openPoll', poll: clean });
+      else await this.send({ type: 'openPoll', poll: clean }, 'The poll was not sent.');
+      this.showTab('polls');
+      return true;
+    } catch (error) {
+      if (quiet) throw error;
+      return false;
+    }
+  }
+
+  /** The newest poll with its live results and the buttons that move it on. */
+  renderActive() {
+    const entry = this.state.latest;
+    const box = this.activeBox;
+    if (!entry) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    const { poll, status } = entry;
+    const results = this.state.results.get(poll.id) || { counts: [], answered: 0, connected: this.live.viewers || 0, answers: [] };
+    box.hidden = false;
+    box.dataset.pollId = String(poll.id);
+    box.dataset.pollStatus = status;
+    const chip = el('span', {
+      class: 'poll-chip ' + (status === 'open' ? 'is-open' : status === 'revealed' ? 'is-revealed' : 'is-closed'),
+      text: status === 'open' ? 'Open' : status === 'revealed' ? (entry.resultsRevealed ? 'Answer and results shown' : 'Answer shown') : 'Closed',
+    });
+    const rate = el('div', {
+      class: 'response-rate', data: { role: 'response-rate', answered: results.answered, connected: results.connected },
+    }, [
+      el('strong', { text: results.answered + ' / ' + results.connected }),
+      el('span', { text: ' answered' }),
+      el('span', { class: 'rate-pct', text: results.connected ? ' · ' + percent(results.answered, results.connected) + '%' : '' }),
+    ]);
+    const rateBar = el('div', { class: 'rate-track', attrs: { 'aria-hidden': 'true' } }, [el('span', { class: 'rate-fill' })]);
+    rateBar.firstChild.style.width = Math.min(100, percent(results.answered, results.connected)) + '%';
+    const parts = [
+      el('div', { class: 'active-head' }, [el('span', { class: 'sheet-kicker', attrs: { 'data-role': 'poll-label' } }, [icon2('chart', 16), el('span', { text: pollTitle(this.state.polls, poll.id).label })]), chip]),
+      el('h3', { class: 'active-question', text: poll.question }),
+      el('p', { class: 'active-meta', text: kindLabel(poll) + (poll.showResults ? ' · results shown live' : ' · results hidden from the audience') }),
+      rate, rateBar,
+    ];
+    if (poll.kind === 'choice') {
+      parts.push(barChart({ choices: poll.choices, counts: results.counts, answered: results.answered, correct: poll.correct || [] }));
+    } else {
+      const answers = results.answers || [];
+      const shared = new Set(entry.shared.map((s) => s.answerId));
+      parts.push(wordCloud(answers.map((a) => a.text)));
+      const list = el('ul', { class: 'answer-list', attrs: { 'aria-label': 'Answers, newest first' } });
+      if (!answers.length) list.append(el('li', { class: 'pane-empty', text: 'Answers appear here as they arrive.' }));
+      for (const answer of answers) {
+        // The server names it answerId (as in shared answers); protocol.md says id: take either.
+        const answerId = answer.answerId !== undefined ? answer.answerId : answer.id;
+        const isShared = shared.has(answerId);
+        const share = el('button', {
+          class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'share-answer', disabled: isShared, title: 'Show this answer to everyone (no name)' },
+          on: { click: () => this.send({ type: 'shareAnswer', pollId: poll.id, answerId }).catch(() => {}) },
+        }, [icon2(isShared ? 'check' : 'share', 14), el('span', { text: isShared ? 'Shared' : 'Share' })]);
+        list.append(el('li', { class: 'answer-item' + (isShared ? ' is-shared' : ''), data: { answerId } }, [el('span', { class: 'answer-text', text: answer.text }), share]));
+      }
+      parts.push(list);
+    }
+    const buttons = [];
+    if (status === 'open') {
+      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'close-poll' }, on: { click: () => this.send({ type: 'closePoll', pollId: poll.id }).catch(() => {}) } }, [icon2('x', 16), el('span', { text: 'Close' })]));
+    }
+    const hasAnswer = (poll.correct || []).length > 0;
+    if (poll.kind === 'choice' && hasAnswer && status !== 'revealed') {
+      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: false }).catch(() => {}) } }, [icon2('check', 16), el('span', { text: 'Reveal answer' })]));
+    }
+    if (poll.kind === 'choice' && !(status === 'revealed' && entry.resultsRevealed)) {
+      buttons.push(el('button', { class: 'btn btn-sm btn-primary', attrs: { type: 'button', 'data-action': 'reveal-results' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon2('chart', 16), el('span', { text: status === 'revealed' || !hasAnswer ? 'Show results to everyone' : 'Reveal answer + results' })]));
+    }
+    if (poll.kind === 'open' && status !== 'revealed') {
+      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal-results', title: 'Close and show the word counts to everyone' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon2('chart', 16), el('span', { text: 'End poll' })]));
+    }
+    if (buttons.length) parts.push(el('div', { class: 'active-actions' }, buttons));
+    parts.push(this.screenActions(entry));
+    if (poll.quiz && status !== 'open') parts.push(this.quizSection());
+    box.replaceChildren(...parts);
+  }
+
+  // ---- quiz leaderboard ----
+
+  quizSection() {
+    const board = this.state.leaderboard;
+    const show = this.onScreen.button({ kind: 'leaderboard' }, 'Show leaderboard on screen');
+    return el('div', { class: 'quiz-board' }, [
+      el('div', { class: 'pane-head' }, [
+        el('h3', { class: 'quiz-board-title' }, [icon2('trophy', 16), el('span', { text: 'Leaderboard' })]),
+        el('span', { class: 'pane-count', text: board ? board.players + (board.players === 1 ? ' player' : ' players') : '' }),
+      ]),
+      board ? leaderboardList(board) : el('p', { class: 'muted', text: 'Scoring…' }),
+      show,
+    ]);
+  }
+}

@@ -1,0 +1,206 @@
+// The audience's questions in the presenter's panel: the public/approval switches, sorting,
+// unread count, mark answered, approve, and put one on screen for everyone.
+//
+// State for tests and CSS: .question-item[data-question-id][data-anonymous][data-answered]
+// [data-approved][data-votes]; .tab-badge[data-role=unread]; the toast of a new question (its text
+// only when no review is needed: a console is often what the room sees).
+
+import { el, toast } from './ui.js';
+import { timeAgo, icon2 } from './interaction.js';
+
+export class QuestionsPane {
+  /**
+   * @param {object} o
+   * @param {import('./live.js').LiveClient} o.live
+   * @param {import('./interaction.js').InteractionState} o.state
+   * @param {(command: object, failure?: string) => Promise<object>} o.send
+   * @param {(page: number) => void} o.gotoPage
+   * @param {import('./presenter-spotlight.js').OnScreen} o.onScreen
+   * @param {HTMLElement} o.container  the questions pane
+   * @param {HTMLElement} o.tab  the questions tab (its label says how many are unread)
+   * @param {HTMLElement} o.badge  the unread badge
+   */
+  constructor({ live, state, send, gotoPage, onScreen, container, tab, badge }) {
+    this.live = live;
+    this.state = state;
+    this.send = send;
+    this.gotoPage = gotoPage;
+    this.onScreen = onScreen;
+    this.container = container;
+    this.tab = tab;
+    this.unreadBadge = badge;
+    this.seen = new Set(); // question ids the presenter has seen
+    this.sortBy = 'time';
+    this.build();
+  }
+
+  /**
+   * A new question arrived while the list is out of sight. With review on, only how many wait:
+   * the console is often the projected screen, and an unapproved question must not reach it.
+   */
+  announce(added) {
+    if (!added || !added.length) return;
+    const mode = this.state.questionMode;
+    if (mode.approval) {
+      const waiting = this.state.questions.filter((q) => !q.approved && !q.answered).length;
+      if (!waiting) return;
+      // One notice, kept up to date, rather than a pile of them.
+      if (this.waitingToast) this.waitingToast.remove();
+      this.waitingToast = toast(waiting === 1 ? '1 question waiting for review' : waiting + ' questions waiting for review');
+      this.waitingToast.dataset.role = 'questions-waiting';
+      return;
+    }
+    const q = added[added.length - 1];
+    toast('New question' + (q.anonymous ? '' : ' from ' + (q.name || 'a viewer')) + ': ' + (q.text.length > 80 ? q.text.slice(0, 79) + '…' : q.text));
+  }
+
+  build() {
+    const pane = this.container;
+    const sort = el('div', { class: 'segmented segmented-sm', attrs: { role: 'radiogroup', 'aria-label': 'Sort questions' } });
+    for (const [value, label] of [['time', 'Newest'], ['slide', 'By slide'], ['viewer', 'By viewer']]) {
+      const input = el('input', { attrs: { type: 'radio', name: 'question-sort', value, id: 'sort-' + value } });
+      input.checked = value === this.sortBy;
+      input.addEventListener('change', () => {
+        this.sortBy = value;
+        this.renderQuestions();
+      });
+      sort.append(el('label', { attrs: { for: 'sort-' + value } }, [input, el('span', { text: label })]));
+    }
+    this.hideAnswered = el('input', { attrs: { type: 'checkbox', id: 'hide-answered' } });
+    this.hideAnswered.addEventListener('change', () => this.renderQuestions());
+    this.questionList = el('ul', { class: 'question-list', attrs: { 'aria-label': 'Questions from the audience' } });
+    // Public questions: viewers see (approved) questions and upvote them.
+    this.publicSwitch = el('input', { attrs: { type: 'checkbox', id: 'questions-public', role: 'switch' } });
+    this.approvalSwitch = el('input', { attrs: { type: 'checkbox', id: 'questions-approval', role: 'switch' } });
+    const sendMode = () => {
+      const questions = { public: this.publicSwitch.checked, approval: this.approvalSwitch.checked };
+      this.renderQuestionMode(questions);
+      this.send({ type: 'setQuestionMode', questions }, 'The setting was not changed.').catch(() => this.renderQuestionMode());
+    };
+    this.publicSwitch.addEventListener('change', sendMode);
+    this.approvalSwitch.addEventListener('change', sendMode);
+    this.approvalRow = el('label', { class: 'switch switch-sm', attrs: { for: 'questions-approval' } }, [
+      el('span', { class: 'switch-text' }, [
+        el('span', { class: 'field-label', text: 'Approve before showing' }),
+        el('span', { class: 'field-hint', text: 'A question appears to everyone once you approve it.' }),
+      ]),
+      this.approvalSwitch,
+    ]);
+    const settings = el('div', { class: 'question-settings', attrs: { 'data-role': 'question-mode' } }, [
+      el('label', { class: 'switch switch-sm', attrs: { for: 'questions-public' } }, [
+        el('span', { class: 'switch-text' }, [
+          el('span', { class: 'field-label', text: 'Questions are public' }),
+          el('span', { class: 'field-hint', text: 'Viewers see each other’s questions and upvote them.' }),
+        ]),
+        this.publicSwitch,
+      ]),
+      this.approvalRow,
+    ]);
+    pane.append(
+      el('div', { class: 'pane-head' }, [el('h2', { text: 'Questions' }), el('span', { class: 'pane-count', attrs: { 'data-role': 'question-count' } })]),
+      settings,
+      sort,
+      el('label', { class: 'check check-sm', attrs: { for: 'hide-answered' } }, [this.hideAnswered, el('span', { text: 'Hide answered' })]),
+      this.questionList,
+    );
+    this.renderQuestions();
+  }
+
+  /** The public/approval switches, from the session's question mode (or a change in flight). */
+  renderQuestionMode(mode = this.state.questionMode) {
+    if (!this.publicSwitch) return;
+    this.publicSwitch.checked = Boolean(mode.public);
+    this.approvalSwitch.checked = Boolean(mode.approval);
+    this.approvalSwitch.disabled = !mode.public || Boolean(this.live.state.ended);
+    this.publicSwitch.disabled = Boolean(this.live.state.ended);
+    this.approvalRow.classList.toggle('is-off', !mode.public);
+    this.renderQuestions();
+  }
+
+  markSeen() {
+    for (const q of this.state.questions) this.seen.add(q.id);
+    this.renderUnread();
+    this.renderQuestions();
+  }
+
+  renderUnread() {
+    const unread = this.state.questions.filter((q) => !this.seen.has(q.id)).length;
+    this.unreadBadge.textContent = String(unread);
+    this.unreadBadge.hidden = unread === 0;
+    this.unreadBadge.dataset.count = String(unread);
+    this.tab.setAttribute('aria-label', 'Questions' + (unread ? ', ' + unread + ' unread' : ''));
+    const chip = document.getElementById('code-chip');
+    if (chip) chip.dataset.unread = String(unread);
+  }
+
+  renderQuestions() {
+    if (!this.questionList) return;
+    const all = this.state.questions.slice();
+    const open = all.filter((q) => !q.answered).length;
+    const count = this.container.querySelector('[data-role=question-count]');
+    if (count) count.textContent = all.length ? open + ' open · ' + all.length + ' in all' : '';
+    let list = this.hideAnswered && this.hideAnswered.checked ? all.filter((q) => !q.answered) : all;
+    const mode = this.state.questionMode;
+    const approving = Boolean(mode.public && mode.approval);
+    const byTime = (a, b) => Date.parse(b.askedAt) - Date.parse(a.askedAt);
+    const who = (q) => (q.anonymous ? '\uffff' : (q.name || '').toLowerCase());
+    if (this.sortBy === 'slide') list.sort((a, b) => (a.page || 1e9) - (b.page || 1e9) || byTime(a, b));
+    else if (this.sortBy === 'viewer') list.sort((a, b) => who(a).localeCompare(who(b)) || byTime(a, b));
+    else list.sort(byTime);
+    this.questionList.replaceChildren();
+    if (!list.length) {
+      this.questionList.append(el('li', { class: 'pane-empty' }, [
+        el('strong', { text: all.length ? 'Every question is answered' : 'No questions yet' }),
+        el('span', { text: 'Viewers ask with the “Ask” button on their screen.' }),
+      ]));
+      return;
+    }
+    let group = null;
+    for (const q of list) {
+      if (this.sortBy !== 'time') {
+        const key = this.sortBy === 'slide' ? (q.page ? 'Slide ' + q.page : 'Not about a slide') : q.anonymous ? 'Anonymous' : q.name || 'Guest';
+        if (key !== group) {
+          group = key;
+          this.questionList.append(el('li', { class: 'question-group', text: key }));
+        }
+      }
+      const name = q.anonymous ? 'Anonymous' : q.name || 'Guest';
+      const slide = q.page ? el('button', {
+        class: 'slide-badge', text: 'p. ' + q.page,
+        attrs: { type: 'button', title: 'Go to slide ' + q.page, 'aria-label': 'Go to slide ' + q.page, 'data-action': 'goto-question-page' },
+        on: { click: () => this.gotoPage(q.page) },
+      }) : null;
+      const mark = el('button', {
+        class: 'btn btn-sm mark-answered', attrs: { type: 'button', 'aria-pressed': String(q.answered), 'data-action': 'mark-answered' },
+        on: { click: () => this.send({ type: 'markQuestion', questionId: q.id, answered: !q.answered }).catch(() => {}) },
+      }, [icon2('check', 14), el('span', { text: q.answered ? 'Answered' : 'Mark answered' })]);
+      const votes = mode.public ? el('span', {
+        class: 'vote-count', text: '▲ ' + (q.votes || 0),
+        attrs: { 'data-role': 'votes', title: (q.votes || 0) + (q.votes === 1 ? ' upvote' : ' upvotes'), 'aria-label': (q.votes || 0) + (q.votes === 1 ? ' upvote' : ' upvotes') },
+      }) : null;
+      const approve = approving ? el('button', {
+        class: 'btn btn-sm approve-btn', attrs: { type: 'button', 'aria-pressed': String(Boolean(q.approved)), 'data-action': 'approve-question', title: q.approved ? 'Take it off the public list' : 'Show it to everyone' },
+        on: { click: () => this.send({ type: 'approveQuestion', questionId: q.id, approved: !q.approved }).catch(() => {}) },
+      }, [icon2(q.approved ? 'x' : 'check', 14), el('span', { text: q.approved ? 'Unapprove' : 'Approve' })]) : null;
+      // On screen for everyone: never a question that still waits for approval.
+      const showable = !mode.approval || q.approved;
+      const screen = showable ? this.onScreen.button({ kind: 'question', questionId: q.id }, 'Show on screen') : null;
+      this.questionList.append(el('li', {
+        class: 'question-item' + (q.answered ? ' is-answered' : '') + (this.seen.has(q.id) ? '' : ' is-new') + (approving && !q.approved ? ' is-pending' : ''),
+        data: { questionId: q.id, anonymous: String(Boolean(q.anonymous)), answered: String(Boolean(q.answered)), approved: String(Boolean(q.approved)), votes: q.votes || 0 },
+      }, [
+        el('p', { class: 'question-text', text: q.text }),
+        el('div', { class: 'question-meta' }, [
+          el('span', { class: 'question-name' + (q.anonymous ? ' is-anonymous' : ''), text: name, attrs: { 'data-role': 'asker' } }),
+          el('span', { class: 'question-time', text: timeAgo(q.askedAt) }),
+          slide,
+          votes,
+          el('span', { class: 'meta-spacer' }),
+          approve,
+          screen,
+          mark,
+        ]),
+      ]));
+    }
+  }
+}

@@ -1,0 +1,80 @@
+// Results on stage, from the presenter's panel: "Show on screen" / "Take off screen" buttons for
+// a poll's chart, an open poll's word cloud and shared answers, the quiz leaderboard and a
+// question; the spotlight itself over the console's stage (what the room sees, with "Take off
+// screen"); and a line in the panel saying what is on screen now. One `spotlight` command
+// (docs/protocol.md, "On screen (spotlight)") puts it on every viewer's screen and the projector.
+//
+// State for tests: [data-action=spotlight][data-spotlight-kind][aria-pressed] (a toggle per
+// thing); [data-role=on-screen] (the line in the panel, hidden when nothing is on screen).
+
+import { el } from './ui.js';
+import { icon2, pollTitle } from './interaction.js';
+import { mountSpotlight } from './spotlight.js';
+
+const KIND_NAMES = {
+  pollResults: 'Results', wordCloud: 'Word cloud', sharedAnswers: 'Shared answers', question: 'Question', leaderboard: 'Leaderboard',
+};
+
+export class OnScreen {
+  /**
+   * @param {object} o
+   * @param {import('./live.js').LiveClient} o.live
+   * @param {(command: object, failure?: string) => Promise<object>} o.send
+   * @param {HTMLElement|null} o.stage  what the spotlight covers on the console (the stage's box)
+   */
+  constructor({ live, send, stage }) {
+    this.live = live;
+    this.send = send;
+    this.screen = stage ? mountSpotlight({ live, container: stage, onTakeOff: () => this.set(null) }) : null;
+    this.line = el('div', { class: 'on-screen-line', attrs: { 'data-role': 'on-screen', role: 'status' } });
+    this.line.hidden = true;
+  }
+
+  get current() {
+    return this.live.state.spotlight || null;
+  }
+
+  isOn(target) {
+    const now = this.current;
+    return Boolean(now && now.kind === target.kind && (now.pollId ?? null) === (target.pollId ?? null)
+      && (now.questionId ?? null) === (target.questionId ?? null));
+  }
+
+  /** Puts `target` on everyone's screen, or (null) takes what is there off. */
+  set(target) {
+    return this.send({ type: 'spotlight', spotlight: target }, 'What is on screen did not change.').catch(() => {});
+  }
+
+  /** A toggle: "Show on screen" puts `target` there, "Take off screen" takes it off. */
+  button(target, label = 'Show on screen') {
+    const on = this.isOn(target);
+    return el('button', {
+      class: 'btn btn-sm spot-toggle' + (on ? ' is-on' : ''),
+      attrs: {
+        type: 'button', 'data-action': 'spotlight', 'data-spotlight-kind': target.kind, 'aria-pressed': String(on),
+        title: on ? 'Take it off everyone’s screen' : 'Show it full-screen to everyone: viewers and the projector',
+      },
+      on: { click: () => this.set(on ? null : target) },
+    }, [icon2(on ? 'x' : 'screen', 14), el('span', { text: on ? 'Take off screen' : label })]);
+  }
+
+  /** "On screen: Poll 2 · Results" with a button to take it off, or nothing. */
+  renderLine(polls) {
+    const now = this.current;
+    this.line.hidden = !now;
+    if (!now) {
+      this.line.replaceChildren();
+      return;
+    }
+    let what = KIND_NAMES[now.kind] || now.kind;
+    if (now.pollId !== undefined) what = pollTitle(polls, now.pollId).label + ' · ' + what;
+    this.line.replaceChildren(
+      icon2('screen', 16),
+      el('span', { class: 'on-screen-text' }, [el('strong', { text: 'On screen: ' }), el('span', { text: what })]),
+      el('button', {
+        class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'spotlight-off-panel' },
+        on: { click: () => this.set(null) },
+      }, [icon2('x', 14), el('span', { text: 'Take off screen' })]),
+    );
+  }
+}
