@@ -1005,6 +1005,8 @@ EXPECTED_SECONDS = {
     "AudienceInteractionTests": 55,
     "InkTests": 55,
     "SpotlightTests": 60,
+    "ScreensTests": 70,
+    "ScreenDetailsTests": 30,
 }
 
 

@@ -60,6 +60,34 @@ def axe_findings(driver):
     return [f"{v['id']} ({v['impact']}): {v['help']} — " + "; ".join(v["nodes"]) for v in result if v["impact"] in FAIL_ON]
 
 
+def luminance(rgb):
+    def channel(c):
+        c = c / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b):
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+FOCUS_JS = """
+const e = document.activeElement;
+if (!e || e === document.body) return null;
+const rgb = (text) => (text.match(/\\d+(\\.\\d+)?/g) || []).slice(0, 3).map(Number);
+let bg = null;  // the first opaque background behind the control
+for (let n = e.parentElement; n; n = n.parentElement) {
+  const c = getComputedStyle(n).backgroundColor;
+  if (c && !c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent') { bg = rgb(c); break; }
+}
+const style = getComputedStyle(e);
+return { tag: e.tagName, outline: rgb(style.outlineColor), width: parseFloat(style.outlineWidth), style: style.outlineStyle,
+         background: bg || [255, 255, 255] };
+"""
+
+
 class ScreensTests(BrowserTest):
     """One test per size: each page is opened, screenshot and checked by axe-core."""
 
@@ -145,7 +173,9 @@ class ScreensTests(BrowserTest):
         self.visit_every_page("projector")
 
 
-class NotesOnTheirSlideTests(BrowserTest):
+class ScreenDetailsTests(BrowserTest):
+    """Notes, the shortcuts list and the focus ring: small things, one server."""
+
     def test_notes_stay_on_the_slide_they_were_started_on(self):
         """A note typed while the presenter changes slide stays whole, on the slide it was started on."""
         code = SERVER.start_session(DEMO_DECK["id"])["code"]
@@ -185,8 +215,6 @@ class NotesOnTheirSlideTests(BrowserTest):
         self.assertIn("The opening question was about measuring twice", result["text"])
         self.assertNotIn("## Slide 2", result["text"])
 
-
-class ShortcutsTests(BrowserTest):
     def test_question_mark_lists_the_keys(self):
         """`?` lists every key of the console, read from its controls; Escape closes the list."""
         code = SERVER.start_session(DEMO_DECK["id"])["code"]
@@ -211,36 +239,6 @@ class ShortcutsTests(BrowserTest):
         self.assertEqual(field.get_attribute("value"), "why?")
         self.assertFalse(visible(viewer, "dialog.shortcuts-dialog"))
 
-
-def luminance(rgb):
-    def channel(c):
-        c = c / 255
-        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-    r, g, b = (channel(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast(a, b):
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
-
-
-FOCUS_JS = """
-const e = document.activeElement;
-if (!e || e === document.body) return null;
-const rgb = (text) => (text.match(/\\d+(\\.\\d+)?/g) || []).slice(0, 3).map(Number);
-let bg = null;  // the first opaque background behind the control
-for (let n = e.parentElement; n; n = n.parentElement) {
-  const c = getComputedStyle(n).backgroundColor;
-  if (c && !c.startsWith('rgba(0, 0, 0, 0)') && c !== 'transparent') { bg = rgb(c); break; }
-}
-const style = getComputedStyle(e);
-return { tag: e.tagName, outline: rgb(style.outlineColor), width: parseFloat(style.outlineWidth), style: style.outlineStyle,
-         background: bg || [255, 255, 255] };
-"""
-
-
-class FocusRingTests(BrowserTest):
     def test_focus_ring_stands_out_on_light_and_dark_pages(self):
         """The keyboard focus ring has at least 3:1 against the page behind it, light or dark."""
         code = SERVER.start_session(DEMO_DECK["id"])["code"]
