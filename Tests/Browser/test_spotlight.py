@@ -325,3 +325,55 @@ class SpotlightTests(BrowserTest):
         self.assertEqual(len(after if isinstance(after, list) else after.get("sessions", [])),
                          len(before if isinstance(before, list) else before.get("sessions", [])),
                          "no live session was started")
+
+    def test_5_room_projector_shows_the_spotlight(self):
+        """A room's projector shows what the moderator puts on screen, full-screen, and drops it."""
+        status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Spotlight room"})
+        self.assertEqual(status, 201)
+        code = room["code"]
+        projector = self.driver(1920, 1080)
+        self.sign_in_with_cookie(projector)
+        projector.get(f"{SERVER.base}/r/{code}/projector")
+        wait_for(projector, lambda d: visible(d, "#idle"), "the projector's join screen")
+        viewer = self.driver(390, 844)
+        viewer.get(f"{SERVER.base}/s/{code}")  # no slide yet in the room: wait for the connection only
+        wait_for(viewer, lambda d: visible(d, "#gate-form"), "the join gate")
+        viewer.find_element(By.ID, "viewer-name").send_keys("Ana")
+        viewer.find_element(By.ID, "join-button").click()
+        wait_for(viewer, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the viewer live")
+
+        # The moderator's commands, from a signed-in browser, through the browser's own live client.
+        moderator = self.driver(800, 600)
+        self.sign_in_with_cookie(moderator)
+        moderator.get(SERVER.base + "/")
+        moderator.set_script_timeout(harness.WAIT)
+        connected = moderator.execute_async_script("""
+            const [code, done] = [arguments[0], arguments[arguments.length - 1]];
+            import('/app/live.js').then(({ LiveClient }) => {
+              const live = new LiveClient(code, { role: 'moderator' });
+              window.moderatorLive = live;
+              live.addEventListener('welcome', () => done(true), { once: true });
+              live.addEventListener('fatal', (e) => done(e.detail.code), { once: true });
+              live.connect();
+            });""", code)
+        self.assertIs(connected, True)
+
+        def command(message):
+            return moderator.execute_async_script("""
+                const [message, done] = [arguments[0], arguments[arguments.length - 1]];
+                window.moderatorLive.send(message).then((ack) => done(ack), (error) => done({ error: error.code }));""",
+                message)
+
+        opened = command({"type": "openPoll", "poll": {"kind": "choice", "question": "Ready for the break?",
+                                                        "choices": ["Yes", "Not yet"]}})
+        self.assertNotIn("error", opened)
+        self.answer_choice(viewer, 0)
+        poll_id = opened["seq"]
+        self.assertNotIn("error", command({"type": "spotlight", "spotlight": {"kind": "pollResults", "pollId": poll_id}}))
+        wait_for(projector, lambda d: on_screen(d, "pollResults") and spot_bars(d) == [[1, 100, False], [0, 0, False]],
+                 "the chart on the projector")
+        self.assertIn("Poll 1 · Results", text_of(projector, "#spotlight .spot-kicker"))
+        screenshot(projector, "spotlight-room-projector-1920")
+        self.assertNotIn("error", command({"type": "spotlight", "spotlight": None}))
+        wait_for(projector, lambda d: on_screen(d, None), "the projector back to its join screen")
+        self.assertTrue(visible(projector, "#idle"))
