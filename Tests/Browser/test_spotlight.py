@@ -61,6 +61,24 @@ def toggle(driver, scope, kind):
     return driver.find_element(By.CSS_SELECTOR, f'{scope} [data-action="spotlight"][data-spotlight-kind="{kind}"]')
 
 
+def click(driver, css):
+    """Clicks an element of a list or card that is drawn again as updates arrive."""
+    wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, css).click() or True, f"a click on {css}")
+
+
+def set_on_screen(driver, scope, kind, on=True):
+    """Clicks the toggle until the console says it is on (or off). The panel is drawn again as
+    answers arrive, so a button found a moment ago may be gone; a second click while the first
+    is in flight asks for the same thing again, which changes nothing."""
+    def attempt(d):
+        button = toggle(d, scope, kind)
+        if (button.get_attribute("aria-pressed") == "true") == on:
+            return True
+        button.click()
+        return False
+    wait_for(driver, attempt, f"{kind} {'on' if on else 'off'} screen")
+
+
 class SpotlightTests(BrowserTest):
     def ask(self, presenter, question, choices=None, correct=None):
         """Sends a poll without saving it: multiple choice with `choices`, or open text."""
@@ -109,7 +127,7 @@ class SpotlightTests(BrowserTest):
 
         # Two polls: the labels are their places in the session, never their ids.
         self.ask(presenter, "Warm-up: tea or coffee?", ["Tea", "Coffee"])
-        presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-action="close-poll"]').click()
+        click(presenter, '#active-poll [data-action="close-poll"]')
         wait_for(presenter, lambda d: attr(d, "#active-poll", "data-poll-status") == "closed", "the warm-up closed")
         self.ask(presenter, "Which planet is largest?", ["Mars", "Jupiter", "Venus"], correct=1)
         wait_for(presenter, lambda d: text_of(d, '#active-poll [data-role="poll-label"]') == "Poll 2", "Poll 2 on the console")
@@ -120,7 +138,7 @@ class SpotlightTests(BrowserTest):
         self.assertFalse(visible(phone, "#poll-sheet .bar-row"), "results hidden from the audience")
 
         # On screen: every viewer shows the chart; the right answer is not given away yet.
-        toggle(presenter, "#active-poll", "pollResults").click()
+        set_on_screen(presenter, "#active-poll", "pollResults")
         for viewer in (phone, projector, presenter):
             wait_for(viewer, lambda d: on_screen(d, "pollResults"), "the chart on screen")
             wait_for(viewer, lambda d: spot_bars(d) == [[0, 0, False], [1, 100, False], [0, 0, False]], "the live counts")
@@ -141,7 +159,7 @@ class SpotlightTests(BrowserTest):
         self.assertIn("2 answers", text_of(projector, '[data-role="spot-answered"]'))
 
         # Revealed: the right answer in words and a mark, not only in colour.
-        presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-action="reveal"]').click()
+        click(presenter, '#active-poll [data-action="reveal"]')
         for viewer in (phone, projector):
             wait_for(viewer, lambda d: [bar[2] for bar in spot_bars(d)] == [False, True, False], "the right answer marked")
         self.assertIn("✓ Right answer", text_of(projector, '#spotlight .spot-bar[data-index="1"]'))
@@ -158,10 +176,10 @@ class SpotlightTests(BrowserTest):
         self.assertFalse(visible(presenter, '[data-role="on-screen"]'))
 
         # The earlier poll can go on screen too, from its own row.
-        toggle(presenter, ".history-item", "pollResults").click()
+        set_on_screen(presenter, ".history-item", "pollResults")
         wait_for(projector, lambda d: on_screen(d, "pollResults") and "Poll 1" in text_of(d, "#spotlight .spot-kicker"),
                  "Poll 1's chart on screen")
-        toggle(presenter, ".history-item", "pollResults").click()
+        set_on_screen(presenter, ".history-item", "pollResults", on=False)
         wait_for(projector, lambda d: on_screen(d, None), "Poll 1 taken off")
 
     def test_2_word_cloud_shared_answers_and_questions(self):
@@ -178,7 +196,7 @@ class SpotlightTests(BrowserTest):
 
         self.ask(presenter, "One word for this course?")
         self.answer_text(dora, "Inspiring and clear")
-        toggle(presenter, "#active-poll", "wordCloud").click()
+        set_on_screen(presenter, "#active-poll", "wordCloud")
         words = wait_for(projector, lambda d: on_screen(d, "wordCloud") and d.execute_script(
             "return [...document.querySelectorAll('#spotlight .spot-word')].map(w => w.textContent + ':' + w.dataset.count)"),
             "the word cloud on screen")
@@ -192,10 +210,10 @@ class SpotlightTests(BrowserTest):
         screenshot(projector, "spotlight-wordcloud-projector-1920")
 
         # A shared answer, then the shared answers on screen.
-        shared = wait_for(presenter, lambda d: d.find_elements(
-            By.XPATH, '//li[contains(@class,"answer-item")][contains(., "Inspiring and clear")]'), "Dora's answer")[0]
-        shared.find_element(By.CSS_SELECTOR, '[data-action="share-answer"]').click()
-        toggle(presenter, "#active-poll", "sharedAnswers").click()
+        wait_for(presenter, lambda d: d.find_element(
+            By.XPATH, '//li[contains(@class,"answer-item")][contains(., "Inspiring and clear")]//button[@data-action="share-answer"]'
+        ).click() or True, "Dora's answer shared")
+        set_on_screen(presenter, "#active-poll", "sharedAnswers")
         card = wait_for(projector, lambda d: on_screen(d, "sharedAnswers") and visible(d, "#spotlight .spot-answer"),
                         "the shared answer on screen")
         self.assertEqual(card.text, "Inspiring and clear")
@@ -224,10 +242,8 @@ class SpotlightTests(BrowserTest):
         item = wait_for(presenter, lambda d: visible(d, ".question-item"), "the question in the review list")
         self.assertIn("Is the exam open book?", item.text)
         self.assertFalse(item.find_elements(By.CSS_SELECTOR, '[data-action="spotlight"]'), "no way on screen before approval")
-        item.find_element(By.CSS_SELECTOR, '[data-action="approve-question"]').click()
-        show = wait_for(presenter, lambda d: d.find_elements(
-            By.CSS_SELECTOR, '.question-item[data-approved="true"] [data-action="spotlight"]'), "approved: it may go on screen")
-        show[0].click()
+        click(presenter, '.question-item [data-action="approve-question"]')
+        set_on_screen(presenter, '.question-item[data-approved="true"]', "question")
         quote = wait_for(projector, lambda d: on_screen(d, "question") and visible(d, "#spotlight .spot-question-text"),
                          "the question on screen")
         self.assertEqual(quote.text, "Is the exam open book?")
@@ -236,7 +252,7 @@ class SpotlightTests(BrowserTest):
         screenshot(projector, "spotlight-question-projector-1920")
         screenshot(dora, "spotlight-question-phone-390")
         # Withdrawing the approval takes it off every screen.
-        presenter.find_element(By.CSS_SELECTOR, '.question-item [data-action="approve-question"]').click()
+        click(presenter, '.question-item [data-action="approve-question"]')
         for viewer in (projector, dora, presenter):
             wait_for(viewer, lambda d: on_screen(d, None), "the unapproved question off screen")
 
@@ -260,10 +276,10 @@ class SpotlightTests(BrowserTest):
         presenter.find_element(By.CSS_SELECTOR, '#poll-editor [data-action="send-adhoc"]').click()
         wait_for(presenter, lambda d: attr(d, "#active-poll", "data-poll-status") == "open", "the quiz question open")
         self.answer_choice(ana, 0)
-        presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-action="close-poll"]').click()
+        click(presenter, '#active-poll [data-action="close-poll"]')
         wait_for(presenter, lambda d: d.find_elements(
             By.CSS_SELECTOR, '#active-poll [data-action="spotlight"][data-spotlight-kind="leaderboard"]'), "the leaderboard's toggle")
-        toggle(presenter, "#active-poll", "leaderboard").click()
+        set_on_screen(presenter, "#active-poll", "leaderboard")
         row = wait_for(ana, lambda d: on_screen(d, "leaderboard") and visible(d, '#spotlight .spot-leader[data-rank="1"]'),
                        "the leaderboard on the phone")
         self.assertEqual(row.get_attribute("data-name"), "Ana")
@@ -309,3 +325,55 @@ class SpotlightTests(BrowserTest):
         self.assertEqual(len(after if isinstance(after, list) else after.get("sessions", [])),
                          len(before if isinstance(before, list) else before.get("sessions", [])),
                          "no live session was started")
+
+    def test_5_room_projector_shows_the_spotlight(self):
+        """A room's projector shows what the moderator puts on screen, full-screen, and drops it."""
+        status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Spotlight room"})
+        self.assertEqual(status, 201)
+        code = room["code"]
+        projector = self.driver(1920, 1080)
+        self.sign_in_with_cookie(projector)
+        projector.get(f"{SERVER.base}/r/{code}/projector")
+        wait_for(projector, lambda d: visible(d, "#idle"), "the projector's join screen")
+        viewer = self.driver(390, 844)
+        viewer.get(f"{SERVER.base}/s/{code}")  # no slide yet in the room: wait for the connection only
+        wait_for(viewer, lambda d: visible(d, "#gate-form"), "the join gate")
+        viewer.find_element(By.ID, "viewer-name").send_keys("Ana")
+        viewer.find_element(By.ID, "join-button").click()
+        wait_for(viewer, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the viewer live")
+
+        # The moderator's commands, from a signed-in browser, through the browser's own live client.
+        moderator = self.driver(800, 600)
+        self.sign_in_with_cookie(moderator)
+        moderator.get(SERVER.base + "/")
+        moderator.set_script_timeout(harness.WAIT)
+        connected = moderator.execute_async_script("""
+            const [code, done] = [arguments[0], arguments[arguments.length - 1]];
+            import('/app/live.js').then(({ LiveClient }) => {
+              const live = new LiveClient(code, { role: 'moderator' });
+              window.moderatorLive = live;
+              live.addEventListener('welcome', () => done(true), { once: true });
+              live.addEventListener('fatal', (e) => done(e.detail.code), { once: true });
+              live.connect();
+            });""", code)
+        self.assertIs(connected, True)
+
+        def command(message):
+            return moderator.execute_async_script("""
+                const [message, done] = [arguments[0], arguments[arguments.length - 1]];
+                window.moderatorLive.send(message).then((ack) => done(ack), (error) => done({ error: error.code }));""",
+                message)
+
+        opened = command({"type": "openPoll", "poll": {"kind": "choice", "question": "Ready for the break?",
+                                                        "choices": ["Yes", "Not yet"]}})
+        self.assertNotIn("error", opened)
+        self.answer_choice(viewer, 0)
+        poll_id = opened["seq"]
+        self.assertNotIn("error", command({"type": "spotlight", "spotlight": {"kind": "pollResults", "pollId": poll_id}}))
+        wait_for(projector, lambda d: on_screen(d, "pollResults") and spot_bars(d) == [[1, 100, False], [0, 0, False]],
+                 "the chart on the projector")
+        self.assertIn("Poll 1 · Results", text_of(projector, "#spotlight .spot-kicker"))
+        screenshot(projector, "spotlight-room-projector-1920")
+        self.assertNotIn("error", command({"type": "spotlight", "spotlight": None}))
+        wait_for(projector, lambda d: on_screen(d, None), "the projector back to its join screen")
+        self.assertTrue(visible(projector, "#idle"))

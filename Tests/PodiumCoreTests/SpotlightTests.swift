@@ -119,7 +119,8 @@ struct SpotlightTests {
         _ = try state.ask(id: "q1", text: "Open mode?", page: nil, anonymous: true, viewer: "v1", at: Date(), by: .viewer)
         _ = try run(.spotlight(.question("q1")))
         let switched = try run(.setQuestionMode(QuestionMode(isPublic: true, needsApproval: true)))
-        #expect(switched.events.map(\.change) == [.questionMode(QuestionMode(isPublic: true, needsApproval: true)), .spotlight(nil)])
+        #expect(
+            switched.events.map(\.change) == [.questionMode(QuestionMode(isPublic: true, needsApproval: true)), .spotlight(nil)])
         #expect(state.snapshot.spotlight == nil)
     }
 
@@ -146,11 +147,13 @@ struct SpotlightTests {
         let command = try JSONDecoder().decode(
             ClientMessage.self, from: Data(#"{"type":"spotlight","id":"c1","spotlight":{"kind":"wordCloud","pollId":4}}"#.utf8))
         #expect(command == .command(id: "c1", .spotlight(.wordCloud(4))))
-        let clear = try JSONDecoder().decode(ClientMessage.self, from: Data(#"{"type":"spotlight","id":"c2","spotlight":null}"#.utf8))
+        let clear = try JSONDecoder().decode(
+            ClientMessage.self, from: Data(#"{"type":"spotlight","id":"c2","spotlight":null}"#.utf8))
         #expect(clear == .command(id: "c2", .spotlight(nil)))
         #expect(try JSONDecoder().decode(ClientMessage.self, from: encoder.encode(command)) == command)
         #expect(throws: DecodingError.self) {
-            try JSONDecoder().decode(ClientMessage.self, from: Data(#"{"type":"spotlight","id":"c3","spotlight":{"kind":"chart"}}"#.utf8))
+            try JSONDecoder().decode(
+                ClientMessage.self, from: Data(#"{"type":"spotlight","id":"c3","spotlight":{"kind":"chart"}}"#.utf8))
         }
     }
 
@@ -158,7 +161,8 @@ struct SpotlightTests {
         let poll = try open(Self.choice)
         var stored: [StoredEvent] = []
         stored += try run(.spotlight(.pollResults(poll))).events.map { StoredEvent(event: $0, commandID: nil) }
-        let all = [StoredEvent(event: SessionEvent(seq: 1, change: .pollOpened(state.snapshot.polls[0].poll)), commandID: nil)] + stored
+        let all =
+            [StoredEvent(event: SessionEvent(seq: 1, change: .pollOpened(state.snapshot.polls[0].poll)), commandID: nil)] + stored
         let replayed = try SessionState(pageCount: 3, replaying: all)
         #expect(replayed.snapshot.spotlight == .pollResults(poll))
         #expect(replayed.snapshot == state.snapshot)
