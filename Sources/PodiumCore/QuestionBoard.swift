@@ -62,7 +62,8 @@ extension SessionState {
             if let page { guard isPage(page) else { throw .invalidPage } }
             let question = AudienceQuestion(
                 id: id, text: trimmed, page: page, anonymous: anonymous, viewerId: viewer,
-                name: viewers.entry(viewer)?.displayName, askedAt: Date(timeIntervalSince1970: time))
+                name: viewers.entry(viewer)?.displayName, askedAt: Date(timeIntervalSince1970: time),
+                presenter: turns.presenter(at: time))
             return FeatureDecision(records: [.question(question)], actions: [.refreshQuestions, .refreshViewerList])
         case .markQuestion(let questionId, let answered):
             guard let question = questions.question(questionId) else { throw .questionNotFound }
