@@ -101,7 +101,8 @@ extension LiveSession {
             for member in fanOut.members.hosts {
                 let frame =
                     member.role == .presenter
-                    ? Frames.encode(QuestionsMessage(questions: views.questionViews(for: .presenter, presenterId: member.presenterId)))
+                    ? Frames.encode(
+                        QuestionsMessage(questions: views.questionViews(for: .presenter, presenterId: member.presenterId)))
                     : all
                 member.outbox.replace(.questions, with: frame)
             }
