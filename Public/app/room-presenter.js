@@ -216,6 +216,13 @@ function onWelcome(welcome, { name, passcode }) {
       panel: $('side-panel'), controls: document.createElement('div'), lockSwitch: $('follow-lock'),
     });
     interaction.state.fromWelcome(welcome); // it came before the panel was there
+    const pollsPane = $('pane-polls');
+    if (pollsPane) {
+      pollsPane.prepend(el('p', {
+        class: 'polls-hint', attrs: { id: 'polls-hint', 'data-role': 'polls-hint' },
+        text: 'You can ask the audience while you have the stage. Ask for control first.',
+      }));
+    }
   }
   document.body.dataset.presenterId = myId || '';
   render();
@@ -386,6 +393,7 @@ function render() {
     $('ended-overlay').hidden = false;
   }
   document.body.dataset.drives = String(driving);
+  if ($('polls-hint')) $('polls-hint').hidden = driving;
   const me = (c.presenters || []).find((p) => p.id === myId);
   $('me-line').textContent = 'Presenter · ' + (me ? me.name : nameInput.value.trim());
 

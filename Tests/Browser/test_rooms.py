@@ -521,12 +521,13 @@ class RoomTests(BrowserTest):
             wait_for(driver, lambda d: slide_shown(d, demo, 2) and stage_attr(d, "data-strokes") == "1",
                      f"the moderator's page 2 with its stroke on the {who}")
 
-    def open_room(self, passcode=PASSCODE, server=SERVER):
-        status, room = server.api("POST", "/api/v1/rooms", {"title": "Questions room", "passcode": passcode})
+    def open_room(self, passcode=PASSCODE, server=None):
+        status, room = (server or SERVER).api("POST", "/api/v1/rooms", {"title": "Questions room", "passcode": passcode})
         self.assertEqual(status, 201, room)
         return room["code"]
 
-    def open_moderator(self, driver, code, base=SERVER.base, token=None):
+    def open_moderator(self, driver, code, base=None, token=None):
+        base = base or SERVER.base
         driver.get(base + "/healthz")
         driver.add_cookie({"name": "podium_auth", "value": token or SERVER.token, "path": "/"})
         driver.get(f"{base}/r/{code}/moderate")
@@ -563,6 +564,20 @@ class RoomTests(BrowserTest):
             presenter.get(f"{local}/r/{code}")
             wait_for(presenter, lambda d: attr(d, "#audience-link", "href") == f"{public}/s/{code}",
                      "the presenter's audience link")
+            # On a phone the side panel slides over the page from the chip in the bar.
+            wait_for(presenter, lambda d: visible(d, "#passcode"), "the passcode field")
+            presenter.find_element(By.ID, "presenter-name").send_keys("Pia")
+            presenter.find_element(By.ID, "passcode").send_keys(PASSCODE)
+            presenter.find_element(By.ID, "join-button").click()
+            wait_for(presenter, lambda d: body_data(d, "connection") == "live", "the presenter joined")
+            self.assertFalse(visible(presenter, "#side-panel"), "the panel out of the way on a phone")
+            click(presenter, "#code-chip")
+            wait_for(presenter, lambda d: visible(d, "#tab-questions"), "the panel open")
+            self.assertEqual(attr(presenter, "#link-audience", "href"), f"{public}/s/{code}")
+            screenshot(presenter, "room-presenter-phone-panel")
+            click(presenter, "#close-join")
+            wait_for(presenter, lambda d: not visible(d, "#tab-questions"), "the panel closed")
+            screenshot(presenter, "room-presenter-phone")
         finally:
             server.stop()
 
@@ -583,6 +598,7 @@ class RoomTests(BrowserTest):
         wait_for(viewer, lambda d: visible(d, "#watch"), "the viewer watching")
 
         def ask(text):
+            harness.dismiss_toasts(viewer)
             click(viewer, "#ask-button")
             wait_for(viewer, lambda d: visible(d, "#ask-text"), "the question form").send_keys(text)
             viewer.find_element(By.ID, "ask-send").click()
@@ -598,14 +614,22 @@ class RoomTests(BrowserTest):
         wait_for(moderator, lambda d: questions(d) == ["For the moderator?"], "the question on the console")
         ann.find_element(By.ID, "tab-questions").click()
         self.assertEqual(questions(ann), [], "not Ann's turn")
+        # Without the stage Ann cannot poll the audience; her polls tab says so.
+        ann.find_element(By.ID, "tab-polls").click()
+        wait_for(ann, lambda d: visible(d, "#polls-hint"), "the hint to ask for the stage first")
+        self.assertFalse(visible(ann, '[data-action="ask-adhoc"]'))
+        ann.find_element(By.ID, "tab-questions").click()
 
         # Ann's turn: her question reaches her, and the moderator, not the other way round.
         moderator.find_element(By.CSS_SELECTOR, f'.presenter-item[data-presenter-id="{ann_id}"] [data-action="grant"]').click()
         wait_for(ann, lambda d: body_data(d, "drives") == "true", "Ann in control")
+        ann.find_element(By.ID, "tab-polls").click()
+        wait_for(ann, lambda d: visible(d, '[data-action="ask-adhoc"]') and not visible(d, "#polls-hint"),
+                 "Ann may poll with the stage")
+        ann.find_element(By.ID, "tab-questions").click()
         ask("For Ann?")
         wait_for(ann, lambda d: questions(d) == ["For Ann?"], "the question of Ann's turn on her page")
         wait_for(moderator, lambda d: sorted(questions(d)) == ["For Ann?", "For the moderator?"], "both on the console")
-        harness.wait_settled(ann)
         screenshot(ann, "room-presenter-questions")
 
         # Ann, in control, asks the audience; the viewer answers; her chart counts it.
@@ -619,6 +643,7 @@ class RoomTests(BrowserTest):
         ann.find_element(By.CSS_SELECTOR, '#poll-editor [data-action="send-adhoc"]').click()
         wait_for(ann, lambda d: attr(d, "#active-poll", "data-poll-status") == "open", "the poll open on Ann's page")
         wait_for(viewer, lambda d: visible(d, '#poll-sheet[data-poll-status="open"]'), "the poll on the viewer")
+        harness.dismiss_toasts(viewer)
         viewer.find_element(By.CSS_SELECTOR, '#poll-sheet .poll-option[data-index="1"]').click()
         viewer.find_element(By.CSS_SELECTOR, '[data-action="submit-answer"]').click()
         wait_for(viewer, lambda d: attr(d, "#poll-sheet", "data-answered") == "true", "the answer acknowledged")
@@ -626,7 +651,6 @@ class RoomTests(BrowserTest):
         wait_for(ann, lambda d: attr(d, '[data-role="response-rate"]', "data-answered") == "1", "one answer on Ann's chart")
         moderator.find_element(By.ID, "tab-polls").click()
         wait_for(moderator, lambda d: attr(d, '[data-role="response-rate"]', "data-answered") == "1", "and on the console")
-        harness.wait_settled(moderator)
         screenshot(moderator, "room-moderator-polls")
 
         # The report: the poll, and each question with whose turn it came in.

@@ -106,6 +106,11 @@ struct RoomInteractionTests {
         #expect(room.questions.question("q-bob")?.answered == true)
     }
 
+    @Test mutating func aQuestionAboutTheSlideWhileNothingIsShownIsAboutNoSlide() throws {
+        try run(.ask(id: "q", text: "Hello?", page: 1, anonymous: false), Self.viewer("v1"), at: 1)
+        #expect(room.questions.question("q")?.page == nil)
+    }
+
     @Test func turnsAnswerByTime() {
         var turns = RoomTurns()
         turns.record(.room(.control(active: "ann", lender: nil), at: 10))
