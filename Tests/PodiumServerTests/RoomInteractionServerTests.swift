@@ -112,6 +112,28 @@ struct RoomInteractionServerTests {
         }
     }
 
+    @Test func aSignedInGuestsUploadIsTheirs() async throws {
+        try await AuthorizationMatrixTests.withAccounts { client, _, tokens in
+            let code = try await RoomTests.openRoom(client, token: tokens.owner)
+            let cookie = RoomTests.identity("other")
+            let guest = try await client.socket(code: code, headers: [.cookie: cookie])
+            _ = try await guest.hello(["role": "presenter", "name": "Other"])
+            let response = try await client.request(
+                .post, "/api/v1/sessions/\(code)/decks", token: tokens.other,
+                headers: [.contentType: "application/pdf", .cookie: cookie, HTTPField.Name("X-Podium-Request")!: "1"],
+                body: ByteBuffer(bytes: try Data(contentsOf: TestServer.demoDeck)))
+            #expect(response.status == .created, "\(String(buffer: response.body))")
+            let deckId = try #require(try response.object()["deckId"] as? String)
+            func library(_ token: String) async throws -> [String] {
+                let listed = try await client.request(.get, "/api/v1/decks", token: token)
+                return try #require(try JSONSerialization.jsonObject(with: Data(buffer: listed.body)) as? [[String: Any]])
+                    .compactMap { $0["id"] as? String }
+            }
+            #expect(try await library(tokens.other).contains(deckId))
+            #expect(try await !library(tokens.owner).contains(deckId))
+        }
+    }
+
     @Test func everyLinkComesFromTheServersBase() async throws {
         let server = TestServer { $0.publicURL = "https://talks.example/" }
         defer { server.removeData() }
