@@ -140,7 +140,10 @@ function questionItem(q, report) {
   return el('li', { class: 'report-question' + (q.answered ? ' is-answered' : ''), data }, [
     el('p', { class: 'report-question-text', text: q.text }),
     el('div', { class: 'report-meta' }, [
-      presenter ? el('span', { class: 'report-presenter', text: 'To ' + presenter + ' · ', attrs: { 'data-role': 'presenter' } }) : null,
+      presenter ? el('span', {
+        class: 'report-presenter', text: (q.presenter ? presenter + '’s turn' : 'The moderator’s turn') + ' · ',
+        attrs: { 'data-role': 'presenter', title: 'Who had the stage when it was asked' },
+      }) : null,
       el('span', { class: 'report-asker' + (q.anonymous ? ' is-anonymous' : ''), text: name }),
       q.page ? el('span', { text: ' · slide ' + q.page }) : null,
       q.votes ? el('span', { text: ' · ▲ ' + q.votes }) : null,
