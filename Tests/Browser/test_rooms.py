@@ -551,6 +551,14 @@ class RoomTests(BrowserTest):
             self.assertEqual(attr(moderator, "#open-projector", "href"), f"{public}/r/{code}/projector")
             self.assertIn(f"127.0.0.1:{server.port}/s/{code}", text_of(moderator, "#link-audience"))
             screenshot(moderator, "room-moderator-links")
+            # The console on a phone: the panel (join, polls, questions) slides over from the bar.
+            phone = self.driver(390, 844)
+            self.open_moderator(phone, code, base=local, token=server.token)
+            wait_for(phone, lambda d: not visible(d, "#join-qr"), "the panel out of the way on a phone")
+            screenshot(phone, "room-moderator-phone")
+            click(phone, "#code-chip")
+            wait_for(phone, lambda d: visible(d, "#join-qr"), "the panel open on a phone")
+            screenshot(phone, "room-moderator-phone-panel")
 
             projector = self.driver(1920, 1080)
             projector.get(local + "/healthz")
