@@ -3,12 +3,10 @@
 
 import { api, currentUser, goToLogin } from './api.js';
 import { LiveClient } from './live.js';
-import './stage.js';
-import { DeckConsole } from './console.js';
+import { StageDriver } from './stage-driver.js';
 import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
-import { InkTools } from './ink.js';
 
 hydrateIcons();
 
@@ -19,40 +17,23 @@ const message = $('console-message');
 let live = null;
 let ended = false;
 let started = false;
-let ink = null; // the ink tools (draw mode), set up below
 
-const deckConsole = new DeckConsole({
+const driver = new StageDriver({
   stage,
   stageWrap: $('stage-wrap'),
   controls: $('controls'),
   thumbs: $('thumbs'),
-  onGoto: (page) => send({ type: 'goto', page }),
-  onZoom: (viewport) => send({ type: 'zoom', viewport }),
-  onBlank: (mode) => send({ type: 'blank', mode }),
-  onPointer: (point) => {
-    if (!live) return;
-    if (point) live.sendEphemeral({ type: 'pointer', x: point.x, y: point.y });
-    else live.sendEphemeral({ type: 'pointer', visible: false });
-  },
-  onChange: () => {
-    updateSide();
-    if (ink) ink.render();
-  },
-});
-ink = new InkTools({
-  deckConsole,
-  stage,
-  stageWrap: $('stage-wrap'),
-  bar: $('ink-bar'),
-  code,
+  inkBar: $('ink-bar'),
+  inkKey: code,
+  live: () => live,
   state: () => (live && started ? live.state : null),
-  send: (command) => sendForResult(command),
-  sendEphemeral: (message) => {
-    if (live && !ended) live.sendEphemeral(message);
-  },
+  drives: () => started && !ended,
+  send: (command) => send(command),
+  sendForResult: (command) => sendForResult(command),
   error: (text) => toast(text, { kind: 'error' }),
+  onChange: () => updateSide(),
 });
-deckConsole.setEnabled(false);
+const deckConsole = driver.console;
 
 function send(command) {
   if (!live || ended) return;
@@ -84,11 +65,8 @@ function sendForResult(command) {
 function reconcile() {
   markPending();
   if (!live || !started) return;
-  if (live.pendingCount === 0 && !deckConsole.busy) {
-    deckConsole.adopt(live.state);
-    $('follow-lock').checked = live.state.locked !== false;
-  }
-  ink.render();
+  driver.sync(live.state, live.session);
+  if (live.pendingCount === 0 && !deckConsole.busy) $('follow-lock').checked = live.state.locked !== false;
   if (live.state.ended) showEnded();
 }
 
@@ -107,9 +85,7 @@ function showMessage(title, text, link) {
 function showEnded() {
   if (ended) return;
   ended = true;
-  ink.setDrawMode(false);
-  deckConsole.setEnabled(false);
-  deckConsole.hidePointer();
+  driver.stop();
   $('ended-overlay').hidden = false;
   $('end-session').disabled = true;
   $('follow-lock').disabled = true;
@@ -149,17 +125,23 @@ function updateSide() {
   }
 }
 
+/** The join code, link and QR code; the link as the server hands it out (its public address). */
 function setJoinInfo(joinUrl) {
-  const url = joinUrl || location.origin + '/s/' + code;
+  $('join-code').textContent = code;
+  $('code-chip').textContent = code;
+  $('join-screen-code').textContent = code;
+  $('export-ink').href = '/api/v1/sessions/' + encodeURIComponent(code) + '/export.pdf';
+  const report = '/report.html?code=' + encodeURIComponent(code);
+  $('report-link').href = report;
+  $('ended-report').href = report;
+  if (!joinUrl) return; // the server did not answer: the code alone, no link of our own making
+  const url = joinUrl;
   let host = url;
   try {
     host = new URL(url).host;
   } catch (_) {
     // keep the whole text
   }
-  $('join-code').textContent = code;
-  $('code-chip').textContent = code;
-  $('join-screen-code').textContent = code;
   $('join-screen-host').textContent = host;
   const link = $('join-url');
   link.textContent = url.replace(/^https?:\/\//, '');
@@ -167,10 +149,7 @@ function setJoinInfo(joinUrl) {
   showQR($('join-qr'), url, 8);
   showQR($('join-screen-qr'), url, 12);
   $('copy-link').dataset.url = url;
-  $('export-ink').href = '/api/v1/sessions/' + encodeURIComponent(code) + '/export.pdf';
-  const report = '/report.html?code=' + encodeURIComponent(code);
-  $('report-link').href = report;
-  $('ended-report').href = report;
+  $('join-qr').dataset.url = url;
 }
 
 async function copyText(text) {
@@ -207,6 +186,7 @@ $('follow-lock').addEventListener('change', (event) => {
 
 $('copy-link').addEventListener('click', async (event) => {
   const url = event.currentTarget.dataset.url;
+  if (!url) return;
   if (await copyText(url)) toast('Join link copied.', { kind: 'success' });
   else toast('Copy the link by hand: ' + url);
 });
@@ -300,6 +280,7 @@ async function start() {
     live, code, deckId: info && info.deckId, gotoPage: (page) => deckConsole.goto(page),
     panel: $('join-panel'), controls: $('controls'), lockSwitch: $('follow-lock'),
   });
+  driver.listen(live);
   live.addEventListener('status', (event) => {
     if (!ended) setConnection(event.detail.state);
   });
@@ -309,9 +290,6 @@ async function start() {
       started = true;
       $('deck-title').textContent = welcome.session.title;
       $('console-subtitle').textContent = 'by ' + welcome.session.presenter + ' · ' + welcome.session.pageCount + ' slides';
-      deckConsole.setPages(welcome.session.pages);
-      deckConsole.setEnabled(!live.state.ended);
-      deckConsole.adopt(live.state);
       message.hidden = true;
     }
     setViewers(live.viewers);

@@ -3,7 +3,7 @@
 //
 // State for tests and CSS: main#report[data-state] (loading | ready | error); .report-poll
 // [data-poll-id] with the shared chart's .bar-row[data-count][data-correct]; .report-question
-// [data-question-id][data-answered]; a[data-csv].
+// [data-question-id][data-answered][data-presenter] (a room: who had the stage); a[data-csv].
 
 import { api, goToLogin } from './api.js';
 import { el, hydrateIcons } from './ui.js';
@@ -124,11 +124,26 @@ function pollCard(poll, index) {
   return el('article', { class: 'report-card report-poll', data: { pollId: poll.id } }, parts);
 }
 
-function questionItem(q) {
+/** In a room: who had the stage when a question was asked (a presenter, or the moderator). */
+function presenterOf(report, q) {
+  if (report.kind !== 'room') return null;
+  if (!q.presenter) return 'the moderator';
+  const found = (report.presenters || []).find((p) => p.id === q.presenter);
+  return found ? found.name : 'a presenter';
+}
+
+function questionItem(q, report) {
   const name = q.anonymous ? 'Anonymous' : q.name || 'Guest';
-  return el('li', { class: 'report-question' + (q.answered ? ' is-answered' : ''), data: { questionId: q.id, answered: String(Boolean(q.answered)) } }, [
+  const presenter = presenterOf(report, q);
+  const data = { questionId: q.id, answered: String(Boolean(q.answered)) };
+  if (presenter) data.presenter = presenter;
+  return el('li', { class: 'report-question' + (q.answered ? ' is-answered' : ''), data }, [
     el('p', { class: 'report-question-text', text: q.text }),
     el('div', { class: 'report-meta' }, [
+      presenter ? el('span', {
+        class: 'report-presenter', text: (q.presenter ? presenter + '’s turn' : 'The moderator’s turn') + ' · ',
+        attrs: { 'data-role': 'presenter', title: 'Who had the stage when it was asked' },
+      }) : null,
       el('span', { class: 'report-asker' + (q.anonymous ? ' is-anonymous' : ''), text: name }),
       q.page ? el('span', { text: ' · slide ' + q.page }) : null,
       q.votes ? el('span', { text: ' · ▲ ' + q.votes }) : null,
@@ -161,13 +176,14 @@ function render(report, info) {
   const questions = report.questions || [];
   const answered = questions.filter((q) => q.answered).length;
   const polls = report.polls || [];
-  const pollList = polls.length ? polls.map(pollCard) : [el('p', { class: 'muted', text: 'No polls in this session.' })];
+  const room = report.kind === 'room';
+  const pollList = polls.length ? polls.map(pollCard) : [el('p', { class: 'muted', text: room ? 'No polls in this room.' : 'No polls in this session.' })];
   const questionList = el('ol', { class: 'report-questions' }, questions.length
-    ? questions.map(questionItem) : [el('li', { class: 'muted', text: 'Nobody asked a question.' })]);
+    ? questions.map((q) => questionItem(q, report)) : [el('li', { class: 'muted', text: 'Nobody asked a question.' })]);
   main.replaceChildren(
     el('div', { class: 'report-head' }, [
       el('div', {}, [el('h1', { class: 'report-title', text: report.title }), el('p', { class: 'report-meta', text: meta })]),
-      el('a', { class: 'btn btn-sm', attrs: { href: '/present/' + encodeURIComponent(report.code) } }, [el('span', { text: 'Open the console' })]),
+      el('a', { class: 'btn btn-sm', attrs: { href: (room ? '/r/' + encodeURIComponent(report.code) + '/moderate' : '/present/' + encodeURIComponent(report.code)) } }, [el('span', { text: 'Open the console' })]),
     ]),
     el('div', { class: 'report-stats' }, [
       stat(formatNumber(report.uniqueViewers), 'unique viewers', 'unique-viewers'),

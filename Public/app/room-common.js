@@ -1,24 +1,43 @@
-// What the room pages share (docs/protocol.md, "Rooms"): names, timers, messages, uploads,
-// and keeping a <podium-stage> on what the projector shows.
+// What the room pages share (docs/protocol.md, "Rooms"): links, names, timers, messages,
+// uploads. The stage itself is stage-driver.js's.
 
 import { ApiError } from './api.js';
-import { stageDeck, stagePages, stageStrokes } from './live.js';
+import { stageDeck } from './live.js';
 
-export { stageDeck, stagePages };
+export { stageDeck };
 
 /** The room's code from /r/{code}[/…]. */
 export function roomCode() {
   return decodeURIComponent(location.pathname.split('/')[2] || '').toUpperCase();
 }
 
-export function roomLinks(code) {
-  const base = location.origin;
+/**
+ * A room's links as the server hands them out (GET /api/v1/sessions/{code}): from its public
+ * address or network address, never this page's own origin (a projector opened as localhost
+ * must not show a QR code no phone can open).
+ */
+export function roomLinks(info) {
   return {
-    presenter: base + '/r/' + code,
-    projector: base + '/r/' + code + '/projector',
-    moderator: base + '/r/' + code + '/moderate',
-    audience: base + '/s/' + code,
+    presenter: info.presenterUrl,
+    projector: info.projectorUrl,
+    moderator: info.moderatorUrl,
+    audience: info.joinUrl,
   };
+}
+
+/**
+ * The side panel (join, polls, questions) slides over the page on narrow screens: the chip in
+ * the bar opens it, its Close button shuts it.
+ */
+export function wireSidePanel() {
+  const chip = document.getElementById('code-chip');
+  const toggle = (show = !document.body.classList.contains('show-join')) => {
+    document.body.classList.toggle('show-join', show);
+    if (chip) chip.setAttribute('aria-expanded', String(show));
+  };
+  if (chip) chip.addEventListener('click', () => toggle());
+  const close = document.getElementById('close-join');
+  if (close) close.addEventListener('click', () => toggle(false));
 }
 
 /** The link without its scheme, for showing. */
@@ -125,49 +144,6 @@ export function uploadToRoom(code, file, { onProgress, asPresenter = false } = {
     xhr.addEventListener('error', () => reject(new ApiError(0, 'network', 'The upload was interrupted. Check your connection and try again.')));
     xhr.send(file);
   });
-}
-
-/**
- * Keeps a <podium-stage> on what the projector shows: the deck on the stage, its page, viewport,
- * blank, and the ink of that deck's page. Mirrors data-deck for tests and CSS.
- */
-export function followStage(stage, session, state) {
-  const pages = stagePages(session, state);
-  const known = stage.pages;
-  if (known.length !== pages.length || pages.some((p, i) => p.imageUrl !== known[i].imageUrl)) stage.pages = pages;
-  const deck = state.room ? state.room.deck || '' : '';
-  stage.dataset.deck = deck;
-  stage.show({ page: state.page, viewport: state.viewport, blank: state.blank });
-  showInk(stage, state);
-}
-
-const inkOnStage = new WeakMap(); // stage -> {strokes, deck, page, list, live}
-
-/**
- * The ink of the page on the stage: the committed strokes of that deck's page and the stroke
- * being drawn there (stage.setInk). The list is kept while nothing changes, so the stage redraws
- * only the live stroke as it moves.
- */
-export function showInk(stage, state) {
-  if (typeof stage.setInk !== 'function' || !state) return;
-  const deck = state.room ? state.room.deck || null : null;
-  let entry = inkOnStage.get(stage) || { live: null };
-  if (entry.strokes !== state.strokes || entry.deck !== deck || entry.page !== stage.page) {
-    entry = { ...entry, strokes: state.strokes, deck, page: stage.page, list: stageStrokes(state, stage.page) };
-    inkOnStage.set(stage, entry);
-  }
-  const live = entry.live && entry.live.page === stage.page && entry.live.deck === deck ? entry.live : null;
-  stage.setInk(entry.list, live);
-}
-
-/** The stroke being drawn now (an ephemeral `inking` message; `done` ends it). */
-export function showInking(stage, message, state) {
-  const entry = inkOnStage.get(stage) || { live: null };
-  // The server says on which deck the stroke is (the deck on the stage when it was sent).
-  const deck = message && message.deck !== undefined ? message.deck || null : state && state.room ? state.room.deck || null : null;
-  entry.live = message && !message.done && Array.isArray(message.points) ? { ...message, deck } : null;
-  inkOnStage.set(stage, entry);
-  showInk(stage, state);
 }
 
 const SVG_NS = 'http://www.w3.org/2000/svg';

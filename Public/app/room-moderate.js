@@ -5,72 +5,45 @@
 
 import { api, currentUser, goToLogin } from './api.js';
 import { LiveClient } from './live.js';
-import './stage.js';
-import { DeckConsole } from './console.js';
-import { InkTools } from './ink.js';
+import { StageDriver } from './stage-driver.js';
+import { mountPresenterInteraction } from './polls-presenter.js';
 import { hydrateIcons, toast, confirmDialog, el, plural } from './ui.js';
 import { showQR } from './qr.js';
 import {
   roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, secondsSince, everySecond,
-  errorText, uploadToRoom, followStage, showInk, showInking, stageDeck, stagePages, hydrateRoomIcons, copyText,
+  errorText, uploadToRoom, stageDeck, hydrateRoomIcons, copyText, wireSidePanel,
 } from './room-common.js';
 
 hydrateIcons();
 hydrateRoomIcons();
+wireSidePanel();
 
 const code = roomCode();
 const $ = (id) => document.getElementById(id);
 const stage = $('stage');
-const links = roomLinks(code);
+let links = null; // the room's links, as the server hands them out (set by setJoinInfo)
 let live = null;
 let started = false;
 let ended = false;
 let connected = new Set(); // presenter ids with a socket open
-let consoleDeck = null; // the deck whose pages the console holds
 const requestedAt = new Map(); // presenter id -> when their request came (seconds since 1970), when seen
 let heldBefore = false; // do-not-disturb was on at the last render
 const pendingUploads = new Map(); // deck id -> title, until the deck joins the room
-let ink = null; // the ink tools (draw mode while the moderator drives), set up below
 
-const deckConsole = new DeckConsole({
+const driver = new StageDriver({
   stage,
   stageWrap: $('stage-wrap'),
   controls: $('controls'),
   thumbs: $('thumbs'),
-  onGoto: (page) => send({ type: 'goto', page }),
-  onZoom: (viewport) => send({ type: 'zoom', viewport }),
-  onBlank: (mode) => send({ type: 'blank', mode }),
-  onPointer: (point) => {
-    if (!live) return;
-    if (point) live.sendEphemeral({ type: 'pointer', x: point.x, y: point.y });
-    else live.sendEphemeral({ type: 'pointer', visible: false });
-  },
-  onChange: () => renderInk(),
-});
-ink = new InkTools({
-  deckConsole,
-  stage,
-  stageWrap: $('stage-wrap'),
-  bar: $('ink-bar'),
-  code: code + '.moderator',
+  inkBar: $('ink-bar'),
+  inkKey: code + '.moderator',
+  live: () => live,
   state: () => (live && started ? live.state : null),
-  send: (command) => sendForResult(command),
-  sendEphemeral: (message) => {
-    if (live && drives()) live.sendEphemeral(message);
-  },
+  drives: () => drives(),
+  send: (command) => send(command),
+  sendForResult: (command) => sendForResult(command),
   error: (text) => toast(text, { kind: 'error' }),
 });
-deckConsole.setEnabled(false);
-
-/** The ink on the stage: the ink tools' view while the moderator drives (strokes on their way), else the room's. */
-function renderInk() {
-  if (!live) return;
-  if (drives() && deckConsole.enabled) ink.render();
-  else {
-    if (ink.drawMode) ink.render(); // leaves draw mode
-    showInk(stage, live.state);
-  }
-}
 
 // ---- talking to the server ----
 
@@ -140,16 +113,8 @@ function render() {
   document.body.dataset.active = c.active || '';
 
   // The stage: what the projector shows; the console drives it while the moderator has control.
-  const deckId = deck ? deck.id : null;
-  if (deckId !== consoleDeck) {
-    consoleDeck = deckId;
-    deckConsole.setPages(stagePages(live.session, state));
-  }
-  stage.dataset.deck = deckId || '';
-  deckConsole.setEnabled(driving && Boolean(deck));
-  if (!driving || (live.pendingCount === 0 && !deckConsole.busy)) deckConsole.adopt(state);
-  if (!driving) followStage(stage, live.session, state);
-  renderInk();
+  driver.sync(state, live.session);
+  $('follow-lock').checked = state.locked !== false;
   stage.style.background = r.background || '#000000';
   $('idle').hidden = Boolean(deck) || ended;
   // The moderator's own controls only while the moderator drives; otherwise the stage just follows.
@@ -316,8 +281,7 @@ function setConnection(state) {
 function showEnded() {
   if (ended) return;
   ended = true;
-  deckConsole.setEnabled(false);
-  deckConsole.hidePointer();
+  driver.stop();
   $('ended-overlay').hidden = false;
   $('end-room').disabled = true;
   setConnection('ended');
@@ -331,7 +295,9 @@ function showMessage(title, text, link) {
   $('console-message').hidden = false;
 }
 
-function setJoinInfo() {
+/** The join code, the links and the QR code, from the server's links (its public address). */
+function setJoinInfo(info) {
+  links = roomLinks(info);
   $('join-code').textContent = code;
   for (const [key, id] of [['audience', 'link-audience'], ['presenter', 'link-presenter'], ['projector', 'link-projector']]) {
     const link = $(id);
@@ -339,21 +305,33 @@ function setJoinInfo() {
     link.textContent = shortURL(links[key]);
   }
   $('open-projector').href = links.projector;
+  const report = '/report.html?code=' + encodeURIComponent(code);
+  $('report-link').href = report;
+  $('ended-report').href = report;
   $('export').href = '/api/v1/sessions/' + encodeURIComponent(code) + '/export.pdf';
   $('export').setAttribute('download', '');
   showQR($('join-qr'), links.audience, 6);
+  $('join-qr').dataset.url = links.audience;
 }
 
 // ---- wiring ----
 
 for (const button of document.querySelectorAll('[data-copy]')) {
   button.addEventListener('click', async () => {
+    if (!links) return;
     const url = links[button.dataset.copy];
     if (await copyText(url)) toast('Link copied.', { kind: 'success' });
     else toast('Copy the link by hand: ' + url);
   });
 }
 
+$('follow-lock').addEventListener('change', (event) => {
+  if (!started || ended) {
+    event.target.checked = !event.target.checked;
+    return;
+  }
+  send({ type: 'lock', locked: event.target.checked });
+});
 $('withdraw').addEventListener('click', () => send({ type: 'withdraw' }));
 $('hand-over').addEventListener('click', () => send({ type: 'handOverNext' }));
 $('dnd').addEventListener('change', (event) => send({ type: 'doNotDisturb', on: event.target.checked }));
@@ -486,9 +464,6 @@ function onEvent(event) {
     if (!c.moderatorDoNotDisturb && started) {
       toast(presenterName(room(), event.presenterId) + ' asks for control.', { kind: 'info', timeout: 3500 });
     }
-  } else if (event.type === 'control' || event.type === 'deckShown') {
-    // The stage changed hands or decks: a stroke in progress there ends with it.
-    showInking(stage, null, live.state);
   } else if (event.type === 'requestCancelled') {
     requestedAt.delete(event.presenterId);
   } else if (event.type === 'ended') {
@@ -513,9 +488,9 @@ async function start() {
     goToLogin();
     return;
   }
-  setJoinInfo();
   try {
     const info = await api('/api/v1/sessions/' + encodeURIComponent(code));
+    setJoinInfo(info);
     $('room-title').textContent = info.title;
     document.title = info.title + ' — Moderating — Podium';
     if (info.kind !== 'room') {
@@ -532,6 +507,12 @@ async function start() {
   }
 
   live = new LiveClient(code, { role: 'moderator' });
+  // The audience's polls and every question asked in the room, beside the join card.
+  mountPresenterInteraction({
+    live, code, deckId: null, gotoPage: (page) => driver.goto(page),
+    panel: $('side-panel'), controls: $('lock-slot'), lockSwitch: $('follow-lock'),
+  });
+  driver.listen(live);
   live.addEventListener('status', (event) => {
     if (!ended) setConnection(event.detail.state);
   });
@@ -551,14 +532,6 @@ async function start() {
   });
   live.addEventListener('sync', reconcile);
   live.addEventListener('presence', (event) => { $('viewer-count').textContent = String(event.detail.viewers); });
-  live.addEventListener('pointer', (event) => {
-    if (drives()) return;
-    const m = event.detail;
-    stage.setPointer(m.visible === false || !Number.isFinite(m.x) ? null : { x: m.x, y: m.y });
-  });
-  live.addEventListener('inking', (event) => {
-    if (!drives()) showInking(stage, event.detail, live.state);
-  });
   live.addEventListener('message', (event) => {
     if (event.detail.type === 'roomPresence') {
       connected = new Set(event.detail.connected || []);

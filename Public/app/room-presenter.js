@@ -4,17 +4,17 @@
 
 import { api, currentUser } from './api.js';
 import { LiveClient } from './live.js';
-import './stage.js';
-import { DeckConsole } from './console.js';
-import { InkTools } from './ink.js';
+import { StageDriver } from './stage-driver.js';
+import { mountPresenterInteraction } from './polls-presenter.js';
 import { hydrateIcons, toast, el, plural, cleanCode, CODE_LENGTH } from './ui.js';
 import {
   presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom,
-  followStage, showInk, showInking, stageDeck, stagePages, hydrateRoomIcons,
+  stageDeck, hydrateRoomIcons, roomLinks, shortURL, wireSidePanel,
 } from './room-common.js';
 
 hydrateIcons();
 hydrateRoomIcons();
+wireSidePanel();
 
 const $ = (id) => document.getElementById(id);
 const code = cleanCode(decodeURIComponent(location.pathname.split('/')[2] || '')).code;
@@ -32,51 +32,25 @@ let joined = false;
 let ended = false;
 let myId = null;
 let connected = new Set();
-let consoleDeck = null;
+let interaction = null; // the side panel: polls and the questions of my turns
 const pendingUploads = new Map(); // deck id -> title, until it joins the room
-let ink = null; // the ink tools (draw mode while in control), set up below
 
 document.body.classList.add('viewer-page');
 
-const deckConsole = new DeckConsole({
+const driver = new StageDriver({
   stage,
   stageWrap: $('stage-wrap'),
   controls: $('controls'),
   thumbs: $('thumbs'),
-  onGoto: (page) => send({ type: 'goto', page }),
-  onZoom: (viewport) => send({ type: 'zoom', viewport }),
-  onBlank: (mode) => send({ type: 'blank', mode }),
-  onPointer: (point) => {
-    if (!live) return;
-    if (point) live.sendEphemeral({ type: 'pointer', x: point.x, y: point.y });
-    else live.sendEphemeral({ type: 'pointer', visible: false });
-  },
-  onChange: () => renderInk(),
-});
-ink = new InkTools({
-  deckConsole,
-  stage,
-  stageWrap: $('stage-wrap'),
-  bar: $('ink-bar'),
-  code,
+  inkBar: $('ink-bar'),
+  inkKey: code,
+  live: () => live,
   state: () => (live && joined ? live.state : null),
-  send: (command) => sendForResult(command),
-  sendEphemeral: (message) => {
-    if (live && drives()) live.sendEphemeral(message);
-  },
+  drives: () => drives(),
+  send: (command) => send(command),
+  sendForResult: (command) => sendForResult(command),
   error: (text) => toast(text, { kind: 'error' }),
 });
-deckConsole.setEnabled(false);
-
-/** The ink on the stage: the ink tools' view while in control (strokes on their way), else the room's. */
-function renderInk() {
-  if (!live) return;
-  if (drives() && deckConsole.enabled) ink.render();
-  else {
-    if (ink.drawMode) ink.render(); // leaves draw mode
-    showInk(stage, live.state);
-  }
-}
 
 // ---- the gate ----
 
@@ -102,6 +76,11 @@ async function start() {
     user = null;
   }
   if (info) {
+    const audience = roomLinks(info).audience;
+    $('audience-link').href = audience;
+    $('join-code').textContent = code;
+    $('link-audience').href = audience;
+    $('link-audience').textContent = shortURL(audience);
     $('gate-title').textContent = info.title;
     document.title = info.title + ' — Podium';
     $('passcode-field').hidden = !info.hasPasscode;
@@ -180,15 +159,7 @@ function join() {
   live.addEventListener('sync', () => render());
   live.addEventListener('status', (event) => setConnection(event.detail.state));
   live.addEventListener('fatal', (event) => onFatal(event.detail));
-  live.addEventListener('pointer', (event) => {
-    if (drives()) return;
-    const m = event.detail;
-    stage.setPointer(m.visible === false || !Number.isFinite(m.x) ? null : { x: m.x, y: m.y });
-  });
-  // The server echoes our own `inking` to us too: while in control the stroke is drawn here already.
-  live.addEventListener('inking', (event) => {
-    if (!drives()) showInking(stage, event.detail, live.state);
-  });
+  driver.listen(live);
   live.addEventListener('message', (event) => {
     if (event.detail.type === 'roomPresence') {
       connected = new Set(event.detail.connected || []);
@@ -239,6 +210,19 @@ function onWelcome(welcome, { name, passcode }) {
     document.title = welcome.session.title + ' — Presenting — Podium';
     $('from-library').hidden = !user;
     show('room');
+    // Polls (while I have the stage) and the questions asked during my turns.
+    interaction = mountPresenterInteraction({
+      live, code, deckId: null, gotoPage: (page) => driver.goto(page),
+      panel: $('side-panel'), controls: document.createElement('div'), lockSwitch: $('follow-lock'),
+    });
+    interaction.state.fromWelcome(welcome); // it came before the panel was there
+    const pollsPane = $('pane-polls');
+    if (pollsPane) {
+      pollsPane.prepend(el('p', {
+        class: 'polls-hint', attrs: { id: 'polls-hint', 'data-role': 'polls-hint' },
+        text: 'You can ask the audience while you have the stage. Ask for control first.',
+      }));
+    }
   }
   document.body.dataset.presenterId = myId || '';
   render();
@@ -383,8 +367,6 @@ $('from-library').addEventListener('click', async () => {
 // ---- rendering ----
 
 function onChange(event) {
-  // The stage changed hands or decks: a stroke in progress there ends with it.
-  if (event.type === 'control' || event.type === 'deckShown') showInking(stage, null, live.state);
   if (event.type === 'control' && myId) {
     if (event.active === myId) toast('You have the stage. Your deck is on the projector.', { kind: 'success' });
     else if (event.lender === null && control().active !== myId && wasActive) toast(nowPresenting(room()) + ' has the stage now.');
@@ -411,20 +393,12 @@ function render() {
     $('ended-overlay').hidden = false;
   }
   document.body.dataset.drives = String(driving);
+  if ($('polls-hint')) $('polls-hint').hidden = driving;
   const me = (c.presenters || []).find((p) => p.id === myId);
   $('me-line').textContent = 'Presenter · ' + (me ? me.name : nameInput.value.trim());
 
   // The stage.
-  const deckId = deck ? deck.id : null;
-  if (deckId !== consoleDeck) {
-    consoleDeck = deckId;
-    deckConsole.setPages(stagePages(live.session, state));
-  }
-  deckConsole.setEnabled(driving && Boolean(deck));
-  if (!driving || (live.pendingCount === 0 && !deckConsole.busy)) deckConsole.adopt(state);
-  if (!driving) followStage(stage, live.session, state);
-  stage.dataset.deck = deckId || '';
-  renderInk();
+  driver.sync(state, live.session);
   stage.style.background = r.background || '#000000';
   $('idle').hidden = Boolean(deck) || ended;
   const hasDeck = (r.decks || []).some((d) => d.owner === myId);

@@ -7,7 +7,8 @@ import { LiveClient } from './live.js';
 import './stage.js';
 import { cleanCode, toggleFullscreen } from './ui.js';
 import { showQR } from './qr.js';
-import { followStage, showInking, stageDeck, shortURL, roomLinks, errorText } from './room-common.js';
+import { followStage, showInking } from './stage-driver.js';
+import { stageDeck, shortURL, roomLinks, errorText } from './room-common.js';
 import { mountSpotlight } from './spotlight.js';
 
 const $ = (id) => document.getElementById(id);
@@ -34,7 +35,7 @@ async function start() {
   }
   $('gate-title').textContent = info.title;
   document.title = info.title + ' — Projector — Podium';
-  setIdle(info.title);
+  setIdle(info);
   // The moderator's own browser needs no passcode: try without one first.
   connect(readPasscode());
 }
@@ -113,19 +114,21 @@ function connect(passcode) {
   live.connect();
 }
 
-function setIdle(title) {
-  const audience = roomLinks(code).audience;
-  let host = location.host;
+/** The idle screen: how to join, with the server's audience link (its public address). */
+function setIdle(info) {
+  const audience = roomLinks(info).audience;
+  let host = audience;
   try {
     host = new URL(audience).host;
   } catch (_) {
-    // keep location.host
+    // keep the whole link
   }
-  $('idle-title').textContent = title || '';
+  $('idle-title').textContent = info.title || '';
   $('idle-host').textContent = host;
   $('idle-code').textContent = code;
   $('idle-qr').alt = 'QR code of ' + shortURL(audience);
   showQR($('idle-qr'), audience, 12);
+  $('idle-qr').dataset.url = audience;
 }
 
 function render() {

@@ -15,10 +15,13 @@ public struct AudienceQuestion: Codable, Sendable, Equatable {
     public var answered: Bool
     /// Approved by the presenter for the public list (when the session requires approval).
     public var approved: Bool
+    /// In a room, the presenter who had the stage when it was asked (nil: the moderator, or a
+    /// session). Derived from the room's turns (``RoomTurns``), so it holds across a restart.
+    public var presenter: String?
 
     public init(
         id: String, text: String, page: Int?, anonymous: Bool, viewerId: String, name: String?, askedAt: Date,
-        answered: Bool = false, approved: Bool = false
+        answered: Bool = false, approved: Bool = false, presenter: String? = nil
     ) {
         self.id = id
         self.text = text
@@ -29,6 +32,7 @@ public struct AudienceQuestion: Codable, Sendable, Equatable {
         self.askedAt = askedAt
         self.answered = answered
         self.approved = approved
+        self.presenter = presenter
     }
 
     public static let maxLength = 500

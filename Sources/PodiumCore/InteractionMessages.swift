@@ -49,6 +49,8 @@ public struct QuestionView: Codable, Sendable, Equatable {
     public var answered: Bool
     public var approved: Bool
     public var votes: Int
+    /// In a room, the presenter who had the stage when it was asked (absent: the moderator).
+    public var presenter: String?
 
     public init(_ question: AudienceQuestion, asker: ViewerEntry?, votes: Int = 0) {
         id = question.id
@@ -61,6 +63,7 @@ public struct QuestionView: Codable, Sendable, Equatable {
         answered = question.answered
         approved = question.approved
         self.votes = votes
+        presenter = question.presenter
     }
 }
 

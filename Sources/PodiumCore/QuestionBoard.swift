@@ -62,10 +62,13 @@ extension SessionState {
             if questions.question(id) != nil { return .nothing }
             let trimmed = String(text.trimmingWhitespace)
             guard !trimmed.isEmpty, trimmed.count <= AudienceQuestion.maxLength else { throw .invalidQuestion }
+            // A room with nothing on the stage has no slide to ask about: the question is about none.
+            let page = snapshot.room != nil && snapshot.room?.deck == nil ? nil : page
             if let page { guard isPage(page) else { throw .invalidPage } }
             let question = AudienceQuestion(
                 id: id, text: trimmed, page: page, anonymous: anonymous, viewerId: viewer,
-                name: viewers.entry(viewer)?.displayName, askedAt: Date(timeIntervalSince1970: time))
+                name: viewers.entry(viewer)?.displayName, askedAt: Date(timeIntervalSince1970: time),
+                presenter: turns.presenter(at: time))
             return FeatureDecision(records: [.question(question)], actions: [.refreshQuestions, .refreshViewerList])
         case .markQuestion(let questionId, let answered):
             guard let question = questions.question(questionId) else { throw .questionNotFound }

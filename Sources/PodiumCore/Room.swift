@@ -83,6 +83,30 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
     }
 }
 
+/// Who had a room's stage when: every control change with its time, as the events say. Kept by
+/// the state (not sent: clients have the events), so a question knows whose turn it came in.
+public struct RoomTurns: Sendable, Equatable {
+    /// Control changes in order: from `since` (seconds since 1970), `presenter` had the stage (nil:
+    /// the moderator).
+    public private(set) var changes: [(presenter: String?, since: Double)] = []
+
+    public init() {}
+
+    mutating func record(_ change: SessionChange) {
+        guard case .room(.control(let active, _), let at) = change else { return }
+        changes.append((active, at))
+    }
+
+    /// The presenter who had the stage at `time` (nil: the moderator, or before any hand-over).
+    public func presenter(at time: Double) -> String? {
+        changes.last { $0.since <= time }?.presenter ?? nil
+    }
+
+    public static func == (lhs: RoomTurns, rhs: RoomTurns) -> Bool {
+        lhs.changes.elementsEqual(rhs.changes) { $0.presenter == $1.presenter && $0.since == $1.since }
+    }
+}
+
 /// What a room's commands change, besides control.
 extension SessionState {
     /// Whether this participant drives the stage now: pages, zoom, pointer, ink.
@@ -99,6 +123,32 @@ extension SessionState {
     /// Whether this participant runs the session: polls, questions, lock, end. In a room, the moderator.
     public func isHost(_ role: Role) -> Bool {
         snapshot.room == nil ? role == .presenter : role == .moderator
+    }
+
+    /// Whether this participant sees what the audience may not (a poll's answer before the
+    /// reveal, the results, the viewer list, questions): the host, and in a room every presenter.
+    public func seesHostViews(_ role: Role) -> Bool {
+        isHost(role) || (snapshot.room != nil && role == .presenter)
+    }
+
+    /// Who may open, close and reveal polls: the host; in a room also the presenter in control.
+    public func runsPolls(_ role: Role, presenterId: String?) -> Bool {
+        isHost(role) || (snapshot.room != nil && role == .presenter && drives(role, presenterId: presenterId))
+    }
+
+    /// The questions this participant sees: the host all of them; a room's presenter those asked
+    /// while they had the stage; viewers none (they see the public list).
+    public func questions(visibleTo role: Role, presenterId: String?) -> [AudienceQuestion] {
+        if isHost(role) { return questions.all }
+        guard snapshot.room != nil, role == .presenter, let presenterId else { return [] }
+        return questions.all.filter { $0.presenter == presenterId }
+    }
+
+    /// Who may mark or approve a question: the host; a room's presenter the questions of their turns.
+    func handlesQuestion(_ id: String, role: Role, presenterId: String?) -> Bool {
+        if isHost(role) { return true }
+        guard snapshot.room != nil, role == .presenter, let presenterId else { return false }
+        return questions.question(id)?.presenter == presenterId
     }
 
     func decideRoom(_ command: SessionCommand, by role: Role, presenterId: String?, at time: Double) throws(SessionError)

@@ -23,6 +23,8 @@ public struct SessionState: Sendable, Equatable {
     public private(set) var polls = PollBook()
     public private(set) var questions = QuestionBoard()
     public private(set) var viewers = ViewerRoster()
+    /// A room's control changes with their times (empty for a session).
+    public private(set) var turns = RoomTurns()
 
     /// How many command ids a session remembers: a client retries within seconds.
     public static let commandMemory = 4096
@@ -153,7 +155,8 @@ public struct SessionState: Sendable, Equatable {
     }
 
     /// Who may do what: the one who drives the stage moves it and draws on it; the host runs the
-    /// session; viewers answer, ask and vote; in a room the moderator may always blank the projector.
+    /// session; viewers answer, ask and vote; in a room the moderator may always blank the projector,
+    /// the presenter in control runs polls too, and a presenter handles the questions of their turns.
     private func authorize(_ command: SessionCommand, by actor: Actor) throws(SessionError) {
         let role = actor.role
         let presenterId = actor.presenterId
@@ -167,6 +170,10 @@ public struct SessionState: Sendable, Equatable {
             }
         case .answer, .ask, .vote:
             guard role == .viewer, actor.viewerId != nil else { throw .forbidden }
+        case .openPoll, .closePoll, .revealPoll, .shareAnswer:
+            guard runsPolls(role, presenterId: presenterId) else { throw .forbidden }
+        case .markQuestion(let id, _), .approveQuestion(let id, _):
+            guard handlesQuestion(id, role: role, presenterId: presenterId) else { throw .forbidden }
         default:
             guard isHost(role) else { throw .forbidden }
         }
@@ -222,6 +229,7 @@ public struct SessionState: Sendable, Equatable {
 
     mutating func apply(_ event: SessionEvent, at time: Double?) {
         snapshot.apply(event.change)
+        turns.record(event.change)
         if case .pollOpened(let poll) = event.change { polls.opened(poll.id, at: time) }
         seq = event.seq
     }
@@ -231,7 +239,8 @@ public struct SessionState: Sendable, Equatable {
         case .answer(let pollId, let viewer, let answer):
             guard let poll = snapshot.poll(pollId) else { return }
             polls.record(answer, pollId: pollId, choiceCount: poll.poll.choices.count, viewer: viewer, at: time)
-        case .question(let question):
+        case .question(var question):
+            question.presenter = turns.presenter(at: question.askedAt.timeIntervalSince1970)
             questions.add(question)
         case .questionAnswered(let id, let answered):
             questions.update(id) { $0.answered = answered }

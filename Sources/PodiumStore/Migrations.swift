@@ -178,6 +178,12 @@ enum Migrations {
                 FROM decks WHERE status = 'processing'
                 """,
             ]),
+        Migration(
+            version: 9, name: "room decks",
+            statements: [
+                // A guest's upload into a room belongs to the room, not to the moderator's library.
+                "ALTER TABLE decks ADD COLUMN room_id TEXT"
+            ]),
     ]
 
     static func run(on db: any SQLDatabase, logger: Logger) async throws {

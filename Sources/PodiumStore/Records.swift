@@ -60,10 +60,14 @@ public struct DeckRecord: Sendable, Equatable, Codable {
     public var errorCode: String?
     public var errorMessage: String?
     public var createdAt: Date
+    /// A deck a guest without an account uploaded into this room (a session id): it belongs to
+    /// the room, not to its owner's library (the owner is the room's moderator, for the foreign key).
+    public var roomId: String?
 
     public init(
         id: String, ownerId: String, folderId: String?, title: String, status: Status, sourceHash: String,
-        sourceBytes: Int, pageCount: Int = 0, errorCode: String? = nil, errorMessage: String? = nil, createdAt: Date
+        sourceBytes: Int, pageCount: Int = 0, errorCode: String? = nil, errorMessage: String? = nil, createdAt: Date,
+        roomId: String? = nil
     ) {
         self.id = id
         self.ownerId = ownerId
@@ -76,6 +80,7 @@ public struct DeckRecord: Sendable, Equatable, Codable {
         self.errorCode = errorCode
         self.errorMessage = errorMessage
         self.createdAt = createdAt
+        self.roomId = roomId
     }
 }
 

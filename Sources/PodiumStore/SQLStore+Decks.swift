@@ -51,7 +51,9 @@ extension SQLStore: DeckStore {
 
     public func decks(ownerId: String, folderId: String?) async throws -> [DeckRecord] {
         try await serial { db in
+            // A library lists its owner's own decks, not those guests uploaded into the owner's rooms.
             var query = db.select().column("*").from("decks").where("owner_id", .equal, ownerId)
+                .where("room_id", .is, SQLLiteral.null)
             if let folderId { query = query.where("folder_id", .equal, folderId) }
             return try await query.orderBy("created_at", .descending).all(decoding: DeckRecord.self, with: Self.decoding)
         }

@@ -24,7 +24,8 @@ public protocol DeckStore: Sendable {
 
     func insertDeck(_ deck: DeckRecord) async throws
     func deck(id: String) async throws -> DeckRecord?
-    /// Decks of an owner, newest first; `folderId` nil lists every deck.
+    /// Decks of an owner's library, newest first (not guests' uploads into their rooms); `folderId` nil
+    /// lists every deck.
     func decks(ownerId: String, folderId: String?) async throws -> [DeckRecord]
     func updateDeck(_ deck: DeckRecord) async throws
     /// Marks a deck ready with its pages, in one transaction.

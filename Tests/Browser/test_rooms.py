@@ -10,9 +10,19 @@ State the tests read: ``<podium-stage data-deck data-page>`` on every room page;
 ``.presenter-item[data-presenter-id][data-connected]``, ``#queue-held[data-count]`` on the console;
 ``#idle`` (the join screen) and ``<body data-idle>`` on the projector; ``<podium-stage data-strokes>``
 (the strokes shown) and ``<body data-draw-mode>`` with ``#ink-bar`` (draw mode) for ink.
+Links and QR codes mirror what they hold: ``#join-qr[data-url]`` (console), ``#idle-qr[data-url]``
+(projector). A room's polls and questions use the presenter panel's state (see README);
+``.report-question[data-presenter]`` names whose turn a question came in.
 """
 
+import os
+import socket
+import subprocess
 import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
 
 harness = sys.modules.get("run_browser_tests")
 if harness is None:  # imported directly: load the harness under its own name
@@ -98,6 +108,45 @@ ws.onmessage = (event) => {
   }
 };
 """
+
+
+class PublicURLServer(harness.Server):
+    """A server of its own, started with ``--public-url`` (its own 127.0.0.1 address): pages opened
+    as ``localhost`` must still hand out links and QR codes of the public address."""
+
+    def start(self):
+        self.binary = os.environ.get("PODIUM_BIN", str(harness.REPO / ".build" / "debug" / "podium"))
+        if not os.path.isabs(self.binary):
+            self.binary = str(harness.REPO / self.binary)
+        self.data_dir = tempfile.mkdtemp(prefix="podium-browser-public-")
+        harness.ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.log = open(harness.ARTIFACTS / "browser-server-public-url.log", "wb")
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ, PODIUM_ADMIN_PASSWORD=harness.ADMIN_PASSWORD)
+        self.proc = subprocess.Popen(
+            [self.binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", self.data_dir,
+             "--public-url", self.base],
+            cwd=str(harness.REPO), env=env, stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the public-URL server exited with {self.proc.returncode}")
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, socket.timeout):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the public-URL server did not answer /healthz within 60 s")
+            time.sleep(0.2)
+        status, body = self.request("POST", "/api/v1/auth/login", {"email": "admin", "password": harness.ADMIN_PASSWORD})
+        if status != 200:
+            raise RuntimeError(f"login failed: {status} {body}")
+        self.token = body["token"]
 
 
 def draw(driver, start, moves):
@@ -471,3 +520,178 @@ class RoomTests(BrowserTest):
         for driver, who in ((projector, "projector"), (viewer, "viewer")):
             wait_for(driver, lambda d: slide_shown(d, demo, 2) and stage_attr(d, "data-strokes") == "1",
                      f"the moderator's page 2 with its stroke on the {who}")
+
+    def open_room(self, passcode=PASSCODE, server=None):
+        status, room = (server or SERVER).api("POST", "/api/v1/rooms", {"title": "Questions room", "passcode": passcode})
+        self.assertEqual(status, 201, room)
+        return room["code"]
+
+    def open_moderator(self, driver, code, base=None, token=None):
+        base = base or SERVER.base
+        driver.get(base + "/healthz")
+        driver.add_cookie({"name": "podium_auth", "value": token or SERVER.token, "path": "/"})
+        driver.get(f"{base}/r/{code}/moderate")
+        wait_for(driver, lambda d: body_data(d, "connection") == "live", "the moderator console to connect")
+
+    def test_room_links_are_the_servers(self):
+        """A room opened as localhost: every link and QR code is the server's public address."""
+        server = PublicURLServer()
+        server.start()
+        try:
+            code = self.open_room(server=server)
+            local = f"http://localhost:{server.port}"
+            public = server.base  # http://127.0.0.1:port, the --public-url
+            moderator = self.driver(1920, 1080)
+            self.open_moderator(moderator, code, base=local, token=server.token)
+            wait_for(moderator, lambda d: attr(d, "#join-qr", "data-url"), "the console's QR code")
+            self.assertEqual(attr(moderator, "#join-qr", "data-url"), f"{public}/s/{code}")
+            self.assertEqual(attr(moderator, "#link-audience", "href"), f"{public}/s/{code}")
+            self.assertEqual(attr(moderator, "#link-presenter", "href"), f"{public}/r/{code}")
+            self.assertEqual(attr(moderator, "#link-projector", "href"), f"{public}/r/{code}/projector")
+            self.assertEqual(attr(moderator, "#open-projector", "href"), f"{public}/r/{code}/projector")
+            self.assertIn(f"127.0.0.1:{server.port}/s/{code}", text_of(moderator, "#link-audience"))
+            screenshot(moderator, "room-moderator-links")
+            # The console on a phone: the panel (join, polls, questions) slides over from the bar.
+            phone = self.driver(390, 844)
+            self.open_moderator(phone, code, base=local, token=server.token)
+            wait_for(phone, lambda d: not visible(d, "#join-qr"), "the panel out of the way on a phone")
+            screenshot(phone, "room-moderator-phone")
+            click(phone, "#code-chip")
+            wait_for(phone, lambda d: visible(d, "#join-qr"), "the panel open on a phone")
+            screenshot(phone, "room-moderator-phone-panel")
+
+            projector = self.driver(1920, 1080)
+            projector.get(local + "/healthz")
+            projector.add_cookie({"name": "podium_auth", "value": server.token, "path": "/"})
+            projector.get(f"{local}/r/{code}/projector")
+            wait_for(projector, lambda d: visible(d, "#idle") and attr(d, "#idle-qr", "data-url"), "the projector's join screen")
+            self.assertEqual(attr(projector, "#idle-qr", "data-url"), f"{public}/s/{code}")
+            self.assertEqual(text_of(projector, "#idle-host"), f"127.0.0.1:{server.port}")
+
+            presenter = self.driver(390, 844)
+            presenter.get(f"{local}/r/{code}")
+            wait_for(presenter, lambda d: attr(d, "#audience-link", "href") == f"{public}/s/{code}",
+                     "the presenter's audience link")
+            # On a phone the side panel slides over the page from the chip in the bar.
+            wait_for(presenter, lambda d: visible(d, "#passcode"), "the passcode field")
+            presenter.find_element(By.ID, "presenter-name").send_keys("Pia")
+            presenter.find_element(By.ID, "passcode").send_keys(PASSCODE)
+            presenter.find_element(By.ID, "join-button").click()
+            wait_for(presenter, lambda d: body_data(d, "connection") == "live", "the presenter joined")
+            self.assertFalse(visible(presenter, "#side-panel"), "the panel out of the way on a phone")
+            click(presenter, "#code-chip")
+            wait_for(presenter, lambda d: visible(d, "#tab-questions"), "the panel open")
+            self.assertEqual(attr(presenter, "#link-audience", "href"), f"{public}/s/{code}")
+            screenshot(presenter, "room-presenter-phone-panel")
+            click(presenter, "#close-join")
+            wait_for(presenter, lambda d: not visible(d, "#tab-questions"), "the panel closed")
+            screenshot(presenter, "room-presenter-phone")
+        finally:
+            server.stop()
+
+    def test_room_questions_polls_and_report(self):
+        """Questions go to whoever had the stage; the presenter in control runs a poll the audience
+        answers; the report lists both, with the presenter per question."""
+        code = self.open_room()
+        moderator = self.driver(1920, 1080)
+        self.open_moderator(moderator, code)
+        ann = self.driver(1280, 800)
+        ann_id = self.join_presenter(ann, code, "Ann")
+        viewer = self.driver(390, 844)
+        viewer.get(f"{SERVER.base}/s/{code}")
+        wait_for(viewer, lambda d: visible(d, "#gate-form"), "the viewer's gate")
+        viewer.find_element(By.ID, "viewer-name").send_keys("Vi")
+        viewer.find_element(By.ID, "passcode").send_keys(PASSCODE)
+        viewer.find_element(By.ID, "join-button").click()
+        wait_for(viewer, lambda d: visible(d, "#watch"), "the viewer watching")
+
+        def ask(text):
+            harness.dismiss_toasts(viewer)
+            click(viewer, "#ask-button")
+            wait_for(viewer, lambda d: visible(d, "#ask-text"), "the question form").send_keys(text)
+            viewer.find_element(By.ID, "ask-send").click()
+            wait_for(viewer, lambda d: not d.find_elements(By.ID, "ask-dialog"), "the question form to close")
+
+        def questions(driver):
+            return driver.execute_script(
+                "return [...document.querySelectorAll('#pane-questions .question-item .question-text')].map(e => e.textContent)")
+
+        # While the moderator has the stage: the question is the moderator's alone.
+        ask("For the moderator?")
+        moderator.find_element(By.ID, "tab-questions").click()
+        wait_for(moderator, lambda d: questions(d) == ["For the moderator?"], "the question on the console")
+        ann.find_element(By.ID, "tab-questions").click()
+        self.assertEqual(questions(ann), [], "not Ann's turn")
+        # Without the stage Ann cannot poll the audience; her polls tab says so.
+        ann.find_element(By.ID, "tab-polls").click()
+        wait_for(ann, lambda d: visible(d, "#polls-hint"), "the hint to ask for the stage first")
+        self.assertFalse(visible(ann, '[data-action="ask-adhoc"]'))
+        ann.find_element(By.ID, "tab-questions").click()
+
+        # Ann's turn: her question reaches her, and the moderator, not the other way round.
+        moderator.find_element(By.CSS_SELECTOR, f'.presenter-item[data-presenter-id="{ann_id}"] [data-action="grant"]').click()
+        wait_for(ann, lambda d: body_data(d, "drives") == "true", "Ann in control")
+        ann.find_element(By.ID, "tab-polls").click()
+        wait_for(ann, lambda d: visible(d, '[data-action="ask-adhoc"]') and not visible(d, "#polls-hint"),
+                 "Ann may poll with the stage")
+        ann.find_element(By.ID, "tab-questions").click()
+        ask("For Ann?")
+        wait_for(ann, lambda d: questions(d) == ["For Ann?"], "the question of Ann's turn on her page")
+        wait_for(moderator, lambda d: sorted(questions(d)) == ["For Ann?", "For the moderator?"], "both on the console")
+        screenshot(ann, "room-presenter-questions")
+
+        # Ann, in control, asks the audience; the viewer answers; her chart counts it.
+        ann.find_element(By.ID, "tab-polls").click()
+        ann.find_element(By.CSS_SELECTOR, '[data-action="ask-adhoc"]').click()
+        wait_for(ann, lambda d: visible(d, "#poll-question"), "the poll editor")
+        ann.find_element(By.ID, "poll-question").send_keys("Tea or coffee?")
+        choices = ann.find_elements(By.CSS_SELECTOR, '#poll-editor [data-role="choice"]')
+        choices[0].send_keys("Tea")
+        choices[1].send_keys("Coffee")
+        ann.find_element(By.CSS_SELECTOR, '#poll-editor [data-action="send-adhoc"]').click()
+        wait_for(ann, lambda d: attr(d, "#active-poll", "data-poll-status") == "open", "the poll open on Ann's page")
+        wait_for(viewer, lambda d: visible(d, '#poll-sheet[data-poll-status="open"]'), "the poll on the viewer")
+        harness.dismiss_toasts(viewer)
+        viewer.find_element(By.CSS_SELECTOR, '#poll-sheet .poll-option[data-index="1"]').click()
+        viewer.find_element(By.CSS_SELECTOR, '[data-action="submit-answer"]').click()
+        wait_for(viewer, lambda d: attr(d, "#poll-sheet", "data-answered") == "true", "the answer acknowledged")
+        screenshot(viewer, "room-viewer-poll")
+        wait_for(ann, lambda d: attr(d, '[data-role="response-rate"]', "data-answered") == "1", "one answer on Ann's chart")
+        moderator.find_element(By.ID, "tab-polls").click()
+        wait_for(moderator, lambda d: attr(d, '[data-role="response-rate"]', "data-answered") == "1", "and on the console")
+        screenshot(moderator, "room-moderator-polls")
+
+        # The report: the poll, and each question with whose turn it came in.
+        moderator.get(f"{SERVER.base}/report.html?code={code}")
+        wait_for(moderator, lambda d: attr(d, "main#report", "data-state") == "ready", "the report")
+        presenters = moderator.execute_script(
+            "return [...document.querySelectorAll('.report-question')].map(e => e.dataset.presenter)")
+        self.assertEqual(sorted(presenters), ["Ann", "the moderator"])
+        self.assertEqual(len(moderator.find_elements(By.CSS_SELECTOR, ".report-poll")), 1)
+        self.assertIn("Tea or coffee?", text_of(moderator, ".report-poll"))
+        screenshot(moderator, "room-report")
+
+    def test_room_arrow_keys_from_the_side_panel(self):
+        """Arrow keys change slide while a side-panel tab has the focus (not only the stage)."""
+        session = SERVER.start_session(harness.DEMO_DECK["id"])
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, session["code"])
+        tab = presenter.find_element(By.ID, "tab-polls")
+        tab.click()
+        wait_for(presenter, lambda d: d.execute_script("return document.activeElement.id") == "tab-polls", "the tab focused")
+        self.press(presenter, Keys.ARROW_RIGHT)
+        wait_for(presenter, lambda d: stage_attr(d, "data-page") == "2", "the next slide from a focused tab")
+        self.assertEqual(presenter.execute_script("return document.activeElement.id"), "tab-polls", "the tab kept the focus")
+        self.assertEqual(attr(presenter, "#tab-polls", "aria-selected"), "true", "the arrow did not switch tabs")
+        button = presenter.find_element(By.CSS_SELECTOR, '[data-action="ask-adhoc"]')
+        presenter.execute_script("arguments[0].focus()", button)
+        self.press(presenter, Keys.ARROW_LEFT)
+        wait_for(presenter, lambda d: stage_attr(d, "data-page") == "1", "the previous slide from a focused button")
+        # In a text field the arrows are the text's.
+        button.click()
+        field = wait_for(presenter, lambda d: visible(d, "#poll-question"), "the poll editor")
+        field.send_keys("abc" + Keys.ARROW_LEFT)
+        self.wait_synced(presenter)
+        self.assertEqual(stage_attr(presenter, "data-page"), "1")
+

@@ -297,16 +297,17 @@ struct SocketCommandMatrixTests {
         .init(
             .clearPage, moderator: .notInControl, holder: .ack, waiting: .notInControl, viewer: .notInControl,
             admin: .notInControl),
-        // Polls and questions are the moderator's; answering, asking and voting the audience's.
-        .init(.openPoll, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
-        .init(.closePoll, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
-        .init(.revealPoll, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
-        .init(.shareAnswer, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        // Polls are the moderator's and the holder's; the question mode the moderator's; a question
+        // the moderator's and the holder's, whose turn it came in. Answering, asking and voting the audience's.
+        .init(.openPoll, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        .init(.closePoll, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        .init(.revealPoll, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        .init(.shareAnswer, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         .init(.answer, moderator: .forbidden, holder: .forbidden, waiting: .forbidden, viewer: .ack, admin: .forbidden),
         .init(.setQuestionMode, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         .init(.ask, moderator: .forbidden, holder: .forbidden, waiting: .forbidden, viewer: .ack, admin: .forbidden),
-        .init(.markQuestion, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
-        .init(.approveQuestion, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        .init(.markQuestion, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        .init(.approveQuestion, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         .init(.vote, moderator: .forbidden, holder: .forbidden, waiting: .forbidden, viewer: .ack, admin: .forbidden),
         .init(.resync, moderator: .replay, holder: .replay, waiting: .replay, viewer: .replay, admin: .replay),
         .init(.ping, moderator: .pong, holder: .pong, waiting: .pong, viewer: .pong, admin: .pong),

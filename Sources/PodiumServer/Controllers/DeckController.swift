@@ -40,7 +40,8 @@ struct DeckController {
     /// Takes an uploaded PDF into the library and queues its processing (a `pdf` job); an upload
     /// into a room names the room, which the deck joins when ready.
     func accept(
-        _ request: Request, ownerId: String, folderId: String?, room: DeckIngestRequest.RoomUpload? = nil
+        _ request: Request, ownerId: String, folderId: String?, roomId: String? = nil,
+        room: DeckIngestRequest.RoomUpload? = nil
     ) async throws -> (DeckRecord, JobRecord) {
         let received = try await Upload.receive(request, into: uploadDirectory, limit: maxUploadBytes)
         defer { try? FileManager.default.removeItem(at: received.file) }
@@ -51,7 +52,7 @@ struct DeckController {
         let deck = DeckRecord(
             id: IDs.make("d"), ownerId: ownerId, folderId: folderId, title: title ?? DeckIngestRequest.placeholderTitle,
             status: .processing,
-            sourceHash: sourceHash, sourceBytes: received.bytes, createdAt: now())
+            sourceHash: sourceHash, sourceBytes: received.bytes, createdAt: now(), roomId: roomId)
         try await store.insertDeck(deck)
         do {
             let job = try await jobs.enqueue(

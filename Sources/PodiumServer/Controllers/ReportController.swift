@@ -33,6 +33,7 @@ struct ReportController {
         }
 
         let code: String
+        let kind: SessionKind
         let title: String
         let startedAt: Date
         let endedAt: Date?
@@ -41,6 +42,15 @@ struct ReportController {
         let attendance: [AttendancePoint]
         let polls: [PollReport]
         let questions: [QuestionView]
+        /// A room's presenters, for the names of the questions' `presenter` (empty for a session).
+        let presenters: [RoomPresenter]
+
+        /// Who had the stage when a question was asked: a presenter's name, or the moderator.
+        func presenterName(of question: QuestionView) -> String {
+            guard kind == .room else { return "" }
+            guard let id = question.presenter else { return "Moderator" }
+            return presenters.first { $0.id == id }?.name ?? "A presenter"
+        }
     }
 
     @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Report {
@@ -76,12 +86,14 @@ struct ReportController {
                 for answer in poll.answers ?? [] { rows.append([String(number), poll.question, answer]) }
             }
         case "questions.csv":
-            rows = [["asked_at", "page", "name", "question", "answered"]]
+            let room = report.kind == .room
+            rows = [["asked_at", "page", "name", "question", "answered"] + (room ? ["presenter"] : [])]
             for question in report.questions {
-                rows.append([
-                    iso.string(from: question.askedAt), question.page.map(String.init) ?? "",
-                    question.anonymous ? "Anonymous" : (question.name ?? ""), question.text, question.answered ? "yes" : "no",
-                ])
+                rows.append(
+                    [
+                        iso.string(from: question.askedAt), question.page.map(String.init) ?? "",
+                        question.anonymous ? "Anonymous" : (question.name ?? ""), question.text, question.answered ? "yes" : "no",
+                    ] + (room ? [report.presenterName(of: question)] : []))
             }
         default:
             throw APIError.notFound("report file")
@@ -126,9 +138,10 @@ struct ReportController {
         }
         let attendance = Self.attendanceByMinute(visits, from: record.createdAt, to: end)
         return Report(
-            code: record.code, title: session.info.title, startedAt: record.createdAt, endedAt: record.endedAt,
+            code: record.code, kind: record.kind, title: session.info.title, startedAt: record.createdAt, endedAt: record.endedAt,
             uniqueViewers: Set(visits.map(\.viewerId)).count, peakViewers: attendance.map(\.viewers).max() ?? 0,
-            attendance: attendance, polls: polls, questions: views.questionViews())
+            attendance: attendance, polls: polls, questions: views.questionViews(),
+            presenters: state.snapshot.room?.control.presenters ?? [])
     }
 
     /// How many distinct viewers were connected in each minute of the session.

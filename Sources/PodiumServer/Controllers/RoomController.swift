@@ -101,11 +101,14 @@ struct RoomController {
                 status: .created, response: AddDeckResponse(deckId: deck.id, title: deck.title, status: "ready"))
         }
 
-        // An upload belongs to the moderator's library (presenters have no account) and joins
-        // the room once processed: the job remembers the room, so this holds across a restart
-        // (see `uploadProcessed`).
+        // An upload joins the room once processed: the job remembers the room, so this holds
+        // across a restart (see `uploadProcessed`). The moderator's upload is theirs, in their
+        // library; a guest presenter's belongs to them if they are signed in, else to the room
+        // alone (owned by the moderator for the foreign key, but never in the moderator's library).
+        let owner: (id: String, roomId: String?) =
+            role == .moderator ? (record.presenterId, nil) : user.map { ($0.id, nil) } ?? (record.presenterId, record.id)
         let (deck, job) = try await decks.accept(
-            request, ownerId: record.presenterId, folderId: nil,
+            request, ownerId: owner.id, folderId: nil, roomId: owner.roomId,
             room: DeckIngestRequest.RoomUpload(sessionId: record.id, role: role, presenterId: presenterId))
         return EditedResponse(
             status: .created,

@@ -198,13 +198,10 @@ struct SessionController {
     func response(_ record: SessionRecord, request: Request) async throws -> SessionResponse {
         let deck = try await record.deckId.asyncMap { try await store.deck(id: $0) } ?? nil
         let presenter = try await store.user(id: record.presenterId)
-        let joinUrl = joinBase.joinURL(code: record.code, request: request)
-        let base = joinBase.baseURL(request: request)
+        let links = joinBase.links(code: record.code, room: record.isRoom, request: request)
         return SessionResponse(
-            id: record.id, code: record.code, kind: record.kind, joinUrl: joinUrl,
-            presenterUrl: record.isRoom ? "\(base)/r/\(record.code)" : nil,
-            moderatorUrl: record.isRoom ? "\(base)/r/\(record.code)/moderate" : nil,
-            projectorUrl: record.isRoom ? "\(base)/r/\(record.code)/projector" : nil,
+            id: record.id, code: record.code, kind: record.kind, joinUrl: links.joinUrl, presenterUrl: links.presenterUrl,
+            moderatorUrl: links.moderatorUrl, projectorUrl: links.projectorUrl,
             deckId: record.deckId, title: record.title ?? deck?.title ?? "Deck", presenter: presenter?.name ?? "Presenter",
             hasPasscode: record.passcodeHash != nil, allowDownload: record.allowDownload, live: record.isLive,
             pageCount: deck?.pageCount ?? 0, createdAt: record.createdAt, startedAt: record.createdAt, endedAt: record.endedAt,

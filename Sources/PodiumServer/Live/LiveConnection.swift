@@ -186,7 +186,7 @@ struct LiveConnection {
                 outbox.push(Frames.encode(ErrorMessage(error)))
             }
         case .resync(let afterSeq):
-            let viewer = await !joined.session.state.isHost(joined.role)
+            let viewer = await !joined.session.state.seesHostViews(joined.role)
             for event in await joined.session.events(after: afterSeq) {
                 outbox.push(Frames.encode(viewer ? event.forViewers : event))
             }

@@ -95,7 +95,20 @@ extension LiveSession {
     /// for all viewers: it says nothing about who voted).
     func publishQuestions() {
         let views = views
-        fanOut.toHosts(.questions, Frames.encode(QuestionsMessage(questions: views.questionViews())))
+        let all = Frames.encode(QuestionsMessage(questions: views.questionViews()))
+        if state.snapshot.room == nil {
+            fanOut.toHosts(.questions, all)
+        } else {
+            // A room's presenters see the questions of their own turns; the moderator sees all.
+            for member in fanOut.members.hosts {
+                let frame =
+                    member.role == .presenter
+                    ? Frames.encode(
+                        QuestionsMessage(questions: views.questionViews(for: .presenter, presenterId: member.presenterId)))
+                    : all
+                member.outbox.replace(.questions, with: frame)
+            }
+        }
         let list = state.snapshot.questionMode.isPublic ? views.publicQuestionViews() : []
         // Viewers hear only of changes to the public list, not of every private question.
         guard list != published.lastPublicList else { return }

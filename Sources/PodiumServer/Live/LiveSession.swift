@@ -16,8 +16,8 @@ actor LiveSession {
     struct Member {
         let outbox: Outbox
         let role: Role
-        /// Runs the session: the presenter of a session, the moderator of a room. Hosts see
-        /// what viewers may not (answers before reveal, every question, the viewer list).
+        /// Sees what viewers may not (answers before reveal, questions, the viewer list): the
+        /// presenter of a session, the moderator and the presenters of a room.
         let host: Bool
         let viewerId: String?
         /// In a room, the presenter's public id.
@@ -116,7 +116,7 @@ actor LiveSession {
         fanOut.add(
             id,
             Member(
-                outbox: outbox, role: role, host: state.isHost(role), viewerId: viewerId,
+                outbox: outbox, role: role, host: state.seesHostViews(role), viewerId: viewerId,
                 presenterId: role == .presenter ? presenterId : nil, name: name, visit: visit))
         // A client far behind (cut off for being slow, away for long) takes the snapshot instead:
         // replaying thousands of events would be one huge frame, and the snapshot says it all.

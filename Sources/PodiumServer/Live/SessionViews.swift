@@ -38,8 +38,15 @@ struct SessionViews {
     }
 
     /// The hosts' list of every question.
-    func questionViews() -> [QuestionView] {
-        state.questions.all.map {
+    func questionViews() -> [QuestionView] { questionViews(state.questions.all) }
+
+    /// The questions one participant sees: all for the host, a room's presenter those of their turns.
+    func questionViews(for role: Role, presenterId: String?) -> [QuestionView] {
+        questionViews(state.questions(visibleTo: role, presenterId: presenterId))
+    }
+
+    private func questionViews(_ questions: [AudienceQuestion]) -> [QuestionView] {
+        questions.map {
             QuestionView($0, asker: state.viewerEntry($0.viewerId), votes: state.questions.votes[$0.id]?.count ?? 0)
         }
     }
@@ -66,7 +73,7 @@ struct SessionViews {
     func welcome(
         info: SessionInfo, role: Role, viewerId: String?, presenterId: String?, missed: [SessionEvent]?
     ) -> Welcome {
-        let host = state.isHost(role)
+        let host = state.seesHostViews(role)
         var welcome = Welcome(
             role: role, seq: state.seq, viewerId: role == .viewer ? viewerId : nil, session: info,
             snapshot: host ? state.snapshot : state.snapshot.forViewers,
@@ -78,7 +85,7 @@ struct SessionViews {
         let board = state.hasScoredQuiz ? state.leaderboard : nil
         if let board { welcome.leaderboard = leaderboard(board) }
         if host {
-            welcome.questions = questionViews()
+            welcome.questions = questionViews(for: role, presenterId: presenterId)
             welcome.viewerList = viewerViews()
             welcome.results = state.snapshot.polls.map { results(for: $0.poll.id, forHosts: true) }
         } else {

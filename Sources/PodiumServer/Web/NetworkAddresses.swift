@@ -29,7 +29,15 @@ enum NetworkAddresses {
     }
 }
 
-/// Builds the join link shown as text and QR code.
+/// The links of a session or room, as the REST responses carry them.
+struct JoinLinks: Sendable, Equatable {
+    let joinUrl: String
+    let presenterUrl: String?
+    let moderatorUrl: String?
+    let projectorUrl: String?
+}
+
+/// Builds the join link shown as text and QR code (and every other link the server hands out).
 ///
 /// Order of preference: the configured public URL; the Host the presenter used, unless it is a
 /// loopback name a phone could not reach; then the machine's first network address.
@@ -53,7 +61,16 @@ struct JoinURLBuilder: Sendable {
         return "http://\(request?.head.authority ?? "localhost:\(port)")"
     }
 
-    func joinURL(code: String, request: Request?) -> String { "\(baseURL(request: request))/s/\(code)" }
+    func joinURL(code: String, request: Request?) -> String { links(code: code, room: false, request: request).joinUrl }
+
+    /// Every link the server hands out for a session or room, from the one base: the audience's
+    /// join link and, for a room, where presenters join, the moderator's console and the projector.
+    func links(code: String, room: Bool, request: Request?) -> JoinLinks {
+        let base = baseURL(request: request)
+        return JoinLinks(
+            joinUrl: "\(base)/s/\(code)", presenterUrl: room ? "\(base)/r/\(code)" : nil,
+            moderatorUrl: room ? "\(base)/r/\(code)/moderate" : nil, projectorUrl: room ? "\(base)/r/\(code)/projector" : nil)
+    }
 
     static func isLoopback(_ host: String) -> Bool {
         let name = host.split(separator: ":").first.map(String.init)?.lowercased() ?? host
