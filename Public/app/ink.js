@@ -6,7 +6,7 @@
 // In a room a stroke carries the deck it was drawn on (the deck on the stage, stamped by the
 // server): page 2 of one deck is not page 2 of another.
 
-import { el, isTyping, dialogOpen, confirmDialog } from './ui.js';
+import { el, isTyping, dialogOpen, confirmDialog, icon } from './ui.js';
 import { throttle } from './console.js';
 import { newId } from './live.js';
 
@@ -48,33 +48,6 @@ const INKING_MS = 33; // ~30 per second
 const MIN_STEP_PX = 1.5; // a new point once the pen moved this far
 const ERASE_SLOP_PX = 10;
 const UNDO_KEEP = 200;
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
-const ICONS = {
-  pen: ['M12 20h9', 'M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z'],
-  highlighter: ['M9 11l-6 6v3h9l3-3', 'M22 12l-4.6 4.6a2 2 0 0 1-2.8 0l-5.2-5.2a2 2 0 0 1 0-2.8L14 4'],
-  eraser: ['M20 20H7L3 16a2 2 0 0 1 0-2.8L13.2 3a2 2 0 0 1 2.8 0l5 5a2 2 0 0 1 0 2.8L12 20', 'M6 11l7 7'],
-  undo: ['M9 14L4 9l5-5', 'M4 9h10.5a5.5 5.5 0 0 1 0 11H11'],
-  clear: ['M3 6h18', 'M8 6V4h8v2', 'M19 6l-1 14H6L5 6'],
-  x: ['M18 6L6 18', 'M6 6l12 12'],
-  download: ['M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4', 'M7 10l5 5 5-5', 'M12 15V3'],
-};
-
-/** A line icon like ui.js's, for the ink tools. */
-export function inkIcon(name, size = 20) {
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  for (const [key, value] of Object.entries({
-    viewBox: '0 0 24 24', width: size, height: size, fill: 'none', stroke: 'currentColor', 'stroke-width': 2,
-    'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': 'true', focusable: 'false',
-  })) svg.setAttribute(key, String(value));
-  svg.classList.add('icon');
-  for (const d of ICONS[name] || []) {
-    const path = document.createElementNS(SVG_NS, 'path');
-    path.setAttribute('d', d);
-    svg.append(path);
-  }
-  return svg;
-}
 
 function round(n, digits) {
   const f = 10 ** digits;
@@ -261,7 +234,7 @@ export class InkTools {
         title: 'Draw on the slide (D)', 'aria-keyshortcuts': 'D',
       },
       on: { click: () => this.setDrawMode() },
-    }, [inkIcon('pen'), el('span', { class: 'btn-label', text: 'Draw' })]);
+    }, [icon('pen', 20), el('span', { class: 'btn-label', text: 'Draw' })]);
     const group = this.console.pointerToggle.parentElement;
     group.insertBefore(this.toggle, this.console.pointerToggle.nextSibling);
   }
@@ -274,7 +247,7 @@ export class InkTools {
     const toolButton = (tool, label, iconName, key) => el('button', {
       class: 'ink-btn', attrs: { type: 'button', 'data-tool': tool, 'aria-pressed': 'false', 'aria-label': label, title: label + (key ? ' (' + key + ')' : '') },
       on: { click: () => this.setTool(tool) },
-    }, [inkIcon(iconName)]);
+    }, [icon(iconName, 20)]);
     this.toolButtons = [
       toolButton('pen', 'Pen', 'pen'),
       toolButton('highlighter', 'Highlighter', 'highlighter'),
@@ -298,15 +271,15 @@ export class InkTools {
     this.undoButton = el('button', {
       class: 'ink-btn', attrs: { type: 'button', 'data-action': 'ink-undo', 'aria-label': 'Undo', title: 'Undo your last stroke (Ctrl+Z)', 'aria-keyshortcuts': 'Control+Z Meta+Z' },
       on: { click: () => this.undo() },
-    }, [inkIcon('undo'), el('span', { class: 'ink-label', text: 'Undo' })]);
+    }, [icon('undo', 20), el('span', { class: 'ink-label', text: 'Undo' })]);
     this.clearButton = el('button', {
       class: 'ink-btn', attrs: { type: 'button', 'data-action': 'ink-clear', 'aria-label': 'Clear this slide', title: 'Remove all ink from this slide' },
       on: { click: () => this.clearPage() },
-    }, [inkIcon('clear'), el('span', { class: 'ink-label', text: 'Clear' })]);
+    }, [icon('clear', 20), el('span', { class: 'ink-label', text: 'Clear' })]);
     const done = el('button', {
       class: 'ink-btn ink-done', attrs: { type: 'button', 'data-action': 'ink-done', 'aria-label': 'Stop drawing', title: 'Stop drawing (D or Esc)' },
       on: { click: () => this.setDrawMode(false) },
-    }, [inkIcon('x')]);
+    }, [icon('x', 20)]);
     const sep = () => el('span', { class: 'ink-sep', attrs: { 'aria-hidden': 'true' } });
     const group = (label, children) => el('div', { class: 'ink-group', attrs: { role: 'group', 'aria-label': label } }, children);
     bar.replaceChildren(

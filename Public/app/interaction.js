@@ -5,52 +5,6 @@
 
 import { el } from './ui.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
-
-/** A few icons the shared icon set does not have (24×24 line icons). */
-const EXTRA_ICONS = {
-  chart: ['M4 20V10', 'M10 20V4', 'M16 20v-7', 'M22 20H2'],
-  message: ['M21 12a8 8 0 0 1-11.6 7.1L3 21l1.9-6.4A8 8 0 1 1 21 12z'],
-  send: ['M22 2L11 13', 'M22 2l-7 20-4-9-9-4z'],
-  chevronDown: ['M6 9l6 6 6-6'],
-  chevronUp: ['M18 15l-6-6-6 6'],
-  quote: ['M7 7h4v4c0 3-2 5-4 6', 'M15 7h4v4c0 3-2 5-4 6'],
-  lock: ['M5 11h14v10H5z', 'M8 11V7a4 4 0 0 1 8 0v4'],
-  unlock: ['M5 11h14v10H5z', 'M8 11V7a4 4 0 0 1 7.5-2'],
-  users: ['M17 21v-2a4 4 0 0 0-4-4H5a4 4 0 0 0-4 4v2', 'M9 7m-4 0a4 4 0 1 0 8 0a4 4 0 1 0 -8 0',
-    'M23 21v-2a4 4 0 0 0-3-3.9', 'M16 3.1a4 4 0 0 1 0 7.8'],
-  qr: ['M3 3h7v7H3z', 'M14 3h7v7h-7z', 'M3 14h7v7H3z', 'M14 14h3v3h-3z', 'M20 14v.01', 'M14 20h.01', 'M17 17h4v4h-4'],
-  edit: ['M12 20h9', 'M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z'],
-  trash: ['M3 6h18', 'M8 6V4h8v2', 'M19 6l-1 14H6L5 6', 'M10 11v6', 'M14 11v6'],
-  plus: ['M12 5v14', 'M5 12h14'],
-  x: ['M18 6L6 18', 'M6 6l12 12'],
-  check: ['M20 6L9 17l-5-5'],
-  share: ['M4 12v8h16v-8', 'M16 6l-4-4-4 4', 'M12 2v13'],
-  trophy: ['M8 21h8', 'M12 17v4', 'M7 4h10v5a5 5 0 0 1-10 0z', 'M17 5h3v2a3 3 0 0 1-3 3', 'M7 5H4v2a3 3 0 0 0 3 3'],
-  thumbUp: ['M7 10v11H3V10z', 'M7 10l4-8a3 3 0 0 1 3 3v4h6a2 2 0 0 1 2 2.3l-1.4 8A2 2 0 0 1 18.6 21H7'],
-  arrowUp: ['M12 19V5', 'M5 12l7-7 7 7'],
-  list: ['M8 6h13', 'M8 12h13', 'M8 18h13', 'M3 6h.01', 'M3 12h.01', 'M3 18h.01'],
-  note: ['M14 3H6a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V9z', 'M14 3v6h6', 'M8 13h8', 'M8 17h5'],
-  download: ['M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4', 'M7 10l5 5 5-5', 'M12 15V3'],
-  report: ['M3 3v18h18', 'M7 15l4-4 3 3 5-6'],
-  screen: ['M3 4h18v12H3z', 'M8 20h8', 'M12 16v4'],
-};
-
-export function icon2(name, size = 18) {
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  for (const [k, v] of Object.entries({
-    viewBox: '0 0 24 24', width: size, height: size, fill: 'none', stroke: 'currentColor', 'stroke-width': 2,
-    'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': 'true', focusable: 'false',
-  })) svg.setAttribute(k, String(v));
-  svg.classList.add('icon');
-  for (const d of EXTRA_ICONS[name] || []) {
-    const path = document.createElementNS(SVG_NS, 'path');
-    path.setAttribute('d', d);
-    svg.append(path);
-  }
-  return svg;
-}
-
 /**
  * What a client knows of the session's interaction, kept up to date from a LiveClient.
  * Dispatches `update` (CustomEvent, detail {kind}) with kind: polls | results | myAnswer |

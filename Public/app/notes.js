@@ -10,8 +10,7 @@
 // one being written); #notes-text; [data-action=notes-follow].
 
 import { api } from './api.js';
-import { el } from './ui.js';
-import { icon2 } from './interaction.js';
+import { el, icon } from './ui.js';
 
 const SAVE_AFTER = 700; // ms of quiet typing before saving
 const MAX_NOTE = 10000;
@@ -34,7 +33,7 @@ export class ViewerNotes {
     this.button = el('button', {
       class: 'btn', attrs: { type: 'button', id: 'notes-button', 'aria-label': 'My notes', title: 'My notes on this slide', 'aria-expanded': 'false', 'aria-controls': 'notes-panel' },
       on: { click: () => this.toggle() },
-    }, [icon2('note', 18), el('span', { class: 'btn-label', text: 'Notes' }), el('span', { class: 'note-dot', attrs: { 'aria-hidden': 'true' } })]);
+    }, [icon('note', 18), el('span', { class: 'btn-label', text: 'Notes' }), el('span', { class: 'note-dot', attrs: { 'aria-hidden': 'true' } })]);
     const status = bar.querySelector('#download') || bar.querySelector('#fullscreen');
     bar.insertBefore(this.button, status);
     this.build(watch);
@@ -49,7 +48,7 @@ export class ViewerNotes {
     this.state = el('span', { class: 'notes-state', attrs: { 'data-role': 'notes-state', 'aria-live': 'polite' } });
     this.download = el('a', {
       class: 'btn btn-sm', attrs: { href: this.base + '.md', download: 'notes.md', 'data-action': 'download-notes' },
-    }, [icon2('download', 16), el('span', { text: 'Download notes (Markdown)' })]);
+    }, [icon('download', 16), el('span', { text: 'Download notes (Markdown)' })]);
     this.behind = el('p', { class: 'notes-behind', attrs: { 'aria-live': 'polite' } });
     this.followButton = el('button', {
       class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'notes-follow' },
@@ -57,9 +56,9 @@ export class ViewerNotes {
     });
     this.behindNotice = el('div', { class: 'notes-behind-notice' }, [this.behind, this.followButton]);
     this.behindNotice.hidden = true;
-    const close = el('button', { class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Close notes', title: 'Close' }, on: { click: () => this.toggle(false) } }, [icon2('x', 20)]);
+    const close = el('button', { class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Close notes', title: 'Close' }, on: { click: () => this.toggle(false) } }, [icon('x', 20)]);
     this.panel = el('section', { class: 'notes-panel', attrs: { id: 'notes-panel', 'aria-labelledby': 'notes-title' } }, [
-      el('div', { class: 'notes-head' }, [icon2('note', 18), this.title, close]),
+      el('div', { class: 'notes-head' }, [icon('note', 18), this.title, close]),
       this.behindNotice,
       this.text,
       el('div', { class: 'notes-foot' }, [this.state, this.download]),

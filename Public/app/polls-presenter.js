@@ -12,8 +12,8 @@
 // State for tests and CSS: see each file; here .tab-badge[data-role=unread],
 // [data-action=lock][aria-pressed], .viewer-item[data-viewer-id][data-connected].
 
-import { el, toast } from './ui.js';
-import { InteractionState, icon2 } from './interaction.js';
+import { el, toast, icon } from './ui.js';
+import { InteractionState } from './interaction.js';
 import { PollsPane } from './presenter-polls.js';
 import { QuestionBank } from './presenter-bank.js';
 import { QuestionsPane } from './presenter-questions.js';
@@ -161,7 +161,7 @@ export class PresenterInteraction {
     this.lockButton.dataset.locked = String(locked);
     this.lockButton.title = locked ? 'Viewers follow your slide. Click to let them browse.' : 'Viewers browse on their own. Click to make them follow you.';
     this.lockButton.setAttribute('aria-label', label);
-    this.lockButton.querySelector('.lock-icon').replaceChildren(icon2(locked ? 'lock' : 'unlock', 18));
+    this.lockButton.querySelector('.lock-icon').replaceChildren(icon(locked ? 'lock' : 'unlock', 18));
     this.lockButton.querySelector('.btn-label').textContent = label;
     this.lockButton.disabled = Boolean(this.live.state.ended) || this.lockSwitch.disabled;
   }

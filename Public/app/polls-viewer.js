@@ -5,9 +5,9 @@
 // [data-collapsed]; options .poll-option[data-index][data-correct][data-mine]; the chart's rows
 // .bar-row[data-count][data-correct][data-mine].
 
-import { el, toast } from './ui.js';
+import { el, toast, icon } from './ui.js';
 import { PublicQuestions } from './viewer-questions.js';
-import { InteractionState, barChart, icon2, leaderboardList, ordinal, formatNumber, pollTitle } from './interaction.js';
+import { InteractionState, barChart, leaderboardList, ordinal, formatNumber, pollTitle } from './interaction.js';
 
 const MAX_ANSWER = 500;
 const MAX_QUESTION = 500;
@@ -74,7 +74,7 @@ export class ViewerInteraction {
     this.pill = el('button', {
       class: 'poll-pill', attrs: { type: 'button', id: 'poll-pill', 'aria-controls': 'poll-sheet' },
       on: { click: () => { this.collapsed = false; this.render(); this.focusSheet(); } },
-    }, [icon2('chart', 18), el('span', { class: 'poll-pill-text' })]);
+    }, [icon('chart', 18), el('span', { class: 'poll-pill-text' })]);
     this.pill.hidden = true;
     this.sheet = el('section', { class: 'poll-sheet', attrs: { id: 'poll-sheet', 'aria-label': 'Poll', 'aria-live': 'polite', tabindex: '-1' } });
     this.sheet.hidden = true;
@@ -146,11 +146,11 @@ export class ViewerInteraction {
     const collapse = el('button', {
       class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Hide the poll', title: 'Hide', 'data-action': 'collapse-poll' },
       on: { click: () => this.hideSheet() },
-    }, [icon2('chevronDown', 20)]);
+    }, [icon('chevronDown', 20)]);
     this.statusChip = el('span', { class: 'poll-chip' });
     // Named as on the presenter's screen: by its place in the session ("Poll 2"), never its id.
     const label = pollTitle(this.state.polls, poll.id).label;
-    const kicker = poll.quiz ? [icon2('trophy', 16), el('span', { text: 'Quiz · ' + label })] : [icon2('chart', 16), el('span', { text: label })];
+    const kicker = poll.quiz ? [icon('trophy', 16), el('span', { text: 'Quiz · ' + label })] : [icon('chart', 16), el('span', { text: label })];
     const head = el('div', { class: 'sheet-head' }, [el('span', { class: 'sheet-kicker', attrs: { 'data-role': 'poll-label' } }, kicker), this.statusChip, collapse]);
     const question = el('h2', { class: 'poll-question', text: poll.question, attrs: { id: 'poll-q-' + poll.id } });
     this.form = el('form', { class: 'poll-form', attrs: { 'aria-labelledby': 'poll-q-' + poll.id, novalidate: true } });
@@ -336,7 +336,7 @@ export class ViewerInteraction {
 
     // Open answers the presenter shared.
     this.sharedBox.replaceChildren(...entry.shared.map((s) => el('blockquote', { class: 'shared-answer', data: { answerId: s.answerId } }, [
-      icon2('quote', 18), el('span', { text: s.text }),
+      icon('quote', 18), el('span', { text: s.text }),
     ])));
     this.sharedBox.hidden = entry.shared.length === 0;
     this.renderQuiz(entry);
@@ -356,7 +356,7 @@ export class ViewerInteraction {
     const score = mine ? mine.score : 0;
     const standing = mine && mine.rank ? ordinal(mine.rank) + ' of ' + players : players ? 'not on the board yet' : '';
     const card = el('div', { class: 'my-score', attrs: { 'data-role': 'my-score', 'data-score': score, 'data-rank': (mine && mine.rank) || '', 'data-players': players } }, [
-      icon2('trophy', 22),
+      icon('trophy', 22),
       el('span', { class: 'my-score-text' }, [
         el('strong', { text: 'You: ' + formatNumber(score) + (score === 1 ? ' point' : ' points') }),
         standing ? el('span', { text: ' — ' + standing }) : null,
@@ -403,7 +403,7 @@ export class ViewerInteraction {
     this.askButton = el('button', {
       class: 'btn', attrs: { type: 'button', id: 'ask-button', 'aria-label': 'Ask a question', title: 'Ask the presenter a question' },
       on: { click: () => this.openAsk() },
-    }, [icon2('message', 18), el('span', { class: 'btn-label', text: 'Ask' })]);
+    }, [icon('message', 18), el('span', { class: 'btn-label', text: 'Ask' })]);
     const status = bar.querySelector('#status');
     bar.insertBefore(this.askButton, status ? status.nextSibling : null);
   }
@@ -423,7 +423,7 @@ export class ViewerInteraction {
     const anonBox = el('input', { attrs: { type: 'checkbox', id: 'ask-anonymous' } });
     const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
     const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
-    const send = el('button', { class: 'btn btn-primary', attrs: { type: 'submit', id: 'ask-send', disabled: true } }, [icon2('send', 18), el('span', { text: 'Send question' })]);
+    const send = el('button', { class: 'btn btn-primary', attrs: { type: 'submit', id: 'ask-send', disabled: true } }, [icon('send', 18), el('span', { text: 'Send question' })]);
     text.addEventListener('input', () => {
       count.textContent = text.value.length + ' / ' + MAX_QUESTION;
       send.disabled = !text.value.trim();

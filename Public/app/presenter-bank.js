@@ -6,8 +6,7 @@
 // delete-question]; the editor is dialog#poll-editor.
 
 import { api } from './api.js';
-import { el, toast, confirmDialog } from './ui.js';
-import { icon2 } from './interaction.js';
+import { el, toast, confirmDialog, icon } from './ui.js';
 
 const MIN_CHOICES = 2;
 const MAX_CHOICES = 8;
@@ -31,9 +30,9 @@ export class QuestionBank {
     this.bank = [];
     this.bankLoaded = false;
     const newButton = el('button', { class: 'btn btn-primary btn-sm', attrs: { type: 'button', 'data-action': 'new-question' }, on: { click: () => this.openEditor({ mode: 'new' }) } },
-      [icon2('plus', 16), el('span', { text: 'New question' })]);
+      [icon('plus', 16), el('span', { text: 'New question' })]);
     const adhocButton = openPoll ? el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'ask-adhoc' }, on: { click: () => this.openEditor({ mode: 'adhoc' }) } },
-      [icon2('send', 16), el('span', { text: 'Ask without saving' })]) : null;
+      [icon('send', 16), el('span', { text: 'Ask without saving' })]) : null;
     this.bankList = el('ul', { class: 'bank-list', attrs: { 'aria-label': 'Question bank' } });
     container.append(
       el('div', { class: 'pane-head' }, [el('h2', { text: 'Question bank' })]),
@@ -77,9 +76,9 @@ export class QuestionBank {
     this.bank.forEach((item, index) => {
       const poll = item.poll;
       const send = this.openPoll ? el('button', { class: 'btn btn-primary btn-sm', attrs: { type: 'button', 'data-action': 'send-poll', title: 'Ask the audience now' }, on: { click: () => this.openPoll(poll) } },
-        [icon2('send', 16), el('span', { text: 'Send' })]) : null;
-      const edit = el('button', { class: 'btn btn-sm btn-icon-sm', attrs: { type: 'button', 'aria-label': 'Edit', title: 'Edit', 'data-action': 'edit-question' }, on: { click: () => this.openEditor({ mode: 'edit', item }) } }, [icon2('edit', 16)]);
-      const remove = el('button', { class: 'btn btn-sm btn-icon-sm', attrs: { type: 'button', 'aria-label': 'Delete', title: 'Delete', 'data-action': 'delete-question' }, on: { click: () => this.deleteQuestion(item) } }, [icon2('trash', 16)]);
+        [icon('send', 16), el('span', { text: 'Send' })]) : null;
+      const edit = el('button', { class: 'btn btn-sm btn-icon-sm', attrs: { type: 'button', 'aria-label': 'Edit', title: 'Edit', 'data-action': 'edit-question' }, on: { click: () => this.openEditor({ mode: 'edit', item }) } }, [icon('edit', 16)]);
+      const remove = el('button', { class: 'btn btn-sm btn-icon-sm', attrs: { type: 'button', 'aria-label': 'Delete', title: 'Delete', 'data-action': 'delete-question' }, on: { click: () => this.deleteQuestion(item) } }, [icon('trash', 16)]);
       list.append(el('li', { class: 'bank-item', data: { questionId: item.id } }, [
         el('div', { class: 'bank-text' }, [
           el('span', { class: 'bank-number', text: String(index + 1) }),
@@ -119,7 +118,7 @@ export class QuestionBank {
       el('label', { attrs: { for: 'kind-open' } }, [kindOpen, el('span', { text: 'Open text' })]),
     ]);
     const choiceList = el('ol', { class: 'choice-editor' });
-    const addChoice = el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'add-choice' } }, [icon2('plus', 16), el('span', { text: 'Add a choice' })]);
+    const addChoice = el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'add-choice' } }, [icon('plus', 16), el('span', { text: 'Add a choice' })]);
     const multiple = el('input', { attrs: { type: 'checkbox', id: 'poll-multiple' } });
     multiple.checked = Boolean(start.multiple);
     const showResults = el('input', { attrs: { type: 'checkbox', id: 'poll-show-results' } });
@@ -133,7 +132,7 @@ export class QuestionBank {
       input.value = text;
       const tick = el('input', { attrs: { type: 'checkbox', 'data-role': 'correct', title: 'Right answer' } });
       tick.checked = correct;
-      const remove = el('button', { class: 'btn btn-ghost btn-icon-sm', attrs: { type: 'button', 'aria-label': 'Remove this choice', title: 'Remove' } }, [icon2('x', 16)]);
+      const remove = el('button', { class: 'btn btn-ghost btn-icon-sm', attrs: { type: 'button', 'aria-label': 'Remove this choice', title: 'Remove' } }, [icon('x', 16)]);
       const row = el('li', { class: 'choice-row' }, [
         el('span', { class: 'choice-letter', attrs: { 'aria-hidden': 'true' } }),
         input,
@@ -185,7 +184,7 @@ export class QuestionBank {
       el('label', { class: 'check', attrs: { for: 'poll-multiple' } }, [multiple, el('span', { text: 'Allow several answers' })]),
       el('label', { class: 'switch quiz-switch', attrs: { for: 'poll-quiz' } }, [
         el('span', { class: 'switch-text' }, [
-          el('span', { class: 'field-label' }, [icon2('trophy', 16), el('span', { text: ' Quiz question (scores points)' })]),
+          el('span', { class: 'field-label' }, [icon('trophy', 16), el('span', { text: ' Quiz question (scores points)' })]),
           el('span', { class: 'field-hint', text: 'Needs a right answer. Right answers score 500 to 1,000 points, more for faster ones; a leaderboard follows.', attrs: { id: 'poll-quiz-hint' } }),
         ]),
         quiz,

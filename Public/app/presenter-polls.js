@@ -7,8 +7,8 @@
 // .history-item[data-poll-id] (earlier polls); [data-action=spotlight][data-spotlight-kind]
 // [aria-pressed] (see presenter-spotlight.js).
 
-import { el, confirmDialog } from './ui.js';
-import { barChart, wordCloud, percent, icon2, leaderboardList, pollTitle } from './interaction.js';
+import { el, confirmDialog, icon } from './ui.js';
+import { barChart, wordCloud, percent, leaderboardList, pollTitle } from './interaction.js';
 import { kindLabel } from './presenter-bank.js';
 
 export class PollsPane {
@@ -131,7 +131,7 @@ export class PollsPane {
     const rateBar = el('div', { class: 'rate-track', attrs: { 'aria-hidden': 'true' } }, [el('span', { class: 'rate-fill' })]);
     rateBar.firstChild.style.width = Math.min(100, percent(results.answered, results.connected)) + '%';
     const parts = [
-      el('div', { class: 'active-head' }, [el('span', { class: 'sheet-kicker', attrs: { 'data-role': 'poll-label' } }, [icon2('chart', 16), el('span', { text: pollTitle(this.state.polls, poll.id).label })]), chip]),
+      el('div', { class: 'active-head' }, [el('span', { class: 'sheet-kicker', attrs: { 'data-role': 'poll-label' } }, [icon('chart', 16), el('span', { text: pollTitle(this.state.polls, poll.id).label })]), chip]),
       el('h3', { class: 'active-question', text: poll.question }),
       el('p', { class: 'active-meta', text: kindLabel(poll) + (poll.showResults ? ' · results shown live' : ' · results hidden from the audience') }),
       rate, rateBar,
@@ -151,24 +151,24 @@ export class PollsPane {
         const share = el('button', {
           class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'share-answer', disabled: isShared, title: 'Show this answer to everyone (no name)' },
           on: { click: () => this.send({ type: 'shareAnswer', pollId: poll.id, answerId }).catch(() => {}) },
-        }, [icon2(isShared ? 'check' : 'share', 14), el('span', { text: isShared ? 'Shared' : 'Share' })]);
+        }, [icon(isShared ? 'check' : 'share', 14), el('span', { text: isShared ? 'Shared' : 'Share' })]);
         list.append(el('li', { class: 'answer-item' + (isShared ? ' is-shared' : ''), data: { answerId } }, [el('span', { class: 'answer-text', text: answer.text }), share]));
       }
       parts.push(list);
     }
     const buttons = [];
     if (status === 'open') {
-      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'close-poll' }, on: { click: () => this.send({ type: 'closePoll', pollId: poll.id }).catch(() => {}) } }, [icon2('x', 16), el('span', { text: 'Close' })]));
+      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'close-poll' }, on: { click: () => this.send({ type: 'closePoll', pollId: poll.id }).catch(() => {}) } }, [icon('x', 16), el('span', { text: 'Close' })]));
     }
     const hasAnswer = (poll.correct || []).length > 0;
     if (poll.kind === 'choice' && hasAnswer && status !== 'revealed') {
-      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: false }).catch(() => {}) } }, [icon2('check', 16), el('span', { text: 'Reveal answer' })]));
+      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: false }).catch(() => {}) } }, [icon('check', 16), el('span', { text: 'Reveal answer' })]));
     }
     if (poll.kind === 'choice' && !(status === 'revealed' && entry.resultsRevealed)) {
-      buttons.push(el('button', { class: 'btn btn-sm btn-primary', attrs: { type: 'button', 'data-action': 'reveal-results' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon2('chart', 16), el('span', { text: status === 'revealed' || !hasAnswer ? 'Show results to everyone' : 'Reveal answer + results' })]));
+      buttons.push(el('button', { class: 'btn btn-sm btn-primary', attrs: { type: 'button', 'data-action': 'reveal-results' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon('chart', 16), el('span', { text: status === 'revealed' || !hasAnswer ? 'Show results to everyone' : 'Reveal answer + results' })]));
     }
     if (poll.kind === 'open' && status !== 'revealed') {
-      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal-results', title: 'Close and show the word counts to everyone' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon2('chart', 16), el('span', { text: 'End poll' })]));
+      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal-results', title: 'Close and show the word counts to everyone' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon('chart', 16), el('span', { text: 'End poll' })]));
     }
     if (buttons.length) parts.push(el('div', { class: 'active-actions' }, buttons));
     parts.push(this.screenActions(entry));
@@ -183,7 +183,7 @@ export class PollsPane {
     const show = this.onScreen.button({ kind: 'leaderboard' }, 'Show leaderboard on screen');
     return el('div', { class: 'quiz-board' }, [
       el('div', { class: 'pane-head' }, [
-        el('h3', { class: 'quiz-board-title' }, [icon2('trophy', 16), el('span', { text: 'Leaderboard' })]),
+        el('h3', { class: 'quiz-board-title' }, [icon('trophy', 16), el('span', { text: 'Leaderboard' })]),
         el('span', { class: 'pane-count', text: board ? board.players + (board.players === 1 ? ' player' : ' players') : '' }),
       ]),
       board ? leaderboardList(board) : el('p', { class: 'muted', text: 'Scoring…' }),

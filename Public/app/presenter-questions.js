@@ -5,8 +5,8 @@
 // [data-approved][data-votes]; .tab-badge[data-role=unread]; the toast of a new question (its text
 // only when no review is needed: a console is often what the room sees).
 
-import { el, toast } from './ui.js';
-import { timeAgo, icon2 } from './interaction.js';
+import { el, toast, icon } from './ui.js';
+import { timeAgo } from './interaction.js';
 
 export class QuestionsPane {
   /**
@@ -173,7 +173,7 @@ export class QuestionsPane {
       const mark = el('button', {
         class: 'btn btn-sm mark-answered', attrs: { type: 'button', 'aria-pressed': String(q.answered), 'data-action': 'mark-answered' },
         on: { click: () => this.send({ type: 'markQuestion', questionId: q.id, answered: !q.answered }).catch(() => {}) },
-      }, [icon2('check', 14), el('span', { text: q.answered ? 'Answered' : 'Mark answered' })]);
+      }, [icon('check', 14), el('span', { text: q.answered ? 'Answered' : 'Mark answered' })]);
       const votes = mode.public ? el('span', {
         class: 'vote-count', text: '▲ ' + (q.votes || 0),
         attrs: { 'data-role': 'votes', title: (q.votes || 0) + (q.votes === 1 ? ' upvote' : ' upvotes'), 'aria-label': (q.votes || 0) + (q.votes === 1 ? ' upvote' : ' upvotes') },
@@ -181,7 +181,7 @@ export class QuestionsPane {
       const approve = approving ? el('button', {
         class: 'btn btn-sm approve-btn', attrs: { type: 'button', 'aria-pressed': String(Boolean(q.approved)), 'data-action': 'approve-question', title: q.approved ? 'Take it off the public list' : 'Show it to everyone' },
         on: { click: () => this.send({ type: 'approveQuestion', questionId: q.id, approved: !q.approved }).catch(() => {}) },
-      }, [icon2(q.approved ? 'x' : 'check', 14), el('span', { text: q.approved ? 'Unapprove' : 'Approve' })]) : null;
+      }, [icon(q.approved ? 'x' : 'check', 14), el('span', { text: q.approved ? 'Unapprove' : 'Approve' })]) : null;
       // On screen for everyone: never a question that still waits for approval.
       const showable = !mode.approval || q.approved;
       const screen = showable ? this.onScreen.button({ kind: 'question', questionId: q.id }, 'Show on screen') : null;

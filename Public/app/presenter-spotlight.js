@@ -7,8 +7,8 @@
 // State for tests: [data-action=spotlight][data-spotlight-kind][aria-pressed] (a toggle per
 // thing); [data-role=on-screen] (the line in the panel, hidden when nothing is on screen).
 
-import { el } from './ui.js';
-import { icon2, pollTitle } from './interaction.js';
+import { el, icon } from './ui.js';
+import { pollTitle } from './interaction.js';
 import { mountSpotlight } from './spotlight.js';
 
 const KIND_NAMES = {
@@ -55,7 +55,7 @@ export class OnScreen {
         title: on ? 'Take it off everyone’s screen' : 'Show it full-screen to everyone: viewers and the projector',
       },
       on: { click: () => this.set(on ? null : target) },
-    }, [icon2(on ? 'x' : 'screen', 14), el('span', { text: on ? 'Take off screen' : label })]);
+    }, [icon(on ? 'x' : 'screen', 14), el('span', { text: on ? 'Take off screen' : label })]);
   }
 
   /** "On screen: Poll 2 · Results" with a button to take it off, or nothing. */
@@ -69,12 +69,12 @@ export class OnScreen {
     let what = KIND_NAMES[now.kind] || now.kind;
     if (now.pollId !== undefined) what = pollTitle(polls, now.pollId).label + ' · ' + what;
     this.line.replaceChildren(
-      icon2('screen', 16),
+      icon('screen', 16),
       el('span', { class: 'on-screen-text' }, [el('strong', { text: 'On screen: ' }), el('span', { text: what })]),
       el('button', {
         class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'spotlight-off-panel' },
         on: { click: () => this.set(null) },
-      }, [icon2('x', 14), el('span', { text: 'Take off screen' })]),
+      }, [icon('x', 14), el('span', { text: 'Take off screen' })]),
     );
   }
 }

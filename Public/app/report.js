@@ -6,8 +6,8 @@
 // [data-question-id][data-answered][data-presenter] (a room: who had the stage); a[data-csv].
 
 import { api, goToLogin } from './api.js';
-import { el, hydrateIcons } from './ui.js';
-import { barChart, icon2, percent, formatNumber } from './interaction.js';
+import { el, hydrateIcons, icon } from './ui.js';
+import { barChart, percent, formatNumber } from './interaction.js';
 
 hydrateIcons();
 
@@ -157,7 +157,7 @@ function downloads() {
   const files = [['attendance', 'Attendance'], ['polls', 'Poll results'], ['answers', 'Answers'], ['questions', 'Questions']];
   return el('ul', { class: 'report-downloads', attrs: { 'aria-label': 'Download as CSV' } }, files.map(([kind, label]) => el('li', {}, [
     el('a', { class: 'btn btn-sm', attrs: { href: base + '/' + kind + '.csv', download: code + '-' + kind + '.csv', 'data-csv': kind } }, [
-      icon2('download', 16), el('span', { text: label + ' (CSV)' }),
+      icon('download', 16), el('span', { text: label + ' (CSV)' }),
     ]),
   ])));
 }

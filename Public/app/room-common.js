@@ -146,44 +146,6 @@ export function uploadToRoom(code, file, { onProgress, asPresenter = false } = {
   });
 }
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
-/** Icons the room pages add to ui.js's set (24×24 line icons). */
-const ROOM_ICONS = {
-  hand: ['M18 11V6a2 2 0 0 0-4 0v5', 'M14 10V4a2 2 0 0 0-4 0v6', 'M10 10.5V6a2 2 0 0 0-4 0v8',
-    'M18 8a2 2 0 1 1 4 0v6a8 8 0 0 1-8 8h-2c-2.8 0-4.5-.9-5.9-2.4L2.7 16a2 2 0 0 1 2.9-2.8L7 15'],
-  clock: ['M12 12m-9 0a9 9 0 1 0 18 0a9 9 0 1 0 -18 0', 'M12 7v5l3 2'],
-  moon: ['M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z'],
-  projector: ['M2 7h20v10H2z', 'M16 12m-2.5 0a2.5 2.5 0 1 0 5 0a2.5 2.5 0 1 0 -5 0', 'M5 10h6', 'M5 14h4', 'M6 17v3', 'M18 17v3'],
-  pass: ['M5 12h14', 'M13 6l6 6-6 6'],
-  undo: ['M9 14L4 9l5-5', 'M4 9h11a5 5 0 0 1 0 10h-4'],
-  crown: ['M3 8l4 4 5-7 5 7 4-4-2 11H5z'],
-  library: ['M4 4h4v16H4z', 'M10 4h4v16h-4z', 'M16.5 4.5l3.8 1-3.9 15-3.8-1z'],
-};
-
-/** An inline SVG icon from the room's set. */
-export function roomIcon(name, size = 20) {
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  for (const [k, v] of Object.entries({
-    viewBox: '0 0 24 24', width: size, height: size, fill: 'none', stroke: 'currentColor', 'stroke-width': '2',
-    'stroke-linecap': 'round', 'stroke-linejoin': 'round', 'aria-hidden': 'true', focusable: 'false',
-  })) svg.setAttribute(k, String(v));
-  svg.classList.add('icon');
-  for (const d of ROOM_ICONS[name] || []) {
-    const path = document.createElementNS(SVG_NS, 'path');
-    path.setAttribute('d', d);
-    svg.append(path);
-  }
-  return svg;
-}
-
-/** Replaces every <span data-room-icon="name"> with its SVG. */
-export function hydrateRoomIcons(root = document) {
-  for (const holder of root.querySelectorAll('[data-room-icon]')) {
-    if (holder.firstChild && holder.firstChild.nodeName === 'svg') continue;
-    holder.replaceChildren(roomIcon(holder.dataset.roomIcon, Number(holder.dataset.iconSize) || 20));
-  }
-}
-
 /** Copies text to the clipboard (with the old way for plain http on a LAN address). */
 export async function copyText(text) {
   try {

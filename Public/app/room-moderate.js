@@ -9,13 +9,10 @@ import { StageDriver } from './stage-driver.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { hydrateIcons, toast, confirmDialog, el, plural } from './ui.js';
 import { showQR } from './qr.js';
-import {
-  roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, secondsSince, everySecond,
-  errorText, uploadToRoom, stageDeck, hydrateRoomIcons, copyText, wireSidePanel,
-} from './room-common.js';
+import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, copyText, wireSidePanel } from './room-common.js';
 
 hydrateIcons();
-hydrateRoomIcons();
+hydrateIcons();
 wireSidePanel();
 
 const code = roomCode();

@@ -3,7 +3,6 @@
 
 import { api } from './api.js';
 import { el, icon } from './ui.js';
-import { roomIcon } from './room-common.js';
 
 export function openRoomDialog() {
   const titleId = 'room-open-title';
@@ -23,7 +22,7 @@ export function openRoomDialog() {
   const form = el('form', { class: 'dialog-form', attrs: { novalidate: true } }, [
     el('h2', { class: 'dialog-title', text: 'Open a room', attrs: { id: titleId } }),
     el('div', { class: 'room-intro' }, [
-      roomIcon('hand', 28),
+      icon('hand', 28),
       el('p', { text: 'Several presenters bring their own decks and take turns on one projector. You moderate: '
         + 'you hand over control, keep time, and can take the stage back at any moment.' }),
     ]),

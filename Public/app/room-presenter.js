@@ -7,13 +7,10 @@ import { LiveClient } from './live.js';
 import { StageDriver } from './stage-driver.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { hydrateIcons, toast, el, plural, cleanCode, CODE_LENGTH } from './ui.js';
-import {
-  presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom,
-  stageDeck, hydrateRoomIcons, roomLinks, shortURL, wireSidePanel,
-} from './room-common.js';
+import { presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel } from './room-common.js';
 
 hydrateIcons();
-hydrateRoomIcons();
+hydrateIcons();
 wireSidePanel();
 
 const $ = (id) => document.getElementById(id);

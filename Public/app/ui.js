@@ -68,6 +68,7 @@ const ICONS = {
   highlighter: ['M9 11l-6 6v3h9l3-3', 'M22 12l-4.6 4.6a2 2 0 0 1-2.8 0l-5.2-5.2a2 2 0 0 1 0-2.8L14 4'],
   eraser: ['M20 20H7L3 16a2 2 0 0 1 0-2.8L13.2 3a2 2 0 0 1 2.8 0l5 5a2 2 0 0 1 0 2.8L12 20', 'M6 11l7 7'],
   clear: ['M3 6h18', 'M8 6V4h8v2', 'M19 6l-1 14H6L5 6'],
+  screen: ['M3 4h18v12H3z', 'M8 20h8', 'M12 16v4'],
 };
 
 /** An inline SVG icon, hidden from screen readers (the button carries the label). */

@@ -4,10 +4,10 @@
 import { api } from './api.js';
 import { LiveClient, stagePages, stageDeck } from './live.js';
 import './stage.js';
-import { hydrateIcons, cleanCode, CODE_LENGTH, isTyping, dialogOpen, toggleFullscreen, prefersReducedMotion } from './ui.js';
+import { hydrateIcons, cleanCode, CODE_LENGTH, isTyping, dialogOpen, toggleFullscreen, prefersReducedMotion, icon } from './ui.js';
 import { mountViewerInteraction } from './polls-viewer.js';
 import { ViewerNotes } from './notes.js';
-import { strokesFor, inkDeck, onPage, inkIcon } from './ink.js';
+import { strokesFor, inkDeck, onPage } from './ink.js';
 import { mountSpotlight } from './spotlight.js';
 
 hydrateIcons();
@@ -201,7 +201,7 @@ function onWelcome({ welcome }) {
         const withInk = $('download-ink');
         withInk.href = '/api/v1/sessions/' + encodeURIComponent(code) + '/export.pdf';
         withInk.setAttribute('download', '');
-        withInk.prepend(inkIcon('pen', 18));
+        withInk.prepend(icon('pen', 18));
         withInk.hidden = false;
       }
     }

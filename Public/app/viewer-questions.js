@@ -4,8 +4,7 @@
 // State for tests and CSS: #questions-button[hidden]; .public-question[data-question-id]
 // [data-votes][data-voted][data-answered]; its [data-action=vote][aria-pressed].
 
-import { el, toast } from './ui.js';
-import { icon2 } from './interaction.js';
+import { el, toast, icon } from './ui.js';
 
 export class PublicQuestions {
   /**
@@ -20,7 +19,7 @@ export class PublicQuestions {
     this.button = el('button', {
       class: 'btn', attrs: { type: 'button', id: 'questions-button', 'aria-label': 'Questions from the audience', title: 'Questions from the audience', 'aria-haspopup': 'dialog' },
       on: { click: () => this.open() },
-    }, [icon2('list', 18), el('span', { class: 'btn-label', text: 'Questions' }), el('span', { class: 'count-badge', attrs: { 'data-role': 'public-count' } })]);
+    }, [icon('list', 18), el('span', { class: 'btn-label', text: 'Questions' }), el('span', { class: 'count-badge', attrs: { 'data-role': 'public-count' } })]);
     this.button.hidden = true;
     bar.insertBefore(this.button, after ? after.nextSibling : null);
     this.build();
@@ -39,8 +38,8 @@ export class PublicQuestions {
   build() {
     this.list = el('ol', { class: 'public-list', attrs: { 'aria-label': 'Questions, most votes first' } });
     this.hint = el('p', { class: 'field-hint public-hint' });
-    const close = el('button', { class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Close', title: 'Close' } }, [icon2('x', 20)]);
-    const ask = el('button', { class: 'btn btn-primary', attrs: { type: 'button', 'data-action': 'ask-from-list' } }, [icon2('message', 18), el('span', { text: 'Ask a question' })]);
+    const close = el('button', { class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Close', title: 'Close' } }, [icon('x', 20)]);
+    const ask = el('button', { class: 'btn btn-primary', attrs: { type: 'button', 'data-action': 'ask-from-list' } }, [icon('message', 18), el('span', { text: 'Ask a question' })]);
     this.dialog = el('dialog', { class: 'dialog questions-dialog', attrs: { id: 'questions-dialog', 'aria-labelledby': 'questions-title' } }, [
       el('div', { class: 'questions-head' }, [el('h2', { class: 'dialog-title', text: 'Questions', attrs: { id: 'questions-title' } }), close]),
       this.hint,
@@ -99,7 +98,7 @@ export class PublicQuestions {
           title: voted ? 'Take back your upvote' : 'Upvote',
         },
         on: { click: () => this.vote(q.id, !voted) },
-      }, [icon2('arrowUp', 18), el('span', { class: 'vote-number', text: String(votes), attrs: { 'data-role': 'votes' } })]);
+      }, [icon('arrowUp', 18), el('span', { class: 'vote-number', text: String(votes), attrs: { 'data-role': 'votes' } })]);
       this.list.append(el('li', {
         class: 'public-question' + (q.answered ? ' is-answered' : ''),
         data: { questionId: q.id, votes, voted: String(voted), answered: String(Boolean(q.answered)) },
