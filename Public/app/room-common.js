@@ -1,7 +1,8 @@
 // What the room pages share (docs/protocol.md, "Rooms"): links, names, timers, messages,
 // uploads. The stage itself is stage-driver.js's.
 
-import { ApiError } from './api.js';
+import { api, ApiError } from './api.js';
+import { el, modalDialog, plural, toast } from './ui.js';
 import { stageDeck } from './live.js';
 
 export { stageDeck };
@@ -167,4 +168,50 @@ export async function copyText(text) {
     field.remove();
     return ok;
   }
+}
+
+/**
+ * Lets the signed-in user bring a ready deck of their library into the room (the moderator, or a
+ * presenter with `asPresenter`). Decks already in the room are shown but cannot be picked.
+ */
+export async function pickFromLibrary({ code, room, asPresenter = false }) {
+  let decks;
+  try {
+    decks = (await api('/api/v1/decks')).filter((d) => d.status === 'ready');
+  } catch (error) {
+    toast(errorText(error), { kind: 'error' });
+    return;
+  }
+  const inRoom = new Set(((room && room.decks) || []).map((d) => d.id));
+  const url = '/api/v1/sessions/' + encodeURIComponent(code) + '/decks' + (asPresenter ? '?as=presenter' : '');
+  let dialog = null;
+  const item = (deck) => el('li', {}, [el('button', {
+    class: 'picker-item', attrs: { type: 'button', disabled: inRoom.has(deck.id), 'data-deck-id': deck.id },
+    on: {
+      click: async (event) => {
+        const button = event.currentTarget;
+        button.disabled = true;
+        try {
+          await api(url, { method: 'POST', body: { deckId: deck.id } });
+          toast('“' + deck.title + '” joined the room.', { kind: 'success' });
+          dialog.close();
+        } catch (error) {
+          button.disabled = false;
+          toast(errorText(error), { kind: 'error' });
+        }
+      },
+    },
+  }, [
+    deck.thumbnailUrl ? el('img', { attrs: { src: deck.thumbnailUrl, alt: '' } }) : el('span', { class: 'picker-noimg' }),
+    el('span', { class: 'picker-text' }, [
+      el('strong', { text: deck.title }),
+      el('span', { text: inRoom.has(deck.id) ? 'In the room already' : plural(deck.pageCount || 0, 'slide', 'slides') }),
+    ]),
+  ])]);
+  const close = el('button', { class: 'btn', text: 'Close', attrs: { type: 'button' }, on: { click: () => dialog.close() } });
+  ({ dialog } = modalDialog({
+    id: 'library-picker', cls: 'library-picker', title: 'Bring a deck from your library',
+    body: [decks.length ? el('ul', { class: 'picker-list' }, decks.map(item)) : el('p', { class: 'dialog-text', text: 'Your library has no ready deck yet.' })],
+    actions: [close],
+  }));
 }

@@ -9,7 +9,7 @@ import { StageDriver } from './stage-driver.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { hydrateIcons, toast, confirmDialog, el, plural } from './ui.js';
 import { showQR } from './qr.js';
-import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, copyText, wireSidePanel } from './room-common.js';
+import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, copyText, wireSidePanel, pickFromLibrary } from './room-common.js';
 
 hydrateIcons();
 hydrateIcons();
@@ -403,54 +403,8 @@ $('file-input').addEventListener('change', async (event) => {
   }
 });
 
-$('bring-library').addEventListener('click', () => pickFromLibrary());
+$('bring-library').addEventListener('click', () => pickFromLibrary({ code, room: room() }));
 
-async function pickFromLibrary() {
-  let decks;
-  try {
-    decks = await api('/api/v1/decks');
-  } catch (error) {
-    toast(errorText(error), { kind: 'error' });
-    return;
-  }
-  const inRoom = new Set((room().decks || []).map((d) => d.id));
-  const ready = decks.filter((d) => d.status === 'ready');
-  const dialog = el('dialog', { class: 'dialog library-picker', attrs: { 'aria-labelledby': 'pick-title', id: 'library-picker' } });
-  const close = el('button', { class: 'btn', text: 'Close', attrs: { type: 'button' }, on: { click: () => dialog.close() } });
-  const list = el('ul', { class: 'picker-list' }, ready.map((deck) => el('li', {}, [
-    el('button', {
-      class: 'picker-item', attrs: { type: 'button', disabled: inRoom.has(deck.id), 'data-deck-id': deck.id },
-      on: {
-        click: async (event) => {
-          const button = event.currentTarget;
-          button.disabled = true;
-          try {
-            await api('/api/v1/sessions/' + encodeURIComponent(code) + '/decks', { method: 'POST', body: { deckId: deck.id } });
-            toast('“' + deck.title + '” joined the room.', { kind: 'success' });
-            dialog.close();
-          } catch (error) {
-            button.disabled = false;
-            toast(errorText(error), { kind: 'error' });
-          }
-        },
-      },
-    }, [
-      deck.thumbnailUrl ? el('img', { attrs: { src: deck.thumbnailUrl, alt: '' } }) : el('span', { class: 'picker-noimg' }),
-      el('span', { class: 'picker-text' }, [
-        el('strong', { text: deck.title }),
-        el('span', { text: inRoom.has(deck.id) ? 'In the room already' : plural(deck.pageCount || 0, 'slide', 'slides') }),
-      ]),
-    ]),
-  ])));
-  dialog.append(el('div', { class: 'dialog-form' }, [
-    el('h2', { class: 'dialog-title', text: 'Bring a deck from your library', attrs: { id: 'pick-title' } }),
-    ready.length ? list : el('p', { class: 'dialog-text', text: 'Your library has no ready deck yet.' }),
-    el('div', { class: 'dialog-actions' }, [close]),
-  ]));
-  document.body.append(dialog);
-  dialog.addEventListener('close', () => dialog.remove());
-  dialog.showModal();
-}
 
 // ---- start ----
 

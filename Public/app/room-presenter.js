@@ -7,7 +7,7 @@ import { LiveClient } from './live.js';
 import { StageDriver } from './stage-driver.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { hydrateIcons, toast, el, plural, cleanCode, CODE_LENGTH } from './ui.js';
-import { presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel } from './room-common.js';
+import { presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary } from './room-common.js';
 
 hydrateIcons();
 hydrateIcons();
@@ -324,42 +324,7 @@ async function upload(file) {
   }
 }
 
-$('from-library').addEventListener('click', async () => {
-  let decks;
-  try {
-    decks = (await api('/api/v1/decks')).filter((d) => d.status === 'ready');
-  } catch (error) {
-    toast(errorText(error), { kind: 'error' });
-    return;
-  }
-  const inRoom = new Set(((room() && room().decks) || []).map((d) => d.id));
-  const dialog = el('dialog', { class: 'dialog library-picker', attrs: { 'aria-labelledby': 'pick-title', id: 'library-picker' } });
-  const items = decks.map((deck) => el('li', {}, [el('button', {
-    class: 'picker-item', attrs: { type: 'button', disabled: inRoom.has(deck.id), 'data-deck-id': deck.id },
-    on: {
-      click: async (event) => {
-        event.currentTarget.disabled = true;
-        try {
-          await api('/api/v1/sessions/' + encodeURIComponent(code) + '/decks?as=presenter', { method: 'POST', body: { deckId: deck.id } });
-          dialog.close();
-        } catch (error) {
-          toast(errorText(error), { kind: 'error' });
-        }
-      },
-    },
-  }, [
-    deck.thumbnailUrl ? el('img', { attrs: { src: deck.thumbnailUrl, alt: '' } }) : el('span', { class: 'picker-noimg' }),
-    el('span', { class: 'picker-text' }, [el('strong', { text: deck.title }), el('span', { text: plural(deck.pageCount || 0, 'slide', 'slides') })]),
-  ])]));
-  dialog.append(el('div', { class: 'dialog-form' }, [
-    el('h2', { class: 'dialog-title', text: 'Bring a deck from your library', attrs: { id: 'pick-title' } }),
-    items.length ? el('ul', { class: 'picker-list' }, items) : el('p', { class: 'dialog-text', text: 'Your library has no ready deck.' }),
-    el('div', { class: 'dialog-actions' }, [el('button', { class: 'btn', text: 'Close', attrs: { type: 'button' }, on: { click: () => dialog.close() } })]),
-  ]));
-  document.body.append(dialog);
-  dialog.addEventListener('close', () => dialog.remove());
-  dialog.showModal();
-});
+$('from-library').addEventListener('click', () => pickFromLibrary({ code, room: room(), asPresenter: true }));
 
 // ---- rendering ----
 

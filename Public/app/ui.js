@@ -152,16 +152,31 @@ export function toast(message, { kind = 'info', timeout = 5000 } = {}) {
   return node;
 }
 
-function dialogShell(title, bodyNodes, actions) {
-  const dialog = el('dialog', { class: 'dialog', attrs: { 'aria-labelledby': 'dlg-title-' + Date.now() } });
-  const heading = el('h2', { class: 'dialog-title', text: title, attrs: { id: dialog.getAttribute('aria-labelledby') } });
-  const form = el('form', { class: 'dialog-form', attrs: { method: 'dialog' } }, [
-    heading, ...bodyNodes, el('div', { class: 'dialog-actions' }, actions),
+let dialogCount = 0;
+
+/**
+ * The one modal dialog of every page: a titled <dialog> with a body and a row of actions, added to
+ * the page, shown modally and removed once closed. `form: true` makes the content a form (submit
+ * buttons close it with their value). Returns { dialog, content }.
+ */
+export function modalDialog({ title, body = [], actions = [], id = null, cls = '', form = false, open = true }) {
+  const titleId = (id || 'dialog-' + ++dialogCount) + '-title';
+  const dialog = el('dialog', { class: ('dialog ' + cls).trim(), attrs: { 'aria-labelledby': titleId } });
+  if (id) dialog.id = id;
+  const heading = el('h2', { class: 'dialog-title', text: title, attrs: { id: titleId } });
+  const content = el(form ? 'form' : 'div', { class: 'dialog-form', attrs: form ? { method: 'dialog', novalidate: true } : {} }, [
+    heading, ...body, el('div', { class: 'dialog-actions' }, actions),
   ]);
-  dialog.append(form);
+  dialog.append(content);
   document.body.append(dialog);
   dialog.addEventListener('close', () => setTimeout(() => dialog.remove(), 0));
-  return { dialog, form };
+  if (open) dialog.showModal();
+  return { dialog, content };
+}
+
+function dialogShell(title, bodyNodes, actions) {
+  const { dialog, content } = modalDialog({ title, body: bodyNodes, actions, form: true, open: false });
+  return { dialog, form: content };
 }
 
 /** A yes/no question in a modal dialog. Resolves true when confirmed. */
