@@ -178,6 +178,16 @@ enum Migrations {
                 FROM decks WHERE status = 'processing'
                 """,
             ]),
+        Migration(
+            version: 9, name: "session privacy and history",
+            statements: [
+                // The passcode for the host to read out again (the hash still checks hellos), and
+                // sessions left out of "Live now". Flags are INTEGER here like allow_download.
+                "ALTER TABLE sessions ADD COLUMN passcode TEXT",
+                "ALTER TABLE sessions ADD COLUMN unlisted INTEGER NOT NULL DEFAULT 0",
+                // The library's history: a presenter's sessions, newest first.
+                "CREATE INDEX sessions_presenter ON sessions(presenter_id, created_at)",
+            ]),
     ]
 
     static func run(on db: any SQLDatabase, logger: Logger) async throws {
