@@ -9,6 +9,7 @@ import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { InkTools } from './ink.js';
+import { mountPasscodeControl } from './passcode-control.js';
 
 hydrateIcons();
 
@@ -291,6 +292,7 @@ async function start() {
   if (info) {
     $('deck-title').textContent = info.title;
     setJoinInfo(info.joinUrl);
+    mountPasscodeControl({ panel: $('join-panel'), after: document.querySelector('#join-panel .join-url'), code, info });
   } else {
     setJoinInfo(null);
   }

@@ -22,14 +22,14 @@ struct DeadEnd: Sendable, Equatable {
         DeadEnd(
             reason: "session", title: "No session with code \(code)",
             message: "Check the code on the screen and try again: it may have been mistyped, or the session was never started.",
-            action: "Enter another code", href: "/")
+            action: "Enter another code", href: "/", other: "Presenter? Sign in to your library", otherHref: "/library")
     }
 
     static func room(_ code: String) -> DeadEnd {
         DeadEnd(
             reason: "room", title: "No room with code \(code)",
             message: "Check the link you were given: this code belongs to no room on this server.",
-            action: "Enter another code", href: "/")
+            action: "Enter another code", href: "/", other: "Moderator? Sign in to your library", otherHref: "/library")
     }
 
     static func console(_ code: String) -> DeadEnd {
@@ -47,7 +47,7 @@ struct DeadEnd: Sendable, Equatable {
     static let page = DeadEnd(
         reason: "page", title: "Page not found",
         message: "There is nothing at this address. If you came to join a presentation, type the code shown in the room.",
-        action: "Join a presentation", href: "/", other: "Presenter sign in", otherHref: "/library")
+        action: "Join a presentation", href: "/", other: "Presenter? Sign in to your library", otherHref: "/library")
 
     /// The page, from the `error.html` template in `webRoot`, every value escaped.
     func response(webRoot: URL) throws -> Response {
