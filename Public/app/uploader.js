@@ -11,8 +11,9 @@
 // step (`error` says why). `statusText(item)` is the line to show: "Waiting — 1 upload at a
 // time", "Uploading 43 %", "Processing page 3 of 12", "Failed: not a PDF".
 //
-// Rooms post to their own URL (/api/v1/sessions/{code}/decks): pass it as `url`, and a `track`
-// that follows what that answer names (or none, to stop at "uploaded").
+// Rooms post to their own URL (/api/v1/sessions/{code}/decks): pass it as `url`, and as `track`
+// `trackJob` (a signed-in moderator follows the upload's job) or null (a presenter who is not
+// signed in stops at "uploaded"; the room's deckAdded event says when it is ready).
 
 import { api, ApiError } from './api.js';
 
@@ -147,6 +148,30 @@ export async function trackDeck(answer, report) {
       throw new ApiError(422, (deck.error && deck.error.code) || 'failed', (deck.error && deck.error.message) || 'the PDF could not be processed');
     }
     report(deck.progress || null);
+    await sleep(POLL_MS);
+  }
+}
+
+/**
+ * Follows an upload's processing job (the answer's `jobId`): polls GET /api/v1/jobs/{id}, which
+ * its signed-in owner may read (a room's moderator, say). Resolves with the finished job.
+ */
+export async function trackJob(answer, report) {
+  if (!answer.jobId) return answer; // nothing to process (a deck from the library)
+  for (;;) {
+    let job;
+    try {
+      job = await api('/api/v1/jobs/' + encodeURIComponent(answer.jobId));
+    } catch (error) {
+      if (error.status === 404 || error.status === 401) throw error;
+      await sleep(POLL_MS * 4);
+      continue;
+    }
+    if (job.state === 'done') return { ...answer, job };
+    if (job.state === 'failed') {
+      throw new ApiError(422, (job.error && job.error.code) || 'failed', (job.error && job.error.message) || 'the PDF could not be processed');
+    }
+    report(job.progress || null);
     await sleep(POLL_MS);
   }
 }

@@ -351,12 +351,16 @@ class AccessTests(BrowserTest):
                 const head = document.querySelector('.library-head');
                 const buttons = [...head.querySelectorAll('.btn')].filter((b) => b.offsetParent);
                 const tops = new Set(buttons.map((b) => Math.round(b.getBoundingClientRect().top)));
+                const cardsFit = [...document.querySelectorAll('.deck-card[data-deck-id]')].every((card) =>
+                  [...card.querySelectorAll('.deck-actions .btn')].every((b) =>
+                    b.getBoundingClientRect().right <= card.getBoundingClientRect().right + 0.5));
                 return {rows: tops.size, inside: buttons.every((b) => b.getBoundingClientRect().right <= innerWidth + 0.5),
-                        title: document.getElementById('folder-title').getBoundingClientRect().width};
+                        title: document.getElementById('folder-title').getBoundingClientRect().width, cardsFit};
             """)
             self.assertTrue(layout["inside"], f"library header buttons inside the window at {width}: {layout}")
             self.assertLessEqual(layout["rows"], 1 if width >= 820 else 2, f"library header rows at {width}: {layout}")
             self.assertGreater(layout["title"], 100, f"the folder title has room at {width}: {layout}")
+            self.assertTrue(layout["cardsFit"], f"every deck card's buttons inside the card at {width}: {layout}")
             screenshot(driver, f"access-library-{width}x{height}")
             driver.quit()
             self.drivers.remove(driver)
