@@ -16,6 +16,7 @@ export function openGoLive(deck) {
     },
   });
   const download = el('input', { attrs: { type: 'checkbox', name: 'allowDownload', id: 'golive-download', role: 'switch' } });
+  const listed = el('input', { attrs: { type: 'checkbox', name: 'listed', id: 'golive-listed', role: 'switch', checked: true } });
   const publicQuestions = el('input', { attrs: { type: 'checkbox', name: 'questionsPublic', id: 'golive-questions-public', role: 'switch' } });
   const approval = el('input', { attrs: { type: 'checkbox', name: 'questionsApproval', id: 'golive-questions-approval', role: 'switch', disabled: true } });
   publicQuestions.addEventListener('change', () => {
@@ -38,7 +39,14 @@ export function openGoLive(deck) {
     el('label', { class: 'field', attrs: { for: 'golive-passcode' } }, [
       el('span', { class: 'field-label', text: 'Passcode (optional)' }),
       passcode,
-      el('span', { class: 'field-hint', text: 'Viewers must type it to join. Leave empty for an open session.', attrs: { id: 'golive-passcode-hint' } }),
+      el('span', { class: 'field-hint', text: 'Viewers must type it to join. Leave empty for an open session. You can see and change it in the console.', attrs: { id: 'golive-passcode-hint' } }),
+    ]),
+    el('label', { class: 'switch', attrs: { for: 'golive-listed' } }, [
+      el('span', { class: 'switch-text' }, [
+        el('span', { class: 'field-label', text: 'Show under “Live now”' }),
+        el('span', { class: 'field-hint', text: 'Off: people join only with the code or link. You can change it later.' }),
+      ]),
+      listed,
     ]),
     el('label', { class: 'switch', attrs: { for: 'golive-download' } }, [
       el('span', {}, [el('span', { class: 'field-label', text: 'Allow viewers to download the deck' })]),
@@ -71,7 +79,7 @@ export function openGoLive(deck) {
     start.disabled = true;
     try {
       const body = {
-        deckId: deck.id, allowDownload: download.checked,
+        deckId: deck.id, allowDownload: download.checked, unlisted: !listed.checked,
         questions: { public: publicQuestions.checked, approval: publicQuestions.checked && approval.checked },
       };
       const code = passcode.value.trim();

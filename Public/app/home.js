@@ -55,7 +55,8 @@ function render(sessions) {
   list.replaceChildren(...live.map((session) => {
     const title = el('span', { text: session.title || 'Untitled deck' });
     const titleRow = el('div', { class: 'session-title' }, [title]);
-    if (session.hasPasscode) {
+    // The lobby says `passcode: true/false` (never the passcode); the REST list `hasPasscode`.
+    if (session.passcode === true || session.hasPasscode === true) {
       const lock = el('span', { class: 'session-lock', attrs: { title: 'Passcode required', 'data-role': 'lock' } }, [icon('lock', 16)]);
       lock.append(el('span', { class: 'visually-hidden', text: 'Passcode required' }));
       titleRow.append(lock);

@@ -1,10 +1,11 @@
 // The presenter's library: folders, decks, uploads with progress, rename/move/delete, go live.
 
-import { api, currentUser, goToLogin, uploadDeck } from './api.js';
+import { api, currentUser, goToLogin } from './api.js';
 import {
   el, icon, iconButton, hydrateIcons, toast, confirmDialog, promptDialog, chooseDialog, plural,
 } from './ui.js';
 import { openGoLive } from './golive.js';
+import { UploadQueue, statusText, fractionOf, processingText, uploadLimits, formatBytes } from './uploader.js';
 
 const POLL_MS = 500;
 
@@ -13,7 +14,8 @@ const state = {
   folders: [],
   decks: [],
   folder: null, // null = all decks
-  uploads: [], // {key, name, title, folderId, progress, error}
+  view: 'decks', // or 'history': past sessions and rooms
+  history: { entries: [], next: null, loaded: false, loading: false },
 };
 const polling = new Set();
 
@@ -112,6 +114,25 @@ function decksInView() {
 function render() {
   renderFolders();
   renderDecks();
+  renderView();
+}
+
+/** The decks, or the history of sessions and rooms: one or the other fills the main column. */
+function renderView() {
+  const history = state.view === 'history';
+  document.getElementById('history').hidden = !history;
+  document.getElementById('history-item').classList.toggle('is-current', history);
+  document.getElementById('history-button').setAttribute('aria-current', history ? 'true' : 'false');
+  grid.hidden = history;
+  dropzone.classList.toggle('is-hidden', history);
+  if (history) {
+    emptyState.hidden = true;
+    folderTitle.textContent = 'Past sessions';
+    document.getElementById('folder-tools').hidden = true;
+    document.title = 'Past sessions — Podium';
+    for (const item of folderList.querySelectorAll('.folder-item')) item.classList.remove('is-current');
+    for (const button of folderList.querySelectorAll('.folder-button')) button.removeAttribute('aria-current');
+  }
 }
 
 function renderFolders() {
@@ -132,13 +153,14 @@ function renderFolders() {
     return li;
   };
   folderList.replaceChildren(item(null), ...state.folders.map(item));
+  if (state.view === 'history') renderView();
 }
 
 function renderDecks() {
-  const uploads = state.uploads.filter((u) => state.folder === null || u.folderId === state.folder);
+  const uploads = queue.items.filter((u) => state.folder === null || u.data.folderId === state.folder);
   const decks = decksInView();
   grid.replaceChildren(...uploads.map(uploadCard), ...decks.map(deckCard));
-  emptyState.hidden = decks.length + uploads.length > 0;
+  emptyState.hidden = state.view === 'history' || decks.length + uploads.length > 0;
 }
 
 function progressBar(fraction, label, detail, processing = false) {
@@ -154,27 +176,27 @@ function progressBar(fraction, label, detail, processing = false) {
 }
 
 function uploadCard(upload) {
+  const failed = upload.state === 'failed';
+  const status = statusText(upload);
   const body = el('div', { class: 'deck-body' }, [
-    el('div', { class: 'deck-title', text: upload.title, attrs: { title: upload.name } }),
+    el('div', { class: 'deck-title', text: upload.data.title, attrs: { title: upload.name } }),
   ]);
-  if (upload.error) {
-    body.append(el('div', { class: 'deck-meta' }, [el('span', { class: 'status-pill status-failed', text: 'Failed' })]));
-    body.append(el('p', { class: 'deck-error', attrs: { 'data-role': 'error', role: 'alert' } }, [icon('alert', 16), el('span', { text: upload.error })]));
+  const pill = { checking: 'Checking', waiting: 'Waiting', uploading: 'Uploading', processing: 'Processing', ready: 'Ready', failed: 'Failed' }[upload.state];
+  body.append(el('div', { class: 'deck-meta' }, [el('span', { class: 'status-pill status-' + (failed ? 'failed' : upload.state === 'processing' ? 'processing' : 'uploading'), text: pill })]));
+  if (failed) {
+    body.append(el('p', { class: 'deck-error', attrs: { 'data-role': 'error', role: 'alert' } }, [icon('alert', 16), el('span', { text: status })]));
   } else {
-    body.append(el('div', { class: 'deck-meta' }, [el('span', { class: 'status-pill status-uploading', text: 'Uploading' })]));
-    body.append(progressBar(upload.progress, 'Uploading', Math.round(upload.progress * 100) + '%'));
+    body.append(progressBar(fractionOf(upload), status, '', upload.state === 'processing'));
   }
   const actions = el('div', { class: 'deck-actions' });
-  if (upload.error) {
+  if (failed) {
     actions.append(iconButton('x', 'Dismiss', { cls: 'btn', on: { click: () => dismissUpload(upload) }, attrs: { 'data-action': 'dismiss' } }));
   }
   return el('li', {
-    class: 'deck-card' + (upload.error ? ' is-failed' : ''),
-    attrs: { 'data-upload': upload.key, 'data-status': upload.error ? 'failed' : 'uploading', 'data-title': upload.title },
-  }, [el('div', { class: 'deck-thumb' + (upload.error ? ' is-failed' : ''), attrs: { 'aria-hidden': 'true' } }, [icon(upload.error ? 'alert' : 'upload', 36)]), body, actions]);
+    class: 'deck-card' + (failed ? ' is-failed' : ''),
+    attrs: { 'data-upload': upload.key, 'data-status': failed ? 'failed' : 'uploading', 'data-upload-state': upload.state, 'data-title': upload.data.title },
+  }, [el('div', { class: 'deck-thumb' + (failed ? ' is-failed' : ''), attrs: { 'aria-hidden': 'true' } }, [icon(failed ? 'alert' : 'upload', 36)]), body, actions]);
 }
-
-const STAGES = { inspecting: 'Checking the PDF', rendering: 'Rendering pages', text: 'Reading text' };
 
 function deckCard(deck) {
   const ready = deck.status === 'ready';
@@ -196,8 +218,7 @@ function deckCard(deck) {
   if (deck.status === 'processing') {
     const p = deck.progress;
     const fraction = p && p.total ? p.done / p.total : 0;
-    const label = p ? STAGES[p.stage] || 'Processing' : 'Waiting to start';
-    body.append(progressBar(fraction, label, p && p.total ? p.done + ' / ' + p.total : '', true));
+    body.append(progressBar(fraction, processingText(p), '', true));
   }
   if (failed) {
     const message = (deck.error && deck.error.message) || 'This PDF could not be processed.';
@@ -290,6 +311,7 @@ function replaceCard(deck) {
 // ---- navigation ----
 
 function selectFolder(id) {
+  state.view = 'decks';
   state.folder = id;
   if (id) sessionStorage.setItem('podium.folder', id);
   else sessionStorage.removeItem('podium.folder');
@@ -306,65 +328,69 @@ function titleFromFilename(name) {
   return name.replace(/\.pdf$/i, '').trim() || 'Untitled deck';
 }
 
-let uploadCounter = 0;
+// One upload at a time; each file is checked (size, PDF) before it is sent. The folder goes in
+// the upload's URL, so the deck lands there.
+const queue = new UploadQueue({
+  url: (item) => '/api/v1/decks?title=' + encodeURIComponent(item.data.title)
+    + (item.data.folderId ? '&folderId=' + encodeURIComponent(item.data.folderId) : ''),
+});
 
-function uploadFiles(files) {
-  for (const file of files) uploadOne(file);
-}
-
-async function uploadOne(file) {
-  const upload = {
-    key: 'u' + ++uploadCounter, name: file.name, title: titleFromFilename(file.name),
-    folderId: state.folder, progress: 0, error: null,
-  };
-  state.uploads.unshift(upload);
-  renderDecks();
-  const cardFor = () => grid.querySelector('[data-upload="' + upload.key + '"]');
-  let lastPaint = 0;
-  try {
-    const deck = await uploadDeck(file, {
-      title: upload.title,
-      onProgress: (fraction) => {
-        upload.progress = fraction;
-        const now = Date.now();
-        if (now - lastPaint > 80 || fraction >= 1) {
-          lastPaint = now;
-          const card = cardFor();
-          if (card) card.replaceWith(uploadCard(upload));
-        }
-      },
-    });
-    state.uploads = state.uploads.filter((u) => u !== upload);
-    let placed = deck;
-    if (upload.folderId) {
-      // Filing into the folder is a separate, documented step: PATCH the new deck.
-      try {
-        placed = { ...deck, ...(await api('/api/v1/decks/' + encodeURIComponent(deck.id), { method: 'PATCH', body: { folderId: upload.folderId } })) };
-      } catch (error) {
-        toast('Uploaded, but could not move it into the folder: ' + error.message, { kind: 'error' });
-      }
-    }
-    state.decks = [placed, ...state.decks.filter((d) => d.id !== placed.id)];
+queue.addEventListener('change', (event) => {
+  const { item, removed } = event.detail;
+  if (removed) {
     renderDecks();
-    renderFolders();
-    if (placed.status === 'processing') poll(placed.id);
-    else settle(placed, null);
-  } catch (error) {
-    if (error.status === 401) {
+    return;
+  }
+  if (item.state === 'ready') {
+    queue.dismiss(item);
+    addDeck(item.result);
+    settle(item.result);
+    return;
+  }
+  if (item.state === 'failed') {
+    if (item.errorCode === 'unauthorized') {
       goToLogin();
       return;
     }
-    upload.error = error.message;
-    const card = cardFor();
-    if (card) card.replaceWith(uploadCard(upload));
-    else renderDecks();
-    toast('“' + file.name + '” could not be uploaded: ' + error.message, { kind: 'error' });
+    if (item.answer) {
+      // Sent, then processing failed: the deck is in the library, failed, with its error.
+      queue.dismiss(item);
+      const deck = { ...(item.answer.deck || item.answer), status: 'failed', error: { message: item.error } };
+      addDeck(deck);
+      settle(deck);
+      return;
+    }
+    toast('“' + item.name + '” was not uploaded: ' + item.error + '.', { kind: 'error' });
   }
+  const card = grid.querySelector('[data-upload="' + item.key + '"]');
+  if (card) card.replaceWith(uploadCard(item));
+  else renderDecks();
+});
+
+function addDeck(deck) {
+  const placed = { ...deck };
+  if (!placed.thumbnailUrl && placed.pages && placed.pages[0]) placed.thumbnailUrl = placed.pages[0].thumbnailUrl;
+  delete placed.pages;
+  state.decks = [placed, ...state.decks.filter((d) => d.id !== placed.id)];
+  renderDecks();
+  renderFolders();
+}
+
+// The server's limit, said before anyone picks a file.
+uploadLimits().then((limits) => {
+  document.getElementById('upload-limit').textContent = 'PDF, up to ' + formatBytes(limits.maxUploadBytes);
+}).catch(() => {});
+
+function uploadFiles(files) {
+  if (state.view === 'history') {
+    state.view = 'decks';
+    render();
+  }
+  for (const file of files) queue.add(file, { title: titleFromFilename(file.name), folderId: state.folder });
 }
 
 function dismissUpload(upload) {
-  state.uploads = state.uploads.filter((u) => u !== upload);
-  renderDecks();
+  queue.dismiss(upload);
 }
 
 /** Polls a processing deck every 500 ms until it is ready or failed. */
@@ -447,10 +473,8 @@ document.addEventListener('drop', (event) => {
   event.preventDefault();
   dragDepth = 0;
   document.body.classList.remove('dragging');
-  const files = [...event.dataTransfer.files];
-  const pdfs = files.filter((f) => f.type === 'application/pdf' || /\.pdf$/i.test(f.name));
-  if (pdfs.length < files.length) toast('Only PDF files can be uploaded; ' + plural(files.length - pdfs.length, 'file was', 'files were') + ' skipped.', { kind: 'error' });
-  uploadFiles(pdfs);
+  // Every file goes in the queue, which checks it and says why one cannot be sent.
+  uploadFiles([...event.dataTransfer.files]);
 });
 dropzone.addEventListener('dragenter', () => dropzone.classList.add('is-over'));
 dropzone.addEventListener('dragleave', () => dropzone.classList.remove('is-over'));
@@ -578,6 +602,77 @@ async function deleteFolder(folder) {
     handleError(error);
   }
 }
+
+// ---- history: past sessions and rooms, their reports and exports ----
+
+const historyList = document.getElementById('history-list');
+const historyMore = document.getElementById('history-more');
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+function duration(entry) {
+  if (!entry.endedAt) return '';
+  const minutes = Math.max(1, Math.round((new Date(entry.endedAt) - new Date(entry.createdAt)) / 60000));
+  return minutes < 60 ? minutes + ' min' : Math.floor(minutes / 60) + ' h ' + String(minutes % 60).padStart(2, '0') + ' min';
+}
+
+function historyRow(entry) {
+  const when = DATE.format(new Date(entry.createdAt));
+  const meta = [entry.kind === 'room' ? 'Room' : 'Session', when, duration(entry), 'code ' + entry.code].filter(Boolean).join(' · ');
+  const badges = el('span', { class: 'history-badges' });
+  if (entry.live) badges.append(el('span', { class: 'status-pill status-live', text: 'Live', attrs: { 'data-role': 'live' } }));
+  if (entry.hasPasscode) badges.append(el('span', { class: 'history-flag', attrs: { title: 'Passcode', 'aria-label': 'Passcode' } }, [icon('lock', 14)]));
+  if (entry.unlisted) badges.append(el('span', { class: 'history-flag', text: 'Unlisted' }));
+  const links = el('div', { class: 'history-links' });
+  if (entry.consoleUrl) {
+    links.append(el('a', { class: 'btn btn-sm btn-primary', attrs: { href: entry.consoleUrl, 'data-role': 'console' } }, [icon('broadcast', 16), 'Open console']));
+  }
+  links.append(el('a', { class: 'btn btn-sm', attrs: { href: entry.reportUrl, 'data-role': 'report' } }, [icon('grid', 16), 'Report']));
+  const exports = el('ul', { class: 'history-exports', attrs: { 'aria-label': 'Exports of ' + entry.title } });
+  for (const file of entry.exports) {
+    exports.append(el('li', {}, [el('a', {
+      class: 'history-export', text: file.format === 'pdf' ? file.label : file.label + ' (CSV)',
+      attrs: { href: file.url, download: '', 'data-format': file.format },
+    })]));
+  }
+  return el('li', { class: 'history-row', attrs: { 'data-code': entry.code, 'data-kind': entry.kind, 'data-live': String(entry.live) } }, [
+    el('div', { class: 'history-main' }, [
+      el('div', { class: 'history-title' }, [el('strong', { text: entry.title }), badges]),
+      el('div', { class: 'history-meta', text: meta }),
+      exports,
+    ]),
+    links,
+  ]);
+}
+
+async function loadHistory({ more = false } = {}) {
+  const history = state.history;
+  if (history.loading) return;
+  history.loading = true;
+  historyMore.disabled = true;
+  try {
+    const query = more && history.next ? '?before=' + encodeURIComponent(history.next) : '';
+    const page = await api('/api/v1/history' + query);
+    history.entries = more ? [...history.entries, ...page.sessions] : page.sessions;
+    history.next = page.next || null;
+    history.loaded = true;
+    if (more) historyList.append(...page.sessions.map(historyRow));
+    else historyList.replaceChildren(...history.entries.map(historyRow));
+    document.getElementById('history-empty').hidden = history.entries.length > 0;
+    historyMore.hidden = !history.next;
+  } catch (error) {
+    handleError(error);
+  } finally {
+    history.loading = false;
+    historyMore.disabled = false;
+  }
+}
+
+document.getElementById('history-button').addEventListener('click', () => {
+  state.view = 'history';
+  renderView();
+  loadHistory();
+});
+historyMore.addEventListener('click', () => loadHistory({ more: true }));
 
 // ---- account ----
 

@@ -15,7 +15,8 @@
 //   presence {viewers}
 //   ack      {id, seq}
 //   rejected {id, code, message}         a command was refused
-//   fatal    {code, message}             hello refused (passcode_wrong, not_found, …): no reconnect
+//   fatal    {code, message, retryAfter} hello refused (passcode_wrong, not_found, …): no reconnect;
+//                                        retryAfter: seconds to wait before trying again, if any
 //   message  {type, …}                    any other ephemeral message (results, questions, …)
 
 const MIN_DELAY = 500;
@@ -528,9 +529,10 @@ export class LiveClient extends EventTarget {
       return;
     }
     if (error.code === 'rate_limited' && this.welcomed) {
-      // We were in before with this passcode: others' wrong guesses (behind the same address)
-      // locked the prompt for a minute. Keep the last state and come back when it opens again.
-      this.nextDelay = 20000 + Math.random() * 20000;
+      // We were in before with this passcode, yet this browser must wait (wrong guesses from
+      // it since): keep the last state and come back when the wait is over.
+      const wait = Number(error.retryAfter) > 0 ? Number(error.retryAfter) * 1000 : 20000;
+      this.nextDelay = wait + Math.random() * 2000;
       return;
     }
     if (FATAL_HELLO.has(error.code)) {
@@ -552,7 +554,7 @@ export class LiveClient extends EventTarget {
     for (const entry of this.pending.values()) entry.reject({ code: error.code, message: error.message });
     this.pending.clear();
     this.setConnection(connection);
-    this.emit('fatal', { code: error.code, message: error.message });
+    this.emit('fatal', { code: error.code, message: error.message, retryAfter: Number(error.retryAfter) > 0 ? Number(error.retryAfter) : 0 });
   }
 
   /** A durable event: applied once, in order; a gap asks for the missing ones. */

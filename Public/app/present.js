@@ -7,6 +7,7 @@ import { StageDriver } from './stage-driver.js';
 import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
+import { mountPasscodeControl } from './passcode-control.js';
 
 hydrateIcons();
 
@@ -271,6 +272,7 @@ async function start() {
   if (info) {
     $('deck-title').textContent = info.title;
     setJoinInfo(info.joinUrl);
+    mountPasscodeControl({ panel: $('join-panel'), after: document.querySelector('#join-panel .join-url'), code, info });
   } else {
     setJoinInfo(null);
   }

@@ -134,11 +134,31 @@ function join() {
   live.connect();
 }
 
-function gateRetry(text, focusPasscode) {
+let waitTimer = null;
+
+/** Says `text` on the gate; with `wait` seconds, counts them down ("Try again in 4 s") and keeps Join off meanwhile. */
+function gateRetry(text, focusPasscode, wait = 0) {
   show('gate');
-  joinButton.disabled = false;
-  joinButton.textContent = info && info.live === false ? 'View slides' : 'Join';
-  gateError.textContent = text;
+  clearInterval(waitTimer);
+  const label = info && info.live === false ? 'View slides' : 'Join';
+  const until = Date.now() + wait * 1000;
+  const tick = () => {
+    const left = Math.ceil((until - Date.now()) / 1000);
+    if (left > 0) {
+      gateError.textContent = text + ' Try again in ' + left + ' s.';
+      gateError.dataset.retryAfter = String(left);
+      joinButton.disabled = true;
+      joinButton.textContent = 'Wait ' + left + ' s';
+      return;
+    }
+    clearInterval(waitTimer);
+    gateError.textContent = text;
+    delete gateError.dataset.retryAfter;
+    joinButton.disabled = false;
+    joinButton.textContent = label;
+  };
+  tick();
+  if (wait > 0) waitTimer = setInterval(tick, 250);
   if (focusPasscode) {
     $('passcode-field').hidden = false;
     passcodeInput.setAttribute('aria-invalid', 'true');
@@ -147,7 +167,7 @@ function gateRetry(text, focusPasscode) {
   }
 }
 
-function onFatal({ code: errorCode, message }) {
+function onFatal({ code: errorCode, message, retryAfter = 0 }) {
   sessionStorage.removeItem('podium.join.' + code);
   if (joined) {
     // Refused on a reconnect (the passcode changed, the session vanished): say so on the stage.
@@ -156,13 +176,13 @@ function onFatal({ code: errorCode, message }) {
   }
   switch (errorCode) {
     case 'passcode_wrong':
-      gateRetry('Wrong passcode. Check it and try again.', true);
+      gateRetry(retryAfter ? 'Wrong passcode.' : 'Wrong passcode. Check it and try again.', true, retryAfter);
       break;
     case 'passcode_required':
       gateRetry('This session needs a passcode.', true);
       break;
     case 'rate_limited':
-      gateRetry('Too many wrong passcodes. Wait a minute, then try again.', true);
+      gateRetry(retryAfter ? 'Too many wrong passcodes.' : 'Too many wrong passcodes. Wait a minute, then try again.', true, retryAfter);
       break;
     case 'not_found':
       notFound();

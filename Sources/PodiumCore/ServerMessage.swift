@@ -120,11 +120,15 @@ public struct ErrorMessage: Codable, Sendable, Equatable {
     public var id: String?
     public var code: String
     public var message: String
+    /// Whole seconds to wait before trying again (a wrong passcode that starts a wait, or a
+    /// hello refused with `rate_limited` while one runs); absent when there is nothing to wait.
+    public var retryAfter: Int?
 
-    public init(id: String? = nil, _ error: SessionError) {
+    public init(id: String? = nil, _ error: SessionError, retryAfter: Int? = nil) {
         self.id = id
         self.code = error.code
         self.message = error.message
+        self.retryAfter = retryAfter
     }
 }
 

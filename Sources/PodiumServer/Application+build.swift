@@ -112,12 +112,13 @@ private func assembleApplication(
 
     let router = Router(context: AppRequestContext.self)
     router.middlewares.add(SecurityHeadersMiddleware())
+    router.middlewares.add(DeadEndMiddleware(webRoot: configuration.webRoot))
     router.middlewares.add(
         FileMiddleware(
             configuration.webRoot.path, cacheControl: .init([(MediaType(type: .any), [.noCache])]), logger: logger))
     router.middlewares.add(AuthMiddleware(accounts: accounts, trustedProxies: configuration.trustedProxies))
 
-    WebController(webRoot: configuration.webRoot, vendorRoot: configuration.vendorRoot, blobs: blobs)
+    WebController(webRoot: configuration.webRoot, vendorRoot: configuration.vendorRoot, blobs: blobs, store: store)
         .addRoutes(to: router)
     let api = router.group("api/v1")
     AuthController(
@@ -142,8 +143,14 @@ private func assembleApplication(
 
     let live = LiveConnection(
         hub: hub, accounts: accounts,
-        passcodesPerClient: AttemptLimiter(limit: configuration.passcodeAttempts, window: configuration.passcodeWindow),
-        passcodesPerSession: AttemptLimiter(limit: configuration.passcodeSessionAttempts, window: configuration.passcodeWindow),
+        passcodesPerClient: Backoff(
+            .init(
+                freeFailures: configuration.passcodeAttempts, firstDelay: configuration.passcodeDelay,
+                maxDelay: configuration.passcodeMaxDelay, memory: configuration.passcodeMemory)),
+        passcodesPerSession: Backoff(
+            .init(
+                freeFailures: configuration.passcodeSessionAttempts, firstDelay: configuration.passcodeSessionDelay,
+                maxDelay: configuration.passcodeSessionMaxDelay, memory: configuration.passcodeMemory)),
         outboxLimit: configuration.outboxLimit,
         heartbeat: Outbox.Heartbeat(
             interval: TimeAmount(configuration.livePingInterval), silenceLimit: TimeAmount(configuration.liveSilenceLimit)),

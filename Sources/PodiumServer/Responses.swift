@@ -108,4 +108,9 @@ struct SessionResponse: Codable, Sendable {
     let endedAt: Date?
     /// Connected viewers, while the session is live.
     let viewers: Int?
+    /// Left out of the live list ("Live now"): joined by code or link only.
+    var unlisted = false
+    /// The passcode, for the host alone (absent for everyone else, and when there is none or it
+    /// was set before passcodes were kept).
+    var passcode: String? = nil
 }

@@ -39,11 +39,23 @@ public struct ServerConfiguration: Sendable {
     public var bcryptCost: UInt8 = 11
     /// How long a sign-in lasts.
     public var tokenLifetime: TimeInterval = 30 * 24 * 3600
-    /// Wrong passcodes allowed per client and session within `passcodeWindow`.
+    /// The wrong passcode (counting per client: its viewer identity; without one, its address)
+    /// after which that client has to wait before trying again: `passcodeDelay` seconds,
+    /// doubling with every further wrong one up to `passcodeMaxDelay`. Meanwhile its hellos are refused with `rate_limited` and the
+    /// seconds left; everyone else joins as before.
     public var passcodeAttempts = 5
-    /// Wrong passcodes allowed per session from everyone together within `passcodeWindow`: a
-    /// guesser spread over many addresses is slowed down too.
+    public var passcodeDelay: TimeInterval = 2
+    public var passcodeMaxDelay: TimeInterval = 60
+    /// The wrong passcode (for one session, from everyone together) after which every hello of
+    /// that session waits before its check: `passcodeSessionDelay`, doubling with every further wrong one up to
+    /// `passcodeSessionMaxDelay`. A guesser with ever new identities is slowed down; a right
+    /// passcode is delayed as long, never refused.
     public var passcodeSessionAttempts = 50
+    public var passcodeSessionDelay: TimeInterval = 1
+    public var passcodeSessionMaxDelay: TimeInterval = 10
+    /// Wrong passcodes are forgotten this long after the last one (of that client, or session).
+    public var passcodeMemory: TimeInterval = 15 * 60
+    /// The window of the sign-in limits.
     public var passcodeWindow: TimeInterval = 60
     /// Wrong passwords allowed per client address within `passcodeWindow` (four times as many
     /// per account, from everyone together).

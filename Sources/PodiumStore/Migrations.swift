@@ -184,6 +184,16 @@ enum Migrations {
                 // A guest's upload into a room belongs to the room, not to the moderator's library.
                 "ALTER TABLE decks ADD COLUMN room_id TEXT"
             ]),
+        Migration(
+            version: 10, name: "session privacy and history",
+            statements: [
+                // The passcode for the host to read out again (the hash still checks hellos), and
+                // sessions left out of "Live now". Flags are INTEGER here like allow_download.
+                "ALTER TABLE sessions ADD COLUMN passcode TEXT",
+                "ALTER TABLE sessions ADD COLUMN unlisted INTEGER NOT NULL DEFAULT 0",
+                // The library's history: a presenter's sessions, newest first.
+                "CREATE INDEX sessions_presenter ON sessions(presenter_id, created_at)",
+            ]),
     ]
 
     static func run(on db: any SQLDatabase, logger: Logger) async throws {

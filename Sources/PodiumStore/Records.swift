@@ -124,15 +124,21 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     public var deckId: String?
     /// The presenter of a session, the moderator of a room.
     public var presenterId: String
-    /// bcrypt hash of the passcode, if the session has one.
+    /// bcrypt hash of the passcode, if the session has one: what a hello is checked against.
     public var passcodeHash: String?
+    /// The passcode itself, for the host's eyes only (the console shows it on screen to read out);
+    /// nil when there is none, or for sessions started before it was kept.
+    public var passcode: String?
     public var allowDownload: Bool
+    /// Not listed under "Live now" (the lobby and the public list): joined by code or link only.
+    public var unlisted: Bool
     public var createdAt: Date
     public var endedAt: Date?
 
     public init(
         id: String, code: String, kind: Kind = .session, title: String? = nil, deckId: String?, presenterId: String,
-        passcodeHash: String?, allowDownload: Bool, createdAt: Date, endedAt: Date? = nil
+        passcodeHash: String?, passcode: String? = nil, allowDownload: Bool, unlisted: Bool = false, createdAt: Date,
+        endedAt: Date? = nil
     ) {
         self.id = id
         self.code = code
@@ -141,7 +147,9 @@ public struct SessionRecord: Sendable, Equatable, Codable {
         self.deckId = deckId
         self.presenterId = presenterId
         self.passcodeHash = passcodeHash
+        self.passcode = passcode
         self.allowDownload = allowDownload
+        self.unlisted = unlisted
         self.createdAt = createdAt
         self.endedAt = endedAt
     }

@@ -43,6 +43,31 @@ extension SQLStore: SessionStore {
         }
     }
 
+    public func updateSessionAccess(id: String, passcode: String?, passcodeHash: String?, unlisted: Bool) async throws {
+        try await serial { db in
+            try await db.update("sessions").set("passcode", to: passcode).set("passcode_hash", to: passcodeHash)
+                .set("unlisted", to: unlisted).where("id", .equal, id).run()
+        }
+    }
+
+    public func sessions(presenterId: String, before: Date?, limit: Int) async throws -> [SessionRecord] {
+        try await serial { db in
+            var query = db.select().column("*").from("sessions").where("presenter_id", .equal, presenterId)
+            if let before { query = query.where("created_at", .lessThan, before) }
+            return try await query.orderBy("created_at", .descending).limit(limit)
+                .all(decoding: SessionRecord.self, with: Self.decoding)
+        }
+    }
+
+    public func hasEvent(sessionId: String, ofTypes types: [String]) async throws -> Bool {
+        guard !types.isEmpty else { return false }
+        struct Row: Decodable { let seq: Int }
+        return try await serial { db in
+            try await db.select().column("seq").from("session_events").where("session_id", .equal, sessionId)
+                .where("type", .in, types).limit(1).first(decoding: Row.self) != nil
+        }
+    }
+
     public func append(sessionId: String, _ write: CommandWrite, at date: Date) async throws {
         guard !write.events.isEmpty || !write.records.isEmpty else { return }
         let encoder = JSONEncoder()

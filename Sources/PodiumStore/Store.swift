@@ -43,6 +43,14 @@ public protocol SessionStore: Sendable {
     func session(id: String) async throws -> SessionRecord?
     func liveSessions() async throws -> [SessionRecord]
     func markSessionEnded(id: String, at: Date) async throws
+    /// Changes who may find and join a session: its passcode (both nil: none) and whether the
+    /// live list shows it.
+    func updateSessionAccess(id: String, passcode: String?, passcodeHash: String?, unlisted: Bool) async throws
+    /// A presenter's sessions and rooms, live and ended, newest first: at most `limit`, started
+    /// before `before` when given (the previous page's last `createdAt`).
+    func sessions(presenterId: String, before: Date?, limit: Int) async throws -> [SessionRecord]
+    /// Whether any of a session's events has one of `types` (a room that showed a page, say).
+    func hasEvent(sessionId: String, ofTypes types: [String]) async throws -> Bool
 
     /// Stores what one command changed, all or nothing: its events, whose `seq` must continue
     /// the stored history (a `seq` stored already throws ``SeqConflict`` and stores nothing), the

@@ -64,6 +64,7 @@ struct Serve: AsyncParsableCommand {
             guard rate > 0, rate.isFinite else { throw ValidationError("--socket-message-rate must be a positive number") }
             configuration.socketMessageRate = rate
         }
+        try Self.readPasscodeLimits(environment, into: &configuration)
         guard FileManager.default.fileExists(atPath: configuration.webRoot.appendingPathComponent("index.html").path) else {
             throw ValidationError(
                 "No browser client at \(configuration.webRoot.path). Run from the repository, or pass --web-root.")
@@ -92,6 +93,28 @@ struct Serve: AsyncParsableCommand {
 
     /// How long a graceful shutdown may take before the remaining work is cancelled.
     static let shutdownGrace = Duration.seconds(10)
+
+    /// The passcode limits from `PODIUM_PASSCODE_*` (see docs/operations.md).
+    static func readPasscodeLimits(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
+        func count(_ name: String) throws -> Int? {
+            guard let text = environment[name] else { return nil }
+            guard let value = Int(text), value >= 0 else { throw ValidationError("\(name) must be a whole number, 0 or more") }
+            return value
+        }
+        func seconds(_ name: String) throws -> TimeInterval? {
+            guard let text = environment[name] else { return nil }
+            guard let value = Double(text), value >= 0, value.isFinite else {
+                throw ValidationError("\(name) must be a number of seconds, 0 or more")
+            }
+            return value
+        }
+        if let value = try count("PODIUM_PASSCODE_ATTEMPTS") { configuration.passcodeAttempts = value }
+        if let value = try seconds("PODIUM_PASSCODE_DELAY") { configuration.passcodeDelay = value }
+        if let value = try seconds("PODIUM_PASSCODE_MAX_DELAY") { configuration.passcodeMaxDelay = value }
+        if let value = try count("PODIUM_PASSCODE_SESSION_ATTEMPTS") { configuration.passcodeSessionAttempts = value }
+        if let value = try seconds("PODIUM_PASSCODE_SESSION_DELAY") { configuration.passcodeSessionDelay = value }
+        if let value = try seconds("PODIUM_PASSCODE_SESSION_MAX_DELAY") { configuration.passcodeSessionMaxDelay = value }
+    }
 
     static func parsePort(_ text: String) throws -> Int {
         guard let port = Int(text), (0...65535).contains(port) else { throw ValidationError("PODIUM_PORT must be a port number") }

@@ -32,13 +32,15 @@ struct SessionTests {
             #expect(code.count == 6)
             #expect(session["joinUrl"] as? String == "http://podium.example:8080/s/\(code)")
             #expect(session["hasPasscode"] as? Bool == true)
-            #expect(session["passcode"] == nil && session["passcodeHash"] == nil)
+            // Its host reads the passcode back (to show it in the console); nobody gets the hash.
+            #expect(session["passcode"] as? String == "1234" && session["passcodeHash"] == nil)
 
             let live = try await client.request(.get, "/api/v1/sessions?live=true").array()
             #expect(live.map { $0["code"] as? String } == [code])
             let info = try await client.request(.get, "/api/v1/sessions/\(code.lowercased())").object()
             #expect(info["title"] as? String == "Welcome to Podium")
             #expect(info["presenter"] as? String == "Admin")
+            #expect(info["passcode"] == nil && info["passcodeHash"] == nil, "the public never sees the passcode")
             #expect(try await client.request(.get, "/api/v1/sessions/AAAAAA").status == .notFound)
 
             // Downloads are refused by the server, not just hidden.

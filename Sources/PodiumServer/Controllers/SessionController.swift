@@ -23,6 +23,7 @@ struct SessionController {
         group.get("sessions/:code/download", use: download)
         group.head("sessions/:code/download", use: download)
         group.get("sessions/:code/export.pdf", use: export)
+        addAccessRoutes(to: group)
     }
 
     struct CreateRequest: Decodable {
@@ -31,6 +32,8 @@ struct SessionController {
         let allowDownload: Bool?
         /// `{"public": true, "approval": true}`: audience questions public, after approval.
         let questions: QuestionMode?
+        /// Left out of "Live now".
+        let unlisted: Bool?
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
@@ -44,13 +47,15 @@ struct SessionController {
         }
         let passcode = body.passcode?.trimmingCharacters(in: .whitespaces)
         if let passcode, passcode.count > 64 { throw APIError.badRequest("A passcode has at most 64 characters.") }
-        let passcodeHash = try await passcode.flatMap { $0.isEmpty ? nil : $0 }.asyncMap { try await accounts.hash($0) }
+        let kept = passcode.flatMap { $0.isEmpty ? nil : $0 }
+        let passcodeHash = try await kept.asyncMap { try await accounts.hash($0) }
         var generator = SystemRandomNumberGenerator()
         // Codes are unique among live sessions (a unique index says so); retry on the rare clash.
         for _ in 0..<10 {
             let record = SessionRecord(
                 id: IDs.make("s"), code: JoinCode.random(using: &generator), deckId: deck.id, presenterId: user.id,
-                passcodeHash: passcodeHash, allowDownload: body.allowDownload ?? false, createdAt: now())
+                passcodeHash: passcodeHash, passcode: kept, allowDownload: body.allowDownload ?? false,
+                unlisted: body.unlisted ?? false, createdAt: now())
             do {
                 try await store.insertSession(record)
             } catch {
@@ -65,22 +70,25 @@ struct SessionController {
                     throw APIError(.internalServerError, code: error.code, message: error.message)
                 }
             }
-            return EditedResponse(status: .created, response: try await response(record, request: request))
+            return EditedResponse(status: .created, response: try await response(record, request: request, for: user))
         }
         throw APIError(.serviceUnavailable, code: "unavailable", message: "Could not find a free join code. Try again.")
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [SessionResponse] {
-        // Only live sessions are public; `live=true` is accepted for clarity.
+        // Only live sessions are public; `live=true` is accepted for clarity. Unlisted ones are
+        // their host's to see.
         var result: [SessionResponse] = []
         for record in try await store.liveSessions() {
-            result.append(try await response(record, request: request))
+            let current = hub.access.access(of: record)
+            guard !current.unlisted || Self.isHost(context.user, of: record) else { continue }
+            result.append(try await response(record, request: request, for: context.user))
         }
         return result
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> SessionResponse {
-        try await response(try await record(context), request: request)
+        try await response(try await record(context), request: request, for: context.user)
     }
 
     @Sendable func end(_ request: Request, context: AppRequestContext) async throws -> SessionResponse {
@@ -96,7 +104,7 @@ struct SessionController {
         } catch {
             throw APIError(.conflict, code: error.code, message: error.message)
         }
-        return try await response(try await store.session(id: record.id) ?? record, request: request)
+        return try await response(try await store.session(id: record.id) ?? record, request: request, for: user)
     }
 
     @Sendable func download(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -195,7 +203,8 @@ struct SessionController {
         return record
     }
 
-    func response(_ record: SessionRecord, request: Request) async throws -> SessionResponse {
+    /// The session as `user` may see it: its host also gets the passcode.
+    func response(_ record: SessionRecord, request: Request, for user: UserRecord? = nil) async throws -> SessionResponse {
         let deck = try await record.deckId.asyncMap { try await store.deck(id: $0) } ?? nil
         let presenter = try await store.user(id: record.presenterId)
         let links = joinBase.links(code: record.code, room: record.isRoom, request: request)
@@ -205,7 +214,8 @@ struct SessionController {
             deckId: record.deckId, title: record.title ?? deck?.title ?? "Deck", presenter: presenter?.name ?? "Presenter",
             hasPasscode: record.passcodeHash != nil, allowDownload: record.allowDownload, live: record.isLive,
             pageCount: deck?.pageCount ?? 0, createdAt: record.createdAt, startedAt: record.createdAt, endedAt: record.endedAt,
-            viewers: record.isLive ? await hub.viewerCount(code: record.code) : nil)
+            viewers: record.isLive ? await hub.viewerCount(code: record.code) : nil, unlisted: record.unlisted,
+            passcode: Self.isHost(user, of: record) ? record.passcode : nil)
     }
 }
 

@@ -29,3 +29,76 @@ final class AttemptLimiter: Sendable {
         }
     }
 }
+
+/// Growing waits after wrong guesses, per key: the `freeFailures`-th wrong guess starts a wait
+/// of `firstDelay`, and each one more doubles it up to `maxDelay` (exponential backoff with a
+/// cap). A key's failures are forgotten `memory` after its last one.
+///
+/// Passcodes use two: one per client identity and session (a typo costs that person alone a
+/// short wait, however many people share the hall's address), and one per session from everyone
+/// together (a guesser with ever new identities is slowed down: their hellos wait before they
+/// are checked, and the wait grows with every wrong guess; a right passcode waits as long, but
+/// is never refused).
+final class Backoff: Sendable {
+    struct Policy: Sendable {
+        var freeFailures: Int
+        var firstDelay: TimeInterval
+        var maxDelay: TimeInterval
+        var memory: TimeInterval
+
+        /// The wait that follows the `failures`-th wrong guess.
+        func delay(after failures: Int) -> TimeInterval {
+            let threshold = max(1, freeFailures)
+            guard failures >= threshold, firstDelay > 0 else { return 0 }
+            let doublings = min(failures - threshold, 62)
+            return min(maxDelay, firstDelay * pow(2, Double(doublings)))
+        }
+    }
+
+    private struct Entry {
+        var failures: Int
+        var last: Date
+    }
+
+    let policy: Policy
+    private let entries = Mutex<[String: Entry]>([:])
+    /// Past this many keys, forgotten ones are swept out on the next failure.
+    private static let sweepAbove = 10_000
+
+    init(_ policy: Policy) {
+        self.policy = policy
+    }
+
+    /// How long `key` must still wait at `now`; 0 when it may try.
+    func wait(_ key: String, now: Date) -> TimeInterval {
+        entries.withLock { entries in
+            guard let entry = entries[key] else { return 0 }
+            if now.timeIntervalSince(entry.last) >= policy.memory {
+                entries[key] = nil
+                return 0
+            }
+            return max(0, policy.delay(after: entry.failures) - now.timeIntervalSince(entry.last))
+        }
+    }
+
+    /// Counts a wrong guess for `key`; returns the wait it starts (0 while guesses are free).
+    @discardableResult
+    func recordFailure(_ key: String, now: Date) -> TimeInterval {
+        entries.withLock { entries in
+            if entries.count > Self.sweepAbove {
+                entries = entries.filter { now.timeIntervalSince($0.value.last) < policy.memory }
+            }
+            var entry = entries[key] ?? Entry(failures: 0, last: now)
+            if now.timeIntervalSince(entry.last) >= policy.memory { entry.failures = 0 }
+            entry.failures += 1
+            entry.last = now
+            entries[key] = entry
+            return policy.delay(after: entry.failures)
+        }
+    }
+
+    /// Forgets `key`'s failures (it got in: it knows the passcode now).
+    func reset(_ key: String) {
+        _ = entries.withLock { $0.removeValue(forKey: key) }
+    }
+}

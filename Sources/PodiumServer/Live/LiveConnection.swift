@@ -18,9 +18,10 @@ struct LiveConnection {
 
     let hub: LiveHub
     let accounts: Accounts
-    /// Wrong passcodes per client and session, and per session from everyone.
-    let passcodesPerClient: AttemptLimiter
-    let passcodesPerSession: AttemptLimiter
+    /// Waits after wrong passcodes per client identity and session (refused while it runs), and
+    /// per session from everyone (every hello waits before its check, and still gets in).
+    let passcodesPerClient: Backoff
+    let passcodesPerSession: Backoff
     let outboxLimit: Int
     let heartbeat: Outbox.Heartbeat
     /// Messages per second a socket may send on average (pointer moves included).
@@ -56,8 +57,13 @@ struct LiveConnection {
         let user: UserRecord?
         /// From the `podium_viewer` cookie, when the browser sent one.
         let viewerId: String?
-        /// For passcode limits: the client's address (or the one a trusted proxy forwarded).
+        /// The client's address (or the one a trusted proxy forwarded).
         let clientKey: String
+
+        /// Whose wrong passcodes these are: the anonymous viewer identity (so a hall behind one
+        /// address is many people); a client without one counts by its address, all such
+        /// clients of that address together.
+        var identity: String { viewerId.map { "viewer:\($0)" } ?? "address:\(clientKey)" }
     }
 
     /// Accepts the upgrade of `/sessions/:code/live`: once the handshake is answered, the
@@ -75,8 +81,8 @@ struct LiveConnection {
     func hello(
         _ message: ClientMessage, code: String, requester: Requester, outbox: Outbox, logger: Logger
     ) async -> Joined? {
-        func refuse(_ error: SessionError) -> Joined? {
-            outbox.push(Frames.encode(ErrorMessage(error)))
+        func refuse(_ error: SessionError, retryAfter wait: TimeInterval = 0) -> Joined? {
+            outbox.push(Frames.encode(ErrorMessage(error, retryAfter: wait > 0 ? Int(wait.rounded(.up)) : nil)))
             outbox.close(.finished)
             return nil
         }
@@ -121,11 +127,17 @@ struct LiveConnection {
             guard isOwner else { return refuse(.notPresenter) }
         case .presenter, .viewer:
             // The moderator's own screens (the projector) need no passcode.
-            if let hash = record.passcodeHash, !isOwner {
+            if let hash = hub.access.access(of: record).passcodeHash, !isOwner {
                 guard let passcode = hello.passcode, !passcode.isEmpty else { return refuse(.passcodeRequired) }
-                let clientKey = ["\(record.id)|\(requester.clientKey)"]
-                guard passcodesPerClient.allows(clientKey, now: now()), passcodesPerSession.allows([record.id], now: now()) else {
-                    return refuse(.rateLimited)
+                let guesser = "\(record.id)|\(requester.identity)"
+                let wait = passcodesPerClient.wait(guesser, now: now())
+                // Not checked while this client waits: an answer would tell a guesser too much.
+                guard wait <= 0 else { return refuse(.rateLimited, retryAfter: wait) }
+                let sessionWait = passcodesPerSession.wait(record.id, now: now())
+                if sessionWait > 0 {
+                    // Many wrong guesses for this session lately: everyone's hello waits, so a
+                    // guesser with ever new identities is slowed, and a right passcode gets in.
+                    try? await Task.sleep(for: .seconds(sessionWait))
                 }
                 let matches: Bool
                 do {
@@ -136,10 +148,11 @@ struct LiveConnection {
                     return refuse(.unavailable)
                 }
                 guard matches else {
-                    passcodesPerClient.recordFailure(clientKey, now: now())
-                    passcodesPerSession.recordFailure([record.id], now: now())
-                    return refuse(.passcodeWrong)
+                    let delay = passcodesPerClient.recordFailure(guesser, now: now())
+                    passcodesPerSession.recordFailure(record.id, now: now())
+                    return refuse(.passcodeWrong, retryAfter: delay)
                 }
+                passcodesPerClient.reset(guesser)
             }
             if hello.role == .presenter {
                 // A room presenter joins under a name; their id stays theirs across visits.

@@ -4,6 +4,7 @@ import NIOCore
 import PodiumCore
 import PodiumStore
 import ServiceLifecycle
+import Synchronization
 
 /// All live sessions of this node and the lobby that lists them.
 ///
@@ -19,8 +20,34 @@ actor LiveHub: Service, SessionBusNode {
         var presenter: String
         var viewers: Int
         var hasPasscode: Bool
+        /// Whether joining takes a passcode (the same as `hasPasscode`; never the passcode).
+        var passcode: Bool
         var startedAt: Date
         var kind = SessionKind.session
+        /// Left out of the published list (joined by code or link only).
+        var unlisted = false
+
+        enum CodingKeys: String, CodingKey { case code, title, presenter, viewers, hasPasscode, passcode, startedAt, kind }
+    }
+
+    /// Who may find and join a session, as changed since its record was loaded: a hello checks
+    /// the passcode hash here (``LiveConnection``), the lobby leaves unlisted sessions out.
+    /// This node's changes only: with several nodes, the session bus must carry them too.
+    final class AccessBook: Sendable {
+        struct Access: Sendable, Equatable {
+            var passcodeHash: String?
+            var unlisted: Bool
+        }
+        private let changed = Mutex<[String: Access]>([:])
+
+        /// The session's current access: as changed, else as its record says.
+        func access(of record: SessionRecord) -> Access {
+            changed.withLock { $0[record.id] } ?? Access(passcodeHash: record.passcodeHash, unlisted: record.unlisted)
+        }
+
+        func set(_ access: Access, for sessionId: String) {
+            changed.withLock { $0[sessionId] = access }
+        }
     }
 
     struct LobbyMessage: Encodable {
@@ -39,6 +66,8 @@ actor LiveHub: Service, SessionBusNode {
     private var lobbyOutboxes: [ObjectIdentifier: Outbox] = [:]
     private let bus: any SessionBus
     public nonisolated let nodeName: String
+    /// Passcodes and listing changed while sessions are live.
+    nonisolated let access = AccessBook()
 
     init(
         store: any PodiumStore, bus: any SessionBus, node: String = IDs.make("n"), now: @escaping @Sendable () -> Date,
@@ -139,9 +168,11 @@ actor LiveHub: Service, SessionBusNode {
             // Crashed between storing `ended` and flagging the row: finish the job.
             try await store.markSessionEnded(id: record.id, at: now())
         } else if record.endedAt == nil {
+            let current = access.access(of: record)
             lobby[code] = LobbyEntry(
-                code: code, title: info.title, presenter: info.presenter, viewers: 0, hasPasscode: info.hasPasscode,
-                startedAt: record.createdAt, kind: info.kind)
+                code: code, title: info.title, presenter: info.presenter, viewers: 0,
+                hasPasscode: current.passcodeHash != nil, passcode: current.passcodeHash != nil, startedAt: record.createdAt,
+                kind: info.kind, unlisted: current.unlisted)
             publishLobby()
         }
         return session
@@ -175,9 +206,21 @@ actor LiveHub: Service, SessionBusNode {
     /// The number of connected viewers of a live session.
     func viewerCount(code: String) -> Int? { lobby[code]?.viewers }
 
-    /// Viewer counts by session code, for the REST listing.
+    /// The listed live sessions, newest first: what the lobby publishes.
     func lobbyEntries() -> [LobbyEntry] {
-        lobby.values.sorted { $0.startedAt > $1.startedAt }
+        lobby.values.filter { !$0.unlisted }.sorted { $0.startedAt > $1.startedAt }
+    }
+
+    /// A session's passcode or listing changed (see ``AccessBook``): hellos check the new
+    /// passcode at once, and the lobby shows the lock, or the session, or not.
+    func accessChanged(_ record: SessionRecord) {
+        let access = AccessBook.Access(passcodeHash: record.passcodeHash, unlisted: record.unlisted)
+        self.access.set(access, for: record.id)
+        guard lobby[record.code] != nil else { return }
+        lobby[record.code]?.hasPasscode = access.passcodeHash != nil
+        lobby[record.code]?.passcode = access.passcodeHash != nil
+        lobby[record.code]?.unlisted = access.unlisted
+        publishLobby()
     }
 
     func subscribeLobby(_ outbox: Outbox) {

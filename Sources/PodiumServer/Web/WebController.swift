@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PodiumCore
 import PodiumStore
 
 /// The browser client's pages, page images, Debian's browser libraries and the OpenAPI document.
@@ -7,6 +8,8 @@ struct WebController {
     let webRoot: URL
     let vendorRoot: URL
     let blobs: any BlobStore
+    /// To tell a link that leads nowhere (see ``DeadEnd``).
+    let store: any PodiumStore
     let fileIO = FileIO()
 
     /// Pretty URLs and the page that serves each.
@@ -31,12 +34,37 @@ struct WebController {
         }
     }
 
-    /// Serves an HTML page and gives a new browser its anonymous viewer identity.
+    /// Serves an HTML page and gives a new browser its anonymous viewer identity; a link to a
+    /// session, room or deck that does not exist gets its ``DeadEnd`` page instead.
     func htmlPage(_ name: String, request: Request, context: AppRequestContext) async throws -> Response {
+        if let deadEnd = try await deadEnd(name, context: context) { return try deadEnd.response(webRoot: webRoot) }
         var response = try await file(webRoot.appendingPathComponent(name), type: "text/html; charset=utf-8", context: context)
         response.headers[.cacheControl] = "no-cache"
         if context.viewerId == nil { response.setCookie(ViewerCookie.issue()) }
         return response
+    }
+
+    /// Why the page `name` would lead nowhere for these parameters, if it would.
+    func deadEnd(_ name: String, context: AppRequestContext) async throws -> DeadEnd? {
+        switch name {
+        case "view.html", "room.html", "moderate.html", "projector.html", "present.html":
+            let raw = context.parameters.get("code") ?? ""
+            let typed = raw.removingPercentEncoding ?? raw
+            let shown = String(typed.prefix(12))
+            let record = try await JoinCode.normalize(typed).asyncMap { try await store.session(code: $0) } ?? nil
+            switch name {
+            case "view.html": return record == nil ? .session(shown) : nil
+            case "present.html": return record == nil ? .console(shown) : nil
+            default: return record?.isRoom == true ? nil : .room(shown)
+            }
+        case "rehearse.html":
+            // Signed out, the page sends the browser to sign in; signed in, the deck must be theirs.
+            guard let user = context.user, let id = context.parameters.get("id") else { return nil }
+            let deck = try await store.deck(id: id)
+            return deck.map { $0.ownerId == user.id || user.role == .admin } == true ? nil : .deck
+        default:
+            return nil
+        }
     }
 
     /// A blob, whole or by range (see ``RangeResponse``): page images now, media next.

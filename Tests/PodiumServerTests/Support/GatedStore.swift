@@ -147,6 +147,18 @@ final class GatedStore: PodiumStore {
         try await base.markSessionEnded(id: id, at: at)
     }
 
+    func updateSessionAccess(id: String, passcode: String?, passcodeHash: String?, unlisted: Bool) async throws {
+        try await base.updateSessionAccess(id: id, passcode: passcode, passcodeHash: passcodeHash, unlisted: unlisted)
+    }
+
+    func sessions(presenterId: String, before: Date?, limit: Int) async throws -> [SessionRecord] {
+        try await base.sessions(presenterId: presenterId, before: before, limit: limit)
+    }
+
+    func hasEvent(sessionId: String, ofTypes types: [String]) async throws -> Bool {
+        try await base.hasEvent(sessionId: sessionId, ofTypes: types)
+    }
+
     func append(sessionId: String, _ write: CommandWrite, at: Date) async throws {
         try await base.append(sessionId: sessionId, write, at: at)
     }

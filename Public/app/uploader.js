@@ -1,0 +1,310 @@
+// One uploader for every page that sends PDFs: a queue that checks each file before sending it
+// (size against the server's limit from GET /api/v1/limits, PDF by its bytes), sends one at a
+// time with progress, then follows the server's processing, and says at every step what it
+// is doing and why a file waits.
+//
+//   const queue = new UploadQueue({ url: (item) => '/api/v1/decks?title=' + … });
+//   queue.addEventListener('change', (event) => render(event.detail.item));
+//   queue.add(file, { title });
+//
+// An item's `state`: checking → waiting → uploading → processing → ready, or failed at any
+// step (`error` says why). `statusText(item)` is the line to show: "Waiting — 1 upload at a
+// time", "Uploading 43 %", "Processing page 3 of 12", "Failed: not a PDF".
+//
+// Rooms post to their own URL (/api/v1/sessions/{code}/decks): pass it as `url`, and as `track`
+// `trackJob` (a signed-in moderator follows the upload's job) or null (a presenter who is not
+// signed in stops at "uploaded"; the room's deckAdded event says when it is ready).
+
+import { api, ApiError } from './api.js';
+
+let limitsPromise = null;
+
+/** The server's upload limits ({maxUploadBytes, uploadTypes}), asked once per page. */
+export function uploadLimits() {
+  if (!limitsPromise) {
+    limitsPromise = api('/api/v1/limits').catch((error) => {
+      limitsPromise = null; // ask again next time
+      throw error;
+    });
+  }
+  return limitsPromise;
+}
+
+/** "200 MB", "1.5 MB", "800 KB". */
+export function formatBytes(bytes) {
+  if (bytes >= 1024 * 1024) {
+    const mb = bytes / (1024 * 1024);
+    return (mb >= 10 || Number.isInteger(mb) ? Math.round(mb) : mb.toFixed(1)) + ' MB';
+  }
+  return Math.max(1, Math.round(bytes / 1024)) + ' KB';
+}
+
+/** Whether the file's first bytes say PDF (as the server checks: "%PDF-" in the first KiB). */
+export async function looksLikePDF(file) {
+  const head = new Uint8Array(await file.slice(0, 1028).arrayBuffer());
+  const marker = [0x25, 0x50, 0x44, 0x46, 0x2d];
+  for (let start = 0; start + marker.length <= head.length; start += 1) {
+    if (marker.every((byte, i) => head[start + i] === byte)) return true;
+  }
+  return false;
+}
+
+/** Images rendered per page (large, medium, thumbnail): a deck's rendering progress counts images. */
+const IMAGES_PER_PAGE = 3;
+
+/** What the server's processing progress ({stage, done, total}) means to a person. */
+export function processingText(progress) {
+  if (!progress) return 'Waiting to be processed';
+  const { stage, done = 0, total = 0 } = progress;
+  if (stage === 'queued') return 'Waiting to be processed — 1 file at a time';
+  if (stage === 'inspecting') return 'Checking the PDF';
+  if (stage === 'rendering' && total > 0) {
+    if (total % IMAGES_PER_PAGE === 0) {
+      const pages = total / IMAGES_PER_PAGE;
+      const page = Math.min(pages, Math.floor(done / IMAGES_PER_PAGE) + 1);
+      return 'Processing page ' + page + ' of ' + pages;
+    }
+    return 'Processing pages ' + Math.round((done / total) * 100) + ' %';
+  }
+  if (stage === 'text') return 'Reading the text';
+  return 'Processing';
+}
+
+/** The one line that says what is happening to an upload, and why it waits. */
+export function statusText(item) {
+  switch (item.state) {
+    case 'checking': return 'Checking the file';
+    case 'waiting': return 'Waiting — ' + item.queue.concurrency + (item.queue.concurrency === 1 ? ' upload' : ' uploads') + ' at a time';
+    case 'uploading': return 'Uploading ' + Math.round(item.fraction * 100) + ' %';
+    case 'processing': return processingText(item.progress);
+    case 'ready': return 'Ready';
+    case 'failed': return 'Failed: ' + item.error;
+    default: return '';
+  }
+}
+
+/** The fraction (0..1) a progress bar shows for an item. */
+export function fractionOf(item) {
+  if (item.state === 'uploading') return item.fraction;
+  if (item.state === 'processing' && item.progress && item.progress.total) return item.progress.done / item.progress.total;
+  return item.state === 'ready' ? 1 : 0;
+}
+
+/** Sends a file with upload progress (fetch cannot report it). Resolves with the JSON answer. */
+export function send(url, file, { onProgress } = {}) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    xhr.setRequestHeader('Content-Type', 'application/pdf');
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.setRequestHeader('X-Podium-Request', '1');
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable && onProgress) onProgress(event.loaded / event.total);
+    });
+    xhr.addEventListener('load', () => {
+      let body = null;
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch (_) {
+        body = null;
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && body) {
+        if (onProgress) onProgress(1);
+        resolve(body);
+      } else if (body && body.error) {
+        reject(new ApiError(xhr.status, body.error.code, body.error.message));
+      } else if (xhr.status === 413) {
+        reject(new ApiError(413, 'too_large', 'larger than the server accepts'));
+      } else {
+        reject(new ApiError(xhr.status, 'http_' + xhr.status, 'the upload failed (' + xhr.status + ')'));
+      }
+    });
+    xhr.addEventListener('error', () => reject(new ApiError(0, 'network', 'the connection was lost. Check it and try again')));
+    xhr.addEventListener('abort', () => reject(new ApiError(0, 'aborted', 'cancelled')));
+    xhr.send(file);
+  });
+}
+
+const POLL_MS = 500;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Follows a deck the library accepted until it is ready or failed: polls GET /api/v1/decks/{id},
+ * reporting its progress. Resolves with the deck; throws an ApiError when processing failed.
+ */
+export async function trackDeck(answer, report) {
+  const id = answer.id || answer.deckId;
+  for (;;) {
+    let deck;
+    try {
+      deck = await api('/api/v1/decks/' + encodeURIComponent(id));
+    } catch (error) {
+      if (error.status === 404 || error.status === 401) throw error;
+      await sleep(POLL_MS * 4); // the server is busy or away for a moment
+      continue;
+    }
+    if (deck.status === 'ready') return deck;
+    if (deck.status === 'failed') {
+      throw new ApiError(422, (deck.error && deck.error.code) || 'failed', (deck.error && deck.error.message) || 'the PDF could not be processed');
+    }
+    report(deck.progress || null);
+    await sleep(POLL_MS);
+  }
+}
+
+/**
+ * Follows an upload's processing job (the answer's `jobId`): polls GET /api/v1/jobs/{id}, which
+ * its signed-in owner may read (a room's moderator, say). Resolves with the finished job.
+ */
+export async function trackJob(answer, report) {
+  if (!answer.jobId) return answer; // nothing to process (a deck from the library)
+  for (;;) {
+    let job;
+    try {
+      job = await api('/api/v1/jobs/' + encodeURIComponent(answer.jobId));
+    } catch (error) {
+      if (error.status === 404 || error.status === 401) throw error;
+      await sleep(POLL_MS * 4);
+      continue;
+    }
+    if (job.state === 'done') return { ...answer, job };
+    if (job.state === 'failed') {
+      throw new ApiError(422, (job.error && job.error.code) || 'failed', (job.error && job.error.message) || 'the PDF could not be processed');
+    }
+    report(job.progress || null);
+    await sleep(POLL_MS);
+  }
+}
+
+let counter = 0;
+
+/** Short reasons for the codes the server gives, to follow "Failed: ". */
+const REASONS = {
+  not_pdf: 'not a PDF',
+  empty: 'the file is empty',
+  too_large: 'larger than the server accepts',
+};
+
+/** A queue of uploads to one target, `concurrency` at a time (one by default). */
+export class UploadQueue extends EventTarget {
+  /**
+   * @param {object} options
+   * @param {string|function(item): string} options.url where to POST each file (given the item)
+   * @param {number} [options.concurrency] uploads at once
+   * @param {function(answer, report): Promise|null} [options.track] follows processing after the
+   *   upload: called with the server's answer and a `report(progress)`; resolves with the result,
+   *   throws to fail the item. Defaults to `trackDeck`; null stops at "ready" when the file is sent.
+   */
+  constructor({ url, concurrency = 1, track = trackDeck } = {}) {
+    super();
+    this.url = url;
+    this.concurrency = concurrency;
+    this.track = track;
+    this.items = [];
+  }
+
+  /** Queues `file`; `data` is kept on the item for the page (a title, a folder). Returns the item. */
+  add(file, data = {}) {
+    const item = {
+      key: 'upload-' + ++counter, file, name: file.name, data, queue: this,
+      state: 'checking', fraction: 0, progress: null, error: null, result: null, answer: null,
+    };
+    this.items.push(item);
+    this.changed(item);
+    this.check(item);
+    return item;
+  }
+
+  /** Forgets a finished or failed item. */
+  dismiss(item) {
+    this.items = this.items.filter((other) => other !== item);
+    this.dispatchEvent(new CustomEvent('change', { detail: { item, removed: true } }));
+  }
+
+  changed(item) {
+    this.dispatchEvent(new CustomEvent('change', { detail: { item } }));
+  }
+
+  fail(item, error) {
+    item.state = 'failed';
+    const reason = (error && REASONS[error.code]) || (error && error.message) || String(error);
+    item.error = reason.replace(/\.$/, '');
+    item.errorCode = (error && error.code) || 'failed';
+    this.changed(item);
+  }
+
+  async check(item) {
+    const { file } = item;
+    try {
+      if (!file.size) throw new ApiError(400, 'empty', 'the file is empty');
+      let limits = null;
+      try {
+        limits = await uploadLimits();
+      } catch (_) {
+        limits = null; // the server checks again anyway
+      }
+      if (limits && file.size > limits.maxUploadBytes) {
+        throw new ApiError(413, 'too_large_local', formatBytes(file.size) + ', larger than the ' + formatBytes(limits.maxUploadBytes) + ' this server accepts');
+      }
+      if (!(await looksLikePDF(file))) throw new ApiError(415, 'not_pdf', 'not a PDF');
+    } catch (error) {
+      this.fail(item, error);
+      return;
+    }
+    item.state = 'waiting';
+    this.changed(item);
+    this.pump();
+  }
+
+  /** Starts waiting uploads while fewer than `concurrency` are sending. */
+  pump() {
+    const sending = this.items.filter((item) => item.state === 'uploading').length;
+    const next = this.items.filter((item) => item.state === 'waiting').slice(0, Math.max(0, this.concurrency - sending));
+    for (const item of next) this.run(item);
+  }
+
+  async run(item) {
+    item.state = 'uploading';
+    item.fraction = 0;
+    this.changed(item);
+    let lastPaint = 0;
+    try {
+      const url = typeof this.url === 'function' ? this.url(item) : this.url;
+      item.answer = await send(url, item.file, {
+        onProgress: (fraction) => {
+          item.fraction = fraction;
+          const now = Date.now();
+          if (now - lastPaint > 80 || fraction >= 1) {
+            lastPaint = now;
+            this.changed(item);
+          }
+        },
+      });
+    } catch (error) {
+      this.fail(item, error);
+      this.pump();
+      return;
+    }
+    // Sent: the next file may go while the server processes this one.
+    item.state = 'processing';
+    item.progress = item.answer.progress || null;
+    this.changed(item);
+    this.pump();
+    if (!this.track) {
+      item.state = 'ready';
+      item.result = item.answer;
+      this.changed(item);
+      return;
+    }
+    try {
+      item.result = await this.track(item.answer, (progress) => {
+        item.progress = progress;
+        this.changed(item);
+      });
+      item.state = 'ready';
+      this.changed(item);
+    } catch (error) {
+      this.fail(item, error);
+    }
+  }
+}

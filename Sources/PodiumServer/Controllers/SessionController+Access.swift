@@ -1,0 +1,151 @@
+import Foundation
+import Hummingbird
+import PodiumCore
+import PodiumStore
+
+/// Who may find and join a session (its passcode, whether "Live now" lists it), changed by its
+/// host at any time; and the host's history of past sessions and rooms.
+extension SessionController {
+    func addAccessRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.patch("sessions/:code", use: updateAccess)
+        group.get("history", use: history)
+    }
+
+    static func isHost(_ user: UserRecord?, of record: SessionRecord) -> Bool {
+        user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
+    }
+
+    /// `{"passcode": "…"}` sets it, `""` or `null` removes it, absent leaves it; `unlisted` likewise.
+    struct AccessRequest: Decodable {
+        /// nil: unchanged; .some(nil): remove the passcode.
+        let passcode: String??
+        let unlisted: Bool?
+
+        enum CodingKeys: String, CodingKey { case passcode, unlisted }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if !container.contains(.passcode) {
+                passcode = nil
+            } else if try container.decodeNil(forKey: .passcode) {
+                passcode = .some(nil)
+            } else {
+                passcode = .some(try container.decode(String.self, forKey: .passcode))
+            }
+            unlisted = try container.decodeIfPresent(Bool.self, forKey: .unlisted)
+        }
+    }
+
+    /// `PATCH /api/v1/sessions/{code}`: the host changes the passcode or the listing. Viewers
+    /// already in stay in; the next hello needs the new passcode.
+    @Sendable func updateAccess(_ request: Request, context: AppRequestContext) async throws -> SessionResponse {
+        let user = try context.requireUser()
+        let body = try await request.decode(as: AccessRequest.self, context: context)
+        var record = try await record(context)
+        guard Self.isHost(user, of: record) else { throw APIError.forbidden }
+        guard record.isLive else { throw APIError(.conflict, code: "ended", message: "This session has ended.") }
+        if let change = body.passcode {
+            let passcode = change?.trimmingCharacters(in: .whitespaces) ?? ""
+            guard passcode.count <= 64 else { throw APIError.badRequest("A passcode has at most 64 characters.") }
+            if passcode.isEmpty {
+                record.passcode = nil
+                record.passcodeHash = nil
+            } else if passcode != record.passcode || record.passcodeHash == nil {
+                record.passcode = passcode
+                record.passcodeHash = try await accounts.hash(passcode)
+            }
+        }
+        if let unlisted = body.unlisted { record.unlisted = unlisted }
+        try await store.updateSessionAccess(
+            id: record.id, passcode: record.passcode, passcodeHash: record.passcodeHash, unlisted: record.unlisted)
+        await hub.accessChanged(record)
+        return try await response(record, request: request, for: user)
+    }
+
+    /// One past (or live) session or room in the library's history, with where its report and
+    /// exports are.
+    struct HistoryEntry: Codable, Sendable {
+        struct Export: Codable, Sendable {
+            /// `csv` or `pdf`.
+            let format: String
+            let label: String
+            let url: String
+        }
+        let id: String
+        let code: String
+        let kind: SessionKind
+        let title: String
+        let live: Bool
+        let hasPasscode: Bool
+        let unlisted: Bool
+        let createdAt: Date
+        let endedAt: Date?
+        /// The console, while live: `/present/{code}`, or a room's `/r/{code}/moderate`.
+        let consoleUrl: String?
+        /// The report page: attendance, polls, questions.
+        let reportUrl: String
+        let exports: [Export]
+    }
+
+    struct HistoryPage: Codable, Sendable, ResponseEncodable {
+        let sessions: [HistoryEntry]
+        /// Pass as `before` for the next (older) page; absent on the last page.
+        let next: String?
+    }
+
+    static let historyPageSize = 20
+    static let historyMaxPageSize = 100
+
+    /// `GET /api/v1/history?limit=&before=`: the signed-in user's sessions and rooms, newest
+    /// first, a page at a time.
+    @Sendable func history(_ request: Request, context: AppRequestContext) async throws -> HistoryPage {
+        let user = try context.requireUser()
+        let query = request.uri.queryParameters
+        var limit = Self.historyPageSize
+        if let text = query.get("limit") {
+            guard let value = Int(text), (1...Self.historyMaxPageSize).contains(value) else {
+                throw APIError.badRequest("limit is a number from 1 to \(Self.historyMaxPageSize).")
+            }
+            limit = value
+        }
+        var before: Date?
+        if let text = query.get("before") {
+            guard let seconds = Double(text), seconds.isFinite else {
+                throw APIError.badRequest("before is the `next` value of the previous page.")
+            }
+            before = Date(timeIntervalSince1970: seconds)
+        }
+        // One more than asked tells whether another page follows.
+        let records = try await store.sessions(presenterId: user.id, before: before, limit: limit + 1)
+        var entries: [HistoryEntry] = []
+        for record in records.prefix(limit) {
+            entries.append(try await historyEntry(record))
+        }
+        let next = records.count > limit ? records[limit - 1].createdAt.timeIntervalSince1970 : nil
+        return HistoryPage(sessions: entries, next: next.map { String($0) })
+    }
+
+    private func historyEntry(_ record: SessionRecord) async throws -> HistoryEntry {
+        let code = record.code
+        let api = "/api/v1/sessions/\(code)"
+        var exports = [
+            ("attendance.csv", "Attendance"), ("polls.csv", "Polls"), ("answers.csv", "Answers"), ("questions.csv", "Questions"),
+        ].map { HistoryEntry.Export(format: "csv", label: $0.1, url: "\(api)/report/\($0.0)") }
+        var title = record.title
+        if record.isRoom {
+            // A room's export holds the pages it showed: none shown, no export.
+            if try await store.hasEvent(sessionId: record.id, ofTypes: ["deckShown"]) {
+                exports.append(.init(format: "pdf", label: "Slides with ink (PDF)", url: "\(api)/export.pdf"))
+            }
+        } else if let deckId = record.deckId, let deck = try await store.deck(id: deckId) {
+            title = title ?? deck.title
+            exports.append(.init(format: "pdf", label: "Slides with ink (PDF)", url: "\(api)/export.pdf"))
+        }
+        return HistoryEntry(
+            id: record.id, code: code, kind: record.kind, title: title ?? (record.isRoom ? "Room" : "Session"),
+            live: record.isLive, hasPasscode: record.passcodeHash != nil, unlisted: record.unlisted,
+            createdAt: record.createdAt, endedAt: record.endedAt,
+            consoleUrl: record.isLive ? (record.isRoom ? "/r/\(code)/moderate" : "/present/\(code)") : nil,
+            reportUrl: "/report.html?code=\(code)", exports: exports)
+    }
+}
