@@ -3,6 +3,7 @@
 
 import { api, ApiError } from './api.js';
 import { el, modalDialog, plural, toast } from './ui.js';
+import { checkFile, send } from './uploader.js';
 import { stageDeck } from './live.js';
 
 export { stageDeck };
@@ -110,41 +111,19 @@ export function errorText(error) {
  * Uploads a PDF into a room (POST /api/v1/sessions/{code}/decks) with upload progress.
  * Resolves with {deckId, title, status}; the deck joins the room (deckAdded) once processed.
  */
-export function uploadToRoom(code, file, { onProgress, asPresenter = false } = {}) {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    const title = file.name ? file.name.replace(/\.pdf$/i, '') : '';
-    const query = [];
-    if (title) query.push('title=' + encodeURIComponent(title));
-    if (asPresenter) query.push('as=presenter');
-    xhr.open('POST', '/api/v1/sessions/' + encodeURIComponent(code) + '/decks' + (query.length ? '?' + query.join('&') : ''));
-    xhr.setRequestHeader('Content-Type', 'application/pdf');
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.setRequestHeader('X-Podium-Request', '1');
-    xhr.upload.addEventListener('progress', (event) => {
-      if (event.lengthComputable && onProgress) onProgress(event.loaded / event.total);
-    });
-    xhr.addEventListener('load', () => {
-      let body = null;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch (_) {
-        body = null;
-      }
-      if (xhr.status >= 200 && xhr.status < 300 && body) {
-        if (onProgress) onProgress(1);
-        resolve(body);
-      } else if (body && body.error) {
-        reject(new ApiError(xhr.status, body.error.code, body.error.message));
-      } else if (xhr.status === 413) {
-        reject(new ApiError(413, 'too_large', 'This file is larger than the server accepts.'));
-      } else {
-        reject(new ApiError(xhr.status, 'http_' + xhr.status, 'The upload failed (' + xhr.status + ').'));
-      }
-    });
-    xhr.addEventListener('error', () => reject(new ApiError(0, 'network', 'The upload was interrupted. Check your connection and try again.')));
-    xhr.send(file);
-  });
+export async function uploadToRoom(code, file, { onProgress, asPresenter = false } = {}) {
+  const title = file.name ? file.name.replace(/\.pdf$/i, '') : '';
+  const query = [];
+  if (title) query.push('title=' + encodeURIComponent(title));
+  if (asPresenter) query.push('as=presenter');
+  try {
+    await checkFile(file);
+    return await send('/api/v1/sessions/' + encodeURIComponent(code) + '/decks' + (query.length ? '?' + query.join('&') : ''), file, { onProgress });
+  } catch (error) {
+    // The uploader's reasons complete "Failed: …"; here they stand alone, as a sentence.
+    const reason = String((error && error.message) || 'the upload failed').replace(/\.$/, '');
+    throw new ApiError(error && error.status, error && error.code, file.name + ': ' + reason + '.');
+  }
 }
 
 /** Copies text to the clipboard (with the old way for plain http on a LAN address). */

@@ -185,6 +185,24 @@ const REASONS = {
   too_large: 'larger than the server accepts',
 };
 
+/**
+ * What the server would refuse, found before sending a byte: an empty file, one over the server's
+ * limit, one that is not a PDF. Throws an ApiError whose message completes "Failed: …".
+ */
+export async function checkFile(file) {
+  if (!file.size) throw new ApiError(400, 'empty', 'the file is empty');
+  let limits = null;
+  try {
+    limits = await uploadLimits();
+  } catch (_) {
+    limits = null; // the server checks again anyway
+  }
+  if (limits && file.size > limits.maxUploadBytes) {
+    throw new ApiError(413, 'too_large_local', formatBytes(file.size) + ', larger than the ' + formatBytes(limits.maxUploadBytes) + ' this server accepts');
+  }
+  if (!(await looksLikePDF(file))) throw new ApiError(415, 'not_pdf', 'not a PDF');
+}
+
 /** A queue of uploads to one target, `concurrency` at a time (one by default). */
 export class UploadQueue extends EventTarget {
   /**
@@ -234,19 +252,8 @@ export class UploadQueue extends EventTarget {
   }
 
   async check(item) {
-    const { file } = item;
     try {
-      if (!file.size) throw new ApiError(400, 'empty', 'the file is empty');
-      let limits = null;
-      try {
-        limits = await uploadLimits();
-      } catch (_) {
-        limits = null; // the server checks again anyway
-      }
-      if (limits && file.size > limits.maxUploadBytes) {
-        throw new ApiError(413, 'too_large_local', formatBytes(file.size) + ', larger than the ' + formatBytes(limits.maxUploadBytes) + ' this server accepts');
-      }
-      if (!(await looksLikePDF(file))) throw new ApiError(415, 'not_pdf', 'not a PDF');
+      await checkFile(item.file);
     } catch (error) {
       this.fail(item, error);
       return;
