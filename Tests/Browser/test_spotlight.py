@@ -250,6 +250,8 @@ class SpotlightTests(BrowserTest):
         self.assertIn("Dora", text_of(projector, "#spotlight .spot-asker"))
         self.assertEqual(text_of(projector, "#spotlight .spot-head"), "Question from the audience")
         screenshot(projector, "spotlight-question-projector-1920")
+        harness.dismiss_toasts(presenter)
+        screenshot(presenter, "console-question-on-screen")
         screenshot(dora, "spotlight-question-phone-390")
         # Withdrawing the approval takes it off every screen.
         click(presenter, '.question-item [data-action="approve-question"]')
