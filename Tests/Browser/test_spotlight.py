@@ -250,6 +250,8 @@ class SpotlightTests(BrowserTest):
         self.assertIn("Dora", text_of(projector, "#spotlight .spot-asker"))
         self.assertEqual(text_of(projector, "#spotlight .spot-head"), "Question from the audience")
         screenshot(projector, "spotlight-question-projector-1920")
+        harness.dismiss_toasts(presenter)
+        screenshot(presenter, "console-question-on-screen")
         screenshot(dora, "spotlight-question-phone-390")
         # Withdrawing the approval takes it off every screen.
         click(presenter, '.question-item [data-action="approve-question"]')
@@ -311,6 +313,14 @@ class SpotlightTests(BrowserTest):
         self.assertTrue(item)
         bank_status, bank = SERVER.api("GET", f"/api/v1/decks/{DEMO_DECK['id']}/questions")
         self.assertIn("Prepared in rehearsal?", [q["poll"]["question"] for q in bank])
+        # Edited there too.
+        driver.find_element(By.XPATH, '//li[contains(@class,"bank-item")][contains(., "Prepared in rehearsal?")]'
+                                      '//button[@data-action="edit-question"]').click()
+        field = wait_for(driver, lambda d: visible(d, "#poll-question"), "the editor with the question")
+        field.send_keys(" Yes.")
+        driver.find_element(By.CSS_SELECTOR, '#poll-editor [data-action="save-question"]').click()
+        wait_for(driver, lambda d: d.find_elements(
+            By.XPATH, '//li[contains(@class,"bank-item")][contains(., "Prepared in rehearsal? Yes.")]'), "the edited question")
 
         # Drawing: a stroke on the slide, kept on this screen only.
         driver.find_element(By.CSS_SELECTOR, '[data-action="draw"]').click()
@@ -325,6 +335,21 @@ class SpotlightTests(BrowserTest):
         self.assertEqual(len(after if isinstance(after, list) else after.get("sessions", [])),
                          len(before if isinstance(before, list) else before.get("sessions", [])),
                          "no live session was started")
+
+        # A later session sends it from the bank in one click, then the presenter deletes it.
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        presenter.find_element(By.ID, "tab-polls").click()
+        prepared = '//li[contains(@class,"bank-item")][contains(., "Prepared in rehearsal? Yes.")]'
+        wait_for(presenter, lambda d: d.find_elements(By.XPATH, prepared), "the prepared question in the console's bank")
+        presenter.find_element(By.XPATH, prepared + '//button[@data-action="send-poll"]').click()
+        wait_for(presenter, lambda d: attr(d, "#active-poll", "data-poll-status") == "open"
+                 and "Prepared in rehearsal? Yes." in text_of(d, "#active-poll"), "the prepared poll sent")
+        presenter.find_element(By.XPATH, prepared + '//button[@data-action="delete-question"]').click()
+        click(presenter, 'dialog [data-role="confirm"]')
+        wait_for(presenter, lambda d: not d.find_elements(By.XPATH, prepared), "the question deleted")
 
     def test_5_room_projector_shows_the_spotlight(self):
         """A room's projector shows what the moderator puts on screen, full-screen, and drops it."""
