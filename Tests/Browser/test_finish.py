@@ -86,7 +86,7 @@ class FinishTests(BrowserTest):
         field.send_keys(passcode)
         driver.find_element(By.ID, "join-button").click()
 
-    def assert_counts_down(self, driver, button_label):
+    def assert_counts_down(self, driver, button_label, shot):
         """A wrong passcode: "Wrong passcode. Try again in 3 s", the button off ("Wait 3 s") and
         counting down, then on again with its label."""
         wait_for(driver, lambda d: retry_after(d) > 0, "the wait on the join screen")
@@ -96,6 +96,7 @@ class FinishTests(BrowserTest):
         button = driver.find_element(By.ID, "join-button")
         self.assertFalse(button.is_enabled(), "the button waits too")
         self.assertRegex(button.text, r"^Wait [23] s$")
+        screenshot(driver, shot)
         wait_for(driver, lambda d: 0 < retry_after(d) < first, "the countdown to go down")
         wait_for(driver, lambda d: d.find_element(By.ID, "join-button").is_enabled(), "the button on again after the wait",
                  timeout=10)
@@ -153,8 +154,7 @@ class FinishTests(BrowserTest):
         code = self.open_room("Passcode room")
         presenter = self.driver(390, 844)
         self.presenter_gate(presenter, code, "Ann", "1111")
-        self.assert_counts_down(presenter, "Join as presenter")
-        screenshot(presenter, "finish-room-presenter-wait")
+        self.assert_counts_down(presenter, "Join as presenter", "finish-room-presenter-wait")
         self.presenter_gate(presenter, code, "Ann", PASSCODE)
         wait_for(presenter, lambda d: body_data(d, "connection") == "live" and body_data(d, "presenterId"),
                  "Ann in the room with the right passcode")
@@ -164,7 +164,7 @@ class FinishTests(BrowserTest):
         field = wait_for(projector, lambda d: visible(d, "#passcode"), "the projector's passcode field")
         field.send_keys("2222")
         projector.find_element(By.ID, "join-button").click()
-        self.assert_counts_down(projector, "Show the room")
+        self.assert_counts_down(projector, "Show the room", "finish-room-projector-wait")
         field.clear()
         field.send_keys(PASSCODE)
         projector.find_element(By.ID, "join-button").click()
@@ -172,8 +172,7 @@ class FinishTests(BrowserTest):
 
     def test_3_presenter_without_the_stage_has_no_poll_controls(self):
         """A presenter's open poll, then the moderator takes the stage back: Close and Reveal go
-        away with a hint why, and come back with the stage; Close then works. The room's report
-        says it is a room's."""
+        away with a hint why, and come back with the stage; Close then works."""
         code = self.open_room("Poll room")
         moderator = self.driver(1280, 800)
         self.open_moderator(moderator, code)
@@ -198,10 +197,11 @@ class FinishTests(BrowserTest):
         # The moderator takes the stage back: Ann's poll controls go, the hint says why.
         wait_for(moderator, lambda d: visible(d, "#withdraw"), "Take control back").click()
         wait_for(ann, lambda d: body_data(d, "drives") == "false", "Ann no longer in control")
+        wait_for(ann, lambda d: not visible(d, '#active-poll [data-action="close-poll"]'), "Close gone without the stage")
+        for action in ("reveal", "reveal-results"):
+            self.assertFalse(visible(ann, f'#active-poll [data-action="{action}"]'), f"{action} hidden without the stage")
         wait_for(ann, lambda d: visible(d, "#polls-hint"), "the hint why")
         self.assertIn("whoever has the stage", text_of(ann, "#polls-hint"))
-        for action in ("close-poll", "reveal", "reveal-results"):
-            self.assertFalse(visible(ann, f'#active-poll [data-action="{action}"]'), f"{action} hidden without the stage")
         self.assertEqual(ann.find_element(By.ID, "active-poll").get_attribute("data-poll-status"), "open")
         screenshot(ann, "finish-room-poll-without-stage")
 
@@ -212,9 +212,13 @@ class FinishTests(BrowserTest):
         wait_for(ann, lambda d: visible(d, '#active-poll [data-action="close-poll"]'), "Close back").click()
         wait_for(ann, lambda d: ann.find_element(By.ID, "active-poll").get_attribute("data-poll-status") == "closed",
                  "the poll closed")
-        self.assertFalse(ann.find_elements(By.CSS_SELECTOR, ".toast-error, .toast[data-kind='error']"), "no error")
+        self.assertFalse(ann.find_elements(By.CSS_SELECTOR, ".toast-error"), "no error")
 
-        # The room's report is a room report; a session's a session report.
+    def test_4_a_rooms_report_says_room(self):
+        """The report of a room is called a room report; a session's a session report."""
+        code = self.open_room("Report room")
+        moderator = self.driver(1280, 800)
+        self.open_moderator(moderator, code)
         moderator.get(f"{SERVER.base}/report.html?code={code}")
         wait_for(moderator, lambda d: d.find_element(By.ID, "report").get_attribute("data-state") == "ready", "the report")
         self.assertEqual(text_of(moderator, "#report-kind"), "Room report")
@@ -225,3 +229,34 @@ class FinishTests(BrowserTest):
         wait_for(moderator, lambda d: d.find_element(By.ID, "report").get_attribute("data-state") == "ready",
                  "the session's report")
         self.assertEqual(text_of(moderator, "#report-kind"), "Session report")
+
+    def test_5_dialogs_are_the_shared_dialog(self):
+        """Go live, Open a room and the viewer's question form are ui.js's dialog: labelled by its
+        title (<dialog id>-title), Escape closes it and it leaves the page."""
+        def check(driver, dialog_id, title):
+            wait_for(driver, lambda d: visible(d, f"#{dialog_id}"), f"the {title} dialog")
+            dialog = driver.find_element(By.ID, dialog_id)
+            self.assertEqual(dialog.get_attribute("aria-labelledby"), f"{dialog_id}-title")
+            self.assertEqual(text_of(driver, f"#{dialog_id}-title"), title)
+            self.assertTrue(driver.find_elements(By.CSS_SELECTOR, f"#{dialog_id} > form.dialog-form .dialog-actions"))
+            screenshot(driver, f"finish-dialog-{dialog_id}")
+            ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+            wait_for(driver, lambda d: not d.find_elements(By.ID, dialog_id), f"the {title} dialog gone")
+
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        presenter.get(f"{SERVER.base}/decks/{DEMO_DECK['id']}")
+        wait_for(presenter, lambda d: d.find_element(By.ID, "go-live").is_enabled(), "Go live ready")
+        presenter.find_element(By.ID, "go-live").click()
+        check(presenter, "golive-dialog", "Go live")
+        presenter.get(f"{SERVER.base}/library")
+        wait_for(presenter, lambda d: visible(d, "#open-room"), "Open a room")
+        presenter.find_element(By.ID, "open-room").click()
+        check(presenter, "room-dialog", "Open a room")
+
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        viewer = self.driver(390, 844)
+        self.join_as_viewer(viewer, code)
+        wait_for(viewer, lambda d: visible(d, "#ask-button"), "the Ask button")
+        viewer.find_element(By.ID, "ask-button").click()
+        check(viewer, "ask-dialog", "Ask the presenter")
