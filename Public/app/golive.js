@@ -2,12 +2,10 @@
 // the presenter console.
 
 import { api } from './api.js';
-import { el, icon } from './ui.js';
+import { el, icon, modalDialog } from './ui.js';
 
 /** Opens the dialog for a deck ({id, title, pageCount, thumbnailUrl}). */
 export function openGoLive(deck) {
-  const titleId = 'golive-title';
-  const dialog = el('dialog', { class: 'dialog', attrs: { 'aria-labelledby': titleId, id: 'golive-dialog' } });
   const passcode = el('input', {
     class: 'input',
     attrs: {
@@ -33,46 +31,43 @@ export function openGoLive(deck) {
       el('span', { text: deck.pageCount ? deck.pageCount + (deck.pageCount === 1 ? ' page' : ' pages') : '' }),
     ]),
   ]);
-  const form = el('form', { class: 'dialog-form', attrs: { novalidate: true } }, [
-    el('h2', { class: 'dialog-title', text: 'Go live', attrs: { id: titleId } }),
-    summary,
-    el('label', { class: 'field', attrs: { for: 'golive-passcode' } }, [
-      el('span', { class: 'field-label', text: 'Passcode (optional)' }),
-      passcode,
-      el('span', { class: 'field-hint', text: 'Viewers must type it to join. Leave empty for an open session. You can see and change it in the console.', attrs: { id: 'golive-passcode-hint' } }),
-    ]),
-    el('label', { class: 'switch', attrs: { for: 'golive-listed' } }, [
-      el('span', { class: 'switch-text' }, [
-        el('span', { class: 'field-label', text: 'Show under “Live now”' }),
-        el('span', { class: 'field-hint', text: 'Off: people join only with the code or link. You can change it later.' }),
+  const { dialog, content: form } = modalDialog({
+    title: 'Go live', id: 'golive-dialog', form: true, open: false, actions: [cancel, start], body: [
+      summary,
+      el('label', { class: 'field', attrs: { for: 'golive-passcode' } }, [
+        el('span', { class: 'field-label', text: 'Passcode (optional)' }),
+        passcode,
+        el('span', { class: 'field-hint', text: 'Viewers must type it to join. Leave empty for an open session. You can see and change it in the console.', attrs: { id: 'golive-passcode-hint' } }),
       ]),
-      listed,
-    ]),
-    el('label', { class: 'switch', attrs: { for: 'golive-download' } }, [
-      el('span', {}, [el('span', { class: 'field-label', text: 'Allow viewers to download the deck' })]),
-      download,
-    ]),
-    el('label', { class: 'switch', attrs: { for: 'golive-questions-public' } }, [
-      el('span', { class: 'switch-text' }, [
-        el('span', { class: 'field-label', text: 'Questions are public' }),
-        el('span', { class: 'field-hint', text: 'Viewers see each other’s questions and upvote them.' }),
+      el('label', { class: 'switch', attrs: { for: 'golive-listed' } }, [
+        el('span', { class: 'switch-text' }, [
+          el('span', { class: 'field-label', text: 'Show under “Live now”' }),
+          el('span', { class: 'field-hint', text: 'Off: people join only with the code or link. You can change it later.' }),
+        ]),
+        listed,
       ]),
-      publicQuestions,
-    ]),
-    el('label', { class: 'switch', attrs: { for: 'golive-questions-approval' } }, [
-      el('span', { class: 'switch-text' }, [
-        el('span', { class: 'field-label', text: 'Approve before showing' }),
-        el('span', { class: 'field-hint', text: 'You approve each question before others see it.' }),
+      el('label', { class: 'switch', attrs: { for: 'golive-download' } }, [
+        el('span', {}, [el('span', { class: 'field-label', text: 'Allow viewers to download the deck' })]),
+        download,
       ]),
-      approval,
-    ]),
-    error,
-    el('div', { class: 'dialog-actions' }, [cancel, start]),
-  ]);
-  dialog.append(form);
-  document.body.append(dialog);
+      el('label', { class: 'switch', attrs: { for: 'golive-questions-public' } }, [
+        el('span', { class: 'switch-text' }, [
+          el('span', { class: 'field-label', text: 'Questions are public' }),
+          el('span', { class: 'field-hint', text: 'Viewers see each other’s questions and upvote them.' }),
+        ]),
+        publicQuestions,
+      ]),
+      el('label', { class: 'switch', attrs: { for: 'golive-questions-approval' } }, [
+        el('span', { class: 'switch-text' }, [
+          el('span', { class: 'field-label', text: 'Approve before showing' }),
+          el('span', { class: 'field-hint', text: 'You approve each question before others see it.' }),
+        ]),
+        approval,
+      ]),
+      error,
+    ],
+  });
   cancel.addEventListener('click', () => dialog.close());
-  dialog.addEventListener('close', () => dialog.remove());
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     error.textContent = '';

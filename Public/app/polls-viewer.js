@@ -5,7 +5,7 @@
 // [data-collapsed]; options .poll-option[data-index][data-correct][data-mine]; the chart's rows
 // .bar-row[data-count][data-correct][data-mine].
 
-import { el, toast, icon } from './ui.js';
+import { el, toast, icon, modalDialog } from './ui.js';
 import { PublicQuestions } from './viewer-questions.js';
 import { InteractionState, barChart, leaderboardList, ordinal, formatNumber, pollTitle } from './interaction.js';
 
@@ -428,18 +428,16 @@ export class ViewerInteraction {
       count.textContent = text.value.length + ' / ' + MAX_QUESTION;
       send.disabled = !text.value.trim();
     });
-    const form = el('form', { class: 'dialog-form ask-form', attrs: { method: 'dialog', novalidate: true } }, [
-      el('h2', { class: 'dialog-title', text: 'Ask the presenter', attrs: { id: 'ask-title' } }),
-      el('label', { class: 'field', attrs: { for: 'ask-text' } }, [el('span', { class: 'field-label', text: 'Your question' }), text, count]),
-      el('label', { class: 'check', attrs: { for: 'ask-about-slide' } }, [aboutBox, el('span', { text: 'About this slide (p. ' + page + ')' })]),
-      el('label', { class: 'check', attrs: { for: 'ask-anonymous' } }, [anonBox, el('span', { text: 'Ask anonymously' }),
-        el('span', { class: 'field-hint', text: ' — the presenter will not see your name' })]),
-      error,
-      el('div', { class: 'dialog-actions' }, [cancel, send]),
-    ]);
-    const dialog = el('dialog', { class: 'dialog ask-dialog', attrs: { 'aria-labelledby': 'ask-title', id: 'ask-dialog' } }, [form]);
-    document.body.append(dialog);
-    dialog.addEventListener('close', () => setTimeout(() => dialog.remove(), 0));
+    const { dialog, content: form } = modalDialog({
+      title: 'Ask the presenter', id: 'ask-dialog', cls: 'ask-dialog', form: true, contentCls: 'ask-form', open: false,
+      actions: [cancel, send], body: [
+        el('label', { class: 'field', attrs: { for: 'ask-text' } }, [el('span', { class: 'field-label', text: 'Your question' }), text, count]),
+        el('label', { class: 'check', attrs: { for: 'ask-about-slide' } }, [aboutBox, el('span', { text: 'About this slide (p. ' + page + ')' })]),
+        el('label', { class: 'check', attrs: { for: 'ask-anonymous' } }, [anonBox, el('span', { text: 'Ask anonymously' }),
+          el('span', { class: 'field-hint', text: ' — the presenter will not see your name' })]),
+        error,
+      ],
+    });
     cancel.addEventListener('click', () => dialog.close());
     form.addEventListener('submit', async (event) => {
       event.preventDefault();

@@ -6,7 +6,7 @@
 // delete-question]; the editor is dialog#poll-editor.
 
 import { api } from './api.js';
-import { el, toast, confirmDialog, icon } from './ui.js';
+import { el, toast, confirmDialog, icon, modalDialog } from './ui.js';
 
 const MIN_CHOICES = 2;
 const MAX_CHOICES = 8;
@@ -235,18 +235,15 @@ export class QuestionBank {
       attrs: { type: 'submit', value: primary, 'data-action': primary === 'send' ? 'send-adhoc' : primary === 'save' ? 'save-question' : 'save-send' },
     }));
     const title = mode === 'adhoc' ? 'Ask the audience' : mode === 'edit' ? 'Edit question' : 'New question';
-    const form = el('form', { class: 'dialog-form poll-editor', attrs: { novalidate: true } }, [
-      el('h2', { class: 'dialog-title', text: title, attrs: { id: 'poll-editor-title' } }),
-      el('label', { class: 'field', attrs: { for: 'poll-question' } }, [el('span', { class: 'field-label', text: 'Question' }), question]),
-      segmented,
-      choiceSection,
-      el('label', { class: 'check', attrs: { for: 'poll-show-results' } }, [showResults, el('span', { text: 'Show results live to the audience' })]),
-      error,
-      el('div', { class: 'dialog-actions' }, actions),
-    ]);
-    const dialog = el('dialog', { class: 'dialog poll-editor-dialog', attrs: { 'aria-labelledby': 'poll-editor-title', id: 'poll-editor' } }, [form]);
-    document.body.append(dialog);
-    dialog.addEventListener('close', () => setTimeout(() => dialog.remove(), 0));
+    const { dialog, content: form } = modalDialog({
+      title, id: 'poll-editor', cls: 'poll-editor-dialog', form: true, contentCls: 'poll-editor', open: false, actions, body: [
+        el('label', { class: 'field', attrs: { for: 'poll-question' } }, [el('span', { class: 'field-label', text: 'Question' }), question]),
+        segmented,
+        choiceSection,
+        el('label', { class: 'check', attrs: { for: 'poll-show-results' } }, [showResults, el('span', { text: 'Show results live to the audience' })]),
+        error,
+      ],
+    });
     cancel.addEventListener('click', () => dialog.close());
     form.addEventListener('submit', async (event) => {
       event.preventDefault();

@@ -4,11 +4,9 @@
 
 import { api, goToLogin } from './api.js';
 import { applyEvent } from './live.js';
-import './stage.js';
-import { DeckConsole } from './console.js';
+import { StageDriver } from './stage-driver.js';
 import { hydrateIcons, el, toast } from './ui.js';
 import { openGoLive } from './golive.js';
-import { InkTools } from './ink.js';
 import { QuestionBank } from './presenter-bank.js';
 
 hydrateIcons();
@@ -17,15 +15,6 @@ const id = decodeURIComponent(location.pathname.split('/')[2] || '');
 const $ = (name) => document.getElementById(name);
 const message = $('console-message');
 
-let ink = null;
-const deckConsole = new DeckConsole({
-  stage: $('stage'),
-  stageWrap: $('stage-wrap'),
-  controls: $('controls'),
-  thumbs: $('thumbs'),
-  onGoto: () => ink && ink.render(),
-});
-
 // Ink on this tab only: the commands a session would send are applied here by live.js's reducer.
 let inkState = { strokes: [] };
 const LOCAL_EVENTS = {
@@ -33,23 +22,29 @@ const LOCAL_EVENTS = {
   erase: (command) => ({ type: 'erased', strokeId: command.strokeId }),
   clearPage: (command) => ({ type: 'pageCleared', page: command.page }),
 };
-ink = new InkTools({
-  deckConsole,
+
+// The stage driver of every presenting page, with no socket: page changes, zoom and blank stay
+// on this screen (the console applies them itself), ink goes through the local reducer above.
+let loaded = false;
+const driver = new StageDriver({
   stage: $('stage'),
   stageWrap: $('stage-wrap'),
-  bar: $('ink-bar'),
-  code: 'rehearse-' + id,
+  controls: $('controls'),
+  thumbs: $('thumbs'),
+  inkBar: $('ink-bar'),
+  inkKey: 'rehearse-' + id,
+  live: () => null,
   state: () => inkState,
-  send: async (command) => {
+  drives: () => loaded,
+  send: () => {},
+  sendForResult: async (command) => {
     const event = LOCAL_EVENTS[command.type];
     if (event) inkState = applyEvent(inkState, event(command));
-    queueMicrotask(() => ink.render());
+    queueMicrotask(() => driver.renderInk());
     return { id: command.id, seq: 0 };
   },
-  sendEphemeral: () => {},
   error: (text) => toast(text, { kind: 'error' }),
 });
-deckConsole.setEnabled(false);
 
 // The question bank, in the side panel (behind a button on narrow screens).
 const panel = $('bank-panel');
@@ -101,9 +96,10 @@ async function load() {
   }
   message.hidden = true;
   $('console-subtitle').textContent = 'Rehearsal · ' + deck.pageCount + (deck.pageCount === 1 ? ' slide' : ' slides') + ' · only you see this';
-  deckConsole.setPages(deck.pages || []);
-  deckConsole.setEnabled(true);
-  ink.render();
+  loaded = true;
+  driver.console.setPages(deck.pages || []);
+  driver.console.setEnabled(true);
+  driver.renderInk();
   const goLive = $('go-live');
   goLive.disabled = false;
   goLive.addEventListener('click', () => openGoLive({ ...deck, thumbnailUrl: deck.thumbnailUrl || (deck.pages[0] && deck.pages[0].thumbnailUrl) }));

@@ -1,5 +1,6 @@
-// The session report: /report.html?code=CODE (docs/protocol.md, "Report"). Attendance over time,
-// each poll with its chart, open answers, the audience's questions, and the CSV downloads.
+// The report of a session or a room: /report.html?code=CODE (docs/protocol.md, "Report").
+// Attendance over time, each poll with its chart, open answers, the audience's questions, and the
+// CSV downloads. The top bar says which kind it is (#report-kind: "Session report", "Room report").
 //
 // State for tests and CSS: main#report[data-state] (loading | ready | error); .report-poll
 // [data-poll-id] with the shared chart's .bar-row[data-count][data-correct]; .report-question
@@ -167,7 +168,10 @@ function section(title, children, extra = null) {
 }
 
 function render(report, info) {
-  document.title = report.title + ' — Report — Podium';
+  // The report data says what it reports on: a session (one presenter) or a room.
+  const kind = report.kind === 'room' ? 'Room report' : 'Session report';
+  document.getElementById('report-kind').textContent = kind;
+  document.title = report.title + ' — ' + kind + ' — Podium';
   const started = when(report.startedAt);
   // A session ended while the server had it loaded may come without endedAt: the join info says.
   const live = !report.endedAt && !(info && info.live === false);

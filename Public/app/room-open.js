@@ -2,11 +2,9 @@
 // POST /api/v1/rooms and on to the moderator console (/r/{code}/moderate).
 
 import { api } from './api.js';
-import { el, icon } from './ui.js';
+import { el, icon, modalDialog } from './ui.js';
 
 export function openRoomDialog() {
-  const titleId = 'room-open-title';
-  const dialog = el('dialog', { class: 'dialog', attrs: { 'aria-labelledby': titleId, id: 'room-dialog' } });
   const title = el('input', {
     class: 'input',
     attrs: { type: 'text', id: 'room-title', maxlength: '200', autocomplete: 'off', placeholder: 'e.g. Team meeting, Lightning talks' },
@@ -19,33 +17,30 @@ export function openRoomDialog() {
   const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
   const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
   const start = el('button', { class: 'btn btn-primary', attrs: { type: 'submit', id: 'room-start' } }, [icon('broadcast'), 'Open room']);
-  const form = el('form', { class: 'dialog-form', attrs: { novalidate: true } }, [
-    el('h2', { class: 'dialog-title', text: 'Open a room', attrs: { id: titleId } }),
-    el('div', { class: 'room-intro' }, [
-      icon('hand', 28),
-      el('p', { text: 'Several presenters bring their own decks and take turns on one projector. You moderate: '
-        + 'you hand over control, keep time, and can take the stage back at any moment.' }),
-    ]),
-    el('label', { class: 'field', attrs: { for: 'room-title' } }, [el('span', { class: 'field-label', text: 'Title' }), title]),
-    el('label', { class: 'field', attrs: { for: 'room-passcode' } }, [
-      el('span', { class: 'field-label', text: 'Passcode (optional)' }),
-      passcode,
-      el('span', { class: 'field-hint', text: 'Presenters and the audience type it to join. Your own screens (the projector) need none.' }),
-    ]),
-    el('label', { class: 'switch', attrs: { for: 'room-download' } }, [
-      el('span', { class: 'switch-text' }, [
-        el('span', { class: 'field-label', text: 'Allow the audience to download the slides' }),
-        el('span', { class: 'field-hint', text: 'Every page shown, with its ink, as one PDF.' }),
+  const { dialog, content: form } = modalDialog({
+    title: 'Open a room', id: 'room-dialog', form: true, open: false, actions: [cancel, start], body: [
+      el('div', { class: 'room-intro' }, [
+        icon('hand', 28),
+        el('p', { text: 'Several presenters bring their own decks and take turns on one projector. You moderate: '
+          + 'you hand over control, keep time, and can take the stage back at any moment.' }),
       ]),
-      download,
-    ]),
-    error,
-    el('div', { class: 'dialog-actions' }, [cancel, start]),
-  ]);
-  dialog.append(form);
-  document.body.append(dialog);
+      el('label', { class: 'field', attrs: { for: 'room-title' } }, [el('span', { class: 'field-label', text: 'Title' }), title]),
+      el('label', { class: 'field', attrs: { for: 'room-passcode' } }, [
+        el('span', { class: 'field-label', text: 'Passcode (optional)' }),
+        passcode,
+        el('span', { class: 'field-hint', text: 'Presenters and the audience type it to join. Your own screens (the projector) need none.' }),
+      ]),
+      el('label', { class: 'switch', attrs: { for: 'room-download' } }, [
+        el('span', { class: 'switch-text' }, [
+          el('span', { class: 'field-label', text: 'Allow the audience to download the slides' }),
+          el('span', { class: 'field-hint', text: 'Every page shown, with its ink, as one PDF.' }),
+        ]),
+        download,
+      ]),
+      error,
+    ],
+  });
   cancel.addEventListener('click', () => dialog.close());
-  dialog.addEventListener('close', () => dialog.remove());
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     error.textContent = '';

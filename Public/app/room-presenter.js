@@ -6,6 +6,7 @@ import { api, currentUser } from './api.js';
 import { LiveClient } from './live.js';
 import { StageDriver } from './stage-driver.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
+import { showRetry, passcodeRefusal } from './countdown.js';
 import { hydrateIcons, toast, el, plural, cleanCode, CODE_LENGTH } from './ui.js';
 import { presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary } from './room-common.js';
 
@@ -169,7 +170,7 @@ function join() {
   live.connect();
 }
 
-function onFatal({ code: errorCode, message }) {
+function onFatal({ code: errorCode, message, retryAfter = 0 }) {
   if (joined) {
     setConnection(errorCode === 'ended' ? 'ended' : 'failed');
     if (errorCode !== 'ended') toast(errorText({ code: errorCode, message }), { kind: 'error', timeout: 0 });
@@ -181,10 +182,10 @@ function onFatal({ code: errorCode, message }) {
     // storage may be off
   }
   show('gate');
-  joinButton.disabled = false;
-  joinButton.textContent = 'Join as presenter';
-  gateError.textContent = errorText({ code: errorCode, message });
-  if (errorCode === 'passcode_wrong' || errorCode === 'passcode_required') {
+  // A wrong passcode may come with a wait: counted down, Join off meanwhile (countdown.js).
+  const refusal = passcodeRefusal(errorCode, retryAfter);
+  showRetry(gateError, refusal || errorText({ code: errorCode, message }), { wait: refusal ? retryAfter : 0, button: joinButton, label: 'Join as presenter' });
+  if (refusal || errorCode === 'passcode_required') {
     $('passcode-field').hidden = false;
     passcodeInput.setAttribute('aria-invalid', 'true');
     passcodeInput.focus();
@@ -217,7 +218,7 @@ function onWelcome(welcome, { name, passcode }) {
     if (pollsPane) {
       pollsPane.prepend(el('p', {
         class: 'polls-hint', attrs: { id: 'polls-hint', 'data-role': 'polls-hint' },
-        text: 'You can ask the audience while you have the stage. Ask for control first.',
+        text: 'Polls are run by whoever has the stage: ask for control to ask, close or reveal one.',
       }));
     }
   }

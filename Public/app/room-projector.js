@@ -10,6 +10,7 @@ import { showQR } from './qr.js';
 import { followStage, showInking } from './stage-driver.js';
 import { stageDeck, shortURL, roomLinks, errorText } from './room-common.js';
 import { mountSpotlight } from './spotlight.js';
+import { showRetry, passcodeRefusal } from './countdown.js';
 
 const $ = (id) => document.getElementById(id);
 const code = cleanCode(decodeURIComponent(location.pathname.split('/')[2] || '')).code;
@@ -48,9 +49,10 @@ function readPasscode() {
   }
 }
 
-function showGate(text, askPasscode = true) {
+function showGate(text, askPasscode = true, wait = 0) {
   show('gate');
-  $('gate-error').textContent = text || '';
+  // A wait after wrong passcodes is counted down, the button off meanwhile (countdown.js).
+  showRetry($('gate-error'), text || '', { wait, button: $('join-button'), label: 'Show the room' });
   $('gate-form').hidden = !askPasscode;
   if (askPasscode) $('passcode').focus();
 }
@@ -97,7 +99,7 @@ function connect(passcode) {
   live.addEventListener('inking', (event) => showInking(stage, event.detail, live.state));
   mountSpotlight({ live, container: $('projector') });
   live.addEventListener('fatal', (event) => {
-    const { code: errorCode, message } = event.detail;
+    const { code: errorCode, message, retryAfter = 0 } = event.detail;
     try {
       localStorage.removeItem(storageKey);
     } catch (_) {
@@ -108,7 +110,7 @@ function connect(passcode) {
       return;
     }
     if (errorCode === 'passcode_required') showGate('This room has a passcode. Type it once; this screen remembers it.');
-    else if (errorCode === 'passcode_wrong' || errorCode === 'rate_limited') showGate(errorText({ code: errorCode, message }));
+    else if (errorCode === 'passcode_wrong' || errorCode === 'rate_limited') showGate(passcodeRefusal(errorCode, retryAfter), true, retryAfter);
     else showGate(errorText({ code: errorCode, message }), false);
   });
   live.connect();

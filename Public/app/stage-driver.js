@@ -1,5 +1,6 @@
 // The one stage driver of every page that presents: the presenter console of a session
-// (present.js), a room's presenter (room-presenter.js) and its moderator (room-moderate.js).
+// (present.js), a room's presenter (room-presenter.js) and its moderator (room-moderate.js), and
+// rehearsal (rehearse.js, with no socket: everything stays on that screen).
 // It wires a <podium-stage> to the deck console (pages, zoom, blank, laser pointer, thumbnails),
 // the ink tools (draw mode), the keyboard, and the live socket: while this page drives, its
 // commands go out; while someone else drives (a room), the stage follows what the projector

@@ -157,19 +157,28 @@ let dialogCount = 0;
 /**
  * The one modal dialog of every page: a titled <dialog> with a body and a row of actions, added to
  * the page, shown modally and removed once closed. `form: true` makes the content a form (submit
- * buttons close it with their value). Returns { dialog, content }.
+ * buttons close it with their value); `contentCls` adds classes to it. `head` puts nodes beside
+ * the title (a close button), in a row of class `headCls`. `keep: true` keeps the dialog on the
+ * page once closed, to be shown again; `bare: true` puts the title, body and actions straight in
+ * the dialog (it lays them out itself). Returns { dialog, content }.
  */
-export function modalDialog({ title, body = [], actions = [], id = null, cls = '', form = false, open = true }) {
+export function modalDialog({
+  title, body = [], actions = [], id = null, cls = '', form = false, open = true,
+  contentCls = '', head = null, headCls = '', keep = false, bare = false,
+}) {
   const titleId = (id || 'dialog-' + ++dialogCount) + '-title';
   const dialog = el('dialog', { class: ('dialog ' + cls).trim(), attrs: { 'aria-labelledby': titleId } });
   if (id) dialog.id = id;
   const heading = el('h2', { class: 'dialog-title', text: title, attrs: { id: titleId } });
-  const content = el(form ? 'form' : 'div', { class: 'dialog-form', attrs: form ? { method: 'dialog', novalidate: true } : {} }, [
-    heading, ...body, el('div', { class: 'dialog-actions' }, actions),
-  ]);
-  dialog.append(content);
+  const top = head ? el('div', { class: headCls }, [heading, ...head]) : heading;
+  const parts = [top, ...body, el('div', { class: 'dialog-actions' }, actions)].filter(Boolean);
+  const content = bare ? dialog : el(form ? 'form' : 'div', {
+    class: ('dialog-form ' + contentCls).trim(), attrs: form ? { method: 'dialog', novalidate: true } : {},
+  });
+  content.append(...parts);
+  if (!bare) dialog.append(content);
   document.body.append(dialog);
-  dialog.addEventListener('close', () => setTimeout(() => dialog.remove(), 0));
+  if (!keep) dialog.addEventListener('close', () => setTimeout(() => dialog.remove(), 0));
   if (open) dialog.showModal();
   return { dialog, content };
 }

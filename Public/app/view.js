@@ -9,6 +9,7 @@ import { mountViewerInteraction } from './polls-viewer.js';
 import { ViewerNotes } from './notes.js';
 import { strokesFor, inkDeck, onPage } from './ink.js';
 import { mountSpotlight } from './spotlight.js';
+import { showRetry, passcodeRefusal } from './countdown.js';
 
 hydrateIcons();
 
@@ -134,31 +135,11 @@ function join() {
   live.connect();
 }
 
-let waitTimer = null;
-
 /** Says `text` on the gate; with `wait` seconds, counts them down ("Try again in 4 s") and keeps Join off meanwhile. */
 function gateRetry(text, focusPasscode, wait = 0) {
   show('gate');
-  clearInterval(waitTimer);
   const label = info && info.live === false ? 'View slides' : 'Join';
-  const until = Date.now() + wait * 1000;
-  const tick = () => {
-    const left = Math.ceil((until - Date.now()) / 1000);
-    if (left > 0) {
-      gateError.textContent = text + ' Try again in ' + left + ' s.';
-      gateError.dataset.retryAfter = String(left);
-      joinButton.disabled = true;
-      joinButton.textContent = 'Wait ' + left + ' s';
-      return;
-    }
-    clearInterval(waitTimer);
-    gateError.textContent = text;
-    delete gateError.dataset.retryAfter;
-    joinButton.disabled = false;
-    joinButton.textContent = label;
-  };
-  tick();
-  if (wait > 0) waitTimer = setInterval(tick, 250);
+  showRetry(gateError, text, { wait, button: joinButton, label });
   if (focusPasscode) {
     $('passcode-field').hidden = false;
     passcodeInput.setAttribute('aria-invalid', 'true');
@@ -176,13 +157,11 @@ function onFatal({ code: errorCode, message, retryAfter = 0 }) {
   }
   switch (errorCode) {
     case 'passcode_wrong':
-      gateRetry(retryAfter ? 'Wrong passcode.' : 'Wrong passcode. Check it and try again.', true, retryAfter);
+    case 'rate_limited':
+      gateRetry(passcodeRefusal(errorCode, retryAfter), true, retryAfter);
       break;
     case 'passcode_required':
       gateRetry('This session needs a passcode.', true);
-      break;
-    case 'rate_limited':
-      gateRetry(retryAfter ? 'Too many wrong passcodes.' : 'Too many wrong passcodes. Wait a minute, then try again.', true, retryAfter);
       break;
     case 'not_found':
       notFound();

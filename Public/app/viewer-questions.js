@@ -4,7 +4,7 @@
 // State for tests and CSS: #questions-button[hidden]; .public-question[data-question-id]
 // [data-votes][data-voted][data-answered]; its [data-action=vote][aria-pressed].
 
-import { el, toast, icon } from './ui.js';
+import { el, toast, icon, modalDialog } from './ui.js';
 
 export class PublicQuestions {
   /**
@@ -40,13 +40,11 @@ export class PublicQuestions {
     this.hint = el('p', { class: 'field-hint public-hint' });
     const close = el('button', { class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Close', title: 'Close' } }, [icon('x', 20)]);
     const ask = el('button', { class: 'btn btn-primary', attrs: { type: 'button', 'data-action': 'ask-from-list' } }, [icon('message', 18), el('span', { text: 'Ask a question' })]);
-    this.dialog = el('dialog', { class: 'dialog questions-dialog', attrs: { id: 'questions-dialog', 'aria-labelledby': 'questions-title' } }, [
-      el('div', { class: 'questions-head' }, [el('h2', { class: 'dialog-title', text: 'Questions', attrs: { id: 'questions-title' } }), close]),
-      this.hint,
-      this.list,
-      el('div', { class: 'dialog-actions' }, [ask]),
-    ]);
-    document.body.append(this.dialog);
+    // Kept on the page (shown again with the list as it is then), laid out by its own CSS.
+    ({ dialog: this.dialog } = modalDialog({
+      title: 'Questions', id: 'questions-dialog', cls: 'questions-dialog', open: false, keep: true, bare: true,
+      head: [close], headCls: 'questions-head', body: [this.hint, this.list], actions: [ask],
+    }));
     close.addEventListener('click', () => this.dialog.close());
     ask.addEventListener('click', () => {
       this.dialog.close();

@@ -1007,6 +1007,7 @@ EXPECTED_SECONDS = {
     "ScreensTests": 70,
     "ScreenDetailsTests": 30,
     "AccessTests": 70,
+    "FinishTests": 60,
 }
 
 
