@@ -121,8 +121,8 @@ function render() {
 function renderView() {
   const history = state.view === 'history';
   document.getElementById('history').hidden = !history;
-  document.getElementById('history-item').classList.toggle('is-current', history);
-  document.getElementById('history-button').setAttribute('aria-current', history ? 'true' : 'false');
+  document.getElementById('past-item').classList.toggle('is-current', history);
+  document.getElementById('past-button').setAttribute('aria-current', history ? 'true' : 'false');
   grid.hidden = history;
   dropzone.classList.toggle('is-hidden', history);
   if (history) {
@@ -605,8 +605,8 @@ async function deleteFolder(folder) {
 
 // ---- history: past sessions and rooms, their reports and exports ----
 
-const historyList = document.getElementById('history-list');
-const historyMore = document.getElementById('history-more');
+const historyList = document.getElementById('past-list');
+const historyMore = document.getElementById('past-more');
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 function duration(entry) {
@@ -618,26 +618,26 @@ function duration(entry) {
 function historyRow(entry) {
   const when = DATE.format(new Date(entry.createdAt));
   const meta = [entry.kind === 'room' ? 'Room' : 'Session', when, duration(entry), 'code ' + entry.code].filter(Boolean).join(' · ');
-  const badges = el('span', { class: 'history-badges' });
+  const badges = el('span', { class: 'past-badges' });
   if (entry.live) badges.append(el('span', { class: 'status-pill status-live', text: 'Live', attrs: { 'data-role': 'live' } }));
-  if (entry.hasPasscode) badges.append(el('span', { class: 'history-flag', attrs: { title: 'Passcode', 'aria-label': 'Passcode' } }, [icon('lock', 14)]));
-  if (entry.unlisted) badges.append(el('span', { class: 'history-flag', text: 'Unlisted' }));
-  const links = el('div', { class: 'history-links' });
+  if (entry.hasPasscode) badges.append(el('span', { class: 'past-flag', attrs: { title: 'Passcode', 'aria-label': 'Passcode' } }, [icon('lock', 14)]));
+  if (entry.unlisted) badges.append(el('span', { class: 'past-flag', text: 'Unlisted' }));
+  const links = el('div', { class: 'past-links' });
   if (entry.consoleUrl) {
     links.append(el('a', { class: 'btn btn-sm btn-primary', attrs: { href: entry.consoleUrl, 'data-role': 'console' } }, [icon('broadcast', 16), 'Open console']));
   }
   links.append(el('a', { class: 'btn btn-sm', attrs: { href: entry.reportUrl, 'data-role': 'report' } }, [icon('grid', 16), 'Report']));
-  const exports = el('ul', { class: 'history-exports', attrs: { 'aria-label': 'Exports of ' + entry.title } });
+  const exports = el('ul', { class: 'past-exports', attrs: { 'aria-label': 'Exports of ' + entry.title } });
   for (const file of entry.exports) {
     exports.append(el('li', {}, [el('a', {
-      class: 'history-export', text: file.format === 'pdf' ? file.label : file.label + ' (CSV)',
+      class: 'past-export', text: file.format === 'pdf' ? file.label : file.label + ' (CSV)',
       attrs: { href: file.url, download: '', 'data-format': file.format },
     })]));
   }
-  return el('li', { class: 'history-row', attrs: { 'data-code': entry.code, 'data-kind': entry.kind, 'data-live': String(entry.live) } }, [
-    el('div', { class: 'history-main' }, [
-      el('div', { class: 'history-title' }, [el('strong', { text: entry.title }), badges]),
-      el('div', { class: 'history-meta', text: meta }),
+  return el('li', { class: 'past-row', attrs: { 'data-code': entry.code, 'data-kind': entry.kind, 'data-live': String(entry.live) } }, [
+    el('div', { class: 'past-main' }, [
+      el('div', { class: 'past-title' }, [el('strong', { text: entry.title }), badges]),
+      el('div', { class: 'past-meta', text: meta }),
       exports,
     ]),
     links,
@@ -657,7 +657,7 @@ async function loadHistory({ more = false } = {}) {
     history.loaded = true;
     if (more) historyList.append(...page.sessions.map(historyRow));
     else historyList.replaceChildren(...history.entries.map(historyRow));
-    document.getElementById('history-empty').hidden = history.entries.length > 0;
+    document.getElementById('past-empty').hidden = history.entries.length > 0;
     historyMore.hidden = !history.next;
   } catch (error) {
     handleError(error);
@@ -667,7 +667,7 @@ async function loadHistory({ more = false } = {}) {
   }
 }
 
-document.getElementById('history-button').addEventListener('click', () => {
+document.getElementById('past-button').addEventListener('click', () => {
   state.view = 'history';
   renderView();
   loadHistory();

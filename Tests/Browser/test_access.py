@@ -190,9 +190,9 @@ class AccessTests(BrowserTest):
 
         # The library's past sessions.
         presenter.get(SERVER.base + "/library")
-        wait_for(presenter, lambda d: visible(d, "#history-button"), "the past-sessions entry").click()
-        row = wait_for(presenter, lambda d: visible(d, f'.history-row[data-code="{ended}"]'), "the ended session")
-        live_row = visible(presenter, f'.history-row[data-code="{code}"]')
+        wait_for(presenter, lambda d: visible(d, "#past-button"), "the past-sessions entry").click()
+        row = wait_for(presenter, lambda d: visible(d, f'.past-row[data-code="{ended}"]'), "the ended session")
+        live_row = visible(presenter, f'.past-row[data-code="{code}"]')
         self.assertEqual(live_row.get_attribute("data-live"), "true")
         self.assertTrue(live_row.find_elements(By.CSS_SELECTOR, '[data-role="console"]'), "a live one opens its console")
         self.assertEqual(row.get_attribute("data-live"), "false")
@@ -205,8 +205,8 @@ class AccessTests(BrowserTest):
         phone = self.driver(390, 844)
         self.sign_in_with_cookie(phone)
         phone.get(SERVER.base + "/library")
-        wait_for(phone, lambda d: visible(d, "#history-button"), "the past-sessions entry on a phone").click()
-        wait_for(phone, lambda d: visible(d, f'.history-row[data-code="{ended}"]'), "the history on a phone")
+        wait_for(phone, lambda d: visible(d, "#past-button"), "the past-sessions entry on a phone").click()
+        wait_for(phone, lambda d: visible(d, f'.past-row[data-code="{ended}"]'), "the history on a phone")
         self.assertLessEqual(overflow(phone), 0)
         screenshot(phone, "access-library-history-phone")
         row.find_element(By.CSS_SELECTOR, '[data-role="report"]').click()
