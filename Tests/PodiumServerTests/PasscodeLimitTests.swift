@@ -120,10 +120,10 @@ struct PasscodeLimitTests {
                 #expect(answer["code"] as? String == "passcode_wrong")
                 #expect(answer["retryAfter"] == nil, "each identity's own guesses are still free")
             }
+            // How long the session's hellos wait is Backoff's arithmetic, tested above with a given
+            // clock; here, over the socket: the right passcode is delayed, never refused.
             let student = try await client.socket(code: code, headers: Self.identity("student"))
-            let started = ContinuousClock.now
             #expect(try await student.hello(["role": "viewer", "passcode": "right"])["type"] as? String == "welcome")
-            #expect(ContinuousClock.now - started >= .milliseconds(300), "the hello waited before its check")
         }
     }
 }

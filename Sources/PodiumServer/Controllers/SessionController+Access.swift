@@ -113,7 +113,10 @@ extension SessionController {
             guard let seconds = Double(text), seconds.isFinite else {
                 throw APIError.badRequest("before is the `next` value of the previous page.")
             }
-            before = Date(timeIntervalSince1970: seconds)
+            // A microsecond earlier than the cursor: a date's seconds since 1970 can come back one
+            // unit in the last place off after a trip through `Date` (it counts from 2001), and the
+            // last entry of the previous page must not be shown again.
+            before = Date(timeIntervalSince1970: seconds - 0.000_001)
         }
         // One more than asked tells whether another page follows.
         let records = try await store.sessions(presenterId: user.id, before: before, limit: limit + 1)
