@@ -88,6 +88,27 @@ return { tag: e.tagName, outline: rgb(style.outlineColor), width: parseFloat(sty
 """
 
 
+COVERED_JS = """
+// How many pixels of the slide on show the given elements cover (0: none), counting only what is
+// visible (a panel slid off screen or hidden covers nothing).
+const img = document.querySelector('podium-stage img.current');
+if (!img) return -1;
+const slide = img.getBoundingClientRect();
+let covered = 0;
+for (const selector of arguments[0]) {
+  for (const e of document.querySelectorAll(selector)) {
+    const style = getComputedStyle(e);
+    if (style.display === 'none' || style.visibility === 'hidden' || Number(style.opacity) === 0) continue;
+    const r = e.getBoundingClientRect();
+    const w = Math.min(r.right, slide.right, innerWidth) - Math.max(r.left, slide.left, 0);
+    const h = Math.min(r.bottom, slide.bottom, innerHeight) - Math.max(r.top, slide.top, 0);
+    if (w > 1 && h > 1) covered += w * h;
+  }
+}
+return Math.round(covered);
+"""
+
+
 class ScreensTests(BrowserTest):
     """One test per size: each page is opened, screenshot and checked by axe-core."""
 
@@ -133,7 +154,12 @@ class ScreensTests(BrowserTest):
         wait_for(visitor, lambda d: visible(d, "#gate-form"), "the join gate")
         self.check(visitor, "join", size, findings)
         self.join_as_viewer(visitor, session_code, name="Ines")
+        harness.wait_settled(visitor)
         self.check(visitor, "viewer", size, findings)
+        # The viewer's bar sits beside or under the slide, never over it (it covered it on a tablet).
+        covered = visitor.execute_script(COVERED_JS, ["#watch-bar"])
+        if covered:
+            findings.append(f"viewer at {size}: the bottom bar covers {covered} px² of the slide")
 
         host = self.driver(width, height)
         self.sign_in_with_cookie(host)
@@ -144,7 +170,13 @@ class ScreensTests(BrowserTest):
         wait_for(host, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "the rehearsal")
         self.check(host, "rehearsal", size, findings)
         self.open_console(host, session_code)
+        harness.wait_settled(host)
         self.check(host, "console", size, findings)
+        # The side panel and the controls sit beside the slide; on a narrow screen the panel opens
+        # on demand, over the stage, and is closed to start with.
+        covered = host.execute_script(COVERED_JS, ["#join-panel", "#controls", "#thumbs", ".console-bar"])
+        if covered:
+            findings.append(f"console at {size}: the side panel or the controls cover {covered} px² of the slide")
         host.get(f"{SERVER.base}/r/{room_code}/moderate")
         wait_for(host, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the room console")
         self.check(host, "room-moderator", size, findings)
