@@ -170,7 +170,9 @@ public struct SessionState: Sendable, Equatable {
             }
         case .answer, .ask, .vote:
             guard role == .viewer, actor.viewerId != nil else { throw .forbidden }
-        case .openPoll, .closePoll, .revealPoll, .shareAnswer:
+        case .openPoll, .closePoll, .revealPoll, .shareAnswer, .spotlight:
+            // Whoever runs the polls puts results on everyone's screen: in a room, the presenter
+            // in control as well as the moderator.
             guard runsPolls(role, presenterId: presenterId) else { throw .forbidden }
         case .markQuestion(let id, _), .approveQuestion(let id, _):
             guard handlesQuestion(id, role: role, presenterId: presenterId) else { throw .forbidden }

@@ -193,6 +193,14 @@ class FinishTests(BrowserTest):
         ann.find_element(By.CSS_SELECTOR, '#poll-editor [data-action="send-adhoc"]').click()
         wait_for(ann, lambda d: visible(d, '#active-poll [data-action="close-poll"]'), "Close on Ann's open poll")
         self.assertFalse(visible(ann, "#polls-hint"))
+        # In control, Ann may put the results on everyone's screen, as the moderator may.
+        spot_kind = "return (document.getElementById('spotlight') || {dataset: {}}).dataset.kind || null;"
+        wait_for(ann, lambda d: visible(d, '[data-action="spotlight"][data-spotlight-kind="pollResults"]'),
+                 "Show results on screen").click()
+        wait_for(moderator, lambda d: d.execute_script(spot_kind) == "pollResults", "Ann's results on the moderator's screen")
+        wait_for(ann, lambda d: visible(d, '[data-action="spotlight"][data-spotlight-kind="pollResults"][aria-pressed="true"]'),
+                 "Take off screen").click()
+        wait_for(moderator, lambda d: not visible(d, "#spotlight"), "the results taken off again")
 
         # The moderator takes the stage back: Ann's poll controls go, the hint says why.
         wait_for(moderator, lambda d: visible(d, "#withdraw"), "Take control back").click()
@@ -200,6 +208,7 @@ class FinishTests(BrowserTest):
         wait_for(ann, lambda d: not visible(d, '#active-poll [data-action="close-poll"]'), "Close gone without the stage")
         for action in ("reveal", "reveal-results"):
             self.assertFalse(visible(ann, f'#active-poll [data-action="{action}"]'), f"{action} hidden without the stage")
+        self.assertFalse(visible(ann, '[data-action="spotlight"]'), "no Show on screen without the stage")
         wait_for(ann, lambda d: visible(d, "#polls-hint"), "the hint why")
         self.assertIn("whoever has the stage", text_of(ann, "#polls-hint"))
         self.assertEqual(ann.find_element(By.ID, "active-poll").get_attribute("data-poll-status"), "open")

@@ -333,7 +333,7 @@ struct SocketCommandMatrixTests {
             .showDeck, moderator: .notInControl, holder: .ack, waiting: .notInControl, viewer: .notInControl,
             admin: .notInControl),
         .init(.setBackground, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
-        .init(.spotlight, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        .init(.spotlight, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
     ]
 
     // MARK: - The tables cover everything
