@@ -285,3 +285,41 @@ class ScreenDetailsTests(BrowserTest):
             self.assertGreaterEqual(ring["width"], 2, ring)
             self.assertGreaterEqual(contrast(ring["outline"], ring["background"]), 3, f"{name}: {ring}")
         screenshot(presenter, "console-focus-ring")
+
+    def test_screen_readers_hear_slides_and_polls_and_motion_can_be_reduced(self):
+        """The slide number and a new poll are in live regions; with reduced motion asked for,
+        nothing slides or fades."""
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        viewer = self.driver(390, 844)
+        viewer.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        self.join_as_viewer(viewer, code, name="Rae")
+        live_text = """
+            const e = document.querySelector(arguments[0]);
+            if (!e) return null;
+            const region = e.closest('[aria-live]');
+            return region && region.getAttribute('aria-live') !== 'off' ? e.textContent.trim() : null;"""
+        self.press(presenter, Keys.ARROW_RIGHT)
+        wait_for(viewer, lambda d: (d.execute_script(live_text, "#watch-page") or "").startswith("Slide 2"),
+                 "the new slide number in a live region")
+        # A poll arrives: its sheet is a live region that says the question.
+        presenter.find_element(By.ID, "tab-polls").click()
+        wait_for(presenter, lambda d: visible(d, '[data-action="ask-adhoc"]'), "Ask a question").click()
+        wait_for(presenter, lambda d: visible(d, "#poll-question"), "the poll editor").send_keys("Ready for a break?")
+        choices = presenter.find_elements(By.CSS_SELECTOR, '#poll-editor [data-role="choice"]')
+        choices[0].send_keys("Yes")
+        choices[1].send_keys("No")
+        presenter.find_element(By.CSS_SELECTOR, '#poll-editor [data-action="send-adhoc"]').click()
+        wait_for(viewer, lambda d: "Ready for a break?" in (d.execute_script(live_text, "#poll-sheet .poll-question") or ""),
+                 "the poll's question in a live region")
+        # Reduced motion: transitions and animations take no time.
+        longest = viewer.execute_script("""
+            let longest = 0;
+            for (const e of document.querySelectorAll('*')) {
+              const s = getComputedStyle(e);
+              for (const d of (s.transitionDuration + ',' + s.animationDuration).split(',')) longest = Math.max(longest, parseFloat(d) || 0);
+            }
+            return longest;""")
+        self.assertLess(longest, 0.01, "a transition or animation still runs with reduced motion asked for")
