@@ -14,6 +14,8 @@ and ``#polls-hint`` on a room presenter's page.
 
 import os
 import sys
+import tempfile
+from pathlib import Path
 
 harness = sys.modules.get("run_browser_tests")
 if harness is None:  # imported directly: load the harness under its own name
@@ -269,3 +271,22 @@ class FinishTests(BrowserTest):
         wait_for(viewer, lambda d: visible(d, "#ask-button"), "the Ask button")
         viewer.find_element(By.ID, "ask-button").click()
         check(viewer, "ask-dialog", "Ask the presenter")
+
+    def test_6_a_room_refuses_a_file_that_is_not_a_pdf_before_sending_it(self):
+        """The room's upload goes through the one uploader: a text file named .pdf is refused on
+        the presenter's page with the reason, and no deck reaches the room."""
+        code = self.open_room("Upload room")
+        ann = self.driver(1280, 800)
+        self.presenter_gate(ann, code, "Ann", PASSCODE)
+        wait_for(ann, lambda d: body_data(d, "connection") == "live" and body_data(d, "presenterId"), "Ann in the room")
+        fake = Path(tempfile.mkdtemp(prefix="podium-finish-")) / "agenda.pdf"
+        fake.write_text("An agenda, typed as text, not a PDF.\n" * 10)
+        ann.find_element(By.ID, "file-input").send_keys(str(fake))
+        wait_for(ann, lambda d: d.find_element(By.ID, "upload-status").get_attribute("data-state") == "failed",
+                 "the upload refused")
+        self.assertIn("not a PDF", ann.find_element(By.ID, "upload-status").text)
+        self.assertFalse(ann.find_elements(By.CSS_SELECTOR, "#my-decks .deck-item[data-deck-id]"), "no deck from it")
+        # Refused before sending: the page never posted it (the server would refuse it too).
+        posted = ann.execute_script(
+            "return performance.getEntriesByType('resource').filter((e) => e.name.includes('/decks')).map((e) => e.name);")
+        self.assertEqual(posted, [], "the file was sent")
