@@ -92,10 +92,14 @@ export class PresenterInteraction {
     const labels = { join: 'Join', polls: 'Polls', questions: 'Questions', viewers: 'Viewers' };
     this.tabs = {};
     const bar = el('div', { class: 'side-tabs', attrs: { role: 'tablist', 'aria-label': 'Side panel' } });
-    for (const name of Object.keys(labels)) {
+    for (const [index, name] of Object.keys(labels).entries()) {
+      // Alt+1 … Alt+4 open the tabs (shortcuts.js clicks a control marked data-shortcut-click).
       const tab = el('button', {
         class: 'side-tab', text: labels[name],
-        attrs: { type: 'button', role: 'tab', id: 'tab-' + name, 'aria-controls': 'pane-' + name, 'data-tab': name },
+        attrs: {
+          type: 'button', role: 'tab', id: 'tab-' + name, 'aria-controls': 'pane-' + name, 'data-tab': name,
+          'aria-keyshortcuts': 'Alt+' + (index + 1), 'data-shortcut-click': '', title: labels[name] + ' (Alt+' + (index + 1) + ')',
+        },
         on: { click: () => this.showTab(name) },
       });
       this.tabs[name] = tab;

@@ -2,7 +2,8 @@
 // itself: every control that has a key says so with `aria-keyshortcuts` (which screen readers
 // announce too), so the list cannot disagree with what the keys do. Keys that belong to no single
 // button (Space for the next slide, holding `.` for the pointer) are declared on <body
-// data-extra-shortcuts="keys=what;keys=what">.
+// data-extra-shortcuts="keys=what;keys=what">. A control marked `data-shortcut-click` needs no
+// handler of its own: its key clicks it (when it is shown and enabled).
 //
 // State for tests: dialog.shortcuts-dialog with .shortcut-row[data-keys].
 
@@ -62,9 +63,32 @@ export function showShortcuts() {
   return infoDialog({ title: 'Keyboard shortcuts', body: [list], cls: 'shortcuts-dialog' });
 }
 
+/** The key press as `aria-keyshortcuts` writes it: "J", "Alt+3", "Control+Z". */
+function comboOf(event) {
+  const key = event.key.length === 1 ? event.key.toUpperCase() : event.key;
+  return (event.ctrlKey ? 'Control+' : '') + (event.metaKey ? 'Meta+' : '') + (event.altKey ? 'Alt+' : '') + key;
+}
+
+/** Alt+digit arrives as the digit on most layouts, but as another character on some: use the code. */
+function digitCombo(event) {
+  const match = /^Digit(\d)$/.exec(event.code || '');
+  return event.altKey && match ? 'Alt+' + match[1] : null;
+}
+
 document.addEventListener('keydown', (event) => {
-  if (event.key !== '?' || event.ctrlKey || event.metaKey || event.altKey) return;
   if (isTyping(event) || dialogOpen()) return;
-  event.preventDefault();
-  showShortcuts();
+  if (event.key === '?' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+    event.preventDefault();
+    showShortcuts();
+    return;
+  }
+  for (const combo of [comboOf(event), digitCombo(event)].filter(Boolean)) {
+    for (const control of document.querySelectorAll('[data-shortcut-click][aria-keyshortcuts]')) {
+      const keys = control.getAttribute('aria-keyshortcuts').split(/\s+/);
+      if (!keys.includes(combo) || control.disabled || !control.getClientRects().length) continue;
+      event.preventDefault();
+      control.click();
+      return;
+    }
+  }
 });

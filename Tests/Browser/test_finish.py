@@ -22,6 +22,7 @@ if harness is None:  # imported directly: load the harness under its own name
     import run_browser_tests as harness  # noqa: E402
 
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
@@ -197,11 +198,23 @@ class FinishTests(BrowserTest):
         self.assertFalse(visible(ann, "#polls-hint"))
         # In control, Ann may put the results on everyone's screen, as the moderator may.
         spot_kind = "return (document.getElementById('spotlight') || {dataset: {}}).dataset.kind || null;"
-        wait_for(ann, lambda d: visible(d, '[data-action="spotlight"][data-spotlight-kind="pollResults"]'),
-                 "Show results on screen").click()
+        def press_when_shown(css):
+            # The panel redraws as answers arrive: a button found may be replaced before it is
+            # clicked, so the click is part of what is waited for.
+            def attempt(d):
+                button = visible(d, css)
+                if not button:
+                    return False
+                try:
+                    button.click()
+                    return True
+                except StaleElementReferenceException:
+                    return False
+            return attempt
+        wait_for(ann, press_when_shown('[data-action="spotlight"][data-spotlight-kind="pollResults"]'), "Show results on screen")
         wait_for(moderator, lambda d: d.execute_script(spot_kind) == "pollResults", "Ann's results on the moderator's screen")
-        wait_for(ann, lambda d: visible(d, '[data-action="spotlight"][data-spotlight-kind="pollResults"][aria-pressed="true"]'),
-                 "Take off screen").click()
+        wait_for(ann, press_when_shown('[data-action="spotlight"][data-spotlight-kind="pollResults"][aria-pressed="true"]'),
+                 "Take off screen")
         wait_for(moderator, lambda d: not visible(d, "#spotlight"), "the results taken off again")
 
         # The moderator takes the stage back: Ann's poll controls go, the hint says why.

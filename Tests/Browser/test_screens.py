@@ -13,6 +13,7 @@ harness = sys.modules.get("run_browser_tests")
 if harness is None:  # imported directly: load the harness under its own name
     import run_browser_tests as harness  # noqa: E402
 
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
@@ -259,9 +260,18 @@ class ScreenDetailsTests(BrowserTest):
         for expected in ("ArrowRight", "ArrowLeft", "B", "W", "L", "F", "D", "?"):
             self.assertIn(expected, keys)
         self.assertIn("Next", dialog.text)
+        for expected in ("J", "Alt+1", "Alt+3"):  # the join screen and the side panel's tabs
+            self.assertIn(expected, keys)
         screenshot(presenter, "console-shortcuts")
         self.press(presenter, Keys.ESCAPE)
         wait_for(presenter, lambda d: not visible(d, "dialog.shortcuts-dialog"), "the dialog closed")
+        # The keys listed do what they say: J shows the join screen, Alt+3 the questions.
+        self.press(presenter, "j")
+        wait_for(presenter, lambda d: visible(d, "#join-screen"), "the join screen on J")
+        self.press(presenter, Keys.ESCAPE)
+        wait_for(presenter, lambda d: not visible(d, "#join-screen"), "the join screen closed")
+        ActionChains(presenter).key_down(Keys.ALT).send_keys("3").key_up(Keys.ALT).perform()
+        wait_for(presenter, lambda d: attr(d, "#tab-questions", "aria-selected") == "true", "the questions tab on Alt+3")
         # Typing a question mark in a text field types it: no dialog.
         viewer = self.driver(390, 844)
         self.join_as_viewer(viewer, code, name="Quin")
