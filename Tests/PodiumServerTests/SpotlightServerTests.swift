@@ -10,7 +10,10 @@ import Testing
 struct SpotlightServerTests {
     static func viewer(_ n: Int) -> HTTPFields { [.cookie: "podium_viewer=\(InteractionTests.identity(n))"] }
 
-    @Test func viewersGetThePollsTallyWhileItIsOnScreen() async throws {
+    /// A live session with its presenter and one viewer, Ada, both said hello.
+    static func withPresenterAndAda(
+        _ body: @escaping @Sendable (Client, String, TestSocket, TestSocket) async throws -> Void
+    ) async throws {
         let server = TestServer()
         defer { server.removeData() }
         try await server.run { client in
@@ -21,6 +24,12 @@ struct SpotlightServerTests {
             _ = try await presenter.hello(["role": "presenter", "token": token])
             let ada = try await client.socket(code: code, headers: Self.viewer(1))
             _ = try await ada.hello(["role": "viewer", "name": "Ada"])
+            try await body(client, code, presenter, ada)
+        }
+    }
+
+    @Test func viewersGetThePollsTallyWhileItIsOnScreen() async throws {
+        try await Self.withPresenterAndAda { client, code, presenter, ada in
 
             // Results hidden from the audience: viewers get no tally.
             try await presenter.send(
@@ -73,16 +82,7 @@ struct SpotlightServerTests {
     }
 
     @Test func theWordCloudSendsViewersTheAnswersWithoutNames() async throws {
-        let server = TestServer()
-        defer { server.removeData() }
-        try await server.run { client in
-            let token = try await client.login()
-            let code = try #require(
-                try await client.startSession(deckId: try await client.readyDeck(token: token), token: token)["code"] as? String)
-            let presenter = try await client.socket(code: code)
-            _ = try await presenter.hello(["role": "presenter", "token": token])
-            let ada = try await client.socket(code: code, headers: Self.viewer(1))
-            _ = try await ada.hello(["role": "viewer", "name": "Ada"])
+        try await Self.withPresenterAndAda { client, code, presenter, ada in
             try await presenter.send(#"{"type":"openPoll","id":"p","poll":{"kind":"open","question":"One word?"}}"#)
             let pollId = try #require((try await ada.next(ofType: "pollOpened")?["poll"] as? [String: Any])?["id"] as? Int)
             try await ada.send(#"{"type":"answer","id":"a","pollId":\#(pollId),"text":"Curious"}"#)

@@ -46,9 +46,11 @@ struct TestServer {
 
     /// Runs `body` against the live server (a real port, so WebSockets work).
     func run(
-        store: (any PodiumStore)? = nil, bus: (any SessionBus)? = nil, _ body: @escaping @Sendable (Client) async throws -> Void
+        store: (any PodiumStore)? = nil, bus: (any SessionBus)? = nil, now: @escaping @Sendable () -> Date = { Date() },
+        _ body: @escaping @Sendable (Client) async throws -> Void
     ) async throws {
-        let (app, _) = try await buildApplication(configuration: configuration, store: store, bus: bus, logger: Self.logger())
+        let (app, _) = try await buildApplication(
+            configuration: configuration, store: store, bus: bus, logger: Self.logger(), now: now)
         let finished = Atomic<Bool>(false)
         do {
             try await app.test(.live) { client in
