@@ -12,7 +12,6 @@ import { showQR } from './qr.js';
 import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, copyText, wireSidePanel, pickFromLibrary } from './room-common.js';
 
 hydrateIcons();
-hydrateIcons();
 wireSidePanel();
 
 const code = roomCode();

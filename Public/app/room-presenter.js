@@ -11,7 +11,6 @@ import { hydrateIcons, toast, el, plural, cleanCode, CODE_LENGTH } from './ui.js
 import { presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary } from './room-common.js';
 
 hydrateIcons();
-hydrateIcons();
 wireSidePanel();
 
 const $ = (id) => document.getElementById(id);
