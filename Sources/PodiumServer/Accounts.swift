@@ -49,7 +49,14 @@ struct Accounts: Sendable {
         let admin = UserRecord(
             id: IDs.make("u"), email: "admin", name: "Admin", role: .admin, passwordHash: try await hash(chosen),
             createdAt: now())
-        try await store.insertUser(admin)
+        do {
+            try await store.insertUser(admin)
+        } catch {
+            // Several nodes starting together on one empty database all find no user; the first
+            // to insert wins (the email is unique) and the others go on with its account.
+            guard try await store.user(email: admin.email) != nil else { throw error }
+            return (false, nil)
+        }
         logger.info("created the first admin account")
         return (true, password == nil ? chosen : nil)
     }
