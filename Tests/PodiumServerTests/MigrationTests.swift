@@ -49,9 +49,10 @@ struct MigrationTests {
         #expect(session.kind == .session && session.deckId == "d1" && session.allowDownload && session.title == nil)
         #expect(try await store.events(sessionId: "s1", afterSeq: 0).map(\.event.seq) == [1, 2])
         struct Violation: Decodable { let table: String }
-        #expect(try await store.db.raw("PRAGMA foreign_key_check").all(decoding: Violation.self).isEmpty)
+        #expect(
+            try await store.serial { db in try await db.raw("PRAGMA foreign_key_check").all(decoding: Violation.self) }.isEmpty)
         // The history still belongs to the session: deleting it takes its events along.
-        try await store.db.raw("DELETE FROM sessions WHERE id = 's1'").run()
+        try await store.serial { db in try await db.raw("DELETE FROM sessions WHERE id = 's1'").run() }
         #expect(try await store.events(sessionId: "s1", afterSeq: 0).isEmpty)
         try await store.close()
     }
