@@ -4,7 +4,7 @@ import Testing
 @testable import PodiumStore
 
 /// `/readyz` says whether this node's database answers; `/healthz` only that the process does.
-@Suite("Readiness", .timeLimit(.minutes(1)))
+@Suite("Readiness", .timeLimit(.minutes(2)))
 struct ReadinessTests {
     @Test(arguments: TestStores.kinds) func readyWhileTheStoreAnswersAndUnavailableWhenItDoesNot(_ kind: StoreKind)
         async throws

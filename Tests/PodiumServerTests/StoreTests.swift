@@ -10,7 +10,7 @@ import Testing
 /// optional values), a stored seq or command id is a ``SeqConflict`` that stores nothing, and on
 /// PostgreSQL several stores on one database (several nodes) append, claim jobs and migrate
 /// without stepping on each other.
-@Suite("Store on SQLite and PostgreSQL", .timeLimit(.minutes(1)))
+@Suite("Store on SQLite and PostgreSQL", .timeLimit(.minutes(2)))
 struct StoreTests {
     /// Dates with a fraction PostgreSQL keeps exactly (it stores microseconds).
     static let t0 = Date(timeIntervalSince1970: 1_700_000_000.25)
