@@ -9,7 +9,9 @@ import Testing
 @Suite("Migrate data to PostgreSQL", .timeLimit(.minutes(2)))
 struct MigrateDataTests {
     /// Runs `podium` with `arguments`; returns its exit status, output and errors.
-    static func podium(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+    static func podium(_ arguments: [String], environment: [String: String] = [:]) async throws -> (
+        status: Int32, output: String, errors: String
+    ) {
         let binary = ServerProcess.binary
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw ServerProcess.Failure("no podium binary at \(binary.path): run `swift build --product podium` first")
@@ -18,6 +20,7 @@ struct MigrateDataTests {
             let process = Process()
             process.executableURL = binary
             process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             let output = Pipe()
             let errors = Pipe()
             process.standardOutput = output
@@ -125,6 +128,20 @@ struct MigrateDataTests {
             #expect(again.status != 0)
             #expect(again.errors.contains("not empty"), "\(again.errors)")
         }
+    }
+
+    /// `serve --database` (or `PODIUM_DATABASE_URL`) that cannot work stops the start at once, saying why.
+    @Test func aServerWhoseDatabaseCannotBeReachedDoesNotStart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-nodb-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let web = TestServer.repositoryRoot.appendingPathComponent("Public").path
+        let common = ["serve", "--port", "0", "--data-dir", directory.path, "--web-root", web]
+        let refused = try await Self.podium(common + ["--database", "postgres://podium@127.0.0.1:1/podium"])
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("cannot connect to PostgreSQL at 127.0.0.1:1/podium"), "\(refused.errors)")
+        let malformed = try await Self.podium(common, environment: ["PODIUM_DATABASE_URL": "mysql://podium@db/podium"])
+        #expect(malformed.status != 0)
+        #expect(malformed.errors.contains("postgres://user:password@host:5432/database"), "\(malformed.errors)")
     }
 
     @Test func aMissingSourceIsRefusedBeforeAnythingIsCreated() async throws {

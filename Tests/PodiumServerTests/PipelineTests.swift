@@ -80,10 +80,11 @@ struct PipelineTests {
             first.removeData()
             second.removeData()
         }
-        let (store, cleanUp) = try await TestStores.open(kind)
+        // On PostgreSQL each node has a store of its own on the one database, as two servers do.
+        let (store, storeOfB, closeStores) = try await TestStores.openNodes(kind)
         let bus = LossyBus()
         try await first.run(store: store, bus: bus) { nodeA in
-            try await second.run(store: store, bus: bus) { nodeB in
+            try await second.run(store: storeOfB, bus: bus) { nodeB in
                 let (token, code, presenterOnA) = try await nodeA.presentSession()
                 let (viewerOnB, _) = try await viewer(nodeB, code: code, identity: 1)
                 // B's viewer counts in A's lobby: presence crosses nodes.
@@ -111,8 +112,7 @@ struct PipelineTests {
                 #expect(stored.map(\.event.seq) == [1, 2, 3])
             }
         }
-        try await store.close()
-        await cleanUp()
+        await closeStores()
     }
 
     @Test func aHelloWhoseTokenCannotBeCheckedIsToldTheServerIsUnavailable() async throws {

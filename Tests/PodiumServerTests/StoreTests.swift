@@ -262,6 +262,14 @@ struct StoreTests {
         await #expect(throws: StoreConfigurationError.self) {
             try await SQLStore.openPostgres(url: refused, logger: TestServer.logger())
         }
+        // The test server offers no TLS: asking for it is refused, saying why.
+        components.port = URLComponents(string: base)?.port
+        components.query = "sslmode=require"
+        let plain = try #require(components.string)
+        let noTLS = await #expect(throws: StoreConfigurationError.self) {
+            try await SQLStore.openPostgres(url: plain, logger: TestServer.logger())
+        }
+        #expect(noTLS?.description.contains("does not offer TLS") == true)
     }
 
     @Test func aMalformedDatabaseURLIsRefusedWithWhatToWrite() async throws {

@@ -61,6 +61,42 @@ enum TestStores {
         }
     }
 
+    /// The stores of two nodes on one database: on PostgreSQL two stores (two pools) on one new
+    /// database, as two servers have; on SQLite, which one process owns, the one store twice.
+    /// `close` closes them and drops the database.
+    static func openNodes(_ kind: StoreKind) async throws -> (
+        first: SQLStore, second: SQLStore, close: @Sendable () async -> Void
+    ) {
+        switch kind {
+        case .sqlite:
+            let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+            return (store, store, { try? await store.close() })
+        case .postgres:
+            let url = try await createDatabase()
+            do {
+                let first = try await SQLStore.openPostgres(url: url, maximumConnections: 8, logger: TestServer.logger())
+                guard
+                    let second = try? await SQLStore.openPostgres(
+                        url: url, maximumConnections: 8, logger: TestServer.logger())
+                else {
+                    try? await first.close()
+                    throw NoPostgres()
+                }
+                return (
+                    first, second,
+                    {
+                        try? await first.close()
+                        try? await second.close()
+                        try? await dropDatabase(url)
+                    }
+                )
+            } catch {
+                try? await dropDatabase(url)
+                throw error
+            }
+        }
+    }
+
     private static func closing<T: Sendable>(_ store: SQLStore, _ body: (SQLStore) async throws -> T) async throws -> T {
         do {
             let result = try await body(store)
