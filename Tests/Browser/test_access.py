@@ -362,5 +362,4 @@ class AccessTests(BrowserTest):
             self.assertGreater(layout["title"], 100, f"the folder title has room at {width}: {layout}")
             self.assertTrue(layout["cardsFit"], f"every deck card's buttons inside the card at {width}: {layout}")
             screenshot(driver, f"access-library-{width}x{height}")
-            driver.quit()
-            self.drivers.remove(driver)
+            self.release(driver)
