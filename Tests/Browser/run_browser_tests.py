@@ -222,6 +222,14 @@ def drop_template():
 
 
 def setUpModule():
+    started = time.monotonic()
+    try:
+        start_server()
+    finally:
+        profiled("(server start)", started)
+
+
+def start_server():
     try:
         SERVER.start()
         # The demo deck is in the library at first start; wait until it is rendered.
@@ -274,8 +282,16 @@ def size_driver(driver, width, height):
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
 
 
+def profiled(name, started):
+    if PROFILE:
+        total, count = WAITED.get(name, (0.0, 0))
+        WAITED[name] = (total + time.monotonic() - started, count + 1)
+
+
 def new_driver(width, height):
+    started = time.monotonic()
     driver = launch_driver(width, height)
+    profiled("(a new browser)", started)
     size_driver(driver, width, height)
     return driver
 
@@ -317,7 +333,9 @@ class BrowserPool:
     def release(self, driver, reuse=True):
         if reuse and len(self.idle) < self.keep:
             try:
+                started = time.monotonic()
                 reset_driver(driver)
+                profiled("(a browser reset)", started)
                 self.idle.append(driver)
                 return
             except WebDriverException:
@@ -361,8 +379,15 @@ def quit_driver(driver):
 POOL = BrowserPool()
 
 
+# PODIUM_BROWSER_PROFILE=1: the waits that took longest are listed at the end of each runner's
+# output (where a slow test spends its time).
+PROFILE = os.environ.get("PODIUM_BROWSER_PROFILE") == "1"
+WAITED = {}
+
+
 def wait_for(driver, condition, message, timeout=WAIT):
     """Waits until condition(driver) is truthy; returns its value."""
+    started = time.monotonic()
     try:
         # An element the page replaced between finding it and reading it (a list re-rendered by
         # the next event) is stale: the condition is asked again, on the page as it is now.
@@ -370,6 +395,10 @@ def wait_for(driver, condition, message, timeout=WAIT):
             lambda d: condition(d), message)
     except TimeoutException as error:
         raise AssertionError(f"timed out: {message}") from error
+    finally:
+        if PROFILE:
+            total, count = WAITED.get(message, (0.0, 0))
+            WAITED[message] = (total + time.monotonic() - started, count + 1)
 
 
 def stage_attr(driver, name, selector="podium-stage"):
@@ -388,6 +417,14 @@ def text_of(driver, css):
 
 
 def screenshot(driver, name):
+    started = time.monotonic()
+    try:
+        take_screenshot(driver, name)
+    finally:
+        profiled("(screenshots)", started)
+
+
+def take_screenshot(driver, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
     try:  # let CSS transitions and animations finish, so the picture shows the settled page
         WebDriverWait(driver, 2, poll_frequency=0.05).until(lambda d: d.execute_script(
@@ -1082,6 +1119,9 @@ def run_here(tests):
     failed = len(result.failures) + len(result.errors)
     for seconds, name in sorted(TimedResult.durations, reverse=True)[:5]:
         print(f"slowest: {seconds:6.1f} s  {name}")
+    for message, (seconds, count) in sorted(WAITED.items(), key=lambda item: -item[1][0])[:15]:
+        print(f"waited: {seconds:6.1f} s  {count:3d}x  {message}")
+    WAITED.clear()
     return result.testsRun - failed - len(result.skipped), failed, len(result.skipped)
 
 
