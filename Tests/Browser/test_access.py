@@ -116,8 +116,10 @@ class AccessTests(BrowserTest):
 
         home = self.driver(390, 844)
         home.get(SERVER.base + "/")
-        link = wait_for(home, lambda d: visible(d, f'.session-link[data-code="{code}"]'), "the session under Live now")
-        self.assertTrue(link.find_elements(By.CSS_SELECTOR, '[data-role="lock"]'), "a lock on a passcode session")
+        wait_for(home, lambda d: visible(d, f'.session-link[data-code="{code}"]'), "the session under Live now")
+        # (Read from the page as it is now: the list is drawn anew as other sessions change.)
+        self.assertTrue(home.find_elements(By.CSS_SELECTOR, f'.session-link[data-code="{code}"] [data-role="lock"]'),
+                        "a lock on a passcode session")
 
         # Change it.
         presenter.find_element(By.CSS_SELECTOR, '[data-action="change-passcode"]').click()
