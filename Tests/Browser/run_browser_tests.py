@@ -345,7 +345,7 @@ class BrowserPool:
             started = time.monotonic()
             try:
                 reset_driver(driver)
-            except WebDriverException:
+            except Exception:  # whatever went wrong, this browser is not used again
                 quit_driver(driver)
                 return None
             profiled("(a browser reset, in the background)", started)
@@ -378,7 +378,7 @@ def reset_driver(driver):
         driver.close()
     driver.switch_to.window(fresh)
     driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
-    for origin in ORIGINS:
+    for origin in tuple(ORIGINS):  # (a copy: a server may start meanwhile, adding its origins)
         driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
     driver.set_script_timeout(30)
     driver.get_log("browser")  # the next test reads only its own pages' messages
