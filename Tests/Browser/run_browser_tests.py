@@ -35,6 +35,7 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -80,6 +81,8 @@ class Server:
             raise RuntimeError(f"no podium binary at {binary} (build it, or set PODIUM_BIN)")
         self.binary = binary
         self.data_dir = tempfile.mkdtemp(prefix="podium-browser-")
+        if TEMPLATE.get("dir"):  # a data directory with the demo deck already processed (see setUpModule)
+            shutil.copytree(TEMPLATE["dir"], self.data_dir, dirs_exist_ok=True)
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.log = open(ARTIFACTS / SERVER_LOG, "wb")
         # A free port, found by binding to port 0 and letting go: a runner beside this one (see
@@ -90,6 +93,7 @@ class Server:
                 probe.bind(("127.0.0.1", 0))
                 self.port = probe.getsockname()[1]
             self.base = f"http://127.0.0.1:{self.port}"
+            add_origin(self.port)
             try:
                 self.launch()
                 break
@@ -199,9 +203,33 @@ class Server:
 
 SERVER = Server()
 DEMO_DECK = {}
+# A copy of the first server's data directory as it is once the demo deck is processed, taken
+# with that server stopped: the next servers of this runner start from it instead of processing
+# the demo deck again (Poppler, seconds of CPU each time). The same state a new server reaches.
+TEMPLATE = {}
+
+
+def make_template():
+    SERVER.terminate()
+    TEMPLATE["dir"] = tempfile.mkdtemp(prefix="podium-browser-template-")
+    shutil.copytree(SERVER.data_dir, TEMPLATE["dir"], dirs_exist_ok=True)
+    SERVER.launch()
+
+
+def drop_template():
+    if TEMPLATE.get("dir"):
+        shutil.rmtree(TEMPLATE.pop("dir"), ignore_errors=True)
 
 
 def setUpModule():
+    started = time.monotonic()
+    try:
+        start_server()
+    finally:
+        profiled("(server start)", started)
+
+
+def start_server():
     try:
         SERVER.start()
         # The demo deck is in the library at first start; wait until it is rendered.
@@ -213,6 +241,8 @@ def setUpModule():
                 if deck["status"] != "ready":
                     raise RuntimeError(f"the demo deck failed: {deck}")
                 DEMO_DECK.update(deck)
+                if not TEMPLATE.get("dir"):
+                    make_template()
                 break
             if time.monotonic() > deadline:
                 raise RuntimeError(f"no demo deck in the library: {status} {decks}")
@@ -229,25 +259,150 @@ def tearDownModule():
 # ---------------------------------------------------------------- browsers
 
 
-def new_driver(width, height):
+def launch_driver(width, height):
+    """A new Chromium with its own profile (its own cookies and storage), driven by chromedriver."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in (
         "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
         f"--window-size={width},{height}", "--force-device-scale-factor=1", "--no-first-run",
         "--disable-extensions", "--mute-audio", "--password-store=basic", "--lang=en-US",
+        # A page left for the next test must really be gone (its sockets closed), not kept in the
+        # back-forward cache: browsers are used again by the next test (see BrowserPool).
+        "--disable-features=BackForwardCache",
     ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    # The page gets exactly this viewport (a window's size includes the browser's own frame).
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def size_driver(driver, width, height):
+    """The page gets exactly this viewport (a window's size includes the browser's own frame)."""
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+
+
+def profiled(name, started):
+    if PROFILE:
+        total, count = WAITED.get(name, (0.0, 0))
+        WAITED[name] = (total + time.monotonic() - started, count + 1)
+
+
+def new_driver(width, height):
+    started = time.monotonic()
+    driver = launch_driver(width, height)
+    profiled("(a new browser)", started)
+    size_driver(driver, width, height)
     return driver
+
+
+# Every origin a test's pages may have stored something for (the servers' addresses, as
+# 127.0.0.1 and as localhost): a browser handed to the next test forgets them all.
+ORIGINS = set()
+
+
+def add_origin(port):
+    ORIGINS.update({f"http://127.0.0.1:{port}", f"http://localhost:{port}"})
+
+
+class BrowserPool:
+    """The browsers of this runner, used again from one test to the next.
+
+    Starting Chromium and chromedriver costs one to two seconds of CPU each, and the suite opens
+    some 130 browsers: a browser a test is done with is reset to a blank, new-profile state (no
+    page, no cookies, no storage, no emulated network or media, no held keys or buttons; in the
+    background, while the next test starts) and given to the next test that asks for one. Each
+    test still has as many separate browsers as it opens (separate cookies, so separate people).
+    A browser of a failed test, or one that does not reset cleanly, is closed instead."""
+
+    def __init__(self, keep=6):
+        self.idle = []  # futures of browsers being reset: each answers the browser, or None
+        self.keep = keep
+        self.resetting = None
+
+    def acquire(self, width, height):
+        while self.idle:
+            driver = self.idle.pop(0).result()
+            if driver is None:
+                continue
+            try:
+                driver.set_window_size(width, height)
+                size_driver(driver, width, height)
+                return driver
+            except WebDriverException:
+                quit_driver(driver)
+        return new_driver(width, height)
+
+    def release(self, driver, reuse=True):
+        if not (reuse and len(self.idle) < self.keep):
+            quit_driver(driver)
+            return
+        if self.resetting is None:
+            import concurrent.futures
+            self.resetting = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+
+        def reset():
+            started = time.monotonic()
+            try:
+                reset_driver(driver)
+            except Exception:  # whatever went wrong, this browser is not used again
+                quit_driver(driver)
+                return None
+            profiled("(a browser reset, in the background)", started)
+            return driver
+
+        self.idle.append(self.resetting.submit(reset))
+
+    def close(self):
+        while self.idle:
+            driver = self.idle.pop().result()
+            if driver is not None:
+                quit_driver(driver)
+        if self.resetting is not None:
+            self.resetting.shutdown()
+
+
+def reset_driver(driver):
+    """Leaves the browser as a new one: one new, blank tab (new session storage, nothing emulated),
+    no cookies, nothing stored for any server's origin, no keys or buttons held."""
+    try:
+        driver.switch_to.alert.dismiss()
+    except WebDriverException:
+        pass
+    ActionBuilder(driver).clear_actions()
+    old = driver.window_handles
+    driver.switch_to.new_window("tab")
+    fresh = driver.current_window_handle
+    for handle in old:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(fresh)
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    for origin in tuple(ORIGINS):  # (a copy: a server may start meanwhile, adding its origins)
+        driver.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    driver.set_script_timeout(30)
+    driver.get_log("browser")  # the next test reads only its own pages' messages
+
+
+def quit_driver(driver):
+    try:
+        driver.quit()
+    except WebDriverException:
+        pass
+
+
+POOL = BrowserPool()
+
+
+# PODIUM_BROWSER_PROFILE=1: the waits that took longest are listed at the end of each runner's
+# output (where a slow test spends its time).
+PROFILE = os.environ.get("PODIUM_BROWSER_PROFILE") == "1"
+WAITED = {}
 
 
 def wait_for(driver, condition, message, timeout=WAIT):
     """Waits until condition(driver) is truthy; returns its value."""
+    started = time.monotonic()
     try:
         # An element the page replaced between finding it and reading it (a list re-rendered by
         # the next event) is stale: the condition is asked again, on the page as it is now.
@@ -255,6 +410,10 @@ def wait_for(driver, condition, message, timeout=WAIT):
             lambda d: condition(d), message)
     except TimeoutException as error:
         raise AssertionError(f"timed out: {message}") from error
+    finally:
+        if PROFILE:
+            total, count = WAITED.get(message, (0.0, 0))
+            WAITED[message] = (total + time.monotonic() - started, count + 1)
 
 
 def stage_attr(driver, name, selector="podium-stage"):
@@ -273,6 +432,14 @@ def text_of(driver, css):
 
 
 def screenshot(driver, name):
+    started = time.monotonic()
+    try:
+        take_screenshot(driver, name)
+    finally:
+        profiled("(screenshots)", started)
+
+
+def take_screenshot(driver, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
     try:  # let CSS transitions and animations finish, so the picture shows the settled page
         WebDriverWait(driver, 2, poll_frequency=0.05).until(lambda d: d.execute_script(
@@ -338,17 +505,20 @@ class BrowserTest(unittest.TestCase):
                         print(f"\n  browser {index} console errors:\n    " + "\n    ".join(errors[:20]), file=sys.stderr)
             except WebDriverException:
                 pass
-            try:
-                driver.quit()
-            except WebDriverException:
-                pass
+            POOL.release(driver, reuse=not failed)
         if violations and not failed:
             raise AssertionError("Content-Security-Policy violations:\n  " + "\n  ".join(violations[:10]))
 
     def driver(self, width, height):
-        driver = new_driver(width, height)
+        """A browser of its own (its own cookies and storage), with a viewport of this size."""
+        driver = POOL.acquire(width, height)
         self.drivers.append(driver)
         return driver
+
+    def release(self, driver):
+        """A browser this test is done with, before the test ends (for the next one to use)."""
+        self.drivers.remove(driver)
+        POOL.release(driver)
 
     # ---- flows ----
 
@@ -597,8 +767,10 @@ class LiveBroadcastTests(BrowserTest):
         code = session["code"]
         home = self.driver(1280, 800)
         home.get(SERVER.base + "/")
-        link = wait_for(home, lambda d: visible(d, f'.session-link[data-code="{code}"]'), "the session in the lobby")
-        self.assertTrue(link.find_elements(By.CSS_SELECTOR, '[data-role="lock"]'), "a lock on passcode sessions")
+        wait_for(home, lambda d: visible(d, f'.session-link[data-code="{code}"]'), "the session in the lobby")
+        # (Read from the page as it is now: the list is drawn anew as other sessions change.)
+        self.assertTrue(home.find_elements(By.CSS_SELECTOR, f'.session-link[data-code="{code}"] [data-role="lock"]'),
+                        "a lock on passcode sessions")
         screenshot(home, "home")
 
         viewer = self.driver(390, 844)
@@ -957,57 +1129,111 @@ class TimedResult(unittest.TextTestResult):
 
 
 def run_here(tests):
-    """Runs the tests in this process, one after the other, on one server."""
+    """Runs the tests in this process, one after the other, on one server; prints the slowest."""
+    TimedResult.durations = []
     runner = unittest.TextTestRunner(verbosity=2, stream=sys.stdout, resultclass=TimedResult)
     result = runner.run(unittest.TestSuite(tests))
     failed = len(result.failures) + len(result.errors)
+    for seconds, name in sorted(TimedResult.durations, reverse=True)[:5]:
+        print(f"slowest: {seconds:6.1f} s  {name}")
+    for message, (seconds, count) in sorted(WAITED.items(), key=lambda item: -item[1][0])[:15]:
+        print(f"waited: {seconds:6.1f} s  {count:3d}x  {message}")
+    WAITED.clear()
     return result.testsRun - failed - len(result.skipped), failed, len(result.skipped)
 
 
+DONE = "@@done "
+
+
+def serve_groups(tests):
+    """A runner started by `run_side_by_side`: runs each group of tests it is sent (one JSON line
+    on stdin: the tests' ids and the server log's name), then answers with a DONE line. Its
+    browsers (POOL) stay open from one group to the next."""
+    global SERVER_LOG
+    by_id = {test.id(): test for test in tests}
+    try:
+        for line in sys.stdin:
+            order = json.loads(line)
+            SERVER_LOG = order["log"]
+            counts = run_here([by_id[name] for name in order["tests"]])
+            sys.stdout.flush()
+            sys.stderr.flush()
+            print(DONE + json.dumps(counts), flush=True)
+    finally:
+        POOL.close()
+        drop_template()
+
+
 def run_side_by_side(groups, jobs):
-    """Runs each group of tests in a runner process of its own, `jobs` at a time, and prints each
-    runner's output whole as it ends. Each runner has its own server and browsers, so the groups
-    cannot disturb each other (one of them restarts its server)."""
-    import concurrent.futures
-    import re
+    """Runs the groups of tests on `jobs` runner processes, each group on a server of its own
+    (one of them restarts its server), a runner taking the next group (the longest first) as it
+    ends one; prints each group's output whole as it ends. A runner keeps its browsers from one
+    group to the next (see BrowserPool)."""
+    import threading
 
-    def run(index, group):
-        environment = dict(os.environ, PODIUM_BROWSER_JOBS="1", PODIUM_BROWSER_SERVER_LOG=f"browser-server-{index + 1}.log")
-        started = time.monotonic()
-        process = subprocess.run(
-            [sys.executable, str(Path(__file__).resolve()), "--only", *(test.id() for test in group)],
-            env=environment, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        return index, process, time.monotonic() - started
-
+    pending = list(enumerate(groups))
+    lock = threading.Lock()
     totals = [0, 0, 0]
-    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        for future in concurrent.futures.as_completed([pool.submit(run, i, g) for i, g in enumerate(groups)]):
-            index, process, seconds = future.result()
-            print(f"---- runner {index + 1} ({seconds:.0f} s, log test-artifacts/browser-server-{index + 1}.log)")
-            print(process.stdout, end="", flush=True)
-            lines = process.stdout.strip().splitlines()
-            summary = re.match(r"(\d+) passed, (\d+) failed(?:, (\d+) skipped)?$", lines[-1]) if lines else None
-            if summary is None:
-                totals[1] += 1  # the runner itself failed: count it as a failure
-                continue
-            for slot, value in enumerate(summary.groups()):
-                totals[slot] += int(value or 0)
+
+    def work():
+        process = subprocess.Popen(
+            [sys.executable, "-u", str(Path(__file__).resolve()), "--worker"],
+            env=dict(os.environ, PODIUM_BROWSER_JOBS="1"), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True)
+        try:
+            while True:
+                with lock:
+                    if not pending:
+                        return
+                    index, group = pending.pop(0)
+                log = f"browser-server-{index + 1}.log"
+                started = time.monotonic()
+                process.stdin.write(json.dumps({"tests": [test.id() for test in group], "log": log}) + "\n")
+                process.stdin.flush()
+                output, counts = [], None
+                for line in process.stdout:
+                    if line.startswith(DONE):
+                        counts = json.loads(line[len(DONE):])
+                        break
+                    output.append(line)
+                with lock:
+                    print(f"---- {type(group[0]).__name__} ({time.monotonic() - started:.0f} s, log test-artifacts/{log})")
+                    print("".join(output), end="", flush=True)
+                    if counts is None:  # the runner itself failed: count it as a failure, and stop it
+                        print(f"---- the runner ended while running {type(group[0]).__name__}", flush=True)
+                        totals[1] += 1
+                        return
+                    for slot, value in enumerate(counts):
+                        totals[slot] += value
+        finally:
+            process.stdin.close()
+            process.wait()
+
+    threads = [threading.Thread(target=work) for _ in range(min(jobs, len(groups)))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for index, group in pending:  # groups no runner was left to run
+        print(f"---- {type(group[0]).__name__} not run: its runners ended")
+        totals[1] += len(group)
     return tuple(totals)
 
 
 # Roughly how long each class of tests takes, in seconds, measured on a loaded two-core machine:
-# the longest start first, so that the runners end together. A class not listed counts as 60.
+# the longest start first, so that the runners end together. A class not listed counts as 30.
 EXPECTED_SECONDS = {
-    "LiveBroadcastTests": 120,
-    "MoreInteractionTests": 80,
-    "RoomTests": 65,
-    "AudienceInteractionTests": 55,
-    "InkTests": 55,
-    "SpotlightTests": 75,
-    "ScreensTests": 70,
-    "ScreenDetailsTests": 30,
-    "AccessTests": 70,
-    "FinishTests": 60,
+    "RoomTests": 68,
+    "LiveBroadcastTests": 57,
+    "AccessTests": 54,
+    "MoreInteractionTests": 50,
+    "ScreensTests": 49,
+    "SpotlightTests": 36,
+    "FinishTests": 34,
+    "InkTests": 34,
+    "AudienceInteractionTests": 19,
+    "ScreenDetailsTests": 14,
+    "ReducerTests": 3,
 }
 
 
@@ -1016,29 +1242,28 @@ def groups_for(tests):
     classes = {}
     for test in tests:
         classes.setdefault(type(test).__name__, []).append(test)
-    return sorted(classes.values(), key=lambda group: -EXPECTED_SECONDS.get(type(group[0]).__name__, 60))
+    return sorted(classes.values(), key=lambda group: -EXPECTED_SECONDS.get(type(group[0]).__name__, 30))
 
 
 def main():
     SHOTS.mkdir(parents=True, exist_ok=True)
     arguments = sys.argv[1:]
-    only = None
-    if arguments[:1] == ["--only"]:  # a runner started by `run_side_by_side`: these tests by id
-        only, arguments = set(arguments[1:]), []
+    if arguments[:1] == ["--worker"]:  # a runner started by `run_side_by_side`
+        serve_groups(list(flatten(collect_tests([]))))
+        return 0
     tests = list(flatten(collect_tests(arguments)))
-    if only is not None:
-        tests = [test for test in tests if test.id() in only]
     jobs = max(1, int(os.environ.get("PODIUM_BROWSER_JOBS", "2")))
     groups = groups_for(tests)
     started = time.monotonic()
     if jobs > 1 and len(groups) > 1:
         passed, failed, skipped = run_side_by_side(groups, jobs)
     else:
-        passed, failed, skipped = run_here(tests)
-        for seconds, name in sorted(TimedResult.durations, reverse=True)[:5]:
-            print(f"slowest: {seconds:6.1f} s  {name}")
-    if only is None:
-        print(f"browser tests took {time.monotonic() - started:.0f} s")
+        try:
+            passed, failed, skipped = run_here(tests)
+        finally:
+            POOL.close()
+            drop_template()
+    print(f"browser tests took {time.monotonic() - started:.0f} s")
     print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
     return 0 if failed == 0 and passed + skipped > 0 else 1
 

@@ -64,6 +64,12 @@ def fetch_status(driver, path):
         "fetch(arguments[0], {credentials: 'same-origin'}).then(r => done(r.status), () => done(0));", path)
 
 
+def shown_text(driver, css):
+    """The text of an element as shown (innerText, as WebElement.text reads it), read in one go."""
+    return driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.innerText.trim().replace(/\\s+/g, ' ') : null;", css)
+
+
 def overflow(driver):
     """How far the page is wider than the window (0 when nothing sticks out sideways)."""
     return driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
@@ -116,8 +122,10 @@ class AccessTests(BrowserTest):
 
         home = self.driver(390, 844)
         home.get(SERVER.base + "/")
-        link = wait_for(home, lambda d: visible(d, f'.session-link[data-code="{code}"]'), "the session under Live now")
-        self.assertTrue(link.find_elements(By.CSS_SELECTOR, '[data-role="lock"]'), "a lock on a passcode session")
+        wait_for(home, lambda d: visible(d, f'.session-link[data-code="{code}"]'), "the session under Live now")
+        # (Read from the page as it is now: the list is drawn anew as other sessions change.)
+        self.assertTrue(home.find_elements(By.CSS_SELECTOR, f'.session-link[data-code="{code}"] [data-role="lock"]'),
+                        "a lock on a passcode session")
 
         # Change it.
         presenter.find_element(By.CSS_SELECTOR, '[data-action="change-passcode"]').click()
@@ -286,13 +294,15 @@ class AccessTests(BrowserTest):
                 "offline": False, "latency": 20, "downloadThroughput": -1, "uploadThroughput": 20 * 1024})
             driver.find_element(By.ID, "file-input").send_keys("\n".join(str(p) for p in (big, notes, first, second)))
 
-            too_big = wait_for(driver, lambda d: visible(d, '[data-upload][data-title="huge-scan"][data-status="failed"]'),
-                               "the too-large file refused")
-            self.assertEqual(too_big.find_element(By.CSS_SELECTOR, '[data-role="error"]').text,
+            # (The cards are drawn again as the uploads go on: each is read from the page as it is now.)
+            wait_for(driver, lambda d: visible(d, '[data-upload][data-title="huge-scan"][data-status="failed"]'),
+                     "the too-large file refused")
+            self.assertEqual(shown_text(driver, '[data-upload][data-title="huge-scan"][data-status="failed"] [data-role="error"]'),
                              "Failed: 2 MB, larger than the 1 MB this server accepts")
-            not_pdf = wait_for(driver, lambda d: visible(d, '[data-upload][data-title="notes"][data-status="failed"]'),
-                               "the text file refused")
-            self.assertEqual(not_pdf.find_element(By.CSS_SELECTOR, '[data-role="error"]').text, "Failed: not a PDF")
+            wait_for(driver, lambda d: visible(d, '[data-upload][data-title="notes"][data-status="failed"]'),
+                     "the text file refused")
+            self.assertEqual(shown_text(driver, '[data-upload][data-title="notes"][data-status="failed"] [data-role="error"]'),
+                             "Failed: not a PDF")
             wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-upload][data-upload-state="waiting"]'),
                      "the second file waiting for the first")
             self.assertEqual(text_of(driver, '[data-upload][data-upload-state="waiting"] .progress-label span'),
@@ -362,5 +372,4 @@ class AccessTests(BrowserTest):
             self.assertGreater(layout["title"], 100, f"the folder title has room at {width}: {layout}")
             self.assertTrue(layout["cardsFit"], f"every deck card's buttons inside the card at {width}: {layout}")
             screenshot(driver, f"access-library-{width}x{height}")
-            driver.quit()
-            self.drivers.remove(driver)
+            self.release(driver)

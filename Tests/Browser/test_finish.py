@@ -183,9 +183,10 @@ class FinishTests(BrowserTest):
         self.presenter_gate(ann, code, "Ann", PASSCODE)
         wait_for(ann, lambda d: body_data(d, "connection") == "live" and body_data(d, "presenterId"), "Ann in the room")
         ann_id = body_data(ann, "presenterId")
-        grant = wait_for(moderator, lambda d: visible(
-            d, f'.presenter-item[data-presenter-id="{ann_id}"] [data-action="grant"]'), "Ann on the console")
-        grant.click()
+        # Found and clicked in one go: the list is drawn again as presenters come and go.
+        grant = f'.presenter-item[data-presenter-id="{ann_id}"] [data-action="grant"]'
+        wait_for(moderator, lambda d: visible(d, grant) and (d.find_element(By.CSS_SELECTOR, grant).click() or True),
+                 "Ann on the console, granted the stage")
         wait_for(ann, lambda d: body_data(d, "drives") == "true", "Ann in control")
         ann.find_element(By.ID, "tab-polls").click()
         wait_for(ann, lambda d: visible(d, '[data-action="ask-adhoc"]'), "Ann may poll").click()

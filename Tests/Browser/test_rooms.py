@@ -125,6 +125,7 @@ class PublicURLServer(harness.Server):
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
+        harness.add_origin(self.port)
         env = dict(os.environ, PODIUM_ADMIN_PASSWORD=harness.ADMIN_PASSWORD)
         self.proc = subprocess.Popen(
             [self.binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", self.data_dir,

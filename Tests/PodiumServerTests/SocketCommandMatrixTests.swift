@@ -411,30 +411,47 @@ struct SocketCommandMatrixTests {
         }
     }
 
+    /// How many rows run at once, each on a session or room of its own: a row mostly waits for
+    /// the server's answers, so a few side by side take a fraction of the time of one by one.
+    static let rowsAtOnce = 4
+
+    /// Runs `body` for every item, at most `width` at a time; returns how many ran.
+    static func forEach<Item: Sendable>(
+        _ items: [Item], width: Int = rowsAtOnce, _ body: @escaping @Sendable (Item) async throws -> Void
+    ) async throws -> Int {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var ran = 0
+            for item in items {
+                if ran >= width { try await group.next() }
+                group.addTask { try await body(item) }
+                ran += 1
+            }
+            try await group.waitForAll()
+            return ran
+        }
+    }
+
     @Test func sessionCommandsAnswerEachRoleAsTheRulesSay() async throws {
         try await Self.withWorld { world in
-            var rows = 0
-            for row in Self.sessionTable {
-                for role in SessionRole.allCases {
-                    let expected = try #require(row.expected[role])
-                    let fixture = try await Self.session(world)
-                    let socket = try await world.client.socket(
-                        code: fixture.code, headers: role == .viewer ? [.cookie: Self.viewerCookie] : [:])
-                    let token: String? =
-                        switch role {
-                        case .viewer: nil
-                        case .presenter: world.owner
-                        case .otherPresenter: world.other
-                        case .admin: world.admin
-                        }
-                    var hello: [String: Any] = ["role": role == .viewer ? "viewer" : "presenter"]
-                    if let token { hello["token"] = token }
-                    try await Self.check(
-                        row.command, as: "\(role) in a session", hello: hello, expected: expected, on: socket, in: fixture)
-                    await socket.close()
-                    await fixture.close()
-                    rows += 1
-                }
+            let cases = Self.sessionTable.flatMap { row in SessionRole.allCases.map { (row, $0) } }
+            let rows = try await Self.forEach(cases) { row, role in
+                let expected = try #require(row.expected[role])
+                let fixture = try await Self.session(world)
+                let socket = try await world.client.socket(
+                    code: fixture.code, headers: role == .viewer ? [.cookie: Self.viewerCookie] : [:])
+                let token: String? =
+                    switch role {
+                    case .viewer: nil
+                    case .presenter: world.owner
+                    case .otherPresenter: world.other
+                    case .admin: world.admin
+                    }
+                var hello: [String: Any] = ["role": role == .viewer ? "viewer" : "presenter"]
+                if let token { hello["token"] = token }
+                try await Self.check(
+                    row.command, as: "\(role) in a session", hello: hello, expected: expected, on: socket, in: fixture)
+                await socket.close()
+                await fixture.close()
             }
             #expect(rows == Command.allCases.count * SessionRole.allCases.count)
         }
@@ -442,35 +459,32 @@ struct SocketCommandMatrixTests {
 
     @Test func roomCommandsAnswerEachRoleAsTheRulesSay() async throws {
         try await Self.withWorld { world in
-            var rows = 0
-            for row in Self.roomTable {
-                for role in RoomRole.allCases {
-                    let expected = try #require(row.expected[role])
-                    let fixture = try await Self.room(world, stage: row.stage)
-                    let cookie: String? =
-                        switch role {
-                        case .holder: Self.holderCookie
-                        case .waiting: Self.waitingCookie
-                        case .viewer: Self.viewerCookie
-                        case .moderator, .admin, .otherPresenter: nil
-                        }
-                    let socket = try await world.client.socket(code: fixture.code, headers: cookie.map { [.cookie: $0] } ?? [:])
-                    let hello: [String: Any] =
-                        switch role {
-                        case .moderator: ["role": "moderator", "token": world.owner]
-                        case .holder: ["role": "presenter", "name": "Holder"]
-                        case .waiting: ["role": "presenter", "name": "Waiting"]
-                        case .viewer: ["role": "viewer"]
-                        case .admin: ["role": "moderator", "token": world.admin]
-                        case .otherPresenter: ["role": "moderator", "token": world.other]
-                        }
-                    try await Self.check(
-                        row.command, as: "\(role) in a room (\(row.stage))", hello: hello, expected: expected, on: socket,
-                        in: fixture)
-                    await socket.close()
-                    await fixture.close()
-                    rows += 1
-                }
+            let cases = Self.roomTable.flatMap { row in RoomRole.allCases.map { (row, $0) } }
+            let rows = try await Self.forEach(cases) { row, role in
+                let expected = try #require(row.expected[role])
+                let fixture = try await Self.room(world, stage: row.stage)
+                let cookie: String? =
+                    switch role {
+                    case .holder: Self.holderCookie
+                    case .waiting: Self.waitingCookie
+                    case .viewer: Self.viewerCookie
+                    case .moderator, .admin, .otherPresenter: nil
+                    }
+                let socket = try await world.client.socket(code: fixture.code, headers: cookie.map { [.cookie: $0] } ?? [:])
+                let hello: [String: Any] =
+                    switch role {
+                    case .moderator: ["role": "moderator", "token": world.owner]
+                    case .holder: ["role": "presenter", "name": "Holder"]
+                    case .waiting: ["role": "presenter", "name": "Waiting"]
+                    case .viewer: ["role": "viewer"]
+                    case .admin: ["role": "moderator", "token": world.admin]
+                    case .otherPresenter: ["role": "moderator", "token": world.other]
+                    }
+                try await Self.check(
+                    row.command, as: "\(role) in a room (\(row.stage))", hello: hello, expected: expected, on: socket,
+                    in: fixture)
+                await socket.close()
+                await fixture.close()
             }
             #expect(rows == Command.allCases.count * RoomRole.allCases.count)
         }
