@@ -88,6 +88,28 @@ struct ClusterBusTests {
         }
     }
 
+    /// Signs in, puts a six-page deck in the store as if ingested (no PDF work: these tests are
+    /// about the bus), starts a session of it and joins as its presenter.
+    static func presentSession(_ client: Client, store: SQLStore) async throws -> (
+        token: String, code: String, presenter: TestSocket
+    ) {
+        let token = try await client.login()
+        let admin = try #require(try await store.user(email: "admin"))
+        let deck = DeckRecord(
+            id: "d_" + UUID().uuidString.prefix(12).lowercased(), ownerId: admin.id, folderId: nil, title: "Cluster",
+            status: .ready, sourceHash: "none.pdf", sourceBytes: 1, pageCount: 6, createdAt: Date())
+        try await store.insertDeck(deck)
+        try await store.completeDeck(
+            deck,
+            pages: (1...6).map {
+                PageRecord(
+                    deckId: deck.id, number: $0, width: 1600, height: 900, text: "", largeImage: "none.jpg",
+                    mediumImage: "none.jpg", thumbnailImage: "none.jpg")
+            })
+        let code = try #require(try await client.startSession(deckId: deck.id, token: token)["code"] as? String)
+        return (token, code, try await presenter(client, code: code, token: token))
+    }
+
     static func viewer(_ client: Client, code: String, identity: Int) async throws -> TestSocket {
         let socket = try await client.socket(
             code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(identity))"])
@@ -121,7 +143,7 @@ struct ClusterBusTests {
     @Test(arguments: transports)
     func aViewerOnBSeesTheEventsOfAInOrder(transport: Transport) async throws {
         try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
-            let (_, code, presenter) = try await nodeA.presentSession()
+            let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)
             let viewer = try await Self.viewer(nodeB, code: code, identity: 1)
             let pages = (0..<20).map { $0 % 2 == 0 ? 2 : 3 }
             for (index, page) in pages.enumerated() {
@@ -137,7 +159,7 @@ struct ClusterBusTests {
     @Test(arguments: transports)
     func commandsDecidedOnBothNodesAtOnceTakeEffectOnceEach(transport: Transport) async throws {
         try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
-            let (token, code, presenterA) = try await nodeA.presentSession()
+            let (token, code, presenterA) = try await Self.presentSession(nodeA, store: store)
             let presenterB = try await Self.presenter(nodeB, code: code, token: token)
             let viewerA = try await Self.viewer(nodeA, code: code, identity: 1)
             let viewerB = try await Self.viewer(nodeB, code: code, identity: 2)
@@ -181,7 +203,7 @@ struct ClusterBusTests {
     @Test(arguments: transports)
     func answersAndQuestionsFromEveryNodeEndUpInOneResult(transport: Transport) async throws {
         try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
-            let (token, code, presenter) = try await nodeA.presentSession()
+            let (token, code, presenter) = try await Self.presentSession(nodeA, store: store)
             let ada = try await Self.viewer(nodeB, code: code, identity: 1)
             let bob = try await Self.viewer(nodeB, code: code, identity: 2)
             let cyd = try await Self.viewer(nodeA, code: code, identity: 3)
@@ -221,8 +243,8 @@ struct ClusterBusTests {
 
     @Test(arguments: transports)
     func aPointerFromAReachesAViewerOnB(transport: Transport) async throws {
-        try await Self.twoNodes(transport) { nodeA, nodeB, _, _ in
-            let (_, code, presenter) = try await nodeA.presentSession()
+        try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
+            let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)
             let viewer = try await Self.viewer(nodeB, code: code, identity: 1)
             try await presenter.send(#"{"type":"pointer","x":0.25,"y":0.75}"#)
             let pointer = try await viewer.next(ofType: "pointer")
@@ -233,8 +255,8 @@ struct ClusterBusTests {
 
     @Test(arguments: transports)
     func accessChangedOnANodeHoldsOnEveryNode(transport: Transport) async throws {
-        try await Self.twoNodes(transport) { nodeA, nodeB, _, _ in
-            let (token, code, _) = try await nodeA.presentSession()
+        try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
+            let (token, code, _) = try await Self.presentSession(nodeA, store: store)
             // B serves the session already (a viewer there), then A sets a passcode.
             _ = try await Self.viewer(nodeB, code: code, identity: 1)
             let changed = try await nodeA.request(
@@ -275,7 +297,7 @@ struct ClusterBusTests {
             }
         ) { nodeA, nodeB, store, buses in
             let busB = try #require(buses[1] as? PostgresSessionBus)
-            let (_, code, presenter) = try await nodeA.presentSession()
+            let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)
             let viewer = try await Self.viewer(nodeB, code: code, identity: 1)
             try await presenter.send(#"{"type":"goto","id":"g1","page":2}"#)
             #expect(try await Self.events(viewer, count: 1).first?["page"] as? Int == 2)
@@ -310,7 +332,7 @@ struct ClusterBusTests {
         // Node A's hints go nowhere (a bus of its own): every one of them is lost to B.
         try await first.run(store: store, bus: LocalSessionBus()) { nodeA in
             try await second.run(store: store, bus: busB) { nodeB in
-                let (_, code, presenter) = try await nodeA.presentSession()
+                let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)
                 let viewer = try await Self.viewer(nodeB, code: code, identity: 1)
                 try await presenter.send(#"{"type":"goto","id":"g1","page":2}"#)
                 try await presenter.send(#"{"type":"goto","id":"g2","page":3}"#)
