@@ -25,9 +25,9 @@ struct ClusterBusTests {
 
     static let transports: [Transport] = databaseURL == nil ? [.local] : [.local, .postgres]
 
-    /// The nodes' shared store.
-    static func sharedStore() async throws -> SQLStore {
-        try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+    /// The nodes' shared store: SQLite in memory with the local bus, a database of its own on PostgreSQL.
+    static func sharedStore(_ transport: Transport) async throws -> (store: SQLStore, cleanUp: @Sendable () async -> Void) {
+        try await TestStores.open(transport == .local ? .sqlite : .postgres)
     }
 
     /// A bus for one node: the shared local one, or a PostgreSQL bus of its own on this test's channel.
@@ -58,20 +58,36 @@ struct ClusterBusTests {
             first.removeData()
             second.removeData()
         }
-        let store = try await sharedStore()
+        let (store, cleanUp) = try await sharedStore(transport)
         let local = LocalSessionBus()
         let channel = channel()
         let busA = try bus(transport, shared: local, channel: channel)
         let busB = try bus(transport, shared: local, channel: channel, configure: configureB)
-        try await first.run(store: store, bus: busA) { nodeA in
-            try await second.run(store: store, bus: busB) { nodeB in
-                try await waitUntil("both buses listen") {
-                    [busA, busB].allSatisfy { ($0 as? PostgresSessionBus)?.isListening ?? true }
+        try await closing(store, cleanUp) {
+            try await first.run(store: store, bus: busA) { nodeA in
+                try await second.run(store: store, bus: busB) { nodeB in
+                    try await waitUntil("both buses listen") {
+                        [busA, busB].allSatisfy { ($0 as? PostgresSessionBus)?.isListening ?? true }
+                    }
+                    try await body(nodeA, nodeB, store, [busA, busB])
                 }
-                try await body(nodeA, nodeB, store, [busA, busB])
             }
         }
+    }
+
+    /// Runs `body`, then closes the store and drops its database, whether `body` threw or not.
+    static func closing(_ store: SQLStore, _ cleanUp: @Sendable () async -> Void, _ body: () async throws -> Void)
+        async throws
+    {
+        do {
+            try await body()
+        } catch {
+            try? await store.close()
+            await cleanUp()
+            throw error
+        }
         try await store.close()
+        await cleanUp()
     }
 
     /// Polls `condition` until it holds, failing after `seconds`.
@@ -181,7 +197,7 @@ struct ClusterBusTests {
                         continue
                     }
                     #expect(message["type"] as? String == "ack", "\(id): \(message)")
-                    acks[id] = message["seq"] as? Int
+                    acks[id] = message["seq"] as? Int ?? -1
                 }
                 return acks
             }
@@ -324,24 +340,25 @@ struct ClusterBusTests {
             first.removeData()
             second.removeData()
         }
-        let store = try await Self.sharedStore()
+        let (store, cleanUp) = try await Self.sharedStore(.postgres)
         var settings = PostgresSessionBus.Settings()
         settings.channel = Self.channel()
         settings.checkInterval = .milliseconds(300)
         let busB = try PostgresSessionBus(url: try #require(Self.databaseURL), settings: settings, logger: TestServer.logger())
         // Node A's hints go nowhere (a bus of its own): every one of them is lost to B.
-        try await first.run(store: store, bus: LocalSessionBus()) { nodeA in
-            try await second.run(store: store, bus: busB) { nodeB in
-                let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)
-                let viewer = try await Self.viewer(nodeB, code: code, identity: 1)
-                try await presenter.send(#"{"type":"goto","id":"g1","page":2}"#)
-                try await presenter.send(#"{"type":"goto","id":"g2","page":3}"#)
-                let seen = try await Self.events(viewer, count: 2)
-                #expect(seen.map { $0["seq"] as? Int } == [1, 2])
-                #expect(seen.map { $0["page"] as? Int } == [2, 3])
+        try await Self.closing(store, cleanUp) {
+            try await first.run(store: store, bus: LocalSessionBus()) { nodeA in
+                try await second.run(store: store, bus: busB) { nodeB in
+                    let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)
+                    let viewer = try await Self.viewer(nodeB, code: code, identity: 1)
+                    try await presenter.send(#"{"type":"goto","id":"g1","page":2}"#)
+                    try await presenter.send(#"{"type":"goto","id":"g2","page":3}"#)
+                    let seen = try await Self.events(viewer, count: 2)
+                    #expect(seen.map { $0["seq"] as? Int } == [1, 2])
+                    #expect(seen.map { $0["page"] as? Int } == [2, 3])
+                }
             }
         }
-        try await store.close()
     }
 
     @Test func metricsAreServedInThePrometheusFormat() async throws {
