@@ -313,21 +313,32 @@ struct ClusterBusTests {
             }
         ) { nodeA, nodeB, store, buses in
             let busB = try #require(buses[1] as? PostgresSessionBus)
-            let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)
+            let (token, code, presenter) = try await Self.presentSession(nodeA, store: store)
             let viewer = try await Self.viewer(nodeB, code: code, identity: 1)
-            try await presenter.send(#"{"type":"goto","id":"g1","page":2}"#)
-            #expect(try await Self.events(viewer, count: 1).first?["page"] as? Int == 2)
+            let hostOnB = try await Self.presenter(nodeB, code: code, token: token)
+            let viewerOnA = try await Self.viewer(nodeA, code: code, identity: 2)
+            try await presenter.send(
+                #"{"type":"openPoll","id":"p1","poll":{"kind":"choice","question":"Tea?","choices":["Yes","No"]}}"#)
+            let pollId = try #require(try await viewer.next(ofType: "pollOpened")?["poll"] as? [String: Any])["id"] as! Int
 
             try await Self.terminate(backend: try #require(busB.listenerBackendPID))
             try await Self.waitUntil("B notices") { !busB.isListening }
+            // Meanwhile events and an answer on A: their hint and note are lost to B.
             for (index, page) in [3, 4, 5].enumerated() {
                 try await presenter.send(#"{"type":"goto","id":"h\#(index)","page":\#(page)}"#)
                 _ = try await presenter.next(ofType: "ack")
             }
+            _ = try await viewerOnA.next(ofType: "pollOpened")
+            try await viewerOnA.send(#"{"type":"answer","id":"a1","pollId":\#(pollId),"choices":[1]}"#)
+            _ = try await viewerOnA.next(ofType: "ack")
             #expect(try await Self.storedEvents(store, code: code).count == 4)
             let caughtUp = try await Self.events(viewer, count: 3)
             #expect(caughtUp.map { $0["seq"] as? Int } == [2, 3, 4])
             #expect(caughtUp.map { $0["page"] as? Int } == [3, 4, 5])
+            // The host on B sees the answer given on A while B was not listening.
+            var tally: [String: Any]?
+            repeat { tally = try await hostOnB.next(ofType: "results") } while tally != nil && tally?["answered"] as? Int != 1
+            #expect(tally?["counts"] as? [Int] == [0, 1])
             #expect(busB.listenCount == 2)
         }
     }

@@ -144,7 +144,7 @@ public final class PostgresSessionBus: SessionBus, Service {
                     let count = listens.add(1, ordering: .relaxed).newValue
                     if count > 1 { logger.notice("session bus: listening again; catching up") }
                     delay = settings.reconnectDelay
-                    await resynchronize()
+                    await resynchronize(records: true)
                     for try await notification in notifications {
                         await receive(notification.payload)
                     }
@@ -180,12 +180,12 @@ public final class PostgresSessionBus: SessionBus, Service {
             } catch {
                 return
             }
-            await resynchronize()
+            await resynchronize(records: false)
         }
     }
 
-    private func resynchronize() async {
-        for node in nodes.withLock({ $0 }) { await node.resynchronize() }
+    private func resynchronize(records: Bool) async {
+        for node in nodes.withLock({ $0 }) { await node.resynchronize(records: records) }
     }
 
     // MARK: The wire

@@ -205,9 +205,13 @@ actor LiveHub: Service, SessionBusNode {
 
     /// Every live session this node serves catches up with the store: after the bus reconnected
     /// (hints may have been lost meanwhile), and periodically.
-    public func resynchronize() async {
+    public func resynchronize(records: Bool) async {
         for session in sessions.values where await !session.isEnded {
-            await session.catchUp()
+            if records {
+                await session.reloadRecords()
+            } else {
+                await session.catchUp()
+            }
         }
     }
 

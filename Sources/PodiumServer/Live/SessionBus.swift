@@ -40,8 +40,9 @@ public protocol SessionBusNode: AnyObject, Sendable {
     /// Another node's note about a session.
     func note(_ note: SessionNote) async
     /// Hints may have been lost (the bus reconnected, or it is time for the periodic check):
-    /// every live session this node serves reads what the store has beyond it.
-    func resynchronize() async
+    /// every live session this node serves reads the events the store has beyond it, and with
+    /// `records` (after a reconnection: notes were lost too) the audience's records.
+    func resynchronize(records: Bool) async
 }
 
 /// "Session `sessionId` has events up to `seq` in the store" (from `node`).
