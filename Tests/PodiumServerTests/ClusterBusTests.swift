@@ -14,7 +14,7 @@ import Testing
 /// decided on both nodes at once counted once each, the audience's answers and questions from
 /// every node in one result, the pointer across nodes, and, on PostgreSQL, a listening connection
 /// killed and a hint lost: the events still arrive, in order.
-@Suite("Several nodes, one session", .timeLimit(.minutes(1)))
+@Suite("Several nodes, one session", .serialized, .timeLimit(.minutes(1)))
 struct ClusterBusTests {
     static let databaseURL = ProcessInfo.processInfo.environment["PODIUM_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
 

@@ -32,7 +32,7 @@ actor LiveHub: Service, SessionBusNode {
 
     /// Who may find and join a session, as changed since its record was loaded: a hello checks
     /// the passcode hash here (``LiveConnection``), the lobby leaves unlisted sessions out.
-    /// This node's changes only: with several nodes, the session bus must carry them too.
+    /// A change on another node arrives as a ``SessionNote`` (`access`): this node re-reads the record.
     final class AccessBook: Sendable {
         struct Access: Sendable, Equatable {
             var passcodeHash: String?
