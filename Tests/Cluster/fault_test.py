@@ -145,6 +145,7 @@ class Viewer:
         self.applied = []  # every durable seq applied, in order
         self.violations = []  # what a correct server never does
         self.pointers = 0
+        self.pointers_by_node = {}  # HAProxy server name -> pointer frames received there
         self.welcomes = 0
         self.node = None
         self.connected = asyncio.Event()
@@ -188,6 +189,7 @@ class Viewer:
                     text = await socket.receive()
                     if b'"type":"pointer"' in text:
                         self.pointers += 1
+                        self.pointers_by_node[self.node] = self.pointers_by_node.get(self.node, 0) + 1
                         continue
                     message = json.loads(text)
                     if "seq" in message and message.get("type") not in ("ack", "welcome", "error"):
@@ -429,6 +431,15 @@ def make_session():
 # MARK: Checks
 
 
+def pointer_problems(viewers, cluster):
+    """The pointer may lose frames, but it must cross nodes: viewers on every node see it move."""
+    by_node = {name: 0 for name in cluster.nodes}
+    for viewer in viewers:
+        for server, count in viewer.pointers_by_node.items():
+            by_node[cluster.process_of(server)] += count
+    return [f"no pointer frame reached the viewers on {name}" for name, count in by_node.items() if count == 0]
+
+
 def verify(viewers, presenter, stored):
     """Every way the run can have lost or repeated something, as a list of sentences (empty: all held)."""
     problems = []
@@ -582,7 +593,7 @@ async def main():
         await asyncio.gather(*tasks, return_exceptions=True)
 
         stored = await asyncio.to_thread(cluster.events, session_id)
-        problems = verify(viewers, presenter, stored)
+        problems = verify(viewers, presenter, stored) + pointer_problems(viewers, cluster)
         check_the_checker(viewers, presenter, stored)
         reconnects = sum(v.welcomes - 1 for v in viewers)
         pointers = sum(v.pointers for v in viewers)
