@@ -374,6 +374,27 @@ class Cluster:
         return subprocess.run(["psql", self.database, "-XAt", "-c", sql], check=True, capture_output=True,
                               text=True).stdout
 
+    def listener(self, avoid):
+        """(backend pid, node) of a node's listening connection, not `avoid`'s when another is found.
+        The bus's own connection is the one whose last statement is its LISTEN or a pg_notify; its
+        node is the process at the other end of the backend's client port."""
+        rows = self.psql(
+            "SELECT pid, client_port FROM pg_stat_activity WHERE pid <> pg_backend_pid() "
+            "AND (query ILIKE 'LISTEN%' OR query ILIKE '%pg_notify(%')").split()
+        if not rows:
+            raise Failure("no connection is listening (no LISTEN or pg_notify in pg_stat_activity)")
+        node_of_port = {}
+        sockets = subprocess.run(["ss", "-tnpH"], capture_output=True, text=True).stdout
+        for line in sockets.splitlines():
+            fields = line.split()
+            if len(fields) >= 6 and fields[4].endswith(f":{PG_PORT}") and "pid=" in fields[5]:
+                pid = int(fields[5].split("pid=")[1].split(",")[0])
+                node_of_port[fields[3].rsplit(":", 1)[1]] = pid
+        pids = {process.pid: name for name, process in self.nodes.items()}
+        found = [(backend, pids.get(node_of_port.get(port), "an unknown node"))
+                 for backend, port in (row.split("|") for row in rows)]
+        return next(((b, n) for b, n in found if n != avoid), found[0])
+
     def events(self, session_id):
         """(seq, command_id) of every stored event of the session, in seq order."""
         query = f"SELECT seq, coalesce(command_id, '') FROM session_events WHERE session_id = '{session_id}' ORDER BY seq"
@@ -557,13 +578,11 @@ async def main():
 
         if cluster.on_postgres:
             # 3. A node's listening connection.
-            listeners = cluster.psql(
-                "SELECT pid FROM pg_stat_activity WHERE query ILIKE 'LISTEN%' ORDER BY backend_start").split()
-            if not listeners:
-                raise Failure("no connection is listening (no LISTEN in pg_stat_activity)")
-            cluster.psql(f"SELECT pg_terminate_backend({listeners[0]})")
-            log(f"pg_terminate_backend of a listening connection ({len(listeners)} listening)")
-            await progress("after terminating a listening connection")
+            # 3. A node's listening connection: preferably one that receives the presenter's hints.
+            backend, node = cluster.listener(avoid=cluster.process_of(presenter.node))
+            cluster.psql(f"SELECT pg_terminate_backend({backend})")
+            log(f"pg_terminate_backend of {node}'s listening connection")
+            await progress(f"after terminating {node}'s listening connection")
 
             # 4. PostgreSQL restarts.
             log("restarting PostgreSQL")
