@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Faults in a cluster: three `podium serve` nodes on one PostgreSQL behind HAProxy, a presenter
-and a few hundred viewers spread over them, durable commands and pointer moves flowing, while
+(and a second one on another node, deciding commands for the same session at the same time) and
+a few hundred viewers spread over them, durable commands and pointer moves flowing, while
 the test kills a node holding viewers (kill -9), kills the presenter's node, terminates a node's
 listening connection (pg_terminate_backend) and restarts PostgreSQL. Afterwards every viewer must
 have applied seq s0+1..N exactly once and in order (s0: the seq at its first welcome), N the
@@ -209,10 +210,11 @@ class Viewer:
 
 class Presenter:
     """Sends zoom commands (each a different viewport, so each makes exactly one event) with ids,
-    a few in flight; sends the unacknowledged ones again after a reconnect; moves the pointer."""
+    a few in flight; sends the unacknowledged ones again after a reconnect; moves the pointer.
+    Two of them (ids `c…` and `b…`, on two nodes) decide commands for the session at once."""
 
-    def __init__(self, path, token):
-        self.path, self.token = path, token
+    def __init__(self, path, token, prefix="c", y=0.25, pointer=True):
+        self.path, self.token, self.prefix, self.y, self.pointer = path, token, prefix, y, pointer
         self.sent = 0  # commands c1..c<sent> made
         self.acked = {}  # id -> seq of its ack
         self.unavailable = 0
@@ -224,10 +226,10 @@ class Presenter:
 
     def command(self, n):
         x = 0.1 + (n % 1000) / 10000
-        return {"type": "zoom", "id": f"c{n}", "viewport": {"x": x, "y": 0.25, "w": 0.5, "h": 0.5}}
+        return {"type": "zoom", "id": f"{self.prefix}{n}", "viewport": {"x": x, "y": self.y, "w": 0.5, "h": 0.5}}
 
     def unacked(self):
-        return [n for n in range(1, self.sent + 1) if f"c{n}" not in self.acked]
+        return [n for n in range(1, self.sent + 1) if f"{self.prefix}{n}" not in self.acked]
 
     async def run(self):
         attempt = 0
@@ -245,14 +247,14 @@ class Presenter:
                 self.connected.set()
                 while True:
                     message = json.loads(await socket.receive())
-                    if message.get("type") == "ack" and message.get("id", "").startswith("c"):
+                    if message.get("type") == "ack" and message.get("id", "").startswith(self.prefix):
                         self.acked[message["id"]] = message["seq"]
                     elif message.get("type") == "error" and message.get("id"):
                         if message.get("code") != "unavailable":
                             raise Failure(f"command refused: {message}")
                         # Nothing was stored: the same command again, a moment later.
                         self.unavailable += 1
-                        asyncio.get_running_loop().call_later(0.2, self.resend, int(message["id"][1:]))
+                        asyncio.get_running_loop().call_later(0.2, self.resend, int(message["id"][len(self.prefix):]))
                     elif message.get("type") == "reconnect":
                         break
             except (ConnectionError, OSError, asyncio.IncompleteReadError, json.JSONDecodeError):
@@ -267,7 +269,7 @@ class Presenter:
                 attempt += 1
 
     def resend(self, n):
-        if self.socket and f"c{n}" not in self.acked:
+        if self.socket and f"{self.prefix}{n}" not in self.acked:
             self.socket.send(self.command(n))
 
     async def publish(self):
@@ -281,7 +283,7 @@ class Presenter:
                     self.sent += 1
                     self.socket.send(self.command(self.sent))
                     next_command = now + 1 / COMMAND_RATE
-                if POINTER_RATE > 0 and now >= next_pointer:
+                if self.pointer and POINTER_RATE > 0 and now >= next_pointer:
                     moves += 1
                     self.socket.send({"type": "pointer", "x": (moves % 100) / 100, "y": 0.5})
                     next_pointer = now + 1 / POINTER_RATE
@@ -461,7 +463,7 @@ def pointer_problems(viewers, cluster):
     return [f"no pointer frame reached the viewers on {name}" for name, count in by_node.items() if count == 0]
 
 
-def verify(viewers, presenter, stored):
+def verify(viewers, presenters, stored):
     """Every way the run can have lost or repeated something, as a list of sentences (empty: all held)."""
     problems = []
     seqs = [seq for seq, _ in stored]
@@ -472,12 +474,13 @@ def verify(viewers, presenter, stored):
     for seq, command in stored:
         if command:
             by_command.setdefault(command, []).append(seq)
-    for command, seq in presenter.acked.items():
-        found = by_command.get(command, [])
-        if found != [seq]:
-            problems.append(f"command {command} acked with seq {seq} is stored at {found}")
-    for n in presenter.unacked():
-        problems.append(f"command c{n} never acknowledged")
+    for presenter in presenters:
+        for command, seq in presenter.acked.items():
+            found = by_command.get(command, [])
+            if found != [seq]:
+                problems.append(f"command {command} acked with seq {seq} is stored at {found}")
+        for n in presenter.unacked():
+            problems.append(f"command {presenter.prefix}{n} never acknowledged")
     for viewer in viewers:
         expected = list(range(viewer.first_seq + 1, head + 1)) if viewer.first_seq is not None else None
         if viewer.violations:
@@ -494,7 +497,7 @@ def summarize(seqs):
     return f"{len(seqs)} seqs from {seqs[0]} to {seqs[-1]}"
 
 
-def check_the_checker(viewers, presenter, stored):
+def check_the_checker(viewers, presenters, stored):
     """The checks must see a lost event, a repeated one and a command stored twice."""
     import copy
 
@@ -502,11 +505,11 @@ def check_the_checker(viewers, presenter, stored):
     lost.applied = viewers[0].applied[:3] + viewers[0].applied[4:]
     repeated = copy.copy(viewers[-1])
     repeated.violations = [f"duplicate: seq {viewers[-1].applied[2]}"]
-    twice = stored + [(stored[-1][0] + 1, next(iter(presenter.acked)))]
+    twice = stored + [(stored[-1][0] + 1, next(iter(presenters[0].acked)))]
     for name, problems in [
-        ("a lost event", verify([lost], presenter, stored)),
-        ("a repeated event", verify([repeated], presenter, stored)),
-        ("a command stored twice", verify([], presenter, twice)),
+        ("a lost event", verify([lost], presenters, stored)),
+        ("a repeated event", verify([repeated], presenters, stored)),
+        ("a command stored twice", verify([], presenters, twice)),
     ]:
         if not problems:
             raise Failure(f"the checks did not notice {name}")
@@ -526,20 +529,25 @@ async def main():
         path = f"/api/v1/sessions/{code}/live"
         presenter = Presenter(path, token)
         viewers = [Viewer(i, path) for i in range(VIEWERS)]
+        # The second presenter connects next, so round robin puts it on another node.
+        second = Presenter(path, token, prefix="b", y=0.3, pointer=False)
+        presenters = [presenter, second]
         tasks = [asyncio.create_task(presenter.run())]
         await asyncio.wait_for(presenter.connected.wait(), 20)
+        tasks.append(asyncio.create_task(second.run()))
+        await asyncio.wait_for(second.connected.wait(), 20)
         tasks += [asyncio.create_task(v.run()) for v in viewers]
         await asyncio.wait_for(asyncio.gather(*(v.connected.wait() for v in viewers)), 60)
         spread = {}
         for v in viewers:
             node = cluster.process_of(v.node)
             spread[node] = spread.get(node, 0) + 1
-        log(f"session {code}: presenter on {cluster.process_of(presenter.node)}, {VIEWERS} viewers on {dict(sorted(spread.items()))}")
-        tasks.append(asyncio.create_task(presenter.publish()))
+        log(f"session {code}: presenters on {cluster.process_of(presenter.node)} and {cluster.process_of(second.node)}, {VIEWERS} viewers on {dict(sorted(spread.items()))}")
+        tasks += [asyncio.create_task(p.publish()) for p in presenters]
 
         async def progress(what, events=5):
             """Waits until every viewer has applied `events` more durable events than the newest ack now."""
-            target = max(presenter.acked.values(), default=0) + events
+            target = max((seq for p in presenters for seq in p.acked.values()), default=0) + events
             deadline = time.monotonic() + PHASE_TIMEOUT
             while min((v.last or 0) for v in viewers) < target:
                 if any(t.done() and t.exception() for t in tasks):
@@ -551,8 +559,8 @@ async def main():
                     raise Failure(
                         f"{what}: {len(behind)} viewers below seq {target} after {PHASE_TIMEOUT:.0f} s "
                         f"(e.g. viewer {behind[0].number} at {behind[0].last} on {behind[0].node}, "
-                        f"connected: {behind[0].connected.is_set()}); presenter acked {len(presenter.acked)}, "
-                        f"{len(presenter.unacked())} unacked")
+                        f"connected: {behind[0].connected.is_set()}); presenters acked {sum(len(p.acked) for p in presenters)}, "
+                        f"{sum(len(p.unacked()) for p in presenters)} unacked")
                 await asyncio.sleep(0.05)
             log(f"{what}: every viewer has seq {target}")
 
@@ -597,14 +605,16 @@ async def main():
             log("skipped (no PostgreSQL store): terminating a listening connection, restarting PostgreSQL")
 
         # Stop new commands; wait for every ack and for every viewer to reach the head.
-        presenter.sending = False
+        for p in presenters:
+            p.sending = False
         deadline = time.monotonic() + PHASE_TIMEOUT
-        while presenter.unacked() and time.monotonic() < deadline:
+        while any(p.unacked() for p in presenters) and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-        head = max(presenter.acked.values(), default=0)
+        head = max((seq for p in presenters for seq in p.acked.values()), default=0)
         while min((v.last or 0) for v in viewers) < head and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-        presenter.stopping = True
+        for p in presenters:
+            p.stopping = True
         for v in viewers:
             v.stopping = True
         for t in tasks:
@@ -612,11 +622,11 @@ async def main():
         await asyncio.gather(*tasks, return_exceptions=True)
 
         stored = await asyncio.to_thread(cluster.events, session_id)
-        problems = verify(viewers, presenter, stored) + pointer_problems(viewers, cluster)
-        check_the_checker(viewers, presenter, stored)
+        problems = verify(viewers, presenters, stored) + pointer_problems(viewers, cluster)
+        check_the_checker(viewers, presenters, stored)
         reconnects = sum(v.welcomes - 1 for v in viewers)
         pointers = sum(v.pointers for v in viewers)
-        log(f"{len(presenter.acked)} commands acked ({presenter.unavailable} answered unavailable and sent again), "
+        log(f"{sum(len(p.acked) for p in presenters)} commands acked ({sum(p.unavailable for p in presenters)} answered unavailable and sent again), "
             f"{len(stored)} events stored, {reconnects} viewer reconnects, {pointers} pointer frames delivered")
         if problems:
             for problem in problems[:20]:
