@@ -21,9 +21,22 @@ test:
 # At most four tests at a time: every server test runs a real server, and with all of them at
 # once on two cores, requests waited past the test client's 20 s timeout (77 s for the whole run
 # unbounded, 84 s with four, 161 s one by one).
+#
+# The store tests and a set of server suites run on SQLite and on PostgreSQL: a throwaway server
+# (scripts/postgres) in a temporary directory, on PODIUM_TEST_POSTGRES_PORT, stopped and removed
+# whatever the tests' outcome. With PODIUM_TEST_DATABASE_URL already set, that server is used.
+PODIUM_TEST_POSTGRES_PORT ?= 55432
+
 test-swift:
 	$(SWIFT) build --build-tests
-	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 $(SWIFT) test --skip-build
+	@if [ -n "$$PODIUM_TEST_DATABASE_URL" ]; then \
+	  SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 $(SWIFT) test --skip-build; \
+	else \
+	  dir=$$(mktemp -d -t podium-postgres.XXXXXX); \
+	  trap 'scripts/postgres stop "$$dir"; rm -rf "$$dir"' EXIT; \
+	  url=$$(scripts/postgres start "$$dir" $(PODIUM_TEST_POSTGRES_PORT)) || exit 1; \
+	  PODIUM_TEST_DATABASE_URL="$$url" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 $(SWIFT) test --skip-build; \
+	fi
 
 test-browser:
 	$(SWIFT) build --product podium

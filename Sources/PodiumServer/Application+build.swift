@@ -42,8 +42,8 @@ public typealias PodiumApplication = Application<RouterResponder<AppRequestConte
 ///
 /// - Parameters:
 ///   - configuration: where data lives, what to listen on, limits.
-///   - store: the store to use; nil opens SQLite in the data directory (migrations run here,
-///     before the server accepts requests).
+///   - store: the store to use; nil opens PostgreSQL when `configuration.databaseURL` is set,
+///     else SQLite in the data directory (migrations run here, before the server accepts requests).
 ///   - bus: how this node hears of other nodes' events and presence; nil: this node alone.
 ///   - now: the clock.
 ///   - onServerRunning: called with the listening channel (its local address tells the port).
@@ -64,10 +64,15 @@ public func buildApplication(
     if let providedStore {
         store = providedStore
     } else {
-        let sqlite = try await SQLStore.openSQLite(path: configuration.databasePath, logger: logger)
-        store = sqlite
-        closeOpenedStore = sqlite.close
-        services.append(CloseOnShutdown(name: "database", close: sqlite.close))
+        let opened =
+            if let url = configuration.databaseURL {
+                try await SQLStore.openPostgres(url: url, logger: logger)
+            } else {
+                try await SQLStore.openSQLite(path: configuration.databasePath, logger: logger)
+            }
+        store = opened
+        closeOpenedStore = opened.close
+        services.append(CloseOnShutdown(name: "database", close: opened.close))
     }
     do {
         return try await assembleApplication(
@@ -120,6 +125,7 @@ private func assembleApplication(
 
     WebController(webRoot: configuration.webRoot, vendorRoot: configuration.vendorRoot, blobs: blobs, store: store)
         .addRoutes(to: router)
+    Readiness(store: store, timeout: configuration.readinessTimeout).addRoutes(to: router)
     let api = router.group("api/v1")
     AuthController(
         accounts: accounts, tokenLifetime: configuration.tokenLifetime,
@@ -218,4 +224,43 @@ private func seedDemoDeck(
     try await store.insertDeck(deck)
     _ = try await jobs.enqueue(
         kind: DeckIngestRequest.kind, subjectId: deck.id, ownerId: admin.id, payload: DeckIngestRequest(useDocumentTitle: false))
+}
+
+/// `GET /readyz`: whether this node can serve, i.e. its store answers a trivial query in time.
+/// A load balancer takes a node whose database is gone out of rotation; `/healthz` only says
+/// that the process answers.
+struct Readiness {
+    let store: any StoreHealth
+    let timeout: Duration
+
+    struct Ready: ResponseEncodable {
+        let status = "ready"
+    }
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/readyz") { _, _ -> Ready in
+            guard await check() else {
+                throw APIError(
+                    .serviceUnavailable, code: "store_unavailable", message: "The database does not answer.")
+            }
+            return Ready()
+        }
+    }
+
+    /// True when the store answered within `timeout`. The answer does not wait for a ping that
+    /// hangs (a connection that cannot be made): it is left behind, cancelled.
+    func check() async -> Bool {
+        let (answers, answer) = AsyncStream.makeStream(of: Bool.self)
+        let ping = Task { answer.yield((try? await store.ping()) != nil) }
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            answer.yield(false)
+        }
+        var iterator = answers.makeAsyncIterator()
+        let ready = await iterator.next() ?? false
+        answer.finish()
+        ping.cancel()
+        timer.cancel()
+        return ready
+    }
 }

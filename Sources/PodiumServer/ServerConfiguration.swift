@@ -8,6 +8,19 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// Holds `podium.sqlite`, `blobs/` and `tmp/`.
     public var dataDirectory: URL
+    /// The PostgreSQL database (`postgres://user:password@host:5432/database`, see
+    /// docs/operations.md); nil keeps everything in SQLite in the data directory.
+    public var databaseURL: String?
+    /// Where blobs (PDFs, page images) are kept: `blobs/` in the data directory unless set. Nodes
+    /// sharing one PostgreSQL database share this directory too (a network file system): blobs are
+    /// named by their content and written by rename, so several writers are safe.
+    public var blobDirectory: URL {
+        get { blobDirectoryOverride ?? dataDirectory.appendingPathComponent("blobs") }
+        set { blobDirectoryOverride = newValue }
+    }
+    private var blobDirectoryOverride: URL?
+    /// How long `/readyz` waits for the store's answer before it says the store is unavailable.
+    public var readinessTimeout = Duration.seconds(2)
     /// The browser client's static files.
     public var webRoot: URL
     /// Where Debian's browser libraries are installed (`/usr/share/javascript`).
@@ -97,7 +110,6 @@ public struct ServerConfiguration: Sendable {
     }
 
     var databasePath: String { dataDirectory.appendingPathComponent("podium.sqlite").path }
-    var blobDirectory: URL { dataDirectory.appendingPathComponent("blobs") }
     var temporaryDirectory: URL { dataDirectory.appendingPathComponent("tmp") }
     var demoDeck: URL { webRoot.appendingPathComponent("demo/podium-demo.pdf") }
 }

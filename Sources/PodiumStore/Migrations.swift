@@ -4,11 +4,19 @@ import SQLKit
 
 /// Versioned schema changes, applied in order before the server accepts requests and recorded in
 /// `podium_migrations`. Never edit a shipped migration: add the next one.
+///
+/// The same versions on SQLite and PostgreSQL. Where the SQL differs a migration has PostgreSQL
+/// statements of its own: dates are `TIMESTAMPTZ` there (SQLite keeps seconds since 1970 as REAL;
+/// the code binds `Date` on both), flags `BOOLEAN` (SQLite's INTEGER 0/1; the code binds `Bool`),
+/// and a column is altered where SQLite rebuilds the table.
 enum Migrations {
     struct Migration {
         let version: Int
         let name: String
+        /// SQLite's statements.
         let statements: [String]
+        /// PostgreSQL's statements; nil when they are the same as SQLite's.
+        var postgres: [String]? = nil
         /// SQLite rebuilds a table to change a column; other tables' references to it must not
         /// be checked (or cascade) while the old one is dropped. Checked again before commit.
         var rebuildsTables = false
@@ -62,6 +70,52 @@ enum Migrations {
                   type TEXT NOT NULL, body TEXT NOT NULL, command_id TEXT, created_at REAL NOT NULL,
                   PRIMARY KEY (session_id, seq))
                 """,
+            ],
+            postgres: [
+                """
+                CREATE TABLE users (
+                  id TEXT PRIMARY KEY, email TEXT NOT NULL UNIQUE, name TEXT NOT NULL, role TEXT NOT NULL,
+                  password_hash TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL)
+                """,
+                """
+                CREATE TABLE auth_tokens (
+                  token_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                  expires_at TIMESTAMPTZ NOT NULL)
+                """,
+                """
+                CREATE TABLE folders (
+                  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                  name TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL)
+                """,
+                """
+                CREATE TABLE decks (
+                  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                  folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL, title TEXT NOT NULL,
+                  status TEXT NOT NULL, source_hash TEXT NOT NULL, source_bytes BIGINT NOT NULL,
+                  page_count INTEGER NOT NULL, error_code TEXT, error_message TEXT, created_at TIMESTAMPTZ NOT NULL)
+                """,
+                "CREATE INDEX decks_owner ON decks(owner_id, created_at)",
+                """
+                CREATE TABLE pages (
+                  deck_id TEXT NOT NULL REFERENCES decks(id) ON DELETE CASCADE, number INTEGER NOT NULL,
+                  width DOUBLE PRECISION NOT NULL, height DOUBLE PRECISION NOT NULL, text TEXT NOT NULL,
+                  large_image TEXT NOT NULL, medium_image TEXT NOT NULL, thumbnail_image TEXT NOT NULL,
+                  PRIMARY KEY (deck_id, number))
+                """,
+                """
+                CREATE TABLE sessions (
+                  id TEXT PRIMARY KEY, code TEXT NOT NULL, deck_id TEXT NOT NULL REFERENCES decks(id),
+                  presenter_id TEXT NOT NULL REFERENCES users(id), passcode_hash TEXT,
+                  allow_download BOOLEAN NOT NULL, created_at TIMESTAMPTZ NOT NULL, ended_at TIMESTAMPTZ)
+                """,
+                "CREATE UNIQUE INDEX sessions_live_code ON sessions(code) WHERE ended_at IS NULL",
+                "CREATE INDEX sessions_code ON sessions(code, created_at)",
+                """
+                CREATE TABLE session_events (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+                  type TEXT NOT NULL, body TEXT NOT NULL, command_id TEXT, created_at TIMESTAMPTZ NOT NULL,
+                  PRIMARY KEY (session_id, seq))
+                """,
             ]),
         Migration(
             version: 2, name: "audience interaction",
@@ -85,6 +139,25 @@ enum Migrations {
                   session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, viewer_id TEXT NOT NULL,
                   number INTEGER NOT NULL, name TEXT, first_seen REAL NOT NULL, PRIMARY KEY (session_id, viewer_id))
                 """,
+            ],
+            postgres: [
+                """
+                CREATE TABLE poll_answers (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, poll_id INTEGER NOT NULL,
+                  viewer_id TEXT NOT NULL, answer TEXT NOT NULL, first_answered_at TIMESTAMPTZ NOT NULL,
+                  updated_at TIMESTAMPTZ NOT NULL, PRIMARY KEY (session_id, poll_id, viewer_id))
+                """,
+                """
+                CREATE TABLE audience_questions (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, id TEXT NOT NULL, text TEXT NOT NULL,
+                  page INTEGER, anonymous BOOLEAN NOT NULL, viewer_id TEXT NOT NULL, name TEXT, asked_at TIMESTAMPTZ NOT NULL,
+                  answered BOOLEAN NOT NULL, PRIMARY KEY (session_id, id))
+                """,
+                """
+                CREATE TABLE session_viewers (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, viewer_id TEXT NOT NULL,
+                  number INTEGER NOT NULL, name TEXT, first_seen TIMESTAMPTZ NOT NULL, PRIMARY KEY (session_id, viewer_id))
+                """,
             ]),
         Migration(
             version: 3, name: "question banks",
@@ -93,6 +166,14 @@ enum Migrations {
                 CREATE TABLE deck_questions (
                   id TEXT PRIMARY KEY, deck_id TEXT NOT NULL REFERENCES decks(id) ON DELETE CASCADE,
                   position INTEGER NOT NULL, poll TEXT NOT NULL, created_at REAL NOT NULL)
+                """,
+                "CREATE INDEX deck_questions_deck ON deck_questions(deck_id, position)",
+            ],
+            postgres: [
+                """
+                CREATE TABLE deck_questions (
+                  id TEXT PRIMARY KEY, deck_id TEXT NOT NULL REFERENCES decks(id) ON DELETE CASCADE,
+                  position INTEGER NOT NULL, poll TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL)
                 """,
                 "CREATE INDEX deck_questions_deck ON deck_questions(deck_id, position)",
             ]),
@@ -111,11 +192,33 @@ enum Migrations {
                   viewer_id TEXT NOT NULL, joined_at REAL NOT NULL, left_at REAL)
                 """,
                 "CREATE INDEX attendance_session ON attendance(session_id, joined_at)",
+            ],
+            postgres: [
+                """
+                CREATE TABLE viewer_notes (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, viewer_id TEXT NOT NULL,
+                  page INTEGER NOT NULL, text TEXT NOT NULL, updated_at TIMESTAMPTZ NOT NULL,
+                  PRIMARY KEY (session_id, viewer_id, page))
+                """,
+                """
+                CREATE TABLE attendance (
+                  id TEXT PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                  viewer_id TEXT NOT NULL, joined_at TIMESTAMPTZ NOT NULL, left_at TIMESTAMPTZ)
+                """,
+                "CREATE INDEX attendance_session ON attendance(session_id, joined_at)",
             ]),
         Migration(
             version: 5, name: "public questions",
             statements: [
                 "ALTER TABLE audience_questions ADD COLUMN approved INTEGER NOT NULL DEFAULT 0",
+                """
+                CREATE TABLE question_votes (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, question_id TEXT NOT NULL,
+                  viewer_id TEXT NOT NULL, PRIMARY KEY (session_id, question_id, viewer_id))
+                """,
+            ],
+            postgres: [
+                "ALTER TABLE audience_questions ADD COLUMN approved BOOLEAN NOT NULL DEFAULT FALSE",
                 """
                 CREATE TABLE question_votes (
                   session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, question_id TEXT NOT NULL,
@@ -140,6 +243,13 @@ enum Migrations {
                 "CREATE UNIQUE INDEX sessions_live_code ON sessions(code) WHERE ended_at IS NULL",
                 "CREATE INDEX sessions_code ON sessions(code, created_at)",
             ],
+            postgres: [
+                // PostgreSQL alters in place what SQLite rebuilds (the column order differs; every
+                // query names its columns or decodes them by name).
+                "ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'session'",
+                "ALTER TABLE sessions ADD COLUMN title TEXT",
+                "ALTER TABLE sessions ALTER COLUMN deck_id DROP NOT NULL",
+            ],
             rebuildsTables: true),
         Migration(
             version: 7, name: "commands of the one pipeline",
@@ -152,13 +262,19 @@ enum Migrations {
                   session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, command_id TEXT NOT NULL,
                   seq INTEGER NOT NULL, created_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (session_id, command_id))
                 """
+            ],
+            postgres: [
+                """
+                CREATE TABLE session_commands (
+                  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE, command_id TEXT NOT NULL,
+                  seq INTEGER NOT NULL, created_at TIMESTAMPTZ NOT NULL, PRIMARY KEY (session_id, command_id))
+                """
             ]),
         Migration(
             version: 8, name: "job queue",
             statements: [
-                // Portable SQL (SQLite and PostgreSQL): ids and JSON as TEXT, dates as seconds
-                // since 1970 like every other table, no SQLite-only types. DOUBLE PRECISION is
-                // SQLite's REAL; PostgreSQL's REAL has too few digits for a date.
+                // Ids and JSON as TEXT; dates as seconds since 1970 on SQLite (DOUBLE PRECISION is
+                // its REAL), TIMESTAMPTZ on PostgreSQL like every other table there.
                 """
                 CREATE TABLE jobs (
                   id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject_id TEXT NOT NULL, payload TEXT NOT NULL,
@@ -172,6 +288,24 @@ enum Migrations {
                 "CREATE INDEX jobs_subject ON jobs(subject_id)",
                 // Decks an older server left processing had no job: they get one, and are
                 // processed at this start as they were before.
+                """
+                INSERT INTO jobs (id, kind, subject_id, payload, state, attempts, owner_id, created_at, updated_at)
+                SELECT 'j_' || id, 'pdf', id, '{"useDocumentTitle":false}', 'queued', 0, owner_id, created_at, created_at
+                FROM decks WHERE status = 'processing'
+                """,
+            ],
+            postgres: [
+                """
+                CREATE TABLE jobs (
+                  id TEXT PRIMARY KEY, kind TEXT NOT NULL, subject_id TEXT NOT NULL, payload TEXT NOT NULL,
+                  state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0,
+                  progress_stage TEXT NOT NULL DEFAULT 'queued', progress_done INTEGER NOT NULL DEFAULT 0,
+                  progress_total INTEGER NOT NULL DEFAULT 0, error_code TEXT, error_message TEXT,
+                  owner_id TEXT REFERENCES users(id) ON DELETE CASCADE, created_at TIMESTAMPTZ NOT NULL,
+                  updated_at TIMESTAMPTZ NOT NULL)
+                """,
+                "CREATE INDEX jobs_queue ON jobs(kind, state, created_at)",
+                "CREATE INDEX jobs_subject ON jobs(subject_id)",
                 """
                 INSERT INTO jobs (id, kind, subject_id, payload, state, attempts, owner_id, created_at, updated_at)
                 SELECT 'j_' || id, 'pdf', id, '{"useDocumentTitle":false}', 'queued', 0, owner_id, created_at, created_at
@@ -193,24 +327,52 @@ enum Migrations {
                 "ALTER TABLE sessions ADD COLUMN unlisted INTEGER NOT NULL DEFAULT 0",
                 // The library's history: a presenter's sessions, newest first.
                 "CREATE INDEX sessions_presenter ON sessions(presenter_id, created_at)",
+            ],
+            postgres: [
+                "ALTER TABLE sessions ADD COLUMN passcode TEXT",
+                "ALTER TABLE sessions ADD COLUMN unlisted BOOLEAN NOT NULL DEFAULT FALSE",
+                "CREATE INDEX sessions_presenter ON sessions(presenter_id, created_at)",
             ]),
     ]
 
-    static func run(on db: any SQLDatabase, logger: Logger) async throws {
+    /// The key of the advisory lock that makes PostgreSQL nodes starting together migrate one
+    /// at a time (any constant of our own; "podium" in ASCII).
+    static let advisoryLockKey: Int64 = 0x706F_6469_756D
+
+    /// Runs pending migrations on PostgreSQL, holding a session-level advisory lock for the
+    /// whole run on this connection: a second node waits, then finds them applied.
+    static func runLocked(on db: any SQLDatabase, logger: Logger) async throws {
+        try await db.raw("SELECT pg_advisory_lock(\(bind: advisoryLockKey))").run()
+        do {
+            try await run(on: db, dialect: .postgres, logger: logger)
+        } catch {
+            try? await db.raw("SELECT pg_advisory_unlock(\(bind: advisoryLockKey))").run()
+            throw error
+        }
+        try await db.raw("SELECT pg_advisory_unlock(\(bind: advisoryLockKey))").run()
+    }
+
+    static func run(on db: any SQLDatabase, dialect: SQLStore.Dialect, logger: Logger) async throws {
+        let dateType = dialect == .sqlite ? "REAL" : "TIMESTAMPTZ"
         try await db.raw(
-            "CREATE TABLE IF NOT EXISTS podium_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+            """
+            CREATE TABLE IF NOT EXISTS podium_migrations (
+              version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at \(unsafeRaw: dateType) NOT NULL)
+            """
         ).run()
         struct Row: Decodable { let version: Int }
         let applied = Set(
             try await db.select().column("version").from("podium_migrations").all(decoding: Row.self).map(\.version))
         for migration in all where !applied.contains(migration.version) {
             logger.info("applying migration \(migration.version): \(migration.name)")
+            let sqliteRebuild = dialect == .sqlite && migration.rebuildsTables
             // Outside the transaction: SQLite ignores this pragma inside one.
-            if migration.rebuildsTables { try await db.raw("PRAGMA foreign_keys=OFF").run() }
+            if sqliteRebuild { try await db.raw("PRAGMA foreign_keys=OFF").run() }
             try await db.raw("BEGIN").run()
             do {
-                for statement in migration.statements { try await db.raw(SQLQueryString(statement)).run() }
-                if migration.rebuildsTables {
+                let statements = dialect == .postgres ? migration.postgres ?? migration.statements : migration.statements
+                for statement in statements { try await db.raw(SQLQueryString(statement)).run() }
+                if sqliteRebuild {
                     struct Violation: Decodable { let table: String }
                     let violations = try await db.raw("PRAGMA foreign_key_check").all(decoding: Violation.self)
                     guard violations.isEmpty else {
@@ -220,15 +382,15 @@ enum Migrations {
                 }
                 try await db.insert(into: "podium_migrations")
                     .columns("version", "name", "applied_at")
-                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(Date().timeIntervalSince1970))
+                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(Date()))
                     .run()
                 try await db.raw("COMMIT").run()
             } catch {
                 try? await db.raw("ROLLBACK").run()
-                if migration.rebuildsTables { try? await db.raw("PRAGMA foreign_keys=ON").run() }
+                if sqliteRebuild { try? await db.raw("PRAGMA foreign_keys=ON").run() }
                 throw error
             }
-            if migration.rebuildsTables { try await db.raw("PRAGMA foreign_keys=ON").run() }
+            if sqliteRebuild { try await db.raw("PRAGMA foreign_keys=ON").run() }
         }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import SQLKit
 
-/// The job queue on SQL. Every statement is plain SQL that PostgreSQL runs as it is (`RETURNING`
-/// included); only the placeholders differ, and the dialect writes those.
+/// The job queue on SQL. Every statement is plain SQL that SQLite and PostgreSQL both run
+/// (`RETURNING` included); only the placeholders differ, and the dialect writes those, and
+/// PostgreSQL's claim skips locked rows.
 extension SQLStore: JobStore {
     /// A row of `jobs` as stored.
     private struct Row: Codable {
@@ -74,14 +75,16 @@ extension SQLStore: JobStore {
 
     public func claimJob(kind: String, at now: Date) async throws -> JobRecord? {
         // One statement: the outer `state = 'queued'` guard makes it atomic for any number of
-        // workers. On PostgreSQL a concurrent claimer of the same row re-checks the guard after
-        // the first commits and gets no row; it then asks again.
-        try await serial { db in
+        // workers. On PostgreSQL (several nodes) the inner select skips rows another claimer has
+        // locked, so it takes the next job instead of waiting; were it to read a row just
+        // claimed, the guard, checked again after the other commits, leaves it with no row.
+        let skipLocked = dialect == .postgres ? "FOR UPDATE SKIP LOCKED" : ""
+        return try await serial { db in
             try await db.raw(
                 """
                 UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = \(bind: now)
                 WHERE id = (SELECT id FROM jobs WHERE kind = \(bind: kind) AND state = 'queued'
-                            ORDER BY created_at, id LIMIT 1)
+                            ORDER BY created_at, id LIMIT 1 \(unsafeRaw: skipLocked))
                   AND state = 'queued'
                 RETURNING *
                 """

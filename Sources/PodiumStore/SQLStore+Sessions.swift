@@ -1,7 +1,6 @@
 import Foundation
 import PodiumCore
 import SQLKit
-import SQLiteKit
 
 extension SQLStore: SessionStore {
     public func insertSession(_ session: SessionRecord) async throws {
@@ -102,15 +101,10 @@ extension SQLStore: SessionStore {
                     }
                 }
             }
-        } catch let error as SQLiteError where Self.isConflict(error) {
+        } catch  where Self.isUniqueViolation(error) {
+            // SQLite's constraint errors and PostgreSQL's unique_violation (23505) alike: another
+            // writer (another node, on PostgreSQL) stored this seq or this command first.
             throw SeqConflict(sessionId: sessionId, seq: write.events.first?.seq ?? write.seq)
-        }
-    }
-
-    static func isConflict(_ error: SQLiteError) -> Bool {
-        switch error.reason {
-        case .constraint, .constraintPrimaryKeyFailed, .constraintUniqueFailed: true
-        default: false
         }
     }
 

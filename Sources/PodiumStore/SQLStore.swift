@@ -1,22 +1,47 @@
 import Foundation
 import Logging
 import PodiumCore
+import PostgresKit
 import SQLKit
 import SQLiteKit
 
-/// The store on SQL. SQLite (WAL, one file in the data directory) is the default.
+/// The store on SQL, one implementation for two databases: SQLite (WAL, one file in the data
+/// directory) by default, PostgreSQL for several nodes.
 ///
-/// Every operation goes through one ``SerialGate``: SQLite has a single writer anyway, and the
-/// gate makes multi-statement transactions safe on the shared connection.
-public final class SQLStore: Sendable {
-    let db: any SQLDatabase
-    let gate = SerialGate()
-    private let connection: SQLiteConnection
+/// On SQLite every operation goes through one ``SerialGate``: SQLite has a single writer anyway,
+/// and the gate makes multi-statement transactions safe on the shared connection. On PostgreSQL
+/// every operation leases a connection from a pool; a transaction is BEGIN/COMMIT on one leased
+/// connection. The statements are the same on both wherever SQL allows (see ``Dialect``).
+public final class SQLStore: StoreHealth {
+    /// The database underneath, for the few places where SQL differs.
+    public enum Dialect: Sendable {
+        case sqlite
+        case postgres
+    }
+
+    private enum Backend: Sendable {
+        case sqlite(SQLiteConnection, any SQLDatabase, SerialGate)
+        case postgres(PostgresClient, Task<Void, Never>)
+    }
+
+    private let backend: Backend
     static let decoding = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
 
-    private init(connection: SQLiteConnection, logger: Logger) {
-        self.connection = connection
-        self.db = connection.sql(queryLogLevel: .trace)
+    public var dialect: Dialect {
+        switch backend {
+        case .sqlite: .sqlite
+        case .postgres: .postgres
+        }
+    }
+
+    /// The connection pool when on PostgreSQL (the session bus listens on a connection of its own).
+    public var postgresClient: PostgresClient? {
+        if case .postgres(let client, _) = backend { return client }
+        return nil
+    }
+
+    private init(backend: Backend) {
+        self.backend = backend
     }
 
     /// Opens (creating if needed) the SQLite database at `path` and runs pending migrations.
@@ -24,18 +49,47 @@ public final class SQLStore: Sendable {
     public static func openSQLite(path: String?, logger: Logger) async throws -> SQLStore {
         let storage: SQLiteConnection.Storage = path.map { .file(path: $0) } ?? .memory
         let connection = try await SQLiteConnection.open(storage: storage, logger: logger)
-        let store = SQLStore(connection: connection, logger: logger)
-        if path != nil {
-            // WAL lets readers run while a write commits; synchronous=NORMAL is durable across
-            // process crashes in WAL mode (only a power loss can drop the last transactions).
-            try await store.db.raw("PRAGMA journal_mode=WAL").run()
-            try await store.db.raw("PRAGMA synchronous=NORMAL").run()
-        }
+        let store = SQLStore(backend: .sqlite(connection, connection.sql(queryLogLevel: .trace), SerialGate()))
         do {
-            try await store.db.raw("PRAGMA foreign_keys=ON").run()
-            try await Migrations.run(on: store.db, logger: logger)
+            try await store.serial { db in
+                if path != nil {
+                    // WAL lets readers run while a write commits; synchronous=NORMAL is durable across
+                    // process crashes in WAL mode (only a power loss can drop the last transactions).
+                    try await db.raw("PRAGMA journal_mode=WAL").run()
+                    try await db.raw("PRAGMA synchronous=NORMAL").run()
+                }
+                try await db.raw("PRAGMA foreign_keys=ON").run()
+                try await Migrations.run(on: db, dialect: .sqlite, logger: logger)
+            }
         } catch {
             // A connection dropped open stops a debug build (SQLiteNIO asserts): close it first.
+            try? await store.close()
+            throw error
+        }
+        return store
+    }
+
+    /// Connects to PostgreSQL at `url` (`postgres://user:password@host:port/database`, with
+    /// `sslmode` `disable`, `prefer` (the default) or `require`, and `sslrootcert` to trust a
+    /// CA file) and runs pending migrations, under an advisory lock so that nodes starting
+    /// together migrate once.
+    public static func openPostgres(url: String, maximumConnections: Int = 20, logger: Logger) async throws -> SQLStore {
+        var configuration = try PostgresURL.clientConfiguration(url)
+        configuration.options.maximumConnections = maximumConnections
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let (started, start) = AsyncStream.makeStream(of: Void.self)
+        let run = Task {
+            start.finish()
+            await client.run()
+        }
+        // The pool leases nothing until it runs (and warns of a lease before): wait for its task.
+        for await _ in started {}
+        let store = SQLStore(backend: .postgres(client, run))
+        do {
+            try await store.serial { db in
+                try await Migrations.runLocked(on: db, logger: logger)
+            }
+        } catch {
             try? await store.close()
             throw error
         }
@@ -46,26 +100,114 @@ public final class SQLStore: Sendable {
     /// mid-way): SQLiteNIO's async `close()` skips its work under cancellation and then asserts,
     /// in debug builds, that a connection was dropped open. The future-returning one always runs.
     public func close() async throws {
-        try await connection.close().get()
+        switch backend {
+        case .sqlite(let connection, _, _):
+            try await connection.close().get()
+        case .postgres(_, let run):
+            // Cancelling the client's run closes its connections.
+            run.cancel()
+            await run.value
+        }
     }
 
-    /// Runs `body` alone on the connection.
+    /// A trivial query: whether the database answers.
+    public func ping() async throws {
+        struct Row: Decodable { let one: Int }
+        _ = try await serial { db in try await db.raw("SELECT 1 AS one").first(decoding: Row.self) }
+    }
+
+    /// Runs `body` alone on a connection: the one SQLite connection behind the gate, or a
+    /// PostgreSQL connection leased for it.
     func serial<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await gate.run { try await body(self.db) }
+        switch backend {
+        case .sqlite(_, let db, let gate):
+            return try await gate.run { try await body(db) }
+        case .postgres(let client, _):
+            return try await client.withConnection { connection in
+                try await body(connection.sql(queryLogLevel: .trace))
+            }
+        }
     }
 
-    /// Runs `body` inside BEGIN/COMMIT, rolling back if it throws.
+    /// Runs `body` inside BEGIN/COMMIT on one connection, rolling back if it throws.
     func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await gate.run {
-            try await self.db.raw("BEGIN IMMEDIATE").run()
+        let begin: SQLQueryString = dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
+        return try await serial { db in
+            try await db.raw(begin).run()
             do {
-                let result = try await body(self.db)
-                try await self.db.raw("COMMIT").run()
+                let result = try await body(db)
+                try await db.raw("COMMIT").run()
                 return result
             } catch {
-                try? await self.db.raw("ROLLBACK").run()
+                try? await db.raw("ROLLBACK").run()
                 throw error
             }
         }
+    }
+
+    /// Whether `error` is a uniqueness (or primary key) violation, on either database.
+    static func isUniqueViolation(_ error: any Error) -> Bool {
+        if let error = error as? SQLiteError {
+            switch error.reason {
+            case .constraint, .constraintPrimaryKeyFailed, .constraintUniqueFailed: return true
+            default: return false
+            }
+        }
+        return PostgresURL.sqlState(of: error) == PostgresError.Code.uniqueViolation.raw
+    }
+}
+
+/// PostgreSQL connection URLs and errors.
+enum PostgresURL {
+    /// `postgres://user:password@host:port/database?sslmode=...&sslrootcert=...` as a client
+    /// configuration. Certificates are always verified when TLS is used.
+    static func clientConfiguration(_ text: String) throws -> PostgresClient.Configuration {
+        guard let components = URLComponents(string: text), let scheme = components.scheme,
+            ["postgres", "postgresql"].contains(scheme)
+        else {
+            throw StoreConfigurationError("a database URL looks like postgres://user:password@host:5432/database")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw StoreConfigurationError("the database URL has no host")
+        }
+        guard let user = components.user, !user.isEmpty else {
+            throw StoreConfigurationError("the database URL has no user name")
+        }
+        let database = String(components.path.drop(while: { $0 == "/" }))
+        let query = components.queryItems ?? []
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let rootCertificate = query.last(where: { $0.name == "sslrootcert" })?.value {
+            tls.trustRoots = .file(rootCertificate)
+        }
+        let mode = query.last(where: { $0.name == "sslmode" })?.value ?? "prefer"
+        let tlsMode: PostgresClient.Configuration.TLS
+        switch mode {
+        case "disable": tlsMode = .disable
+        case "allow", "prefer": tlsMode = .prefer(tls)
+        case "require", "verify-ca", "verify-full": tlsMode = .require(tls)
+        default:
+            throw StoreConfigurationError(
+                "sslmode \(mode) is not one of disable, allow, prefer, require, verify-ca, verify-full")
+        }
+        return PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
+            password: components.password.map { $0.removingPercentEncoding ?? $0 },
+            database: database.isEmpty ? nil : (database.removingPercentEncoding ?? database), tls: tlsMode)
+    }
+
+    /// The SQLSTATE of a PostgreSQL error, whichever way the driver reported it.
+    static func sqlState(of error: any Error) -> String? {
+        if let error = error as? PSQLError { return error.serverInfo?[.sqlState] }
+        if let error = error as? PostgresError, case .server = error { return error.code.raw }
+        return nil
+    }
+}
+
+/// A store setting that cannot work (a malformed database URL), with what to write instead.
+public struct StoreConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
     }
 }

@@ -167,6 +167,12 @@ public struct BankQuestion: Sendable, Equatable, Codable {
     }
 }
 
-/// Everything Podium keeps. One implementation on SQL (SQLite by default).
+/// Whether the store can be used at all (`/readyz`).
+public protocol StoreHealth: Sendable {
+    /// Runs a trivial query; throws when the database does not answer it.
+    func ping() async throws
+}
+
+/// Everything Podium keeps. One implementation on SQL (SQLite by default, PostgreSQL for several nodes).
 public typealias PodiumStore = UserStore & DeckStore & SessionStore & InteractionStore & QuestionBankStore
-    & NotesAndAttendanceStore & JobStore
+    & NotesAndAttendanceStore & JobStore & StoreHealth

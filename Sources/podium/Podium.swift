@@ -5,6 +5,6 @@ struct Podium: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "podium",
         abstract: "Self-hosted live presentations: present a PDF, every device in the room follows.",
-        subcommands: [Serve.self, Bench.self],
+        subcommands: [Serve.self, MigrateData.self, Bench.self],
         defaultSubcommand: Serve.self)
 }

@@ -20,6 +20,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Directory for the database and files (env PODIUM_DATA_DIR).")
     var dataDir: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "PostgreSQL database, postgres://user:password@host:5432/database (env PODIUM_DATABASE_URL). SQLite in the data directory by default.",
+            valueName: "url"))
+    var database: String?
+
+    @Option(help: "Directory of blobs, shared by every node on one database (env PODIUM_BLOB_DIR). <data-dir>/blobs by default.")
+    var blobDir: String?
+
     @Option(help: "Directory of the browser client (env PODIUM_WEB_ROOT). Defaults to ./Public.")
     var webRoot: String?
 
@@ -53,6 +62,10 @@ struct Serve: AsyncParsableCommand {
         configuration.host = host ?? environment["PODIUM_HOST"] ?? "0.0.0.0"
         configuration.port = try port ?? environment["PODIUM_PORT"].map(Self.parsePort) ?? 8080
         configuration.publicURL = publicURL ?? environment["PODIUM_PUBLIC_URL"]
+        configuration.databaseURL = (database ?? environment["PODIUM_DATABASE_URL"]).flatMap { $0.isEmpty ? nil : $0 }
+        if let blobs = (blobDir ?? environment["PODIUM_BLOB_DIR"]).flatMap({ $0.isEmpty ? nil : $0 }) {
+            configuration.blobDirectory = URL(fileURLWithPath: blobs, isDirectory: true)
+        }
         configuration.adminPassword = environment["PODIUM_ADMIN_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
         if let proxies = environment["PODIUM_TRUSTED_PROXIES"] {
             configuration.trustedProxies = Set(proxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })

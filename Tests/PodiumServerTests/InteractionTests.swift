@@ -7,8 +7,10 @@ import Testing
 /// Polls, answers, reveal, audience questions and the viewer list over the real socket.
 @Suite("Audience interaction", .timeLimit(.minutes(3)))
 struct InteractionTests {
-    func withSession(_ body: @escaping @Sendable (Client, String, String) async throws -> Void) async throws {
-        try await TestServer.withLiveSession { client, token, code in
+    func withSession(
+        on store: StoreKind = .sqlite, _ body: @escaping @Sendable (Client, String, String) async throws -> Void
+    ) async throws {
+        try await TestServer.withLiveSession(store: store) { client, token, code in
             try await body(client, token, code)
         }
     }
@@ -29,8 +31,8 @@ struct InteractionTests {
         return "v_" + String(repeating: "a", count: 24 - digits.count) + digits
     }
 
-    @Test func aPollFromOpenToRevealWithOneAnswerPerIdentity() async throws {
-        try await withSession { client, token, code in
+    @Test(arguments: TestStores.kinds) func aPollFromOpenToRevealWithOneAnswerPerIdentity(_ store: StoreKind) async throws {
+        try await withSession(on: store) { client, token, code in
             let presenter = try await client.socket(code: code)
             _ = try await presenter.hello(["role": "presenter", "token": token])
             let ada = try await viewer(client, code: code, identity: Self.identity(1), name: "Ada")
@@ -107,8 +109,10 @@ struct InteractionTests {
         }
     }
 
-    @Test func anAnonymousQuestionReachesThePresenterWithoutItsAsker() async throws {
-        try await withSession { client, token, code in
+    @Test(arguments: TestStores.kinds) func anAnonymousQuestionReachesThePresenterWithoutItsAsker(_ store: StoreKind)
+        async throws
+    {
+        try await withSession(on: store) { client, token, code in
             let presenter = try await client.socket(code: code)
             let welcome = try await presenter.hello(["role": "presenter", "token": token])
             #expect((welcome["questions"] as? [Any])?.isEmpty == true)
@@ -154,8 +158,8 @@ struct InteractionTests {
 
 @Suite("Question bank", .timeLimit(.minutes(3)))
 struct QuestionBankTests {
-    @Test func prepareEditAndDeleteQuestionsOfADeck() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func prepareEditAndDeleteQuestionsOfADeck(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let token = try await client.login()
@@ -191,8 +195,10 @@ struct QuestionBankTests {
 
 @Suite("Notes and report", .timeLimit(.minutes(3)))
 struct NotesAndReportTests {
-    @Test func viewersKeepPrivateNotesPerSlideAndDownloadThemAsMarkdown() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func viewersKeepPrivateNotesPerSlideAndDownloadThemAsMarkdown(_ store: StoreKind)
+        async throws
+    {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let token = try await client.login()
@@ -227,8 +233,10 @@ struct NotesAndReportTests {
         }
     }
 
-    @Test func thePresenterGetsAReportWithAttendancePollsAndQuestions() async throws {
-        try await TestServer.withLiveSession { client, token, code in
+    @Test(arguments: TestStores.kinds) func thePresenterGetsAReportWithAttendancePollsAndQuestions(_ store: StoreKind)
+        async throws
+    {
+        try await TestServer.withLiveSession(store: store) { client, token, code in
             let presenter = try await client.socket(code: code)
             _ = try await presenter.hello(["role": "presenter", "token": token])
             let viewer = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(1))"])
@@ -284,8 +292,8 @@ struct NotesAndReportTests {
 
 @Suite("Public questions", .timeLimit(.minutes(3)))
 struct PublicQuestionsSocketTests {
-    @Test func viewersSeeApprovedQuestionsAndUpvoteThemOnce() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func viewersSeeApprovedQuestionsAndUpvoteThemOnce(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let token = try await client.login()

@@ -17,13 +17,25 @@ import Testing
 struct JobQueueTests {
     static let slides = TestServer.fixtures.appendingPathComponent("cairo-slides.pdf")
 
-    /// A data directory with its database open beside the server, as tests that restart need.
+    /// A data directory with its database open beside the server, as tests that restart need:
+    /// SQLite in the directory, or a PostgreSQL database of its own (dropped with `cleanUp`).
     static func storeInNewDirectory() async throws -> (URL, SQLStore) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-jobs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let store = try await SQLStore.openSQLite(
             path: directory.appendingPathComponent("podium.sqlite").path, logger: TestServer.logger())
         return (directory, store)
+    }
+
+    static func storeInNewDirectory(_ kind: StoreKind) async throws -> (URL, SQLStore, @Sendable () async -> Void) {
+        guard kind == .postgres else {
+            let (directory, store) = try await storeInNewDirectory()
+            return (directory, store, {})
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-jobs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (store, cleanUp) = try await TestStores.open(.postgres)
+        return (directory, store, cleanUp)
     }
 
     @Test func progressIsVisibleWhileTheJobRunsAndOnlyToItsOwner() async throws {
@@ -81,10 +93,10 @@ struct JobQueueTests {
         }
     }
 
-    @Test func aJobCutShortByARestartIsDoneAfterIt() async throws {
-        let (directory, store) = try await Self.storeInNewDirectory()
+    @Test(arguments: TestStores.kinds) func aJobCutShortByARestartIsDoneAfterIt(_ kind: StoreKind) async throws {
+        let (directory, store, cleanUp) = try await Self.storeInNewDirectory(kind)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await Self.closing(store) {
+        try await Self.closing(store, then: cleanUp) {
             let gate = ToolGate(holding: "pdftoppm")
             let ids = Mutex<(deck: String, job: String)?>(nil)
             try await TestServer(dataDirectory: directory) { $0.toolRunner = gate }.run(store: store) { client in
@@ -272,8 +284,10 @@ struct JobQueueTests {
                 id: "d_leftbehind", ownerId: admin.id, folderId: nil, title: "Left behind", status: .processing,
                 sourceHash: try blobs.put(fileAt: Self.slides, fileExtension: "pdf"), sourceBytes: 1, createdAt: Date())
             try await store.insertDeck(left)
-            try await store.db.raw("DELETE FROM podium_migrations WHERE version = 8").run()
-            try await store.db.raw("DROP TABLE jobs").run()
+            try await store.serial { db in
+                try await db.raw("DELETE FROM podium_migrations WHERE version = 8").run()
+                try await db.raw("DROP TABLE jobs").run()
+            }
             deck.withLock { $0 = left }
         }
         let leftDeck = try #require(deck.withLock { $0 })
@@ -337,14 +351,18 @@ struct JobQueueTests {
 
     /// Runs `body`, then closes the store whatever happened: a store dropped open stops a debug
     /// build (SQLiteNIO asserts), which would take every other test down with a failing one.
-    static func closing(_ store: SQLStore, _ body: () async throws -> Void) async throws {
+    static func closing(
+        _ store: SQLStore, then cleanUp: @Sendable () async -> Void = {}, _ body: () async throws -> Void
+    ) async throws {
         do {
             try await body()
         } catch {
             try? await store.close()
+            await cleanUp()
             throw error
         }
         try await store.close()
+        await cleanUp()
     }
 
     static func addUser(to store: SQLStore) async throws {

@@ -27,8 +27,8 @@ struct LibraryTests {
         }
     }
 
-    @Test func signInWithTokenOrCookieAndCSRF() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func signInWithTokenOrCookieAndCSRF(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let wrong = try await client.request(.post, "/api/v1/auth/login", json: #"{"email":"admin","password":"nope"}"#)
@@ -149,8 +149,8 @@ struct LibraryTests {
         }
     }
 
-    @Test func renameMoveIntoFoldersAndDelete() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func renameMoveIntoFoldersAndDelete(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let token = try await client.login()

@@ -27,8 +27,8 @@ struct PipelineTests {
         return [:]
     }
 
-    @Test func aRetriedAnswerCountsOnceEvenAfterARestart() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func aRetriedAnswerCountsOnceEvenAfterARestart(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         let setUp = Mutex<(code: String, pollId: Int)?>(nil)
         try await server.run { client in
@@ -71,14 +71,16 @@ struct PipelineTests {
         func presence(_ update: PresenceUpdate) async { await base.presence(update) }
     }
 
-    @Test func twoNodesOnOneStoreShareASessionAndSettleAConflictingAppend() async throws {
+    @Test(arguments: TestStores.kinds) func twoNodesOnOneStoreShareASessionAndSettleAConflictingAppend(_ kind: StoreKind)
+        async throws
+    {
         let first = TestServer()
         let second = TestServer()
         defer {
             first.removeData()
             second.removeData()
         }
-        let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        let (store, cleanUp) = try await TestStores.open(kind)
         let bus = LossyBus()
         try await first.run(store: store, bus: bus) { nodeA in
             try await second.run(store: store, bus: bus) { nodeB in
@@ -110,6 +112,7 @@ struct PipelineTests {
             }
         }
         try await store.close()
+        await cleanUp()
     }
 
     @Test func aHelloWhoseTokenCannotBeCheckedIsToldTheServerIsUnavailable() async throws {

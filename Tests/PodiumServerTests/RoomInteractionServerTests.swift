@@ -20,8 +20,10 @@ struct RoomInteractionServerTests {
         return []
     }
 
-    @Test func presentersSeeTheQuestionsOfTheirTurnAndRunPollsWhileInControl() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func presentersSeeTheQuestionsOfTheirTurnAndRunPollsWhileInControl(
+        _ store: StoreKind
+    ) async throws {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let token = try await client.login()

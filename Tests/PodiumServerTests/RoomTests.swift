@@ -39,8 +39,8 @@ struct RoomTests {
         return try #require(try response.object()["deckId"] as? String)
     }
 
-    @Test func aFullHandOverSequence() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func aFullHandOverSequence(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let token = try await client.login()

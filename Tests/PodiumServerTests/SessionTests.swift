@@ -9,8 +9,8 @@ import Testing
 /// Sessions over REST, ownership, downloads and what survives a restart.
 @Suite("Sessions", .timeLimit(.minutes(5)))
 struct SessionTests {
-    @Test func startingListingAndLookingUpASession() async throws {
-        let server = TestServer { $0.publicURL = "http://podium.example:8080" }
+    @Test(arguments: TestStores.kinds) func startingListingAndLookingUpASession(_ store: StoreKind) async throws {
+        let server = TestServer(store: store) { $0.publicURL = "http://podium.example:8080" }
         defer { server.removeData() }
         try await server.run { client in
             let token = try await client.login()
@@ -61,10 +61,10 @@ struct SessionTests {
         }
     }
 
-    @Test func onlyTheOwnerPresents() async throws {
+    @Test(arguments: TestStores.kinds) func onlyTheOwnerPresents(_ kind: StoreKind) async throws {
         let server = TestServer()
         defer { server.removeData() }
-        let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        let (store, cleanUp) = try await TestStores.open(kind)
         try await server.run(store: store) { client in
             let token = try await client.login()
             let deckId = try await client.readyDeck(token: token)
@@ -88,12 +88,13 @@ struct SessionTests {
             #expect(try await client.request(.delete, "/api/v1/decks/\(deckId)", token: otherToken).status == .notFound)
         }
         try await store.close()
+        await cleanUp()
     }
 
-    @Test func aRestartedServerServesTheSameSessionAndHistory() async throws {
+    @Test(arguments: TestStores.kinds) func aRestartedServerServesTheSameSessionAndHistory(_ store: StoreKind) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-restart-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let first = TestServer(dataDirectory: directory)
+        let first = TestServer(dataDirectory: directory, store: store)
+        defer { first.removeData() }
         let state = Mutex<(token: String, code: String)?>(nil)
         try await first.run { client in
             let (token, code, presenter) = try await client.presentSession()
@@ -104,7 +105,7 @@ struct SessionTests {
             state.withLock { $0 = (token, code) }
         }
         let (token, code) = try #require(state.withLock { $0 })
-        try await TestServer(dataDirectory: directory).run { client in
+        try await TestServer(dataDirectory: directory, store: store).run { client in
             #expect(try await client.request(.get, "/api/v1/sessions?live=true").array().map { $0["code"] as? String } == [code])
             let viewer = try await client.socket(code: code)
             let welcome = try await viewer.hello(["role": "viewer", "lastSeq": 1])

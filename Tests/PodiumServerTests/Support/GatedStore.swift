@@ -17,7 +17,15 @@ final class GatedStore: PodiumStore {
     /// Reads of a deck that fail, as a database that has gone away fails, before reads work again.
     let failingDeckReads = Atomic<Int>(0)
 
+    /// While set, the store's health check fails as a database that has gone away fails.
+    let failingPings = Atomic<Bool>(false)
+
     struct Unavailable: Error {}
+
+    func ping() async throws {
+        if failingPings.load(ordering: .relaxed) { throw Unavailable() }
+        try await base.ping()
+    }
 
     init(base: SQLStore, holding viewerId: String, arrived: AsyncStream<Void>.Continuation) {
         self.base = base

@@ -19,7 +19,11 @@ struct TestServer {
 
     let configuration: ServerConfiguration
 
-    init(dataDirectory: URL? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) {
+    /// A server on `store`: SQLite in its data directory, or a PostgreSQL database of its own
+    /// (`configuration.databaseURL`, created at the first run and dropped by ``removeData()``),
+    /// opened by `buildApplication` as `podium serve --database` does. Servers made with the
+    /// same data directory share the database, as a restarted server does.
+    init(dataDirectory: URL? = nil, store: StoreKind = .sqlite, configure: (inout ServerConfiguration) -> Void = { _ in }) {
         let directory =
             dataDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("podium-test-\(UUID().uuidString)")
@@ -34,6 +38,10 @@ struct TestServer {
         // The test client keeps one connection and does not reconnect when the server closes it
         // (browsers do), and some tests leave it idle for minutes.
         configuration.httpIdleTimeout = .seconds(600)
+        if store == .postgres, let base = TestStores.databaseURL, var components = URLComponents(string: base) {
+            components.path = "/podium_t_" + Self.databaseName(for: directory)
+            configuration.databaseURL = components.string
+        }
         configure(&configuration)
         self.configuration = configuration
     }
@@ -44,11 +52,19 @@ struct TestServer {
         return logger
     }
 
+    /// A database name of the data directory's path: the same directory, the same database.
+    static func databaseName(for directory: URL) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in directory.standardizedFileURL.path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
+    }
+
     /// Runs `body` against the live server (a real port, so WebSockets work).
     func run(
         store: (any PodiumStore)? = nil, bus: (any SessionBus)? = nil, now: @escaping @Sendable () -> Date = { Date() },
         _ body: @escaping @Sendable (Client) async throws -> Void
     ) async throws {
+        if store == nil, let url = configuration.databaseURL { try await TestStores.ensureDatabase(url) }
         let (app, _) = try await buildApplication(
             configuration: configuration, store: store, bus: bus, logger: Self.logger(), now: now)
         let finished = Atomic<Bool>(false)
@@ -65,6 +81,7 @@ struct TestServer {
 
     func removeData() {
         try? FileManager.default.removeItem(at: configuration.dataDirectory)
+        if let url = configuration.databaseURL { TestStores.dropDatabaseNow(url) }
     }
 }
 
@@ -170,9 +187,10 @@ extension TestServer {
     /// A fresh server with the demo deck ready and a live session started by the admin: the
     /// starting point of most socket tests. Hands `body` the client, the admin's token and the code.
     static func withLiveSession(
-        passcode: String? = nil, _ body: @escaping @Sendable (Client, String, String) async throws -> Void
+        passcode: String? = nil, store: StoreKind = .sqlite,
+        _ body: @escaping @Sendable (Client, String, String) async throws -> Void
     ) async throws {
-        let server = TestServer()
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let token = try await client.login()

@@ -1,0 +1,137 @@
+import Foundation
+import PodiumCore
+import Testing
+
+@testable import PodiumStore
+
+/// `podium migrate-data`, the real binary: an SQLite installation with rows in every table is
+/// copied into an empty PostgreSQL database, counted table by table; a non-empty target is refused.
+@Suite("Migrate data to PostgreSQL", .timeLimit(.minutes(2)))
+struct MigrateDataTests {
+    /// Runs `podium` with `arguments`; returns its exit status, output and errors.
+    static func podium(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+        let binary = ServerProcess.binary
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw ServerProcess.Failure("no podium binary at \(binary.path): run `swift build --product podium` first")
+        }
+        return try await blocking {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let out = output.fileHandleForReading.readDataToEndOfFile()
+            let err = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        }
+    }
+
+    /// Rows in every table of a store, through the store's own calls.
+    static func fill(_ store: SQLStore) async throws {
+        _ = try await StoreTests.seed(store)
+        try await store.insertToken(hash: "th", userId: "u1", expiresAt: StoreTests.t1)
+        try await store.insertFolder(FolderRecord(id: "f1", ownerId: "u1", name: "Talks", createdAt: StoreTests.t0))
+        var deck = try #require(try await store.deck(id: "d1"))
+        deck.status = .ready
+        deck.pageCount = 1
+        deck.folderId = "f1"
+        try await store.completeDeck(
+            deck,
+            pages: [
+                PageRecord(
+                    deckId: "d1", number: 1, width: 841.89, height: 595.28, text: "Hello", largeImage: "l", mediumImage: "m",
+                    thumbnailImage: "t")
+            ])
+        let question = AudienceQuestion(
+            id: "q1", text: "Why?", page: 1, anonymous: true, viewerId: "v1", name: nil, askedAt: StoreTests.t0)
+        try await store.append(
+            sessionId: "s1",
+            CommandWrite(
+                commandKey: "v1:c1", events: [StoreTests.event(1, page: 1), StoreTests.event(2, page: 3)],
+                records: [
+                    .answer(pollId: 1, viewerId: "v1", .choices([2])), .question(question),
+                    .questionApproved(questionId: "q1", true), .vote(questionId: "q1", viewerId: "v2", up: true),
+                ], seq: 2), at: StoreTests.t1)
+        try await store.append(
+            sessionId: "s1",
+            CommandWrite(
+                commandKey: "v2:a1", events: [], records: [.answer(pollId: 1, viewerId: "v2", .text("tea"))], seq: 2),
+            at: StoreTests.t1)
+        try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "v1", number: 1, name: "Bo"), at: StoreTests.t0)
+        try await store.saveNote(sessionId: "s1", viewerId: "v1", page: 1, text: "note", at: StoreTests.t0)
+        try await store.attendanceStarted(id: "a1", sessionId: "s1", viewerId: "v1", at: StoreTests.t0)
+        try await store.saveBankQuestion(
+            BankQuestion(
+                id: "b1", deckId: "d1", position: 0, poll: Poll(kind: .choice, question: "Tea?", choices: ["Y", "N"]),
+                createdAt: StoreTests.t0))
+        try await store.insertJob(
+            JobRecord(
+                id: "j1", kind: "pdf", subjectId: "d1", ownerId: "u1", payload: "{}", state: .done, attempts: 1,
+                createdAt: StoreTests.t0, updatedAt: StoreTests.t1))
+        try await store.updateSessionAccess(id: "s1", passcode: "1234", passcodeHash: "ph", unlisted: true)
+    }
+
+    @Test(.enabled(if: TestStores.databaseURL != nil))
+    func anSQLiteInstallationIsCopiedWholeAndCountedAndANonEmptyTargetIsRefused() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-migrate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sqlite = try await SQLStore.openSQLite(
+            path: directory.appendingPathComponent("podium.sqlite").path, logger: TestServer.logger())
+        do {
+            try await Self.fill(sqlite)
+        } catch {
+            try? await sqlite.close()
+            throw error
+        }
+        let original = try await sqlite.session(id: "s1")
+        try await sqlite.close()
+
+        try await TestStores.withPostgresDatabase { url in
+            let copied = try await Self.podium(["migrate-data", "--from", directory.path, "--to", url])
+            #expect(copied.status == 0, "\(copied.errors)")
+            // Every table has rows, the same number on both sides.
+            for table in DataMigration.tables {
+                let line = try #require(copied.output.split(separator: "\n").first { $0.hasPrefix("\(table) ") })
+                let numbers = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+                #expect(numbers.count == 2 && numbers[0] > 0 && numbers[0] == numbers[1], "\(line)")
+            }
+
+            let postgres = try await SQLStore.openPostgres(url: url, maximumConnections: 2, logger: TestServer.logger())
+            do {
+                #expect(try await postgres.session(id: "s1") == original)
+                #expect(try await postgres.session(id: "s1")?.unlisted == true)
+                #expect(
+                    try await postgres.events(sessionId: "s1", afterSeq: 0).map(\.event) == [
+                        StoreTests.event(1, page: 1), StoreTests.event(2, page: 3),
+                    ])
+                #expect(try await postgres.answers(sessionId: "s1").map(\.answer) == [.choices([2]), .text("tea")])
+                #expect(try await postgres.questions(sessionId: "s1").map(\.approved) == [true])
+                #expect(try await postgres.recordedCommands(sessionId: "s1", limit: 5).map(\.key) == ["v2:a1"])
+                #expect(try await postgres.user(tokenHash: "th", now: StoreTests.t0)?.id == "u1")
+                #expect(try await postgres.job(id: "j1")?.updatedAt == StoreTests.t1)
+                #expect(try await postgres.pages(deckId: "d1").map(\.width) == [841.89])
+            } catch {
+                try? await postgres.close()
+                throw error
+            }
+            try await postgres.close()
+
+            let again = try await Self.podium(["migrate-data", "--from", directory.path, "--to", url])
+            #expect(again.status != 0)
+            #expect(again.errors.contains("not empty"), "\(again.errors)")
+        }
+    }
+
+    @Test func aMissingSourceIsRefusedBeforeAnythingIsCreated() async throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("podium-none-\(UUID().uuidString)")
+        let result = try await Self.podium(["migrate-data", "--from", missing.path, "--to", "postgres://u@127.0.0.1:1/db"])
+        #expect(result.status != 0)
+        #expect(result.errors.contains("No SQLite database or data directory"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: missing.path))
+    }
+}

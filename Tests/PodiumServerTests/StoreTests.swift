@@ -1,0 +1,255 @@
+import Foundation
+import PodiumCore
+import SQLKit
+import Synchronization
+import Testing
+
+@testable import PodiumStore
+
+/// The store's contract on both databases: every record comes back as it went in (dates, flags,
+/// optional values), a stored seq or command id is a ``SeqConflict`` that stores nothing, and on
+/// PostgreSQL several stores on one database (several nodes) append, claim jobs and migrate
+/// without stepping on each other.
+@Suite("Store on SQLite and PostgreSQL", .timeLimit(.minutes(1)))
+struct StoreTests {
+    /// Dates with a fraction PostgreSQL keeps exactly (it stores microseconds).
+    static let t0 = Date(timeIntervalSince1970: 1_700_000_000.25)
+    static let t1 = Date(timeIntervalSince1970: 1_700_000_060.5)
+
+    /// An admin, a deck with two pages, and a live session of it.
+    static func seed(_ store: SQLStore) async throws -> SessionRecord {
+        try await store.insertUser(
+            UserRecord(id: "u1", email: "ada@example.org", name: "Ada", role: .admin, passwordHash: "h", createdAt: t0))
+        try await store.insertDeck(
+            DeckRecord(
+                id: "d1", ownerId: "u1", folderId: nil, title: "Deck", status: .processing, sourceHash: "s",
+                sourceBytes: 5_000_000_000, createdAt: t0))
+        let session = SessionRecord(
+            id: "s1", code: "ABCDEF", deckId: "d1", presenterId: "u1", passcodeHash: nil, allowDownload: true, createdAt: t0)
+        try await store.insertSession(session)
+        return session
+    }
+
+    static func event(_ seq: Int, page: Int) -> SessionEvent { SessionEvent(seq: seq, change: .page(page)) }
+
+    @Test(arguments: TestStores.kinds) func everyRecordComesBackAsStored(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            let session = try await Self.seed(store)
+            #expect(try await store.userCount() == 1)
+            #expect(try await store.user(email: "ada@example.org")?.createdAt == Self.t0)
+            try await store.insertToken(hash: "th", userId: "u1", expiresAt: Self.t1)
+            #expect(try await store.user(tokenHash: "th", now: Self.t0)?.id == "u1")
+            #expect(try await store.user(tokenHash: "th", now: Self.t1) == nil)
+
+            try await store.insertFolder(FolderRecord(id: "f1", ownerId: "u1", name: "Talks", createdAt: Self.t0))
+            var deck = try #require(try await store.deck(id: "d1"))
+            #expect(deck.sourceBytes == 5_000_000_000 && deck.folderId == nil && deck.roomId == nil)
+            deck.folderId = "f1"
+            deck.status = .ready
+            deck.pageCount = 2
+            let pages = (1...2).map {
+                PageRecord(
+                    deckId: "d1", number: $0, width: 841.89, height: 595.28, text: "page \($0)", largeImage: "l",
+                    mediumImage: "m", thumbnailImage: "t")
+            }
+            try await store.completeDeck(deck, pages: pages)
+            #expect(try await store.pages(deckId: "d1") == pages)
+            #expect(try await store.decks(ownerId: "u1", folderId: "f1") == [deck])
+            #expect(try await store.processingDecks().isEmpty)
+            try await store.deleteFolder(id: "f1")
+            #expect(try await store.deck(id: "d1")?.folderId == nil)
+
+            #expect(try await store.session(code: "ABCDEF") == session)
+            #expect(try await store.liveSessions() == [session])
+            try await store.updateSessionAccess(id: "s1", passcode: "1234", passcodeHash: "ph", unlisted: true)
+            try await store.markSessionEnded(id: "s1", at: Self.t1)
+            let ended = try #require(try await store.session(id: "s1"))
+            #expect(ended.unlisted && ended.passcode == "1234" && ended.endedAt == Self.t1 && ended.allowDownload)
+            #expect(try await store.sessions(presenterId: "u1", before: Self.t1, limit: 5).map(\.id) == ["s1"])
+            #expect(try await store.sessions(presenterId: "u1", before: Self.t0, limit: 5).isEmpty)
+
+            let question = AudienceQuestion(
+                id: "q1", text: "Why?", page: 2, anonymous: true, viewerId: "v1", name: nil, askedAt: Self.t0)
+            try await store.append(
+                sessionId: "s1",
+                CommandWrite(
+                    commandKey: "v1:c1", events: [Self.event(1, page: 2)],
+                    records: [
+                        .answer(pollId: 1, viewerId: "v1", .choices([0, 2])), .question(question),
+                        .questionAnswered(questionId: "q1", true), .questionApproved(questionId: "q1", true),
+                        .vote(questionId: "q1", viewerId: "v2", up: true),
+                    ], seq: 1), at: Self.t1)
+            let stored = try await store.events(sessionId: "s1", afterSeq: 0)
+            #expect(stored.map(\.event) == [Self.event(1, page: 2)])
+            #expect(stored.map(\.commandID) == ["v1:c1"])
+            #expect(stored.map(\.at) == [Self.t1])
+            #expect(try await store.hasEvent(sessionId: "s1", ofTypes: ["page"]))
+            #expect(try await !store.hasEvent(sessionId: "s1", ofTypes: ["ended"]))
+            let answers = try await store.answers(sessionId: "s1")
+            #expect(answers.count == 1 && answers[0].answer == .choices([0, 2]) && answers[0].at == Self.t1)
+            var answered = question
+            answered.answered = true
+            answered.approved = true
+            #expect(try await store.questions(sessionId: "s1") == [answered])
+            #expect(try await store.votes(sessionId: "s1").map(\.viewerId) == ["v2"])
+
+            try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "v1", number: 1, name: nil), at: Self.t0)
+            try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "v1", number: 1, name: "Bo"), at: Self.t1)
+            #expect(try await store.viewers(sessionId: "s1") == [ViewerEntry(id: "v1", number: 1, name: "Bo")])
+            try await store.saveNote(sessionId: "s1", viewerId: "v1", page: 2, text: "note", at: Self.t0)
+            #expect(try await store.notes(sessionId: "s1", viewerId: "v1") == [2: "note"])
+            try await store.attendanceStarted(id: "a1", sessionId: "s1", viewerId: "v1", at: Self.t0)
+            try await store.attendanceEnded(id: "a1", at: Self.t1)
+            let visits = try await store.attendance(sessionId: "s1")
+            #expect(visits.count == 1 && visits[0].joinedAt == Self.t0 && visits[0].leftAt == Self.t1)
+
+            let poll = Poll(kind: .choice, question: "Tea?", choices: ["Yes", "No"])
+            try await store.saveBankQuestion(BankQuestion(id: "b1", deckId: "d1", position: 0, poll: poll, createdAt: Self.t0))
+            #expect(try await store.bankQuestions(deckId: "d1").map(\.poll) == [poll])
+            try await store.ping()
+        }
+    }
+
+    @Test(arguments: TestStores.kinds) func aStoredSeqIsAConflictThatStoresNothing(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            _ = try await Self.seed(store)
+            try await store.append(
+                sessionId: "s1", CommandWrite(commandKey: nil, events: [Self.event(1, page: 2)], seq: 1), at: Self.t0)
+            let late = CommandWrite(
+                commandKey: "v1:x", events: [Self.event(1, page: 3)],
+                records: [.answer(pollId: 1, viewerId: "v1", .choices([1]))], seq: 1)
+            await #expect(throws: SeqConflict(sessionId: "s1", seq: 1)) {
+                try await store.append(sessionId: "s1", late, at: Self.t1)
+            }
+            #expect(try await store.events(sessionId: "s1", afterSeq: 0).map(\.event) == [Self.event(1, page: 2)])
+            #expect(try await store.answers(sessionId: "s1").isEmpty)
+        }
+    }
+
+    @Test(arguments: TestStores.kinds) func aRetriedCommandIdCountsOnce(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            _ = try await Self.seed(store)
+            let answer = CommandWrite(
+                commandKey: "v1:a1", events: [], records: [.answer(pollId: 1, viewerId: "v1", .choices([0]))], seq: 0)
+            try await store.append(sessionId: "s1", answer, at: Self.t0)
+            var retry = answer
+            retry.records = [.answer(pollId: 1, viewerId: "v1", .choices([1]))]
+            await #expect(throws: SeqConflict.self) { try await store.append(sessionId: "s1", retry, at: Self.t1) }
+            let answers = try await store.answers(sessionId: "s1")
+            #expect(answers.map(\.answer) == [.choices([0])])
+            #expect(try await store.recordedCommands(sessionId: "s1", limit: 10).map(\.key) == ["v1:a1"])
+        }
+    }
+
+    @Test(arguments: TestStores.kinds) func workersClaimEveryJobOnce(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            _ = try await Self.seed(store)
+            let ids = (0..<24).map { "j\($0)" }
+            for (index, id) in ids.enumerated() {
+                try await store.insertJob(
+                    JobRecord(
+                        id: id, kind: "pdf", subjectId: "d1", ownerId: "u1", payload: "{}",
+                        createdAt: Self.t0.addingTimeInterval(Double(index)), updatedAt: Self.t0))
+            }
+            let claimed = try await withThrowingTaskGroup(of: [String].self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        var mine: [String] = []
+                        while let job = try await store.claimJob(kind: "pdf", at: Self.t1) { mine.append(job.id) }
+                        return mine
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0 += $1 }
+            }
+            #expect(claimed.sorted() == ids.sorted())
+            let job = try #require(try await store.job(id: "j0"))
+            #expect(job.state == .running && job.attempts == 1 && job.updatedAt == Self.t1)
+            try await store.finishJob(id: "j0", failure: JobFailure(code: "bad", message: "no"), at: Self.t1)
+            #expect(try await store.job(id: "j0")?.error == JobFailure(code: "bad", message: "no"))
+            #expect(try await store.requeueRunningJobs(at: Self.t1) == 23)
+        }
+    }
+
+    @Test(.enabled(if: TestStores.databaseURL != nil))
+    func twoNodesAppendingTheSameSeqOneWins() async throws {
+        try await TestStores.withPostgresDatabase { url in
+            let first = try await SQLStore.openPostgres(url: url, maximumConnections: 4, logger: TestServer.logger())
+            let second = try await SQLStore.openPostgres(url: url, maximumConnections: 4, logger: TestServer.logger())
+            do {
+                _ = try await Self.seed(first)
+                try await first.append(
+                    sessionId: "s1", CommandWrite(commandKey: nil, events: [Self.event(1, page: 1)], seq: 1), at: Self.t0)
+                let outcomes = try await withThrowingTaskGroup(of: (Int, Bool).self) { group in
+                    for (node, store) in [first, second].enumerated() {
+                        group.addTask {
+                            do {
+                                try await store.append(
+                                    sessionId: "s1",
+                                    CommandWrite(
+                                        commandKey: "n\(node)", events: [Self.event(2, page: 10 + node)],
+                                        records: [.answer(pollId: 1, viewerId: "v\(node)", .choices([node]))], seq: 2),
+                                    at: Self.t1)
+                                return (node, true)
+                            } catch is SeqConflict {
+                                return (node, false)
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+                }
+                let winners = outcomes.filter(\.value).map(\.key)
+                try #require(winners.count == 1)
+                let events = try await second.events(sessionId: "s1", afterSeq: 0)
+                #expect(events.map(\.event) == [Self.event(1, page: 1), Self.event(2, page: 10 + winners[0])])
+                #expect(try await first.answers(sessionId: "s1").map(\.viewerId) == ["v\(winners[0])"])
+                // The same command id from the other node counts once too.
+                await #expect(throws: SeqConflict.self) {
+                    try await second.append(
+                        sessionId: "s1",
+                        CommandWrite(
+                            commandKey: "k", events: [], records: [.answer(pollId: 2, viewerId: "v", .choices([0]))],
+                            seq: 2), at: Self.t1)
+                    try await first.append(
+                        sessionId: "s1",
+                        CommandWrite(
+                            commandKey: "k", events: [], records: [.answer(pollId: 2, viewerId: "v", .choices([1]))],
+                            seq: 2), at: Self.t1)
+                }
+                #expect(try await first.answers(sessionId: "s1").filter { $0.pollId == 2 }.map(\.answer) == [.choices([0])])
+            } catch {
+                try? await first.close()
+                try? await second.close()
+                throw error
+            }
+            try await first.close()
+            try await second.close()
+        }
+    }
+
+    @Test(.enabled(if: TestStores.databaseURL != nil))
+    func nodesStartingTogetherMigrateOnce() async throws {
+        try await TestStores.withPostgresDatabase { url in
+            let stores = try await withThrowingTaskGroup(of: SQLStore.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        try await SQLStore.openPostgres(url: url, maximumConnections: 2, logger: TestServer.logger())
+                    }
+                }
+                return try await group.reduce(into: [SQLStore]()) { $0.append($1) }
+            }
+            struct Row: Decodable { let version: Int }
+            let applied = try await stores[0].serial { db in
+                try await db.raw("SELECT version FROM podium_migrations ORDER BY version").all(decoding: Row.self)
+            }
+            #expect(applied.map(\.version) == Migrations.all.map(\.version))
+            for store in stores { try await store.close() }
+        }
+    }
+
+    @Test func aMalformedDatabaseURLIsRefusedWithWhatToWrite() async throws {
+        for url in ["mysql://u@h/db", "postgres:///db", "postgres://h/db", "postgres://u@h/db?sslmode=sometimes"] {
+            #expect(throws: StoreConfigurationError.self) { try PostgresURL.clientConfiguration(url) }
+        }
+        #expect(throws: Never.self) { try PostgresURL.clientConfiguration("postgresql://u:p%40ss@h:6543/db?sslmode=require") }
+    }
+}
