@@ -144,6 +144,7 @@ private func assembleApplication(
         store: store, blobs: blobs, hub: hub, accounts: accounts, joinBase: joinURLs,
         workDirectory: configuration.temporaryDirectory, now: now)
     sessions.addRoutes(to: api)
+    MetricsController(hub: hub).addRoutes(to: router)
     RoomController(store: store, hub: hub, accounts: accounts, sessions: sessions, decks: decks, logger: logger, now: now)
         .addRoutes(to: api)
 
@@ -184,8 +185,9 @@ private func assembleApplication(
             router: router, maxFrameSize: LiveConnection.maxMessageBytes, idleTimeout: TimeAmount(configuration.httpIdleTimeout),
             sendBuffer: configuration.connectionSendBuffer),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
-        // Services start in order and stop in reverse: the database closes last.
-        services: services + [hub, jobs],
+        // Services start in order and stop in reverse: the database closes last, the bus's
+        // listening connection (a PostgresSessionBus) after the hub.
+        services: services + [bus as? any Service].compactMap { $0 } + [hub, jobs],
         onServerRunning: onServerRunning,
         logger: logger)
     let report = StartupReport(

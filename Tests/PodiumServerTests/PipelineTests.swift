@@ -69,6 +69,7 @@ struct PipelineTests {
             if !dropping.load(ordering: .relaxed) { await base.appended(hint) }
         }
         func presence(_ update: PresenceUpdate) async { await base.presence(update) }
+        func note(_ note: SessionNote) async { await base.note(note) }
     }
 
     @Test(arguments: TestStores.kinds) func twoNodesOnOneStoreShareASessionAndSettleAConflictingAppend(_ kind: StoreKind)

@@ -121,6 +121,8 @@ struct ReportController {
         // The record in memory is as loaded; the store knows whether the session has ended since.
         let record = try await store.session(id: session.record.id) ?? session.record
         guard record.presenterId == user.id || user.role == .admin else { throw APIError.notFound("session") }
+        // Viewers on other nodes answered and asked too: read the store's records, not only this node's.
+        await session.reloadRecords()
         let views = await session.views
         let state = views.state
         let visits = try await store.attendance(sessionId: record.id)

@@ -182,6 +182,44 @@ actor LiveHub: Service, SessionBusNode {
     public func appended(_ hint: AppendedHint) async {
         guard let session = sessions[hint.code], session.record.id == hint.sessionId else { return }
         await session.catchUp(to: hint.seq)
+        PodiumMetrics.shared.hintLag.recordDuration(since: hint.sentAt, now: Date())
+    }
+
+    /// Another node's note about a session this node may be serving.
+    public func note(_ note: SessionNote) async {
+        guard let session = sessions[note.code], session.record.id == note.sessionId else { return }
+        switch note.kind {
+        case .records:
+            await session.reloadRecords()
+        case .access:
+            do {
+                guard let record = try await store.session(id: note.sessionId) else { return }
+                applyAccess(record)
+            } catch {
+                logger.error("could not read the access of session \(note.code): \(error)")
+            }
+        case .ephemeral(let key, let frame):
+            await session.relayed(key: key, frame: frame)
+        }
+    }
+
+    /// Every live session this node serves catches up with the store: after the bus reconnected
+    /// (hints may have been lost meanwhile), and periodically.
+    public func resynchronize() async {
+        for session in sessions.values where await !session.isEnded {
+            await session.catchUp()
+        }
+    }
+
+    /// This node's open sockets (live and lobby) and the live sessions it serves, for the metrics.
+    func gauges() async -> (sockets: Int, liveSessions: Int) {
+        var sockets = lobbyOutboxes.count
+        var live = 0
+        for session in sessions.values {
+            sockets += await session.fanOut.members.count
+            if await !session.isEnded { live += 1 }
+        }
+        return (sockets, live)
     }
 
     /// A node's viewers of a session changed, or the session ended: the lobby counts every node's.
@@ -213,7 +251,12 @@ actor LiveHub: Service, SessionBusNode {
 
     /// A session's passcode or listing changed (see ``AccessBook``): hellos check the new
     /// passcode at once, and the lobby shows the lock, or the session, or not.
-    func accessChanged(_ record: SessionRecord) {
+    func accessChanged(_ record: SessionRecord) async {
+        applyAccess(record)
+        await bus.note(SessionNote(node: nodeName, sessionId: record.id, code: record.code, kind: .access))
+    }
+
+    private func applyAccess(_ record: SessionRecord) {
         let access = AccessBook.Access(passcodeHash: record.passcodeHash, unlisted: record.unlisted)
         self.access.set(access, for: record.id)
         guard lobby[record.code] != nil else { return }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import NIOCore
@@ -35,6 +36,15 @@ actor LiveSession {
         var votes: [(questionId: String, viewerId: String)] = []
         /// Ids of commands that stored records but no event, with their seq.
         var commands: [(key: String, seq: Int)] = []
+
+        /// What the store holds for the session: at a (re)start, and when another node changed it.
+        static func load(from store: any PodiumStore, sessionId: String) async throws -> Restored {
+            Restored(
+                answers: try await store.answers(sessionId: sessionId),
+                questions: try await store.questions(sessionId: sessionId),
+                viewers: try await store.viewers(sessionId: sessionId), votes: try await store.votes(sessionId: sessionId),
+                commands: try await store.recordedCommands(sessionId: sessionId, limit: SessionState.commandMemory))
+        }
     }
 
     /// The most events a welcome replays, or a `resync` answers at once.
@@ -46,8 +56,9 @@ actor LiveSession {
     let record: SessionRecord
     let info: SessionInfo
     private(set) var state: SessionState
-    /// Every durable event, dense from seq 1.
-    private var history: [SessionEvent]
+    /// Every durable event, dense from seq 1, as stored (with its command id and time): the
+    /// state is rebuilt from it when another node changed the audience's records.
+    private var history: [StoredEvent]
     var fanOut = SessionFanOut()
     var published = PublishedViews()
     private var nextMemberID = 0
@@ -64,7 +75,20 @@ actor LiveSession {
     ) throws(SessionError) {
         self.record = record
         self.info = info
-        var state = try SessionState(pageCount: info.pageCount, room: record.isRoom, replaying: history)
+        self.state = try Self.rebuild(pageCount: info.pageCount, room: record.isRoom, history: history, restored: restored)
+        self.history = history
+        self.store = store
+        self.bus = bus
+        self.node = node
+        self.now = now
+        self.logger = logger
+    }
+
+    /// The state a restart would build: the events replayed, then the audience's records.
+    static func rebuild(pageCount: Int, room: Bool, history: [StoredEvent], restored: Restored) throws(SessionError)
+        -> SessionState
+    {
+        var state = try SessionState(pageCount: pageCount, room: room, replaying: history)
         state.restoreViewers(restored.viewers)
         for answer in restored.answers {
             state.restore(
@@ -73,13 +97,7 @@ actor LiveSession {
         for question in restored.questions { state.restore(.question(question), at: question.askedAt.timeIntervalSince1970) }
         for vote in restored.votes { state.restore(.vote(questionId: vote.questionId, viewerId: vote.viewerId, up: true), at: 0) }
         for command in restored.commands { state.restoreCommand(command.key, seq: command.seq) }
-        self.state = state
-        self.history = history.map(\.event)
-        self.store = store
-        self.bus = bus
-        self.node = node
-        self.now = now
-        self.logger = logger
+        return state
     }
 
     var viewerCount: Int { fanOut.members.viewerCount }
@@ -101,10 +119,19 @@ actor LiveSession {
             } catch {
                 logger.error("could not record attendance in session \(record.code): \(error)")
             }
+            if state.viewerEntry(viewerId) == nil {
+                // A newcomer's guest number follows every node's viewers, not only this node's.
+                do {
+                    state.restoreViewers(try await store.viewers(sessionId: record.id))
+                } catch {
+                    logger.error("could not read the viewers of session \(record.code): \(error)")
+                }
+            }
             let (entry, changed) = state.registerViewer(viewerId, name: name)
             if changed {
                 do {
                     try await store.saveViewer(sessionId: record.id, entry, at: now())
+                    await bus.note(SessionNote(node: node, sessionId: record.id, code: record.code, kind: .records))
                 } catch {
                     logger.error("could not store viewer of session \(record.code): \(error)")
                 }
@@ -157,7 +184,7 @@ actor LiveSession {
         // History is dense from seq 1, so the index of seq n+1 is n.
         guard seq < history.count else { return [] }
         let start = max(0, seq)
-        return Array(history[start..<min(history.count, start + limit)])
+        return history[start..<min(history.count, start + limit)].map(\.event)
     }
 
     /// Decides a command, stores what it causes, sends its events and refreshes what it changed.
@@ -185,20 +212,32 @@ actor LiveSession {
                         seq: decision.outcome.ackSeq),
                     at: now())
             } catch is SeqConflict {
-                // Another node stored events first: take them, then decide again on the new state.
+                // Another node stored events first, or (a retried command) stored this command's
+                // id: take what it stored, events and records, then decide again on the new state.
                 logger.debug("session \(record.code): another node appended first; catching up")
+                PodiumMetrics.shared.appendRetries.increment()
                 try await catchUpFromStore()
+                try await reloadRecordsFromStore()
                 continue
             } catch {
                 logger.error("could not store a command of session \(record.code): \(error)")
                 throw .unavailable
             }
             state = next
-            history += decision.events
+            let at = now()
+            history += decision.events.map {
+                StoredEvent(event: $0, commandID: $0.seq == decision.events.last?.seq ? decision.commandKey : nil, at: at)
+            }
+            PodiumMetrics.shared.eventsAppended.increment(by: decision.events.count)
+            let started = ContinuousClock.now
             for frame in frames { fanOut.broadcast(frame) }
             await carryOut(decision.actions)
+            PodiumMetrics.shared.fanOut.recordDuration(since: started)
             if let last = decision.events.last {
                 await bus.appended(AppendedHint(node: node, sessionId: record.id, code: record.code, seq: last.seq))
+            }
+            if !decision.records.isEmpty {
+                await bus.note(SessionNote(node: node, sessionId: record.id, code: record.code, kind: .records))
             }
             return decision.outcome.ackSeq
         }
@@ -207,15 +246,50 @@ actor LiveSession {
     }
 
     /// Another node stored events up to `seq`: read what this node lacks and send it on.
-    func catchUp(to seq: Int) async {
-        guard seq > state.seq else { return }
+    /// Without a `seq` (a lost hint is possible), reads whatever the store has beyond this node.
+    func catchUp(to seq: Int? = nil) async {
+        if let seq, seq <= state.seq { return }
         await gate.enter()
         defer { gate.leave() }
         do {
             try await catchUpFromStore()
         } catch {
-            logger.error("session \(record.code): could not catch up to \(seq): \(error)")
+            logger.error("session \(record.code): could not catch up to \(seq.map(String.init) ?? "the store"): \(error)")
         }
+    }
+
+    /// Another node stored audience records (answers, questions, votes, viewers): rebuild the
+    /// state from the store as a restart would, and refresh what the hosts and viewers see.
+    func reloadRecords() async {
+        await gate.enter()
+        defer { gate.leave() }
+        do {
+            try await catchUpFromStore()
+            try await reloadRecordsFromStore()
+        } catch {
+            logger.error("session \(record.code): could not reload the audience's records: \(error)")
+        }
+    }
+
+    /// The gate is held.
+    private func reloadRecordsFromStore() async throws(SessionError) {
+        let restored: Restored
+        do {
+            restored = try await Restored.load(from: store, sessionId: record.id)
+        } catch {
+            logger.error("could not read the records of session \(record.code): \(error)")
+            throw .unavailable
+        }
+        let before = state
+        state = try Self.rebuild(pageCount: info.pageCount, room: record.isRoom, history: history, restored: restored)
+        var actions: [SessionAction] = []
+        if state.polls != before.polls {
+            actions += state.snapshot.polls.map { .refreshResults(pollId: $0.poll.id) }
+            if state.snapshot.polls.contains(where: { $0.poll.quiz }) { actions.append(.refreshLeaderboard) }
+        }
+        if state.questions != before.questions { actions.append(.refreshQuestions) }
+        if state.viewers != before.viewers { actions.append(.refreshViewerList) }
+        await carryOut(actions)
     }
 
     /// Applies and sends the stored events after this node's seq. The gate is held.
@@ -229,7 +303,7 @@ actor LiveSession {
         }
         for event in stored {
             let actions = try state.catchUp(with: event)
-            history.append(event.event)
+            history.append(event)
             do {
                 fanOut.broadcast(try EventFrames(event.event))
             } catch {
@@ -240,15 +314,36 @@ actor LiveSession {
     }
 
     /// The stroke being drawn: ephemeral like the pointer, so a slow viewer gets only the newest.
-    func inking(_ message: InkingMessage, role: Role, presenterId: String? = nil) throws(SessionError) {
+    func inking(_ message: InkingMessage, role: Role, presenterId: String? = nil) async throws(SessionError) {
         let message = try state.inking(message, by: role, presenterId: presenterId)
-        fanOut.toEveryone(.replace(.inking, Outbox.Frame(Frames.encode(message))))
+        await relay(.inking, Frames.encode(message))
     }
 
     /// Moves or hides the laser pointer: ephemeral, never stored, coalesced per socket.
-    func pointer(_ point: PagePoint?, role: Role, presenterId: String? = nil) throws(SessionError) {
+    func pointer(_ point: PagePoint?, role: Role, presenterId: String? = nil) async throws(SessionError) {
         let update = try state.pointer(point, by: role, presenterId: presenterId)
-        fanOut.toEveryone(.replace(.pointer, Outbox.Frame(Frames.encode(PointerMessage(update)))))
+        await relay(.pointer, Frames.encode(PointerMessage(update)))
+    }
+
+    /// The stage's frames other nodes relay to their sockets as they are.
+    static let relayedKeys: [String: EphemeralKey] = [EphemeralKey.pointer.name: .pointer, EphemeralKey.inking.name: .inking]
+
+    /// A newest-wins frame to every socket here, and through the bus to the other nodes' sockets.
+    private func relay(_ key: EphemeralKey, _ frame: ByteBuffer) async {
+        fanOut.toEveryone(.replace(key, Outbox.Frame(frame)))
+        await bus.note(
+            SessionNote(
+                node: node, sessionId: record.id, code: record.code, kind: .ephemeral(key: key.name, frame: String(buffer: frame))
+            ))
+    }
+
+    /// Another node's pointer or ink in progress, for this node's sockets.
+    func relayed(key name: String, frame: String) {
+        guard let key = Self.relayedKeys[name] else {
+            logger.debug("session \(record.code): ignored a relayed frame of unknown kind \(name)")
+            return
+        }
+        fanOut.toEveryone(.replace(key, Outbox.Frame(ByteBuffer(string: frame))))
     }
 
     /// Tells every socket to reconnect (shutdown) and forgets them.

@@ -11,8 +11,12 @@ import Synchronization
 /// catches up first. Presence (viewers per session per node) and sessions starting and ending go
 /// through the bus too, so the lobby of every node lists every session with all its viewers.
 ///
-/// ``LocalSessionBus`` carries it within one process; a PostgreSQL bus (`pg_notify` on one
-/// channel) implements the same protocol for several processes.
+/// What is not an event crosses too, as ``SessionNote``s: the audience's records changed (answers,
+/// questions, votes and viewers are stored beside the events, so other nodes re-read them), a
+/// session's access changed, and ephemeral frames (the pointer, ink in progress).
+///
+/// ``LocalSessionBus`` carries it within one process; ``PostgresSessionBus`` (`pg_notify` on one
+/// channel, coalesced, with a periodic check) implements the same protocol for several processes.
 public protocol SessionBus: Sendable {
     /// Adds a node's receiver: hints of other nodes' appends, and everyone's presence.
     func subscribe(_ node: any SessionBusNode) async
@@ -20,6 +24,9 @@ public protocol SessionBus: Sendable {
     func appended(_ hint: AppendedHint) async
     /// A session's viewers on a node changed, or it started or ended.
     func presence(_ update: PresenceUpdate) async
+    /// Something other nodes serving the session should know that is not an event. A bus may
+    /// coalesce notes of one session and kind (newest wins).
+    func note(_ note: SessionNote) async
 }
 
 /// What a node does with what the bus carries.
@@ -30,6 +37,11 @@ public protocol SessionBusNode: AnyObject, Sendable {
     func appended(_ hint: AppendedHint) async
     /// Any node's presence for a session (this node's own included).
     func presence(_ update: PresenceUpdate) async
+    /// Another node's note about a session.
+    func note(_ note: SessionNote) async
+    /// Hints may have been lost (the bus reconnected, or it is time for the periodic check):
+    /// every live session this node serves reads what the store has beyond it.
+    func resynchronize() async
 }
 
 /// "Session `sessionId` has events up to `seq` in the store" (from `node`).
@@ -38,6 +50,8 @@ public struct AppendedHint: Sendable, Equatable {
     public let sessionId: String
     public let code: String
     public let seq: Int
+    /// When the hint was sent (the hint lag metric: from here to the catch-up done).
+    public var sentAt = Date()
 }
 
 /// A session's state on one node, for the lobby.
@@ -49,6 +63,39 @@ public struct PresenceUpdate: Sendable, Equatable {
     public let viewers: Int
     /// False once the session has ended.
     public let live: Bool
+}
+
+/// What a node tells the others about a session besides its events.
+public struct SessionNote: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// The session's audience records (answers, questions, votes, viewers) changed in the store.
+        case records
+        /// Its passcode or listing changed in the store.
+        case access
+        /// A newest-wins frame for every socket of the session (`key`: ``EphemeralKey`` name).
+        case ephemeral(key: String, frame: String)
+    }
+
+    public let node: String
+    public let sessionId: String
+    public let code: String
+    public let kind: Kind
+
+    public init(node: String, sessionId: String, code: String, kind: Kind) {
+        self.node = node
+        self.sessionId = sessionId
+        self.code = code
+        self.kind = kind
+    }
+
+    /// Notes with the same key replace each other while they wait to be sent.
+    var coalescingKey: String {
+        switch kind {
+        case .records: "r|\(sessionId)"
+        case .access: "x|\(sessionId)"
+        case .ephemeral(let key, _): "e|\(sessionId)|\(key)"
+        }
+    }
 }
 
 /// The bus within one process: a single server, or several nodes of a test on one store.
@@ -71,5 +118,11 @@ public final class LocalSessionBus: SessionBus {
 
     public func presence(_ update: PresenceUpdate) async {
         for node in nodes.withLock({ $0 }) { await node.presence(update) }
+    }
+
+    public func note(_ note: SessionNote) async {
+        for node in nodes.withLock({ $0 }) where node.nodeName != note.node {
+            Task { await node.note(note) }
+        }
     }
 }
