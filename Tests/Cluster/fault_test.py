@@ -308,14 +308,26 @@ class Cluster:
 
     def start(self):
         if self.on_postgres:
-            self.database = subprocess.run(
-                [os.path.join(ROOT, "scripts/postgres"), "start", self.postgres, str(PG_PORT)],
-                check=True, capture_output=True, text=True,
-            ).stdout.strip()
+            # The port is in the kernel's range of ephemeral ports: another program's outgoing
+            # connection may hold it for a moment, so the next few ports are tried too.
+            for port in range(PG_PORT, PG_PORT + 6):
+                try:
+                    self.database = self.start_postgres(port)
+                    self.pg_port = port
+                    break
+                except Failure as error:
+                    log(f"PostgreSQL on port {port}: {error}")
+            else:
+                raise Failure("PostgreSQL did not start")
         os.makedirs(os.path.join(self.work, "blobs"), exist_ok=True)
         for i in range(1, self.count + 1):
             self.ports[f"node{i}"] = PORT + i
-            self.start_node(f"node{i}")
+        # The first node alone, then the others: nodes started together on an empty database
+        # race to create the first admin account (all but one exit on its unique email).
+        self.start_node("node1")
+        self.wait_ready("node1")
+        for name in list(self.ports)[1:]:
+            self.start_node(name)
         for name in self.nodes:
             self.wait_ready(name)
         config = os.path.join(self.work, "haproxy.cfg")
@@ -324,7 +336,7 @@ class Cluster:
             if not self.on_postgres:
                 text = text.replace("GET /readyz", "GET /healthz")
             # Faster checks than production's, so a phase waits less for a restarted node.
-            target.write(text.replace("inter 1s fall 2 rise 2", "inter 300ms fall 2 rise 1"))
+            target.write(text.replace("inter 1s fall 2 rise 2", "inter 500ms fall 2 rise 1"))
         names = list(self.ports)
         env = dict(
             os.environ, PODIUM_LISTEN=f"127.0.0.1:{PORT}", PODIUM_MAXCONN="4000",
@@ -335,8 +347,27 @@ class Cluster:
                                         env=env, stdout=out, stderr=subprocess.STDOUT)
         self.wait_http(f"http://127.0.0.1:{PORT}/healthz", 20)
 
+    def start_postgres(self, port):
+        started = subprocess.run([os.path.join(ROOT, "scripts/postgres"), "start", self.postgres, str(port)],
+                                 capture_output=True, text=True)
+        if started.returncode != 0:
+            lines = [l for l in started.stderr.splitlines() if "FATAL" in l or "could not" in l]
+            raise Failure("; ".join(lines[-2:]) or started.stderr.strip()[-300:])
+        return started.stdout.strip()
+
+    def restart_postgres(self):
+        subprocess.run([os.path.join(ROOT, "scripts/postgres"), "stop", self.postgres], check=True, capture_output=True)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                return self.start_postgres(self.pg_port)
+            except Failure:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+
     def start_node(self, name):
-        options = [BIN, "serve", "--host", "127.0.0.1", "--port", str(self.ports[name]), "--log-level", "notice",
+        options = [BIN, "serve", "--host", "127.0.0.1", "--port", str(self.ports[name]), "--log-level", os.environ.get("CLUSTER_LOG_LEVEL", "notice"),
                    "--data-dir", os.path.join(self.work, name), "--socket-message-rate", "1000"]
         if self.on_postgres:
             options += ["--database", self.database, "--blob-dir", os.path.join(self.work, "blobs")]
@@ -389,7 +420,7 @@ class Cluster:
         sockets = subprocess.run(["ss", "-tnpH"], capture_output=True, text=True).stdout
         for line in sockets.splitlines():
             fields = line.split()
-            if len(fields) >= 6 and fields[4].endswith(f":{PG_PORT}") and "pid=" in fields[5]:
+            if len(fields) >= 6 and fields[4].endswith(f":{self.pg_port}") and "pid=" in fields[5]:
                 pid = int(fields[5].split("pid=")[1].split(",")[0])
                 node_of_port[fields[3].rsplit(":", 1)[1]] = pid
         pids = {process.pid: name for name, process in self.nodes.items()}
@@ -594,10 +625,7 @@ async def main():
 
             # 4. PostgreSQL restarts.
             log("restarting PostgreSQL")
-            subprocess.run([os.path.join(ROOT, "scripts/postgres"), "stop", cluster.postgres], check=True,
-                           capture_output=True)
-            subprocess.run([os.path.join(ROOT, "scripts/postgres"), "start", cluster.postgres, str(PG_PORT)],
-                           check=True, capture_output=True)
+            await asyncio.to_thread(cluster.restart_postgres)
             for name in cluster.nodes:
                 await asyncio.to_thread(cluster.wait_ready, name)
             await progress("after restarting PostgreSQL")
