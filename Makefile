@@ -10,7 +10,7 @@ run:
 	$(SWIFT) build -c release --product podium
 	.build/release/podium serve --port $(PORT)
 
-## Run every test: Swift (core, media, server in-process) and the browser tests.
+## Run every test: Swift (core, media, server in-process), the browser tests and the cluster fault test.
 test:
 	scripts/setup --test
 	$(MAKE) test-swift test-browser test-cluster
