@@ -44,7 +44,8 @@ public typealias PodiumApplication = Application<RouterResponder<AppRequestConte
 ///   - configuration: where data lives, what to listen on, limits.
 ///   - store: the store to use; nil opens PostgreSQL when `configuration.databaseURL` is set,
 ///     else SQLite in the data directory (migrations run here, before the server accepts requests).
-///   - bus: how this node hears of other nodes' events and presence; nil: this node alone.
+///   - bus: how this node hears of other nodes' events and presence; nil: a ``PostgresSessionBus``
+///     when `configuration.databaseURL` is set, else this node alone.
 ///   - now: the clock.
 ///   - onServerRunning: called with the listening channel (its local address tells the port).
 public func buildApplication(
@@ -75,8 +76,11 @@ public func buildApplication(
         services.append(CloseOnShutdown(name: "database", close: opened.close))
     }
     do {
+        // Nodes on one PostgreSQL hear each other through it; otherwise this node is alone.
+        let bus =
+            try bus ?? configuration.databaseURL.map { try PostgresSessionBus(url: $0, logger: logger) } ?? LocalSessionBus()
         return try await assembleApplication(
-            configuration: configuration, store: store, bus: bus ?? LocalSessionBus(), services: services, logger: logger,
+            configuration: configuration, store: store, bus: bus, services: services, logger: logger,
             now: now,
             onServerRunning: onServerRunning)
     } catch {

@@ -74,7 +74,11 @@ public final class SQLStore: StoreHealth {
     /// CA file) and runs pending migrations, under an advisory lock so that nodes starting
     /// together migrate once.
     public static func openPostgres(url: String, maximumConnections: Int = 20, logger: Logger) async throws -> SQLStore {
-        var configuration = try PostgresURL.clientConfiguration(url)
+        let settings = try PostgresURL(url)
+        // One connection first, to fail with the reason (refused, a wrong password, no such
+        // database) rather than have the pool retry for ever while the start waits.
+        try await settings.probe(logger: logger)
+        var configuration = settings.clientConfiguration
         configuration.options.maximumConnections = maximumConnections
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let (started, start) = AsyncStream.makeStream(of: Void.self)
@@ -157,11 +161,22 @@ public final class SQLStore: StoreHealth {
     }
 }
 
-/// PostgreSQL connection URLs and errors.
-enum PostgresURL {
-    /// `postgres://user:password@host:port/database?sslmode=...&sslrootcert=...` as a client
-    /// configuration. Certificates are always verified when TLS is used.
-    static func clientConfiguration(_ text: String) throws -> PostgresClient.Configuration {
+/// A PostgreSQL connection URL, `postgres://user:password@host:port/database?sslmode=...&sslrootcert=...`.
+/// Certificates are always verified when TLS is used.
+struct PostgresURL: Sendable {
+    enum TLSMode: Sendable {
+        case disable, prefer, require
+    }
+
+    let host: String
+    let port: Int
+    let username: String
+    let password: String?
+    let database: String?
+    let tlsMode: TLSMode
+    let tls: TLSConfiguration
+
+    init(_ text: String) throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme,
             ["postgres", "postgresql"].contains(scheme)
         else {
@@ -180,19 +195,69 @@ enum PostgresURL {
             tls.trustRoots = .file(rootCertificate)
         }
         let mode = query.last(where: { $0.name == "sslmode" })?.value ?? "prefer"
-        let tlsMode: PostgresClient.Configuration.TLS
         switch mode {
         case "disable": tlsMode = .disable
-        case "allow", "prefer": tlsMode = .prefer(tls)
-        case "require", "verify-ca", "verify-full": tlsMode = .require(tls)
+        case "allow", "prefer": tlsMode = .prefer
+        case "require", "verify-ca", "verify-full": tlsMode = .require
         default:
             throw StoreConfigurationError(
                 "sslmode \(mode) is not one of disable, allow, prefer, require, verify-ca, verify-full")
         }
+        self.host = host
+        self.port = components.port ?? 5432
+        self.username = user.removingPercentEncoding ?? user
+        self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        self.database = database.isEmpty ? nil : (database.removingPercentEncoding ?? database)
+        self.tls = tls
+    }
+
+    var clientConfiguration: PostgresClient.Configuration {
+        let mode: PostgresClient.Configuration.TLS =
+            switch tlsMode {
+            case .disable: .disable
+            case .prefer: .prefer(tls)
+            case .require: .require(tls)
+            }
         return PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: user.removingPercentEncoding ?? user,
-            password: components.password.map { $0.removingPercentEncoding ?? $0 },
-            database: database.isEmpty ? nil : (database.removingPercentEncoding ?? database), tls: tlsMode)
+            host: host, port: port, username: username, password: password, database: database, tls: mode)
+    }
+
+    /// Where, for messages (no password).
+    var location: String { "\(host):\(port)/\(database ?? username)" }
+
+    /// Opens and closes one connection; throws why it could not be made.
+    func probe(logger: Logger) async throws {
+        let mode: PostgresConnection.Configuration.TLS =
+            switch tlsMode {
+            case .disable: .disable
+            case .prefer: .prefer(try NIOSSLContext(configuration: tls))
+            case .require: .require(try NIOSSLContext(configuration: tls))
+            }
+        let configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: mode)
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+        } catch {
+            throw StoreConfigurationError("cannot connect to PostgreSQL at \(location): \(Self.reason(error))")
+        }
+        try? await connection.close()
+    }
+
+    /// What went wrong, in words: the server's message, or the network's error.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if error.code == .sslUnsupported { return "the server does not offer TLS, which sslmode=require asks for" }
+            if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return String(describing: underlying) }
+            return String(reflecting: error.code)
+        }
+        return String(describing: error)
+    }
+
+    /// `text` as a client configuration (tests connect with it).
+    static func clientConfiguration(_ text: String) throws -> PostgresClient.Configuration {
+        try PostgresURL(text).clientConfiguration
     }
 
     /// The SQLSTATE of a PostgreSQL error, whichever way the driver reported it.

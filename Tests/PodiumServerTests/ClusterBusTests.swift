@@ -25,9 +25,9 @@ struct ClusterBusTests {
 
     static let transports: [Transport] = databaseURL == nil ? [.local] : [.local, .postgres]
 
-    /// The nodes' shared store.
-    static func sharedStore() async throws -> SQLStore {
-        try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+    /// The nodes' shared store: SQLite in memory with the local bus, a database of its own on PostgreSQL.
+    static func sharedStore(_ transport: Transport) async throws -> (store: SQLStore, cleanUp: @Sendable () async -> Void) {
+        try await TestStores.open(transport == .local ? .sqlite : .postgres)
     }
 
     /// A bus for one node: the shared local one, or a PostgreSQL bus of its own on this test's channel.
@@ -58,20 +58,36 @@ struct ClusterBusTests {
             first.removeData()
             second.removeData()
         }
-        let store = try await sharedStore()
+        let (store, cleanUp) = try await sharedStore(transport)
         let local = LocalSessionBus()
         let channel = channel()
         let busA = try bus(transport, shared: local, channel: channel)
         let busB = try bus(transport, shared: local, channel: channel, configure: configureB)
-        try await first.run(store: store, bus: busA) { nodeA in
-            try await second.run(store: store, bus: busB) { nodeB in
-                try await waitUntil("both buses listen") {
-                    [busA, busB].allSatisfy { ($0 as? PostgresSessionBus)?.isListening ?? true }
+        try await closing(store, cleanUp) {
+            try await first.run(store: store, bus: busA) { nodeA in
+                try await second.run(store: store, bus: busB) { nodeB in
+                    try await waitUntil("both buses listen") {
+                        [busA, busB].allSatisfy { ($0 as? PostgresSessionBus)?.isListening ?? true }
+                    }
+                    try await body(nodeA, nodeB, store, [busA, busB])
                 }
-                try await body(nodeA, nodeB, store, [busA, busB])
             }
         }
+    }
+
+    /// Runs `body`, then closes the store and drops its database, whether `body` threw or not.
+    static func closing(_ store: SQLStore, _ cleanUp: @Sendable () async -> Void, _ body: () async throws -> Void)
+        async throws
+    {
+        do {
+            try await body()
+        } catch {
+            try? await store.close()
+            await cleanUp()
+            throw error
+        }
         try await store.close()
+        await cleanUp()
     }
 
     /// Polls `condition` until it holds, failing after `seconds`.
@@ -86,6 +102,28 @@ struct ClusterBusTests {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
+    }
+
+    /// Signs in, puts a six-page deck in the store as if ingested (no PDF work: these tests are
+    /// about the bus), starts a session of it and joins as its presenter.
+    static func presentSession(_ client: Client, store: SQLStore) async throws -> (
+        token: String, code: String, presenter: TestSocket
+    ) {
+        let token = try await client.login()
+        let admin = try #require(try await store.user(email: "admin"))
+        let deck = DeckRecord(
+            id: "d_" + UUID().uuidString.prefix(12).lowercased(), ownerId: admin.id, folderId: nil, title: "Cluster",
+            status: .ready, sourceHash: "none.pdf", sourceBytes: 1, pageCount: 6, createdAt: Date())
+        try await store.insertDeck(deck)
+        try await store.completeDeck(
+            deck,
+            pages: (1...6).map {
+                PageRecord(
+                    deckId: deck.id, number: $0, width: 1600, height: 900, text: "", largeImage: "none.jpg",
+                    mediumImage: "none.jpg", thumbnailImage: "none.jpg")
+            })
+        let code = try #require(try await client.startSession(deckId: deck.id, token: token)["code"] as? String)
+        return (token, code, try await presenter(client, code: code, token: token))
     }
 
     static func viewer(_ client: Client, code: String, identity: Int) async throws -> TestSocket {
@@ -121,7 +159,7 @@ struct ClusterBusTests {
     @Test(arguments: transports)
     func aViewerOnBSeesTheEventsOfAInOrder(transport: Transport) async throws {
         try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
-            let (_, code, presenter) = try await nodeA.presentSession()
+            let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)
             let viewer = try await Self.viewer(nodeB, code: code, identity: 1)
             let pages = (0..<20).map { $0 % 2 == 0 ? 2 : 3 }
             for (index, page) in pages.enumerated() {
@@ -137,7 +175,7 @@ struct ClusterBusTests {
     @Test(arguments: transports)
     func commandsDecidedOnBothNodesAtOnceTakeEffectOnceEach(transport: Transport) async throws {
         try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
-            let (token, code, presenterA) = try await nodeA.presentSession()
+            let (token, code, presenterA) = try await Self.presentSession(nodeA, store: store)
             let presenterB = try await Self.presenter(nodeB, code: code, token: token)
             let viewerA = try await Self.viewer(nodeA, code: code, identity: 1)
             let viewerB = try await Self.viewer(nodeB, code: code, identity: 2)
@@ -159,7 +197,7 @@ struct ClusterBusTests {
                         continue
                     }
                     #expect(message["type"] as? String == "ack", "\(id): \(message)")
-                    acks[id] = message["seq"] as? Int
+                    acks[id] = message["seq"] as? Int ?? -1
                 }
                 return acks
             }
@@ -181,7 +219,7 @@ struct ClusterBusTests {
     @Test(arguments: transports)
     func answersAndQuestionsFromEveryNodeEndUpInOneResult(transport: Transport) async throws {
         try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
-            let (token, code, presenter) = try await nodeA.presentSession()
+            let (token, code, presenter) = try await Self.presentSession(nodeA, store: store)
             let ada = try await Self.viewer(nodeB, code: code, identity: 1)
             let bob = try await Self.viewer(nodeB, code: code, identity: 2)
             let cyd = try await Self.viewer(nodeA, code: code, identity: 3)
@@ -221,8 +259,8 @@ struct ClusterBusTests {
 
     @Test(arguments: transports)
     func aPointerFromAReachesAViewerOnB(transport: Transport) async throws {
-        try await Self.twoNodes(transport) { nodeA, nodeB, _, _ in
-            let (_, code, presenter) = try await nodeA.presentSession()
+        try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
+            let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)
             let viewer = try await Self.viewer(nodeB, code: code, identity: 1)
             try await presenter.send(#"{"type":"pointer","x":0.25,"y":0.75}"#)
             let pointer = try await viewer.next(ofType: "pointer")
@@ -233,8 +271,8 @@ struct ClusterBusTests {
 
     @Test(arguments: transports)
     func accessChangedOnANodeHoldsOnEveryNode(transport: Transport) async throws {
-        try await Self.twoNodes(transport) { nodeA, nodeB, _, _ in
-            let (token, code, _) = try await nodeA.presentSession()
+        try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
+            let (token, code, _) = try await Self.presentSession(nodeA, store: store)
             // B serves the session already (a viewer there), then A sets a passcode.
             _ = try await Self.viewer(nodeB, code: code, identity: 1)
             let changed = try await nodeA.request(
@@ -275,7 +313,7 @@ struct ClusterBusTests {
             }
         ) { nodeA, nodeB, store, buses in
             let busB = try #require(buses[1] as? PostgresSessionBus)
-            let (_, code, presenter) = try await nodeA.presentSession()
+            let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)
             let viewer = try await Self.viewer(nodeB, code: code, identity: 1)
             try await presenter.send(#"{"type":"goto","id":"g1","page":2}"#)
             #expect(try await Self.events(viewer, count: 1).first?["page"] as? Int == 2)
@@ -302,24 +340,25 @@ struct ClusterBusTests {
             first.removeData()
             second.removeData()
         }
-        let store = try await Self.sharedStore()
+        let (store, cleanUp) = try await Self.sharedStore(.postgres)
         var settings = PostgresSessionBus.Settings()
         settings.channel = Self.channel()
         settings.checkInterval = .milliseconds(300)
         let busB = try PostgresSessionBus(url: try #require(Self.databaseURL), settings: settings, logger: TestServer.logger())
         // Node A's hints go nowhere (a bus of its own): every one of them is lost to B.
-        try await first.run(store: store, bus: LocalSessionBus()) { nodeA in
-            try await second.run(store: store, bus: busB) { nodeB in
-                let (_, code, presenter) = try await nodeA.presentSession()
-                let viewer = try await Self.viewer(nodeB, code: code, identity: 1)
-                try await presenter.send(#"{"type":"goto","id":"g1","page":2}"#)
-                try await presenter.send(#"{"type":"goto","id":"g2","page":3}"#)
-                let seen = try await Self.events(viewer, count: 2)
-                #expect(seen.map { $0["seq"] as? Int } == [1, 2])
-                #expect(seen.map { $0["page"] as? Int } == [2, 3])
+        try await Self.closing(store, cleanUp) {
+            try await first.run(store: store, bus: LocalSessionBus()) { nodeA in
+                try await second.run(store: store, bus: busB) { nodeB in
+                    let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)
+                    let viewer = try await Self.viewer(nodeB, code: code, identity: 1)
+                    try await presenter.send(#"{"type":"goto","id":"g1","page":2}"#)
+                    try await presenter.send(#"{"type":"goto","id":"g2","page":3}"#)
+                    let seen = try await Self.events(viewer, count: 2)
+                    #expect(seen.map { $0["seq"] as? Int } == [1, 2])
+                    #expect(seen.map { $0["page"] as? Int } == [2, 3])
+                }
             }
         }
-        try await store.close()
     }
 
     @Test func metricsAreServedInThePrometheusFormat() async throws {

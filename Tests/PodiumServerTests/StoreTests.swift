@@ -246,6 +246,24 @@ struct StoreTests {
         }
     }
 
+    @Test(.enabled(if: TestStores.databaseURL != nil))
+    func aDatabaseThatCannotBeReachedFailsTheOpeningWithTheReason() async throws {
+        let base = try #require(TestStores.databaseURL)
+        var components = try #require(URLComponents(string: base))
+        components.path = "/podium_no_such_database"
+        let missing = try #require(components.string)
+        let error = await #expect(throws: StoreConfigurationError.self) {
+            try await SQLStore.openPostgres(url: missing, logger: TestServer.logger())
+        }
+        #expect(error?.description.contains(#"database "podium_no_such_database" does not exist"#) == true)
+        components.path = "/postgres"
+        components.port = 1
+        let refused = try #require(components.string)
+        await #expect(throws: StoreConfigurationError.self) {
+            try await SQLStore.openPostgres(url: refused, logger: TestServer.logger())
+        }
+    }
+
     @Test func aMalformedDatabaseURLIsRefusedWithWhatToWrite() async throws {
         for url in ["mysql://u@h/db", "postgres:///db", "postgres://h/db", "postgres://u@h/db?sslmode=sometimes"] {
             #expect(throws: StoreConfigurationError.self) { try PostgresURL.clientConfiguration(url) }

@@ -51,7 +51,7 @@ actor LiveSession {
     static let maxReplay = 1000
     static let viewerListInterval = Duration.milliseconds(500)
     /// How often a command is decided again after another node stored events first.
-    static let appendAttempts = 5
+    static let appendAttempts = 12
 
     let record: SessionRecord
     let info: SessionInfo
@@ -192,7 +192,7 @@ actor LiveSession {
     func perform(_ command: SessionCommand, id: String, actor: Actor) async throws(SessionError) -> Int {
         await gate.enter()
         defer { gate.leave() }
-        for _ in 0..<Self.appendAttempts {
+        for attempt in 0..<Self.appendAttempts {
             var next = state
             let decision = try next.take(command, id: id, from: actor, at: now().timeIntervalSince1970)
             guard decision.changesSomething else { return decision.outcome.ackSeq }
@@ -216,8 +216,13 @@ actor LiveSession {
                 // id: take what it stored, events and records, then decide again on the new state.
                 logger.debug("session \(record.code): another node appended first; catching up")
                 PodiumMetrics.shared.appendRetries.increment()
+                let head = state.seq
                 try await catchUpFromStore()
-                try await reloadRecordsFromStore()
+                // No new event: the conflict was the command's id, stored with records only.
+                if state.seq == head { try await reloadRecordsFromStore() }
+                // Two nodes busy with one session must not keep colliding: the loser waits a
+                // random moment, longer each time, before it decides again.
+                try? await Task.sleep(for: .microseconds(Int.random(in: 0...(500 << min(attempt, 6)))))
                 continue
             } catch {
                 logger.error("could not store a command of session \(record.code): \(error)")
