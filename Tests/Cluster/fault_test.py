@@ -491,6 +491,7 @@ def pointer_problems(viewers, cluster):
     for viewer in viewers:
         for server, count in viewer.pointers_by_node.items():
             by_node[cluster.process_of(server)] += count
+    log(f"pointer frames by node: {by_node}")
     return [f"no pointer frame reached the viewers on {name}" for name, count in by_node.items() if count == 0]
 
 
