@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PORT ?= 8080
 
-.PHONY: run test build test-swift test-browser format clean
+.PHONY: run test build test-swift test-browser test-cluster format clean
 
 ## Run Podium on http://localhost:$(PORT) with its data in ./data.
 run:
@@ -10,10 +10,10 @@ run:
 	$(SWIFT) build -c release --product podium
 	.build/release/podium serve --port $(PORT)
 
-## Run every test: Swift (core, media, server in-process) and the browser tests.
+## Run every test: Swift (core, media, server in-process), the browser tests and the cluster fault test.
 test:
 	scripts/setup --test
-	$(MAKE) test-swift test-browser
+	$(MAKE) test-swift test-browser test-cluster
 
 # One build of every target: the tests, and the podium binary that the crash-recovery tests and
 # then the browser tests run (test-browser's own build finds nothing left to do).
@@ -41,6 +41,11 @@ test-swift:
 test-browser:
 	$(SWIFT) build --product podium
 	/usr/bin/python3 Tests/Browser/run_browser_tests.py
+
+# Three nodes on PostgreSQL behind HAProxy, killed and cut off while viewers watch (under a minute).
+test-cluster:
+	$(SWIFT) build --product podium
+	/usr/bin/python3 Tests/Cluster/fault_test.py
 
 build:
 	$(SWIFT) build --product podium

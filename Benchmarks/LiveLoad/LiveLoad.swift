@@ -23,7 +23,13 @@ struct LiveLoad: AsyncParsableCommand {
     @Option(help: "Page events per second.") var pageRate = 20.0
     @Option(help: "Pointer events per second.") var pointerRate = 60.0
     @Option(help: "Seconds of publishing.") var seconds = 10.0
-    @Option(help: "PID of the server, for CPU and memory from /proc.") var serverPid: Int32?
+    @Option(help: "PID of the server, for CPU and memory from /proc; repeat it for several nodes (their sum).")
+    var serverPid: [Int32] = []
+    @Option(
+        help:
+            "Another node's live socket URL of the same session (repeatable): the viewers are spread round robin over --podium and these."
+    )
+    var viewerURL: [String] = []
     @Option(help: "Event-loop threads of the viewers (the publisher and late joiners have one more).") var threads = 1
     @Option(help: "Viewers that stop reading after their welcome (stalled phones); not measured.") var stalled = 0
     @Option(help: "Viewers who join one at a time, spread over the publishing phase; not in the delivery figures.")
@@ -54,6 +60,8 @@ struct LiveLoad: AsyncParsableCommand {
             throw ValidationError("give --podium and --token, or --nchan-sub and --nchan-pub")
         }
         let viewerURL = try WebSocketURL(target.viewerURL)
+        let viewerURLs = try [viewerURL] + self.viewerURL.map(WebSocketURL.init)
+        let pids = serverPid.isEmpty ? nil : serverPid
         let isPodium = target.isPodium
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         // The presenter and the late joiners get their own loop: a busy viewer loop must not
@@ -61,25 +69,25 @@ struct LiveLoad: AsyncParsableCommand {
         let control = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let controlLoop = control.next()
         let fleet = try await Fleet.make(group: group)
-        let rssBefore = serverPid.flatMap(ProcStat.rssKiB)
+        let rssBefore = pids.flatMap(ProcStat.rssKiB)
 
         // Connect every viewer, at most 256 handshakes in flight; spread the stalled ones among the others.
         let connectStart = ContinuousClock.now
         let viewerCount = viewers
         let stalledCount = stalled
-        try await fleet.connect(count: viewers, url: viewerURL, podium: isPodium) { index in
+        try await fleet.connect(count: viewers, urls: viewerURLs, podium: isPodium) { index in
             stalledCount > 0 && index % (viewerCount / stalledCount) == 0 && index / (viewerCount / stalledCount) < stalledCount
         }
         let connectTime = ContinuousClock.now - connectStart
         try await Task.sleep(for: .seconds(2))  // let welcomes settle before measuring idle memory
-        let rssIdle = serverPid.flatMap(ProcStat.rssKiB)
+        let rssIdle = pids.flatMap(ProcStat.rssKiB)
 
         // Publish, with the late joiners arriving meanwhile.
         let ledger = Ledger()
         let options = PublishOptions(
             pageRate: pageRate, pointerRate: saturate ? 0 : pointerRate, seconds: seconds, saturate: saturate, window: window)
-        let sampler = serverPid.map { CPUSampler(pid: $0) }
-        let cpuBefore = serverPid.flatMap(ProcStat.cpuSeconds)
+        let sampler = pids.map { CPUSampler(pids: $0) }
+        let cpuBefore = pids.flatMap(ProcStat.cpuSeconds)
         let ownCPUBefore = ProcStat.cpuSeconds(getpid())
         let publishStart = Clock.seconds()
         let joinCount = lateJoiners
@@ -103,7 +111,7 @@ struct LiveLoad: AsyncParsableCommand {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        let cpuAfter = serverPid.flatMap(ProcStat.cpuSeconds)
+        let cpuAfter = pids.flatMap(ProcStat.cpuSeconds)
         let ownCPUAfter = ProcStat.cpuSeconds(getpid())
         let publishEnd = Clock.seconds()
         sampler?.stop()
@@ -265,7 +273,7 @@ extension LateJoin.Results {
     }
 }
 
-/// The server's CPU time, read every 20 ms, to know it at any moment of the run.
+/// The server's CPU time (all its nodes'), read every 20 ms, to know it at any moment of the run.
 final class CPUSampler: Sendable {
     private final class Samples: Sendable {
         let list = Mutex<[(time: UInt64, cpu: Double)]>([])
@@ -274,11 +282,11 @@ final class CPUSampler: Sendable {
     private let samples = Samples()
     private let task: Task<Void, Never>
 
-    init(pid: Int32) {
+    init(pids: [Int32]) {
         let samples = self.samples
         task = Task.detached {
             while !Task.isCancelled {
-                if let cpu = ProcStat.cpuSeconds(pid) { samples.list.withLock { $0.append((Clock.micros(), cpu)) } }
+                if let cpu = ProcStat.cpuSeconds(pids) { samples.list.withLock { $0.append((Clock.micros(), cpu)) } }
                 try? await Task.sleep(for: .milliseconds(20))
             }
         }

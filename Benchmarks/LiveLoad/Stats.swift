@@ -146,6 +146,25 @@ enum ProcStat {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// Several processes (the nodes of a cluster) together; nil when one cannot be read.
+    static func cpuSeconds(_ pids: [Int32]) -> Double? {
+        var total = 0.0
+        for pid in pids {
+            guard let seconds = cpuSeconds(pid) else { return nil }
+            total += seconds
+        }
+        return total
+    }
+
+    static func rssKiB(_ pids: [Int32]) -> Int? {
+        var total = 0
+        for pid in pids {
+            guard let kib = rssKiB(pid) else { return nil }
+            total += kib
+        }
+        return total
+    }
+
     static func rssKiB(_ pid: Int32) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {

@@ -150,10 +150,10 @@ final class Fleet: Sendable {
         return Fleet(loops: loops)
     }
 
-    /// Opens `count` viewers, at most `window` handshakes in flight; `stalls(index)` picks the
+    /// Opens `count` viewers, spread round robin over `urls` (the nodes), at most `window` handshakes in flight; `stalls(index)` picks the
     /// ones that stop reading after their welcome. Returns once every viewer is welcomed or failed.
     func connect(
-        count: Int, url: WebSocketURL, podium: Bool, window: Int = 256, timeout: Duration = .seconds(120),
+        count: Int, urls: [WebSocketURL], podium: Bool, window: Int = 256, timeout: Duration = .seconds(120),
         stalls: (Int) -> Bool
     ) async throws {
         let start = ContinuousClock.now
@@ -166,7 +166,7 @@ final class Fleet: Sendable {
             let bound = loops[index % loops.count]
             let counters = self.counters
             let stall = stalls(index)
-            WebSocketClient.connect(url, on: bound.eventLoop) {
+            WebSocketClient.connect(urls[index % urls.count], on: bound.eventLoop) {
                 ViewerReceiver(stats: bound.value, counters: counters, podium: podium, stall: stall)
             }.whenComplete { result in
                 switch result {
