@@ -309,6 +309,9 @@ class MoreInteractionTests(BrowserTest):
         viewer.find_element(By.CSS_SELECTOR, '[data-action="submit-answer"]').click()
         wait_for(viewer, lambda d: attr(d, "#poll-sheet", "data-answered") == "true", "the answer held")
         presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-action="reveal-results"]').click()
+        # The reveal opens the sheet to show the answer: collapse it after that, not before (the
+        # reveal arriving later covered the ask button with the results again).
+        wait_for(viewer, lambda d: attr(d, "#poll-sheet", "data-poll-status") == "revealed", "the reveal on the viewer")
         viewer.find_element(By.CSS_SELECTOR, '[data-action="collapse-poll"]').click()
         viewer.find_element(By.ID, "ask-button").click()
         wait_for(viewer, lambda d: visible(d, "#ask-text"), "the question form").send_keys("=SUM(1,2) is this safe in a CSV?")
