@@ -144,7 +144,11 @@ public final class PostgresSessionBus: SessionBus, Service {
                     let count = listens.add(1, ordering: .relaxed).newValue
                     if count > 1 { logger.notice("session bus: listening again; catching up") }
                     delay = settings.reconnectDelay
-                    await resynchronize(records: true)
+                    // Beside the notifications, not before them: catching up reads the store, which
+                    // may be slow to answer just after PostgreSQL restarted, and hints must keep
+                    // flowing meanwhile.
+                    let catchUp = Task { await resynchronize(records: true) }
+                    defer { catchUp.cancel() }
                     for try await notification in notifications {
                         await receive(notification.payload)
                     }

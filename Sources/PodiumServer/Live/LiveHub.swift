@@ -206,11 +206,18 @@ actor LiveHub: Service, SessionBusNode {
     /// Every live session this node serves catches up with the store: after the bus reconnected
     /// (hints may have been lost meanwhile), and periodically.
     public func resynchronize(records: Bool) async {
-        for session in sessions.values where await !session.isEnded {
-            if records {
-                await session.reloadRecords()
-            } else {
-                await session.catchUp()
+        // Side by side: a session whose catch-up waits (its command gate held by a slow append)
+        // must not hold back the others.
+        await withTaskGroup(of: Void.self) { group in
+            for session in sessions.values {
+                group.addTask {
+                    guard await !session.isEnded else { return }
+                    if records {
+                        await session.reloadRecords()
+                    } else {
+                        await session.catchUp()
+                    }
+                }
             }
         }
     }
