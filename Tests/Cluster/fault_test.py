@@ -322,11 +322,9 @@ class Cluster:
         os.makedirs(os.path.join(self.work, "blobs"), exist_ok=True)
         for i in range(1, self.count + 1):
             self.ports[f"node{i}"] = PORT + i
-        # The first node alone, then the others: nodes started together on an empty database
-        # race to create the first admin account (all but one exit on its unique email).
-        self.start_node("node1")
-        self.wait_ready("node1")
-        for name in list(self.ports)[1:]:
+        # Together, on an empty database: one node migrates and creates the admin account, the
+        # others wait for the migrations' lock and find it.
+        for name in self.ports:
             self.start_node(name)
         for name in self.nodes:
             self.wait_ready(name)
