@@ -147,8 +147,9 @@ struct JobQueueTests {
                 await firstGate.arrival()
             }
             let (deckId, jobId) = try #require(ids.withLock { $0 })
-            // A killed server leaves its job running, that run counted: what a claim leaves.
-            #expect(try await store.claimJob(kind: "pdf", at: Date())?.attempts == 1)
+            // A killed server leaves its job running, that run counted, and its lease runs out:
+            // what a claim whose lease ended leaves.
+            #expect(try await store.claimJob(kind: "pdf", at: Date(), leaseUntil: Date())?.attempts == 1)
 
             // The next start takes it up again (its second run) and is killed in turn.
             let secondGate = ToolGate(holding: "pdftoppm")
@@ -163,7 +164,7 @@ struct JobQueueTests {
                 #expect(job["state"] as? String == "running")
                 #expect(job["attempts"] as? Int == 2)
             }
-            #expect(try await store.claimJob(kind: "pdf", at: Date())?.attempts == 2)
+            #expect(try await store.claimJob(kind: "pdf", at: Date(), leaseUntil: Date())?.attempts == 2)
 
             // Two runs cut short: the third start gives up with a clear reason, on the job and the deck.
             try await TestServer(dataDirectory: directory, configure: limited).run(store: store) { client in
@@ -347,6 +348,78 @@ struct JobQueueTests {
         }
     }
 
+    /// Several nodes on one database: a node starting leaves alone the jobs other nodes run
+    /// (their leases hold, renewed by their heartbeat), and takes a job whose node died once its
+    /// lease ran out, that lost run counted. Each node has its own clock, moved by the test.
+    @Test(arguments: TestStores.kinds) func aDeadNodesJobIsTakenOverAndALiveNodesIsNot(_ kind: StoreKind) async throws {
+        let (first, second, close) = try await TestStores.openNodes(kind)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let clocks = Mutex((a: start, b: start))
+        let settings = JobQueue.Settings(pollInterval: .milliseconds(20), heartbeatInterval: .milliseconds(50))
+        let (workerA, workerB) = (HeldWorker(), HeldWorker())
+        let nodeA = JobQueue(
+            store: first, workers: [workerA], settings: settings, logger: TestServer.logger(),
+            now: { clocks.withLock { $0.a } })
+        let nodeB = JobQueue(
+            store: second, workers: [workerB], settings: settings, logger: TestServer.logger(),
+            now: { clocks.withLock { $0.b } })
+        var runs: [Task<Void, any Error>] = []
+        do {
+            for id in ["j_dead", "j_live"] {
+                try await first.insertJob(
+                    JobRecord(
+                        id: id, kind: HeldWorker.testKind, subjectId: "x_\(id)", ownerId: nil, payload: #""succeed""#,
+                        createdAt: start, updatedAt: start))
+            }
+            // A node claimed the first job, then died: nobody renews its lease.
+            let dead = try await second.claimJob(kind: HeldWorker.testKind, at: start, leaseUntil: start.addingTimeInterval(1))
+            #expect(dead?.id == "j_dead")
+
+            // Node A starts (the dead node's lease still holds) and runs the other job.
+            runs.append(Task { try await nodeA.run() })
+            var startedA = workerA.started.makeAsyncIterator()
+            #expect(await startedA.next() == "j_live")
+            // Node B starts: it takes neither.
+            runs.append(Task { try await nodeB.run() })
+            try await Self.waitUntil("node B started") { nodeB.progress(jobId: "j_live") != nil }
+            #expect(try await first.job(id: "j_dead")?.state == .running)
+            #expect(try await first.job(id: "j_live")?.state == .running)
+
+            // Time passes, for A first: its heartbeat renews its lease past B's time before B's clock moves.
+            let later = start.addingTimeInterval(600)
+            clocks.withLock { $0.a = later }
+            try await Self.waitUntil("node A renewed its lease") {
+                try await second.job(id: "j_live")?.leaseUntil.map { $0 > later } == true
+            }
+            clocks.withLock { $0.b = later }
+            // B finds the dead node's lease expired and runs the job, its second run; A keeps its own.
+            var startedB = workerB.started.makeAsyncIterator()
+            #expect(await startedB.next() == "j_dead")
+            #expect(try await second.job(id: "j_dead")?.attempts == 2)
+            let live = try #require(try await second.job(id: "j_live"))
+            #expect(live.state == .running && live.attempts == 1)
+
+            workerA.release("j_live")
+            workerB.release("j_dead")
+            for id in ["j_live", "j_dead"] {
+                try await Self.waitUntil("\(id) done") { try await first.job(id: id)?.state == .done }
+            }
+            #expect(try await first.job(id: "j_live")?.attempts == 1)
+            #expect(try await first.job(id: "j_dead")?.attempts == 2)
+        } catch {
+            // Held workers wait for their release even when cancelled.
+            workerA.release("j_live")
+            workerB.release("j_dead")
+            for run in runs { run.cancel() }
+            for run in runs { _ = await run.result }
+            await close()
+            throw error
+        }
+        for run in runs { run.cancel() }
+        for run in runs { _ = await run.result }
+        await close()
+    }
+
     // MARK: Helpers
 
     /// Runs `body`, then closes the store whatever happened: a store dropped open stops a debug
@@ -371,6 +444,18 @@ struct JobQueueTests {
             UserRecord(
                 id: "u_other", email: "other@example.org", name: "Other", role: .presenter,
                 passwordHash: try await accounts.hash("other-password"), createdAt: Date()))
+    }
+
+    /// Checks `condition` until it holds (20 s at most).
+    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("still not true after 20 s: \(what)")
+                return
+            }
+            try await ContinuousClock().sleep(for: .milliseconds(10))
+        }
     }
 
     /// Polls the job until it is done or failed, as a client would.

@@ -191,7 +191,7 @@ final class GatedStore: PodiumStore {
         try await base.votes(sessionId: sessionId)
     }
 
-    func saveViewer(sessionId: String, _ viewer: ViewerEntry, at: Date) async throws {
+    func saveViewer(sessionId: String, _ viewer: ViewerEntry, at: Date) async throws -> ViewerEntry {
         try await base.saveViewer(sessionId: sessionId, viewer, at: at)
     }
 
