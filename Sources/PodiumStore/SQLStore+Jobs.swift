@@ -98,9 +98,15 @@ extension SQLStore: JobStore {
 
     public func renewJobLease(id: String, attempt: Int, until: Date) async throws -> Bool {
         struct Renewed: Decodable { let id: String }
+        // A lease only grows: a renewal computed earlier and written late never shortens it.
         return try await serial { db in
             try await db.raw(
-                "UPDATE jobs SET lease_until = \(bind: until) WHERE id = \(bind: id) AND state = 'running' AND attempts = \(bind: attempt) RETURNING id"
+                """
+                UPDATE jobs SET lease_until = CASE WHEN lease_until IS NULL OR lease_until < \(bind: until)
+                                                   THEN \(bind: until) ELSE lease_until END
+                WHERE id = \(bind: id) AND state = 'running' AND attempts = \(bind: attempt)
+                RETURNING id
+                """
             ).all(decoding: Renewed.self).isEmpty == false
         }
     }

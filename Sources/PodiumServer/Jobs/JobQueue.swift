@@ -112,7 +112,7 @@ final class JobQueue: Service, Sendable {
     // MARK: Running
 
     func run() async throws {
-        await requeueExpired()
+        await requeueExpired(at: now())
         let unfinished = try await store.unfinishedJobs()
         for job in unfinished where workers[job.kind] != nil { track(job) }
         for kind in Set(unfinished.map(\.kind)) where workers[kind] == nil { await failUnknownKind(kind) }
@@ -148,25 +148,28 @@ final class JobQueue: Service, Sendable {
 
     private func poll() async {
         while (try? await Task.sleep(for: settings.pollInterval)) != nil {
-            // Its own leases first: a node that was paused (or whose clock jumped) past its
-            // leases must not give up the jobs it still runs.
-            await renewLeases()
-            await requeueExpired()
+            // Its own leases first, to the same instant: a node that was paused (or whose clock
+            // jumped) past its leases must not give up the jobs it still runs.
+            let at = now()
+            await renewLeases(at: at)
+            await requeueExpired(at: at)
             for wakeup in wakeups.values { wakeup.continuation.yield() }
         }
     }
 
     /// Queues again the jobs of nodes that died (this one, before a crash, included).
-    private func requeueExpired() async {
+    private func requeueExpired(at: Date) async {
         do {
-            let requeued = try await store.requeueExpiredJobs(at: now())
+            let requeued = try await store.requeueExpiredJobs(at: at)
             if requeued > 0 { logger.notice("\(requeued) job(s) whose server stopped renewing them are queued again") }
         } catch {
             if !Task.isCancelled { logger.error("could not look for jobs of stopped servers: \(error)") }
         }
     }
 
-    private var leaseUntil: Date { now().addingTimeInterval(Self.seconds(settings.leaseDuration)) }
+    private var leaseUntil: Date { leaseUntil(from: now()) }
+
+    private func leaseUntil(from at: Date) -> Date { at.addingTimeInterval(Self.seconds(settings.leaseDuration)) }
 
     private static func seconds(_ duration: Duration) -> TimeInterval {
         let (seconds, attoseconds) = duration.components
@@ -293,17 +296,17 @@ final class JobQueue: Service, Sendable {
     /// loses its jobs.
     private func heartbeat() async {
         while (try? await Task.sleep(for: settings.heartbeatInterval)) != nil {
-            await renewLeases()
+            await renewLeases(at: now())
         }
     }
 
-    private func renewLeases() async {
+    private func renewLeases(at: Date) async {
         let running = board.withLock { board in
             board.jobs.compactMap { id, tracked in tracked.running ? (id: id, attempt: tracked.attempt) : nil }
         }
         for job in running {
             do {
-                if try await !store.renewJobLease(id: job.id, attempt: job.attempt, until: leaseUntil),
+                if try await !store.renewJobLease(id: job.id, attempt: job.attempt, until: leaseUntil(from: at)),
                     board.withLock({ $0.jobs[job.id]?.running == true })
                 {
                     logger.warning("job \(job.id) was taken for abandoned while this server ran it; it may run twice")
