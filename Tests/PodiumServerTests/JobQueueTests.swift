@@ -11,7 +11,8 @@ import Testing
 
 /// Ingest as a job queue kept in the store: progress while a job runs, a job cut short by a
 /// restart finished after it, a job the server keeps dying on given up, unknown kinds and store
-/// failures ending in a clear error, a room upload that joins its room across a restart. Real
+/// failures ending in a clear error, a room upload that joins its room across a restart, and two
+/// nodes: a live node's job left alone, a dead node's taken over once its lease expired. Real
 /// SQLite, real Poppler; a `ToolGate` holds `pdftoppm` where a job must be caught mid-way.
 @Suite("Job queue", .timeLimit(.minutes(3)))
 struct JobQueueTests {
