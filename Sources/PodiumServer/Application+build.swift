@@ -108,7 +108,8 @@ private func assembleApplication(
         store: store, workers: [pdfWorker as any JobWorker] + configuration.additionalJobWorkers,
         settings: JobQueue.Settings(
             concurrency: configuration.jobConcurrency, maxAttempts: configuration.jobAttempts,
-            progressSaveInterval: configuration.jobProgressSaveInterval),
+            progressSaveInterval: configuration.jobProgressSaveInterval,
+            pollInterval: configuration.jobPollInterval, heartbeatInterval: configuration.jobHeartbeatInterval),
         logger: logger, now: now)
 
     let (adminCreated, generatedPassword) = try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)

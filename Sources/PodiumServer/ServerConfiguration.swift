@@ -46,6 +46,13 @@ public struct ServerConfiguration: Sendable {
     /// A running job's progress is saved at most this often (the API reads the newest from
     /// memory); a restart shows the last saved.
     public var jobProgressSaveInterval = Duration.seconds(1)
+    /// How often a node looks for jobs it was not told about: another node's, and those of a
+    /// node that died (see `jobHeartbeatInterval`).
+    public var jobPollInterval = Duration.seconds(5)
+    /// How often a node renews its hold (lease) on each job it runs. A job not renewed for three
+    /// of these (its node died) is queued again and taken by a live node, this one after a
+    /// restart included.
+    public var jobHeartbeatInterval = Duration.seconds(5)
     /// Workers of further kinds of job, beside the built-in `pdf` (tests add their own).
     var additionalJobWorkers: [any JobWorker] = []
     /// bcrypt cost for account passwords and session passcodes.

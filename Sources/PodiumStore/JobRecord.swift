@@ -6,7 +6,8 @@ public struct JobRecord: Sendable, Equatable {
     public enum State: String, Sendable, Codable {
         /// Waiting for a worker of its kind.
         case queued
-        /// Claimed by a worker; left so by a server that stopped, and queued again at the next start.
+        /// Claimed by a worker, whose node holds a lease on it; queued again when the lease
+        /// expires (the node died).
         case running
         case done
         case failed
@@ -29,10 +30,14 @@ public struct JobRecord: Sendable, Equatable {
     public var error: JobFailure?
     public var createdAt: Date
     public var updatedAt: Date
+    /// While running: until when the node running it holds it (it renews this while it runs);
+    /// past it, the node is taken for dead and the job queued again. Nil otherwise.
+    public var leaseUntil: Date?
 
     public init(
         id: String, kind: String, subjectId: String, ownerId: String?, payload: String, state: State = .queued,
-        attempts: Int = 0, progress: JobProgress = .queued, error: JobFailure? = nil, createdAt: Date, updatedAt: Date
+        attempts: Int = 0, progress: JobProgress = .queued, error: JobFailure? = nil, createdAt: Date, updatedAt: Date,
+        leaseUntil: Date? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -45,6 +50,7 @@ public struct JobRecord: Sendable, Equatable {
         self.error = error
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.leaseUntil = leaseUntil
     }
 
     public var isFinished: Bool { state == .done || state == .failed }

@@ -333,6 +333,36 @@ enum Migrations {
                 "ALTER TABLE sessions ADD COLUMN unlisted BOOLEAN NOT NULL DEFAULT FALSE",
                 "CREATE INDEX sessions_presenter ON sessions(presenter_id, created_at)",
             ]),
+        Migration(
+            version: 11, name: "job leases",
+            statements: [
+                // Until when a running job is its node's: renewed while it runs, and a job whose
+                // lease ended (its node died) is queued again. NULL while queued; a running job
+                // without one (left by an older version) counts as expired.
+                "ALTER TABLE jobs ADD COLUMN lease_until DOUBLE PRECISION"
+            ],
+            postgres: [
+                "ALTER TABLE jobs ADD COLUMN lease_until TIMESTAMPTZ"
+            ]),
+        Migration(
+            version: 12, name: "viewer numbers unique per session",
+            statements: [
+                // Nodes that picked numbers from their own rosters may have given one twice:
+                // sessions with a duplicate are numbered again 1..N in order of number, then
+                // arrival, before the index makes the store the one to give numbers.
+                """
+                UPDATE session_viewers SET number = (
+                  SELECT renumbered.position FROM (
+                    SELECT session_id, viewer_id,
+                      ROW_NUMBER() OVER (PARTITION BY session_id ORDER BY number, first_seen, viewer_id) AS position
+                    FROM session_viewers) AS renumbered
+                  WHERE renumbered.session_id = session_viewers.session_id
+                    AND renumbered.viewer_id = session_viewers.viewer_id)
+                WHERE session_id IN (
+                  SELECT session_id FROM session_viewers GROUP BY session_id, number HAVING COUNT(*) > 1)
+                """,
+                "CREATE UNIQUE INDEX session_viewers_number ON session_viewers(session_id, number)",
+            ]),
     ]
 
     /// The key of the advisory lock that makes PostgreSQL nodes starting together migrate one

@@ -85,15 +85,35 @@ extension SQLStore: InteractionStore {
         }.map { ($0.questionId, $0.viewerId) }
     }
 
-    public func saveViewer(sessionId: String, _ viewer: ViewerEntry, at date: Date) async throws {
-        try await serial { db in
-            try await db.raw(
-                """
-                INSERT INTO session_viewers (session_id, viewer_id, number, name, first_seen)
-                VALUES (\(bind: sessionId), \(bind: viewer.id), \(bind: viewer.number), \(bind: viewer.name), \(bind: date))
-                ON CONFLICT (session_id, viewer_id) DO UPDATE SET name = excluded.name
-                """
-            ).run()
+    public func saveViewer(sessionId: String, _ viewer: ViewerEntry, at date: Date) async throws -> ViewerEntry {
+        struct Row: Decodable {
+            let viewerId: String
+            let number: Int
+            let name: String?
+        }
+        // The next number is read and taken in one statement. Two nodes taking the same one at
+        // once break the unique (session, number) index: the loser takes the next.
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let stored = try await serial { db in
+                    try await db.raw(
+                        """
+                        INSERT INTO session_viewers (session_id, viewer_id, number, name, first_seen)
+                        SELECT \(bind: sessionId), \(bind: viewer.id), COALESCE(MAX(number), 0) + 1, \(bind: viewer.name),
+                          \(bind: date)
+                        FROM session_viewers WHERE session_id = \(bind: sessionId)
+                        ON CONFLICT (session_id, viewer_id) DO UPDATE SET name = excluded.name
+                        RETURNING viewer_id, number, name
+                        """
+                    ).first(decoding: Row.self, with: Self.decoding)
+                }
+                guard let stored else { throw NothingReturned() }
+                return ViewerEntry(id: stored.viewerId, number: stored.number, name: stored.name)
+            } catch  where attempt < 100 && Self.isUniqueViolation(error) {
+                continue
+            }
         }
     }
 
@@ -108,4 +128,9 @@ extension SQLStore: InteractionStore {
                 .where("session_id", .equal, sessionId).orderBy("number").all(decoding: Row.self, with: Self.decoding)
         }.map { ViewerEntry(id: $0.viewerId, number: $0.number, name: $0.name) }
     }
+}
+
+/// A statement that always returns a row returned none.
+struct NothingReturned: Error, CustomStringConvertible {
+    var description: String { "the database returned no row" }
 }

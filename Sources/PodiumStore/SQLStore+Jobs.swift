@@ -3,7 +3,8 @@ import SQLKit
 
 /// The job queue on SQL. Every statement is plain SQL that SQLite and PostgreSQL both run
 /// (`RETURNING` included); only the placeholders differ, and the dialect writes those, and
-/// PostgreSQL's claim skips locked rows.
+/// PostgreSQL's claim skips locked rows. A running job's `lease_until` is when it is given up
+/// for dead unless its node renews it.
 extension SQLStore: JobStore {
     /// A row of `jobs` as stored.
     private struct Row: Codable {
@@ -21,6 +22,7 @@ extension SQLStore: JobStore {
         var ownerId: String?
         var createdAt: Date
         var updatedAt: Date
+        var leaseUntil: Date?
 
         init(_ job: JobRecord) {
             id = job.id
@@ -37,6 +39,7 @@ extension SQLStore: JobStore {
             ownerId = job.ownerId
             createdAt = job.createdAt
             updatedAt = job.updatedAt
+            leaseUntil = job.leaseUntil
         }
 
         var record: JobRecord {
@@ -46,7 +49,7 @@ extension SQLStore: JobStore {
                 state: JobRecord.State(rawValue: state) ?? .failed, attempts: attempts,
                 progress: JobProgress(stage: progressStage, done: progressDone, total: progressTotal),
                 error: errorCode.map { JobFailure(code: $0, message: errorMessage ?? "") }, createdAt: createdAt,
-                updatedAt: updatedAt)
+                updatedAt: updatedAt, leaseUntil: leaseUntil)
         }
     }
 
@@ -73,7 +76,7 @@ extension SQLStore: JobStore {
         }
     }
 
-    public func claimJob(kind: String, at now: Date) async throws -> JobRecord? {
+    public func claimJob(kind: String, at now: Date, leaseUntil: Date) async throws -> JobRecord? {
         // One statement: the outer `state = 'queued'` guard makes it atomic for any number of
         // workers. On PostgreSQL (several nodes) the inner select skips rows another claimer has
         // locked, so it takes the next job instead of waiting; were it to read a row just
@@ -82,13 +85,29 @@ extension SQLStore: JobStore {
         return try await serial { db in
             try await db.raw(
                 """
-                UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = \(bind: now)
+                UPDATE jobs SET state = 'running', attempts = attempts + 1, updated_at = \(bind: now),
+                  lease_until = \(bind: leaseUntil)
                 WHERE id = (SELECT id FROM jobs WHERE kind = \(bind: kind) AND state = 'queued'
                             ORDER BY created_at, id LIMIT 1 \(unsafeRaw: skipLocked))
                   AND state = 'queued'
                 RETURNING *
                 """
             ).first(decoding: Row.self, with: Self.decoding)?.record
+        }
+    }
+
+    public func renewJobLease(id: String, attempt: Int, until: Date) async throws -> Bool {
+        struct Renewed: Decodable { let id: String }
+        // A lease only grows: a renewal computed earlier and written late never shortens it.
+        return try await serial { db in
+            try await db.raw(
+                """
+                UPDATE jobs SET lease_until = CASE WHEN lease_until IS NULL OR lease_until < \(bind: until)
+                                                   THEN \(bind: until) ELSE lease_until END
+                WHERE id = \(bind: id) AND state = 'running' AND attempts = \(bind: attempt)
+                RETURNING id
+                """
+            ).all(decoding: Renewed.self).isEmpty == false
         }
     }
 
@@ -120,18 +139,22 @@ extension SQLStore: JobStore {
                 """
                 UPDATE jobs SET state = 'queued', attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END,
                   progress_stage = \(bind: progress.stage), progress_done = \(bind: progress.done),
-                  progress_total = \(bind: progress.total), updated_at = \(bind: now)
+                  progress_total = \(bind: progress.total), updated_at = \(bind: now), lease_until = NULL
                 WHERE id = \(bind: id) AND state = 'running'
                 """
             ).run()
         }
     }
 
-    public func requeueRunningJobs(at now: Date) async throws -> Int {
+    public func requeueExpiredJobs(at now: Date) async throws -> Int {
         struct Requeued: Decodable { let id: String }
         return try await serial { db in
             try await db.raw(
-                "UPDATE jobs SET state = 'queued', updated_at = \(bind: now) WHERE state = 'running' RETURNING id"
+                """
+                UPDATE jobs SET state = 'queued', updated_at = \(bind: now), lease_until = NULL
+                WHERE state = 'running' AND (lease_until IS NULL OR lease_until < \(bind: now))
+                RETURNING id
+                """
             ).all(decoding: Requeued.self).count
         }
     }

@@ -71,7 +71,10 @@ public protocol InteractionStore: Sendable {
     func answers(sessionId: String) async throws -> [(pollId: Int, viewerId: String, answer: PollAnswer, at: Date)]
     func questions(sessionId: String) async throws -> [AudienceQuestion]
     func votes(sessionId: String) async throws -> [(questionId: String, viewerId: String)]
-    func saveViewer(sessionId: String, _ viewer: ViewerEntry, at: Date) async throws
+    /// Stores a viewer (a new name for one known). A newcomer gets the session's next free
+    /// number here, whatever `viewer.number` says, so viewers joining on several nodes never
+    /// share one; a known viewer keeps theirs. Returns the entry as stored.
+    func saveViewer(sessionId: String, _ viewer: ViewerEntry, at: Date) async throws -> ViewerEntry
     func viewers(sessionId: String) async throws -> [ViewerEntry]
 }
 
@@ -128,16 +131,23 @@ public protocol QuestionBankStore: Sendable {
 /// The job queue: long work kept in the store so that a restart resumes it (see ``JobRecord``).
 ///
 /// Written for several workers, and later several nodes, sharing one table: a job is taken by
-/// ``claimJob(kind:at:)`` alone, which moves one `queued` job to `running` in a single guarded
-/// statement, so two workers can never take the same job.
+/// ``claimJob(kind:at:leaseUntil:)`` alone, which moves one `queued` job to `running` in a single
+/// guarded statement, so two workers can never take the same job.
+///
+/// A running job is leased: the node running it renews the lease while it runs
+/// (``renewJobLease(id:attempt:until:)``), and only a job whose lease expired (its node died) is queued
+/// again (``requeueExpiredJobs(at:)``), by whichever node looks first.
 public protocol JobStore: Sendable {
     func insertJob(_ job: JobRecord) async throws
     func job(id: String) async throws -> JobRecord?
     /// Jobs queued or running, oldest first.
     func unfinishedJobs() async throws -> [JobRecord]
-    /// Takes the oldest queued job of `kind`: it becomes `running` and its `attempts` grows by one.
-    /// Nil when none is queued (or another worker took it first).
-    func claimJob(kind: String, at: Date) async throws -> JobRecord?
+    /// Takes the oldest queued job of `kind`: it becomes `running`, leased until `leaseUntil`, and
+    /// its `attempts` grows by one. Nil when none is queued (or another worker took it first).
+    func claimJob(kind: String, at: Date, leaseUntil: Date) async throws -> JobRecord?
+    /// Extends the lease of the run `attempt` of a job, which this node runs. False when that run
+    /// is over (another node found its lease expired and queued the job again, or runs it).
+    func renewJobLease(id: String, attempt: Int, until: Date) async throws -> Bool
     /// Saves a running job's progress, so that a restart shows the last known.
     func saveJobProgress(id: String, _ progress: JobProgress, at: Date) async throws
     /// Ends a job: `done` when `failure` is nil, else `failed` with it.
@@ -145,9 +155,9 @@ public protocol JobStore: Sendable {
     /// Puts a running job back in the queue without counting its attempt: the server stopped it,
     /// not the job's own doing.
     func releaseJob(id: String, progress: JobProgress, at: Date) async throws
-    /// At start: jobs left `running` by a server that stopped are queued again (their attempts
-    /// stay counted). Returns how many.
-    func requeueRunningJobs(at: Date) async throws -> Int
+    /// Queues again the running jobs whose lease ended before `at` (their node died; the attempt
+    /// stays counted), and those without a lease (left by a version without leases). Returns how many.
+    func requeueExpiredJobs(at: Date) async throws -> Int
 }
 
 /// One prepared poll of a deck.

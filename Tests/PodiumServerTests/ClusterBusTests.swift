@@ -258,6 +258,33 @@ struct ClusterBusTests {
     }
 
     @Test(arguments: transports)
+    func viewersJoiningOnBothNodesAtOnceGetOneGuestNumberEach(transport: Transport) async throws {
+        try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
+            let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)
+            let count = 12
+            // Each node would have numbered its own newcomers 1, 2, ...: the store numbers them.
+            // (Each viewer's socket may close once welcomed: the roster keeps who came.)
+            let joined = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for identity in 1...count {
+                    group.addTask {
+                        _ = try await Self.viewer(identity.isMultiple(of: 2) ? nodeA : nodeB, code: code, identity: identity)
+                        return true
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(joined == count)
+            let session = try #require(try await store.session(code: code))
+            #expect(try await store.viewers(sessionId: session.id).map(\.number) == Array(1...count))
+            // The host on A lists every viewer of both nodes, each with a guest number of their own.
+            let list = try await ViewerListTests.latestList(presenter) { list in
+                list.count == count && Set(list.compactMap { $0["name"] as? String }).count == count
+            }
+            #expect(Set(list.compactMap { $0["name"] as? String }) == Set((1...count).map { "Guest \($0)" }))
+        }
+    }
+
+    @Test(arguments: transports)
     func aPointerFromAReachesAViewerOnB(transport: Transport) async throws {
         try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
             let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)

@@ -11,7 +11,8 @@ import Testing
 
 /// Ingest as a job queue kept in the store: progress while a job runs, a job cut short by a
 /// restart finished after it, a job the server keeps dying on given up, unknown kinds and store
-/// failures ending in a clear error, a room upload that joins its room across a restart. Real
+/// failures ending in a clear error, a room upload that joins its room across a restart, and two
+/// nodes: a live node's job left alone, a dead node's taken over once its lease expired. Real
 /// SQLite, real Poppler; a `ToolGate` holds `pdftoppm` where a job must be caught mid-way.
 @Suite("Job queue", .timeLimit(.minutes(3)))
 struct JobQueueTests {
@@ -147,8 +148,9 @@ struct JobQueueTests {
                 await firstGate.arrival()
             }
             let (deckId, jobId) = try #require(ids.withLock { $0 })
-            // A killed server leaves its job running, that run counted: what a claim leaves.
-            #expect(try await store.claimJob(kind: "pdf", at: Date())?.attempts == 1)
+            // A killed server leaves its job running, that run counted, and its lease runs out:
+            // what a claim whose lease ended leaves.
+            #expect(try await store.claimJob(kind: "pdf", at: Date(), leaseUntil: Date())?.attempts == 1)
 
             // The next start takes it up again (its second run) and is killed in turn.
             let secondGate = ToolGate(holding: "pdftoppm")
@@ -163,7 +165,7 @@ struct JobQueueTests {
                 #expect(job["state"] as? String == "running")
                 #expect(job["attempts"] as? Int == 2)
             }
-            #expect(try await store.claimJob(kind: "pdf", at: Date())?.attempts == 2)
+            #expect(try await store.claimJob(kind: "pdf", at: Date(), leaseUntil: Date())?.attempts == 2)
 
             // Two runs cut short: the third start gives up with a clear reason, on the job and the deck.
             try await TestServer(dataDirectory: directory, configure: limited).run(store: store) { client in
@@ -285,7 +287,8 @@ struct JobQueueTests {
                 sourceHash: try blobs.put(fileAt: Self.slides, fileExtension: "pdf"), sourceBytes: 1, createdAt: Date())
             try await store.insertDeck(left)
             try await store.serial { db in
-                try await db.raw("DELETE FROM podium_migrations WHERE version = 8").run()
+                // The job queue's migrations, then, had not run: the table and its lease column.
+                try await db.raw("DELETE FROM podium_migrations WHERE version IN (8, 11)").run()
                 try await db.raw("DROP TABLE jobs").run()
             }
             deck.withLock { $0 = left }
@@ -347,6 +350,78 @@ struct JobQueueTests {
         }
     }
 
+    /// Several nodes on one database: a node starting leaves alone the jobs other nodes run
+    /// (their leases hold, renewed by their heartbeat), and takes a job whose node died once its
+    /// lease ran out, that lost run counted. Each node has its own clock, moved by the test.
+    @Test(arguments: TestStores.kinds) func aDeadNodesJobIsTakenOverAndALiveNodesIsNot(_ kind: StoreKind) async throws {
+        let (first, second, close) = try await TestStores.openNodes(kind)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let clocks = Mutex((a: start, b: start))
+        let settings = JobQueue.Settings(pollInterval: .milliseconds(20), heartbeatInterval: .milliseconds(50))
+        let (workerA, workerB) = (HeldWorker(), HeldWorker())
+        let nodeA = JobQueue(
+            store: first, workers: [workerA], settings: settings, logger: TestServer.logger(),
+            now: { clocks.withLock { $0.a } })
+        let nodeB = JobQueue(
+            store: second, workers: [workerB], settings: settings, logger: TestServer.logger(),
+            now: { clocks.withLock { $0.b } })
+        var runs: [Task<Void, any Error>] = []
+        do {
+            for id in ["j_dead", "j_live"] {
+                try await first.insertJob(
+                    JobRecord(
+                        id: id, kind: HeldWorker.testKind, subjectId: "x_\(id)", ownerId: nil, payload: #""succeed""#,
+                        createdAt: start, updatedAt: start))
+            }
+            // A node claimed the first job, then died: nobody renews its lease.
+            let dead = try await second.claimJob(kind: HeldWorker.testKind, at: start, leaseUntil: start.addingTimeInterval(1))
+            #expect(dead?.id == "j_dead")
+
+            // Node A starts (the dead node's lease still holds) and runs the other job.
+            runs.append(Task { try await nodeA.run() })
+            var startedA = workerA.started.makeAsyncIterator()
+            #expect(await startedA.next() == "j_live")
+            // Node B starts: it takes neither.
+            runs.append(Task { try await nodeB.run() })
+            try await Self.waitUntil("node B started") { nodeB.progress(jobId: "j_live") != nil }
+            #expect(try await first.job(id: "j_dead")?.state == .running)
+            #expect(try await first.job(id: "j_live")?.state == .running)
+
+            // Time passes, for A first: its heartbeat renews its lease past B's time before B's clock moves.
+            let later = start.addingTimeInterval(600)
+            clocks.withLock { $0.a = later }
+            try await Self.waitUntil("node A renewed its lease") {
+                try await second.job(id: "j_live")?.leaseUntil.map { $0 > later } == true
+            }
+            clocks.withLock { $0.b = later }
+            // B finds the dead node's lease expired and runs the job, its second run; A keeps its own.
+            var startedB = workerB.started.makeAsyncIterator()
+            #expect(await startedB.next() == "j_dead")
+            #expect(try await second.job(id: "j_dead")?.attempts == 2)
+            let live = try #require(try await second.job(id: "j_live"))
+            #expect(live.state == .running && live.attempts == 1)
+
+            workerA.release("j_live")
+            workerB.release("j_dead")
+            for id in ["j_live", "j_dead"] {
+                try await Self.waitUntil("\(id) done") { try await first.job(id: id)?.state == .done }
+            }
+            #expect(try await first.job(id: "j_live")?.attempts == 1)
+            #expect(try await first.job(id: "j_dead")?.attempts == 2)
+        } catch {
+            // Held workers wait for their release even when cancelled.
+            workerA.release("j_live")
+            workerB.release("j_dead")
+            for run in runs { run.cancel() }
+            for run in runs { _ = await run.result }
+            await close()
+            throw error
+        }
+        for run in runs { run.cancel() }
+        for run in runs { _ = await run.result }
+        await close()
+    }
+
     // MARK: Helpers
 
     /// Runs `body`, then closes the store whatever happened: a store dropped open stops a debug
@@ -371,6 +446,18 @@ struct JobQueueTests {
             UserRecord(
                 id: "u_other", email: "other@example.org", name: "Other", role: .presenter,
                 passwordHash: try await accounts.hash("other-password"), createdAt: Date()))
+    }
+
+    /// Checks `condition` until it holds (20 s at most).
+    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("still not true after 20 s: \(what)")
+                return
+            }
+            try await ContinuousClock().sleep(for: .milliseconds(10))
+        }
     }
 
     /// Polls the job until it is done or failed, as a client would.

@@ -64,7 +64,7 @@ struct MigrateDataTests {
             CommandWrite(
                 commandKey: "v2:a1", events: [], records: [.answer(pollId: 1, viewerId: "v2", .text("tea"))], seq: 2),
             at: StoreTests.t1)
-        try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "v1", number: 1, name: "Bo"), at: StoreTests.t0)
+        _ = try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "v1", number: 1, name: "Bo"), at: StoreTests.t0)
         try await store.saveNote(sessionId: "s1", viewerId: "v1", page: 1, text: "note", at: StoreTests.t0)
         try await store.attendanceStarted(id: "a1", sessionId: "s1", viewerId: "v1", at: StoreTests.t0)
         try await store.saveBankQuestion(

@@ -15,6 +15,7 @@ struct StoreTests {
     /// Dates with a fraction PostgreSQL keeps exactly (it stores microseconds).
     static let t0 = Date(timeIntervalSince1970: 1_700_000_000.25)
     static let t1 = Date(timeIntervalSince1970: 1_700_000_060.5)
+    static let t2 = Date(timeIntervalSince1970: 1_700_000_075.75)
 
     /// An admin, a deck with two pages, and a live session of it.
     static func seed(_ store: SQLStore) async throws -> SessionRecord {
@@ -93,8 +94,13 @@ struct StoreTests {
             #expect(try await store.questions(sessionId: "s1") == [answered])
             #expect(try await store.votes(sessionId: "s1").map(\.viewerId) == ["v2"])
 
-            try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "v1", number: 1, name: nil), at: Self.t0)
-            try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "v1", number: 1, name: "Bo"), at: Self.t1)
+            // The store numbers a newcomer (whatever number it is given); one known keeps theirs.
+            #expect(
+                try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "v1", number: 7, name: nil), at: Self.t0)
+                    == ViewerEntry(id: "v1", number: 1, name: nil))
+            #expect(
+                try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "v1", number: 7, name: "Bo"), at: Self.t1)
+                    == ViewerEntry(id: "v1", number: 1, name: "Bo"))
             #expect(try await store.viewers(sessionId: "s1") == [ViewerEntry(id: "v1", number: 1, name: "Bo")])
             try await store.saveNote(sessionId: "s1", viewerId: "v1", page: 2, text: "note", at: Self.t0)
             #expect(try await store.notes(sessionId: "s1", viewerId: "v1") == [2: "note"])
@@ -155,7 +161,9 @@ struct StoreTests {
                 for _ in 0..<4 {
                     group.addTask {
                         var mine: [String] = []
-                        while let job = try await store.claimJob(kind: "pdf", at: Self.t1) { mine.append(job.id) }
+                        while let job = try await store.claimJob(kind: "pdf", at: Self.t1, leaseUntil: Self.t2) {
+                            mine.append(job.id)
+                        }
                         return mine
                     }
                 }
@@ -163,10 +171,13 @@ struct StoreTests {
             }
             #expect(claimed.sorted() == ids.sorted())
             let job = try #require(try await store.job(id: "j0"))
-            #expect(job.state == .running && job.attempts == 1 && job.updatedAt == Self.t1)
+            #expect(job.state == .running && job.attempts == 1 && job.updatedAt == Self.t1 && job.leaseUntil == Self.t2)
             try await store.finishJob(id: "j0", failure: JobFailure(code: "bad", message: "no"), at: Self.t1)
             #expect(try await store.job(id: "j0")?.error == JobFailure(code: "bad", message: "no"))
-            #expect(try await store.requeueRunningJobs(at: Self.t1) == 23)
+            // Leased until t2: nobody takes them before, everyone after.
+            #expect(try await store.requeueExpiredJobs(at: Self.t1) == 0)
+            #expect(try await store.requeueExpiredJobs(at: Self.t2.addingTimeInterval(0.5)) == 23)
+            #expect(try await store.job(id: "j1")?.leaseUntil == nil)
         }
     }
 
@@ -277,5 +288,121 @@ struct StoreTests {
             #expect(throws: StoreConfigurationError.self) { try PostgresURL.clientConfiguration(url) }
         }
         #expect(throws: Never.self) { try PostgresURL.clientConfiguration("postgresql://u:p%40ss@h:6543/db?sslmode=require") }
+    }
+
+    // MARK: Several nodes
+
+    /// A job running on one node is that node's while it renews its lease: another node looking
+    /// for abandoned jobs (at its start, at every poll) leaves it alone, and takes it only once
+    /// the lease ran out (the node died), counting the lost run as an attempt.
+    @Test(arguments: TestStores.kinds) func aRunningJobIsRequeuedOnlyWhenItsLeaseExpired(_ kind: StoreKind) async throws {
+        let (first, second, close) = try await TestStores.openNodes(kind)
+        do {
+            _ = try await Self.seed(first)
+            try await first.insertJob(
+                JobRecord(
+                    id: "j1", kind: "pdf", subjectId: "d1", ownerId: "u1", payload: "{}", createdAt: Self.t0,
+                    updatedAt: Self.t0))
+            let claimed = try #require(try await first.claimJob(kind: "pdf", at: Self.t0, leaseUntil: Self.t1))
+            #expect(claimed.attempts == 1 && claimed.leaseUntil == Self.t1)
+
+            // The other node starts before the lease ends: the job stays with the first.
+            #expect(try await second.requeueExpiredJobs(at: Self.t0.addingTimeInterval(1)) == 0)
+            #expect(try await second.claimJob(kind: "pdf", at: Self.t0, leaseUntil: Self.t1) == nil)
+            // The first renews it: still its own after the first lease would have ended.
+            #expect(try await first.renewJobLease(id: "j1", attempt: 1, until: Self.t2))
+            #expect(try await second.requeueExpiredJobs(at: Self.t1.addingTimeInterval(1)) == 0)
+            #expect(try await second.job(id: "j1")?.state == .running)
+
+            // The first stops renewing (it died): once the lease ended, the other node takes it.
+            let later = Self.t2.addingTimeInterval(1)
+            #expect(try await second.requeueExpiredJobs(at: later) == 1)
+            let taken = try #require(
+                try await second.claimJob(kind: "pdf", at: later, leaseUntil: later.addingTimeInterval(15)))
+            #expect(taken.id == "j1" && taken.attempts == 2)
+            // The first node's run is over: its renewal no longer holds the job.
+            #expect(try await !first.renewJobLease(id: "j1", attempt: 1, until: later.addingTimeInterval(60)))
+            #expect(try await second.renewJobLease(id: "j1", attempt: 2, until: later.addingTimeInterval(30)))
+            #expect(try await first.job(id: "j1")?.leaseUntil == later.addingTimeInterval(30))
+            // A graceful stop gives it back at once, that run not counted.
+            try await second.releaseJob(id: "j1", progress: .queued, at: later)
+            let released = try #require(try await first.job(id: "j1"))
+            #expect(released.state == .queued && released.attempts == 1 && released.leaseUntil == nil)
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+    }
+
+    /// Viewers joining one session on two nodes at once: the store numbers them, each number
+    /// once, 1...N, and each node is told the number stored.
+    @Test(arguments: TestStores.kinds) func viewersJoiningOnTwoNodesAtOnceGetDistinctNumbers(_ kind: StoreKind) async throws {
+        let (first, second, close) = try await TestStores.openNodes(kind)
+        do {
+            _ = try await Self.seed(first)
+            let count = 60
+            let returned = try await withThrowingTaskGroup(of: ViewerEntry.self) { group in
+                for index in 0..<count {
+                    let store = index.isMultiple(of: 2) ? first : second
+                    group.addTask {
+                        // Each node would have picked 1 from its own roster.
+                        try await store.saveViewer(
+                            sessionId: "s1", ViewerEntry(id: "v\(index)", number: 1, name: nil), at: Self.t0)
+                    }
+                }
+                return try await group.reduce(into: [ViewerEntry]()) { $0.append($1) }
+            }
+            #expect(returned.map(\.number).sorted() == Array(1...count))
+            let stored = try await second.viewers(sessionId: "s1")
+            #expect(stored.map(\.number) == Array(1...count))
+            #expect(stored.sorted { $0.id < $1.id } == returned.sorted { $0.id < $1.id })
+            // Joining again (renamed) keeps the number.
+            let again = try await second.saveViewer(
+                sessionId: "s1", ViewerEntry(id: "v0", number: 99, name: "Ada"), at: Self.t1)
+            #expect(again.number == returned.first { $0.id == "v0" }?.number && again.name == "Ada")
+        } catch {
+            await close()
+            throw error
+        }
+        await close()
+    }
+
+    /// Numbers two nodes gave twice before the store gave them are numbered again by the
+    /// migration that makes them unique, in order of number then arrival.
+    @Test(arguments: TestStores.kinds) func theMigrationRenumbersViewersGivenOneNumberTwice(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            _ = try await Self.seed(store)
+            try await store.insertSession(
+                SessionRecord(
+                    id: "s2", code: "GHIJKL", deckId: "d1", presenterId: "u1", passcodeHash: nil, allowDownload: true,
+                    createdAt: Self.t0))
+            let dialect = store.dialect
+            // What an earlier version could leave: the index not there yet, and duplicates.
+            try await store.serial { db in
+                try await db.raw("DROP INDEX session_viewers_number").run()
+                try await db.raw("DELETE FROM podium_migrations WHERE version = 12").run()
+                let rows: [(String, String, Int, Date)] = [
+                    ("s1", "a", 1, Self.t0), ("s1", "b", 2, Self.t0), ("s1", "c", 2, Self.t1), ("s1", "d", 3, Self.t1),
+                    ("s2", "x", 1, Self.t0), ("s2", "y", 2, Self.t1),
+                ]
+                for (session, viewer, number, seen) in rows {
+                    try await db.raw(
+                        """
+                        INSERT INTO session_viewers (session_id, viewer_id, number, name, first_seen)
+                        VALUES (\(bind: session), \(bind: viewer), \(bind: number), NULL, \(bind: seen))
+                        """
+                    ).run()
+                }
+                try await Migrations.run(on: db, dialect: dialect, logger: TestServer.logger())
+            }
+            #expect(try await store.viewers(sessionId: "s1").map(\.id) == ["a", "b", "c", "d"])
+            #expect(try await store.viewers(sessionId: "s1").map(\.number) == [1, 2, 3, 4])
+            #expect(try await store.viewers(sessionId: "s2").map(\.number) == [1, 2])
+            // The index holds now: the next newcomer gets the next number.
+            #expect(
+                try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "e", number: 1, name: nil), at: Self.t1).number
+                    == 5)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import PodiumCore
+import PodiumStore
 import Testing
 
 @testable import PodiumServer
@@ -38,6 +39,28 @@ struct ViewerListTests {
     }
 
     static func entry(_ list: [[String: Any]], _ id: String) -> [String: Any]? { list.first { $0["id"] as? String == id } }
+
+    /// Another node stored a viewer just after this node read the session's viewers: the store
+    /// gives the newcomer the next number, and this node shows that one, not the one its own
+    /// roster would have picked.
+    @Test func aNewcomerIsShownWithTheNumberTheStoreGave() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        let (_, arrival) = AsyncStream.makeStream(of: Void.self)
+        let store = GatedStore(base: sqlite, holding: "nobody", arrived: arrival)
+        try await server.run(store: store) { client in
+            let (_, code, presenter) = try await client.presentSession()
+            let session = try #require(try await sqlite.session(code: code))
+            _ = try await sqlite.saveViewer(
+                sessionId: session.id, ViewerEntry(id: "on-another-node", number: 1, name: nil), at: Date())
+            store.staleViewerReads.store(true, ordering: .relaxed)
+            _ = try await InteractionTests().viewer(client, code: code, identity: InteractionTests.identity(1))
+            let list = try await Self.latestList(presenter) { $0.count == 1 }
+            #expect(list.first?["name"] as? String == "Guest 2")
+        }
+        try await sqlite.close()
+    }
 
     @Test func aViewerWithTwoTabsIsConnectedUntilTheLastClosesAndARenameShows() async throws {
         try await TestServer.withLiveSession { client, token, code in

@@ -9,9 +9,12 @@ import Synchronization
 ///
 /// - Progress lives in memory, where the API reads it, and is saved at most once per
 ///   `progressSaveInterval`, so a restart shows the last known.
-/// - At start, jobs left `running` by a server that stopped are queued again. A run the server
-///   stopped counts as an attempt, unless the stop was graceful; past `maxAttempts` the job fails
-///   with `interrupted`, so a file that brings the server down each time is not tried for ever.
+/// - A running job is leased to the node running it, which renews the lease every
+///   `heartbeatInterval`; at start and at every poll, jobs whose lease expired (their node died:
+///   no renewal for `leaseDuration`) are queued again, and any node takes them. A live node's jobs
+///   are never taken from it. A run that was cut short counts as an attempt, unless the stop was
+///   graceful (the job is released at once); past `maxAttempts` the job fails with
+///   `interrupted`, so a file that brings the server down each time is not tried for ever.
 /// - A shutdown does not wait for a job (a large one takes minutes): its worker is cancelled and
 ///   the job goes back to the queue for the next start.
 /// - A job whose kind no worker takes fails with `unknown_kind`.
@@ -25,6 +28,11 @@ final class JobQueue: Service, Sendable {
         /// How often the store is asked for jobs nobody announced (another node's; a claim that
         /// failed on a store error).
         var pollInterval = Duration.seconds(5)
+        /// How often a node renews the lease of each job it runs.
+        var heartbeatInterval = Duration.seconds(5)
+        /// How long a job's lease lasts without renewal: past it, the job's node is taken for
+        /// dead and the job is queued again. Three heartbeats, so a slow write or two is no death.
+        var leaseDuration: Duration { heartbeatInterval * 3 }
     }
 
     /// A job this server knows is unfinished, and its newest progress.
@@ -33,6 +41,8 @@ final class JobQueue: Service, Sendable {
         var subjectId: String
         var progress: JobProgress
         var running = false
+        /// Which run this node is (the job's `attempts` when claimed), for its lease.
+        var attempt = 0
         /// Progress reported since it was last saved.
         var unsaved = false
     }
@@ -102,8 +112,7 @@ final class JobQueue: Service, Sendable {
     // MARK: Running
 
     func run() async throws {
-        let requeued = try await store.requeueRunningJobs(at: now())
-        if requeued > 0 { logger.notice("\(requeued) job(s) left running by the last stop are queued again") }
+        await requeueExpired(at: now())
         let unfinished = try await store.unfinishedJobs()
         for job in unfinished where workers[job.kind] != nil { track(job) }
         for kind in Set(unfinished.map(\.kind)) where workers[kind] == nil { await failUnknownKind(kind) }
@@ -112,6 +121,7 @@ final class JobQueue: Service, Sendable {
             await withDiscardingTaskGroup { group in
                 for kind in self.workers.keys { group.addTask { await self.dispatch(kind: kind) } }
                 group.addTask { await self.poll() }
+                group.addTask { await self.heartbeat() }
             }
         }
     }
@@ -138,13 +148,37 @@ final class JobQueue: Service, Sendable {
 
     private func poll() async {
         while (try? await Task.sleep(for: settings.pollInterval)) != nil {
+            // Its own leases first, to the same instant: a node that was paused (or whose clock
+            // jumped) past its leases must not give up the jobs it still runs.
+            let at = now()
+            await renewLeases(at: at)
+            await requeueExpired(at: at)
             for wakeup in wakeups.values { wakeup.continuation.yield() }
         }
     }
 
+    /// Queues again the jobs of nodes that died (this one, before a crash, included).
+    private func requeueExpired(at: Date) async {
+        do {
+            let requeued = try await store.requeueExpiredJobs(at: at)
+            if requeued > 0 { logger.notice("\(requeued) job(s) whose server stopped renewing them are queued again") }
+        } catch {
+            if !Task.isCancelled { logger.error("could not look for jobs of stopped servers: \(error)") }
+        }
+    }
+
+    private var leaseUntil: Date { leaseUntil(from: now()) }
+
+    private func leaseUntil(from at: Date) -> Date { at.addingTimeInterval(Self.seconds(settings.leaseDuration)) }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+
     private func claim(kind: String) async -> JobRecord? {
         do {
-            return try await store.claimJob(kind: kind, at: now())
+            return try await store.claimJob(kind: kind, at: now(), leaseUntil: leaseUntil)
         } catch {
             if !Task.isCancelled { logger.error("could not take the next \(kind) job: \(error)") }
             return nil
@@ -221,7 +255,7 @@ final class JobQueue: Service, Sendable {
     private func failUnknownKind(_ kind: String) async {
         let failure = JobFailure(code: "unknown_kind", message: "This server has no worker for jobs of kind \(kind).")
         do {
-            while let job = try await store.claimJob(kind: kind, at: now()) {
+            while let job = try await store.claimJob(kind: kind, at: now(), leaseUntil: leaseUntil) {
                 logger.error("job \(job.id) failed: \(failure.message)")
                 try await store.finishJob(id: job.id, failure: failure, at: now())
             }
@@ -257,6 +291,32 @@ final class JobQueue: Service, Sendable {
         }
     }
 
+    /// Renews the leases of the jobs this node runs every heartbeat, until cancelled. A failed
+    /// renewal is retried at the next; a lease lasts several, so only a node that stays cut off
+    /// loses its jobs.
+    private func heartbeat() async {
+        while (try? await Task.sleep(for: settings.heartbeatInterval)) != nil {
+            await renewLeases(at: now())
+        }
+    }
+
+    private func renewLeases(at: Date) async {
+        let running = board.withLock { board in
+            board.jobs.compactMap { id, tracked in tracked.running ? (id: id, attempt: tracked.attempt) : nil }
+        }
+        for job in running {
+            do {
+                if try await !store.renewJobLease(id: job.id, attempt: job.attempt, until: leaseUntil(from: at)),
+                    board.withLock({ $0.jobs[job.id]?.running == true })
+                {
+                    logger.warning("job \(job.id) was taken for abandoned while this server ran it; it may run twice")
+                }
+            } catch {
+                if !Task.isCancelled { logger.warning("could not renew the lease of job \(job.id): \(error)") }
+            }
+        }
+    }
+
     // MARK: The board of unfinished jobs
 
     private func track(_ job: JobRecord) {
@@ -269,6 +329,7 @@ final class JobQueue: Service, Sendable {
     private func markRunning(_ job: JobRecord) {
         board.withLock { board in
             board.jobs[job.id, default: Tracked(kind: job.kind, subjectId: job.subjectId, progress: job.progress)].running = true
+            board.jobs[job.id]?.attempt = job.attempts
             board.jobBySubject[job.subjectId] = job.id
         }
     }

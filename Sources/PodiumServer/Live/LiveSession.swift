@@ -120,17 +120,30 @@ actor LiveSession {
                 logger.error("could not record attendance in session \(record.code): \(error)")
             }
             if state.viewerEntry(viewerId) == nil {
-                // A newcomer's guest number follows every node's viewers, not only this node's.
+                // A newcomer's guest number is the store's, which gives each number once across
+                // every node; the roster takes it, with the other nodes' viewers.
                 do {
                     state.restoreViewers(try await store.viewers(sessionId: record.id))
                 } catch {
                     logger.error("could not read the viewers of session \(record.code): \(error)")
                 }
             }
-            let (entry, changed) = state.registerViewer(viewerId, name: name)
-            if changed {
+            if state.viewerEntry(viewerId) == nil {
+                // The entry as the roster would make it (name cleaned), numbered by the store.
+                var draft = state.viewers
+                let (entry, _) = draft.register(viewerId, name: name)
                 do {
-                    try await store.saveViewer(sessionId: record.id, entry, at: now())
+                    let stored = try await store.saveViewer(sessionId: record.id, entry, at: now())
+                    state.restoreViewers([stored])
+                    await bus.note(SessionNote(node: node, sessionId: record.id, code: record.code, kind: .records))
+                } catch {
+                    logger.error("could not store viewer of session \(record.code): \(error)")
+                }
+                // Known now (unless the store failed: then numbered by this node alone).
+                _ = state.registerViewer(viewerId, name: name)
+            } else if state.registerViewer(viewerId, name: name).changed, let entry = state.viewerEntry(viewerId) {
+                do {
+                    _ = try await store.saveViewer(sessionId: record.id, entry, at: now())
                     await bus.note(SessionNote(node: node, sessionId: record.id, code: record.code, kind: .records))
                 } catch {
                     logger.error("could not store viewer of session \(record.code): \(error)")

@@ -15,8 +15,12 @@ extension GatedStore {
         try await base.unfinishedJobs()
     }
 
-    func claimJob(kind: String, at: Date) async throws -> JobRecord? {
-        try await base.claimJob(kind: kind, at: at)
+    func claimJob(kind: String, at: Date, leaseUntil: Date) async throws -> JobRecord? {
+        try await base.claimJob(kind: kind, at: at, leaseUntil: leaseUntil)
+    }
+
+    func renewJobLease(id: String, attempt: Int, until: Date) async throws -> Bool {
+        try await base.renewJobLease(id: id, attempt: attempt, until: until)
     }
 
     func saveJobProgress(id: String, _ progress: JobProgress, at: Date) async throws {
@@ -31,7 +35,7 @@ extension GatedStore {
         try await base.releaseJob(id: id, progress: progress, at: at)
     }
 
-    func requeueRunningJobs(at: Date) async throws -> Int {
-        try await base.requeueRunningJobs(at: at)
+    func requeueExpiredJobs(at: Date) async throws -> Int {
+        try await base.requeueExpiredJobs(at: at)
     }
 }

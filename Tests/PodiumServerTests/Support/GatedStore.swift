@@ -17,6 +17,10 @@ final class GatedStore: PodiumStore {
     /// Reads of a deck that fail, as a database that has gone away fails, before reads work again.
     let failingDeckReads = Atomic<Int>(0)
 
+    /// While set, reading a session's viewers finds none, as a read just before another node
+    /// stored one.
+    let staleViewerReads = Atomic<Bool>(false)
+
     /// While set, the store's health check fails as a database that has gone away fails.
     let failingPings = Atomic<Bool>(false)
 
@@ -191,12 +195,13 @@ final class GatedStore: PodiumStore {
         try await base.votes(sessionId: sessionId)
     }
 
-    func saveViewer(sessionId: String, _ viewer: ViewerEntry, at: Date) async throws {
+    func saveViewer(sessionId: String, _ viewer: ViewerEntry, at: Date) async throws -> ViewerEntry {
         try await base.saveViewer(sessionId: sessionId, viewer, at: at)
     }
 
     func viewers(sessionId: String) async throws -> [ViewerEntry] {
-        try await base.viewers(sessionId: sessionId)
+        if staleViewerReads.load(ordering: .relaxed) { return [] }
+        return try await base.viewers(sessionId: sessionId)
     }
 
     func saveNote(sessionId: String, viewerId: String, page: Int, text: String, at: Date) async throws {
