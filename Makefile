@@ -10,12 +10,13 @@ run:
 	$(SWIFT) build -c release --product podium
 	.build/release/podium serve --port $(PORT)
 
-## Run every test: Swift (core, media, server in-process, on SQLite and PostgreSQL) and the browser tests.
-# (The cluster fault test, `make test-cluster`, is not in it yet: it still finds two faults, see
-# docs/operations.md, "Several nodes"; it joins `make test` when they are fixed.)
+## Run every test: Swift (core, media, server in-process, on SQLite and PostgreSQL), the browser
+## tests and the cluster fault test (without its PostgreSQL restart: a known fault, see
+## docs/operations.md, "Several nodes"; `make test-cluster` runs every phase).
 test:
 	scripts/setup --test
 	$(MAKE) test-swift test-browser
+	CLUSTER_SKIP_POSTGRES_RESTART=1 $(MAKE) test-cluster
 
 # One build of every target: the tests, and the podium binary that the crash-recovery tests and
 # then the browser tests run (test-browser's own build finds nothing left to do).

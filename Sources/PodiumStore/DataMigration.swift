@@ -33,11 +33,11 @@ public enum DataMigration {
             throw Refusal(description: "migrate-data copies an SQLite installation into PostgreSQL")
         }
         try await checkSchema(of: target)
-        return try await source.serial { sqlite in
+        return try await source.serial(limit: nil) { sqlite in
             // One read transaction: the copy is of one moment, even if something writes meanwhile.
             try await sqlite.raw("BEGIN").run()
             do {
-                let counts = try await target.transaction { postgres in
+                let counts = try await target.transaction(limit: nil) { postgres in
                     let nonEmpty = try await countRows(on: postgres).filter { $0.value > 0 }
                     guard nonEmpty.isEmpty else {
                         let listed = tables.filter { nonEmpty[$0] != nil }.map { "\($0) (\(nonEmpty[$0]!))" }

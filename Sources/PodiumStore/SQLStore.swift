@@ -51,7 +51,7 @@ public final class SQLStore: StoreHealth {
         let connection = try await SQLiteConnection.open(storage: storage, logger: logger)
         let store = SQLStore(backend: .sqlite(connection, connection.sql(queryLogLevel: .trace), SerialGate()))
         do {
-            try await store.serial { db in
+            try await store.serial(limit: nil) { db in
                 if path != nil {
                     // WAL lets readers run while a write commits; synchronous=NORMAL is durable across
                     // process crashes in WAL mode (only a power loss can drop the last transactions).
@@ -80,6 +80,10 @@ public final class SQLStore: StoreHealth {
         try await settings.probe(logger: logger)
         var configuration = settings.clientConfiguration
         configuration.options.maximumConnections = maximumConnections
+        // A transaction its client abandoned (a node killed mid-way, a connection lost between
+        // statements) must not keep its locks: the next append of that session would wait behind
+        // it. The server ends such a session after 10 s idle inside a transaction.
+        configuration.options.additionalStartupParameters.append(("idle_in_transaction_session_timeout", "10000"))
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let (started, start) = AsyncStream.makeStream(of: Void.self)
         let run = Task {
@@ -90,7 +94,7 @@ public final class SQLStore: StoreHealth {
         for await _ in started {}
         let store = SQLStore(backend: .postgres(client, run))
         do {
-            try await store.serial { db in
+            try await store.serial(limit: nil) { db in
                 try await Migrations.runLocked(on: db, logger: logger)
             }
         } catch {
@@ -120,31 +124,65 @@ public final class SQLStore: StoreHealth {
         _ = try await serial { db in try await db.raw("SELECT 1 AS one").first(decoding: Row.self) }
     }
 
+    /// The longest one store operation may run on a PostgreSQL connection before the connection
+    /// is closed under it (failing the operation). A statement can wait for ever behind a lock
+    /// that an abandoned transaction holds, or on a connection the server dropped without the
+    /// client noticing; a live session's command gate waits behind it, and so would every viewer.
+    /// Migrations and `migrate-data` run without it.
+    static let operationLimit = Duration.seconds(15)
+
     /// Runs `body` alone on a connection: the one SQLite connection behind the gate, or a
-    /// PostgreSQL connection leased for it.
-    func serial<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        switch backend {
-        case .sqlite(_, let db, let gate):
-            return try await gate.run { try await body(db) }
-        case .postgres(let client, _):
-            return try await client.withConnection { connection in
-                try await body(connection.sql(queryLogLevel: .trace))
-            }
-        }
+    /// PostgreSQL connection leased for it (closed if `body` runs longer than `limit`).
+    func serial<T: Sendable>(
+        limit: Duration? = SQLStore.operationLimit, _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
+        try await leased(limit: limit) { db, _ in try await body(db) }
     }
 
     /// Runs `body` inside BEGIN/COMMIT on one connection, rolling back if it throws.
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(
+        limit: Duration? = SQLStore.operationLimit, _ body: @Sendable (any SQLDatabase) async throws -> T
+    ) async throws -> T {
         let begin: SQLQueryString = dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
-        return try await serial { db in
+        return try await leased(limit: limit) { db, discard in
             try await db.raw(begin).run()
             do {
                 let result = try await body(db)
                 try await db.raw("COMMIT").run()
                 return result
             } catch {
-                try? await db.raw("ROLLBACK").run()
+                do {
+                    try await db.raw("ROLLBACK").run()
+                } catch {
+                    // A connection left inside a transaction would hold its locks and give its
+                    // next user a transaction it never began: it goes.
+                    await discard()
+                }
                 throw error
+            }
+        }
+    }
+
+    /// `body` with a database and a way to close the connection under it (PostgreSQL; SQLite's
+    /// one connection is never closed here).
+    private func leased<T: Sendable>(
+        limit: Duration?, _ body: @Sendable (any SQLDatabase, _ discard: @Sendable () async -> Void) async throws -> T
+    ) async throws -> T {
+        switch backend {
+        case .sqlite(_, let db, let gate):
+            return try await gate.run { try await body(db, {}) }
+        case .postgres(let client, _):
+            return try await client.withConnection { connection in
+                let discard: @Sendable () async -> Void = { try? await connection.close() }
+                let watchdog = limit.map { limit in
+                    Task {
+                        try await Task.sleep(for: limit)
+                        // Closing fails whatever runs on it; the pool opens a new connection.
+                        await discard()
+                    }
+                }
+                defer { watchdog?.cancel() }
+                return try await body(connection.sql(queryLogLevel: .trace), discard)
             }
         }
     }

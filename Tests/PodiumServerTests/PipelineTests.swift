@@ -116,6 +116,46 @@ struct PipelineTests {
         await closeStores()
     }
 
+    /// A viewer that comes from a node ahead of this one (its hints lost or late) is welcomed
+    /// at what it has seen, not before it: the node reads the store first, so no event reaches
+    /// the viewer twice.
+    @Test(arguments: TestStores.kinds) func aViewerAheadOfTheNodeIsWelcomedAfterItCatchesUp(_ kind: StoreKind)
+        async throws
+    {
+        let first = TestServer()
+        let second = TestServer()
+        defer {
+            first.removeData()
+            second.removeData()
+        }
+        let (store, storeOfB, closeStores) = try await TestStores.openNodes(kind)
+        let bus = LossyBus()
+        try await first.run(store: store, bus: bus) { nodeA in
+            try await second.run(store: storeOfB, bus: bus) { nodeB in
+                let (_, code, presenterOnA) = try await nodeA.presentSession()
+                // B serves the session from seq 0; then A's hints are lost.
+                let (early, _) = try await viewer(nodeB, code: code, identity: 1)
+                bus.dropping.store(true, ordering: .relaxed)
+                try await presenterOnA.send(#"{"type":"goto","id":"g3","page":3}"#)
+                try await presenterOnA.send(#"{"type":"goto","id":"g4","page":4}"#)
+                #expect(try await ack(presenterOnA, "g4")["seq"] as? Int == 2)
+                // A viewer that saw both on A reconnects to B.
+                let socket = try await nodeB.socket(
+                    code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(2))"])
+                let welcome = try await socket.hello(["role": "viewer", "lastSeq": 2])
+                #expect(welcome["seq"] as? Int == 2)
+                #expect((welcome["events"] as? [Any])?.isEmpty ?? true)
+                bus.dropping.store(false, ordering: .relaxed)
+                try await presenterOnA.send(#"{"type":"goto","id":"g5","page":5}"#)
+                #expect(try await socket.nextDurable()?["seq"] as? Int == 3)
+                // The viewer B had before gets everything once, in order.
+                let seen = [try await early.nextDurable(), try await early.nextDurable(), try await early.nextDurable()]
+                #expect(seen.map { $0?["seq"] as? Int } == [1, 2, 3])
+            }
+        }
+        await closeStores()
+    }
+
     @Test func aHelloWhoseTokenCannotBeCheckedIsToldTheServerIsUnavailable() async throws {
         let server = TestServer()
         defer { server.removeData() }

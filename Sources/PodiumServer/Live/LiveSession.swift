@@ -150,6 +150,12 @@ actor LiveSession {
                 }
             }
         }
+        if let lastSeq, lastSeq > state.seq {
+            // The client comes from a node that was ahead of this one: read what it has seen
+            // first, or the welcome would be behind the client and those events would then reach
+            // it a second time, as this node catches up.
+            await catchUp(to: lastSeq)
+        }
         // The socket joins the fan-out only now, with no suspension before its welcome is queued:
         // whatever happened while the store was written is in the welcome, and nothing can
         // reach the socket before it.
