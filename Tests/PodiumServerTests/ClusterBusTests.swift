@@ -63,7 +63,7 @@ struct ClusterBusTests {
         let channel = channel()
         let busA = try bus(transport, shared: local, channel: channel)
         let busB = try bus(transport, shared: local, channel: channel, configure: configureB)
-        try await closing(store, cleanUp) {
+        try await closing(store, then: cleanUp) {
             try await first.run(store: store, bus: busA) { nodeA in
                 try await second.run(store: store, bus: busB) { nodeB in
                     try await waitUntil("both buses listen") {
@@ -72,35 +72,6 @@ struct ClusterBusTests {
                     try await body(nodeA, nodeB, store, [busA, busB])
                 }
             }
-        }
-    }
-
-    /// Runs `body`, then closes the store and drops its database, whether `body` threw or not.
-    static func closing(_ store: SQLStore, _ cleanUp: @Sendable () async -> Void, _ body: () async throws -> Void)
-        async throws
-    {
-        do {
-            try await body()
-        } catch {
-            try? await store.close()
-            await cleanUp()
-            throw error
-        }
-        try await store.close()
-        await cleanUp()
-    }
-
-    /// Polls `condition` until it holds, failing after `seconds`.
-    static func waitUntil(
-        _ what: String, seconds: Double = 10, _ condition: @Sendable () async throws -> Bool
-    ) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out waiting until \(what)")
-                throw CancellationError()
-            }
-            try await Task.sleep(for: .milliseconds(20))
         }
     }
 
@@ -305,7 +276,7 @@ struct ClusterBusTests {
             let changed = try await nodeA.request(
                 .patch, "/api/v1/sessions/\(code)", token: token, json: #"{"passcode":"4711"}"#)
             #expect(changed.status == .ok)
-            try await Self.waitUntil("B asks for the passcode") {
+            try await waitUntil("B asks for the passcode") {
                 let socket = try await nodeB.socket(
                     code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(2))"])
                 let refused = try await socket.hello(["role": "viewer"])["code"] as? String == "passcode_required"
@@ -349,7 +320,7 @@ struct ClusterBusTests {
             let pollId = try #require(try await viewer.next(ofType: "pollOpened")?["poll"] as? [String: Any])["id"] as! Int
 
             try await Self.terminate(backend: try #require(busB.listenerBackendPID))
-            try await Self.waitUntil("B notices") { !busB.isListening }
+            try await waitUntil("B notices") { !busB.isListening }
             // Meanwhile events and an answer on A: their hint and note are lost to B.
             for (index, page) in [3, 4, 5].enumerated() {
                 try await presenter.send(#"{"type":"goto","id":"h\#(index)","page":\#(page)}"#)
@@ -384,7 +355,7 @@ struct ClusterBusTests {
         settings.checkInterval = .milliseconds(300)
         let busB = try PostgresSessionBus(url: try #require(Self.databaseURL), settings: settings, logger: TestServer.logger())
         // Node A's hints go nowhere (a bus of its own): every one of them is lost to B.
-        try await Self.closing(store, cleanUp) {
+        try await closing(store, then: cleanUp) {
             try await first.run(store: store, bus: LocalSessionBus()) { nodeA in
                 try await second.run(store: store, bus: busB) { nodeB in
                     let (_, code, presenter) = try await Self.presentSession(nodeA, store: store)

@@ -47,7 +47,7 @@ struct JobQueueTests {
         }
         defer { server.removeData() }
         let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
-        try await Self.closing(store) {
+        try await closing(store) {
             try await server.run(store: store) { client in
                 let token = try await client.login()
                 let uploaded = try await client.upload(Self.slides, token: token).object()
@@ -97,7 +97,7 @@ struct JobQueueTests {
     @Test(arguments: TestStores.kinds) func aJobCutShortByARestartIsDoneAfterIt(_ kind: StoreKind) async throws {
         let (directory, store, cleanUp) = try await Self.storeInNewDirectory(kind)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await Self.closing(store, then: cleanUp) {
+        try await closing(store, then: cleanUp) {
             let gate = ToolGate(holding: "pdftoppm")
             let ids = Mutex<(deck: String, job: String)?>(nil)
             try await TestServer(dataDirectory: directory) { $0.toolRunner = gate }.run(store: store) { client in
@@ -137,7 +137,7 @@ struct JobQueueTests {
     @Test func aJobTheServerKeepsDyingOnIsRetriedThenGivenUp() async throws {
         let (directory, store) = try await Self.storeInNewDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await Self.closing(store) {
+        try await closing(store) {
             let ids = Mutex<(deck: String, job: String)?>(nil)
             let firstGate = ToolGate(holding: "pdftoppm")
             try await TestServer(dataDirectory: directory) { $0.toolRunner = firstGate }.run(store: store) { client in
@@ -186,7 +186,7 @@ struct JobQueueTests {
         let server = TestServer()
         defer { server.removeData() }
         let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
-        try await Self.closing(store) {
+        try await closing(store) {
             try await server.run(store: store) { client in _ = try await client.login() }
             let admin = try #require(try await store.user(email: "admin"))
             try await store.insertJob(
@@ -208,7 +208,7 @@ struct JobQueueTests {
         let server = TestServer()
         defer { server.removeData() }
         let base = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
-        try await Self.closing(base) {
+        try await closing(base) {
             let (_, arrived) = AsyncStream.makeStream(of: Void.self)
             let store = GatedStore(base: base, holding: "nobody", arrived: arrived)
             try await server.run(store: store) { client in
@@ -232,7 +232,7 @@ struct JobQueueTests {
     @Test func aDeckUploadedIntoARoomJoinsItAfterARestart() async throws {
         let (directory, store) = try await Self.storeInNewDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await Self.closing(store) {
+        try await closing(store) {
             let gate = ToolGate(holding: "pdftoppm")
             let left = Mutex<(code: String, deck: String, job: String, presenter: String)?>(nil)
             try await TestServer(dataDirectory: directory) { $0.toolRunner = gate }.run(store: store) { client in
@@ -279,7 +279,7 @@ struct JobQueueTests {
         // What the version before the job queue left: a deck processing, and no job for it.
         let blobs = try FileBlobStore(root: directory.appendingPathComponent("blobs"))
         let deck = Mutex<DeckRecord?>(nil)
-        try await Self.closing(store) {
+        try await closing(store) {
             try await TestServer(dataDirectory: directory).run(store: store) { client in _ = try await client.login() }
             let admin = try #require(try await store.user(email: "admin"))
             let left = DeckRecord(
@@ -297,7 +297,7 @@ struct JobQueueTests {
 
         let upgraded = try await SQLStore.openSQLite(
             path: directory.appendingPathComponent("podium.sqlite").path, logger: TestServer.logger())
-        try await Self.closing(upgraded) {
+        try await closing(upgraded) {
             #expect(try await upgraded.unfinishedJobs().map(\.subjectId) == [leftDeck.id])
             try await TestServer(dataDirectory: directory).run(store: upgraded) { client in
                 let token = try await client.login()
@@ -310,7 +310,7 @@ struct JobQueueTests {
         let server = TestServer()
         defer { server.removeData() }
         let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
-        try await Self.closing(store) {
+        try await closing(store) {
             let worker = HeldWorker()
             // Three jobs, oldest first: one that succeeds, one that fails as workers should, one
             // whose worker throws something else.
@@ -383,14 +383,14 @@ struct JobQueueTests {
             #expect(await startedA.next() == "j_live")
             // Node B starts: it takes neither.
             runs.append(Task { try await nodeB.run() })
-            try await Self.waitUntil("node B started") { nodeB.progress(jobId: "j_live") != nil }
+            try await waitUntil("node B started") { nodeB.progress(jobId: "j_live") != nil }
             #expect(try await first.job(id: "j_dead")?.state == .running)
             #expect(try await first.job(id: "j_live")?.state == .running)
 
             // Time passes, for A first: its heartbeat renews its lease past B's time before B's clock moves.
             let later = start.addingTimeInterval(600)
             clocks.withLock { $0.a = later }
-            try await Self.waitUntil("node A renewed its lease") {
+            try await waitUntil("node A renewed its lease") {
                 try await second.job(id: "j_live")?.leaseUntil.map { $0 > later } == true
             }
             clocks.withLock { $0.b = later }
@@ -404,7 +404,7 @@ struct JobQueueTests {
             workerA.release("j_live")
             workerB.release("j_dead")
             for id in ["j_live", "j_dead"] {
-                try await Self.waitUntil("\(id) done") { try await first.job(id: id)?.state == .done }
+                try await waitUntil("\(id) done") { try await first.job(id: id)?.state == .done }
             }
             #expect(try await first.job(id: "j_live")?.attempts == 1)
             #expect(try await first.job(id: "j_dead")?.attempts == 2)
@@ -424,40 +424,12 @@ struct JobQueueTests {
 
     // MARK: Helpers
 
-    /// Runs `body`, then closes the store whatever happened: a store dropped open stops a debug
-    /// build (SQLiteNIO asserts), which would take every other test down with a failing one.
-    static func closing(
-        _ store: SQLStore, then cleanUp: @Sendable () async -> Void = {}, _ body: () async throws -> Void
-    ) async throws {
-        do {
-            try await body()
-        } catch {
-            try? await store.close()
-            await cleanUp()
-            throw error
-        }
-        try await store.close()
-        await cleanUp()
-    }
-
     static func addUser(to store: SQLStore) async throws {
         let accounts = Accounts(store: store, cost: 4, tokenLifetime: 3600, now: { Date() })
         try await store.insertUser(
             UserRecord(
                 id: "u_other", email: "other@example.org", name: "Other", role: .presenter,
                 passwordHash: try await accounts.hash("other-password"), createdAt: Date()))
-    }
-
-    /// Checks `condition` until it holds (20 s at most).
-    static func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("still not true after 20 s: \(what)")
-                return
-            }
-            try await ContinuousClock().sleep(for: .milliseconds(10))
-        }
     }
 
     /// Polls the job until it is done or failed, as a client would.

@@ -102,7 +102,8 @@ public final class PostgresSessionBus: SessionBus, Service {
             send(Wire(k: .access, n: note.node, s: note.sessionId, c: note.code))
         case .ephemeral(let key, let frame):
             coalesce(
-                Wire(k: .ephemeral, n: note.node, s: note.sessionId, c: note.code, e: key, f: frame), key: note.coalescingKey,
+                Wire(k: .ephemeral, n: note.node, s: note.sessionId, c: note.code, e: key, f: String(buffer: frame)),
+                key: note.coalescingKey,
                 interval: settings.ephemeralInterval)
         }
     }
@@ -268,7 +269,9 @@ public final class PostgresSessionBus: SessionBus, Service {
                 guard let key = wire.e, let frame = wire.f else { continue }
                 // In order: a newer pointer must not be overtaken by an older one.
                 await node.note(
-                    SessionNote(node: wire.n, sessionId: wire.s, code: wire.c, kind: .ephemeral(key: key, frame: frame)))
+                    SessionNote(
+                        node: wire.n, sessionId: wire.s, code: wire.c,
+                        kind: .ephemeral(key: key, frame: ByteBuffer(string: frame))))
             }
         }
     }

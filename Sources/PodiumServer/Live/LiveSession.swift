@@ -357,17 +357,17 @@ actor LiveSession {
         fanOut.toEveryone(.replace(key, Outbox.Frame(frame)))
         await bus.note(
             SessionNote(
-                node: node, sessionId: record.id, code: record.code, kind: .ephemeral(key: key.name, frame: String(buffer: frame))
+                node: node, sessionId: record.id, code: record.code, kind: .ephemeral(key: key.name, frame: frame)
             ))
     }
 
     /// Another node's pointer or ink in progress, for this node's sockets.
-    func relayed(key name: String, frame: String) {
+    func relayed(key name: String, frame: ByteBuffer) {
         guard let key = Self.relayedKeys[name] else {
             logger.debug("session \(record.code): ignored a relayed frame of unknown kind \(name)")
             return
         }
-        fanOut.toEveryone(.replace(key, Outbox.Frame(ByteBuffer(string: frame))))
+        fanOut.toEveryone(.replace(key, Outbox.Frame(frame)))
     }
 
     /// Tells every socket to reconnect (shutdown) and forgets them.

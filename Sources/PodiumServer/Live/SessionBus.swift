@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Synchronization
 
 /// The seam between appending a session's events and fanning them out, and what the lobby lists.
@@ -73,8 +74,9 @@ public struct SessionNote: Sendable, Equatable {
         case records
         /// Its passcode or listing changed in the store.
         case access
-        /// A newest-wins frame for every socket of the session (`key`: ``EphemeralKey`` name).
-        case ephemeral(key: String, frame: String)
+        /// A newest-wins frame for every socket of the session (`key`: ``EphemeralKey`` name). The
+        /// frame as encoded for the sockets: a bus within one process copies nothing.
+        case ephemeral(key: String, frame: ByteBuffer)
     }
 
     public let node: String
