@@ -72,48 +72,60 @@ struct PipelineTests {
         func note(_ note: SessionNote) async { await base.note(note) }
     }
 
-    @Test(arguments: TestStores.kinds) func twoNodesOnOneStoreShareASessionAndSettleAConflictingAppend(_ kind: StoreKind)
-        async throws
-    {
+    /// Two nodes on one store (on PostgreSQL, a store each on the one database, as two servers
+    /// have) and a bus whose hints can be lost.
+    static func twoNodes(
+        _ kind: StoreKind, _ body: @escaping @Sendable (Client, Client, SQLStore, LossyBus) async throws -> Void
+    ) async throws {
         let first = TestServer()
         let second = TestServer()
         defer {
             first.removeData()
             second.removeData()
         }
-        // On PostgreSQL each node has a store of its own on the one database, as two servers do.
         let (store, storeOfB, closeStores) = try await TestStores.openNodes(kind)
         let bus = LossyBus()
-        try await first.run(store: store, bus: bus) { nodeA in
-            try await second.run(store: storeOfB, bus: bus) { nodeB in
-                let (token, code, presenterOnA) = try await nodeA.presentSession()
-                let (viewerOnB, _) = try await viewer(nodeB, code: code, identity: 1)
-                // B's viewer counts in A's lobby: presence crosses nodes.
-                var listed: [[String: Any]] = []
-                while listed.first?["viewers"] as? Int != 1 {
-                    listed = try await nodeA.request(.get, "/api/v1/sessions", token: token).array()
-                }
-                // A command on A reaches the viewer on B.
-                try await presenterOnA.send(#"{"type":"goto","id":"g3","page":3}"#)
-                #expect(try await viewerOnB.nextDurable()?["page"] as? Int == 3)
-
-                // A's next hint is lost: B does not know of page 4 when its own presenter acts.
-                bus.dropping.store(true, ordering: .relaxed)
-                try await presenterOnA.send(#"{"type":"goto","id":"g4","page":4}"#)
-                #expect(try await ack(presenterOnA, "g4")["seq"] as? Int == 2)
-                let presenterOnB = try await nodeB.socket(code: code)
-                _ = try await presenterOnB.hello(["role": "presenter", "token": token])
-                try await presenterOnB.send(#"{"type":"goto","id":"g2","page":2}"#)
-                // B's append meets seq 2 taken, catches up, decides again: seq 3, nothing forked.
-                #expect(try await ack(presenterOnB, "g2")["seq"] as? Int == 3)
-                let seen = [try await viewerOnB.nextDurable(), try await viewerOnB.nextDurable()]
-                #expect(seen.map { $0?["seq"] as? Int } == [2, 3])
-                #expect(seen.map { $0?["page"] as? Int } == [4, 2])
-                let stored = try await store.events(sessionId: try #require(try await store.session(code: code)).id, afterSeq: 0)
-                #expect(stored.map(\.event.seq) == [1, 2, 3])
+        do {
+            try await first.run(store: store, bus: bus) { nodeA in
+                try await second.run(store: storeOfB, bus: bus) { nodeB in try await body(nodeA, nodeB, store, bus) }
             }
+        } catch {
+            await closeStores()
+            throw error
         }
         await closeStores()
+    }
+
+    @Test(arguments: TestStores.kinds) func twoNodesOnOneStoreShareASessionAndSettleAConflictingAppend(_ kind: StoreKind)
+        async throws
+    {
+        try await Self.twoNodes(kind) { nodeA, nodeB, store, bus in
+            let (token, code, presenterOnA) = try await nodeA.presentSession()
+            let (viewerOnB, _) = try await viewer(nodeB, code: code, identity: 1)
+            // B's viewer counts in A's lobby: presence crosses nodes.
+            var listed: [[String: Any]] = []
+            while listed.first?["viewers"] as? Int != 1 {
+                listed = try await nodeA.request(.get, "/api/v1/sessions", token: token).array()
+            }
+            // A command on A reaches the viewer on B.
+            try await presenterOnA.send(#"{"type":"goto","id":"g3","page":3}"#)
+            #expect(try await viewerOnB.nextDurable()?["page"] as? Int == 3)
+
+            // A's next hint is lost: B does not know of page 4 when its own presenter acts.
+            bus.dropping.store(true, ordering: .relaxed)
+            try await presenterOnA.send(#"{"type":"goto","id":"g4","page":4}"#)
+            #expect(try await ack(presenterOnA, "g4")["seq"] as? Int == 2)
+            let presenterOnB = try await nodeB.socket(code: code)
+            _ = try await presenterOnB.hello(["role": "presenter", "token": token])
+            try await presenterOnB.send(#"{"type":"goto","id":"g2","page":2}"#)
+            // B's append meets seq 2 taken, catches up, decides again: seq 3, nothing forked.
+            #expect(try await ack(presenterOnB, "g2")["seq"] as? Int == 3)
+            let seen = [try await viewerOnB.nextDurable(), try await viewerOnB.nextDurable()]
+            #expect(seen.map { $0?["seq"] as? Int } == [2, 3])
+            #expect(seen.map { $0?["page"] as? Int } == [4, 2])
+            let stored = try await store.events(sessionId: try #require(try await store.session(code: code)).id, afterSeq: 0)
+            #expect(stored.map(\.event.seq) == [1, 2, 3])
+        }
     }
 
     /// A viewer that comes from a node ahead of this one (its hints lost or late) is welcomed
@@ -122,38 +134,27 @@ struct PipelineTests {
     @Test(arguments: TestStores.kinds) func aViewerAheadOfTheNodeIsWelcomedAfterItCatchesUp(_ kind: StoreKind)
         async throws
     {
-        let first = TestServer()
-        let second = TestServer()
-        defer {
-            first.removeData()
-            second.removeData()
+        try await Self.twoNodes(kind) { nodeA, nodeB, store, bus in
+            let (_, code, presenterOnA) = try await nodeA.presentSession()
+            // B serves the session from seq 0; then A's hints are lost.
+            let (early, _) = try await viewer(nodeB, code: code, identity: 1)
+            bus.dropping.store(true, ordering: .relaxed)
+            try await presenterOnA.send(#"{"type":"goto","id":"g3","page":3}"#)
+            try await presenterOnA.send(#"{"type":"goto","id":"g4","page":4}"#)
+            #expect(try await ack(presenterOnA, "g4")["seq"] as? Int == 2)
+            // A viewer that saw both on A reconnects to B.
+            let socket = try await nodeB.socket(
+                code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(2))"])
+            let welcome = try await socket.hello(["role": "viewer", "lastSeq": 2])
+            #expect(welcome["seq"] as? Int == 2)
+            #expect((welcome["events"] as? [Any])?.isEmpty ?? true)
+            bus.dropping.store(false, ordering: .relaxed)
+            try await presenterOnA.send(#"{"type":"goto","id":"g5","page":5}"#)
+            #expect(try await socket.nextDurable()?["seq"] as? Int == 3)
+            // The viewer B had before gets everything once, in order.
+            let seen = [try await early.nextDurable(), try await early.nextDurable(), try await early.nextDurable()]
+            #expect(seen.map { $0?["seq"] as? Int } == [1, 2, 3])
         }
-        let (store, storeOfB, closeStores) = try await TestStores.openNodes(kind)
-        let bus = LossyBus()
-        try await first.run(store: store, bus: bus) { nodeA in
-            try await second.run(store: storeOfB, bus: bus) { nodeB in
-                let (_, code, presenterOnA) = try await nodeA.presentSession()
-                // B serves the session from seq 0; then A's hints are lost.
-                let (early, _) = try await viewer(nodeB, code: code, identity: 1)
-                bus.dropping.store(true, ordering: .relaxed)
-                try await presenterOnA.send(#"{"type":"goto","id":"g3","page":3}"#)
-                try await presenterOnA.send(#"{"type":"goto","id":"g4","page":4}"#)
-                #expect(try await ack(presenterOnA, "g4")["seq"] as? Int == 2)
-                // A viewer that saw both on A reconnects to B.
-                let socket = try await nodeB.socket(
-                    code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(2))"])
-                let welcome = try await socket.hello(["role": "viewer", "lastSeq": 2])
-                #expect(welcome["seq"] as? Int == 2)
-                #expect((welcome["events"] as? [Any])?.isEmpty ?? true)
-                bus.dropping.store(false, ordering: .relaxed)
-                try await presenterOnA.send(#"{"type":"goto","id":"g5","page":5}"#)
-                #expect(try await socket.nextDurable()?["seq"] as? Int == 3)
-                // The viewer B had before gets everything once, in order.
-                let seen = [try await early.nextDurable(), try await early.nextDurable(), try await early.nextDurable()]
-                #expect(seen.map { $0?["seq"] as? Int } == [1, 2, 3])
-            }
-        }
-        await closeStores()
     }
 
     @Test func aHelloWhoseTokenCannotBeCheckedIsToldTheServerIsUnavailable() async throws {
