@@ -11,12 +11,10 @@ run:
 	.build/release/podium serve --port $(PORT)
 
 ## Run every test: Swift (core, media, server in-process, on SQLite and PostgreSQL), the browser
-## tests and the cluster fault test (without its PostgreSQL restart: a known fault, see
-## docs/operations.md, "Several nodes"; `make test-cluster` runs every phase).
+## tests and the cluster fault test.
 test:
 	scripts/setup --test
-	$(MAKE) test-swift test-browser
-	CLUSTER_SKIP_POSTGRES_RESTART=1 $(MAKE) test-cluster
+	$(MAKE) test-swift test-browser test-cluster
 
 # One build of every target: the tests, and the podium binary that the crash-recovery tests and
 # then the browser tests run (test-browser's own build finds nothing left to do).

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PodiumCore
 import PostgresKit
 import SQLKit
@@ -21,7 +22,7 @@ public final class SQLStore: StoreHealth {
 
     private enum Backend: Sendable {
         case sqlite(SQLiteConnection, any SQLDatabase, SerialGate)
-        case postgres(PostgresClient, Task<Void, Never>)
+        case postgres(PostgresClient, Task<Void, Never>, Logger)
     }
 
     private let backend: Backend
@@ -36,7 +37,7 @@ public final class SQLStore: StoreHealth {
 
     /// The connection pool when on PostgreSQL (the session bus listens on a connection of its own).
     public var postgresClient: PostgresClient? {
-        if case .postgres(let client, _) = backend { return client }
+        if case .postgres(let client, _, _) = backend { return client }
         return nil
     }
 
@@ -92,7 +93,7 @@ public final class SQLStore: StoreHealth {
         }
         // The pool leases nothing until it runs (and warns of a lease before): wait for its task.
         for await _ in started {}
-        let store = SQLStore(backend: .postgres(client, run))
+        let store = SQLStore(backend: .postgres(client, run, logger))
         do {
             try await store.serial(limit: nil) { db in
                 try await Migrations.runLocked(on: db, logger: logger)
@@ -111,7 +112,7 @@ public final class SQLStore: StoreHealth {
         switch backend {
         case .sqlite(let connection, _, _):
             try await connection.close().get()
-        case .postgres(_, let run):
+        case .postgres(_, let run, _):
             // Cancelling the client's run closes its connections.
             run.cancel()
             await run.value
@@ -124,24 +125,25 @@ public final class SQLStore: StoreHealth {
         _ = try await serial { db in try await db.raw("SELECT 1 AS one").first(decoding: Row.self) }
     }
 
-    /// The longest one store operation may run on a PostgreSQL connection before the connection
-    /// is closed under it (failing the operation). A statement can wait for ever behind a lock
-    /// that an abandoned transaction holds, or on a connection the server dropped without the
-    /// client noticing; a live session's command gate waits behind it, and so would every viewer.
-    /// Migrations and `migrate-data` run without it.
+    /// The longest a caller waits for one store operation on PostgreSQL (the lease included)
+    /// before it is let go with an error and the connection closed (``OperationDeadline``). A
+    /// statement can wait for ever behind a lock that an abandoned transaction holds, or on a
+    /// connection the server dropped without the client noticing; a live session's command gate
+    /// waits behind it, and so would every viewer. Migrations and `migrate-data` run without it.
     static let operationLimit = Duration.seconds(15)
 
     /// Runs `body` alone on a connection: the one SQLite connection behind the gate, or a
-    /// PostgreSQL connection leased for it (closed if `body` runs longer than `limit`).
+    /// PostgreSQL connection leased for it (given up after `limit`, or as soon as the connection
+    /// is closed under it).
     func serial<T: Sendable>(
-        limit: Duration? = SQLStore.operationLimit, _ body: @Sendable (any SQLDatabase) async throws -> T
+        limit: Duration? = SQLStore.operationLimit, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         try await leased(limit: limit) { db, _ in try await body(db) }
     }
 
     /// Runs `body` inside BEGIN/COMMIT on one connection, rolling back if it throws.
     func transaction<T: Sendable>(
-        limit: Duration? = SQLStore.operationLimit, _ body: @Sendable (any SQLDatabase) async throws -> T
+        limit: Duration? = SQLStore.operationLimit, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T
     ) async throws -> T {
         let begin: SQLQueryString = dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN"
         return try await leased(limit: limit) { db, discard in
@@ -166,24 +168,31 @@ public final class SQLStore: StoreHealth {
     /// `body` with a database and a way to close the connection under it (PostgreSQL; SQLite's
     /// one connection is never closed here).
     private func leased<T: Sendable>(
-        limit: Duration?, _ body: @Sendable (any SQLDatabase, _ discard: @Sendable () async -> Void) async throws -> T
+        limit: Duration?,
+        _ body: @escaping @Sendable (any SQLDatabase, _ discard: @escaping @Sendable () async -> Void) async throws -> T
     ) async throws -> T {
         switch backend {
         case .sqlite(_, let db, let gate):
             return try await gate.run { try await body(db, {}) }
-        case .postgres(let client, _):
-            return try await client.withConnection { connection in
-                let discard: @Sendable () async -> Void = { try? await connection.close() }
-                let watchdog = limit.map { limit in
-                    Task {
-                        try await Task.sleep(for: limit)
-                        // Closing fails whatever runs on it; the pool opens a new connection.
-                        await discard()
-                    }
+        case .postgres(let client, _, let logger):
+            let leasedConnection = NIOLockedValueBox<PostgresConnection?>(nil)
+            let run: @Sendable () async throws -> T = {
+                try await client.withConnection { connection in
+                    leasedConnection.withLockedValue { $0 = connection }
+                    return try await body(connection.sql(queryLogLevel: .trace), { try? await connection.close() })
                 }
-                defer { watchdog?.cancel() }
-                return try await body(connection.sql(queryLogLevel: .trace), discard)
             }
+            guard let limit else { return try await run() }
+            // The wait for a lease counts too: a pool that hands out no connection must not hold
+            // its caller for ever either.
+            return try await OperationDeadline.run(
+                limit: limit,
+                hopeless: { leasedConnection.withLockedValue { $0?.isClosed ?? false } },
+                abandoned: { reason in
+                    logger.error("a database operation was given up, its caller let go: \(reason)")
+                    // Closing fails what still runs on the connection, when it can; the pool opens another.
+                    if let stuck = leasedConnection.withLockedValue({ $0 }) { Task { try? await stuck.close() } }
+                }, run)
         }
     }
 

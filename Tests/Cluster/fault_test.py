@@ -47,9 +47,6 @@ PORT = int(os.environ.get("CLUSTER_PORT", "18090"))
 PG_PORT = int(os.environ.get("CLUSTER_PG_PORT", "55434"))
 PHASE_TIMEOUT = float(os.environ.get("CLUSTER_PHASE_TIMEOUT", "20"))
 KEEP = os.environ.get("CLUSTER_KEEP") == "1"
-# `make test` leaves the PostgreSQL restart out (CLUSTER_SKIP_POSTGRES_RESTART=1): a node can
-# still stop serving its viewers after one (docs/operations.md, "Several nodes", known faults).
-SKIP_RESTART = os.environ.get("CLUSTER_SKIP_POSTGRES_RESTART") == "1"
 # Commands in flight at once (the presenter does not wait for each ack before the next).
 WINDOW = 4
 STARTED = time.monotonic()
@@ -625,9 +622,7 @@ async def main():
             await progress(f"after terminating {node}'s listening connection")
 
         # 4. PostgreSQL restarts.
-        if cluster.on_postgres and SKIP_RESTART:
-            log("skipped (CLUSTER_SKIP_POSTGRES_RESTART): restarting PostgreSQL")
-        elif cluster.on_postgres:
+        if cluster.on_postgres:
             log("restarting PostgreSQL")
             await asyncio.to_thread(cluster.restart_postgres)
             for name in cluster.nodes:
