@@ -126,7 +126,7 @@ def bomb(head, filler, size):
     """`head` then `filler` repeated to `size` bytes, Flate-compressed twice.
 
     One Flate layer cannot shrink data more than about 1000 times; the second layer compresses
-    the highly repetitive first one again, so a gigabyte fits in a few kilobytes. Compressed a
+    the highly repetitive first one again, so hundreds of megabytes fit in a kilobyte or two. Compressed a
     megabyte at a time, so making the file needs no more memory than that.
     """
     inner, outer = zlib.compressobj(9), zlib.compressobj(9)
@@ -156,16 +156,16 @@ def one_page(path, media_box, content, filters=b""):
 one_page(f"{out}/enormous-page.pdf", b"0 0 14400 14400",
          b"0.31 0.27 0.90 rg 0 13400 14400 1000 re f\n0 0 0 rg BT /F1 900 Tf 720 7200 Td (Enormous page) Tj ET\n")
 
-# A 2.5 KB content stream that inflates to 1 GiB: a line of text, then spaces. Readers that stream
+# A 1 KB content stream that inflates to 256 MiB: a line of text, then spaces. Readers that stream
 # content parse it in bounded memory; one that inflated it whole would hit the memory limit.
 one_page(f"{out}/decompression-bomb.pdf", b"0 0 612 792",
-         bomb(b"BT /F1 48 Tf 72 400 Td (Decompression bomb) Tj ET\n", b" ", 1 << 30),
+         bomb(b"BT /F1 48 Tf 72 400 Td (Decompression bomb) Tj ET\n", b" ", 1 << 28),
          b"/Filter [/FlateDecode /FlateDecode] ")
 
-# The same trick, but the gigabyte is "0 0 m 1 1 l" over and over: a path that is never painted, so
+# The same trick, but the 256 MiB are "0 0 m 1 1 l" over and over: a path that is never painted, so
 # it grows without end. Only the memory limit on the tool stops it.
 one_page(f"{out}/path-bomb.pdf", b"0 0 612 792",
-         bomb(b"BT /F1 48 Tf 72 400 Td (Path bomb) Tj ET\n", b"0 0 m 1 1 l ", 1 << 30),
+         bomb(b"BT /F1 48 Tf 72 400 Td (Path bomb) Tj ET\n", b"0 0 m 1 1 l ", 1 << 28),
          b"/Filter [/FlateDecode /FlateDecode] ")
 
 # The root Pages node lists a page, itself, and a child Pages node whose only kid is the root (its
