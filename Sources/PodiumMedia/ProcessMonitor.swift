@@ -39,10 +39,14 @@ final class ProcessMonitor: Sendable {
     private let state = Mutex(State())
     private let stdoutLimit: Int
     private let stderrLimit: Int
+    /// Given each chunk of standard output as it arrives (on the reader thread, outside the lock),
+    /// for tools that report progress there while they run.
+    private let onStdout: (@Sendable (Data) -> Void)?
 
-    init(stdoutLimit: Int, stderrLimit: Int = 64 * 1024) {
+    init(stdoutLimit: Int, stderrLimit: Int = 64 * 1024, onStdout: (@Sendable (Data) -> Void)? = nil) {
         self.stdoutLimit = max(0, stdoutLimit)
         self.stderrLimit = stderrLimit
+        self.onStdout = onStdout
     }
 
     /// Records the pid once the process has been spawned, so ``kill(timedOut:)`` can reach it.
@@ -67,6 +71,7 @@ final class ProcessMonitor: Sendable {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count > 0 {
                     append(buffer[0..<count], isStdout: isStdout)
+                    if isStdout, let onStdout { onStdout(Data(buffer[0..<count])) }
                 } else if count < 0, errno == EINTR {
                     continue
                 } else {

@@ -14,6 +14,18 @@ public struct SystemToolRunner: ToolRunner {
     public init() {}
 
     public func run(_ tool: String, _ arguments: [String], limits: ToolLimits) async throws -> ToolResult {
+        try await run(tool, arguments, limits: limits, streaming: nil)
+    }
+
+    public func run(
+        _ tool: String, _ arguments: [String], limits: ToolLimits, onStdout: @escaping @Sendable (Data) -> Void
+    ) async throws -> ToolResult {
+        try await run(tool, arguments, limits: limits, streaming: onStdout)
+    }
+
+    private func run(
+        _ tool: String, _ arguments: [String], limits: ToolLimits, streaming: (@Sendable (Data) -> Void)?
+    ) async throws -> ToolResult {
         let executable = try Self.locate(tool)
         let prlimit = try Self.locate("prlimit")
         try Task.checkCancellation()
@@ -29,7 +41,7 @@ public struct SystemToolRunner: ToolRunner {
         process.standardOutput = stdout
         process.standardError = stderr
 
-        let monitor = ProcessMonitor(stdoutLimit: limits.maxCapturedOutput)
+        let monitor = ProcessMonitor(stdoutLimit: limits.maxCapturedOutput, onStdout: streaming)
         process.terminationHandler = { process in
             monitor.exited(status: process.terminationStatus, bySignal: process.terminationReason == .uncaughtSignal)
         }

@@ -1,0 +1,239 @@
+import Foundation
+import Logging
+
+/// Packages a probed clip for HTTP Live Streaming: fMP4 segments in a rendition ladder that never
+/// goes above the source, an audio rendition, a master playlist, a poster, a thumbnail sprite
+/// with its WebVTT track and a faststart MP4 of the middle rendition.
+///
+/// Every rendition has a keyframe at each segment boundary (forced, with scene-cut keyframes off
+/// and a fixed GOP), so a player can switch renditions at any segment. The ladder is encoded in
+/// one `ffmpeg` run that decodes the source once; the others (MP4, poster, sprite) are short.
+public struct VideoPackager: Sendable {
+    /// A rung of the ladder: its height and its video bit rate.
+    struct Rung: Equatable {
+        var height: Int
+        var kilobits: Int
+    }
+
+    static let ladder = [
+        Rung(height: 1080, kilobits: 5000), Rung(height: 720, kilobits: 2800),
+        Rung(height: 480, kilobits: 1400), Rung(height: 360, kilobits: 800),
+    ]
+    static let audioKilobits = 128
+
+    public let limits: VideoLimits
+    private let runner: any ToolRunner
+    private let logger: Logger
+
+    public init(
+        limits: VideoLimits = VideoLimits(), runner: any ToolRunner = SystemToolRunner(),
+        logger: Logger = Logger(label: "podium.media.video")
+    ) {
+        self.limits = limits
+        self.runner = runner
+        self.logger = logger
+    }
+
+    /// The rungs for a source `height` pixels tall: those not above it, or one at the source's own
+    /// (even) height when it is shorter than the lowest rung.
+    static func rungs(sourceHeight: Int) -> [Rung] {
+        let fitting = ladder.filter { $0.height <= sourceHeight }
+        if !fitting.isEmpty { return fitting }
+        let height = max(2, sourceHeight / 2 * 2)
+        return [Rung(height: height, kilobits: max(200, ladder.last!.kilobits * height / ladder.last!.height))]
+    }
+
+    /// Packages `source` into `directory` (created; the caller removes it).
+    /// - Parameters:
+    ///   - progress: told as the ladder is encoded (`packaging`, milliseconds of the clip done of
+    ///     its length), then the extras (`finishing`, steps done of three); one call at a time.
+    /// - Throws: ``IngestError`` (`corrupt` when the clip cannot be decoded, `timeout`,
+    ///   `tool_missing`); `CancellationError` when cancelled (running tools are killed).
+    public func package(
+        _ source: URL, probed: ProbedMedia, into directory: URL,
+        progress: @escaping @Sendable (IngestProgress) -> Void
+    ) async throws -> PackagedVideo {
+        let deadline = limits.packagingTimeout
+        return try await withThrowingTaskGroup(of: PackagedVideo?.self) { group in
+            group.addTask {
+                try await self.packageWithoutDeadline(source, probed: probed, into: directory, progress: progress)
+            }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let packaged = first else {
+                throw IngestError.packagingTimeout(deadline)
+            }
+            return packaged
+        }
+    }
+
+    private func packageWithoutDeadline(
+        _ source: URL, probed: ProbedMedia, into directory: URL,
+        progress: @escaping @Sendable (IngestProgress) -> Void
+    ) async throws -> PackagedVideo {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let input = "file:" + source.path
+        let totalMilliseconds = max(1, Int(probed.duration * 1000))
+        progress(IngestProgress(stage: "packaging", done: 0, total: totalMilliseconds))
+        let reader = ProgressReader { microseconds in
+            let done = min(totalMilliseconds, Int(microseconds / 1000))
+            progress(IngestProgress(stage: "packaging", done: done, total: totalMilliseconds))
+        }
+        try await ffmpeg(
+            ladderArguments(input: input, probed: probed, directory: directory), step: "its streams could not be decoded",
+            onStdout: { reader.consume($0) })
+        progress(IngestProgress(stage: "packaging", done: totalMilliseconds, total: totalMilliseconds))
+
+        let master = "master.m3u8"
+        let variants = MasterPlaylist.variants(
+            try String(contentsOf: directory.appendingPathComponent(master), encoding: .utf8))
+        guard !variants.isEmpty else { throw IngestError.corruptVideo(detail: "no stream could be packaged") }
+        var packaged = PackagedVideo(
+            directory: directory, masterPlaylist: master, variants: variants, poster: nil, thumbnailSprite: nil,
+            thumbnailTrack: nil, mp4: nil, files: [])
+        if probed.hasVideo {
+            progress(IngestProgress(stage: "finishing", done: 0, total: 3))
+            packaged.mp4 = try await middleMP4(probed: probed, directory: directory)
+            progress(IngestProgress(stage: "finishing", done: 1, total: 3))
+            packaged.poster = try await poster(input: input, probed: probed, directory: directory)
+            progress(IngestProgress(stage: "finishing", done: 2, total: 3))
+            (packaged.thumbnailSprite, packaged.thumbnailTrack) = try await thumbnails(
+                input: input, probed: probed, directory: directory)
+            progress(IngestProgress(stage: "finishing", done: 3, total: 3))
+        }
+        packaged.files = try Self.files(under: directory)
+        return packaged
+    }
+
+    /// The one run that encodes every rendition and writes the playlists.
+    func ladderArguments(input: String, probed: ProbedMedia, directory: URL) -> [String] {
+        let segment = limits.segmentSeconds
+        var arguments = [
+            "-nostdin", "-v", "error", "-y", "-i", input, "-progress", "pipe:1", "-nostats", "-map_metadata", "-1",
+        ]
+        var streamMap: [String] = []
+        let audioGroup = probed.hasAudio && probed.hasVideo ? ",agroup:audio" : ""
+        if probed.hasVideo {
+            let rungs = Self.rungs(sourceHeight: probed.height)
+            let labels = rungs.indices.map { "s\($0)" }
+            var graph = rungs.count == 1 ? "[0:v:0]null[s0]" : "[0:v:0]split=\(rungs.count)" + labels.map { "[\($0)]" }.joined()
+            for (index, rung) in rungs.enumerated() {
+                graph += ";[s\(index)]scale=-2:\(rung.height),format=yuv420p[v\(index)]"
+            }
+            arguments += ["-filter_complex", graph]
+            for index in rungs.indices { arguments += ["-map", "[v\(index)]"] }
+            // A keyframe at every segment boundary and nowhere else: a fixed GOP of one segment.
+            let gop = max(1, Int((probed.frameRate * Double(segment)).rounded()))
+            arguments += [
+                "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high", "-sc_threshold", "0",
+                "-g", String(gop), "-keyint_min", String(gop),
+                "-force_key_frames", "expr:gte(t,n_forced*\(segment))",
+            ]
+            for (index, rung) in rungs.enumerated() {
+                arguments += [
+                    "-b:v:\(index)", "\(rung.kilobits)k", "-maxrate:v:\(index)", "\(rung.kilobits * 107 / 100)k",
+                    "-bufsize:v:\(index)", "\(rung.kilobits * 3 / 2)k",
+                ]
+                streamMap.append("v:\(index)\(audioGroup)")
+            }
+        }
+        if probed.hasAudio {
+            arguments += ["-map", "0:a:0", "-c:a", "aac", "-b:a", "\(Self.audioKilobits)k", "-ac", "2", "-ar", "48000"]
+            streamMap.append("a:0\(audioGroup)")
+        }
+        arguments += [
+            "-threads", String(limits.threads),
+            "-f", "hls", "-hls_time", String(segment), "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4",
+            "-hls_flags", "independent_segments", "-hls_fmp4_init_filename", "init.mp4",
+            "-hls_segment_filename", directory.appendingPathComponent("stream_%v/segment_%05d.m4s").path,
+            "-master_pl_name", "master.m3u8", "-var_stream_map", streamMap.joined(separator: " "),
+            directory.appendingPathComponent("stream_%v/index.m3u8").path,
+        ]
+        return arguments
+    }
+
+    /// The middle video rendition and the audio, copied (not encoded again) into one faststart MP4.
+    private func middleMP4(probed: ProbedMedia, directory: URL) async throws -> String {
+        let videoCount = Self.rungs(sourceHeight: probed.height).count
+        let middle = videoCount / 2
+        var arguments = [
+            "-nostdin", "-v", "error", "-y", "-i", directory.appendingPathComponent("stream_\(middle)/index.m3u8").path,
+        ]
+        if probed.hasAudio {
+            arguments += ["-i", directory.appendingPathComponent("stream_\(videoCount)/index.m3u8").path]
+        }
+        arguments += ["-map", "0:v:0"]
+        if probed.hasAudio { arguments += ["-map", "1:a:0"] }
+        let name = "video.mp4"
+        arguments += ["-c", "copy", "-movflags", "+faststart", directory.appendingPathComponent(name).path]
+        try await ffmpeg(arguments, step: "its MP4 copy could not be written")
+        return name
+    }
+
+    /// A frame a tenth of the way in (past any black lead-in), at most 720 pixels tall.
+    private func poster(input: String, probed: ProbedMedia, directory: URL) async throws -> String {
+        let name = "poster.jpg"
+        let at = String(format: "%.3f", probed.duration / 10)
+        try await ffmpeg(
+            [
+                "-nostdin", "-v", "error", "-y", "-ss", at, "-i", input, "-frames:v", "1",
+                "-vf", "scale=-2:'min(720,ih)',format=yuvj420p", "-q:v", "3", directory.appendingPathComponent(name).path,
+            ], step: "its poster frame could not be made")
+        return name
+    }
+
+    private func thumbnails(input: String, probed: ProbedMedia, directory: URL) async throws -> (String, String) {
+        let track = ThumbnailTrack(duration: probed.duration, width: probed.width, height: probed.height)
+        let sprite = "thumbnails.jpg"
+        try await ffmpeg(
+            [
+                "-nostdin", "-v", "error", "-y", "-i", input, "-an", "-vf", track.filter + ",format=yuvj420p",
+                "-frames:v", "1", "-q:v", "5", "-threads", String(limits.threads),
+                directory.appendingPathComponent(sprite).path,
+            ], step: "its thumbnails could not be made")
+        let vtt = "thumbnails.vtt"
+        try Data(track.webVTT(sprite: sprite, duration: probed.duration).utf8)
+            .write(to: directory.appendingPathComponent(vtt))
+        return (sprite, vtt)
+    }
+
+    /// Runs ffmpeg; a failure becomes `corrupt` naming `step` (its standard error is logged).
+    private func ffmpeg(
+        _ arguments: [String], step: String, onStdout: (@Sendable (Data) -> Void)? = nil
+    ) async throws {
+        let toolLimits = limits.toolLimits(timeout: limits.packagingTimeout, capturedOutput: 64 * 1024)
+        let result: ToolResult
+        do {
+            if let onStdout {
+                result = try await runner.run("ffmpeg", arguments, limits: toolLimits, onStdout: onStdout)
+            } else {
+                result = try await runner.run("ffmpeg", arguments, limits: toolLimits)
+            }
+        } catch let error as IngestError where error.code == "tool_missing" {
+            throw IngestError.videoToolMissing(tool: "ffmpeg")
+        }
+        if result.timedOut { throw IngestError.packagingTimeout(limits.packagingTimeout) }
+        guard result.succeeded else {
+            logger.notice(
+                "ffmpeg failed", metadata: ["exit": "\(result.exitCode)", "stderr": "\(result.stderr.suffix(800))"])
+            throw IngestError.corruptVideo(detail: step)
+        }
+    }
+
+    /// Every regular file under `directory`, relative to it, sorted.
+    static func files(under directory: URL) throws -> [String] {
+        let base = directory.standardizedFileURL.resolvingSymlinksInPath().path
+        guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [] }
+        var files: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: base + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files.append(path)
+            }
+        }
+        return files.sorted()
+    }
+}

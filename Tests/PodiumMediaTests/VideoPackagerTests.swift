@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import PodiumMedia
+
+@Suite("VideoPackager")
+struct VideoPackagerTests {
+    static let limits = VideoLimits(segmentSeconds: 1)
+
+    @Test("a 720p clip packages to 720/480/360 plus audio, keyframes at every segment, poster, sprite and MP4")
+    func packagesLadder() async throws {
+        let work = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let source = try await VideoClips.make(VideoClips.hd, in: work)
+        let probed = try await VideoProbe(limits: Self.limits).probe(source)
+        let log = ProgressLog()
+        let output = work.appendingPathComponent("hls")
+        let packaged = try await VideoPackager(limits: Self.limits).package(source, probed: probed, into: output) {
+            log.record($0)
+        }
+
+        // The ladder never goes above the source: no 1080.
+        let heights = packaged.variants.compactMap(\.height)
+        #expect(heights == [720, 480, 360])
+        #expect(packaged.variants.allSatisfy { $0.bandwidth > 0 && !$0.codecs.isEmpty })
+        #expect(packaged.variants.contains { $0.height == nil && $0.codecs.contains("mp4a") })
+        for variant in packaged.variants {
+            let playlist = try Self.mediaPlaylist(output.appendingPathComponent(variant.playlist))
+            // Every segment is one second long but the last, which may be shorter.
+            #expect(playlist.durations.dropLast().allSatisfy { abs($0 - 1) < 0.05 })
+            #expect(abs(playlist.durations.reduce(0, +) - 4) < 0.1)
+            if variant.height != nil {
+                #expect(playlist.durations.count == 4)
+                try await Self.expectKeyframeAtEachSegmentStart(playlist, work: work)
+            }
+        }
+
+        let poster = try #require(packaged.poster)
+        #expect(try TestSupport.jpegSize(output.appendingPathComponent(poster))! == (1280, 720))
+        let track = ThumbnailTrack(duration: probed.duration, width: 1280, height: 720)
+        let sprite = try #require(packaged.thumbnailSprite)
+        #expect(try TestSupport.jpegSize(output.appendingPathComponent(sprite))! == (160 * 4, 90))
+        let vtt = try String(contentsOf: output.appendingPathComponent(try #require(packaged.thumbnailTrack)), encoding: .utf8)
+        #expect(vtt.hasPrefix("WEBVTT"))
+        #expect(vtt.contains("00:00:03.000 --> 00:00:04.000\nthumbnails.jpg#xywh=480,0,160,90"))
+        #expect(track.count == 4)
+
+        // The MP4 is the middle rendition (480), with its index before its media (faststart).
+        let mp4 = output.appendingPathComponent(try #require(packaged.mp4))
+        let streams = try await VideoClips.probeJSON(["-show_streams", mp4.path])["streams"] as? [[String: Any]]
+        #expect(streams?.compactMap { $0["height"] as? Int } == [480])
+        #expect(streams?.contains { $0["codec_type"] as? String == "audio" } == true)
+        let bytes = try Data(contentsOf: mp4)
+        let moov = try #require(bytes.range(of: Data("moov".utf8)))
+        let mdat = try #require(bytes.range(of: Data("mdat".utf8)))
+        #expect(moov.lowerBound < mdat.lowerBound)
+
+        // Progress counted up through the clip to its end.
+        let packaging = log.reports(stage: "packaging")
+        #expect(packaging.first?.done == 0)
+        #expect(packaging.last.map { $0.done == $0.total } == true)
+        #expect(zip(packaging, packaging.dropFirst()).allSatisfy { $0.done <= $1.done })
+        #expect(packaged.files.contains("master.m3u8"))
+    }
+
+    @Test("a WebM VP9 clip under 360 lines packages at its own height")
+    func packagesSmallWebM() async throws {
+        let work = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let source = try await VideoClips.make(VideoClips.webm, in: work)
+        let probed = try await VideoProbe(limits: Self.limits).probe(source)
+        let packaged = try await VideoPackager(limits: Self.limits).package(
+            source, probed: probed, into: work.appendingPathComponent("hls")
+        ) { _ in }
+        #expect(packaged.variants.compactMap(\.height) == [240])
+        #expect(packaged.variants.count == 2)
+        #expect(packaged.mp4 != nil)
+    }
+
+    @Test("an audio-only file becomes one audio rendition, without pictures")
+    func packagesAudioOnly() async throws {
+        let work = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let source = try await VideoClips.make(VideoClips.ogg, in: work)
+        let probed = try await VideoProbe(limits: Self.limits).probe(source)
+        let output = work.appendingPathComponent("hls")
+        let packaged = try await VideoPackager(limits: Self.limits).package(source, probed: probed, into: output) { _ in }
+        #expect(packaged.variants.count == 1)
+        #expect(packaged.variants[0].height == nil)
+        #expect(packaged.poster == nil && packaged.thumbnailSprite == nil && packaged.mp4 == nil)
+        let playlist = try Self.mediaPlaylist(output.appendingPathComponent(packaged.variants[0].playlist))
+        #expect(abs(playlist.durations.reduce(0, +) - 2) < 0.1)
+    }
+
+    @Test("the ladder keeps the rungs at or under the source and falls back to the source's own height")
+    func ladder() {
+        #expect(VideoPackager.rungs(sourceHeight: 2160).map(\.height) == [1080, 720, 480, 360])
+        #expect(VideoPackager.rungs(sourceHeight: 1080).map(\.height) == [1080, 720, 480, 360])
+        #expect(VideoPackager.rungs(sourceHeight: 719).map(\.height) == [480, 360])
+        #expect(VideoPackager.rungs(sourceHeight: 241).map(\.height) == [240])
+    }
+
+    @Test("progress lines split across chunks are read whole")
+    func progressReader() {
+        let log = Mutex<[Int64]>([])
+        let reader = ProgressReader { value in log.withLock { $0.append(value) } }
+        reader.consume(Data("frame=3\nout_time_us=N/A\nout_ti".utf8))
+        reader.consume(Data("me_us=1500000\nprogress=continue\nout_time_us=20".utf8))
+        reader.consume(Data("00000\nprogress=end\n".utf8))
+        #expect(log.withLock { $0 } == [1_500_000, 2_000_000])
+    }
+
+    struct MediaPlaylist {
+        var directory: URL
+        var initSegment: String
+        var segments: [String]
+        var durations: [Double]
+    }
+
+    static func mediaPlaylist(_ url: URL) throws -> MediaPlaylist {
+        let text = try String(contentsOf: url, encoding: .utf8)
+        var playlist = MediaPlaylist(directory: url.deletingLastPathComponent(), initSegment: "", segments: [], durations: [])
+        for line in text.split(whereSeparator: \.isNewline).map(String.init) {
+            if line.hasPrefix("#EXT-X-MAP:") {
+                playlist.initSegment = MasterPlaylist.attributes(String(line.dropFirst("#EXT-X-MAP:".count)))["URI"] ?? ""
+            } else if line.hasPrefix("#EXTINF:") {
+                playlist.durations.append(Double(line.dropFirst("#EXTINF:".count).split(separator: ",")[0]) ?? -1)
+            } else if !line.hasPrefix("#"), !line.isEmpty {
+                playlist.segments.append(line)
+            }
+        }
+        #expect(text.contains("#EXT-X-ENDLIST"))
+        #expect(!playlist.initSegment.isEmpty)
+        return playlist
+    }
+
+    /// Each segment, after the init segment, starts with a keyframe: a player can start or switch there.
+    static func expectKeyframeAtEachSegmentStart(_ playlist: MediaPlaylist, work: URL) async throws {
+        let initData = try Data(contentsOf: playlist.directory.appendingPathComponent(playlist.initSegment))
+        for segment in playlist.segments {
+            let joined = work.appendingPathComponent("joined-\(UUID().uuidString).mp4")
+            try (initData + Data(contentsOf: playlist.directory.appendingPathComponent(segment))).write(to: joined)
+            defer { try? FileManager.default.removeItem(at: joined) }
+            let frames =
+                try await VideoClips.probeJSON([
+                    "-select_streams", "v:0", "-show_frames", "-show_entries", "frame=key_frame",
+                    "-read_intervals", "%+#1", joined.path,
+                ])["frames"] as? [[String: Any]]
+            #expect(frames?.first?["key_frame"] as? Int == 1, "segment \(segment) does not start with a keyframe")
+        }
+    }
+}
