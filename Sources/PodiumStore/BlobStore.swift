@@ -10,6 +10,8 @@ public protocol BlobStore: Sendable {
     func put(fileAt url: URL, fileExtension: String) throws -> String
     /// The local file behind a blob name, if it exists.
     func file(named name: String) -> URL?
+    /// Removes a blob no record uses any more (a deleted video's segments); a missing one is no error.
+    func remove(named name: String) throws
 }
 
 /// Blobs as files under `root/ab/<sha256>.<ext>`.
@@ -44,6 +46,15 @@ public struct FileBlobStore: BlobStore {
         guard Self.isValidName(name) else { return nil }
         let url = path(for: name)
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    public func remove(named name: String) throws {
+        guard Self.isValidName(name) else { return }
+        do {
+            try FileManager.default.removeItem(at: path(for: name))
+        } catch CocoaError.fileNoSuchFile {
+            return
+        }
     }
 
     /// `<64 hex>.<1-5 lowercase letters or digits, starting with a letter>` (`jpg`, `mp4`, `m3u8`):

@@ -11,7 +11,7 @@ public enum DataMigration {
     static let tables = [
         "users", "auth_tokens", "folders", "decks", "pages", "sessions", "session_events", "poll_answers",
         "audience_questions", "session_viewers", "deck_questions", "viewer_notes", "attendance", "question_votes",
-        "session_commands", "jobs",
+        "session_commands", "jobs", "videos",
     ]
 
     /// One table's rows in the source and, after the copy, in the target.

@@ -363,6 +363,36 @@ enum Migrations {
                 """,
                 "CREATE UNIQUE INDEX session_viewers_number ON session_viewers(session_id, number)",
             ]),
+        Migration(
+            version: 13, name: "video library",
+            statements: [
+                """
+                CREATE TABLE videos (
+                  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                  folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL, title TEXT NOT NULL, status TEXT NOT NULL,
+                  source_hash TEXT NOT NULL, source_bytes INTEGER NOT NULL, error_code TEXT, error_message TEXT,
+                  duration DOUBLE PRECISION NOT NULL DEFAULT 0, width INTEGER NOT NULL DEFAULT 0,
+                  height INTEGER NOT NULL DEFAULT 0, has_video INTEGER NOT NULL DEFAULT 0,
+                  has_audio INTEGER NOT NULL DEFAULT 0, renditions TEXT NOT NULL DEFAULT '[]', master_playlist TEXT,
+                  poster TEXT, thumbnail_sprite TEXT, thumbnail_track TEXT, mp4 TEXT, files TEXT NOT NULL DEFAULT '[]',
+                  created_at REAL NOT NULL)
+                """,
+                "CREATE INDEX videos_owner ON videos(owner_id, created_at)",
+            ],
+            postgres: [
+                """
+                CREATE TABLE videos (
+                  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                  folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL, title TEXT NOT NULL, status TEXT NOT NULL,
+                  source_hash TEXT NOT NULL, source_bytes BIGINT NOT NULL, error_code TEXT, error_message TEXT,
+                  duration DOUBLE PRECISION NOT NULL DEFAULT 0, width INTEGER NOT NULL DEFAULT 0,
+                  height INTEGER NOT NULL DEFAULT 0, has_video BOOLEAN NOT NULL DEFAULT FALSE,
+                  has_audio BOOLEAN NOT NULL DEFAULT FALSE, renditions TEXT NOT NULL DEFAULT '[]', master_playlist TEXT,
+                  poster TEXT, thumbnail_sprite TEXT, thumbnail_track TEXT, mp4 TEXT, files TEXT NOT NULL DEFAULT '[]',
+                  created_at TIMESTAMPTZ NOT NULL)
+                """,
+                "CREATE INDEX videos_owner ON videos(owner_id, created_at)",
+            ]),
     ]
 
     /// The key of the advisory lock that makes PostgreSQL nodes starting together migrate one

@@ -157,3 +157,80 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     public var isLive: Bool { endedAt == nil }
     public var isRoom: Bool { kind == .room }
 }
+
+/// A video (or audio) clip in a presenter's library, and where its packaging stands. Its files
+/// are blobs: the HLS playlists refer to segments by their blob names.
+public struct VideoRecord: Sendable, Equatable, Codable {
+    public enum Status: String, Sendable, Codable {
+        /// Uploaded; its packaging job has not started.
+        case queued
+        case processing
+        case ready
+        case failed
+    }
+
+    public var id: String
+    public var ownerId: String
+    public var folderId: String?
+    public var title: String
+    public var status: Status
+    /// The uploaded file in the blob store.
+    public var sourceHash: String
+    public var sourceBytes: Int
+    public var errorCode: String?
+    public var errorMessage: String?
+    /// Seconds; 0 until probed.
+    public var duration: Double
+    /// The source's picture size; 0 for audio only or until probed.
+    public var width: Int
+    public var height: Int
+    public var hasVideo: Bool
+    public var hasAudio: Bool
+    /// The master playlist's variants, as JSON (`[{playlist, bandwidth, width, height, codecs}]`).
+    public var renditions: String
+    /// Blob names, once ready: the master playlist, the poster, the thumbnail sprite and track, the MP4.
+    public var masterPlaylist: String?
+    public var poster: String?
+    public var thumbnailSprite: String?
+    public var thumbnailTrack: String?
+    public var mp4: String?
+    /// Every blob the packaged clip uses, as a JSON array of names: what its routes may serve.
+    public var files: String
+    public var createdAt: Date
+
+    public init(
+        id: String, ownerId: String, folderId: String?, title: String, status: Status, sourceHash: String,
+        sourceBytes: Int, errorCode: String? = nil, errorMessage: String? = nil, duration: Double = 0, width: Int = 0,
+        height: Int = 0, hasVideo: Bool = false, hasAudio: Bool = false, renditions: String = "[]",
+        masterPlaylist: String? = nil, poster: String? = nil, thumbnailSprite: String? = nil,
+        thumbnailTrack: String? = nil, mp4: String? = nil, files: String = "[]", createdAt: Date
+    ) {
+        self.id = id
+        self.ownerId = ownerId
+        self.folderId = folderId
+        self.title = title
+        self.status = status
+        self.sourceHash = sourceHash
+        self.sourceBytes = sourceBytes
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+        self.duration = duration
+        self.width = width
+        self.height = height
+        self.hasVideo = hasVideo
+        self.hasAudio = hasAudio
+        self.renditions = renditions
+        self.masterPlaylist = masterPlaylist
+        self.poster = poster
+        self.thumbnailSprite = thumbnailSprite
+        self.thumbnailTrack = thumbnailTrack
+        self.mp4 = mp4
+        self.files = files
+        self.createdAt = createdAt
+    }
+
+    /// The blob names in ``files``.
+    public var fileNames: [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(files.utf8))) ?? []
+    }
+}

@@ -36,6 +36,19 @@ public protocol DeckStore: Sendable {
     func processingDecks() async throws -> [DeckRecord]
 }
 
+/// The video library: clips, their packaging state and the blobs they use.
+public protocol VideoStore: Sendable {
+    func insertVideo(_ video: VideoRecord) async throws
+    func video(id: String) async throws -> VideoRecord?
+    /// An owner's videos, newest first; `folderId` nil lists every one.
+    func videos(ownerId: String, folderId: String?) async throws -> [VideoRecord]
+    /// Saves every field but the id, owner, source and creation time.
+    func updateVideo(_ video: VideoRecord) async throws
+    /// Deletes the video and returns the blobs no other video uses (its source and packaged
+    /// files), which the caller may remove.
+    func deleteVideo(id: String) async throws -> [String]
+}
+
 /// Sessions and their durable events.
 public protocol SessionStore: Sendable {
     func insertSession(_ session: SessionRecord) async throws
@@ -184,5 +197,5 @@ public protocol StoreHealth: Sendable {
 }
 
 /// Everything Podium keeps. One implementation on SQL (SQLite by default, PostgreSQL for several nodes).
-public typealias PodiumStore = UserStore & DeckStore & SessionStore & InteractionStore & QuestionBankStore
+public typealias PodiumStore = UserStore & DeckStore & VideoStore & SessionStore & InteractionStore & QuestionBankStore
     & NotesAndAttendanceStore & JobStore & StoreHealth

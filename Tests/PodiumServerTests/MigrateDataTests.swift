@@ -75,6 +75,11 @@ struct MigrateDataTests {
             JobRecord(
                 id: "j1", kind: "pdf", subjectId: "d1", ownerId: "u1", payload: "{}", state: .done, attempts: 1,
                 createdAt: StoreTests.t0, updatedAt: StoreTests.t1))
+        try await store.insertVideo(
+            VideoRecord(
+                id: "v1", ownerId: "u1", folderId: "f1", title: "Clip", status: .ready,
+                sourceHash: String(repeating: "a", count: 64) + ".video", sourceBytes: 1, hasVideo: true,
+                createdAt: StoreTests.t0))
         try await store.updateSessionAccess(id: "s1", passcode: "1234", passcodeHash: "ph", unlisted: true)
     }
 

@@ -1,0 +1,74 @@
+import Foundation
+import SQLKit
+
+extension SQLStore: VideoStore {
+    public func insertVideo(_ video: VideoRecord) async throws {
+        try await serial { db in
+            try await db.insert(into: "videos")
+                .model(video, keyEncodingStrategy: .convertToSnakeCase, nilEncodingStrategy: .asNil).run()
+        }
+    }
+
+    public func video(id: String) async throws -> VideoRecord? {
+        try await serial { db in
+            try await db.select().column("*").from("videos").where("id", .equal, id)
+                .first(decoding: VideoRecord.self, with: Self.decoding)
+        }
+    }
+
+    public func videos(ownerId: String, folderId: String?) async throws -> [VideoRecord] {
+        try await serial { db in
+            var query = db.select().column("*").from("videos").where("owner_id", .equal, ownerId)
+            if let folderId { query = query.where("folder_id", .equal, folderId) }
+            return try await query.orderBy("created_at", .descending).orderBy("id", .descending)
+                .all(decoding: VideoRecord.self, with: Self.decoding)
+        }
+    }
+
+    public func updateVideo(_ video: VideoRecord) async throws {
+        try await serial { db in
+            @Sendable func optional(_ value: String?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
+            try await db.update("videos")
+                .set("folder_id", to: optional(video.folderId))
+                .set("title", to: video.title)
+                .set("status", to: video.status.rawValue)
+                .set("error_code", to: optional(video.errorCode))
+                .set("error_message", to: optional(video.errorMessage))
+                .set("duration", to: video.duration)
+                .set("width", to: video.width)
+                .set("height", to: video.height)
+                .set("has_video", to: video.hasVideo)
+                .set("has_audio", to: video.hasAudio)
+                .set("renditions", to: video.renditions)
+                .set("master_playlist", to: optional(video.masterPlaylist))
+                .set("poster", to: optional(video.poster))
+                .set("thumbnail_sprite", to: optional(video.thumbnailSprite))
+                .set("thumbnail_track", to: optional(video.thumbnailTrack))
+                .set("mp4", to: optional(video.mp4))
+                .set("files", to: video.files)
+                .where("id", .equal, video.id)
+                .run()
+        }
+    }
+
+    public func deleteVideo(id: String) async throws -> [String] {
+        struct Row: Decodable { let id: String }
+        return try await transaction { db in
+            guard
+                let video = try await db.select().column("*").from("videos").where("id", .equal, id)
+                    .first(decoding: VideoRecord.self, with: Self.decoding)
+            else { return [] }
+            try await db.delete(from: "videos").where("id", .equal, id).run()
+            // The same bytes uploaded twice are one blob: keep what another video still uses.
+            // Blob names are hex digits and a dot, nothing LIKE treats specially.
+            var unused: [String] = []
+            for name in Set([video.sourceHash] + video.fileNames) {
+                let users = try await db.select().column("id").from("videos")
+                    .where { $0.where("source_hash", .equal, name).orWhere("files", .like, "%\"\(name)\"%") }
+                    .limit(1).all(decoding: Row.self)
+                if users.isEmpty { unused.append(name) }
+            }
+            return unused.sorted()
+        }
+    }
+}
