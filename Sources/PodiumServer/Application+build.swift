@@ -104,8 +104,13 @@ private func assembleApplication(
         roomUploadProcessed: { deck, room in
             await RoomController.uploadProcessed(deck, into: room, store: store, hub: hub, logger: logger)
         })
+    let videoProbe = VideoProbe(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger)
+    let videoWorker = VideoPackagingWorker(
+        store: store, blobs: blobs, probe: videoProbe,
+        packager: VideoPackager(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger),
+        workRoot: configuration.temporaryDirectory, logger: logger)
     let jobs = JobQueue(
-        store: store, workers: [pdfWorker as any JobWorker] + configuration.additionalJobWorkers,
+        store: store, workers: [pdfWorker as any JobWorker, videoWorker] + configuration.additionalJobWorkers,
         settings: JobQueue.Settings(
             concurrency: configuration.jobConcurrency, maxAttempts: configuration.jobAttempts,
             progressSaveInterval: configuration.jobProgressSaveInterval,
@@ -141,6 +146,10 @@ private func assembleApplication(
         store: store, blobs: blobs, jobs: jobs, uploadDirectory: configuration.temporaryDirectory,
         maxUploadBytes: configuration.maxUploadBytes, now: now)
     decks.addRoutes(to: api)
+    VideoController(
+        store: store, blobs: blobs, jobs: jobs, probe: videoProbe, uploadDirectory: configuration.temporaryDirectory,
+        maxUploadBytes: configuration.maxVideoUploadBytes, logger: logger, now: now
+    ).addRoutes(to: api)
     JobController(store: store, queue: jobs).addRoutes(to: api)
     QuestionBankController(store: store, now: now).addRoutes(to: api)
     NotesController(store: store, hub: hub, now: now).addRoutes(to: api)

@@ -34,6 +34,10 @@ public struct ServerConfiguration: Sendable {
     /// The largest PDF accepted, in bytes.
     public var maxUploadBytes = 200 * 1024 * 1024
     public var ingestLimits = IngestLimits()
+    /// The largest video or audio file accepted, in bytes (`413 too_large` past it).
+    public var maxVideoUploadBytes = 2 * 1024 * 1024 * 1024
+    /// Limits on a clip (length, picture size) and on packaging it (time, memory, file size).
+    public var videoLimits = VideoLimits()
     /// How PDF tools (and, next, media tools) are run: local programs under `prlimit` by default.
     public var toolRunner: any ToolRunner = SystemToolRunner()
     /// Runs a job (a PDF to process) may start before it is given up: a job the server stopped

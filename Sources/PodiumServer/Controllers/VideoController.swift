@@ -1,0 +1,160 @@
+import Foundation
+import Hummingbird
+import Logging
+import PodiumMedia
+import PodiumStore
+
+/// The video library: upload, list, show (with packaging progress), rename, move and delete.
+/// The packaged files are blobs, served by `/blobs/<name>` with ranges (see ``VideoResponse``).
+struct VideoController {
+    let store: any PodiumStore
+    let blobs: any BlobStore
+    let jobs: JobQueue
+    let probe: VideoProbe
+    let uploadDirectory: URL
+    let maxUploadBytes: Int
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    static let placeholderTitle = "Untitled video"
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("videos", use: upload)
+        group.get("videos", use: list)
+        group.get("videos/:id", use: show)
+        group.patch("videos/:id", use: update)
+        group.delete("videos/:id", use: delete)
+    }
+
+    /// `POST /api/v1/videos`' answer: the video, and the job that packages it.
+    struct UploadedVideoResponse: ResponseEncodable {
+        let video: VideoResponse
+        let jobId: String
+
+        enum CodingKeys: String, CodingKey { case jobId }
+
+        func encode(to encoder: any Encoder) throws {
+            try video.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(jobId, forKey: .jobId)
+        }
+    }
+
+    /// Takes an uploaded clip, checks it with `ffprobe` at once (a bad file is refused with its
+    /// reason and leaves nothing behind), stores it and queues its packaging (a `video` job).
+    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<UploadedVideoResponse> {
+        let user = try context.requireUser()
+        let folderId = request.uri.queryParameters.get("folderId")
+        if let folderId {
+            guard let folder = try await store.folder(id: folderId), folder.ownerId == user.id else {
+                throw APIError.notFound("folder")
+            }
+        }
+        let received = try await Upload.receive(request, into: uploadDirectory, limit: maxUploadBytes)
+        defer { try? FileManager.default.removeItem(at: received.file) }
+        do {
+            _ = try await probe.probe(received.file)
+        } catch let error as IngestError {
+            throw Self.refusal(error)
+        }
+        let sourceHash = try blobs.put(fileAt: received.file, fileExtension: "video")
+        let given = request.uri.queryParameters.get("title") ?? received.filename.map(Self.title(fromFilename:))
+        let title = given.map(DeckController.cleanTitle).flatMap { $0.isEmpty ? nil : $0 } ?? Self.placeholderTitle
+        let video = VideoRecord(
+            id: IDs.make("v"), ownerId: user.id, folderId: folderId, title: title, status: .queued, sourceHash: sourceHash,
+            sourceBytes: received.bytes, createdAt: now())
+        do {
+            try await store.insertVideo(video)
+            let job = try await jobs.enqueue(
+                kind: VideoPackagingRequest.kind, subjectId: video.id, ownerId: user.id, payload: VideoPackagingRequest())
+            return EditedResponse(
+                status: .created, response: UploadedVideoResponse(video: VideoResponse(video, progress: nil), jobId: job.id))
+        } catch {
+            // Without its job the video would stay queued for ever: the upload fails whole.
+            await remove(video.id)
+            throw error
+        }
+    }
+
+    /// The HTTP answer to a file the probe refused.
+    static func refusal(_ error: IngestError) -> APIError {
+        switch error.code {
+        case "empty": APIError(.badRequest, code: error.code, message: error.message)
+        case "not_video": APIError(.unsupportedMediaType, code: error.code, message: error.message)
+        case "tool_missing": APIError(.serviceUnavailable, code: error.code, message: error.message)
+        default: APIError(.unprocessableContent, code: error.code, message: error.message)
+        }
+    }
+
+    private func progress(of video: VideoRecord) -> IngestProgress? {
+        jobs.progress(subjectId: video.id).map { IngestProgress(stage: $0.stage, done: $0.done, total: $0.total) }
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [VideoResponse] {
+        let user = try context.requireUser()
+        return try await store.videos(ownerId: user.id, folderId: request.uri.queryParameters.get("folderId"))
+            .map { VideoResponse($0, progress: progress(of: $0)) }
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> VideoResponse {
+        let video = try await ownedVideo(context)
+        return VideoResponse(video, progress: progress(of: video))
+    }
+
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> VideoResponse {
+        var video = try await ownedVideo(context)
+        let patch = try await request.decode(as: DeckController.DeckPatch.self, context: context)
+        if let title = patch.title {
+            let cleaned = DeckController.cleanTitle(title)
+            guard !cleaned.isEmpty else { throw APIError.badRequest("A video needs a title.") }
+            video.title = cleaned
+        }
+        if let folderId = patch.folderId {
+            if let folderId {
+                guard let folder = try await store.folder(id: folderId), folder.ownerId == video.ownerId else {
+                    throw APIError.notFound("folder")
+                }
+            }
+            video.folderId = folderId
+        }
+        // Only the title and folder: the packaging job may be saving the rest meanwhile.
+        if let stored = try await store.video(id: video.id) {
+            var changed = stored
+            changed.title = video.title
+            changed.folderId = video.folderId
+            try await store.updateVideo(changed)
+            video = changed
+        }
+        return VideoResponse(video, progress: progress(of: video))
+    }
+
+    /// Deletes the video and the blobs only it used (its upload, segments, playlists, pictures).
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let video = try await ownedVideo(context)
+        await remove(video.id)
+        return .noContent
+    }
+
+    private func remove(_ videoId: String) async {
+        do {
+            for name in try await store.deleteVideo(id: videoId) { try blobs.remove(named: name) }
+        } catch {
+            logger.error("video \(videoId): could not remove it or its files: \(error)")
+        }
+    }
+
+    /// The video named in the path, if the signed-in user owns it (admins see every one).
+    private func ownedVideo(_ context: AppRequestContext) async throws -> VideoRecord {
+        let user = try context.requireUser()
+        guard let video = try await store.video(id: try context.parameters.require("id")),
+            video.ownerId == user.id || user.role == .admin
+        else { throw APIError.notFound("video") }
+        return video
+    }
+
+    static func title(fromFilename name: String) -> String {
+        let base = (name as NSString).lastPathComponent
+        let stem = (base as NSString).deletingPathExtension
+        return stem.isEmpty ? base : stem
+    }
+}

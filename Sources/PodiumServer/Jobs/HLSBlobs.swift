@@ -1,0 +1,112 @@
+import Foundation
+import PodiumMedia
+import PodiumStore
+
+/// Stores a packaged clip as blobs. Blobs are one flat namespace (`/blobs/<sha256>.<ext>`), so
+/// the playlists and the thumbnail track are rewritten to refer to the blob names of the files
+/// they list: relative URLs that resolve beside the playlist, wherever the blobs are served.
+/// Files are stored before the playlists that list them, so a playlist's name never leads to a
+/// missing segment.
+enum HLSBlobs {
+    struct Stored: Sendable, Equatable {
+        var masterPlaylist: String
+        /// The variants with their `playlist` as a blob name.
+        var variants: [PackagedVideo.Variant]
+        var poster: String?
+        var thumbnailSprite: String?
+        var thumbnailTrack: String?
+        var mp4: String?
+        /// Every blob stored.
+        var files: [String]
+    }
+
+    struct MissingReference: Error, CustomStringConvertible {
+        let file: String
+        let reference: String
+        var description: String { "\(file) refers to \(reference), which was not written" }
+    }
+
+    static func store(_ packaged: PackagedVideo, in blobs: any BlobStore) throws -> Stored {
+        var names: [String: String] = [:]  // path relative to the directory → blob name
+        let isText = { (path: String) in path.hasSuffix(".m3u8") || path.hasSuffix(".vtt") }
+        for path in packaged.files where !isText(path) {
+            let fileExtension = (path as NSString).pathExtension.lowercased()
+            names[path] = try blobs.put(fileAt: packaged.directory.appendingPathComponent(path), fileExtension: fileExtension)
+        }
+        // Media playlists first, then the master that lists them.
+        let playlists = packaged.files.filter { $0.hasSuffix(".m3u8") && $0 != packaged.masterPlaylist }
+        for path in playlists + [packaged.masterPlaylist] {
+            names[path] = try storeRewritten(path, in: packaged.directory, names: names, blobs: blobs, fileExtension: "m3u8") {
+                try rewritePlaylist($0, resolve: $1)
+            }
+        }
+        if let track = packaged.thumbnailTrack {
+            names[track] = try storeRewritten(track, in: packaged.directory, names: names, blobs: blobs, fileExtension: "vtt") {
+                try rewriteTrack($0, resolve: $1)
+            }
+        }
+        let variants = try packaged.variants.map { variant in
+            var stored = variant
+            stored.playlist = try name(of: variant.playlist, in: names, referredFrom: packaged.masterPlaylist)
+            return stored
+        }
+        return Stored(
+            masterPlaylist: try name(of: packaged.masterPlaylist, in: names, referredFrom: "the package"),
+            variants: variants, poster: packaged.poster.flatMap { names[$0] },
+            thumbnailSprite: packaged.thumbnailSprite.flatMap { names[$0] },
+            thumbnailTrack: packaged.thumbnailTrack.flatMap { names[$0] }, mp4: packaged.mp4.flatMap { names[$0] },
+            files: Array(Set(names.values)).sorted())
+    }
+
+    /// Rewrites the text file at `path` with `rewrite` (given a resolver from a reference to its
+    /// blob name) and stores the result.
+    private static func storeRewritten(
+        _ path: String, in directory: URL, names: [String: String], blobs: any BlobStore, fileExtension: String,
+        rewrite: (String, (String) throws -> String) throws -> String
+    ) throws -> String {
+        let text = try String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8)
+        let base = (path as NSString).deletingLastPathComponent
+        let rewritten = try rewrite(text) { reference in
+            let resolved = base.isEmpty ? reference : base + "/" + reference
+            return try name(of: (resolved as NSString).standardizingPath, in: names, referredFrom: path)
+        }
+        let temporary = directory.appendingPathComponent(".rewritten-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        try Data(rewritten.utf8).write(to: temporary)
+        return try blobs.put(fileAt: temporary, fileExtension: fileExtension)
+    }
+
+    private static func name(of path: String, in names: [String: String], referredFrom file: String) throws -> String {
+        guard let name = names[path] else { throw MissingReference(file: file, reference: path) }
+        return name
+    }
+
+    /// Every URI of a playlist: the lines that are not tags, and the `URI="…"` attributes of tags.
+    static func rewritePlaylist(_ text: String, resolve: (String) throws -> String) throws -> String {
+        var lines: [String] = []
+        for line in text.components(separatedBy: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if trimmed.isEmpty {
+                lines.append(trimmed)
+            } else if !trimmed.hasPrefix("#") {
+                lines.append(try resolve(trimmed))
+            } else if let start = trimmed.range(of: "URI=\""),
+                let end = trimmed.range(of: "\"", range: start.upperBound..<trimmed.endIndex)
+            {
+                let uri = String(trimmed[start.upperBound..<end.lowerBound])
+                lines.append(trimmed.replacingCharacters(in: start.upperBound..<end.lowerBound, with: try resolve(uri)))
+            } else {
+                lines.append(trimmed)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The sprite URL of each cue (`sprite.jpg#xywh=…`).
+    static func rewriteTrack(_ text: String, resolve: (String) throws -> String) throws -> String {
+        try text.components(separatedBy: "\n").map { line in
+            guard let hash = line.range(of: "#xywh=") else { return line }
+            return try resolve(String(line[..<hash.lowerBound])) + line[hash.lowerBound...]
+        }.joined(separator: "\n")
+    }
+}

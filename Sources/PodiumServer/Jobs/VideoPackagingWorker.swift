@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+import PodiumMedia
+import PodiumStore
+
+/// The payload of a `video` job: nothing beyond the video itself (the job's subject), kept as
+/// an object so later fields (a room to join, say) need no new kind.
+struct VideoPackagingRequest: Codable, Sendable {
+    static let kind = "video"
+}
+
+/// Packages an uploaded clip for HLS: probes it, runs ``VideoPackager``, stores every file as a
+/// blob (named by its content, so nodes sharing one blob directory are safe) with the playlists
+/// rewritten to refer to the blob names, and records the result. The `video` kind of job.
+///
+/// Nothing is served before the video is `ready`: packaging writes to a work directory of its
+/// own, named after the video so a run after a crash first removes what the stopped run left.
+struct VideoPackagingWorker: JobWorker {
+    let kind = VideoPackagingRequest.kind
+    let store: any VideoStore
+    let blobs: any BlobStore
+    let probe: VideoProbe
+    let packager: VideoPackager
+    let workRoot: URL
+    let logger: Logger
+
+    func run(_ job: JobRecord, progress: @escaping @Sendable (JobProgress) -> Void) async throws {
+        let videoId = job.subjectId
+        guard var video = try await saving(videoId, { try await store.video(id: videoId) }) else {
+            logger.info("video \(videoId) was deleted before it was packaged")
+            return
+        }
+        guard video.status == .queued || video.status == .processing else { return }
+        guard let source = blobs.file(named: video.sourceHash) else {
+            throw JobFailure(code: "corrupt", message: "The uploaded file is missing from storage. Upload it again.")
+        }
+        let work = workRoot.appendingPathComponent("video-\(videoId)")
+        try? FileManager.default.removeItem(at: work)  // what a run stopped half way left
+        defer { try? FileManager.default.removeItem(at: work) }
+        do {
+            progress(JobProgress(stage: "probing", done: 0, total: 1))
+            let probed = try await probe.probe(source)
+            video.status = .processing
+            video.duration = probed.duration
+            video.width = probed.width
+            video.height = probed.height
+            video.hasVideo = probed.hasVideo
+            video.hasAudio = probed.hasAudio
+            try await saving(videoId) { try await store.updateVideo(try await current(video)) }
+            let packaged = try await packager.package(source, probed: probed, into: work) { step in
+                progress(JobProgress(stage: step.stage, done: step.done, total: step.total))
+            }
+            let stored = try HLSBlobs.store(packaged, in: blobs)
+            video.renditions = String(decoding: try JSONEncoder().encode(stored.variants), as: UTF8.self)
+            video.masterPlaylist = stored.masterPlaylist
+            video.poster = stored.poster
+            video.thumbnailSprite = stored.thumbnailSprite
+            video.thumbnailTrack = stored.thumbnailTrack
+            video.mp4 = stored.mp4
+            video.files = String(decoding: try JSONEncoder().encode(stored.files), as: UTF8.self)
+        } catch let error as IngestError {
+            throw JobFailure(code: error.code, message: error.message)
+        } catch let failure as JobFailure {
+            throw failure
+        } catch  where !Task.isCancelled {
+            logger.error("video \(videoId) failed unexpectedly: \(error)")
+            throw JobFailure(code: "internal", message: "The server could not process this video.")
+        }
+        video.status = .ready
+        video.errorCode = nil
+        video.errorMessage = nil
+        guard (try await saving(videoId, { try await store.video(id: videoId) })) != nil else {
+            logger.info("video \(videoId) was deleted while it was packaged")
+            return
+        }
+        try await saving(videoId) { try await store.updateVideo(try await current(video)) }
+        logger.info("video \(videoId) ready: \(video.width)x\(video.height), \(video.duration) s")
+    }
+
+    func failed(_ job: JobRecord, because failure: JobFailure) async {
+        do {
+            guard var video = try await store.video(id: job.subjectId), video.status != .ready else { return }
+            video.status = .failed
+            video.errorCode = failure.code
+            video.errorMessage = failure.message
+            try await store.updateVideo(video)
+        } catch {
+            logger.error("could not record the failure of video \(job.subjectId) (\(failure)): \(error)")
+        }
+    }
+
+    /// `video` with the title and folder it has now: a rename or move during packaging is kept.
+    private func current(_ video: VideoRecord) async throws -> VideoRecord {
+        var merged = video
+        if let stored = try await store.video(id: video.id) {
+            merged.title = stored.title
+            merged.folderId = stored.folderId
+        }
+        return merged
+    }
+
+    /// Runs a store call; a store failure is logged and becomes the video's reason for failing.
+    private func saving<T>(_ videoId: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch  where !Task.isCancelled {
+            logger.error("video \(videoId): the store failed: \(error)")
+            throw JobFailure(
+                code: "unavailable", message: "The server could not save this video: its database failed. Upload it again.")
+        }
+    }
+}
