@@ -79,12 +79,18 @@ export function applyEvent(state, event) {
       next.locked = false;
       next.blank = 'none';
       delete next.spotlight; // nothing stays on screen
+      delete next.playback; // nor a video
       for (const p of polls()) if (p.status === 'open') p.status = 'closed';
       break;
     // What the host put on screen for everyone (absent: nothing). See spotlight.js.
     case 'spotlight':
       if (event.spotlight) next.spotlight = { ...event.spotlight };
       else delete next.spotlight;
+      break;
+    // The video on the stage and where it is (absent: none); see docs/protocol.md, "Video on the stage".
+    case 'playback':
+      if (event.playback) next.playback = { ...event.playback };
+      else delete next.playback;
       break;
     // Polls: oldest first; opening one closes the one open.
     case 'pollOpened':

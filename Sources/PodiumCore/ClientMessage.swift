@@ -10,7 +10,9 @@ public enum ClientMessage: Sendable, Equatable {
     case inking(InkingMessage)
     /// Send again every durable event after this seq.
     case resync(afterSeq: Int)
-    case ping
+    /// Keeps the socket alive and samples the server's clock: `t` (any number of the client's,
+    /// its clock when it sent the ping) comes back in the pong beside the server's time.
+    case ping(t: Double?)
 
     public struct Hello: Sendable, Equatable {
         public var role: Role
@@ -45,7 +47,7 @@ extension ClientMessage: Codable {
         case type, id, role, name, passcode, token, lastSeq, page, viewport, mode, locked, x, y, visible, afterSeq
         case poll, pollId, results, answerId, choices, text, anonymous, questionId, answered, approved, up, questions
         case stroke, strokeId, tool, color, width, points, done
-        case presenterId, on, cap, deckId, spotlight
+        case presenterId, on, cap, deckId, spotlight, videoId, action, position, rate, t
     }
 
     public init(from decoder: any Decoder) throws {
@@ -162,6 +164,18 @@ extension ClientMessage: Codable {
                     up: try c.decodeIfPresent(Bool.self, forKey: .up) ?? true))
         case "spotlight":
             self = .command(id: try commandID(), .spotlight(try c.decodeIfPresent(Spotlight.self, forKey: .spotlight)))
+        case "showVideo":
+            // The server looks the video up and fills in what the library knows of it.
+            let videoId = try c.decode(String.self, forKey: .videoId)
+            guard !videoId.isEmpty, videoId.count <= Self.maxIDLength else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .videoId, in: c, debugDescription: "videoId must be 1 to 64 characters")
+            }
+            self = .command(id: try commandID(), .showVideo(VideoOnStage(id: videoId, duration: nil)))
+        case "hideVideo":
+            self = .command(id: try commandID(), .hideVideo)
+        case "playback":
+            self = .command(id: try commandID(), .playback(try Self.decodePlayback(c)))
         case "pointer":
             if try c.decodeIfPresent(Bool.self, forKey: .visible) == false {
                 self = .pointer(nil)
@@ -171,7 +185,7 @@ extension ClientMessage: Codable {
         case "resync":
             self = .resync(afterSeq: max(0, try c.decode(Int.self, forKey: .afterSeq)))
         case "ping":
-            self = .ping
+            self = .ping(t: try c.decodeIfPresent(Double.self, forKey: .t))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown message type \(type)")
         }
@@ -270,6 +284,24 @@ extension ClientMessage: Codable {
             case .spotlight(let spotlight):
                 try c.encode("spotlight", forKey: .type)
                 try c.encode(spotlight, forKey: .spotlight)
+            case .showVideo(let video):
+                try c.encode("showVideo", forKey: .type)
+                try c.encode(video.id, forKey: .videoId)
+            case .hideVideo:
+                try c.encode("hideVideo", forKey: .type)
+            case .playback(let command):
+                try c.encode("playback", forKey: .type)
+                switch command {
+                case .play: try c.encode("play", forKey: .action)
+                case .pause: try c.encode("pause", forKey: .action)
+                case .stop: try c.encode("stop", forKey: .action)
+                case .seek(let position):
+                    try c.encode("seek", forKey: .action)
+                    try c.encode(position, forKey: .position)
+                case .rate(let rate):
+                    try c.encode("rate", forKey: .action)
+                    try c.encode(rate, forKey: .rate)
+                }
             }
         case .inking(let inking):
             try c.encode("inking", forKey: .type)
@@ -290,13 +322,27 @@ extension ClientMessage: Codable {
         case .resync(let afterSeq):
             try c.encode("resync", forKey: .type)
             try c.encode(afterSeq, forKey: .afterSeq)
-        case .ping:
+        case .ping(let t):
             try c.encode("ping", forKey: .type)
+            try c.encodeIfPresent(t, forKey: .t)
         }
     }
 }
 
 extension ClientMessage {
+    fileprivate static func decodePlayback(_ c: KeyedDecodingContainer<CodingKeys>) throws -> PlaybackCommand {
+        switch try c.decode(String.self, forKey: .action) {
+        case "play": .play
+        case "pause": .pause
+        case "stop": .stop
+        case "seek": .seek(try c.decode(Double.self, forKey: .position))
+        case "rate": .rate(try c.decode(Double.self, forKey: .rate))
+        case let action:
+            throw DecodingError.dataCorruptedError(
+                forKey: .action, in: c, debugDescription: "unknown playback action \(action)")
+        }
+    }
+
     fileprivate static func decodeRoomCommand(_ type: String, _ c: KeyedDecodingContainer<CodingKeys>) throws -> RoomCommand {
         switch type {
         case "request": .request

@@ -207,7 +207,9 @@ extension SessionState {
             if role == .presenter, deck.owner != presenterId { throw .forbidden }
             let target = page ?? deck.page
             guard (1...deck.pageCount).contains(target) else { throw .invalidPage }
-            return room.deck == id && snapshot.page == target ? [] : [.deckShown(deck: id, page: target)]
+            // Showing a deck takes a video off the stage first (two events, as with a page).
+            let leaveVideo: [SessionChange] = snapshot.playback == nil ? [] : [.playback(nil)]
+            return leaveVideo + (room.deck == id && snapshot.page == target ? [] : [.deckShown(deck: id, page: target)])
         case .setBackground(let color):
             guard role == .moderator else { throw .forbidden }
             guard Stroke.isColor(color) else { throw .badMessage("A background is a colour like #1a1a1a.") }

@@ -33,4 +33,11 @@ public enum SessionCommand: Sendable, Equatable {
     case vote(questionId: String, up: Bool)
     /// The host puts results, answers, the leaderboard or a question on screen; nil takes it off.
     case spotlight(Spotlight?)
+    /// Puts a video from the library on the stage, stopped at its start (built by the server
+    /// once it found the video ready and checked who may show it; a client names only its id).
+    case showVideo(VideoOnStage)
+    /// Plays, pauses, stops, seeks or changes the speed of the video on the stage.
+    case playback(PlaybackCommand)
+    /// Takes the video off the stage: the deck's page shows again.
+    case hideVideo
 }

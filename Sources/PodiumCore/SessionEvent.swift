@@ -32,6 +32,8 @@ public enum SessionChange: Sendable, Equatable {
     case background(String)
     /// What is on screen over the stage for everyone (nil: nothing).
     case spotlight(Spotlight?)
+    /// The video on the stage and where it is (nil: no video, the page shows).
+    case playback(Playback?)
 }
 
 /// A ``SessionChange`` with its place in the session's history.
@@ -48,7 +50,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case type, seq, page, viewport, mode, locked, poll, pollId, correct, results, answerId, text, questions, stroke, strokeId
-        case deck, at, presenterId, name, active, lender, moderator, on, cap, color, spotlight
+        case deck, at, presenterId, name, active, lender, moderator, on, cap, color, spotlight, playback
     }
 
     public var type: String {
@@ -79,6 +81,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .deckShown: "deckShown"
         case .background: "background"
         case .spotlight: "spotlight"
+        case .playback: "playback"
         }
     }
 
@@ -139,6 +142,8 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .background(let color): try container.encode(color, forKey: .color)
         // An explicit null: "nothing on screen" is information here.
         case .spotlight(let spotlight): try container.encode(spotlight, forKey: .spotlight)
+        // An explicit null: "no video" is information here.
+        case .playback(let playback): try container.encode(playback, forKey: .playback)
         }
     }
 
@@ -180,6 +185,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
                 deck: try container.decode(String.self, forKey: .deck), page: try container.decode(Int.self, forKey: .page))
         case "background": change = .background(try container.decode(String.self, forKey: .color))
         case "spotlight": change = .spotlight(try container.decodeIfPresent(Spotlight.self, forKey: .spotlight))
+        case "playback": change = .playback(try container.decodeIfPresent(Playback.self, forKey: .playback))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown event type \(type)")
@@ -225,6 +231,8 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
     public var room: RoomSnapshot?
     /// What the host put on screen over the stage; absent when nothing is.
     public var spotlight: Spotlight?
+    /// The video on the stage, over the deck's page; absent when none is.
+    public var playback: Playback?
 
     public init(
         page: Int = 1, viewport: Viewport = .fullPage, blank: BlankMode = .none, locked: Bool = true, ended: Bool = false,
@@ -273,6 +281,7 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             locked = false
             blank = .none
             spotlight = nil
+            playback = nil
             updatePolls(where: { $0.status == .open }) { $0.status = .closed }
         case .pollOpened(let poll):
             updatePolls(where: { $0.status == .open }) { $0.status = .closed }
@@ -308,6 +317,8 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             room?.background = color
         case .spotlight(let spotlight):
             self.spotlight = spotlight
+        case .playback(let playback):
+            self.playback = playback
         }
     }
 

@@ -145,6 +145,8 @@ public struct SessionState: Sendable, Equatable {
             return try decideQuestions(command, by: actor, at: time)
         case .spotlight(let spotlight):
             return try decideSpotlight(spotlight)
+        case .showVideo, .playback, .hideVideo:
+            return try decidePlayback(command, at: time)
         case .lock(let locked):
             return locked == snapshot.locked ? .nothing : FeatureDecision(changes: [.lock(locked)])
         case .end:
@@ -164,6 +166,9 @@ public struct SessionState: Sendable, Equatable {
         case .goto, .zoom, .stroke, .erase, .clearPage:
             guard drives(role, presenterId: presenterId) else { throw snapshot.room == nil ? .forbidden : .notInControl }
             if snapshot.room != nil, snapshot.room?.deck == nil { throw .noDeck }
+        case .showVideo, .playback, .hideVideo:
+            // A video on stage is driven like its pages: in a room, by whoever holds control.
+            guard drives(role, presenterId: presenterId) else { throw snapshot.room == nil ? .forbidden : .notInControl }
         case .blank:
             guard drives(role, presenterId: presenterId) || (snapshot.room != nil && role == .moderator) else {
                 throw snapshot.room == nil ? .forbidden : .notInControl

@@ -5,11 +5,14 @@ public enum StageContent: Sendable, Hashable {
     /// A page (from 1) of a deck. `deck` is nil for the deck of a one-deck session (its wire
     /// messages carry only the page); in a room it names the room's deck.
     case deckPage(deck: String?, page: Int)
+    /// A video from the library, played from the stage's ``Playback`` reference.
+    case video(id: String)
 
     /// The page, for content that has pages.
     public var page: Int? {
         switch self {
         case .deckPage(_, let page): page
+        case .video: nil
         }
     }
 
@@ -17,6 +20,7 @@ public enum StageContent: Sendable, Hashable {
     public var deck: String? {
         switch self {
         case .deckPage(let deck, _): deck
+        case .video: nil
         }
     }
 }
@@ -30,6 +34,7 @@ extension SessionState {
     /// What the stage shows now; nil when nothing is on it (a room before a deck is shown, a
     /// session created without a deck).
     public var stageContent: StageContent? {
+        if let playback = snapshot.playback { return .video(id: playback.video) }
         if let room = snapshot.room {
             return room.deck.map { .deckPage(deck: $0, page: snapshot.page) }
         }
@@ -40,26 +45,36 @@ extension SessionState {
     public func contains(_ content: StageContent) -> Bool {
         switch content {
         case .deckPage(let deck, let page):
-            return deck == snapshot.room?.deck && page >= 1 && page <= pageCount
+            return snapshot.playback == nil && deck == snapshot.room?.deck && page >= 1 && page <= pageCount
+        case .video(let id):
+            return snapshot.playback?.video == id
         }
     }
+
+    /// Whether a deck is there to show (a room's deck on its stage, or a session's own).
+    var deckOnStage: Bool { snapshot.room.map { $0.deck != nil } ?? (deckPageCount > 0) }
 
     /// Decides what moves or marks the stage: pages, zoom, blanking, committed ink.
     func decideStage(_ command: SessionCommand, by actor: Actor) throws(SessionError) -> FeatureDecision {
         switch command {
         case .goto(let page):
-            guard stageContent != nil else { throw .noDeck }
-            guard contains(.deckPage(deck: snapshot.room?.deck, page: page)) else { throw .invalidPage }
+            guard deckOnStage else { throw .noDeck }
+            guard isPage(page) else { throw .invalidPage }
+            // Going to a page takes a video off the stage first: two events, so every client
+            // applies exactly what the server did.
+            let leaveVideo: [SessionChange] = snapshot.playback == nil ? [] : [.playback(nil)]
             let unchanged = page == snapshot.page && snapshot.viewport == .fullPage
-            return unchanged ? .nothing : FeatureDecision(changes: [.page(page)])
+            return FeatureDecision(changes: leaveVideo + (unchanged ? [] : [.page(page)]))
         case .zoom(let viewport):
-            guard stageContent != nil else { throw .noDeck }
+            guard deckOnStage else { throw .noDeck }
+            guard snapshot.playback == nil else { throw .videoOnStage }
             guard viewport.isValid else { throw .invalidViewport }
             return viewport == snapshot.viewport ? .nothing : FeatureDecision(changes: [.zoom(viewport)])
         case .blank(let mode):
             return mode == snapshot.blank ? .nothing : FeatureDecision(changes: [.blank(mode)])
         case .stroke(var stroke):
-            guard stageContent != nil else { throw .noDeck }
+            guard deckOnStage else { throw .noDeck }
+            guard snapshot.playback == nil else { throw .videoOnStage }
             stroke.deck = snapshot.room?.deck
             guard stroke.isValid(pageCount: pageCount), contains(stroke.content), !stroke.id.isEmpty else {
                 throw .invalidStroke
@@ -70,9 +85,9 @@ extension SessionState {
             guard snapshot.strokes.contains(where: { $0.id == strokeId }) else { throw .strokeNotFound }
             return FeatureDecision(changes: [.erased(strokeId: strokeId)])
         case .clearPage(let page):
-            guard stageContent != nil else { throw .noDeck }
+            guard deckOnStage else { throw .noDeck }
             let deck = snapshot.room?.deck
-            guard contains(.deckPage(deck: deck, page: page)) else { throw .invalidPage }
+            guard isPage(page) else { throw .invalidPage }
             let inked = snapshot.strokes.contains { $0.content == .deckPage(deck: deck, page: page) }
             return inked ? FeatureDecision(changes: [.pageCleared(page: page, deck: deck)]) : .nothing
         default:
@@ -88,6 +103,8 @@ extension SessionState {
             return PointerUpdate(content: stageContent ?? .deckPage(deck: snapshot.room?.deck, page: snapshot.page), point: nil)
         }
         guard let content = stageContent else { throw .noDeck }
+        // The pointer addresses a page (a video has no pointer yet).
+        guard case .deckPage = content else { throw .videoOnStage }
         guard point.isValid else { throw .invalidPoint }
         return PointerUpdate(content: content, point: point)
     }
@@ -100,10 +117,17 @@ extension SessionState {
         var message = message
         message.deck = snapshot.room?.deck
         if message.done != true {
+            guard snapshot.playback == nil else { throw .videoOnStage }
             guard let page = message.page, contains(.deckPage(deck: message.deck, page: page)) else { throw .invalidStroke }
         }
         guard message.isValid(pageCount: pageCount) else { throw .invalidStroke }
         return message
+    }
+
+    /// Refuses whoever may not drive the stage now (the server asks before it looks a video up
+    /// for them: a refusal says "not yours to drive", not "no such video").
+    public func mayDriveStage(_ role: Role, presenterId: String?) throws(SessionError) {
+        try mayDrawOnStage(role, presenterId: presenterId)
     }
 
     private func mayDrawOnStage(_ role: Role, presenterId: String?) throws(SessionError) {

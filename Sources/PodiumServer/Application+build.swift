@@ -163,7 +163,7 @@ private func assembleApplication(
         .addRoutes(to: api)
 
     let live = LiveConnection(
-        hub: hub, accounts: accounts,
+        hub: hub, accounts: accounts, videos: LibraryStageVideos(store: store),
         passcodesPerClient: Backoff(
             .init(
                 freeFailures: configuration.passcodeAttempts, firstDelay: configuration.passcodeDelay,

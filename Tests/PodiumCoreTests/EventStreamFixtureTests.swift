@@ -120,7 +120,18 @@ struct EventStreamFixtureTests {
         let first = session.state.snapshot.strokes[0].id
         try session.run(.erase(strokeId: first))
         try session.run(.clearPage(page: 2))
+        // A video on the stage, driven, taken off by a page; on again when the session ends.
+        let clip = VideoOnStage(id: "vid1", duration: 42.5)
+        try session.run(.showVideo(clip), at: 1_795_300_100)
+        try session.run(.playback(.play), at: 1_795_300_101)
+        try session.run(.playback(.rate(1.5)), at: 1_795_300_105)
+        try session.run(.playback(.seek(20)), at: 1_795_300_106)
+        try session.run(.playback(.pause), at: 1_795_300_110)
+        try session.run(.playback(.stop), at: 1_795_300_111)
+        try session.run(.hideVideo)
+        try session.run(.showVideo(clip), at: 1_795_300_120)
         try session.run(.goto(page: 3))
+        try session.run(.showVideo(clip), at: 1_795_300_130)
         try session.run(.lock(true))
         try session.run(.blank(.white))
         // Ending unlocks, unblanks and closes the poll still open.
@@ -160,6 +171,9 @@ struct EventStreamFixtureTests {
         try room.run(.room(.request), .presenter, "pbob")
         try room.run(.room(.handOverNext), .moderator, at: 1_795_300_180)
         try room.run(.room(.withdraw), .moderator, at: 1_795_300_240)
+        // Nobody in control: the moderator plays a video, then a deck takes it off the stage.
+        try room.run(.showVideo(VideoOnStage(id: "vid2", duration: nil)), .moderator, at: 1_795_300_250)
+        try room.run(.playback(.play), .moderator, at: 1_795_300_251)
         try room.run(.showDeck(deckId: "dann", page: 1), .moderator)
         try room.run(.erase(strokeId: kept), .moderator)
         try room.run(.setBackground("#1a1a1a"), .moderator)
@@ -183,7 +197,7 @@ struct EventStreamFixtureTests {
         let every: Set = [
             "page", "zoom", "blank", "lock", "ended", "pollOpened", "pollClosed", "pollRevealed", "answerShared",
             "questionMode", "stroke", "erased", "pageCleared", "presenterJoined", "requested", "requestCancelled", "control",
-            "doNotDisturb", "queueCap", "deckAdded", "deckShown", "background", "spotlight",
+            "doNotDisturb", "queueCap", "deckAdded", "deckShown", "background", "spotlight", "playback",
         ]
         #expect(every.subtracting(seen).isEmpty, "not in the streams: \(every.subtracting(seen).sorted())")
         #expect(seen.subtracting(every).isEmpty, "new event types: add them here and to live.js")

@@ -28,11 +28,24 @@ struct WireFormatTests {
         #expect(try decode(#"{"type":"pointer","x":0.5,"y":0.5}"#) == .pointer(PagePoint(x: 0.5, y: 0.5)))
         #expect(try decode(#"{"type":"pointer","visible":false}"#) == .pointer(nil))
         #expect(try decode(#"{"type":"resync","afterSeq":7}"#) == .resync(afterSeq: 7))
-        #expect(try decode(#"{"type":"ping"}"#) == .ping)
+        #expect(try decode(#"{"type":"ping"}"#) == .ping(t: nil))
+        #expect(try decode(#"{"type":"ping","t":1234.5}"#) == .ping(t: 1234.5))
+        #expect(
+            try decode(#"{"type":"showVideo","id":"v","videoId":"vid1"}"#)
+                == .command(id: "v", .showVideo(VideoOnStage(id: "vid1", duration: nil))))
+        #expect(try decode(#"{"type":"hideVideo","id":"h"}"#) == .command(id: "h", .hideVideo))
+        #expect(
+            try decode(#"{"type":"playback","id":"p","action":"seek","position":12.5}"#)
+                == .command(id: "p", .playback(.seek(12.5))))
+        #expect(
+            try decode(#"{"type":"playback","id":"r","action":"rate","rate":1.5}"#) == .command(id: "r", .playback(.rate(1.5))))
     }
 
     @Test(arguments: [
         #"{"type":"goto","page":2}"#,  // no id
+        #"{"type":"playback","id":"p","action":"rewind"}"#,  // no such action
+        #"{"type":"playback","id":"p","action":"seek"}"#,  // no position
+        #"{"type":"showVideo","id":"s","videoId":""}"#,  // no video
         #"{"type":"goto","id":"","page":2}"#,
         #"{"type":"goto","id":"a","page":"2"}"#,
         #"{"type":"hello","role":"janitor"}"#,
@@ -57,7 +70,10 @@ struct WireFormatTests {
             .hello(.init(role: .presenter, token: "t")), .command(id: "1", .goto(page: 3)),
             .command(id: "2", .zoom(Viewport(x: 0, y: 0, w: 0.5, h: 0.5))), .command(id: "3", .blank(.white)),
             .command(id: "4", .lock(true)), .command(id: "5", .end), .pointer(PagePoint(x: 0.1, y: 0.9)), .pointer(nil),
-            .resync(afterSeq: 2), .ping,
+            .resync(afterSeq: 2), .ping(t: nil), .ping(t: 99),
+            .command(id: "6", .showVideo(VideoOnStage(id: "vid", duration: nil))), .command(id: "7", .hideVideo),
+            .command(id: "8", .playback(.play)), .command(id: "9", .playback(.pause)), .command(id: "10", .playback(.stop)),
+            .command(id: "11", .playback(.seek(3.25))), .command(id: "12", .playback(.rate(0.5))),
         ]
         for message in messages {
             let data = try JSONEncoder().encode(message)

@@ -191,8 +191,10 @@ struct ProtocolDocumentTests {
 
         try await presenter.send(["type": "goto", "id": "c-18", "page": 999])
         keep("error (command)", try await presenter.take("error"))
-        try await presenter.send(["type": "ping"])
+        try await presenter.send(["type": "ping", "t": 81_234.5])
         keep("pong", try await presenter.take("pong"))
+        try await presenter.send(["type": "ping"])
+        keep("pong (no t)", try await presenter.take("pong"))
 
         // Back with what it had before the shared answer: the welcome brings that one event.
         let again = try await open(live, cookie)
@@ -215,6 +217,18 @@ struct ProtocolDocumentTests {
         keep("spotlight (question)", try await viewer.take("spotlight") { $0["spotlight"]?["kind"] == .string("question") })
         _ = try await presenter.command(["type": "spotlight", "spotlight": NSNull()])
         keep("spotlight (off)", try await viewer.take("spotlight") { $0["spotlight"] == .null })
+
+        // A video on the stage, played, then taken off by a page.
+        let scratch = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let uploaded = try await client.uploadVideo(try await VideoClipMaker.mp4(seconds: 1, in: scratch), token: token)
+        let videoId = try #require(try uploaded.object()["id"] as? String)
+        _ = try await client.waitForVideo(videoId, token: token)
+        _ = try await presenter.command(["type": "showVideo", "videoId": videoId])
+        _ = try await presenter.command(["type": "playback", "action": "play"])
+        keep("playback", try await viewer.take("playback") { $0["playback"]?["state"] == .string("playing") })
+        _ = try await presenter.command(["type": "goto", "page": 1])
+        keep("playback (off)", try await viewer.take("playback") { $0["playback"] == .null })
 
         _ = try await presenter.command(["type": "end"])
         keep("ended", try await viewer.take("ended"))

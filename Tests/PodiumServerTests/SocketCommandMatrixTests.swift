@@ -21,7 +21,7 @@ struct SocketCommandMatrixTests {
         case openPoll, closePoll, revealPoll, shareAnswer, answer, setQuestionMode
         case ask, markQuestion, approveQuestion, vote, resync, ping
         case request, cancelRequest, grant, handOverNext, withdraw, pass, returnControl, doNotDisturb, setQueueCap
-        case showDeck, setBackground, spotlight
+        case showDeck, setBackground, spotlight, showVideo, hideVideo, playback
 
         var description: String { rawValue }
 
@@ -68,6 +68,9 @@ struct SocketCommandMatrixTests {
                 case .approveQuestion: .approveQuestion
                 case .vote: .vote
                 case .spotlight: .spotlight
+                case .showVideo: .showVideo
+                case .hideVideo: .hideVideo
+                case .playback: .playback
                 }
             case .pointer: .pointer
             case .inking: .inking
@@ -114,6 +117,10 @@ struct SocketCommandMatrixTests {
             case .setBackground: ##"{"type":"setBackground","id":"\##(id)","color":"#112233"}"##
             case .spotlight:
                 #"{"type":"spotlight","id":"\#(id)","spotlight":{"kind":"sharedAnswers","pollId":\#(made.pollId)}}"#
+            // No video is in the fixture's library: who may drive is told so, the others are refused first.
+            case .showVideo: #"{"type":"showVideo","id":"\#(id)","videoId":"vid_none"}"#
+            case .hideVideo: #"{"type":"hideVideo","id":"\#(id)"}"#
+            case .playback: #"{"type":"playback","id":"\#(id)","action":"play"}"#
             }
         }
     }
@@ -229,6 +236,15 @@ struct SocketCommandMatrixTests {
         .init(.setBackground, viewer: .notARoom, presenter: .notARoom, otherPresenter: strangerHello, admin: .notARoom),
         // What is on screen for everyone is the host's.
         .init(.spotlight, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
+        // Video is driven like the pages. The fixture has no video: the presenter hears so, and that
+        // nothing plays; taking off a video that is not there changes nothing.
+        .init(
+            .showVideo, viewer: .forbidden, presenter: .refused("video_not_found"), otherPresenter: strangerHello,
+            admin: .refused("video_not_found")),
+        .init(.hideVideo, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
+        .init(
+            .playback, viewer: .forbidden, presenter: .refused("no_video"), otherPresenter: strangerHello,
+            admin: .refused("no_video")),
     ]
 
     // MARK: - Rooms
@@ -334,6 +350,16 @@ struct SocketCommandMatrixTests {
             admin: .notInControl),
         .init(.setBackground, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         .init(.spotlight, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        // Video, like the pages, is the holder's to drive (no video is in the fixture's library).
+        .init(
+            .showVideo, moderator: .notInControl, holder: .refused("video_not_found"), waiting: .notInControl,
+            viewer: .notInControl, admin: .notInControl),
+        .init(
+            .hideVideo, moderator: .notInControl, holder: .ack, waiting: .notInControl, viewer: .notInControl,
+            admin: .notInControl),
+        .init(
+            .playback, moderator: .notInControl, holder: .refused("no_video"), waiting: .notInControl, viewer: .notInControl,
+            admin: .notInControl),
     ]
 
     // MARK: - The tables cover everything

@@ -18,6 +18,8 @@ struct LiveConnection {
 
     let hub: LiveHub
     let accounts: Accounts
+    /// The library's videos, for a presenter who puts one on the stage.
+    let videos: any StageVideos
     /// Waits after wrong passcodes per client identity and session (refused while it runs), and
     /// per session from everyone (every hello waits before its check, and still gets in).
     let passcodesPerClient: Backoff
@@ -175,12 +177,18 @@ struct LiveConnection {
         return Joined(session: session, memberID: memberID, role: hello.role, viewerId: viewerId, presenterId: presenterId)
     }
 
-    func handle(_ message: ClientMessage, joined: Joined, outbox: Outbox) async {
+    func handle(_ message: ClientMessage, joined: Joined, outbox: Outbox, logger: Logger) async {
         switch message {
         case .hello:
             outbox.push(Frames.encode(ErrorMessage(.badMessage("hello was already sent on this socket."))))
-        case .command(let id, let command):
+        case .command(let id, var command):
             do {
+                if case .showVideo(let named) = command {
+                    // Only someone who drives the stage has a video looked up; the session checks
+                    // again when it decides.
+                    try await joined.session.state.mayDriveStage(joined.role, presenterId: joined.presenterId)
+                    command = .showVideo(try await readyVideo(named.id, for: joined.session, logger: logger))
+                }
                 let seq = try await joined.session.perform(command, id: id, actor: joined.actor)
                 outbox.push(Frames.encode(Ack(id: id, seq: seq)))
             } catch {
@@ -203,9 +211,24 @@ struct LiveConnection {
             for event in await joined.session.events(after: afterSeq) {
                 outbox.push(Frames.encode(viewer ? event.forViewers : event))
             }
-        case .ping:
-            outbox.push(Frames.encode(["type": "pong"]))
+        case .ping(let t):
+            outbox.push(Frames.encode(Pong(t: t, server: now().timeIntervalSince1970)))
         }
+    }
+
+    /// The video a client named, as the library knows it: ready, and the session's owner's.
+    private func readyVideo(_ id: String, for session: LiveSession, logger: Logger) async throws(SessionError)
+        -> VideoOnStage
+    {
+        let found: VideoOnStage?
+        do {
+            found = try await videos.readyVideo(id: id, ownedBy: session.record.presenterId)
+        } catch {
+            logger.error("could not look video \(id) up: \(error)")
+            throw .unavailable
+        }
+        guard let found else { throw .videoNotFound }
+        return found
     }
 
     static func describe(_ error: any Error) -> String {

@@ -80,7 +80,7 @@ final class LiveSocket: SocketEndpoint {
                 outbox.push(Frames.encode(ErrorMessage(id: message.commandID, .rateLimited)))
                 return
             }
-            await connection.handle(message, joined: joined, outbox: outbox)
+            await connection.handle(message, joined: joined, outbox: outbox, logger: logger)
         } else if let joined = await connection.hello(
             message, code: code, requester: requester, outbox: outbox, logger: logger)
         {

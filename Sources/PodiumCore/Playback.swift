@@ -1,0 +1,177 @@
+/// A video on a stage and where it is: the one reference every screen plays from.
+///
+/// The server keeps one per stage and changes it only by durable events (play, pause, stop, seek,
+/// rate). No screen is told "play now": each computes where the clip should be from the reference
+/// and its own estimate of the server's clock (``position(at:)``), so late joiners, reconnecting
+/// clients and a projector that buffered all land at the same moment of the clip.
+public struct Playback: Codable, Sendable, Equatable {
+    public enum State: String, Codable, Sendable {
+        case playing, paused, stopped
+    }
+
+    /// The video's id in the library.
+    public var video: String
+    /// The clip's length in seconds, when the library knows it (positions are kept inside it).
+    public var duration: Double?
+    public var state: State
+    /// Seconds into the clip at `anchor`.
+    public var position: Double
+    /// A server time (seconds since 1970): while playing, the clip is at `position` then and
+    /// moves on at `rate` after it. A play's anchor is a little ahead of the command
+    /// (``startLead``), so every screen has time to start together.
+    public var anchor: Double
+    /// Playback speed, 1 = normal (``rates``).
+    public var rate: Double
+
+    /// How far ahead of the command a play or a seek while playing is anchored: the time a
+    /// screen needs to hear of it and start (a phone on Wi-Fi is well under this).
+    public static let startLead = 0.5
+    /// The speeds a presenter may choose.
+    public static let rates: ClosedRange<Double> = 0.25...4
+
+    public init(video: String, duration: Double?, state: State, position: Double, anchor: Double, rate: Double = 1) {
+        self.video = video
+        self.duration = duration
+        self.state = state
+        self.position = position
+        self.anchor = anchor
+        self.rate = rate
+    }
+
+    /// A clip just put on stage: stopped at its start.
+    public init(stopped video: VideoOnStage, at time: Double) {
+        self.init(video: video.id, duration: video.duration, state: .stopped, position: 0, anchor: time)
+    }
+
+    enum CodingKeys: String, CodingKey { case video, duration, state, position, anchor, rate }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(video, forKey: .video)
+        // An explicit null: "length unknown" is information here.
+        try container.encode(duration, forKey: .duration)
+        try container.encode(state, forKey: .state)
+        try container.encode(position, forKey: .position)
+        try container.encode(anchor, forKey: .anchor)
+        try container.encode(rate, forKey: .rate)
+    }
+
+    /// Where the clip is (seconds into it) at server time `time`: it waits at `position` until
+    /// its anchor, then moves at `rate` until its end.
+    public func position(at time: Double) -> Double {
+        guard state == .playing, time > anchor else { return position }
+        return clamped(position + (time - anchor) * rate)
+    }
+
+    /// Whether a playing clip has reached its end by `time` (a clip of unknown length never does).
+    public func ended(at time: Double) -> Bool {
+        guard let duration else { return false }
+        return state == .playing && position(at: time) >= duration
+    }
+
+    func clamped(_ seconds: Double) -> Double {
+        max(0, duration.map { min($0, seconds) } ?? seconds)
+    }
+
+    /// What a playback command makes of this reference at server time `time`, or nil when it
+    /// changes nothing (pausing a paused clip).
+    func applying(_ command: PlaybackCommand, at time: Double) throws(SessionError) -> Playback? {
+        var next = self
+        let now = position(at: time)
+        switch command {
+        case .play:
+            guard state != .playing || ended(at: time) else { return nil }
+            // Played again from its end (or stopped), the clip starts over.
+            let atEnd = duration.map { now >= $0 } ?? false
+            next.position = state == .stopped || atEnd ? 0 : now
+            next.state = .playing
+            next.anchor = time + Self.startLead
+        case .pause:
+            guard state == .playing else { return nil }
+            next.state = .paused
+            next.position = now
+            next.anchor = time
+        case .stop:
+            guard state != .stopped || position != 0 else { return nil }
+            next.state = .stopped
+            next.position = 0
+            next.anchor = time
+        case .seek(let seconds):
+            guard seconds.isFinite, seconds >= 0, duration.map({ seconds <= $0 }) ?? true else {
+                throw .invalidPlayback
+            }
+            next.position = seconds
+            // A seek while playing goes on playing from there, together (like a play); paused or
+            // stopped, the clip waits there (a stopped clip moved is paused).
+            if state == .playing {
+                next.anchor = time + Self.startLead
+            } else {
+                next.state = .paused
+                next.anchor = time
+            }
+        case .rate(let rate):
+            guard rate.isFinite, Self.rates.contains(rate) else { throw .invalidPlayback }
+            guard rate != self.rate else { return nil }
+            // The clip so far moved at the old rate: re-anchor where it is now (unless a play is
+            // still waiting for its start), then go on at the new one.
+            if !(state == .playing && time < anchor) {
+                next.position = now
+                next.anchor = time
+            }
+            next.rate = rate
+        }
+        return next
+    }
+}
+
+/// What the server knows of a video it puts on stage (from the library).
+public struct VideoOnStage: Sendable, Equatable {
+    public var id: String
+    /// Seconds; nil when not known.
+    public var duration: Double?
+
+    public init(id: String, duration: Double?) {
+        self.id = id
+        self.duration = duration
+    }
+}
+
+/// What a presenter does to the video on stage.
+public enum PlaybackCommand: Sendable, Equatable {
+    case play
+    case pause
+    /// Back to the start, not playing.
+    case stop
+    /// To this many seconds into the clip.
+    case seek(Double)
+    case rate(Double)
+}
+
+extension SessionState {
+    /// Decides what puts a video on stage, drives it, or takes it off.
+    func decidePlayback(_ command: SessionCommand, at time: Double) throws(SessionError) -> FeatureDecision {
+        switch command {
+        case .showVideo(let video):
+            if let playback = snapshot.playback, playback.video == video.id { return .nothing }
+            return FeatureDecision(changes: [.playback(Playback(stopped: video, at: time))])
+        case .playback(let command):
+            guard let playback = snapshot.playback else { throw .noVideo }
+            guard let next = try playback.applying(command, at: time) else { return .nothing }
+            return FeatureDecision(changes: [.playback(next)])
+        case .hideVideo:
+            return snapshot.playback == nil ? .nothing : FeatureDecision(changes: [.playback(nil)])
+        default:
+            return .nothing
+        }
+    }
+}
+
+extension SessionError {
+    public static let noVideo = SessionError(code: "no_video", message: "No video is on the stage.")
+    public static let invalidPlayback = SessionError(
+        code: "invalid_playback", message: "Seek to a time inside the clip; a rate is 0.25 to 4.")
+    public static let videoOnStage = SessionError(
+        code: "video_on_stage", message: "A video is on the stage: show a page first.")
+    public static let videoNotFound = SessionError(
+        code: "video_not_found", message: "There is no such video ready in your library.")
+}

@@ -1,0 +1,38 @@
+import PodiumCore
+import PodiumStore
+
+/// What the live layer asks the library before it puts a video on a stage.
+public protocol StageVideos: Sendable {
+    /// The video `id` when it is ready to play and belongs to `owner` (the session's presenter,
+    /// the room's moderator); nil when there is no such video.
+    func readyVideo(id: String, ownedBy owner: String) async throws -> VideoOnStage?
+}
+
+/// The library's videos (the store's `videos` table).
+struct LibraryStageVideos: StageVideos {
+    let store: any VideoStore
+
+    func readyVideo(id: String, ownedBy owner: String) async throws -> VideoOnStage? {
+        guard let video = try await store.video(id: id), video.ownerId == owner, video.status == .ready else { return nil }
+        return VideoOnStage(id: video.id, duration: video.duration > 0 ? video.duration : nil)
+    }
+}
+
+/// The live socket's answer to a ping: the client's `t` back and the server's clock, from which
+/// the client estimates the server's time NTP-style (the offset of the pings that took least time).
+struct Pong: Encodable {
+    let type = "pong"
+    /// The ping's `t`, or null when it had none.
+    let t: Double?
+    /// The server's time when it answered, in seconds since 1970.
+    let server: Double
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(t, forKey: .t)
+        try container.encode(server, forKey: .server)
+    }
+
+    enum CodingKeys: String, CodingKey { case type, t, server }
+}

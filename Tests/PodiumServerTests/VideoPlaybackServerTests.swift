@@ -1,0 +1,96 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+/// A video on stage through the real server: a clip uploaded and packaged, put on stage, played,
+/// paused and sought over the live socket; viewers follow one reference, late joiners and
+/// reconnecting viewers find it, and the clock comes with every pong.
+@Suite("Video playback on the live socket", .timeLimit(.minutes(3)))
+struct VideoPlaybackServerTests {
+    static func viewer(_ n: Int) -> HTTPFields { [.cookie: "podium_viewer=\(InteractionTests.identity(n))"] }
+
+    static func playback(_ frame: [String: Any]?) -> [String: Any]? { frame?["playback"] as? [String: Any] }
+
+    @Test func presenterDrivesAClipAndEveryViewerFollowsOneReference() async throws {
+        let scratch = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let clip = try await VideoClipMaker.mp4(seconds: 2, in: scratch)
+        try await TestServer.withLiveSession { client, token, code in
+            let uploaded = try await client.uploadVideo(clip, token: token, title: "Clip")
+            let videoId = try #require(try uploaded.object()["id"] as? String)
+            let video = try await client.waitForVideo(videoId, token: token)
+            try #require(video["status"] as? String == "ready", "\(video)")
+
+            let presenter = try await client.socket(code: code)
+            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let ada = try await client.socket(code: code, headers: Self.viewer(1))
+            _ = try await ada.hello(["role": "viewer", "name": "Ada"])
+
+            // On stage, stopped at the start, with the clip's length from the library.
+            try await presenter.send(#"{"type":"showVideo","id":"v1","videoId":"\#(videoId)"}"#)
+            #expect(try await presenter.next(ofType: "ack")?["id"] as? String == "v1")
+            let shown = try #require(Self.playback(try await ada.next(ofType: "playback")))
+            #expect(shown["video"] as? String == videoId)
+            #expect(shown["state"] as? String == "stopped")
+            #expect((shown["duration"] as? Double ?? 0) > 1.5)
+
+            // The clock: the ping's t comes back with the server's time; a play is anchored after
+            // the server's time of any earlier pong, so every screen can start together.
+            try await presenter.send(#"{"type":"ping","t":5}"#)
+            let pong = try #require(try await presenter.next(ofType: "pong"))
+            #expect(pong["t"] as? Double == 5)
+            let serverTime = try #require(pong["server"] as? Double)
+            try await presenter.send(#"{"type":"playback","id":"p1","action":"play"}"#)
+            let playing = try #require(Self.playback(try await ada.next(ofType: "playback")))
+            #expect(playing["state"] as? String == "playing")
+            #expect((playing["anchor"] as? Double ?? 0) > serverTime)
+
+            try await presenter.send(#"{"type":"playback","id":"p2","action":"pause"}"#)
+            let paused = try #require(try await ada.next(ofType: "playback"))
+            #expect(Self.playback(paused)?["state"] as? String == "paused")
+            let seqBeforeSeek = try #require(paused["seq"] as? Int)
+
+            try await presenter.send(#"{"type":"playback","id":"p3","action":"seek","position":1.25}"#)
+            let sought = try #require(Self.playback(try await ada.next(ofType: "playback")))
+            #expect(sought["position"] as? Double == 1.25)
+
+            // A seek past the clip's end is refused and changes nothing; a viewer may not drive.
+            try await presenter.send(#"{"type":"playback","id":"p4","action":"seek","position":99}"#)
+            #expect(try await presenter.next(ofType: "error")?["code"] as? String == "invalid_playback")
+            try await ada.send(#"{"type":"playback","id":"a1","action":"play"}"#)
+            #expect(try await ada.next(ofType: "error")?["code"] as? String == "forbidden")
+
+            // A late joiner finds the reference in the welcome.
+            let bob = try await client.socket(code: code, headers: Self.viewer(2))
+            let welcome = try await bob.hello(["role": "viewer", "name": "Bob"])
+            let snapshot = try #require(welcome["snapshot"] as? [String: Any])
+            #expect(Self.playback(snapshot)?["position"] as? Double == 1.25)
+            #expect(Self.playback(snapshot)?["state"] as? String == "paused")
+
+            // A viewer back with what it had before the seek gets the seek in its welcome.
+            let back = try await client.socket(code: code, headers: Self.viewer(1))
+            let again = try await back.hello(["role": "viewer", "name": "Ada", "lastSeq": seqBeforeSeek])
+            let missed = try #require(again["events"] as? [[String: Any]])
+            #expect(missed.map { $0["type"] as? String } == ["playback"])
+            #expect(Self.playback(missed.first)?["position"] as? Double == 1.25)
+
+            // A page takes the video off first: a playback event with null, then the page.
+            try await presenter.send(#"{"type":"goto","id":"g1","page":2}"#)
+            let off = try #require(try await bob.nextDurable())
+            #expect(off["type"] as? String == "playback")
+            #expect(off["playback"] is NSNull)
+            #expect(try await bob.nextDurable()?["type"] as? String == "page")
+        }
+    }
+
+    @Test func aVideoThatIsNotInThePresentersLibraryIsNotFound() async throws {
+        try await TestServer.withLiveSession { client, token, code in
+            let presenter = try await client.socket(code: code)
+            _ = try await presenter.hello(["role": "presenter", "token": token])
+            try await presenter.send(#"{"type":"showVideo","id":"v1","videoId":"vid_nobody"}"#)
+            let error = try #require(try await presenter.next(ofType: "error"))
+            #expect(error["code"] as? String == "video_not_found")
+            #expect(error["id"] as? String == "v1")
+        }
+    }
+}
