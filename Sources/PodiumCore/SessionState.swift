@@ -194,6 +194,10 @@ public struct SessionState: Sendable, Equatable {
     /// The viewers a session had before a restart, in any order.
     public mutating func restoreViewers(_ entries: [ViewerEntry]) { viewers.restore(entries) }
 
+    /// Takes `other`'s roster: a state decided from an older one keeps the viewers who arrived
+    /// since (arrivals change only the roster, and no command changes it).
+    public mutating func keepViewers(of other: SessionState) { viewers = other.viewers }
+
     public func viewerEntry(_ id: String) -> ViewerEntry? { viewers.entry(id) }
 
     /// Puts back what the audience contributed before a restart: a stored record, at the time it

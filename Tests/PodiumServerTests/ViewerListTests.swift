@@ -62,6 +62,36 @@ struct ViewerListTests {
         try await sqlite.close()
     }
 
+    /// A viewer who arrives while a command waits for the store is in the roster after the
+    /// command is stored: the command's new state does not drop a newcomer it did not know of.
+    @Test func aViewerWhoArrivesWhileACommandIsStoredStaysInTheList() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
+        let store = GatedStore(base: sqlite, holding: "nobody", arrived: arrival)
+        try await server.run(store: store) { client in
+            let (_, code, presenter) = try await client.presentSession()
+            let tests = InteractionTests()
+            let bob = try await tests.viewer(client, code: code, identity: InteractionTests.identity(2), name: "Bob")
+            _ = try await Self.latestList(presenter) { $0.count == 1 }
+            store.holdNextAppend.store(true, ordering: .relaxed)
+            try await presenter.send(#"{"type":"goto","id":"g","page":2}"#)
+            for await _ in arrived { break }  // the command waits for the store
+            let ada = try await tests.viewer(client, code: code, identity: InteractionTests.identity(1), name: "Ada")
+            store.release()
+            #expect(try await presenter.next(ofType: "ack")?["id"] as? String == "g")
+
+            // Bob (guest 1, the first to come) leaves: the list sent then still has Ada (guest 2).
+            await bob.close()
+            let list = try await Self.latestList(presenter) { Self.entry($0, "g1")?["connected"] as? Bool == false }
+            #expect(Self.entry(list, "g2")?["name"] as? String == "Ada")
+            #expect(Self.entry(list, "g2")?["connected"] as? Bool == true)
+            await ada.close()
+        }
+        try await sqlite.close()
+    }
+
     @Test func aViewerWithTwoTabsIsConnectedUntilTheLastClosesAndARenameShows() async throws {
         try await TestServer.withLiveSession { client, token, code in
             let presenter = try await client.socket(code: code)

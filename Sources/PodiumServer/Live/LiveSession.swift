@@ -247,6 +247,9 @@ actor LiveSession {
                 logger.error("could not store a command of session \(record.code): \(error)")
                 throw .unavailable
             }
+            // Viewers may have arrived while the store was written (a join does not wait for the
+            // gate): the new state keeps them.
+            next.keepViewers(of: state)
             state = next
             let at = now()
             history += decision.events.map {

@@ -24,6 +24,9 @@ final class GatedStore: PodiumStore {
     /// While set, the store's health check fails as a database that has gone away fails.
     let failingPings = Atomic<Bool>(false)
 
+    /// While set, the next command's append waits (like the held join) until ``release()``.
+    let holdNextAppend = Atomic<Bool>(false)
+
     struct Unavailable: Error {}
 
     func ping() async throws {
@@ -172,6 +175,12 @@ final class GatedStore: PodiumStore {
     }
 
     func append(sessionId: String, _ write: CommandWrite, at: Date) async throws {
+        if holdNextAppend.exchange(false, ordering: .relaxed) {
+            await withCheckedContinuation { continuation in
+                waiting.withLock { $0 = continuation }
+                arrived.yield()
+            }
+        }
         try await base.append(sessionId: sessionId, write, at: at)
     }
 
