@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOPosix
 import PodiumMedia
 import PodiumServer
 import Synchronization
@@ -62,6 +63,19 @@ struct VideoLibraryTests {
                     if reference.hasSuffix(".m4s") { segment = segment ?? reference }
                 }
             }
+
+            // A real HLS reader, given only the master playlist's URL, finds every stream.
+            let probed = try await SystemToolRunner().run(
+                "ffprobe",
+                [
+                    "-v", "error", "-show_entries", "stream=codec_type,height", "-of", "csv=p=0",
+                    "http://127.0.0.1:\(client.port)\(masterURL)",
+                ],
+                limits: ToolLimits(timeout: .seconds(60)))
+            #expect(probed.succeeded, "\(probed.stderr)")
+            let streams = String(decoding: probed.stdout, as: UTF8.self)
+            #expect(streams.contains("video,240"), "\(streams)")
+            #expect(streams.contains("audio"), "\(streams)")
 
             let ranged = try await client.request(
                 .get, "/blobs/\(try #require(segment))", headers: [.range: "bytes=0-99"])
@@ -179,6 +193,32 @@ struct VideoLibraryTests {
             #expect(master.status == .ok)
         }
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
+    }
+
+    @Test func anUploadCutOffHalfWayLeavesNothing() async throws {
+        let server = Self.server()
+        defer { server.removeData() }
+        let work = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let clip = try Data(contentsOf: try await VideoClipMaker.mp4(seconds: 2, in: work))
+        let uploads = server.configuration.dataDirectory.appendingPathComponent("tmp")
+        let uploading = { @Sendable in
+            ((try? FileManager.default.contentsOfDirectory(atPath: uploads.path)) ?? []).filter { $0.hasPrefix("upload-") }
+        }
+        try await server.run { client in
+            let token = try await client.login()
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: "127.0.0.1", port: client.port).get()
+            let head =
+                "POST /api/v1/videos HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: video/mp4\r\nContent-Length: \(clip.count)\r\n\r\n"
+            try await channel.writeAndFlush(ByteBuffer(bytes: Array(head.utf8) + clip.prefix(clip.count / 2)))
+            try await waitUntil("the upload has begun") { !uploading().isEmpty }
+            try await channel.close()
+            try await waitUntil("the cut-off upload is removed") { uploading().isEmpty }
+            #expect(try await client.request(.get, "/api/v1/videos", token: token).array().isEmpty)
+        }
+        #expect(try VideoClipMaker.blobCount(server.configuration.blobDirectory) == 0)
     }
 
     /// The URIs of a playlist: its lines that are not tags, and `URI="…"` attributes.
