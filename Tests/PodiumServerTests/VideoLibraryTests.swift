@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import PodiumMedia
 import PodiumServer
+import PodiumStore
 import Synchronization
 import Testing
 
@@ -181,6 +182,16 @@ struct VideoLibraryTests {
         let leftover = first.configuration.dataDirectory.appendingPathComponent("tmp").appendingPathComponent("video-\(id)")
         try FileManager.default.createDirectory(at: leftover, withIntermediateDirectories: true)
         try Data("half".utf8).write(to: leftover.appendingPathComponent("segment_00000.m4s"))
+        // As if the stop came while the files were being stored: one is stored, and recorded.
+        let blobs = try FileBlobStore(root: first.configuration.blobDirectory)
+        let halfStored = try blobs.put(fileAt: leftover.appendingPathComponent("segment_00000.m4s"), fileExtension: "m4s")
+        let store = try await SQLStore.openSQLite(
+            path: first.configuration.dataDirectory.appendingPathComponent("podium.sqlite").path, logger: TestServer.logger())
+        try await closing(store) {
+            var video = try #require(try await store.video(id: id))
+            video.files = #"["\#(halfStored)"]"#
+            try await store.updateVideo(video)
+        }
 
         let second = TestServer(dataDirectory: first.configuration.dataDirectory) {
             $0.videoLimits = VideoLimits(segmentSeconds: 1)
@@ -193,6 +204,7 @@ struct VideoLibraryTests {
             #expect(master.status == .ok)
         }
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(blobs.file(named: halfStored) == nil)
     }
 
     @Test func anUploadCutOffHalfWayLeavesNothing() async throws {
