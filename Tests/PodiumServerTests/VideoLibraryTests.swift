@@ -109,6 +109,31 @@ struct VideoLibraryTests {
         #expect(try VideoClipMaker.blobCount(server.configuration.blobDirectory) == 0)
     }
 
+    @Test func anAudioOnlyFileBecomesAnAudioRenditionWithoutPictures() async throws {
+        let server = Self.server()
+        defer { server.removeData() }
+        let work = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let audio = try await VideoClipMaker.m4a(seconds: 2, in: work)
+        try await server.run { client in
+            let token = try await client.login()
+            let id = try #require(try await client.uploadVideo(audio, token: token).object()["id"] as? String)
+            let video = try await client.waitForVideo(id, token: token)
+            #expect(video["status"] as? String == "ready", "\(video)")
+            #expect(video["hasVideo"] as? Bool == false)
+            #expect(video["hasAudio"] as? Bool == true)
+            #expect(video["posterUrl"] == nil && video["thumbnailsUrl"] == nil && video["mp4Url"] == nil)
+            let renditions = try #require(video["renditions"] as? [[String: Any]])
+            #expect(renditions.count == 1)
+            #expect(renditions.first?["height"] == nil)
+            let master = try await client.request(.get, try #require(video["masterPlaylistUrl"] as? String))
+            #expect(master.status == .ok)
+            for uri in Self.uris(String(buffer: master.body)) {
+                #expect(try await client.request(.get, "/blobs/\(uri)").status == .ok)
+            }
+        }
+    }
+
     @Test func brokenUploadsGetClearErrorsAndLeaveNothing() async throws {
         let server = Self.server { $0.maxVideoUploadBytes = 2 * 1024 * 1024 }
         defer { server.removeData() }
@@ -278,6 +303,12 @@ enum VideoClipMaker {
             "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)",
             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", output.path,
         ])
+        return output
+    }
+
+    static func m4a(seconds: Int, in directory: URL) async throws -> URL {
+        let output = directory.appendingPathComponent("clip.m4a")
+        try await ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)", "-c:a", "aac", output.path])
         return output
     }
 
