@@ -52,23 +52,34 @@ extension SQLStore: VideoStore {
     }
 
     public func deleteVideo(id: String) async throws -> [String] {
-        struct Row: Decodable { let id: String }
-        return try await transaction { db in
+        try await transaction { db in
             guard
                 let video = try await db.select().column("*").from("videos").where("id", .equal, id)
                     .first(decoding: VideoRecord.self, with: Self.decoding)
             else { return [] }
             try await db.delete(from: "videos").where("id", .equal, id).run()
-            // The same bytes uploaded twice are one blob: keep what another video still uses.
-            // Blob names are hex digits and a dot, nothing LIKE treats specially.
-            var unused: [String] = []
-            for name in Set([video.sourceHash] + video.fileNames) {
-                let users = try await db.select().column("id").from("videos")
-                    .where { $0.where("source_hash", .equal, name).orWhere("files", .like, "%\"\(name)\"%") }
-                    .limit(1).all(decoding: Row.self)
-                if users.isEmpty { unused.append(name) }
-            }
-            return unused.sorted()
+            return try await Self.unused([video.sourceHash] + video.fileNames, exceptVideo: id, on: db)
         }
+    }
+
+    public func blobsUnused(_ names: [String], exceptVideo videoId: String) async throws -> [String] {
+        try await serial { db in try await Self.unused(names, exceptVideo: videoId, on: db) }
+    }
+
+    /// The same bytes uploaded twice are one blob: keep what another video still uses. Blob
+    /// names are hex digits and a dot, nothing LIKE treats specially.
+    private static func unused(_ names: [String], exceptVideo videoId: String, on db: any SQLDatabase) async throws
+        -> [String]
+    {
+        struct Row: Decodable { let id: String }
+        var unused: [String] = []
+        for name in Set(names) {
+            let users = try await db.select().column("id").from("videos")
+                .where("id", .notEqual, videoId)
+                .where { $0.where("source_hash", .equal, name).orWhere("files", .like, "%\"\(name)\"%") }
+                .limit(1).all(decoding: Row.self)
+            if users.isEmpty { unused.append(name) }
+        }
+        return unused.sorted()
     }
 }

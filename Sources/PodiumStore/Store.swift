@@ -47,6 +47,9 @@ public protocol VideoStore: Sendable {
     /// Deletes the video and returns the blobs no other video uses (its source and packaged
     /// files), which the caller may remove.
     func deleteVideo(id: String) async throws -> [String]
+    /// Those of `names` that no video but `videoId` uses (as its source or one of its files): what
+    /// a packaging run stopped half way, or finished after its video was deleted, may remove.
+    func blobsUnused(_ names: [String], exceptVideo videoId: String) async throws -> [String]
 }
 
 /// Sessions and their durable events.

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import PodiumMedia
 import PodiumServer
 import ServiceLifecycle
 import UnixSignals
@@ -38,6 +39,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest PDF accepted, in megabytes (env PODIUM_MAX_UPLOAD_MB).")
     var maxUploadMB: Int?
 
+    @Option(help: "Largest video or audio file accepted, in megabytes (env PODIUM_MAX_VIDEO_UPLOAD_MB; 2048).")
+    var maxVideoUploadMB: Int?
+
+    @Option(help: "Longest clip accepted, in minutes (env PODIUM_MAX_VIDEO_MINUTES; 180).")
+    var maxVideoMinutes: Int?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error (env LOG_LEVEL).")
     var logLevel: String?
 
@@ -72,6 +79,13 @@ struct Serve: AsyncParsableCommand {
         }
         if let megabytes = maxUploadMB ?? environment["PODIUM_MAX_UPLOAD_MB"].flatMap(Int.init) {
             configuration.maxUploadBytes = megabytes * 1024 * 1024
+        }
+        if let megabytes = maxVideoUploadMB ?? environment["PODIUM_MAX_VIDEO_UPLOAD_MB"].flatMap(Int.init) {
+            configuration.maxVideoUploadBytes = megabytes * 1024 * 1024
+        }
+        if let minutes = maxVideoMinutes ?? environment["PODIUM_MAX_VIDEO_MINUTES"].flatMap(Int.init) {
+            guard minutes > 0 else { throw ValidationError("--max-video-minutes must be a positive number") }
+            configuration.videoLimits.maxDuration = .seconds(minutes * 60)
         }
         if let rate = try socketMessageRate ?? environment["PODIUM_SOCKET_MESSAGE_RATE"].map(Self.parseRate) {
             guard rate > 0, rate.isFinite else { throw ValidationError("--socket-message-rate must be a positive number") }

@@ -2,8 +2,10 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import NIOPosix
 import PodiumMedia
 import PodiumServer
+import PodiumStore
 import Synchronization
 import Testing
 
@@ -63,6 +65,19 @@ struct VideoLibraryTests {
                 }
             }
 
+            // A real HLS reader, given only the master playlist's URL, finds every stream.
+            let probed = try await SystemToolRunner().run(
+                "ffprobe",
+                [
+                    "-v", "error", "-show_entries", "stream=codec_type,height", "-of", "csv=p=0",
+                    "http://127.0.0.1:\(client.port)\(masterURL)",
+                ],
+                limits: ToolLimits(timeout: .seconds(60)))
+            #expect(probed.succeeded, "\(probed.stderr)")
+            let streams = String(decoding: probed.stdout, as: UTF8.self)
+            #expect(streams.contains("video,240"), "\(streams)")
+            #expect(streams.contains("audio"), "\(streams)")
+
             let ranged = try await client.request(
                 .get, "/blobs/\(try #require(segment))", headers: [.range: "bytes=0-99"])
             #expect(ranged.status == .partialContent)
@@ -92,6 +107,31 @@ struct VideoLibraryTests {
             #expect(try await client.request(.get, "/api/v1/videos/\(id)", token: token).status == .notFound)
         }
         #expect(try VideoClipMaker.blobCount(server.configuration.blobDirectory) == 0)
+    }
+
+    @Test func anAudioOnlyFileBecomesAnAudioRenditionWithoutPictures() async throws {
+        let server = Self.server()
+        defer { server.removeData() }
+        let work = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let audio = try await VideoClipMaker.m4a(seconds: 2, in: work)
+        try await server.run { client in
+            let token = try await client.login()
+            let id = try #require(try await client.uploadVideo(audio, token: token).object()["id"] as? String)
+            let video = try await client.waitForVideo(id, token: token)
+            #expect(video["status"] as? String == "ready", "\(video)")
+            #expect(video["hasVideo"] as? Bool == false)
+            #expect(video["hasAudio"] as? Bool == true)
+            #expect(video["posterUrl"] == nil && video["thumbnailsUrl"] == nil && video["mp4Url"] == nil)
+            let renditions = try #require(video["renditions"] as? [[String: Any]])
+            #expect(renditions.count == 1)
+            #expect(renditions.first?["height"] == nil)
+            let master = try await client.request(.get, try #require(video["masterPlaylistUrl"] as? String))
+            #expect(master.status == .ok)
+            for uri in Self.uris(String(buffer: master.body)) {
+                #expect(try await client.request(.get, "/blobs/\(uri)").status == .ok)
+            }
+        }
     }
 
     @Test func brokenUploadsGetClearErrorsAndLeaveNothing() async throws {
@@ -167,6 +207,16 @@ struct VideoLibraryTests {
         let leftover = first.configuration.dataDirectory.appendingPathComponent("tmp").appendingPathComponent("video-\(id)")
         try FileManager.default.createDirectory(at: leftover, withIntermediateDirectories: true)
         try Data("half".utf8).write(to: leftover.appendingPathComponent("segment_00000.m4s"))
+        // As if the stop came while the files were being stored: one is stored, and recorded.
+        let blobs = try FileBlobStore(root: first.configuration.blobDirectory)
+        let halfStored = try blobs.put(fileAt: leftover.appendingPathComponent("segment_00000.m4s"), fileExtension: "m4s")
+        let store = try await SQLStore.openSQLite(
+            path: first.configuration.dataDirectory.appendingPathComponent("podium.sqlite").path, logger: TestServer.logger())
+        try await closing(store) {
+            var video = try #require(try await store.video(id: id))
+            video.files = #"["\#(halfStored)"]"#
+            try await store.updateVideo(video)
+        }
 
         let second = TestServer(dataDirectory: first.configuration.dataDirectory) {
             $0.videoLimits = VideoLimits(segmentSeconds: 1)
@@ -179,6 +229,33 @@ struct VideoLibraryTests {
             #expect(master.status == .ok)
         }
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(blobs.file(named: halfStored) == nil)
+    }
+
+    @Test func anUploadCutOffHalfWayLeavesNothing() async throws {
+        let server = Self.server()
+        defer { server.removeData() }
+        let work = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let clip = try Data(contentsOf: try await VideoClipMaker.mp4(seconds: 2, in: work))
+        let uploads = server.configuration.dataDirectory.appendingPathComponent("tmp")
+        let uploading = { @Sendable in
+            ((try? FileManager.default.contentsOfDirectory(atPath: uploads.path)) ?? []).filter { $0.hasPrefix("upload-") }
+        }
+        try await server.run { client in
+            let token = try await client.login()
+            let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: "127.0.0.1", port: client.port).get()
+            let head =
+                "POST /api/v1/videos HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                + "Content-Type: video/mp4\r\nContent-Length: \(clip.count)\r\n\r\n"
+            try await channel.writeAndFlush(ByteBuffer(bytes: Array(head.utf8) + clip.prefix(clip.count / 2)))
+            try await waitUntil("the upload has begun") { !uploading().isEmpty }
+            try await channel.close()
+            try await waitUntil("the cut-off upload is removed") { uploading().isEmpty }
+            #expect(try await client.request(.get, "/api/v1/videos", token: token).array().isEmpty)
+        }
+        #expect(try VideoClipMaker.blobCount(server.configuration.blobDirectory) == 0)
     }
 
     /// The URIs of a playlist: its lines that are not tags, and `URI="…"` attributes.
@@ -226,6 +303,12 @@ enum VideoClipMaker {
             "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)",
             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", output.path,
         ])
+        return output
+    }
+
+    static func m4a(seconds: Int, in directory: URL) async throws -> URL {
+        let output = directory.appendingPathComponent("clip.m4a")
+        try await ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)", "-c:a", "aac", output.path])
         return output
     }
 

@@ -88,6 +88,8 @@ struct VideoStoreTests {
                 VideoRecord(
                     id: "v2", ownerId: "u1", folderId: nil, title: "Two", status: .ready, sourceHash: source,
                     sourceBytes: 1, files: #"["\#(shared)"]"#, createdAt: Self.t1))
+            #expect(try await store.blobsUnused([shared, own, source], exceptVideo: "v1") == [own])
+            #expect(try await store.blobsUnused([own], exceptVideo: "v2") == [])
             #expect(try await store.deleteVideo(id: "v1") == [own])
             #expect(try await store.video(id: "v1") == nil)
             #expect(try await store.deleteVideo(id: "v2") == [shared, source].sorted())

@@ -5,8 +5,8 @@ import PodiumStore
 /// Stores a packaged clip as blobs. Blobs are one flat namespace (`/blobs/<sha256>.<ext>`), so
 /// the playlists and the thumbnail track are rewritten to refer to the blob names of the files
 /// they list: relative URLs that resolve beside the playlist, wherever the blobs are served.
-/// Files are stored before the playlists that list them, so a playlist's name never leads to a
-/// missing segment.
+/// The names are planned (hashed) first, so the worker can record them before it stores
+/// anything: a run stopped half way leaves blobs its successor knows to remove.
 enum HLSBlobs {
     struct Stored: Sendable, Equatable {
         var masterPlaylist: String
@@ -26,54 +26,81 @@ enum HLSBlobs {
         var description: String { "\(file) refers to \(reference), which was not written" }
     }
 
-    static func store(_ packaged: PackagedVideo, in blobs: any BlobStore) throws -> Stored {
+    /// What storing a package will write: each file (rewritten ones in the package's directory)
+    /// and its blob name, known before anything is stored so the names can be recorded first.
+    struct Plan: Sendable {
+        var files: [(file: URL, name: String)]
+        var stored: Stored
+    }
+
+    /// Names every file by its content, rewriting the playlists and the track to name theirs.
+    static func plan(_ packaged: PackagedVideo) throws -> Plan {
         var names: [String: String] = [:]  // path relative to the directory → blob name
+        var files: [(file: URL, name: String)] = []
+        func add(_ file: URL, fileExtension: String) throws -> String {
+            let name = "\(try FileBlobStore.sha256(of: file)).\(fileExtension)"
+            files.append((file, name))
+            return name
+        }
         let isText = { (path: String) in path.hasSuffix(".m3u8") || path.hasSuffix(".vtt") }
         for path in packaged.files where !isText(path) {
             let fileExtension = (path as NSString).pathExtension.lowercased()
-            names[path] = try blobs.put(fileAt: packaged.directory.appendingPathComponent(path), fileExtension: fileExtension)
+            names[path] = try add(packaged.directory.appendingPathComponent(path), fileExtension: fileExtension)
         }
         // Media playlists first, then the master that lists them.
         let playlists = packaged.files.filter { $0.hasSuffix(".m3u8") && $0 != packaged.masterPlaylist }
         for path in playlists + [packaged.masterPlaylist] {
-            names[path] = try storeRewritten(path, in: packaged.directory, names: names, blobs: blobs, fileExtension: "m3u8") {
-                try rewritePlaylist($0, resolve: $1)
-            }
+            let rewritten = try rewrite(path, in: packaged.directory, names: names) { try rewritePlaylist($0, resolve: $1) }
+            names[path] = try add(rewritten, fileExtension: "m3u8")
         }
         if let track = packaged.thumbnailTrack {
-            names[track] = try storeRewritten(track, in: packaged.directory, names: names, blobs: blobs, fileExtension: "vtt") {
-                try rewriteTrack($0, resolve: $1)
-            }
+            let rewritten = try rewrite(track, in: packaged.directory, names: names) { try rewriteTrack($0, resolve: $1) }
+            names[track] = try add(rewritten, fileExtension: "vtt")
         }
         let variants = try packaged.variants.map { variant in
             var stored = variant
             stored.playlist = try name(of: variant.playlist, in: names, referredFrom: packaged.masterPlaylist)
             return stored
         }
-        return Stored(
+        let stored = Stored(
             masterPlaylist: try name(of: packaged.masterPlaylist, in: names, referredFrom: "the package"),
             variants: variants, poster: packaged.poster.flatMap { names[$0] },
             thumbnailSprite: packaged.thumbnailSprite.flatMap { names[$0] },
             thumbnailTrack: packaged.thumbnailTrack.flatMap { names[$0] }, mp4: packaged.mp4.flatMap { names[$0] },
             files: Array(Set(names.values)).sorted())
+        return Plan(files: files, stored: stored)
+    }
+
+    /// Stores the planned files, segments before the playlists that list them, so a playlist's
+    /// name never leads to a missing segment.
+    static func put(_ plan: Plan, in blobs: any BlobStore) throws {
+        for (file, name) in plan.files {
+            let stored = try blobs.put(fileAt: file, fileExtension: (name as NSString).pathExtension)
+            guard stored == name else { throw NameMismatch(planned: name, stored: stored) }
+        }
+    }
+
+    struct NameMismatch: Error, CustomStringConvertible {
+        let planned: String
+        let stored: String
+        var description: String { "a blob planned as \(planned) was stored as \(stored)" }
     }
 
     /// Rewrites the text file at `path` with `rewrite` (given a resolver from a reference to its
-    /// blob name) and stores the result.
-    private static func storeRewritten(
-        _ path: String, in directory: URL, names: [String: String], blobs: any BlobStore, fileExtension: String,
-        rewrite: (String, (String) throws -> String) throws -> String
-    ) throws -> String {
+    /// blob name) into a new file beside the package's files.
+    private static func rewrite(
+        _ path: String, in directory: URL, names: [String: String],
+        _ rewrite: (String, (String) throws -> String) throws -> String
+    ) throws -> URL {
         let text = try String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8)
         let base = (path as NSString).deletingLastPathComponent
         let rewritten = try rewrite(text) { reference in
             let resolved = base.isEmpty ? reference : base + "/" + reference
             return try name(of: (resolved as NSString).standardizingPath, in: names, referredFrom: path)
         }
-        let temporary = directory.appendingPathComponent(".rewritten-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        try Data(rewritten.utf8).write(to: temporary)
-        return try blobs.put(fileAt: temporary, fileExtension: fileExtension)
+        let file = directory.appendingPathComponent(".rewritten-\(UUID().uuidString)")
+        try Data(rewritten.utf8).write(to: file)
+        return file
     }
 
     private static func name(of path: String, in names: [String: String], referredFrom file: String) throws -> String {

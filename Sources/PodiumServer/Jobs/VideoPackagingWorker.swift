@@ -35,8 +35,13 @@ struct VideoPackagingWorker: JobWorker {
             throw JobFailure(code: "corrupt", message: "The uploaded file is missing from storage. Upload it again.")
         }
         let work = workRoot.appendingPathComponent("video-\(videoId)")
-        try? FileManager.default.removeItem(at: work)  // what a run stopped half way left
+        // What a run stopped half way left: its work directory, and the blobs it had begun to store.
+        try? FileManager.default.removeItem(at: work)
         defer { try? FileManager.default.removeItem(at: work) }
+        if !video.fileNames.isEmpty {
+            await removeUnused(video.fileNames, of: videoId)
+            video.files = "[]"
+        }
         do {
             progress(JobProgress(stage: "probing", done: 0, total: 1))
             let probed = try await probe.probe(source)
@@ -50,14 +55,18 @@ struct VideoPackagingWorker: JobWorker {
             let packaged = try await packager.package(source, probed: probed, into: work) { step in
                 progress(JobProgress(stage: step.stage, done: step.done, total: step.total))
             }
-            let stored = try HLSBlobs.store(packaged, in: blobs)
+            let plan = try HLSBlobs.plan(packaged)
+            let stored = plan.stored
+            // Recorded before anything is stored, so whatever a stop leaves is known.
+            video.files = String(decoding: try JSONEncoder().encode(stored.files), as: UTF8.self)
+            try await saving(videoId) { try await store.updateVideo(try await current(video)) }
+            try HLSBlobs.put(plan, in: blobs)
             video.renditions = String(decoding: try JSONEncoder().encode(stored.variants), as: UTF8.self)
             video.masterPlaylist = stored.masterPlaylist
             video.poster = stored.poster
             video.thumbnailSprite = stored.thumbnailSprite
             video.thumbnailTrack = stored.thumbnailTrack
             video.mp4 = stored.mp4
-            video.files = String(decoding: try JSONEncoder().encode(stored.files), as: UTF8.self)
         } catch let error as IngestError {
             throw JobFailure(code: error.code, message: error.message)
         } catch let failure as JobFailure {
@@ -71,6 +80,7 @@ struct VideoPackagingWorker: JobWorker {
         video.errorMessage = nil
         guard (try await saving(videoId, { try await store.video(id: videoId) })) != nil else {
             logger.info("video \(videoId) was deleted while it was packaged")
+            await removeUnused(video.fileNames, of: videoId)
             return
         }
         try await saving(videoId) { try await store.updateVideo(try await current(video)) }
@@ -80,12 +90,25 @@ struct VideoPackagingWorker: JobWorker {
     func failed(_ job: JobRecord, because failure: JobFailure) async {
         do {
             guard var video = try await store.video(id: job.subjectId), video.status != .ready else { return }
+            await removeUnused(video.fileNames, of: video.id)
+            video.files = "[]"
             video.status = .failed
             video.errorCode = failure.code
             video.errorMessage = failure.message
             try await store.updateVideo(video)
         } catch {
             logger.error("could not record the failure of video \(job.subjectId) (\(failure)): \(error)")
+        }
+    }
+
+    /// Removes those of a video's blobs that no other video uses: what a stopped or failed run
+    /// stored, or a run that finished after its video was deleted.
+    private func removeUnused(_ names: [String], of videoId: String) async {
+        guard !names.isEmpty else { return }
+        do {
+            for name in try await store.blobsUnused(names, exceptVideo: videoId) { try blobs.remove(named: name) }
+        } catch {
+            logger.error("video \(videoId): could not remove the files of an unfinished run: \(error)")
         }
     }
 

@@ -22,4 +22,8 @@ extension GatedStore {
     func deleteVideo(id: String) async throws -> [String] {
         try await base.deleteVideo(id: id)
     }
+
+    func blobsUnused(_ names: [String], exceptVideo videoId: String) async throws -> [String] {
+        try await base.blobsUnused(names, exceptVideo: videoId)
+    }
 }
