@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import PodiumCore
 import PodiumMedia
 import PodiumStore
@@ -113,4 +114,19 @@ struct SessionResponse: Codable, Sendable {
     /// The passcode, for the host alone (absent for everyone else, and when there is none or it
     /// was set before passcodes were kept).
     var passcode: String? = nil
+}
+
+/// An upload's answer (`POST /api/v1/decks`, `/videos`): what was uploaded, with the id of the
+/// job that processes it beside its own fields.
+struct UploadedResponse<Item: Encodable & Sendable>: ResponseEncodable {
+    let item: Item
+    let jobId: String
+
+    enum CodingKeys: String, CodingKey { case jobId }
+
+    func encode(to encoder: any Encoder) throws {
+        try item.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(jobId, forKey: .jobId)
+    }
 }

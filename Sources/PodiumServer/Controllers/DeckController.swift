@@ -35,15 +35,17 @@ struct DeckController {
         var uploadTypes = ["application/pdf"]
     }
 
-    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<UploadedDeckResponse> {
+    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        UploadedResponse<DeckResponse>
+    > {
         let user = try context.requireUser()
         let folderId = request.uri.queryParameters.get("folderId")
         if let folderId { _ = try await ownedFolder(folderId, user: user) }
         let (deck, job) = try await accept(request, ownerId: user.id, folderId: folderId)
         return EditedResponse(
             status: .created,
-            response: UploadedDeckResponse(
-                deck: DeckResponse(deck, pages: nil, firstPage: nil, progress: progress(of: deck)), jobId: job.id))
+            response: UploadedResponse(
+                item: DeckResponse(deck, pages: nil, firstPage: nil, progress: progress(of: deck)), jobId: job.id))
     }
 
     /// Takes an uploaded PDF into the library and queues its processing (a `pdf` job); an upload
@@ -191,20 +193,6 @@ struct DeckController {
             throw APIError.notFound("folder")
         }
         return folder
-    }
-
-    /// `POST /api/v1/decks`' answer: the deck, and the job that processes it.
-    struct UploadedDeckResponse: ResponseEncodable {
-        let deck: DeckResponse
-        let jobId: String
-
-        enum CodingKeys: String, CodingKey { case jobId }
-
-        func encode(to encoder: any Encoder) throws {
-            try deck.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(jobId, forKey: .jobId)
-        }
     }
 
     static func title(fromFilename name: String) -> String {

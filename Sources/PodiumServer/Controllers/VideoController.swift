@@ -26,23 +26,11 @@ struct VideoController {
         group.delete("videos/:id", use: delete)
     }
 
-    /// `POST /api/v1/videos`' answer: the video, and the job that packages it.
-    struct UploadedVideoResponse: ResponseEncodable {
-        let video: VideoResponse
-        let jobId: String
-
-        enum CodingKeys: String, CodingKey { case jobId }
-
-        func encode(to encoder: any Encoder) throws {
-            try video.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(jobId, forKey: .jobId)
-        }
-    }
-
     /// Takes an uploaded clip, checks it with `ffprobe` at once (a bad file is refused with its
     /// reason and leaves nothing behind), stores it and queues its packaging (a `video` job).
-    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<UploadedVideoResponse> {
+    @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        UploadedResponse<VideoResponse>
+    > {
         let user = try context.requireUser()
         let folderId = request.uri.queryParameters.get("folderId")
         if let folderId {
@@ -68,7 +56,7 @@ struct VideoController {
             let job = try await jobs.enqueue(
                 kind: VideoPackagingRequest.kind, subjectId: video.id, ownerId: user.id, payload: VideoPackagingRequest())
             return EditedResponse(
-                status: .created, response: UploadedVideoResponse(video: VideoResponse(video, progress: nil), jobId: job.id))
+                status: .created, response: UploadedResponse(item: VideoResponse(video, progress: nil), jobId: job.id))
         } catch {
             // Without its job the video would stay queued for ever: the upload fails whole.
             await remove(video.id)
