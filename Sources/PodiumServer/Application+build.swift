@@ -67,7 +67,7 @@ public func buildApplication(
     } else {
         let opened =
             if let url = configuration.databaseURL {
-                try await SQLStore.openPostgres(url: url, logger: logger)
+                try await SQLStore.openPostgres(url: url, maximumConnections: configuration.databaseConnections, logger: logger)
             } else {
                 try await SQLStore.openSQLite(path: configuration.databasePath, logger: logger)
             }
@@ -78,7 +78,11 @@ public func buildApplication(
     do {
         // Nodes on one PostgreSQL hear each other through it; otherwise this node is alone.
         let bus =
-            try bus ?? configuration.databaseURL.map { try PostgresSessionBus(url: $0, logger: logger) } ?? LocalSessionBus()
+            try bus ?? configuration.databaseURL.map { url in
+                var settings = PostgresSessionBus.Settings()
+                settings.checkInterval = configuration.busCheckInterval
+                return try PostgresSessionBus(url: url, settings: settings, logger: logger)
+            } ?? LocalSessionBus()
         return try await assembleApplication(
             configuration: configuration, store: store, bus: bus, services: services, logger: logger,
             now: now,

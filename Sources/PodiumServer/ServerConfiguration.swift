@@ -11,6 +11,12 @@ public struct ServerConfiguration: Sendable {
     /// The PostgreSQL database (`postgres://user:password@host:5432/database`, see
     /// docs/operations.md); nil keeps everything in SQLite in the data directory.
     public var databaseURL: String?
+    /// PostgreSQL: the most connections this node's pool opens (the session bus listens on one
+    /// more of its own).
+    public var databaseConnections = 20
+    /// PostgreSQL: how often every live session is checked against the table, however its
+    /// hints fared (a lost hint delays an event at most this long).
+    public var busCheckInterval: Duration = .seconds(5)
     /// Where blobs (PDFs, page images) are kept: `blobs/` in the data directory unless set. Nodes
     /// sharing one PostgreSQL database share this directory too (a network file system): blobs are
     /// named by their content and written by rename, so several writers are safe.

@@ -27,6 +27,15 @@ struct Serve: AsyncParsableCommand {
             valueName: "url"))
     var database: String?
 
+    @Option(help: "Most PostgreSQL connections this node opens (env PODIUM_DATABASE_CONNECTIONS; 20).")
+    var databaseConnections: Int?
+
+    @Option(
+        help:
+            "Seconds between checks of every live session against PostgreSQL, however hints fared (env PODIUM_BUS_CHECK_SECONDS; 5)."
+    )
+    var busCheckSeconds: Double?
+
     @Option(help: "Directory of blobs, shared by every node on one database (env PODIUM_BLOB_DIR). <data-dir>/blobs by default.")
     var blobDir: String?
 
@@ -70,6 +79,19 @@ struct Serve: AsyncParsableCommand {
         configuration.port = try port ?? environment["PODIUM_PORT"].map(Self.parsePort) ?? 8080
         configuration.publicURL = publicURL ?? environment["PODIUM_PUBLIC_URL"]
         configuration.databaseURL = (database ?? environment["PODIUM_DATABASE_URL"]).flatMap { $0.isEmpty ? nil : $0 }
+        if let connections = databaseConnections ?? environment["PODIUM_DATABASE_CONNECTIONS"].flatMap(Int.init) {
+            guard connections >= 2 else { throw ValidationError("--database-connections must be at least 2") }
+            configuration.databaseConnections = connections
+        }
+        if let seconds = try busCheckSeconds
+            ?? environment["PODIUM_BUS_CHECK_SECONDS"].map({ text in
+                guard let seconds = Double(text) else { throw ValidationError("PODIUM_BUS_CHECK_SECONDS must be a number") }
+                return seconds
+            })
+        {
+            guard seconds >= 0.1, seconds.isFinite else { throw ValidationError("--bus-check-seconds must be 0.1 or more") }
+            configuration.busCheckInterval = .milliseconds(Int(seconds * 1000))
+        }
         if let blobs = (blobDir ?? environment["PODIUM_BLOB_DIR"]).flatMap({ $0.isEmpty ? nil : $0 }) {
             configuration.blobDirectory = URL(fileURLWithPath: blobs, isDirectory: true)
         }

@@ -117,7 +117,7 @@ final class JobQueue: Service, Sendable {
         for job in unfinished where workers[job.kind] != nil { track(job) }
         for kind in Set(unfinished.map(\.kind)) where workers[kind] == nil { await failUnknownKind(kind) }
 
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 for kind in self.workers.keys { group.addTask { await self.dispatch(kind: kind) } }
                 group.addTask { await self.poll() }
