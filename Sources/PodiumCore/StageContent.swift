@@ -97,7 +97,7 @@ extension SessionState {
 
     /// Authorises a laser-pointer move. Pointer moves are ephemeral: they change no state.
     public func pointer(_ point: PagePoint?, by role: Role, presenterId: String? = nil) throws(SessionError) -> PointerUpdate {
-        try mayDrawOnStage(role, presenterId: presenterId)
+        try mayDriveStage(role, presenterId: presenterId)
         guard let point else {
             // Hiding the pointer is always fine, even with nothing on the stage.
             return PointerUpdate(content: stageContent ?? .deckPage(deck: snapshot.room?.deck, page: snapshot.page), point: nil)
@@ -113,7 +113,7 @@ extension SessionState {
     public func inking(_ message: InkingMessage, by role: Role, presenterId: String? = nil) throws(SessionError)
         -> InkingMessage
     {
-        try mayDrawOnStage(role, presenterId: presenterId)
+        try mayDriveStage(role, presenterId: presenterId)
         var message = message
         message.deck = snapshot.room?.deck
         if message.done != true {
@@ -124,13 +124,9 @@ extension SessionState {
         return message
     }
 
-    /// Refuses whoever may not drive the stage now (the server asks before it looks a video up
-    /// for them: a refusal says "not yours to drive", not "no such video").
+    /// Refuses whoever may not drive the stage now: the pointer and ink ask, and the server asks
+    /// before it looks a video up (a refusal says "not yours to drive", not "no such video").
     public func mayDriveStage(_ role: Role, presenterId: String?) throws(SessionError) {
-        try mayDrawOnStage(role, presenterId: presenterId)
-    }
-
-    private func mayDrawOnStage(_ role: Role, presenterId: String?) throws(SessionError) {
         guard drives(role, presenterId: presenterId) else { throw snapshot.room == nil ? .forbidden : .notInControl }
         guard !snapshot.ended else { throw .ended }
     }
