@@ -13,6 +13,7 @@
 //   pointer  {page, x, y, visible}
 //   inking   {page, tool, color, width, points} or {done: true}   the stroke being drawn (ephemeral)
 //   presence {viewers}
+//   pong     {t, server}                 the answer to a ping (clock.js estimates the server's clock)
 //   ack      {id, seq}
 //   rejected {id, code, message}         a command was refused
 //   fatal    {code, message, retryAfter} hello refused (passcode_wrong, not_found, …): no reconnect;
@@ -270,7 +271,7 @@ export class LiveClient extends EventTarget {
       if (document.visibilityState !== 'visible' || this.stopped) return;
       if (this.connection === 'reconnecting') this.reconnectNow();
       else if (this.ws && Date.now() - this.lastHeard > PING_EVERY + 5000) this.reconnectNow();
-      else if (this.isOpen) this.raw({ type: 'ping' });
+      else if (this.isOpen) this.raw({ type: 'ping', t: performance.now() });
     };
   }
 
@@ -429,7 +430,7 @@ export class LiveClient extends EventTarget {
         this.reconnectNow();
         return;
       }
-      this.raw({ type: 'ping' });
+      this.raw({ type: 'ping', t: performance.now() });
     }, PING_EVERY);
   }
 
@@ -478,6 +479,7 @@ export class LiveClient extends EventTarget {
         this.onReconnect(message);
         break;
       case 'pong':
+        this.emit('pong', message); // the clock's samples (clock.js)
         break;
       default:
         // Newer features (polls, questions…): durable ones still count in the seq chain;

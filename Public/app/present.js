@@ -33,6 +33,8 @@ const driver = new StageDriver({
   sendForResult: (command) => sendForResult(command),
   error: (text) => toast(text, { kind: 'error' }),
   onChange: () => updateSide(),
+  videos: true,
+  lead: true,
 });
 const deckConsole = driver.console;
 

@@ -403,6 +403,10 @@ $('file-input').addEventListener('change', async (event) => {
 });
 
 $('bring-library').addEventListener('click', () => pickFromLibrary({ code, room: room() }));
+$('show-video').addEventListener('click', () => {
+  if (drives()) driver.pickVideo();
+  else toast('Take control back to show a video yourself.');
+});
 
 
 // ---- start ----

@@ -10,6 +10,7 @@ import { showQR } from './qr.js';
 import { followStage, showInking } from './stage-driver.js';
 import { stageDeck, shortURL, roomLinks, errorText } from './room-common.js';
 import { mountSpotlight } from './spotlight.js';
+import { mountVideo } from './video-stage.js';
 import { showRetry, passcodeRefusal } from './countdown.js';
 
 const $ = (id) => document.getElementById(id);
@@ -97,6 +98,7 @@ function connect(passcode) {
     renderPointer();
   });
   live.addEventListener('inking', (event) => showInking(stage, event.detail, live.state));
+  mountVideo({ live, container: $('projector'), role: 'projector' });
   mountSpotlight({ live, container: $('projector') });
   live.addEventListener('fatal', (event) => {
     const { code: errorCode, message, retryAfter = 0 } = event.detail;

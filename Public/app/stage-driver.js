@@ -11,7 +11,9 @@ import { stageDeck, stagePages, stageStrokes } from './live.js';
 import './stage.js';
 import { DeckConsole } from './console.js';
 import { InkTools } from './ink.js';
-import { isTyping, dialogOpen } from './ui.js';
+import { isTyping, dialogOpen, iconButton, chooseDialog, toast } from './ui.js';
+import { mountVideo } from './video-stage.js';
+import { api } from './api.js';
 
 /** Keys that change slide, and which way. */
 const SLIDE_KEYS = { ArrowRight: 1, ArrowDown: 1, PageDown: 1, ArrowLeft: -1, ArrowUp: -1, PageUp: -1 };
@@ -44,6 +46,8 @@ export class StageDriver {
    * @param {(command:object) => Promise} o.sendForResult an ink command, its outcome handed back
    * @param {(text:string) => void} o.error
    * @param {() => void} [o.onChange]   any local change (page, zoom, blank), for the page's UI
+   * @param {boolean} [o.videos]        offer the library's videos (the session's presenter, a room's moderator)
+   * @param {boolean} [o.lead]          this screen is waited for while its video buffers (a plain session's console)
    */
   constructor(o) {
     this.o = o;
@@ -90,11 +94,55 @@ export class StageDriver {
     window.addEventListener('keydown', (event) => {
       const step = SLIDE_KEYS[event.key];
       if (!step || !this.console.enabled || !slideKeyApplies(event)) return;
+      // ← and → skip through a video on the stage (video-stage.js); the other slide keys take it off.
+      if (this.videoOnStage() && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) return;
       event.preventDefault();
       event.stopPropagation();
       if (step > 0) this.console.next();
       else this.console.prev();
     }, true);
+  }
+
+  /** Whether a video is on the stage now. */
+  videoOnStage() {
+    const state = this.o.state();
+    return Boolean(state && state.playback);
+  }
+
+  /** The "Video" button of the control bar: pick a ready video of the library and put it on the stage. */
+  addVideoButton() {
+    const button = iconButton('film', 'Show a video', {
+      cls: 'btn', attrs: { 'data-action': 'show-video', title: 'Show a video from your library' },
+      on: { click: () => this.pickVideo() },
+    });
+    this.o.controls.append(button);
+  }
+
+  async pickVideo() {
+    let videos;
+    try {
+      videos = (await api('/api/v1/videos')).filter((video) => video.status === 'ready');
+    } catch (error) {
+      toast(error.message, { kind: 'error' });
+      return;
+    }
+    if (!videos.length) {
+      toast('No video is ready in your library yet: upload one on the library page.');
+      return;
+    }
+    const id = await chooseDialog({
+      title: 'Show a video', label: 'Video',
+      options: videos.map((video) => ({ value: video.id, label: video.title })), value: videos[0].id, confirmLabel: 'Show',
+    });
+    if (id) this.sendVideoCommand({ type: 'showVideo', videoId: id });
+  }
+
+  /** A video command from this page, while it drives; a refusal is said. */
+  sendVideoCommand(command) {
+    if (!this.o.drives()) return Promise.resolve();
+    return this.o.sendForResult(command).catch((error) => {
+      if (error && error.code !== 'ended' && error.message) this.o.error(error.message);
+    });
   }
 
   /** The page the stage shows now. */
@@ -108,6 +156,15 @@ export class StageDriver {
 
   /** Listens to the socket: someone else's pointer and stroke in progress while this page does not drive. */
   listen(live) {
+    // The video on the stage, over the slide: with the player's controls while this page drives.
+    this.video = mountVideo({
+      live, container: this.o.stageWrap, role: 'presenter', lead: Boolean(this.o.lead),
+      send: (command) => this.sendVideoCommand(command), mayDrive: () => this.o.drives(),
+    });
+    if (this.o.videos && !this.videoButtonAdded) {
+      this.videoButtonAdded = true;
+      this.addVideoButton();
+    }
     live.addEventListener('pointer', (event) => {
       if (this.o.drives()) return;
       const m = event.detail;

@@ -9,6 +9,7 @@ import { mountViewerInteraction } from './polls-viewer.js';
 import { ViewerNotes } from './notes.js';
 import { strokesFor, inkDeck, onPage } from './ink.js';
 import { mountSpotlight } from './spotlight.js';
+import { mountVideo } from './video-stage.js';
 import { showRetry, passcodeRefusal } from './countdown.js';
 
 hydrateIcons();
@@ -131,6 +132,7 @@ function join() {
   live.addEventListener('fatal', (event) => onFatal(event.detail, { name, passcode }));
   interaction.attach(live);
   // What the presenter puts on screen for everyone covers the slide (the bar and poll stay usable).
+  mountVideo({ live, container: $('watch'), role: 'viewer' });
   mountSpotlight({ live, container: $('watch') });
   live.connect();
 }
@@ -300,7 +302,9 @@ function render() {
     viewport: following ? state.viewport : { x: 0, y: 0, w: 1, h: 1 },
     blank: following ? state.blank : 'none',
   });
-  $('watch-page').textContent = state.room && !stageDeck(state) ? 'Waiting for the first slide…' : 'Slide ' + shownPage() + ' / ' + stage.pageCount
+  const media = state.playback && state.playback.media;
+  $('watch-page').textContent = media ? 'Video: ' + media.title
+    : state.room && !stageDeck(state) ? 'Waiting for the first slide…' : 'Slide ' + shownPage() + ' / ' + stage.pageCount
     + (following ? '' : ' · presenter on ' + state.page)
     + (following && state.blank !== 'none' ? ' · screen paused' : '')
     + (state.room ? ' · ' + roomLine(state) : '');

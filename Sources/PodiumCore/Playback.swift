@@ -11,6 +11,8 @@ public struct Playback: Codable, Sendable, Equatable {
 
     /// The video's id in the library.
     public var video: String
+    /// What a screen loads to play it (nil in events stored before the reference carried it).
+    public var media: PlaybackMedia?
     /// The clip's length in seconds, when the library knows it (positions are kept inside it).
     public var duration: Double?
     public var state: State
@@ -29,8 +31,12 @@ public struct Playback: Codable, Sendable, Equatable {
     /// The speeds a presenter may choose.
     public static let rates: ClosedRange<Double> = 0.25...4
 
-    public init(video: String, duration: Double?, state: State, position: Double, anchor: Double, rate: Double = 1) {
+    public init(
+        video: String, media: PlaybackMedia? = nil, duration: Double?, state: State, position: Double, anchor: Double,
+        rate: Double = 1
+    ) {
         self.video = video
+        self.media = media
         self.duration = duration
         self.state = state
         self.position = position
@@ -40,14 +46,16 @@ public struct Playback: Codable, Sendable, Equatable {
 
     /// A clip just put on stage: stopped at its start.
     public init(stopped video: VideoOnStage, at time: Double) {
-        self.init(video: video.id, duration: video.duration, state: .stopped, position: 0, anchor: time)
+        self.init(
+            video: video.id, media: video.media, duration: video.duration, state: .stopped, position: 0, anchor: time)
     }
 
-    enum CodingKeys: String, CodingKey { case video, duration, state, position, anchor, rate }
+    enum CodingKeys: String, CodingKey { case video, media, duration, state, position, anchor, rate }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(video, forKey: .video)
+        try container.encode(media, forKey: .media)
         // An explicit null: "length unknown" is information here.
         try container.encode(duration, forKey: .duration)
         try container.encode(state, forKey: .state)
@@ -129,10 +137,48 @@ public struct VideoOnStage: Sendable, Equatable {
     public var id: String
     /// Seconds; nil when not known.
     public var duration: Double?
+    /// Its files, as screens load them; nil until the library has looked the video up.
+    public var media: PlaybackMedia?
 
-    public init(id: String, duration: Double?) {
+    public init(id: String, duration: Double?, media: PlaybackMedia? = nil) {
         self.id = id
         self.duration = duration
+        self.media = media
+    }
+}
+
+/// The files of a video on stage, as URLs on this server, and its title: in the reference itself,
+/// so a screen needs no library access (viewers have none) and the report can name a clip deleted
+/// since.
+public struct PlaybackMedia: Codable, Sendable, Equatable {
+    public var title: String
+    /// The HLS master playlist.
+    public var playlist: String
+    /// The poster frame (JPEG), or nil for audio only.
+    public var poster: String?
+    /// The WebVTT track of the thumbnail strip (for a scrub bar), or nil.
+    public var thumbnails: String?
+    /// No picture: a screen shows the poster or the title while it plays.
+    public var audioOnly: Bool
+
+    public init(title: String, playlist: String, poster: String?, thumbnails: String?, audioOnly: Bool) {
+        self.title = title
+        self.playlist = playlist
+        self.poster = poster
+        self.thumbnails = thumbnails
+        self.audioOnly = audioOnly
+    }
+
+    enum CodingKeys: String, CodingKey { case title, playlist, poster, thumbnails, audioOnly }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(title, forKey: .title)
+        try container.encode(playlist, forKey: .playlist)
+        // Explicit nulls: the documents show every field as it is sent.
+        try container.encode(poster, forKey: .poster)
+        try container.encode(thumbnails, forKey: .thumbnails)
+        try container.encode(audioOnly, forKey: .audioOnly)
     }
 }
 

@@ -137,7 +137,7 @@ private func assembleApplication(
             configuration.webRoot.path, cacheControl: .init([(MediaType(type: .any), [.noCache])]), logger: logger))
     router.middlewares.add(AuthMiddleware(accounts: accounts, trustedProxies: configuration.trustedProxies))
 
-    WebController(webRoot: configuration.webRoot, vendorRoot: configuration.vendorRoot, blobs: blobs, store: store)
+    WebController(webRoot: configuration.webRoot, vendorRoots: configuration.vendorRoots, blobs: blobs, store: store)
         .addRoutes(to: router)
     Readiness(store: store, timeout: configuration.readinessTimeout).addRoutes(to: router)
     let api = router.group("api/v1")

@@ -62,9 +62,12 @@ enum ViewerCookie {
 /// Security headers on every response: a strict Content-Security-Policy (the client has no inline
 /// scripts or styles), no framing, no MIME sniffing. Audio and video come from this server, or
 /// from `blob:` URLs: Media Source Extensions hand a `<video>` an object URL of a MediaSource.
+/// The video player (Video.js) runs its transmuxer in a worker made from a `blob:` URL, and its
+/// stylesheet carries its icon font as a `data:` URL.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     static var contentSecurityPolicy: String {
         "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; style-src 'self'; script-src 'self'; "
+            + "font-src 'self' data:; worker-src 'self' blob:; "
             + "connect-src 'self' ws: wss:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
     }
 

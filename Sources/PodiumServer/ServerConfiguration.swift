@@ -29,8 +29,11 @@ public struct ServerConfiguration: Sendable {
     public var readinessTimeout = Duration.seconds(2)
     /// The browser client's static files.
     public var webRoot: URL
-    /// Where Debian's browser libraries are installed (`/usr/share/javascript`).
-    public var vendorRoot = URL(fileURLWithPath: "/usr/share/javascript")
+    /// Where the browser libraries are, searched in order and served at `/vendor/`: Debian's
+    /// packages (`/usr/share/javascript`), then those `scripts/setup` installs from PyPI (Video.js).
+    public var vendorRoots = [
+        URL(fileURLWithPath: "/usr/share/javascript"), URL(fileURLWithPath: ".build/vendor", isDirectory: true),
+    ]
     /// The URL people use to reach this server, when it is behind a proxy or has a name.
     public var publicURL: String?
     /// The first admin's password; generated and printed when nil.

@@ -42,6 +42,11 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Directory of the browser client (env PODIUM_WEB_ROOT). Defaults to ./Public.")
     var webRoot: String?
 
+    @Option(
+        help: "Directory of the browser libraries scripts/setup installs from PyPI (env PODIUM_VENDOR_DIR). Defaults to ./.build/vendor."
+    )
+    var vendorDir: String?
+
     @Option(help: "The URL people use to reach this server, for join links and QR codes (env PODIUM_PUBLIC_URL).")
     var publicURL: String?
 
@@ -75,6 +80,9 @@ struct Serve: AsyncParsableCommand {
         var configuration = ServerConfiguration(
             dataDirectory: URL(fileURLWithPath: dataDirectory, isDirectory: true),
             webRoot: URL(fileURLWithPath: webRootPath, isDirectory: true))
+        if let vendor = (vendorDir ?? environment["PODIUM_VENDOR_DIR"]).flatMap({ $0.isEmpty ? nil : $0 }) {
+            configuration.vendorRoots = [configuration.vendorRoots[0], URL(fileURLWithPath: vendor, isDirectory: true)]
+        }
         configuration.host = host ?? environment["PODIUM_HOST"] ?? "0.0.0.0"
         configuration.port = try port ?? environment["PODIUM_PORT"].map(Self.parsePort) ?? 8080
         configuration.publicURL = publicURL ?? environment["PODIUM_PUBLIC_URL"]

@@ -121,7 +121,9 @@ struct EventStreamFixtureTests {
         try session.run(.erase(strokeId: first))
         try session.run(.clearPage(page: 2))
         // A video on the stage, driven, taken off by a page; on again when the session ends.
-        let clip = VideoOnStage(id: "vid1", duration: 42.5)
+        let media = PlaybackMedia(
+            title: "Launch", playlist: "/blobs/aa.m3u8", poster: "/blobs/bb.jpg", thumbnails: nil, audioOnly: false)
+        let clip = VideoOnStage(id: "vid1", duration: 42.5, media: media)
         try session.run(.showVideo(clip), at: 1_795_300_100)
         try session.run(.playback(.play), at: 1_795_300_101)
         try session.run(.playback(.rate(1.5)), at: 1_795_300_105)

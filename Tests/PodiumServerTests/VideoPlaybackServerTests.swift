@@ -33,6 +33,12 @@ struct VideoPlaybackServerTests {
             #expect(shown["video"] as? String == videoId)
             #expect(shown["state"] as? String == "stopped")
             #expect((shown["duration"] as? Double ?? 0) > 1.5)
+            // What a screen loads comes with it: viewers cannot read the presenter's library.
+            let media = try #require(shown["media"] as? [String: Any])
+            #expect(media["playlist"] as? String == video["masterPlaylistUrl"] as? String)
+            #expect(media["poster"] as? String == video["posterUrl"] as? String)
+            #expect(media["thumbnails"] as? String == video["thumbnailTrackUrl"] as? String)
+            #expect(media["audioOnly"] as? Bool == false)
 
             // The clock: the ping's t comes back with the server's time; a play is anchored after
             // the server's time of any earlier pong, so every screen can start together.

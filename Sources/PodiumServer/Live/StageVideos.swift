@@ -13,8 +13,13 @@ struct LibraryStageVideos: StageVideos {
     let store: any VideoStore
 
     func readyVideo(id: String, ownedBy owner: String) async throws -> VideoOnStage? {
-        guard let video = try await store.video(id: id), video.ownerId == owner, video.status == .ready else { return nil }
-        return VideoOnStage(id: video.id, duration: video.duration > 0 ? video.duration : nil)
+        guard let video = try await store.video(id: id), video.ownerId == owner, video.status == .ready,
+            let playlist = video.masterPlaylist
+        else { return nil }
+        let media = PlaybackMedia(
+            title: video.title, playlist: DeckResponse.blobURL(playlist), poster: video.poster.map(DeckResponse.blobURL),
+            thumbnails: video.thumbnailTrack.map(DeckResponse.blobURL), audioOnly: !video.hasVideo)
+        return VideoOnStage(id: video.id, duration: video.duration > 0 ? video.duration : nil, media: media)
     }
 }
 

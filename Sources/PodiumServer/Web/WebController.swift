@@ -6,7 +6,7 @@ import PodiumStore
 /// The browser client's pages, page images, Debian's browser libraries and the OpenAPI document.
 struct WebController {
     let webRoot: URL
-    let vendorRoot: URL
+    let vendorRoots: [URL]
     let blobs: any BlobStore
     /// To tell a link that leads nowhere (see ``DeadEnd``).
     let store: any PodiumStore
@@ -79,14 +79,18 @@ struct WebController {
             .response(to: request, context: context, fileIO: fileIO)
     }
 
-    /// `/vendor/<package>/<file>` from `/usr/share/javascript`: Debian's packaged browser libraries.
+    /// `/vendor/<package>/<file>` from the first of ``vendorRoots`` that has it: Debian's packaged
+    /// browser libraries, then those the set-up installs from PyPI.
     @Sendable func vendor(_ request: Request, context: AppRequestContext) async throws -> Response {
         let relative = request.uri.path.dropFirst("/vendor/".count)
         let parts = relative.split(separator: "/")
         guard !parts.isEmpty, parts.allSatisfy({ $0 != ".." && !$0.hasPrefix(".") }) else {
             throw APIError.notFound("file")
         }
-        let url = parts.reduce(vendorRoot) { $0.appendingPathComponent(String($1)) }
+        let candidates = vendorRoots.map { root in parts.reduce(root) { $0.appendingPathComponent(String($1)) } }
+        guard let url = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
+            throw APIError.notFound("file")
+        }
         var response = try await file(url, type: Self.mediaType(for: url.lastPathComponent), context: context)
         response.headers[.cacheControl] = "public, max-age=3600"
         return response

@@ -1,0 +1,52 @@
+// Keeping a <video> at the moment of the clip the stage's playback reference says, on every
+// screen (docs/protocol.md, "Video on the stage"). Pure rules first (tested in
+// Tests/Browser/test_video.py through the page), then the follower that applies them.
+//
+// Where the clip should be: referencePosition(playback, serverNow). How to get there from where
+// it is: correction(drift). Small drift is left alone (a nudge would be audible for nothing),
+// moderate drift is eaten by playing a little faster or slower, large drift is a seek aimed where
+// the clip will be when the seek is done (the seek's own delay, learnt from the last seeks, is
+// not counted as drift: the follower measures nothing until the seek has landed).
+
+/** Drift under this (seconds) is left alone. */
+export const IGNORE = 0.03;
+/** Drift over this is a seek; between the two, a nudge of the rate. */
+export const SEEK_OVER = 0.4;
+/** The largest nudge: the rate stays within ±8 % of the reference's. */
+export const NUDGE = 0.08;
+/** Seconds for a nudge to eat the drift it sees (so it shrinks as the drift does). */
+const NUDGE_HORIZON = 1.5;
+
+/** Where the clip is at server time `now` (seconds), by the reference. Mirrors Playback.position(at:). */
+export function referencePosition(playback, now) {
+  let position = playback.position;
+  if (playback.state === 'playing' && now > playback.anchor) position += (now - playback.anchor) * playback.rate;
+  position = Math.max(0, position);
+  if (typeof playback.duration === 'number') position = Math.min(playback.duration, position);
+  return position;
+}
+
+/** Whether the clip should be moving at `now` (playing, its start reached, not at its end). */
+export function shouldPlay(playback, now) {
+  if (playback.state !== 'playing' || now < playback.anchor) return false;
+  return typeof playback.duration !== 'number' || referencePosition(playback, now) < playback.duration;
+}
+
+/**
+ * What to do about `drift` (seconds: where the clip is minus where it should be; positive is
+ * ahead) while playing at `rate`: {action: 'none'|'nudge'|'seek', rate}.
+ */
+export function correction(drift, rate = 1) {
+  const size = Math.abs(drift);
+  if (!(size >= IGNORE)) return { action: 'none', rate };
+  if (size >= SEEK_OVER) return { action: 'seek', rate };
+  // Ahead: slower; behind: faster. Proportional, so it does not overshoot.
+  const nudge = Math.max(-NUDGE, Math.min(NUDGE, drift / NUDGE_HORIZON));
+  return { action: 'nudge', rate: rate * (1 - nudge) };
+}
+
+/** The seek delay to aim ahead by, learnt as a moving average of measured seeks (seconds). */
+export function learnSeekDelay(previous, measured) {
+  const clamped = Math.max(0, Math.min(2, measured));
+  return previous === null ? clamped : previous * 0.6 + clamped * 0.4;
+}
