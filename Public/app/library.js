@@ -6,6 +6,7 @@ import {
 } from './ui.js';
 import { openGoLive } from './golive.js';
 import { UploadQueue, statusText, fractionOf, processingText, uploadLimits, formatBytes } from './uploader.js';
+import { LibraryVideos } from './library-videos.js';
 
 const POLL_MS = 500;
 
@@ -28,6 +29,20 @@ const dropzone = document.getElementById('dropzone');
 
 hydrateIcons();
 
+const videos = new LibraryVideos({
+  section: document.getElementById('videos-section'),
+  grid: document.getElementById('videos'),
+  empty: document.getElementById('videos-empty'),
+  folder: () => state.folder,
+  onError: (error) => handleError(error),
+});
+const videoInput = document.getElementById('video-input');
+document.getElementById('upload-video').addEventListener('click', () => videoInput.click());
+videoInput.addEventListener('change', () => {
+  uploadFiles([...videoInput.files]);
+  videoInput.value = '';
+});
+
 // ---- start ----
 
 async function start() {
@@ -43,7 +58,7 @@ async function start() {
   }
   showUser();
   const saved = sessionStorage.getItem('podium.folder');
-  await Promise.all([loadFolders(), loadDecks()]);
+  await Promise.all([loadFolders(), loadDecks(), videos.load()]);
   if (saved && state.folders.some((f) => f.id === saved)) state.folder = saved;
   render();
   loadLiveBanner();
@@ -114,6 +129,7 @@ function decksInView() {
 function render() {
   renderFolders();
   renderDecks();
+  videos.render();
   renderView();
 }
 
@@ -124,6 +140,7 @@ function renderView() {
   document.getElementById('past-item').classList.toggle('is-current', history);
   document.getElementById('past-button').setAttribute('aria-current', history ? 'true' : 'false');
   grid.hidden = history;
+  videos.setHidden(history);
   dropzone.classList.toggle('is-hidden', history);
   if (history) {
     emptyState.hidden = true;
@@ -378,7 +395,8 @@ function addDeck(deck) {
 
 // The server's limit, said before anyone picks a file.
 uploadLimits().then((limits) => {
-  document.getElementById('upload-limit').textContent = 'PDF, up to ' + formatBytes(limits.maxUploadBytes);
+  document.getElementById('upload-limit').textContent = 'PDF, up to ' + formatBytes(limits.maxUploadBytes)
+    + ' · video, up to ' + formatBytes(limits.maxVideoUploadBytes);
 }).catch(() => {});
 
 function uploadFiles(files) {
@@ -386,7 +404,8 @@ function uploadFiles(files) {
     state.view = 'decks';
     render();
   }
-  for (const file of files) queue.add(file, { title: titleFromFilename(file.name), folderId: state.folder });
+  // Video and audio files go to the videos; the rest to the decks (whose queue says why a file is not a PDF).
+  for (const file of videos.take(files)) queue.add(file, { title: titleFromFilename(file.name), folderId: state.folder });
 }
 
 function dismissUpload(upload) {

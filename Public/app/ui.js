@@ -69,13 +69,11 @@ const ICONS = {
   eraser: ['M20 20H7L3 16a2 2 0 0 1 0-2.8L13.2 3a2 2 0 0 1 2.8 0l5 5a2 2 0 0 1 0 2.8L12 20', 'M6 11l7 7'],
   clear: ['M3 6h18', 'M8 6V4h8v2', 'M19 6l-1 14H6L5 6'],
   screen: ['M3 4h18v12H3z', 'M8 20h8', 'M12 16v4'],
-  play: ['M7 4l13 8-13 8z'],
   pause: ['M7 4h3v16H7z', 'M14 4h3v16h-3z'],
   back10: ['M3 12a9 9 0 1 0 3-6.7', 'M3 4v5h5', 'M10 10v5', 'M13 10h2v5h-2z'],
   forward10: ['M21 12a9 9 0 1 1-3-6.7', 'M21 4v5h-5', 'M9 10v5', 'M12 10h2v5h-2z'],
   volume: ['M4 9h4l5-4v14l-5-4H4z', 'M16.5 8.5a5 5 0 0 1 0 7', 'M19 6a8.5 8.5 0 0 1 0 12'],
   mute: ['M4 9h4l5-4v14l-5-4H4z', 'M17 9l5 6', 'M22 9l-5 6'],
-  film: ['M3 4h18v16H3z', 'M7 4v16', 'M17 4v16', 'M3 8h4', 'M3 12h4', 'M3 16h4', 'M17 8h4', 'M17 12h4', 'M17 16h4'],
 };
 
 /** An inline SVG icon, hidden from screen readers (the button carries the label). */

@@ -67,6 +67,11 @@ export function processingText(progress) {
     return 'Processing pages ' + Math.round((done / total) * 100) + ' %';
   }
   if (stage === 'text') return 'Reading the text';
+  // A video's packaging (ffmpeg): its progress counts milliseconds of the clip.
+  if (stage === 'probing') return 'Checking the video';
+  if (stage === 'packaging') return 'Packaging for every screen ' + (total > 0 ? Math.round((done / total) * 100) : 0) + ' %';
+  if (stage === 'finishing') return 'Making the poster and the seek thumbnails';
+  if (stage === 'storing') return 'Storing';
   return 'Processing';
 }
 
@@ -91,11 +96,11 @@ export function fractionOf(item) {
 }
 
 /** Sends a file with upload progress (fetch cannot report it). Resolves with the JSON answer. */
-export function send(url, file, { onProgress } = {}) {
+export function send(url, file, { onProgress, contentType = 'application/pdf' } = {}) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
-    xhr.setRequestHeader('Content-Type', 'application/pdf');
+    xhr.setRequestHeader('Content-Type', contentType);
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.setRequestHeader('X-Podium-Request', '1');
     xhr.upload.addEventListener('progress', (event) => {
@@ -153,6 +158,29 @@ export async function trackDeck(answer, report) {
 }
 
 /**
+ * Follows a video the library accepted until it is packaged or failed: polls GET
+ * /api/v1/videos/{id}, reporting its progress. Resolves with the video.
+ */
+export async function trackVideo(answer, report) {
+  for (;;) {
+    let video;
+    try {
+      video = await api('/api/v1/videos/' + encodeURIComponent(answer.id));
+    } catch (error) {
+      if (error.status === 404 || error.status === 401) throw error;
+      await sleep(POLL_MS * 4);
+      continue;
+    }
+    if (video.status === 'ready') return video;
+    if (video.status === 'failed') {
+      throw new ApiError(422, (video.error && video.error.code) || 'failed', (video.error && video.error.message) || 'the video could not be packaged');
+    }
+    report(video.progress || (video.status === 'queued' ? { stage: 'queued', done: 0, total: 0 } : null));
+    await sleep(POLL_MS);
+  }
+}
+
+/**
  * Follows an upload's processing job (the answer's `jobId`): polls GET /api/v1/jobs/{id}, which
  * its signed-in owner may read (a room's moderator, say). Resolves with the finished job.
  */
@@ -181,6 +209,7 @@ let counter = 0;
 /** Short reasons for the codes the server gives, to follow "Failed: ". */
 const REASONS = {
   not_pdf: 'not a PDF',
+  not_video: 'not a video or audio file',
   empty: 'the file is empty',
   too_large: 'larger than the server accepts',
 };
@@ -203,6 +232,29 @@ export async function checkFile(file) {
   if (!(await looksLikePDF(file))) throw new ApiError(415, 'not_pdf', 'not a PDF');
 }
 
+/** Whether a file is a video or audio file by its name or type (the server decides by its bytes). */
+export function looksLikeMedia(file) {
+  return /^(video|audio)\//.test(file.type || '') || /\.(mp4|m4v|mov|webm|mkv|m4a|mp3|ogg|oga|wav|aac|flac)$/i.test(file.name || '');
+}
+
+/**
+ * What the server would refuse of a video, found before sending a byte: an empty file, one over
+ * the server's limit, a PDF (which belongs in a deck upload). The server probes the rest.
+ */
+export async function checkVideoFile(file) {
+  if (!file.size) throw new ApiError(400, 'empty', 'the file is empty');
+  let limits = null;
+  try {
+    limits = await uploadLimits();
+  } catch (_) {
+    limits = null;
+  }
+  if (limits && file.size > limits.maxVideoUploadBytes) {
+    throw new ApiError(413, 'too_large_local', formatBytes(file.size) + ', larger than the ' + formatBytes(limits.maxVideoUploadBytes) + ' this server accepts');
+  }
+  if (await looksLikePDF(file)) throw new ApiError(415, 'is_pdf', 'a PDF, not a video: upload it as a deck');
+}
+
 /** A queue of uploads to one target, `concurrency` at a time (one by default). */
 export class UploadQueue extends EventTarget {
   /**
@@ -212,10 +264,14 @@ export class UploadQueue extends EventTarget {
    * @param {function(answer, report): Promise|null} [options.track] follows processing after the
    *   upload: called with the server's answer and a `report(progress)`; resolves with the result,
    *   throws to fail the item. Defaults to `trackDeck`; null stops at "ready" when the file is sent.
+   * @param {function(File): Promise} [options.check] refuses a file before it is sent (throws); `checkFile` (a PDF)
+   * @param {function(File): string} [options.contentType] the upload's Content-Type
    */
-  constructor({ url, concurrency = 1, track = trackDeck } = {}) {
+  constructor({ url, concurrency = 1, track = trackDeck, check = checkFile, contentType = () => 'application/pdf' } = {}) {
     super();
     this.url = url;
+    this.checkFile = check;
+    this.contentType = contentType;
     this.concurrency = concurrency;
     this.track = track;
     this.items = [];
@@ -253,7 +309,7 @@ export class UploadQueue extends EventTarget {
 
   async check(item) {
     try {
-      await checkFile(item.file);
+      await this.checkFile(item.file);
     } catch (error) {
       this.fail(item, error);
       return;
@@ -278,6 +334,7 @@ export class UploadQueue extends EventTarget {
     try {
       const url = typeof this.url === 'function' ? this.url(item) : this.url;
       item.answer = await send(url, item.file, {
+        contentType: this.contentType(item.file),
         onProgress: (fraction) => {
           item.fraction = fraction;
           const now = Date.now();

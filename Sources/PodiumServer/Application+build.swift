@@ -150,6 +150,11 @@ private func assembleApplication(
         store: store, blobs: blobs, jobs: jobs, uploadDirectory: configuration.temporaryDirectory,
         maxUploadBytes: configuration.maxUploadBytes, now: now)
     decks.addRoutes(to: api)
+    LimitsController(
+        limits: .init(
+            maxUploadBytes: configuration.maxUploadBytes, maxVideoUploadBytes: configuration.maxVideoUploadBytes,
+            maxVideoSeconds: Int(configuration.videoLimits.maxDuration.components.seconds))
+    ).addRoutes(to: api)
     VideoController(
         store: store, blobs: blobs, jobs: jobs, probe: videoProbe, uploadDirectory: configuration.temporaryDirectory,
         maxUploadBytes: configuration.maxVideoUploadBytes, logger: logger, now: now

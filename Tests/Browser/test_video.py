@@ -231,3 +231,44 @@ class VideoTests(BrowserTest):
         control(presenter, "video-off").click()
         for driver, who in ((presenter, "console"), (viewer, "viewer")):
             wait_for(driver, lambda d: not visible(d, "#video-screen"), f"the slide back on the {who}")
+
+    def test_library_upload_with_progress_and_refusals(self):
+        """Upload from the library page: progress, then a ready card with its poster and length;
+        a file that is not a video is refused with a reason, and leaves no card behind."""
+        driver = self.driver(1280, 900)
+        self.sign_in_with_cookie(driver)
+        driver.get(SERVER.base + "/library")
+        wait_for(driver, lambda d: visible(d, f'#videos [data-video-id="{CLIP["id"]}"][data-status="ready"]'), "the test clip's card")
+        with tempfile.TemporaryDirectory() as scratch:
+            clip = Path(scratch) / "Short film.webm"
+            subprocess.run(
+                ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15:duration=3",
+                 "-c:v", "libvpx-vp9", "-deadline", "realtime", "-b:v", "200k", str(clip)], check=True)
+            fake = Path(scratch) / "Not a film.mp4"
+            fake.write_bytes(b"this is plain text, not a video\n" * 100)
+            pdf = Path(scratch) / "Slides.mp4"
+            pdf.write_bytes(b"%PDF-1.4\n" + b"0" * 2000)
+            field = driver.find_element(By.ID, "video-input")
+            field.send_keys(str(clip))
+            # Upload, then packaging: the card says which, then it is ready with its length.
+            wait_for(driver, lambda d: visible(d, '#videos [data-title="Short film"]'), "the new video's card")
+            card = wait_for(driver, lambda d: visible(d, '#videos .video-card[data-title="Short film"][data-status="ready"]'),
+                            "the new video packaged", timeout=60)
+            self.assertEqual(card.find_element(By.CSS_SELECTOR, '[data-role="duration"]').text, "0:03")
+            wait_for(driver, lambda d: d.execute_script(
+                "const i = document.querySelector('#videos [data-title=\"Short film\"] img'); return i && i.complete && i.naturalWidth > 0"),
+                "its poster")
+            screenshot(driver, "library-videos")
+            # Refused: text named .mp4 (by the server, by its bytes), a PDF (before sending).
+            field.send_keys(str(fake))
+            wait_for(driver, lambda d: "“Not a film.mp4” was not uploaded: This video could not be read"
+                     in d.find_element(By.ID, "toasts").text, "the refusal of a text file")
+            field.send_keys(str(pdf))
+            wait_for(driver, lambda d: "upload it as a deck" in d.find_element(By.ID, "toasts").text, "the refusal of a PDF")
+        # Each refused file's card says why, until dismissed; nothing of it is in the library.
+        failed = driver.find_element(By.CSS_SELECTOR, '#videos [data-title="Not a film"][data-upload-state="failed"]')
+        self.assertIn("could not be read", failed.find_element(By.CSS_SELECTOR, '[data-role="error"]').text)
+        failed.find_element(By.CSS_SELECTOR, '[data-action="dismiss"]').click()
+        wait_for(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, '#videos [data-title="Not a film"]'), "the card dismissed")
+        status, listed = SERVER.api("GET", "/api/v1/videos")
+        self.assertNotIn("Not a film", [v["title"] for v in listed])

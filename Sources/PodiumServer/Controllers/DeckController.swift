@@ -24,15 +24,6 @@ struct DeckController {
         group.post("folders", use: createFolder)
         group.patch("folders/:id", use: renameFolder)
         group.delete("folders/:id", use: deleteFolder)
-        group.get("limits") { _, _ in Limits(maxUploadBytes: maxUploadBytes) }
-    }
-
-    /// What a client checks before it sends a file (`GET /api/v1/limits`).
-    struct Limits: Codable, Sendable, ResponseEncodable {
-        /// The largest file an upload may carry, in bytes; a larger one is refused with `413 too_large`.
-        let maxUploadBytes: Int
-        /// What a deck upload may be (by its bytes, whatever its name).
-        var uploadTypes = ["application/pdf"]
     }
 
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
