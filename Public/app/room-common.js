@@ -194,3 +194,10 @@ export async function pickFromLibrary({ code, room, asPresenter = false }) {
     actions: [close],
   }));
 }
+
+/** What the stage shows, in words: the video on it, else the deck and its slide. */
+export function onStageText(state, deck) {
+  const media = state.playback && state.playback.media;
+  if (media) return 'Video: ' + media.title;
+  return deck ? deck.title + ' · slide ' + state.page + ' of ' + deck.pages.length : 'Nothing on the stage';
+}

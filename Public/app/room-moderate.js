@@ -9,7 +9,7 @@ import { StageDriver } from './stage-driver.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { hydrateIcons, toast, confirmDialog, el, plural } from './ui.js';
 import { showQR } from './qr.js';
-import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, copyText, wireSidePanel, pickFromLibrary } from './room-common.js';
+import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, copyText, wireSidePanel, pickFromLibrary, onStageText } from './room-common.js';
 
 hydrateIcons();
 wireSidePanel();
@@ -119,7 +119,7 @@ function render() {
 
   // Who is on stage.
   $('onstage-name').textContent = nowPresenting(r) + (c.lender ? ' (lent by ' + presenterName(r, c.lender) + ')' : '');
-  $('onstage-deck').textContent = deck ? deck.title + ' · slide ' + state.page + ' of ' + deck.pages.length : 'Nothing on the stage';
+  $('onstage-deck').textContent = onStageText(state, deck);
   $('withdraw').hidden = !c.active || ended;
 
   renderDeckBar(state, driving);
@@ -404,7 +404,7 @@ $('file-input').addEventListener('change', async (event) => {
 
 $('bring-library').addEventListener('click', () => pickFromLibrary({ code, room: room() }));
 $('show-video').addEventListener('click', () => {
-  if (drives()) driver.pickVideo();
+  if (drives()) driver.pickVideo(code);
   else toast('Take control back to show a video yourself.');
 });
 

@@ -5,10 +5,11 @@
 import { api, currentUser } from './api.js';
 import { LiveClient } from './live.js';
 import { StageDriver } from './stage-driver.js';
+import { RoomVideos } from './room-videos.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { showRetry, passcodeRefusal } from './countdown.js';
 import { hydrateIcons, toast, el, plural, cleanCode, CODE_LENGTH } from './ui.js';
-import { presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary } from './room-common.js';
+import { presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary, onStageText } from './room-common.js';
 
 hydrateIcons();
 wireSidePanel();
@@ -207,6 +208,7 @@ function onWelcome(welcome, { name, passcode }) {
     document.title = welcome.session.title + ' — Presenting — Podium';
     $('from-library').hidden = !user;
     show('room');
+    videos.refresh();
     // Polls (while I have the stage) and the questions asked during my turns.
     interaction = mountPresenterInteraction({
       live, code, deckId: null, gotoPage: (page) => driver.goto(page),
@@ -326,6 +328,14 @@ async function upload(file) {
 
 $('from-library').addEventListener('click', () => pickFromLibrary({ code, room: room(), asPresenter: true }));
 
+// ---- videos: the room's own clips, shown from here while in control ----
+
+const videos = new RoomVideos({
+  card: $('videos-card'), code, mayDrive: () => drives(),
+  show: (videoId) => driver.sendVideoCommand({ type: 'showVideo', videoId }),
+  onStage: () => (live && live.state.playback ? live.state.playback.video : null),
+});
+
 // ---- rendering ----
 
 function onChange(event) {
@@ -349,6 +359,10 @@ function render() {
   const c = control();
   const deck = stageDeck(state);
   const driving = drives();
+  if (driving !== wasActive || videos.shownWith !== (live.state.playback && live.state.playback.video)) {
+    videos.shownWith = live.state.playback && live.state.playback.video;
+    videos.render(); // its Show buttons follow control and the stage
+  }
   wasActive = driving;
   if (state.ended && !ended) {
     ended = true;
@@ -373,7 +387,7 @@ function render() {
   $('thumbs').hidden = !deck || !driving;
   $('controls').hidden = !deck || !driving;
   $('stage-label').textContent = driving ? 'You are presenting' : 'On the projector';
-  $('onstage-deck').textContent = deck ? deck.title + ' · slide ' + state.page + ' of ' + deck.pages.length : 'Nothing on the stage';
+  $('onstage-deck').textContent = onStageText(state, deck);
 
   // Who presents.
   $('now-presenting').textContent = driving ? 'You are presenting' : 'Now presenting: ' + nowPresenting(r);

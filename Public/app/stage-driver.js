@@ -13,6 +13,7 @@ import { DeckConsole } from './console.js';
 import { InkTools } from './ink.js';
 import { isTyping, dialogOpen, iconButton, chooseDialog, toast } from './ui.js';
 import { mountVideo } from './video-stage.js';
+import { roomVideos } from './room-videos.js';
 import { api } from './api.js';
 
 /** Keys that change slide, and which way. */
@@ -118,16 +119,19 @@ export class StageDriver {
     this.o.controls.append(button);
   }
 
-  async pickVideo() {
+  /** The picker: the library's ready videos, and in a room (`roomCode`) the room's own clips too. */
+  async pickVideo(roomCode = null) {
     let videos;
     try {
-      videos = (await api('/api/v1/videos')).filter((video) => video.status === 'ready');
+      const [library, room] = await Promise.all([api('/api/v1/videos'), roomCode ? roomVideos(roomCode) : []]);
+      videos = [...room.map((video) => ({ ...video, title: video.title + ' (this room)' })), ...library]
+        .filter((video) => video.status === 'ready');
     } catch (error) {
       toast(error.message, { kind: 'error' });
       return;
     }
     if (!videos.length) {
-      toast('No video is ready in your library yet: upload one on the library page.');
+      toast('No video is ready yet: upload one on the library page' + (roomCode ? ' or from a presenter’s page.' : '.'));
       return;
     }
     const id = await chooseDialog({

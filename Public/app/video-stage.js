@@ -336,7 +336,9 @@ export class VideoScreen {
     const on = element ? !element.muted : this.wantsSound;
     this.screen.dataset.sound = on ? 'on' : 'off';
     const label = on ? 'Sound on here: mute' : this.role === 'viewer' ? 'Muted: listen on this device' : 'Muted: turn the sound on';
-    this.soundButton.replaceChildren(icon(on ? 'volume' : 'mute', 18), el('span', { class: 'btn-label', text: on ? 'Sound on' : 'Listen here' }));
+    // A browser that blocked the sound (no click on the page yet) needs one: on the projector, say so plainly.
+    const text = on ? 'Sound on' : this.role === 'viewer' ? 'Listen here' : 'Sound is off: click to turn it on';
+    this.soundButton.replaceChildren(icon(on ? 'volume' : 'mute', 18), el('span', { class: 'btn-label', text }));
     this.soundButton.setAttribute('aria-label', label);
     this.soundButton.title = label;
     this.soundButton.setAttribute('aria-pressed', String(on));

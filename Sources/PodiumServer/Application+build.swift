@@ -155,10 +155,10 @@ private func assembleApplication(
             maxUploadBytes: configuration.maxUploadBytes, maxVideoUploadBytes: configuration.maxVideoUploadBytes,
             maxVideoSeconds: Int(configuration.videoLimits.maxDuration.components.seconds))
     ).addRoutes(to: api)
-    VideoController(
+    let videos = VideoController(
         store: store, blobs: blobs, jobs: jobs, probe: videoProbe, uploadDirectory: configuration.temporaryDirectory,
-        maxUploadBytes: configuration.maxVideoUploadBytes, logger: logger, now: now
-    ).addRoutes(to: api)
+        maxUploadBytes: configuration.maxVideoUploadBytes, logger: logger, now: now)
+    videos.addRoutes(to: api)
     JobController(store: store, queue: jobs).addRoutes(to: api)
     QuestionBankController(store: store, now: now).addRoutes(to: api)
     NotesController(store: store, hub: hub, now: now).addRoutes(to: api)
@@ -168,7 +168,8 @@ private func assembleApplication(
         workDirectory: configuration.temporaryDirectory, now: now)
     sessions.addRoutes(to: api)
     MetricsController(hub: hub).addRoutes(to: router)
-    RoomController(store: store, hub: hub, accounts: accounts, sessions: sessions, decks: decks, logger: logger, now: now)
+    RoomController(
+        store: store, hub: hub, accounts: accounts, sessions: sessions, decks: decks, videos: videos, logger: logger, now: now)
         .addRoutes(to: api)
 
     let live = LiveConnection(

@@ -393,6 +393,13 @@ enum Migrations {
                 """,
                 "CREATE INDEX videos_owner ON videos(owner_id, created_at)",
             ]),
+        Migration(
+            version: 14, name: "room videos",
+            statements: [
+                // A clip uploaded into a room belongs to it alone (like a guest presenter's deck).
+                "ALTER TABLE videos ADD COLUMN room_id TEXT",
+                "CREATE INDEX videos_room ON videos(room_id, created_at)",
+            ]),
     ]
 
     /// The key of the advisory lock that makes PostgreSQL nodes starting together migrate one

@@ -172,6 +172,9 @@ public struct VideoRecord: Sendable, Equatable, Codable {
     public var id: String
     public var ownerId: String
     public var folderId: String?
+    /// Set for a clip uploaded into a room (the room's session id): it belongs to that room alone,
+    /// owned by its moderator, and is in nobody's library.
+    public var roomId: String?
     public var title: String
     public var status: Status
     /// The uploaded file in the blob store.
@@ -199,8 +202,8 @@ public struct VideoRecord: Sendable, Equatable, Codable {
     public var createdAt: Date
 
     public init(
-        id: String, ownerId: String, folderId: String?, title: String, status: Status, sourceHash: String,
-        sourceBytes: Int, errorCode: String? = nil, errorMessage: String? = nil, duration: Double = 0, width: Int = 0,
+        id: String, ownerId: String, folderId: String?, roomId: String? = nil, title: String, status: Status,
+        sourceHash: String, sourceBytes: Int, errorCode: String? = nil, errorMessage: String? = nil, duration: Double = 0, width: Int = 0,
         height: Int = 0, hasVideo: Bool = false, hasAudio: Bool = false, renditions: String = "[]",
         masterPlaylist: String? = nil, poster: String? = nil, thumbnailSprite: String? = nil,
         thumbnailTrack: String? = nil, mp4: String? = nil, files: String = "[]", createdAt: Date
@@ -208,6 +211,7 @@ public struct VideoRecord: Sendable, Equatable, Codable {
         self.id = id
         self.ownerId = ownerId
         self.folderId = folderId
+        self.roomId = roomId
         self.title = title
         self.status = status
         self.sourceHash = sourceHash

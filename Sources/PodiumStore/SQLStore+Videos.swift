@@ -19,8 +19,17 @@ extension SQLStore: VideoStore {
     public func videos(ownerId: String, folderId: String?) async throws -> [VideoRecord] {
         try await serial { db in
             var query = db.select().column("*").from("videos").where("owner_id", .equal, ownerId)
+                .where("room_id", .is, SQLLiteral.null)
             if let folderId { query = query.where("folder_id", .equal, folderId) }
             return try await query.orderBy("created_at", .descending).orderBy("id", .descending)
+                .all(decoding: VideoRecord.self, with: Self.decoding)
+        }
+    }
+
+    public func videos(roomId: String) async throws -> [VideoRecord] {
+        try await serial { db in
+            try await db.select().column("*").from("videos").where("room_id", .equal, roomId)
+                .orderBy("created_at", .descending).orderBy("id", .descending)
                 .all(decoding: VideoRecord.self, with: Self.decoding)
         }
     }

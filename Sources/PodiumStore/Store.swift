@@ -40,8 +40,11 @@ public protocol DeckStore: Sendable {
 public protocol VideoStore: Sendable {
     func insertVideo(_ video: VideoRecord) async throws
     func video(id: String) async throws -> VideoRecord?
-    /// An owner's videos, newest first; `folderId` nil lists every one.
+    /// An owner's library of videos, newest first; `folderId` nil lists every one. A room's own
+    /// clips are not in it.
     func videos(ownerId: String, folderId: String?) async throws -> [VideoRecord]
+    /// The clips uploaded into a room (its session id), newest first.
+    func videos(roomId: String) async throws -> [VideoRecord]
     /// Saves every field but the id, owner, source and creation time.
     func updateVideo(_ video: VideoRecord) async throws
     /// Deletes the video and returns the blobs no other video uses (its source and packaged

@@ -272,3 +272,53 @@ class VideoTests(BrowserTest):
         wait_for(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, '#videos [data-title="Not a film"]'), "the card dismissed")
         status, listed = SERVER.api("GET", "/api/v1/videos")
         self.assertNotIn("Not a film", [v["title"] for v in listed])
+
+    def test_room_presenter_uploads_and_shows_a_clip(self):
+        """A presenter (no account) uploads a clip into the room from their page, follows its
+        packaging, and shows it once the moderator hands them control; the viewer plays it."""
+        status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Show and tell"})
+        code = room["code"]
+        moderator = self.driver(1280, 800)
+        self.sign_in_with_cookie(moderator)
+        moderator.get(f"{SERVER.base}/r/{code}/moderate")
+        wait_for(moderator, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the moderator console")
+        ann = self.driver(1280, 800)
+        ann.get(f"{SERVER.base}/r/{code}")
+        wait_for(ann, lambda d: visible(d, "#gate-form"), "the presenter's join gate")
+        ann.find_element(By.ID, "presenter-name").send_keys("Ann")
+        ann.find_element(By.ID, "join-button").click()
+        wait_for(ann, lambda d: d.execute_script("return document.body.dataset.presenterId"), "Ann in the room")
+        ann_id = ann.execute_script("return document.body.dataset.presenterId")
+        viewer = self.driver(390, 844)
+        self.join_room_viewer(viewer, code)
+
+        with tempfile.TemporaryDirectory() as scratch:
+            clip = Path(scratch) / "Holiday.mp4"
+            subprocess.run(
+                ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=15:duration=6",
+                 "-f", "lavfi", "-i", "sine=frequency=660:duration=6", "-c:v", "libx264", "-preset", "ultrafast",
+                 "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", str(clip)], check=True)
+            ann.find_element(By.ID, "video-file").send_keys(str(clip))
+            item = wait_for(ann, lambda d: visible(d, '#room-videos [data-title="Holiday"][data-status="ready"]'),
+                            "Ann's clip packaged", timeout=60)
+        show = item.find_element(By.CSS_SELECTOR, '[data-action="show-room-video"]')
+        self.assertFalse(show.is_enabled(), "no Show before Ann has control")
+        # Not in the moderator's library, but in their picker as the room's.
+        status, library = SERVER.api("GET", "/api/v1/videos")
+        self.assertNotIn("Holiday", [v["title"] for v in library])
+
+        ann.find_element(By.ID, "request").click()
+        grant = wait_for(moderator, lambda d: visible(d, f'.queue-item[data-presenter-id="{ann_id}"] [data-action="grant"]'),
+                         "Ann's request on the console")
+        grant.click()
+        wait_for(ann, lambda d: d.execute_script("return document.body.dataset.drives") == "true", "Ann in control")
+        wait_for(ann, lambda d: d.find_element(By.CSS_SELECTOR, '#room-videos [data-title="Holiday"] [data-action="show-room-video"]').is_enabled(),
+                 "Show enabled for Ann")
+        ann.find_element(By.CSS_SELECTOR, '#room-videos [data-title="Holiday"] [data-action="show-room-video"]').click()
+        for driver, who in ((ann, "Ann"), (viewer, "viewer"), (moderator, "moderator")):
+            wait_for(driver, lambda d: still_at(d, 0), f"Ann's clip loaded on the {who}'s screen")
+        control(ann, "video-play").click()
+        wait_for(viewer, lambda d: playing_in_sync(d, after=0.5), "the viewer playing Ann's clip", timeout=20)
+        # Only Ann has the controls now; the moderator watches.
+        self.assertFalse(visible(moderator, '#video-screen [data-role="video-play"]'))
+        screenshot(ann, "video-room-presenter")

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import NIOCore
 import Testing
 
 /// A video on stage through the real server: a clip uploaded and packaged, put on stage, played,
@@ -97,6 +98,63 @@ struct VideoPlaybackServerTests {
             let error = try #require(try await presenter.next(ofType: "error"))
             #expect(error["code"] as? String == "video_not_found")
             #expect(error["id"] as? String == "v1")
+        }
+    }
+
+    /// A presenter uploads a clip into a room from its page: it is the room's alone (in nobody's
+    /// library), listed for the room's people with its progress, and shown on that room's stage
+    /// by whoever drives it, not on another of the moderator's sessions.
+    @Test func aClipUploadedIntoARoomIsTheRoomsAlone() async throws {
+        let scratch = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let clip = try await VideoClipMaker.mp4(seconds: 2, in: scratch)
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let code = try await RoomTests.openRoom(client, token: token)
+            let ann = try await client.socket(code: code, headers: [.cookie: RoomTests.identity("ann")])
+            let joined = try await ann.hello(["role": "presenter", "name": "Ann"])
+            let presenterId = try #require(joined["presenterId"] as? String)
+            let upload = { (cookie: String) in
+                try await client.request(
+                    .post, "/api/v1/sessions/\(code)/videos?title=Demo",
+                    headers: [.contentType: "video/mp4", .cookie: cookie, HTTPField.Name("X-Podium-Request")!: "1"],
+                    body: ByteBuffer(bytes: try Data(contentsOf: clip)))
+            }
+            // Someone who did not join as a presenter may not bring one.
+            #expect(try await upload(RoomTests.identity("eve")).status == .forbidden)
+            let uploaded = try await upload(RoomTests.identity("ann"))
+            #expect(uploaded.status == .created)
+            let videoId = try #require(try uploaded.object()["id"] as? String)
+            let listAsAnn = {
+                try await client.request(
+                    .get, "/api/v1/sessions/\(code)/videos",
+                    headers: [.cookie: RoomTests.identity("ann"), HTTPField.Name("X-Podium-Request")!: "1"])
+            }
+            try await waitUntil("the room's clip packaged", seconds: 90) {
+                try await listAsAnn().array().first?["status"] as? String == "ready"
+            }
+            #expect(try await listAsAnn().array().map { $0["id"] as? String } == [videoId])
+            #expect(try await client.request(.get, "/api/v1/sessions/\(code)/videos", token: token).status == .ok)
+            // Not in the moderator's library.
+            #expect(try await client.request(.get, "/api/v1/videos", token: token).array().isEmpty)
+
+            // Ann drives once granted control, and shows it.
+            let moderator = try await client.socket(code: code)
+            _ = try await moderator.hello(["role": "moderator", "token": token])
+            try await moderator.send(#"{"type":"grant","id":"g1","presenterId":"\#(presenterId)"}"#)
+            #expect(try await moderator.next(ofType: "ack")?["id"] as? String == "g1")
+            try await ann.send(#"{"type":"showVideo","id":"s1","videoId":"\#(videoId)"}"#)
+            #expect(try await ann.next(ofType: "ack")?["id"] as? String == "s1")
+
+            // The moderator's plain session cannot show the room's clip.
+            let deckId = try await client.readyDeck(token: token)
+            let otherCode = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+            let presenter = try await client.socket(code: otherCode)
+            _ = try await presenter.hello(["role": "presenter", "token": token])
+            try await presenter.send(#"{"type":"showVideo","id":"s2","videoId":"\#(videoId)"}"#)
+            #expect(try await presenter.next(ofType: "error")?["code"] as? String == "video_not_found")
         }
     }
 }

@@ -73,7 +73,23 @@ struct VideoStoreTests {
         }
     }
 
-    @Test(arguments: TestStores.kinds) func deletingAVideoNamesTheBlobsOnlyItUsed(_ kind: StoreKind) async throws {
+    @Test(arguments: TestStores.kinds) func aRoomsClipsAreTheRoomsAloneNotTheLibrarys(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            try await Self.seedOwner(store)
+            for (id, room, date) in [("v1", nil, Self.t0), ("v2", "s1", Self.t0), ("v3", "s1", Self.t1), ("v4", "s2", Self.t1)] {
+                try await store.insertVideo(
+                    VideoRecord(
+                        id: id, ownerId: "u1", folderId: nil, roomId: room, title: id, status: .queued,
+                        sourceHash: Self.blob("a", "mp4"), sourceBytes: 1, createdAt: date))
+            }
+            #expect(try await store.video(id: "v2")?.roomId == "s1")
+            #expect(try await store.videos(ownerId: "u1", folderId: nil).map(\.id) == ["v1"])
+            #expect(try await store.videos(roomId: "s1").map(\.id) == ["v3", "v2"])
+            #expect(try await store.videos(roomId: "s3").isEmpty)
+        }
+    }
+
+        @Test(arguments: TestStores.kinds) func deletingAVideoNamesTheBlobsOnlyItUsed(_ kind: StoreKind) async throws {
         try await TestStores.with(kind) { store in
             try await Self.seedOwner(store)
             let shared = Self.blob("1", "m4s")

@@ -11,12 +11,15 @@ struct RoomController {
     let accounts: Accounts
     let sessions: SessionController
     let decks: DeckController
+    let videos: VideoController
     let logger: Logger
     let now: @Sendable () -> Date
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("rooms", use: create)
         group.post("sessions/:code/decks", use: addDeck)
+        group.post("sessions/:code/videos", use: addVideo)
+        group.get("sessions/:code/videos", use: listVideos)
     }
 
     struct CreateRequest: Decodable {
@@ -71,21 +74,7 @@ struct RoomController {
         guard record.isLive else { throw APIError(.conflict, code: "ended", message: "This room has ended.") }
         guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("room") }
         let user = context.user
-        let isModerator = user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
-        let role: Role
-        let presenterId: String?
-        if isModerator, request.uri.queryParameters.get("as") != "presenter" {
-            (role, presenterId) = (.moderator, nil)
-        } else {
-            guard let viewerId = context.viewerId else { throw APIError.forbidden }
-            // The identity cookie signs this request: a cross-site form cannot add the header.
-            guard request.headers[AuthMiddleware.csrfHeader] != nil else { throw APIError.csrf }
-            let id = LiveConnection.presenterId(viewerId: viewerId, sessionId: record.id)
-            guard await session.state.snapshot.room?.control.isPresenter(id) == true else {
-                throw APIError(.forbidden, code: "not_in_room", message: "Join the room as a presenter first.")
-            }
-            (role, presenterId) = (.presenter, id)
-        }
+        let (role, presenterId) = try await Self.bringer(request, context: context, record: record, session: session)
 
         if request.headers[.contentType]?.hasPrefix("application/json") == true {
             let body = try await request.decode(as: AddDeckRequest.self, context: context)
@@ -113,6 +102,50 @@ struct RoomController {
         return EditedResponse(
             status: .created,
             response: AddDeckResponse(deckId: deck.id, title: deck.title, status: deck.status.rawValue, jobId: job.id))
+    }
+
+    /// Who brings something into a room: the moderator (as themselves, unless `?as=presenter`),
+    /// or a presenter who joined the room from this browser.
+    static func bringer(_ request: Request, context: AppRequestContext, record: SessionRecord, session: LiveSession)
+        async throws -> (Role, String?)
+    {
+        let isModerator = context.user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
+        if isModerator, request.uri.queryParameters.get("as") != "presenter" { return (.moderator, nil) }
+        guard let viewerId = context.viewerId else { throw APIError.forbidden }
+        // The identity cookie signs this request: a cross-site form cannot add the header.
+        guard request.headers[AuthMiddleware.csrfHeader] != nil else { throw APIError.csrf }
+        let id = LiveConnection.presenterId(viewerId: viewerId, sessionId: record.id)
+        guard await session.state.snapshot.room?.control.isPresenter(id) == true else {
+            throw APIError(.forbidden, code: "not_in_room", message: "Join the room as a presenter first.")
+        }
+        return (.presenter, id)
+    }
+
+    /// The live room of a request, for bringing or listing its clips.
+    private func liveRoom(_ context: AppRequestContext) async throws -> (SessionRecord, LiveSession) {
+        let record = try await sessions.record(context)
+        guard record.isRoom else { throw APIError(.conflict, code: "not_a_room", message: "Only rooms take clips of their own.") }
+        guard record.isLive else { throw APIError(.conflict, code: "ended", message: "This room has ended.") }
+        guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("room") }
+        return (record, session)
+    }
+
+    /// A clip uploaded into a room: it belongs to the room alone (owned by the moderator, in
+    /// nobody's library), and whoever drives the stage may show it once it is packaged.
+    @Sendable func addVideo(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
+        UploadedResponse<VideoResponse>
+    > {
+        let (record, session) = try await liveRoom(context)
+        _ = try await Self.bringer(request, context: context, record: record, session: session)
+        let (video, jobId) = try await videos.accept(request, ownerId: record.presenterId, folderId: nil, roomId: record.id)
+        return EditedResponse(status: .created, response: UploadedResponse(item: VideoResponse(video, progress: nil), jobId: jobId))
+    }
+
+    /// A room's own clips, newest first, with their packaging progress: for its moderator and presenters.
+    @Sendable func listVideos(_ request: Request, context: AppRequestContext) async throws -> [VideoResponse] {
+        let (record, session) = try await liveRoom(context)
+        _ = try await Self.bringer(request, context: context, record: record, session: session)
+        return try await videos.roomVideos(roomId: record.id)
     }
 
     /// A deck uploaded into a room has been processed (by the `pdf` job, maybe after a restart):

@@ -38,6 +38,13 @@ struct VideoController {
                 throw APIError.notFound("folder")
             }
         }
+        let (video, jobId) = try await accept(request, ownerId: user.id, folderId: folderId, roomId: nil)
+        return EditedResponse(status: .created, response: UploadedResponse(item: VideoResponse(video, progress: nil), jobId: jobId))
+    }
+
+    /// Receives an uploaded file, refuses what is not a clip (with a clear reason, leaving nothing
+    /// behind), stores it and queues its packaging: the library's upload and a room's.
+    func accept(_ request: Request, ownerId: String, folderId: String?, roomId: String?) async throws -> (VideoRecord, String) {
         let received = try await Upload.receive(request, into: uploadDirectory, limit: maxUploadBytes)
         defer { try? FileManager.default.removeItem(at: received.file) }
         do {
@@ -49,14 +56,13 @@ struct VideoController {
         let given = request.uri.queryParameters.get("title") ?? received.filename.map(Self.title(fromFilename:))
         let title = given.map(DeckController.cleanTitle).flatMap { $0.isEmpty ? nil : $0 } ?? Self.placeholderTitle
         let video = VideoRecord(
-            id: IDs.make("v"), ownerId: user.id, folderId: folderId, title: title, status: .queued, sourceHash: sourceHash,
-            sourceBytes: received.bytes, createdAt: now())
+            id: IDs.make("v"), ownerId: ownerId, folderId: folderId, roomId: roomId, title: title, status: .queued,
+            sourceHash: sourceHash, sourceBytes: received.bytes, createdAt: now())
         do {
             try await store.insertVideo(video)
             let job = try await jobs.enqueue(
-                kind: VideoPackagingRequest.kind, subjectId: video.id, ownerId: user.id, payload: VideoPackagingRequest())
-            return EditedResponse(
-                status: .created, response: UploadedResponse(item: VideoResponse(video, progress: nil), jobId: job.id))
+                kind: VideoPackagingRequest.kind, subjectId: video.id, ownerId: ownerId, payload: VideoPackagingRequest())
+            return (video, job.id)
         } catch {
             // Without its job the video would stay queued for ever: the upload fails whole.
             await remove(video.id)
@@ -72,6 +78,11 @@ struct VideoController {
         case "tool_missing": APIError(.serviceUnavailable, code: error.code, message: error.message)
         default: APIError(.unprocessableContent, code: error.code, message: error.message)
         }
+    }
+
+    /// A room's clips as the API shows them.
+    func roomVideos(roomId: String) async throws -> [VideoResponse] {
+        try await store.videos(roomId: roomId).map { VideoResponse($0, progress: progress(of: $0)) }
     }
 
     private func progress(of video: VideoRecord) -> IngestProgress? {

@@ -222,7 +222,7 @@ struct LiveConnection {
     {
         let found: VideoOnStage?
         do {
-            found = try await videos.readyVideo(id: id, ownedBy: session.record.presenterId)
+            found = try await videos.readyVideo(id: id, ownedBy: session.record.presenterId, session: session.record.id)
         } catch {
             logger.error("could not look video \(id) up: \(error)")
             throw .unavailable

@@ -4,16 +4,18 @@ import PodiumStore
 /// What the live layer asks the library before it puts a video on a stage.
 public protocol StageVideos: Sendable {
     /// The video `id` when it is ready to play and belongs to `owner` (the session's presenter,
-    /// the room's moderator); nil when there is no such video.
-    func readyVideo(id: String, ownedBy owner: String) async throws -> VideoOnStage?
+    /// the room's moderator) and, if it was uploaded into a room, to this session's room; nil
+    /// when there is no such video.
+    func readyVideo(id: String, ownedBy owner: String, session sessionId: String) async throws -> VideoOnStage?
 }
 
 /// The library's videos (the store's `videos` table).
 struct LibraryStageVideos: StageVideos {
     let store: any VideoStore
 
-    func readyVideo(id: String, ownedBy owner: String) async throws -> VideoOnStage? {
+    func readyVideo(id: String, ownedBy owner: String, session sessionId: String) async throws -> VideoOnStage? {
         guard let video = try await store.video(id: id), video.ownerId == owner, video.status == .ready,
+            video.roomId == nil || video.roomId == sessionId,
             let playlist = video.masterPlaylist
         else { return nil }
         let media = PlaybackMedia(

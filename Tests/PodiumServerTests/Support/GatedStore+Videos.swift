@@ -15,6 +15,10 @@ extension GatedStore {
         try await base.videos(ownerId: ownerId, folderId: folderId)
     }
 
+    func videos(roomId: String) async throws -> [VideoRecord] {
+        try await base.videos(roomId: roomId)
+    }
+
     func updateVideo(_ video: VideoRecord) async throws {
         try await base.updateVideo(video)
     }
