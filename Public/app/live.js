@@ -363,6 +363,7 @@ export class LiveClient extends EventTarget {
       if (this.hello.name) hello.name = this.hello.name;
       if (this.hello.passcode) hello.passcode = this.hello.passcode;
       if (this.hello.token) hello.token = this.hello.token;
+      if (this.hello.projector) hello.projector = true; // a room's projector: a video waits for it
       if (this.lastSeq !== null) hello.lastSeq = this.lastSeq;
       this.raw(hello);
     };

@@ -70,7 +70,7 @@ $('gate-form').addEventListener('submit', (event) => {
 
 function connect(passcode) {
   if (live) live.close();
-  live = new LiveClient(code, { role: 'viewer', name: 'Projector', passcode: passcode || undefined });
+  live = new LiveClient(code, { role: 'viewer', name: 'Projector', passcode: passcode || undefined, projector: true });
   live.addEventListener('welcome', () => {
     if (!joined) {
       joined = true;
@@ -98,7 +98,7 @@ function connect(passcode) {
     renderPointer();
   });
   live.addEventListener('inking', (event) => showInking(stage, event.detail, live.state));
-  mountVideo({ live, container: $('projector'), role: 'projector' });
+  mountVideo({ live, container: $('projector'), role: 'projector', lead: true });
   mountSpotlight({ live, container: $('projector') });
   live.addEventListener('fatal', (event) => {
     const { code: errorCode, message, retryAfter = 0 } = event.detail;

@@ -2,8 +2,8 @@
 // the presenter's console (with a media player's controls), a room's projector (with the sound)
 // and every viewer (muted unless they choose to listen). Each screen follows the one playback
 // reference with its own estimate of the server's clock (clock.js, video-sync.js); none waits for
-// another, except that the lead screen (`lead`: the console of a plain session) pauses everyone
-// while it buffers and starts everyone together again once it can play.
+// another, except that the lead screen (`lead`: the console of a plain session, a room's
+// projector) pauses everyone while it buffers and starts everyone together again once it can play.
 //
 //   mountVideo({ live, container, role: 'presenter'|'projector'|'viewer', send, lead })
 //
@@ -130,7 +130,7 @@ export class VideoScreen {
   update() {
     const state = (this.live && this.live.state) || {};
     const playback = state.playback && !state.ended ? state.playback : null;
-    if (playback && playback.state !== 'paused') this.autoPaused = false;
+    if (this.send && playback && playback.state !== 'paused') this.autoPaused = false;
     this.playback = playback;
     this.screen.hidden = !playback;
     document.body.dataset.video = playback ? playback.state : 'none';
@@ -346,8 +346,11 @@ export class VideoScreen {
 
   // ---- the lead screen: everyone waits while it buffers
 
+  // The console of a plain session pauses and plays itself; a room's projector cannot drive, so it
+  // tells the server, which pauses and plays for it (docs/protocol.md, "How the browser client follows").
+
   onWaiting() {
-    if (!this.lead || !this.send || !this.playback || this.playback.state !== 'playing') return;
+    if (!this.lead || !this.playback || this.playback.state !== 'playing') return;
     this.stalledSince = performance.now();
     clearTimeout(this.stallTimer);
     this.stallTimer = setTimeout(() => {
@@ -355,7 +358,8 @@ export class VideoScreen {
       if (this.stalledSince === null || !element || element.readyState >= 3) return;
       if (!this.playback || this.playback.state !== 'playing') return;
       this.autoPaused = true;
-      this.command({ type: 'playback', action: 'pause' });
+      if (this.send) this.command({ type: 'playback', action: 'pause' });
+      else this.live.sendEphemeral({ type: 'buffering', buffering: true });
     }, STALL_LIMIT);
   }
 
@@ -363,10 +367,10 @@ export class VideoScreen {
     this.stalledSince = null;
     clearTimeout(this.stallTimer);
     const element = this.element();
-    if (this.autoPaused && element && element.readyState >= 3 && this.playback && this.playback.state === 'paused') {
-      this.autoPaused = false;
-      this.command({ type: 'playback', action: 'play' });
-    }
+    if (!this.autoPaused || !element || element.readyState < 3) return;
+    this.autoPaused = false;
+    if (!this.send) this.live.sendEphemeral({ type: 'buffering', buffering: false });
+    else if (this.playback && this.playback.state === 'paused') this.command({ type: 'playback', action: 'play' });
   }
 
   // ---- the presenter's controls

@@ -13,6 +13,8 @@ public enum ClientMessage: Sendable, Equatable {
     /// Keeps the socket alive and samples the server's clock: `t` (any number of the client's,
     /// its clock when it sent the ping) comes back in the pong beside the server's time.
     case ping(t: Double?)
+    /// A room's projector is buffering the video on stage (true), or can play again (false).
+    case buffering(Bool)
 
     public struct Hello: Sendable, Equatable {
         public var role: Role
@@ -20,13 +22,20 @@ public enum ClientMessage: Sendable, Equatable {
         public var passcode: String?
         public var token: String?
         public var lastSeq: Int?
+        /// A viewer socket that is a room's projector (honoured for its moderator's browser only):
+        /// the screen everyone waits for while it buffers a video.
+        public var projector: Bool
 
-        public init(role: Role, name: String? = nil, passcode: String? = nil, token: String? = nil, lastSeq: Int? = nil) {
+        public init(
+            role: Role, name: String? = nil, passcode: String? = nil, token: String? = nil, lastSeq: Int? = nil,
+            projector: Bool = false
+        ) {
             self.role = role
             self.name = name
             self.passcode = passcode
             self.token = token
             self.lastSeq = lastSeq
+            self.projector = projector
         }
     }
 
@@ -47,7 +56,7 @@ extension ClientMessage: Codable {
         case type, id, role, name, passcode, token, lastSeq, page, viewport, mode, locked, x, y, visible, afterSeq
         case poll, pollId, results, answerId, choices, text, anonymous, questionId, answered, approved, up, questions
         case stroke, strokeId, tool, color, width, points, done
-        case presenterId, on, cap, deckId, spotlight, videoId, action, position, rate, t
+        case presenterId, on, cap, deckId, spotlight, videoId, action, position, rate, t, projector, buffering
     }
 
     public init(from decoder: any Decoder) throws {
@@ -72,7 +81,7 @@ extension ClientMessage: Codable {
                     name: try c.decodeIfPresent(String.self, forKey: .name).map { String($0.prefix(Self.maxNameLength)) },
                     passcode: try c.decodeIfPresent(String.self, forKey: .passcode),
                     token: try c.decodeIfPresent(String.self, forKey: .token),
-                    lastSeq: lastSeq))
+                    lastSeq: lastSeq, projector: try c.decodeIfPresent(Bool.self, forKey: .projector) ?? false))
         case "goto":
             self = .command(id: try commandID(), .goto(page: try c.decode(Int.self, forKey: .page)))
         case "zoom":
@@ -186,6 +195,8 @@ extension ClientMessage: Codable {
             self = .resync(afterSeq: max(0, try c.decode(Int.self, forKey: .afterSeq)))
         case "ping":
             self = .ping(t: try c.decodeIfPresent(Double.self, forKey: .t))
+        case "buffering":
+            self = .buffering(try c.decode(Bool.self, forKey: .buffering))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown message type \(type)")
         }
@@ -201,6 +212,7 @@ extension ClientMessage: Codable {
             try c.encodeIfPresent(hello.passcode, forKey: .passcode)
             try c.encodeIfPresent(hello.token, forKey: .token)
             try c.encodeIfPresent(hello.lastSeq, forKey: .lastSeq)
+            if hello.projector { try c.encode(true, forKey: .projector) }
         case .command(let id, let command):
             try c.encode(id, forKey: .id)
             switch command {
@@ -325,6 +337,9 @@ extension ClientMessage: Codable {
         case .ping(let t):
             try c.encode("ping", forKey: .type)
             try c.encodeIfPresent(t, forKey: .t)
+        case .buffering(let on):
+            try c.encode("buffering", forKey: .type)
+            try c.encode(on, forKey: .buffering)
         }
     }
 }

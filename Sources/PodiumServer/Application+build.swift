@@ -169,8 +169,9 @@ private func assembleApplication(
     sessions.addRoutes(to: api)
     MetricsController(hub: hub).addRoutes(to: router)
     RoomController(
-        store: store, hub: hub, accounts: accounts, sessions: sessions, decks: decks, videos: videos, logger: logger, now: now)
-        .addRoutes(to: api)
+        store: store, hub: hub, accounts: accounts, sessions: sessions, decks: decks, videos: videos, logger: logger, now: now
+    )
+    .addRoutes(to: api)
 
     let live = LiveConnection(
         hub: hub, accounts: accounts, videos: LibraryStageVideos(store: store),

@@ -203,7 +203,8 @@ public struct VideoRecord: Sendable, Equatable, Codable {
 
     public init(
         id: String, ownerId: String, folderId: String?, roomId: String? = nil, title: String, status: Status,
-        sourceHash: String, sourceBytes: Int, errorCode: String? = nil, errorMessage: String? = nil, duration: Double = 0, width: Int = 0,
+        sourceHash: String, sourceBytes: Int, errorCode: String? = nil, errorMessage: String? = nil, duration: Double = 0,
+        width: Int = 0,
         height: Int = 0, hasVideo: Bool = false, hasAudio: Bool = false, renditions: String = "[]",
         masterPlaylist: String? = nil, poster: String? = nil, thumbnailSprite: String? = nil,
         thumbnailTrack: String? = nil, mp4: String? = nil, files: String = "[]", createdAt: Date

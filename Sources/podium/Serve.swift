@@ -43,7 +43,8 @@ struct Serve: AsyncParsableCommand {
     var webRoot: String?
 
     @Option(
-        help: "Directory of the browser libraries scripts/setup installs from PyPI (env PODIUM_VENDOR_DIR). Defaults to ./.build/vendor."
+        help:
+            "Directory of the browser libraries scripts/setup installs from PyPI (env PODIUM_VENDOR_DIR). Defaults to ./.build/vendor."
     )
     var vendorDir: String?
 

@@ -21,7 +21,7 @@ struct SocketCommandMatrixTests {
         case openPoll, closePoll, revealPoll, shareAnswer, answer, setQuestionMode
         case ask, markQuestion, approveQuestion, vote, resync, ping
         case request, cancelRequest, grant, handOverNext, withdraw, pass, returnControl, doNotDisturb, setQueueCap
-        case showDeck, setBackground, spotlight, showVideo, hideVideo, playback
+        case showDeck, setBackground, spotlight, showVideo, hideVideo, playback, buffering
 
         var description: String { rawValue }
 
@@ -76,6 +76,7 @@ struct SocketCommandMatrixTests {
             case .inking: .inking
             case .resync: .resync
             case .ping: .ping
+            case .buffering: .buffering
             }
         }
 
@@ -109,6 +110,8 @@ struct SocketCommandMatrixTests {
             case .vote: #"{"type":"vote","id":"\#(id)","questionId":"\#(made.questionId)","up":true}"#
             case .resync: #"{"type":"resync","afterSeq":0}"#
             case .ping: #"{"type":"ping"}"#
+            // Only a room's projector (its moderator's browser, saying so in its hello) reports buffering.
+            case .buffering: #"{"type":"buffering","buffering":true}"#
             case .request, .cancelRequest, .handOverNext, .withdraw, .returnControl: #"{"type":"\#(rawValue)","id":"\#(id)"}"#
             case .grant, .pass: #"{"type":"\#(rawValue)","id":"\#(id)","presenterId":"\#(made.waitingPresenter)"}"#
             case .doNotDisturb: #"{"type":"doNotDisturb","id":"\#(id)","on":true}"#
@@ -245,6 +248,8 @@ struct SocketCommandMatrixTests {
         .init(
             .playback, viewer: .forbidden, presenter: .refused("no_video"), otherPresenter: strangerHello,
             admin: .refused("no_video")),
+        // Only a room's projector reports its buffering: nobody in a session is one.
+        .init(.buffering, viewer: .forbidden, presenter: .forbidden, otherPresenter: strangerHello, admin: .forbidden),
     ]
 
     // MARK: - Rooms
@@ -360,6 +365,8 @@ struct SocketCommandMatrixTests {
         .init(
             .playback, moderator: .notInControl, holder: .refused("no_video"), waiting: .notInControl, viewer: .notInControl,
             admin: .notInControl),
+        // The projector (its moderator's browser, saying so in its hello) has its own test.
+        .init(.buffering, moderator: .forbidden, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .forbidden),
     ]
 
     // MARK: - The tables cover everything

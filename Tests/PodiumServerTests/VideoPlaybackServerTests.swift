@@ -157,4 +157,61 @@ struct VideoPlaybackServerTests {
             #expect(try await presenter.next(ofType: "error")?["code"] as? String == "video_not_found")
         }
     }
+
+    /// A room's projector is the screen everyone waits for: while it buffers a playing clip, the
+    /// clip pauses for everyone, and plays on when it can. Only the moderator's own browser may
+    /// say it is the projector; a change made meanwhile by whoever drives stands.
+    @Test func everyoneWaitsForTheRoomsProjectorWhileItBuffers() async throws {
+        let scratch = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let clip = try await VideoClipMaker.mp4(seconds: 2, in: scratch)
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let videoId = try #require(try await client.uploadVideo(clip, token: token).object()["id"] as? String)
+            try #require(try await client.waitForVideo(videoId, token: token)["status"] as? String == "ready")
+            let code = try await RoomTests.openRoom(client, token: token)
+            let moderator = try await client.socket(code: code)
+            _ = try await moderator.hello(["role": "moderator", "token": token])
+            let projector = try await client.socket(code: code)
+            _ = try await projector.hello(["role": "viewer", "token": token, "projector": true])
+            let stranger = try await client.socket(code: code, headers: Self.viewer(7))
+            _ = try await stranger.hello(["role": "viewer", "projector": true])
+
+            try await moderator.send(#"{"type":"showVideo","id":"s1","videoId":"\#(videoId)"}"#)
+            try await moderator.send(#"{"type":"playback","id":"p1","action":"play"}"#)
+            #expect(Self.playback(try await projector.next(ofType: "playback"))?["state"] as? String == "stopped")
+            #expect(Self.playback(try await projector.next(ofType: "playback"))?["state"] as? String == "playing")
+
+            // Anyone else saying so changes nothing.
+            try await stranger.send(#"{"type":"buffering","buffering":true}"#)
+            #expect(try await stranger.next(ofType: "error")?["code"] as? String == "forbidden")
+
+            // The projector buffers: paused for everyone; it can play: playing again, anchored ahead.
+            try await projector.send(#"{"type":"buffering","buffering":true}"#)
+            let paused = try #require(Self.playback(try await stranger.next(ofType: "playback")))
+            #expect(paused["state"] as? String == "paused")
+            try await projector.send(#"{"type":"buffering","buffering":false}"#)
+            let resumed = try #require(Self.playback(try await stranger.next(ofType: "playback")))
+            #expect(resumed["state"] as? String == "playing")
+            #expect(resumed["position"] as? Double == paused["position"] as? Double)
+            #expect((resumed["anchor"] as? Double ?? 0) > (paused["anchor"] as? Double ?? 0))
+
+            // Held again, the moderator seeks meanwhile: the projector's recovery does not undo it.
+            try await projector.send(#"{"type":"buffering","buffering":true}"#)
+            #expect(Self.playback(try await stranger.next(ofType: "playback"))?["state"] as? String == "paused")
+            try await moderator.send(#"{"type":"playback","id":"k1","action":"seek","position":0.5}"#)
+            #expect(Self.playback(try await stranger.next(ofType: "playback"))?["position"] as? Double == 0.5)
+            try await projector.send(#"{"type":"buffering","buffering":false}"#)
+            // (A pong after it: the projector's message has been handled.)
+            try await projector.send(#"{"type":"ping","t":1}"#)
+            _ = try await projector.next(ofType: "pong")
+            let late = try await client.socket(code: code, headers: Self.viewer(8))
+            let welcome = try await late.hello(["role": "viewer"])
+            let now = try #require(Self.playback(welcome["snapshot"] as? [String: Any]))
+            #expect(now["state"] as? String == "paused")
+            #expect(now["position"] as? Double == 0.5)
+        }
+    }
 }

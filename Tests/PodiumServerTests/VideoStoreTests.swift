@@ -89,7 +89,7 @@ struct VideoStoreTests {
         }
     }
 
-        @Test(arguments: TestStores.kinds) func deletingAVideoNamesTheBlobsOnlyItUsed(_ kind: StoreKind) async throws {
+    @Test(arguments: TestStores.kinds) func deletingAVideoNamesTheBlobsOnlyItUsed(_ kind: StoreKind) async throws {
         try await TestStores.with(kind) { store in
             try await Self.seedOwner(store)
             let shared = Self.blob("1", "m4s")

@@ -138,7 +138,8 @@ struct RoomController {
         let (record, session) = try await liveRoom(context)
         _ = try await Self.bringer(request, context: context, record: record, session: session)
         let (video, jobId) = try await videos.accept(request, ownerId: record.presenterId, folderId: nil, roomId: record.id)
-        return EditedResponse(status: .created, response: UploadedResponse(item: VideoResponse(video, progress: nil), jobId: jobId))
+        return EditedResponse(
+            status: .created, response: UploadedResponse(item: VideoResponse(video, progress: nil), jobId: jobId))
     }
 
     /// A room's own clips, newest first, with their packaging progress: for its moderator and presenters.

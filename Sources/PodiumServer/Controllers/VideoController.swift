@@ -39,7 +39,8 @@ struct VideoController {
             }
         }
         let (video, jobId) = try await accept(request, ownerId: user.id, folderId: folderId, roomId: nil)
-        return EditedResponse(status: .created, response: UploadedResponse(item: VideoResponse(video, progress: nil), jobId: jobId))
+        return EditedResponse(
+            status: .created, response: UploadedResponse(item: VideoResponse(video, progress: nil), jobId: jobId))
     }
 
     /// Receives an uploaded file, refuses what is not a clip (with a clear reason, leaving nothing

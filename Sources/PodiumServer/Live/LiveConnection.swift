@@ -42,6 +42,9 @@ struct LiveConnection {
         let viewerId: String
         /// In a room, a presenter's public id.
         let presenterId: String?
+        /// The room's projector (a viewer socket of its moderator's browser): the screen a video
+        /// waits for while it buffers.
+        var isProjector = false
 
         /// Who sends this socket's commands.
         var actor: Actor { Actor(role, presenterId: presenterId, viewerId: viewerId) }
@@ -174,7 +177,9 @@ struct LiveConnection {
         let memberID = await session.join(
             role: hello.role, viewerId: viewerId, presenterId: presenterId, name: hello.name, lastSeq: hello.lastSeq,
             outbox: outbox)
-        return Joined(session: session, memberID: memberID, role: hello.role, viewerId: viewerId, presenterId: presenterId)
+        return Joined(
+            session: session, memberID: memberID, role: hello.role, viewerId: viewerId, presenterId: presenterId,
+            isProjector: hello.projector && hello.role == .viewer && record.isRoom && isOwner)
     }
 
     func handle(_ message: ClientMessage, joined: Joined, outbox: Outbox, logger: Logger) async {
@@ -213,6 +218,12 @@ struct LiveConnection {
             }
         case .ping(let t):
             outbox.push(Frames.encode(Pong(t: t, server: now().timeIntervalSince1970)))
+        case .buffering(let buffering):
+            guard joined.isProjector else {
+                outbox.push(Frames.encode(ErrorMessage(.forbidden)))
+                return
+            }
+            await joined.session.projectorBuffering(buffering, logger: logger)
         }
     }
 

@@ -62,6 +62,9 @@ actor LiveSession {
     var fanOut = SessionFanOut()
     var published = PublishedViews()
     private var nextMemberID = 0
+    /// The paused reference this node made while the room's projector buffered (see
+    /// `projectorBuffering`); nil when it holds nothing.
+    var heldForProjector: Playback?
     private let gate = SerialGate()
     private let store: any PodiumStore
     private let bus: any SessionBus
