@@ -322,3 +322,52 @@ class VideoTests(BrowserTest):
         # Only Ann has the controls now; the moderator watches.
         self.assertFalse(visible(moderator, '#video-screen [data-role="video-play"]'))
         screenshot(ann, "video-room-presenter")
+
+    def test_sync_rules(self):
+        """The client's rules, run in the browser: where the clip should be (as the core computes
+        it), what drift calls for, how the seek delay is learnt, which clock sample counts."""
+        driver = self.driver(800, 600)
+        driver.get(SERVER.base + "/healthz")
+        driver.get(SERVER.base + "/login")
+        result = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            Promise.all([import('/app/video-sync.js'), import('/app/clock.js')]).then(([sync, clock]) => {
+              const playing = {state: 'playing', position: 10, anchor: 100, rate: 2, duration: 30};
+              done({
+                beforeAnchor: sync.referencePosition(playing, 99),
+                after: sync.referencePosition(playing, 103),
+                clamped: sync.referencePosition(playing, 200),
+                paused: sync.referencePosition({...playing, state: 'paused'}, 200),
+                unknownLength: sync.referencePosition({...playing, duration: null}, 200),
+                waitsForAnchor: sync.shouldPlay(playing, 99.9),
+                playsAfter: sync.shouldPlay(playing, 100.1),
+                endedStops: sync.shouldPlay(playing, 200),
+                small: sync.correction(0.02, 1),
+                ahead: sync.correction(0.15, 1),
+                behind: sync.correction(-0.15, 1),
+                farBehind: sync.correction(-0.5, 1.5),
+                capped: sync.correction(0.39, 1),
+                firstDelay: sync.learnSeekDelay(null, 0.2),
+                nextDelay: sync.learnSeekDelay(0.2, 0.1),
+                best: clock.bestOffset([{offset: 5, rtt: 40}, {offset: 9, rtt: 12}, {offset: 1, rtt: 30}]),
+              });
+            }, (error) => done({error: String(error)}));
+        """)
+        self.assertNotIn("error", result)
+        self.assertEqual(result["beforeAnchor"], 10)
+        self.assertEqual(result["after"], 16)
+        self.assertEqual(result["clamped"], 30)
+        self.assertEqual(result["paused"], 10)
+        self.assertEqual(result["unknownLength"], 210)
+        self.assertFalse(result["waitsForAnchor"])
+        self.assertTrue(result["playsAfter"])
+        self.assertFalse(result["endedStops"])
+        self.assertEqual(result["small"], {"action": "none", "rate": 1})
+        self.assertEqual(result["ahead"]["action"], "nudge")
+        self.assertLess(result["ahead"]["rate"], 1)
+        self.assertGreater(result["behind"]["rate"], 1)
+        self.assertEqual(result["farBehind"], {"action": "seek", "rate": 1.5})
+        self.assertAlmostEqual(result["capped"]["rate"], 0.92)
+        self.assertAlmostEqual(result["firstDelay"], 0.2)
+        self.assertAlmostEqual(result["nextDelay"], 0.16)
+        self.assertEqual(result["best"], {"offset": 9, "rtt": 12})
