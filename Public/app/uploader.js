@@ -30,8 +30,12 @@ export function uploadLimits() {
   return limitsPromise;
 }
 
-/** "200 MB", "1.5 MB", "800 KB". */
+/** "2 GB", "200 MB", "1.5 MB", "800 KB". */
 export function formatBytes(bytes) {
+  if (bytes >= 1024 * 1024 * 1024) {
+    const gb = bytes / (1024 * 1024 * 1024);
+    return (Number.isInteger(gb) || gb >= 10 ? Math.round(gb) : gb.toFixed(1)) + ' GB';
+  }
   if (bytes >= 1024 * 1024) {
     const mb = bytes / (1024 * 1024);
     return (mb >= 10 || Number.isInteger(mb) ? Math.round(mb) : mb.toFixed(1)) + ' MB';

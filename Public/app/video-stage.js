@@ -101,7 +101,13 @@ export class VideoScreen {
       class: 'btn video-sound', attrs: { type: 'button', 'data-role': 'video-sound' },
       on: { click: () => this.setSound(!this.wantsSound) },
     });
-    const parts = [this.frame, this.card, this.notice, this.tap, this.soundButton];
+    // Quality: automatic (the HLS engine picks by bandwidth), or one rendition on this screen only.
+    this.quality = el('select', {
+      class: 'input video-quality', attrs: { 'aria-label': 'Video quality on this screen', title: 'Quality', 'data-role': 'video-quality', hidden: true },
+    });
+    this.quality.addEventListener('change', () => this.chooseQuality(this.quality.value));
+    const corner = el('div', { class: 'video-corner' }, [this.quality, this.soundButton]);
+    const parts = [this.frame, this.card, this.notice, this.tap, corner];
     if (send) parts.push(this.buildControls());
     this.screen = el('section', {
       class: 'video-screen', attrs: { id: 'video-screen', role: 'region', 'aria-label': 'Video' },
@@ -181,11 +187,14 @@ export class VideoScreen {
     });
     video.muted = !this.wantsSound;
     this.frame.replaceChildren(video);
-    // Safari (and iOS) play HLS themselves; elsewhere Video.js's engine feeds Media Source Extensions.
+    // Safari (and iOS) play HLS themselves; elsewhere Video.js's engine feeds Media Source
+    // Extensions, also where the browser says it "maybe" plays HLS (recent Chromium): one engine
+    // everywhere, with its renditions to choose from. (Video.js 7's engine reads `hls` options.)
     const native = typeof MediaSource === 'undefined' || /Apple/.test(navigator.vendor || '');
+    const engine = { overrideNative: !native };
     this.player = videojs(video, {
       controls: false, preload: 'auto', fill: true, children: ['mediaLoader'],
-      html5: { vhs: { overrideNative: !native }, nativeAudioTracks: native, nativeVideoTracks: native },
+      html5: { hls: engine, vhs: engine, nativeAudioTracks: native, nativeVideoTracks: native },
     });
     this.player.src({ src: media.playlist, type: 'application/x-mpegURL' });
     const element = this.element();
@@ -196,8 +205,36 @@ export class VideoScreen {
     element.addEventListener('error', () => this.say('This video could not be played.'));
     element.addEventListener('loadedmetadata', () => {
       this.say(null);
+      this.renderQuality();
       this.tick();
     });
+  }
+
+  /** The renditions the HLS engine may choose from (none where the browser plays HLS itself). */
+  representations() {
+    try {
+      const tech = this.player && this.player.tech({ IWillNotUseThisInPlugins: true });
+      const engine = tech && (tech.vhs || tech.hls);
+      return engine && typeof engine.representations === 'function' ? engine.representations().filter((r) => r.height) : [];
+    } catch (_) {
+      return [];
+    }
+  }
+
+  renderQuality() {
+    const heights = [...new Set(this.representations().map((r) => r.height))].sort((a, b) => b - a);
+    this.quality.hidden = heights.length < 2;
+    this.quality.replaceChildren(
+      el('option', { text: 'Auto', attrs: { value: 'auto' } }),
+      ...heights.map((height) => el('option', { text: height + 'p', attrs: { value: String(height) } })),
+    );
+    this.quality.value = 'auto';
+  }
+
+  /** Plays one rendition on this screen (its height), or lets the engine choose again ('auto'). */
+  chooseQuality(value) {
+    const height = value === 'auto' ? null : Number(value);
+    for (const representation of this.representations()) representation.enabled(height === null || representation.height === height);
   }
 
   unload() {

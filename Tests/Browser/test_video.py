@@ -54,11 +54,11 @@ def tearDownModule():
 
 
 def upload_clip():
-    """A small clip (320x240, 15 fps, a tone) uploaded and packaged; its id."""
+    """A small clip (640x480, 15 fps, a tone: two renditions, 480p and 360p) uploaded and packaged; its id."""
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "clip.mp4"
         subprocess.run(
-            ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", f"testsrc2=size=320x240:rate=15:duration={CLIP_SECONDS}",
+            ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", f"testsrc2=size=640x480:rate=15:duration={CLIP_SECONDS}",
              "-f", "lavfi", "-i", f"sine=frequency=440:duration={CLIP_SECONDS}", "-c:v", "libx264", "-preset", "ultrafast",
              "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", str(path)],
             check=True)
@@ -219,6 +219,15 @@ class VideoTests(BrowserTest):
         harness.ActionChains(presenter).move_to_element_with_offset(bar, 20, 0).perform()
         wait_for(presenter, lambda d: visible(d, ".video-preview-image"), "a thumbnail over the scrub bar")
         screenshot(presenter, "video-console-paused")
+        # Each screen may pick its own rendition; Auto lets the player choose by bandwidth.
+        quality = wait_for(viewer, lambda d: visible(d, '#video-screen [data-role="video-quality"]'), "the viewer's quality menu")
+        self.assertEqual([o.text for o in Select(quality).options], ["Auto", "480p", "360p"])
+        Select(quality).select_by_visible_text("360p")
+        enabled = viewer.execute_script(
+            "const p = videojs.getPlayers(); const player = Object.values(p).find(Boolean);"
+            "const tech = player.tech({IWillNotUseThisInPlugins: true});"
+            "return (tech.vhs || tech.hls).representations().filter(r => r.enabled()).map(r => r.height);")
+        self.assertEqual(enabled, [360])
         # A viewer cannot drive it.
         refused = viewer.execute_script(
             "const ws = new WebSocket(location.origin.replace('http', 'ws') + '/api/v1/sessions/' + arguments[0] + '/live');"

@@ -2,6 +2,33 @@ import Foundation
 
 /// Reads the variants of an HLS master playlist (`#EXT-X-STREAM-INF` and the URI after it).
 enum MasterPlaylist {
+    /// The master playlist without its audio-only variants when it has video ones. FFmpeg lists
+    /// the audio group's playlist as a variant of its own too; the audio is already in every
+    /// video variant's group, and Video.js's HLS engine, given such a variant beside an audio
+    /// group with the same playlist, never loads the audio and never starts playing.
+    static func withoutAudioOnlyVariants(_ text: String) -> String {
+        let lines = text.components(separatedBy: "\n")
+        let isStream = { (line: String) in line.hasPrefix("#EXT-X-STREAM-INF:") }
+        let isAudioOnly = { (line: String) in
+            let codecs = attributes(String(line.dropFirst("#EXT-X-STREAM-INF:".count)))["CODECS"] ?? ""
+            return attributes(String(line.dropFirst("#EXT-X-STREAM-INF:".count)))["RESOLUTION"] == nil
+                && !codecs.contains("avc1") && !codecs.contains("hvc1") && !codecs.contains("vp09") && !codecs.contains("av01")
+        }
+        guard lines.contains(where: { isStream($0) && !isAudioOnly($0) }) else { return text }
+        var kept: [String] = []
+        var skipURI = false
+        for line in lines {
+            if isStream(line), isAudioOnly(line) {
+                skipURI = true
+            } else if skipURI, !line.isEmpty, !line.hasPrefix("#") {
+                skipURI = false
+            } else {
+                kept.append(line)
+            }
+        }
+        return kept.joined(separator: "\n")
+    }
+
     static func variants(_ text: String) -> [PackagedVideo.Variant] {
         var variants: [PackagedVideo.Variant] = []
         var pending: [String: String]?

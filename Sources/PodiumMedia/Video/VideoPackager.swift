@@ -88,8 +88,11 @@ public struct VideoPackager: Sendable {
         progress(IngestProgress(stage: "packaging", done: totalMilliseconds, total: totalMilliseconds))
 
         let master = "master.m3u8"
-        let variants = MasterPlaylist.variants(
-            try String(contentsOf: directory.appendingPathComponent(master), encoding: .utf8))
+        let masterURL = directory.appendingPathComponent(master)
+        let written = try String(contentsOf: masterURL, encoding: .utf8)
+        let tidied = MasterPlaylist.withoutAudioOnlyVariants(written)
+        if tidied != written { try tidied.write(to: masterURL, atomically: true, encoding: .utf8) }
+        let variants = MasterPlaylist.variants(tidied)
         guard !variants.isEmpty else { throw IngestError.corruptVideo(detail: "no stream could be packaged") }
         var packaged = PackagedVideo(
             directory: directory, masterPlaylist: master, variants: variants, poster: nil, thumbnailSprite: nil,

@@ -1,0 +1,43 @@
+import Testing
+
+@testable import PodiumMedia
+
+/// The master playlist as players get it: FFmpeg's audio-only variant is dropped when the audio
+/// is every video variant's group anyway (Video.js's engine stalls on it), and kept when it is
+/// all there is.
+@Suite("Master playlist")
+struct MasterPlaylistTests {
+    static let ffmpeg = """
+        #EXTM3U
+        #EXT-X-VERSION:7
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="group_audio",NAME="audio_2",DEFAULT=YES,URI="stream_2.m3u8"
+        #EXT-X-STREAM-INF:BANDWIDTH=1680800,RESOLUTION=640x480,CODECS="avc1.640016,mp4a.40.2",AUDIO="group_audio"
+        stream_0.m3u8
+
+        #EXT-X-STREAM-INF:BANDWIDTH=1020800,RESOLUTION=480x360,CODECS="avc1.640015,mp4a.40.2",AUDIO="group_audio"
+        stream_1.m3u8
+
+        #EXT-X-STREAM-INF:BANDWIDTH=140800,CODECS="mp4a.40.2",AUDIO="group_audio"
+        stream_2.m3u8
+
+        """
+
+    @Test func theAudioOnlyVariantGoesWhenThereIsVideo() {
+        let tidied = MasterPlaylist.withoutAudioOnlyVariants(Self.ffmpeg)
+        #expect(MasterPlaylist.variants(tidied).map(\.playlist) == ["stream_0.m3u8", "stream_1.m3u8"])
+        // The audio group, and its playlist, stay.
+        #expect(
+            tidied.contains(#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="group_audio",NAME="audio_2",DEFAULT=YES,URI="stream_2.m3u8""#))
+        #expect(!tidied.contains("BANDWIDTH=140800"))
+    }
+
+    @Test func anAudioOnlyPlaylistIsLeftAlone() {
+        let audio = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=140800,CODECS="mp4a.40.2"
+            stream_0.m3u8
+
+            """
+        #expect(MasterPlaylist.withoutAudioOnlyVariants(audio) == audio)
+    }
+}
