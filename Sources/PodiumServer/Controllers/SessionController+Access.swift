@@ -133,11 +133,12 @@ extension SessionController {
         let api = "/api/v1/sessions/\(code)"
         var exports = [
             ("attendance.csv", "Attendance"), ("polls.csv", "Polls"), ("answers.csv", "Answers"), ("questions.csv", "Questions"),
+            ("clips.csv", "Clips shown"),
         ].map { HistoryEntry.Export(format: "csv", label: $0.1, url: "\(api)/report/\($0.0)") }
         var title = record.title
         if record.isRoom {
-            // A room's export holds the pages it showed: none shown, no export.
-            if try await store.hasEvent(sessionId: record.id, ofTypes: ["deckShown"]) {
+            // A room's export holds the pages and clips it showed: none shown, no export.
+            if try await store.hasEvent(sessionId: record.id, ofTypes: ["deckShown", "playback"]) {
                 exports.append(.init(format: "pdf", label: "Slides with ink (PDF)", url: "\(api)/export.pdf"))
             }
         } else if let deckId = record.deckId, let deck = try await store.deck(id: deckId) {
