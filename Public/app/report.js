@@ -196,8 +196,8 @@ function questionItem(q, report) {
   ]);
 }
 
-function downloads() {
-  const files = [['attendance', 'Attendance'], ['clips', 'Clips shown'], ['polls', 'Poll results'], ['answers', 'Answers'], ['questions', 'Questions']];
+function downloads(withClips) {
+  const files = [['attendance', 'Attendance'], ...(withClips ? [['clips', 'Clips shown']] : []), ['polls', 'Poll results'], ['answers', 'Answers'], ['questions', 'Questions']];
   return el('ul', { class: 'report-downloads', attrs: { 'aria-label': 'Download as CSV' } }, files.map(([kind, label]) => el('li', {}, [
     el('a', { class: 'btn btn-sm', attrs: { href: base + '/' + kind + '.csv', download: code + '-' + kind + '.csv', 'data-csv': kind } }, [
       icon('download', 16), el('span', { text: label + ' (CSV)' }),
@@ -238,7 +238,7 @@ function render(report, info) {
       stat(String(polls.length), polls.length === 1 ? 'poll' : 'polls', 'poll-count'),
       stat(String(questions.length), (questions.length === 1 ? 'question' : 'questions') + (questions.length ? ' · ' + answered + ' answered' : ''), 'question-count'),
     ]),
-    section('Download', [downloads()]),
+    section('Download', [downloads(clips.length > 0)]),
     section('Attendance', [el('div', { class: 'report-card' }, [attendanceChart(report.attendance || [])])]),
     // Only a session that showed clips has this part: most show none.
     clips.length ? section('Clips shown', [el('ol', { class: 'report-clips' }, clips.map(clipItem))]) : null,
