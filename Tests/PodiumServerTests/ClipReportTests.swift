@@ -21,6 +21,7 @@ struct ClipReportTests {
         let clock: @Sendable () -> Date = { Date().addingTimeInterval(ahead.withLock { $0 }) }
         let server = TestServer(store: store)
         defer { server.removeData() }
+        let seen = Mutex<(code: String, clip: [String: String])?>(nil)
         try await server.run(now: clock) { client in
             let token = try await client.login()
             let deckId = try await client.readyDeck(token: token)
@@ -95,6 +96,23 @@ struct ClipReportTests {
                 try await Self.exports(of: code, client: client, token: token) == [
                     "attendance", "polls", "answers", "questions", "clips", "export",
                 ])
+            seen.withLock { $0 = (code, clip.mapValues { "\($0)" }) }
+        }
+
+        // After a restart the report is rebuilt from the stored events and their times: the same
+        // clip, the same times (to the few milliseconds between deciding an event and storing it).
+        let (code, before) = try #require(seen.withLock { $0 })
+        try await TestServer(dataDirectory: server.configuration.dataDirectory, store: store).run(now: clock) { client in
+            let token = try await client.login()
+            let report = try await client.request(.get, "/api/v1/sessions/\(code)/report", token: token).object()
+            let clip = try #require((report["clips"] as? [[String: Any]])?.first).mapValues { "\($0)" }
+            for key in ["video", "title", "shownAt", "hiddenAt", "duration", "posterUrl"] {
+                #expect(clip[key] == before[key], "\(key)")
+            }
+            for key in ["onStageSeconds", "playedSeconds"] {
+                let (now, then) = (Double(clip[key] ?? "") ?? -1, Double(before[key] ?? "") ?? -2)
+                #expect(abs(now - then) < 0.1, "\(key): \(now) after the restart, \(then) before")
+            }
         }
     }
 
