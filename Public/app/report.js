@@ -1,10 +1,13 @@
 // The report of a session or a room: /report.html?code=CODE (docs/protocol.md, "Report").
-// Attendance over time, each poll with its chart, open answers, the audience's questions, and the
-// CSV downloads. The top bar says which kind it is (#report-kind: "Session report", "Room report").
+// Attendance over time, the clips shown, each poll with its chart, open answers, the audience's
+// questions, and the CSV downloads. The top bar says which kind it is (#report-kind: "Session
+// report", "Room report").
 //
-// State for tests and CSS: main#report[data-state] (loading | ready | error); .report-poll
-// [data-poll-id] with the shared chart's .bar-row[data-count][data-correct]; .report-question
-// [data-question-id][data-answered][data-presenter] (a room: who had the stage); a[data-csv].
+// State for tests and CSS: main#report[data-state] (loading | ready | error); .report-clip
+// [data-video][data-played][data-deleted] (seconds of it played; a clip deleted from the library
+// since); .report-poll [data-poll-id] with the shared chart's .bar-row[data-count][data-correct];
+// .report-question [data-question-id][data-answered][data-presenter] (a room: who had the stage);
+// a[data-csv].
 
 import { api, goToLogin } from './api.js';
 import { el, hydrateIcons, icon } from './ui.js';
@@ -41,6 +44,15 @@ function duration(from, to) {
   if (!Number.isFinite(minutes) || minutes < 0) return '';
   if (minutes < 60) return minutes + ' min';
   return Math.floor(minutes / 60) + ' h ' + String(minutes % 60).padStart(2, '0') + ' min';
+}
+
+/** A span of seconds as "42 s", "3 min 05 s" or "1 h 02 min". */
+function seconds(value) {
+  const total = Math.max(0, Math.round(Number(value) || 0));
+  const [hours, minutes, rest] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  if (hours) return hours + ' h ' + String(minutes).padStart(2, '0') + ' min';
+  if (minutes) return minutes + ' min ' + String(rest).padStart(2, '0') + ' s';
+  return rest + ' s';
 }
 
 function svg(tag, attrs = {}, children = []) {
@@ -99,6 +111,36 @@ function stat(value, label, role) {
   return el('div', { class: 'report-stat', data: { role } }, [el('strong', { text: value }), el('span', { text: label })]);
 }
 
+/** A clip shown: its poster, title, when it was on stage and how much of it played. */
+function clipItem(clip, index) {
+  const deleted = clip.title === null || clip.title === undefined;
+  const played = Number(clip.playedSeconds) || 0;
+  const length = Number(clip.duration) || 0;
+  const time = { timeStyle: 'medium' };
+  const poster = el('div', { class: 'report-clip-poster', attrs: { 'aria-hidden': 'true' } }, [icon('film', 28)]);
+  if (clip.posterUrl) {
+    // A poster gone from the server leaves the film icon.
+    const picture = el('img', { attrs: { src: clip.posterUrl, alt: '', loading: 'lazy' }, on: { error: () => picture.remove() } });
+    poster.append(picture);
+  }
+  const fill = el('span', { class: 'report-clip-fill' });
+  fill.style.width = (length ? Math.min(100, (played / length) * 100) : 0) + '%';
+  const spanText = when(clip.shownAt, time) + ' – ' + (clip.hiddenAt ? when(clip.hiddenAt, time) : 'still on stage');
+  const playedText = seconds(played) + (length ? ' of ' + seconds(length) : '') + ' played';
+  return el('li', { class: 'report-clip' + (deleted ? ' is-deleted' : ''), data: { video: clip.video, played: String(played), deleted: String(deleted) } }, [
+    el('span', { class: 'bank-number', text: String(index + 1) }),
+    poster,
+    el('div', { class: 'report-clip-body' }, [
+      el('p', { class: 'report-clip-title', text: deleted ? 'deleted clip' : clip.title }),
+      el('p', { class: 'report-meta', text: spanText + ' · ' + seconds(clip.onStageSeconds) + ' on stage' }),
+      el('div', { class: 'report-clip-played' }, [
+        length ? el('div', { class: 'report-clip-track', attrs: { 'aria-hidden': 'true' } }, [fill]) : null,
+        el('span', { class: 'report-meta', text: playedText, attrs: { 'data-role': 'clip-played' } }),
+      ]),
+    ]),
+  ]);
+}
+
 function pollCard(poll, index) {
   const status = { open: 'Open', closed: 'Closed', revealed: 'Answer revealed' }[poll.status] || poll.status;
   const kind = poll.kind === 'open' ? 'Open text' : (poll.choices.length + ' choices');
@@ -154,8 +196,8 @@ function questionItem(q, report) {
   ]);
 }
 
-function downloads() {
-  const files = [['attendance', 'Attendance'], ['polls', 'Poll results'], ['answers', 'Answers'], ['questions', 'Questions']];
+function downloads(withClips) {
+  const files = [['attendance', 'Attendance'], ...(withClips ? [['clips', 'Clips shown']] : []), ['polls', 'Poll results'], ['answers', 'Answers'], ['questions', 'Questions']];
   return el('ul', { class: 'report-downloads', attrs: { 'aria-label': 'Download as CSV' } }, files.map(([kind, label]) => el('li', {}, [
     el('a', { class: 'btn btn-sm', attrs: { href: base + '/' + kind + '.csv', download: code + '-' + kind + '.csv', 'data-csv': kind } }, [
       icon('download', 16), el('span', { text: label + ' (CSV)' }),
@@ -181,10 +223,11 @@ function render(report, info) {
   const answered = questions.filter((q) => q.answered).length;
   const polls = report.polls || [];
   const room = report.kind === 'room';
+  const clips = report.clips || [];
   const pollList = polls.length ? polls.map(pollCard) : [el('p', { class: 'muted', text: room ? 'No polls in this room.' : 'No polls in this session.' })];
   const questionList = el('ol', { class: 'report-questions' }, questions.length
     ? questions.map((q) => questionItem(q, report)) : [el('li', { class: 'muted', text: 'Nobody asked a question.' })]);
-  main.replaceChildren(
+  main.replaceChildren(...[
     el('div', { class: 'report-head' }, [
       el('div', {}, [el('h1', { class: 'report-title', text: report.title }), el('p', { class: 'report-meta', text: meta })]),
       el('a', { class: 'btn btn-sm', attrs: { href: (room ? '/r/' + encodeURIComponent(report.code) + '/moderate' : '/present/' + encodeURIComponent(report.code)) } }, [el('span', { text: 'Open the console' })]),
@@ -195,11 +238,13 @@ function render(report, info) {
       stat(String(polls.length), polls.length === 1 ? 'poll' : 'polls', 'poll-count'),
       stat(String(questions.length), (questions.length === 1 ? 'question' : 'questions') + (questions.length ? ' · ' + answered + ' answered' : ''), 'question-count'),
     ]),
-    section('Download', [downloads()]),
+    section('Download', [downloads(clips.length > 0)]),
     section('Attendance', [el('div', { class: 'report-card' }, [attendanceChart(report.attendance || [])])]),
+    // Only a session that showed clips has this part: most show none.
+    clips.length ? section('Clips shown', [el('ol', { class: 'report-clips' }, clips.map(clipItem))]) : null,
     section('Polls', pollList),
     section('Questions from the audience', [questionList]),
-  );
+  ].filter(Boolean));
   setState('ready');
 }
 

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// It is composed of parts with one job each: the snapshot everyone sees (the stage, polls,
 /// question mode, a room's control and decks), the server's own ``PollBook`` (answers),
-/// ``QuestionBoard`` (the audience's questions and votes) and ``ViewerRoster`` (who came).
+/// ``QuestionBoard`` (the audience's questions and votes), ``ViewerRoster`` (who came) and
+/// ``ClipLog`` (the clips shown).
 /// Each feature decides its commands in its own file (`decideStage`, `decidePolls`,
 /// `decideQuestions`, `decideRoom`); a new feature is a new part and a new `decide…`.
 ///
@@ -25,6 +26,9 @@ public struct SessionState: Sendable, Equatable {
     public private(set) var viewers = ViewerRoster()
     /// A room's control changes with their times (empty for a session).
     public private(set) var turns = RoomTurns()
+    /// Every clip shown, with its times on stage and how much of it played (for the report and
+    /// the export).
+    public private(set) var clips = ClipLog()
 
     /// How many command ids a session remembers: a client retries within seconds.
     public static let commandMemory = 4096
@@ -241,6 +245,7 @@ public struct SessionState: Sendable, Equatable {
     mutating func apply(_ event: SessionEvent, at time: Double?) {
         snapshot.apply(event.change)
         turns.record(event.change)
+        clips.record(event.change, at: time, in: snapshot)
         if case .pollOpened(let poll) = event.change { polls.opened(poll.id, at: time) }
         seq = event.seq
     }

@@ -23,34 +23,23 @@ public struct InkPath: Sendable {
 }
 
 /// Writes a PDF with one page per deck page holding only its ink, as vector paths, to be laid
-/// over the deck with `qpdf --overlay`. Hand-written PDF: a few objects, no dependencies.
+/// over the deck with `qpdf --overlay`. Hand-written (``PDFWriter``): a few objects, no dependencies.
 public enum AnnotationOverlay {
     /// - Parameter pages: per page its size in PDF points and its ink.
     public static func pdf(pages: [(width: Double, height: Double, ink: [InkPath])]) -> Data {
-        var objects: [String] = []  // object n is objects[n - 1]
-        let pageCount = pages.count
+        var writer = PDFWriter()
         // 1: catalog, 2: pages, then per page: page object and its content stream.
-        let kids = (0..<pageCount).map { "\(3 + $0 * 2) 0 R" }.joined(separator: " ")
-        objects.append("<< /Type /Catalog /Pages 2 0 R >>")
-        objects.append("<< /Type /Pages /Kids [\(kids)] /Count \(pageCount) >>")
-        for (index, page) in pages.enumerated() {
+        let kids = (0..<pages.count).map { "\(3 + $0 * 2) 0 R" }.joined(separator: " ")
+        let root = writer.add("<< /Type /Catalog /Pages 2 0 R >>")
+        writer.add("<< /Type /Pages /Kids [\(kids)] /Count \(pages.count) >>")
+        for page in pages {
             let content = stream(for: page.ink, width: page.width, height: page.height)
-            objects.append(
+            writer.add(
                 "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(number(page.width)) \(number(page.height))] "
-                    + "/Resources << /ExtGState << /Hl << /CA 0.35 /ca 0.35 >> >> >> /Contents \(4 + index * 2) 0 R >>")
-            objects.append("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream")
+                    + "/Resources << /ExtGState << /Hl << /CA 0.35 /ca 0.35 >> >> >> /Contents \(writer.nextNumber + 1) 0 R >>")
+            writer.add(stream: Data(content.utf8))
         }
-        var output = "%PDF-1.7\n"
-        var offsets: [Int] = []
-        for (index, object) in objects.enumerated() {
-            offsets.append(output.utf8.count)
-            output += "\(index + 1) 0 obj\n\(object)\nendobj\n"
-        }
-        let xref = output.utf8.count
-        output += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for offset in offsets { output += String(format: "%010d 00000 n \n", offset) }
-        output += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Data(output.utf8)
+        return writer.data(root: root)
     }
 
     /// Round caps and joins; PDF's origin is the bottom left, so y is flipped. Pressure varies
@@ -74,7 +63,7 @@ public enum AnnotationOverlay {
         return lines.joined(separator: "\n")
     }
 
-    static func number(_ value: Double) -> String { String(format: "%.3f", value) }
+    static func number(_ value: Double) -> String { PDFWriter.number(value) }
 }
 
 /// Lays an overlay PDF over a deck with qpdf, page for page, under the same limits as ingest.

@@ -162,7 +162,7 @@ private func assembleApplication(
     JobController(store: store, queue: jobs).addRoutes(to: api)
     QuestionBankController(store: store, now: now).addRoutes(to: api)
     NotesController(store: store, hub: hub, now: now).addRoutes(to: api)
-    ReportController(store: store, hub: hub).addRoutes(to: api)
+    ReportController(store: store, hub: hub, now: now).addRoutes(to: api)
     let sessions = SessionController(
         store: store, blobs: blobs, hub: hub, accounts: accounts, joinBase: joinURLs,
         workDirectory: configuration.temporaryDirectory, now: now)

@@ -1,11 +1,17 @@
 #!/usr/bin/python3
-"""Browser tests of quiz mode, public questions with upvotes, viewer notes and the session report.
+"""Browser tests of quiz mode, public questions with upvotes, viewer notes and the session report
+(with the clips shown).
 
 Runs inside the suite of ``run_browser_tests.py`` (which loads this module and shares its
 harness). Alone:  python3 Tests/Browser/run_browser_tests.py quiz public notes report
 """
 
+import subprocess
 import sys
+import tempfile
+import time
+import urllib.parse
+from pathlib import Path
 
 harness = sys.modules.get("run_browser_tests")
 if harness is None:  # imported directly: load the harness under its own name
@@ -361,3 +367,108 @@ class MoreInteractionTests(BrowserTest):
         stranger.get(f"{SERVER.base}/report.html?code={code}")
         wait_for(stranger, lambda d: "/login?next=" in d.current_url, "the sign-in page")
         self.assertIn("report.html", stranger.current_url)
+
+    def test_report_lists_the_clips_shown(self):
+        """A clip put on stage is in the report with its poster and times, in clips.csv, and stays
+        there, as "deleted clip", once it is deleted from the library."""
+        video_id = upload_clip("Opening clip")
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        presenter.get(f"{SERVER.base}/report.html?code={code}")
+        wait_for(presenter, lambda d: attr(d, "#report", "data-state") == "ready", "the report before any clip")
+        self.assertFalse(presenter.find_elements(By.CSS_SELECTOR, ".report-clip"), "no clip shown yet")
+        self.assertFalse(presenter.find_elements(By.CSS_SELECTOR, 'a[data-csv="clips"]'), "no clips to download yet")
+        # The player is another feature's: drive the stage over the live socket, as the console does.
+        answers = drive(presenter, code, [
+            {"type": "showVideo", "videoId": video_id}, {"type": "playback", "action": "play"},
+            {"type": "playback", "action": "pause"}, {"type": "goto", "page": 2}, {"type": "end"},
+        ])
+        self.assertEqual([a["type"] for a in answers], ["ack"] * 5, answers)
+
+        presenter.refresh()
+        wait_for(presenter, lambda d: attr(d, "#report", "data-state") == "ready", "the report")
+        clip = wait_for(presenter, lambda d: visible(d, ".report-clip"), "the clip in the report")
+        self.assertEqual(clip.get_attribute("data-video"), video_id)
+        self.assertEqual(clip.get_attribute("data-deleted"), "false")
+        self.assertIn("Opening clip", clip.text)
+        self.assertIn("on stage", clip.text)
+        self.assertIn("of 2 s played", text_of(presenter, '.report-clip [data-role="clip-played"]'))
+        wait_for(presenter, lambda d: d.execute_script(
+            "const i = document.querySelector('.report-clip-poster img'); return i && i.complete && i.naturalWidth > 0;"),
+            "the poster frame")
+        presenter.execute_script("document.querySelector('.report-clip').scrollIntoView({block: 'center'})")
+        screenshot(presenter, "report-clips")
+        href = presenter.find_element(By.CSS_SELECTOR, 'a[data-csv="clips"]').get_attribute("href")
+        csv = fetch(presenter, href)
+        self.assertEqual(csv["status"], 200, csv)
+        self.assertTrue(csv["text"].startswith("clip,title,shown_at,hidden_at"), csv["text"])
+        self.assertIn("1,Opening clip,", csv["text"])
+
+        status, _ = SERVER.api("DELETE", f"/api/v1/videos/{video_id}")
+        self.assertEqual(status, 204)
+        presenter.refresh()
+        wait_for(presenter, lambda d: attr(d, ".report-clip", "data-deleted") == "true", "the deleted clip")
+        self.assertEqual(text_of(presenter, ".report-clip-title"), "deleted clip")
+        self.assertFalse(presenter.find_elements(By.CSS_SELECTOR, ".report-clip-poster img"), "no poster for a deleted clip")
+        presenter.execute_script("document.querySelector('.report-clip').scrollIntoView({block: 'center'})")
+        screenshot(presenter, "report-clips-deleted")
+        harness.size_driver(presenter, 390, 844)
+        presenter.execute_script("document.querySelector('.report-clip').scrollIntoView({block: 'center'})")
+        screenshot(presenter, "report-clips-phone")
+
+
+def upload_clip(title, seconds=2):
+    """Makes a short clip with ffmpeg, uploads it and waits (on its status) until it is packaged."""
+    with tempfile.TemporaryDirectory(prefix="podium-clip-") as directory:
+        path = Path(directory) / "clip.mp4"
+        subprocess.run([
+            "ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=320x180:rate=25:duration={seconds}",
+            "-f", "lavfi", "-i", f"sine=frequency=440:duration={seconds}", "-c:v", "libx264", "-preset", "ultrafast",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", str(path),
+        ], check=True)
+        status, video = SERVER.api(
+            "POST", "/api/v1/videos?title=" + urllib.parse.quote(title), raw=path.read_bytes(), content_type="video/mp4")
+    if status != 201:
+        raise AssertionError(f"the upload answered {status}: {video}")
+    deadline = time.monotonic() + 90
+    while video["status"] in ("queued", "processing"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"video {video['id']} still packaging: {video}")
+        time.sleep(0.25)
+        _, video = SERVER.api("GET", f"/api/v1/videos/{video['id']}")
+    if video["status"] != "ready":
+        raise AssertionError(f"video {video['id']} failed: {video}")
+    return video["id"]
+
+
+def drive(driver, code, commands):
+    """Opens a presenter socket from the page (signed in by its cookie) and sends the commands one
+    after the other, each when the previous one is answered; returns the answers."""
+    driver.set_script_timeout(30)
+    return driver.execute_async_script(DRIVE_JS, code, commands)
+
+
+DRIVE_JS = """
+const [code, commands, done] = arguments;
+const socket = new WebSocket(location.origin.replace(/^http/, 'ws') + '/api/v1/sessions/' + code + '/live');
+const answers = [];
+let next = 0;
+function send() {
+  if (next === commands.length) { socket.close(); done(answers); return; }
+  socket.send(JSON.stringify({...commands[next], id: 'drive-' + next}));
+}
+socket.onopen = () => socket.send(JSON.stringify({type: 'hello', role: 'presenter'}));
+socket.onmessage = (message) => {
+  const frame = JSON.parse(message.data);
+  if (frame.type === 'welcome') { send(); return; }
+  if (frame.id === 'drive-' + next && (frame.type === 'ack' || frame.type === 'error')) {
+    answers.push(frame);
+    next += 1;
+    send();
+  } else if (frame.type === 'error' && !frame.id) {
+    done([frame]);
+  }
+};
+socket.onerror = () => done([{type: 'socket error'}]);
+"""

@@ -226,6 +226,7 @@ struct AuthorizationMatrixTests {
                 Route(.get, "/api/v1/sessions/\(code)/notes.md", [403, 200, 403, 403, 403]),
                 Route(.get, "/api/v1/sessions/\(code)/report/attendance.csv", [401, 401, 404, 200, 200]),
                 Route(.get, "/api/v1/sessions/\(code)/report/questions.csv", [401, 401, 404, 200, 200]),
+                Route(.get, "/api/v1/sessions/\(code)/report/clips.csv", [401, 401, 404, 200, 200]),
                 Route(.get, "/api/v1/sessions/\(code)/report/secrets.csv", [401, 401, 404, 404, 404]),
                 Route(.get, "/api/v1/sessions", everyone),
                 Route(.get, "/api/v1/sessions?live=true", everyone),

@@ -3,11 +3,13 @@ import Hummingbird
 import PodiumCore
 import PodiumStore
 
-/// The presenter's report of a session: attendance over time, polls with results, open answers and
-/// questions; as JSON for the browser and as one CSV file per kind.
+/// The presenter's report of a session: attendance over time, polls with results, open answers,
+/// questions and the clips shown; as JSON for the browser and as one CSV file per kind.
 struct ReportController {
     let store: any PodiumStore
     let hub: LiveHub
+    /// The clock the sessions' events are timed by: a clip still on stage counts up to now.
+    let now: @Sendable () -> Date
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("sessions/:code/report", use: report)
@@ -42,6 +44,8 @@ struct ReportController {
         let attendance: [AttendancePoint]
         let polls: [PollReport]
         let questions: [QuestionView]
+        /// Every clip put on stage, in the order shown (a clip shown twice is there twice).
+        let clips: [ClipReport]
         /// A room's presenters, for the names of the questions' `presenter` (empty for a session).
         let presenters: [RoomPresenter]
 
@@ -57,7 +61,7 @@ struct ReportController {
         try await build(context)
     }
 
-    /// `attendance.csv`, `polls.csv`, `answers.csv` or `questions.csv`.
+    /// `attendance.csv`, `polls.csv`, `answers.csv`, `questions.csv` or `clips.csv`.
     @Sendable func csv(_ request: Request, context: AppRequestContext) async throws -> Response {
         let file = try context.parameters.require("file")
         let report = try await build(context)
@@ -95,6 +99,8 @@ struct ReportController {
                         question.anonymous ? "Anonymous" : (question.name ?? ""), question.text, question.answered ? "yes" : "no",
                     ] + (room ? [report.presenterName(of: question)] : []))
             }
+        case "clips.csv":
+            rows = Self.clipRows(report.clips, iso: iso)
         default:
             throw APIError.notFound("report file")
         }
@@ -126,7 +132,7 @@ struct ReportController {
         let views = await session.views
         let state = views.state
         let visits = try await store.attendance(sessionId: record.id)
-        let end = record.endedAt ?? Date()
+        let end = record.endedAt ?? now()
         var polls: [Report.PollReport] = []
         for snapshot in state.snapshot.polls {
             let results = views.results(for: snapshot.poll.id, forHosts: true)
@@ -139,10 +145,11 @@ struct ReportController {
                         ? state.polls.tallies[snapshot.poll.id]?.openAnswers.reversed().map(\.text) ?? [] : nil))
         }
         let attendance = Self.attendanceByMinute(visits, from: record.createdAt, to: end)
+        let clips = try await ClipsShown(state.clips, store: store).clips.map { ClipReport($0, until: now()) }
         return Report(
             code: record.code, kind: record.kind, title: session.info.title, startedAt: record.createdAt, endedAt: record.endedAt,
             uniqueViewers: Set(visits.map(\.viewerId)).count, peakViewers: attendance.map(\.viewers).max() ?? 0,
-            attendance: attendance, polls: polls, questions: views.questionViews(),
+            attendance: attendance, polls: polls, questions: views.questionViews(), clips: clips,
             presenters: state.snapshot.room?.control.presenters ?? [])
     }
 

@@ -131,18 +131,24 @@ extension SessionController {
     private func historyEntry(_ record: SessionRecord) async throws -> HistoryEntry {
         let code = record.code
         let api = "/api/v1/sessions/\(code)"
-        var exports = [
+        // Most sessions show no clip: their clips are listed only when there are some.
+        let showedClips = try await store.hasEvent(sessionId: record.id, ofTypes: ["playback"])
+        var files = [
             ("attendance.csv", "Attendance"), ("polls.csv", "Polls"), ("answers.csv", "Answers"), ("questions.csv", "Questions"),
-        ].map { HistoryEntry.Export(format: "csv", label: $0.1, url: "\(api)/report/\($0.0)") }
+        ]
+        if showedClips { files.append(("clips.csv", "Clips shown")) }
+        var exports = files.map { HistoryEntry.Export(format: "csv", label: $0.1, url: "\(api)/report/\($0.0)") }
+        let pdf = HistoryEntry.Export(
+            format: "pdf", label: showedClips ? "Slides with ink and clips (PDF)" : "Slides with ink (PDF)",
+            url: "\(api)/export.pdf")
         var title = record.title
         if record.isRoom {
-            // A room's export holds the pages it showed: none shown, no export.
-            if try await store.hasEvent(sessionId: record.id, ofTypes: ["deckShown"]) {
-                exports.append(.init(format: "pdf", label: "Slides with ink (PDF)", url: "\(api)/export.pdf"))
-            }
+            // A room's export holds the pages and clips it showed: none shown, no export.
+            let showedPages = showedClips ? true : try await store.hasEvent(sessionId: record.id, ofTypes: ["deckShown"])
+            if showedPages { exports.append(pdf) }
         } else if let deckId = record.deckId, let deck = try await store.deck(id: deckId) {
             title = title ?? deck.title
-            exports.append(.init(format: "pdf", label: "Slides with ink (PDF)", url: "\(api)/export.pdf"))
+            exports.append(pdf)
         }
         return HistoryEntry(
             id: record.id, code: code, kind: record.kind, title: title ?? (record.isRoom ? "Room" : "Session"),

@@ -118,7 +118,7 @@ struct SessionController {
         return try await WebController.pdfResponse(deck: deck, blobs: blobs, request: request, context: context)
     }
 
-    private func requireDownloadAllowed(_ record: SessionRecord, context: AppRequestContext) throws {
+    func requireDownloadAllowed(_ record: SessionRecord, context: AppRequestContext) throws {
         let isHost = context.user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
         guard record.allowDownload || isHost else {
             throw APIError(
@@ -127,73 +127,6 @@ struct SessionController {
                     ? "The moderator has not allowed downloads in this room."
                     : "The presenter has not allowed downloads of this deck.")
         }
-    }
-
-    /// The deck (a room: every page shown, in the order first shown, from every deck) with the
-    /// ink drawn in as vector paths.
-    @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let record = try await record(context)
-        try requireDownloadAllowed(record, context: context)
-        guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("session") }
-        let snapshot = await session.state.snapshot
-        let selection: [ShownPage]
-        if let room = snapshot.room {
-            guard !room.shown.isEmpty else {
-                throw APIError(.conflict, code: "nothing_shown", message: "Nothing has been shown in this room yet.")
-            }
-            selection = room.shown
-        } else {
-            guard let deckId = record.deckId, let deck = try await store.deck(id: deckId) else { throw APIError.notFound("deck") }
-            selection = (1...max(1, deck.pageCount)).map { ShownPage(deck: deck.id, page: $0) }
-        }
-        var decks: [String: (record: DeckRecord, source: URL, pages: [Int: PageRecord])] = [:]
-        for deckId in Set(selection.map(\.deck)) {
-            guard let deck = try await store.deck(id: deckId), let source = blobs.file(named: deck.sourceHash) else {
-                throw APIError.notFound("deck")
-            }
-            let pages = try await store.pages(deckId: deckId)
-            decks[deckId] = (deck, source, Dictionary(uniqueKeysWithValues: pages.map { ($0.number, $0) }))
-        }
-        let inkDeck: (ShownPage) -> String? = { snapshot.room == nil ? nil : $0.deck }
-        let overlayPages = selection.map { shown in
-            let page = decks[shown.deck]?.pages[shown.page]
-            return (
-                width: page?.width ?? 612, height: page?.height ?? 792,
-                ink: snapshot.strokes.filter { $0.page == shown.page && $0.deck == inkDeck(shown) }.map(Self.inkPath)
-            )
-        }
-        let work = workDirectory.appendingPathComponent("export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let overlay = work.appendingPathComponent("overlay.pdf")
-        let combined = work.appendingPathComponent("combined.pdf")
-        let output = work.appendingPathComponent("export.pdf")
-        try AnnotationOverlay.pdf(pages: overlayPages).write(to: overlay)
-        do {
-            var base = decks[selection[0].deck]!.source
-            if snapshot.room != nil {
-                try await PDFExporter().collect(selection.map { (decks[$0.deck]!.source, $0.page) }, writingTo: combined)
-                base = combined
-            }
-            try await PDFExporter().overlay(overlay, on: base, writingTo: output)
-        } catch let error as IngestError {
-            throw APIError(.internalServerError, code: error.code, message: error.message)
-        }
-        var headers = HTTPFields()
-        headers[.contentType] = "application/pdf"
-        let title = snapshot.room == nil ? (decks[selection[0].deck]?.record.title ?? "deck") : (record.title ?? "room")
-        let safeName = title.filter { $0.isLetter || $0.isNumber || " -_.".contains($0) }
-        headers[.contentDisposition] = "attachment; filename=\"\(safeName.isEmpty ? "deck" : safeName) (annotated).pdf\""
-        // Read before the deferred clean-up removes the file.
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try Data(contentsOf: output))))
-    }
-
-    static func inkPath(_ stroke: Stroke) -> InkPath {
-        let hex = Int(stroke.color.dropFirst(), radix: 16) ?? 0
-        return InkPath(
-            points: stroke.points.map { (x: $0[0], y: $0[1], pressure: $0.count > 2 ? $0[2] : 0.5) },
-            color: (Double((hex >> 16) & 0xFF) / 255, Double((hex >> 8) & 0xFF) / 255, Double(hex & 0xFF) / 255),
-            width: stroke.tool == .highlighter ? stroke.width * 3 : stroke.width, opacity: stroke.tool == .highlighter ? 0.35 : 1)
     }
 
     func record(_ context: AppRequestContext) async throws -> SessionRecord {
