@@ -8,7 +8,7 @@
 // [data-role=error], [data-role=uploading|processing] progress bars.
 
 import { api } from './api.js';
-import { el, icon, iconButton, toast, confirmDialog, promptDialog } from './ui.js';
+import { el, icon, iconButton, toast, confirmDialog, promptDialog, chooseDialog } from './ui.js';
 import {
   UploadQueue, statusText, fractionOf, processingText, trackVideo, checkVideoFile, looksLikeMedia, uploadLimits, formatBytes,
 } from './uploader.js';
@@ -23,6 +23,7 @@ export class LibraryVideos {
    * @param {HTMLElement} o.grid      its list
    * @param {HTMLElement} o.empty     said when there is none
    * @param {() => string|null} o.folder  the folder in view (null: all)
+   * @param {() => Array<{id, name}>} o.folders  the library's folders (a video moves into one)
    * @param {(error) => void} o.onError
    */
   constructor(o) {
@@ -136,6 +137,7 @@ export class LibraryVideos {
     }
     const actions = el('div', { class: 'deck-actions' }, [
       ready ? iconButton('edit', 'Rename', { cls: 'btn', on: { click: () => this.rename(video) }, attrs: { 'data-action': 'rename-video', 'aria-label': 'Rename ' + video.title } }) : null,
+      ready && this.o.folders().length ? iconButton('folder', 'Move', { cls: 'btn', on: { click: () => this.move(video) }, attrs: { 'data-action': 'move-video', 'aria-label': 'Move ' + video.title + ' to a folder' } }) : null,
       iconButton('trash', 'Delete', { cls: 'btn', on: { click: () => this.remove(video) }, attrs: { 'data-action': 'delete-video', 'aria-label': 'Delete ' + video.title } }),
     ]);
     return el('li', {
@@ -175,6 +177,19 @@ export class LibraryVideos {
     if (!title || title.trim() === video.title) return;
     try {
       const updated = await api('/api/v1/videos/' + encodeURIComponent(video.id), { method: 'PATCH', body: { title: title.trim() } });
+      this.videos = this.videos.map((v) => (v.id === video.id ? updated : v));
+      this.render();
+    } catch (error) {
+      toast(error.message, { kind: 'error' });
+    }
+  }
+
+  async move(video) {
+    const options = [{ value: '', label: 'No folder (top level)' }, ...this.o.folders().map((f) => ({ value: f.id, label: f.name }))];
+    const choice = await chooseDialog({ title: 'Move “' + video.title + '”', label: 'Folder', options, value: video.folderId || '' });
+    if (choice === undefined) return;
+    try {
+      const updated = await api('/api/v1/videos/' + encodeURIComponent(video.id), { method: 'PATCH', body: { folderId: choice || null } });
       this.videos = this.videos.map((v) => (v.id === video.id ? updated : v));
       this.render();
     } catch (error) {

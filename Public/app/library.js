@@ -34,6 +34,7 @@ const videos = new LibraryVideos({
   grid: document.getElementById('videos'),
   empty: document.getElementById('videos-empty'),
   folder: () => state.folder,
+  folders: () => state.folders,
   onError: (error) => handleError(error),
 });
 const videoInput = document.getElementById('video-input');

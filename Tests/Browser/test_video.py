@@ -281,6 +281,21 @@ class VideoTests(BrowserTest):
         wait_for(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, '#videos [data-title="Not a film"]'), "the card dismissed")
         status, listed = SERVER.api("GET", "/api/v1/videos")
         self.assertNotIn("Not a film", [v["title"] for v in listed])
+        # Into a folder, like a deck: the folder then lists it, and the clip it does not hold is not there.
+        status, folder = SERVER.api("POST", "/api/v1/folders", {"name": "Films"})
+        self.assertEqual(status, 201, folder)
+        driver.get(SERVER.base + "/library")
+        card = wait_for(driver, lambda d: visible(d, '#videos [data-title="Short film"][data-status="ready"]'), "the card again")
+        card.find_element(By.CSS_SELECTOR, '[data-action="move-video"]').click()
+        choice = wait_for(driver, lambda d: visible(d, "dialog[open] select"), "the folder choice")
+        Select(choice).select_by_visible_text("Films")
+        driver.find_element(By.CSS_SELECTOR, 'dialog[open] button[value="ok"]').click()
+        driver.find_element(By.CSS_SELECTOR, f'.folder-button[data-folder-id="{folder["id"]}"]').click()
+        wait_for(driver, lambda d: [e.get_attribute("data-title") for e in d.find_elements(By.CSS_SELECTOR, "#videos .video-card")]
+                 == ["Short film"], "only the moved clip in the folder")
+        status, moved = SERVER.api("GET", "/api/v1/videos?folderId=" + folder["id"])
+        self.assertEqual([v["title"] for v in moved], ["Short film"])
+        SERVER.api("DELETE", "/api/v1/folders/" + folder["id"])
 
     def test_room_presenter_uploads_and_shows_a_clip(self):
         """A presenter (no account) uploads a clip into the room from their page, follows its
