@@ -316,6 +316,27 @@ def cpu_times():
     return sum(parts), idle
 
 
+def own_cpu():
+    """CPU seconds used so far by this run's processes (the server, the drivers, every Chromium
+    process): the rest of the machine's busy time is someone else's."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append((int(entry), int(fields[11]) + int(fields[12])))
+    ticks, todo = 0, [os.getpid()]
+    while todo:
+        for pid, used in children.get(todo.pop(), []):
+            ticks += used
+            todo.append(pid)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return [float(x) for x in f.read().split()[:3]]
@@ -359,6 +380,7 @@ def run(args):
         log("every screen has the clip; the scripted minute starts")
         load_before = loadavg()
         cpu_before = cpu_times()
+        own_before = own_cpu()
         commands = []
         start = time.monotonic()
         for at, action, position in SCRIPT:
@@ -366,6 +388,7 @@ def run(args):
             commands.append({"at": at, "action": action, "position": position, "wall": command(moderator, action, position)})
         time.sleep(max(0.0, start + MINUTE - time.monotonic()))
         cpu_after = cpu_times()
+        own = own_cpu() - own_before
         load_after = loadavg()
         samples = {}
         for screen in screens:
@@ -379,6 +402,8 @@ def run(args):
             "cores": os.cpu_count(), "cpu": cpu_model(),
             "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "load_before": load_before, "load_after": load_after, "cpu_busy": busy,
+            # of the machine's cores over the minute (1.0 = one core the whole minute)
+            "cpu_own": own / MINUTE, "cpu_others": max(0.0, busy * (os.cpu_count() or 1) - own / MINUTE),
         }
         return machine, commands, samples, {s.name: s.role for s in screens}
     finally:
@@ -516,7 +541,8 @@ def print_table(result):
     m = result["machine"]
     print(f"Video sync: moderator, projector and {result['viewers']} viewers, headless Chromium each; {m['date']}")
     print(f"machine: {m['cores']} cores, {m['cpu']}; load {m['load_before'][0]:.2f} before, {m['load_after'][0]:.2f} after;"
-          f" CPU {m['cpu_busy'] * 100:.0f} % busy during the minute")
+          f" CPU {m['cpu_busy'] * 100:.0f} % busy during the minute: {m['cpu_own']:.2f} cores this run's"
+          f" (server and browsers), {m['cpu_others']:.2f} others'")
     for title, key in (("|drift| once converged (ms), each screen against its own clock estimate", "drift"),
                        ("|drift| once converged (ms), against the machine's (the server's) clock", "drift_machine_clock"),
                        ("|clock estimate − machine clock| (ms), every sample", "clock_error")):
