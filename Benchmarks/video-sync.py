@@ -485,9 +485,31 @@ def convergence(commands, samples, cmd, until, moving=False):
     return None, None
 
 
+def server_commands(commands, samples):
+    """Pauses and plays nobody scripted: in a room the server pauses the clip for everyone while
+    the projector buffers, and plays it on (anchored ahead) when it can play. Seen as the
+    moderator's reference changing state with no command of ours in the second before."""
+    found, last = [], None
+    for s in samples.get("moderator", []):
+        if last is not None and s["state"] != last:
+            ours = [c for c in commands if c["wall"] <= s["wall"] < c["wall"] + 1.0]
+            if not ours and s["state"] in ("playing", "paused"):
+                found.append({"at": None, "action": "play" if s["state"] == "playing" else "pause", "position": None,
+                              "wall": s["wall"], "server": True})
+        last = s["state"]
+    return found
+
+
 def analyse(machine, commands, samples, roles):
     result = {"machine": machine, "viewers": sum(1 for r in roles.values() if r == "viewer"), "commands": [], "drift": {},
               "drift_machine_clock": {}, "clock_error": {}}
+    # The server's own pauses and plays count as commands: a play restarts the settling time.
+    first = commands[0]["wall"] if commands else 0
+    extra = server_commands(commands, samples)
+    for c in extra:
+        c["at"] = c["wall"] - first
+    commands = sorted(commands + extra, key=lambda c: c["wall"])
+    result["server_pauses"] = sum(1 for c in extra if c["action"] == "pause")
     groups = {"moderator": [], "projector": [], "viewer": [], "all": []}
     machine_groups = {k: [] for k in groups}
     clock_groups = {k: [] for k in groups}
@@ -510,7 +532,7 @@ def analyse(machine, commands, samples, roles):
         result["clock_error"][key] = summary(clock_groups[key])
     end = max((s["wall"] for rows in samples.values() for s in rows), default=0)
     for i, cmd in enumerate(commands):
-        entry = {"action": cmd["action"], "at": cmd["at"], "position": cmd["position"]}
+        entry = {"action": cmd["action"], "at": cmd["at"], "position": cmd["position"], "by_server": cmd.get("server", False)}
         if cmd["action"] in ("play", "seek"):
             until = commands[i + 1]["wall"] if i + 1 < len(commands) else end + 1
             seconds, last = convergence(commands, samples, cmd, until)
@@ -558,7 +580,7 @@ def print_table(result):
           f" worst |drift| (ms) of any screen in the first {SETTLE:.0f} s and after them")
     print(f"  {'at':>7}  {'command':<14} {'converged':>9} {'moving':>7}  {'last screen':<11} {'settling':>8} {'after':>6} {'≥100 ms after':>14}")
     for c in result["commands"]:
-        what = c["action"] + (f" to {c['position']:.0f} s" if c["position"] is not None else "")
+        what = c["action"] + (f" to {c['position']:.0f} s" if c["position"] is not None else "") + (" (server)" if c["by_server"] else "")
         line = f"  {c['at']:>5.1f} s  {what:<14}"
         if "converge" in c:
             converged_in = "never" if c["converge"] is None else f"{c['converge']:.2f} s"
@@ -566,6 +588,8 @@ def print_table(result):
             line += (f" {converged_in:>9} {moving:>7}  {c['last_screen'] or '':<11} {fmt(c['worst_settling']):>8} {fmt(c['worst_after']):>6}"
                      f" {c['over_100ms_after']:>5} of {c['samples_after']:<5}")
         print(line)
+    if result["server_pauses"]:
+        print(f"  (server): the server paused the clip for everyone {result['server_pauses']} time(s) while the projector buffered")
     g = result["goal"]
     print()
     print(f"goal: p99 < {GOAL_P99:.0f} ms once converged: {'met' if g['p99_under_100ms'] else 'missed'};"
