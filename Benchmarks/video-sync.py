@@ -546,6 +546,18 @@ def analyse(machine, commands, samples, roles):
             entry.update(worst_settling=max(settling, default=None), worst_after=max(after, default=None),
                          over_100ms_after=sum(1 for v in after if v >= 100), samples_after=len(after))
         result["commands"].append(entry)
+    # The longest time each screen's <video> stayed `seeking` (a seek that never lands leaves the
+    # follower waiting for it, correcting nothing).
+    result["longest_seek"] = {}
+    for name, rows in samples.items():
+        longest, since = 0.0, None
+        for s in rows:
+            if s["seeking"]:
+                since = s["wall"] if since is None else since
+                longest = max(longest, s["wall"] - since)
+            else:
+                since = None
+        result["longest_seek"][name] = longest
     seeks = [c["converge_moving"] for c in result["commands"] if c["action"] == "seek"]  # the stricter of the two
     p99 = result["drift"]["all"]["p99"]
     result["goal"] = {
@@ -588,6 +600,9 @@ def print_table(result):
             line += (f" {converged_in:>9} {moving:>7}  {c['last_screen'] or '':<11} {fmt(c['worst_settling']):>8} {fmt(c['worst_after']):>6}"
                      f" {c['over_100ms_after']:>5} of {c['samples_after']:<5}")
         print(line)
+    stuck = {name: t for name, t in result["longest_seek"].items() if t >= 2.0}
+    if stuck:
+        print("  stuck seeking (s): " + ", ".join(f"{name} {t:.1f}" for name, t in stuck.items()))
     if result["server_pauses"]:
         print(f"  (server): the server paused the clip for everyone {result['server_pauses']} time(s) while the projector buffered")
     g = result["goal"]
