@@ -8,14 +8,28 @@
 // the clip will be when the seek is done (the seek's own delay, learnt from the last seeks, is
 // not counted as drift: the follower measures nothing until the seek has landed).
 
-/** Drift under this (seconds) is left alone. */
-export const IGNORE = 0.03;
-/** Drift over this is a seek; between the two, a nudge of the rate. */
-export const SEEK_OVER = 0.4;
+/**
+ * Drift under this (seconds) is left alone. A nudge stops once the drift is under it, so a
+ * screen settles just inside it (and a slow frame only ever puts a screen behind): the
+ * benchmark (Benchmarks/video-sync.py) measured a median drift of about this much, 29 ms at
+ * 30 ms and 14 ms at 15 ms. The nudge that 15 ms asks for is 1.5 %, too small to hear.
+ */
+export const IGNORE = 0.015;
+/**
+ * Drift over this is a seek; between the two, a nudge of the rate. A seek aimed past its own
+ * delay landed within about 100 ms in the benchmark, but the largest nudge eats only 80 ms a
+ * second: at 400 ms a screen just under it took 4 to 5 s to come within 100 ms (a first play,
+ * whose start on a fresh player stalls some 400 ms). From 250 ms it takes about 2 s.
+ */
+export const SEEK_OVER = 0.25;
 /** The largest nudge: the rate stays within ±8 % of the reference's. */
 export const NUDGE = 0.08;
-/** Seconds for a nudge to eat the drift it sees (so it shrinks as the drift does). */
-const NUDGE_HORIZON = 1.5;
+/**
+ * Seconds for a nudge to eat the drift it sees (so it shrinks as the drift does, without
+ * overshooting: each 100 ms tick takes a tenth of it). 1.5 s left a screen 60 ms behind after a
+ * seek's start for over a second more.
+ */
+const NUDGE_HORIZON = 1.0;
 
 /** Where the clip is at server time `now` (seconds), by the reference. Mirrors Playback.position(at:). */
 export function referencePosition(playback, now) {
