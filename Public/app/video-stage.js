@@ -24,6 +24,8 @@ const VIDEOJS = '/vendor/videojs/7.5.5/';
 const TICK = 100; // ms between corrections
 const RATES = [0.5, 0.75, 1, 1.25, 1.5, 2];
 const STALL_LIMIT = 700; // ms the lead screen may buffer before it pauses everyone
+const SEEK_GIVE_UP = 3000; // ms after which a seek that has not landed is tried again
+const START_SETTLE = 1000; // ms a started clip may stay on its first frame before that counts as drift
 const screens = new WeakMap();
 let playerLibrary = null;
 
@@ -278,7 +280,11 @@ export class VideoScreen {
     if (now === null) return; // no pong yet: it comes within a round trip
     const target = referencePosition(playback, now);
     if (this.controls) this.renderTime(target);
-    if (this.seeking) return; // its delay is not drift: measure again once it has landed
+    // A seek's delay is not drift: measure again once it has landed (or, if it never does, try again).
+    if (this.seeking && performance.now() - this.seeking.started < SEEK_GIVE_UP) return;
+    this.seeking = null;
+    // A start takes a moment before the clip moves (the first one most): not drift either.
+    if (this.starting || (this.startedAt && performance.now() - this.startedAt < START_SETTLE && !element.paused && element.currentTime === this.startedFrom)) return;
     if (!shouldPlay(playback, now)) {
       if (!element.paused) element.pause();
       element.playbackRate = playback.rate;
@@ -305,10 +311,11 @@ export class VideoScreen {
   }
 
   seek(position) {
-    const element = this.element();
     const duration = this.playback && typeof this.playback.duration === 'number' ? this.playback.duration : Infinity;
     this.seeking = { started: performance.now() };
-    element.currentTime = Math.max(0, Math.min(duration, position));
+    // Through the player: its HLS engine resets its segment loaders on a seek it is told of. Set on
+    // the <video> alone, a seek back into what it had dropped waited for ever.
+    this.player.currentTime(Math.max(0, Math.min(duration, position)));
   }
 
   onSeeked() {
@@ -322,6 +329,8 @@ export class VideoScreen {
   /** Plays; a browser that blocks sound starts muted (and says so), one that blocks all asks for a tap. */
   start(element) {
     if (this.starting) return;
+    this.startedAt = performance.now();
+    this.startedFrom = element.currentTime;
     this.starting = element.play().then(
       () => this.setBlocked(false),
       (error) => {
