@@ -340,7 +340,7 @@ const videos = new RoomVideos({
 
 function onChange(event) {
   if (event.type === 'control' && myId) {
-    if (event.active === myId) toast('You have the stage. Your deck is on the projector.', { kind: 'success' });
+    if (event.active === myId) toast('You have the stage. What you show goes on the projector.', { kind: 'success' });
     else if (event.lender === null && control().active !== myId && wasActive) toast(nowPresenting(room()) + ' has the stage now.');
   }
   if (event.type === 'ended') {
@@ -412,7 +412,8 @@ function renderControl(c) {
     state = 'presenting';
     title = 'You are presenting';
     text = borrowed ? presenterName(room(), c.lender) + ' lent you the stage. Return it when you are done.'
-      : 'Your deck is on the projector. Page with the arrows, the buttons or the thumbnails.';
+      : live.state.playback ? 'Your video is on the projector. Play, pause and seek with its controls; Back to slides shows your deck.'
+        : 'Your deck is on the projector. Page with the arrows, the buttons or the thumbnails.';
   } else if (lent) {
     state = 'lent';
     title = 'You lent the stage';

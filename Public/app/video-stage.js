@@ -110,7 +110,10 @@ export class VideoScreen {
     this.quality.addEventListener('change', () => this.chooseQuality(this.quality.value));
     const corner = el('div', { class: 'video-corner' }, [this.quality, this.soundButton]);
     const parts = [this.frame, this.card, this.notice, this.tap, corner];
-    if (send) parts.push(this.buildControls());
+    if (send) {
+      parts.push(this.buildControls());
+      parts.push(this.offButton);
+    }
     this.screen = el('section', {
       class: 'video-screen', attrs: { id: 'video-screen', role: 'region', 'aria-label': 'Video' },
     }, parts);
@@ -160,6 +163,7 @@ export class VideoScreen {
     if (!this.media || this.media.playlist !== media.playlist) this.load(media);
     if (this.controls) {
       this.controls.hidden = !this.mayDrive();
+      this.offButton.hidden = !this.mayDrive();
       this.renderControls();
     }
     this.tick();
@@ -381,9 +385,9 @@ export class VideoScreen {
     const element = this.element();
     const on = element ? !element.muted : this.wantsSound;
     this.screen.dataset.sound = on ? 'on' : 'off';
-    const label = on ? 'Sound on here: mute' : this.role === 'viewer' ? 'Muted: listen on this device' : 'Muted: turn the sound on';
+    const label = on ? 'Sound on here: mute' : this.role === 'projector' ? 'Muted: turn the sound on' : 'Muted: listen on this device';
     // A browser that blocked the sound (no click on the page yet) needs one: on the projector, say so plainly.
-    const text = on ? 'Sound on' : this.role === 'viewer' ? 'Listen here' : 'Sound is off: click to turn it on';
+    const text = on ? 'Sound on' : this.role === 'projector' ? 'Sound is off: click to turn it on' : 'Listen here';
     this.soundButton.replaceChildren(icon(on ? 'volume' : 'mute', 18), el('span', { class: 'btn-label', text }));
     this.soundButton.setAttribute('aria-label', label);
     this.soundButton.title = label;
@@ -462,14 +466,14 @@ export class VideoScreen {
       if (Number(this.volume.value) > 0 && !this.wantsSound) this.setSound(true);
     });
     const full = button('fullscreen', 'Full screen (F)', 'video-fullscreen', () => toggleFullscreen(this.container));
-    const off = el('button', {
-      class: 'btn video-off', text: 'Back to slides',
-      attrs: { type: 'button', 'data-role': 'video-off', title: 'Take the video off the stage' },
+    // Top left of the picture, like a player's close: the control bar stays one row.
+    this.offButton = el('button', {
+      class: 'btn video-off', attrs: { type: 'button', 'data-role': 'video-off', title: 'Take the video off the stage' },
       on: { click: () => this.command({ type: 'hideVideo' }) },
-    });
+    }, [icon('arrow-left', 18), el('span', { class: 'btn-label', text: 'Back to slides' })]);
     this.controls = el('div', { class: 'video-controls', attrs: { role: 'toolbar', 'aria-label': 'Video controls' } }, [
       el('div', { class: 'video-seek-row' }, [this.seekBar, this.preview]),
-      el('div', { class: 'video-buttons' }, [this.playButton, back, forward, stop, this.timeText, el('span', { class: 'video-gap' }), this.rateSelect, this.volume, full, off]),
+      el('div', { class: 'video-buttons' }, [this.playButton, back, forward, stop, this.timeText, el('span', { class: 'video-gap' }), this.rateSelect, this.volume, full]),
     ]);
     return this.controls;
   }
