@@ -60,6 +60,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Longest clip accepted, in minutes (env PODIUM_MAX_VIDEO_MINUTES; 180).")
     var maxVideoMinutes: Int?
 
+    @Option(help: "Largest video picture accepted, WIDTHxHEIGHT (env PODIUM_MAX_VIDEO_SIZE; 3840x2160).")
+    var maxVideoSize: String?
+
+    @Option(help: "Longest the packaging of one clip may take, in minutes (env PODIUM_VIDEO_PACKAGING_MINUTES; 120).")
+    var videoPackagingMinutes: Int?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error (env LOG_LEVEL).")
     var logLevel: String?
 
@@ -117,6 +123,18 @@ struct Serve: AsyncParsableCommand {
         if let minutes = maxVideoMinutes ?? environment["PODIUM_MAX_VIDEO_MINUTES"].flatMap(Int.init) {
             guard minutes > 0 else { throw ValidationError("--max-video-minutes must be a positive number") }
             configuration.videoLimits.maxDuration = .seconds(minutes * 60)
+        }
+        if let size = maxVideoSize ?? environment["PODIUM_MAX_VIDEO_SIZE"] {
+            let sides = size.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard sides.count == 2, sides.allSatisfy({ $0 > 0 }) else {
+                throw ValidationError("--max-video-size must be WIDTHxHEIGHT, like 1920x1080")
+            }
+            configuration.videoLimits.maxWidth = sides[0]
+            configuration.videoLimits.maxHeight = sides[1]
+        }
+        if let minutes = videoPackagingMinutes ?? environment["PODIUM_VIDEO_PACKAGING_MINUTES"].flatMap(Int.init) {
+            guard minutes > 0 else { throw ValidationError("--video-packaging-minutes must be a positive number") }
+            configuration.videoLimits.packagingTimeout = .seconds(minutes * 60)
         }
         if let rate = try socketMessageRate ?? environment["PODIUM_SOCKET_MESSAGE_RATE"].map(Self.parseRate) {
             guard rate > 0, rate.isFinite else { throw ValidationError("--socket-message-rate must be a positive number") }
