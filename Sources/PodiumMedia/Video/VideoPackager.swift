@@ -75,7 +75,7 @@ public struct VideoPackager: Sendable {
         progress: @escaping @Sendable (IngestProgress) -> Void
     ) async throws -> PackagedVideo {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let input = "file:" + source.path
+        let input = Self.input(source)
         let totalMilliseconds = max(1, Int(probed.duration * 1000))
         progress(IngestProgress(stage: "packaging", done: 0, total: totalMilliseconds))
         let reader = ProgressReader { microseconds in
@@ -83,7 +83,7 @@ public struct VideoPackager: Sendable {
             progress(IngestProgress(stage: "packaging", done: done, total: totalMilliseconds))
         }
         try await ffmpeg(
-            ladderArguments(input: input, probed: probed, directory: directory), step: "its streams could not be decoded",
+            ladderArguments(source: source, probed: probed, into: directory), step: "its streams could not be decoded",
             onStdout: { reader.consume($0) })
         progress(IngestProgress(stage: "packaging", done: totalMilliseconds, total: totalMilliseconds))
 
@@ -108,11 +108,15 @@ public struct VideoPackager: Sendable {
         return packaged
     }
 
-    /// The one run that encodes every rendition and writes the playlists.
-    func ladderArguments(input: String, probed: ProbedMedia, directory: URL) -> [String] {
+    /// The `ffmpeg` arguments (the program's name left out) of the one run that encodes every
+    /// rendition of `source` and writes the playlists into `directory` (ffmpeg makes the folders
+    /// it names). Public so that a benchmark runs exactly the command packaging runs, not a copy
+    /// that drifts from it.
+    public func ladderArguments(source: URL, probed: ProbedMedia, into directory: URL) -> [String] {
         let segment = limits.segmentSeconds
         var arguments = [
-            "-nostdin", "-v", "error", "-y", "-i", input, "-progress", "pipe:1", "-nostats", "-map_metadata", "-1",
+            "-nostdin", "-v", "error", "-y", "-i", Self.input(source), "-progress", "pipe:1", "-nostats", "-map_metadata",
+            "-1",
         ]
         var streamMap: [String] = []
         let audioGroup = probed.hasAudio && probed.hasVideo ? ",agroup:audio" : ""
@@ -154,6 +158,9 @@ public struct VideoPackager: Sendable {
         ]
         return arguments
     }
+
+    /// `source` as ffmpeg's input: with `file:`, a name with a colon is never taken for a protocol.
+    static func input(_ source: URL) -> String { "file:" + source.path }
 
     /// The middle video rendition and the audio, copied (not encoded again) into one faststart MP4.
     private func middleMP4(probed: ProbedMedia, directory: URL) async throws -> String {
