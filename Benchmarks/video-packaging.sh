@@ -9,7 +9,9 @@
 #   3. `podium serve`: POST /api/v1/videos, then GET /api/v1/videos/:id until it is ready
 #
 # Usage: Benchmarks/video-packaging.sh [seconds]   (default 600: a 10-minute clip)
-# Settings: RUNS (1: runs of 1 and 2 each, the best of each reported), BIN (.build/release), PORT (18097).
+# Settings: RUNS (1: runs of 1 and 2 each, the best of each reported), CLIP (a clip made before
+# by this script's recipe, to save making it: the duration argument must be its length),
+# BIN (.build/release), PORT (18097).
 # Needs: swift build -c release --product podium; ffmpeg.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,11 +30,11 @@ trap cleanup EXIT
 
 machine_line
 echo "ffmpeg: $(ffmpeg -version | head -1 | cut -d' ' -f3)"
-clip=$work/clip.mp4
+clip=${CLIP:-$work/clip.mp4}
 start=$(now)
-make_clip "$clip" "$duration"
+[[ -n ${CLIP:-} ]] || make_clip "$clip" "$duration"
 printf 'clip: %s s of 1920x1080 at 30 fps with audio, %s MB, made in %.1f s\n' "$duration" \
-  "$(( $(stat -c %s "$clip") / 1000000 ))" "$(echo "$(now) - $start" | bc -l)"
+  "$(($(stat -c %s "$clip") / 1000000))" "$(echo "$(now) - $start" | bc -l)"
 
 echo; echo "=== 1. the ladder by hand ==="
 mapfile -t command < <("$bin/podium" bench package-video "$clip" --print-command "$work/hand")
