@@ -104,6 +104,26 @@ struct VideoPackagerTests {
         #expect(VideoPackager.rungs(sourceHeight: 241).map(\.height) == [240])
     }
 
+    @Test("the ladder command it shows is the one packaging runs")
+    func ladderCommandShown() async throws {
+        let work = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let source = work.appendingPathComponent("talk: part 1.mp4")
+        let probed = ProbedMedia(
+            container: "mov,mp4,m4a,3gp,3g2,mj2", duration: 600, width: 1920, height: 1080, frameRate: 30, hasVideo: true,
+            hasAudio: true)
+        let runner = RecordingRunner()
+        let packager = VideoPackager(limits: Self.limits, runner: runner)
+        let output = work.appendingPathComponent("hls")
+        await #expect(throws: IngestError.self) {
+            _ = try await packager.package(source, probed: probed, into: output) { _ in }
+        }
+        let shown = packager.ladderArguments(source: source, probed: probed, into: output)
+        #expect(runner.runs.first?.tool == "ffmpeg")
+        #expect(runner.runs.first?.arguments == shown)
+        #expect(shown.contains("file:" + source.path))
+    }
+
     @Test("progress lines split across chunks are read whole")
     func progressReader() {
         let log = Mutex<[Int64]>([])
@@ -152,5 +172,17 @@ struct VideoPackagerTests {
                 ])["frames"] as? [[String: Any]]
             #expect(frames?.first?["key_frame"] as? Int == 1, "segment \(segment) does not start with a keyframe")
         }
+    }
+}
+
+/// Records what it is asked to run and runs nothing: each run fails.
+final class RecordingRunner: ToolRunner {
+    private let recorded = Mutex<[(tool: String, arguments: [String])]>([])
+
+    var runs: [(tool: String, arguments: [String])] { recorded.withLock { $0 } }
+
+    func run(_ tool: String, _ arguments: [String], limits: ToolLimits) async throws -> ToolResult {
+        recorded.withLock { $0.append((tool, arguments)) }
+        return ToolResult(exitCode: 1, stdout: Data(), stderr: "not run", timedOut: false)
     }
 }
