@@ -9,9 +9,8 @@
 
 import { api } from './api.js';
 import { el, icon, iconButton, toast, confirmDialog, promptDialog, chooseDialog } from './ui.js';
-import {
-  UploadQueue, statusText, fractionOf, processingText, trackVideo, checkVideoFile, looksLikeMedia, uploadLimits, formatBytes,
-} from './uploader.js';
+import { UploadQueue, processingText, trackVideo, checkVideoFile, looksLikeMedia, uploadLimits, formatBytes } from './uploader.js';
+import { progressBar, uploadCard } from './upload-cards.js';
 import { clockText } from './video-stage.js';
 
 const POLL_MS = 500;
@@ -98,17 +97,7 @@ export class LibraryVideos {
   }
 
   uploadCard(upload) {
-    const failed = upload.state === 'failed';
-    const status = statusText(upload);
-    const body = el('div', { class: 'deck-body' }, [el('div', { class: 'deck-title', text: upload.data.title, attrs: { title: upload.name } })]);
-    if (failed) body.append(el('p', { class: 'deck-error', attrs: { 'data-role': 'error', role: 'alert' } }, [icon('alert', 16), el('span', { text: status })]));
-    else body.append(progressBar(fractionOf(upload), status, upload.state === 'processing'));
-    const actions = el('div', { class: 'deck-actions' });
-    if (failed) actions.append(iconButton('x', 'Dismiss', { cls: 'btn', on: { click: () => this.queue.dismiss(upload) }, attrs: { 'data-action': 'dismiss' } }));
-    return el('li', {
-      class: 'deck-card video-card' + (failed ? ' is-failed' : ''),
-      attrs: { 'data-upload': upload.key, 'data-upload-state': upload.state, 'data-title': upload.data.title },
-    }, [el('div', { class: 'deck-thumb', attrs: { 'aria-hidden': 'true' } }, [icon(failed ? 'alert' : 'upload', 36)]), body, actions]);
+    return uploadCard(upload, { onDismiss: (item) => this.queue.dismiss(item), cls: 'video-card' });
   }
 
   card(video) {
@@ -212,16 +201,4 @@ export class LibraryVideos {
       toast(error.message, { kind: 'error' });
     }
   }
-}
-
-function progressBar(fraction, label, processing) {
-  const bar = el('div', { class: 'progress-bar' });
-  bar.style.width = Math.round(Math.max(0, Math.min(1, fraction)) * 100) + '%';
-  return el('div', { class: 'progress' + (processing ? ' is-processing' : ''), attrs: { 'data-role': processing ? 'processing' : 'uploading' } }, [
-    el('div', { class: 'progress-label' }, [el('span', { text: label })]),
-    el('div', {
-      class: 'progress-track',
-      attrs: { role: 'progressbar', 'aria-label': label, 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(Math.round(fraction * 100)) },
-    }, [bar]),
-  ]);
 }

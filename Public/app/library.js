@@ -5,8 +5,9 @@ import {
   el, icon, iconButton, hydrateIcons, toast, confirmDialog, promptDialog, chooseDialog, plural,
 } from './ui.js';
 import { openGoLive } from './golive.js';
-import { UploadQueue, statusText, fractionOf, processingText, uploadLimits, formatBytes } from './uploader.js';
+import { UploadQueue, processingText, uploadLimits, formatBytes } from './uploader.js';
 import { LibraryVideos } from './library-videos.js';
+import { progressBar, uploadCard } from './upload-cards.js';
 
 const POLL_MS = 500;
 
@@ -177,43 +178,8 @@ function renderFolders() {
 function renderDecks() {
   const uploads = queue.items.filter((u) => state.folder === null || u.data.folderId === state.folder);
   const decks = decksInView();
-  grid.replaceChildren(...uploads.map(uploadCard), ...decks.map(deckCard));
+  grid.replaceChildren(...uploads.map((upload) => uploadCard(upload, { onDismiss: dismissUpload })), ...decks.map(deckCard));
   emptyState.hidden = state.view === 'history' || decks.length + uploads.length > 0;
-}
-
-function progressBar(fraction, label, detail, processing = false) {
-  const bar = el('div', { class: 'progress-bar' });
-  bar.style.width = Math.round(Math.max(0, Math.min(1, fraction)) * 100) + '%';
-  return el('div', { class: 'progress' + (processing ? ' is-processing' : ''), attrs: { 'data-role': processing ? 'processing' : 'uploading' } }, [
-    el('div', { class: 'progress-label' }, [el('span', { text: label }), el('span', { text: detail })]),
-    el('div', {
-      class: 'progress-track',
-      attrs: { role: 'progressbar', 'aria-label': label, 'aria-valuemin': '0', 'aria-valuemax': '100', 'aria-valuenow': String(Math.round(fraction * 100)) },
-    }, [bar]),
-  ]);
-}
-
-function uploadCard(upload) {
-  const failed = upload.state === 'failed';
-  const status = statusText(upload);
-  const body = el('div', { class: 'deck-body' }, [
-    el('div', { class: 'deck-title', text: upload.data.title, attrs: { title: upload.name } }),
-  ]);
-  const pill = { checking: 'Checking', waiting: 'Waiting', uploading: 'Uploading', processing: 'Processing', ready: 'Ready', failed: 'Failed' }[upload.state];
-  body.append(el('div', { class: 'deck-meta' }, [el('span', { class: 'status-pill status-' + (failed ? 'failed' : upload.state === 'processing' ? 'processing' : 'uploading'), text: pill })]));
-  if (failed) {
-    body.append(el('p', { class: 'deck-error', attrs: { 'data-role': 'error', role: 'alert' } }, [icon('alert', 16), el('span', { text: status })]));
-  } else {
-    body.append(progressBar(fractionOf(upload), status, '', upload.state === 'processing'));
-  }
-  const actions = el('div', { class: 'deck-actions' });
-  if (failed) {
-    actions.append(iconButton('x', 'Dismiss', { cls: 'btn', on: { click: () => dismissUpload(upload) }, attrs: { 'data-action': 'dismiss' } }));
-  }
-  return el('li', {
-    class: 'deck-card' + (failed ? ' is-failed' : ''),
-    attrs: { 'data-upload': upload.key, 'data-status': failed ? 'failed' : 'uploading', 'data-upload-state': upload.state, 'data-title': upload.data.title },
-  }, [el('div', { class: 'deck-thumb' + (failed ? ' is-failed' : ''), attrs: { 'aria-hidden': 'true' } }, [icon(failed ? 'alert' : 'upload', 36)]), body, actions]);
 }
 
 function deckCard(deck) {
@@ -236,7 +202,7 @@ function deckCard(deck) {
   if (deck.status === 'processing') {
     const p = deck.progress;
     const fraction = p && p.total ? p.done / p.total : 0;
-    body.append(progressBar(fraction, processingText(p), '', true));
+    body.append(progressBar(fraction, processingText(p), true));
   }
   if (failed) {
     const message = (deck.error && deck.error.message) || 'This PDF could not be processed.';
@@ -381,7 +347,7 @@ queue.addEventListener('change', (event) => {
     toast('“' + item.name + '” was not uploaded: ' + item.error + '.', { kind: 'error' });
   }
   const card = grid.querySelector('[data-upload="' + item.key + '"]');
-  if (card) card.replaceWith(uploadCard(item));
+  if (card) card.replaceWith(uploadCard(item, { onDismiss: dismissUpload }));
   else renderDecks();
 });
 

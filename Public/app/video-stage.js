@@ -246,6 +246,8 @@ export class VideoScreen {
   unload() {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    clearTimeout(this.startTimer);
+    clearTimeout(this.stallTimer);
     if (this.player) this.player.dispose();
     this.player = null;
     this.media = null;
@@ -303,7 +305,8 @@ export class VideoScreen {
     if (element.paused) {
       if (Math.abs(element.currentTime - target) > 0.2) this.seek(target + (this.seekDelay || 0.1) * playback.rate);
       element.playbackRate = playback.rate;
-      this.start(element);
+      // A browser that refused to play waits for the tap ("Tap to play along"), not for a retry.
+      if (!this.blocked) this.start(element);
       return;
     }
     // Buffering: a seek now would only buffer again, unless the clip is far behind.
