@@ -261,6 +261,9 @@ renderer.onFrame = () => {
   const v = renderer.view;
   stage.dataset.view = [Math.round(v.panX), Math.round(v.panY), v.zoom.toFixed(2), v.rotation.toFixed(3)].join(',');
   $('zoom-level').textContent = Math.round(v.zoom * 100) + '%';
+  const a = renderer.toStage(0, 0);
+  const b = renderer.toStage(1, 1);
+  stage.dataset.shotRect = [a[0], a[1], b[0] - a[0], b[1] - a[1]].map((n) => n.toFixed(1)).join(',');
   placeCursors();
 };
 
