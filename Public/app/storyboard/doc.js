@@ -24,7 +24,7 @@ function pendingIds(reconciler) {
 
 /** A Reconciler over a confirmed storyboard at `seq`, applying as `author`. */
 function makeReconciler(storyboard, seq, author) {
-  return new Reconciler(storyboard, { seq, author });
+  return new Reconciler(storyboard, seq, { author });
 }
 
 export class StoryDoc extends EventTarget {

@@ -568,7 +568,7 @@ function startStroke(event) {
     if (lastStage && Math.hypot(sp[0] - lastStage[0], sp[1] - lastStage[1]) < 0.75) return;
     lastStage = sp;
     const q = untransformPoint(p, layer.transform, renderer.aspect);
-    stroke.points.push([round(q[0]), round(q[1]), pressureOf(e)]);
+    stroke.points.push([round(clampCoord(q[0])), round(clampCoord(q[1])), pressureOf(e)]);
   };
   add(event);
   state.localLive = { layer: layer.id, strokes: [stroke], drawing: true };
@@ -817,8 +817,12 @@ function startLayerMove(event) {
   };
 }
 
+const clampCoord = (v) => Math.min(2, Math.max(-1, v));
+
 function roundTransform(t) {
-  return { x: round(t.x), y: round(t.y), scale: Math.min(20, Math.max(0.05, round(t.scale))), rotation: round(t.rotation) };
+  const turn = Math.atan2(Math.sin(t.rotation), Math.cos(t.rotation)); // within -π…π
+  const offset = (v) => round(Math.min(10, Math.max(-10, v)));
+  return { x: offset(t.x), y: offset(t.y), scale: Math.min(20, Math.max(0.05, round(t.scale))), rotation: round(turn) };
 }
 
 function commitLayerTransform(layer) {
