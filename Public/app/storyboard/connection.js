@@ -5,7 +5,7 @@
 // - edits, undo and redo carry a client-made id and stay "unacknowledged" until the server answers
 //   with ack (or error); after a reconnect every unacknowledged one is sent again, in order, with
 //   the same id (the server takes each id once, and acknowledges a repeat with its seq);
-// - reconnect with backoff (0.5 s doubling to 10 s, with jitter), ping every 20 s, a silent socket
+// - reconnect with backoff (0.5 s doubling to 4 s, with jitter), ping every 20 s, a silent socket
 //   (45 s) is dropped and opened again;
 // - `drawing` and `cursor` frames are ephemeral: only the latest is kept, sent at most ~30 per second,
 //   dropped while disconnected.
@@ -27,7 +27,7 @@
 //   fatal    {code, message}
 
 const MIN_DELAY = 500;
-const MAX_DELAY = 10000;
+const MAX_DELAY = 4000; // an editor with unsaved work comes back quickly
 const PING_EVERY = 20000;
 const SILENCE_LIMIT = 45000;
 const EPHEMERAL_MS = 33; // ~30 per second

@@ -164,9 +164,16 @@ function sketchHref(shotId) {
   return '/sketch.html?id=' + encodeURIComponent(projectId) + '&shot=' + encodeURIComponent(shotId);
 }
 
+let renderLater = false;
+
 function render() {
   const view = state.doc && state.doc.view;
   if (!view) return;
+  if (drag && drag.active) {
+    // Not under the pointer: the cards are drawn again once the drag ends.
+    renderLater = true;
+    return;
+  }
   const focused = document.activeElement;
   const focusKey = focused && focused.dataset ? focused.dataset.focusKey : null;
   if (state.selected && !locateShot(view, state.selected)) state.selected = null;
@@ -553,6 +560,10 @@ function endDrag() {
   $('drop-marker').hidden = true;
   const done = drag;
   drag = null;
+  if (renderLater) {
+    renderLater = false;
+    render();
+  }
   return done;
 }
 
