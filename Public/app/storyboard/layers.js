@@ -1,6 +1,6 @@
 // The shot editor's layers panel: top layer first; pick the layer strokes go to; add, rename, hide,
 // lock, opacity, reorder by drag (the handle; or Move up / Move down from the keyboard), delete,
-// group the checked layers (or the current one with the one under it) and ungroup, and the
+// group the layers chosen with Shift+click (or the current one with the one under it) and ungroup, and the
 // "transform layer" mode. Every change is an edit (addLayer, updateLayer, moveLayer, deleteLayer,
 // groupLayers, ungroupLayers).
 //
@@ -35,7 +35,7 @@ export class LayersPanel {
       iconButton('chevronUp', 'Move up', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'layer-up' }, on: { click: () => this.step(1) } }),
       iconButton('chevronDown', 'Move down', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'layer-down' }, on: { click: () => this.step(-1) } }),
       iconButton('edit', 'Rename', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'rename-layer' }, on: { click: () => this.rename() } }),
-      el('button', { class: 'btn btn-sm', text: 'Group', attrs: { type: 'button', 'data-action': 'group-layers', title: 'Group the checked layers (or this one with the one under it)' }, on: { click: () => this.group() } }),
+      el('button', { class: 'btn btn-sm', text: 'Group', attrs: { type: 'button', 'data-action': 'group-layers', title: 'Group this layer with the one under it (Shift+click layers to choose several)' }, on: { click: () => this.group() } }),
       el('button', { class: 'btn btn-sm', text: 'Ungroup', attrs: { type: 'button', 'data-action': 'ungroup-layers' }, on: { click: () => this.ungroup() } }),
       this.transformButton,
       iconButton('zoom-reset', 'Reset the layer’s transform', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'reset-layer-transform' }, on: { click: () => this.update({ transform: { x: 0, y: 0, scale: 1, rotation: 0 } }) } }),
@@ -79,13 +79,6 @@ export class LayersPanel {
 
   row(layer, index, count) {
     const current = layer.id === this.current;
-    const check = el('input', {
-      class: 'sk-layer-select', attrs: { type: 'checkbox', 'aria-label': 'Choose “' + layer.name + '” for grouping', 'data-focus': 'check:' + layer.id, checked: this.checked.has(layer.id) },
-    });
-    check.addEventListener('change', () => {
-      if (check.checked) this.checked.add(layer.id);
-      else this.checked.delete(layer.id);
-    });
     const handle = el('button', {
       class: 'sk-icon-btn sk-layer-handle', attrs: { type: 'button', 'aria-label': 'Drag to reorder “' + layer.name + '”', title: 'Drag to reorder', 'data-focus': 'handle:' + layer.id },
     }, [icon('move', 16)]);
@@ -104,7 +97,19 @@ export class LayersPanel {
     }, [icon('eye', 16)]);
     const name = el('button', {
       class: 'sk-layer-name', attrs: { type: 'button', 'aria-pressed': current ? 'true' : 'false', 'data-action': 'select-layer', 'data-focus': 'name:' + layer.id, title: 'Draw on this layer (double-click to rename)' },
-      on: { click: () => this.o.select(layer.id), dblclick: () => { this.o.select(layer.id); this.rename(); } },
+      on: {
+        click: (event) => {
+          if (event.shiftKey) {
+            // Shift+click: choose layers to group.
+            if (this.checked.has(layer.id)) this.checked.delete(layer.id);
+            else this.checked.add(layer.id);
+            this.render(this.shot, this.current);
+            return;
+          }
+          this.o.select(layer.id);
+        },
+        dblclick: () => { this.o.select(layer.id); this.rename(); },
+      },
     }, [layer.name, layer.group ? el('small', { text: 'group' }) : null, layer.strokes.length ? null : el('small', { text: 'empty' })]);
     const lock = el('button', {
       class: 'sk-icon-btn' + (layer.locked ? '' : ' is-off'),
@@ -115,14 +120,13 @@ export class LayersPanel {
       class: 'sk-icon-btn', attrs: { type: 'button', 'aria-label': 'Delete “' + layer.name + '”', title: 'Delete layer', 'data-action': 'delete-layer', disabled: count <= 1, 'data-focus': 'delete:' + layer.id },
       on: { click: () => this.remove(layer) },
     }, [icon('trash', 16)]);
-    const left = el('span', { class: 'sk-row' }, [check, handle]);
     return el('li', {
-      class: 'sk-layer' + (current ? ' is-current' : '') + (layer.group ? ' in-group' : ''),
+      class: 'sk-layer' + (current ? ' is-current' : '') + (layer.group ? ' in-group' : '') + (this.checked.has(layer.id) ? ' is-checked' : ''),
       attrs: {
         'data-layer-id': layer.id, 'data-index': index, 'data-visible': String(layer.visible), 'data-locked': String(layer.locked),
         'data-group': layer.group || '', 'data-name': layer.name, 'aria-current': current ? 'true' : null,
       },
-    }, [left, eye, name, lock, remove]);
+    }, [handle, eye, name, lock, remove]);
   }
 
   update(changes) {
