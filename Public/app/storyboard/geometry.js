@@ -119,35 +119,36 @@ export function transformStrokes(strokes, c, move, aspect, author) {
  */
 export function eraseFrom(stroke, path, radius, aspect) {
   const r = radius + (stroke.width * aspect) / 2;
-  const gone = stroke.points.map((p) => path.some((q) => Math.hypot((p[0] - q[0]) * aspect, p[1] - q[1]) <= r));
-  // A segment crossed by the eraser between two kept points is cut too.
-  if (!gone.some(Boolean)) {
-    let crossed = false;
-    for (let i = 1; i < stroke.points.length && !crossed; i += 1) {
-      crossed = path.some((q) => segmentDistance(q, stroke.points[i - 1], stroke.points[i], aspect) <= r);
-    }
-    if (!crossed) return null;
-    if (stroke.points.length < 2) return [];
-    // Cut the first crossed segment: the stroke splits there.
-    for (let i = 1; i < stroke.points.length; i += 1) {
-      if (path.some((q) => segmentDistance(q, stroke.points[i - 1], stroke.points[i], aspect) <= r)) {
-        const pieces = [stroke.points.slice(0, i), stroke.points.slice(i)].filter((run) => run.length >= 2);
-        return pieces.map((points) => ({ ...stroke, id: newId('k'), points }));
-      }
+  const near = (p) => path.some((q) => Math.hypot((p[0] - q[0]) * aspect, p[1] - q[1]) <= r);
+  let touched = stroke.points.some(near);
+  for (let i = 1; i < stroke.points.length && !touched; i += 1) {
+    touched = path.some((q) => segmentDistance(q, stroke.points[i - 1], stroke.points[i], aspect) <= r);
+  }
+  if (!touched) return null;
+  // Points along every long segment, so that the cut falls where the eraser crossed.
+  const step = Math.max(r / 2, 1e-4);
+  const dense = [stroke.points[0]];
+  for (let i = 1; i < stroke.points.length; i += 1) {
+    const a = stroke.points[i - 1];
+    const b = stroke.points[i];
+    const n = Math.min(200, Math.max(1, Math.ceil(Math.hypot((b[0] - a[0]) * aspect, b[1] - a[1]) / step)));
+    for (let k = 1; k <= n; k += 1) {
+      const t = k / n;
+      dense.push([round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), (a[2] ?? 0.5) + ((b[2] ?? 0.5) - (a[2] ?? 0.5)) * t]);
     }
   }
   const pieces = [];
   let run = [];
-  stroke.points.forEach((p, i) => {
-    if (gone[i]) {
+  for (const p of dense) {
+    if (near(p)) {
       if (run.length >= 2) pieces.push(run);
       run = [];
     } else {
       run.push(p);
     }
-  });
+  }
   if (run.length >= 2) pieces.push(run);
-  return pieces.map((points) => ({ ...stroke, id: newId('k'), points }));
+  return pieces.map((points) => ({ ...stroke, id: newId('k'), points: capPoints(points) }));
 }
 
 /** The point p projected on the ruler's edge (a line through `center` at `angle`, in shot units). */
@@ -164,6 +165,15 @@ export function snapToRuler(p, ruler, aspect) {
 export function rulerDistance(p, ruler, aspect) {
   const s = snapToRuler(p, ruler, aspect);
   return Math.hypot((s[0] - p[0]) * aspect, s[1] - p[1]);
+}
+
+/** Points from a to b (a left out) no farther apart than `step` shot units: an eraser's path without gaps. */
+export function densify(a, b, step, aspect) {
+  const d = Math.hypot((b[0] - a[0]) * aspect, b[1] - a[1]);
+  const n = Math.max(1, Math.ceil(d / Math.max(step, 1e-4)));
+  const out = [];
+  for (let i = 1; i <= n; i += 1) out.push([a[0] + ((b[0] - a[0]) * i) / n, a[1] + ((b[1] - a[1]) * i) / n]);
+  return out;
 }
 
 /** At most MAX_POINTS points, evenly thinned (the first and last kept). */

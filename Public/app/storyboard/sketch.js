@@ -15,7 +15,7 @@ import {
   aspectValue, locateShot, neighbourShots, allShots, saveIndicator, newId, transformPoint, untransformPoint, durationText,
 } from './common.js';
 import {
-  strokeHit, lassoSelect, bounds, transformStrokes, eraseFrom, snapToRuler, rulerDistance, capPoints, clampWidth, round, movePoint,
+  strokeHit, lassoSelect, densify, bounds, transformStrokes, eraseFrom, snapToRuler, rulerDistance, capPoints, clampWidth, round, movePoint,
 } from './geometry.js';
 import { SketchRenderer } from './renderer.js';
 import { simplify } from './freehand.js';
@@ -603,10 +603,14 @@ function startErase(event) {
   if (!layer) return;
   const hits = new Set();
   state.hidden = new Map([[layer.id, hits]]);
+  const r = eraserRadius('eraser') / (layer.transform ? layer.transform.scale || 1 : 1);
+  let last = null;
   const test = (e) => {
     const p = layerPoint(e, layer);
-    const r = eraserRadius('eraser') / (layer.transform ? layer.transform.scale || 1 : 1);
-    for (const s of layer.strokes) if (!hits.has(s.id) && strokeHit(s, p, r, renderer.aspect)) hits.add(s.id);
+    for (const q of last ? densify(last, p, r, renderer.aspect) : [p]) {
+      for (const s of layer.strokes) if (!hits.has(s.id) && strokeHit(s, q, r, renderer.aspect)) hits.add(s.id);
+    }
+    last = p;
   };
   test(event);
   composeFrame();
@@ -635,14 +639,14 @@ function startSplit(event) {
   const layer = drawableLayer();
   if (!layer) return;
   const path = [layerPoint(event, layer)];
+  const r = eraserRadius('split') / (layer.transform ? layer.transform.scale || 1 : 1);
   state.action = {
     kind: 'split', pointerId: event.pointerId, path,
     move(e, events) {
-      for (const ev of events) path.push(layerPoint(ev, layer));
+      for (const ev of events) path.push(...densify(path[path.length - 1], layerPoint(ev, layer), r, renderer.aspect));
       renderer.invalidate();
     },
     end() {
-      const r = eraserRadius('split') / (layer.transform ? layer.transform.scale || 1 : 1);
       for (const stroke of layer.strokes) {
         const pieces = eraseFrom(stroke, path, r, renderer.aspect);
         if (pieces === null) continue;
@@ -1267,7 +1271,7 @@ function showHelp() {
   const list = el('dl', { class: 'sk-help-list' });
   for (const [keys, what] of SHORTCUTS) list.append(el('dt', { text: keys }), el('dd', { text: what }));
   const close = el('button', { class: 'btn btn-primary', text: 'Close', attrs: { type: 'submit', value: 'close' } });
-  const { dialog } = modalDialog({ title: 'Keyboard shortcuts', body: [list], actions: [close], form: true, id: 'help-dialog' });
+  const { dialog } = modalDialog({ title: 'Keyboard shortcuts', body: [list], actions: [close], form: true, id: 'help-dialog', cls: 'sk-help-dialog' });
   close.focus();
   void dialog;
 }
