@@ -59,8 +59,8 @@ let count = 0;
 for (let i = 0; i < data.length; i += 4) {
   const r = data[i], g = data[i + 1], b = data[i + 2];
   if (mode === 'near' && Math.abs(r - rgb[0]) < 40 && Math.abs(g - rgb[1]) < 40 && Math.abs(b - rgb[2]) < 40) count += 1;
-  else if (mode === 'reddish' && r > g + 40 && r > b + 40) count += 1;
-  else if (mode === 'greenish' && g > r + 30 && g > b + 20) count += 1;
+  else if (mode === 'reddish' && r > g + 30 && r > b + 30) count += 1;
+  else if (mode === 'greenish' && g > r + 20 && g > b + 15) count += 1;
 }
 return count;
 """
@@ -293,7 +293,8 @@ class StoryboardTests(BrowserTest):
         self.draw(alice, line)
         wait_for(alice, lambda d: stage_data(d, "strokes") == "2", "the blue stroke")
         middle = (0.45, 0.45, 0.55, 0.55)
-        wait_for(alice, lambda d: pixels(d, middle, "near", BLUE) > 20 and pixels(d, middle, "near", RED) == 0,
+        # (The two strokes' outlines may differ by a pixel at their edges: the top colour dominates.)
+        wait_for(alice, lambda d: pixels(d, middle, "near", BLUE) > 4 * max(5, pixels(d, middle, "near", RED)),
                  "blue over red where they overlap")
 
         # Drag the blue layer below the red one, by its handle.
@@ -303,7 +304,7 @@ class StoryboardTests(BrowserTest):
             below, 0, below.size["height"] // 2 - 2).release().perform()
         wait_for(alice, lambda d: d.find_element(By.CSS_SELECTOR, "#layers > li:last-child").get_attribute("data-layer-id") == top,
                  "the blue layer at the bottom")
-        wait_for(alice, lambda d: pixels(d, middle, "near", RED) > 20 and pixels(d, middle, "near", BLUE) == 0,
+        wait_for(alice, lambda d: pixels(d, middle, "near", RED) > 4 * max(5, pixels(d, middle, "near", BLUE)),
                  "red over blue once reordered")
         self.wait_saved(alice, "after the reorder")
         layers = shots_of(content(board["id"]))[0]["layers"]
@@ -312,9 +313,8 @@ class StoryboardTests(BrowserTest):
         # Hide the red (now top) layer: blue shows again; its row says hidden.
         alice.find_element(By.CSS_SELECTOR, "#layers > li:first-child [data-action=toggle-visible]").click()
         wait_for(alice, lambda d: pixels(d, middle, "near", BLUE) > 20 and pixels(d, middle, "near", RED) == 0,
-                 "blue once the red layer is hidden")
+                 "only blue once the red layer is hidden")
         self.assertEqual(alice.find_element(By.CSS_SELECTOR, "#layers > li:first-child").get_attribute("data-visible"), "false")
-        # Its opacity: half.
         self.wait_saved(alice, "after hiding")
         self.assertFalse(shots_of(content(board["id"]))[0]["layers"][1]["visible"])
         screenshot(alice, "storyboard-layers")
