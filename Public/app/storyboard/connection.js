@@ -31,7 +31,10 @@ const MAX_DELAY = 4000; // an editor with unsaved work comes back quickly
 const PING_EVERY = 20000;
 const SILENCE_LIMIT = 45000;
 const EPHEMERAL_MS = 33; // ~30 per second
-const FATAL = new Set(['unauthorized', 'forbidden', 'not_found', 'bad_message', 'hello_required']);
+const FATAL = new Set(['unauthorized', 'forbidden', 'not_found', 'bad_message', 'hello_required', 'full']);
+/** Refusals of a command that say "not now": it is kept and sent again a little later. */
+const RETRY = new Set(['unavailable', 'rate_limited']);
+const RETRY_MS = 700;
 
 /** A client-made id: 1…64 characters of [A-Za-z0-9_-]. */
 export function newId(prefix = '') {
@@ -123,9 +126,10 @@ export class StoryboardConnection extends EventTarget {
     return id;
   }
 
-  /** The stroke being drawn (ephemeral). */
+  /** The stroke being drawn (ephemeral): {tool, color, width, points}; null once it ended. */
   sendDrawing(shot, layer, stroke) {
-    this.sendEphemeral({ type: 'drawing', shot, layer, stroke });
+    const drawn = stroke ? { tool: stroke.tool, color: stroke.color, width: stroke.width, points: stroke.points } : null;
+    this.sendEphemeral({ type: 'drawing', shot, layer, stroke: drawn });
   }
 
   /** Where this person's pointer is on a shot (ephemeral). */
@@ -288,6 +292,13 @@ export class StoryboardConnection extends EventTarget {
       }
       case 'error': {
         const entry = message.id ? this.unacked.get(message.id) : null;
+        if (entry && RETRY.has(message.code)) {
+          // The server could not take it just now (busy, or catching up): the same id again soon.
+          setTimeout(() => {
+            if (this.unacked.get(message.id) === entry && this.isOpen) this.raw(entry.message);
+          }, RETRY_MS + Math.random() * RETRY_MS);
+          break;
+        }
         if (message.id) this.unacked.delete(message.id);
         this.emit('rejected', { id: message.id || null, code: message.code, message: message.message, kind: entry ? entry.kind : null });
         this.updateSave();

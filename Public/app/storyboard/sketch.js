@@ -577,18 +577,22 @@ function startStroke(event) {
     kind: 'stroke', pointerId: event.pointerId,
     move(e, events) {
       for (const ev of events) add(ev);
-      if (stroke.points.length > 1 && state.doc) state.doc.conn.sendDrawing(shotId, layer.id, stroke);
+      if (stroke.points.length > 1 && state.doc) state.doc.conn.sendDrawing(shotId, layer.id, { ...stroke, points: capPoints(stroke.points) });
       composeFrame();
     },
     end() {
       state.localLive = null;
-      if (!stroke.points.length) return;
-      if (stroke.points.length === 1) stroke.points.push([...stroke.points[0]]);
-      stroke.points = capPoints(simplify(stroke.points, 0.0002));
-      edit({ op: 'addStrokes', shot: shotId, layer: layer.id, strokes: [stroke] });
+      if (stroke.points.length) {
+        if (stroke.points.length === 1) stroke.points.push([...stroke.points[0]]);
+        stroke.points = capPoints(simplify(stroke.points, 0.0002));
+        edit({ op: 'addStrokes', shot: shotId, layer: layer.id, strokes: [stroke] });
+      }
+      // After the edit: the others see the committed stroke before this one goes.
+      if (state.doc) state.doc.conn.sendDrawing(shotId, layer.id, null);
     },
     cancel() {
       state.localLive = null;
+      if (state.doc) state.doc.conn.sendDrawing(shotId, layer.id, null);
     },
   };
 }
@@ -926,23 +930,29 @@ canvas.addEventListener('wheel', (event) => {
 
 function editorInfo(editor) {
   const list = state.doc ? state.doc.editors : [];
-  return list.find((e) => e.editor === editor) || { name: 'Someone', color: '#f59e0b' };
+  return list.find((e) => String(e.editor) === String(editor)) || { name: 'Someone', color: '#f59e0b' };
 }
 
 function isMe(editor) {
-  return state.doc && state.doc.you && state.doc.you.editor === editor;
+  return Boolean(state.doc && state.doc.you) && String(state.doc.you.editor) === String(editor);
 }
 
 function onDrawing(frame) {
-  if (!frame || !frame.stroke || isMe(frame.editor)) return;
-  state.live.set(frame.editor, { layer: frame.layer, stroke: frame.stroke, shot: frame.shot, at: performance.now() });
+  if (!frame || isMe(frame.editor)) return;
+  const editor = String(frame.editor);
+  if (!frame.stroke) {
+    // Their stroke ended (committed just before, or cancelled).
+    if (state.live.delete(editor)) composeFrame();
+    return;
+  }
+  state.live.set(editor, { layer: frame.layer, stroke: frame.stroke, shot: frame.shot, at: performance.now() });
   if (frame.shot === state.shotId) composeFrame();
   scheduleSweep();
 }
 
 function onCursor(frame) {
   if (!frame || isMe(frame.editor)) return;
-  state.cursors.set(frame.editor, { x: frame.x, y: frame.y, shot: frame.shot, at: performance.now() });
+  state.cursors.set(String(frame.editor), { x: frame.x, y: frame.y, shot: frame.shot, at: performance.now() });
   placeCursors();
   scheduleSweep();
 }
@@ -976,7 +986,7 @@ function placeCursors() {
   for (const [editor, c] of state.cursors) {
     if (c.shot !== state.shotId) continue;
     seen.add(editor);
-    let node = box.querySelector('[data-editor="' + CSS.escape(editor) + '"]');
+    let node = [...box.children].find((n) => n.dataset.editor === editor);
     const info = editorInfo(editor);
     if (!node) {
       node = el('div', { class: 'sk-cursor', attrs: { 'data-editor': editor } }, [el('span')]);
@@ -1000,7 +1010,7 @@ function renderEditors(editors) {
     if (e.color) dot.style.setProperty('--who', e.color);
     return dot;
   }));
-  const here = new Set((editors || []).map((e) => e.editor));
+  const here = new Set((editors || []).map((e) => String(e.editor)));
   for (const id of [...state.cursors.keys()]) if (!here.has(id)) state.cursors.delete(id);
   for (const id of [...state.live.keys()]) if (!here.has(id)) state.live.delete(id);
   placeCursors();
