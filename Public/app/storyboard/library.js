@@ -69,7 +69,9 @@ export class LibraryStoryboards {
       item.description ? el('p', { class: 'storyboard-desc', text: item.description }) : null,
       meta,
     ]);
-    const actions = el('div', { class: 'deck-actions' }, [
+    // A project someone shared with us is theirs to rename, file and delete.
+    const mine = item.owned !== false;
+    const actions = el('div', { class: 'deck-actions' }, !mine ? [el('span', { class: 'deck-pages', text: 'Shared with you' })] : [
       iconButton('edit', 'Rename', { cls: 'btn', on: { click: () => this.rename(item) }, attrs: { 'data-action': 'rename-storyboard', 'aria-label': 'Rename ' + item.title } }),
       this.o.folders().length ? iconButton('folder', 'Move', { cls: 'btn', on: { click: () => this.move(item) }, attrs: { 'data-action': 'move-storyboard', 'aria-label': 'Move ' + item.title + ' to a folder' } }) : null,
       iconButton('trash', 'Delete', { cls: 'btn', on: { click: () => this.remove(item) }, attrs: { 'data-action': 'delete-storyboard', 'aria-label': 'Delete ' + item.title } }),
