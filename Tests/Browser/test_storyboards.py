@@ -221,7 +221,7 @@ class StoryboardTests(BrowserTest):
         # The selected shot's fields: duration and dialogue, seen by the other browser.
         alice.find_element(By.CSS_SELECTOR, f".sb-shot[data-shot-id='{first_shot}']").click()
         duration = wait_for(alice, lambda d: visible(d, "#shot-duration"), "the shot's fields")
-        duration.clear()
+        duration.send_keys(Keys.CONTROL, "a")
         duration.send_keys("3.5", Keys.TAB)
         alice.find_element(By.ID, "shot-dialogue").send_keys("Not yet.", Keys.TAB)
         wait_for(bob, lambda d: d.execute_script(
@@ -412,7 +412,7 @@ class StoryboardTests(BrowserTest):
         left = strokes_of(shots_of(content(board["id"]))[0])
         self.assertEqual([s["color"] for s in left], ["#e53935"])
         # Redo brings it back.
-        self.key(alice, Keys.chord(Keys.CONTROL, Keys.SHIFT, "z"))
+        ActionChains(alice).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
         wait_for(other, lambda d: stage_data(d, "strokes") == "2", "the stroke redone")
 
     def test_storyboards_7_server_restart(self):
@@ -460,8 +460,8 @@ class StoryboardTests(BrowserTest):
         self.assertEqual(SERVER.api("GET", f"/api/v1/storyboards/{board['id']}")[0], 404)
 
         alice.find_element(By.ID, "new-storyboard-button").click()
-        title = wait_for(alice, lambda d: visible(d, "#new-storyboard-title"), "the new storyboard dialog")
-        title.clear()
+        title = wait_for(alice, lambda d: visible(d, "#new-storyboard-name"), "the new storyboard dialog")
+        title.send_keys(Keys.CONTROL, "a")
         title.send_keys("Short film")
         Select(alice.find_element(By.ID, "new-storyboard-aspect")).select_by_value("2.39:1")
         alice.find_element(By.CSS_SELECTOR, "#new-storyboard [data-role=confirm]").click()

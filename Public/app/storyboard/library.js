@@ -80,7 +80,7 @@ export class LibraryStoryboards {
   }
 
   create() {
-    const title = el('input', { class: 'input', attrs: { type: 'text', id: 'new-storyboard-title', maxlength: 200, required: true, autocomplete: 'off', value: 'Untitled storyboard' } });
+    const title = el('input', { class: 'input', attrs: { type: 'text', id: 'new-storyboard-name', maxlength: 200, required: true, autocomplete: 'off', value: 'Untitled storyboard' } });
     const aspect = el('select', { class: 'input', attrs: { id: 'new-storyboard-aspect' } },
       ASPECT_RATIOS.map((r) => el('option', { text: r, attrs: { value: r, selected: r === '16:9' } })));
     const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });

@@ -305,6 +305,7 @@ function renderInspector(view) {
   });
   duration.value = String(shot.duration);
   duration.addEventListener('change', () => {
+    if (duration.value.trim() === '') return; // being retyped: the value comes with the next change
     const value = Number(duration.value);
     if (!(value >= 0.1 && value <= 600)) {
       toast('A duration is between 0.1 and 600 seconds.', { kind: 'error' });

@@ -1174,6 +1174,7 @@ function buildPanel() {
   bg.addEventListener('change', () => edit({ op: 'updateShot', shot: state.shotId, background: bg.value }));
   const duration = el('input', { class: 'input', attrs: { type: 'number', min: '0.1', max: '600', step: '0.1', id: 'shot-duration', 'data-field': 'duration', inputmode: 'decimal' } });
   duration.addEventListener('change', () => {
+    if (duration.value.trim() === '') return; // being retyped: the value comes with the next change
     const value = Number(duration.value);
     const shot = currentShot();
     if (!(value >= 0.1 && value <= 600)) {
