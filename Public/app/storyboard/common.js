@@ -54,7 +54,7 @@ export function emptyLayer(name = 'Layer 1') {
 
 export function emptyShot(background = '#ffffff') {
   return {
-    id: newId('s'), number: '', duration: 2, dialogue: '', action: '', notes: '', background,
+    id: newId('s'), number: '', duration: 3, dialogue: '', action: '', notes: '', background,
     layers: [emptyLayer()],
   };
 }
