@@ -499,3 +499,136 @@ class StoryboardTests(BrowserTest):
         screenshot(phone, "storyboard-sketch-phone-panel")
         self.open_project(phone, board["id"])
         screenshot(phone, "storyboard-project-phone")
+
+    def test_storyboards_10_editor_tools(self):
+        """Partial and whole eraser, the ruler's straight line, transforming a layer, a locked layer,
+        groups, the view keys and the shortcuts' help."""
+        board = create_storyboard("Tools")
+        shot = shots_of(board["content"])[0]["id"]
+        alice = self.driver(1280, 800)
+        self.sign_in_with_cookie(alice)
+        self.open_sketch(alice, board["id"], shot)
+        self.draw(alice, [(0.2, 0.5), (0.35, 0.5), (0.5, 0.5), (0.65, 0.5), (0.8, 0.5)])
+        wait_for(alice, lambda d: stage_data(d, "strokes") == "1", "a long stroke")
+
+        # The partial eraser (Shift+E) across its middle: two pieces, neither crossing the cut.
+        self.key(alice, "E")
+        wait_for(alice, lambda d: stage_data(d, "tool") == "split", "the partial eraser")
+        self.draw(alice, [(0.5, 0.35), (0.5, 0.65)])
+        wait_for(alice, lambda d: stage_data(d, "strokes") == "2", "the stroke cut in two")
+        self.wait_saved(alice, "the cut")
+        pieces = strokes_of(shots_of(content(board["id"]))[0])
+        self.assertEqual(len(pieces), 2)
+        spans = sorted((min(p[0] for p in s["points"]), max(p[0] for p in s["points"])) for s in pieces)
+        self.assertLess(spans[0][1], 0.49)
+        self.assertGreater(spans[1][0], 0.51)
+
+        # The whole-stroke eraser (E) through the left piece.
+        self.key(alice, "e")
+        self.draw(alice, [(0.3, 0.4), (0.3, 0.6)])
+        wait_for(alice, lambda d: stage_data(d, "strokes") == "1", "the left piece erased")
+
+        # The ruler (U): a wavy line started on it comes out straight along it.
+        self.key(alice, "u")
+        wait_for(alice, lambda d: stage_data(d, "ruler") == "0.500,0.500,0.000", "the ruler across the middle")
+        self.key(alice, "b")
+        self.draw(alice, [(0.3, 0.505), (0.4, 0.54), (0.5, 0.47), (0.6, 0.53), (0.7, 0.5)])
+        wait_for(alice, lambda d: stage_data(d, "strokes") == "2", "the ruled stroke")
+        self.wait_saved(alice, "the ruled stroke")
+        ruled = strokes_of(shots_of(content(board["id"]))[0])[-1]
+        self.assertTrue(all(abs(p[1] - 0.5) < 0.003 for p in ruled["points"]), ruled["points"])
+        self.assertGreater(max(p[0] for p in ruled["points"]) - min(p[0] for p in ruled["points"]), 0.3)
+        screenshot(alice, "storyboard-ruler")
+        self.pick_tool(alice, "ruler")
+        self.key(alice, "u")  # U again: the ruler goes
+        wait_for(alice, lambda d: not stage_data(d, "ruler"), "the ruler put away")
+
+        # Transform layer (T): a drag moves the layer's drawing; stored as the layer's transform.
+        self.key(alice, "t")
+        wait_for(alice, lambda d: stage_data(d, "tool") == "transform", "transform layer")
+        self.draw(alice, [(0.5, 0.5), (0.55, 0.55), (0.6, 0.6)])
+        self.wait_saved(alice, "the layer moved")
+        wait_for(alice, lambda d: abs(shots_of(content(board["id"]))[0]["layers"][0]["transform"]["x"] - 0.1) < 0.01,
+                 "the layer's transform stored")
+        transform = shots_of(content(board["id"]))[0]["layers"][0]["transform"]
+        self.assertAlmostEqual(transform["y"], 0.1, delta=0.01)
+        self.assertEqual(transform["scale"], 1)
+        alice.find_element(By.CSS_SELECTOR, "[data-action=reset-layer-transform]").click()
+        wait_for(alice, lambda d: shots_of(content(board["id"]))[0]["layers"][0]["transform"]["x"] == 0, "the transform reset")
+
+        # A locked layer takes no strokes, and says so.
+        alice.find_element(By.CSS_SELECTOR, "#layers > li:first-child [data-action=toggle-lock]").click()
+        wait_for(alice, lambda d: d.find_element(By.CSS_SELECTOR, "#layers > li:first-child").get_attribute("data-locked") == "true", "locked")
+        self.key(alice, "b")
+        self.draw(alice, [(0.2, 0.2), (0.4, 0.25)])
+        wait_for(alice, lambda d: "locked" in (text_of(d, "#message") or ""), "the editor says the layer is locked")
+        self.assertEqual(stage_data(alice, "strokes"), "2")
+        alice.find_element(By.CSS_SELECTOR, "#layers > li:first-child [data-action=toggle-lock]").click()
+
+        # Group this layer with the one under it, then ungroup.
+        alice.find_element(By.CSS_SELECTOR, "[data-action=add-layer]").click()
+        wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#layers > li")) == 2, "two layers")
+        alice.find_element(By.CSS_SELECTOR, "[data-action=group-layers]").click()
+        wait_for(alice, lambda d: all(li.get_attribute("data-group") for li in d.find_elements(By.CSS_SELECTOR, "#layers > li")),
+                 "both layers in one group")
+        alice.find_element(By.CSS_SELECTOR, "[data-action=ungroup-layers]").click()
+        wait_for(alice, lambda d: not any(li.get_attribute("data-group") for li in d.find_elements(By.CSS_SELECTOR, "#layers > li")),
+                 "ungrouped")
+
+        # The view: zoom in (+), turn (R), back to the whole shot (0).
+        self.key(alice, "+")
+        wait_for(alice, lambda d: stage_data(d, "view").split(",")[2] == "1.25", "zoomed in")
+        self.key(alice, "r")
+        wait_for(alice, lambda d: stage_data(d, "view").split(",")[3] == "0.262", "turned by 15°")
+        screenshot(alice, "storyboard-view-turned")
+        self.key(alice, "0")
+        wait_for(alice, lambda d: stage_data(d, "view") == "0,0,1.00,0.000", "the view reset")
+
+        # The shortcuts' help (?).
+        self.key(alice, "?")
+        wait_for(alice, lambda d: visible(d, "#help-dialog"), "the shortcuts' help")
+        self.assertIn("Lasso", text_of(alice, "#help-dialog"))
+        self.key(alice, Keys.ESCAPE)
+        wait_for(alice, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the help closed")
+
+    def test_storyboards_11_scenes_and_shots(self):
+        """Rename, reorder and delete scenes; duplicate and delete shots (the copy is numbered 1A)."""
+        board = create_storyboard("Scenes")
+        first = shots_of(board["content"])[0]["id"]
+        alice = self.driver(1280, 800)
+        self.sign_in_with_cookie(alice)
+        self.open_project(alice, board["id"])
+        # Duplicate the first shot from its panel.
+        alice.find_element(By.CSS_SELECTOR, f".sb-shot[data-shot-id='{first}']").click()
+        wait_for(alice, lambda d: visible(d, "[data-action=duplicate-shot]"), "the shot's panel").click()
+        wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sb-shot")) == 2, "the copy")
+        wait_for(alice, lambda d: d.find_elements(By.CSS_SELECTOR, ".sb-shot")[1].get_attribute("data-number") == "1A", "the copy numbered 1A")
+        # Rename scene 1.
+        alice.find_element(By.CSS_SELECTOR, "#scenes > li:first-child [data-action=rename-scene]").click()
+        field = wait_for(alice, lambda d: visible(d, "dialog[open] input"), "the scene's name")
+        field.send_keys(Keys.CONTROL, "a")
+        field.send_keys("Arrival", Keys.ENTER)
+        wait_for(alice, lambda d: d.find_element(By.CSS_SELECTOR, "#scenes > li:first-child").get_attribute("data-title") == "Arrival", "renamed")
+        # A second scene, moved above the first, then deleted.
+        alice.find_element(By.ID, "add-scene").click()
+        field = wait_for(alice, lambda d: visible(d, "dialog[open] input"), "the new scene's name")
+        field.send_keys(Keys.CONTROL, "a")
+        field.send_keys("Departure", Keys.ENTER)
+        wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#scenes > li")) == 2, "two scenes")
+        alice.find_element(By.CSS_SELECTOR, "#scenes > li:last-child [data-action=scene-up]").click()
+        wait_for(alice, lambda d: d.find_element(By.CSS_SELECTOR, "#scenes > li:first-child").get_attribute("data-title") == "Departure",
+                 "Departure first")
+        self.wait_saved(alice, "the scenes")
+        self.assertEqual([s["title"] for s in content(board["id"])["scenes"]], ["Departure", "Arrival"])
+        alice.find_element(By.CSS_SELECTOR, "#scenes > li:first-child [data-action=delete-scene]").click()
+        wait_for(alice, lambda d: visible(d, "dialog[open] [data-role=confirm]"), "the confirmation").click()
+        wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#scenes > li")) == 1, "one scene left")
+        # Delete the copy from the keyboard (Delete on its card, then confirm).
+        copy = alice.find_elements(By.CSS_SELECTOR, ".sb-shot")[1]
+        copy.send_keys(Keys.DELETE)
+        wait_for(alice, lambda d: visible(d, "dialog[open] [data-role=confirm]"), "the shot's confirmation").click()
+        wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sb-shot")) == 1, "one shot left")
+        self.wait_saved(alice, "the deletions")
+        stored = content(board["id"])
+        self.assertEqual([s["title"] for s in stored["scenes"]], ["Arrival"])
+        self.assertEqual([s["id"] for s in shots_of(stored)], [first])
