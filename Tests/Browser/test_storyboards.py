@@ -146,15 +146,20 @@ class StoryboardTests(BrowserTest):
         builder.pointer_action.pointer_up()
         builder.perform()
 
+    def click(self, driver, css):
+        """Clicks what the selector finds, again if the page drew it anew in between (every edit
+        redraws the scenes and the layers)."""
+        wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, css).click() or True, f"a click on {css}")
+
     def key(self, driver, keys):
         ActionChains(driver).send_keys(keys).perform()
 
     def pick_tool(self, driver, tool):
-        driver.find_element(By.CSS_SELECTOR, f"#tools [data-tool='{tool}']").click()
+        self.click(driver, f"#tools [data-tool='{tool}']")
         wait_for(driver, lambda d: stage_data(d, "tool") == tool, f"the {tool} tool")
 
     def pick_color(self, driver, color):
-        driver.find_element(By.CSS_SELECTOR, f"#tools .sk-swatch[data-kind=palette][data-color='{color}']").click()
+        self.click(driver, f"#tools .sk-swatch[data-kind=palette][data-color='{color}']")
 
     def wait_saved(self, driver, what):
         wait_for(driver, lambda d: save_state(d) == "saved", f"{what}: the page says Saved")
@@ -175,7 +180,7 @@ class StoryboardTests(BrowserTest):
         self.wait_saved(alice, "on opening")
 
         # A scene, with its first shot, from the button and the dialog.
-        alice.find_element(By.ID, "add-scene").click()
+        self.click(alice, "#add-scene")
         field = wait_for(alice, lambda d: visible(d, "dialog[open] input"), "the scene title field")
         field.clear()
         field.send_keys("The vault")
@@ -185,7 +190,7 @@ class StoryboardTests(BrowserTest):
             wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.sb-scene[data-title='The vault'] .sb-shot"),
                      "the new scene's first shot")
         # A second shot in scene 1.
-        alice.find_element(By.CSS_SELECTOR, "#scenes > li.sb-scene:first-child [data-action=add-shot]").click()
+        self.click(alice, "#scenes > li.sb-scene:first-child [data-action=add-shot]")
         for driver in (alice, bob):
             wait_for(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#scenes > li.sb-scene:first-child .sb-shot")) == 2,
                      "two shots in scene 1")
@@ -219,7 +224,7 @@ class StoryboardTests(BrowserTest):
             "the shot back in scene 1, last")
 
         # The selected shot's fields: duration and dialogue, seen by the other browser.
-        alice.find_element(By.CSS_SELECTOR, f".sb-shot[data-shot-id='{first_shot}']").click()
+        self.click(alice, f".sb-shot[data-shot-id='{first_shot}']")
         duration = wait_for(alice, lambda d: visible(d, "#shot-duration"), "the shot's fields")
         duration.send_keys(Keys.CONTROL, "a")
         duration.send_keys("3.5", Keys.TAB)
@@ -285,7 +290,7 @@ class StoryboardTests(BrowserTest):
         self.pick_color(alice, "#e53935")
         self.draw(alice, line)
         wait_for(alice, lambda d: stage_data(d, "strokes") == "1", "the red stroke")
-        alice.find_element(By.CSS_SELECTOR, "[data-action=add-layer]").click()
+        self.click(alice, "[data-action=add-layer]")
         wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#layers > li")) == 2, "a second layer")
         top = alice.find_element(By.CSS_SELECTOR, "#layers > li:first-child").get_attribute("data-layer-id")
         self.assertEqual(stage_data(alice, "layer"), top, "the new layer is the one drawn on")
@@ -311,7 +316,7 @@ class StoryboardTests(BrowserTest):
         self.assertEqual(layers[0]["id"], top, "the server has the blue layer at the bottom")
 
         # Hide the red (now top) layer: blue shows again; its row says hidden.
-        alice.find_element(By.CSS_SELECTOR, "#layers > li:first-child [data-action=toggle-visible]").click()
+        self.click(alice, "#layers > li:first-child [data-action=toggle-visible]")
         wait_for(alice, lambda d: pixels(d, middle, "near", BLUE) > 20 and pixels(d, middle, "near", RED) == 0,
                  "only blue once the red layer is hidden")
         self.assertEqual(alice.find_element(By.CSS_SELECTOR, "#layers > li:first-child").get_attribute("data-visible"), "false")
@@ -327,7 +332,7 @@ class StoryboardTests(BrowserTest):
         self.sign_in_with_cookie(alice)
         self.open_project(alice, board["id"])
         for count in (2, 3):
-            alice.find_element(By.CSS_SELECTOR, "[data-action=add-shot]").click()
+            self.click(alice, "[data-action=add-shot]")
             wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sb-shot")) == count, f"{count} shots")
         self.wait_saved(alice, "three shots")
         ids = [s["id"] for s in shots_of(content(board["id"]))]
@@ -403,7 +408,7 @@ class StoryboardTests(BrowserTest):
         self.draw(alice, [(0.2, 0.7), (0.5, 0.7), (0.8, 0.7)])
         wait_for(other, lambda d: stage_data(d, "strokes") == "2", "the blue stroke in the other browser")
         self.wait_saved(alice, "both strokes")
-        alice.find_element(By.CSS_SELECTOR, "[data-action=undo]").click()
+        self.click(alice, "[data-action=undo]")
         for driver in (alice, other):
             wait_for(driver, lambda d: stage_data(d, "strokes") == "1", "one stroke left")
             wait_for(driver, lambda d: pixels(d, (0.1, 0.6, 0.9, 0.8), "near", BLUE) == 0, "the blue stroke gone")
@@ -464,7 +469,7 @@ class StoryboardTests(BrowserTest):
         title.send_keys(Keys.CONTROL, "a")
         title.send_keys("Short film")
         Select(alice.find_element(By.ID, "new-storyboard-aspect")).select_by_value("2.39:1")
-        alice.find_element(By.CSS_SELECTOR, "#new-storyboard [data-role=confirm]").click()
+        self.click(alice, "#new-storyboard [data-role=confirm]")
         wait_for(alice, lambda d: "/storyboard.html?id=" in d.current_url, "the new project page")
         wait_for(alice, lambda d: d.execute_script("return document.body.dataset.ready") == "true", "the project connected")
         self.assertEqual(alice.find_element(By.ID, "project-title").get_attribute("value"), "Short film")
@@ -476,7 +481,7 @@ class StoryboardTests(BrowserTest):
         alice = self.driver(1024, 768)
         self.sign_in_with_cookie(alice)
         self.open_project(alice, board["id"])
-        alice.find_element(By.CSS_SELECTOR, "[data-action=add-shot]").click()
+        self.click(alice, "[data-action=add-shot]")
         wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sb-shot")) == 2, "two shots")
         self.wait_saved(alice, "two shots")
         ids = [s["id"] for s in shots_of(content(board["id"]))]
@@ -553,25 +558,25 @@ class StoryboardTests(BrowserTest):
         transform = shots_of(content(board["id"]))[0]["layers"][0]["transform"]
         self.assertAlmostEqual(transform["y"], 0.1, delta=0.01)
         self.assertEqual(transform["scale"], 1)
-        alice.find_element(By.CSS_SELECTOR, "[data-action=reset-layer-transform]").click()
+        self.click(alice, "[data-action=reset-layer-transform]")
         wait_for(alice, lambda d: shots_of(content(board["id"]))[0]["layers"][0]["transform"]["x"] == 0, "the transform reset")
 
         # A locked layer takes no strokes, and says so.
-        alice.find_element(By.CSS_SELECTOR, "#layers > li:first-child [data-action=toggle-lock]").click()
+        self.click(alice, "#layers > li:first-child [data-action=toggle-lock]")
         wait_for(alice, lambda d: d.find_element(By.CSS_SELECTOR, "#layers > li:first-child").get_attribute("data-locked") == "true", "locked")
         self.key(alice, "b")
         self.draw(alice, [(0.2, 0.2), (0.4, 0.25)])
         wait_for(alice, lambda d: "locked" in (text_of(d, "#message") or ""), "the editor says the layer is locked")
         self.assertEqual(stage_data(alice, "strokes"), "2")
-        alice.find_element(By.CSS_SELECTOR, "#layers > li:first-child [data-action=toggle-lock]").click()
+        self.click(alice, "#layers > li:first-child [data-action=toggle-lock]")
 
         # Group this layer with the one under it, then ungroup.
-        alice.find_element(By.CSS_SELECTOR, "[data-action=add-layer]").click()
+        self.click(alice, "[data-action=add-layer]")
         wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#layers > li")) == 2, "two layers")
-        alice.find_element(By.CSS_SELECTOR, "[data-action=group-layers]").click()
+        self.click(alice, "[data-action=group-layers]")
         wait_for(alice, lambda d: all(li.get_attribute("data-group") for li in d.find_elements(By.CSS_SELECTOR, "#layers > li")),
                  "both layers in one group")
-        alice.find_element(By.CSS_SELECTOR, "[data-action=ungroup-layers]").click()
+        self.click(alice, "[data-action=ungroup-layers]")
         wait_for(alice, lambda d: not any(li.get_attribute("data-group") for li in d.find_elements(By.CSS_SELECTOR, "#layers > li")),
                  "ungrouped")
 
@@ -599,35 +604,43 @@ class StoryboardTests(BrowserTest):
         self.sign_in_with_cookie(alice)
         self.open_project(alice, board["id"])
         # Duplicate the first shot from its panel.
-        alice.find_element(By.CSS_SELECTOR, f".sb-shot[data-shot-id='{first}']").click()
+        self.click(alice, f".sb-shot[data-shot-id='{first}']")
         wait_for(alice, lambda d: visible(d, "[data-action=duplicate-shot]"), "the shot's panel").click()
         wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sb-shot")) == 2, "the copy")
         wait_for(alice, lambda d: d.find_elements(By.CSS_SELECTOR, ".sb-shot")[1].get_attribute("data-number") == "1A", "the copy numbered 1A")
         # Rename scene 1.
-        alice.find_element(By.CSS_SELECTOR, "#scenes > li:first-child [data-action=rename-scene]").click()
+        self.click(alice, "#scenes > li:first-child [data-action=rename-scene]")
         field = wait_for(alice, lambda d: visible(d, "dialog[open] input"), "the scene's name")
         field.send_keys(Keys.CONTROL, "a")
         field.send_keys("Arrival", Keys.ENTER)
         wait_for(alice, lambda d: d.find_element(By.CSS_SELECTOR, "#scenes > li:first-child").get_attribute("data-title") == "Arrival", "renamed")
         # A second scene, moved above the first, then deleted.
-        alice.find_element(By.ID, "add-scene").click()
+        self.click(alice, "#add-scene")
         field = wait_for(alice, lambda d: visible(d, "dialog[open] input"), "the new scene's name")
         field.send_keys(Keys.CONTROL, "a")
         field.send_keys("Departure", Keys.ENTER)
         wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#scenes > li")) == 2, "two scenes")
-        alice.find_element(By.CSS_SELECTOR, "#scenes > li:last-child [data-action=scene-up]").click()
+        self.click(alice, "#scenes > li:last-child [data-action=scene-up]")
         wait_for(alice, lambda d: d.find_element(By.CSS_SELECTOR, "#scenes > li:first-child").get_attribute("data-title") == "Departure",
                  "Departure first")
         self.wait_saved(alice, "the scenes")
         self.assertEqual([s["title"] for s in content(board["id"])["scenes"]], ["Departure", "Arrival"])
-        alice.find_element(By.CSS_SELECTOR, "#scenes > li:first-child [data-action=delete-scene]").click()
+        self.click(alice, "#scenes > li:first-child [data-action=delete-scene]")
         wait_for(alice, lambda d: visible(d, "dialog[open] [data-role=confirm]"), "the confirmation").click()
         wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#scenes > li")) == 1, "one scene left")
         # Delete the copy from the keyboard (Delete on its card, then confirm).
-        copy = alice.find_elements(By.CSS_SELECTOR, ".sb-shot")[1]
-        copy.send_keys(Keys.DELETE)
+        wait_for(alice, lambda d: d.find_elements(By.CSS_SELECTOR, ".sb-shot")[1].send_keys(Keys.DELETE) or True, "Delete on the copy")
         wait_for(alice, lambda d: visible(d, "dialog[open] [data-role=confirm]"), "the shot's confirmation").click()
         wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sb-shot")) == 1, "one shot left")
+        # Renumber: 1, 2, 3… through the project (here the one shot left, "1").
+        self.click(alice, f".sb-shot[data-shot-id='{first}']")
+        wait_for(alice, lambda d: visible(d, "[data-action=duplicate-shot]"), "the shot's panel").click()
+        wait_for(alice, lambda d: [c.get_attribute("data-number") for c in d.find_elements(By.CSS_SELECTOR, ".sb-shot")] == ["1", "1A"], "1 and 1A")
+        self.click(alice, "#renumber")
+        wait_for(alice, lambda d: [c.get_attribute("data-number") for c in d.find_elements(By.CSS_SELECTOR, ".sb-shot")] == ["1", "2"], "renumbered 1, 2")
+        wait_for(alice, lambda d: d.find_elements(By.CSS_SELECTOR, ".sb-shot")[1].send_keys(Keys.DELETE) or True, "Delete on shot 2")
+        wait_for(alice, lambda d: visible(d, "dialog[open] [data-role=confirm]"), "the shot's confirmation").click()
+        wait_for(alice, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".sb-shot")) == 1, "one shot again")
         self.wait_saved(alice, "the deletions")
         stored = content(board["id"])
         self.assertEqual([s["title"] for s in stored["scenes"]], ["Arrival"])

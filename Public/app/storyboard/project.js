@@ -601,5 +601,6 @@ window.addEventListener('keydown', (event) => {
 });
 
 $('add-scene').addEventListener('click', addScene);
+$('renumber').addEventListener('click', () => state.doc && state.doc.edit({ op: 'renumberShots' }));
 
 start();
