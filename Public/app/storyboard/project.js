@@ -94,6 +94,7 @@ async function patchRecord(body) {
     document.title = state.record.title + ' — Podium';
     if (aspectChanged) {
       state.thumbs.clear();
+      cards.clear();
       render();
     }
   } catch (error) {
@@ -190,6 +191,7 @@ function render() {
   }
   const live = new Set(shots.map((s) => s.shot.id));
   for (const id of state.thumbs.keys()) if (!live.has(id)) state.thumbs.delete(id);
+  for (const id of cards.keys()) if (!live.has(id)) cards.delete(id);
 }
 
 function sceneRow(scene, index, count) {
@@ -234,8 +236,19 @@ function sceneRow(scene, index, count) {
   ]);
 }
 
+const cards = new Map(); // shot id -> {key, node}: a card that did not change is kept, not drawn again
+
 function shotCard(shot, scene, index) {
   const selected = shot.id === state.selected;
+  const key = [selected, shot.number, shot.duration, shot.action, shot.dialogue, scene.id, index, thumbKey(shot)].join('|');
+  const kept = cards.get(shot.id);
+  if (kept && kept.key === key) return kept.node;
+  const card = makeCard(shot, scene, index, selected);
+  cards.set(shot.id, { key, node: card });
+  return card;
+}
+
+function makeCard(shot, scene, index, selected) {
   const frame = el('div', { class: 'sb-thumb' }, [thumbnail(shot)]);
   const number = el('span', { class: 'sb-shot-number', text: shot.number || '–' });
   const meta = el('div', { class: 'sb-shot-meta' }, [
