@@ -135,6 +135,11 @@ export class StoryDoc extends EventTarget {
   }
 
   onRejected({ id, code, message, kind }) {
+    if (!id) {
+      // About the socket, not an edit (a stroke in progress or a cursor it would not pass on).
+      console.warn('storyboard socket:', code, message);
+      return;
+    }
     if (kind === 'undo' || kind === 'redo') {
       this.emit('refused', { kind, code, message });
       return;

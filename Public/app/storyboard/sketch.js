@@ -506,7 +506,7 @@ canvas.addEventListener('pointermove', (event) => {
   const shot = currentShot();
   if (shot && state.doc && event.pointerType !== 'touch') {
     const [x, y] = shotPoint(event);
-    state.doc.conn.sendCursor(shot.id, round(x), round(y));
+    if (x >= -1 && x <= 2 && y >= -1 && y <= 2) state.doc.conn.sendCursor(shot.id, round(x), round(y));
   }
   if (!state.pointers.has(event.pointerId)) return;
   state.pointers.set(event.pointerId, stagePoint(event));
