@@ -149,7 +149,13 @@ class StoryboardTests(BrowserTest):
     def click(self, driver, css):
         """Clicks what the selector finds, again if the page drew it anew in between (every edit
         redraws the scenes and the layers)."""
-        wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, css).click() or True, f"a click on {css}")
+        def attempt(d):
+            element = d.find_element(By.CSS_SELECTOR, css)
+            d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)  # not under the sticky bar
+            element.click()
+            return True
+
+        wait_for(driver, attempt, f"a click on {css}")
 
     def key(self, driver, keys):
         ActionChains(driver).send_keys(keys).perform()
@@ -453,13 +459,25 @@ class StoryboardTests(BrowserTest):
         alice.get(SERVER.base + "/library")
         card = f"#storyboards li.storyboard-card[data-storyboard-id='{board['id']}']"
         wait_for(alice, lambda d: d.find_elements(By.CSS_SELECTOR, card), "the storyboard in the library")
-        alice.find_element(By.CSS_SELECTOR, card + " [data-action=rename-storyboard]").click()
+        self.click(alice, card + " [data-action=rename-storyboard]")
         field = wait_for(alice, lambda d: visible(d, "dialog[open] input"), "the rename field")
         field.clear()
         field.send_keys("Renamed board", Keys.ENTER)
         wait_for(alice, lambda d: d.find_element(By.CSS_SELECTOR, card).get_attribute("data-title") == "Renamed board", "the new title")
         screenshot(alice, "storyboard-library")
-        alice.find_element(By.CSS_SELECTOR, card + " [data-action=delete-storyboard]").click()
+        # Move it into a folder (made here through REST): the folder's view lists it, REST agrees.
+        status, folder = SERVER.api("POST", "/api/v1/folders", {"name": "Boards"})
+        self.assertIn(status, (200, 201), folder)
+        alice.refresh()
+        wait_for(alice, lambda d: d.find_elements(By.CSS_SELECTOR, card + " [data-action=move-storyboard]"), "Move on the card")
+        self.click(alice, card + " [data-action=move-storyboard]")
+        Select(wait_for(alice, lambda d: visible(d, "dialog[open] select"), "the folder chooser")).select_by_value(folder["id"])
+        self.click(alice, "dialog[open] .btn-primary")
+        wait_for(alice, lambda d: SERVER.api("GET", f"/api/v1/storyboards/{board['id']}")[1].get("folderId") == folder["id"],
+                 "the storyboard in the folder")
+        self.click(alice, f".folder-button[data-folder-id='{folder['id']}']")
+        wait_for(alice, lambda d: d.find_elements(By.CSS_SELECTOR, card), "the storyboard in the folder's view")
+        self.click(alice, card + " [data-action=delete-storyboard]")
         wait_for(alice, lambda d: visible(d, "dialog[open] [data-role=confirm]"), "the delete confirmation").click()
         wait_for(alice, lambda d: not d.find_elements(By.CSS_SELECTOR, card), "the card gone")
         self.assertEqual(SERVER.api("GET", f"/api/v1/storyboards/{board['id']}")[0], 404)
