@@ -37,8 +37,10 @@ export class LayersPanel {
       iconButton('edit', 'Rename', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'rename-layer' }, on: { click: () => this.rename() } }),
       el('button', { class: 'btn btn-sm', text: 'Group', attrs: { type: 'button', 'data-action': 'group-layers', title: 'Group this layer with the one under it (Shift+click layers to choose several)' }, on: { click: () => this.group() } }),
       el('button', { class: 'btn btn-sm', text: 'Ungroup', attrs: { type: 'button', 'data-action': 'ungroup-layers' }, on: { click: () => this.ungroup() } }),
-      this.transformButton,
-      iconButton('zoom-reset', 'Reset the layer’s transform', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'reset-layer-transform' }, on: { click: () => this.update({ transform: { x: 0, y: 0, scale: 1, rotation: 0 } }) } }),
+      el('span', { class: 'sk-pair' }, [
+        this.transformButton,
+        iconButton('zoom-reset', 'Reset the layer’s transform', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'reset-layer-transform' }, on: { click: () => this.update({ transform: { x: 0, y: 0, scale: 1, rotation: 0 } }) } }),
+      ]),
     ]);
     this.node = el('section', { class: 'sk-section', attrs: { 'aria-labelledby': 'layers-title' } }, [
       el('div', { class: 'sk-section-head' }, [
