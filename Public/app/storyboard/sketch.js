@@ -182,10 +182,11 @@ function onChange({ source, edit: e, frame }) {
   const v = view();
   if (!v) return;
   if (state.shotId && !locateShot(v, state.shotId)) {
-    // Our shot was deleted (by someone else, or undone): go to the nearest one.
-    const first = allShots(v)[0];
+    // Our shot was deleted (by someone else, or undone): go to the one now in its place.
+    const list = allShots(v);
+    const near = list[Math.min(state.position || 0, list.length - 1)];
     flash('This shot was deleted.');
-    state.shotId = first ? first.shot.id : null;
+    state.shotId = near ? near.shot.id : null;
     state.selection = null;
   }
   // A committed stroke of someone else replaces their stroke in progress.
@@ -216,6 +217,7 @@ function refresh() {
   }
   if (!shot.layers.some((l) => l.id === state.layerId)) state.layerId = shot.layers.length ? shot.layers[shot.layers.length - 1].id : null;
   const found = locateShot(v, shot.id);
+  state.position = found.position;
   $('shot-title').textContent = 'Shot ' + (shot.number || '') + ' · ' + durationText(shot.duration);
   $('shot-subtitle').textContent = 'Scene ' + (found.sceneIndex + 1) + ': ' + (found.scene.title || 'Untitled') + ' · ' + (found.position + 1) + ' of ' + found.total;
   document.title = 'Shot ' + (shot.number || '') + ' — ' + (state.record ? state.record.title : 'Storyboard') + ' — Podium';
