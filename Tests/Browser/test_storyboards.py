@@ -7,6 +7,8 @@ Runs inside the suite of ``run_browser_tests.py`` (which loads this module and s
 harness). Alone:  python3 Tests/Browser/run_browser_tests.py storyboards
 """
 
+import os
+import signal
 import sys
 
 harness = sys.modules.get("run_browser_tests")
@@ -435,7 +437,17 @@ class StoryboardTests(BrowserTest):
         self.sign_in_with_cookie(alice)
         self.open_sketch(alice, board["id"], shot)
         self.wait_saved(alice, "on opening")
-        self.draw(alice, [(0.2, 0.3), (0.5, 0.35), (0.8, 0.3)])
+        # The server paused (SIGSTOP): the stroke shows at once, and the page says Saving… until
+        # the server, running again, has stored it and said so.
+        os.killpg(SERVER.proc.pid, signal.SIGSTOP)
+        try:
+            self.draw(alice, [(0.2, 0.3), (0.5, 0.35), (0.8, 0.3)])
+            self.assertEqual(stage_data(alice, "strokes"), "1")
+            wait_for(alice, lambda d: save_state(d) == "saving", "Saving… while the server has not answered")
+            self.assertEqual(text_of(alice, "#save-state"), "Saving…")
+            screenshot(alice, "storyboard-saving")
+        finally:
+            os.killpg(SERVER.proc.pid, signal.SIGCONT)
         self.wait_saved(alice, "the first stroke")
         self.assertEqual(len(strokes_of(shots_of(content(board["id"]))[0])), 1, "Saved means stored")
 
