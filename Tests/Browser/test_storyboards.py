@@ -429,8 +429,9 @@ class StoryboardTests(BrowserTest):
         wait_for(other, lambda d: stage_data(d, "strokes") == "2", "the stroke redone")
 
     def test_storyboards_7_server_restart(self):
-        """Saved only once the server confirmed; the server restarts: nothing confirmed is lost, and an
-        edit made while it was down is sent again."""
+        """Saved only once the server confirmed; the server is killed and started again: nothing
+        confirmed is lost, and the edits it never answered, or that were made while it was down, are
+        sent again and stored once."""
         board = create_storyboard("Restart")
         shot = shots_of(board["content"])[0]["id"]
         alice = self.driver(1280, 800)
@@ -451,17 +452,24 @@ class StoryboardTests(BrowserTest):
         self.wait_saved(alice, "the first stroke")
         self.assertEqual(len(strokes_of(shots_of(content(board["id"]))[0])), 1, "Saved means stored")
 
-        SERVER.terminate()
+        # Paused again, a second stroke goes out and is never answered: the server is killed (-9).
+        os.killpg(SERVER.proc.pid, signal.SIGSTOP)
+        self.draw(alice, [(0.2, 0.5), (0.5, 0.55), (0.8, 0.5)])
+        wait_for(alice, lambda d: save_state(d) == "saving", "Saving… the second stroke")
+        os.killpg(SERVER.proc.pid, signal.SIGKILL)
+        SERVER.proc.wait(timeout=10)
         wait_for(alice, lambda d: save_state(d) == "offline", "the page to notice the server went away")
         self.assertEqual(text_of(alice, "#save-state"), "Offline — will resend")
+        # A third stroke while it is down.
         self.draw(alice, [(0.2, 0.7), (0.5, 0.65), (0.8, 0.7)])
-        self.assertEqual(stage_data(alice, "strokes"), "2", "the stroke shows at once, offline")
+        self.assertEqual(stage_data(alice, "strokes"), "3", "the strokes show at once, offline")
         self.assertEqual(save_state(alice), "offline")
         screenshot(alice, "storyboard-offline")
         SERVER.launch()
-        wait_for(alice, lambda d: save_state(d) == "saved", "the stroke sent again and confirmed", timeout=25)
+        wait_for(alice, lambda d: save_state(d) == "saved", "the strokes sent again and confirmed", timeout=25)
         strokes = strokes_of(shots_of(content(board["id"]))[0])
-        self.assertEqual(len(strokes), 2, "the confirmed stroke kept and the offline one stored once")
+        self.assertEqual(len(strokes), 3, "the confirmed stroke kept, the unanswered and the offline ones stored once each")
+        self.assertEqual(stage_data(alice, "strokes"), "3")
 
     def test_storyboards_8_library(self):
         """The library lists storyboards; New storyboard opens its project; rename and delete from the card."""
