@@ -150,6 +150,7 @@ private func assembleApplication(
         store: store, blobs: blobs, jobs: jobs, uploadDirectory: configuration.temporaryDirectory,
         maxUploadBytes: configuration.maxUploadBytes, now: now)
     decks.addRoutes(to: api)
+    FolderController(store: store, now: now).addRoutes(to: api)
     LimitsController(
         limits: .init(
             maxUploadBytes: configuration.maxUploadBytes, maxVideoUploadBytes: configuration.maxVideoUploadBytes,
@@ -168,6 +169,8 @@ private func assembleApplication(
         workDirectory: configuration.temporaryDirectory, now: now)
     sessions.addRoutes(to: api)
     MetricsController(hub: hub).addRoutes(to: router)
+    let storyboards = StoryboardHub(store: store, now: now, logger: logger)
+    StoryboardController(store: store, hub: storyboards, now: now).addRoutes(to: api)
     RoomController(
         store: store, hub: hub, accounts: accounts, sessions: sessions, decks: decks, videos: videos, logger: logger, now: now
     )
@@ -198,6 +201,17 @@ private func assembleApplication(
         context.socketUpgrade.accept(live.accept(code: context.parameters.get("code") ?? "", context: context))
         return Response(status: .ok)
     }
+    let storyboardSockets = StoryboardSocket.Context(
+        hub: storyboards, store: store, accounts: accounts, outboxLimit: configuration.outboxLimit,
+        heartbeat: Outbox.Heartbeat(
+            interval: TimeAmount(configuration.livePingInterval), silenceLimit: TimeAmount(configuration.liveSilenceLimit)),
+        helloTimeout: TimeAmount(configuration.liveHelloTimeout), messageRate: configuration.socketMessageRate, now: now)
+    router.get("/api/v1/storyboards/:id/live") { request, context -> Response in
+        try origins.verifyUpgrade(request)
+        context.socketUpgrade.accept(
+            StoryboardSocket.accept(storyboard: context.parameters.get("id") ?? "", context: storyboardSockets, request: context))
+        return Response(status: .ok)
+    }
     router.get("/api/v1/lobby") { request, context -> Response in
         try origins.verifyUpgrade(request)
         context.socketUpgrade.accept(Lobby.accept(hub: hub, context: context))
@@ -207,7 +221,8 @@ private func assembleApplication(
     let app = Application(
         router: router,
         server: PodiumServerChannel.builder(
-            router: router, maxFrameSize: LiveConnection.maxMessageBytes, idleTimeout: TimeAmount(configuration.httpIdleTimeout),
+            router: router, maxFrameSize: max(LiveConnection.maxMessageBytes, StoryboardSocket.maxMessageBytes),
+            idleTimeout: TimeAmount(configuration.httpIdleTimeout),
             sendBuffer: configuration.connectionSendBuffer),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
         // Services start in order and stop in reverse: the database closes last, the bus's

@@ -79,10 +79,20 @@ struct IngestProgressResponse: Codable, Sendable {
 struct FolderResponse: Codable, Sendable {
     let id: String
     let name: String
+    /// The folder it is in; null at the top level.
+    let parentId: String?
 
     init(_ folder: FolderRecord) {
         id = folder.id
         name = folder.name
+        parentId = folder.parentId
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(parentId, forKey: .parentId)
     }
 }
 

@@ -400,6 +400,75 @@ enum Migrations {
                 "ALTER TABLE videos ADD COLUMN room_id TEXT",
                 "CREATE INDEX videos_room ON videos(room_id, created_at)",
             ]),
+        Migration(
+            version: 15, name: "nested folders and storyboards",
+            statements: [
+                // Folders nest; one tree holds decks, videos and storyboards.
+                "ALTER TABLE folders ADD COLUMN parent_id TEXT REFERENCES folders(id) ON DELETE SET NULL",
+                """
+                CREATE TABLE storyboards (
+                  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                  folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL, title TEXT NOT NULL,
+                  description TEXT NOT NULL DEFAULT '', aspect_ratio TEXT NOT NULL, scene_count INTEGER NOT NULL DEFAULT 0,
+                  shot_count INTEGER NOT NULL DEFAULT 0, seq INTEGER NOT NULL DEFAULT 0, created_at REAL NOT NULL,
+                  updated_at REAL NOT NULL)
+                """,
+                "CREATE INDEX storyboards_owner ON storyboards(owner_id, updated_at)",
+                """
+                CREATE TABLE storyboard_editors (
+                  storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE,
+                  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, PRIMARY KEY (storyboard_id, user_id))
+                """,
+                "CREATE INDEX storyboard_editors_user ON storyboard_editors(user_id)",
+                """
+                CREATE TABLE storyboard_edits (
+                  storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+                  author_id TEXT NOT NULL, command_key TEXT, shot_id TEXT, edit TEXT NOT NULL, created_at REAL NOT NULL,
+                  PRIMARY KEY (storyboard_id, seq))
+                """,
+                "CREATE UNIQUE INDEX storyboard_edits_command ON storyboard_edits(storyboard_id, command_key)",
+                "CREATE INDEX storyboard_edits_shot ON storyboard_edits(storyboard_id, shot_id, seq)",
+                """
+                CREATE TABLE storyboard_snapshots (
+                  storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+                  content TEXT NOT NULL, created_at REAL NOT NULL, PRIMARY KEY (storyboard_id, seq))
+                """,
+            ],
+            postgres: [
+                // Checked at commit: a copy from SQLite may insert a folder before its parent.
+                """
+                ALTER TABLE folders ADD COLUMN parent_id TEXT REFERENCES folders(id) ON DELETE SET NULL
+                  DEFERRABLE INITIALLY DEFERRED
+                """,
+                """
+                CREATE TABLE storyboards (
+                  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                  folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL, title TEXT NOT NULL,
+                  description TEXT NOT NULL DEFAULT '', aspect_ratio TEXT NOT NULL, scene_count INTEGER NOT NULL DEFAULT 0,
+                  shot_count INTEGER NOT NULL DEFAULT 0, seq INTEGER NOT NULL DEFAULT 0, created_at TIMESTAMPTZ NOT NULL,
+                  updated_at TIMESTAMPTZ NOT NULL)
+                """,
+                "CREATE INDEX storyboards_owner ON storyboards(owner_id, updated_at)",
+                """
+                CREATE TABLE storyboard_editors (
+                  storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE,
+                  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, PRIMARY KEY (storyboard_id, user_id))
+                """,
+                "CREATE INDEX storyboard_editors_user ON storyboard_editors(user_id)",
+                """
+                CREATE TABLE storyboard_edits (
+                  storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+                  author_id TEXT NOT NULL, command_key TEXT, shot_id TEXT, edit TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL,
+                  PRIMARY KEY (storyboard_id, seq))
+                """,
+                "CREATE UNIQUE INDEX storyboard_edits_command ON storyboard_edits(storyboard_id, command_key)",
+                "CREATE INDEX storyboard_edits_shot ON storyboard_edits(storyboard_id, shot_id, seq)",
+                """
+                CREATE TABLE storyboard_snapshots (
+                  storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+                  content TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL, PRIMARY KEY (storyboard_id, seq))
+                """,
+            ]),
     ]
 
     /// The key of the advisory lock that makes PostgreSQL nodes starting together migrate one

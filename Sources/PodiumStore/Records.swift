@@ -30,12 +30,15 @@ public struct FolderRecord: Sendable, Equatable, Codable {
     public var id: String
     public var ownerId: String
     public var name: String
+    /// The folder it is in; nil at the top level.
+    public var parentId: String?
     public var createdAt: Date
 
-    public init(id: String, ownerId: String, name: String, createdAt: Date) {
+    public init(id: String, ownerId: String, name: String, parentId: String? = nil, createdAt: Date) {
         self.id = id
         self.ownerId = ownerId
         self.name = name
+        self.parentId = parentId
         self.createdAt = createdAt
     }
 }

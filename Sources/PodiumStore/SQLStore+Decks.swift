@@ -28,9 +28,24 @@ extension SQLStore: DeckStore {
         }
     }
 
+    public func moveFolder(id: String, parentId: String?) async throws {
+        try await serial { db in
+            try await db.update("folders").set("parent_id", to: parentId.map { SQLBind($0) } ?? SQLLiteral.null)
+                .where("id", .equal, id).run()
+        }
+    }
+
     public func deleteFolder(id: String) async throws {
         try await transaction { db in
-            try await db.update("decks").set("folder_id", to: SQLLiteral.null).where("folder_id", .equal, id).run()
+            guard
+                let folder = try await db.select().column("*").from("folders").where("id", .equal, id)
+                    .first(decoding: FolderRecord.self, with: Self.decoding)
+            else { return }
+            let parent: any SQLExpression = folder.parentId.map { SQLBind($0) } ?? SQLLiteral.null
+            for table in ["decks", "videos", "storyboards"] {
+                try await db.update(table).set("folder_id", to: parent).where("folder_id", .equal, id).run()
+            }
+            try await db.update("folders").set("parent_id", to: parent).where("parent_id", .equal, id).run()
             try await db.delete(from: "folders").where("id", .equal, id).run()
         }
     }

@@ -19,7 +19,9 @@ public protocol DeckStore: Sendable {
     func folder(id: String) async throws -> FolderRecord?
     func insertFolder(_ folder: FolderRecord) async throws
     func renameFolder(id: String, name: String) async throws
-    /// Deletes the folder and moves its decks to the top level.
+    /// Puts a folder inside another (nil: at the top level). The caller checks for cycles.
+    func moveFolder(id: String, parentId: String?) async throws
+    /// Deletes the folder; what it held (folders, decks, videos, storyboards) moves up to its parent.
     func deleteFolder(id: String) async throws
 
     func insertDeck(_ deck: DeckRecord) async throws
@@ -53,6 +55,39 @@ public protocol VideoStore: Sendable {
     /// Those of `names` that no video but `videoId` uses (as its source or one of its files): what
     /// a packaging run stopped half way, or finished after its video was deleted, may remove.
     func blobsUnused(_ names: [String], exceptVideo videoId: String) async throws -> [String]
+}
+
+/// Storyboard projects: their records, who may edit them, and their content as snapshots and
+/// numbered edits (the live editor appends; a project is its newest snapshot plus the edits
+/// after it).
+public protocol StoryboardStore: Sendable {
+    /// Stores a new project with its first snapshot (seq 0).
+    func insertStoryboard(_ storyboard: StoryboardRecord, content: String) async throws
+    func storyboard(id: String) async throws -> StoryboardRecord?
+    /// The projects a user owns or was invited to edit, newest change first; `folderId` nil
+    /// lists every one (folders are the owner's: a shared project is listed at the top level).
+    func storyboards(userId: String, folderId: String?) async throws -> [StoryboardRecord]
+    /// Saves the title, description, aspect ratio and folder.
+    func updateStoryboard(_ storyboard: StoryboardRecord) async throws
+    func deleteStoryboard(id: String) async throws
+
+    /// Who besides the owner may edit a project.
+    func storyboardEditors(storyboardId: String) async throws -> [UserRecord]
+    func addStoryboardEditor(storyboardId: String, userId: String) async throws
+    func removeStoryboardEditor(storyboardId: String, userId: String) async throws
+
+    /// Stores edits whose `seq` continue the stored ones, all or nothing, with the project's new
+    /// counts and update time (a `seq` stored already throws ``SeqConflict``).
+    func appendStoryboardEdits(_ edits: [StoryboardEditRecord], summary: StoryboardSummaryChange) async throws
+    /// The stored edits after `afterSeq`, up to `throughSeq` when given, in order.
+    func storyboardEdits(storyboardId: String, afterSeq: Int, throughSeq: Int?) async throws -> [StoryboardEditRecord]
+    /// The edits that changed a shot, newest first: what its version history lists.
+    func storyboardShotEdits(storyboardId: String, shotId: String, limit: Int) async throws -> [StoryboardEditRecord]
+    /// The ids of the edits stored after `afterSeq` with their seq, oldest first.
+    func storyboardEditKeys(storyboardId: String, afterSeq: Int) async throws -> [(key: String, seq: Int)]
+    func saveStoryboardSnapshot(storyboardId: String, _ snapshot: StoryboardSnapshot, at: Date) async throws
+    /// The newest snapshot at or before `seq` (the newest of all when nil).
+    func storyboardSnapshot(storyboardId: String, atOrBefore seq: Int?) async throws -> StoryboardSnapshot?
 }
 
 /// Sessions and their durable events.
@@ -204,4 +239,4 @@ public protocol StoreHealth: Sendable {
 
 /// Everything Podium keeps. One implementation on SQL (SQLite by default, PostgreSQL for several nodes).
 public typealias PodiumStore = UserStore & DeckStore & VideoStore & SessionStore & InteractionStore & QuestionBankStore
-    & NotesAndAttendanceStore & JobStore & StoreHealth
+    & NotesAndAttendanceStore & JobStore & StoryboardStore & StoreHealth

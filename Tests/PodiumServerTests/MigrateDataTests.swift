@@ -81,6 +81,23 @@ struct MigrateDataTests {
                 sourceHash: String(repeating: "a", count: 64) + ".video", sourceBytes: 1, hasVideo: true,
                 createdAt: StoreTests.t0))
         try await store.updateSessionAccess(id: "s1", passcode: "1234", passcodeHash: "ph", unlisted: true)
+        // A folder moved into one made after it: PostgreSQL checks the reference at commit.
+        try await store.insertFolder(FolderRecord(id: "f2", ownerId: "u1", name: "Films", createdAt: StoreTests.t0))
+        try await store.insertFolder(FolderRecord(id: "f3", ownerId: "u1", name: "2026", createdAt: StoreTests.t0))
+        try await store.moveFolder(id: "f2", parentId: "f3")
+        try await store.insertStoryboard(
+            StoryboardRecord(
+                id: "sb1", ownerId: "u1", folderId: "f2", title: "Chase", sceneCount: 1, shotCount: 1, createdAt: StoreTests.t0,
+                updatedAt: StoreTests.t0), content: #"{"scenes":[]}"#)
+        try await store.insertUser(
+            UserRecord(id: "u9", email: "grace@example.org", name: "Grace", role: .presenter, passwordHash: "h", createdAt: StoreTests.t0))
+        try await store.addStoryboardEditor(storyboardId: "sb1", userId: "u9")
+        try await store.appendStoryboardEdits(
+            [
+                StoryboardEditRecord(
+                    storyboardId: "sb1", seq: 1, authorId: "u9", commandKey: "u9:e1", shotId: "sh1", edit: #"{"op":"renumberShots"}"#,
+                    createdAt: StoreTests.t1)
+            ], summary: StoryboardSummaryChange(sceneCount: 1, shotCount: 1))
     }
 
     @Test(.enabled(if: TestStores.databaseURL != nil))

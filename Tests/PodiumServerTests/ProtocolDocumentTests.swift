@@ -24,7 +24,10 @@ struct ProtocolDocumentTests {
     // MARK: - The document's examples
 
     struct Example {
-        enum Side: String { case server, client, rest }
+        enum Side: String {
+            case server, client, rest
+            case storyboardClient = "storyboard-client"
+        }
         let side: Side
         let name: String
         let text: String
@@ -87,6 +90,7 @@ struct ProtocolDocumentTests {
             try await session(client, token: token, deckId: deckId, open: open, keep: keep)
             let lobby = try await open("/api/v1/lobby")
             try await room(client, token: token, libraryDeck: deckId, open: open, keep: keep)
+            try await storyboard(client, token: token, open: open, keep: keep)
             keep("sessions", try await lobby.take("sessions") { ($0["sessions"]?.count ?? 0) >= 1 })
             types.withLock { seen in for socket in sockets { seen.formUnion(socket.types) } }
             lobbyAfterwards = lobby.socket
@@ -290,6 +294,40 @@ struct ProtocolDocumentTests {
         keep("deckFailed", try await moderator.take("deckFailed"))
     }
 
+    /// Two editors of one storyboard: the welcome, an edit and its echo, a refusal, a stroke in
+    /// progress and a cursor. (The second editor is the same account in another tab.)
+    static func storyboard(_ client: Client, token: String, open: Open, keep: Keep) async throws {
+        let project = try await StoryboardServerTests.create(client, token: token)
+        let id = try #require(project["id"] as? String)
+        let (_, shot, layer) = try StoryboardServerTests.firstShot(project)
+        let path = "/api/v1/storyboards/\(id)/live"
+        let ada = try await open(path, nil)
+        keep("storyboard welcome", try await ada.hello(["token": token]))
+        let grace = try await open(path, nil)
+        _ = try await grace.hello(["token": token])
+        keep("storyboard editors", try await ada.take("editors"))
+        try await ada.send([
+            "type": "edit", "id": "e-101",
+            "edit": ["op": "addStrokes", "shot": shot, "layer": layer, "strokes": [StoryboardServerTests.stroke("st-9")]],
+        ])
+        keep("storyboard ack", try await ada.take("ack"))
+        keep("storyboard edited", try await grace.take("edited"))
+        try await ada.send([
+            "type": "edit", "id": "e-102",
+            "edit": ["op": "addStrokes", "shot": shot, "layer": "nope", "strokes": [StoryboardServerTests.stroke("st-10")]],
+        ])
+        keep("storyboard error", try await ada.take("error"))
+        try await grace.send([
+            "type": "drawing", "shot": shot, "layer": layer,
+            "stroke": ["tool": "marker", "color": "#ffd43b", "width": 0.02, "points": [[0.5, 0.5, 0.5]]],
+        ])
+        keep("storyboard drawing", try await ada.take("drawing"))
+        try await grace.send(["type": "drawing", "shot": shot, "layer": layer, "stroke": NSNull()])
+        keep("storyboard drawing (ended)", try await ada.take("drawing") { $0["stroke"] == .null })
+        try await grace.send(["type": "cursor", "shot": shot, "x": 0.42, "y": 0.61])
+        keep("storyboard cursor", try await ada.take("cursor"))
+    }
+
     // MARK: - The tests
 
     @Test func everyExampleIsWhatTheServerSends() async throws {
@@ -297,7 +335,7 @@ struct ProtocolDocumentTests {
         let (frames, types) = try await Self.realFrames()
         var documentedTypes: Set<String> = []
         var checked: Set<String> = []
-        for example in examples where example.side != .client {
+        for example in examples where example.side == .server || example.side == .rest {
             let expected: JSON
             do {
                 expected = try JSON(text: example.text)
@@ -319,6 +357,35 @@ struct ProtocolDocumentTests {
         #expect(undocumented.isEmpty, "situations without an example in protocol.md: \(undocumented.sorted())")
         let unlisted = types.subtracting(documentedTypes)
         #expect(unlisted.isEmpty, "message types the server sent that protocol.md shows no example of: \(unlisted.sorted())")
+    }
+
+    @Test func everyStoryboardClientExampleIsAMessageTheServerReads() throws {
+        let examples = try Self.examples().filter { $0.side == .storyboardClient }
+        #expect(examples.count >= 2)
+        for example in examples {
+            for line in example.text.components(separatedBy: "\n") where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                #expect(throws: Never.self, "protocol.md line \(example.line): \(line)") {
+                    try JSONDecoder().decode(StoryboardClientMessage.self, from: Data(line.utf8))
+                }
+            }
+        }
+    }
+
+    @Test func theStoryboardErrorTableListsEveryCodeItsSocketSends() throws {
+        let document = try String(contentsOf: Self.protocolDocument, encoding: .utf8)
+        let table = try #require(document.components(separatedBy: "<!-- error codes: storyboard -->").dropFirst().first)
+        var documented: Set<String> = []
+        for line in table.components(separatedBy: "\n").dropFirst() {
+            guard line.hasPrefix("|") else { break }
+            let cell = line.split(separator: "|").first?.trimmingCharacters(in: .whitespaces) ?? ""
+            if cell.hasPrefix("`") { documented.insert(cell.trimmingCharacters(in: CharacterSet(charactersIn: "`"))) }
+        }
+        // The model's codes, the socket's own, and the SessionError members it passes on.
+        var sent = try Self.codes(in: ["Sources/PodiumCore/Storyboard"], pattern: #"StoryboardError\(\s*code:\s*"([a-z_]+)""#)
+        sent.formUnion(try Self.codes(in: ["Sources/PodiumServer/Storyboards"]))
+        sent.formUnion(["bad_message", "hello_required", "rate_limited", "unavailable", "internal"])
+        #expect(sent.subtracting(documented).isEmpty, "codes missing from protocol.md: \(sent.subtracting(documented).sorted())")
+        #expect(documented.subtracting(sent).isEmpty, "codes the server never sends: \(documented.subtracting(sent).sorted())")
     }
 
     @Test func everyClientExampleIsAMessageTheServerReads() throws {

@@ -3,7 +3,7 @@ import Hummingbird
 import PodiumMedia
 import PodiumStore
 
-/// The library: upload, list, rename, move and delete decks; folders.
+/// The library: upload, list, rename, move and delete decks (folders: ``FolderController``).
 struct DeckController {
     let store: any PodiumStore
     let blobs: any BlobStore
@@ -20,10 +20,6 @@ struct DeckController {
         group.delete("decks/:id", use: delete)
         group.get("decks/:id/pdf", use: download)
         group.head("decks/:id/pdf", use: download)
-        group.get("folders", use: listFolders)
-        group.post("folders", use: createFolder)
-        group.patch("folders/:id", use: renameFolder)
-        group.delete("folders/:id", use: deleteFolder)
     }
 
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<
@@ -140,36 +136,6 @@ struct DeckController {
         return try await WebController.pdfResponse(deck: deck, blobs: blobs, request: request, context: context)
     }
 
-    @Sendable func listFolders(_ request: Request, context: AppRequestContext) async throws -> [FolderResponse] {
-        try await store.folders(ownerId: try context.requireUser().id).map(FolderResponse.init)
-    }
-
-    struct FolderBody: Decodable { let name: String }
-
-    @Sendable func createFolder(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<FolderResponse> {
-        let user = try context.requireUser()
-        let name = Self.cleanTitle(try await request.decode(as: FolderBody.self, context: context).name)
-        guard !name.isEmpty else { throw APIError.badRequest("A folder needs a name.") }
-        let folder = FolderRecord(id: IDs.make("f"), ownerId: user.id, name: name, createdAt: now())
-        try await store.insertFolder(folder)
-        return EditedResponse(status: .created, response: FolderResponse(folder))
-    }
-
-    @Sendable func renameFolder(_ request: Request, context: AppRequestContext) async throws -> FolderResponse {
-        var folder = try await ownedFolder(try context.parameters.require("id"), user: try context.requireUser())
-        let name = Self.cleanTitle(try await request.decode(as: FolderBody.self, context: context).name)
-        guard !name.isEmpty else { throw APIError.badRequest("A folder needs a name.") }
-        try await store.renameFolder(id: folder.id, name: name)
-        folder.name = name
-        return FolderResponse(folder)
-    }
-
-    @Sendable func deleteFolder(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        let folder = try await ownedFolder(try context.parameters.require("id"), user: try context.requireUser())
-        try await store.deleteFolder(id: folder.id)
-        return .noContent
-    }
-
     /// The deck named in the path, if the signed-in user owns it (admins see every deck).
     private func ownedDeck(_ context: AppRequestContext) async throws -> DeckRecord {
         let user = try context.requireUser()
@@ -180,10 +146,7 @@ struct DeckController {
     }
 
     private func ownedFolder(_ id: String, user: UserRecord) async throws -> FolderRecord {
-        guard let folder = try await store.folder(id: id), folder.ownerId == user.id else {
-            throw APIError.notFound("folder")
-        }
-        return folder
+        try await FolderController.owned(id, user: user, store: store)
     }
 
     static func title(fromFilename name: String) -> String {

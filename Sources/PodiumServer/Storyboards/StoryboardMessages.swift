@@ -1,0 +1,195 @@
+import Foundation
+import PodiumCore
+
+/// What an editor sends on the storyboard socket (`docs/protocol.md`, "Storyboard editing").
+enum StoryboardClientMessage: Sendable {
+    case hello(token: String)
+    case edit(id: String, edit: StoryboardEdit)
+    case undo(id: String)
+    case redo(id: String)
+    /// The stroke being drawn (nil when it ended), for the others to see while it is drawn.
+    case drawing(shot: String, layer: String, stroke: DrawingStroke?)
+    case cursor(shot: String, x: Double, y: Double)
+    case ping(t: Double?)
+
+    /// The command's id, for an error about it.
+    var commandID: String? {
+        switch self {
+        case .edit(let id, _), .undo(let id), .redo(let id): id
+        default: nil
+        }
+    }
+
+    /// Command ids: what editors make, short enough to keep.
+    static func isValidID(_ id: String) -> Bool { (1...64).contains(id.utf8.count) }
+}
+
+extension StoryboardClientMessage: Decodable {
+    enum CodingKeys: String, CodingKey { case type, token, id, edit, shot, layer, stroke, x, y, t }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        switch type {
+        case "hello": self = .hello(token: try container.decode(String.self, forKey: .token))
+        case "edit":
+            self = .edit(
+                id: try container.decode(String.self, forKey: .id), edit: try container.decode(StoryboardEdit.self, forKey: .edit)
+            )
+        case "undo": self = .undo(id: try container.decode(String.self, forKey: .id))
+        case "redo": self = .redo(id: try container.decode(String.self, forKey: .id))
+        case "drawing":
+            self = .drawing(
+                shot: try container.decode(String.self, forKey: .shot), layer: try container.decode(String.self, forKey: .layer),
+                stroke: try container.decodeIfPresent(DrawingStroke.self, forKey: .stroke))
+        case "cursor":
+            self = .cursor(
+                shot: try container.decode(String.self, forKey: .shot), x: try container.decode(Double.self, forKey: .x),
+                y: try container.decode(Double.self, forKey: .y))
+        case "ping": self = .ping(t: try container.decodeIfPresent(Double.self, forKey: .t))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "Unknown message type \"\(type)\".")
+        }
+    }
+}
+
+/// A stroke while it is drawn: no id yet, only what the others need to draw it.
+struct DrawingStroke: Codable, Sendable, Equatable {
+    var tool: SketchStroke.Tool
+    var color: String
+    var width: Double
+    var points: [[Double]]
+
+    /// Whether it could become a stroke (the same limits as a committed one).
+    var isValid: Bool {
+        (try? SketchStroke(id: "drawing", author: "drawing", tool: tool, color: color, width: width, points: points)
+            .validate()) != nil
+    }
+}
+
+/// An editor as the others see them.
+struct StoryboardEditorInfo: Codable, Sendable, Equatable {
+    /// This connection's number in the project (a person editing in two tabs is two editors).
+    let editor: Int
+    let userId: String
+    let name: String
+    /// Their cursor's and name tag's colour.
+    let color: String
+}
+
+struct StoryboardWelcome: Encodable {
+    let type = "welcome"
+    let seq: Int
+    let storyboard: Storyboard
+    let you: StoryboardEditorInfo
+    let editors: [StoryboardEditorInfo]
+}
+
+struct StoryboardEdited: Encodable {
+    let type = "edited"
+    let seq: Int
+    /// The user whose edit it is.
+    let author: String
+    /// The id the author's editor gave it (null: none).
+    let by: String?
+    let edit: StoryboardEdit
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(author, forKey: .author)
+        try container.encode(by, forKey: .by)
+        try container.encode(edit, forKey: .edit)
+    }
+
+    enum CodingKeys: String, CodingKey { case type, seq, author, by, edit }
+}
+
+struct StoryboardAck: Encodable {
+    let type = "ack"
+    let id: String
+    let seq: Int
+}
+
+struct StoryboardEditors: Encodable {
+    let type = "editors"
+    let editors: [StoryboardEditorInfo]
+}
+
+struct StoryboardDrawing: Encodable {
+    let type = "drawing"
+    let editor: Int
+    let shot: String
+    let layer: String
+    let stroke: DrawingStroke?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(editor, forKey: .editor)
+        try container.encode(shot, forKey: .shot)
+        try container.encode(layer, forKey: .layer)
+        try container.encode(stroke, forKey: .stroke)
+    }
+
+    enum CodingKeys: String, CodingKey { case type, editor, shot, layer, stroke }
+}
+
+struct StoryboardCursor: Encodable {
+    let type = "cursor"
+    let editor: Int
+    let shot: String
+    let x: Double
+    let y: Double
+}
+
+/// An error on the storyboard socket: about a command (`id`) or the socket itself (null).
+struct StoryboardErrorMessage: Encodable {
+    let type = "error"
+    let id: String?
+    let code: String
+    let message: String
+
+    init(id: String? = nil, code: String, message: String) {
+        self.id = id
+        self.code = code
+        self.message = message
+    }
+
+    init(id: String? = nil, _ error: StoryboardError) {
+        self.init(id: id, code: error.code, message: error.message)
+    }
+
+    init(id: String? = nil, _ error: SessionError) {
+        self.init(id: id, code: error.code, message: error.message)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try container.encode(id, forKey: .id)
+        try container.encode(code, forKey: .code)
+        try container.encode(message, forKey: .message)
+    }
+
+    enum CodingKeys: String, CodingKey { case type, id, code, message }
+}
+
+extension StoryboardEdit {
+    /// The shot whose version history this edit belongs to (nil: a scene or the whole project).
+    var touchedShot: String? {
+        switch self {
+        case .addShot(_, _, let shot): shot.id
+        case .duplicateShot(_, let newShot): newShot
+        case .deleteShot(let shot), .moveShot(let shot, _, _), .updateShot(let shot, _, _, _, _, _): shot
+        case .restoreShot(let shot): shot.id
+        case .addLayer(let shot, _, _), .updateLayer(let shot, _, _, _, _, _, _), .moveLayer(let shot, _, _),
+            .deleteLayer(let shot, _), .groupLayers(let shot, _, _), .ungroupLayers(let shot, _),
+            .addStrokes(let shot, _, _, _), .removeStrokes(let shot, _, _), .replaceStrokes(let shot, _, _, _, _):
+            shot
+        case .addScene, .renameScene, .deleteScene, .moveScene, .renumberShots: nil
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import PodiumStore
+
+/// Storyboards and nested folders pass straight through.
+extension GatedStore {
+    func moveFolder(id: String, parentId: String?) async throws {
+        try await base.moveFolder(id: id, parentId: parentId)
+    }
+
+    func insertStoryboard(_ storyboard: StoryboardRecord, content: String) async throws {
+        try await base.insertStoryboard(storyboard, content: content)
+    }
+
+    func storyboard(id: String) async throws -> StoryboardRecord? {
+        try await base.storyboard(id: id)
+    }
+
+    func storyboards(userId: String, folderId: String?) async throws -> [StoryboardRecord] {
+        try await base.storyboards(userId: userId, folderId: folderId)
+    }
+
+    func updateStoryboard(_ storyboard: StoryboardRecord) async throws {
+        try await base.updateStoryboard(storyboard)
+    }
+
+    func deleteStoryboard(id: String) async throws {
+        try await base.deleteStoryboard(id: id)
+    }
+
+    func storyboardEditors(storyboardId: String) async throws -> [UserRecord] {
+        try await base.storyboardEditors(storyboardId: storyboardId)
+    }
+
+    func addStoryboardEditor(storyboardId: String, userId: String) async throws {
+        try await base.addStoryboardEditor(storyboardId: storyboardId, userId: userId)
+    }
+
+    func removeStoryboardEditor(storyboardId: String, userId: String) async throws {
+        try await base.removeStoryboardEditor(storyboardId: storyboardId, userId: userId)
+    }
+
+    func appendStoryboardEdits(_ edits: [StoryboardEditRecord], summary: StoryboardSummaryChange) async throws {
+        try await base.appendStoryboardEdits(edits, summary: summary)
+    }
+
+    func storyboardEdits(storyboardId: String, afterSeq: Int, throughSeq: Int?) async throws -> [StoryboardEditRecord] {
+        try await base.storyboardEdits(storyboardId: storyboardId, afterSeq: afterSeq, throughSeq: throughSeq)
+    }
+
+    func storyboardShotEdits(storyboardId: String, shotId: String, limit: Int) async throws -> [StoryboardEditRecord] {
+        try await base.storyboardShotEdits(storyboardId: storyboardId, shotId: shotId, limit: limit)
+    }
+
+    func storyboardEditKeys(storyboardId: String, afterSeq: Int) async throws -> [(key: String, seq: Int)] {
+        try await base.storyboardEditKeys(storyboardId: storyboardId, afterSeq: afterSeq)
+    }
+
+    func saveStoryboardSnapshot(storyboardId: String, _ snapshot: StoryboardSnapshot, at date: Date) async throws {
+        try await base.saveStoryboardSnapshot(storyboardId: storyboardId, snapshot, at: date)
+    }
+
+    func storyboardSnapshot(storyboardId: String, atOrBefore seq: Int?) async throws -> StoryboardSnapshot? {
+        try await base.storyboardSnapshot(storyboardId: storyboardId, atOrBefore: seq)
+    }
+}
