@@ -244,6 +244,8 @@ struct StrokeOutlineTests {
             ("a zigzag", (0..<30).map { [Double($0) * 3, $0 % 2 == 0 ? 0 : 20, 0.7] }, Options(size: 4, streamline: 0)),
             ("a scribble", Self.scribble(600, seed: 7), Options(size: 3, thinning: 0.7, taperStart: 10, taperEnd: 10)),
             ("a mouse scribble", Self.scribble(600, seed: 8).map { [$0[0], $0[1]] }, Options(size: 3, simulatePressure: true)),
+            // No streamline: the resting pen's repeated points reach the outline as they are.
+            ("a scribble as it came", Self.scribble(600, seed: 9), Options(size: 3, smoothing: 0, streamline: 0)),
             ("full thinning, no pressure", Self.line(pressure: 0), Options(size: 6, thinning: 1)),
         ]
         for (name, points, options) in cases {
@@ -272,7 +274,8 @@ struct StrokeOutlineTests {
         // It goes round the whole stroke: the outline's box holds every point of it.
         let xs = polygon.map { $0[0] }
         let ys = polygon.map { $0[1] }
-        #expect(points.allSatisfy { (xs.min()!...xs.max()!).contains($0[0]) && (ys.min()!...ys.max()!).contains($0[1]) })
+        let (across, down) = (xs.min()!...xs.max()!, ys.min()!...ys.max()!)
+        #expect(points.allSatisfy { across.contains($0[0]) && down.contains($0[1]) })
         #expect(elapsed < .seconds(2), "\(elapsed)")
         #expect(StrokeOutline.simplify(points, tolerance: 0.5).count < points.count)
     }
@@ -374,8 +377,8 @@ struct StrokeOutlineFixtureTests {
 
     static func fixtureData() -> Fixture {
         let line = StrokeOutlineTests.line()
-        let scribble = StrokeOutlineTests.scribble(400, seed: 5)
-        let mouse = StrokeOutlineTests.scribble(300, seed: 6).map { [$0[0], $0[1], 0.5] }
+        let scribble = StrokeOutlineTests.scribble(150, seed: 5)
+        let mouse = StrokeOutlineTests.scribble(120, seed: 6).map { [$0[0], $0[1], 0.5] }
         // A stroke as the editor stores it (shot fractions) on a 1280 × 720 shot, as drawStroke does.
         let shot = (width: 1280.0, height: 720.0)
         let stored = (0..<80).map { i -> [Double] in
@@ -394,7 +397,7 @@ struct StrokeOutlineFixtureTests {
             ("back and forth", [[0, 0, 0.5], [50, 0, 0.5], [100, 0, 0.5], [50, 1, 0.5], [0, 1, 0.5]], Options(size: 10)),
             ("a zigzag", (0..<30).map { [Double($0) * 3, $0 % 2 == 0 ? 0 : 20, 0.7] }, Options(size: 4, streamline: 0)),
             ("tapered", line, Options(size: 10, thinning: 0, taperStart: 30, taperEnd: 30)),
-            ("a spiral", spiral(240), Options(size: 6, thinning: 0.6, smoothing: 0.3, streamline: 0.4)),
+            ("a spiral", spiral(150), Options(size: 6, thinning: 0.6, smoothing: 0.3, streamline: 0.4)),
             ("a scribble", scribble, Options(size: 3, thinning: 0.7, smoothing: 0.6, taperStart: 10, taperEnd: 20)),
             ("a scribble being drawn", scribble, Options(size: 3, thinning: -0.3, smoothing: 0, streamline: 1, last: false)),
             ("a mouse", mouse, Options(size: 5, thinning: 0.6, simulatePressure: true)),
@@ -414,7 +417,7 @@ struct StrokeOutlineFixtureTests {
             Tool(tool: $0.0, width: 0.01, points: $0.1, options: StrokeOutline.options(for: $0.0, width: 0.01, points: $0.1))
         }
         let simplified = [
-            ("a line", line, 0.01), ("a scribble", scribble, 0.5), ("a spiral", spiral(240), 0.2),
+            ("a line", line, 0.01), ("a scribble", scribble, 0.5), ("a spiral", spiral(150), 0.2),
             ("a stroke of a shot", stored, 0.002),
         ].map { Simplified(name: $0.0, points: $0.1, tolerance: $0.2, simplified: StrokeOutline.simplify($0.1, tolerance: $0.2)) }
         return Fixture(outlines: outlines, tools: tools, simplified: simplified)
