@@ -433,6 +433,14 @@ enum Migrations {
                   storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
                   content TEXT NOT NULL, created_at REAL NOT NULL, PRIMARY KEY (storyboard_id, seq))
                 """,
+                """
+                CREATE TABLE storyboard_exports (
+                  id TEXT PRIMARY KEY, storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE,
+                  owner_id TEXT NOT NULL, format TEXT NOT NULL, layout INTEGER NOT NULL, seq INTEGER NOT NULL,
+                  status TEXT NOT NULL, blob TEXT, bytes INTEGER NOT NULL DEFAULT 0, error_code TEXT, error_message TEXT,
+                  created_at REAL NOT NULL)
+                """,
+                "CREATE INDEX storyboard_exports_storyboard ON storyboard_exports(storyboard_id, created_at)",
             ],
             postgres: [
                 // Checked at commit: a copy from SQLite may insert a folder before its parent.
@@ -468,6 +476,14 @@ enum Migrations {
                   storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
                   content TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL, PRIMARY KEY (storyboard_id, seq))
                 """,
+                """
+                CREATE TABLE storyboard_exports (
+                  id TEXT PRIMARY KEY, storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE,
+                  owner_id TEXT NOT NULL, format TEXT NOT NULL, layout INTEGER NOT NULL, seq INTEGER NOT NULL,
+                  status TEXT NOT NULL, blob TEXT, bytes BIGINT NOT NULL DEFAULT 0, error_code TEXT, error_message TEXT,
+                  created_at TIMESTAMPTZ NOT NULL)
+                """,
+                "CREATE INDEX storyboard_exports_storyboard ON storyboard_exports(storyboard_id, created_at)",
             ]),
     ]
 

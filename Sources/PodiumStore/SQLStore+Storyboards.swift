@@ -167,4 +167,40 @@ extension SQLStore: StoryboardStore {
                 .map { StoryboardSnapshot(seq: $0.seq, content: $0.content) }
         }
     }
+
+    public func insertStoryboardExport(_ export: StoryboardExportRecord) async throws {
+        try await serial { db in
+            try await db.insert(into: "storyboard_exports")
+                .model(export, keyEncodingStrategy: .convertToSnakeCase, nilEncodingStrategy: .asNil).run()
+        }
+    }
+
+    public func storyboardExport(id: String) async throws -> StoryboardExportRecord? {
+        try await serial { db in
+            try await db.select().column("*").from("storyboard_exports").where("id", .equal, id)
+                .first(decoding: StoryboardExportRecord.self, with: Self.decoding)
+        }
+    }
+
+    public func storyboardExports(storyboardId: String) async throws -> [StoryboardExportRecord] {
+        try await serial { db in
+            try await db.select().column("*").from("storyboard_exports").where("storyboard_id", .equal, storyboardId)
+                .orderBy("created_at", .descending).orderBy("id", .descending)
+                .all(decoding: StoryboardExportRecord.self, with: Self.decoding)
+        }
+    }
+
+    public func updateStoryboardExport(_ export: StoryboardExportRecord) async throws {
+        try await serial { db in
+            @Sendable func optional(_ value: String?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
+            try await db.update("storyboard_exports")
+                .set("status", to: export.status.rawValue)
+                .set("blob", to: optional(export.blob))
+                .set("bytes", to: export.bytes)
+                .set("error_code", to: optional(export.errorCode))
+                .set("error_message", to: optional(export.errorMessage))
+                .where("id", .equal, export.id)
+                .run()
+        }
+    }
 }

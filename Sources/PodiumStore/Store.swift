@@ -88,6 +88,13 @@ public protocol StoryboardStore: Sendable {
     func saveStoryboardSnapshot(storyboardId: String, _ snapshot: StoryboardSnapshot, at: Date) async throws
     /// The newest snapshot at or before `seq` (the newest of all when nil).
     func storyboardSnapshot(storyboardId: String, atOrBefore seq: Int?) async throws -> StoryboardSnapshot?
+
+    func insertStoryboardExport(_ export: StoryboardExportRecord) async throws
+    func storyboardExport(id: String) async throws -> StoryboardExportRecord?
+    /// A project's exports, newest first.
+    func storyboardExports(storyboardId: String) async throws -> [StoryboardExportRecord]
+    /// Saves the status, file and error.
+    func updateStoryboardExport(_ export: StoryboardExportRecord) async throws
 }
 
 /// Sessions and their durable events.

@@ -87,3 +87,57 @@ public struct StoryboardSummaryChange: Sendable, Equatable {
         self.shotCount = shotCount
     }
 }
+
+/// A storyboard exported as a file: a sheet or shots as PDF, the shots as PNGs in a ZIP, or an
+/// animatic MP4. Made by a `storyboard-export` job; the file is a blob once ready.
+public struct StoryboardExportRecord: Sendable, Equatable, Codable {
+    public enum Format: String, Sendable, Codable, CaseIterable {
+        /// Panels with their text on A4 landscape pages.
+        case sheet
+        /// One page per shot.
+        case pdf
+        /// One PNG per shot, in a ZIP.
+        case png
+        /// An MP4: each shot for its duration.
+        case animatic
+    }
+
+    public enum Status: String, Sendable, Codable {
+        case queued
+        case ready
+        case failed
+    }
+
+    public var id: String
+    public var storyboardId: String
+    public var ownerId: String
+    public var format: Format
+    /// Panels per sheet page (sheets only; 0 otherwise).
+    public var layout: Int
+    /// The content exported: as it was after this edit.
+    public var seq: Int
+    public var status: Status
+    public var blob: String?
+    public var bytes: Int
+    public var errorCode: String?
+    public var errorMessage: String?
+    public var createdAt: Date
+
+    public init(
+        id: String, storyboardId: String, ownerId: String, format: Format, layout: Int, seq: Int, status: Status = .queued,
+        blob: String? = nil, bytes: Int = 0, errorCode: String? = nil, errorMessage: String? = nil, createdAt: Date
+    ) {
+        self.id = id
+        self.storyboardId = storyboardId
+        self.ownerId = ownerId
+        self.format = format
+        self.layout = layout
+        self.seq = seq
+        self.status = status
+        self.blob = blob
+        self.bytes = bytes
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+        self.createdAt = createdAt
+    }
+}

@@ -35,6 +35,14 @@ struct StoryboardFixtureTests {
             "Written by Tests/PodiumCoreTests/StoryboardFixtureTests.swift (PODIUM_UPDATE_FIXTURES=1); read by Tests/Browser/test_storyboard_model.py."
         var initial: Storyboard
         var steps: [Step] = []
+        /// Seeded random edits by two people (``RandomEdits``), many refused, from ``Sample/board``:
+        /// the content is recorded after every 50th step and the last (the inverse after each).
+        var random: RandomStream?
+    }
+
+    struct RandomStream: Encodable {
+        var initial: Storyboard
+        var steps: [Step] = []
     }
 
     /// Applies edits as the server does and records every step.
@@ -153,7 +161,28 @@ struct StoryboardFixtureTests {
                 scene: "s3", title: "Epilogue", index: 1, shots: [Shot(id: "t6", layers: [SketchLayer(id: "t6L1", name: "Ink")])]),
             "ann")
         r.run(.deleteScene(scene: "s3"), "ann")
-        return r.fixture
+        var fixture = r.fixture
+        fixture.random = try randomStream()
+        return fixture
+    }
+
+    static func randomStream(count: Int = 300) throws -> RandomStream {
+        var random = SeededRandom(seed: 19)
+        var board = Sample.board
+        var stream = RandomStream(initial: board)
+        for index in 0..<count {
+            let author = random.next() % 2 == 0 ? "ann" : "ben"
+            let edit = RandomEdits.edit(for: board, using: &random)
+            var step = Step(id: "r\(index + 1)", author: author, edit: edit)
+            do {
+                step.inverse = try board.apply(edit, by: author)
+                if index % 50 == 49 || index == count - 1 { step.storyboard = board }
+            } catch {
+                step.error = error.code
+            }
+            stream.steps.append(step)
+        }
+        return stream
     }
 
     static func encoded() throws -> Data {

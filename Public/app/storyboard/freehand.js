@@ -161,6 +161,19 @@ function arc(into, x, y, ox, oy, count) {
   }
 }
 
+/** Like `arc`, turning the other way (counter-clockwise with y up). */
+function arcBack(into, x, y, ox, oy, count) {
+  let ax = ox;
+  let ay = oy;
+  for (let k = 0; k < count; k += 1) {
+    const nx = ax * STEP_COS - ay * STEP_SIN;
+    const ny = ax * STEP_SIN + ay * STEP_COS;
+    ax = nx;
+    ay = ny;
+    into.push([x + ax, y + ay]);
+  }
+}
+
 /**
  * The closed polygon around a stroke, `[[x, y], …]` (the last vertex joins the first), in the
  * units of the points, always turning the same way (clockwise with y up, so a negative
@@ -252,19 +265,6 @@ export function strokeOutline(points, options = {}) {
   }
   for (let i = right.length - 1; i >= 0; i -= 1) polygon.push(right[i]);
   return polygon;
-}
-
-/** Like `arc`, turning the other way (counter-clockwise with y up). */
-function arcBack(into, x, y, ox, oy, count) {
-  let ax = ox;
-  let ay = oy;
-  for (let k = 0; k < count; k += 1) {
-    const nx = ax * STEP_COS - ay * STEP_SIN;
-    const ny = ax * STEP_SIN + ay * STEP_COS;
-    ax = nx;
-    ay = ny;
-    into.push([x + ax, y + ay]);
-  }
 }
 
 /** Whether every point has the pressure Pointer Events report for a device without any (0.5), or none. */

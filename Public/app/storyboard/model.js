@@ -308,7 +308,8 @@ function stampStroke(stroke, author) {
 }
 
 function stampShot(shot, author) {
-  return { ...shot, layers: shot.layers.map((layer) => ({ ...layer, strokes: layer.strokes.map((s) => stampStroke(s, author)) })) };
+  const layers = shot.layers.map((layer) => ({ ...layer, strokes: layer.strokes.map((s) => stampStroke(s, author)) }));
+  return { ...shot, layers };
 }
 
 function strokeIdsOf(shot) {

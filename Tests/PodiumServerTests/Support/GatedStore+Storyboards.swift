@@ -62,4 +62,20 @@ extension GatedStore {
     func storyboardSnapshot(storyboardId: String, atOrBefore seq: Int?) async throws -> StoryboardSnapshot? {
         try await base.storyboardSnapshot(storyboardId: storyboardId, atOrBefore: seq)
     }
+
+    func insertStoryboardExport(_ export: StoryboardExportRecord) async throws {
+        try await base.insertStoryboardExport(export)
+    }
+
+    func storyboardExport(id: String) async throws -> StoryboardExportRecord? {
+        try await base.storyboardExport(id: id)
+    }
+
+    func storyboardExports(storyboardId: String) async throws -> [StoryboardExportRecord] {
+        try await base.storyboardExports(storyboardId: storyboardId)
+    }
+
+    func updateStoryboardExport(_ export: StoryboardExportRecord) async throws {
+        try await base.updateStoryboardExport(export)
+    }
 }
