@@ -9,10 +9,10 @@
 // [data-shot]; #sketch-canvas (the composed shot: getImageData), #stage[data-view] ("panX,panY,zoom,rot").
 
 import { api, currentUser, goToLogin } from '../api.js';
-import { el, icon, iconButton, hydrateIcons, toast, isTyping, dialogOpen, modalDialog } from '../ui.js';
+import { el, iconButton, hydrateIcons, toast, isTyping, dialogOpen, modalDialog } from '../ui.js';
 import { StoryDoc, userId } from './doc.js';
 import {
-  aspectValue, locateShot, neighbourShots, allShots, saveIndicator, newId, transformPoint, untransformPoint, durationText,
+  locateShot, neighbourShots, allShots, saveIndicator, newId, transformPoint, untransformPoint, durationText,
 } from './common.js';
 import {
   strokeHit, lassoSelect, densify, bounds, transformStrokes, eraseFrom, snapToRuler, rulerDistance, capPoints, clampWidth, round, movePoint,
@@ -178,7 +178,7 @@ function flash(text) {
   messageTimer = setTimeout(() => { $('message').hidden = true; }, 2500);
 }
 
-function onChange({ source, edit: e, frame }) {
+function onChange({ source, edit: e }) {
   const v = view();
   if (!v) return;
   if (state.shotId && !locateShot(v, state.shotId)) {
@@ -200,7 +200,6 @@ function onChange({ source, edit: e, frame }) {
     const ids = layer ? state.selection.ids.filter((id) => layer.strokes.some((s) => s.id === id)) : [];
     state.selection = ids.length ? { ...state.selection, ids } : null;
   }
-  void frame;
   refresh();
 }
 
@@ -1284,9 +1283,8 @@ function showHelp() {
   const list = el('dl', { class: 'sk-help-list' });
   for (const [keys, what] of SHORTCUTS) list.append(el('dt', { text: keys }), el('dd', { text: what }));
   const close = el('button', { class: 'btn btn-primary', text: 'Close', attrs: { type: 'submit', value: 'close' } });
-  const { dialog } = modalDialog({ title: 'Keyboard shortcuts', body: [list], actions: [close], form: true, id: 'help-dialog', cls: 'sk-help-dialog' });
+  modalDialog({ title: 'Keyboard shortcuts', body: [list], actions: [close], form: true, id: 'help-dialog', cls: 'sk-help-dialog' });
   close.focus();
-  void dialog;
 }
 
 $('help').addEventListener('click', showHelp);
@@ -1377,5 +1375,3 @@ buildPanel();
 setTool(window.matchMedia('(max-width: 600px)').matches ? 'view' : 'pen');
 start();
 
-export { state as sketchState };
-void icon;
