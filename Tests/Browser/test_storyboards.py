@@ -310,6 +310,7 @@ class StoryboardTests(BrowserTest):
         wait_for(alice, lambda d: pixels(d, middle, "near", BLUE) > 4 * max(5, pixels(d, middle, "near", RED)),
                  "blue over red where they overlap")
 
+        self.wait_saved(alice, "both strokes")
         # Drag the blue layer below the red one, by its handle.
         handle = alice.find_element(By.CSS_SELECTOR, "#layers > li:first-child .sk-layer-handle")
         below = alice.find_element(By.CSS_SELECTOR, "#layers > li:last-child")

@@ -64,6 +64,11 @@ export class LayersPanel {
     const ids = new Set(shot.layers.map((l) => l.id));
     for (const id of [...this.checked]) if (!ids.has(id)) this.checked.delete(id);
     if (this.drag) return; // not under the pointer: after the drop
+    // Drawn again only when something it shows changed (not for every stroke).
+    const key = [currentId, this.o.transformMode(), [...this.checked].join(','), ...shot.layers.map((l) => [
+      l.id, l.name, l.visible, l.locked, l.opacity, l.group || '', l.strokes.length > 0].join(':'))].join('|');
+    if (key === this.key) return;
+    this.key = key;
     const focusedId = document.activeElement && this.list.contains(document.activeElement) ? document.activeElement.dataset.focus : null;
     const rows = [];
     const count = shot.layers.length;
@@ -230,7 +235,10 @@ export class LayersPanel {
       const count = rows.length;
       // Rows are top first; the model's index counts from the bottom.
       if (to !== from) this.move(layer.id, count - 1 - to);
-      else if (this.shot) this.render(this.shot, this.current);
+      else if (this.shot) {
+        this.key = null;
+        this.render(this.shot, this.current);
+      }
     };
     handle.addEventListener('pointermove', move);
     handle.addEventListener('pointerup', end);
