@@ -113,8 +113,11 @@ private func assembleApplication(
         store: store, blobs: blobs, probe: videoProbe,
         packager: VideoPackager(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger),
         workRoot: configuration.temporaryDirectory, logger: logger)
+    let storyboardExporter = StoryboardExportWorker(
+        store: store, blobs: blobs, runner: configuration.toolRunner, workRoot: configuration.temporaryDirectory, logger: logger)
     let jobs = JobQueue(
-        store: store, workers: [pdfWorker as any JobWorker, videoWorker] + configuration.additionalJobWorkers,
+        store: store,
+        workers: [pdfWorker as any JobWorker, videoWorker, storyboardExporter] + configuration.additionalJobWorkers,
         settings: JobQueue.Settings(
             concurrency: configuration.jobConcurrency, maxAttempts: configuration.jobAttempts,
             progressSaveInterval: configuration.jobProgressSaveInterval,
@@ -171,6 +174,10 @@ private func assembleApplication(
     MetricsController(hub: hub).addRoutes(to: router)
     let storyboards = StoryboardHub(store: store, now: now, logger: logger)
     StoryboardController(store: store, hub: storyboards, now: now).addRoutes(to: api)
+    StoryboardExportController(
+        store: store, blobs: blobs, jobs: jobs, hub: storyboards, decks: decks, workDirectory: configuration.temporaryDirectory,
+        now: now
+    ).addRoutes(to: api)
     RoomController(
         store: store, hub: hub, accounts: accounts, sessions: sessions, decks: decks, videos: videos, logger: logger, now: now
     )
