@@ -7,6 +7,7 @@ import {
 import { openGoLive } from './golive.js';
 import { UploadQueue, processingText, uploadLimits, formatBytes } from './uploader.js';
 import { LibraryVideos } from './library-videos.js';
+import { LibraryStoryboards } from './storyboard/library.js';
 import { progressBar, uploadCard } from './upload-cards.js';
 
 const POLL_MS = 500;
@@ -38,6 +39,16 @@ const videos = new LibraryVideos({
   folders: () => state.folders,
   onError: (error) => handleError(error),
 });
+// Storyboards (storyboard/library.js), under the videos.
+const storyboards = new LibraryStoryboards({
+  section: document.getElementById('storyboards-section'),
+  grid: document.getElementById('storyboards'),
+  empty: document.getElementById('storyboards-empty'),
+  newButton: document.getElementById('new-storyboard-button'),
+  folder: () => state.folder,
+  folders: () => state.folders,
+  onError: (error) => handleError(error),
+});
 const videoInput = document.getElementById('video-input');
 document.getElementById('upload-video').addEventListener('click', () => videoInput.click());
 videoInput.addEventListener('change', () => {
@@ -60,7 +71,7 @@ async function start() {
   }
   showUser();
   const saved = sessionStorage.getItem('podium.folder');
-  await Promise.all([loadFolders(), loadDecks(), videos.load()]);
+  await Promise.all([loadFolders(), loadDecks(), videos.load(), storyboards.load()]);
   if (saved && state.folders.some((f) => f.id === saved)) state.folder = saved;
   render();
   loadLiveBanner();
@@ -132,6 +143,7 @@ function render() {
   renderFolders();
   renderDecks();
   videos.render();
+  storyboards.render();
   renderView();
 }
 
@@ -143,6 +155,7 @@ function renderView() {
   document.getElementById('past-button').setAttribute('aria-current', history ? 'true' : 'false');
   grid.hidden = history;
   videos.setHidden(history);
+  storyboards.setHidden(history);
   dropzone.classList.toggle('is-hidden', history);
   if (history) {
     emptyState.hidden = true;

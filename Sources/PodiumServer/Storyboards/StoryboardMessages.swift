@@ -3,7 +3,9 @@ import PodiumCore
 
 /// What an editor sends on the storyboard socket (`docs/protocol.md`, "Storyboard editing").
 enum StoryboardClientMessage: Sendable {
-    case hello(token: String)
+    /// `token`: an API token; nil from a signed-in browser, whose cookie came with the upgrade
+    /// (its API token is HttpOnly, out of the page's reach).
+    case hello(token: String?)
     case edit(id: String, edit: StoryboardEdit)
     case undo(id: String)
     case redo(id: String)
@@ -31,7 +33,7 @@ extension StoryboardClientMessage: Decodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(String.self, forKey: .type)
         switch type {
-        case "hello": self = .hello(token: try container.decode(String.self, forKey: .token))
+        case "hello": self = .hello(token: try container.decodeIfPresent(String.self, forKey: .token))
         case "edit":
             self = .edit(
                 id: try container.decode(String.self, forKey: .id), edit: try container.decode(StoryboardEdit.self, forKey: .edit)

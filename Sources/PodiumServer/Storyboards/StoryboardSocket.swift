@@ -42,17 +42,23 @@ final class StoryboardSocket: SocketEndpoint {
     private let context: Context
     private let logger: Logger
     private let state: NIOLockedValueBox<State>
+    /// The user the upgrade request was signed in as, for a hello without a token.
+    private let signedIn: UserRecord?
 
     static func accept(storyboard id: String, context: Context, request: AppRequestContext) -> SocketUpgrade.Install {
         let logger = request.logger
+        // Who the upgrade's cookie (or bearer token) says is signed in: a browser's hello has no
+        // token to give (see ``StoryboardClientMessage/hello(token:)``). The origin was checked.
+        let signedIn = request.user
         return { channel in
-            let socket = StoryboardSocket(id: id, context: context, channel: channel, logger: logger)
+            let socket = StoryboardSocket(id: id, context: context, channel: channel, logger: logger, signedIn: signedIn)
             try SocketHandler.install(on: channel, endpoint: socket, maxMessageBytes: maxMessageBytes)
         }
     }
 
-    private init(id: String, context: Context, channel: any Channel, logger: Logger) {
+    private init(id: String, context: Context, channel: any Channel, logger: Logger, signedIn: UserRecord?) {
         self.storyboardID = id
+        self.signedIn = signedIn
         self.context = context
         self.logger = logger
         let outbox = Outbox(limit: context.outboxLimit, channel: channel, logger: logger, heartbeat: context.heartbeat)
@@ -131,7 +137,9 @@ final class StoryboardSocket: SocketEndpoint {
             return
         }
         do {
-            guard let user = try await context.accounts.user(token: token) else {
+            let user: UserRecord?
+            if let token { user = try await context.accounts.user(token: token) } else { user = signedIn }
+            guard let user else {
                 return refuse(StoryboardErrorMessage(code: "unauthorized", message: "Sign in to edit this storyboard."))
             }
             guard let record = try await context.store.storyboard(id: storyboardID) else {

@@ -1,0 +1,239 @@
+// The shot editor's layers panel: top layer first; pick the layer strokes go to; add, rename, hide,
+// lock, opacity, reorder by drag (the handle; or Move up / Move down from the keyboard), delete,
+// group the layers chosen with Shift+click (or the current one with the one under it) and ungroup, and the
+// "transform layer" mode. Every change is an edit (addLayer, updateLayer, moveLayer, deleteLayer,
+// groupLayers, ungroupLayers).
+//
+// State for tests: #layers > li.sk-layer[data-layer-id][data-index (from the bottom)][data-visible]
+// [data-locked][data-group].
+
+import { el, icon, iconButton, confirmDialog, promptDialog } from '../ui.js';
+import { emptyLayer, newId } from './common.js';
+
+export class LayersPanel {
+  /**
+   * @param {object} o
+   * @param {(edit) => string|null} o.edit
+   * @param {() => string} o.shotId
+   * @param {(layerId: string) => void} o.select
+   * @param {() => boolean} o.transformMode
+   * @param {() => void} o.toggleTransform
+   */
+  constructor(o) {
+    this.o = o;
+    this.shot = null;
+    this.current = null;
+    this.checked = new Set();
+    this.list = el('ol', { class: 'sk-layers', attrs: { id: 'layers', 'aria-label': 'Layers, top first' } });
+    this.opacity = el('input', { class: 'sk-layer-opacity', attrs: { type: 'range', min: '0', max: '1', step: '0.05', id: 'layer-opacity', 'aria-label': 'Opacity of the layer' } });
+    this.opacity.addEventListener('change', () => this.update({ opacity: Number(this.opacity.value) }));
+    this.transformButton = iconButton('move', 'Transform layer', {
+      cls: 'btn btn-sm', attrs: { 'data-action': 'transform-layer', 'aria-pressed': 'false', 'aria-keyshortcuts': 'T' },
+      on: { click: () => this.o.toggleTransform() },
+    });
+    this.actions = el('div', { class: 'sk-layer-actions' }, [
+      iconButton('chevronUp', 'Move up', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'layer-up' }, on: { click: () => this.step(1) } }),
+      iconButton('chevronDown', 'Move down', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'layer-down' }, on: { click: () => this.step(-1) } }),
+      iconButton('edit', 'Rename', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'rename-layer' }, on: { click: () => this.rename() } }),
+      el('button', { class: 'btn btn-sm', text: 'Group', attrs: { type: 'button', 'data-action': 'group-layers', title: 'Group this layer with the one under it (Shift+click layers to choose several)' }, on: { click: () => this.group() } }),
+      el('button', { class: 'btn btn-sm', text: 'Ungroup', attrs: { type: 'button', 'data-action': 'ungroup-layers' }, on: { click: () => this.ungroup() } }),
+      el('span', { class: 'sk-pair' }, [
+        this.transformButton,
+        iconButton('zoom-reset', 'Reset the layer’s transform', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'reset-layer-transform' }, on: { click: () => this.update({ transform: { x: 0, y: 0, scale: 1, rotation: 0 } }) } }),
+      ]),
+    ]);
+    this.node = el('section', { class: 'sk-section', attrs: { 'aria-labelledby': 'layers-title' } }, [
+      el('div', { class: 'sk-section-head' }, [
+        el('h2', { text: 'Layers', attrs: { id: 'layers-title' } }),
+        iconButton('plus', 'Add layer', { cls: 'btn btn-sm', attrs: { 'data-action': 'add-layer' }, on: { click: () => this.add() } }),
+      ]),
+      this.list,
+      el('label', { class: 'sk-field' }, ['Opacity', this.opacity]),
+      this.actions,
+    ]);
+    this.drag = null;
+  }
+
+  layer() {
+    return this.shot ? this.shot.layers.find((l) => l.id === this.current) || null : null;
+  }
+
+  render(shot, currentId) {
+    this.shot = shot;
+    this.current = currentId;
+    const ids = new Set(shot.layers.map((l) => l.id));
+    for (const id of [...this.checked]) if (!ids.has(id)) this.checked.delete(id);
+    if (this.drag) return; // not under the pointer: after the drop
+    const focusedId = document.activeElement && this.list.contains(document.activeElement) ? document.activeElement.dataset.focus : null;
+    const rows = [];
+    const count = shot.layers.length;
+    for (let i = count - 1; i >= 0; i -= 1) rows.push(this.row(shot.layers[i], i, count));
+    this.list.replaceChildren(...rows);
+    if (focusedId) {
+      const again = this.list.querySelector('[data-focus="' + CSS.escape(focusedId) + '"]');
+      if (again) again.focus({ preventScroll: true });
+    }
+    const layer = this.layer();
+    this.opacity.value = String(layer ? layer.opacity ?? 1 : 1);
+    this.opacity.disabled = !layer;
+    this.transformButton.setAttribute('aria-pressed', this.o.transformMode() ? 'true' : 'false');
+  }
+
+  row(layer, index, count) {
+    const current = layer.id === this.current;
+    const handle = el('button', {
+      class: 'sk-icon-btn sk-layer-handle', attrs: { type: 'button', 'aria-label': 'Drag to reorder “' + layer.name + '”', title: 'Drag to reorder', 'data-focus': 'handle:' + layer.id },
+    }, [icon('move', 16)]);
+    handle.addEventListener('pointerdown', (event) => this.startDrag(event, layer));
+    handle.addEventListener('keydown', (event) => {
+      if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
+        event.preventDefault();
+        this.o.select(layer.id);
+        this.move(layer.id, index + (event.key === 'ArrowUp' ? 1 : -1));
+      }
+    });
+    const eye = el('button', {
+      class: 'sk-icon-btn' + (layer.visible ? '' : ' is-off'),
+      attrs: { type: 'button', 'aria-pressed': layer.visible ? 'true' : 'false', 'aria-label': 'Show “' + layer.name + '”', title: layer.visible ? 'Hide' : 'Show', 'data-action': 'toggle-visible', 'data-focus': 'eye:' + layer.id },
+      on: { click: () => this.o.edit({ op: 'updateLayer', shot: this.o.shotId(), layer: layer.id, visible: !layer.visible }) },
+    }, [icon('eye', 16)]);
+    const name = el('button', {
+      class: 'sk-layer-name', attrs: { type: 'button', 'aria-pressed': current ? 'true' : 'false', 'data-action': 'select-layer', 'data-focus': 'name:' + layer.id, title: 'Draw on this layer (double-click to rename)' },
+      on: {
+        click: (event) => {
+          if (event.shiftKey) {
+            // Shift+click: choose layers to group.
+            if (this.checked.has(layer.id)) this.checked.delete(layer.id);
+            else this.checked.add(layer.id);
+            this.render(this.shot, this.current);
+            return;
+          }
+          this.o.select(layer.id);
+        },
+        dblclick: () => { this.o.select(layer.id); this.rename(); },
+      },
+    }, [layer.name, layer.group ? el('small', { text: 'group' }) : null, layer.strokes.length ? null : el('small', { text: 'empty' })]);
+    const lock = el('button', {
+      class: 'sk-icon-btn' + (layer.locked ? '' : ' is-off'),
+      attrs: { type: 'button', 'aria-pressed': layer.locked ? 'true' : 'false', 'aria-label': 'Lock “' + layer.name + '”', title: layer.locked ? 'Unlock' : 'Lock', 'data-action': 'toggle-lock', 'data-focus': 'lock:' + layer.id },
+      on: { click: () => this.o.edit({ op: 'updateLayer', shot: this.o.shotId(), layer: layer.id, locked: !layer.locked }) },
+    }, [icon(layer.locked ? 'lock' : 'unlock', 16)]);
+    const remove = el('button', {
+      class: 'sk-icon-btn', attrs: { type: 'button', 'aria-label': 'Delete “' + layer.name + '”', title: 'Delete layer', 'data-action': 'delete-layer', disabled: count <= 1, 'data-focus': 'delete:' + layer.id },
+      on: { click: () => this.remove(layer) },
+    }, [icon('trash', 16)]);
+    return el('li', {
+      class: 'sk-layer' + (current ? ' is-current' : '') + (layer.group ? ' in-group' : '') + (this.checked.has(layer.id) ? ' is-checked' : ''),
+      attrs: {
+        'data-layer-id': layer.id, 'data-index': index, 'data-visible': String(layer.visible), 'data-locked': String(layer.locked),
+        'data-group': layer.group || '', 'data-name': layer.name, 'aria-current': current ? 'true' : null,
+      },
+    }, [handle, eye, name, lock, remove]);
+  }
+
+  update(changes) {
+    const layer = this.layer();
+    if (layer) this.o.edit({ op: 'updateLayer', shot: this.o.shotId(), layer: layer.id, ...changes });
+  }
+
+  add() {
+    if (!this.shot) return;
+    const layer = emptyLayer('Layer ' + (this.shot.layers.length + 1));
+    const at = this.shot.layers.findIndex((l) => l.id === this.current);
+    const index = at < 0 ? this.shot.layers.length : at + 1;
+    if (this.o.edit({ op: 'addLayer', shot: this.o.shotId(), layer, index })) this.o.select(layer.id);
+  }
+
+  async rename() {
+    const layer = this.layer();
+    if (!layer) return;
+    const name = await promptDialog({ title: 'Rename layer', label: 'Name', value: layer.name, maxLength: 100 });
+    if (name && name !== layer.name) this.o.edit({ op: 'updateLayer', shot: this.o.shotId(), layer: layer.id, name });
+  }
+
+  async remove(layer) {
+    if (!this.shot || this.shot.layers.length <= 1) return;
+    if (layer.strokes.length) {
+      const sure = await confirmDialog({
+        title: 'Delete “' + layer.name + '”?', message: 'Its ' + layer.strokes.length + (layer.strokes.length === 1 ? ' stroke is' : ' strokes are') + ' deleted with it (Ctrl+Z brings it back).',
+        confirmLabel: 'Delete', danger: true,
+      });
+      if (!sure) return;
+    }
+    this.o.edit({ op: 'deleteLayer', shot: this.o.shotId(), layer: layer.id });
+  }
+
+  move(layerId, index) {
+    if (!this.shot) return;
+    const clamped = Math.max(0, Math.min(this.shot.layers.length - 1, index));
+    const at = this.shot.layers.findIndex((l) => l.id === layerId);
+    if (at === clamped) return;
+    this.o.edit({ op: 'moveLayer', shot: this.o.shotId(), layer: layerId, index: clamped });
+  }
+
+  step(delta) {
+    const at = this.shot ? this.shot.layers.findIndex((l) => l.id === this.current) : -1;
+    if (at >= 0) this.move(this.current, at + delta);
+  }
+
+  group() {
+    if (!this.shot) return;
+    let ids = [...this.checked];
+    if (ids.length < 2) {
+      const at = this.shot.layers.findIndex((l) => l.id === this.current);
+      if (at <= 0) return;
+      ids = [this.shot.layers[at - 1].id, this.current];
+    }
+    this.o.edit({ op: 'groupLayers', shot: this.o.shotId(), layers: ids, group: newId('g') });
+    this.checked.clear();
+  }
+
+  ungroup() {
+    const layer = this.layer();
+    if (layer && layer.group) this.o.edit({ op: 'ungroupLayers', shot: this.o.shotId(), group: layer.group });
+  }
+
+  // Drag by the handle (mouse, pen or touch): the row follows the pointer, dropped between rows.
+  startDrag(event, layer) {
+    if (event.button !== 0) return;
+    event.preventDefault();
+    const handle = event.currentTarget;
+    handle.setPointerCapture(event.pointerId);
+    const row = handle.closest('.sk-layer');
+    const rows = [...this.list.children];
+    const boxes = rows.map((r) => r.getBoundingClientRect());
+    const from = rows.indexOf(row);
+    const y0 = event.clientY;
+    this.drag = { layer: layer.id, to: from };
+    row.classList.add('is-dragging');
+    const move = (e) => {
+      const dy = e.clientY - y0;
+      row.style.transform = 'translateY(' + dy + 'px)';
+      const y = e.clientY;
+      let to = rows.length - 1;
+      for (let i = 0; i < boxes.length; i += 1) {
+        if (y < boxes[i].top + boxes[i].height / 2) {
+          to = i > from ? i - 1 : i;
+          break;
+        }
+      }
+      this.drag.to = to;
+    };
+    const end = () => {
+      handle.removeEventListener('pointermove', move);
+      handle.removeEventListener('pointerup', end);
+      handle.removeEventListener('pointercancel', end);
+      row.classList.remove('is-dragging');
+      row.style.transform = '';
+      const { to } = this.drag;
+      this.drag = null;
+      const count = rows.length;
+      // Rows are top first; the model's index counts from the bottom.
+      if (to !== from) this.move(layer.id, count - 1 - to);
+      else if (this.shot) this.render(this.shot, this.current);
+    };
+    handle.addEventListener('pointermove', move);
+    handle.addEventListener('pointerup', end);
+    handle.addEventListener('pointercancel', end);
+  }
+}

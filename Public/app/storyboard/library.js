@@ -1,0 +1,157 @@
+// The library's storyboards, beside its decks and videos: "New storyboard" (title, aspect ratio),
+// a card per storyboard (scenes, shots, aspect ratio, last change) that opens it, and rename /
+// move to a folder / delete from the card.
+//
+// State for tests: #storyboards li.storyboard-card[data-storyboard-id][data-title].
+
+import { api } from '../api.js';
+import { el, icon, iconButton, toast, confirmDialog, promptDialog, chooseDialog, modalDialog } from '../ui.js';
+import { ASPECT_RATIOS } from './common.js';
+
+export class LibraryStoryboards {
+  /**
+   * @param {object} o
+   * @param {HTMLElement} o.section
+   * @param {HTMLElement} o.grid
+   * @param {HTMLElement} o.empty
+   * @param {HTMLElement} o.newButton
+   * @param {() => string|null} o.folder   the folder in view (null: all)
+   * @param {() => Array<{id, name}>} o.folders
+   * @param {(error) => void} o.onError
+   */
+  constructor(o) {
+    this.o = o;
+    this.items = [];
+    o.newButton.addEventListener('click', () => this.create());
+  }
+
+  async load() {
+    try {
+      this.items = await api('/api/v1/storyboards');
+    } catch (error) {
+      if (error.status === 404) this.items = []; // a server without storyboards
+      else this.o.onError(error);
+    }
+    this.render();
+  }
+
+  setHidden(hidden) {
+    this.o.section.hidden = hidden;
+  }
+
+  render() {
+    const folder = this.o.folder();
+    const items = this.items.filter((s) => folder === null || s.folderId === folder);
+    this.o.grid.replaceChildren(...items.map((s) => this.card(s)));
+    this.o.empty.hidden = items.length > 0;
+  }
+
+  href(item) {
+    return '/storyboard.html?id=' + encodeURIComponent(item.id);
+  }
+
+  card(item) {
+    const thumb = el('a', { class: 'deck-thumb storyboard-thumb', attrs: { href: this.href(item), 'aria-label': 'Open ' + item.title, tabindex: '-1' } }, [
+      icon('grid', 36),
+      el('span', { class: 'pages-badge', text: item.aspectRatio || '16:9' }),
+    ]);
+    const shots = Number(item.shotCount || 0);
+    const scenes = Number(item.sceneCount || 0);
+    const updated = item.updatedAt ? new Date(item.updatedAt) : null;
+    const meta = el('div', { class: 'deck-meta' }, [
+      el('span', { class: 'deck-pages', text: scenes + (scenes === 1 ? ' scene' : ' scenes') + ' · ' + shots + (shots === 1 ? ' shot' : ' shots') }),
+      updated && !Number.isNaN(updated.getTime())
+        ? el('span', { class: 'deck-pages', text: '· ' + updated.toLocaleDateString(undefined, { day: 'numeric', month: 'short' }), attrs: { title: 'Changed ' + updated.toLocaleString() } })
+        : null,
+    ]);
+    const body = el('div', { class: 'deck-body' }, [
+      el('a', { class: 'deck-title storyboard-title', text: item.title, attrs: { href: this.href(item), title: item.title, 'data-action': 'open-storyboard' } }),
+      item.description ? el('p', { class: 'storyboard-desc', text: item.description }) : null,
+      meta,
+    ]);
+    // A project someone shared with us is theirs to rename, file and delete.
+    const mine = item.owned !== false;
+    const actions = el('div', { class: 'deck-actions' }, !mine ? [el('span', { class: 'deck-pages', text: 'Shared with you' })] : [
+      iconButton('edit', 'Rename', { cls: 'btn', on: { click: () => this.rename(item) }, attrs: { 'data-action': 'rename-storyboard', 'aria-label': 'Rename ' + item.title } }),
+      this.o.folders().length ? iconButton('folder', 'Move', { cls: 'btn', on: { click: () => this.move(item) }, attrs: { 'data-action': 'move-storyboard', 'aria-label': 'Move ' + item.title + ' to a folder' } }) : null,
+      iconButton('trash', 'Delete', { cls: 'btn', on: { click: () => this.remove(item) }, attrs: { 'data-action': 'delete-storyboard', 'aria-label': 'Delete ' + item.title } }),
+    ]);
+    return el('li', { class: 'deck-card storyboard-card', attrs: { 'data-storyboard-id': item.id, 'data-title': item.title } }, [thumb, body, actions]);
+  }
+
+  create() {
+    const title = el('input', { class: 'input', attrs: { type: 'text', id: 'new-storyboard-name', maxlength: 200, required: true, autocomplete: 'off', value: 'Untitled storyboard' } });
+    const aspect = el('select', { class: 'input', attrs: { id: 'new-storyboard-aspect' } },
+      ASPECT_RATIOS.map((r) => el('option', { text: r, attrs: { value: r, selected: r === '16:9' } })));
+    const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
+    const ok = el('button', { class: 'btn btn-primary', text: 'Create', attrs: { type: 'submit', 'data-role': 'confirm' } });
+    const { dialog, content } = modalDialog({
+      title: 'New storyboard', form: true, id: 'new-storyboard',
+      body: [
+        el('label', { class: 'field' }, [el('span', { class: 'field-label', text: 'Title' }), title]),
+        el('label', { class: 'field' }, [el('span', { class: 'field-label', text: 'Aspect ratio' }), aspect]),
+      ],
+      actions: [cancel, ok],
+    });
+    cancel.addEventListener('click', () => dialog.close());
+    content.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const text = title.value.trim();
+      if (!text) {
+        title.focus();
+        return;
+      }
+      ok.disabled = true;
+      try {
+        const body = { title: text, aspectRatio: aspect.value };
+        if (this.o.folder()) body.folderId = this.o.folder();
+        const created = await api('/api/v1/storyboards', { method: 'POST', body });
+        dialog.close();
+        location.assign(this.href(created));
+      } catch (error) {
+        ok.disabled = false;
+        toast(error.message, { kind: 'error' });
+      }
+    });
+    title.select();
+  }
+
+  async rename(item) {
+    const title = await promptDialog({ title: 'Rename storyboard', label: 'Title', value: item.title });
+    if (!title || title.trim() === item.title) return;
+    await this.patch(item, { title: title.trim() });
+  }
+
+  async move(item) {
+    const options = [{ value: '', label: 'No folder (top level)' }, ...this.o.folders().map((f) => ({ value: f.id, label: f.name }))];
+    const choice = await chooseDialog({ title: 'Move “' + item.title + '”', label: 'Folder', options, value: item.folderId || '' });
+    if (choice === undefined) return;
+    await this.patch(item, { folderId: choice || null });
+  }
+
+  async patch(item, body) {
+    try {
+      const updated = await api('/api/v1/storyboards/' + encodeURIComponent(item.id), { method: 'PATCH', body });
+      this.items = this.items.map((s) => (s.id === item.id ? { ...s, ...updated } : s));
+      this.render();
+    } catch (error) {
+      toast(error.message, { kind: 'error' });
+    }
+  }
+
+  async remove(item) {
+    const sure = await confirmDialog({
+      title: 'Delete “' + item.title + '”?', message: 'Every scene, shot and drawing of this storyboard is deleted. This cannot be undone.',
+      confirmLabel: 'Delete', danger: true,
+    });
+    if (!sure) return;
+    try {
+      await api('/api/v1/storyboards/' + encodeURIComponent(item.id), { method: 'DELETE' });
+      this.items = this.items.filter((s) => s.id !== item.id);
+      this.render();
+      toast('Deleted “' + item.title + '”.', { kind: 'success' });
+    } catch (error) {
+      toast(error.message, { kind: 'error' });
+    }
+  }
+}
