@@ -11,6 +11,7 @@
 import { api, currentUser, goToLogin } from '../api.js';
 import { el, icon, iconButton, hydrateIcons, toast, confirmDialog, promptDialog, modalDialog, isTyping, dialogOpen } from '../ui.js';
 import { StoryDoc, userId } from './doc.js';
+import { mountProjectTools } from './project-tools.js';
 import {
   aspectValue, aspectOptions, allShots, locateShot, emptyShot, drawShot, durationText, saveIndicator, newId, strokeCount,
 } from './common.js';
@@ -55,6 +56,7 @@ async function start() {
     return;
   }
   showRecord();
+  mountProjectTools($('project-tools'), state.record);
   const doc = new StoryDoc(projectId, { author: userId(user) });
   state.doc = doc;
   doc.addEventListener('save', (event) => save.set(event.detail.state));
