@@ -43,6 +43,16 @@ def storyboard_with_shots(title):
 
 
 class StoryboardToolsTests(BrowserTest):
+    def click(self, driver, css):
+        """Clicks what the selector finds, again if the page drew it anew in between."""
+        def attempt(d):
+            element = d.find_element(By.CSS_SELECTOR, css)
+            d.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+            element.click()
+            return True
+
+        wait_for(driver, attempt, f"a click on {css}")
+
     def open_project(self, driver, board):
         driver.get(SERVER.base + "/storyboard.html?id=" + board["id"])
         wait_for(driver, lambda d: d.execute_script("return document.body.dataset.ready") == "true", "the project connected")
@@ -89,3 +99,28 @@ class StoryboardToolsTests(BrowserTest):
             "const i = document.querySelector('podium-stage img.current'); return !!(i && i.complete && i.naturalWidth);"),
             "the viewer showing the shot")
         screenshot(viewer, "storyboard-presented-viewer")
+
+    def test_storyboard_tools_3_shot_history(self):
+        """A shot's history lists its versions; restoring the earlier one puts its dialogue back, for
+        everyone and on the server."""
+        board = storyboard_with_shots("History board")
+        shot = board["content"]["scenes"][0]["shots"][0]["id"]
+        ada = self.driver(1280, 900)
+        self.sign_in_with_cookie(ada)
+        self.open_project(ada, board)
+        self.click(ada, f".sb-shot[data-shot-id='{shot}']")
+        dialogue = wait_for(ada, lambda d: visible(d, "#shot-dialogue"), "the shot's dialogue")
+        dialogue.send_keys("We go at dawn.")
+        ada.find_element(By.ID, "shot-notes").click()  # the change is sent when the field is left
+
+        def dialogue_on_server():
+            status, body = SERVER.api("GET", f"/api/v1/storyboards/{board['id']}")
+            return body["content"]["scenes"][0]["shots"][0]["dialogue"] if status == 200 else None
+
+        wait_for(ada, lambda d: dialogue_on_server() == "We go at dawn.", "the dialogue stored")
+        self.click(ada, "[data-action=shot-history]")
+        wait_for(ada, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#shot-history li[data-seq]")) == 2, "two versions")
+        screenshot(ada, "storyboard-history")
+        self.click(ada, "#shot-history li[data-seq]:last-child [data-action=restore]")
+        wait_for(ada, lambda d: dialogue_on_server() == "", "the earlier dialogue restored on the server")
+        wait_for(ada, lambda d: d.find_element(By.ID, "shot-dialogue").get_attribute("value") == "", "and on the page")

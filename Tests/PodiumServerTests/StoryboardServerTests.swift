@@ -246,7 +246,8 @@ struct StoryboardServerTests {
             let versions = try await client.request(.get, "/api/v1/storyboards/\(id)/shots/\(shot)/versions", token: token)
                 .array()
             // One person's edits in one burst are one version.
-            #expect(versions.map { $0["seq"] as? Int } == [6])
+            #expect(versions.map { $0["seq"] as? Int } == [6, 0])
+            #expect(versions.last?["authorName"] as? String == "Earlier")
             #expect(versions.first?["authorName"] as? String != nil)
             let atThree = try await client.request(.get, "/api/v1/storyboards/\(id)/shots/\(shot)/versions/3", token: token)
                 .object()
