@@ -627,6 +627,16 @@ class StoryboardTests(BrowserTest):
         self.key(alice, "0")
         wait_for(alice, lambda d: stage_data(d, "view") == "0,0,1.00,0.000", "the view reset")
 
+        # The shot's versions: the edits of one person in a burst are one version, the newest is
+        # the current one (restoring an earlier one is the restoreShot edit, the model's and the
+        # server's tests'; one account cannot make two versions within a test's time).
+        self.click(alice, "[data-action=shot-history]")
+        wait_for(alice, lambda d: d.find_elements(By.CSS_SELECTOR, "#versions .sk-version"), "the shot's versions")
+        self.assertIn("Admin", text_of(alice, "#versions"))
+        self.assertFalse(alice.find_element(By.CSS_SELECTOR, "#versions .sk-version [data-action=restore-version]").is_enabled())
+        self.key(alice, Keys.ESCAPE)
+        wait_for(alice, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the versions closed")
+
         # The shortcuts' help (?).
         self.key(alice, "?")
         wait_for(alice, lambda d: visible(d, "#help-dialog"), "the shortcuts' help")

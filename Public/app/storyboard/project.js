@@ -149,19 +149,42 @@ function thumbKey(shot) {
 
 const THUMB_W = 176;
 
+// Thumbnails are drawn a few at a time (a frame's worth of work each), so a project of hundreds of
+// shots shows its cards at once and fills them in; the card's data-drawn says when it is.
+const toDraw = new Map(); // shot id -> shot
+let drawing = 0;
+
 function thumbnail(shot) {
   const key = thumbKey(shot);
   let entry = state.thumbs.get(shot.id);
   if (!entry || entry.key !== key) {
     const canvas = (entry && entry.canvas) || el('canvas', { class: 'sb-thumb-canvas', attrs: { 'aria-hidden': 'true' } });
     const dpr = Math.min(2, window.devicePixelRatio || 1);
-    canvas.width = Math.round(THUMB_W * dpr);
-    canvas.height = Math.round((THUMB_W / aspectValue(state.record.aspectRatio)) * dpr);
-    drawShot(canvas, shot);
+    const w = Math.round(THUMB_W * dpr);
+    const h = Math.round((THUMB_W / aspectValue(state.record.aspectRatio)) * dpr);
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w;
+      canvas.height = h;
+    }
     entry = { key, canvas };
     state.thumbs.set(shot.id, entry);
+    toDraw.set(shot.id, shot);
+    if (!drawing) drawing = requestAnimationFrame(drawSome);
   }
   return entry.canvas;
+}
+
+function drawSome() {
+  drawing = 0;
+  const until = performance.now() + 8;
+  for (const [id, shot] of toDraw) {
+    toDraw.delete(id);
+    const entry = state.thumbs.get(id);
+    if (entry) drawShot(entry.canvas, shot);
+    if (performance.now() > until) break;
+  }
+  if (toDraw.size) drawing = requestAnimationFrame(drawSome);
+  else document.body.dataset.thumbnails = 'drawn';
 }
 
 function sketchHref(shotId) {
