@@ -154,6 +154,7 @@ private func assembleApplication(
         maxUploadBytes: configuration.maxUploadBytes, now: now)
     decks.addRoutes(to: api)
     FolderController(store: store, now: now).addRoutes(to: api)
+    UserController(store: store, accounts: accounts, now: now).addRoutes(to: api)
     LimitsController(
         limits: .init(
             maxUploadBytes: configuration.maxUploadBytes, maxVideoUploadBytes: configuration.maxVideoUploadBytes,
