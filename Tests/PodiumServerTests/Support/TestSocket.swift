@@ -53,8 +53,11 @@ final class TestSocket {
                     let upgrade = NIOTypedHTTPClientUpgradeConfiguration<Bool>(
                         upgradeRequestHead: head, upgraders: [upgrader],
                         notUpgradingCompletionHandler: { channel in channel.eventLoop.makeSucceededFuture(false) })
+                    var configuration = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: upgrade)
+                    // The frames that come with the 101 (the lobby's first list does) are the socket's.
+                    configuration.leftOverBytesStrategy = .forwardBytes
                     let result = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: .init(upgradeConfiguration: upgrade))
+                        configuration: configuration)
                     return (channel, result)
                 }
             }
