@@ -207,6 +207,26 @@ struct StoryboardServerTests {
         }
     }
 
+    /// A signed-in browser cannot read its API token (an HttpOnly cookie): its hello has none, and
+    /// the cookie that came with the upgrade says who it is (the origin check keeps other sites out).
+    @Test func aBrowserSaysHelloWithItsCookie() async throws {
+        try await AuthorizationMatrixTests.withAccounts { client, _, tokens in
+            let id = try #require(try await Self.create(client, token: tokens.owner)["id"] as? String)
+            let path = "/api/v1/storyboards/\(id)/live"
+            var owner = HTTPFields()
+            owner[.cookie] = "podium_auth=\(tokens.owner)"
+            let browser = try await TestSocket.connect(port: client.port, path: path, headers: owner)
+            let welcome = try await browser.hello([:])
+            #expect(welcome["type"] as? String == "welcome", "\(welcome)")
+            var other = HTTPFields()
+            other[.cookie] = "podium_auth=\(tokens.other)"
+            let outsider = try await TestSocket.connect(port: client.port, path: path, headers: other)
+            #expect(try await outsider.hello([:])["code"] as? String == "forbidden")
+            let nobody = try await TestSocket.connect(port: client.port, path: path)
+            #expect(try await nobody.hello([:])["code"] as? String == "unauthorized")
+        }
+    }
+
     @Test func socketsOfOutsidersAndBadMessagesAreRefused() async throws {
         try await AuthorizationMatrixTests.withAccounts { client, _, tokens in
             let id = try #require(try await Self.create(client, token: tokens.owner)["id"] as? String)
