@@ -113,8 +113,11 @@ private func assembleApplication(
         store: store, blobs: blobs, probe: videoProbe,
         packager: VideoPackager(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger),
         workRoot: configuration.temporaryDirectory, logger: logger)
+    let storyboardExporter = StoryboardExportWorker(
+        store: store, blobs: blobs, runner: configuration.toolRunner, workRoot: configuration.temporaryDirectory, logger: logger)
     let jobs = JobQueue(
-        store: store, workers: [pdfWorker as any JobWorker, videoWorker] + configuration.additionalJobWorkers,
+        store: store,
+        workers: [pdfWorker as any JobWorker, videoWorker, storyboardExporter] + configuration.additionalJobWorkers,
         settings: JobQueue.Settings(
             concurrency: configuration.jobConcurrency, maxAttempts: configuration.jobAttempts,
             progressSaveInterval: configuration.jobProgressSaveInterval,
@@ -151,6 +154,7 @@ private func assembleApplication(
         maxUploadBytes: configuration.maxUploadBytes, now: now)
     decks.addRoutes(to: api)
     FolderController(store: store, now: now).addRoutes(to: api)
+    UserController(store: store, accounts: accounts, now: now).addRoutes(to: api)
     LimitsController(
         limits: .init(
             maxUploadBytes: configuration.maxUploadBytes, maxVideoUploadBytes: configuration.maxVideoUploadBytes,
@@ -171,6 +175,10 @@ private func assembleApplication(
     MetricsController(hub: hub).addRoutes(to: router)
     let storyboards = StoryboardHub(store: store, now: now, logger: logger)
     StoryboardController(store: store, hub: storyboards, now: now).addRoutes(to: api)
+    StoryboardExportController(
+        store: store, blobs: blobs, jobs: jobs, hub: storyboards, decks: decks, workDirectory: configuration.temporaryDirectory,
+        now: now
+    ).addRoutes(to: api)
     RoomController(
         store: store, hub: hub, accounts: accounts, sessions: sessions, decks: decks, videos: videos, logger: logger, now: now
     )

@@ -15,6 +15,12 @@ extension SQLStore: UserStore {
         }
     }
 
+    public func users() async throws -> [UserRecord] {
+        try await serial { db in
+            try await db.select().column("*").from("users").orderBy("email").all(decoding: UserRecord.self, with: Self.decoding)
+        }
+    }
+
     public func user(email: String) async throws -> UserRecord? {
         try await serial { db in
             try await db.select().column("*").from("users").where("email", .equal, email)

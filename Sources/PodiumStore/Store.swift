@@ -6,6 +6,8 @@ public protocol UserStore: Sendable {
     func userCount() async throws -> Int
     func insertUser(_ user: UserRecord) async throws
     func user(email: String) async throws -> UserRecord?
+    /// Every account, by email.
+    func users() async throws -> [UserRecord]
     func user(id: String) async throws -> UserRecord?
     func insertToken(hash: String, userId: String, expiresAt: Date) async throws
     /// The user a token belongs to, if the token exists and has not expired at `now`.

@@ -98,6 +98,10 @@ struct MigrateDataTests {
                     storyboardId: "sb1", seq: 1, authorId: "u9", commandKey: "u9:e1", shotId: "sh1", edit: #"{"op":"renumberShots"}"#,
                     createdAt: StoreTests.t1)
             ], summary: StoryboardSummaryChange(sceneCount: 1, shotCount: 1))
+        try await store.insertStoryboardExport(
+            StoryboardExportRecord(
+                id: "x1", storyboardId: "sb1", ownerId: "u1", format: .sheet, layout: 4, seq: 1, status: .ready,
+                blob: String(repeating: "b", count: 64) + ".pdf", bytes: 9, createdAt: StoreTests.t1))
     }
 
     @Test(.enabled(if: TestStores.databaseURL != nil))

@@ -103,6 +103,29 @@ struct StoryboardServerTests {
         }
     }
 
+    @Test func anAdminMakesTheAccountsThatProjectsAreSharedWith() async throws {
+        try await AuthorizationMatrixTests.withAccounts { client, _, tokens in
+            let body = #"{"email":"Crew@Example.org","name":"Crew","password":"storyboard-crew"}"#
+            #expect(try await client.request(.post, "/api/v1/users", token: tokens.owner, json: body).status == .forbidden)
+            let made = try await client.request(.post, "/api/v1/users", token: tokens.admin, json: body)
+            #expect(made.status == .created)
+            #expect(try made.object()["email"] as? String == "crew@example.org" && made.object()["role"] as? String == "presenter")
+            let again = try await client.request(.post, "/api/v1/users", token: tokens.admin, json: body)
+            #expect(again.status == .conflict && again.errorCode == "email_taken")
+            let short = try await client.request(
+                .post, "/api/v1/users", token: tokens.admin, json: #"{"email":"a@b.c","password":"short"}"#)
+            #expect(short.status == .badRequest)
+            #expect(try await client.request(.get, "/api/v1/users", token: tokens.admin).array().count == 4)
+            #expect(try await client.request(.get, "/api/v1/users", token: tokens.other).status == .forbidden)
+
+            let crew = try await client.login(email: "crew@example.org", password: "storyboard-crew")
+            let id = try #require(try await Self.create(client, token: tokens.owner)["id"] as? String)
+            _ = try await client.request(
+                .post, "/api/v1/storyboards/\(id)/editors", token: tokens.owner, json: #"{"email":"crew@example.org"}"#)
+            #expect(try await client.request(.get, "/api/v1/storyboards/\(id)", token: crew).status == .ok)
+        }
+    }
+
     @Test func editsAreStoredThenSentToEveryEditorAndUndoTouchesOnlyOnesOwn() async throws {
         try await AuthorizationMatrixTests.withAccounts { client, _, tokens in
             let project = try await Self.create(client, token: tokens.owner)
@@ -266,7 +289,8 @@ struct StoryboardServerTests {
             let versions = try await client.request(.get, "/api/v1/storyboards/\(id)/shots/\(shot)/versions", token: token)
                 .array()
             // One person's edits in one burst are one version.
-            #expect(versions.map { $0["seq"] as? Int } == [6])
+            #expect(versions.map { $0["seq"] as? Int } == [6, 0])
+            #expect(versions.last?["authorName"] as? String == "Earlier")
             #expect(versions.first?["authorName"] as? String != nil)
             let atThree = try await client.request(.get, "/api/v1/storyboards/\(id)/shots/\(shot)/versions/3", token: token)
                 .object()

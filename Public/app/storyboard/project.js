@@ -11,6 +11,8 @@
 import { api, currentUser, goToLogin } from '../api.js';
 import { el, icon, iconButton, hydrateIcons, toast, confirmDialog, promptDialog, modalDialog, isTyping, dialogOpen } from '../ui.js';
 import { StoryDoc, userId } from './doc.js';
+import { mountProjectTools } from './project-tools.js';
+import { openShotHistory } from './history.js';
 import {
   aspectValue, aspectOptions, allShots, locateShot, emptyShot, drawShot, durationText, saveIndicator, newId, strokeCount,
 } from './common.js';
@@ -55,6 +57,7 @@ async function start() {
     return;
   }
   showRecord();
+  mountProjectTools($('project-tools'), state.record);
   const doc = new StoryDoc(projectId, { author: userId(user) });
   state.doc = doc;
   doc.addEventListener('save', (event) => save.set(event.detail.state));
@@ -373,6 +376,7 @@ function renderInspector(view) {
     el('div', { class: 'sb-inspector-actions' }, [
       iconButton('copy', 'Duplicate', { cls: 'btn btn-sm', attrs: { 'data-action': 'duplicate-shot' }, on: { click: () => duplicateShot(shotId) } }),
       iconButton('move', 'Move to…', { cls: 'btn btn-sm', attrs: { 'data-action': 'move-shot' }, on: { click: () => moveDialog(shotId) } }),
+      iconButton('clock', 'History…', { cls: 'btn btn-sm', attrs: { 'data-action': 'shot-history' }, on: { click: () => openShotHistory(state.record, shotId, state.doc) } }),
       iconButton('trash', 'Delete', { cls: 'btn btn-sm', attrs: { 'data-action': 'delete-shot' }, on: { click: () => deleteShot(shotId) } }),
     ]),
   );

@@ -10,7 +10,9 @@ public struct SketchDrawing: Sendable {
     /// Bottom first; hidden layers left out.
     public var layers: [SketchDrawingLayer]
 
-    public init(width: Double, height: Double, background: (red: Double, green: Double, blue: Double), layers: [SketchDrawingLayer]) {
+    public init(
+        width: Double, height: Double, background: (red: Double, green: Double, blue: Double), layers: [SketchDrawingLayer]
+    ) {
         self.width = width
         self.height = height
         self.background = background

@@ -44,13 +44,24 @@ struct DeckController {
         let received = try await Upload.receive(request, into: uploadDirectory, limit: maxUploadBytes)
         defer { try? FileManager.default.removeItem(at: received.file) }
         try Upload.requirePDF(received)
-        let sourceHash = try blobs.put(fileAt: received.file, fileExtension: "pdf")
         let given = request.uri.queryParameters.get("title") ?? received.filename.map(Self.title(fromFilename:))
+        return try await ingest(
+            file: received.file, bytes: received.bytes, title: given, ownerId: ownerId, folderId: folderId, roomId: roomId,
+            room: room)
+    }
+
+    /// Takes a PDF file (an upload, a storyboard's shots) into the library and queues its
+    /// processing; without a title the deck takes the PDF's own.
+    func ingest(
+        file: URL, bytes: Int, title given: String?, ownerId: String, folderId: String?, roomId: String? = nil,
+        room: DeckIngestRequest.RoomUpload? = nil
+    ) async throws -> (DeckRecord, JobRecord) {
+        let sourceHash = try blobs.put(fileAt: file, fileExtension: "pdf")
         let title = given.map(Self.cleanTitle).flatMap { $0.isEmpty ? nil : $0 }
         let deck = DeckRecord(
             id: IDs.make("d"), ownerId: ownerId, folderId: folderId, title: title ?? DeckIngestRequest.placeholderTitle,
             status: .processing,
-            sourceHash: sourceHash, sourceBytes: received.bytes, createdAt: now(), roomId: roomId)
+            sourceHash: sourceHash, sourceBytes: bytes, createdAt: now(), roomId: roomId)
         try await store.insertDeck(deck)
         do {
             let job = try await jobs.enqueue(
@@ -65,7 +76,7 @@ struct DeckController {
     }
 
     /// How far the deck's processing has come, while it is processing.
-    private func progress(of deck: DeckRecord) -> IngestProgress? {
+    func progress(of deck: DeckRecord) -> IngestProgress? {
         jobs.progress(subjectId: deck.id).map { IngestProgress(stage: $0.stage, done: $0.done, total: $0.total) }
     }
 

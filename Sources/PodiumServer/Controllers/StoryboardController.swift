@@ -168,6 +168,20 @@ struct StoryboardController {
                     seq: edit.seq, at: edit.createdAt, firstAt: edit.createdAt, author: edit.authorId,
                     authorName: names[edit.authorId] ?? ""))
         }
+        // The shot as it was before the oldest change listed, when it existed then (the shot a
+        // project starts with, a shot older than the history kept): one can go back to it too.
+        if versions.count < Self.maxVersions, let oldest = edits.last, oldest.seq > 0,
+            let before = try? await StoryboardHub.load(record.id, throughSeq: oldest.seq - 1, store: store),
+            before.content.scenes.contains(where: { $0.shots.contains { $0.id == shot } })
+        {
+            let previous = try await store.storyboardEdits(
+                storyboardId: record.id, afterSeq: oldest.seq - 2, throughSeq: oldest.seq - 1)
+            let at = previous.first?.createdAt ?? record.createdAt
+            versions.append(
+                ShotVersionResponse(
+                    seq: oldest.seq - 1, at: at, firstAt: at, author: previous.first?.authorId ?? record.ownerId,
+                    authorName: "Earlier"))
+        }
         return versions
     }
 

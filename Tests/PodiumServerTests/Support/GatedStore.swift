@@ -72,6 +72,10 @@ final class GatedStore: PodiumStore {
         try await base.user(email: email)
     }
 
+    func users() async throws -> [UserRecord] {
+        try await base.users()
+    }
+
     func user(id: String) async throws -> UserRecord? {
         try await base.user(id: id)
     }

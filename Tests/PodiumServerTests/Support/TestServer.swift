@@ -1,11 +1,10 @@
 import Foundation
-import Hummingbird
-import HummingbirdTesting
+import HTTPTypes
 import Logging
 import NIOCore
 import PodiumServer
 import PodiumStore
-import Synchronization
+import ServiceLifecycle
 import Testing
 
 /// The real application in-process, on a temporary data directory with real SQLite, Poppler and
@@ -35,8 +34,8 @@ struct TestServer {
         configuration.seedDemoDeck = false
         // The cheapest bcrypt cost: these tests check behaviour, not password strength.
         configuration.bcryptCost = 4
-        // The test client keeps one connection and does not reconnect when the server closes it
-        // (browsers do), and some tests leave it idle for minutes.
+        // Some tests leave the test client's connection idle for minutes; it would reconnect, but
+        // a connection the server closes just as a request goes out fails that request.
         configuration.httpIdleTimeout = .seconds(600)
         if store == .postgres, let base = TestStores.databaseURL, var components = URLComponents(string: base) {
             components.path = "/podium_t_" + Self.databaseName(for: directory)
@@ -59,25 +58,51 @@ struct TestServer {
         return String(hash, radix: 16)
     }
 
-    /// Runs `body` against the live server (a real port, so WebSockets work).
+    /// Runs `body` against the live server (a real port, so WebSockets work): the application
+    /// runs as a service until `body` returns or throws, then shuts down gracefully, and `run`
+    /// returns once it has stopped. The test client's connection is closed first; one the server
+    /// closed already (tests of `httpIdleTimeout`) is no error. `body`'s error comes first, then
+    /// the server's.
     func run(
         store: (any PodiumStore)? = nil, bus: (any SessionBus)? = nil, now: @escaping @Sendable () -> Date = { Date() },
         _ body: @escaping @Sendable (Client) async throws -> Void
     ) async throws {
         if store == nil, let url = configuration.databaseURL { try await TestStores.ensureDatabase(url) }
+        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let (app, _) = try await buildApplication(
-            configuration: configuration, store: store, bus: bus, logger: Self.logger(), now: now)
-        let finished = Atomic<Bool>(false)
-        do {
-            try await app.test(.live) { client in
-                try await body(Client(client: client, port: client.port!))
-                finished.store(true, ordering: .relaxed)
+            configuration: configuration, store: store, bus: bus, logger: Self.logger(), now: now,
+            onServerRunning: { channel in
+                portContinuation.yield(channel.localAddress?.port ?? 0)
+                portContinuation.finish()
+            })
+        let services = ServiceGroup(configuration: .init(services: [app], logger: Self.logger()))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { portContinuation.finish() }  // a server that stopped before it listened
+                try await services.run()
             }
-        } catch ChannelError.ioOnClosedChannel where finished.load(ordering: .relaxed) {
-            // The test passed; then the test client, shutting down, found that the server had
-            // closed its idle connection (tests of `httpIdleTimeout`) and said so.
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else {
+                try await group.waitForAll()
+                throw ServerDidNotStart()
+            }
+            let client = Client(http: TestHTTPClient(port: port), port: port)
+            let outcome: Result<Void, any Error>
+            do {
+                try await body(client)
+                outcome = .success(())
+            } catch {
+                outcome = .failure(error)
+            }
+            await client.http.close()
+            await services.triggerGracefulShutdown()
+            let stopped = await group.nextResult()
+            try outcome.get()
+            try stopped?.get()
         }
     }
+
+    struct ServerDidNotStart: Error {}
 
     func removeData() {
         try? FileManager.default.removeItem(at: configuration.dataDirectory)
@@ -90,7 +115,7 @@ struct TestServer {
 
 /// A test client with the calls the tests make over and over.
 struct Client: Sendable {
-    let client: any TestClientProtocol
+    let http: TestHTTPClient
     let port: Int
 
     @discardableResult
@@ -105,7 +130,7 @@ struct Client: Sendable {
             headers[.contentType] = "application/json"
             payload = ByteBuffer(string: json)
         }
-        return try await client.execute(uri: path, method: method, headers: headers, body: payload)
+        return try await http.execute(method, path, headers: headers, body: payload)
     }
 
     func login(email: String = "admin", password: String = TestServer.adminPassword) async throws -> String {
