@@ -397,37 +397,54 @@ class StoryboardTests(BrowserTest):
         self.key(alice, Keys.DELETE)
         wait_for(alice, lambda d: stage_data(d, "strokes") == "0", "the stroke deleted")
 
-    def test_storyboards_6_undo_redo(self):
-        """Ctrl+Z asks the server to undo this person's newest edit: the stroke goes for everyone,
-        the earlier ones stay; redo brings it back. (The harness has one account, so the two
-        browsers are one person here: that undo never touches another person's edit is the
-        core's StoryboardHistory tests' and the server's.)"""
+    def test_storyboards_6_undo_only_own(self):
+        """Ctrl+Z undoes this person's newest edit, never another person's: Bob (an account of his
+        own, invited to the project) draws after Alice, Alice undoes, her stroke goes and his stays;
+        redo brings hers back."""
         board = create_storyboard("Undo")
         shot = shots_of(board["content"])[0]["id"]
+        email = f"bob-{board['id'][-6:].lower()}@example.org"
+        status, body = SERVER.api("POST", "/api/v1/users", {"email": email, "name": "Bob", "password": "bob-password-1"})
+        self.assertIn(status, (200, 201), body)
+        status, body = SERVER.api("POST", f"/api/v1/storyboards/{board['id']}/editors", {"email": email})
+        self.assertIn(status, (200, 201), body)
+        status, body = SERVER.request("POST", "/api/v1/auth/login", {"email": email, "password": "bob-password-1"})
+        self.assertEqual(status, 200, body)
         alice = self.driver(1280, 800)
         self.sign_in_with_cookie(alice)
         self.open_sketch(alice, board["id"], shot)
-        other = self.driver(1024, 768)
-        self.sign_in_with_cookie(other)
-        self.open_sketch(other, board["id"], shot)
+        bob = self.driver(1024, 768)
+        bob.get(SERVER.base + "/healthz")
+        bob.add_cookie({"name": "podium_auth", "value": body["token"], "path": "/"})
+        self.open_sketch(bob, board["id"], shot)
+        wait_for(alice, lambda d: "Bob" in d.execute_script(
+            "return [...document.querySelectorAll('#editors .sb-editor-dot')].map(e => e.title).join(',')"), "Bob editing too")
+
         self.pick_color(alice, "#e53935")
         self.draw(alice, [(0.2, 0.3), (0.5, 0.3), (0.8, 0.3)])
-        wait_for(other, lambda d: stage_data(d, "strokes") == "1", "the red stroke in the other browser")
-        self.pick_color(alice, "#1e88e5")
-        self.draw(alice, [(0.2, 0.7), (0.5, 0.7), (0.8, 0.7)])
-        wait_for(other, lambda d: stage_data(d, "strokes") == "2", "the blue stroke in the other browser")
+        wait_for(bob, lambda d: stage_data(d, "strokes") == "1", "Alice's stroke at Bob's")
+        self.pick_color(bob, "#1e88e5")
+        self.draw(bob, [(0.2, 0.7), (0.5, 0.7), (0.8, 0.7)])
+        wait_for(alice, lambda d: stage_data(d, "strokes") == "2", "Bob's stroke at Alice's")
         self.wait_saved(alice, "both strokes")
+        self.wait_saved(bob, "both strokes")
+        # Alice undoes: the newest edit is Bob's, but hers is the one undone.
         self.click(alice, "[data-action=undo]")
-        for driver in (alice, other):
+        for driver in (alice, bob):
             wait_for(driver, lambda d: stage_data(d, "strokes") == "1", "one stroke left")
-            wait_for(driver, lambda d: pixels(d, (0.1, 0.6, 0.9, 0.8), "near", BLUE) == 0, "the blue stroke gone")
-        self.assertGreater(pixels(other, (0.1, 0.2, 0.9, 0.4), "near", RED), 20, "the red stroke stays")
+            wait_for(driver, lambda d: pixels(d, (0.1, 0.2, 0.9, 0.4), "near", RED) == 0, "Alice's red stroke gone")
+            self.assertGreater(pixels(driver, (0.1, 0.6, 0.9, 0.8), "near", BLUE), 20, "Bob's blue stroke stays")
         self.wait_saved(alice, "the undo")
         left = strokes_of(shots_of(content(board["id"]))[0])
-        self.assertEqual([s["color"] for s in left], ["#e53935"])
-        # Redo brings it back.
+        self.assertEqual([s["color"] for s in left], ["#1e88e5"])
+        # Alice has nothing more of hers to undo: the editor says so, Bob's stroke stays.
+        self.click(alice, "[data-action=undo]")
+        wait_for(alice, lambda d: "undo" in (text_of(d, "#message") or ""), "nothing of hers to undo")
+        self.assertEqual(stage_data(bob, "strokes"), "1")
+        # Redo brings hers back.
         ActionChains(alice).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
-        wait_for(other, lambda d: stage_data(d, "strokes") == "2", "the stroke redone")
+        wait_for(bob, lambda d: stage_data(d, "strokes") == "2", "the stroke redone")
+        wait_for(bob, lambda d: pixels(d, (0.1, 0.2, 0.9, 0.4), "near", RED) > 20, "Alice's stroke back at Bob's")
 
     def test_storyboards_7_server_restart(self):
         """Saved only once the server confirmed; the server is killed and started again: nothing
