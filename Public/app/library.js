@@ -36,7 +36,8 @@ const videos = new LibraryVideos({
   grid: document.getElementById('videos'),
   empty: document.getElementById('videos-empty'),
   folder: () => state.folder,
-  folders: () => state.folders,
+  // For their "Move to folder" choosers: in tree order, each named by its path.
+  folders: () => folderTree().map(({ folder }) => ({ ...folder, name: folderPath(folder) })),
   onError: (error) => handleError(error),
 });
 // Storyboards (storyboard/library.js), under the videos.
@@ -46,7 +47,8 @@ const storyboards = new LibraryStoryboards({
   empty: document.getElementById('storyboards-empty'),
   newButton: document.getElementById('new-storyboard-button'),
   folder: () => state.folder,
-  folders: () => state.folders,
+  // For their "Move to folder" choosers: in tree order, each named by its path.
+  folders: () => folderTree().map(({ folder }) => ({ ...folder, name: folderPath(folder) })),
   onError: (error) => handleError(error),
 });
 const videoInput = document.getElementById('video-input');
@@ -184,8 +186,55 @@ function renderFolders() {
     const li = el('li', { class: 'folder-item' + (isCurrent ? ' is-current' : '') }, [button]);
     return li;
   };
-  folderList.replaceChildren(item(null), ...state.folders.map(item));
+  folderList.replaceChildren(item(null), ...folderTree().map(({ folder, depth }) => {
+    const li = item(folder);
+    li.dataset.depth = String(Math.min(depth, 6));
+    return li;
+  }));
   if (state.view === 'history') renderView();
+}
+
+/** The folders in tree order (each after its parent, siblings by name) with their depth. */
+function folderTree() {
+  const children = new Map();
+  const known = new Set(state.folders.map((f) => f.id));
+  for (const folder of state.folders) {
+    const parent = folder.parentId && known.has(folder.parentId) ? folder.parentId : null;
+    if (!children.has(parent)) children.set(parent, []);
+    children.get(parent).push(folder);
+  }
+  const out = [];
+  const visit = (parent, depth) => {
+    for (const folder of (children.get(parent) || []).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (out.some((entry) => entry.folder.id === folder.id)) continue;
+      out.push({ folder, depth });
+      visit(folder.id, depth + 1);
+    }
+  };
+  visit(null, 0);
+  return out;
+}
+
+/** A folder's path for a chooser: "Films / Shorts". */
+function folderPath(folder) {
+  const names = [];
+  const seen = new Set();
+  for (let f = folder; f && !seen.has(f.id); f = state.folders.find((g) => g.id === f.parentId)) {
+    seen.add(f.id);
+    names.unshift(f.name);
+  }
+  return names.join(' / ');
+}
+
+/** The folders one may file into, as chooser options, in tree order; `except` and what it holds left out. */
+function folderOptions(except = null) {
+  const inside = (folder) => {
+    for (let f = folder, n = 0; f && n < 64; f = state.folders.find((g) => g.id === f.parentId), n += 1) {
+      if (f.id === except) return true;
+    }
+    return false;
+  };
+  return folderTree().filter(({ folder }) => !inside(folder)).map(({ folder }) => ({ value: folder.id, label: folderPath(folder) }));
 }
 
 function renderDecks() {
@@ -501,7 +550,7 @@ async function moveDeck(deck) {
     if (folder) await moveTo(deck, folder.id);
     return;
   }
-  const options = [{ value: '', label: 'No folder (top level)' }, ...state.folders.map((f) => ({ value: f.id, label: f.name }))];
+  const options = [{ value: '', label: 'No folder (top level)' }, ...folderOptions()];
   const choice = await chooseDialog({ title: 'Move “' + deck.title + '”', label: 'Folder', options, value: deck.folderId || '' });
   if (choice === undefined) return;
   await moveTo(deck, choice || null);
@@ -542,9 +591,9 @@ function updateDeck(id, changes) {
 
 // ---- folders ----
 
-async function createFolderNamed(name) {
+async function createFolderNamed(name, parentId = null) {
   try {
-    const folder = await api('/api/v1/folders', { method: 'POST', body: { name } });
+    const folder = await api('/api/v1/folders', { method: 'POST', body: parentId ? { name, parentId } : { name } });
     state.folders = [...state.folders, folder];
     render();
     return folder;
@@ -569,6 +618,28 @@ document.getElementById('new-folder').addEventListener('click', async () => {
   const folder = await createFolderNamed(name);
   if (folder) selectFolder(folder.id);
 });
+document.getElementById('new-subfolder').addEventListener('click', async () => {
+  const parent = state.folders.find((f) => f.id === state.folder);
+  if (!parent) return;
+  const name = await promptDialog({ title: 'New folder in “' + parent.name + '”', label: 'Name', confirmLabel: 'Create' });
+  if (!name) return;
+  const folder = await createFolderNamed(name, parent.id);
+  if (folder) selectFolder(folder.id);
+});
+document.getElementById('move-folder').addEventListener('click', async () => {
+  const folder = state.folders.find((f) => f.id === state.folder);
+  if (!folder) return;
+  const options = [{ value: '', label: 'Top level' }, ...folderOptions(folder.id)];
+  const choice = await chooseDialog({ title: 'Move “' + folder.name + '”', label: 'Into', options, value: folder.parentId || '' });
+  if (choice === undefined || (choice || null) === (folder.parentId || null)) return;
+  try {
+    const moved = await api('/api/v1/folders/' + encodeURIComponent(folder.id), { method: 'PATCH', body: { parentId: choice || null } });
+    state.folders = state.folders.map((f) => (f.id === folder.id ? { ...f, parentId: moved.parentId } : f));
+    render();
+  } catch (error) {
+    handleError(error);
+  }
+});
 
 async function renameFolder(folder) {
   const name = await promptDialog({ title: 'Rename folder', label: 'Name', value: folder.name, confirmLabel: 'Rename' });
@@ -584,16 +655,18 @@ async function renameFolder(folder) {
 
 async function deleteFolder(folder) {
   const count = state.decks.filter((d) => d.folderId === folder.id).length;
+  const parent = state.folders.find((f) => f.id === folder.parentId) || null;
   const ok = await confirmDialog({
     title: 'Delete folder “' + folder.name + '”?',
-    message: count ? 'Its ' + plural(count, 'deck moves', 'decks move') + ' to the top level; no deck is deleted.' : 'The folder is empty.',
+    message: 'What it holds moves ' + (parent ? 'to “' + parent.name + '”' : 'to the top level') + (count ? ' (' + plural(count, 'deck', 'decks') + ')' : '') + '; nothing is deleted.',
     confirmLabel: 'Delete folder', danger: true,
   });
   if (!ok) return;
   try {
     await api('/api/v1/folders/' + encodeURIComponent(folder.id), { method: 'DELETE' });
-    state.folders = state.folders.filter((f) => f.id !== folder.id);
-    state.decks = state.decks.map((d) => (d.folderId === folder.id ? { ...d, folderId: null } : d));
+    const up = parent ? parent.id : null;
+    state.folders = state.folders.filter((f) => f.id !== folder.id).map((f) => (f.parentId === folder.id ? { ...f, parentId: up } : f));
+    state.decks = state.decks.map((d) => (d.folderId === folder.id ? { ...d, folderId: up } : d));
     if (state.folder === folder.id) state.folder = null;
     render();
     toast('Folder deleted.');

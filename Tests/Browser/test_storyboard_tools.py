@@ -124,3 +124,47 @@ class StoryboardToolsTests(BrowserTest):
         self.click(ada, "#shot-history li[data-seq]:last-child [data-action=restore]")
         wait_for(ada, lambda d: dialogue_on_server() == "", "the earlier dialogue restored on the server")
         wait_for(ada, lambda d: d.find_element(By.ID, "shot-dialogue").get_attribute("value") == "", "and on the page")
+
+    def test_storyboard_tools_4_nested_folders(self):
+        """Folders nest in the library: a folder made inside another shows under it, moves to the top
+        level, and is offered by its path when a storyboard is filed."""
+        ada = self.driver(1280, 900)
+        self.sign_in_with_cookie(ada)
+        ada.get(SERVER.base + "/library")
+        wait_for(ada, lambda d: visible(d, "#new-folder"), "the library").click()
+        field = wait_for(ada, lambda d: visible(d, "dialog[open] input"), "the folder's name")
+        field.send_keys("Films")
+        self.click(ada, "dialog[open] .btn-primary")
+        wait_for(ada, lambda d: d.find_element(By.ID, "folder-title").text == "Films", "Films selected")
+        self.click(ada, "#new-subfolder")
+        field = wait_for(ada, lambda d: visible(d, "dialog[open] input"), "the inner folder's name")
+        field.send_keys("Shorts")
+        self.click(ada, "dialog[open] .btn-primary")
+        wait_for(ada, lambda d: d.find_element(By.ID, "folder-title").text == "Shorts", "Shorts selected")
+        status, folders = SERVER.api("GET", "/api/v1/folders")
+        films = next(f for f in folders if f["name"] == "Films")
+        shorts = next(f for f in folders if f["name"] == "Shorts")
+        self.assertEqual(shorts["parentId"], films["id"])
+        item = f".folder-item:has(.folder-button[data-folder-id='{shorts['id']}'])"
+        self.assertEqual(ada.find_element(By.CSS_SELECTOR, item).get_attribute("data-depth"), "1")
+        screenshot(ada, "library-nested-folders")
+        # A storyboard filed from its card: the chooser names the folder by its path.
+        status, board = SERVER.api("POST", "/api/v1/storyboards", {"title": "Filed board"})
+        self.assertEqual(status, 201)
+        ada.refresh()
+        self.click(ada, ".folder-button[data-folder-id='']")  # everything, not the folder last looked at
+        card = f"#storyboards li.storyboard-card[data-storyboard-id='{board['id']}']"
+        wait_for(ada, lambda d: d.find_elements(By.CSS_SELECTOR, card + " [data-action=move-storyboard]"), "the board's Move")
+        self.click(ada, card + " [data-action=move-storyboard]")
+        chooser = Select(wait_for(ada, lambda d: visible(d, "dialog[open] select"), "the folder chooser"))
+        self.assertIn("Films / Shorts", [o.text for o in chooser.options])
+        chooser.select_by_value(shorts["id"])
+        self.click(ada, "dialog[open] .btn-primary")
+        wait_for(ada, lambda d: SERVER.api("GET", f"/api/v1/storyboards/{board['id']}")[1].get("folderId") == shorts["id"], "filed")
+        # Shorts moves to the top level.
+        self.click(ada, f".folder-button[data-folder-id='{shorts['id']}']")
+        self.click(ada, "#move-folder")
+        Select(wait_for(ada, lambda d: visible(d, "dialog[open] select"), "where to")).select_by_value("")
+        self.click(ada, "dialog[open] .btn-primary")
+        wait_for(ada, lambda d: d.find_element(By.CSS_SELECTOR, item).get_attribute("data-depth") == "0", "Shorts at the top")
+        self.assertIsNone(next(f for f in SERVER.api("GET", "/api/v1/folders")[1] if f["id"] == shorts["id"])["parentId"])
