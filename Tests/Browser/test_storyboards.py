@@ -649,9 +649,9 @@ class StoryboardTests(BrowserTest):
         # the current one (restoring an earlier one is the restoreShot edit, the model's and the
         # server's tests'; one account cannot make two versions within a test's time).
         self.click(alice, "[data-action=shot-history]")
-        wait_for(alice, lambda d: d.find_elements(By.CSS_SELECTOR, "#versions .sk-version"), "the shot's versions")
-        self.assertIn("Admin", text_of(alice, "#versions"))
-        self.assertFalse(alice.find_element(By.CSS_SELECTOR, "#versions .sk-version [data-action=restore-version]").is_enabled())
+        wait_for(alice, lambda d: d.find_elements(By.CSS_SELECTOR, "#shot-history li[data-seq]"), "the shot's versions")
+        self.assertIn("Admin", text_of(alice, "#shot-history"))
+        self.assertFalse(alice.find_element(By.CSS_SELECTOR, "#shot-history li[data-seq] [data-action=restore]").is_enabled())
         self.key(alice, Keys.ESCAPE)
         wait_for(alice, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the versions closed")
 

@@ -1,10 +1,10 @@
 // The shot editor's side panel: the layers (layers.js), the onion skin (how many shots before and
-// after, and how strongly), the shot's fields and its earlier versions.
+// after, and how strongly), the shot's fields and its history (history.js).
 
-import { api } from '../api.js';
-import { el, iconButton, toast, modalDialog } from '../ui.js';
+import { el, iconButton } from '../ui.js';
 import { LayersPanel } from './layers.js';
-import { $, state, projectId, hooks, edit, flash, remember, currentShot } from './sketch-context.js';
+import { openShotHistory } from './history.js';
+import { $, state, hooks, edit, flash, remember, currentShot } from './sketch-context.js';
 import { setTool } from './sketch-rail.js';
 
 // ---- the panel: layers, onion skin, the shot's fields ----
@@ -70,48 +70,9 @@ export function buildPanel() {
     shotSection.append(field(name, label, area));
   }
   shotSection.append(el('div', { class: 'sk-row' }, [
-    iconButton('clock', 'Earlier versions', { cls: 'btn btn-sm', attrs: { 'data-action': 'shot-history' }, on: { click: showHistory } }),
+    iconButton('clock', 'Earlier versions', { cls: 'btn btn-sm', attrs: { 'data-action': 'shot-history' }, on: { click: () => state.record && state.shotId && openShotHistory(state.record, state.shotId, state.doc) } }),
   ]));
   panel.append(layers.node, onion, shotSection);
-}
-
-/** The shot's versions (the server keeps one per burst of one person's edits): restore one. */
-export async function showHistory() {
-  const shotId = state.shotId;
-  if (!shotId) return;
-  const base = '/api/v1/storyboards/' + encodeURIComponent(projectId) + '/shots/' + encodeURIComponent(shotId) + '/versions';
-  let versions;
-  try {
-    versions = await api(base);
-  } catch (error) {
-    toast(error.message, { kind: 'error' });
-    return;
-  }
-  const list = el('ol', { class: 'sk-versions', attrs: { id: 'versions' } });
-  const close = el('button', { class: 'btn', text: 'Close', attrs: { type: 'submit', value: 'close' } });
-  const { dialog } = modalDialog({ title: 'Earlier versions of this shot', body: [list], actions: [close], form: true, id: 'versions-dialog' });
-  if (!versions.length) list.append(el('li', { text: 'No earlier versions yet.' }));
-  versions.forEach((v, i) => {
-    const when = new Date(v.at);
-    const restore = el('button', {
-      class: 'btn btn-sm', text: i === 0 ? 'Current' : 'Restore', attrs: { type: 'button', 'data-action': 'restore-version', 'data-seq': v.seq, disabled: i === 0 },
-    });
-    restore.addEventListener('click', async () => {
-      try {
-        const shot = await api(base + '/' + encodeURIComponent(v.seq));
-        edit({ op: 'restoreShot', shot });
-        dialog.close();
-        flash('Restored the version of ' + when.toLocaleTimeString() + '.');
-      } catch (error) {
-        toast(error.message, { kind: 'error' });
-      }
-    });
-    list.append(el('li', { class: 'sk-version' }, [
-      el('span', { text: (Number.isNaN(when.getTime()) ? '' : when.toLocaleString()) + ' · ' + (v.authorName || 'someone') }),
-      restore,
-    ]));
-  });
-  close.focus();
 }
 
 export function renderShotFields(shot) {
