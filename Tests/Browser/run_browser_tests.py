@@ -1234,6 +1234,11 @@ EXPECTED_SECONDS = {
     "AudienceInteractionTests": 19,
     "ScreenDetailsTests": 14,
     "ReducerTests": 3,
+    # Storyboards, measured on a busy two-core machine.
+    "StoryboardTests": 60,
+    "StoryboardToolsTests": 25,
+    "StoryboardModelTests": 5,
+    "FreehandTests": 4,
 }
 
 
