@@ -180,7 +180,24 @@ actor StoryboardDesk {
         let frame = Outbox.Frame(Frames.encode(StoryboardEdited(seq: seq, author: user.id, by: id, edit: edit)))
         for editor in editors.values { editor.outbox.push(frame) }
         editsSinceSnapshot += 1
-        if editsSinceSnapshot >= settings.snapshotEvery { await saveSnapshot() }
+        if editsSinceSnapshot >= settings.snapshotEvery { snapshotInBackground() }
+    }
+
+    /// Writes a snapshot of the content as of now without holding up the edits behind this one:
+    /// encoding and storing a large project takes long (12 MB of JSON for 500 drawn shots held
+    /// every 200th edit for over a second). The content is a value, so the copy cannot change;
+    /// a snapshot that fails is only a longer replay next time (every edit is stored).
+    private func snapshotInBackground() {
+        let (content, seq, id, store, now, logger) = (self.content, self.seq, self.id, self.store, self.now, self.logger)
+        editsSinceSnapshot = 0
+        Task.detached(priority: .utility) {
+            do {
+                let json = String(decoding: try Self.encoder.encode(content), as: UTF8.self)
+                try await store.saveStoryboardSnapshot(storyboardId: id, StoryboardSnapshot(seq: seq, content: json), at: now())
+            } catch {
+                logger.warning("storyboard \(id): could not save a snapshot at \(seq): \(error)")
+            }
+        }
     }
 
     /// Applies and sends the edits stored after this desk's seq by someone else.
