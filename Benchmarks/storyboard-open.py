@@ -36,8 +36,8 @@ import sys
 import time
 
 from storyboard_common import (
-    Failure, Machine, Server, binary_path, command_line, common_arguments, fmt, launch, log, quit_all,
-    sign_in, stroke, storyboard_socket, summary, wait_for,
+    Failure, Machine, Server, binary_path, build, command_line, common_arguments, fmt, launch, log, quit_all,
+    sign_in, storyboard_socket, summary, wait_for,
 )
 
 # Runs in every document before the page's scripts.
@@ -84,70 +84,6 @@ PROBE = """
     attributeFilter: ['data-ready', 'data-thumbnails', 'data-strokes', 'data-shot']});
 })();
 """
-
-
-class Builder:
-    """Builds the project through the storyboard socket: a window of edits in flight, paced under
-    the socket's message rate (100 a second)."""
-
-    def __init__(self, server, storyboard_id, window=8, rate=80):
-        self.ws, self.welcome = storyboard_socket(server, storyboard_id)
-        self.window, self.rate = window, rate
-        self.unacked = {}
-        self.errors = []
-        self.sent = 0
-        self.next_at = time.monotonic()
-
-    def _read_one(self):
-        message = self.ws.recv_json()
-        if message is None:
-            raise Failure("the storyboard socket closed while building")
-        if message.get("type") == "ack":
-            self.unacked.pop(message["id"], None)
-        elif message.get("type") == "error":
-            if message.get("code") in ("rate_limited", "unavailable") and message.get("id") in self.unacked:
-                time.sleep(0.5)
-                self.ws.send_json(self.unacked[message["id"]])
-            else:
-                self.errors.append(message)
-                self.unacked.pop(message.get("id"), None)
-
-    def edit(self, edit_id, edit):
-        while len(self.unacked) >= self.window:
-            self._read_one()
-        time.sleep(max(0.0, self.next_at - time.monotonic()))
-        self.next_at = max(self.next_at + 1 / self.rate, time.monotonic())
-        message = {"type": "edit", "id": edit_id, "edit": edit}
-        self.unacked[edit_id] = message
-        self.ws.send_json(message)
-        self.sent += 1
-
-    def finish(self):
-        while self.unacked:
-            self._read_one()
-        self.ws.close()
-        if self.errors:
-            raise Failure(f"the server refused edits while building: {self.errors[:3]}")
-
-
-def build(server, shots, strokes, points):
-    project = server.new_storyboard(f"{shots} shots")
-    first = project["content"]["scenes"][0]["shots"][0]
-    scene = project["content"]["scenes"][0]["id"]
-    builder = Builder(server, project["id"])
-    started = time.monotonic()
-    builder.edit("b-0", {"op": "addStrokes", "shot": first["id"], "layer": first["layers"][0]["id"],
-                         "strokes": [stroke(f"k0-{j}", points, seed=j) for j in range(strokes)]})
-    for i in range(1, shots):
-        shot = {"id": f"s{i}", "number": "", "duration": 2, "dialogue": f"Line {i}", "action": "", "notes": "",
-                "background": "#ffffff",
-                "layers": [{"id": f"l{i}", "name": "Layer 1", "visible": True, "locked": False, "opacity": 1, "group": None,
-                            "transform": {"x": 0, "y": 0, "scale": 1, "rotation": 0},
-                            "strokes": [stroke(f"k{i}-{j}", points, seed=i * strokes + j) for j in range(strokes)]}]}
-        builder.edit(f"b-{i}", {"op": "addShot", "scene": scene, "shot": shot})
-    builder.finish()
-    seconds = time.monotonic() - started
-    return project, {"edits": builder.sent, "seconds": seconds}
 
 
 def server_welcome(server, storyboard_id):

@@ -18,7 +18,12 @@ Reported (ms, on this machine's monotonic clock, one process):
 Goal (issue #19): "a change is durable within one second" (the ack comes only after the store
 has it).
 
-Usage: python3 Benchmarks/storyboard-saves.py [--store sqlite|postgres] [--seconds 30] [--editors 5] [--rate 4] [--json]
+With `--shots 500` the project is first built as storyboard-open.py builds it (500 shots of 20
+strokes of 50 points), and the editors draw on its first five shots: every 200 edits the server
+writes a snapshot of the whole project, which is then 12 MB.
+
+Usage: python3 Benchmarks/storyboard-saves.py [--store sqlite|postgres] [--seconds 30] [--editors 5] [--rate 4]
+       [--shots 500] [--json]
 Needs: swift build -c release --product podium; for --store postgres, scripts/setup --test (PostgreSQL).
 """
 
@@ -30,7 +35,7 @@ import threading
 import time
 
 from storyboard_common import (
-    Failure, Machine, Postgres, Server, binary_path, command_line, common_arguments, line, log, stroke,
+    Failure, Machine, Postgres, Server, binary_path, build, command_line, common_arguments, line, log, stroke,
     storyboard_socket, summary,
 )
 
@@ -92,21 +97,26 @@ def run(args):
         editors = []
         try:
             server.start()
-            project = server.new_storyboard("Saves benchmark")
-            scene = project["content"]["scenes"][0]["id"]
-            setup, _ = storyboard_socket(server, project["id"])
-            for i in range(1, args.editors):
-                setup.send_json({"type": "edit", "id": f"setup-{i}", "edit": {"op": "addShot", "scene": scene, "shot": {
-                    "id": f"shot{i}", "number": "", "duration": 2, "dialogue": "", "action": "", "notes": "", "background": "#ffffff",
-                    "layers": [{"id": f"layer{i}", "name": "Layer 1", "visible": True, "locked": False, "opacity": 1, "group": None,
-                                "transform": {"x": 0, "y": 0, "scale": 1, "rotation": 0}, "strokes": []}]}}})
-                while True:
-                    message = setup.recv_json()
-                    if message.get("type") == "ack":
-                        break
-                    if message.get("type") == "error":
-                        raise Failure(f"setting up the shots: {message}")
-            setup.close()
+            if args.shots > args.editors:
+                # A big project (as storyboard-open.py builds it): its snapshots are big too.
+                log(f"building {args.shots} shots of 20 strokes of 50 points first")
+                project, _ = build(server, args.shots, 20, 50)
+            else:
+                project = server.new_storyboard("Saves benchmark")
+                scene = project["content"]["scenes"][0]["id"]
+                setup, _ = storyboard_socket(server, project["id"])
+                for i in range(1, args.editors):
+                    setup.send_json({"type": "edit", "id": f"setup-{i}", "edit": {"op": "addShot", "scene": scene, "shot": {
+                        "id": f"shot{i}", "number": "", "duration": 2, "dialogue": "", "action": "", "notes": "", "background": "#ffffff",
+                        "layers": [{"id": f"layer{i}", "name": "Layer 1", "visible": True, "locked": False, "opacity": 1, "group": None,
+                                    "transform": {"x": 0, "y": 0, "scale": 1, "rotation": 0}, "strokes": []}]}}})
+                    while True:
+                        message = setup.recv_json()
+                        if message.get("type") == "ack":
+                            break
+                        if message.get("type") == "error":
+                            raise Failure(f"setting up the shots: {message}")
+                setup.close()
             content = server.content(project["id"])
             shots = [s for sc in content["scenes"] for s in sc["shots"]]
             for i in range(args.editors):
@@ -166,7 +176,8 @@ def analyse(args, machine, editors, total, base_seq, strokes, late):
     worst = summary(ack_ms)["max"]
     return {
         "command": command_line(), "machine": machine, "store": args.store,
-        "setup": {"editors": args.editors, "rate_each": args.rate, "seconds": args.seconds, "points": args.points},
+        "setup": {"editors": args.editors, "rate_each": args.rate, "seconds": args.seconds, "points": args.points,
+                  "shots": max(args.shots, args.editors)},
         "edits": total, "acked_once": acked_once, "acked_more_than_once": acked_twice, "never_acked": unacked,
         "errors": sum(len(e.errors) for e in editors), "error_codes": sorted({m.get("code") for e in editors for m in e.errors}),
         "seqs_unique_and_contiguous": sorted(seqs) == list(range(base_seq + 1, base_seq + total + 1)),
@@ -181,7 +192,7 @@ def analyse(args, machine, editors, total, base_seq, strokes, late):
 def print_table(r):
     s = r["setup"]
     print(f"Confirmed saves: {s['editors']} editors × {s['rate_each']} addStrokes/s (one stroke of {s['points']} points)"
-          f" for {s['seconds']:.0f} s on {r['store']}")
+          f" for {s['seconds']:.0f} s on {r['store']}, a project of {s['shots']} shots")
     print(f"command: {r['command']}")
     print(Machine.describe(r["machine"]))
     print()
@@ -204,6 +215,8 @@ def main():
     parser.add_argument("--editors", type=int, default=5, help="editors (default 5)")
     parser.add_argument("--rate", type=float, default=4, help="edits a second each (default 4)")
     parser.add_argument("--points", type=int, default=50, help="points a stroke (default 50)")
+    parser.add_argument("--shots", type=int, default=0,
+                        help="a project of this many shots (20 strokes of 50 points each) instead of one shot an editor")
     common_arguments(parser)
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
