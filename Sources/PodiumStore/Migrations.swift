@@ -404,88 +404,58 @@ enum Migrations {
             version: 15, name: "nested folders and storyboards",
             statements: [
                 // Folders nest; one tree holds decks, videos and storyboards.
-                "ALTER TABLE folders ADD COLUMN parent_id TEXT REFERENCES folders(id) ON DELETE SET NULL",
-                """
-                CREATE TABLE storyboards (
-                  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                  folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL, title TEXT NOT NULL,
-                  description TEXT NOT NULL DEFAULT '', aspect_ratio TEXT NOT NULL, scene_count INTEGER NOT NULL DEFAULT 0,
-                  shot_count INTEGER NOT NULL DEFAULT 0, seq INTEGER NOT NULL DEFAULT 0, created_at REAL NOT NULL,
-                  updated_at REAL NOT NULL)
-                """,
-                "CREATE INDEX storyboards_owner ON storyboards(owner_id, updated_at)",
-                """
-                CREATE TABLE storyboard_editors (
-                  storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE,
-                  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, PRIMARY KEY (storyboard_id, user_id))
-                """,
-                "CREATE INDEX storyboard_editors_user ON storyboard_editors(user_id)",
-                """
-                CREATE TABLE storyboard_edits (
-                  storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
-                  author_id TEXT NOT NULL, command_key TEXT, shot_id TEXT, edit TEXT NOT NULL, created_at REAL NOT NULL,
-                  PRIMARY KEY (storyboard_id, seq))
-                """,
-                "CREATE UNIQUE INDEX storyboard_edits_command ON storyboard_edits(storyboard_id, command_key)",
-                "CREATE INDEX storyboard_edits_shot ON storyboard_edits(storyboard_id, shot_id, seq)",
-                """
-                CREATE TABLE storyboard_snapshots (
-                  storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
-                  content TEXT NOT NULL, created_at REAL NOT NULL, PRIMARY KEY (storyboard_id, seq))
-                """,
-                """
-                CREATE TABLE storyboard_exports (
-                  id TEXT PRIMARY KEY, storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE,
-                  owner_id TEXT NOT NULL, format TEXT NOT NULL, layout INTEGER NOT NULL, seq INTEGER NOT NULL,
-                  status TEXT NOT NULL, blob TEXT, bytes INTEGER NOT NULL DEFAULT 0, error_code TEXT, error_message TEXT,
-                  created_at REAL NOT NULL)
-                """,
-                "CREATE INDEX storyboard_exports_storyboard ON storyboard_exports(storyboard_id, created_at)",
-            ],
+                "ALTER TABLE folders ADD COLUMN parent_id TEXT REFERENCES folders(id) ON DELETE SET NULL"
+            ] + storyboardTables(date: "REAL", bytes: "INTEGER"),
             postgres: [
                 // Checked at commit: a copy from SQLite may insert a folder before its parent.
                 """
                 ALTER TABLE folders ADD COLUMN parent_id TEXT REFERENCES folders(id) ON DELETE SET NULL
                   DEFERRABLE INITIALLY DEFERRED
-                """,
                 """
-                CREATE TABLE storyboards (
-                  id TEXT PRIMARY KEY, owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                  folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL, title TEXT NOT NULL,
-                  description TEXT NOT NULL DEFAULT '', aspect_ratio TEXT NOT NULL, scene_count INTEGER NOT NULL DEFAULT 0,
-                  shot_count INTEGER NOT NULL DEFAULT 0, seq INTEGER NOT NULL DEFAULT 0, created_at TIMESTAMPTZ NOT NULL,
-                  updated_at TIMESTAMPTZ NOT NULL)
-                """,
-                "CREATE INDEX storyboards_owner ON storyboards(owner_id, updated_at)",
-                """
-                CREATE TABLE storyboard_editors (
-                  storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE,
-                  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, PRIMARY KEY (storyboard_id, user_id))
-                """,
-                "CREATE INDEX storyboard_editors_user ON storyboard_editors(user_id)",
-                """
-                CREATE TABLE storyboard_edits (
-                  storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
-                  author_id TEXT NOT NULL, command_key TEXT, shot_id TEXT, edit TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL,
-                  PRIMARY KEY (storyboard_id, seq))
-                """,
-                "CREATE UNIQUE INDEX storyboard_edits_command ON storyboard_edits(storyboard_id, command_key)",
-                "CREATE INDEX storyboard_edits_shot ON storyboard_edits(storyboard_id, shot_id, seq)",
-                """
-                CREATE TABLE storyboard_snapshots (
-                  storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
-                  content TEXT NOT NULL, created_at TIMESTAMPTZ NOT NULL, PRIMARY KEY (storyboard_id, seq))
-                """,
-                """
-                CREATE TABLE storyboard_exports (
-                  id TEXT PRIMARY KEY, storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE,
-                  owner_id TEXT NOT NULL, format TEXT NOT NULL, layout INTEGER NOT NULL, seq INTEGER NOT NULL,
-                  status TEXT NOT NULL, blob TEXT, bytes BIGINT NOT NULL DEFAULT 0, error_code TEXT, error_message TEXT,
-                  created_at TIMESTAMPTZ NOT NULL)
-                """,
-                "CREATE INDEX storyboard_exports_storyboard ON storyboard_exports(storyboard_id, created_at)",
-            ]),
+            ] + storyboardTables(date: "TIMESTAMPTZ", bytes: "BIGINT")),
     ]
+
+    /// Migration 15's tables, the same on both databases but for the type of dates and of byte counts.
+    static func storyboardTables(date: String, bytes: String) -> [String] {
+        [
+            """
+            CREATE TABLE storyboards (
+              id TEXT PRIMARY KEY, owner_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+              folder_id TEXT REFERENCES folders(id) ON DELETE SET NULL, title TEXT NOT NULL,
+              description TEXT NOT NULL DEFAULT '', aspect_ratio TEXT NOT NULL, scene_count INTEGER NOT NULL DEFAULT 0,
+              shot_count INTEGER NOT NULL DEFAULT 0, seq INTEGER NOT NULL DEFAULT 0, created_at \(date) NOT NULL,
+              updated_at \(date) NOT NULL)
+            """,
+            "CREATE INDEX storyboards_owner ON storyboards(owner_id, updated_at)",
+            """
+            CREATE TABLE storyboard_editors (
+              storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE,
+              user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE, PRIMARY KEY (storyboard_id, user_id))
+            """,
+            "CREATE INDEX storyboard_editors_user ON storyboard_editors(user_id)",
+            """
+            CREATE TABLE storyboard_edits (
+              storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+              author_id TEXT NOT NULL, command_key TEXT, shot_id TEXT, edit TEXT NOT NULL, created_at \(date) NOT NULL,
+              PRIMARY KEY (storyboard_id, seq))
+            """,
+            "CREATE UNIQUE INDEX storyboard_edits_command ON storyboard_edits(storyboard_id, command_key)",
+            "CREATE INDEX storyboard_edits_shot ON storyboard_edits(storyboard_id, shot_id, seq)",
+            """
+            CREATE TABLE storyboard_snapshots (
+              storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+              content TEXT NOT NULL, created_at \(date) NOT NULL, PRIMARY KEY (storyboard_id, seq))
+            """,
+            """
+            CREATE TABLE storyboard_exports (
+              id TEXT PRIMARY KEY, storyboard_id TEXT NOT NULL REFERENCES storyboards(id) ON DELETE CASCADE,
+              owner_id TEXT NOT NULL, format TEXT NOT NULL, layout INTEGER NOT NULL, seq INTEGER NOT NULL,
+              status TEXT NOT NULL, blob TEXT, bytes \(bytes) NOT NULL DEFAULT 0, error_code TEXT, error_message TEXT,
+              created_at \(date) NOT NULL)
+            """,
+            "CREATE INDEX storyboard_exports_storyboard ON storyboard_exports(storyboard_id, created_at)",
+        ]
+    }
 
     /// The key of the advisory lock that makes PostgreSQL nodes starting together migrate one
     /// at a time (any constant of our own; "podium" in ASCII).

@@ -256,6 +256,31 @@ def tearDownModule():
     SERVER.stop()
 
 
+def json_difference(expected, actual, path="value"):
+    """The first place where two JSON values differ, or None."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key in sorted(set(expected) | set(actual)):
+            if key not in actual:
+                return f"{path}.{key}: missing in the browser (server: {json.dumps(expected[key])[:200]})"
+            if key not in expected:
+                return f"{path}.{key}: only in the browser ({json.dumps(actual[key])[:200]})"
+            found = json_difference(expected[key], actual[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(expected, list) and isinstance(actual, list):
+        if len(expected) != len(actual):
+            return f"{path}: {len(expected)} items on the server, {len(actual)} in the browser"
+        for index, (left, right) in enumerate(zip(expected, actual)):
+            found = json_difference(left, right, f"{path}[{index}]")
+            if found:
+                return found
+        return None
+    if isinstance(expected, bool) != isinstance(actual, bool) or expected != actual:
+        return f"{path}: server {json.dumps(expected)}, browser {json.dumps(actual)}"
+    return None
+
+
 # ---------------------------------------------------------------- browsers
 
 

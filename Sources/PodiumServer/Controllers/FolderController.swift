@@ -33,7 +33,7 @@ struct FolderController {
         let name = try Self.name(body.name)
         if let parentId = body.parentId {
             _ = try await Self.owned(parentId, user: user, store: store)
-            try await checkDepth(below: parentId, adding: 1)
+            try Self.checkDepth(below: parentId, adding: 1, in: try await store.folders(ownerId: user.id))
         }
         let folder = FolderRecord(id: IDs.make("f"), ownerId: user.id, name: name, parentId: body.parentId, createdAt: now())
         try await store.insertFolder(folder)
@@ -70,7 +70,7 @@ struct FolderController {
                 guard !Self.ancestors(of: parentId, in: folders).contains(folder.id), parentId != folder.id else {
                     throw APIError(.conflict, code: "folder_cycle", message: "A folder cannot go inside itself.")
                 }
-                try await checkDepth(below: parentId, adding: Self.height(of: folder.id, in: folders))
+                try Self.checkDepth(below: parentId, adding: Self.height(of: folder.id, in: folders), in: folders)
             }
             try await store.moveFolder(id: folder.id, parentId: parentId)
             folder.parentId = parentId
@@ -121,10 +121,9 @@ struct FolderController {
         return height(id, 0)
     }
 
-    private func checkDepth(below parentId: String, adding levels: Int) async throws {
-        let folders = try await store.folders(ownerId: store.folder(id: parentId)?.ownerId ?? "")
-        guard Self.ancestors(of: parentId, in: folders).count + levels <= Self.maxDepth else {
-            throw APIError.badRequest("Folders nest at most \(Self.maxDepth) deep.")
+    private static func checkDepth(below parentId: String, adding levels: Int, in folders: [FolderRecord]) throws {
+        guard ancestors(of: parentId, in: folders).count + levels <= maxDepth else {
+            throw APIError.badRequest("Folders nest at most \(maxDepth) deep.")
         }
     }
 }

@@ -111,14 +111,12 @@ struct StoryboardExportWorker: JobWorker {
             throw JobFailure(code: "internal", message: "Drew \(images.count) of \(shots.count) shots.")
         }
         let width = String(shots.count).count
-        return zip2(images, shots).enumerated().map { index, pair in
+        return Swift.zip(images, shots).enumerated().map { index, pair in
             let position = String(repeating: "0", count: width - String(index + 1).count) + String(index + 1)
             let number = pair.1.number.filter { $0.isLetter || $0.isNumber }
             return ("\(position)-shot-\(number.isEmpty ? "x" : number).png", pair.0)
         }
     }
-
-    private func zip2<A, B>(_ a: [A], _ b: [B]) -> [(A, B)] { Array(Swift.zip(a, b)) }
 
     /// Each shot's PNG for its duration (ffmpeg's concat list), at 25 frames a second.
     private func animatic(_ images: [URL], shots: [Shot], to output: URL, in directory: URL) async throws {

@@ -88,11 +88,6 @@ actor StoryboardHub {
             reason: StoryboardErrorMessage(code: "not_found", message: "This storyboard was deleted."))
     }
 
-    /// Saves every open project's snapshot (at shutdown).
-    func saveAll() async {
-        for desk in desks.values { await desk.saveSnapshot() }
-    }
-
     struct Loaded {
         var content: Storyboard
         var seq: Int
