@@ -194,6 +194,10 @@ private func assembleApplication(
     let streamTokens = StreamTokens(keyBytes: streamKey, lifetime: configuration.channel.streamTokenLifetime, now: now)
     let channelAPI = api.group("channel").add(middleware: ChannelViewerMiddleware())
     ChannelController(configuration: configuration.channel).addRoutes(to: channelAPI)
+    let publications: [String: any ChannelPublications] = [:]
+    ChannelFeedController(store: store, parts: publications, now: now).addRoutes(to: channelAPI)
+    SharePageController(parts: publications, channelName: configuration.channel.name, publicURL: configuration.publicURL)
+        .addRoutes(to: router)
     let streamSources: [String: any StreamSource] = [:]
     StreamController(tokens: streamTokens, sources: streamSources)
         .addRoutes(to: router.group("stream").add(middleware: ChannelViewerMiddleware()))

@@ -422,6 +422,13 @@ enum Migrations {
                 // (the key that signs stream URLs).
                 "CREATE TABLE channel_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
             ]),
+        Migration(
+            version: 21, name: "channel visits",
+            statements: [
+                // When each person last looked at what is new (an account's id or a browser's).
+                "CREATE TABLE channel_visits (viewer_key TEXT PRIMARY KEY, seen_at REAL NOT NULL)"
+            ],
+            postgres: ["CREATE TABLE channel_visits (viewer_key TEXT PRIMARY KEY, seen_at TIMESTAMPTZ NOT NULL)"]),
     ]
 
     /// Migration 15's tables, the same on both databases but for the type of dates and of byte counts.
