@@ -441,6 +441,11 @@ enum Migrations {
               position INTEGER NOT NULL, published_at \(date), updated_at \(date) NOT NULL, archived_at \(date))
             """,
             "CREATE INDEX channel_places_category ON channel_places(category_id, position)",
+            // The venue's (or city's) picture above the places: one row at most.
+            """
+            CREATE TABLE channel_venue (
+              id INTEGER PRIMARY KEY CHECK (id = 1), image TEXT, updated_at \(date) NOT NULL)
+            """,
         ]
     }
 

@@ -110,6 +110,26 @@ extension SQLStore: ChannelPlaceStore {
         }
     }
 
+    public func venueImage() async throws -> (image: String?, updatedAt: Date)? {
+        struct Row: Decodable {
+            let image: String?
+            let updatedAt: Date
+        }
+        return try await serial { db in
+            try await db.select().columns("image", "updated_at").from("channel_venue").where("id", .equal, 1)
+                .first(decoding: Row.self, with: Self.decoding).map { ($0.image, $0.updatedAt) }
+        }
+    }
+
+    public func setVenueImage(_ image: String?, at date: Date) async throws {
+        try await serial { db in
+            try await db.insert(into: "channel_venue").columns("id", "image", "updated_at")
+                .values(SQLBind(1), image.map { SQLBind($0) } ?? SQLLiteral.null, SQLBind(date))
+                .onConflict(with: ["id"]) { $0.set(excludedValueOf: "image").set(excludedValueOf: "updated_at") }
+                .run()
+        }
+    }
+
     /// Archived rows only, or none of them.
     static func archived(_ query: SQLSelectBuilder, _ archived: Bool) -> SQLSelectBuilder {
         query.where("archived_at", archived ? .isNot : .is, SQLLiteral.null)

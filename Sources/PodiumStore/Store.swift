@@ -245,6 +245,9 @@ public protocol ChannelPlaceStore: Sendable {
     func deletePlace(id: String) async throws -> String?
     /// Numbers `ids` 0, 1, 2… in that order (places, or categories with `categories`), all at once.
     func reorderPlaces(_ ids: [String], categories: Bool, at: Date) async throws
+    /// The venue's picture (a blob name) and when it last changed; nil before one was ever set.
+    func venueImage() async throws -> (image: String?, updatedAt: Date)?
+    func setVenueImage(_ image: String?, at: Date) async throws
 }
 
 /// The channel's quizzes, their questions with answers, and each person's last and best score.

@@ -63,6 +63,14 @@ struct ChannelPlaceStoreTests {
             #expect(try await store.deletePlace(id: "p1") == nil)
             #expect(try await store.deletePlace(id: "p4") == withImage.image)
             #expect(try await store.place(id: "p4") == nil)
+
+            #expect(try await store.venueImage() == nil)
+            try await store.setVenueImage("v.jpg", at: Self.t1)
+            try await store.setVenueImage("w.png", at: Self.t2)
+            #expect(try await store.venueImage()?.image == "w.png")
+            try await store.setVenueImage(nil, at: Self.t2)
+            let cleared = try #require(try await store.venueImage())
+            #expect(cleared.image == nil && cleared.updatedAt == Self.t2)
         }
     }
 
@@ -86,7 +94,8 @@ struct ChannelPlaceStoreTests {
 
     @Test(arguments: TestStores.kinds) func quizzesKeepTheirQuestionsInOrderAndTheBestScore(_ kind: StoreKind) async throws {
         try await TestStores.with(kind) { store in
-            let quiz = ChannelQuizRecord(id: "z1", name: "Prague", description: "Ten minutes", position: 0, publishedAt: Self.t0, updatedAt: Self.t0)
+            let quiz = ChannelQuizRecord(
+                id: "z1", name: "Prague", description: "Ten minutes", position: 0, publishedAt: Self.t0, updatedAt: Self.t0)
             try await store.insertQuiz(quiz, questions: Self.questions("x"))
             try await store.insertQuiz(
                 ChannelQuizRecord(id: "z2", name: "Draft", position: 1, updatedAt: Self.t0), questions: [])
@@ -104,12 +113,17 @@ struct ChannelPlaceStoreTests {
             #expect(try await store.quiz(id: "z1")?.updatedAt == Self.t1)
 
             let first = try await store.recordQuizAttempt(quizId: "z1", viewerKey: "v_a", score: 1, total: 2, at: Self.t0)
-            #expect(first == ChannelQuizResultRecord(quizId: "z1", viewerKey: "v_a", score: 1, total: 2, bestScore: 1, takenAt: Self.t0, bestAt: Self.t0))
+            #expect(
+                first
+                    == ChannelQuizResultRecord(
+                        quizId: "z1", viewerKey: "v_a", score: 1, total: 2, bestScore: 1, takenAt: Self.t0, bestAt: Self.t0))
             let better = try await store.recordQuizAttempt(quizId: "z1", viewerKey: "v_a", score: 2, total: 2, at: Self.t1)
             #expect(better.bestScore == 2 && better.bestAt == Self.t1 && better.score == 2)
             let worse = try await store.recordQuizAttempt(quizId: "z1", viewerKey: "v_a", score: 0, total: 2, at: Self.t2)
             #expect(
-                worse == ChannelQuizResultRecord(quizId: "z1", viewerKey: "v_a", score: 0, total: 2, bestScore: 2, takenAt: Self.t2, bestAt: Self.t1))
+                worse
+                    == ChannelQuizResultRecord(
+                        quizId: "z1", viewerKey: "v_a", score: 0, total: 2, bestScore: 2, takenAt: Self.t2, bestAt: Self.t1))
             #expect(try await store.quizResults(viewerKey: "v_a") == ["z1": worse])
             #expect(try await store.quizResults(viewerKey: "v_b").isEmpty)
 

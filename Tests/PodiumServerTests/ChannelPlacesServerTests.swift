@@ -84,10 +84,13 @@ struct ChannelPlacesServerTests {
             #expect(try one.object()["openingHours"] as? String == "Daily 9–17")
             #expect(try one.object()["latitude"] as? Double == 50.0865)
             // The draft is nobody's business but the admins'.
-            #expect(try await client.request(.get, "/api/v1/channel/pois/\(ids["Draft"]!)", headers: Self.visitor).status == .notFound)
+            #expect(
+                try await client.request(.get, "/api/v1/channel/pois/\(ids["Draft"]!)", headers: Self.visitor).status == .notFound
+            )
             let drafts = try await client.request(.get, "/api/v1/channel/pois?status=all", token: token)
             #expect(try Self.array(drafts).count == 5)
-            #expect(try await client.request(.get, "/api/v1/channel/pois?status=all", headers: Self.visitor).status == .unauthorized)
+            #expect(
+                try await client.request(.get, "/api/v1/channel/pois?status=all", headers: Self.visitor).status == .unauthorized)
         }
     }
 
@@ -126,7 +129,9 @@ struct ChannelPlacesServerTests {
         defer { server.removeData() }
         try await server.run { client in
             let token = try await client.login()
-            for query in ["near=95,10", "near=50", "near=abc,def", "near=50,14,1", "limit=0", "limit=1000", "offset=-1", "status=gone"] {
+            for query in [
+                "near=95,10", "near=50", "near=abc,def", "near=50,14,1", "limit=0", "limit=1000", "offset=-1", "status=gone",
+            ] {
                 let response = try await client.request(.get, "/api/v1/channel/pois?\(query)", headers: Self.visitor)
                 #expect(response.status == .badRequest, "\(query)")
                 #expect(try response.object()["error"].flatMap { ($0 as? [String: Any])?["code"] as? String } == "bad_request")
@@ -187,8 +192,12 @@ struct ChannelPlacesServerTests {
             #expect(try Self.array(try await client.request(.get, "/api/v1/channel/pois", headers: Self.visitor)).count == 4)
 
             _ = try await client.request(.delete, "/api/v1/channel/pois/\(bridge)", token: token)
-            #expect(try await client.request(.delete, "/api/v1/channel/pois/\(bridge)?permanent=true", token: token).status == .noContent)
-            #expect(try await client.request(.get, "/api/v1/channel/pois/\(bridge)?status=archived", token: token).status == .notFound)
+            #expect(
+                try await client.request(.delete, "/api/v1/channel/pois/\(bridge)?permanent=true", token: token).status
+                    == .noContent)
+            #expect(
+                try await client.request(.get, "/api/v1/channel/pois/\(bridge)?status=archived", token: token).status == .notFound
+            )
 
             // A new order and a category archived with its places.
             let order = [ids["The Met"]!, ids["Špilberk"]!, ids["Pražský hrad"]!, ids["Draft"]!]
@@ -260,9 +269,10 @@ struct ChannelTileTests {
             #expect(again.status == .notModified)
             #expect(String(buffer: try await client.request(.get, "/tiles/0/0/0.png").body) == "0/0/0")
 
-            for outside in ["/tiles/2/0/0.png", "/tiles/1/2/0.png", "/tiles/1/0/2.png", "/tiles/-1/0/0.png", "/tiles/a/0/0.png",
-                "/tiles/1/0/0x.png", "/tiles/99999999999/0/0.png"]
-            {
+            for outside in [
+                "/tiles/2/0/0.png", "/tiles/1/2/0.png", "/tiles/1/0/2.png", "/tiles/-1/0/0.png", "/tiles/a/0/0.png",
+                "/tiles/1/0/0x.png", "/tiles/99999999999/0/0.png",
+            ] {
                 #expect(try await client.request(.get, outside).status == .notFound, "\(outside)")
             }
         }

@@ -90,12 +90,15 @@ struct MigrateDataTests {
                 id: "sb1", ownerId: "u1", folderId: "f2", title: "Chase", sceneCount: 1, shotCount: 1, createdAt: StoreTests.t0,
                 updatedAt: StoreTests.t0), content: #"{"scenes":[]}"#)
         try await store.insertUser(
-            UserRecord(id: "u9", email: "grace@example.org", name: "Grace", role: .presenter, passwordHash: "h", createdAt: StoreTests.t0))
+            UserRecord(
+                id: "u9", email: "grace@example.org", name: "Grace", role: .presenter, passwordHash: "h", createdAt: StoreTests.t0
+            ))
         try await store.addStoryboardEditor(storyboardId: "sb1", userId: "u9")
         try await store.appendStoryboardEdits(
             [
                 StoryboardEditRecord(
-                    storyboardId: "sb1", seq: 1, authorId: "u9", commandKey: "u9:e1", shotId: "sh1", edit: #"{"op":"renumberShots"}"#,
+                    storyboardId: "sb1", seq: 1, authorId: "u9", commandKey: "u9:e1", shotId: "sh1",
+                    edit: #"{"op":"renumberShots"}"#,
                     createdAt: StoreTests.t1)
             ], summary: StoryboardSummaryChange(sceneCount: 1, shotCount: 1))
         try await store.insertStoryboardExport(
@@ -105,6 +108,7 @@ struct MigrateDataTests {
         try await store.insertPlaceCategory(
             ChannelPlaceCategoryRecord(id: "pc1", name: "Museums", position: 0, updatedAt: StoreTests.t0))
         try await store.insertPlace(ChannelPlaceStoreTests.place("p1", category: "pc1", position: 0))
+        try await store.setVenueImage(String(repeating: "c", count: 64) + ".jpg", at: StoreTests.t1)
         try await store.insertQuiz(
             ChannelQuizRecord(id: "z1", name: "Prague", position: 0, publishedAt: StoreTests.t0, updatedAt: StoreTests.t0),
             questions: ChannelPlaceStoreTests.questions("m"))

@@ -11,6 +11,8 @@ struct ChannelPlaceController {
     let blobs: any BlobStore
     let channel: ChannelConfiguration
     let uploadDirectory: URL
+    /// The offline basemap, when one is installed.
+    let tiles: TileSet?
     let now: @Sendable () -> Date
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -31,6 +33,42 @@ struct ChannelPlaceController {
         group.get("channel/pois/:id/directions", use: directions)
         group.put("channel/pois/:id/image", use: uploadImage)
         group.delete("channel/pois/:id/image", use: deleteImage)
+        group.get("channel/map", use: map)
+        group.put("channel/map/venue-image", use: uploadVenueImage)
+        group.delete("channel/map/venue-image", use: deleteVenueImage)
+    }
+
+    /// `GET /channel/map`: the basemap (nil: none installed) and the venue's picture.
+    @Sendable func map(_ request: Request, context: AppRequestContext) async throws -> Response {
+        _ = try context.requireChannelViewer()
+        let venue = try await store.venueImage()
+        let basemap = tiles.map {
+            ChannelMapResponse.Basemap(
+                tileUrl: "/tiles/{z}/{x}/{y}.png", minZoom: $0.info.minZoom, maxZoom: $0.info.maxZoom,
+                attribution: $0.info.attribution)
+        }
+        return try ChannelAPI.respond(
+            ChannelMapResponse(basemap: basemap, venueImageUrl: venue?.image.map(DeckResponse.blobURL)),
+            lastModified: venue?.updatedAt, to: request, context: context, cache: .public)
+    }
+
+    /// `PUT /channel/map/venue-image`: a picture of the venue or city (JPEG, PNG or WebP).
+    @Sendable func uploadVenueImage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try ChannelStatusQuery.requireAdmin(context)
+        let image = try await ChannelImageUpload.receive(request, uploadDirectory: uploadDirectory, blobs: blobs)
+        let previous = try await store.venueImage()?.image
+        try await store.setVenueImage(image, at: now())
+        if let previous, previous != image { try await removeIfUnused(previous) }
+        return Response(status: .noContent)
+    }
+
+    @Sendable func deleteVenueImage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try ChannelStatusQuery.requireAdmin(context)
+        if let previous = try await store.venueImage()?.image {
+            try await store.setVenueImage(nil, at: now())
+            try await removeIfUnused(previous)
+        }
+        return Response(status: .noContent)
     }
 
     // MARK: - Public reads
@@ -60,10 +98,11 @@ struct ChannelPlaceController {
         let near = try request.uri.queryParameters.get("near").map { text in
             do { return try GeoPoint(parsing: text) } catch { throw APIError.badRequest(error.description) }
         }
-        let search = try request.uri.queryParameters.get("search").map { text in
-            guard text.count <= 200 else { throw APIError.badRequest("A search has at most 200 characters.") }
-            return TextSearch(text)
-        } ?? nil
+        let search =
+            try request.uri.queryParameters.get("search").map { text in
+                guard text.count <= 200 else { throw APIError.badRequest("A search has at most 200 characters.") }
+                return TextSearch(text)
+            } ?? nil
         var places = try await store.places(filter, categoryId: categoryId)
         if filter == .published, categoryId == nil {
             // A place in an archived category is hidden with it.
@@ -73,7 +112,7 @@ struct ChannelPlaceController {
         if let search {
             places = places.filter { search.matches([$0.name, $0.description, $0.address]) }
         }
-        var rows = places.map { (place: $0, distance: near.flatMap { near in $0.point.map(near.distance) }) }
+        var rows = places.map { place in (place: place, distance: near.flatMap { near in place.point.map(near.distance) }) }
         if near != nil {
             // Stable: equal distances keep the admin's order.
             rows = rows.enumerated().sorted {
@@ -198,7 +237,7 @@ struct ChannelPlaceController {
         var place = try await existingPlace(context)
         if try ChannelStatusQuery.permanent(request) {
             guard place.archivedAt != nil else { throw ChannelStatusQuery.notArchived }
-            if let image = try await store.deletePlace(id: place.id) { try? blobs.remove(named: image) }
+            if let image = try await store.deletePlace(id: place.id) { try await removeIfUnused(image) }
         } else if place.archivedAt == nil {
             place.archivedAt = now()
             place.updatedAt = now()
@@ -249,9 +288,11 @@ struct ChannelPlaceController {
         return ChannelPlaceResponse(place, distance: nil, member: true)
     }
 
+    /// Removes a picture no place and not the venue shows (the same bytes uploaded twice are one blob).
     private func removeIfUnused(_ image: String) async throws {
         let places = try await store.places(.all, categoryId: nil) + store.places(.archived, categoryId: nil)
-        if !places.contains(where: { $0.image == image }) { try? blobs.remove(named: image) }
+        let venue = try await store.venueImage()?.image
+        if !places.contains(where: { $0.image == image }), venue != image { try? blobs.remove(named: image) }
     }
 
     private func existingPlace(_ context: AppRequestContext) async throws -> ChannelPlaceRecord {

@@ -51,7 +51,8 @@ struct ChannelQuizBody: Decodable {
             let answers = try question.answers.map { answer in
                 ChannelQuizAnswer(
                     id: id(answer.id, prefix: "qa"),
-                    text: try ChannelPlaceBody.text(answer.text, field: "answer of question \(index + 1)", max: 300, required: true),
+                    text: try ChannelPlaceBody.text(
+                        answer.text, field: "answer of question \(index + 1)", max: 300, required: true),
                     correct: answer.correct)
             }
             return ChannelQuizQuestion(id: id(question.id, prefix: "qq"), text: text, answers: answers)

@@ -23,9 +23,11 @@ struct TileController {
         var headers = HTTPFields()
         headers[.cacheControl] = "public, max-age=31536000, immutable"
         headers[.eTag] = tag
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == tag || $0.trimmingCharacters(in: .whitespaces) == "*"
-        }) {
+        if let match = request.headers[.ifNoneMatch],
+            match.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == tag || $0.trimmingCharacters(in: .whitespaces) == "*"
+            })
+        {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = tiles.info.format == "jpg" ? "image/jpeg" : "image/png"

@@ -47,6 +47,14 @@ extension GatedStore {
         try await base.reorderPlaces(ids, categories: categories, at: date)
     }
 
+    func venueImage() async throws -> (image: String?, updatedAt: Date)? {
+        try await base.venueImage()
+    }
+
+    func setVenueImage(_ image: String?, at date: Date) async throws {
+        try await base.setVenueImage(image, at: date)
+    }
+
     func insertQuiz(_ quiz: ChannelQuizRecord, questions: [ChannelQuizQuestion]) async throws {
         try await base.insertQuiz(quiz, questions: questions)
     }

@@ -12,7 +12,9 @@ enum MBTilesFixture {
             try await db.raw("CREATE TABLE metadata (name text, value text)").run()
             try await db.raw("CREATE TABLE tiles (zoom_level integer, tile_column integer, tile_row integer, tile_data blob)")
                 .run()
-            for (name, value) in [("format", "png"), ("minzoom", "0"), ("maxzoom", "1"), ("attribution", "© OpenStreetMap contributors")] {
+            for (name, value) in [
+                ("format", "png"), ("minzoom", "0"), ("maxzoom", "1"), ("attribution", "© OpenStreetMap contributors"),
+            ] {
                 try await db.insert(into: "metadata").columns("name", "value").values(SQLBind(name), SQLBind(value)).run()
             }
             for z in 0...1 {
