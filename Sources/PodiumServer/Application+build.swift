@@ -175,11 +175,6 @@ private func assembleApplication(
         maxUploadBytes: configuration.maxVideoUploadBytes, logger: logger, now: now)
     videos.addRoutes(to: api)
     JobController(store: store, queue: jobs).addRoutes(to: api)
-    ChannelPlaceController(
-        store: store, blobs: blobs, channel: configuration.channel, uploadDirectory: configuration.temporaryDirectory,
-        tiles: tiles, now: now
-    ).addRoutes(to: api)
-    ChannelQuizController(store: store, channel: configuration.channel, now: now).addRoutes(to: api)
     QuestionBankController(store: store, now: now).addRoutes(to: api)
     NotesController(store: store, hub: hub, now: now).addRoutes(to: api)
     ReportController(store: store, hub: hub, now: now).addRoutes(to: api)
@@ -198,6 +193,25 @@ private func assembleApplication(
         store: store, hub: hub, accounts: accounts, sessions: sessions, decks: decks, videos: videos, logger: logger, now: now
     )
     .addRoutes(to: api)
+
+    // The channel (seed 004): every channel route knows its viewer; streams are per-person URLs
+    // signed with a key all nodes share (stored once), served by the source of their kind.
+    let streamKeyText = try await store.channelSetting(StreamTokens.settingName, orInsert: StreamTokens.newKeyText())
+    guard let streamKey = StreamTokens.key(fromText: streamKeyText) else {
+        throw StartupError(
+            "the stored stream key is not 64 hexadecimal digits; remove it from channel_settings to make a new one")
+    }
+    let streamTokens = StreamTokens(keyBytes: streamKey, lifetime: configuration.channel.streamTokenLifetime, now: now)
+    let channelAPI = api.group("channel").add(middleware: ChannelViewerMiddleware())
+    ChannelController(configuration: configuration.channel).addRoutes(to: channelAPI)
+    ChannelPlaceController(
+        store: store, blobs: blobs, channel: configuration.channel, uploadDirectory: configuration.temporaryDirectory,
+        tiles: tiles, now: now
+    ).addRoutes(to: channelAPI)
+    ChannelQuizController(store: store, channel: configuration.channel, now: now).addRoutes(to: channelAPI)
+    let streamSources: [String: any StreamSource] = [:]
+    StreamController(tokens: streamTokens, sources: streamSources)
+        .addRoutes(to: router.group("stream").add(middleware: ChannelViewerMiddleware()))
 
     let live = LiveConnection(
         hub: hub, accounts: accounts, videos: LibraryStageVideos(store: store),

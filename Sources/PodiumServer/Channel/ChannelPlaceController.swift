@@ -16,26 +16,26 @@ struct ChannelPlaceController {
     let now: @Sendable () -> Date
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("channel/pois", use: list)
-        group.post("channel/pois", use: create)
-        group.post("channel/pois/order", use: reorder)
-        group.get("channel/pois/categories", use: categories)
-        group.post("channel/pois/categories", use: createCategory)
-        group.post("channel/pois/categories/order", use: reorderCategories)
-        group.get("channel/pois/categories/:id", use: categoryPlaces)
-        group.patch("channel/pois/categories/:id", use: updateCategory)
-        group.delete("channel/pois/categories/:id", use: deleteCategory)
-        group.post("channel/pois/categories/:id/restore", use: restoreCategory)
-        group.get("channel/pois/:id", use: show)
-        group.patch("channel/pois/:id", use: update)
-        group.delete("channel/pois/:id", use: delete)
-        group.post("channel/pois/:id/restore", use: restore)
-        group.get("channel/pois/:id/directions", use: directions)
-        group.put("channel/pois/:id/image", use: uploadImage)
-        group.delete("channel/pois/:id/image", use: deleteImage)
-        group.get("channel/map", use: map)
-        group.put("channel/map/venue-image", use: uploadVenueImage)
-        group.delete("channel/map/venue-image", use: deleteVenueImage)
+        group.get("pois", use: list)
+        group.post("pois", use: create)
+        group.post("pois/order", use: reorder)
+        group.get("pois/categories", use: categories)
+        group.post("pois/categories", use: createCategory)
+        group.post("pois/categories/order", use: reorderCategories)
+        group.get("pois/categories/:id", use: categoryPlaces)
+        group.patch("pois/categories/:id", use: updateCategory)
+        group.delete("pois/categories/:id", use: deleteCategory)
+        group.post("pois/categories/:id/restore", use: restoreCategory)
+        group.get("pois/:id", use: show)
+        group.patch("pois/:id", use: update)
+        group.delete("pois/:id", use: delete)
+        group.post("pois/:id/restore", use: restore)
+        group.get("pois/:id/directions", use: directions)
+        group.put("pois/:id/image", use: uploadImage)
+        group.delete("pois/:id/image", use: deleteImage)
+        group.get("map", use: map)
+        group.put("map/venue-image", use: uploadVenueImage)
+        group.delete("map/venue-image", use: deleteVenueImage)
     }
 
     /// `GET /channel/map`: the basemap (nil: none installed) and the venue's picture.
@@ -49,7 +49,7 @@ struct ChannelPlaceController {
         }
         return try ChannelAPI.respond(
             ChannelMapResponse(basemap: basemap, venueImageUrl: venue?.image.map(DeckResponse.blobURL)),
-            lastModified: venue?.updatedAt, to: request, context: context, cache: .public)
+            lastModified: venue?.updatedAt, to: request, context: context, cache: .revalidate)
     }
 
     /// `PUT /channel/map/venue-image`: a picture of the venue or city (JPEG, PNG or WebP).
@@ -124,7 +124,7 @@ struct ChannelPlaceController {
         }
         return try ChannelAPI.respond(
             Array(body), lastModified: try await lastChange(), to: request, context: context,
-            cache: viewer.isMember || filter != .published ? .personal : .public)
+            cache: viewer.isMember || filter != .published ? .personal : .revalidate)
     }
 
     /// `GET /channel/pois/categories`: by position, each with how many published places it has.
@@ -140,7 +140,7 @@ struct ChannelPlaceController {
         _ = viewer
         return try ChannelAPI.respond(
             body, lastModified: try await lastChange(), to: request, context: context,
-            cache: filter == .published ? .public : .personal)
+            cache: filter == .published ? .revalidate : .personal)
     }
 
     /// `GET /channel/pois/{id}`.
@@ -154,14 +154,14 @@ struct ChannelPlaceController {
         let distance = near.flatMap { near in place.point.map(near.distance) }
         return try ChannelAPI.respond(
             ChannelPlaceResponse(place, distance: distance, member: viewer.isMember), lastModified: place.updatedAt,
-            to: request, context: context, cache: viewer.isMember || filter != .published ? .personal : .public)
+            to: request, context: context, cache: viewer.isMember || filter != .published ? .personal : .revalidate)
     }
 
     /// `GET /channel/pois/{id}/directions`: members get the links; others the membership message.
     @Sendable func directions(_ request: Request, context: AppRequestContext) async throws -> Response {
         let viewer = try context.requireChannelViewer()
         let place = try await visiblePlace(context, filter: .published)
-        guard viewer.isMember else { throw ChannelLimitError(limit: .directions, configuration: channel) }
+        guard viewer.isMember else { throw ChannelLimitError(.directions, configuration: channel) }
         guard let point = place.point else { throw APIError.notFound("place") }
         return try ChannelAPI.respond(
             Directions(to: point, name: place.name), lastModified: place.updatedAt, to: request, context: context,

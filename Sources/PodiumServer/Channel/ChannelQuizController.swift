@@ -12,14 +12,14 @@ struct ChannelQuizController {
     let now: @Sendable () -> Date
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("channel/quizzes", use: list)
-        group.post("channel/quizzes", use: create)
-        group.post("channel/quizzes/order", use: reorder)
-        group.get("channel/quizzes/:id", use: show)
-        group.patch("channel/quizzes/:id", use: update)
-        group.delete("channel/quizzes/:id", use: delete)
-        group.post("channel/quizzes/:id/restore", use: restore)
-        group.post("channel/quizzes/:id/attempts", use: attempt)
+        group.get("quizzes", use: list)
+        group.post("quizzes", use: create)
+        group.post("quizzes/order", use: reorder)
+        group.get("quizzes/:id", use: show)
+        group.patch("quizzes/:id", use: update)
+        group.delete("quizzes/:id", use: delete)
+        group.post("quizzes/:id/restore", use: restore)
+        group.post("quizzes/:id/attempts", use: attempt)
     }
 
     /// `GET /channel/quizzes`: published ones newest first; admins `?status=all|archived` (by position).
@@ -49,7 +49,7 @@ struct ChannelQuizController {
         let filter = try ChannelStatusQuery.filter(request, context: context)
         let quiz = try await visibleQuiz(context, filter: filter)
         let open = try await mayTake(quiz, viewer: viewer)
-        if filter == .published, !open { throw ChannelLimitError(limit: .quizArchive, configuration: channel) }
+        if filter == .published, !open { throw ChannelLimitError(.quizArchive, configuration: channel) }
         let questions = try await store.quizQuestions(quizId: quiz.id)
         let result = try await store.quizResults(viewerKey: viewer.key)[quiz.id]
         let summary = ChannelQuizSummary(quiz, questionCount: questions.count, open: open, result: result)
@@ -64,7 +64,7 @@ struct ChannelQuizController {
         let viewer = try context.requireChannelViewer()
         let quiz = try await visibleQuiz(context, filter: .published)
         guard try await mayTake(quiz, viewer: viewer) else {
-            throw ChannelLimitError(limit: .quizArchive, configuration: channel)
+            throw ChannelLimitError(.quizArchive, configuration: channel)
         }
         let body = try await request.decode(as: ChannelQuizAttemptBody.self, context: context)
         guard body.answers.count <= ChannelQuizBody.maxQuestions else { throw APIError.badRequest("Too many answers.") }
