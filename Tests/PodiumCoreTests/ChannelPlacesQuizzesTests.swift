@@ -46,20 +46,20 @@ struct ChannelPlacesQuizzesTests {
     }
 
     static let questions = [
-        QuizScoring.Question(id: "q1", answerIds: ["a1", "a2"], correctAnswerIds: ["a2"]),
-        QuizScoring.Question(id: "q2", answerIds: ["a3", "a4", "a5"], correctAnswerIds: ["a3", "a5"]),
-        QuizScoring.Question(id: "q3", answerIds: ["a6", "a7"], correctAnswerIds: ["a6"]),
+        ChannelQuizScoring.Question(id: "q1", answerIds: ["a1", "a2"], correctAnswerIds: ["a2"]),
+        ChannelQuizScoring.Question(id: "q2", answerIds: ["a3", "a4", "a5"], correctAnswerIds: ["a3", "a5"]),
+        ChannelQuizScoring.Question(id: "q3", answerIds: ["a6", "a7"], correctAnswerIds: ["a6"]),
     ]
 
     @Test func anAttemptIsScoredQuestionByQuestion() throws {
-        let outcome = try QuizScoring.score(
+        let outcome = try ChannelQuizScoring.score(
             Self.questions,
             choices: [.init(questionId: "q2", answerId: "a5"), .init(questionId: "q1", answerId: "a1")])
         #expect(outcome.score == 1 && outcome.total == 3)
         #expect(outcome.questions.map(\.id) == ["q1", "q2", "q3"])
         #expect(outcome.questions.map(\.chosen) == ["a1", "a5", nil])
         #expect(outcome.questions.map(\.correct) == [false, true, false])
-        let all = try QuizScoring.score(
+        let all = try ChannelQuizScoring.score(
             Self.questions,
             choices: [
                 .init(questionId: "q1", answerId: "a2"), .init(questionId: "q2", answerId: "a3"),
@@ -69,23 +69,23 @@ struct ChannelPlacesQuizzesTests {
     }
 
     @Test func choicesThatAreNotOfThisQuizAreRefused() {
-        let bad: [[QuizScoring.Choice]] = [
+        let bad: [[ChannelQuizScoring.Choice]] = [
             [.init(questionId: "q9", answerId: "a1")],
             [.init(questionId: "q1", answerId: "a3")],
             [.init(questionId: "q1", answerId: "a1"), .init(questionId: "q1", answerId: "a2")],
         ]
         for choices in bad {
-            #expect(throws: QuizScoring.Invalid.self) { try QuizScoring.score(Self.questions, choices: choices) }
+            #expect(throws: ChannelQuizScoring.Invalid.self) { try ChannelQuizScoring.score(Self.questions, choices: choices) }
         }
     }
 
     @Test func nonMembersMayTakeTheNewestPublishedQuiz() {
         let t0 = Date(timeIntervalSince1970: 1_000)
-        #expect(QuizAccess.openToEveryone([]) == nil)
+        #expect(ChannelQuizAccess.openToEveryone([]) == nil)
         #expect(
-            QuizAccess.openToEveryone([
+            ChannelQuizAccess.openToEveryone([
                 ("old", t0), ("new", t0.addingTimeInterval(60)), ("middle", t0.addingTimeInterval(30)),
             ]) == "new")
-        #expect(QuizAccess.openToEveryone([("b", t0), ("a", t0)]) == "b")
+        #expect(ChannelQuizAccess.openToEveryone([("b", t0), ("a", t0)]) == "b")
     }
 }

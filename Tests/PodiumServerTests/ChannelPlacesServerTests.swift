@@ -158,10 +158,10 @@ struct ChannelPlacesServerTests {
     }
 
     @Test func deletingArchivesAndRestoresAndMovesLastModified() async throws {
-        let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = SteppedClock()
         let server = TestServer()
         defer { server.removeData() }
-        try await server.run(now: { clock.withLock { $0 } }) { client in
+        try await server.run(now: { clock.now }) { client in
             let token = try await client.login()
             let ids = try await Self.seed(client, token: token)
             let bridge = ids["Karlův most"]!
@@ -177,7 +177,7 @@ struct ChannelPlacesServerTests {
             #expect(early.status == .conflict)
             #expect(try early.object()["error"].flatMap { ($0 as? [String: Any])?["code"] as? String } == "not_archived")
 
-            clock.withLock { $0 += 60 }
+            clock.advance(60)
             #expect(try await client.request(.delete, "/api/v1/channel/pois/\(bridge)", token: token).status == .noContent)
             #expect(try await client.request(.get, "/api/v1/channel/pois/\(bridge)", headers: Self.visitor).status == .notFound)
             let after = try await client.request(.get, "/api/v1/channel/pois", headers: conditional)

@@ -37,7 +37,7 @@ struct ChannelQuizzesServerTests {
     }
 
     /// Two published quizzes a minute apart (the second newest) and a draft; returns their ids.
-    static func seed(_ client: Client, token: String, clock: Mutex<Date>) async throws -> (
+    static func seed(_ client: Client, token: String, clock: SteppedClock) async throws -> (
         old: String, new: String, draft: String
     ) {
         var ids: [String] = []
@@ -46,7 +46,7 @@ struct ChannelQuizzesServerTests {
                 .post, "/api/v1/channel/quizzes", token: token, json: try quiz(name, published: published))
             #expect(created.status == .created, "\(String(buffer: created.body))")
             ids.append(try #require((try created.object()["quiz"] as? [String: Any])?["id"] as? String))
-            clock.withLock { $0 += 60 }
+            clock.advance(60)
         }
         return (ids[0], ids[1], ids[2])
     }
@@ -67,10 +67,10 @@ struct ChannelQuizzesServerTests {
     }
 
     @Test func anAttemptIsScoredAndTheBestScoreKept() async throws {
-        let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = SteppedClock()
         let server = TestServer()
         defer { server.removeData() }
-        try await server.run(now: { clock.withLock { $0 } }) { client in
+        try await server.run(now: { clock.now }) { client in
             let token = try await client.login()
             let ids = try await Self.seed(client, token: token, clock: clock)
             let questions = try await Self.questions(client, ids.new)
@@ -134,10 +134,10 @@ struct ChannelQuizzesServerTests {
     }
 
     @Test func nonMembersTakeOnlyTheNewestQuiz() async throws {
-        let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = SteppedClock()
         let server = TestServer()
         defer { server.removeData() }
-        try await server.run(now: { clock.withLock { $0 } }) { client in
+        try await server.run(now: { clock.now }) { client in
             let token = try await client.login()
             let ids = try await Self.seed(client, token: token, clock: clock)
 
@@ -171,7 +171,7 @@ struct ChannelQuizzesServerTests {
                     == .ok)
 
             // Publishing the draft makes it the one open to everyone.
-            clock.withLock { $0 += 60 }
+            clock.advance(60)
             let published = try await client.request(
                 .patch, "/api/v1/channel/quizzes/\(ids.draft)", token: token, json: #"{"published":true}"#)
             #expect(published.status == .ok)
@@ -185,10 +185,10 @@ struct ChannelQuizzesServerTests {
     }
 
     @Test func quizzesAreArchivedRestoredAndEdited() async throws {
-        let clock = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock = SteppedClock()
         let server = TestServer()
         defer { server.removeData() }
-        try await server.run(now: { clock.withLock { $0 } }) { client in
+        try await server.run(now: { clock.now }) { client in
             let token = try await client.login()
             let ids = try await Self.seed(client, token: token, clock: clock)
 

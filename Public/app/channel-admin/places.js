@@ -6,13 +6,15 @@ import { api } from '../api.js';
 import { confirmDialog, el, promptDialog } from '../ui.js';
 import { createMap } from '../channel/places-map.js';
 import { handle, makeReorderable } from './reorder.js';
+import { useStylesheet } from '../channel/stylesheet.js';
 
 let ctx = null;
 let root = null;
 const state = { status: 'all', places: [], categories: [], mapInfo: null };
 const parts = {};
 
-export function mount(section, context) {
+export async function mount(section, context) {
+  await useStylesheet('/app/channel-admin/places-quizzes.css');
   ctx = context;
   root = section;
   root.classList.add('admin-places');

@@ -5,6 +5,7 @@
 import { api } from '../api.js';
 import { el, icon } from '../ui.js';
 import { createMap, fitTo } from './places-map.js';
+import { useStylesheet } from './stylesheet.js';
 
 let ctx = null;
 let root = null;
@@ -13,7 +14,8 @@ const parts = {};
 let searchTimer = 0;
 let listLoad = 0;
 
-export function mount(section, context) {
+export async function mount(section, context) {
+  await useStylesheet('/app/channel/places.css');
   ctx = context;
   root = section;
   root.classList.add('places');
@@ -284,15 +286,12 @@ async function openDirections(place, container) {
     );
     return;
   }
-  const response = await fetch('/api/v1/channel/pois/' + encodeURIComponent(place.id) + '/directions', {
-    headers: { Accept: 'application/json' },
-    credentials: 'same-origin',
-  });
-  const body = await response.json().catch(() => null);
-  if (response.ok && body) {
-    place.directions = body;
+  try {
+    place.directions = await api('/api/v1/channel/pois/' + encodeURIComponent(place.id) + '/directions');
     openDirections(place, container);
-  } else if (body && body.error) {
-    ctx.showLimit(body, container);
+  } catch (error) {
+    if (error.code === 'membership_required') ctx.showLimit(error, container);
+    else container.replaceChildren(el('p', { class: 'places-status', text: error.message }));
   }
+}
 }

@@ -4,13 +4,15 @@
 // scored by the server, with the right answers and a share button.
 import { api } from '../api.js';
 import { el, icon } from '../ui.js';
+import { useStylesheet } from './stylesheet.js';
 
 let ctx = null;
 let root = null;
 const parts = {};
 let run = null; // {quiz, questions, index, choices}
 
-export function mount(section, context) {
+export async function mount(section, context) {
+  await useStylesheet('/app/channel/quizzes.css');
   ctx = context;
   root = section;
   root.classList.add('quizzes');
@@ -70,17 +72,14 @@ function quizCard(quiz, current) {
 
 async function start(id) {
   parts.take.replaceChildren(el('p', { class: 'quiz-status', text: 'Loading…' }));
-  const response = await fetch('/api/v1/channel/quizzes/' + encodeURIComponent(id), {
-    headers: { Accept: 'application/json' },
-    credentials: 'same-origin',
-  });
-  const body = await response.json().catch(() => null);
-  if (!response.ok) {
-    parts.take.replaceChildren(backLink());
+  let body;
+  try {
+    body = await api('/api/v1/channel/quizzes/' + encodeURIComponent(id));
+  } catch (error) {
     const box = el('div', { class: 'quiz-limit' });
-    parts.take.append(box);
-    if (body && body.error && body.error.code === 'membership_required') ctx.showLimit(body, box);
-    else box.append(el('p', { class: 'quiz-status', text: (body && body.error && body.error.message) || 'This quiz cannot be shown.' }));
+    parts.take.replaceChildren(backLink(), box);
+    if (error.code === 'membership_required') ctx.showLimit(error, box);
+    else box.append(el('p', { class: 'quiz-status', text: error.message }));
     return;
   }
   run = { quiz: body.quiz, questions: body.questions, index: 0, choices: [] };

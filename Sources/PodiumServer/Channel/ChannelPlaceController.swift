@@ -95,9 +95,7 @@ struct ChannelPlaceController {
         let viewer = try context.requireChannelViewer()
         let filter = try ChannelStatusQuery.filter(request, context: context)
         let page = try ChannelAPI.page(request)
-        let near = try request.uri.queryParameters.get("near").map { text in
-            do { return try GeoPoint(parsing: text) } catch { throw APIError.badRequest(error.description) }
-        }
+        let near = try Self.near(request)
         let search =
             try request.uri.queryParameters.get("search").map { text in
                 guard text.count <= 200 else { throw APIError.badRequest("A search has at most 200 characters.") }
@@ -112,18 +110,23 @@ struct ChannelPlaceController {
         if let search {
             places = places.filter { search.matches([$0.name, $0.description, $0.address]) }
         }
-        var rows = places.map { place in (place: place, distance: near.flatMap { near in place.point.map(near.distance) }) }
+        var rows: [(place: ChannelPlaceRecord, distance: Double?)] = places.map { place in
+            (place, near.flatMap { place.point.map($0.distance) })
+        }
         if near != nil {
             // Stable: equal distances keep the admin's order.
-            rows = rows.enumerated().sorted {
-                ($0.element.distance ?? .infinity, $0.offset) < ($1.element.distance ?? .infinity, $1.offset)
-            }.map(\.element)
+            let order = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.place.id, $0) })
+            rows.sort { first, second in
+                let a = first.distance ?? .infinity
+                let b = second.distance ?? .infinity
+                return a != b ? a < b : order[first.place.id, default: 0] < order[second.place.id, default: 0]
+            }
         }
-        let body = rows.dropFirst(page.offset).prefix(page.limit).map {
-            ChannelPlaceResponse($0.place, distance: $0.distance, member: viewer.isMember)
+        let body: [ChannelPlaceResponse] = rows.dropFirst(page.offset).prefix(page.limit).map { row in
+            ChannelPlaceResponse(row.place, distance: row.distance, member: viewer.isMember)
         }
         return try ChannelAPI.respond(
-            Array(body), lastModified: try await lastChange(), to: request, context: context,
+            body, lastModified: try await lastChange(), to: request, context: context,
             cache: viewer.isMember || filter != .published ? .personal : .revalidate)
     }
 
@@ -148,10 +151,8 @@ struct ChannelPlaceController {
         let viewer = try context.requireChannelViewer()
         let filter = try ChannelStatusQuery.filter(request, context: context)
         let place = try await visiblePlace(context, filter: filter)
-        let near = try request.uri.queryParameters.get("near").map { text in
-            do { return try GeoPoint(parsing: text) } catch { throw APIError.badRequest(error.description) }
-        }
-        let distance = near.flatMap { near in place.point.map(near.distance) }
+        let near = try Self.near(request)
+        let distance = near.flatMap { place.point.map($0.distance) }
         return try ChannelAPI.respond(
             ChannelPlaceResponse(place, distance: distance, member: viewer.isMember), lastModified: place.updatedAt,
             to: request, context: context, cache: viewer.isMember || filter != .published ? .personal : .revalidate)
@@ -166,6 +167,16 @@ struct ChannelPlaceController {
         return try ChannelAPI.respond(
             Directions(to: point, name: place.name), lastModified: place.updatedAt, to: request, context: context,
             cache: .personal)
+    }
+
+    /// `?near=lat,lon`, or 400 saying what coordinates look like.
+    static func near(_ request: Request) throws -> GeoPoint? {
+        guard let text = request.uri.queryParameters.get("near") else { return nil }
+        do {
+            return try GeoPoint(parsing: text)
+        } catch let error as GeoPointError {
+            throw APIError.badRequest(error.description)
+        }
     }
 
     /// The place `:id` if this filter shows it (and, publicly, its category is not archived).

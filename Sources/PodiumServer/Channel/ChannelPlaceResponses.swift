@@ -1,11 +1,12 @@
 import Foundation
+import Hummingbird
 import PodiumCore
 import PodiumStore
 
 /// A place as the channel's API shows it (Appendix B's POI, camelCase, with what the page needs).
-struct ChannelPlaceResponse: Codable, Sendable, Equatable {
+struct ChannelPlaceResponse: Encodable, Sendable, Equatable {
     let id: String
-    let categoryId: String?
+    @NullEncoded var categoryId: String?
     let name: String
     let description: String
     let address: String
@@ -14,15 +15,15 @@ struct ChannelPlaceResponse: Codable, Sendable, Equatable {
     let openingHours: String
     let latitude: Double
     let longitude: Double
-    let imageUrl: String?
+    @NullEncoded var imageUrl: String?
     let position: Int
-    let publishedAt: Date?
+    @NullEncoded var publishedAt: Date?
     let updatedAt: Date
-    let archivedAt: Date?
+    @NullEncoded var archivedAt: Date?
     /// Metres from the `?near=` point; nil without one.
-    let distanceMeters: Double?
+    @NullEncoded var distanceMeters: Double?
     /// For members: how to hand off to a maps app. Nil for non-members (see `…/directions`).
-    let directions: Directions?
+    @NullEncoded var directions: Directions?
 
     init(_ place: ChannelPlaceRecord, distance: Double?, member: Bool) {
         id = place.id
@@ -45,14 +46,14 @@ struct ChannelPlaceResponse: Codable, Sendable, Equatable {
     }
 }
 
-struct ChannelPlaceCategoryResponse: Codable, Sendable, Equatable {
+struct ChannelPlaceCategoryResponse: Encodable, Sendable, Equatable {
     let id: String
     let name: String
     let position: Int
     /// Published places in it.
     let placeCount: Int
     let updatedAt: Date
-    let archivedAt: Date?
+    @NullEncoded var archivedAt: Date?
 
     init(_ category: ChannelPlaceCategoryRecord, placeCount: Int) {
         id = category.id
@@ -66,19 +67,22 @@ struct ChannelPlaceCategoryResponse: Codable, Sendable, Equatable {
 
 /// What the map needs besides the places: the offline basemap (nil when none is installed) and
 /// the venue's picture.
-struct ChannelMapResponse: Codable, Sendable, Equatable {
-    struct Basemap: Codable, Sendable, Equatable {
+struct ChannelMapResponse: Encodable, Sendable, Equatable {
+    struct Basemap: Encodable, Sendable, Equatable {
         let tileUrl: String
         let minZoom: Int
         let maxZoom: Int
         let attribution: String
     }
 
-    let basemap: Basemap?
-    let venueImageUrl: String?
+    @NullEncoded var basemap: Basemap?
+    @NullEncoded var venueImageUrl: String?
 }
 
 extension ChannelPlaceRecord {
     /// Its coordinates as a point; nil only for a row edited outside Podium into nonsense.
     var point: GeoPoint? { try? GeoPoint(latitude: latitude, longitude: longitude) }
 }
+
+extension ChannelPlaceResponse: ResponseEncodable {}
+extension ChannelPlaceCategoryResponse: ResponseEncodable {}

@@ -70,15 +70,15 @@ struct ChannelQuizController {
         guard body.answers.count <= ChannelQuizBody.maxQuestions else { throw APIError.badRequest("Too many answers.") }
         let questions = try await store.quizQuestions(quizId: quiz.id)
         guard !questions.isEmpty else { throw APIError.badRequest("This quiz has no questions yet.") }
-        let outcome: QuizScoring.Outcome
+        let outcome: ChannelQuizScoring.Outcome
         do {
-            outcome = try QuizScoring.score(
+            outcome = try ChannelQuizScoring.score(
                 questions.map {
-                    QuizScoring.Question(
+                    ChannelQuizScoring.Question(
                         id: $0.id, answerIds: $0.answers.map(\.id),
                         correctAnswerIds: Set($0.answers.filter(\.correct).map(\.id)))
                 },
-                choices: body.answers.map { QuizScoring.Choice(questionId: $0.questionId, answerId: $0.answerId) })
+                choices: body.answers.map { ChannelQuizScoring.Choice(questionId: $0.questionId, answerId: $0.answerId) })
         } catch {
             throw APIError.badRequest(error.description)
         }
@@ -99,7 +99,7 @@ struct ChannelQuizController {
     }
 
     private func openToEveryone() async throws -> String? {
-        QuizAccess.openToEveryone(
+        ChannelQuizAccess.openToEveryone(
             try await store.quizzes(.published).compactMap { quiz in quiz.publishedAt.map { (quiz.id, $0) } })
     }
 

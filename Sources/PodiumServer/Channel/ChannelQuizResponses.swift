@@ -1,25 +1,26 @@
 import Foundation
+import Hummingbird
 import PodiumCore
 import PodiumStore
 
 /// A quiz in the list: Appendix B's `{name, date}` and what the page shows beside it.
-struct ChannelQuizSummary: Codable, Sendable, Equatable {
+struct ChannelQuizSummary: Encodable, Sendable, Equatable {
     let id: String
     let name: String
     let description: String
     let questionCount: Int
     let position: Int
-    let publishedAt: Date?
+    @NullEncoded var publishedAt: Date?
     let updatedAt: Date
-    let archivedAt: Date?
+    @NullEncoded var archivedAt: Date?
     /// Whether this person may take it: members every quiz, others only the newest.
     let open: Bool
     /// Set (and `open` false) where only members may take it.
     let membersOnly: Bool
     /// This person's last and best score; nil before a first attempt.
-    let result: Result?
+    @NullEncoded var result: Result?
 
-    struct Result: Codable, Sendable, Equatable {
+    struct Result: Encodable, Sendable, Equatable {
         let score: Int
         let bestScore: Int
         let total: Int
@@ -45,17 +46,17 @@ struct ChannelQuizSummary: Codable, Sendable, Equatable {
 }
 
 /// One quiz with its questions. Answers say whether they are right only to admins editing it.
-struct ChannelQuizResponse: Codable, Sendable, Equatable {
+struct ChannelQuizResponse: Encodable, Sendable, Equatable {
     let quiz: ChannelQuizSummary
     let questions: [Question]
 
-    struct Question: Codable, Sendable, Equatable {
+    struct Question: Encodable, Sendable, Equatable {
         let id: String
         let text: String
         let answers: [Answer]
     }
 
-    struct Answer: Codable, Sendable, Equatable {
+    struct Answer: Encodable, Sendable, Equatable {
         let id: String
         let text: String
         /// Nil (left out) on the public read.
@@ -73,16 +74,19 @@ struct ChannelQuizResponse: Codable, Sendable, Equatable {
 }
 
 /// The answer to an attempt: the score, the best so far, and per question what was right.
-struct ChannelQuizAttemptResponse: Codable, Sendable, Equatable {
+struct ChannelQuizAttemptResponse: Encodable, Sendable, Equatable {
     let score: Int
     let total: Int
     let bestScore: Int
     let questions: [Question]
 
-    struct Question: Codable, Sendable, Equatable {
+    struct Question: Encodable, Sendable, Equatable {
         let questionId: String
-        let chosenAnswerId: String?
+        @NullEncoded var chosenAnswerId: String?
         let correct: Bool
         let correctAnswerIds: [String]
     }
 }
+
+extension ChannelQuizResponse: ResponseEncodable {}
+extension ChannelQuizAttemptResponse: ResponseEncodable {}

@@ -2,7 +2,7 @@ import Foundation
 
 /// Scores an attempt at a quiz. The server scores: the browser is never told which answer is
 /// right until it has sent its own.
-public enum QuizScoring {
+public enum ChannelQuizScoring {
     /// A question as scoring sees it: its answers and which of them are right.
     public struct Question: Sendable, Equatable {
         public let id: String
@@ -72,7 +72,7 @@ public enum QuizScoring {
 }
 
 /// Which quizzes a person may take: members every published one, non-members only the newest.
-public enum QuizAccess {
+public enum ChannelQuizAccess {
     /// The quiz non-members may take: the most recently published (ties: the greater id, so every
     /// node picks the same one). Nil when none is published.
     public static func openToEveryone(_ published: [(id: String, publishedAt: Date)]) -> String? {
