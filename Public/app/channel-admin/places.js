@@ -109,7 +109,7 @@ function renderPlaces() {
     parts.table.replaceChildren(el('li', { class: 'admin-empty', text: archived ? 'The archive is empty.' : 'No places yet: add the first one.' }));
     return;
   }
-  parts.table.replaceChildren(
+  parts.table.replaceChildren(...[
     ...state.places.map((place) => {
       const published = Boolean(place.publishedAt);
       const actions = archived
@@ -137,7 +137,7 @@ function renderPlaces() {
         el('span', { class: 'admin-row-actions' }, actions),
       ]);
     }),
-  );
+  ].filter(Boolean));
 }
 
 async function act(place, action) {
@@ -332,12 +332,12 @@ function renderVenue() {
     await save('/api/v1/channel/map/venue-image', 'PUT', file.files[0], 'Venue picture saved.');
     load();
   });
-  parts.venue.replaceChildren(
+  parts.venue.replaceChildren(...[
     el('p', { class: 'field-hint', text: 'A picture of the venue or the city, shown above the places on the channel.' }),
     url ? el('img', { class: 'admin-venue-image', attrs: { src: url, alt: 'The venue picture' } }) : null,
     file,
     url
       ? el('button', { class: 'btn btn-ghost', text: 'Remove', attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/map/venue-image', 'DELETE', undefined, 'Removed.'); load(); } } })
       : null,
-  );
+  ].filter(Boolean));
 }

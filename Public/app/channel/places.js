@@ -27,8 +27,8 @@ export async function mount(section, context) {
   });
   parts.near = el('button', {
     class: 'btn places-near',
-    text: 'Sort by distance',
-    attrs: { type: 'button', 'aria-pressed': 'false' },
+    text: 'Nearest first',
+    attrs: { type: 'button', 'aria-pressed': 'false', title: 'Sort by distance from where you are' },
     on: { click: toggleNear },
   });
   parts.chips = el('div', { class: 'places-chips', attrs: { role: 'group', 'aria-label': 'Categories' } });
@@ -67,7 +67,7 @@ export function show(route) {
   } else {
     parts.detail.hidden = true;
     parts.browse.hidden = false;
-    if (state.map) state.map.map.invalidateSize();
+    refit();
   }
 }
 
@@ -108,7 +108,18 @@ function setView(view) {
   root.dataset.view = view;
   parts.tabList.setAttribute('aria-selected', String(view === 'list'));
   parts.tabMap.setAttribute('aria-selected', String(view === 'map'));
-  if (view === 'map' && state.map) requestAnimationFrame(() => state.map.map.invalidateSize());
+  if (view === 'map' && state.map) requestAnimationFrame(() => refit());
+}
+
+/** A map laid out while hidden has no size: it is fitted to the places once it can be seen. */
+function refit() {
+  if (!state.map) return;
+  const { L, map } = state.map;
+  map.invalidateSize();
+  if (state.fitPoints && map.getSize().x > 0) {
+    fitTo(L, map, state.fitPoints);
+    state.fitPoints = null;
+  }
 }
 
 function renderChips() {
@@ -198,7 +209,7 @@ function categoryName(id) {
 }
 
 function renderList() {
-  parts.list.replaceChildren(
+  parts.list.replaceChildren(...[
     ...state.places.map((place) => {
       const meta = [categoryName(place.categoryId), place.address].filter(Boolean).join(' · ');
       return el('li', { class: 'place-item', data: { id: place.id } }, [
@@ -209,7 +220,7 @@ function renderList() {
         ]),
       ]);
     }),
-  );
+  ].filter(Boolean));
 }
 
 function renderMarkers() {
@@ -227,7 +238,8 @@ function renderMarkers() {
     L.marker(point, { title: place.name, alt: place.name, keyboard: true }).bindPopup(popup).addTo(markers);
   }
   if (state.origin) points.push([state.origin.lat, state.origin.lon]);
-  fitTo(L, map, points);
+  state.fitPoints = points;
+  refit();
 }
 
 async function showDetail(id) {
@@ -261,7 +273,7 @@ async function showDetail(id) {
       on: { click: () => ctx.share({ title: place.name, text: place.address || place.name, url: location.origin + '/channel#places/' + place.id }) },
     }, [icon('share', 18), el('span', { text: 'Share' })]),
   ]);
-  parts.detail.replaceChildren(
+  parts.detail.replaceChildren(...[
     backButton(),
     place.imageUrl ? el('img', { class: 'place-image', attrs: { src: place.imageUrl, alt: '' } }) : null,
     el('h2', { class: 'place-title', text: place.name }),
@@ -270,7 +282,7 @@ async function showDetail(id) {
     el('dl', { class: 'place-facts' }, rows),
     actions,
     directions,
-  );
+  ].filter(Boolean));
 }
 
 function backButton() {
@@ -280,10 +292,10 @@ function backButton() {
 /** Members have the links in the place already; others ask, and are told how to become one. */
 async function openDirections(place, container) {
   if (place.directions) {
-    container.replaceChildren(
+    container.replaceChildren(...[
       el('a', { class: 'btn place-geo', text: 'Open in maps app', attrs: { href: place.directions.geo } }),
       el('a', { class: 'btn place-osm', text: 'OpenStreetMap', attrs: { href: place.directions.osm, rel: 'noopener', target: '_blank' } }),
-    );
+    ].filter(Boolean));
     return;
   }
   try {
@@ -293,5 +305,4 @@ async function openDirections(place, container) {
     if (error.code === 'membership_required') ctx.showLimit(error, container);
     else container.replaceChildren(el('p', { class: 'places-status', text: error.message }));
   }
-}
 }

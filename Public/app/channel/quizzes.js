@@ -51,12 +51,12 @@ async function loadList() {
     return;
   }
   const [current, ...archive] = quizzes;
-  parts.list.replaceChildren(
+  parts.list.replaceChildren(...[
     el('h2', { class: 'quiz-heading', text: 'Current quiz' }),
     quizCard(current, true),
     archive.length ? el('h2', { class: 'quiz-heading', text: 'Archive' }) : null,
     archive.length ? el('ul', { class: 'quiz-archive', attrs: { 'aria-label': 'Archive' } }, archive.map((q) => el('li', {}, [quizCard(q, false)]))) : null,
-  );
+  ].filter(Boolean));
 }
 
 function quizCard(quiz, current) {
@@ -115,14 +115,14 @@ function renderQuestion() {
       }),
     ),
   );
-  parts.take.replaceChildren(
+  parts.take.replaceChildren(...[
     backLink(),
     el('h2', { class: 'quiz-title', text: quiz.name }),
     el('p', { class: 'quiz-count', text: 'Question ' + (index + 1) + ' of ' + questions.length }),
     progress,
     el('p', { class: 'quiz-question', text: question.text, attrs: { id: 'quiz-question' } }),
     answers,
-  );
+  ].filter(Boolean));
   answers.setAttribute('aria-labelledby', 'quiz-question');
   answers.querySelector('button').focus({ preventScroll: true });
 }
@@ -157,7 +157,7 @@ async function finish() {
     ]);
   });
   const quiz = run.quiz;
-  parts.take.replaceChildren(
+  parts.take.replaceChildren(...[
     backLink(),
     el('h2', { class: 'quiz-title', text: quiz.name }),
     el('div', { class: 'quiz-result', attrs: { role: 'status' } }, [
@@ -180,5 +180,5 @@ async function finish() {
       }, [icon('share', 18), el('span', { text: 'Share' })]),
     ]),
     el('ol', { class: 'quiz-review', attrs: { 'aria-label': 'Your answers' } }, review),
-  );
+  ].filter(Boolean));
 }
