@@ -17,6 +17,7 @@ if harness is None:  # imported directly: load the harness under its own name
     import run_browser_tests as harness  # noqa: E402
 
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 BrowserTest = harness.BrowserTest
 SERVER = harness.SERVER
@@ -148,3 +149,56 @@ class ChannelPlacesTests(BrowserTest):
         self.assertTrue(osm.startswith("https://www.openstreetmap.org/directions?route=%3B50.0911%2C14.4016"), osm)
         self.assertEqual(urllib.parse.urlparse(osm).hostname, "www.openstreetmap.org")
         screenshot(member, "channel-places-directions-member")
+
+    def test_3_admin_places_a_point_on_the_map_reorders_and_archives(self):
+        seed()
+        laptop = self.driver(1280, 900)
+        self.sign_in_with_cookie(laptop)
+        laptop.get(SERVER.base + "/channel/admin#places")
+        wait_for(laptop, lambda d: visible(d, ".admin-add-place"), "the places table")
+        wait_for(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".admin-places .admin-rows > .admin-row")) >= 3, "the rows")
+        laptop.find_element(By.CSS_SELECTOR, ".admin-add-place").click()
+        wait_for(laptop, lambda d: visible(d, "#admin-place-map .leaflet-tile-loaded"), "the form's map")
+        laptop.find_element(By.NAME, "name").send_keys("Vyšehrad")
+        laptop.find_element(By.NAME, "address").send_keys("V Pevnosti 159/5b, Praha 2")
+        # A click on the map sets the coordinates (and a pin); typing moves it.
+        mapbox = laptop.find_element(By.ID, "admin-place-map")
+        laptop.execute_script("""
+            const box = arguments[0].getBoundingClientRect();
+            const at = {clientX: box.left + box.width / 2, clientY: box.top + box.height / 2, bubbles: true};
+            arguments[0].dispatchEvent(new MouseEvent('mousedown', at));
+            arguments[0].dispatchEvent(new MouseEvent('mouseup', at));
+            arguments[0].dispatchEvent(new MouseEvent('click', at));""", mapbox)
+        wait_for(laptop, lambda d: d.find_element(By.NAME, "latitude").get_attribute("value") != "", "coordinates from the click")
+        wait_for(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#admin-place-map .leaflet-marker-icon")) == 1, "the pin")
+        latitude = laptop.find_element(By.NAME, "latitude")
+        longitude = laptop.find_element(By.NAME, "longitude")
+        latitude.clear()
+        latitude.send_keys("50.0645")
+        longitude.clear()
+        longitude.send_keys("14.4181")
+        screenshot(laptop, "channel-admin-place-form")
+        laptop.find_element(By.CSS_SELECTOR, ".admin-place-form button[type=submit]").click()
+        wait_for(laptop, lambda d: any(e.text == "Vyšehrad" for e in d.find_elements(By.CSS_SELECTOR, ".admin-row-title strong")), "the new row")
+        status, places = SERVER.api("GET", "/api/v1/channel/pois?search=vysehrad")
+        self.assertEqual(status, 200)
+        self.assertEqual([(p["name"], p["latitude"], p["longitude"], p["address"]) for p in places],
+                         [("Vyšehrad", 50.0645, 14.4181, "V Pevnosti 159/5b, Praha 2")])
+        new_id = places[0]["id"]
+
+        # The keyboard moves it to the top: focus its handle, Home.
+        row = laptop.find_element(By.CSS_SELECTOR, f".admin-places .admin-rows > .admin-row[data-id='{new_id}']")
+        row.find_element(By.CSS_SELECTOR, ".reorder-handle").send_keys(Keys.HOME)
+        wait_for(laptop, lambda d: SERVER.api("GET", "/api/v1/channel/pois")[1][0]["id"] == new_id, "the new order saved")
+        screenshot(laptop, "channel-admin-places")
+
+        # Delete archives; the archive restores.
+        row = laptop.find_element(By.CSS_SELECTOR, f".admin-places .admin-rows > .admin-row[data-id='{new_id}']")
+        [b for b in row.find_elements(By.TAG_NAME, "button") if b.text == "Delete"][0].click()
+        wait_for(laptop, lambda d: not d.find_elements(By.CSS_SELECTOR, f".admin-places .admin-rows > .admin-row[data-id='{new_id}']"), "the row archived")
+        self.assertEqual(SERVER.request("GET", f"/api/v1/channel/pois/{new_id}")[0], 404)
+        laptop.find_element(By.CSS_SELECTOR, ".admin-places .admin-filter-button[data-status=archived]").click()
+        wait_for(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, f".admin-places .admin-rows > .admin-row[data-id='{new_id}']"), "the archive")
+        row = laptop.find_element(By.CSS_SELECTOR, f".admin-places .admin-rows > .admin-row[data-id='{new_id}']")
+        [b for b in row.find_elements(By.TAG_NAME, "button") if b.text == "Restore"][0].click()
+        wait_for(laptop, lambda d: SERVER.request("GET", f"/api/v1/channel/pois/{new_id}")[0] == 200, "restored")

@@ -13,6 +13,7 @@ if harness is None:  # imported directly: load the harness under its own name
     import run_browser_tests as harness  # noqa: E402
 
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 BrowserTest = harness.BrowserTest
 SERVER = harness.SERVER
@@ -100,3 +101,45 @@ class ChannelQuizzesTests(BrowserTest):
 
         phone.find_element(By.CSS_SELECTOR, ".quiz-back").click()
         wait_for(phone, lambda d: d.find_element(By.CSS_SELECTOR, ".quiz-current .quiz-score").text == "Best 3/3", "the best score listed")
+
+    def test_2_admin_writes_a_quiz_and_reorders_its_questions(self):
+        laptop = self.driver(1280, 900)
+        self.sign_in_with_cookie(laptop)
+        laptop.get(SERVER.base + "/channel/admin#quizzes")
+        wait_for(laptop, lambda d: visible(d, ".admin-add-quiz"), "the quizzes table")
+        laptop.find_element(By.CSS_SELECTOR, ".admin-add-quiz").click()
+        wait_for(laptop, lambda d: visible(d, ".admin-quiz-form input[name=name]"), "the editor")
+        laptop.find_element(By.CSS_SELECTOR, ".admin-quiz-form input[name=name]").send_keys("Rivers")
+        laptop.find_element(By.CSS_SELECTOR, ".admin-add-question").click()
+
+        def fill(index, question, answers):
+            row = laptop.find_elements(By.CSS_SELECTOR, ".quiz-question-row")[index]
+            row.find_element(By.CSS_SELECTOR, ".quiz-question-text").send_keys(question)
+            texts = row.find_elements(By.CSS_SELECTOR, ".quiz-answer-text")
+            boxes = row.find_elements(By.CSS_SELECTOR, ".quiz-answer-correct")
+            for (text, right), field, box in zip(answers, texts, boxes):
+                field.send_keys(text)
+                if right:
+                    box.click()
+
+        fill(0, "Longest Czech river?", [("Vltava", True), ("Morava", False)])
+        fill(1, "Which river flows through Brno?", [("Svratka", True), ("Ohře", False)])
+        # Move the second question up with the keyboard, publish, save.
+        laptop.find_elements(By.CSS_SELECTOR, ".quiz-question-row .reorder-handle")[1].send_keys(Keys.ARROW_UP)
+        self.assertEqual(laptop.find_element(By.CSS_SELECTOR, ".quiz-question-row .quiz-question-text").get_attribute("value"),
+                         "Which river flows through Brno?")
+        publish = laptop.find_element(By.CSS_SELECTOR, ".admin-quiz-form .admin-check input")
+        laptop.execute_script("arguments[0].scrollIntoView({block: 'center'})", publish)
+        publish.click()
+        screenshot(laptop, "channel-admin-quiz-editor")
+        save = laptop.find_element(By.CSS_SELECTOR, ".admin-quiz-form button[type=submit]")
+        laptop.execute_script("arguments[0].scrollIntoView({block: 'center'})", save)
+        save.click()
+        wait_for(laptop, lambda d: any(e.text == "Rivers" for e in d.find_elements(By.CSS_SELECTOR, ".admin-quizzes .admin-row-title strong")), "the new quiz listed")
+        status, quizzes = SERVER.api("GET", "/api/v1/channel/quizzes?status=all")
+        quiz = [q for q in quizzes if q["name"] == "Rivers"][0]
+        status, full = SERVER.api("GET", f"/api/v1/channel/quizzes/{quiz['id']}?status=all")
+        self.assertEqual([q["text"] for q in full["questions"]], ["Which river flows through Brno?", "Longest Czech river?"])
+        self.assertEqual([[a["correct"] for a in q["answers"]] for q in full["questions"]], [[True, False], [True, False]])
+        self.assertIsNotNone(full["quiz"]["publishedAt"])
+        screenshot(laptop, "channel-admin-quizzes")

@@ -231,12 +231,20 @@ async function edit(place) {
     showPoint();
   };
   if (made) {
-    made.map.on('click', (event) => setPoint(event.latlng));
+    // Each click places the pin and brings the map closer, so the point can be refined.
+    made.map.on('click', (event) => {
+      setPoint(event.latlng);
+      made.map.setView(event.latlng, Math.min(made.map.getZoom() + 3, 17));
+    });
     if (place) made.map.setView([place.latitude, place.longitude], 12);
     showPoint();
   }
-  latitude.addEventListener('input', showPoint);
-  longitude.addEventListener('input', showPoint);
+  const typed = () => {
+    showPoint();
+    if (marker) made.map.panTo(marker.getLatLng());
+  };
+  latitude.addEventListener('input', typed);
+  longitude.addEventListener('input', typed);
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
