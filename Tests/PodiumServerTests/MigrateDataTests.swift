@@ -90,18 +90,30 @@ struct MigrateDataTests {
                 id: "sb1", ownerId: "u1", folderId: "f2", title: "Chase", sceneCount: 1, shotCount: 1, createdAt: StoreTests.t0,
                 updatedAt: StoreTests.t0), content: #"{"scenes":[]}"#)
         try await store.insertUser(
-            UserRecord(id: "u9", email: "grace@example.org", name: "Grace", role: .presenter, passwordHash: "h", createdAt: StoreTests.t0))
+            UserRecord(
+                id: "u9", email: "grace@example.org", name: "Grace", role: .presenter, passwordHash: "h", createdAt: StoreTests.t0
+            ))
         try await store.addStoryboardEditor(storyboardId: "sb1", userId: "u9")
         try await store.appendStoryboardEdits(
             [
                 StoryboardEditRecord(
-                    storyboardId: "sb1", seq: 1, authorId: "u9", commandKey: "u9:e1", shotId: "sh1", edit: #"{"op":"renumberShots"}"#,
+                    storyboardId: "sb1", seq: 1, authorId: "u9", commandKey: "u9:e1", shotId: "sh1",
+                    edit: #"{"op":"renumberShots"}"#,
                     createdAt: StoreTests.t1)
             ], summary: StoryboardSummaryChange(sceneCount: 1, shotCount: 1))
         try await store.insertStoryboardExport(
             StoryboardExportRecord(
                 id: "x1", storyboardId: "sb1", ownerId: "u1", format: .sheet, layout: 4, seq: 1, status: .ready,
                 blob: String(repeating: "b", count: 64) + ".pdf", bytes: 9, createdAt: StoreTests.t1))
+        _ = try await store.channelSetting("stream_key", orInsert: String(repeating: "0", count: 64))
+        try await store.insertPlaceCategory(
+            ChannelPlaceCategoryRecord(id: "pc1", name: "Museums", position: 0, updatedAt: StoreTests.t0))
+        try await store.insertPlace(ChannelPlaceStoreTests.place("p1", category: "pc1", position: 0))
+        try await store.setVenueImage(String(repeating: "c", count: 64) + ".jpg", at: StoreTests.t1)
+        try await store.insertQuiz(
+            ChannelQuizRecord(id: "z1", name: "Prague", position: 0, publishedAt: StoreTests.t0, updatedAt: StoreTests.t0),
+            questions: ChannelPlaceStoreTests.questions("m"))
+        _ = try await store.recordQuizAttempt(quizId: "z1", viewerKey: "v_1", score: 1, total: 2, at: StoreTests.t1)
     }
 
     @Test(.enabled(if: TestStores.databaseURL != nil))
