@@ -229,6 +229,20 @@ struct ChannelPlacesServerTests {
             let url = try #require(try stored.object()["imageUrl"] as? String)
             #expect(url.hasSuffix(".png"))
             #expect(try await client.request(.get, url).status == .ok)
+
+            // The venue's picture, shown above the places; a visitor may not set it.
+            let venue = "/api/v1/channel/map/venue-image"
+            #expect(
+                try await client.request(.put, venue, headers: Self.visitor, body: ByteBuffer(bytes: png)).status == .unauthorized
+            )
+            #expect(try await client.request(.put, venue, token: token, body: ByteBuffer(bytes: png)).status == .noContent)
+            let map = try await client.request(.get, "/api/v1/channel/map", headers: Self.visitor)
+            #expect(try map.object()["venueImageUrl"] as? String == url)
+            #expect(try await client.request(.delete, venue, token: token).status == .noContent)
+            let cleared = try await client.request(.get, "/api/v1/channel/map", headers: Self.visitor)
+            #expect(try cleared.object()["venueImageUrl"] is NSNull)
+            // The place still shows the same bytes: its file stays.
+            #expect(try await client.request(.get, url).status == .ok)
         }
     }
 }

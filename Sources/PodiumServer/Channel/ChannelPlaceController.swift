@@ -102,7 +102,7 @@ struct ChannelPlaceController {
                 return TextSearch(text)
             } ?? nil
         var places = try await store.places(filter, categoryId: categoryId)
-        if filter == .published, categoryId == nil {
+        if filter == .published {
             // A place in an archived category is hidden with it.
             let hidden = Set(try await store.placeCategories(.archived).map(\.id))
             places.removeAll { $0.categoryId.map(hidden.contains) ?? false }
