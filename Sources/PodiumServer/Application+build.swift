@@ -209,6 +209,12 @@ private func assembleApplication(
         tiles: tiles, now: now
     ).addRoutes(to: channelAPI)
     ChannelQuizController(store: store, channel: configuration.channel, now: now).addRoutes(to: channelAPI)
+    let publications: [String: any ChannelPublications] = [
+        "place": ChannelPlacePublications(store: store), "quiz": ChannelQuizPublications(store: store),
+    ]
+    ChannelFeedController(store: store, parts: publications, now: now).addRoutes(to: channelAPI)
+    SharePageController(parts: publications, channelName: configuration.channel.name, publicURL: configuration.publicURL)
+        .addRoutes(to: router)
     let streamSources: [String: any StreamSource] = [:]
     StreamController(tokens: streamTokens, sources: streamSources)
         .addRoutes(to: router.group("stream").add(middleware: ChannelViewerMiddleware()))

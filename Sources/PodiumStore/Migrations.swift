@@ -429,6 +429,13 @@ enum Migrations {
             version: 20, name: "channel quizzes",
             statements: channelQuizTables(date: "REAL", flag: "INTEGER"),
             postgres: channelQuizTables(date: "TIMESTAMPTZ", flag: "BOOLEAN")),
+        Migration(
+            version: 21, name: "channel visits",
+            statements: [
+                // When each person last looked at what is new (an account's id or a browser's).
+                "CREATE TABLE channel_visits (viewer_key TEXT PRIMARY KEY, seen_at REAL NOT NULL)"
+            ],
+            postgres: ["CREATE TABLE channel_visits (viewer_key TEXT PRIMARY KEY, seen_at TIMESTAMPTZ NOT NULL)"]),
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

@@ -124,6 +124,31 @@ struct ChannelPlacesServerTests {
         }
     }
 
+    @Test func publishedPlacesAndQuizzesAreNewAndShared() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let ids = try await Self.seed(client, token: token)
+            let quiz = try await client.request(
+                .post, "/api/v1/channel/quizzes", token: token, json: try ChannelQuizzesServerTests.quiz("Prague"))
+            let quizId = try #require((try quiz.object()["quiz"] as? [String: Any])?["id"] as? String)
+
+            let feed = try await client.request(.get, "/api/v1/channel/new", headers: Self.visitor)
+            let items = try #require(try feed.object()["items"] as? [[String: Any]])
+            let kinds = Set(items.compactMap { item in (item["kind"] as? String).map { "\($0):\(item["id"] as? String ?? "")" } })
+            #expect(kinds.isSuperset(of: ["place:\(ids["Špilberk"]!)", "quiz:\(quizId)"]))
+            #expect(!kinds.contains("place:\(ids["Draft"]!)"))
+
+            let page = try await client.request(.get, "/c/place/\(ids["Špilberk"]!)")
+            #expect(page.status == .ok)
+            #expect(String(buffer: page.body).contains("Špilberk"))
+            #expect(try await client.request(.get, "/c/place/\(ids["Draft"]!)").status == .notFound)
+            let quizPage = try await client.request(.get, "/c/quiz/\(quizId)")
+            #expect(String(buffer: quizPage.body).contains("Prague"))
+        }
+    }
+
     @Test func badInputIsRefusedWithAReason() async throws {
         let server = TestServer()
         defer { server.removeData() }
