@@ -100,7 +100,7 @@ async function load() {
 
 function categoryName(id) {
   const category = state.categories.find((c) => c.id === id);
-  return category ? category.name : '—';
+  return category ? category.name : '';
 }
 
 function renderPlaces() {
