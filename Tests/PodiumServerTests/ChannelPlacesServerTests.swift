@@ -162,6 +162,12 @@ struct ChannelPlacesServerTests {
                 #expect(try response.object()["error"].flatMap { ($0 as? [String: Any])?["code"] as? String } == "bad_request")
             }
             #expect(try await client.request(.get, "/api/v1/channel/pois/pl_nothing", headers: Self.visitor).status == .notFound)
+            var future = Self.visitor
+            future[.accept] = "application/vnd.podium.v9+json"
+            #expect(try await client.request(.get, "/api/v1/channel/pois", headers: future).status == .notAcceptable)
+            future[.accept] = "application/vnd.podium.v1+json"
+            let v1 = try await client.request(.get, "/api/v1/channel/quizzes", headers: future)
+            #expect(v1.headers[.contentType] == "application/vnd.podium.v1+json" && v1.headers[.vary] == "Accept")
             #expect(
                 try await client.request(.get, "/api/v1/channel/pois/categories/pc_nothing", headers: Self.visitor).status
                     == .notFound)
