@@ -121,6 +121,21 @@ struct ChannelPlacesServerTests {
             let links = try await client.request(.get, "/api/v1/channel/pois/\(castle)/directions", token: token)
             #expect(links.status == .ok)
             #expect(try links.object()["geo"] as? String == directions["geo"] as? String)
+
+            // A signed-in account is not a member until an admin says so; then it gets the links too.
+            let created = try await client.request(
+                .post, "/api/v1/users", token: token,
+                json: #"{"email":"eva@example.org","name":"Eva","password":"correct horse 42"}"#)
+            let userId = try #require(try created.object()["id"] as? String)
+            let eva = try await client.login(email: "eva@example.org", password: "correct horse 42")
+            let before = try await client.request(.get, "/api/v1/channel/pois/\(castle)/directions", token: eva)
+            #expect(before.status == .forbidden)
+            #expect(try await client.request(.get, "/api/v1/channel/pois/\(castle)", token: eva).object()["directions"] is NSNull)
+            let granted = try await client.request(.patch, "/api/v1/users/\(userId)", token: token, json: #"{"member":true}"#)
+            #expect(granted.status == .ok)
+            #expect(try await client.request(.get, "/api/v1/channel/pois/\(castle)/directions", token: eva).status == .ok)
+            let asEva = try await client.request(.get, "/api/v1/channel/pois/\(castle)", token: eva)
+            #expect(try asEva.object()["directions"] is [String: Any])
         }
     }
 
