@@ -210,8 +210,8 @@ private func assembleApplication(
     ).addRoutes(to: channelAPI)
     ChannelQuizController(store: store, channel: configuration.channel, now: now).addRoutes(to: channelAPI)
     var publications: [String: any ChannelPublications] = [:]
-    publications["place"] = PlacePublications(store: store)
-    publications["quiz"] = QuizPublications(store: store)
+    publications["place"] = ChannelPlacePublications(store: store)
+    publications["quiz"] = ChannelQuizPublications(store: store)
     ChannelFeedController(store: store, parts: publications, now: now).addRoutes(to: channelAPI)
     SharePageController(parts: publications, channelName: configuration.channel.name, publicURL: configuration.publicURL)
         .addRoutes(to: router)

@@ -110,6 +110,18 @@ extension SQLStore: ChannelPlaceStore {
         }
     }
 
+    public func placesChangedAt() async throws -> Date? {
+        try await serial { db in
+            struct Row: Decodable { let changed: Date? }
+            var newest: Date?
+            for table in ["channel_places", "channel_place_categories"] {
+                let row = try await db.raw("SELECT MAX(updated_at) AS changed FROM \(ident: table)").first(decoding: Row.self)
+                if let changed = row?.changed { newest = max(newest ?? changed, changed) }
+            }
+            return newest
+        }
+    }
+
     public func venueImage() async throws -> (image: String?, updatedAt: Date)? {
         struct Row: Decodable {
             let image: String?

@@ -131,6 +131,13 @@ extension SQLStore: ChannelQuizStore {
         }
     }
 
+    public func quizzesChangedAt() async throws -> Date? {
+        try await serial { db in
+            struct Row: Decodable { let changed: Date? }
+            return try await db.raw("SELECT MAX(updated_at) AS changed FROM channel_quizzes").first(decoding: Row.self)?.changed
+        }
+    }
+
     public func recordQuizAttempt(quizId: String, viewerKey: String, score: Int, total: Int, at date: Date) async throws
         -> ChannelQuizResultRecord
     {

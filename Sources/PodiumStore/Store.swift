@@ -259,6 +259,8 @@ public protocol ChannelPlaceStore: Sendable {
     func deletePlace(id: String) async throws -> String?
     /// Numbers `ids` 0, 1, 2… in that order (places, or categories with `categories`), all at once.
     func reorderPlaces(_ ids: [String], categories: Bool, at: Date) async throws
+    /// The newest `updatedAt` of any place or category, archived ones included (nil: none yet).
+    func placesChangedAt() async throws -> Date?
     /// The venue's picture (a blob name) and when it last changed; nil before one was ever set.
     func venueImage() async throws -> (image: String?, updatedAt: Date)?
     func setVenueImage(_ image: String?, at: Date) async throws
@@ -281,6 +283,8 @@ public protocol ChannelQuizStore: Sendable {
     func quizQuestionCounts() async throws -> [String: Int]
     func deleteQuiz(id: String) async throws
     func reorderQuizzes(_ ids: [String], at: Date) async throws
+    /// The newest `updatedAt` of any quiz, archived ones included (nil: none yet).
+    func quizzesChangedAt() async throws -> Date?
     /// Records an attempt: the result's `score` and `takenAt` become these, and its best score
     /// (with `bestAt`) rises when this one beats it. Returns the result as stored.
     func recordQuizAttempt(quizId: String, viewerKey: String, score: Int, total: Int, at: Date) async throws

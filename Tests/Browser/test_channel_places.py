@@ -156,7 +156,7 @@ class ChannelPlacesTests(BrowserTest):
         self.sign_in_with_cookie(laptop)
         laptop.get(SERVER.base + "/channel/admin#places")
         wait_for(laptop, lambda d: visible(d, ".admin-add-place"), "the places table")
-        wait_for(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".admin-places .admin-rows > .admin-row")) >= 3, "the rows")
+        wait_for(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".admin-place-rows > .admin-row")) >= 3, "the rows")
         laptop.find_element(By.CSS_SELECTOR, ".admin-add-place").click()
         wait_for(laptop, lambda d: visible(d, "#admin-place-map .leaflet-tile-loaded"), "the form's map")
         laptop.find_element(By.NAME, "name").send_keys("Vyšehrad")
@@ -187,18 +187,35 @@ class ChannelPlacesTests(BrowserTest):
         new_id = places[0]["id"]
 
         # The keyboard moves it to the top: focus its handle, Home.
-        row = laptop.find_element(By.CSS_SELECTOR, f".admin-places .admin-rows > .admin-row[data-id='{new_id}']")
+        row = laptop.find_element(By.CSS_SELECTOR, f".admin-place-rows > .admin-row[data-id='{new_id}']")
         row.find_element(By.CSS_SELECTOR, ".reorder-handle").send_keys(Keys.HOME)
         wait_for(laptop, lambda d: SERVER.api("GET", "/api/v1/channel/pois")[1][0]["id"] == new_id, "the new order saved")
         screenshot(laptop, "channel-admin-places")
 
+        # Dragging a row's handle (the browser's drag events, as a mouse sends them) over the top
+        # of the first row puts it first.
+        last = laptop.find_elements(By.CSS_SELECTOR, ".admin-place-rows > .admin-row")[-1]
+        last_id = last.get_attribute("data-id")
+        laptop.execute_script("""
+            const [handle, target] = arguments;
+            const data = new DataTransfer();
+            const box = target.getBoundingClientRect();
+            handle.dispatchEvent(new DragEvent('dragstart', {bubbles: true, dataTransfer: data}));
+            target.dispatchEvent(new DragEvent('dragover', {bubbles: true, cancelable: true, dataTransfer: data,
+              clientX: box.left + 10, clientY: box.top + 2}));
+            target.dispatchEvent(new DragEvent('drop', {bubbles: true, cancelable: true, dataTransfer: data}));
+            handle.dispatchEvent(new DragEvent('dragend', {bubbles: true, dataTransfer: data}));""",
+            last.find_element(By.CSS_SELECTOR, ".reorder-handle"),
+            laptop.find_elements(By.CSS_SELECTOR, ".admin-place-rows > .admin-row")[0])
+        wait_for(laptop, lambda d: SERVER.api("GET", "/api/v1/channel/pois")[1][0]["id"] == last_id, "the dragged order saved")
+
         # Delete archives; the archive restores.
-        row = laptop.find_element(By.CSS_SELECTOR, f".admin-places .admin-rows > .admin-row[data-id='{new_id}']")
+        row = laptop.find_element(By.CSS_SELECTOR, f".admin-place-rows > .admin-row[data-id='{new_id}']")
         [b for b in row.find_elements(By.TAG_NAME, "button") if b.text == "Delete"][0].click()
-        wait_for(laptop, lambda d: not d.find_elements(By.CSS_SELECTOR, f".admin-places .admin-rows > .admin-row[data-id='{new_id}']"), "the row archived")
+        wait_for(laptop, lambda d: not d.find_elements(By.CSS_SELECTOR, f".admin-place-rows > .admin-row[data-id='{new_id}']"), "the row archived")
         self.assertEqual(SERVER.request("GET", f"/api/v1/channel/pois/{new_id}")[0], 404)
         laptop.find_element(By.CSS_SELECTOR, ".admin-places .admin-filter-button[data-status=archived]").click()
-        wait_for(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, f".admin-places .admin-rows > .admin-row[data-id='{new_id}']"), "the archive")
-        row = laptop.find_element(By.CSS_SELECTOR, f".admin-places .admin-rows > .admin-row[data-id='{new_id}']")
+        wait_for(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, f".admin-place-rows > .admin-row[data-id='{new_id}']"), "the archive")
+        row = laptop.find_element(By.CSS_SELECTOR, f".admin-place-rows > .admin-row[data-id='{new_id}']")
         [b for b in row.find_elements(By.TAG_NAME, "button") if b.text == "Restore"][0].click()
         wait_for(laptop, lambda d: SERVER.request("GET", f"/api/v1/channel/pois/{new_id}")[0] == 200, "restored")

@@ -51,6 +51,7 @@ struct ChannelPlaceStoreTests {
             #expect(try await store.place(id: "p3")?.updatedAt == Self.t2)
             try await store.reorderPlaces(["c1", "c2"], categories: true, at: Self.t2)
             #expect(try await store.placeCategories(.all).map(\.id) == ["c1", "c2"])
+            #expect(try await store.placesChangedAt() == Self.t2)
 
             // A category deleted for ever leaves its places without one.
             try await store.deletePlaceCategory(id: "c2")
@@ -132,7 +133,9 @@ struct ChannelPlaceStoreTests {
             try await store.updateQuiz(archived)
             #expect(try await store.quizzes(.published).isEmpty)
             #expect(try await store.quizzes(.archived).map(\.id) == ["z1"])
+            #expect(try await store.quizzesChangedAt() == Self.t0)
             try await store.reorderQuizzes(["z2", "z1"], at: Self.t2)
+            #expect(try await store.quizzesChangedAt() == Self.t2)
             #expect(try await store.quiz(id: "z2")?.position == 0)
 
             try await store.deleteQuiz(id: "z1")

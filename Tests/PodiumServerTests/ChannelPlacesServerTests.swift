@@ -121,6 +121,46 @@ struct ChannelPlacesServerTests {
             let links = try await client.request(.get, "/api/v1/channel/pois/\(castle)/directions", token: token)
             #expect(links.status == .ok)
             #expect(try links.object()["geo"] as? String == directions["geo"] as? String)
+
+            // A signed-in account is not a member until an admin says so; then it gets the links too.
+            let created = try await client.request(
+                .post, "/api/v1/users", token: token,
+                json: #"{"email":"eva@example.org","name":"Eva","password":"correct horse 42"}"#)
+            let userId = try #require(try created.object()["id"] as? String)
+            let eva = try await client.login(email: "eva@example.org", password: "correct horse 42")
+            let before = try await client.request(.get, "/api/v1/channel/pois/\(castle)/directions", token: eva)
+            #expect(before.status == .forbidden)
+            #expect(try await client.request(.get, "/api/v1/channel/pois/\(castle)", token: eva).object()["directions"] is NSNull)
+            let granted = try await client.request(.patch, "/api/v1/users/\(userId)", token: token, json: #"{"member":true}"#)
+            #expect(granted.status == .ok)
+            #expect(try await client.request(.get, "/api/v1/channel/pois/\(castle)/directions", token: eva).status == .ok)
+            let asEva = try await client.request(.get, "/api/v1/channel/pois/\(castle)", token: eva)
+            #expect(try asEva.object()["directions"] is [String: Any])
+        }
+    }
+
+    @Test func publishedPlacesAndQuizzesAreNewAndShared() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let ids = try await Self.seed(client, token: token)
+            let quiz = try await client.request(
+                .post, "/api/v1/channel/quizzes", token: token, json: try ChannelQuizzesServerTests.quiz("Prague"))
+            let quizId = try #require((try quiz.object()["quiz"] as? [String: Any])?["id"] as? String)
+
+            let feed = try await client.request(.get, "/api/v1/channel/new", headers: Self.visitor)
+            let items = try #require(try feed.object()["items"] as? [[String: Any]])
+            let kinds = Set(items.compactMap { item in (item["kind"] as? String).map { "\($0):\(item["id"] as? String ?? "")" } })
+            #expect(kinds.isSuperset(of: ["place:\(ids["Špilberk"]!)", "quiz:\(quizId)"]))
+            #expect(!kinds.contains("place:\(ids["Draft"]!)"))
+
+            let page = try await client.request(.get, "/c/place/\(ids["Špilberk"]!)")
+            #expect(page.status == .ok)
+            #expect(String(buffer: page.body).contains("Špilberk"))
+            #expect(try await client.request(.get, "/c/place/\(ids["Draft"]!)").status == .notFound)
+            let quizPage = try await client.request(.get, "/c/quiz/\(quizId)")
+            #expect(String(buffer: quizPage.body).contains("Prague"))
         }
     }
 
@@ -137,6 +177,12 @@ struct ChannelPlacesServerTests {
                 #expect(try response.object()["error"].flatMap { ($0 as? [String: Any])?["code"] as? String } == "bad_request")
             }
             #expect(try await client.request(.get, "/api/v1/channel/pois/pl_nothing", headers: Self.visitor).status == .notFound)
+            var future = Self.visitor
+            future[.accept] = "application/vnd.podium.v9+json"
+            #expect(try await client.request(.get, "/api/v1/channel/pois", headers: future).status == .notAcceptable)
+            future[.accept] = "application/vnd.podium.v1+json"
+            let v1 = try await client.request(.get, "/api/v1/channel/quizzes", headers: future)
+            #expect(v1.headers[.contentType] == "application/vnd.podium.v1+json" && v1.headers[.vary] == "Accept")
             #expect(
                 try await client.request(.get, "/api/v1/channel/pois/categories/pc_nothing", headers: Self.visitor).status
                     == .notFound)
@@ -228,6 +274,20 @@ struct ChannelPlacesServerTests {
             #expect(stored.status == .ok)
             let url = try #require(try stored.object()["imageUrl"] as? String)
             #expect(url.hasSuffix(".png"))
+            #expect(try await client.request(.get, url).status == .ok)
+
+            // The venue's picture, shown above the places; a visitor may not set it.
+            let venue = "/api/v1/channel/map/venue-image"
+            #expect(
+                try await client.request(.put, venue, headers: Self.visitor, body: ByteBuffer(bytes: png)).status == .unauthorized
+            )
+            #expect(try await client.request(.put, venue, token: token, body: ByteBuffer(bytes: png)).status == .noContent)
+            let map = try await client.request(.get, "/api/v1/channel/map", headers: Self.visitor)
+            #expect(try map.object()["venueImageUrl"] as? String == url)
+            #expect(try await client.request(.delete, venue, token: token).status == .noContent)
+            let cleared = try await client.request(.get, "/api/v1/channel/map", headers: Self.visitor)
+            #expect(try cleared.object()["venueImageUrl"] is NSNull)
+            // The place still shows the same bytes: its file stays.
             #expect(try await client.request(.get, url).status == .ok)
         }
     }

@@ -106,6 +106,7 @@ struct MigrateDataTests {
                 id: "x1", storyboardId: "sb1", ownerId: "u1", format: .sheet, layout: 4, seq: 1, status: .ready,
                 blob: String(repeating: "b", count: 64) + ".pdf", bytes: 9, createdAt: StoreTests.t1))
         _ = try await store.channelSetting("stream_key", orInsert: String(repeating: "0", count: 64))
+        try await store.markChannelSeen(viewerKey: "v_1", at: StoreTests.t1)
         try await store.insertPlaceCategory(
             ChannelPlaceCategoryRecord(id: "pc1", name: "Museums", position: 0, updatedAt: StoreTests.t0))
         try await store.insertPlace(ChannelPlaceStoreTests.place("p1", category: "pc1", position: 0))

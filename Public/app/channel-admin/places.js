@@ -23,7 +23,7 @@ export async function mount(section, context) {
     filterButton('archived', 'Archived'),
   ]);
   parts.add = el('button', { class: 'btn btn-primary admin-add-place', text: 'Add place', attrs: { type: 'button' }, on: { click: () => edit(null) } });
-  parts.table = el('ul', { class: 'admin-rows', attrs: { 'aria-label': 'Places' } });
+  parts.table = el('ul', { class: 'admin-rows admin-place-rows', attrs: { 'aria-label': 'Places' } });
   makeReorderable(parts.table, (ids) => save('/api/v1/channel/pois/order', 'POST', { ids }, 'Order saved.'));
   parts.categories = el('ul', { class: 'admin-rows admin-category-rows', attrs: { 'aria-label': 'Place categories' } });
   makeReorderable(parts.categories, (ids) => save('/api/v1/channel/pois/categories/order', 'POST', { ids }, 'Order saved.'));
@@ -100,7 +100,7 @@ async function load() {
 
 function categoryName(id) {
   const category = state.categories.find((c) => c.id === id);
-  return category ? category.name : '—';
+  return category ? category.name : '';
 }
 
 function renderPlaces() {

@@ -270,7 +270,7 @@ async function showDetail(id) {
     el('button', {
       class: 'btn place-share',
       attrs: { type: 'button' },
-      on: { click: () => ctx.share({ title: place.name, text: place.address || place.name, url: location.origin + '/channel#places/' + place.id }) },
+      on: { click: () => ctx.share({ title: place.name, text: place.address || place.name, url: '/c/place/' + encodeURIComponent(place.id) }) },
     }, [icon('share', 18), el('span', { text: 'Share' })]),
   ]);
   parts.detail.replaceChildren(...[

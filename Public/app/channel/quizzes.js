@@ -174,7 +174,7 @@ async function finish() {
             ctx.share({
               title: quiz.name,
               text: 'I scored ' + result.score + ' of ' + result.total + ' in “' + quiz.name + '”.',
-              url: location.origin + '/channel#quizzes/' + quiz.id,
+              url: '/c/quiz/' + encodeURIComponent(quiz.id),
             }),
         },
       }, [icon('share', 18), el('span', { text: 'Share' })]),

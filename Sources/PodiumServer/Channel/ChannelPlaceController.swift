@@ -102,7 +102,7 @@ struct ChannelPlaceController {
                 return TextSearch(text)
             } ?? nil
         var places = try await store.places(filter, categoryId: categoryId)
-        if filter == .published, categoryId == nil {
+        if filter == .published {
             // A place in an archived category is hidden with it.
             let hidden = Set(try await store.placeCategories(.archived).map(\.id))
             places.removeAll { $0.categoryId.map(hidden.contains) ?? false }
@@ -204,9 +204,7 @@ struct ChannelPlaceController {
     /// The newest change to any place or category, archived ones included: archiving or
     /// unpublishing changes what the lists show, so it must move `Last-Modified` too.
     private func lastChange() async throws -> Date? {
-        let places = try await store.places(.all, categoryId: nil) + store.places(.archived, categoryId: nil)
-        let categories = try await store.placeCategories(.all) + store.placeCategories(.archived)
-        return (places.map(\.updatedAt) + categories.map(\.updatedAt)).max()
+        try await store.placesChangedAt()
     }
 
     // MARK: - Admin writes

@@ -124,7 +124,7 @@ struct ChannelQuizController {
 
     /// The newest change to any quiz, archived ones included (archiving changes the list).
     private func lastChange() async throws -> Date? {
-        (try await store.quizzes(.all) + store.quizzes(.archived)).map(\.updatedAt).max()
+        try await store.quizzesChangedAt()
     }
 
     // MARK: - Admin writes

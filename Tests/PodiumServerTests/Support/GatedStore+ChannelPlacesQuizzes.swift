@@ -47,6 +47,14 @@ extension GatedStore {
         try await base.reorderPlaces(ids, categories: categories, at: date)
     }
 
+    func placesChangedAt() async throws -> Date? {
+        try await base.placesChangedAt()
+    }
+
+    func quizzesChangedAt() async throws -> Date? {
+        try await base.quizzesChangedAt()
+    }
+
     func venueImage() async throws -> (image: String?, updatedAt: Date)? {
         try await base.venueImage()
     }

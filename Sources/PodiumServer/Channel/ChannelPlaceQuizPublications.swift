@@ -1,32 +1,37 @@
 import Foundation
 import PodiumStore
 
-// Each part of the channel as the feed and share links see it: what it has published.
-
-/// Places: published and not archived.
-struct PlacePublications: ChannelPublications {
+/// The published places, for the "new" feed and share previews: a place in an archived category
+/// is hidden with it.
+struct ChannelPlacePublications: ChannelPublications {
     let store: any PodiumStore
 
     func published() async throws -> [ChannelPublication] {
-        try await store.places(.published, categoryId: nil).compactMap(Self.publication)
+        let hidden = Set(try await store.placeCategories(.archived).map(\.id))
+        return try await store.places(.published, categoryId: nil)
+            .filter { !($0.categoryId.map(hidden.contains) ?? false) }
+            .compactMap(Self.publication)
     }
 
     func published(id: String) async throws -> ChannelPublication? {
         guard let place = try await store.place(id: id), place.archivedAt == nil else { return nil }
+        if let categoryId = place.categoryId, try await store.placeCategory(id: categoryId)?.archivedAt != nil {
+            return nil
+        }
         return Self.publication(place)
     }
 
     static func publication(_ place: ChannelPlaceRecord) -> ChannelPublication? {
         guard let publishedAt = place.publishedAt, place.archivedAt == nil else { return nil }
-        let summary = place.description.isEmpty ? place.address : place.description
+        let text = [place.address, place.description].filter { !$0.isEmpty }.joined(separator: " — ")
         return ChannelPublication(
-            kind: "place", id: place.id, title: place.name, description: summary,
+            kind: "place", id: place.id, title: place.name, description: text,
             imagePath: place.image.map(DeckResponse.blobURL), publishedAt: publishedAt)
     }
 }
 
-/// Quizzes: published and not archived.
-struct QuizPublications: ChannelPublications {
+/// The published quizzes, for the "new" feed and share previews.
+struct ChannelQuizPublications: ChannelPublications {
     let store: any PodiumStore
 
     func published() async throws -> [ChannelPublication] {
@@ -34,8 +39,7 @@ struct QuizPublications: ChannelPublications {
     }
 
     func published(id: String) async throws -> ChannelPublication? {
-        guard let quiz = try await store.quiz(id: id) else { return nil }
-        return Self.publication(quiz)
+        try await store.quiz(id: id).flatMap(Self.publication)
     }
 
     static func publication(_ quiz: ChannelQuizRecord) -> ChannelPublication? {
