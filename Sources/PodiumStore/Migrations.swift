@@ -413,6 +413,7 @@ enum Migrations {
                   DEFERRABLE INITIALLY DEFERRED
                 """
             ] + storyboardTables(date: "TIMESTAMPTZ", bytes: "BIGINT")),
+        radioMigration,
     ]
 
     /// Migration 15's tables, the same on both databases but for the type of dates and of byte counts.

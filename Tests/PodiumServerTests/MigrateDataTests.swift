@@ -90,18 +90,32 @@ struct MigrateDataTests {
                 id: "sb1", ownerId: "u1", folderId: "f2", title: "Chase", sceneCount: 1, shotCount: 1, createdAt: StoreTests.t0,
                 updatedAt: StoreTests.t0), content: #"{"scenes":[]}"#)
         try await store.insertUser(
-            UserRecord(id: "u9", email: "grace@example.org", name: "Grace", role: .presenter, passwordHash: "h", createdAt: StoreTests.t0))
+            UserRecord(
+                id: "u9", email: "grace@example.org", name: "Grace", role: .presenter, passwordHash: "h", createdAt: StoreTests.t0
+            ))
         try await store.addStoryboardEditor(storyboardId: "sb1", userId: "u9")
         try await store.appendStoryboardEdits(
             [
                 StoryboardEditRecord(
-                    storyboardId: "sb1", seq: 1, authorId: "u9", commandKey: "u9:e1", shotId: "sh1", edit: #"{"op":"renumberShots"}"#,
+                    storyboardId: "sb1", seq: 1, authorId: "u9", commandKey: "u9:e1", shotId: "sh1",
+                    edit: #"{"op":"renumberShots"}"#,
                     createdAt: StoreTests.t1)
             ], summary: StoryboardSummaryChange(sceneCount: 1, shotCount: 1))
         try await store.insertStoryboardExport(
             StoryboardExportRecord(
                 id: "x1", storyboardId: "sb1", ownerId: "u1", format: .sheet, layout: 4, seq: 1, status: .ready,
                 blob: String(repeating: "b", count: 64) + ".pdf", bytes: 9, createdAt: StoreTests.t1))
+        try await store.insertRadio(
+            ChannelRadioRecord(
+                id: "r1", name: "Folk", position: 0, epoch: StoreTests.t0, publishedAt: StoreTests.t0, createdAt: StoreTests.t0,
+                updatedAt: StoreTests.t0))
+        try await store.insertRadioTrack(
+            ChannelRadioTrackRecord(
+                id: "t1", radioId: "r1", position: 0, title: "Polka", status: .ready,
+                sourceBlob: String(repeating: "c", count: 64) + ".audio", sourceBytes: 5, duration: 6,
+                segments: #"[{"blob":"\#(String(repeating: "d", count: 64)).ts","duration":6}]"#, createdAt: StoreTests.t0,
+                updatedAt: StoreTests.t0))
+        try await store.addRadioUsage([RadioUsage(viewerKey: "v_1", day: "2023-11-14", seconds: 60)])
     }
 
     @Test(.enabled(if: TestStores.databaseURL != nil))
