@@ -413,7 +413,23 @@ enum Migrations {
                   DEFERRABLE INITIALLY DEFERRED
                 """
             ] + storyboardTables(date: "TIMESTAMPTZ", bytes: "BIGINT")),
+        Migration(
+            version: 16, name: "channel membership",
+            statements: [
+                // A member sees all of the channel; others meet its limits (see ChannelLimit).
+                "ALTER TABLE users ADD COLUMN is_member BOOLEAN NOT NULL DEFAULT FALSE",
+                // Settings every node must agree on, made once by whichever node starts first
+                // (the key that signs stream URLs).
+                "CREATE TABLE channel_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            ]),
         radioMigration,
+        Migration(
+            version: 21, name: "channel visits",
+            statements: [
+                // When each person last looked at what is new (an account's id or a browser's).
+                "CREATE TABLE channel_visits (viewer_key TEXT PRIMARY KEY, seen_at REAL NOT NULL)"
+            ],
+            postgres: ["CREATE TABLE channel_visits (viewer_key TEXT PRIMARY KEY, seen_at TIMESTAMPTZ NOT NULL)"]),
     ]
 
     /// Migration 15's tables, the same on both databases but for the type of dates and of byte counts.
