@@ -284,10 +284,13 @@ struct ChannelRadioServerTests {
             #expect(anonymous.status == .unauthorized || anonymous.status == .forbidden)
             // Unpublished: not on the air for the audience, 404.
             #expect(try await client.request(.get, "/api/v1/channel/radios/\(id)", headers: Self.listener).status == .notFound)
-            #expect(try await client.request(.get, "/api/v1/channel/radios?status=all", headers: Self.listener).status == .forbidden)
+            #expect(
+                try await client.request(.get, "/api/v1/channel/radios?status=all", headers: Self.listener).status == .forbidden)
             #expect(try await client.request(.get, "/api/v1/channel/radios?limit=0").status == .badRequest)
             // Archive, restore, delete for ever only from the archive.
-            #expect(try await client.request(.delete, "/api/v1/channel/radios/\(id)?permanent=true", token: token).status == .conflict)
+            #expect(
+                try await client.request(.delete, "/api/v1/channel/radios/\(id)?permanent=true", token: token).status == .conflict
+            )
             #expect(try await client.request(.delete, "/api/v1/channel/radios/\(id)", token: token).status == .ok)
             let archived = try await client.request(.get, "/api/v1/channel/radios?status=archived", token: token).array()
             #expect(archived.map { $0["id"] as? String } == [id])

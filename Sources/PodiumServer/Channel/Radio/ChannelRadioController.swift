@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 import Logging
+import NIOCore
 import PodiumCore
 import PodiumMedia
 import PodiumStore
@@ -350,7 +350,8 @@ struct ChannelRadioController {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try Frames.encoder.encode(body))))
+        return Response(
+            status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try Frames.encoder.encode(body))))
     }
 
     @discardableResult
