@@ -116,6 +116,8 @@ struct MigrateDataTests {
                 segments: #"[{"blob":"\#(String(repeating: "d", count: 64)).ts","duration":6}]"#, createdAt: StoreTests.t0,
                 updatedAt: StoreTests.t0))
         try await store.addRadioUsage([RadioUsage(viewerKey: "v_1", day: "2023-11-14", seconds: 60)])
+        _ = try await store.channelSetting("stream_key", orInsert: String(repeating: "0", count: 64))
+        try await store.markChannelSeen(viewerKey: "v_1", at: StoreTests.t1)
     }
 
     @Test(.enabled(if: TestStores.databaseURL != nil))
