@@ -1265,6 +1265,8 @@ EXPECTED_SECONDS = {
     "ChannelTests": 15,
     "StoryboardModelTests": 5,
     "FreehandTests": 4,
+    # The channel's radio: its own server, two tracks packaged by ffmpeg, then both tests (~60 s).
+    "ChannelRadioTests": 60,
 }
 
 

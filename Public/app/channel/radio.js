@@ -217,6 +217,12 @@ class RadioPlayer {
     this.listen();
     this.render();
     this.timer = setInterval(() => this.render(), 500);
+    // A non-member's allowance, as the server counts it (from the segments it served, which the
+    // player fetches ahead of what it plays): checked while playing, so the message replaces the
+    // player as soon as it is spent, whatever the player does with the refused requests.
+    this.allowanceTimer = setInterval(() => {
+      if (!ctx?.me?.member && this.node.dataset.state === 'playing') this.checkAllowance();
+    }, 4000);
     if (!ctx?.me?.member) this.checkAllowance();
   }
 
@@ -398,6 +404,9 @@ class RadioPlayer {
     this.setState('limit');
     this.allowanceLine.hidden = true;
     this.limit.hidden = false;
+    // The message first, where the player was: it is what the person needs to read.
+    this.card.before(this.limit);
+    this.card.classList.add('is-limited');
     if (ctx && ctx.showLimit) {
       ctx.showLimit(body?.error || body, this.limit);
     } else {
@@ -422,6 +431,7 @@ class RadioPlayer {
   close() {
     this.closed = true;
     clearInterval(this.timer);
+    clearInterval(this.allowanceTimer);
     if (this.source) this.source.close();
     this.stop();
   }
