@@ -76,7 +76,7 @@ function makeSortable(tbody, moved) {
 
 function moveHandle(label) {
   return el('button', {
-    class: 'icon-btn radio-move',
+    class: 'btn btn-icon radio-move',
     attrs: { type: 'button', 'data-role': 'move', 'aria-label': `Move ${label} (Alt+Up or Alt+Down)`, title: 'Drag, or Alt+Up/Down' },
   }, [icon('move')]);
 }
@@ -85,7 +85,7 @@ function moveHandle(label) {
 
 async function showStations(filter = 'all') {
   const add = el('button', { class: 'btn btn-primary', attrs: { type: 'button', 'data-role': 'radio-add' }, on: { click: () => editStation(null) } }, [icon('plus'), el('span', { text: 'Add station' })]);
-  const select = el('select', { attrs: { 'data-role': 'radio-filter', 'aria-label': 'Show' }, on: { change: () => showStations(select.value) } }, [
+  const select = el('select', { class: 'input', attrs: { 'data-role': 'radio-filter', 'aria-label': 'Show' }, on: { change: () => showStations(select.value) } }, [
     el('option', { text: 'All', attrs: { value: 'all', selected: filter === 'all' } }),
     el('option', { text: 'Archived', attrs: { value: 'archived', selected: filter === 'archived' } }),
   ]);
@@ -94,7 +94,10 @@ async function showStations(filter = 'all') {
     el('thead', {}, [el('tr', {}, ['', 'Name', 'Now playing', 'Tracks', 'Status', ''].map((t) => el('th', { text: t })))]),
     tbody,
   ]);
-  root.replaceChildren(el('div', { class: 'admin-bar' }, [el('h1', { text: 'Radio' }), select, filter === 'all' ? add : null]), table);
+  root.replaceChildren(
+    el('div', { class: 'admin-head' }, [el('h1', { text: 'Radio' }), select, filter === 'all' ? add : null]),
+    el('div', { class: 'admin-table-wrap' }, [table]),
+  );
   let radios;
   try {
     radios = await api(`/api/v1/channel/radios?status=${filter}&limit=100`);
@@ -202,17 +205,19 @@ async function showStation(id) {
   });
   const tbody = el('tbody');
   root.replaceChildren(
-    el('a', { class: 'admin-back', attrs: { href: '#radio' } }, [icon('chevron-left'), el('span', { text: 'Stations' })]),
-    el('div', { class: 'admin-bar' }, [
+    el('a', { class: 'btn admin-back', attrs: { href: '#radio' } }, [icon('chevron-left'), el('span', { text: 'Stations' })]),
+    el('div', { class: 'admin-head' }, [
       el('h1', { text: radio.name }),
       el('label', { class: 'btn btn-primary', attrs: { for: 'track-upload' } }, [icon('upload'), el('span', { text: 'Upload tracks' })]),
       input,
     ]),
-    el('p', { class: 'admin-sub', text: 'The tracks play in this order, then from the top again. MP3, M4A, WAV, OGG or FLAC.' }),
+    el('p', { class: 'admin-hint', text: 'The tracks play in this order, then from the top again. MP3, M4A, WAV, OGG or FLAC.' }),
     uploads,
-    el('table', { class: 'admin-table', attrs: { 'data-role': 'track-table' } }, [
-      el('thead', {}, [el('tr', {}, ['', 'Title', 'Artist', 'Website', 'Length', 'Status', ''].map((t) => el('th', { text: t })))]),
-      tbody,
+    el('div', { class: 'admin-table-wrap' }, [
+      el('table', { class: 'admin-table', attrs: { 'data-role': 'track-table' } }, [
+        el('thead', {}, [el('tr', {}, ['', 'Title', 'Artist', 'Website', 'Length', 'Status', ''].map((t) => el('th', { text: t })))]),
+        tbody,
+      ]),
     ]),
   );
   makeSortable(tbody, (ids) => api(`/api/v1/channel/radios/${id}/tracks/order`, { method: 'PUT', body: { ids } }).then(() => toast('Schedule saved.'), failed));
@@ -271,7 +276,7 @@ async function renderTracks(id, tbody) {
       el('td', {}, [text('website', 'Website', 'url')]),
       el('td', { text: track.status === 'ready' ? lengthText(track.duration) : '—' }),
       el('td', { class: track.status === 'failed' ? 'admin-error' : '', text: statusText(track) }),
-      el('td', {}, [el('button', { class: 'icon-btn', attrs: { type: 'button', 'aria-label': `Delete ${track.title}` }, on: { click: () => deleteTrack(id, track, tbody) } }, [icon('trash')])]),
+      el('td', {}, [el('button', { class: 'btn btn-icon', attrs: { type: 'button', 'aria-label': `Delete ${track.title}` }, on: { click: () => deleteTrack(id, track, tbody) } }, [icon('trash')])]),
     ]));
   }
   if (tracks.some((t) => t.status === 'queued' || t.status === 'processing')) {
@@ -318,7 +323,7 @@ function upload(id, file, list) {
       // keep the status
     }
     item.classList.add('is-failed');
-    item.replaceChildren(el('span', { text: `${file.name}: ${message}` }), el('button', { class: 'icon-btn', attrs: { type: 'button', 'aria-label': 'Dismiss' }, on: { click: () => item.remove() } }, [icon('x')]));
+    item.replaceChildren(el('span', { text: `${file.name}: ${message}` }), el('button', { class: 'btn btn-icon', attrs: { type: 'button', 'aria-label': 'Dismiss' }, on: { click: () => item.remove() } }, [icon('x')]));
   });
   request.addEventListener('error', () => {
     item.classList.add('is-failed');
