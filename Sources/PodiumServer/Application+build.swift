@@ -113,11 +113,20 @@ private func assembleApplication(
         store: store, blobs: blobs, probe: videoProbe,
         packager: VideoPackager(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger),
         workRoot: configuration.temporaryDirectory, logger: logger)
+    // The channel's radio: schedules in memory, reloaded when a track becomes ready.
+    let radioStations = RadioStations(store: store, now: now, logger: logger)
+    let audioPackager = AudioPackager(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger)
+    let radioWorker = RadioTrackWorker(
+        store: store, blobs: blobs, packager: audioPackager, workRoot: configuration.temporaryDirectory, logger: logger,
+        now: now,
+        tracksChanged: { id in
+            do { try await radioStations.reload(id) } catch { logger.error("radio \(id): could not reload: \(error)") }
+        })
     let storyboardExporter = StoryboardExportWorker(
         store: store, blobs: blobs, runner: configuration.toolRunner, workRoot: configuration.temporaryDirectory, logger: logger)
     let jobs = JobQueue(
         store: store,
-        workers: [pdfWorker as any JobWorker, videoWorker, storyboardExporter] + configuration.additionalJobWorkers,
+        workers: [pdfWorker as any JobWorker, videoWorker, storyboardExporter, radioWorker] + configuration.additionalJobWorkers,
         settings: JobQueue.Settings(
             concurrency: configuration.jobConcurrency, maxAttempts: configuration.jobAttempts,
             progressSaveInterval: configuration.jobProgressSaveInterval,
@@ -209,13 +218,25 @@ private func assembleApplication(
         tiles: tiles, now: now
     ).addRoutes(to: channelAPI)
     ChannelQuizController(store: store, channel: configuration.channel, now: now).addRoutes(to: channelAPI)
+    try await radioStations.load()
+    let radioListening = RadioListening(
+        store: store, allowance: configuration.channel.radioDailyAllowance, timeZone: configuration.channel.timeZone,
+        logger: logger, now: now)
+    ChannelRadioController(
+        store: store, stations: radioStations, listening: radioListening, tokens: streamTokens, jobs: jobs, blobs: blobs,
+        packager: audioPackager, uploadDirectory: configuration.temporaryDirectory,
+        maxUploadBytes: configuration.maxVideoUploadBytes, configuration: configuration.channel, logger: logger, now: now
+    ).addRoutes(to: channelAPI)
     var publications: [String: any ChannelPublications] = [:]
     publications["place"] = ChannelPlacePublications(store: store)
     publications["quiz"] = ChannelQuizPublications(store: store)
+    publications[RadioStreamSource.kind] = RadioPublications(stations: radioStations)
     ChannelFeedController(store: store, parts: publications, now: now).addRoutes(to: channelAPI)
     SharePageController(parts: publications, channelName: configuration.channel.name, publicURL: configuration.publicURL)
         .addRoutes(to: router)
-    let streamSources: [String: any StreamSource] = [:]
+    var streamSources: [String: any StreamSource] = [:]
+    streamSources[RadioStreamSource.kind] = RadioStreamSource(
+        stations: radioStations, listening: radioListening, blobs: blobs, configuration: configuration.channel, now: now)
     StreamController(tokens: streamTokens, sources: streamSources)
         .addRoutes(to: router.group("stream").add(middleware: ChannelViewerMiddleware()))
 
@@ -270,7 +291,7 @@ private func assembleApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
         // Services start in order and stop in reverse: the database closes last, the bus's
         // listening connection (a PostgresSessionBus) after the hub.
-        services: services + [bus as? any Service].compactMap { $0 } + [hub, jobs]
+        services: services + [bus as? any Service].compactMap { $0 } + [hub, jobs, radioListening]
             + [tiles.map { CloseOnShutdown(name: "basemap", close: $0.close) as any Service }].compactMap { $0 },
         onServerRunning: onServerRunning,
         logger: logger)

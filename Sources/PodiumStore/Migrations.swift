@@ -422,6 +422,7 @@ enum Migrations {
                 // (the key that signs stream URLs).
                 "CREATE TABLE channel_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
             ]),
+        radioMigration,
         Migration(
             version: 19, name: "channel places",
             statements: channelPlaceTables(date: "REAL"), postgres: channelPlaceTables(date: "TIMESTAMPTZ")),

@@ -310,6 +310,49 @@ public struct BankQuestion: Sendable, Equatable, Codable {
     }
 }
 
+/// The channel's radio stations, their tracks and the listening of non-members per day.
+public protocol ChannelRadioStore: Sendable {
+    func insertRadio(_ radio: ChannelRadioRecord) async throws
+    func radio(id: String) async throws -> ChannelRadioRecord?
+    /// Every station, archived ones too, by position.
+    func radios() async throws -> [ChannelRadioRecord]
+    /// Saves every field but the id and creation time.
+    func updateRadio(_ radio: ChannelRadioRecord) async throws
+    /// Deletes the station with its tracks; returns the blobs no other track uses.
+    func deleteRadio(id: String) async throws -> [String]
+
+    func insertRadioTrack(_ track: ChannelRadioTrackRecord) async throws
+    func radioTrack(id: String) async throws -> ChannelRadioTrackRecord?
+    /// A station's tracks in schedule order.
+    func radioTracks(radioId: String) async throws -> [ChannelRadioTrackRecord]
+    /// Saves every field but the id, station, source and creation time.
+    func updateRadioTrack(_ track: ChannelRadioTrackRecord) async throws
+    /// Puts a station's tracks in the order of `ids` (which must be all of them), in one transaction.
+    func reorderRadioTracks(radioId: String, ids: [String], at: Date) async throws
+    /// Deletes the track; returns the blobs no other track uses.
+    func deleteRadioTrack(id: String) async throws -> [String]
+    /// Those of `names` that no track but `trackId` uses.
+    func radioBlobsUnused(_ names: [String], exceptTrack trackId: String) async throws -> [String]
+
+    /// Seconds a listener was served on a day (`YYYY-MM-DD` in the channel's time zone).
+    func radioUsage(viewerKey: String, day: String) async throws -> Double
+    /// Adds listening time, many listeners at once (the server batches it).
+    func addRadioUsage(_ additions: [RadioUsage]) async throws
+}
+
+/// Listening time to add for one listener and day.
+public struct RadioUsage: Sendable, Equatable {
+    public var viewerKey: String
+    public var day: String
+    public var seconds: Double
+
+    public init(viewerKey: String, day: String, seconds: Double) {
+        self.viewerKey = viewerKey
+        self.day = day
+        self.seconds = seconds
+    }
+}
+
 /// Whether the store can be used at all (`/readyz`).
 public protocol StoreHealth: Sendable {
     /// Runs a trivial query; throws when the database does not answer it.
@@ -319,4 +362,4 @@ public protocol StoreHealth: Sendable {
 /// Everything Podium keeps. One implementation on SQL (SQLite by default, PostgreSQL for several nodes).
 public typealias PodiumStore = UserStore & DeckStore & VideoStore & SessionStore & InteractionStore & QuestionBankStore
     & NotesAndAttendanceStore & JobStore & StoryboardStore & ChannelSettingsStore & ChannelPlaceStore & ChannelQuizStore
-    & StoreHealth
+    & ChannelRadioStore & StoreHealth

@@ -1268,6 +1268,8 @@ EXPECTED_SECONDS = {
     # The channel's places and quizzes, measured on a busy two-core machine.
     "ChannelPlacesTests": 18,
     "ChannelQuizzesTests": 10,
+    # The channel's radio: its own server, two tracks packaged by ffmpeg, then both tests (~60 s).
+    "ChannelRadioTests": 60,
 }
 
 

@@ -115,6 +115,17 @@ struct MigrateDataTests {
             ChannelQuizRecord(id: "z1", name: "Prague", position: 0, publishedAt: StoreTests.t0, updatedAt: StoreTests.t0),
             questions: ChannelPlaceStoreTests.questions("m"))
         _ = try await store.recordQuizAttempt(quizId: "z1", viewerKey: "v_1", score: 1, total: 2, at: StoreTests.t1)
+        try await store.insertRadio(
+            ChannelRadioRecord(
+                id: "r1", name: "Folk", position: 0, epoch: StoreTests.t0, publishedAt: StoreTests.t0, createdAt: StoreTests.t0,
+                updatedAt: StoreTests.t0))
+        try await store.insertRadioTrack(
+            ChannelRadioTrackRecord(
+                id: "t1", radioId: "r1", position: 0, title: "Polka", status: .ready,
+                sourceBlob: String(repeating: "c", count: 64) + ".audio", sourceBytes: 5, duration: 6,
+                segments: #"[{"blob":"\#(String(repeating: "d", count: 64)).ts","duration":6}]"#, createdAt: StoreTests.t0,
+                updatedAt: StoreTests.t0))
+        try await store.addRadioUsage([RadioUsage(viewerKey: "v_1", day: "2023-11-14", seconds: 60)])
     }
 
     @Test(.enabled(if: TestStores.databaseURL != nil))

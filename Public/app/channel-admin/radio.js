@@ -1,0 +1,335 @@
+// Admin: the radio stations (#radio) and one station's schedule (#radio/<id>).
+//
+// Stations: add, edit (name, description, website), reorder (drag, or Alt+Arrow keys), publish or
+// unpublish, archive ("Delete") with an Archived filter to restore or delete for ever. A station:
+// upload tracks (upload progress, then packaging progress from the job), edit title, artist and
+// website, reorder the schedule (drag, or Alt+Arrow keys), delete a track.
+//
+// State for tests: [data-role=radio-admin-table] > tr[data-id]; [data-role=radio-add];
+// [data-role=radio-filter]; [data-role=track-table] > tr[data-id][data-status];
+// [data-role=track-upload] (a file input).
+
+import { api } from '../api.js';
+import { el, icon, confirmDialog } from '../ui.js';
+
+let ctx = null;
+let root = null;
+let pollTimer = null;
+
+export function mount(section, context) {
+  ctx = context;
+  root = section;
+  if (!document.querySelector('link[href="/app/channel-admin/radio.css"]')) {
+    document.head.append(el('link', { attrs: { rel: 'stylesheet', href: '/app/channel-admin/radio.css' } }));
+  }
+}
+
+export function show(route) {
+  clearTimeout(pollTimer);
+  if (route && route[0]) return showStation(route[0]);
+  return showStations(route && route[0] === undefined ? 'all' : 'all');
+}
+
+function toast(message) {
+  if (ctx && ctx.toast) ctx.toast(message);
+}
+
+function failed(error) {
+  toast(error.message || 'That did not work.');
+}
+
+/** A row that moves with drag and drop, or Alt+Arrow keys on its handle; `moved(ids)` saves. */
+function makeSortable(tbody, moved) {
+  let dragging = null;
+  tbody.addEventListener('dragstart', (event) => {
+    dragging = event.target.closest('tr');
+    event.dataTransfer.effectAllowed = 'move';
+    dragging.classList.add('is-dragging');
+  });
+  tbody.addEventListener('dragover', (event) => {
+    if (!dragging) return;
+    event.preventDefault();
+    const over = event.target.closest('tr');
+    if (!over || over === dragging) return;
+    const box = over.getBoundingClientRect();
+    over.parentNode.insertBefore(dragging, event.clientY < box.top + box.height / 2 ? over : over.nextSibling);
+  });
+  tbody.addEventListener('dragend', () => {
+    if (!dragging) return;
+    dragging.classList.remove('is-dragging');
+    dragging = null;
+    moved([...tbody.children].map((row) => row.dataset.id));
+  });
+  tbody.addEventListener('keydown', (event) => {
+    const handle = event.target.closest('[data-role=move]');
+    if (!handle || !event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
+    event.preventDefault();
+    const row = handle.closest('tr');
+    const sibling = event.key === 'ArrowUp' ? row.previousElementSibling : row.nextElementSibling;
+    if (!sibling) return;
+    if (event.key === 'ArrowUp') sibling.before(row);
+    else sibling.after(row);
+    handle.focus();
+    moved([...tbody.children].map((r) => r.dataset.id));
+  });
+}
+
+function moveHandle(label) {
+  return el('button', {
+    class: 'btn btn-icon radio-move',
+    attrs: { type: 'button', 'data-role': 'move', 'aria-label': `Move ${label} (Alt+Up or Alt+Down)`, title: 'Drag, or Alt+Up/Down' },
+  }, [icon('move')]);
+}
+
+// MARK: Stations
+
+async function showStations(filter = 'all') {
+  const add = el('button', { class: 'btn btn-primary', attrs: { type: 'button', 'data-role': 'radio-add' }, on: { click: () => editStation(null) } }, [icon('plus'), el('span', { text: 'Add station' })]);
+  const select = el('select', { class: 'input', attrs: { 'data-role': 'radio-filter', 'aria-label': 'Show' }, on: { change: () => showStations(select.value) } }, [
+    el('option', { text: 'All', attrs: { value: 'all', selected: filter === 'all' } }),
+    el('option', { text: 'Archived', attrs: { value: 'archived', selected: filter === 'archived' } }),
+  ]);
+  const tbody = el('tbody');
+  const table = el('table', { class: 'admin-table', attrs: { 'data-role': 'radio-admin-table' } }, [
+    el('thead', {}, [el('tr', {}, ['', 'Name', 'Now playing', 'Tracks', 'Status', ''].map((t) => el('th', { text: t })))]),
+    tbody,
+  ]);
+  root.replaceChildren(
+    el('div', { class: 'admin-head' }, [el('h1', { text: 'Radio' }), select, filter === 'all' ? add : null]),
+    el('div', { class: 'admin-table-wrap' }, [table]),
+  );
+  let radios;
+  try {
+    radios = await api(`/api/v1/channel/radios?status=${filter}&limit=100`);
+  } catch (error) {
+    return failed(error);
+  }
+  if (!radios.length) {
+    tbody.append(el('tr', {}, [el('td', { attrs: { colspan: 6 }, class: 'admin-empty', text: filter === 'archived' ? 'Nothing archived.' : 'No stations yet: add one.' })]));
+  }
+  for (const radio of radios) {
+    const published = radio.publishedAt !== null;
+    const actions = filter === 'archived'
+      ? [
+          el('button', { class: 'btn', attrs: { type: 'button' }, text: 'Restore', on: { click: () => act(api(`/api/v1/channel/radios/${radio.id}/restore`, { method: 'POST' }), filter) } }),
+          el('button', { class: 'btn btn-danger', attrs: { type: 'button' }, text: 'Delete for ever', on: { click: () => deleteForEver(radio) } }),
+        ]
+      : [
+          el('a', { class: 'btn', attrs: { href: `#radio/${radio.id}` }, text: 'Tracks' }),
+          el('button', { class: 'btn', attrs: { type: 'button' }, text: 'Edit', on: { click: () => editStation(radio) } }),
+          el('button', { class: 'btn', attrs: { type: 'button', 'data-role': 'publish' }, text: published ? 'Unpublish' : 'Publish', on: { click: () => act(api(`/api/v1/channel/radios/${radio.id}`, { method: 'PATCH', body: { published: !published } }), filter) } }),
+          el('button', { class: 'btn btn-danger', attrs: { type: 'button' }, text: 'Delete', on: { click: () => act(api(`/api/v1/channel/radios/${radio.id}`, { method: 'DELETE' }), filter, 'Archived: restore it from Archived.') } }),
+        ];
+    tbody.append(el('tr', { attrs: { 'data-id': radio.id, draggable: filter === 'all' ? 'true' : null } }, [
+      el('td', {}, [filter === 'all' ? moveHandle(radio.name) : null]),
+      el('td', {}, [el('strong', { text: radio.name }), el('div', { class: 'admin-sub', text: radio.description })]),
+      el('td', { text: radio.nowPlaying ? `${radio.nowPlaying.title}${radio.nowPlaying.artist ? ' · ' + radio.nowPlaying.artist : ''}` : '—' }),
+      el('td', { text: String(radio.trackCount) }),
+      el('td', {}, [el('span', { class: `admin-badge ${published ? 'is-on' : ''}`, text: published ? 'Published' : 'Draft' })]),
+      el('td', { class: 'admin-actions' }, actions),
+    ]));
+  }
+  if (filter === 'all') {
+    makeSortable(tbody, (ids) => api('/api/v1/channel/radios/order', { method: 'POST', body: { ids } }).then(() => toast('Order saved.'), failed));
+  }
+}
+
+async function act(promise, filter, message) {
+  try {
+    await promise;
+    if (message) toast(message);
+  } catch (error) {
+    failed(error);
+  }
+  showStations(filter);
+}
+
+async function deleteForEver(radio) {
+  const ok = await confirmDialog({ title: 'Delete for ever?', message: `“${radio.name}” and its tracks will be gone.`, confirmLabel: 'Delete for ever', danger: true });
+  if (ok) act(api(`/api/v1/channel/radios/${radio.id}?permanent=true`, { method: 'DELETE' }), 'archived');
+}
+
+function field(label, input) {
+  return el('label', { class: 'admin-field' }, [el('span', { text: label }), input]);
+}
+
+/** The add/edit form of a station, in a dialog. */
+function editStation(radio) {
+  const name = el('input', { attrs: { type: 'text', required: true, maxlength: 200, value: radio?.name || '', 'data-role': 'radio-name' } });
+  const description = el('textarea', { attrs: { rows: 3, 'data-role': 'radio-description' } });
+  description.value = radio?.description || '';
+  const website = el('input', { attrs: { type: 'url', value: radio?.website || '', placeholder: 'https://', 'data-role': 'radio-website' } });
+  const error = el('p', { class: 'admin-error', attrs: { role: 'alert' } });
+  const dialog = el('dialog', { class: 'admin-dialog' });
+  const form = el('form', { attrs: { method: 'dialog' } }, [
+    el('h2', { text: radio ? 'Edit station' : 'Add station' }),
+    field('Name', name), field('Description', description), field('Website', website), error,
+    el('div', { class: 'admin-dialog-actions' }, [
+      el('button', { class: 'btn', attrs: { type: 'button' }, text: 'Cancel', on: { click: () => dialog.close() } }),
+      el('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-role': 'radio-save' }, text: 'Save' }),
+    ]),
+  ]);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const body = { name: name.value, description: description.value, website: website.value || null };
+    try {
+      if (radio) await api(`/api/v1/channel/radios/${radio.id}`, { method: 'PATCH', body });
+      else await api('/api/v1/channel/radios', { method: 'POST', body });
+      dialog.close();
+      showStations('all');
+    } catch (e) {
+      error.textContent = e.message;
+    }
+  });
+  dialog.append(form);
+  dialog.addEventListener('close', () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+  name.focus();
+}
+
+// MARK: One station's tracks
+
+async function showStation(id) {
+  let radio;
+  try {
+    radio = await api(`/api/v1/channel/radios/${id}?status=all`);
+  } catch (error) {
+    return failed(error);
+  }
+  const input = el('input', { attrs: { type: 'file', accept: 'audio/*,.mp3,.m4a,.wav,.ogg,.flac', multiple: true, 'data-role': 'track-upload', id: 'track-upload' }, class: 'visually-hidden' });
+  const uploads = el('ul', { class: 'radio-uploads', attrs: { 'aria-live': 'polite' } });
+  input.addEventListener('change', () => {
+    for (const file of input.files) upload(id, file, uploads);
+    input.value = '';
+  });
+  const tbody = el('tbody');
+  root.replaceChildren(
+    el('a', { class: 'btn admin-back', attrs: { href: '#radio' } }, [icon('chevron-left'), el('span', { text: 'Stations' })]),
+    el('div', { class: 'admin-head' }, [
+      el('h1', { text: radio.name }),
+      el('label', { class: 'btn btn-primary', attrs: { for: 'track-upload' } }, [icon('upload'), el('span', { text: 'Upload tracks' })]),
+      input,
+    ]),
+    el('p', { class: 'admin-hint', text: 'The tracks play in this order, then from the top again. MP3, M4A, WAV, OGG or FLAC.' }),
+    uploads,
+    el('div', { class: 'admin-table-wrap' }, [
+      el('table', { class: 'admin-table', attrs: { 'data-role': 'track-table' } }, [
+        el('thead', {}, [el('tr', {}, ['', 'Title', 'Artist', 'Website', 'Length', 'Status', ''].map((t) => el('th', { text: t })))]),
+        tbody,
+      ]),
+    ]),
+  );
+  makeSortable(tbody, (ids) => api(`/api/v1/channel/radios/${id}/tracks/order`, { method: 'PUT', body: { ids } }).then(() => toast('Schedule saved.'), failed));
+  await renderTracks(id, tbody);
+}
+
+function lengthText(seconds) {
+  const s = Math.round(seconds || 0);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function statusText(track) {
+  if (track.status === 'failed') return track.error?.message || 'Failed';
+  if (track.status === 'ready') return 'Ready';
+  if (track.progress && track.progress.total) {
+    return `Preparing… ${Math.round((track.progress.done / track.progress.total) * 100)} %`;
+  }
+  return track.status === 'queued' ? 'Waiting…' : 'Preparing…';
+}
+
+async function renderTracks(id, tbody) {
+  clearTimeout(pollTimer);
+  let tracks;
+  try {
+    tracks = await api(`/api/v1/channel/radios/${id}/tracks`);
+  } catch (error) {
+    return failed(error);
+  }
+  if (!tbody.isConnected) return;
+  // Editing in place: keep the row being typed in.
+  if (tbody.contains(document.activeElement) && document.activeElement.tagName === 'INPUT') {
+    pollTimer = setTimeout(() => renderTracks(id, tbody), 1500);
+    return;
+  }
+  tbody.replaceChildren();
+  if (!tracks.length) {
+    tbody.append(el('tr', {}, [el('td', { attrs: { colspan: 7 }, class: 'admin-empty', text: 'No tracks yet: upload some.' })]));
+  }
+  for (const track of tracks) {
+    const save = (key) => async (event) => {
+      if (event.target.value === (track[key] || '')) return;
+      try {
+        await api(`/api/v1/channel/radios/${id}/tracks/${track.id}`, { method: 'PATCH', body: { [key]: event.target.value || (key === 'website' ? null : '') } });
+        track[key] = event.target.value;
+        toast('Saved.');
+      } catch (error) {
+        failed(error);
+        event.target.value = track[key] || '';
+      }
+    };
+    const text = (key, label, type = 'text') => el('input', { class: 'admin-inline', attrs: { type, value: track[key] || '', 'aria-label': `${label} of ${track.title}`, 'data-field': key }, on: { change: save(key) } });
+    tbody.append(el('tr', { attrs: { 'data-id': track.id, 'data-status': track.status, draggable: 'true' } }, [
+      el('td', {}, [moveHandle(track.title)]),
+      el('td', {}, [text('title', 'Title')]),
+      el('td', {}, [text('artist', 'Artist')]),
+      el('td', {}, [text('website', 'Website', 'url')]),
+      el('td', { text: track.status === 'ready' ? lengthText(track.duration) : '—' }),
+      el('td', { class: track.status === 'failed' ? 'admin-error' : '', text: statusText(track) }),
+      el('td', {}, [el('button', { class: 'btn btn-icon', attrs: { type: 'button', 'aria-label': `Delete ${track.title}` }, on: { click: () => deleteTrack(id, track, tbody) } }, [icon('trash')])]),
+    ]));
+  }
+  if (tracks.some((t) => t.status === 'queued' || t.status === 'processing')) {
+    pollTimer = setTimeout(() => renderTracks(id, tbody), 1000);
+  }
+}
+
+async function deleteTrack(id, track, tbody) {
+  const ok = await confirmDialog({ title: 'Delete this track?', message: `“${track.title}” leaves the schedule.`, confirmLabel: 'Delete', danger: true });
+  if (!ok) return;
+  try {
+    await api(`/api/v1/channel/radios/${id}/tracks/${track.id}`, { method: 'DELETE' });
+  } catch (error) {
+    failed(error);
+  }
+  renderTracks(id, tbody);
+}
+
+/** Uploads one file with its progress; the server refuses what is not audio, with its reason. */
+function upload(id, file, list) {
+  const bar = el('progress', { attrs: { max: 100, value: 0 } });
+  const label = el('span', { text: file.name });
+  const item = el('li', { class: 'radio-upload' }, [label, bar]);
+  list.append(item);
+  const request = new XMLHttpRequest();
+  const title = file.name.replace(/\.[^.]+$/, '');
+  request.open('POST', `/api/v1/channel/radios/${id}/tracks?title=${encodeURIComponent(title)}`);
+  request.setRequestHeader('X-Podium-Request', '1');
+  request.setRequestHeader('Accept', 'application/json');
+  request.upload.addEventListener('progress', (event) => {
+    if (event.lengthComputable) bar.value = Math.round((event.loaded / event.total) * 100);
+  });
+  request.addEventListener('load', () => {
+    if (request.status >= 200 && request.status < 300) {
+      item.remove();
+      const tbody = root.querySelector('[data-role=track-table] tbody');
+      if (tbody) renderTracks(id, tbody);
+      return;
+    }
+    let message = `The upload failed (${request.status}).`;
+    try {
+      message = JSON.parse(request.responseText).error.message || message;
+    } catch (_) {
+      // keep the status
+    }
+    item.classList.add('is-failed');
+    item.replaceChildren(el('span', { text: `${file.name}: ${message}` }), el('button', { class: 'btn btn-icon', attrs: { type: 'button', 'aria-label': 'Dismiss' }, on: { click: () => item.remove() } }, [icon('x')]));
+  });
+  request.addEventListener('error', () => {
+    item.classList.add('is-failed');
+    item.textContent = `${file.name}: the server could not be reached.`;
+  });
+  const form = new FormData();
+  form.append('file', file);
+  request.send(form);
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import PodiumCore
+
+/// One listener's now-playing feed as Server-Sent Events (docs/protocol.md, "Radio now
+/// playing"): a `nowplaying` event at once, then at every track change of the schedule (by the
+/// clock, or because an admin changed the station), with the person's remaining allowance; a
+/// comment every 20 s keeps proxies from closing a quiet stream. Ends when the station goes off
+/// the air (an `offair` event) or the client leaves.
+struct RadioEvents: Sendable {
+    let stationId: String
+    let viewer: ChannelViewer
+    let stations: RadioStations
+    let listening: RadioListening
+    let now: @Sendable () -> Date
+    let sleep: @Sendable (Duration) async throws -> Void
+
+    static let keepAlive: Double = 20
+
+    struct Event: Encodable, Equatable {
+        struct Track: Encodable, Equatable {
+            let title: String
+            let artist: String
+            let website: String?
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(title, forKey: .title)
+                try container.encode(artist, forKey: .artist)
+                try container.encode(website, forKey: .website)
+            }
+
+            enum CodingKeys: String, CodingKey { case title, artist, website }
+        }
+
+        let radioId: String
+        let trackId: String
+        let title: String
+        let artist: String
+        let website: String?
+        let startedAt: Date
+        let duration: Double
+        let elapsed: Double
+        let remaining: Double
+        let next: Track?
+        /// Seconds of today's allowance left; null for members.
+        let remainingToday: Double?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(radioId, forKey: .radioId)
+            try container.encode(trackId, forKey: .trackId)
+            try container.encode(title, forKey: .title)
+            try container.encode(artist, forKey: .artist)
+            try container.encode(website, forKey: .website)
+            try container.encode(startedAt, forKey: .startedAt)
+            try container.encode(duration, forKey: .duration)
+            try container.encode(elapsed, forKey: .elapsed)
+            try container.encode(remaining, forKey: .remaining)
+            try container.encode(next, forKey: .next)
+            try container.encode(remainingToday, forKey: .remainingToday)
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case radioId, trackId, title, artist, website, startedAt, duration, elapsed, remaining, next, remainingToday
+        }
+    }
+
+    /// The event for what plays now, nil when nothing does.
+    func event(at date: Date, remainingToday: Double?) -> Event? {
+        guard let playing = stations.station(stationId)?.schedule.nowPlaying(at: date) else { return nil }
+        return Event(
+            radioId: stationId, trackId: playing.track.id, title: playing.track.title, artist: playing.track.artist,
+            website: playing.track.website, startedAt: playing.startedAt, duration: playing.track.duration,
+            elapsed: playing.elapsed, remaining: playing.remaining,
+            next: playing.next.map { Event.Track(title: $0.title, artist: $0.artist, website: $0.website) },
+            remainingToday: remainingToday)
+    }
+
+    /// Writes events until the client goes or the station goes off the air.
+    func run(_ writer: inout any ResponseBodyWriter) async throws {
+        var sent: (trackId: String, startedAt: Date, title: String, artist: String, website: String?)?
+        var announcedEmpty = false
+        try await writer.write(ByteBuffer(string: "retry: 3000\n\n"))
+        while !Task.isCancelled {
+            guard let station = stations.station(stationId), RadioStreamSource.isOnAir(station.record) else {
+                try await writer.write(ByteBuffer(string: "event: offair\ndata: {}\n\n"))
+                break
+            }
+            let generation = stations.generation(stationId)
+            let date = now()
+            let remainingToday = viewer.isMember ? nil : try await listening.remaining(viewer.key)
+            if let event = event(at: date, remainingToday: remainingToday) {
+                let key = (event.trackId, event.startedAt, event.title, event.artist, event.website)
+                if sent.map({ $0 != key }) ?? true {
+                    let data = String(decoding: try Frames.encoder.encode(event), as: UTF8.self)
+                    try await writer.write(ByteBuffer(string: "event: nowplaying\ndata: \(data)\n\n"))
+                    sent = key
+                    announcedEmpty = false
+                }
+            } else if !announcedEmpty {
+                try await writer.write(ByteBuffer(string: "event: nowplaying\ndata: null\n\n"))
+                announcedEmpty = true
+            }
+            // Until the track ends, a change of this station, or the keep-alive.
+            let untilEnd = event(at: date, remainingToday: nil)?.remaining ?? Self.keepAlive
+            let wait = min(Self.keepAlive, max(0.05, untilEnd + 0.05))
+            let changed = await changeOf(after: generation, orAfter: wait)
+            if !changed { try await writer.write(ByteBuffer(string: ": keep-alive\n\n")) }
+        }
+        try await writer.finish(nil)
+    }
+
+    /// Whether this station changed (since `generation`) before `seconds` passed.
+    private func changeOf(after generation: Int, orAfter seconds: Double) async -> Bool {
+        let (stations, stationId, sleep) = (stations, stationId, sleep)
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await stations.waitForChange(stationId, after: generation)
+                return !Task.isCancelled
+            }
+            group.addTask {
+                try? await sleep(.milliseconds(Int(seconds * 1000)))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}
