@@ -12,7 +12,9 @@ public enum DataMigration {
         "users", "auth_tokens", "folders", "decks", "pages", "sessions", "session_events", "poll_answers",
         "audience_questions", "session_viewers", "deck_questions", "viewer_notes", "attendance", "question_votes",
         "session_commands", "jobs", "videos", "storyboards", "storyboard_editors", "storyboard_edits",
-        "storyboard_snapshots", "storyboard_exports", "channel_settings", "channel_visits", "channel_radios",
+        "storyboard_snapshots", "storyboard_exports", "channel_settings", "channel_visits", "channel_place_categories",
+        "channel_places", "channel_venue", "channel_quizzes", "channel_quiz_questions", "channel_quiz_answers",
+        "channel_quiz_results", "channel_radios",
         "channel_radio_tracks", "channel_radio_usage",
     ]
 

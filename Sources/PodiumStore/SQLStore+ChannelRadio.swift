@@ -140,7 +140,6 @@ extension SQLStore: ChannelRadioStore {
     }
 
     private static func optional(_ value: String?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
-    private static func optional(_ value: Date?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
 
     /// The same bytes uploaded twice are one blob: keep what another track still uses. Blob names
     /// are hex digits and a dot, nothing LIKE treats specially.
