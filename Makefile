@@ -28,24 +28,30 @@ test:
 # whatever the tests' outcome. With PODIUM_TEST_DATABASE_URL already set, that server is used.
 PODIUM_TEST_POSTGRES_PORT ?= 55432
 
+# The tests' builds carry no debug information: 9 % less CPU for a fresh build (940 s against
+# 857 s of CPU, measured on a fresh clone), and a test's failure still names its file and line.
+# Every build of `make test` uses the same flags, so the browser and cluster tests find the
+# binary the Swift tests' build made.
+TEST_BUILD_FLAGS ?= -debug-info-format none
+
 test-swift:
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(TEST_BUILD_FLAGS)
 	@if [ -n "$$PODIUM_TEST_DATABASE_URL" ]; then \
-	  SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 $(SWIFT) test --skip-build; \
+	  SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 $(SWIFT) test --skip-build $(TEST_BUILD_FLAGS); \
 	else \
 	  dir=$$(mktemp -d -t podium-postgres.XXXXXX); \
 	  trap 'scripts/postgres stop "$$dir"; rm -rf "$$dir"' EXIT; \
 	  url=$$(scripts/postgres start "$$dir" $(PODIUM_TEST_POSTGRES_PORT)) || exit 1; \
-	  PODIUM_TEST_DATABASE_URL="$$url" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 $(SWIFT) test --skip-build; \
+	  PODIUM_TEST_DATABASE_URL="$$url" SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 $(SWIFT) test --skip-build $(TEST_BUILD_FLAGS); \
 	fi
 
 test-browser:
-	$(SWIFT) build --product podium
+	$(SWIFT) build --product podium $(TEST_BUILD_FLAGS)
 	/usr/bin/python3 Tests/Browser/run_browser_tests.py
 
 # Three nodes on PostgreSQL behind HAProxy, killed and cut off while viewers watch (under a minute).
 test-cluster:
-	$(SWIFT) build --product podium
+	$(SWIFT) build --product podium $(TEST_BUILD_FLAGS)
 	/usr/bin/python3 Tests/Cluster/fault_test.py
 
 build:
