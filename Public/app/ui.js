@@ -74,6 +74,8 @@ const ICONS = {
   forward10: ['M21 12a9 9 0 1 1-3-6.7', 'M21 4v5h-5', 'M9 10v5', 'M12 10h2v5h-2z'],
   volume: ['M4 9h4l5-4v14l-5-4H4z', 'M16.5 8.5a5 5 0 0 1 0 7', 'M19 6a8.5 8.5 0 0 1 0 12'],
   mute: ['M4 9h4l5-4v14l-5-4H4z', 'M17 9l5 6', 'M22 9l-5 6'],
+  star: ['M12 2.5l2.9 6 6.6.9-4.8 4.6 1.2 6.5L12 17.4l-5.9 3.1 1.2-6.5-4.8-4.6 6.6-.9z'],
+  search: ['M11 11m-7 0a7 7 0 1 0 14 0a7 7 0 1 0 -14 0', 'M21 21l-5-5'],
 };
 
 /** An inline SVG icon, hidden from screen readers (the button carries the label). */

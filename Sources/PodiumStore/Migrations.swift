@@ -413,6 +413,10 @@ enum Migrations {
                   DEFERRABLE INITIALLY DEFERRED
                 """
             ] + storyboardTables(date: "TIMESTAMPTZ", bytes: "BIGINT")),
+        Migration(
+            version: 17, name: "channel videos",
+            statements: channelVideoTables(date: "REAL", flag: "INTEGER", deferred: ""),
+            postgres: channelVideoTables(date: "TIMESTAMPTZ", flag: "BOOLEAN", deferred: " DEFERRABLE INITIALLY DEFERRED")),
     ]
 
     /// Migration 15's tables, the same on both databases but for the type of dates and of byte counts.

@@ -90,18 +90,34 @@ struct MigrateDataTests {
                 id: "sb1", ownerId: "u1", folderId: "f2", title: "Chase", sceneCount: 1, shotCount: 1, createdAt: StoreTests.t0,
                 updatedAt: StoreTests.t0), content: #"{"scenes":[]}"#)
         try await store.insertUser(
-            UserRecord(id: "u9", email: "grace@example.org", name: "Grace", role: .presenter, passwordHash: "h", createdAt: StoreTests.t0))
+            UserRecord(
+                id: "u9", email: "grace@example.org", name: "Grace", role: .presenter, passwordHash: "h", createdAt: StoreTests.t0
+            ))
         try await store.addStoryboardEditor(storyboardId: "sb1", userId: "u9")
         try await store.appendStoryboardEdits(
             [
                 StoryboardEditRecord(
-                    storyboardId: "sb1", seq: 1, authorId: "u9", commandKey: "u9:e1", shotId: "sh1", edit: #"{"op":"renumberShots"}"#,
+                    storyboardId: "sb1", seq: 1, authorId: "u9", commandKey: "u9:e1", shotId: "sh1",
+                    edit: #"{"op":"renumberShots"}"#,
                     createdAt: StoreTests.t1)
             ], summary: StoryboardSummaryChange(sceneCount: 1, shotCount: 1))
         try await store.insertStoryboardExport(
             StoryboardExportRecord(
                 id: "x1", storyboardId: "sb1", ownerId: "u1", format: .sheet, layout: 4, seq: 1, status: .ready,
                 blob: String(repeating: "b", count: 64) + ".pdf", bytes: 9, createdAt: StoreTests.t1))
+        // The channel's videos: a sub-category inserted before its parent's row is updated, a
+        // flag of each kind, a date and a null.
+        _ = try await store.insertChannelVideoCategory(
+            ChannelVideoCategoryRecord(id: "vc1", parentId: nil, name: "News", position: 0, updatedAt: StoreTests.t0))
+        _ = try await store.insertChannelVideoCategory(
+            ChannelVideoCategoryRecord(id: "vc2", parentId: "vc1", name: "Local", position: 0, updatedAt: StoreTests.t0))
+        _ = try await store.insertChannelVideo(
+            ChannelVideoRecord(
+                id: "cv1", videoId: "v1", categoryId: "vc1", subcategoryId: "vc2", title: "Prague", free: true,
+                publishedAt: StoreTests.t1, createdAt: StoreTests.t0, updatedAt: StoreTests.t1))
+        try await store.addChannelFavourite(viewerKey: "u1", channelVideoId: "cv1", at: StoreTests.t1)
+        try await store.saveChannelPosition(
+            ChannelPositionRecord(viewerKey: "u1", channelVideoId: "cv1", seconds: 1.5, duration: 4, updatedAt: StoreTests.t1))
     }
 
     @Test(.enabled(if: TestStores.databaseURL != nil))
