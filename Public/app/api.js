@@ -2,11 +2,13 @@
 
 /** An error answered by the server as {"error":{"code","message"}}, or a network failure. */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, detail = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    /** The whole `error` object of the body (a membership error's `limit`, `join`, `joinUrl`). */
+    this.detail = detail;
   }
 }
 
@@ -16,16 +18,18 @@ const WRITE_HEADER = 'X-Podium-Request';
 export async function errorFrom(response) {
   let code = 'http_' + response.status;
   let message = response.statusText || 'The request failed (' + response.status + ').';
+  let detail = null;
   try {
     const body = await response.json();
     if (body && body.error) {
       code = body.error.code || code;
       message = body.error.message || message;
+      detail = body.error;
     }
   } catch (_) {
     // Not JSON: keep the status text.
   }
-  return new ApiError(response.status, code, message);
+  return new ApiError(response.status, code, message, detail);
 }
 
 /**

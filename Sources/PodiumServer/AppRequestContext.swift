@@ -15,6 +15,8 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var authenticatedByCookie = false
     /// The stable anonymous identity from the `podium_viewer` cookie, if the browser sent one.
     public var viewerId: String?
+    /// Who asks, on the channel's routes (set by ``ChannelViewerMiddleware``).
+    public var channelViewer: ChannelViewer?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -184,6 +184,20 @@ private func assembleApplication(
     )
     .addRoutes(to: api)
 
+    // The channel (seed 004): every channel route knows its viewer; streams are per-person URLs
+    // signed with a key all nodes share (stored once), served by the source of their kind.
+    let streamKeyText = try await store.channelSetting(StreamTokens.settingName, orInsert: StreamTokens.newKeyText())
+    guard let streamKey = StreamTokens.key(fromText: streamKeyText) else {
+        throw StartupError(
+            "the stored stream key is not 64 hexadecimal digits; remove it from channel_settings to make a new one")
+    }
+    let streamTokens = StreamTokens(keyBytes: streamKey, lifetime: configuration.channel.streamTokenLifetime, now: now)
+    let channelAPI = api.group("channel").add(middleware: ChannelViewerMiddleware())
+    ChannelController(configuration: configuration.channel).addRoutes(to: channelAPI)
+    let streamSources: [String: any StreamSource] = [:]
+    StreamController(tokens: streamTokens, sources: streamSources)
+        .addRoutes(to: router.group("stream").add(middleware: ChannelViewerMiddleware()))
+
     let live = LiveConnection(
         hub: hub, accounts: accounts, videos: LibraryStageVideos(store: store),
         passcodesPerClient: Backoff(

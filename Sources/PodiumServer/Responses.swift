@@ -10,12 +10,15 @@ struct UserResponse: Codable, Sendable {
     let email: String
     let name: String
     let role: String
+    /// A member of the channel (admins see all of it whatever this says).
+    let member: Bool
 
     init(_ user: UserRecord) {
         id = user.id
         email = user.email
         name = user.name
         role = user.role.rawValue
+        member = user.isMember
     }
 }
 

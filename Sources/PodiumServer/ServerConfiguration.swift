@@ -124,6 +124,9 @@ public struct ServerConfiguration: Sendable {
     public var liveHelloTimeout = Duration.seconds(10)
     public var liveSilenceLimit = Duration.seconds(75)
 
+    /// The channel: its name, what non-members are told, and its limits.
+    public var channel = ChannelConfiguration()
+
     public init(dataDirectory: URL, webRoot: URL) {
         self.dataDirectory = dataDirectory
         self.webRoot = webRoot

@@ -414,6 +414,15 @@ enum Migrations {
                 """
             ] + storyboardTables(date: "TIMESTAMPTZ", bytes: "BIGINT")),
         Migration(
+            version: 16, name: "channel membership",
+            statements: [
+                // A member sees all of the channel; others meet its limits (see ChannelLimit).
+                "ALTER TABLE users ADD COLUMN is_member BOOLEAN NOT NULL DEFAULT FALSE",
+                // Settings every node must agree on, made once by whichever node starts first
+                // (the key that signs stream URLs).
+                "CREATE TABLE channel_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+            ]),
+        Migration(
             version: 17, name: "channel videos",
             statements: channelVideoTables(date: "REAL", flag: "INTEGER", deferred: ""),
             postgres: channelVideoTables(date: "TIMESTAMPTZ", flag: "BOOLEAN", deferred: " DEFERRABLE INITIALLY DEFERRED")),

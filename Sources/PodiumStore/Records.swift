@@ -14,15 +14,23 @@ public struct UserRecord: Sendable, Equatable, Codable {
     public var role: Role
     public var passwordHash: String
     public var createdAt: Date
+    /// A member of the channel, set by an admin: no channel limits (see `ChannelLimit`).
+    public var isMember: Bool
 
-    public init(id: String, email: String, name: String, role: Role, passwordHash: String, createdAt: Date) {
+    public init(
+        id: String, email: String, name: String, role: Role, passwordHash: String, createdAt: Date, isMember: Bool = false
+    ) {
         self.id = id
         self.email = email
         self.name = name
         self.role = role
         self.passwordHash = passwordHash
         self.createdAt = createdAt
+        self.isMember = isMember
     }
+
+    /// Members and admins see all of the channel.
+    public var seesWholeChannel: Bool { isMember || role == .admin }
 }
 
 /// A folder in a presenter's library.

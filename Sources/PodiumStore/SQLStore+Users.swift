@@ -58,4 +58,26 @@ extension SQLStore: UserStore {
             try await db.delete(from: "auth_tokens").where("token_hash", .equal, hash).run()
         }
     }
+
+    public func setMember(userId: String, _ isMember: Bool) async throws {
+        try await serial { db in
+            try await db.update("users").set("is_member", to: SQLBind(isMember)).where("id", .equal, userId).run()
+        }
+    }
+}
+
+extension SQLStore: ChannelSettingsStore {
+    public func channelSetting(_ name: String, orInsert value: String) async throws -> String {
+        struct Row: Decodable { let value: String }
+        return try await serial { db in
+            // Insert-if-absent then read back: whichever node inserted first, all read its value.
+            try await db.insert(into: "channel_settings").columns("name", "value").values(SQLBind(name), SQLBind(value))
+                .ignoringConflicts(with: ["name"]).run()
+            guard
+                let row = try await db.select().column("value").from("channel_settings").where("name", .equal, name)
+                    .first(decoding: Row.self)
+            else { return value }
+            return row.value
+        }
+    }
 }

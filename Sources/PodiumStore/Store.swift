@@ -13,6 +13,15 @@ public protocol UserStore: Sendable {
     /// The user a token belongs to, if the token exists and has not expired at `now`.
     func user(tokenHash: String, now: Date) async throws -> UserRecord?
     func deleteToken(hash: String) async throws
+    /// Grants or revokes channel membership.
+    func setMember(userId: String, _ isMember: Bool) async throws
+}
+
+/// Settings every node must share (the key that signs stream URLs), stored once.
+public protocol ChannelSettingsStore: Sendable {
+    /// The stored value of `name`; when there is none yet, stores `value` and returns it. Nodes
+    /// starting together all get the one value stored first.
+    func channelSetting(_ name: String, orInsert value: String) async throws -> String
 }
 
 /// The library: folders, decks and their pages.
@@ -297,4 +306,4 @@ public protocol StoreHealth: Sendable {
 
 /// Everything Podium keeps. One implementation on SQL (SQLite by default, PostgreSQL for several nodes).
 public typealias PodiumStore = UserStore & DeckStore & VideoStore & SessionStore & InteractionStore & QuestionBankStore
-    & NotesAndAttendanceStore & JobStore & StoryboardStore & ChannelVideoStore & StoreHealth
+    & NotesAndAttendanceStore & JobStore & StoryboardStore & ChannelSettingsStore & ChannelVideoStore & StoreHealth

@@ -72,6 +72,22 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Messages per second one live socket may send, bursts of twice that (env PODIUM_SOCKET_MESSAGE_RATE; 100).")
     var socketMessageRate: Double?
 
+    @Option(help: "The channel's name, shown on its pages (env PODIUM_CHANNEL_NAME).")
+    var channelName: String?
+
+    @Option(
+        help: "Where people become members of the channel, a URL shown with each members-only limit (env PODIUM_MEMBERSHIP_URL).")
+    var membershipUrl: String?
+
+    @Option(
+        help:
+            "Time zone whose midnight resets the radio's daily allowance, e.g. Europe/Prague (env PODIUM_CHANNEL_TIME_ZONE; the machine's)."
+    )
+    var channelTimeZone: String?
+
+    @Option(help: "Minutes of radio a non-member may listen to a day (env PODIUM_RADIO_DAILY_MINUTES; 15).")
+    var radioDailyMinutes: Double?
+
     func run() async throws {
         // One event loop per CPU the process may use: pinned to one core, two loops would only
         // take turns on it, and a fan-out would pay for the switches.
@@ -140,6 +156,7 @@ struct Serve: AsyncParsableCommand {
             guard rate > 0, rate.isFinite else { throw ValidationError("--socket-message-rate must be a positive number") }
             configuration.socketMessageRate = rate
         }
+        try Self.readChannel(self, environment, into: &configuration.channel)
         try Self.readPasscodeLimits(environment, into: &configuration)
         guard FileManager.default.fileExists(atPath: configuration.webRoot.appendingPathComponent("index.html").path) else {
             throw ValidationError(
@@ -195,6 +212,32 @@ struct Serve: AsyncParsableCommand {
     static func parsePort(_ text: String) throws -> Int {
         guard let port = Int(text), (0...65535).contains(port) else { throw ValidationError("PODIUM_PORT must be a port number") }
         return port
+    }
+
+    static func readChannel(_ options: Serve, _ environment: [String: String], into channel: inout ChannelConfiguration) throws {
+        if let name = options.channelName ?? environment["PODIUM_CHANNEL_NAME"], !name.isEmpty { channel.name = name }
+        if let url = options.membershipUrl ?? environment["PODIUM_MEMBERSHIP_URL"], !url.isEmpty {
+            guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
+                throw ValidationError("--membership-url must be an http(s) URL")
+            }
+            channel.membershipURL = url
+        }
+        if let identifier = options.channelTimeZone ?? environment["PODIUM_CHANNEL_TIME_ZONE"] {
+            guard let zone = TimeZone(identifier: identifier) else {
+                throw ValidationError("--channel-time-zone: no time zone named \(identifier)")
+            }
+            channel.timeZone = zone
+        }
+        let minutesText = environment["PODIUM_RADIO_DAILY_MINUTES"]
+        if let minutes = try options.radioDailyMinutes
+            ?? minutesText.map({ text in
+                guard let value = Double(text) else { throw ValidationError("PODIUM_RADIO_DAILY_MINUTES must be a number") }
+                return value
+            })
+        {
+            guard minutes >= 0, minutes.isFinite else { throw ValidationError("--radio-daily-minutes must be 0 or more") }
+            channel.radioDailyAllowance = minutes * 60
+        }
     }
 
     static func parseRate(_ text: String) throws -> Double {

@@ -446,7 +446,7 @@ struct ProtocolDocumentTests {
         var sent = try Self.codes(in: [
             "Sources/PodiumServer", "Sources/PodiumServer/Controllers", "Sources/PodiumServer/Library",
             "Sources/PodiumServer/Live", "Sources/PodiumServer/Web", "Sources/PodiumServer/Jobs", "Sources/PodiumMedia",
-            "Sources/PodiumMedia/Video",
+            "Sources/PodiumMedia/Video", "Sources/PodiumServer/Channel",
         ])
         sent.formUnion(try Self.codes(in: ["Sources/PodiumServer"], pattern: #"case [0-9.<]+: "([a-z_]+)""#))
         // A refused live command, passed on by the routes that run one (add a deck, end, create).

@@ -2,9 +2,9 @@ import Foundation
 import Hummingbird
 import PodiumStore
 
-/// Accounts, for administrators: list them and make new ones (presenters who get a library, and
-/// can be invited to edit someone's storyboard). There is no sign-up: an admin makes each
-/// account and gives its owner the password.
+/// Accounts, for administrators: list and search them, make new ones (presenters who get a
+/// library, and can be invited to edit someone's storyboard), grant and revoke channel
+/// membership. There is no sign-up: an admin makes each account and gives its owner the password.
 struct UserController {
     let store: any PodiumStore
     let accounts: Accounts
@@ -13,11 +13,35 @@ struct UserController {
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("users", use: list)
         group.post("users", use: create)
+        group.patch("users/:id", use: update)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [UserResponse] {
         try requireAdmin(context)
-        return try await store.users().map(UserResponse.init)
+        let users = try await store.users()
+        guard let search = request.uri.queryParameters.get("search")?.trimmingCharacters(in: .whitespaces), !search.isEmpty
+        else { return users.map(UserResponse.init) }
+        return users.filter {
+            $0.email.localizedCaseInsensitiveContains(search) || $0.name.localizedCaseInsensitiveContains(search)
+        }
+        .map(UserResponse.init)
+    }
+
+    struct UpdateBody: Decodable {
+        let member: Bool?
+    }
+
+    /// Grants or revokes channel membership.
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> UserResponse {
+        try requireAdmin(context)
+        let body = try await request.decode(as: UpdateBody.self, context: context)
+        guard var user = try await store.user(id: try context.parameters.require("id")) else {
+            throw APIError.notFound("account")
+        }
+        guard let member = body.member else { throw APIError.badRequest("Say what to change: member.") }
+        try await store.setMember(userId: user.id, member)
+        user.isMember = member
+        return UserResponse(user)
     }
 
     struct CreateBody: Decodable {

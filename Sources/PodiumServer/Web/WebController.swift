@@ -17,6 +17,7 @@ struct WebController {
         ("/", "index.html"), ("/login", "login.html"), ("/library", "library.html"),
         ("/decks/:id", "rehearse.html"), ("/present/:code", "present.html"), ("/s/:code", "view.html"),
         ("/r/:code", "room.html"), ("/r/:code/moderate", "moderate.html"), ("/r/:code/projector", "projector.html"),
+        ("/channel", "channel.html"), ("/channel/admin", "channel-admin.html"),
     ]
 
     func addRoutes(to router: Router<AppRequestContext>) {

@@ -209,6 +209,12 @@ extension TestResponse {
         ((try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])?["error"] as? [String: Any])?["code"]
             as? String
     }
+
+    /// The error body's message (empty when there is none).
+    func errorMessage() throws -> String {
+        ((try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any])?["error"] as? [String: Any])?["message"]
+            as? String ?? ""
+    }
 }
 
 extension TestServer {

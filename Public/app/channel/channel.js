@@ -1,0 +1,115 @@
+// The channel's audience page: a tab per kind of content, each a module that fills its section
+// (see mount/show below), routed by the hash: #videos, #videos/<id>, #radio/<id>, #places/<id>,
+// #quizzes/<id>, #new. Phone first: the tabs sit at the bottom of a phone, at the top of a laptop.
+import { api, ApiError } from '../api.js';
+import { el, hydrateIcons, toast } from '../ui.js';
+
+const SECTIONS = ['videos', 'radio', 'places', 'quizzes', 'new'];
+const mounted = new Map();
+let me = null;
+
+/** Loads a section's module once; a section whose module is missing says so instead of failing. */
+async function moduleFor(name) {
+  if (mounted.has(name)) return mounted.get(name);
+  const section = document.getElementById('section-' + name);
+  let module;
+  try {
+    module = await import('./' + name + '.js');
+    await module.mount(section, context);
+  } catch (error) {
+    console.error(error);
+    section.replaceChildren(el('p', { class: 'channel-empty', text: 'This part of the channel could not be loaded.' }));
+    module = { show() {} };
+  }
+  mounted.set(name, module);
+  return module;
+}
+
+/** Shows the section the hash names (videos by default) and hands it the rest of the route. */
+async function route() {
+  const parts = decodeURIComponent(location.hash.replace(/^#/, '')).split('/').filter(Boolean);
+  const name = SECTIONS.includes(parts[0]) ? parts[0] : 'videos';
+  for (const section of document.querySelectorAll('.channel-section')) section.hidden = section.dataset.section !== name;
+  for (const tab of document.querySelectorAll('.channel-tab')) {
+    if (tab.dataset.section === name) tab.setAttribute('aria-current', 'page');
+    else tab.removeAttribute('aria-current');
+  }
+  const module = await moduleFor(name);
+  await module.show(parts.slice(1));
+}
+
+/**
+ * Renders a membership error (403 membership_required) in `container`: which limit, why, and how
+ * to become a member, with sign-in for a person who is not signed in. Never a broken player.
+ */
+function showLimit(error, container) {
+  const detail = (error && error.detail) || error || {};
+  const box = el('div', { class: 'channel-limit', attrs: { role: 'alert' }, data: { limit: detail.limit || '' } }, [
+    el('span', { class: 'channel-limit-icon', attrs: { 'data-icon': 'lock', 'data-icon-size': '28' } }),
+    el('h2', { class: 'channel-limit-title', text: detail.message || 'This is for members.' }),
+    el('p', { class: 'channel-limit-join', text: detail.join || (me && me.channel.membershipInfo) || '' }),
+  ]);
+  const actions = el('div', { class: 'channel-limit-actions' });
+  const joinUrl = detail.joinUrl || (me && me.channel.membershipURL);
+  if (joinUrl) actions.append(el('a', { class: 'btn btn-primary', text: 'Become a member', attrs: { href: joinUrl, rel: 'noopener' } }));
+  if (!me || !me.signedIn) {
+    actions.append(el('a', { class: 'btn', text: 'Sign in', attrs: { href: '/login?next=' + encodeURIComponent('/channel' + location.hash) } }));
+  }
+  if (actions.childElementCount) box.append(actions);
+  hydrateIcons(box);
+  if (container) container.replaceChildren(box);
+  return box;
+}
+
+/** Shares a link: the system's share sheet on phones (Web Share API), else the clipboard. */
+async function share({ title, text, url }) {
+  const absolute = new URL(url, location.origin).href;
+  if (navigator.share) {
+    try {
+      await navigator.share({ title, text, url: absolute });
+      return;
+    } catch (error) {
+      if (error && error.name === 'AbortError') return;
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(absolute);
+    toast('Link copied: ' + absolute, { kind: 'success' });
+  } catch (_) {
+    toast(absolute);
+  }
+}
+
+const context = {
+  get me() { return me; },
+  api,
+  ApiError,
+  showLimit,
+  share,
+  navigate(hash) { location.hash = hash; },
+};
+
+async function start() {
+  hydrateIcons();
+  try {
+    me = await api('/api/v1/channel/me');
+  } catch (error) {
+    toast(error.message, { kind: 'error' });
+    me = { key: '', signedIn: false, member: false, admin: false, name: null, channel: { name: 'Channel', membershipInfo: '', membershipURL: null } };
+  }
+  document.getElementById('channel-name').textContent = me.channel.name;
+  document.title = me.channel.name;
+  document.getElementById('member-badge').hidden = !me.member;
+  const account = document.getElementById('account-link');
+  if (me.signedIn) {
+    account.textContent = me.admin ? 'Manage' : me.name || 'Account';
+    account.href = me.admin ? '/channel/admin' : '/library';
+  } else {
+    account.href = '/login?next=' + encodeURIComponent('/channel' + location.hash);
+  }
+  window.addEventListener('hashchange', route);
+  await route();
+  document.body.dataset.ready = 'true';
+}
+
+start();

@@ -1,0 +1,94 @@
+import Crypto
+import Foundation
+
+/// What a stream token grants: one resource (`video:<id>`, `radio:<id>`) to one person until a time.
+struct StreamClaims: Sendable, Equatable {
+    let resource: String
+    let viewerKey: String
+    let expiresAt: Date
+
+    /// The resource's kind, which picks the ``StreamSource`` that serves it (`video`, `radio`).
+    var kind: Substring { resource.prefix { $0 != ":" } }
+    /// The resource's id within its kind.
+    var id: Substring { resource.drop { $0 != ":" }.dropFirst() }
+}
+
+enum StreamTokenError: Error, Equatable {
+    /// Not made by this channel, or altered: 403.
+    case forged
+    /// Made here, but its time is over: 410, and the page asks for a new one.
+    case expired
+}
+
+/// Signs the per-person stream URLs of the channel (`/stream/<token>/<file>`), so a link works
+/// for one person for a while and then stops, and checking one costs an HMAC, not a database read.
+///
+/// A token is `<payload>.<mac>`, both base64url without padding: the payload is
+/// `resource|viewerKey|expiry` (seconds since 1970), the MAC HMAC-SHA256 of the payload under the
+/// channel's key. Playlists name their segments relatively, so every segment URL carries the
+/// playlist's token.
+struct StreamTokens: Sendable {
+    /// The key's bytes (this version of `SymmetricKey` is not `Sendable`; one is made per use).
+    let keyBytes: [UInt8]
+    let lifetime: TimeInterval
+    let now: @Sendable () -> Date
+
+    /// The name of the key in the store's `channel_settings`.
+    static let settingName = "stream_key"
+
+    /// A new random key, as stored (hex).
+    static func newKeyText() -> String {
+        SymmetricKey(size: .bits256).withUnsafeBytes { bytes in bytes.map { String(format: "%02x", $0) }.joined() }
+    }
+
+    /// The key from its stored text; nil if the text is not 32 bytes of hex.
+    static func key(fromText text: String) -> [UInt8]? {
+        guard text.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        return bytes
+    }
+
+    private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
+
+    func issue(resource: String, viewerKey: String) -> (token: String, expiresAt: Date) {
+        let expiresAt = Date(timeIntervalSince1970: (now() + lifetime).timeIntervalSince1970.rounded(.down))
+        let payload = Data("\(resource)|\(viewerKey)|\(Int(expiresAt.timeIntervalSince1970))".utf8)
+        let mac = HMAC<SHA256>.authenticationCode(for: payload, using: key)
+        return (Self.base64URL(payload) + "." + Self.base64URL(Data(mac)), expiresAt)
+    }
+
+    func verify(_ token: String) throws(StreamTokenError) -> StreamClaims {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count <= 512, let payload = Self.data(base64URL: parts[0]),
+            let mac = Self.data(base64URL: parts[1]),
+            HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload, using: key),
+            let text = String(data: payload, encoding: .utf8)
+        else { throw .forged }
+        let fields = text.split(separator: "|", omittingEmptySubsequences: false)
+        guard fields.count == 3, let seconds = Int(fields[2]) else { throw .forged }
+        let claims = StreamClaims(
+            resource: String(fields[0]), viewerKey: String(fields[1]),
+            expiresAt: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        guard now() < claims.expiresAt else { throw .expired }
+        return claims
+    }
+
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func data(base64URL text: Substring) -> Data? {
+        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}
