@@ -78,6 +78,9 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as APIError {
             response = try error.response(from: request, context: context)
+        } catch let error as ChannelLimitError {
+            // Its body says which limit and how to join: kept, not reduced to a bare `forbidden`.
+            response = try error.response(from: request, context: context)
         } catch let error as HTTPError {
             // Hummingbird's own refusals (a body that does not decode, too large, no such route)
             // get the same body as ours, with a code a program can read.
