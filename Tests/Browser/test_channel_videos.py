@@ -168,7 +168,8 @@ class ChannelVideoTests(BrowserTest):
         members = CATALOGUE["members"]
         visitor = self.driver(390, 844)
         open_video(visitor, members)
-        message = wait_for(visitor, lambda d: visible(d, "[data-role=video-player] [data-role=limit]"), "the membership message")
+        message = wait_for(visitor, lambda d: visible(d, "[data-role=video-player] .channel-limit[data-limit=video]"),
+                           "the membership message")
         self.assertIn("member", message.text.lower())
         self.assertFalse(visitor.find_elements(By.CSS_SELECTOR, "[data-role=video-player] video"))
         screenshot(visitor, "channel-video-members-only")
@@ -179,13 +180,13 @@ class ChannelVideoTests(BrowserTest):
         wait_for(member, lambda d: d.execute_script(
             "const v = document.querySelector('[data-role=video-player] video'); return v && v.readyState >= 1;"),
                  "the player for a member")
-        self.assertFalse(member.find_elements(By.CSS_SELECTOR, "[data-role=video-player] [data-role=limit]"))
+        self.assertFalse(member.find_elements(By.CSS_SELECTOR, "[data-role=video-player] .channel-limit"))
 
     def test_3_admin_archives_and_restores_a_video(self):
         free = CATALOGUE["free"]
         admin = self.driver(1280, 800)
         self.sign_in_with_cookie(admin)
-        admin.get(f"{SERVER.base}/channel-admin#videos")
+        admin.get(f"{SERVER.base}/channel/admin#videos")
         row = f'tr[data-id="{free}"]'
         wait_for(admin, lambda d: visible(d, row), "the video's row")
         screenshot(admin, "channel-admin-videos")

@@ -2,27 +2,14 @@
 // a table whose rows reorder by drag or by keyboard (Alt+Arrow on a row's handle), and the
 // "Current / Archived" switch.
 
+import { api } from '../api.js';
 import { el, icon } from '../ui.js';
 
 export const BASE = '/api/v1/channel';
 
-/** Calls the channel API; rejects with an Error whose message is the server's. */
-export async function call(path, { method = 'GET', body } = {}) {
-  const headers = { Accept: 'application/json' };
-  if (method !== 'GET') headers['X-Podium-Request'] = '1';
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const response = await fetch(BASE + path, {
-    method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (response.status === 204) return null;
-  const json = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = new Error((json && json.error && json.error.message) || 'The request failed (' + response.status + ').');
-    error.status = response.status;
-    error.code = json && json.error && json.error.code;
-    throw error;
-  }
-  return json;
+/** Calls the channel API (api.js); rejects with ApiError, whose message is the server's. */
+export function call(path, options) {
+  return api(BASE + path, options);
 }
 
 /** A two-way switch: Current | Archived. Calls onChange('all' | 'archived'). */

@@ -13,6 +13,7 @@
 // [data-role=favourites-row], [data-role=video-detail][data-id], [data-role=video-player],
 // [data-role=quality], [data-role=chapter], [data-role=share], [data-role=video-progress].
 
+import { api } from '../api.js';
 import { el, icon } from '../ui.js';
 import { loadPlayerLibrary, clockText } from '../video-stage.js';
 
@@ -39,29 +40,13 @@ function ensureStyles() {
   document.head.append(el('link', { attrs: { rel: 'stylesheet', href: '/app/channel/videos.css' } }));
 }
 
-/** GET or write with the channel's JSON; rejects with { status, body } so a limit can be shown. */
-async function call(path, { method = 'GET', body } = {}) {
-  const headers = { Accept: 'application/json' };
-  if (method !== 'GET') headers['X-Podium-Request'] = '1';
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  let response;
-  try {
-    response = await fetch(BASE + path, {
-      method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (_) {
-    throw { status: 0, body: { error: { code: 'network', message: 'Cannot reach the server. Check your connection.' } } };
-  }
-  if (response.status === 204) return null;
-  const json = await response.json().catch(() => null);
-  if (!response.ok) {
-    throw { status: response.status, body: json || { error: { code: 'http_' + response.status, message: response.statusText } } };
-  }
-  return json;
+/** The channel API (api.js): JSON in and out; rejects with ApiError (`detail`: the error body). */
+function call(path, options) {
+  return api(BASE + path, options);
 }
 
 function messageOf(error) {
-  return (error && error.body && error.body.error && error.body.error.message) || 'Something went wrong.';
+  return (error && error.message) || 'Something went wrong.';
 }
 
 export function mount(section, context) {
@@ -352,7 +337,7 @@ function renderDetail(video) {
     on: {
       click: () => ctx.share({
         title: video.title, text: video.description.split('\n')[0] || video.title,
-        url: location.origin + '/channel/videos/' + encodeURIComponent(video.id),
+        url: '/channel#videos/' + encodeURIComponent(video.id),
       }),
     },
   }, [icon('share', 18), el('span', { text: 'Share' })]);
@@ -383,9 +368,9 @@ async function play(video, stage, quality) {
     stream = await call('/videos/' + encodeURIComponent(video.id) + '/stream');
   } catch (error) {
     if (detail.dataset.id !== video.id) return;
-    if (error.status === 403 && error.body && error.body.error && error.body.error.code === 'membership_required') {
+    if (error.code === 'membership_required') {
       stage.classList.add('cv-stage-limit');
-      ctx.showLimit(error.body, stage);
+      ctx.showLimit(error, stage);
     } else {
       stage.replaceChildren(el('p', { class: 'cv-empty', text: messageOf(error) }));
     }
