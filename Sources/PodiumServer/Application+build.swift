@@ -205,6 +205,11 @@ private func assembleApplication(
     ChannelVideoAdminController(store: store, blobSets: channelVideoBlobs, now: now).addRoutes(to: channelAPI)
     ChannelVideoController(store: store, tokens: streamTokens, configuration: configuration.channel, now: now)
         .addRoutes(to: channelAPI)
+    var publications: [String: any ChannelPublications] = [:]
+    publications["video"] = ChannelVideoPublications(store: store)
+    ChannelFeedController(store: store, parts: publications, now: now).addRoutes(to: channelAPI)
+    SharePageController(parts: publications, channelName: configuration.channel.name, publicURL: configuration.publicURL)
+        .addRoutes(to: router)
     var streamSources: [String: any StreamSource] = [:]
     streamSources["video"] = VideoStreamSource(store: store, blobs: blobs, blobSets: channelVideoBlobs)
     StreamController(tokens: streamTokens, sources: streamSources)

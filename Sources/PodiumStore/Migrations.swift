@@ -426,6 +426,13 @@ enum Migrations {
             version: 17, name: "channel videos",
             statements: channelVideoTables(date: "REAL", flag: "INTEGER", deferred: ""),
             postgres: channelVideoTables(date: "TIMESTAMPTZ", flag: "BOOLEAN", deferred: " DEFERRABLE INITIALLY DEFERRED")),
+        Migration(
+            version: 21, name: "channel visits",
+            statements: [
+                // When each person last looked at what is new (an account's id or a browser's).
+                "CREATE TABLE channel_visits (viewer_key TEXT PRIMARY KEY, seen_at REAL NOT NULL)"
+            ],
+            postgres: ["CREATE TABLE channel_visits (viewer_key TEXT PRIMARY KEY, seen_at TIMESTAMPTZ NOT NULL)"]),
     ]
 
     /// Migration 15's tables, the same on both databases but for the type of dates and of byte counts.

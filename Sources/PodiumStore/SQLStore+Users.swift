@@ -80,4 +80,19 @@ extension SQLStore: ChannelSettingsStore {
             return row.value
         }
     }
+
+    public func channelLastSeen(viewerKey: String) async throws -> Date? {
+        struct Row: Decodable { let seenAt: Date }
+        return try await serial { db in
+            try await db.select().column("seen_at").from("channel_visits").where("viewer_key", .equal, viewerKey)
+                .first(decoding: Row.self, with: Self.decoding)?.seenAt
+        }
+    }
+
+    public func markChannelSeen(viewerKey: String, at: Date) async throws {
+        try await serial { db in
+            try await db.insert(into: "channel_visits").columns("viewer_key", "seen_at").values(SQLBind(viewerKey), SQLBind(at))
+                .onConflict(with: ["viewer_key"]) { try $0.set("seen_at", to: SQLBind(at)) }.run()
+        }
+    }
 }

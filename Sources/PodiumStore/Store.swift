@@ -22,6 +22,11 @@ public protocol ChannelSettingsStore: Sendable {
     /// The stored value of `name`; when there is none yet, stores `value` and returns it. Nodes
     /// starting together all get the one value stored first.
     func channelSetting(_ name: String, orInsert value: String) async throws -> String
+
+    /// When a person (an account's id or a browser's viewer id) last looked at what is new.
+    func channelLastSeen(viewerKey: String) async throws -> Date?
+    /// Records that they looked at `at` (a later look replaces an earlier one).
+    func markChannelSeen(viewerKey: String, at: Date) async throws
 }
 
 /// The library: folders, decks and their pages.

@@ -1262,6 +1262,7 @@ EXPECTED_SECONDS = {
     # Storyboards, measured on a busy two-core machine.
     "StoryboardTests": 60,
     "StoryboardToolsTests": 25,
+    "ChannelTests": 15,
     "StoryboardModelTests": 5,
     "FreehandTests": 4,
 }

@@ -105,6 +105,8 @@ struct MigrateDataTests {
             StoryboardExportRecord(
                 id: "x1", storyboardId: "sb1", ownerId: "u1", format: .sheet, layout: 4, seq: 1, status: .ready,
                 blob: String(repeating: "b", count: 64) + ".pdf", bytes: 9, createdAt: StoreTests.t1))
+        _ = try await store.channelSetting("stream_key", orInsert: String(repeating: "0", count: 64))
+        try await store.markChannelSeen(viewerKey: "u1", at: StoreTests.t1)
         // The channel's videos: a sub-category inserted before its parent's row is updated, a
         // flag of each kind, a date and a null.
         _ = try await store.insertChannelVideoCategory(

@@ -61,9 +61,13 @@ function showLimit(error, container) {
   return box;
 }
 
-/** Shares a link: the system's share sheet on phones (Web Share API), else the clipboard. */
+/**
+ * Shares a link: the system's share sheet on phones (Web Share API), else the clipboard. A link
+ * to an item of this page (/channel#videos/<id>) is shared as its share link (/c/video/<id>),
+ * whose page carries the preview that chat apps and social networks show.
+ */
 async function share({ title, text, url }) {
-  const absolute = new URL(url, location.origin).href;
+  const absolute = new URL(shareLink(url), location.origin).href;
   if (navigator.share) {
     try {
       await navigator.share({ title, text, url: absolute });
@@ -77,6 +81,24 @@ async function share({ title, text, url }) {
     toast('Link copied: ' + absolute, { kind: 'success' });
   } catch (_) {
     toast(absolute);
+  }
+}
+
+const SHARE_KINDS = { videos: 'video', radio: 'radio', places: 'place', quizzes: 'quiz' };
+
+function shareLink(url) {
+  const match = /^\/channel#(videos|radio|places|quizzes)\/([^/]+)$/.exec(url);
+  return match ? '/c/' + SHARE_KINDS[match[1]] + '/' + match[2] : url;
+}
+
+/** The New tab's badge: how much was published since the last visit. */
+async function countNew() {
+  try {
+    const feed = await api('/api/v1/channel/new');
+    const { setBadge } = await import('./new.js');
+    setBadge(location.hash.startsWith('#new') ? 0 : feed.items.length);
+  } catch (_) {
+    // The badge is a nicety; the tab itself still works.
   }
 }
 
@@ -108,6 +130,7 @@ async function start() {
     account.href = '/login?next=' + encodeURIComponent('/channel' + location.hash);
   }
   window.addEventListener('hashchange', route);
+  if (!location.hash.startsWith('#new')) countNew();
   await route();
   document.body.dataset.ready = 'true';
 }

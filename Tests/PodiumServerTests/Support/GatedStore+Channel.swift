@@ -10,4 +10,12 @@ extension GatedStore {
     func channelSetting(_ name: String, orInsert value: String) async throws -> String {
         try await base.channelSetting(name, orInsert: value)
     }
+
+    func channelLastSeen(viewerKey: String) async throws -> Date? {
+        try await base.channelLastSeen(viewerKey: viewerKey)
+    }
+
+    func markChannelSeen(viewerKey: String, at: Date) async throws {
+        try await base.markChannelSeen(viewerKey: viewerKey, at: at)
+    }
 }
