@@ -1265,6 +1265,8 @@ EXPECTED_SECONDS = {
     "ChannelTests": 15,
     "StoryboardModelTests": 5,
     "FreehandTests": 4,
+    # The channel's videos: two 8 s clips packaged in setUpModule, then three tests (27 s in all).
+    "ChannelVideoTests": 28,
 }
 
 

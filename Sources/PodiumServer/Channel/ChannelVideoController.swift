@@ -59,6 +59,7 @@ struct ChannelVideoController {
             offset: page.offset)
         // Last-Modified first: what changes after it is read is newer, so a client never keeps a stale list.
         let modified = try await store.channelVideosUpdatedAt()
+        if listing == .published, let unchanged = try Self.notModifiedSince(request, modified) { return unchanged }
         let latest = try await store.latestPublishedChannelVideoId()
         let entries = try await store.channelVideos(query)
         let moment = now()
@@ -70,6 +71,7 @@ struct ChannelVideoController {
     @Sendable func categories(_ request: Request, context: AppRequestContext) async throws -> Response {
         let listing = try Self.listing(request, context: context)
         let modified = try await store.channelVideosUpdatedAt()
+        if listing == .published, let unchanged = try Self.notModifiedSince(request, modified) { return unchanged }
         let categories = try await store.channelVideoCategories(listing)
         var shown = categories
         if listing != .archived {
@@ -204,6 +206,21 @@ struct ChannelVideoController {
     }
 
     // MARK: - Helpers
+
+    /// A 304 for a client whose `If-Modified-Since` (without `If-None-Match`, which needs the
+    /// body's tag) is no older than the catalogue: answered before the list is read and encoded,
+    /// which is most of a list's cost. The version is checked first (406 stays 406).
+    static func notModifiedSince(_ request: Request, _ modified: Date?) throws -> Response? {
+        _ = try ChannelAPI.version(of: request)
+        guard request.headers[.ifNoneMatch] == nil, let modified,
+            let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.parse), HTTPDate.truncated(modified) <= since
+        else { return nil }
+        var headers = HTTPFields()
+        headers[.vary] = "Accept"
+        headers[.cacheControl] = "no-cache"
+        headers[.lastModified] = HTTPDate.format(HTTPDate.truncated(modified))
+        return Response(status: .notModified, headers: headers)
+    }
 
     /// The video named in the path if the listing shows it; else 404.
     private func visibleVideo(_ context: AppRequestContext, listing: ChannelListing) async throws -> ChannelVideoEntry {
