@@ -128,6 +128,15 @@ private func assembleApplication(
     if adminCreated, configuration.seedDemoDeck {
         try await seedDemoDeck(configuration: configuration, store: store, blobs: blobs, jobs: jobs, now: now, logger: logger)
     }
+    // The channel map's offline basemap: optional, so a missing or broken file only says so.
+    var tiles: TileSet?
+    if let file = configuration.basemapFile {
+        do {
+            tiles = try await TileSet.open(path: file.path, logger: logger)
+        } catch {
+            logger.notice("the channel map has no basemap: \(error)")
+        }
+    }
     let lanAddresses = NetworkAddresses.lanIPv4()
     let joinURLs = JoinURLBuilder(
         publicURL: configuration.publicURL, listenHost: configuration.host, port: configuration.port, lanAddresses: lanAddresses)
@@ -143,6 +152,7 @@ private func assembleApplication(
     WebController(webRoot: configuration.webRoot, vendorRoots: configuration.vendorRoots, blobs: blobs, store: store)
         .addRoutes(to: router)
     Readiness(store: store, timeout: configuration.readinessTimeout).addRoutes(to: router)
+    TileController(tiles: tiles).addRoutes(to: router)
     let api = router.group("api/v1")
     AuthController(
         accounts: accounts, tokenLifetime: configuration.tokenLifetime,
@@ -205,8 +215,15 @@ private func assembleApplication(
     ChannelVideoAdminController(store: store, blobSets: channelVideoBlobs, now: now).addRoutes(to: channelAPI)
     ChannelVideoController(store: store, tokens: streamTokens, configuration: configuration.channel, now: now)
         .addRoutes(to: channelAPI)
+    ChannelPlaceController(
+        store: store, blobs: blobs, channel: configuration.channel, uploadDirectory: configuration.temporaryDirectory,
+        tiles: tiles, now: now
+    ).addRoutes(to: channelAPI)
+    ChannelQuizController(store: store, channel: configuration.channel, now: now).addRoutes(to: channelAPI)
     var publications: [String: any ChannelPublications] = [:]
     publications["video"] = ChannelVideoPublications(store: store)
+    publications["place"] = ChannelPlacePublications(store: store)
+    publications["quiz"] = ChannelQuizPublications(store: store)
     ChannelFeedController(store: store, parts: publications, now: now).addRoutes(to: channelAPI)
     SharePageController(parts: publications, channelName: configuration.channel.name, publicURL: configuration.publicURL)
         .addRoutes(to: router)
@@ -266,7 +283,8 @@ private func assembleApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
         // Services start in order and stop in reverse: the database closes last, the bus's
         // listening connection (a PostgresSessionBus) after the hub.
-        services: services + [bus as? any Service].compactMap { $0 } + [hub, jobs],
+        services: services + [bus as? any Service].compactMap { $0 } + [hub, jobs]
+            + [tiles.map { CloseOnShutdown(name: "basemap", close: $0.close) as any Service }].compactMap { $0 },
         onServerRunning: onServerRunning,
         logger: logger)
     let report = StartupReport(

@@ -79,7 +79,7 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as APIError {
             response = try error.response(from: request, context: context)
         } catch let error as ChannelLimitError {
-            // Its body says which limit and how to join: kept, not reduced to a bare `forbidden`.
+            // Its body says which limit and how to become a member: kept as it is.
             response = try error.response(from: request, context: context)
         } catch let error as HTTPError {
             // Hummingbird's own refusals (a body that does not decode, too large, no such route)

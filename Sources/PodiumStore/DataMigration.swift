@@ -13,7 +13,8 @@ public enum DataMigration {
         "audience_questions", "session_viewers", "deck_questions", "viewer_notes", "attendance", "question_votes",
         "session_commands", "jobs", "videos", "storyboards", "storyboard_editors", "storyboard_edits",
         "storyboard_snapshots", "storyboard_exports", "channel_settings", "channel_visits", "channel_video_categories",
-        "channel_videos", "channel_favourites", "channel_positions",
+        "channel_videos", "channel_favourites", "channel_positions", "channel_place_categories", "channel_places",
+        "channel_venue", "channel_quizzes", "channel_quiz_questions", "channel_quiz_answers", "channel_quiz_results",
     ]
 
     /// One table's rows in the source and, after the copy, in the target.

@@ -427,6 +427,13 @@ enum Migrations {
             statements: channelVideoTables(date: "REAL", flag: "INTEGER", deferred: ""),
             postgres: channelVideoTables(date: "TIMESTAMPTZ", flag: "BOOLEAN", deferred: " DEFERRABLE INITIALLY DEFERRED")),
         Migration(
+            version: 19, name: "channel places",
+            statements: channelPlaceTables(date: "REAL"), postgres: channelPlaceTables(date: "TIMESTAMPTZ")),
+        Migration(
+            version: 20, name: "channel quizzes",
+            statements: channelQuizTables(date: "REAL", flag: "INTEGER"),
+            postgres: channelQuizTables(date: "TIMESTAMPTZ", flag: "BOOLEAN")),
+        Migration(
             version: 21, name: "channel visits",
             statements: [
                 // When each person last looked at what is new (an account's id or a browser's).
@@ -434,6 +441,64 @@ enum Migrations {
             ],
             postgres: ["CREATE TABLE channel_visits (viewer_key TEXT PRIMARY KEY, seen_at TIMESTAMPTZ NOT NULL)"]),
     ]
+
+    /// Migration 19's tables: the channel's places (points of interest) and their categories.
+    /// Coordinates in degrees (WGS 84); the image is a blob name.
+    static func channelPlaceTables(date: String) -> [String] {
+        [
+            """
+            CREATE TABLE channel_place_categories (
+              id TEXT PRIMARY KEY, name TEXT NOT NULL, position INTEGER NOT NULL, updated_at \(date) NOT NULL,
+              archived_at \(date))
+            """,
+            """
+            CREATE TABLE channel_places (
+              id TEXT PRIMARY KEY,
+              category_id TEXT REFERENCES channel_place_categories(id) ON DELETE SET NULL,
+              name TEXT NOT NULL, description TEXT NOT NULL DEFAULT '', address TEXT NOT NULL DEFAULT '',
+              phone TEXT NOT NULL DEFAULT '', website TEXT NOT NULL DEFAULT '', opening_hours TEXT NOT NULL DEFAULT '',
+              latitude DOUBLE PRECISION NOT NULL, longitude DOUBLE PRECISION NOT NULL, image TEXT,
+              position INTEGER NOT NULL, published_at \(date), updated_at \(date) NOT NULL, archived_at \(date))
+            """,
+            "CREATE INDEX channel_places_category ON channel_places(category_id, position)",
+            // The venue's (or city's) picture above the places: one row at most.
+            """
+            CREATE TABLE channel_venue (
+              id INTEGER PRIMARY KEY CHECK (id = 1), image TEXT, updated_at \(date) NOT NULL)
+            """,
+        ]
+    }
+
+    /// Migration 20's tables: quizzes, their questions and answers (which are right), and each
+    /// person's (viewer key's) last and best score.
+    static func channelQuizTables(date: String, flag: String) -> [String] {
+        [
+            """
+            CREATE TABLE channel_quizzes (
+              id TEXT PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL DEFAULT '',
+              position INTEGER NOT NULL, published_at \(date), updated_at \(date) NOT NULL, archived_at \(date))
+            """,
+            """
+            CREATE TABLE channel_quiz_questions (
+              id TEXT PRIMARY KEY, quiz_id TEXT NOT NULL REFERENCES channel_quizzes(id) ON DELETE CASCADE,
+              position INTEGER NOT NULL, text TEXT NOT NULL)
+            """,
+            "CREATE INDEX channel_quiz_questions_quiz ON channel_quiz_questions(quiz_id, position)",
+            """
+            CREATE TABLE channel_quiz_answers (
+              id TEXT PRIMARY KEY, question_id TEXT NOT NULL REFERENCES channel_quiz_questions(id) ON DELETE CASCADE,
+              position INTEGER NOT NULL, text TEXT NOT NULL, correct \(flag) NOT NULL)
+            """,
+            "CREATE INDEX channel_quiz_answers_question ON channel_quiz_answers(question_id, position)",
+            """
+            CREATE TABLE channel_quiz_results (
+              quiz_id TEXT NOT NULL REFERENCES channel_quizzes(id) ON DELETE CASCADE, viewer_key TEXT NOT NULL,
+              score INTEGER NOT NULL, total INTEGER NOT NULL, best_score INTEGER NOT NULL, taken_at \(date) NOT NULL,
+              best_at \(date) NOT NULL, PRIMARY KEY (quiz_id, viewer_key))
+            """,
+            "CREATE INDEX channel_quiz_results_viewer ON channel_quiz_results(viewer_key)",
+        ]
+    }
 
     /// Migration 15's tables, the same on both databases but for the type of dates and of byte counts.
     static func storyboardTables(date: String, bytes: String) -> [String] {

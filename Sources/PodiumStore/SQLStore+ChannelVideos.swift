@@ -30,8 +30,8 @@ extension SQLStore: ChannelVideoStore {
             try await db.insert(into: "channel_video_categories")
                 .columns("id", "parent_id", "name", "position", "updated_at", "archived_at")
                 .values(
-                    SQLBind(stored.id), Self.optional(stored.parentId), SQLBind(stored.name), SQLBind(stored.position),
-                    SQLBind(stored.updatedAt), Self.optional(stored.archivedAt)
+                    SQLBind(stored.id), Self.nullable(stored.parentId), SQLBind(stored.name), SQLBind(stored.position),
+                    SQLBind(stored.updatedAt), Self.nullable(stored.archivedAt)
                 )
                 .run()
             return stored
@@ -41,11 +41,11 @@ extension SQLStore: ChannelVideoStore {
     public func updateChannelVideoCategory(_ category: ChannelVideoCategoryRecord) async throws {
         try await serial { db in
             try await db.update("channel_video_categories")
-                .set("parent_id", to: Self.optional(category.parentId))
+                .set("parent_id", to: Self.nullable(category.parentId))
                 .set("name", to: category.name)
                 .set("position", to: category.position)
                 .set("updated_at", to: category.updatedAt)
-                .set("archived_at", to: Self.optional(category.archivedAt))
+                .set("archived_at", to: Self.nullable(category.archivedAt))
                 .where("id", .equal, category.id)
                 .run()
         }
@@ -143,10 +143,10 @@ extension SQLStore: ChannelVideoStore {
                 )
                 .values(
                     SQLBind(stored.id), SQLBind(stored.videoId), SQLBind(stored.categoryId),
-                    Self.optional(stored.subcategoryId), SQLBind(stored.title), SQLBind(stored.description),
+                    Self.nullable(stored.subcategoryId), SQLBind(stored.title), SQLBind(stored.description),
                     SQLBind(stored.chapters), SQLBind(stored.free), SQLBind(stored.promoted), SQLBind(stored.position),
-                    Self.optional(stored.publishedAt), SQLBind(stored.createdAt), SQLBind(stored.updatedAt),
-                    Self.optional(stored.archivedAt)
+                    Self.nullable(stored.publishedAt), SQLBind(stored.createdAt), SQLBind(stored.updatedAt),
+                    Self.nullable(stored.archivedAt)
                 )
                 .run()
             return stored
@@ -157,16 +157,16 @@ extension SQLStore: ChannelVideoStore {
         try await serial { db in
             try await db.update("channel_videos")
                 .set("category_id", to: video.categoryId)
-                .set("subcategory_id", to: Self.optional(video.subcategoryId))
+                .set("subcategory_id", to: Self.nullable(video.subcategoryId))
                 .set("title", to: video.title)
                 .set("description", to: video.description)
                 .set("chapters", to: video.chapters)
                 .set("free", to: video.free)
                 .set("promoted", to: video.promoted)
                 .set("position", to: video.position)
-                .set("published_at", to: Self.optional(video.publishedAt))
+                .set("published_at", to: Self.nullable(video.publishedAt))
                 .set("updated_at", to: video.updatedAt)
-                .set("archived_at", to: Self.optional(video.archivedAt))
+                .set("archived_at", to: Self.nullable(video.archivedAt))
                 .where("id", .equal, video.id)
                 .run()
         }
@@ -376,8 +376,8 @@ extension SQLStore: ChannelVideoStore {
             masterPlaylist: try row.decode(column: "library_master", as: String?.self))
     }
 
-    private static func optional(_ value: String?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
-    private static func optional(_ value: Date?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
+    private static func nullable(_ value: String?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
+    private static func nullable(_ value: Date?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
 
     /// The search's words (at most 8, so a pasted paragraph does not become a huge query).
     static func words(_ search: String?) -> [String] {

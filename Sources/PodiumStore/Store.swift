@@ -237,6 +237,62 @@ public protocol JobStore: Sendable {
     func requeueExpiredJobs(at: Date) async throws -> Int
 }
 
+/// The channel's places and their categories. Deleting archives (``ChannelPlaceRecord/archivedAt``);
+/// the `delete…` methods remove for ever.
+public protocol ChannelPlaceStore: Sendable {
+    func insertPlaceCategory(_ category: ChannelPlaceCategoryRecord) async throws
+    func placeCategory(id: String) async throws -> ChannelPlaceCategoryRecord?
+    /// By position; `.published` and `.all` both mean not archived (categories have no publishing).
+    func placeCategories(_ filter: ChannelItemFilter) async throws -> [ChannelPlaceCategoryRecord]
+    /// Saves every field but the id.
+    func updatePlaceCategory(_ category: ChannelPlaceCategoryRecord) async throws
+    /// Removes it; its places keep going without a category.
+    func deletePlaceCategory(id: String) async throws
+
+    func insertPlace(_ place: ChannelPlaceRecord) async throws
+    func place(id: String) async throws -> ChannelPlaceRecord?
+    /// By position, then name; of one category when `categoryId` is given.
+    func places(_ filter: ChannelItemFilter, categoryId: String?) async throws -> [ChannelPlaceRecord]
+    /// Saves every field but the id.
+    func updatePlace(_ place: ChannelPlaceRecord) async throws
+    /// Removes it for ever; returns its image's blob name if no other place uses that image.
+    func deletePlace(id: String) async throws -> String?
+    /// Numbers `ids` 0, 1, 2… in that order (places, or categories with `categories`), all at once.
+    func reorderPlaces(_ ids: [String], categories: Bool, at: Date) async throws
+    /// The newest `updatedAt` of any place or category, archived ones included (nil: none yet).
+    func placesChangedAt() async throws -> Date?
+    /// The venue's picture (a blob name) and when it last changed; nil before one was ever set.
+    func venueImage() async throws -> (image: String?, updatedAt: Date)?
+    func setVenueImage(_ image: String?, at: Date) async throws
+}
+
+/// The channel's quizzes, their questions with answers, and each person's last and best score.
+public protocol ChannelQuizStore: Sendable {
+    /// Stores a quiz with its questions (in order), all or nothing.
+    func insertQuiz(_ quiz: ChannelQuizRecord, questions: [ChannelQuizQuestion]) async throws
+    func quiz(id: String) async throws -> ChannelQuizRecord?
+    /// By position (the admin's order), then name.
+    func quizzes(_ filter: ChannelItemFilter) async throws -> [ChannelQuizRecord]
+    /// Saves every field but the id.
+    func updateQuiz(_ quiz: ChannelQuizRecord) async throws
+    /// Replaces a quiz's questions and answers with `questions` (ids kept as given), and saves the
+    /// quiz's `updatedAt`, all or nothing.
+    func replaceQuizQuestions(quizId: String, _ questions: [ChannelQuizQuestion], at: Date) async throws
+    func quizQuestions(quizId: String) async throws -> [ChannelQuizQuestion]
+    /// How many questions each quiz has.
+    func quizQuestionCounts() async throws -> [String: Int]
+    func deleteQuiz(id: String) async throws
+    func reorderQuizzes(_ ids: [String], at: Date) async throws
+    /// The newest `updatedAt` of any quiz, archived ones included (nil: none yet).
+    func quizzesChangedAt() async throws -> Date?
+    /// Records an attempt: the result's `score` and `takenAt` become these, and its best score
+    /// (with `bestAt`) rises when this one beats it. Returns the result as stored.
+    func recordQuizAttempt(quizId: String, viewerKey: String, score: Int, total: Int, at: Date) async throws
+        -> ChannelQuizResultRecord
+    /// A person's results by quiz id.
+    func quizResults(viewerKey: String) async throws -> [String: ChannelQuizResultRecord]
+}
+
 /// One prepared poll of a deck.
 public struct BankQuestion: Sendable, Equatable, Codable {
     public var id: String
@@ -311,4 +367,5 @@ public protocol StoreHealth: Sendable {
 
 /// Everything Podium keeps. One implementation on SQL (SQLite by default, PostgreSQL for several nodes).
 public typealias PodiumStore = UserStore & DeckStore & VideoStore & SessionStore & InteractionStore & QuestionBankStore
-    & NotesAndAttendanceStore & JobStore & StoryboardStore & ChannelSettingsStore & ChannelVideoStore & StoreHealth
+    & NotesAndAttendanceStore & JobStore & StoryboardStore & ChannelSettingsStore & ChannelVideoStore & ChannelPlaceStore
+    & ChannelQuizStore & StoreHealth

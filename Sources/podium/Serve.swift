@@ -48,6 +48,12 @@ struct Serve: AsyncParsableCommand {
     )
     var vendorDir: String?
 
+    @Option(
+        help:
+            "The channel map's offline basemap, an MBTiles file (env PODIUM_BASEMAP; '' for none). Defaults to the one scripts/setup installs in the vendor directory."
+    )
+    var basemap: String?
+
     @Option(help: "The URL people use to reach this server, for join links and QR codes (env PODIUM_PUBLIC_URL).")
     var publicURL: String?
 
@@ -105,6 +111,10 @@ struct Serve: AsyncParsableCommand {
             webRoot: URL(fileURLWithPath: webRootPath, isDirectory: true))
         if let vendor = (vendorDir ?? environment["PODIUM_VENDOR_DIR"]).flatMap({ $0.isEmpty ? nil : $0 }) {
             configuration.vendorRoots = [configuration.vendorRoots[0], URL(fileURLWithPath: vendor, isDirectory: true)]
+            configuration.basemapFile = ServerConfiguration.basemap(inVendor: URL(fileURLWithPath: vendor, isDirectory: true))
+        }
+        if let basemap = basemap ?? environment["PODIUM_BASEMAP"] {
+            configuration.basemapFile = basemap.isEmpty ? nil : URL(fileURLWithPath: basemap)
         }
         configuration.host = host ?? environment["PODIUM_HOST"] ?? "0.0.0.0"
         configuration.port = try port ?? environment["PODIUM_PORT"].map(Self.parsePort) ?? 8080

@@ -24,6 +24,53 @@ import Testing
         }
     }
 
+    @Test func whatIsPublishedIsNewUntilSeenAndEachHasASharePage() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let visitor: HTTPFields = [.cookie: "podium_viewer=v_" + String(repeating: "f", count: 24)]
+            let place = try await client.request(
+                .post, "/api/v1/channel/pois", token: token,
+                json:
+                    #"{"name":"Pražský hrad","description":"The castle <of> Prague.","latitude":50.09,"longitude":14.40,"published":true}"#
+            )
+            let placeId = try #require(try place.object()["id"] as? String)
+            let draft = try await client.request(
+                .post, "/api/v1/channel/pois", token: token,
+                json: #"{"name":"Draft","latitude":1,"longitude":2,"published":false}"#)
+            let draftId = try #require(try draft.object()["id"] as? String)
+            let quiz = try await client.request(
+                .post, "/api/v1/channel/quizzes", token: token,
+                json:
+                    #"{"name":"Prague","published":true,"questions":[{"text":"Capital?","answers":[{"text":"Praha","correct":true},{"text":"Brno","correct":false}]}]}"#
+            )
+            let quizId = try #require((try quiz.object()["quiz"] as? [String: Any])?["id"] as? String)
+
+            let feed = try await client.request(.get, "/api/v1/channel/new", headers: visitor).object()
+            let items = try #require(feed["items"] as? [[String: Any]])
+            #expect(items.map { $0["id"] as? String } == [quizId, placeId], "newest first, drafts left out")
+            #expect(items[1]["url"] as? String == "/channel#places/\(placeId)")
+            #expect(items[1]["shareUrl"] as? String == "/c/place/\(placeId)")
+            #expect(items[1]["imageUrl"] is NSNull)
+
+            _ = try await client.request(.post, "/api/v1/channel/new/seen", headers: visitor)
+            let seen = try await client.request(.get, "/api/v1/channel/new", headers: visitor).object()
+            #expect((seen["items"] as? [Any])?.isEmpty == true)
+
+            let share = try await client.request(.get, "/c/place/\(placeId)")
+            #expect(share.status == .ok && share.headers[.contentType] == "text/html; charset=utf-8")
+            let html = String(buffer: share.body)
+            #expect(html.contains(#"<meta property="og:title" content="Pražský hrad">"#))
+            #expect(html.contains(#"<meta property="og:description" content="The castle &lt;of&gt; Prague.">"#))
+            #expect(html.contains(#"/c/place/\#(placeId)">"#) && html.contains(#"<meta property="og:url" content="http://"#))
+            #expect(try await client.request(.get, "/c/quiz/\(quizId)").status == .ok)
+            #expect(try await client.request(.get, "/c/place/\(draftId)").status == .notFound)
+            _ = try await client.request(.delete, "/api/v1/channel/pois/\(placeId)", token: token)
+            #expect(try await client.request(.get, "/c/place/\(placeId)").status == .notFound, "archived")
+        }
+    }
+
     @Test func theLastVisitIsStoredPerPersonAndALaterOneReplacesIt() async throws {
         for kind in TestStores.kinds {
             try await TestStores.with(kind) { store in

@@ -106,7 +106,15 @@ struct MigrateDataTests {
                 id: "x1", storyboardId: "sb1", ownerId: "u1", format: .sheet, layout: 4, seq: 1, status: .ready,
                 blob: String(repeating: "b", count: 64) + ".pdf", bytes: 9, createdAt: StoreTests.t1))
         _ = try await store.channelSetting("stream_key", orInsert: String(repeating: "0", count: 64))
-        try await store.markChannelSeen(viewerKey: "u1", at: StoreTests.t1)
+        try await store.markChannelSeen(viewerKey: "v_1", at: StoreTests.t1)
+        try await store.insertPlaceCategory(
+            ChannelPlaceCategoryRecord(id: "pc1", name: "Museums", position: 0, updatedAt: StoreTests.t0))
+        try await store.insertPlace(ChannelPlaceStoreTests.place("p1", category: "pc1", position: 0))
+        try await store.setVenueImage(String(repeating: "c", count: 64) + ".jpg", at: StoreTests.t1)
+        try await store.insertQuiz(
+            ChannelQuizRecord(id: "z1", name: "Prague", position: 0, publishedAt: StoreTests.t0, updatedAt: StoreTests.t0),
+            questions: ChannelPlaceStoreTests.questions("m"))
+        _ = try await store.recordQuizAttempt(quizId: "z1", viewerKey: "v_1", score: 1, total: 2, at: StoreTests.t1)
         // The channel's videos: a sub-category inserted before its parent's row is updated, a
         // flag of each kind, a date and a null.
         _ = try await store.insertChannelVideoCategory(

@@ -1,0 +1,351 @@
+// The admin's places: a table (reorder by drag or keys, publish, delete = archive, the archive
+// with restore and delete for ever), a form whose coordinates are picked by clicking a Leaflet
+// map (or typed), with the address typed (no geocoding: it must work offline), categories, a
+// picture per place, and the venue's picture shown above the audience's list and map.
+import { api } from '../api.js';
+import { confirmDialog, el, promptDialog } from '../ui.js';
+import { createMap } from '../channel/places-map.js';
+import { handle, makeReorderable } from './reorder.js';
+import { useStylesheet } from '../channel/stylesheet.js';
+
+let ctx = null;
+let root = null;
+const state = { status: 'all', places: [], categories: [], mapInfo: null };
+const parts = {};
+
+export async function mount(section, context) {
+  await useStylesheet('/app/channel-admin/places-quizzes.css');
+  ctx = context;
+  root = section;
+  root.classList.add('admin-places');
+  parts.filter = el('div', { class: 'admin-filter', attrs: { role: 'group', 'aria-label': 'Show' } }, [
+    filterButton('all', 'Places'),
+    filterButton('archived', 'Archived'),
+  ]);
+  parts.add = el('button', { class: 'btn btn-primary admin-add-place', text: 'Add place', attrs: { type: 'button' }, on: { click: () => edit(null) } });
+  parts.table = el('ul', { class: 'admin-rows admin-place-rows', attrs: { 'aria-label': 'Places' } });
+  makeReorderable(parts.table, (ids) => save('/api/v1/channel/pois/order', 'POST', { ids }, 'Order saved.'));
+  parts.categories = el('ul', { class: 'admin-rows admin-category-rows', attrs: { 'aria-label': 'Place categories' } });
+  makeReorderable(parts.categories, (ids) => save('/api/v1/channel/pois/categories/order', 'POST', { ids }, 'Order saved.'));
+  parts.venue = el('div', { class: 'admin-venue' });
+  parts.form = el('section', { class: 'admin-place-form', attrs: { hidden: true, 'aria-label': 'Place' } });
+  root.append(
+    el('div', { class: 'admin-toolbar' }, [el('h1', { text: 'Places' }), parts.filter, parts.add]),
+    parts.form,
+    parts.table,
+    el('div', { class: 'admin-columns' }, [
+      el('section', { class: 'admin-card' }, [
+        el('div', { class: 'admin-card-head' }, [
+          el('h2', { text: 'Categories' }),
+          el('button', { class: 'btn', text: 'Add category', attrs: { type: 'button' }, on: { click: addCategory } }),
+        ]),
+        parts.categories,
+      ]),
+      el('section', { class: 'admin-card' }, [el('h2', { text: 'Venue picture' }), parts.venue]),
+    ]),
+  );
+}
+
+export function show() {
+  load();
+}
+
+function filterButton(status, label) {
+  return el('button', {
+    class: 'btn admin-filter-button',
+    text: label,
+    data: { status },
+    attrs: { type: 'button', 'aria-pressed': String(state.status === status) },
+    on: {
+      click: () => {
+        state.status = status;
+        for (const b of parts.filter.children) b.setAttribute('aria-pressed', String(b.dataset.status === status));
+        parts.add.hidden = status === 'archived';
+        load();
+      },
+    },
+  });
+}
+
+async function save(path, method, body, message) {
+  try {
+    const result = await api(path, { method, body });
+    if (message) ctx.toast(message);
+    return result ?? true;
+  } catch (error) {
+    ctx.toast(error.message, { kind: 'error' });
+    load();
+    return null;
+  }
+}
+
+async function load() {
+  try {
+    const [places, categories, archivedCategories, mapInfo] = await Promise.all([
+      api('/api/v1/channel/pois?limit=100&status=' + state.status),
+      api('/api/v1/channel/pois/categories?status=all'),
+      api('/api/v1/channel/pois/categories?status=archived'),
+      api('/api/v1/channel/map'),
+    ]);
+    state.places = places;
+    state.categories = categories;
+    state.mapInfo = mapInfo;
+    renderPlaces();
+    renderCategories(categories, archivedCategories);
+    renderVenue();
+  } catch (error) {
+    parts.table.replaceChildren(el('li', { class: 'admin-empty', text: error.message }));
+  }
+}
+
+function categoryName(id) {
+  const category = state.categories.find((c) => c.id === id);
+  return category ? category.name : '';
+}
+
+function renderPlaces() {
+  const archived = state.status === 'archived';
+  if (state.places.length === 0) {
+    parts.table.replaceChildren(el('li', { class: 'admin-empty', text: archived ? 'The archive is empty.' : 'No places yet: add the first one.' }));
+    return;
+  }
+  parts.table.replaceChildren(...[
+    ...state.places.map((place) => {
+      const published = Boolean(place.publishedAt);
+      const actions = archived
+        ? [
+            el('button', { class: 'btn', text: 'Restore', attrs: { type: 'button' }, on: { click: () => act(place, 'restore') } }),
+            el('button', { class: 'btn btn-danger', text: 'Delete for ever', attrs: { type: 'button' }, on: { click: () => act(place, 'purge') } }),
+          ]
+        : [
+            el('button', { class: 'btn', text: 'Edit', attrs: { type: 'button' }, on: { click: () => edit(place) } }),
+            el('button', {
+              class: 'btn',
+              text: published ? 'Unpublish' : 'Publish',
+              attrs: { type: 'button' },
+              on: { click: () => act(place, published ? 'unpublish' : 'publish') },
+            }),
+            el('button', { class: 'btn btn-ghost', text: 'Delete', attrs: { type: 'button' }, on: { click: () => act(place, 'archive') } }),
+          ];
+      return el('li', { class: 'admin-row', data: { id: place.id } }, [
+        archived ? null : handle(place.name),
+        el('span', { class: 'admin-row-title' }, [
+          el('strong', { text: place.name }),
+          el('span', { class: 'admin-row-meta', text: [categoryName(place.categoryId), place.address].filter(Boolean).join(' · ') }),
+        ]),
+        el('span', { class: 'badge ' + (published ? 'badge-live' : 'badge-draft'), text: published ? 'Published' : 'Draft' }),
+        el('span', { class: 'admin-row-actions' }, actions),
+      ]);
+    }),
+  ].filter(Boolean));
+}
+
+async function act(place, action) {
+  const path = '/api/v1/channel/pois/' + encodeURIComponent(place.id);
+  if (action === 'publish' || action === 'unpublish') {
+    await save(path, 'PATCH', { published: action === 'publish' }, action === 'publish' ? 'Published.' : 'Unpublished.');
+  } else if (action === 'archive') {
+    await save(path, 'DELETE', undefined, '“' + place.name + '” moved to the archive.');
+  } else if (action === 'restore') {
+    await save(path + '/restore', 'POST', undefined, 'Restored.');
+  } else if (action === 'purge') {
+    const sure = await confirmDialog({ title: 'Delete for ever?', message: '“' + place.name + '” cannot be restored afterwards.', confirmLabel: 'Delete for ever', danger: true });
+    if (!sure) return;
+    await save(path + '?permanent=true', 'DELETE', undefined, 'Deleted.');
+  }
+  load();
+}
+
+function field(label, input, hint) {
+  return el('label', { class: 'field' }, [el('span', { class: 'field-label', text: label }), input, hint ? el('span', { class: 'field-hint', text: hint }) : null]);
+}
+
+/** The form, for a new place (null) or an existing one. */
+async function edit(place) {
+  const value = (key) => (place && place[key] != null ? String(place[key]) : '');
+  const input = (name, attrs = {}) => el('input', { class: 'input', attrs: { name, value: value(name), ...attrs } });
+  const name = input('name', { required: true, maxlength: 200 });
+  const category = el('select', { class: 'input', attrs: { name: 'categoryId' } }, [
+    el('option', { text: 'No category', attrs: { value: '' } }),
+    ...state.categories.map((c) => el('option', { text: c.name, attrs: { value: c.id, selected: place && place.categoryId === c.id } })),
+  ]);
+  const description = el('textarea', { class: 'input', text: value('description'), attrs: { name: 'description', rows: 3, maxlength: 5000 } });
+  const address = el('textarea', { class: 'input', text: value('address'), attrs: { name: 'address', rows: 2, maxlength: 500 } });
+  const phone = input('phone', { type: 'tel', maxlength: 40 });
+  const website = input('website', { type: 'url', maxlength: 500, placeholder: 'https://' });
+  const hours = el('textarea', { class: 'input', text: value('openingHours'), attrs: { name: 'openingHours', rows: 2, maxlength: 1000 } });
+  const latitude = input('latitude', { type: 'number', step: 'any', min: -90, max: 90, required: true });
+  const longitude = input('longitude', { type: 'number', step: 'any', min: -180, max: 180, required: true });
+  const published = el('input', { attrs: { type: 'checkbox', name: 'published', checked: place ? Boolean(place.publishedAt) : true } });
+  const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
+  const mapBox = el('div', { class: 'admin-place-map', attrs: { id: 'admin-place-map' } });
+  const mapNote = el('p', { class: 'field-hint admin-map-note' });
+  const image = el('input', { attrs: { type: 'file', accept: 'image/jpeg,image/png,image/webp', name: 'image' } });
+  const form = el('form', { class: 'admin-form', attrs: { novalidate: true } }, [
+    el('h2', { text: place ? 'Edit “' + place.name + '”' : 'New place' }),
+    el('div', { class: 'admin-form-grid' }, [
+      el('div', { class: 'admin-form-fields' }, [
+        field('Name', name),
+        field('Category', category),
+        field('Description', description),
+        field('Address', address, 'Typed as people should read it.'),
+        field('Phone', phone),
+        field('Website', website),
+        field('Opening hours', hours),
+        field('Picture', image, place && place.imageUrl ? 'A picture is set; choose a file to replace it.' : 'JPEG, PNG or WebP, up to 10 MB.'),
+        el('label', { class: 'admin-check' }, [published, el('span', { text: 'Published' })]),
+      ]),
+      el('div', { class: 'admin-form-location' }, [
+        el('div', { class: 'admin-coordinates' }, [field('Latitude', latitude), field('Longitude', longitude)]),
+        el('p', { class: 'field-hint', text: 'Click the map to place the point, or type the coordinates.' }),
+        mapNote,
+        mapBox,
+      ]),
+    ]),
+    error,
+    el('div', { class: 'admin-form-actions' }, [
+      el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' }, on: { click: closeForm } }),
+      el('button', { class: 'btn btn-primary', text: 'Save', attrs: { type: 'submit' } }),
+    ]),
+  ]);
+  parts.form.replaceChildren(form);
+  parts.form.hidden = false;
+  parts.form.scrollIntoView({ block: 'start' });
+  name.focus();
+
+  const made = await createMap(mapBox, state.mapInfo && state.mapInfo.basemap, { note: (text) => (mapNote.textContent = text) });
+  let marker = null;
+  const showPoint = () => {
+    if (!made) return;
+    const lat = Number(latitude.value);
+    const lon = Number(longitude.value);
+    if (latitude.value === '' || longitude.value === '' || !Number.isFinite(lat) || !Number.isFinite(lon)) return;
+    if (!marker) marker = made.L.marker([lat, lon], { draggable: true, title: 'The place' }).addTo(made.map);
+    marker.setLatLng([lat, lon]);
+    marker.off('dragend').on('dragend', () => setPoint(marker.getLatLng()));
+  };
+  const setPoint = (latlng) => {
+    const wrapped = latlng.wrap();
+    latitude.value = wrapped.lat.toFixed(6);
+    longitude.value = wrapped.lng.toFixed(6);
+    showPoint();
+  };
+  if (made) {
+    // Each click places the pin and brings the map closer, so the point can be refined.
+    made.map.on('click', (event) => {
+      setPoint(event.latlng);
+      made.map.setView(event.latlng, Math.min(made.map.getZoom() + 3, 17));
+    });
+    if (place) made.map.setView([place.latitude, place.longitude], 12);
+    showPoint();
+  }
+  const typed = () => {
+    showPoint();
+    if (marker) made.map.panTo(marker.getLatLng());
+  };
+  latitude.addEventListener('input', typed);
+  longitude.addEventListener('input', typed);
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    error.textContent = '';
+    if (!name.value.trim()) {
+      error.textContent = 'A place needs a name.';
+      name.focus();
+      return;
+    }
+    if (latitude.value === '' || longitude.value === '') {
+      error.textContent = 'Pick the place on the map or type its coordinates.';
+      latitude.focus();
+      return;
+    }
+    const body = {
+      name: name.value,
+      categoryId: category.value || null,
+      description: description.value,
+      address: address.value,
+      phone: phone.value,
+      website: website.value,
+      openingHours: hours.value,
+      latitude: Number(latitude.value),
+      longitude: Number(longitude.value),
+      published: published.checked,
+    };
+    try {
+      const saved = place
+        ? await api('/api/v1/channel/pois/' + encodeURIComponent(place.id), { method: 'PATCH', body })
+        : await api('/api/v1/channel/pois', { method: 'POST', body });
+      if (image.files && image.files[0]) {
+        await api('/api/v1/channel/pois/' + encodeURIComponent(saved.id) + '/image', { method: 'PUT', body: image.files[0] });
+      }
+      ctx.toast(place ? 'Saved.' : 'Place added.');
+      closeForm();
+      load();
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  });
+}
+
+function closeForm() {
+  parts.form.hidden = true;
+  parts.form.replaceChildren();
+}
+
+function renderCategories(categories, archived) {
+  const row = (category, isArchived) =>
+    el('li', { class: 'admin-row', data: { id: isArchived ? '' : category.id } }, [
+      isArchived ? null : handle(category.name),
+      el('span', { class: 'admin-row-title' }, [
+        el('strong', { text: category.name }),
+        el('span', { class: 'admin-row-meta', text: isArchived ? 'Archived' : category.placeCount + ' published' }),
+      ]),
+      el(
+        'span',
+        { class: 'admin-row-actions' },
+        isArchived
+          ? [
+              el('button', { class: 'btn', text: 'Restore', attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/pois/categories/' + category.id + '/restore', 'POST'); load(); } } }),
+              el('button', { class: 'btn btn-danger', text: 'Delete for ever', attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/pois/categories/' + category.id + '?permanent=true', 'DELETE'); load(); } } }),
+            ]
+          : [
+              el('button', { class: 'btn', text: 'Rename', attrs: { type: 'button' }, on: { click: () => renameCategory(category) } }),
+              el('button', { class: 'btn btn-ghost', text: 'Delete', attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/pois/categories/' + category.id, 'DELETE', undefined, 'Category archived: its places are hidden until it is restored.'); load(); } } }),
+            ],
+      ),
+    ]);
+  parts.categories.replaceChildren(...categories.map((c) => row(c, false)), ...archived.map((c) => row(c, true)));
+  if (categories.length + archived.length === 0) parts.categories.append(el('li', { class: 'admin-empty', text: 'No categories yet.' }));
+}
+
+async function addCategory() {
+  const name = await promptDialog({ title: 'New category', label: 'Name', confirmLabel: 'Add', maxLength: 100 });
+  if (!name) return;
+  await save('/api/v1/channel/pois/categories', 'POST', { name }, 'Category added.');
+  load();
+}
+
+async function renameCategory(category) {
+  const name = await promptDialog({ title: 'Rename category', label: 'Name', value: category.name, maxLength: 100 });
+  if (!name) return;
+  await save('/api/v1/channel/pois/categories/' + category.id, 'PATCH', { name }, 'Renamed.');
+  load();
+}
+
+function renderVenue() {
+  const url = state.mapInfo && state.mapInfo.venueImageUrl;
+  const file = el('input', { attrs: { type: 'file', accept: 'image/jpeg,image/png,image/webp', 'aria-label': 'Venue picture' } });
+  file.addEventListener('change', async () => {
+    if (!file.files[0]) return;
+    await save('/api/v1/channel/map/venue-image', 'PUT', file.files[0], 'Venue picture saved.');
+    load();
+  });
+  parts.venue.replaceChildren(...[
+    el('p', { class: 'field-hint', text: 'A picture of the venue or the city, shown above the places on the channel.' }),
+    url ? el('img', { class: 'admin-venue-image', attrs: { src: url, alt: 'The venue picture' } }) : null,
+    file,
+    url
+      ? el('button', { class: 'btn btn-ghost', text: 'Remove', attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/map/venue-image', 'DELETE', undefined, 'Removed.'); load(); } } })
+      : null,
+  ].filter(Boolean));
+}
