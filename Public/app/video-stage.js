@@ -30,7 +30,7 @@ const screens = new WeakMap();
 let playerLibrary = null;
 
 /** Loads Video.js once (its stylesheet too; its own injected styles are off: our CSP forbids them). */
-function loadPlayerLibrary() {
+export function loadPlayerLibrary() {
   if (!playerLibrary) {
     playerLibrary = new Promise((resolve, reject) => {
       window.VIDEOJS_NO_DYNAMIC_STYLE = true;

@@ -166,7 +166,12 @@ private func assembleApplication(
     AuthController(
         accounts: accounts, tokenLifetime: configuration.tokenLifetime,
         failuresPerClient: AttemptLimiter(limit: configuration.loginAttempts, window: configuration.passcodeWindow),
-        failuresPerAccount: AttemptLimiter(limit: configuration.loginAttempts * 4, window: configuration.passcodeWindow), now: now
+        failuresPerAccount: AttemptLimiter(limit: configuration.loginAttempts * 4, window: configuration.passcodeWindow),
+        now: now,
+        // What the browser kept on the channel before signing in (favourites, positions) is the person's.
+        signedIn: { viewerId, user in
+            if let viewerId { try await store.adoptChannelViewer(from: viewerId, into: user.id) }
+        }
     ).addRoutes(to: api)
     let decks = DeckController(
         store: store, blobs: blobs, jobs: jobs, uploadDirectory: configuration.temporaryDirectory,
@@ -213,6 +218,12 @@ private func assembleApplication(
     let streamTokens = StreamTokens(keyBytes: streamKey, lifetime: configuration.channel.streamTokenLifetime, now: now)
     let channelAPI = api.group("channel").add(middleware: ChannelViewerMiddleware())
     ChannelController(configuration: configuration.channel).addRoutes(to: channelAPI)
+    let channelVideoBlobs = ChannelVideoBlobSets(now: now)
+    // Admin routes first: their constant paths (`videos/order`, `videos/library`) must not be
+    // read as a video id.
+    ChannelVideoAdminController(store: store, blobSets: channelVideoBlobs, now: now).addRoutes(to: channelAPI)
+    ChannelVideoController(store: store, tokens: streamTokens, configuration: configuration.channel, now: now)
+        .addRoutes(to: channelAPI)
     ChannelPlaceController(
         store: store, blobs: blobs, channel: configuration.channel, uploadDirectory: configuration.temporaryDirectory,
         tiles: tiles, now: now
@@ -228,6 +239,7 @@ private func assembleApplication(
         maxUploadBytes: configuration.maxVideoUploadBytes, configuration: configuration.channel, logger: logger, now: now
     ).addRoutes(to: channelAPI)
     var publications: [String: any ChannelPublications] = [:]
+    publications["video"] = ChannelVideoPublications(store: store)
     publications["place"] = ChannelPlacePublications(store: store)
     publications["quiz"] = ChannelQuizPublications(store: store)
     publications[RadioStreamSource.kind] = RadioPublications(stations: radioStations)
@@ -237,6 +249,7 @@ private func assembleApplication(
     var streamSources: [String: any StreamSource] = [:]
     streamSources[RadioStreamSource.kind] = RadioStreamSource(
         stations: radioStations, listening: radioListening, blobs: blobs, configuration: configuration.channel, now: now)
+    streamSources["video"] = VideoStreamSource(store: store, blobs: blobs, blobSets: channelVideoBlobs)
     StreamController(tokens: streamTokens, sources: streamSources)
         .addRoutes(to: router.group("stream").add(middleware: ChannelViewerMiddleware()))
 

@@ -12,9 +12,10 @@ public enum DataMigration {
         "users", "auth_tokens", "folders", "decks", "pages", "sessions", "session_events", "poll_answers",
         "audience_questions", "session_viewers", "deck_questions", "viewer_notes", "attendance", "question_votes",
         "session_commands", "jobs", "videos", "storyboards", "storyboard_editors", "storyboard_edits",
-        "storyboard_snapshots", "storyboard_exports", "channel_settings", "channel_visits", "channel_place_categories",
-        "channel_places", "channel_venue", "channel_quizzes", "channel_quiz_questions", "channel_quiz_answers",
-        "channel_quiz_results", "channel_radios", "channel_radio_tracks", "channel_radio_usage",
+        "storyboard_snapshots", "storyboard_exports", "channel_settings", "channel_visits", "channel_video_categories",
+        "channel_videos", "channel_favourites", "channel_positions", "channel_place_categories", "channel_places",
+        "channel_venue", "channel_quizzes", "channel_quiz_questions", "channel_quiz_answers", "channel_quiz_results",
+        "channel_radios", "channel_radio_tracks", "channel_radio_usage",
     ]
 
     /// One table's rows in the source and, after the copy, in the target.

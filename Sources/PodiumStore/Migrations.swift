@@ -424,6 +424,10 @@ enum Migrations {
             ]),
         radioMigration,
         Migration(
+            version: 17, name: "channel videos",
+            statements: channelVideoTables(date: "REAL", flag: "INTEGER", deferred: ""),
+            postgres: channelVideoTables(date: "TIMESTAMPTZ", flag: "BOOLEAN", deferred: " DEFERRABLE INITIALLY DEFERRED")),
+        Migration(
             version: 19, name: "channel places",
             statements: channelPlaceTables(date: "REAL"), postgres: channelPlaceTables(date: "TIMESTAMPTZ")),
         Migration(

@@ -353,6 +353,55 @@ public struct RadioUsage: Sendable, Equatable {
     }
 }
 
+/// The channel's video catalogue (migration 17): categories, the videos published from the
+/// library, and each person's favourites and resume positions (keyed by the channel viewer key:
+/// the user id when signed in, else the anonymous `podium_viewer` id).
+public protocol ChannelVideoStore: Sendable {
+    /// Categories of a listing (`.published` and `.all`: not archived), by position.
+    func channelVideoCategories(_ listing: ChannelListing) async throws -> [ChannelVideoCategoryRecord]
+    func channelVideoCategory(id: String) async throws -> ChannelVideoCategoryRecord?
+    /// Stores a category placed after its siblings (its `position` is ignored); returns it as stored.
+    func insertChannelVideoCategory(_ category: ChannelVideoCategoryRecord) async throws -> ChannelVideoCategoryRecord
+    /// Saves the name, parent, position, update and archive times.
+    func updateChannelVideoCategory(_ category: ChannelVideoCategoryRecord) async throws
+    /// Deletes a category for ever; false when a video still uses it (nothing is deleted).
+    func deleteChannelVideoCategory(id: String) async throws -> Bool
+    /// Gives `ids` the positions 0, 1, 2… in that order, with `updatedAt` `at`.
+    func reorderChannelVideoCategories(_ ids: [String], at: Date) async throws
+
+    /// Videos of a query: promoted first, then by position, then newest published.
+    func channelVideos(_ query: ChannelVideoQuery) async throws -> [ChannelVideoEntry]
+    func channelVideo(id: String) async throws -> ChannelVideoEntry?
+    /// The newest `updatedAt` of any video or category (archived ones too): the catalogue's Last-Modified.
+    func channelVideosUpdatedAt() async throws -> Date?
+    /// The published, unarchived video published last (the "last broadcast").
+    func latestPublishedChannelVideoId() async throws -> String?
+    /// Stores a video placed after the others (its `position` is ignored); returns it as stored.
+    func insertChannelVideo(_ video: ChannelVideoRecord) async throws -> ChannelVideoRecord
+    /// Saves every field but the id, library video and creation time.
+    func updateChannelVideo(_ video: ChannelVideoRecord) async throws
+    /// Deletes a video for ever, with its favourites and positions.
+    func deleteChannelVideo(id: String) async throws
+    func reorderChannelVideos(_ ids: [String], at: Date) async throws
+
+    /// A person's favourite published videos, most recently added first.
+    func channelFavourites(viewerKey: String) async throws -> [ChannelVideoEntry]
+    func isChannelFavourite(viewerKey: String, channelVideoId: String) async throws -> Bool
+    /// Adds a favourite (again is once).
+    func addChannelFavourite(viewerKey: String, channelVideoId: String, at: Date) async throws
+    func removeChannelFavourite(viewerKey: String, channelVideoId: String) async throws
+    /// Saves where a person is in a video (replacing what was saved).
+    func saveChannelPosition(_ position: ChannelPositionRecord) async throws
+    func channelPosition(viewerKey: String, channelVideoId: String) async throws -> ChannelPositionRecord?
+    /// A person's positions in published videos, most recent first, at most `limit`.
+    func channelPositions(viewerKey: String, limit: Int) async throws -> [(
+        position: ChannelPositionRecord, video: ChannelVideoEntry
+    )]
+    /// Moves what an anonymous person kept (favourites, positions) to their account at sign-in:
+    /// favourites are joined, and of two positions in one video the newer is kept.
+    func adoptChannelViewer(from anonymousKey: String, into accountKey: String) async throws
+}
+
 /// Whether the store can be used at all (`/readyz`).
 public protocol StoreHealth: Sendable {
     /// Runs a trivial query; throws when the database does not answer it.
@@ -361,5 +410,5 @@ public protocol StoreHealth: Sendable {
 
 /// Everything Podium keeps. One implementation on SQL (SQLite by default, PostgreSQL for several nodes).
 public typealias PodiumStore = UserStore & DeckStore & VideoStore & SessionStore & InteractionStore & QuestionBankStore
-    & NotesAndAttendanceStore & JobStore & StoryboardStore & ChannelSettingsStore & ChannelPlaceStore & ChannelQuizStore
-    & ChannelRadioStore & StoreHealth
+    & NotesAndAttendanceStore & JobStore & StoryboardStore & ChannelSettingsStore & ChannelVideoStore & ChannelPlaceStore
+    & ChannelQuizStore & ChannelRadioStore & StoreHealth

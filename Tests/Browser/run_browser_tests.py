@@ -1270,6 +1270,8 @@ EXPECTED_SECONDS = {
     "ChannelQuizzesTests": 10,
     # The channel's radio: its own server, two tracks packaged by ffmpeg, then both tests (~60 s).
     "ChannelRadioTests": 60,
+    # The channel's videos: two 8 s clips packaged in setUpModule, then three tests (27 s in all).
+    "ChannelVideoTests": 28,
 }
 
 

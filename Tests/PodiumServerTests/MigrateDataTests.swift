@@ -126,6 +126,19 @@ struct MigrateDataTests {
                 segments: #"[{"blob":"\#(String(repeating: "d", count: 64)).ts","duration":6}]"#, createdAt: StoreTests.t0,
                 updatedAt: StoreTests.t0))
         try await store.addRadioUsage([RadioUsage(viewerKey: "v_1", day: "2023-11-14", seconds: 60)])
+        // The channel's videos: a sub-category inserted before its parent's row is updated, a
+        // flag of each kind, a date and a null.
+        _ = try await store.insertChannelVideoCategory(
+            ChannelVideoCategoryRecord(id: "vc1", parentId: nil, name: "News", position: 0, updatedAt: StoreTests.t0))
+        _ = try await store.insertChannelVideoCategory(
+            ChannelVideoCategoryRecord(id: "vc2", parentId: "vc1", name: "Local", position: 0, updatedAt: StoreTests.t0))
+        _ = try await store.insertChannelVideo(
+            ChannelVideoRecord(
+                id: "cv1", videoId: "v1", categoryId: "vc1", subcategoryId: "vc2", title: "Prague", free: true,
+                publishedAt: StoreTests.t1, createdAt: StoreTests.t0, updatedAt: StoreTests.t1))
+        try await store.addChannelFavourite(viewerKey: "u1", channelVideoId: "cv1", at: StoreTests.t1)
+        try await store.saveChannelPosition(
+            ChannelPositionRecord(viewerKey: "u1", channelVideoId: "cv1", seconds: 1.5, duration: 4, updatedAt: StoreTests.t1))
     }
 
     @Test(.enabled(if: TestStores.databaseURL != nil))

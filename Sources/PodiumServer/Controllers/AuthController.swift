@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PodiumStore
 
 /// Sign in, sign out, who am I.
 struct AuthController {
@@ -10,6 +11,10 @@ struct AuthController {
     let failuresPerClient: AttemptLimiter
     let failuresPerAccount: AttemptLimiter
     let now: @Sendable () -> Date
+    /// Called after a sign-in with the browser's anonymous viewer id (the `podium_viewer`
+    /// cookie), if it sent one: what the person kept anonymously (channel favourites and
+    /// positions) moves to their account.
+    var signedIn: @Sendable (_ viewerId: String?, _ user: UserRecord) async throws -> Void = { _, _ in }
 
     struct LoginRequest: Decodable {
         let email: String
@@ -35,6 +40,8 @@ struct AuthController {
             failuresPerAccount.recordFailure(account, now: now())
             throw APIError(.unauthorized, code: "bad_credentials", message: "Wrong email or password.")
         }
+        let viewerId = request.cookies[ViewerCookie.name].map(\.value).flatMap(ViewerCookie.validate)
+        try await signedIn(viewerId, user)
         var response = try LoginResponse(token: token, user: UserResponse(user)).response(from: request, context: context)
         response.setCookie(
             Cookie(

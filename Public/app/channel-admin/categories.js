@@ -1,0 +1,148 @@
+// The admin's table of video categories (one level of sub-categories): add, rename, move under
+// another, reorder, delete (= archive); in the archive restore or delete for ever (refused while
+// a video or sub-category uses it).
+//
+// Hooks for tests: [data-role=add-category], rows tr[data-id] with [data-role=edit|archive|
+// restore|delete-forever].
+
+import { el, modalDialog, confirmDialog } from '../ui.js';
+import { call, archiveSwitch, sortableRows, reorderHandle, rowButton, ensureStyles } from './video-admin-common.js';
+
+let ctx = null;
+let status = 'all';
+let tbody = null;
+let categories = [];
+
+export function mount(section, context) {
+  ctx = context;
+  ensureStyles();
+  const add = el('button', { class: 'btn btn-primary', text: 'Add category', attrs: { type: 'button', 'data-role': 'add-category' } });
+  add.addEventListener('click', () => editDialog(null));
+  tbody = el('tbody');
+  sortableRows(tbody, async (ids) => {
+    try {
+      await call('/videos/categories/order', { method: 'PUT', body: { ids } });
+      ctx.toast('Order saved.');
+    } catch (error) {
+      ctx.toast(error.message);
+    }
+    load();
+  });
+  section.classList.add('cva');
+  section.replaceChildren(
+    el('div', { class: 'cva-head' }, [el('h1', { text: 'Video categories' }), archiveSwitch((value) => { status = value; load(); }), add]),
+    el('div', { class: 'cva-scroll' }, [el('table', { class: 'cva-table' }, [
+      el('thead', {}, [el('tr', {}, [
+        el('th', { attrs: { scope: 'col' } }, [el('span', { class: 'visually-hidden', text: 'Order' })]),
+        el('th', { text: 'Name', attrs: { scope: 'col' } }),
+        el('th', { text: 'Actions', attrs: { scope: 'col' } }),
+      ])]),
+      tbody,
+    ])]),
+  );
+}
+
+export function show() {
+  load();
+}
+
+/** Top-level categories, each followed by its sub-categories (the order the table and the API keep). */
+function ordered(list) {
+  const top = list.filter((c) => !c.parentId || !list.some((p) => p.id === c.parentId));
+  return top.flatMap((c) => [c, ...list.filter((s) => s.parentId === c.id)]);
+}
+
+async function load() {
+  try {
+    categories = await call('/videos/categories?status=all');
+    const shown = status === 'archived' ? await call('/videos/categories?status=archived') : ordered(categories);
+    render(shown);
+  } catch (error) {
+    tbody.replaceChildren(el('tr', {}, [el('td', { attrs: { colspan: 3 }, text: error.message })]));
+  }
+}
+
+function render(list) {
+  tbody.replaceChildren(...list.map((category) => {
+    const actions = status === 'archived'
+      ? [
+        rowButton('Restore', 'restore', () => act(category, 'restore')),
+        rowButton('Delete for ever', 'delete-forever', () => act(category, 'forever'), { danger: true }),
+      ]
+      : [
+        rowButton('Edit', 'edit', () => editDialog(category)),
+        rowButton('Delete', 'archive', () => act(category, 'archive'), { danger: true }),
+      ];
+    return el('tr', { attrs: { 'data-id': category.id }, class: category.parentId ? 'cva-sub' : '' }, [
+      el('td', {}, [status === 'archived' ? null : reorderHandle(category.name)]),
+      el('td', {}, [el('span', { text: (category.parentId ? '↳ ' : '') + category.name })]),
+      el('td', {}, [el('div', { class: 'cva-actions' }, actions)]),
+    ]);
+  }));
+  if (!list.length) {
+    tbody.replaceChildren(el('tr', {}, [el('td', {
+      attrs: { colspan: 3 }, class: 'cva-muted', text: status === 'archived' ? 'The archive is empty.' : 'No categories yet.',
+    })]));
+  }
+}
+
+async function act(category, action) {
+  const path = '/videos/categories/' + encodeURIComponent(category.id);
+  try {
+    if (action === 'archive') {
+      await call(path, { method: 'DELETE' });
+      ctx.toast('Moved to the archive: its videos are hidden until it is restored.');
+    } else if (action === 'restore') {
+      await call(path + '/restore', { method: 'POST' });
+      ctx.toast('Restored.');
+    } else {
+      const sure = await confirmDialog({
+        title: 'Delete for ever?', message: `“${category.name}” is deleted for good.`, confirmLabel: 'Delete for ever', danger: true,
+      });
+      if (!sure) return;
+      await call(path + '?permanent=true', { method: 'DELETE' });
+      ctx.toast('Deleted.');
+    }
+  } catch (error) {
+    ctx.toast(error.message);
+  }
+  load();
+}
+
+function editDialog(category) {
+  const name = el('input', { class: 'input', attrs: { name: 'name', maxlength: 100, required: true, value: category ? category.name : '' } });
+  const parents = categories.filter((c) => !c.parentId && (!category || c.id !== category.id));
+  const parent = el('select', { class: 'input', attrs: { name: 'parentId' } }, [
+    el('option', { text: 'None (a top-level category)', attrs: { value: '' } }),
+    ...parents.map((c) => el('option', { text: c.name, attrs: { value: c.id } })),
+  ]);
+  parent.value = category && category.parentId ? category.parentId : '';
+  const error = el('p', { class: 'cva-error', attrs: { role: 'alert', hidden: true } });
+  const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
+  const save = el('button', { class: 'btn btn-primary', text: category ? 'Save' : 'Add', attrs: { type: 'submit', 'data-role': 'save' } });
+  const { dialog, content } = modalDialog({
+    title: category ? 'Edit category' : 'Add a category',
+    body: [
+      el('label', { class: 'field' }, [el('span', { class: 'field-label', text: 'Name' }), name]),
+      el('label', { class: 'field' }, [el('span', { class: 'field-label', text: 'Sub-category of' }), parent]),
+      error,
+    ],
+    actions: [cancel, save], form: true,
+  });
+  cancel.addEventListener('click', () => dialog.close());
+  content.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const body = { name: name.value.trim(), parentId: parent.value || null };
+    try {
+      if (category) await call('/videos/categories/' + encodeURIComponent(category.id), { method: 'PATCH', body });
+      else await call('/videos/categories', { method: 'POST', body });
+    } catch (problem) {
+      error.textContent = problem.message;
+      error.hidden = false;
+      return;
+    }
+    dialog.close();
+    ctx.toast(category ? 'Saved.' : 'Added.');
+    load();
+  });
+}

@@ -1,0 +1,226 @@
+// The admin's table of channel videos: add (pick a ready library video), edit (title, category,
+// description, chapters, free, promoted), reorder, publish/unpublish, delete (= archive), and in
+// the archive restore or delete for ever. Uploading stays in the library.
+//
+// Hooks for tests: [data-role=add-video], rows tr[data-id] with [data-role=edit|publish|archive|
+// restore|delete-forever], [data-role=status-all|status-archived].
+
+import { el, modalDialog, confirmDialog } from '../ui.js';
+import {
+  call, archiveSwitch, sortableRows, reorderHandle, rowButton, ensureStyles, clock, seconds,
+} from './video-admin-common.js';
+
+let ctx = null;
+let status = 'all';
+let tbody = null;
+let categories = [];
+
+export function mount(section, context) {
+  ctx = context;
+  ensureStyles();
+  const add = el('button', { class: 'btn btn-primary', text: 'Add video', attrs: { type: 'button', 'data-role': 'add-video' } });
+  add.addEventListener('click', () => editDialog(null));
+  tbody = el('tbody');
+  sortableRows(tbody, async (ids) => {
+    try {
+      await call('/videos/order', { method: 'PUT', body: { ids } });
+      ctx.toast('Order saved.');
+    } catch (error) {
+      ctx.toast(error.message);
+      load();
+    }
+  });
+  const table = el('table', { class: 'cva-table' }, [
+    el('thead', {}, [el('tr', {}, [
+      el('th', { attrs: { scope: 'col' } }, [el('span', { class: 'visually-hidden', text: 'Order' })]),
+      el('th', { text: 'Video', attrs: { scope: 'col' } }),
+      el('th', { text: 'Category', attrs: { scope: 'col' } }),
+      el('th', { text: 'Status', attrs: { scope: 'col' } }),
+      el('th', { text: 'Actions', attrs: { scope: 'col' } }),
+    ])]),
+    tbody,
+  ]);
+  section.classList.add('cva');
+  section.replaceChildren(
+    el('div', { class: 'cva-head' }, [el('h1', { text: 'Videos' }), archiveSwitch((value) => { status = value; load(); }), add]),
+    el('div', { class: 'cva-scroll' }, [table]),
+  );
+}
+
+export function show() {
+  load();
+}
+
+async function load() {
+  let videos;
+  try {
+    [videos, categories] = await Promise.all([
+      call('/videos?status=' + status + '&limit=100'), call('/videos/categories?status=all'),
+    ]);
+  } catch (error) {
+    tbody.replaceChildren(el('tr', {}, [el('td', { attrs: { colspan: 5 }, text: error.message })]));
+    return;
+  }
+  const name = (id) => (categories.find((c) => c.id === id) || {}).name || '—';
+  tbody.replaceChildren(...videos.map((video) => {
+    const published = Boolean(video.publishedAt);
+    const flags = [published ? 'Published' : 'Draft', video.free ? 'Free' : null, video.promoted ? 'Promoted' : null]
+      .filter(Boolean).join(' · ');
+    const actions = status === 'archived'
+      ? [
+        rowButton('Restore', 'restore', () => act(video, 'restore')),
+        rowButton('Delete for ever', 'delete-forever', () => act(video, 'forever'), { danger: true }),
+      ]
+      : [
+        rowButton('Edit', 'edit', () => editDialog(video)),
+        rowButton(published ? 'Unpublish' : 'Publish', 'publish', () => act(video, published ? 'unpublish' : 'publish')),
+        rowButton('Delete', 'archive', () => act(video, 'archive'), { danger: true }),
+      ];
+    return el('tr', { attrs: { 'data-id': video.id } }, [
+      el('td', {}, [status === 'archived' ? null : reorderHandle(video.title)]),
+      el('td', {}, [el('div', { class: 'cva-video' }, [
+        video.posterUrl ? el('img', { class: 'cva-poster', attrs: { src: video.posterUrl, alt: '' } }) : el('span', { class: 'cva-poster' }),
+        el('div', {}, [el('strong', { text: video.title }), el('div', { class: 'cva-muted', text: clock(video.duration) })]),
+      ])]),
+      el('td', { text: [name(video.categoryId), video.subcategoryId ? name(video.subcategoryId) : null].filter(Boolean).join(' › ') }),
+      el('td', { text: flags }),
+      el('td', {}, [el('div', { class: 'cva-actions' }, actions)]),
+    ]);
+  }));
+  if (!videos.length) {
+    tbody.replaceChildren(el('tr', {}, [el('td', {
+      attrs: { colspan: 5 }, class: 'cva-muted', text: status === 'archived' ? 'The archive is empty.' : 'No videos yet: add one from the library.',
+    })]));
+  }
+}
+
+async function act(video, action) {
+  const path = '/videos/' + encodeURIComponent(video.id);
+  try {
+    if (action === 'publish' || action === 'unpublish') {
+      await call(path, { method: 'PATCH', body: { published: action === 'publish' } });
+      ctx.toast(action === 'publish' ? 'Published.' : 'Unpublished.');
+    } else if (action === 'archive') {
+      await call(path, { method: 'DELETE' });
+      ctx.toast('Moved to the archive.');
+    } else if (action === 'restore') {
+      await call(path + '/restore', { method: 'POST' });
+      ctx.toast('Restored.');
+    } else if (action === 'forever') {
+      const sure = await confirmDialog({
+        title: 'Delete for ever?', message: `“${video.title}” leaves the channel for good (the library keeps its video).`,
+        confirmLabel: 'Delete for ever', danger: true,
+      });
+      if (!sure) return;
+      await call(path + '?permanent=true', { method: 'DELETE' });
+      ctx.toast('Deleted.');
+    }
+  } catch (error) {
+    ctx.toast(error.message);
+  }
+  load();
+}
+
+function field(label, control) {
+  return el('label', { class: 'field' }, [el('span', { class: 'field-label', text: label }), control]);
+}
+
+function chaptersText(chapters) {
+  return chapters.map((c) => clock(c.start) + ' ' + c.title).join('\n');
+}
+
+/** "0:00 Intro" lines → [{start, title}]; throws with the line that is wrong. */
+function parseChapters(text) {
+  return text.split('\n').map((line) => line.trim()).filter(Boolean).map((line) => {
+    const match = /^(\S+)\s+(.+)$/.exec(line);
+    const start = match ? seconds(match[1]) : NaN;
+    if (!match || Number.isNaN(start)) throw new Error(`A chapter is “time title”, e.g. “1:30 The recipe”: ${line}`);
+    return { start, title: match[2] };
+  });
+}
+
+async function editDialog(video) {
+  let library = [];
+  if (!video) {
+    try {
+      library = await call('/videos/library');
+    } catch (error) {
+      ctx.toast(error.message);
+      return;
+    }
+    if (!library.length) {
+      ctx.toast('No ready video in your library: upload one there first.');
+      return;
+    }
+  }
+  const top = categories.filter((c) => !c.parentId);
+  if (!top.length) {
+    ctx.toast('Add a category first.');
+    return;
+  }
+  const pick = el('select', { class: 'input', attrs: { name: 'videoId', 'data-role': 'library-video' } },
+    library.map((v) => el('option', { text: `${v.title} (${clock(v.duration)})`, attrs: { value: v.id } })));
+  const title = el('input', { class: 'input', attrs: { name: 'title', maxlength: 200, value: video ? video.title : '' } });
+  const category = el('select', { class: 'input', attrs: { name: 'categoryId' } },
+    top.map((c) => el('option', { text: c.name, attrs: { value: c.id } })));
+  const sub = el('select', { class: 'input', attrs: { name: 'subcategoryId' } });
+  const fillSubs = () => {
+    const subs = categories.filter((c) => c.parentId === category.value);
+    sub.replaceChildren(el('option', { text: 'None', attrs: { value: '' } }),
+      ...subs.map((c) => el('option', { text: c.name, attrs: { value: c.id } })));
+    sub.disabled = subs.length === 0;
+  };
+  category.value = video ? video.categoryId : top[0].id;
+  fillSubs();
+  if (video && video.subcategoryId) sub.value = video.subcategoryId;
+  category.addEventListener('change', fillSubs);
+  const description = el('textarea', { class: 'input', attrs: { name: 'description', rows: 4, maxlength: 10000 } });
+  description.value = video ? video.description : '';
+  const chapters = el('textarea', { class: 'input', attrs: { name: 'chapters', rows: 4, placeholder: '0:00 Welcome\n1:30 The recipe' } });
+  chapters.value = video ? chaptersText(video.chapters) : '';
+  const check = (name, label, on) => {
+    const box = el('input', { attrs: { type: 'checkbox', name, checked: on } });
+    return [box, el('label', { class: 'cva-check' }, [box, el('span', { text: label })])];
+  };
+  const [free, freeLabel] = check('free', 'Free for everyone', video ? video.free : false);
+  const [promoted, promotedLabel] = check('promoted', 'Promoted (open to everyone, shown first)', video ? video.promoted : false);
+  const [publish, publishLabel] = check('published', 'Publish now', video ? Boolean(video.publishedAt) : true);
+  const error = el('p', { class: 'cva-error', attrs: { role: 'alert', hidden: true } });
+  const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
+  const save = el('button', { class: 'btn btn-primary', text: video ? 'Save' : 'Add', attrs: { type: 'submit', 'data-role': 'save' } });
+  const body = [
+    video ? null : field('Library video', pick),
+    field('Title' + (video ? '' : ' (empty: the library title)'), title),
+    field('Category', category), field('Sub-category', sub), field('Description', description),
+    field('Chapters, one a line', chapters), freeLabel, promotedLabel, publishLabel, error,
+  ];
+  const { dialog, content } = modalDialog({ title: video ? 'Edit video' : 'Add a video', body, actions: [cancel, save], form: true });
+  cancel.addEventListener('click', () => dialog.close());
+  content.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    let payload;
+    try {
+      payload = {
+        categoryId: category.value, subcategoryId: sub.value || null, description: description.value,
+        chapters: parseChapters(chapters.value), free: free.checked, promoted: promoted.checked, published: publish.checked,
+      };
+    } catch (problem) {
+      error.textContent = problem.message;
+      error.hidden = false;
+      return;
+    }
+    if (title.value.trim()) payload.title = title.value.trim();
+    if (!video) payload.videoId = pick.value;
+    try {
+      if (video) await call('/videos/' + encodeURIComponent(video.id), { method: 'PATCH', body: payload });
+      else await call('/videos', { method: 'POST', body: payload });
+    } catch (problem) {
+      error.textContent = problem.message;
+      error.hidden = false;
+      return;
+    }
+    dialog.close();
+    ctx.toast(video ? 'Saved.' : 'Added.');
+    load();
+  });
+}
