@@ -422,11 +422,11 @@ enum Migrations {
                 // (the key that signs stream URLs).
                 "CREATE TABLE channel_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
             ]),
-        radioMigration,
         Migration(
             version: 17, name: "channel videos",
             statements: channelVideoTables(date: "REAL", flag: "INTEGER", deferred: ""),
             postgres: channelVideoTables(date: "TIMESTAMPTZ", flag: "BOOLEAN", deferred: " DEFERRABLE INITIALLY DEFERRED")),
+        radioMigration,
         Migration(
             version: 19, name: "channel places",
             statements: channelPlaceTables(date: "REAL"), postgres: channelPlaceTables(date: "TIMESTAMPTZ")),
