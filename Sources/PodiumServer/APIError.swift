@@ -2,10 +2,14 @@ import Foundation
 import Hummingbird
 import NIOCore
 
+/// An error that answers with Podium's own error body (`{"error":{"code":…,"message":…,…}}`), which
+/// the security middleware passes on as it is rather than rewriting it from the status alone.
+public protocol PodiumErrorBody: HTTPResponseError {}
+
 /// An error answered as `{"error":{"code":…,"message":…}}` with its HTTP status.
 ///
 /// `code` is stable, for programs; `message` is for people and shown as is by the browser client.
-public struct APIError: HTTPResponseError, Sendable {
+public struct APIError: PodiumErrorBody, Sendable {
     public let status: HTTPResponse.Status
     public let code: String
     public let message: String

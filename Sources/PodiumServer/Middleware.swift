@@ -76,10 +76,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         var response: Response
         do {
             response = try await next(request, context)
-        } catch let error as APIError {
-            response = try error.response(from: request, context: context)
-        } catch let error as ChannelLimitError {
-            // Its body says which limit and how to become a member: kept as it is.
+        } catch let error as any PodiumErrorBody {
+            // Ours already write Podium's body (an API error, a membership limit with how to join).
             response = try error.response(from: request, context: context)
         } catch let error as HTTPError {
             // Hummingbird's own refusals (a body that does not decode, too large, no such route)

@@ -1,10 +1,10 @@
 // The channel's admin (the CMS of seed 004): a menu of sections, each a module filling its
 // section (mount once, show on every hash change: #videos, #videos/archived, #members...).
 import { api, currentUser, goToLogin } from '../api.js';
+import { sectionRouter } from '../sections.js';
 import { el, hydrateIcons, toast } from '../ui.js';
 
 const SECTIONS = ['videos', 'categories', 'radio', 'places', 'quizzes', 'members'];
-const mounted = new Map();
 
 const context = {
   api,
@@ -12,33 +12,16 @@ const context = {
   toast(message, options) { toast(message, options); },
 };
 
-async function moduleFor(name) {
-  if (mounted.has(name)) return mounted.get(name);
-  const section = document.getElementById('admin-' + name);
-  let module;
-  try {
-    module = await import('./' + name + '.js');
-    await module.mount(section, context);
-  } catch (error) {
-    console.error(error);
-    section.replaceChildren(el('p', { class: 'admin-empty', text: 'This section could not be loaded.' }));
-    module = { show() {} };
-  }
-  mounted.set(name, module);
-  return module;
-}
-
-async function route() {
-  const parts = decodeURIComponent(location.hash.replace(/^#/, '')).split('/').filter(Boolean);
-  const name = SECTIONS.includes(parts[0]) ? parts[0] : 'videos';
-  for (const section of document.querySelectorAll('.admin-section')) section.hidden = section.dataset.section !== name;
-  for (const item of document.querySelectorAll('.admin-menu-item')) {
-    if (item.dataset.section === name) item.setAttribute('aria-current', 'page');
-    else item.removeAttribute('aria-current');
-  }
-  const module = await moduleFor(name);
-  await module.show(parts.slice(1));
-}
+const route = sectionRouter({
+  names: SECTIONS,
+  element: (name) => document.getElementById('admin-' + name),
+  sectionSelector: '.admin-section',
+  linkSelector: '.admin-menu-item',
+  load: (name) => import('./' + name + '.js'),
+  context,
+  failureText: 'This section could not be loaded.',
+  failureClass: 'admin-empty',
+});
 
 async function start() {
   hydrateIcons();

@@ -1,42 +1,12 @@
 // The channel's audience page: a tab per kind of content, each a module that fills its section
-// (see mount/show below), routed by the hash: #videos, #videos/<id>, #radio/<id>, #places/<id>,
+// (mount/show, see ../sections.js), routed by the hash: #videos, #videos/<id>, #radio/<id>, #places/<id>,
 // #quizzes/<id>, #new. Phone first: the tabs sit at the bottom of a phone, at the top of a laptop.
 import { api, ApiError } from '../api.js';
+import { sectionRouter } from '../sections.js';
 import { el, hydrateIcons, toast } from '../ui.js';
 
 const SECTIONS = ['videos', 'radio', 'places', 'quizzes', 'new'];
-const mounted = new Map();
 let me = null;
-
-/** Loads a section's module once; a section whose module is missing says so instead of failing. */
-async function moduleFor(name) {
-  if (mounted.has(name)) return mounted.get(name);
-  const section = document.getElementById('section-' + name);
-  let module;
-  try {
-    module = await import('./' + name + '.js');
-    await module.mount(section, context);
-  } catch (error) {
-    console.error(error);
-    section.replaceChildren(el('p', { class: 'channel-empty', text: 'This part of the channel could not be loaded.' }));
-    module = { show() {} };
-  }
-  mounted.set(name, module);
-  return module;
-}
-
-/** Shows the section the hash names (videos by default) and hands it the rest of the route. */
-async function route() {
-  const parts = decodeURIComponent(location.hash.replace(/^#/, '')).split('/').filter(Boolean);
-  const name = SECTIONS.includes(parts[0]) ? parts[0] : 'videos';
-  for (const section of document.querySelectorAll('.channel-section')) section.hidden = section.dataset.section !== name;
-  for (const tab of document.querySelectorAll('.channel-tab')) {
-    if (tab.dataset.section === name) tab.setAttribute('aria-current', 'page');
-    else tab.removeAttribute('aria-current');
-  }
-  const module = await moduleFor(name);
-  await module.show(parts.slice(1));
-}
 
 /**
  * Renders a membership error (403 membership_required) in `container`: which limit, why, and how
@@ -110,6 +80,17 @@ const context = {
   share,
   navigate(hash) { location.hash = hash; },
 };
+
+const route = sectionRouter({
+  names: SECTIONS,
+  element: (name) => document.getElementById('section-' + name),
+  sectionSelector: '.channel-section',
+  linkSelector: '.channel-tab',
+  load: (name) => import('./' + name + '.js'),
+  context,
+  failureText: 'This part of the channel could not be loaded.',
+  failureClass: 'channel-empty',
+});
 
 async function start() {
   hydrateIcons();

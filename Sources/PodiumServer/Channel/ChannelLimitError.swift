@@ -7,7 +7,7 @@ import PodiumCore
 /// member, so a page shows a message instead of a broken player.
 ///
 /// `{"error":{"code":"membership_required","limit":"radio_daily","message":"…","join":"…","joinUrl":null}}`
-struct ChannelLimitError: HTTPResponseError, Sendable {
+struct ChannelLimitError: PodiumErrorBody, Sendable {
     let limit: ChannelLimit
     let join: String
     let joinURL: String?
