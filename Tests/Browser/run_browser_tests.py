@@ -1272,6 +1272,8 @@ EXPECTED_SECONDS = {
     "ChannelRadioTests": 60,
     # The channel's videos: two 8 s clips packaged in setUpModule, then three tests (27 s in all).
     "ChannelVideoTests": 28,
+    # The catalogues and the language choice (#22).
+    "LanguageTests": 5,
 }
 
 
