@@ -1,5 +1,7 @@
 // Podium REST client: JSON in and out, CSRF header on writes, errors as ApiError.
 
+import { t } from './i18n.js';
+
 /** An error answered by the server as {"error":{"code","message"}}, or a network failure. */
 export class ApiError extends Error {
   constructor(status, code, message, detail = null) {
@@ -52,7 +54,7 @@ export async function api(path, { method = 'GET', body, headers = {}, signal } =
     response = await fetch(path, init);
   } catch (error) {
     if (error && error.name === 'AbortError') throw error;
-    throw new ApiError(0, 'network', 'Cannot reach the server. Check your connection and try again.');
+    throw new ApiError(0, 'network', t('errors.network'));
   }
   if (!response.ok) throw await errorFrom(response);
   if (response.status === 204) return null;

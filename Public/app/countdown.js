@@ -6,6 +6,8 @@
 //
 // State for tests: the message's data-retry-after (the seconds left, absent when nothing to wait).
 
+import { t } from './i18n.js';
+
 const timers = new WeakMap(); // message element -> its countdown's interval
 
 /**
@@ -27,11 +29,11 @@ export function showRetry(message, text, { wait = 0, button = null, label = null
   const tick = () => {
     const left = Math.ceil((until - Date.now()) / 1000);
     if (left > 0) {
-      message.textContent = text + ' Try again in ' + left + ' s.';
+      message.textContent = t('common.retry-again-in', { text, seconds: left });
       message.dataset.retryAfter = String(left);
       if (button) {
         button.disabled = true;
-        button.textContent = 'Wait ' + left + ' s';
+        button.textContent = t('common.retry-wait', { seconds: left });
       }
       return;
     }
@@ -59,7 +61,7 @@ export function stopRetry(message) {
  * other error.
  */
 export function passcodeRefusal(code, retryAfter = 0) {
-  if (code === 'passcode_wrong') return retryAfter ? 'Wrong passcode.' : 'Wrong passcode. Check it and try again.';
-  if (code === 'rate_limited') return retryAfter ? 'Too many wrong passcodes.' : 'Too many wrong passcodes. Wait a minute, then try again.';
+  if (code === 'passcode_wrong') return retryAfter ? t('common.retry-wrong-passcode') : t('errors.passcode_wrong');
+  if (code === 'rate_limited') return retryAfter ? t('common.retry-too-many') : t('common.retry-too-many-wait');
   return null;
 }

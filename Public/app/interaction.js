@@ -3,6 +3,7 @@
 // events, the latest tallies, the viewer's own answers, the audience's questions and the viewer
 // list; plus the bar chart and the word cloud, drawn with plain DOM (text via textContent only).
 
+import { t, language, formatNumber as formatLocalNumber, formatRelativeTime, formatDate } from './i18n.js';
 import { el } from './ui.js';
 
 /**
@@ -153,7 +154,7 @@ export function pollTitle(polls, pollId) {
   const index = list.findIndex((p) => p.poll.id === pollId);
   const entry = index >= 0 ? list[index] : null;
   const number = index >= 0 ? index + 1 : null;
-  const label = number ? 'Poll ' + number : 'Poll';
+  const label = number ? t('poll.label-number', { number }) : t('poll.label');
   return { number, label, full: entry ? label + ' · ' + entry.poll.question : label };
 }
 
@@ -170,7 +171,7 @@ export function percent(part, whole) {
 export function barChart({ choices, counts = [], answered = 0, correct = null, mine = null, showCounts = true }) {
   const total = answered || 0;
   const max = Math.max(1, ...counts);
-  const list = el('ol', { class: 'bars', attrs: { 'aria-label': 'Results' } });
+  const list = el('ol', { class: 'bars', attrs: { 'aria-label': t('poll.results') } });
   choices.forEach((choice, index) => {
     const count = counts[index] || 0;
     const pct = percent(count, total);
@@ -179,17 +180,17 @@ export function barChart({ choices, counts = [], answered = 0, correct = null, m
     const fill = el('span', { class: 'bar-fill' });
     fill.style.width = (showCounts ? (count / max) * 100 : 0) + '%';
     const label = el('span', { class: 'bar-label' }, [
-      isCorrect ? el('span', { class: 'bar-mark', text: '✓', attrs: { 'aria-label': 'right answer' } }) : null,
+      isCorrect ? el('span', { class: 'bar-mark', text: '✓', attrs: { 'aria-label': t('poll.right-answer') } }) : null,
       el('span', { class: 'bar-text', text: choice }),
-      isMine ? el('span', { class: 'tag tag-mine', text: 'Your answer' }) : null,
+      isMine ? el('span', { class: 'tag tag-mine', text: t('poll.your-answer') }) : null,
     ]);
     const value = showCounts
-      ? el('span', { class: 'bar-value' }, [el('strong', { text: String(count) }), el('span', { text: ' · ' + pct + '%' })])
+      ? el('span', { class: 'bar-value' }, [el('strong', { text: formatNumber(count) }), el('span', { text: ' · ' + t('poll.percent', { percent: pct }) })])
       : null;
     list.append(el('li', {
       class: 'bar-row',
       data: { index, count, percent: pct, correct: String(isCorrect), mine: String(isMine) },
-      attrs: { 'aria-label': choice + ': ' + count + ' (' + pct + '%)' + (isCorrect ? ', right answer' : '') + (isMine ? ', your answer' : '') },
+      attrs: { 'aria-label': [t('poll.bar-label', { choice, count, percent: pct }), isCorrect ? t('poll.bar-right') : null, isMine ? t('poll.bar-mine') : null].filter(Boolean).join(', ') },
     }, [el('div', { class: 'bar-head' }, [label, value]), el('div', { class: 'bar-track', attrs: { 'aria-hidden': 'true' } }, [fill])]));
   });
   return list;
@@ -220,9 +221,9 @@ export function wordFrequencies(texts, limit = 40) {
 /** A word cloud: spans sized by frequency, in a shuffled but stable order. */
 export function wordCloud(texts) {
   const words = wordFrequencies(texts);
-  const box = el('div', { class: 'word-cloud', attrs: { 'aria-label': 'Word cloud of the answers', 'data-role': 'word-cloud' } });
+  const box = el('div', { class: 'word-cloud', attrs: { 'aria-label': t('poll.word-cloud'), 'data-role': 'word-cloud' } });
   if (!words.length) {
-    box.append(el('span', { class: 'muted', text: 'Words from the answers will appear here.' }));
+    box.append(el('span', { class: 'muted', text: t('poll.words-appear') }));
     return box;
   }
   const max = words[0].count;
@@ -231,32 +232,36 @@ export function wordCloud(texts) {
   const ordered = [];
   words.forEach((w, i) => (i % 2 ? ordered.push(w) : ordered.unshift(w)));
   for (const { word, count } of ordered) {
-    const t = max === min ? 1 : (count - min) / (max - min);
-    const span = el('span', { class: 'cloud-word w' + Math.round(t * 4), text: word, data: { count }, attrs: { title: word + ': ' + count } });
-    span.style.fontSize = (14 + t * 22).toFixed(1) + 'px';
+    const weight = max === min ? 1 : (count - min) / (max - min);
+    const span = el('span', { class: 'cloud-word w' + Math.round(weight * 4), text: word, data: { count }, attrs: { title: word + ': ' + formatNumber(count) } });
+    span.style.fontSize = (14 + weight * 22).toFixed(1) + 'px';
     box.append(span);
   }
   return box;
 }
 
-/** 1st, 2nd, 3rd, 4th, 11th, 21st… */
+/**
+ * A rank as the page's language writes it inside `poll.rank-of`: 1st, 2nd, 3rd, 11th… in English;
+ * the number alone elsewhere (each language's message says "Platz 2", "2. místo" around it).
+ */
 export function ordinal(n) {
+  if (language !== 'en' && language !== 'qps') return formatLocalNumber(n);
   const tens = n % 100;
   if (tens >= 11 && tens <= 13) return n + 'th';
   return n + ({ 1: 'st', 2: 'nd', 3: 'rd' }[n % 10] || 'th');
 }
 
-/** 1,420 */
+/** 1,420 (in the page's language: 1.420, 1 420…) */
 export function formatNumber(n) {
-  return Number(n || 0).toLocaleString('en-US');
+  return formatLocalNumber(Number(n || 0));
 }
 
 /** The quiz leaderboard: an ordered list of rank, name, score. Rows carry data-rank, data-score. */
 export function leaderboardList(board, { highlight = null } = {}) {
-  const list = el('ol', { class: 'leaderboard', attrs: { 'aria-label': 'Leaderboard', 'data-role': 'leaderboard' } });
+  const list = el('ol', { class: 'leaderboard', attrs: { 'aria-label': t('poll.leaderboard'), 'data-role': 'leaderboard' } });
   const entries = (board && board.entries) || [];
   if (!entries.length) {
-    list.append(el('li', { class: 'leader-empty', text: 'No points scored yet.' }));
+    list.append(el('li', { class: 'leader-empty', text: t('poll.no-points') }));
     return list;
   }
   for (const entry of entries) {
@@ -278,7 +283,7 @@ export function timeAgo(iso) {
   const then = Date.parse(iso);
   if (!Number.isFinite(then)) return '';
   const seconds = Math.max(0, (Date.now() - then) / 1000);
-  if (seconds < 45) return 'just now';
-  if (seconds < 3600) return Math.round(seconds / 60) + ' min ago';
-  return new Date(then).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  if (seconds < 45) return t('common.just-now');
+  if (seconds < 3600) return formatRelativeTime(-seconds);
+  return formatDate(then, { hour: '2-digit', minute: '2-digit' });
 }

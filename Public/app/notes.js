@@ -9,6 +9,7 @@
 // (idle | saving | saved | error)[data-behind] (the slide on show, while the panel stays on the
 // one being written); #notes-text; [data-action=notes-follow].
 
+import { t, errorText } from './i18n.js';
 import { api } from './api.js';
 import { el, icon } from './ui.js';
 
@@ -31,9 +32,9 @@ export class ViewerNotes {
     this.writing = false; // typed in on this slide, and the field still has focus
     this.base = '/api/v1/sessions/' + encodeURIComponent(code) + '/notes';
     this.button = el('button', {
-      class: 'btn', attrs: { type: 'button', id: 'notes-button', 'aria-label': 'My notes', title: 'My notes on this slide', 'aria-expanded': 'false', 'aria-controls': 'notes-panel' },
+      class: 'btn', attrs: { type: 'button', id: 'notes-button', 'aria-label': t('notes.my-notes'), title: t('notes.button-title'), 'aria-expanded': 'false', 'aria-controls': 'notes-panel' },
       on: { click: () => this.toggle() },
-    }, [icon('note', 18), el('span', { class: 'btn-label', text: 'Notes' }), el('span', { class: 'note-dot', attrs: { 'aria-hidden': 'true' } })]);
+    }, [icon('note', 18), el('span', { class: 'btn-label', text: t('notes.button') }), el('span', { class: 'note-dot', attrs: { 'aria-hidden': 'true' } })]);
     const status = bar.querySelector('#download') || bar.querySelector('#fullscreen');
     bar.insertBefore(this.button, status);
     this.build(watch);
@@ -43,12 +44,12 @@ export class ViewerNotes {
   build(watch) {
     this.title = el('h2', { class: 'notes-title', attrs: { id: 'notes-title' } });
     this.text = el('textarea', {
-      class: 'input notes-text', attrs: { id: 'notes-text', rows: 6, maxlength: MAX_NOTE, placeholder: 'Write your notes on this slide. Only you can read them.', 'aria-labelledby': 'notes-title' },
+      class: 'input notes-text', attrs: { id: 'notes-text', rows: 6, maxlength: MAX_NOTE, placeholder: t('notes.placeholder'), 'aria-labelledby': 'notes-title' },
     });
     this.state = el('span', { class: 'notes-state', attrs: { 'data-role': 'notes-state', 'aria-live': 'polite' } });
     this.download = el('a', {
       class: 'btn btn-sm', attrs: { href: this.base + '.md', download: 'notes.md', 'data-action': 'download-notes' },
-    }, [icon('download', 16), el('span', { text: 'Download notes (Markdown)' })]);
+    }, [icon('download', 16), el('span', { text: t('notes.download') })]);
     this.behind = el('p', { class: 'notes-behind', attrs: { 'aria-live': 'polite' } });
     this.followButton = el('button', {
       class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'notes-follow' },
@@ -56,7 +57,7 @@ export class ViewerNotes {
     });
     this.behindNotice = el('div', { class: 'notes-behind-notice' }, [this.behind, this.followButton]);
     this.behindNotice.hidden = true;
-    const close = el('button', { class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Close notes', title: 'Close' }, on: { click: () => this.toggle(false) } }, [icon('x', 20)]);
+    const close = el('button', { class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': t('notes.close'), title: t('common.close') }, on: { click: () => this.toggle(false) } }, [icon('x', 20)]);
     this.panel = el('section', { class: 'notes-panel', attrs: { id: 'notes-panel', 'aria-labelledby': 'notes-title' } }, [
       el('div', { class: 'notes-head' }, [icon('note', 18), this.title, close]),
       this.behindNotice,
@@ -68,7 +69,7 @@ export class ViewerNotes {
     this.text.addEventListener('input', () => {
       this.dirty = true;
       this.writing = true;
-      this.setState('idle', 'Typing…');
+      this.setState('idle', t('notes.typing'));
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.save(), SAVE_AFTER);
     });
@@ -116,8 +117,8 @@ export class ViewerNotes {
     this.behindNotice.hidden = !stay;
     if (stay) {
       this.panel.dataset.behind = String(shown);
-      this.behind.textContent = 'You are writing on slide ' + this.page + '; the presenter is on slide ' + shown + '.';
-      this.followButton.textContent = 'Go to slide ' + shown;
+      this.behind.textContent = t('notes.behind', { page: this.page, shown });
+      this.followButton.textContent = t('notes.go-to', { page: shown });
     } else {
       delete this.panel.dataset.behind;
     }
@@ -126,17 +127,17 @@ export class ViewerNotes {
       if (this.dirty && this.page !== null) this.save();
       this.writing = false;
       this.page = page;
-      this.title.textContent = 'My notes · slide ' + page;
+      this.title.textContent = t('notes.title', { page });
       this.panel.dataset.page = String(page);
       if (!this.dirty || force) {
         this.text.value = this.notes.get(page) || '';
         this.dirty = false;
       }
-      this.setState(this.notes.has(page) ? 'saved' : 'idle', this.notes.has(page) ? 'Saved' : '');
+      this.setState(this.notes.has(page) ? 'saved' : 'idle', this.notes.has(page) ? t('notes.saved') : '');
     }
     const has = Boolean(this.notes.get(page));
     this.button.dataset.hasNote = String(has);
-    this.button.setAttribute('aria-label', has ? 'My notes (this slide has a note)' : 'My notes');
+    this.button.setAttribute('aria-label', has ? t('notes.my-notes-has') : t('notes.my-notes'));
   }
 
   toggle(show = this.panel.hidden) {
@@ -167,18 +168,18 @@ export class ViewerNotes {
     const page = this.page;
     const text = this.text.value;
     this.dirty = false;
-    this.setState('saving', 'Saving…');
+    this.setState('saving', t('notes.saving'));
     if (this.saving) await this.saving.catch(() => {});
     this.saving = api(this.base + '/' + page, { method: 'PUT', body: { text } });
     try {
       await this.saving;
       if (text.trim()) this.notes.set(page, text);
       else this.notes.delete(page);
-      if (page === this.page && !this.dirty) this.setState('saved', text.trim() ? 'Saved' : 'Note deleted');
+      if (page === this.page && !this.dirty) this.setState('saved', text.trim() ? t('notes.saved') : t('notes.deleted'));
     } catch (error) {
       if (page === this.page) {
         this.dirty = true;
-        this.setState('error', 'Not saved: ' + ((error && error.message) || 'try again.'));
+        this.setState('error', t('notes.not-saved', { reason: errorText(error) }));
       }
     } finally {
       this.saving = null;

@@ -5,6 +5,7 @@
 // [data-collapsed]; options .poll-option[data-index][data-correct][data-mine]; the chart's rows
 // .bar-row[data-count][data-correct][data-mine].
 
+import { t, errorText } from './i18n.js';
 import { el, toast, icon, modalDialog } from './ui.js';
 import { PublicQuestions } from './viewer-questions.js';
 import { InteractionState, barChart, leaderboardList, ordinal, formatNumber, pollTitle } from './interaction.js';
@@ -76,7 +77,7 @@ export class ViewerInteraction {
       on: { click: () => { this.collapsed = false; this.render(); this.focusSheet(); } },
     }, [icon('chart', 18), el('span', { class: 'poll-pill-text' })]);
     this.pill.hidden = true;
-    this.sheet = el('section', { class: 'poll-sheet', attrs: { id: 'poll-sheet', 'aria-label': 'Poll', 'aria-live': 'polite', tabindex: '-1' } });
+    this.sheet = el('section', { class: 'poll-sheet', attrs: { id: 'poll-sheet', 'aria-label': t('poll.label'), 'aria-live': 'polite', tabindex: '-1' } });
     this.sheet.hidden = true;
     this.watch.append(this.sheet, this.pill);
     // Arrow keys on a choice move between choices; they must not turn the page too.
@@ -134,8 +135,8 @@ export class ViewerInteraction {
     this.fitStage();
     const answered = this.state.myAnswers.has(poll.id);
     this.pill.querySelector('.poll-pill-text').textContent = entry.status === 'open'
-      ? (answered ? 'Poll open — answer sent' : 'Poll open — answer')
-      : entry.status === 'revealed' ? 'Poll — see the answer' : 'Poll closed';
+      ? (answered ? t('poll.pill-open-sent') : t('poll.pill-open'))
+      : entry.status === 'revealed' ? t('poll.pill-revealed') : t('poll.pill-closed');
     this.pill.classList.toggle('is-attention', entry.status === 'open' && !answered);
   }
 
@@ -144,13 +145,13 @@ export class ViewerInteraction {
     this.shownId = poll.id;
     this.sheet.dataset.pollId = String(poll.id);
     const collapse = el('button', {
-      class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Hide the poll', title: 'Hide', 'data-action': 'collapse-poll' },
+      class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': t('poll.hide'), title: t('poll.hide-short'), 'data-action': 'collapse-poll' },
       on: { click: () => this.hideSheet() },
     }, [icon('chevronDown', 20)]);
     this.statusChip = el('span', { class: 'poll-chip' });
     // Named as on the presenter's screen: by its place in the session ("Poll 2"), never its id.
     const label = pollTitle(this.state.polls, poll.id).label;
-    const kicker = poll.quiz ? [icon('trophy', 16), el('span', { text: 'Quiz · ' + label })] : [icon('chart', 16), el('span', { text: label })];
+    const kicker = poll.quiz ? [icon('trophy', 16), el('span', { text: t('poll.quiz-label', { label }) })] : [icon('chart', 16), el('span', { text: label })];
     const head = el('div', { class: 'sheet-head' }, [el('span', { class: 'sheet-kicker', attrs: { 'data-role': 'poll-label' } }, kicker), this.statusChip, collapse]);
     const question = el('h2', { class: 'poll-question', text: poll.question, attrs: { id: 'poll-q-' + poll.id } });
     this.form = el('form', { class: 'poll-form', attrs: { 'aria-labelledby': 'poll-q-' + poll.id, novalidate: true } });
@@ -161,7 +162,7 @@ export class ViewerInteraction {
     this.options = [];
     if (poll.kind === 'choice') {
       const group = el('div', { class: 'poll-options', attrs: { role: poll.multiple ? 'group' : 'radiogroup', 'aria-labelledby': 'poll-q-' + poll.id } });
-      if (poll.multiple) group.append(el('p', { class: 'poll-hint', text: 'Pick one or more.' }));
+      if (poll.multiple) group.append(el('p', { class: 'poll-hint', text: t('poll.pick-several') }));
       poll.choices.forEach((choice, index) => {
         const input = el('input', { attrs: { type: poll.multiple ? 'checkbox' : 'radio', name: 'poll-' + poll.id, value: index } });
         input.addEventListener('change', () => this.onPick(poll, index, input.checked));
@@ -177,7 +178,7 @@ export class ViewerInteraction {
       this.form.append(group);
       this.textField = null;
     } else {
-      this.textField = el('textarea', { class: 'input poll-text', attrs: { rows: 3, maxlength: MAX_ANSWER, placeholder: 'Your answer', 'aria-label': 'Your answer' } });
+      this.textField = el('textarea', { class: 'input poll-text', attrs: { rows: 3, maxlength: MAX_ANSWER, placeholder: t('poll.your-answer'), 'aria-label': t('poll.your-answer') } });
       this.textField.addEventListener('input', () => {
         this.drafts.set(poll.id, { text: this.textField.value });
         this.updateButton(this.state.poll(poll.id));
@@ -248,7 +249,7 @@ export class ViewerInteraction {
     // Once sent, the button comes back only when the viewer picks something else.
     this.submitButton.hidden = !open || (answered && !this.changed(poll) && !this.sending);
     this.submitButton.disabled = this.sending || !this.changed(poll);
-    this.submitButton.textContent = this.sending ? 'Sending…' : answered ? 'Change my answer' : 'Send answer';
+    this.submitButton.textContent = this.sending ? t('poll.sending') : answered ? t('poll.change-answer') : t('poll.send-answer');
   }
 
   updatePoll(entry) {
@@ -259,7 +260,7 @@ export class ViewerInteraction {
     this.sheet.dataset.pollStatus = status;
     this.sheet.dataset.answered = String(Boolean(mine));
     this.sheet.dataset.collapsed = String(this.collapsed);
-    this.statusChip.textContent = open ? 'Open' : status === 'revealed' ? 'Answer revealed' : 'Closed';
+    this.statusChip.textContent = open ? t('poll.status-open') : status === 'revealed' ? t('poll.status-revealed') : t('poll.status-closed');
     this.statusChip.className = 'poll-chip ' + (open ? 'is-open' : status === 'revealed' ? 'is-revealed' : 'is-closed');
     const revealed = status === 'revealed';
     const correct = revealed ? poll.correct || [] : [];
@@ -279,7 +280,7 @@ export class ViewerInteraction {
         const mark = label.querySelector('.poll-option-mark');
         mark.replaceChildren();
         if (isCorrect) mark.append(el('span', { class: 'tag tag-correct', text: '✓ Right answer' }));
-        if (held.has(index) && !open) mark.append(el('span', { class: 'tag tag-mine', text: 'You' }));
+        if (held.has(index) && !open) mark.append(el('span', { class: 'tag tag-mine', text: t('poll.you') }));
       });
       // Once the chart is there it carries the choices: the list would say it twice.
       this.form.hidden = !open && showResults;
@@ -297,21 +298,21 @@ export class ViewerInteraction {
     let note = '';
     let noteKind = '';
     if (open && mine) {
-      note = 'Answer sent — you can change it until the poll closes.';
+      note = t('poll.note-sent');
       noteKind = 'ok';
     } else if (open) {
-      note = poll.kind === 'choice' ? (poll.multiple ? 'Tick your answers, then send.' : 'Pick an answer, then send.') : 'Type your answer, then send.';
-      if (poll.quiz) note += ' Right answers score points — the faster, the more.';
+      note = poll.kind === 'choice' ? (poll.multiple ? t('poll.note-tick') : t('poll.note-pick')) : t('poll.note-type');
+      if (poll.quiz) note += ' ' + t('poll.quiz-note');
     } else if (status === 'closed') {
-      note = mine ? 'Poll closed. Your answer counts.' : 'Poll closed.';
+      note = mine ? t('poll.note-closed-counts') : t('poll.note-closed');
     } else if (revealed) {
       if (poll.kind === 'choice' && correct.length) {
         const right = mine && mine.choices && mine.choices.length && mine.choices.every((c) => correct.includes(c))
           && correct.every((c) => mine.choices.includes(c));
-        note = !mine ? 'You did not answer this one.' : right ? 'You got it right!' : 'Not quite — the right answer is marked ✓.';
+        note = !mine ? t('poll.note-not-answered') : right ? t('poll.note-right') : t('poll.note-wrong');
         noteKind = mine && right ? 'ok' : '';
       } else {
-        note = 'Poll closed.';
+        note = t('poll.note-closed');
       }
     }
     this.note.textContent = note;
@@ -325,7 +326,7 @@ export class ViewerInteraction {
         correct: revealed ? correct : null, mine: mine && mine.choices ? mine.choices : null,
       });
       this.results.replaceChildren(
-        el('p', { class: 'poll-rate', text: results.answered + (results.answered === 1 ? ' answer' : ' answers') }),
+        el('p', { class: 'poll-rate', text: t('poll.answers', { count: results.answered || 0 }) }),
         chart,
       );
       this.results.hidden = false;
@@ -354,15 +355,15 @@ export class ViewerInteraction {
     }
     const players = (mine && mine.players) || (board && board.players) || 0;
     const score = mine ? mine.score : 0;
-    const standing = mine && mine.rank ? ordinal(mine.rank) + ' of ' + players : players ? 'not on the board yet' : '';
+    const standing = mine && mine.rank ? t('poll.rank-of', { rank: ordinal(mine.rank), players }) : players ? t('poll.not-on-board') : '';
     const card = el('div', { class: 'my-score', attrs: { 'data-role': 'my-score', 'data-score': score, 'data-rank': (mine && mine.rank) || '', 'data-players': players } }, [
       icon('trophy', 22),
       el('span', { class: 'my-score-text' }, [
-        el('strong', { text: 'You: ' + formatNumber(score) + (score === 1 ? ' point' : ' points') }),
+        el('strong', { text: t('poll.my-points', { count: score }) }),
         standing ? el('span', { text: ' — ' + standing }) : null,
       ]),
     ]);
-    box.replaceChildren(card, el('h3', { class: 'quiz-box-title', text: 'Leaderboard' }), leaderboardList(board, { highlight: mine && mine.rank ? mine : null }));
+    box.replaceChildren(card, el('h3', { class: 'quiz-box-title', text: t('poll.leaderboard') }), leaderboardList(board, { highlight: mine && mine.rank ? mine : null }));
     box.hidden = false;
   }
 
@@ -389,7 +390,7 @@ export class ViewerInteraction {
       this.drafts.delete(poll.id);
       if (this.textField && document.activeElement === this.textField) this.textField.blur();
     } catch (error) {
-      const text = error && error.code === 'poll_closed' ? 'Too late: the poll just closed.' : (error && error.message) || 'Your answer was not sent.';
+      const text = error && error.code ? errorText(error) : t('poll.not-sent');
       toast(text, { kind: 'error' });
     } finally {
       this.sending = false;
@@ -401,9 +402,9 @@ export class ViewerInteraction {
 
   buildAsk(bar) {
     this.askButton = el('button', {
-      class: 'btn', attrs: { type: 'button', id: 'ask-button', 'aria-label': 'Ask a question', title: 'Ask the presenter a question' },
+      class: 'btn', attrs: { type: 'button', id: 'ask-button', 'aria-label': t('ask.label'), title: t('ask.title') },
       on: { click: () => this.openAsk() },
-    }, [icon('message', 18), el('span', { class: 'btn-label', text: 'Ask' })]);
+    }, [icon('message', 18), el('span', { class: 'btn-label', text: t('ask.button') })]);
     const status = bar.querySelector('#status');
     bar.insertBefore(this.askButton, status ? status.nextSibling : null);
   }
@@ -411,30 +412,30 @@ export class ViewerInteraction {
   openAsk() {
     if (!this.live) return;
     if (this.live.state.ended) {
-      toast('The session has ended: questions are closed.');
+      toast(t('ask.closed'));
       return;
     }
     const page = this.stage.page || this.live.state.page;
     const text = el('textarea', {
-      class: 'input ask-text', attrs: { id: 'ask-text', rows: 4, maxlength: MAX_QUESTION, required: true, placeholder: 'Type your question', 'aria-describedby': 'ask-count' },
+      class: 'input ask-text', attrs: { id: 'ask-text', rows: 4, maxlength: MAX_QUESTION, required: true, placeholder: t('ask.placeholder'), 'aria-describedby': 'ask-count' },
     });
-    const count = el('span', { class: 'field-hint ask-count', text: '0 / ' + MAX_QUESTION, attrs: { id: 'ask-count' } });
+    const count = el('span', { class: 'field-hint ask-count', text: t('ask.count', { length: 0, max: MAX_QUESTION }), attrs: { id: 'ask-count' } });
     const aboutBox = el('input', { attrs: { type: 'checkbox', id: 'ask-about-slide', checked: true } });
     const anonBox = el('input', { attrs: { type: 'checkbox', id: 'ask-anonymous' } });
     const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
-    const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
-    const send = el('button', { class: 'btn btn-primary', attrs: { type: 'submit', id: 'ask-send', disabled: true } }, [icon('send', 18), el('span', { text: 'Send question' })]);
+    const cancel = el('button', { class: 'btn', text: t('common.cancel'), attrs: { type: 'button' } });
+    const send = el('button', { class: 'btn btn-primary', attrs: { type: 'submit', id: 'ask-send', disabled: true } }, [icon('send', 18), el('span', { text: t('ask.send') })]);
     text.addEventListener('input', () => {
-      count.textContent = text.value.length + ' / ' + MAX_QUESTION;
+      count.textContent = t('ask.count', { length: text.value.length, max: MAX_QUESTION });
       send.disabled = !text.value.trim();
     });
     const { dialog, content: form } = modalDialog({
-      title: 'Ask the presenter', id: 'ask-dialog', cls: 'ask-dialog', form: true, contentCls: 'ask-form', open: false,
+      title: t('ask.dialog-title'), id: 'ask-dialog', cls: 'ask-dialog', form: true, contentCls: 'ask-form', open: false,
       actions: [cancel, send], body: [
-        el('label', { class: 'field', attrs: { for: 'ask-text' } }, [el('span', { class: 'field-label', text: 'Your question' }), text, count]),
-        el('label', { class: 'check', attrs: { for: 'ask-about-slide' } }, [aboutBox, el('span', { text: 'About this slide (p. ' + page + ')' })]),
-        el('label', { class: 'check', attrs: { for: 'ask-anonymous' } }, [anonBox, el('span', { text: 'Ask anonymously' }),
-          el('span', { class: 'field-hint', text: ' — the presenter will not see your name' })]),
+        el('label', { class: 'field', attrs: { for: 'ask-text' } }, [el('span', { class: 'field-label', text: t('ask.your-question') }), text, count]),
+        el('label', { class: 'check', attrs: { for: 'ask-about-slide' } }, [aboutBox, el('span', { text: t('ask.about-slide', { page }) })]),
+        el('label', { class: 'check', attrs: { for: 'ask-anonymous' } }, [anonBox, el('span', { text: t('ask.anonymously') }),
+          el('span', { class: 'field-hint', text: ' ' + t('ask.anonymously-hint') })]),
         error,
       ],
     });
@@ -453,9 +454,9 @@ export class ViewerInteraction {
       try {
         await this.live.send(command);
         dialog.close();
-        toast(anonBox.checked ? 'Question sent anonymously.' : 'Question sent to the presenter.', { kind: 'success' });
+        toast(anonBox.checked ? t('ask.sent-anonymously') : t('ask.sent'), { kind: 'success' });
       } catch (failure) {
-        error.textContent = (failure && failure.message) || 'Your question was not sent.';
+        error.textContent = failure && (failure.code || failure.message) ? errorText(failure) : t('ask.not-sent');
         send.disabled = false;
       }
     });

@@ -2,16 +2,17 @@
 // itself: every control that has a key says so with `aria-keyshortcuts` (which screen readers
 // announce too), so the list cannot disagree with what the keys do. Keys that belong to no single
 // button (Space for the next slide, holding `.` for the pointer) are declared on <body
-// data-extra-shortcuts="keys=what;keys=what">. A control marked `data-shortcut-click` needs no
+// data-extra-shortcuts="keys=message-key;keys=message-key"> (a catalogue key; plain words still work). A control marked `data-shortcut-click` needs no
 // handler of its own: its key clicks it (when it is shown and enabled).
 //
 // State for tests: dialog.shortcuts-dialog with .shortcut-row[data-keys].
 
 import { el, infoDialog, isTyping, dialogOpen } from './ui.js';
+import { t, has } from './i18n.js';
 
 const NAMES = {
-  ArrowLeft: '←', ArrowRight: '→', ArrowUp: '↑', ArrowDown: '↓', Control: 'Ctrl', Meta: '⌘', Space: 'Space',
-  PageUp: 'Page Up', PageDown: 'Page Down', Escape: 'Esc',
+  ArrowLeft: '←', ArrowRight: '→', ArrowUp: '↑', ArrowDown: '↓', Control: 'Ctrl', Meta: '⌘', Space: t('common.key-space'),
+  PageUp: t('common.key-page-up'), PageDown: t('common.key-page-down'), Escape: t('common.key-escape'),
 };
 
 /** What a control does, in words: its label, or its title without the "(key)" hint. */
@@ -32,9 +33,12 @@ export function pageShortcuts(root = document) {
   }
   for (const pair of (document.body.dataset.extraShortcuts || '').split(';')) {
     const [keys, what] = pair.split('=');
-    if (keys && what && !rows.has(keys.trim())) rows.set(keys.trim(), { keys: keys.trim().split(/\s+/), what: what.trim() });
+    if (!keys || !what || rows.has(keys.trim())) continue;
+    // The page names a catalogue message (`ArrowRight=live.browse-next`), or (older pages) says it in English.
+    const words = has(what.trim()) ? t(what.trim()) : what.trim();
+    rows.set(keys.trim(), { keys: keys.trim().split(/\s+/), what: words });
   }
-  rows.set('?', { keys: ['?'], what: 'Show these shortcuts' });
+  rows.set('?', { keys: ['?'], what: t('common.shortcuts-show') });
   return [...rows.values()];
 }
 
@@ -53,14 +57,14 @@ export function showShortcuts() {
   for (const { keys, what } of pageShortcuts()) {
     const combos = [];
     keys.forEach((combo, index) => {
-      if (index) combos.push(el('span', { class: 'shortcut-or', text: 'or' }));
+      if (index) combos.push(el('span', { class: 'shortcut-or', text: t('common.shortcuts-or') }));
       combos.push(...keyNodes(combo));
     });
     list.append(el('div', { class: 'shortcut-row', attrs: { 'data-keys': keys.join(' ') } }, [
       el('dt', {}, combos), el('dd', { text: what }),
     ]));
   }
-  return infoDialog({ title: 'Keyboard shortcuts', body: [list], cls: 'shortcuts-dialog' });
+  return infoDialog({ title: t('common.shortcuts-title'), body: [list], cls: 'shortcuts-dialog' });
 }
 
 /** The key press as `aria-keyshortcuts` writes it: "J", "Alt+3", "Control+Z". */

@@ -17,6 +17,7 @@
 // [data-count][data-percent][data-correct]; .spot-word[data-count]; .spot-answer; .spot-question;
 // .spot-leader[data-rank][data-name][data-score]; [data-role=spot-answered][data-answered].
 
+import { t } from './i18n.js';
 import { el } from './ui.js';
 import { wordFrequencies, percent, formatNumber, pollTitle, ordinal } from './interaction.js';
 
@@ -54,13 +55,13 @@ export class SpotlightScreen {
     const parts = [this.head, this.body];
     if (onTakeOff) {
       this.takeOff = el('button', {
-        class: 'btn spot-take-off', attrs: { type: 'button', 'data-action': 'spotlight-off', title: 'Take it off everyone’s screen' },
-        text: 'Take off screen', on: { click: () => this.onTakeOff() },
+        class: 'btn spot-take-off', attrs: { type: 'button', 'data-action': 'spotlight-off', title: t('spotlight.take-off-title') },
+        text: t('spotlight.take-off'), on: { click: () => this.onTakeOff() },
       });
       parts.push(this.takeOff);
     }
     this.screen = el('section', {
-      class: 'spotlight-screen', attrs: { id: 'spotlight', role: 'region', 'aria-label': 'On screen for everyone' },
+      class: 'spotlight-screen', attrs: { id: 'spotlight', role: 'region', 'aria-label': t('spotlight.on-screen-for-everyone') },
     }, parts);
     this.screen.hidden = true;
     this.screen.dataset.kind = 'none';
@@ -129,10 +130,10 @@ export class SpotlightScreen {
         this.renderLeaderboard();
         break;
       default:
-        this.setHead('On screen', '');
+        this.setHead(t('spotlight.on-screen'), '');
         this.body.replaceChildren();
     }
-    this.screen.setAttribute('aria-label', 'On screen for everyone: ' + (this.head.textContent || kind));
+    this.screen.setAttribute('aria-label', t('spotlight.on-screen-for-everyone-what', { what: this.head.textContent || kind }));
   }
 
   setHead(kicker, title) {
@@ -145,23 +146,23 @@ export class SpotlightScreen {
   answeredLine(entry, answered) {
     const open = entry && entry.status === 'open';
     return el('p', { class: 'spot-foot', data: { role: 'spot-answered', answered } }, [
-      el('strong', { text: formatNumber(answered) + (answered === 1 ? ' answer' : ' answers') }),
-      el('span', { text: open ? ' · voting is open' : ' · voting closed' }),
+      el('strong', { text: t('poll.answers', { count: answered }) }),
+      el('span', { text: ' · ' + (open ? t('spotlight.voting-open') : t('spotlight.voting-closed')) }),
     ]);
   }
 
   renderChart(polls, entry) {
-    if (!entry) return this.missing('This poll is not in the session.');
+    if (!entry) return this.missing(t('spotlight.poll-missing'));
     const { poll } = entry;
     const title = pollTitle(polls, poll.id);
-    this.setHead(title.label + ' · Results', poll.question);
+    this.setHead(t('spotlight.results-head', { label: title.label }), poll.question);
     const results = this.results.get(poll.id) || { counts: [], answered: 0 };
     const counts = results.counts || [];
     const answered = results.answered || 0;
     const max = Math.max(1, ...counts);
     // The right answer shows once it is revealed to the room (the console's copy knows it sooner).
     const correct = entry.status === 'revealed' ? poll.correct || [] : [];
-    const list = el('ol', { class: 'spot-bars', attrs: { 'aria-label': 'Results' } });
+    const list = el('ol', { class: 'spot-bars', attrs: { 'aria-label': t('poll.results') } });
     poll.choices.forEach((choice, index) => {
       const count = counts[index] || 0;
       const pct = percent(count, answered);
@@ -171,15 +172,15 @@ export class SpotlightScreen {
       list.append(el('li', {
         class: 'spot-bar' + (right ? ' is-correct' : ''),
         data: { index, count, percent: pct, correct: String(right) },
-        attrs: { 'aria-label': LETTERS[index] + ', ' + choice + ': ' + count + (count === 1 ? ' vote' : ' votes') + ', ' + pct + '%' + (right ? ', right answer' : '') },
+        attrs: { 'aria-label': [LETTERS[index], t('poll.bar-label', { choice, count, percent: pct }), right ? t('poll.bar-right') : null].filter(Boolean).join(', ') },
       }, [
         el('div', { class: 'spot-bar-head' }, [
           el('span', { class: 'spot-letter', text: LETTERS[index], attrs: { 'aria-hidden': 'true' } }),
           el('span', { class: 'spot-choice', text: choice }),
-          right ? el('span', { class: 'spot-right', text: '✓ Right answer' }) : null,
+          right ? el('span', { class: 'spot-right', text: t('spotlight.right-answer') }) : null,
           el('span', { class: 'spot-value' }, [
-            el('strong', { text: pct + '%' }),
-            el('span', { text: ' · ' + formatNumber(count) + (count === 1 ? ' vote' : ' votes') }),
+            el('strong', { text: t('poll.percent', { percent: pct }) }),
+            el('span', { text: ' · ' + t('poll.votes', { count }) }),
           ]),
         ]),
         el('div', { class: 'spot-track', attrs: { 'aria-hidden': 'true' } }, [fill]),
@@ -189,14 +190,14 @@ export class SpotlightScreen {
   }
 
   renderCloud(polls, entry) {
-    if (!entry) return this.missing('This poll is not in the session.');
+    if (!entry) return this.missing(t('spotlight.poll-missing'));
     const { poll } = entry;
-    this.setHead(pollTitle(polls, poll.id).label + ' · Word cloud', poll.question);
+    this.setHead(t('spotlight.cloud-head', { label: pollTitle(polls, poll.id).label }), poll.question);
     const results = this.results.get(poll.id) || { answered: 0, answers: [] };
     const words = wordFrequencies((results.answers || []).map((a) => a.text), 40);
-    const cloud = el('div', { class: 'spot-cloud', attrs: { 'aria-label': 'Most frequent words' } });
+    const cloud = el('div', { class: 'spot-cloud', attrs: { 'aria-label': t('spotlight.frequent-words') } });
     if (!words.length) {
-      cloud.append(el('p', { class: 'spot-empty', text: 'Words from the answers appear here as they arrive.' }));
+      cloud.append(el('p', { class: 'spot-empty', text: t('spotlight.words-arrive') }));
     } else {
       const max = words[0].count;
       const min = words[words.length - 1].count;
@@ -204,12 +205,12 @@ export class SpotlightScreen {
       const ordered = [];
       words.forEach((w, i) => (i % 2 ? ordered.push(w) : ordered.unshift(w)));
       for (const { word, count } of ordered) {
-        const t = max === min ? 1 : (count - min) / (max - min);
+        const weight = max === min ? 1 : (count - min) / (max - min);
         const span = el('span', {
-          class: 'spot-word w' + Math.round(t * 4), text: word, data: { count },
-          attrs: { title: word + ': ' + count, 'aria-label': word + ', ' + count + (count === 1 ? ' time' : ' times') },
+          class: 'spot-word w' + Math.round(weight * 4), text: word, data: { count },
+          attrs: { title: word + ': ' + formatNumber(count), 'aria-label': t('spotlight.word-count', { word, count }) },
         });
-        span.style.fontSize = 'calc(' + (2.6 + t * 7).toFixed(2) + 'cqmin + 6px)';
+        span.style.fontSize = 'calc(' + (2.6 + weight * 7).toFixed(2) + 'cqmin + 6px)';
         cloud.append(span);
       }
     }
@@ -217,12 +218,12 @@ export class SpotlightScreen {
   }
 
   renderShared(polls, entry) {
-    if (!entry) return this.missing('This poll is not in the session.');
+    if (!entry) return this.missing(t('spotlight.poll-missing'));
     const { poll } = entry;
-    this.setHead(pollTitle(polls, poll.id).label + ' · Answers', poll.question);
+    this.setHead(t('spotlight.answers-head', { label: pollTitle(polls, poll.id).label }), poll.question);
     const shared = entry.shared || [];
-    const list = el('ul', { class: 'spot-answers' + (shared.length > 4 ? ' is-many' : ''), attrs: { 'aria-label': 'Shared answers' } });
-    if (!shared.length) list.append(el('li', { class: 'spot-empty', text: 'Answers the presenter shares appear here.' }));
+    const list = el('ul', { class: 'spot-answers' + (shared.length > 4 ? ' is-many' : ''), attrs: { 'aria-label': t('spotlight.shared-answers') } });
+    if (!shared.length) list.append(el('li', { class: 'spot-empty', text: t('spotlight.answers-appear') }));
     // The newest first: what the presenter just shared is what the room is looking for.
     for (const answer of shared.slice().reverse().slice(0, 12)) {
       list.append(el('li', { class: 'spot-answer', data: { answerId: answer.answerId }, text: answer.text }));
@@ -231,19 +232,19 @@ export class SpotlightScreen {
   }
 
   renderQuestion(spot) {
-    this.setHead('Question from the audience', '');
+    this.setHead(t('spotlight.question-from-audience'), '');
     this.body.replaceChildren(el('figure', { class: 'spot-question' }, [
       el('blockquote', { class: 'spot-question-text', text: spot.text || '' }),
-      el('figcaption', { class: 'spot-asker' + (spot.name ? '' : ' is-anonymous'), text: '— ' + (spot.name || 'Anonymous') }),
+      el('figcaption', { class: 'spot-asker' + (spot.name ? '' : ' is-anonymous'), text: t('spotlight.asker', { name: spot.name || t('common.anonymous') }) }),
     ]));
   }
 
   renderLeaderboard() {
     const board = this.leaderboard;
-    this.setHead('Quiz', 'Leaderboard');
+    this.setHead(t('spotlight.quiz'), t('poll.leaderboard'));
     const entries = (board && board.entries) || [];
-    const list = el('ol', { class: 'spot-leaders', attrs: { 'aria-label': 'Leaderboard' } });
-    if (!entries.length) list.append(el('li', { class: 'spot-empty', text: 'No points scored yet.' }));
+    const list = el('ol', { class: 'spot-leaders', attrs: { 'aria-label': t('poll.leaderboard') } });
+    if (!entries.length) list.append(el('li', { class: 'spot-empty', text: t('poll.no-points') }));
     for (const entry of entries) {
       list.append(el('li', {
         class: 'spot-leader' + (entry.rank <= 3 ? ' is-top' + entry.rank : ''),
@@ -259,7 +260,7 @@ export class SpotlightScreen {
   }
 
   missing(text) {
-    this.setHead('On screen', '');
+    this.setHead(t('spotlight.on-screen'), '');
     this.body.replaceChildren(el('p', { class: 'spot-empty', text }));
   }
 }

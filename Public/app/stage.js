@@ -15,6 +15,8 @@
 // PDF export: round caps and joins, width × (0.5 + 0.5 × pressure); a highlighter at 3× the width
 // and 35% opacity, as one path of its mean pressure.
 
+import { t } from './i18n.js';
+
 const FULL = Object.freeze({ x: 0, y: 0, w: 1, h: 1 });
 /** Above this many device pixels across, the full-size image is used instead of the medium one. */
 const MEDIUM_LIMIT = 1100;
@@ -293,7 +295,8 @@ export class PodiumStage extends HTMLElement {
     if (this._pointer) this.dataset.pointer = round3(this._pointer.x) + ',' + round3(this._pointer.y);
     else delete this.dataset.pointer;
     const count = this._pages.length;
-    this.setAttribute('aria-label', count ? 'Slide ' + this._page + ' of ' + count : 'Slide');
+    this.setAttribute('aria-label', count ? t('stage.slide-of', { page: this._page, count }) : t('stage.slide'));
+    this.setAttribute('aria-roledescription', t('stage.slide'));
   }
 
   pageInfo(number) {
@@ -394,7 +397,7 @@ export class PodiumStage extends HTMLElement {
       } else if (!isCurrent) {
         entry.img.classList.remove('current');
       }
-      entry.img.alt = isCurrent ? 'Slide ' + n + ' of ' + this._pages.length : '';
+      entry.img.alt = isCurrent ? t('stage.slide-of', { page: n, count: this._pages.length }) : '';
     }
     void current;
     this.layout();

@@ -1,6 +1,8 @@
 // Small DOM helpers shared by every page: element builder, icons, toasts, dialogs.
 // User text only ever goes in through textContent.
 
+import { t } from './i18n.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** Line icons, 24×24, drawn with the current text colour. */
@@ -154,7 +156,7 @@ export function toast(message, { kind = 'info', timeout = 5000 } = {}) {
     }
   }
   const iconName = kind === 'error' ? 'alert' : kind === 'success' ? 'check' : 'eye';
-  const close = el('button', { class: 'toast-close', attrs: { type: 'button', 'aria-label': 'Dismiss' } }, [icon('x', 16)]);
+  const close = el('button', { class: 'toast-close', attrs: { type: 'button', 'aria-label': t('common.dismiss') } }, [icon('x', 16)]);
   const node = el('div', { class: 'toast toast-' + kind, attrs: { role: kind === 'error' ? 'alert' : 'status' } }, [
     icon(iconName, 18), el('span', { class: 'toast-text', text: message }), close,
   ]);
@@ -202,9 +204,9 @@ function dialogShell(title, bodyNodes, actions) {
 }
 
 /** A yes/no question in a modal dialog. Resolves true when confirmed. */
-export function confirmDialog({ title, message, confirmLabel = 'OK', danger = false }) {
+export function confirmDialog({ title, message, confirmLabel = t('common.ok'), danger = false }) {
   return new Promise((resolve) => {
-    const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { value: 'cancel', type: 'submit' } });
+    const cancel = el('button', { class: 'btn', text: t('common.cancel'), attrs: { value: 'cancel', type: 'submit' } });
     const ok = el('button', {
       class: danger ? 'btn btn-danger' : 'btn btn-primary', text: confirmLabel,
       attrs: { value: 'ok', type: 'submit', 'data-role': 'confirm' },
@@ -217,13 +219,13 @@ export function confirmDialog({ title, message, confirmLabel = 'OK', danger = fa
 }
 
 /** Asks for one line of text. Resolves with the text, or null when cancelled. */
-export function promptDialog({ title, label, value = '', confirmLabel = 'Save', maxLength = 200 }) {
+export function promptDialog({ title, label, value = '', confirmLabel = t('common.save'), maxLength = 200 }) {
   return new Promise((resolve) => {
     const input = el('input', {
       class: 'input', attrs: { type: 'text', value, maxlength: maxLength, required: true, 'aria-label': label, autocomplete: 'off' },
     });
     const field = el('label', { class: 'field' }, [el('span', { class: 'field-label', text: label }), input]);
-    const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { value: 'cancel', type: 'button' } });
+    const cancel = el('button', { class: 'btn', text: t('common.cancel'), attrs: { value: 'cancel', type: 'button' } });
     const ok = el('button', { class: 'btn btn-primary', text: confirmLabel, attrs: { value: 'ok', type: 'submit' } });
     const { dialog, form } = dialogShell(title, [field], [cancel, ok]);
     let result = null;
@@ -245,7 +247,7 @@ export function promptDialog({ title, label, value = '', confirmLabel = 'Save', 
 }
 
 /** Asks to pick one of a list of options. Resolves with the chosen value, or undefined when cancelled. */
-export function chooseDialog({ title, label, options, value, confirmLabel = 'Move' }) {
+export function chooseDialog({ title, label, options, value, confirmLabel = t('common.move') }) {
   return new Promise((resolve) => {
     const select = el('select', { class: 'input', attrs: { 'aria-label': label } });
     for (const option of options) {
@@ -254,7 +256,7 @@ export function chooseDialog({ title, label, options, value, confirmLabel = 'Mov
       select.append(node);
     }
     const field = el('label', { class: 'field' }, [el('span', { class: 'field-label', text: label }), select]);
-    const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { value: 'cancel', type: 'button' } });
+    const cancel = el('button', { class: 'btn', text: t('common.cancel'), attrs: { value: 'cancel', type: 'button' } });
     const ok = el('button', { class: 'btn btn-primary', text: confirmLabel, attrs: { value: 'ok', type: 'submit' } });
     const { dialog, form } = dialogShell(title, [field], [cancel, ok]);
     let result;
@@ -271,7 +273,7 @@ export function chooseDialog({ title, label, options, value, confirmLabel = 'Mov
 }
 
 /** Shows information in a modal dialog with one Close button. Resolves when it closes. */
-export function infoDialog({ title, body, closeLabel = 'Close', cls = '' }) {
+export function infoDialog({ title, body, closeLabel = t('common.close'), cls = '' }) {
   return new Promise((resolve) => {
     const close = el('button', { class: 'btn btn-primary', text: closeLabel, attrs: { value: 'close', type: 'submit' } });
     const { dialog } = dialogShell(title, body, [close]);
@@ -310,8 +312,14 @@ export function toggleFullscreen(element = document.documentElement) {
   }
 }
 
-export function plural(n, one, many) {
-  return n + ' ' + (n === 1 ? one : many);
+/**
+ * A count in words: `plural('library.pages', 3)` is the catalogue's plural message `library.pages`
+ * for 3, in the page's language (with more `params` if the message has other placeholders).
+ * The older form `plural(3, 'page', 'pages')` (English only) still works for pages not yet moved.
+ */
+export function plural(key, count, params = {}) {
+  if (typeof key === 'number') return key + ' ' + (key === 1 ? count : params);
+  return t(key, { ...params, count });
 }
 
 /** Join codes: 6 characters from an alphabet without look-alikes. */

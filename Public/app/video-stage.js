@@ -16,6 +16,7 @@
 // [data-role=video-tap]. The screen element has sample(): {actual, target, now, drift} for the
 // sync benchmark.
 
+import { t, formatNumber } from './i18n.js';
 import { el, icon, toggleFullscreen, isTyping, dialogOpen } from './ui.js';
 import { serverClock } from './clock.js';
 import { referencePosition, shouldPlay, correction, learnSeekDelay } from './video-sync.js';
@@ -37,7 +38,7 @@ export function loadPlayerLibrary() {
       document.head.append(el('link', { attrs: { rel: 'stylesheet', href: VIDEOJS + 'video-js.min.css' } }));
       const script = el('script', { attrs: { src: VIDEOJS + 'video.min.js' } });
       script.addEventListener('load', () => resolve(window.videojs));
-      script.addEventListener('error', () => reject(new Error('The video player could not be loaded.')));
+      script.addEventListener('error', () => reject(new Error(t('video.player-failed'))));
       document.head.append(script);
     });
   }
@@ -95,7 +96,7 @@ export class VideoScreen {
     this.card = el('div', { class: 'video-card', attrs: { hidden: true } });
     this.notice = el('p', { class: 'video-notice', attrs: { role: 'status', 'aria-live': 'polite', hidden: true } });
     this.tap = el('button', {
-      class: 'btn btn-primary btn-lg video-tap', text: 'Tap to play along',
+      class: 'btn btn-primary btn-lg video-tap', text: t('video.tap-to-play'),
       attrs: { type: 'button', 'data-role': 'video-tap', hidden: true },
       on: { click: () => this.userStart() },
     });
@@ -105,7 +106,7 @@ export class VideoScreen {
     });
     // Quality: automatic (the HLS engine picks by bandwidth), or one rendition on this screen only.
     this.quality = el('select', {
-      class: 'input video-quality', attrs: { 'aria-label': 'Video quality on this screen', title: 'Quality', 'data-role': 'video-quality', hidden: true },
+      class: 'input video-quality', attrs: { 'aria-label': t('video.quality-label'), title: t('video.quality'), 'data-role': 'video-quality', hidden: true },
     });
     this.quality.addEventListener('change', () => this.chooseQuality(this.quality.value));
     const corner = el('div', { class: 'video-corner' }, [this.quality, this.soundButton]);
@@ -115,7 +116,7 @@ export class VideoScreen {
       parts.push(this.offButton);
     }
     this.screen = el('section', {
-      class: 'video-screen', attrs: { id: 'video-screen', role: 'region', 'aria-label': 'Video' },
+      class: 'video-screen', attrs: { id: 'video-screen', role: 'region', 'aria-label': t('video.video') },
     }, parts);
     this.screen.hidden = true;
     this.screen.sample = () => this.sample();
@@ -154,7 +155,7 @@ export class VideoScreen {
     this.screen.dataset.state = playback.state;
     const media = playback.media || null;
     if (!media) {
-      this.say('This video cannot be played here: show it again from the library.');
+      this.say(t('video.cannot-play-here'));
       return;
     }
     const audioOnly = media.audioOnly;
@@ -178,7 +179,7 @@ export class VideoScreen {
   async load(media) {
     this.unload();
     this.media = media;
-    this.say('Loading the video…');
+    this.say(t('video.loading'));
     const loading = (this.loading = loadPlayerLibrary());
     let videojs;
     try {
@@ -208,7 +209,7 @@ export class VideoScreen {
     element.addEventListener('waiting', () => this.onWaiting());
     element.addEventListener('playing', () => this.onPlaying());
     element.addEventListener('canplay', () => this.onPlaying());
-    element.addEventListener('error', () => this.say('This video could not be played.'));
+    element.addEventListener('error', () => this.say(t('video.failed')));
     element.addEventListener('loadedmetadata', () => {
       this.say(null);
       this.renderQuality();
@@ -231,7 +232,7 @@ export class VideoScreen {
     const heights = [...new Set(this.representations().map((r) => r.height))].sort((a, b) => b - a);
     this.quality.hidden = heights.length < 2;
     this.quality.replaceChildren(
-      el('option', { text: 'Auto', attrs: { value: 'auto' } }),
+      el('option', { text: t('video.auto'), attrs: { value: 'auto' } }),
       ...heights.map((height) => el('option', { text: height + 'p', attrs: { value: String(height) } })),
     );
     this.quality.value = 'auto';
@@ -388,9 +389,9 @@ export class VideoScreen {
     const element = this.element();
     const on = element ? !element.muted : this.wantsSound;
     this.screen.dataset.sound = on ? 'on' : 'off';
-    const label = on ? 'Sound on here: mute' : this.role === 'projector' ? 'Muted: turn the sound on' : 'Muted: listen on this device';
+    const label = on ? t('video.sound-on-label') : this.role === 'projector' ? t('video.muted-projector-label') : t('video.muted-label');
     // A browser that blocked the sound (no click on the page yet) needs one: on the projector, say so plainly.
-    const text = on ? 'Sound on' : this.role === 'projector' ? 'Sound is off: click to turn it on' : 'Listen here';
+    const text = on ? t('video.sound-on') : this.role === 'projector' ? t('video.sound-off-projector') : t('video.listen-here');
     this.soundButton.replaceChildren(icon(on ? 'volume' : 'mute', 18), el('span', { class: 'btn-label', text }));
     this.soundButton.setAttribute('aria-label', label);
     this.soundButton.title = label;
@@ -437,12 +438,12 @@ export class VideoScreen {
     const button = (name, label, role, on) => el('button', {
       class: 'btn btn-icon', attrs: { type: 'button', 'aria-label': label, title: label, 'data-role': role }, on: { click: on },
     }, [icon(name, 20)]);
-    this.playButton = button('play', 'Play (Space)', 'video-play', () => this.togglePlay());
-    const back = button('back10', 'Back 10 seconds (←)', 'video-back', () => this.skip(-10));
-    const forward = button('forward10', 'Forward 10 seconds (→)', 'video-forward', () => this.skip(10));
-    const stop = button('stop', 'Stop: back to the start', 'video-stop', () => this.command({ type: 'playback', action: 'stop' }));
+    this.playButton = button('play', t('video.play'), 'video-play', () => this.togglePlay());
+    const back = button('back10', t('video.back10'), 'video-back', () => this.skip(-10));
+    const forward = button('forward10', t('video.forward10'), 'video-forward', () => this.skip(10));
+    const stop = button('stop', t('video.stop'), 'video-stop', () => this.command({ type: 'playback', action: 'stop' }));
     this.seekBar = el('input', {
-      class: 'video-seek', attrs: { type: 'range', min: 0, max: 1, step: 0.1, value: 0, 'aria-label': 'Position in the clip', 'data-role': 'video-seek' },
+      class: 'video-seek', attrs: { type: 'range', min: 0, max: 1, step: 0.1, value: 0, 'aria-label': t('video.position'), 'data-role': 'video-seek' },
     });
     this.seekBar.addEventListener('input', () => this.previewAt(Number(this.seekBar.value)));
     this.seekBar.addEventListener('change', () => {
@@ -457,24 +458,24 @@ export class VideoScreen {
       el('div', { class: 'video-preview-image' }), el('span', { class: 'video-preview-time' }),
     ]);
     this.timeText = el('span', { class: 'video-time', attrs: { 'data-role': 'video-time' } });
-    this.rateSelect = el('select', { class: 'input video-rate', attrs: { 'aria-label': 'Speed', title: 'Speed', 'data-role': 'video-rate' } });
-    for (const rate of RATES) this.rateSelect.append(el('option', { text: rate === 1 ? 'Normal' : rate + '×', attrs: { value: rate } }));
+    this.rateSelect = el('select', { class: 'input video-rate', attrs: { 'aria-label': t('video.speed'), title: t('video.speed'), 'data-role': 'video-rate' } });
+    for (const rate of RATES) this.rateSelect.append(el('option', { text: rate === 1 ? t('video.normal') : formatNumber(rate) + '×', attrs: { value: rate } }));
     this.rateSelect.addEventListener('change', () => this.command({ type: 'playback', action: 'rate', rate: Number(this.rateSelect.value) }));
     this.volume = el('input', {
-      class: 'video-volume', attrs: { type: 'range', min: 0, max: 1, step: 0.05, value: 1, 'aria-label': 'Volume on this screen' },
+      class: 'video-volume', attrs: { type: 'range', min: 0, max: 1, step: 0.05, value: 1, 'aria-label': t('video.volume') },
     });
     this.volume.addEventListener('input', () => {
       const element = this.element();
       if (element) element.volume = Number(this.volume.value);
       if (Number(this.volume.value) > 0 && !this.wantsSound) this.setSound(true);
     });
-    const full = button('fullscreen', 'Full screen (F)', 'video-fullscreen', () => toggleFullscreen(this.container));
+    const full = button('fullscreen', t('common.full-screen-key'), 'video-fullscreen', () => toggleFullscreen(this.container));
     // Top left of the picture, like a player's close: the control bar stays one row.
     this.offButton = el('button', {
-      class: 'btn video-off', attrs: { type: 'button', 'data-role': 'video-off', title: 'Take the video off the stage' },
+      class: 'btn video-off', attrs: { type: 'button', 'data-role': 'video-off', title: t('video.off-title') },
       on: { click: () => this.command({ type: 'hideVideo' }) },
-    }, [icon('arrow-left', 18), el('span', { class: 'btn-label', text: 'Back to slides' })]);
-    this.controls = el('div', { class: 'video-controls', attrs: { role: 'toolbar', 'aria-label': 'Video controls' } }, [
+    }, [icon('arrow-left', 18), el('span', { class: 'btn-label', text: t('video.back-to-slides') })]);
+    this.controls = el('div', { class: 'video-controls', attrs: { role: 'toolbar', 'aria-label': t('video.controls') } }, [
       el('div', { class: 'video-seek-row' }, [this.seekBar, this.preview]),
       el('div', { class: 'video-buttons' }, [this.playButton, back, forward, stop, this.timeText, el('span', { class: 'video-gap' }), this.rateSelect, this.volume, full]),
     ]);
@@ -499,7 +500,7 @@ export class VideoScreen {
     const playing = playback.state === 'playing';
     this.playButton.replaceChildren(icon(playing ? 'pause' : 'play', 20));
     this.playButton.setAttribute('aria-pressed', String(playing));
-    const label = playing ? 'Pause (Space)' : 'Play (Space)';
+    const label = playing ? t('video.pause') : t('video.play');
     this.playButton.setAttribute('aria-label', label);
     this.playButton.title = label;
     this.seekBar.max = String(typeof playback.duration === 'number' ? playback.duration : 0);

@@ -11,6 +11,7 @@ import { strokesFor, inkDeck, onPage } from './ink.js';
 import { mountSpotlight } from './spotlight.js';
 import { mountVideo } from './video-stage.js';
 import { showRetry, passcodeRefusal } from './countdown.js';
+import { t, errorText } from './i18n.js';
 
 hydrateIcons();
 
@@ -41,9 +42,9 @@ function show(id) {
 }
 
 function notFound(text) {
-  $('not-found-title').textContent = 'No session with code ' + (code || raw || '—');
-  $('not-found-text').textContent = text || 'Check the code on the screen and try again.';
-  document.title = 'No such session — Podium';
+  $('not-found-title').textContent = t('live.no-session-code', { code: code || raw || '—' });
+  $('not-found-text').textContent = text || t('live.check-code');
+  document.title = t('live.no-such-session-title');
   show('not-found');
 }
 
@@ -51,7 +52,7 @@ function notFound(text) {
 
 async function start() {
   if (code.length !== CODE_LENGTH) {
-    notFound('A join code has ' + CODE_LENGTH + ' letters and digits.');
+    notFound(t('live.code-length', { length: CODE_LENGTH }));
     return;
   }
   try {
@@ -62,7 +63,7 @@ async function start() {
       return;
     }
     info = null;
-    gateError.textContent = error.message;
+    gateError.textContent = errorText(error);
   }
   fillGate();
   const saved = readSaved();
@@ -78,14 +79,14 @@ async function start() {
 }
 
 function fillGate() {
-  document.title = (info ? info.title : code) + ' — Podium';
-  $('gate-title').textContent = info ? info.title : 'Join session';
-  $('gate-presenter').textContent = info && info.presenter ? 'by ' + info.presenter + ' ·' : '';
+  document.title = t('common.page-title', { title: info ? info.title : code });
+  $('gate-title').textContent = info ? info.title : t('live.join-session');
+  $('gate-presenter').textContent = info && info.presenter ? t('live.by-presenter', { name: info.presenter }) : '';
   $('gate-code').textContent = code;
   $('passcode-field').hidden = !(info && info.hasPasscode);
   const ended = info && info.live === false;
   $('gate-ended').hidden = !ended;
-  joinButton.textContent = ended ? 'View slides' : 'Join';
+  joinButton.textContent = ended ? t('live.view-slides') : t('common.join');
   nameInput.value = localStorage.getItem('podium.name') || '';
 }
 
@@ -102,7 +103,7 @@ form.addEventListener('submit', (event) => {
   gateError.textContent = '';
   passcodeInput.removeAttribute('aria-invalid');
   if (info && info.hasPasscode && !passcodeInput.value.trim()) {
-    gateError.textContent = 'Enter the passcode.';
+    gateError.textContent = t('live.enter-passcode');
     passcodeInput.setAttribute('aria-invalid', 'true');
     passcodeInput.focus();
     return;
@@ -120,7 +121,7 @@ function join() {
     // storage may be off
   }
   joinButton.disabled = true;
-  joinButton.textContent = 'Joining…';
+  joinButton.textContent = t('live.joining');
   if (live) live.close();
   live = new LiveClient(code, { role: 'viewer', name: name || undefined, passcode: passcode || undefined });
   live.addEventListener('welcome', (event) => onWelcome(event.detail));
@@ -140,7 +141,7 @@ function join() {
 /** Says `text` on the gate; with `wait` seconds, counts them down ("Try again in 4 s") and keeps Join off meanwhile. */
 function gateRetry(text, focusPasscode, wait = 0) {
   show('gate');
-  const label = info && info.live === false ? 'View slides' : 'Join';
+  const label = info && info.live === false ? t('live.view-slides') : t('common.join');
   showRetry(gateError, text, { wait, button: joinButton, label });
   if (focusPasscode) {
     $('passcode-field').hidden = false;
@@ -163,16 +164,16 @@ function onFatal({ code: errorCode, message, retryAfter = 0 }) {
       gateRetry(passcodeRefusal(errorCode, retryAfter), true, retryAfter);
       break;
     case 'passcode_required':
-      gateRetry('This session needs a passcode.', true);
+      gateRetry(t('errors.passcode_required'), true);
       break;
     case 'not_found':
       notFound();
       break;
     case 'ended':
-      gateRetry('This session has ended.', false);
+      gateRetry(t('errors.ended'), false);
       break;
     default:
-      gateRetry(message || 'Could not join (' + errorCode + ').', false);
+      gateRetry(errorText({ code: errorCode, message: message || t('live.could-not-join', { code: errorCode }) }), false);
   }
 }
 
@@ -189,13 +190,13 @@ function onWelcome({ welcome }) {
       // storage may be off
     }
     $('watch-title').textContent = session.title;
-    document.title = session.title + ' — Podium';
+    document.title = t('common.page-title', { title: session.title });
     const download = $('download');
     if (session.allowDownload) {
       download.href = '/api/v1/sessions/' + encodeURIComponent(code) + (session.kind === 'room' ? '/export.pdf' : '/download');
       download.setAttribute('download', '');
-      download.setAttribute('aria-label', 'Download the deck (PDF)');
-      download.title = 'Download the deck (PDF)';
+      download.setAttribute('aria-label', t('live.download-deck'));
+      download.title = t('live.download-deck');
       download.hidden = false;
       if (session.kind !== 'room') {
         // The deck with the presenter's ink drawn on it (in a room, the download above is that already).
@@ -221,7 +222,7 @@ function onChange({ event }) {
   if (event.type === 'deckShown') localPage = null;
   if (event.type === 'lock') {
     if (event.locked) localPage = null;
-    flash(event.locked ? 'Following the presenter again.' : 'You may browse the slides on your own: swipe or use the arrow keys.');
+    flash(event.locked ? t('live.lock-follow') : t('live.lock-free'));
   }
   render();
 }
@@ -284,10 +285,10 @@ function syncPages() {
 /** In a room: who presents the deck on the stage. */
 function roomLine(state) {
   const deck = stageDeck(state);
-  if (!deck) return 'Waiting for the first slide';
+  if (!deck) return t('live.waiting-first-slide');
   const active = state.room.control && state.room.control.active;
   const presenter = active && (state.room.control.presenters || []).find((p) => p.id === active);
-  return deck.title + ' · Now presenting: ' + (presenter ? presenter.name : 'the moderator');
+  return t('live.room-now-presenting', { deck: deck.title, name: presenter ? presenter.name : t('live.the-moderator') });
 }
 
 function render() {
@@ -303,11 +304,14 @@ function render() {
     blank: following ? state.blank : 'none',
   });
   const media = state.playback && state.playback.media;
-  $('watch-page').textContent = media ? 'Video: ' + media.title
-    : state.room && !stageDeck(state) ? 'Waiting for the first slide…' : 'Slide ' + shownPage() + ' / ' + stage.pageCount
-    + (following ? '' : ' · presenter on ' + state.page)
-    + (following && state.blank !== 'none' ? ' · screen paused' : '')
-    + (state.room ? ' · ' + roomLine(state) : '');
+  // The parts of the line are separate messages, shown one after another with a dot between them.
+  $('watch-page').textContent = media ? t('live.video-playing', { title: media.title })
+    : state.room && !stageDeck(state) ? t('live.waiting-first-slide-dots') : [
+      t('live.slide-of', { page: shownPage(), count: stage.pageCount }),
+      following ? null : t('live.presenter-on', { page: state.page }),
+      following && state.blank !== 'none' ? t('live.screen-paused') : null,
+      state.room ? roomLine(state) : null,
+    ].filter(Boolean).join(' · ');
   $('follow').hidden = following;
   renderPointer();
   renderInk();
@@ -323,17 +327,15 @@ function setStatus(state, reason = null) {
   if (live && live.state.ended) state = 'ended';
   document.body.dataset.connection = state;
   $('watch').classList.toggle('is-live', state === 'live');
-  const text = {
-    connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', ended: 'Session ended', failed: 'Disconnected',
-  }[state] || state;
+  const text = ['connecting', 'live', 'reconnecting', 'ended', 'failed'].includes(state) ? t('live.status-' + state) : state;
   $('status-text').textContent = text;
   $('status').className = 'pill ' + ({ live: 'pill-live', reconnecting: 'pill-warn', connecting: 'pill-warn', ended: 'pill-ended', failed: 'pill-ended' }[state] || '');
   const notice = $('notice');
   if (state === 'reconnecting') {
-    notice.textContent = reason === 'shutdown' ? 'The server is restarting. Reconnecting…' : 'Connection lost. Reconnecting…';
+    notice.textContent = reason === 'shutdown' ? t('live.notice-restarting') : t('live.notice-lost');
     notice.hidden = false;
   } else if (state === 'ended') {
-    notice.textContent = 'The session has ended. You can still look at the slides.';
+    notice.textContent = t('live.notice-ended');
     notice.hidden = false;
     clearTimeout(setStatus.timer);
     setStatus.timer = setTimeout(() => { notice.hidden = true; }, 6000);

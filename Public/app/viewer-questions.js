@@ -4,6 +4,7 @@
 // State for tests and CSS: #questions-button[hidden]; .public-question[data-question-id]
 // [data-votes][data-voted][data-answered]; its [data-action=vote][aria-pressed].
 
+import { t, errorText } from './i18n.js';
 import { el, toast, icon, modalDialog } from './ui.js';
 
 export class PublicQuestions {
@@ -17,9 +18,9 @@ export class PublicQuestions {
     this.live = null;
     this.voting = new Set();
     this.button = el('button', {
-      class: 'btn', attrs: { type: 'button', id: 'questions-button', 'aria-label': 'Questions from the audience', title: 'Questions from the audience', 'aria-haspopup': 'dialog' },
+      class: 'btn', attrs: { type: 'button', id: 'questions-button', 'aria-label': t('questions.from-audience'), title: t('questions.from-audience'), 'aria-haspopup': 'dialog' },
       on: { click: () => this.open() },
-    }, [icon('list', 18), el('span', { class: 'btn-label', text: 'Questions' }), el('span', { class: 'count-badge', attrs: { 'data-role': 'public-count' } })]);
+    }, [icon('list', 18), el('span', { class: 'btn-label', text: t('questions.button') }), el('span', { class: 'count-badge', attrs: { 'data-role': 'public-count' } })]);
     this.button.hidden = true;
     bar.insertBefore(this.button, after ? after.nextSibling : null);
     this.build();
@@ -36,13 +37,13 @@ export class PublicQuestions {
   }
 
   build() {
-    this.list = el('ol', { class: 'public-list', attrs: { 'aria-label': 'Questions, most votes first' } });
+    this.list = el('ol', { class: 'public-list', attrs: { 'aria-label': t('questions.list-label') } });
     this.hint = el('p', { class: 'field-hint public-hint' });
-    const close = el('button', { class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': 'Close', title: 'Close' } }, [icon('x', 20)]);
-    const ask = el('button', { class: 'btn btn-primary', attrs: { type: 'button', 'data-action': 'ask-from-list' } }, [icon('message', 18), el('span', { text: 'Ask a question' })]);
+    const close = el('button', { class: 'sheet-icon-btn', attrs: { type: 'button', 'aria-label': t('common.close'), title: t('common.close') } }, [icon('x', 20)]);
+    const ask = el('button', { class: 'btn btn-primary', attrs: { type: 'button', 'data-action': 'ask-from-list' } }, [icon('message', 18), el('span', { text: t('ask.label') })]);
     // Kept on the page (shown again with the list as it is then), laid out by its own CSS.
     ({ dialog: this.dialog } = modalDialog({
-      title: 'Questions', id: 'questions-dialog', cls: 'questions-dialog', open: false, keep: true, bare: true,
+      title: t('questions.button'), id: 'questions-dialog', cls: 'questions-dialog', open: false, keep: true, bare: true,
       head: [close], headCls: 'questions-head', body: [this.hint, this.list], actions: [ask],
     }));
     close.addEventListener('click', () => this.dialog.close());
@@ -74,15 +75,15 @@ export class PublicQuestions {
     badge.textContent = questions.length ? String(questions.length) : '';
     badge.hidden = !questions.length;
     this.hint.textContent = mode.approval
-      ? 'Upvote the questions you want answered. New questions appear once the presenter approves them.'
-      : 'Upvote the questions you want answered.';
+      ? t('questions.hint-approval')
+      : t('questions.hint');
     const focused = document.activeElement && this.list.contains(document.activeElement)
       ? document.activeElement.closest('[data-question-id]')?.dataset.questionId : null;
     this.list.replaceChildren();
     if (!questions.length) {
       this.list.append(el('li', { class: 'public-empty' }, [
-        el('strong', { text: 'No questions yet' }),
-        el('span', { text: 'Be the first to ask.' }),
+        el('strong', { text: t('questions.none') }),
+        el('span', { text: t('questions.be-first') }),
       ]));
       return;
     }
@@ -92,8 +93,8 @@ export class PublicQuestions {
       const vote = el('button', {
         class: 'vote-btn', attrs: {
           type: 'button', 'data-action': 'vote', 'aria-pressed': String(voted), disabled: this.voting.has(q.id),
-          'aria-label': (voted ? 'Take back your upvote' : 'Upvote') + ' (' + votes + (votes === 1 ? ' vote' : ' votes') + ')',
-          title: voted ? 'Take back your upvote' : 'Upvote',
+          'aria-label': t('questions.vote-label', { action: voted ? t('questions.unvote') : t('questions.upvote'), count: votes }),
+          title: voted ? t('questions.unvote') : t('questions.upvote'),
         },
         on: { click: () => this.vote(q.id, !voted) },
       }, [icon('arrowUp', 18), el('span', { class: 'vote-number', text: String(votes), attrs: { 'data-role': 'votes' } })]);
@@ -105,9 +106,9 @@ export class PublicQuestions {
         el('div', { class: 'public-body' }, [
           el('p', { class: 'public-text', text: q.text }),
           el('div', { class: 'public-meta' }, [
-            el('span', { class: 'public-name' + (q.name ? '' : ' is-anonymous'), text: q.name || 'Anonymous', attrs: { 'data-role': 'asker' } }),
+            el('span', { class: 'public-name' + (q.name ? '' : ' is-anonymous'), text: q.name || t('common.anonymous'), attrs: { 'data-role': 'asker' } }),
             q.page ? el('span', { text: '· slide ' + q.page }) : null,
-            q.answered ? el('span', { class: 'tag tag-correct', text: 'Answered', attrs: { 'data-role': 'answered' } }) : null,
+            q.answered ? el('span', { class: 'tag tag-correct', text: t('questions.answered'), attrs: { 'data-role': 'answered' } }) : null,
           ]),
         ]),
       ]));
@@ -128,7 +129,7 @@ export class PublicQuestions {
       if (up) this.state.myVotes.add(questionId);
       else this.state.myVotes.delete(questionId);
     } catch (error) {
-      toast((error && error.message) || 'Your vote was not counted.', { kind: 'error' });
+      toast(error && (error.code || error.message) ? errorText(error) : t('questions.vote-failed'), { kind: 'error' });
     } finally {
       this.voting.delete(questionId);
       this.render();

@@ -1,0 +1,246 @@
+#!/usr/bin/python3
+"""The audience's language on the pages of i18n-live (#22): the join page, sign-in, the library,
+the presenter's console, the viewer, rehearsal and the dead ends. Each page is opened in the
+pseudo-language (``?lang=qps``: every catalogue message wrapped in ⟦ ⟧) in the states that
+matter, and no visible text, placeholder, title or label may hold a letter outside ⟦ ⟧ except the
+data the test put there (deck titles, names). Then one flow in German and one in Arabic (right to
+left: the page mirrored, the slide not).
+
+Runs inside the suite of ``run_browser_tests.py``. Alone:
+python3 Tests/Browser/run_browser_tests.py i18n_live
+"""
+
+import sys
+
+harness = sys.modules.get("run_browser_tests")
+if harness is None:  # imported directly: load the harness under its own name
+    import run_browser_tests as harness  # noqa: E402
+
+from selenium.webdriver.common.by import By  # noqa: E402
+
+BrowserTest = harness.BrowserTest
+SERVER = harness.SERVER
+DEMO_DECK = harness.DEMO_DECK
+wait_for = harness.wait_for
+visible = harness.visible
+text_of = harness.text_of
+screenshot = harness.screenshot
+
+
+def setUpModule():
+    if not DEMO_DECK or not SERVER.proc or SERVER.proc.poll() is not None:
+        harness.setUpModule()
+
+
+def tearDownModule():
+    harness.tearDownModule()
+
+
+# Text that is no message: what the page shows of the data, and names that are never translated.
+ALWAYS_ALLOWED = ["Podium", "PDF", "Markdown"]
+
+# Walks the page: every visible text node, and the placeholder, title, aria-label and alt of every
+# visible element (and of open dialogs), plus the document's title. Returns what is left of each
+# once the ⟦…⟧ messages and the allowed data are taken out, when letters remain.
+UNTRANSLATED_SCRIPT = r"""
+const allowed = arguments[0];
+const letters = /\p{L}/u;
+const leftOver = (text) => {
+  let rest = String(text || '').replace(/⟦[^⟧]*⟧/g, ' ');
+  for (const word of allowed) rest = rest.split(word).join(' ');
+  return letters.test(rest) ? rest.replace(/\s+/g, ' ').trim() : null;
+};
+const shown = (element) => {
+  if (!element || !element.isConnected) return false;
+  if (element.closest('[hidden], template, script, style, noscript, option')) return false;
+  const dialog = element.closest('dialog');
+  if (dialog && !dialog.open) return false;
+  const style = getComputedStyle(element);
+  if (style.visibility === 'hidden' || style.display === 'none') return false;
+  return element.getClientRects().length > 0;
+};
+const found = [];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  const rest = leftOver(node.nodeValue);
+  if (rest && shown(node.parentElement)) found.push({ where: node.parentElement.outerHTML.slice(0, 160), text: rest });
+}
+for (const element of document.body.querySelectorAll('[placeholder], [title], [aria-label], [alt]')) {
+  if (!shown(element) && !(element.tagName === 'SELECT' && shown(element.parentElement))) continue;
+  for (const name of ['placeholder', 'title', 'aria-label', 'alt']) {
+    const rest = leftOver(element.getAttribute(name));
+    if (rest) found.push({ where: name + ' of ' + element.outerHTML.slice(0, 120), text: rest });
+  }
+}
+const title = leftOver(document.title);
+if (title) found.push({ where: 'document.title', text: title });
+return found;
+"""
+
+
+def untranslated(driver, allowed=()):
+    """What the page shows that no catalogue gave (in the pseudo-language), beside `allowed`."""
+    # The longest first, so a deck title holding "Podium" goes out whole.
+    return driver.execute_script(UNTRANSLATED_SCRIPT, sorted(set(ALWAYS_ALLOWED) | set(allowed), key=len, reverse=True))
+
+
+def language_switcher_values(driver):
+    return driver.execute_script(
+        "return [...document.querySelectorAll('select.language-switcher')].filter(s => s.getClientRects().length)"
+        ".map(s => s.value);")
+
+
+def layout(driver):
+    """The page's language and direction, as the document says."""
+    return driver.execute_script("return { lang: document.documentElement.lang, dir: document.documentElement.dir };")
+
+
+def wait_translated(driver):
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.readyState === 'complete' && !document.documentElement.classList.contains('i18n-pending')"),
+        "the catalogues to load")
+
+
+class I18nLiveTestCase(BrowserTest):
+    def assertAllTranslated(self, driver, state, allowed=()):
+        found = untranslated(driver, allowed)
+        if found:
+            screenshot(driver, "i18n-untranslated-" + state)
+        self.assertEqual(found, [], f"{state}: text no catalogue gave:\n" + "\n".join(f"  {f['text']!r} in {f['where']}" for f in found))
+
+    def present(self, driver, code):
+        """A presenter's live client on `driver` (signed in), to send commands as the console would."""
+        result = driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "import('/app/live.js').then(({ LiveClient }) => {"
+            "  const live = new LiveClient(arguments[0], { role: 'presenter' });"
+            "  window.testPresenter = live;"
+            "  live.addEventListener('welcome', () => done('ok'));"
+            "  live.addEventListener('fatal', (e) => done('fatal ' + JSON.stringify(e.detail)));"
+            "  live.connect();"
+            "}).catch((error) => done('error ' + error));", code)
+        self.assertEqual(result, "ok")
+
+    def command(self, driver, command):
+        result = driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "window.testPresenter.send(arguments[0]).then(() => done('ok'), (e) => done('refused ' + (e && (e.code || e.message))));",
+            command)
+        self.assertEqual(result, "ok", f"{command}")
+
+
+class I18nLiveViewerTests(I18nLiveTestCase):
+    def test_i18n_live_1_viewer_in_the_pseudo_language(self):
+        """The viewer's gate (with a wrong passcode), the stage, a poll, the question dialog, the
+        public questions, the notes and the shortcuts: every word from a catalogue."""
+        session = SERVER.start_session(DEMO_DECK["id"], passcode="4242", allow_download=True)
+        code = session["code"]
+        title = session["title"]
+        allowed = [title, code, "Ana", "Blue", "Red", "Which colour?"]
+
+        viewer = self.driver(390, 844)
+        viewer.get(f"{SERVER.base}/s/{code}?lang=qps")
+        wait_translated(viewer)
+        wait_for(viewer, lambda d: visible(d, "#gate-form") and visible(d, "#passcode"), "the join gate with a passcode")
+        self.assertEqual(language_switcher_values(viewer), ["en"], "the switcher on the gate (qps shows as English)")
+        self.assertAllTranslated(viewer, "viewer-gate", allowed)
+
+        # A wrong passcode: the error and the countdown.
+        viewer.find_element(By.ID, "viewer-name").send_keys("Ana")
+        viewer.find_element(By.ID, "passcode").send_keys("0000")
+        viewer.find_element(By.ID, "join-button").click()
+        wait_for(viewer, lambda d: text_of(d, "#gate-error"), "the wrong passcode's message")
+        self.assertAllTranslated(viewer, "viewer-wrong-passcode", allowed)
+
+        field = viewer.find_element(By.ID, "passcode")
+        field.clear()
+        field.send_keys("4242")
+        wait_for(viewer, lambda d: d.find_element(By.ID, "join-button").is_enabled(), "Join again after the wait", timeout=70)
+        viewer.find_element(By.ID, "join-button").click()
+        self.wait_watching(viewer)
+        wait_for(viewer, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "live")
+        self.assertAllTranslated(viewer, "viewer-watching", allowed)
+
+        # A poll from the presenter.
+        presenter = self.driver(900, 700)
+        self.sign_in_with_cookie(presenter)
+        self.present(presenter, code)
+        self.command(presenter, {"type": "openPoll", "poll": {"kind": "choice", "question": "Which colour?", "choices": ["Red", "Blue"],
+                                                              "multiple": False, "correct": [1], "showResults": True, "quiz": True}})
+        wait_for(viewer, lambda d: visible(d, "#poll-sheet"), "the poll on the viewer")
+        self.assertAllTranslated(viewer, "viewer-poll-open", allowed)
+        viewer.find_element(By.CSS_SELECTOR, "#poll-sheet .poll-option").click()
+        viewer.find_element(By.CSS_SELECTOR, "#poll-sheet button[type=submit]").click()
+        wait_for(viewer, lambda d: "⟦" in text_of(d, "[data-role=poll-note]"), "the answer sent")
+        poll_id = presenter.execute_script("const polls = window.testPresenter.state.polls; return polls[polls.length - 1].poll.id;")
+        self.command(presenter, {"type": "revealPoll", "pollId": poll_id, "results": True})
+        wait_for(viewer, lambda d: d.find_elements(By.CSS_SELECTOR, "#poll-sheet .bar-row"), "the chart revealed")
+        self.assertAllTranslated(viewer, "viewer-poll-revealed", allowed)
+        screenshot(viewer, "i18n-qps-viewer-poll")
+
+        # The question dialog.
+        viewer.find_element(By.CSS_SELECTOR, "[data-action=collapse-poll]").click()
+        viewer.find_element(By.ID, "ask-button").click()
+        wait_for(viewer, lambda d: visible(d, "#ask-dialog"), "the question dialog")
+        self.assertAllTranslated(viewer, "viewer-ask", allowed)
+        viewer.find_element(By.ID, "ask-text").send_keys("Why blue?")
+        viewer.find_element(By.ID, "ask-send").click()
+        wait_for(viewer, lambda d: not visible(d, "#ask-dialog"), "the question sent")
+        wait_for(viewer, lambda d: visible(d, ".toast"), "the toast that says so")
+        self.assertAllTranslated(viewer, "viewer-question-sent", allowed)
+        harness.dismiss_toasts(viewer)
+
+        # The notes panel.
+        viewer.find_element(By.ID, "notes-button").click()
+        wait_for(viewer, lambda d: visible(d, "#notes-panel"), "the notes panel")
+        self.assertAllTranslated(viewer, "viewer-notes", allowed + ["Why blue?"])
+        viewer.find_element(By.CSS_SELECTOR, "#notes-panel .sheet-icon-btn").click()
+        wait_for(viewer, lambda d: not visible(d, "#notes-panel"), "the notes closed")
+
+        # The keyboard shortcuts.
+        viewer.find_element(By.TAG_NAME, "body").send_keys("?")
+        wait_for(viewer, lambda d: visible(d, "dialog.shortcuts-dialog"), "the shortcuts")
+        self.assertAllTranslated(viewer, "viewer-shortcuts", allowed + ["F"])  # key caps
+
+    def test_i18n_live_2_viewer_in_german_and_arabic(self):
+        """German: the gate and the stage say it in German. Arabic: the page is right to left,
+        the slide is not mirrored, plurals and numbers follow Arabic."""
+        session = SERVER.start_session(DEMO_DECK["id"])
+        code = session["code"]
+
+        viewer = self.driver(390, 844)
+        viewer.get(f"{SERVER.base}/s/{code}?lang=de")
+        wait_translated(viewer)
+        wait_for(viewer, lambda d: visible(d, "#gate-form"), "the join gate")
+        self.assertEqual(layout(viewer), {"lang": "de", "dir": "ltr"})
+        self.assertEqual(text_of(viewer, "#join-button"), "Beitreten")
+        self.assertEqual(language_switcher_values(viewer), ["de"])
+        screenshot(viewer, "i18n-de-viewer-gate")
+        viewer.find_element(By.ID, "join-button").click()
+        self.wait_watching(viewer)
+        wait_for(viewer, lambda d: text_of(d, "#status-text") == "Live", "live")
+        self.assertTrue(text_of(viewer, "#watch-page").startswith("Folie 1 / "), text_of(viewer, "#watch-page"))
+        screenshot(viewer, "i18n-de-viewer-stage")
+
+        arabic = self.driver(390, 844)
+        arabic.get(f"{SERVER.base}/s/{code}?lang=ar")
+        wait_translated(arabic)
+        wait_for(arabic, lambda d: visible(d, "#gate-form"), "the join gate")
+        self.assertEqual(layout(arabic), {"lang": "ar", "dir": "rtl"})
+        self.assertEqual(text_of(arabic, "#join-button"), "انضمام")
+        # Mirrored: the gate's text starts at the right.
+        self.assertEqual(arabic.execute_script("return getComputedStyle(document.querySelector('#gate-title')).direction"), "rtl")
+        screenshot(arabic, "i18n-ar-viewer-gate")
+        arabic.find_element(By.ID, "join-button").click()
+        self.wait_watching(arabic)
+        wait_for(arabic, lambda d: text_of(d, "#status-text") == "مباشر", "live, in Arabic")
+        # The slide itself is never mirrored.
+        mirrored = arabic.execute_script(
+            "const flipped = (e) => { const m = getComputedStyle(e).transform; return m !== 'none' && new DOMMatrix(m).a < 0; };"
+            "const img = document.querySelector('podium-stage img.current');"
+            "const chain = []; for (let e = img; e; e = e.parentElement || (e.getRootNode() && e.getRootNode().host)) chain.push(e);"
+            "return chain.filter(flipped).map((e) => e.tagName);")
+        self.assertEqual(mirrored, [], "nothing between the slide and the page flips it")
+        self.assertEqual(arabic.execute_script("return getComputedStyle(document.querySelector('podium-stage')).direction"), "rtl")
+        self.assertEqual(text_of(arabic, "#watch-page").split(" / ")[0], "الشريحة 1")
+        screenshot(arabic, "i18n-ar-viewer-stage")
