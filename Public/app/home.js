@@ -1,5 +1,6 @@
 // Audience home: type a join code, or pick a live session from the lobby (live over a socket).
 
+import { t } from './i18n.js';
 import { api } from './api.js';
 import { el, icon, cleanCode, CODE_LENGTH } from './ui.js';
 
@@ -8,7 +9,7 @@ const input = document.getElementById('code');
 const hint = document.getElementById('join-hint');
 const list = document.getElementById('sessions');
 const empty = document.getElementById('sessions-empty');
-const HINT = hint.textContent;
+const HINT = t('home.hint');
 
 // ---- join code ----
 
@@ -25,7 +26,7 @@ function updateCode() {
     input.setSelectionRange(pos, pos);
   }
   hint.classList.toggle('is-error', dropped);
-  hint.textContent = dropped ? 'Codes use no 0, O, 1, I or L: check the code on the screen.' : HINT;
+  hint.textContent = dropped ? t('home.hint-dropped') : HINT;
   input.removeAttribute('aria-invalid');
 }
 
@@ -36,7 +37,7 @@ form.addEventListener('submit', (event) => {
   const { code } = cleanCode(input.value);
   if (code.length !== CODE_LENGTH) {
     hint.classList.add('is-error');
-    hint.textContent = 'A code has ' + CODE_LENGTH + ' characters.';
+    hint.textContent = t('home.hint-length', { length: CODE_LENGTH });
     input.setAttribute('aria-invalid', 'true');
     input.focus();
     return;
@@ -47,21 +48,21 @@ form.addEventListener('submit', (event) => {
 // ---- live sessions ----
 
 function viewersText(n) {
-  return n === 1 ? '1 viewer' : n + ' viewers';
+  return t('common.viewers', { count: n });
 }
 
 function render(sessions) {
   const live = (sessions || []).filter((s) => s.live !== false);
   list.replaceChildren(...live.map((session) => {
-    const title = el('span', { text: session.title || 'Untitled deck' });
+    const title = el('span', { text: session.title || t('home.untitled') });
     const titleRow = el('div', { class: 'session-title' }, [title]);
     // The lobby says `passcode: true/false` (never the passcode); the REST list `hasPasscode`.
     if (session.passcode === true || session.hasPasscode === true) {
-      const lock = el('span', { class: 'session-lock', attrs: { title: 'Passcode required', 'data-role': 'lock' } }, [icon('lock', 16)]);
-      lock.append(el('span', { class: 'visually-hidden', text: 'Passcode required' }));
+      const lock = el('span', { class: 'session-lock', attrs: { title: t('home.passcode-required'), 'data-role': 'lock' } }, [icon('lock', 16)]);
+      lock.append(el('span', { class: 'visually-hidden', text: t('home.passcode-required') }));
       titleRow.append(lock);
     }
-    const meta = el('div', { class: 'session-meta', text: session.presenter ? 'by ' + session.presenter : '' });
+    const meta = el('div', { class: 'session-meta', text: session.presenter ? t('home.by', { name: session.presenter }) : '' });
     const right = el('div', { class: 'session-side' });
     if (typeof session.viewers === 'number') {
       right.append(el('span', { class: 'session-viewers', attrs: { 'data-role': 'viewers' } }, [icon('users', 16), viewersText(session.viewers)]));

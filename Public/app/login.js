@@ -1,5 +1,6 @@
 // Presenter sign in: POST /api/v1/auth/login, then on to the library (or ?next=).
 
+import { t, errorText } from './i18n.js';
 import { api, currentUser } from './api.js';
 
 const form = document.getElementById('login-form');
@@ -28,31 +29,31 @@ form.addEventListener('submit', async (event) => {
   email.removeAttribute('aria-invalid');
   password.removeAttribute('aria-invalid');
   if (!email.value.trim()) {
-    error.textContent = 'Enter your email.';
+    error.textContent = t('login.enter-email');
     email.setAttribute('aria-invalid', 'true');
     email.focus();
     return;
   }
   if (!password.value) {
-    error.textContent = 'Enter your password.';
+    error.textContent = t('login.enter-password');
     password.setAttribute('aria-invalid', 'true');
     password.focus();
     return;
   }
   submit.disabled = true;
-  submit.textContent = 'Signing in…';
+  submit.textContent = t('login.signing-in');
   try {
     await api('/api/v1/auth/login', { method: 'POST', body: { email: email.value.trim(), password: password.value } });
     location.assign(nextPath());
   } catch (failure) {
     if (failure.status === 401) {
-      error.textContent = 'Wrong email or password.';
+      error.textContent = t('errors.bad_credentials');
       password.setAttribute('aria-invalid', 'true');
       password.select();
     } else {
-      error.textContent = failure.message;
+      error.textContent = errorText(failure);
     }
     submit.disabled = false;
-    submit.textContent = 'Sign in';
+    submit.textContent = t('login.submit');
   }
 });

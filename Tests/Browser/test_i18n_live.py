@@ -244,3 +244,60 @@ class I18nLiveViewerTests(I18nLiveTestCase):
         self.assertEqual(arabic.execute_script("return getComputedStyle(document.querySelector('podium-stage')).direction"), "rtl")
         self.assertEqual(text_of(arabic, "#watch-page").split(" / ")[0], "الشريحة 1")
         screenshot(arabic, "i18n-ar-viewer-stage")
+
+
+class I18nLiveEntryTests(I18nLiveTestCase):
+    def test_i18n_live_3_home_login_and_dead_ends_in_the_pseudo_language(self):
+        """The join page (empty, with a live session, a bad code), sign-in (a wrong password)
+        and every dead end: every word from a catalogue, with a language switcher."""
+        driver = self.driver(390, 844)
+        driver.get(SERVER.base + "/?lang=qps")
+        wait_translated(driver)
+        wait_for(driver, lambda d: visible(d, "#code"), "the code field")
+        self.assertEqual(language_switcher_values(driver), ["en"])
+        self.assertAllTranslated(driver, "home")
+        session = SERVER.start_session(DEMO_DECK["id"], passcode="1234")
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-code="{session["code"]}"]'), "the live session listed")
+        field = driver.find_element(By.ID, "code")
+        field.send_keys("O0")
+        driver.find_element(By.ID, "join-button").click()
+        wait_for(driver, lambda d: "is-error" in d.find_element(By.ID, "join-hint").get_attribute("class"), "the hint says why")
+        self.assertAllTranslated(driver, "home-with-session", [session["title"], session["code"], "Admin"])
+
+        driver.get(SERVER.base + "/login?lang=qps")
+        wait_translated(driver)
+        wait_for(driver, lambda d: visible(d, "#email"), "the sign-in form")
+        driver.find_element(By.ID, "login-submit").click()
+        wait_for(driver, lambda d: text_of(d, "#login-error"), "the missing email said")
+        self.assertAllTranslated(driver, "login-empty")
+        driver.find_element(By.ID, "email").send_keys("admin")
+        driver.find_element(By.ID, "password").send_keys("wrong password")
+        driver.find_element(By.ID, "login-submit").click()
+        wait_for(driver, lambda d: "bad_credentials" not in (text_of(d, "#login-error") or "") and "⟦" in (text_of(d, "#login-error") or "")
+                 and text_of(d, "#login-error") != "⟦Enter your password.⟧", "the wrong password said")
+        self.assertEqual(text_of(driver, "#login-error"), "⟦Wrong email or password.⟧")
+        self.assertAllTranslated(driver, "login-wrong", ["admin"])
+
+        self.sign_in_with_cookie(driver)
+        for path in ("/s/ZZZZZZ", "/r/ZZZZZZ", "/present/ZZZZZZ", "/decks/d_gone", "/no/such/page"):
+            driver.get(SERVER.base + path + "?lang=qps")
+            wait_translated(driver)
+            wait_for(driver, lambda d: "⟦" in (text_of(d, "#not-found-title") or ""), "the dead end translated")
+            self.assertAllTranslated(driver, "dead-end " + path, ["ZZZZZZ"])
+
+    def test_i18n_live_4_dead_end_and_sign_in_in_arabic_and_german(self):
+        """A dead end in Arabic is right to left and says the code; sign-in in German."""
+        driver = self.driver(390, 844)
+        driver.get(SERVER.base + "/s/ZZZZZZ?lang=ar")
+        wait_translated(driver)
+        self.assertEqual(layout(driver), {"lang": "ar", "dir": "rtl"})
+        self.assertEqual(text_of(driver, "#not-found-title"), "لا توجد جلسة بالرمز ZZZZZZ")
+        screenshot(driver, "i18n-ar-dead-end")
+        driver.get(SERVER.base + "/login?lang=de")
+        wait_translated(driver)
+        self.assertEqual(text_of(driver, "#login-submit"), "Anmelden")
+        driver.find_element(By.ID, "email").send_keys("admin")
+        driver.find_element(By.ID, "password").send_keys("wrong password")
+        driver.find_element(By.ID, "login-submit").click()
+        wait_for(driver, lambda d: text_of(d, "#login-error") == "E-Mail-Adresse oder Passwort ist falsch.", "the German error")
+        screenshot(driver, "i18n-de-login-error")
