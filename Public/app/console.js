@@ -2,6 +2,7 @@
 // screen, thumbnails, keyboard, mouse, touch. Shared by the live console and rehearsal; the
 // live console passes hooks that send commands, rehearsal passes none.
 
+import { t, formatNumber } from './i18n.js';
 import { el, icon, iconButton, isTyping, dialogOpen, toggleFullscreen } from './ui.js';
 
 const FULL = Object.freeze({ x: 0, y: 0, w: 1, h: 1 });
@@ -273,44 +274,44 @@ export class DeckConsole {
     this.controls = container;
     const b = (iconName, label, handler, extra = {}) =>
       iconButton(iconName, label, { cls: 'btn ' + (extra.cls || ''), showLabel: extra.showLabel !== false, on: { click: handler }, attrs: extra.attrs || {} });
-    this.prevButton = b('chevron-left', 'Previous', () => this.prev(), { cls: 'btn-nav', showLabel: false, attrs: { 'data-action': 'prev', 'aria-keyshortcuts': 'ArrowLeft' } });
-    this.nextButton = b('chevron-right', 'Next', () => this.next(), { cls: 'btn-nav', showLabel: false, attrs: { 'data-action': 'next', 'aria-keyshortcuts': 'ArrowRight' } });
+    this.prevButton = b('chevron-left', t('console.previous'), () => this.prev(), { cls: 'btn-nav', showLabel: false, attrs: { 'data-action': 'prev', 'aria-keyshortcuts': 'ArrowLeft' } });
+    this.nextButton = b('chevron-right', t('console.next'), () => this.next(), { cls: 'btn-nav', showLabel: false, attrs: { 'data-action': 'next', 'aria-keyshortcuts': 'ArrowRight' } });
     this.pageIndicator = el('span', { class: 'page-indicator', attrs: { 'aria-live': 'polite', 'data-role': 'page-indicator' } });
-    this.zoomOut = b('minus', 'Zoom out', () => this.zoomBy(1 / ZOOM_STEP), { showLabel: false, attrs: { 'data-action': 'zoom-out', 'aria-keyshortcuts': '-' } });
-    this.zoomIn = b('plus', 'Zoom in', () => this.zoomBy(ZOOM_STEP), { showLabel: false, attrs: { 'data-action': 'zoom-in', 'aria-keyshortcuts': '+' } });
+    this.zoomOut = b('minus', t('console.zoom-out'), () => this.zoomBy(1 / ZOOM_STEP), { showLabel: false, attrs: { 'data-action': 'zoom-out', 'aria-keyshortcuts': '-' } });
+    this.zoomIn = b('plus', t('console.zoom-in'), () => this.zoomBy(ZOOM_STEP), { showLabel: false, attrs: { 'data-action': 'zoom-in', 'aria-keyshortcuts': '+' } });
     this.zoomLevel = el('button', {
       class: 'btn btn-ghost zoom-level', text: '100%',
-      attrs: { type: 'button', 'data-action': 'zoom-reset', title: 'Reset zoom (0)', 'aria-label': 'Reset zoom', 'aria-keyshortcuts': '0' },
+      attrs: { type: 'button', 'data-action': 'zoom-reset', title: t('console.reset-zoom-key'), 'aria-label': t('console.reset-zoom'), 'aria-keyshortcuts': '0' },
       on: { click: () => this.resetZoom() },
     });
-    this.pointerToggle = b('laser', 'Pointer', () => this.togglePointerMode(), { attrs: { 'aria-pressed': 'false', 'data-action': 'pointer', title: 'Laser pointer (L, or hold .)', 'aria-keyshortcuts': 'L' } });
-    this.blackButton = b('square', 'Black', () => this.toggleBlank('black'), { attrs: { 'aria-pressed': 'false', 'data-action': 'blank-black', title: 'Blank to black (B)', 'aria-keyshortcuts': 'B' } });
-    this.whiteButton = b('sun', 'White', () => this.toggleBlank('white'), { cls: 'hide-phone', attrs: { 'aria-pressed': 'false', 'data-action': 'blank-white', title: 'Blank to white (W)', 'aria-keyshortcuts': 'W' } });
-    this.fullButton = b('fullscreen', 'Full screen', () => this.fullscreen(), { cls: 'hide-phone', showLabel: false, attrs: { 'data-action': 'fullscreen', title: 'Full screen (F)', 'aria-keyshortcuts': 'F' } });
+    this.pointerToggle = b('laser', t('console.pointer'), () => this.togglePointerMode(), { attrs: { 'aria-pressed': 'false', 'data-action': 'pointer', title: t('console.pointer-title'), 'aria-keyshortcuts': 'L' } });
+    this.blackButton = b('square', t('console.black'), () => this.toggleBlank('black'), { attrs: { 'aria-pressed': 'false', 'data-action': 'blank-black', title: t('console.black-title'), 'aria-keyshortcuts': 'B' } });
+    this.whiteButton = b('sun', t('console.white'), () => this.toggleBlank('white'), { cls: 'hide-phone', attrs: { 'aria-pressed': 'false', 'data-action': 'blank-white', title: t('console.white-title'), 'aria-keyshortcuts': 'W' } });
+    this.fullButton = b('fullscreen', t('common.full-screen'), () => this.fullscreen(), { cls: 'hide-phone', showLabel: false, attrs: { 'data-action': 'fullscreen', title: t('common.full-screen-key'), 'aria-keyshortcuts': 'F' } });
     container.replaceChildren(
-      el('div', { class: 'control-group', attrs: { role: 'group', 'aria-label': 'Pages' } }, [this.prevButton, this.pageIndicator, this.nextButton]),
+      el('div', { class: 'control-group', attrs: { role: 'group', 'aria-label': t('console.pages') } }, [this.prevButton, this.pageIndicator, this.nextButton]),
       el('span', { class: 'control-sep', attrs: { 'aria-hidden': 'true' } }),
-      el('div', { class: 'control-group', attrs: { role: 'group', 'aria-label': 'Zoom' } }, [this.zoomOut, this.zoomLevel, this.zoomIn]),
+      el('div', { class: 'control-group', attrs: { role: 'group', 'aria-label': t('console.zoom') } }, [this.zoomOut, this.zoomLevel, this.zoomIn]),
       el('span', { class: 'control-sep', attrs: { 'aria-hidden': 'true' } }),
-      el('div', { class: 'control-group', attrs: { role: 'group', 'aria-label': 'Pointer and screen' } }, [this.pointerToggle, this.blackButton, this.whiteButton, this.fullButton]),
+      el('div', { class: 'control-group', attrs: { role: 'group', 'aria-label': t('console.pointer-and-screen') } }, [this.pointerToggle, this.blackButton, this.whiteButton, this.fullButton]),
     );
     // Big, discreet previous/next targets on the stage edges.
-    this.prevEdge = el('button', { class: 'edge-nav prev', attrs: { type: 'button', 'aria-label': 'Previous slide', tabindex: '-1' }, on: { click: () => this.prev() } }, [icon('chevron-left', 28)]);
-    this.nextEdge = el('button', { class: 'edge-nav next', attrs: { type: 'button', 'aria-label': 'Next slide', tabindex: '-1' }, on: { click: () => this.next() } }, [icon('chevron-right', 28)]);
+    this.prevEdge = el('button', { class: 'edge-nav prev', attrs: { type: 'button', 'aria-label': t('console.previous-slide'), tabindex: '-1' }, on: { click: () => this.prev() } }, [icon('chevron-left', 28)]);
+    this.nextEdge = el('button', { class: 'edge-nav next', attrs: { type: 'button', 'aria-label': t('console.next-slide'), tabindex: '-1' }, on: { click: () => this.next() } }, [icon('chevron-right', 28)]);
     this.stageWrap.append(this.prevEdge, this.nextEdge);
   }
 
   buildThumbs() {
     const strip = this.thumbsEl;
     strip.replaceChildren();
-    strip.setAttribute('aria-label', 'Slides');
+    strip.setAttribute('aria-label', t('console.slides'));
     (this.pages || []).forEach((page, index) => {
       const number = index + 1;
       const img = el('img', { attrs: { src: page.thumbnailUrl || page.mediumUrl, alt: '', loading: 'lazy', decoding: 'async', draggable: 'false' } });
       const button = el('button', {
-        class: 'thumb', attrs: { type: 'button', 'aria-label': 'Go to slide ' + number, 'data-page': number },
+        class: 'thumb', attrs: { type: 'button', 'aria-label': t('notes.go-to', { page: number }), 'data-page': number },
         on: { click: () => this.goto(number) },
-      }, [img, el('span', { text: number })]);
+      }, [img, el('span', { text: formatNumber(number) })]);
       strip.append(button);
     });
   }
@@ -318,7 +319,7 @@ export class DeckConsole {
   render() {
     this.stage.show({ page: this.page, viewport: this.viewport, blank: this.blank });
     const count = this.pageCount;
-    this.pageIndicator.textContent = count ? this.page + ' / ' + count : '–';
+    this.pageIndicator.textContent = count ? formatNumber(this.page) + ' / ' + formatNumber(count) : '–';
     this.prevButton.disabled = !this.enabled || this.page <= 1;
     this.nextButton.disabled = !this.enabled || this.page >= count;
     this.prevEdge.disabled = this.prevButton.disabled;
@@ -341,7 +342,7 @@ export class DeckConsole {
 
   renderZoom() {
     const zoom = Math.round(100 / this.viewport.w);
-    this.zoomLevel.textContent = zoom + '%';
+    this.zoomLevel.textContent = t('poll.percent', { percent: zoom });
     this.zoomOut.disabled = !this.enabled || isFull(this.viewport);
     this.zoomIn.disabled = !this.enabled || this.viewport.w <= MIN_SIDE + 1e-9;
     this.zoomLevel.disabled = !this.enabled;

@@ -1,6 +1,7 @@
 // The "Go live" dialog: optional passcode, download switch, then POST /api/v1/sessions and on to
 // the presenter console.
 
+import { t, errorText } from './i18n.js';
 import { api } from './api.js';
 import { el, icon, modalDialog } from './ui.js';
 
@@ -10,7 +11,7 @@ export function openGoLive(deck) {
     class: 'input',
     attrs: {
       type: 'text', name: 'passcode', id: 'golive-passcode', maxlength: '64', autocomplete: 'off',
-      spellcheck: 'false', placeholder: 'No passcode', 'aria-describedby': 'golive-passcode-hint',
+      spellcheck: 'false', placeholder: t('library.golive-no-passcode'), 'aria-describedby': 'golive-passcode-hint',
     },
   });
   const download = el('input', { attrs: { type: 'checkbox', name: 'allowDownload', id: 'golive-download', role: 'switch' } });
@@ -22,45 +23,45 @@ export function openGoLive(deck) {
     if (!publicQuestions.checked) approval.checked = false;
   });
   const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
-  const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
-  const start = el('button', { class: 'btn btn-primary', attrs: { type: 'submit', id: 'golive-start' } }, [icon('broadcast'), 'Start session']);
+  const cancel = el('button', { class: 'btn', text: t('common.cancel'), attrs: { type: 'button' } });
+  const start = el('button', { class: 'btn btn-primary', attrs: { type: 'submit', id: 'golive-start' } }, [icon('broadcast'), t('library.golive-start')]);
   const summary = el('div', { class: 'golive-summary' }, [
     deck.thumbnailUrl ? el('img', { attrs: { src: deck.thumbnailUrl, alt: '' } }) : null,
     el('div', {}, [
       el('strong', { text: deck.title }),
-      el('span', { text: deck.pageCount ? deck.pageCount + (deck.pageCount === 1 ? ' page' : ' pages') : '' }),
+      el('span', { text: deck.pageCount ? t('library.pages', { count: deck.pageCount }) : '' }),
     ]),
   ]);
   const { dialog, content: form } = modalDialog({
-    title: 'Go live', id: 'golive-dialog', form: true, open: false, actions: [cancel, start], body: [
+    title: t('library.go-live'), id: 'golive-dialog', form: true, open: false, actions: [cancel, start], body: [
       summary,
       el('label', { class: 'field', attrs: { for: 'golive-passcode' } }, [
-        el('span', { class: 'field-label', text: 'Passcode (optional)' }),
+        el('span', { class: 'field-label', text: t('library.golive-passcode') }),
         passcode,
-        el('span', { class: 'field-hint', text: 'Viewers must type it to join. Leave empty for an open session. You can see and change it in the console.', attrs: { id: 'golive-passcode-hint' } }),
+        el('span', { class: 'field-hint', text: t('library.golive-passcode-hint'), attrs: { id: 'golive-passcode-hint' } }),
       ]),
       el('label', { class: 'switch', attrs: { for: 'golive-listed' } }, [
         el('span', { class: 'switch-text' }, [
-          el('span', { class: 'field-label', text: 'Show under “Live now”' }),
-          el('span', { class: 'field-hint', text: 'Off: people join only with the code or link. You can change it later.' }),
+          el('span', { class: 'field-label', text: t('library.golive-listed') }),
+          el('span', { class: 'field-hint', text: t('library.golive-listed-hint') }),
         ]),
         listed,
       ]),
       el('label', { class: 'switch', attrs: { for: 'golive-download' } }, [
-        el('span', {}, [el('span', { class: 'field-label', text: 'Allow viewers to download the deck' })]),
+        el('span', {}, [el('span', { class: 'field-label', text: t('library.golive-download') })]),
         download,
       ]),
       el('label', { class: 'switch', attrs: { for: 'golive-questions-public' } }, [
         el('span', { class: 'switch-text' }, [
-          el('span', { class: 'field-label', text: 'Questions are public' }),
-          el('span', { class: 'field-hint', text: 'Viewers see each other’s questions and upvote them.' }),
+          el('span', { class: 'field-label', text: t('library.golive-questions-public') }),
+          el('span', { class: 'field-hint', text: t('library.golive-questions-public-hint') }),
         ]),
         publicQuestions,
       ]),
       el('label', { class: 'switch', attrs: { for: 'golive-questions-approval' } }, [
         el('span', { class: 'switch-text' }, [
-          el('span', { class: 'field-label', text: 'Approve before showing' }),
-          el('span', { class: 'field-hint', text: 'You approve each question before others see it.' }),
+          el('span', { class: 'field-label', text: t('library.golive-approval') }),
+          el('span', { class: 'field-hint', text: t('library.golive-approval-hint') }),
         ]),
         approval,
       ]),
@@ -82,7 +83,7 @@ export function openGoLive(deck) {
       const session = await api('/api/v1/sessions', { method: 'POST', body });
       location.assign('/present/' + encodeURIComponent(session.code));
     } catch (failure) {
-      error.textContent = failure.message;
+      error.textContent = errorText(failure);
       start.disabled = false;
     }
   });

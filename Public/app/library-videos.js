@@ -7,6 +7,7 @@
 // [data-upload][data-upload-state]); the card's [data-role=status], [data-role=duration],
 // [data-role=error], [data-role=uploading|processing] progress bars.
 
+import { t, errorText } from './i18n.js';
 import { api } from './api.js';
 import { el, icon, iconButton, toast, confirmDialog, promptDialog, chooseDialog } from './ui.js';
 import { UploadQueue, processingText, trackVideo, checkVideoFile, looksLikeMedia, uploadLimits, formatBytes } from './uploader.js';
@@ -38,9 +39,9 @@ export class LibraryVideos {
     });
     this.queue.addEventListener('change', (event) => this.onUpload(event.detail));
     uploadLimits().then((limits) => {
-      this.o.empty.textContent = 'No videos here yet. Upload an MP4, MOV, WebM or MKV (or an audio file), up to '
-        + formatBytes(limits.maxVideoUploadBytes) + ' and ' + Math.round(limits.maxVideoSeconds / 60)
-        + ' minutes, to show it on the stage during a session.';
+      this.o.empty.textContent = t('library.no-videos-limits', {
+        size: formatBytes(limits.maxVideoUploadBytes), minutes: Math.round(limits.maxVideoSeconds / 60),
+      });
     }).catch(() => {});
   }
 
@@ -59,7 +60,7 @@ export class LibraryVideos {
   take(files) {
     const media = files.filter(looksLikeMedia);
     for (const file of media) {
-      const title = file.name.replace(/\.[a-z0-9]{2,5}$/i, '').trim() || 'Untitled video';
+      const title = file.name.replace(/\.[a-z0-9]{2,5}$/i, '').trim() || t('library.untitled-video');
       this.queue.add(file, { title, folderId: this.o.folder() });
     }
     return files.filter((file) => !media.includes(file));
@@ -90,7 +91,7 @@ export class LibraryVideos {
       this.render();
       return;
     }
-    if (item.state === 'failed') toast('“' + item.name + '” was not uploaded: ' + item.error + '.', { kind: 'error' });
+    if (item.state === 'failed') toast(t('library.not-uploaded', { name: item.name, reason: item.error }), { kind: 'error' });
     const card = this.o.grid.querySelector('[data-upload="' + item.key + '"]');
     if (card) card.replaceWith(this.uploadCard(item));
     else this.render();
@@ -107,12 +108,12 @@ export class LibraryVideos {
     if (ready && video.posterUrl) thumb.append(el('img', { attrs: { src: video.posterUrl, alt: '', loading: 'lazy' } }));
     else thumb.append(icon(failed ? 'alert' : video.hasVideo === false ? 'volume' : 'film', 36));
     if (ready && video.duration) thumb.append(el('span', { class: 'pages-badge', text: clockText(video.duration), attrs: { 'data-role': 'duration' } }));
-    const pill = { ready: 'Ready', queued: 'Waiting', processing: 'Packaging', failed: 'Failed' }[video.status] || video.status;
+    const pill = { ready: t('library.status-ready'), queued: t('upload.state-waiting'), processing: t('library.video-packaging'), failed: t('library.status-failed') }[video.status] || video.status;
     const meta = el('div', { class: 'deck-meta' }, [
       el('span', { class: 'status-pill status-' + (ready ? 'ready' : failed ? 'failed' : 'processing'), text: pill, attrs: { 'data-role': 'status' } }),
     ]);
     if (ready) {
-      const shape = video.hasVideo ? video.width + '×' + video.height : 'Audio';
+      const shape = video.hasVideo ? video.width + '×' + video.height : t('library.audio');
       meta.append(el('span', { class: 'deck-pages', text: shape + ' · ' + formatBytes(video.sourceBytes) }));
     }
     const body = el('div', { class: 'deck-body' }, [el('div', { class: 'deck-title', text: video.title, attrs: { title: video.title } }), meta]);
@@ -121,13 +122,13 @@ export class LibraryVideos {
       body.append(progressBar(p && p.total ? p.done / p.total : 0, processingText(p || (video.status === 'queued' ? { stage: 'queued' } : null)), true));
     }
     if (failed) {
-      const message = (video.error && video.error.message) || 'This video could not be packaged.';
+      const message = video.error && (video.error.code || video.error.message) ? errorText(video.error) : t('library.video-failed');
       body.append(el('p', { class: 'deck-error', attrs: { 'data-role': 'error' } }, [icon('alert', 16), el('span', { text: message })]));
     }
     const actions = el('div', { class: 'deck-actions' }, [
-      ready ? iconButton('edit', 'Rename', { cls: 'btn', on: { click: () => this.rename(video) }, attrs: { 'data-action': 'rename-video', 'aria-label': 'Rename ' + video.title } }) : null,
-      ready && this.o.folders().length ? iconButton('folder', 'Move', { cls: 'btn', on: { click: () => this.move(video) }, attrs: { 'data-action': 'move-video', 'aria-label': 'Move ' + video.title + ' to a folder' } }) : null,
-      iconButton('trash', 'Delete', { cls: 'btn', on: { click: () => this.remove(video) }, attrs: { 'data-action': 'delete-video', 'aria-label': 'Delete ' + video.title } }),
+      ready ? iconButton('edit', t('library.rename'), { cls: 'btn', on: { click: () => this.rename(video) }, attrs: { 'data-action': 'rename-video', 'aria-label': t('library.rename-named', { title: video.title }) } }) : null,
+      ready && this.o.folders().length ? iconButton('folder', t('library.move'), { cls: 'btn', on: { click: () => this.move(video) }, attrs: { 'data-action': 'move-video', 'aria-label': t('library.move-named', { title: video.title }) } }) : null,
+      iconButton('trash', t('library.delete'), { cls: 'btn', on: { click: () => this.remove(video) }, attrs: { 'data-action': 'delete-video', 'aria-label': t('library.delete-named', { title: video.title }) } }),
     ]);
     return el('li', {
       class: 'deck-card video-card' + (failed ? ' is-failed' : ''),
@@ -162,43 +163,43 @@ export class LibraryVideos {
   }
 
   async rename(video) {
-    const title = await promptDialog({ title: 'Rename video', label: 'Title', value: video.title });
+    const title = await promptDialog({ title: t('library.rename-video'), label: t('library.field-title'), value: video.title });
     if (!title || title.trim() === video.title) return;
     try {
       const updated = await api('/api/v1/videos/' + encodeURIComponent(video.id), { method: 'PATCH', body: { title: title.trim() } });
       this.videos = this.videos.map((v) => (v.id === video.id ? updated : v));
       this.render();
     } catch (error) {
-      toast(error.message, { kind: 'error' });
+      toast(errorText(error), { kind: 'error' });
     }
   }
 
   async move(video) {
-    const options = [{ value: '', label: 'No folder (top level)' }, ...this.o.folders().map((f) => ({ value: f.id, label: f.name }))];
-    const choice = await chooseDialog({ title: 'Move “' + video.title + '”', label: 'Folder', options, value: video.folderId || '' });
+    const options = [{ value: '', label: t('library.no-folder') }, ...this.o.folders().map((f) => ({ value: f.id, label: f.name }))];
+    const choice = await chooseDialog({ title: t('library.move-title', { title: video.title }), label: t('library.folder'), options, value: video.folderId || '' });
     if (choice === undefined) return;
     try {
       const updated = await api('/api/v1/videos/' + encodeURIComponent(video.id), { method: 'PATCH', body: { folderId: choice || null } });
       this.videos = this.videos.map((v) => (v.id === video.id ? updated : v));
       this.render();
     } catch (error) {
-      toast(error.message, { kind: 'error' });
+      toast(errorText(error), { kind: 'error' });
     }
   }
 
   async remove(video) {
     const sure = await confirmDialog({
-      title: 'Delete “' + video.title + '”?', message: 'The video and its packaged files are deleted. This cannot be undone.',
-      confirmLabel: 'Delete', danger: true,
+      title: t('library.delete-title', { title: video.title }), message: t('library.delete-video-message'),
+      confirmLabel: t('library.delete'), danger: true,
     });
     if (!sure) return;
     try {
       await api('/api/v1/videos/' + encodeURIComponent(video.id), { method: 'DELETE' });
       this.videos = this.videos.filter((v) => v.id !== video.id);
       this.render();
-      toast('Deleted “' + video.title + '”.', { kind: 'success' });
+      toast(t('library.deleted', { title: video.title }), { kind: 'success' });
     } catch (error) {
-      toast(error.message, { kind: 'error' });
+      toast(errorText(error), { kind: 'error' });
     }
   }
 }

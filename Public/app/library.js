@@ -1,5 +1,6 @@
 // The presenter's library: folders, decks, uploads with progress, rename/move/delete, go live.
 
+import { t, errorText, formatNumber, formatDate } from './i18n.js';
 import { api, currentUser, goToLogin } from './api.js';
 import {
   el, icon, iconButton, hydrateIcons, toast, confirmDialog, promptDialog, chooseDialog, plural,
@@ -64,7 +65,7 @@ async function start() {
   try {
     state.user = await currentUser();
   } catch (error) {
-    toast(error.message, { kind: 'error' });
+    toast(errorText(error), { kind: 'error' });
     return;
   }
   if (!state.user) {
@@ -108,7 +109,7 @@ function handleError(error) {
     goToLogin();
     return;
   }
-  toast(error.message, { kind: 'error' });
+  toast(errorText(error), { kind: 'error' });
 }
 
 async function loadLiveBanner() {
@@ -124,9 +125,9 @@ async function loadLiveBanner() {
     banner.replaceChildren(
       icon('broadcast'),
       el('span', { class: 'grow', text: mine.length === 1
-        ? 'You are live with “' + first.title + '” (code ' + first.code + ').'
-        : 'You have ' + mine.length + ' live sessions.' }),
-      el('a', { class: 'btn btn-sm', text: 'Open console', attrs: { href: first.kind === 'room'
+        ? t('library.live-with', { title: first.title, code: first.code })
+        : t('library.live-sessions', { count: mine.length }) }),
+      el('a', { class: 'btn btn-sm', text: t('library.open-console'), attrs: { href: first.kind === 'room'
         ? '/r/' + encodeURIComponent(first.code) + '/moderate' : '/present/' + encodeURIComponent(first.code) } }),
     );
     banner.hidden = false;
@@ -161,9 +162,9 @@ function renderView() {
   dropzone.classList.toggle('is-hidden', history);
   if (history) {
     emptyState.hidden = true;
-    folderTitle.textContent = 'Past sessions';
+    folderTitle.textContent = t('library.past-sessions');
     document.getElementById('folder-tools').hidden = true;
-    document.title = 'Past sessions — Podium';
+    document.title = t('common.page-title', { title: t('library.past-sessions') });
     for (const item of folderList.querySelectorAll('.folder-item')) item.classList.remove('is-current');
     for (const button of folderList.querySelectorAll('.folder-button')) button.removeAttribute('aria-current');
   }
@@ -171,9 +172,9 @@ function renderView() {
 
 function renderFolders() {
   const current = state.folders.find((f) => f.id === state.folder);
-  folderTitle.textContent = current ? current.name : 'All decks';
+  folderTitle.textContent = current ? current.name : t('library.all-decks');
   document.getElementById('folder-tools').hidden = !current;
-  document.title = (current ? current.name : 'Library') + ' — Podium';
+  document.title = t('common.page-title', { title: current ? current.name : t('library.library') });
   const item = (folder) => {
     const id = folder ? folder.id : null;
     const count = folder ? state.decks.filter((d) => d.folderId === folder.id).length : state.decks.length;
@@ -182,7 +183,7 @@ function renderFolders() {
       class: 'folder-button',
       attrs: { type: 'button', 'aria-current': isCurrent ? 'true' : null, 'data-folder-id': id || '' },
       on: { click: () => selectFolder(id) },
-    }, [icon(folder ? 'folder' : 'grid', 18), el('span', { class: 'name', text: folder ? folder.name : 'All decks' }), el('span', { class: 'count', text: count })]);
+    }, [icon(folder ? 'folder' : 'grid', 18), el('span', { class: 'name', text: folder ? folder.name : t('library.all-decks') }), el('span', { class: 'count', text: formatNumber(count) })]);
     const li = el('li', { class: 'folder-item' + (isCurrent ? ' is-current' : '') }, [button]);
     return li;
   };
@@ -249,17 +250,17 @@ function deckCard(deck) {
   const failed = deck.status === 'failed';
   const thumb = el('button', {
     class: 'deck-thumb' + (failed ? ' is-failed' : ''),
-    attrs: { type: 'button', 'aria-label': 'Open ' + deck.title, tabindex: ready ? null : '-1', disabled: !ready },
+    attrs: { type: 'button', 'aria-label': t('library.open-named', { title: deck.title }), tabindex: ready ? null : '-1', disabled: !ready },
     on: { click: () => openDeck(deck) },
   });
   if (deck.thumbnailUrl) thumb.append(el('img', { attrs: { src: deck.thumbnailUrl, alt: '', loading: 'lazy' } }));
   else thumb.append(icon(failed ? 'alert' : 'film', 36));
-  if (ready && deck.pageCount) thumb.append(el('span', { class: 'pages-badge', text: deck.pageCount }));
+  if (ready && deck.pageCount) thumb.append(el('span', { class: 'pages-badge', text: formatNumber(deck.pageCount) }));
 
   const meta = el('div', { class: 'deck-meta' });
-  const pill = { ready: 'Ready', processing: 'Processing', failed: 'Failed' }[deck.status] || deck.status;
+  const pill = ['ready', 'processing', 'failed'].includes(deck.status) ? t('library.status-' + deck.status) : deck.status;
   meta.append(el('span', { class: 'status-pill status-' + deck.status, text: pill, attrs: { 'data-role': 'status' } }));
-  if (deck.pageCount) meta.append(el('span', { class: 'deck-pages', text: plural(deck.pageCount, 'page', 'pages'), attrs: { 'data-role': 'pages' } }));
+  if (deck.pageCount) meta.append(el('span', { class: 'deck-pages', text: plural('library.pages', deck.pageCount), attrs: { 'data-role': 'pages' } }));
   const body = el('div', { class: 'deck-body' }, [el('div', { class: 'deck-title', text: deck.title, attrs: { title: deck.title } }), meta]);
   if (deck.status === 'processing') {
     const p = deck.progress;
@@ -267,14 +268,14 @@ function deckCard(deck) {
     body.append(progressBar(fraction, processingText(p), true));
   }
   if (failed) {
-    const message = (deck.error && deck.error.message) || 'This PDF could not be processed.';
+    const message = deck.error && (deck.error.code || deck.error.message) ? errorText(deck.error) : t('library.pdf-failed');
     body.append(el('p', { class: 'deck-error', attrs: { 'data-role': 'error' } }, [icon('alert', 16), el('span', { text: message })]));
   }
 
   const actions = el('div', { class: 'deck-actions' });
-  const menu = el('div', { class: 'menu', attrs: { role: 'menu', hidden: true, 'aria-label': 'More actions for ' + deck.title } });
+  const menu = el('div', { class: 'menu', attrs: { role: 'menu', hidden: true, 'aria-label': t('library.more-actions', { title: deck.title }) } });
   const more = el('button', {
-    class: 'btn btn-more', attrs: { type: 'button', 'aria-label': 'More actions for ' + deck.title, 'aria-haspopup': 'menu', 'aria-expanded': 'false', 'data-action': 'more', title: 'More' },
+    class: 'btn btn-more', attrs: { type: 'button', 'aria-label': t('library.more-actions', { title: deck.title }), 'aria-haspopup': 'menu', 'aria-expanded': 'false', 'data-action': 'more', title: t('library.more') },
   }, [icon('more')]);
   const closeMenu = () => {
     menu.hidden = true;
@@ -316,18 +317,18 @@ function deckCard(deck) {
       on: { click: () => { closeMenu(); handler(); } },
     }, [icon(iconName, 18), label]);
   if (!failed) {
-    menu.append(menuItem('edit', 'Rename', 'rename', () => renameDeck(deck)));
-    menu.append(menuItem('folder', 'Move to folder', 'move', () => moveDeck(deck)));
+    menu.append(menuItem('edit', t('library.rename'), 'rename', () => renameDeck(deck)));
+    menu.append(menuItem('folder', t('library.move-to-folder'), 'move', () => moveDeck(deck)));
   }
-  menu.append(menuItem('trash', 'Delete', 'delete', () => deleteDeck(deck), true));
+  menu.append(menuItem('trash', t('library.delete'), 'delete', () => deleteDeck(deck), true));
 
   if (ready) {
     actions.append(
-      iconButton('broadcast', 'Go live', { cls: 'btn btn-primary', on: { click: () => openGoLive(deck) }, attrs: { 'data-action': 'golive', 'aria-label': 'Go live with ' + deck.title } }),
-      iconButton('play', 'Open', { cls: 'btn', on: { click: () => openDeck(deck) }, attrs: { 'data-action': 'open', 'aria-label': 'Open ' + deck.title + ' to rehearse', title: 'Rehearse alone' } }),
+      iconButton('broadcast', t('library.go-live'), { cls: 'btn btn-primary', on: { click: () => openGoLive(deck) }, attrs: { 'data-action': 'golive', 'aria-label': t('library.go-live-with', { title: deck.title }) } }),
+      iconButton('play', t('library.open'), { cls: 'btn', on: { click: () => openDeck(deck) }, attrs: { 'data-action': 'open', 'aria-label': t('library.open-rehearse', { title: deck.title }), title: t('library.rehearse-alone') } }),
     );
   } else if (failed) {
-    actions.append(iconButton('trash', 'Delete', { cls: 'btn', on: { click: () => deleteDeck(deck) }, attrs: { 'data-action': 'delete-failed', 'aria-label': 'Delete ' + deck.title } }));
+    actions.append(iconButton('trash', t('library.delete'), { cls: 'btn', on: { click: () => deleteDeck(deck) }, attrs: { 'data-action': 'delete-failed', 'aria-label': t('library.delete-named', { title: deck.title }) } }));
   }
   actions.append(more);
   return el('li', {
@@ -371,7 +372,7 @@ function openDeck(deck) {
 // ---- uploads ----
 
 function titleFromFilename(name) {
-  return name.replace(/\.pdf$/i, '').trim() || 'Untitled deck';
+  return name.replace(/\.pdf$/i, '').trim() || t('library.untitled-deck');
 }
 
 // One upload at a time; each file is checked (size, PDF) before it is sent. The folder goes in
@@ -406,7 +407,7 @@ queue.addEventListener('change', (event) => {
       settle(deck);
       return;
     }
-    toast('“' + item.name + '” was not uploaded: ' + item.error + '.', { kind: 'error' });
+    toast(t('library.not-uploaded', { name: item.name, reason: item.error }), { kind: 'error' });
   }
   const card = grid.querySelector('[data-upload="' + item.key + '"]');
   if (card) card.replaceWith(uploadCard(item, { onDismiss: dismissUpload }));
@@ -424,8 +425,9 @@ function addDeck(deck) {
 
 // The server's limit, said before anyone picks a file.
 uploadLimits().then((limits) => {
-  document.getElementById('upload-limit').textContent = 'PDF, up to ' + formatBytes(limits.maxUploadBytes)
-    + ' · video, up to ' + formatBytes(limits.maxVideoUploadBytes);
+  document.getElementById('upload-limit').textContent = t('library.upload-limit', {
+    pdf: formatBytes(limits.maxUploadBytes), video: formatBytes(limits.maxVideoUploadBytes),
+  });
 }).catch(() => {});
 
 function uploadFiles(files) {
@@ -483,10 +485,10 @@ function poll(id) {
 
 function settle(deck) {
   if (deck.status === 'ready') {
-    toast('“' + deck.title + '” is ready: ' + plural(deck.pageCount, 'page', 'pages') + '.', { kind: 'success' });
+    toast(t('library.ready-toast', { title: deck.title, count: deck.pageCount }), { kind: 'success' });
   } else if (deck.status === 'failed') {
-    const message = (deck.error && deck.error.message) || 'This PDF could not be processed.';
-    toast('“' + deck.title + '” failed: ' + message, { kind: 'error' });
+    const message = deck.error && (deck.error.code || deck.error.message) ? errorText(deck.error) : t('library.pdf-failed');
+    toast(t('library.failed-toast', { title: deck.title, reason: message }), { kind: 'error' });
   }
 }
 
@@ -531,12 +533,12 @@ dropzone.addEventListener('drop', () => dropzone.classList.remove('is-over'));
 // ---- deck actions ----
 
 async function renameDeck(deck) {
-  const title = await promptDialog({ title: 'Rename deck', label: 'Title', value: deck.title, confirmLabel: 'Rename' });
+  const title = await promptDialog({ title: t('library.rename-deck'), label: t('library.field-title'), value: deck.title, confirmLabel: t('library.rename') });
   if (!title || title === deck.title) return;
   try {
     const updated = await api('/api/v1/decks/' + encodeURIComponent(deck.id), { method: 'PATCH', body: { title } });
     updateDeck(deck.id, { title: updated.title });
-    toast('Renamed to “' + updated.title + '”.', { kind: 'success' });
+    toast(t('library.renamed', { title: updated.title }), { kind: 'success' });
   } catch (error) {
     handleError(error);
   }
@@ -544,14 +546,14 @@ async function renameDeck(deck) {
 
 async function moveDeck(deck) {
   if (!state.folders.length) {
-    const name = await promptDialog({ title: 'Move to a new folder', label: 'Folder name', confirmLabel: 'Create and move' });
+    const name = await promptDialog({ title: t('library.move-new-folder'), label: t('library.folder-name'), confirmLabel: t('library.create-and-move') });
     if (!name) return;
     const folder = await createFolderNamed(name);
     if (folder) await moveTo(deck, folder.id);
     return;
   }
-  const options = [{ value: '', label: 'No folder (top level)' }, ...folderOptions()];
-  const choice = await chooseDialog({ title: 'Move “' + deck.title + '”', label: 'Folder', options, value: deck.folderId || '' });
+  const options = [{ value: '', label: t('library.no-folder') }, ...folderOptions()];
+  const choice = await chooseDialog({ title: t('library.move-title', { title: deck.title }), label: t('library.folder'), options, value: deck.folderId || '' });
   if (choice === undefined) return;
   await moveTo(deck, choice || null);
 }
@@ -562,7 +564,7 @@ async function moveTo(deck, folderId) {
     await api('/api/v1/decks/' + encodeURIComponent(deck.id), { method: 'PATCH', body: { folderId } });
     updateDeck(deck.id, { folderId });
     const folder = state.folders.find((f) => f.id === folderId);
-    toast(folder ? 'Moved to ' + folder.name + '.' : 'Moved to the top level.', { kind: 'success' });
+    toast(folder ? t('library.moved-to', { name: folder.name }) : t('library.moved-top'), { kind: 'success' });
   } catch (error) {
     handleError(error);
   }
@@ -570,15 +572,15 @@ async function moveTo(deck, folderId) {
 
 async function deleteDeck(deck) {
   const ok = await confirmDialog({
-    title: 'Delete “' + deck.title + '”?', message: 'The deck and its pages are removed from your library. This cannot be undone.',
-    confirmLabel: 'Delete', danger: true,
+    title: t('library.delete-title', { title: deck.title }), message: t('library.delete-deck-message'),
+    confirmLabel: t('library.delete'), danger: true,
   });
   if (!ok) return;
   try {
     await api('/api/v1/decks/' + encodeURIComponent(deck.id), { method: 'DELETE' });
     state.decks = state.decks.filter((d) => d.id !== deck.id);
     render();
-    toast('Deleted “' + deck.title + '”.');
+    toast(t('library.deleted', { title: deck.title }));
   } catch (error) {
     handleError(error);
   }
@@ -613,7 +615,7 @@ document.getElementById('delete-folder').addEventListener('click', () => {
 });
 
 document.getElementById('new-folder').addEventListener('click', async () => {
-  const name = await promptDialog({ title: 'New folder', label: 'Name', confirmLabel: 'Create' });
+  const name = await promptDialog({ title: t('library.new-folder'), label: t('library.name'), confirmLabel: t('library.create') });
   if (!name) return;
   const folder = await createFolderNamed(name);
   if (folder) selectFolder(folder.id);
@@ -621,7 +623,7 @@ document.getElementById('new-folder').addEventListener('click', async () => {
 document.getElementById('new-subfolder').addEventListener('click', async () => {
   const parent = state.folders.find((f) => f.id === state.folder);
   if (!parent) return;
-  const name = await promptDialog({ title: 'New folder in “' + parent.name + '”', label: 'Name', confirmLabel: 'Create' });
+  const name = await promptDialog({ title: t('library.new-folder-in', { name: parent.name }), label: t('library.name'), confirmLabel: t('library.create') });
   if (!name) return;
   const folder = await createFolderNamed(name, parent.id);
   if (folder) selectFolder(folder.id);
@@ -629,8 +631,8 @@ document.getElementById('new-subfolder').addEventListener('click', async () => {
 document.getElementById('move-folder').addEventListener('click', async () => {
   const folder = state.folders.find((f) => f.id === state.folder);
   if (!folder) return;
-  const options = [{ value: '', label: 'Top level' }, ...folderOptions(folder.id)];
-  const choice = await chooseDialog({ title: 'Move “' + folder.name + '”', label: 'Into', options, value: folder.parentId || '' });
+  const options = [{ value: '', label: t('library.top-level') }, ...folderOptions(folder.id)];
+  const choice = await chooseDialog({ title: t('library.move-title', { title: folder.name }), label: t('library.into'), options, value: folder.parentId || '' });
   if (choice === undefined || (choice || null) === (folder.parentId || null)) return;
   try {
     const moved = await api('/api/v1/folders/' + encodeURIComponent(folder.id), { method: 'PATCH', body: { parentId: choice || null } });
@@ -642,7 +644,7 @@ document.getElementById('move-folder').addEventListener('click', async () => {
 });
 
 async function renameFolder(folder) {
-  const name = await promptDialog({ title: 'Rename folder', label: 'Name', value: folder.name, confirmLabel: 'Rename' });
+  const name = await promptDialog({ title: t('library.rename-folder'), label: t('library.name'), value: folder.name, confirmLabel: t('library.rename') });
   if (!name || name === folder.name) return;
   try {
     const updated = await api('/api/v1/folders/' + encodeURIComponent(folder.id), { method: 'PATCH', body: { name } });
@@ -657,9 +659,9 @@ async function deleteFolder(folder) {
   const count = state.decks.filter((d) => d.folderId === folder.id).length;
   const parent = state.folders.find((f) => f.id === folder.parentId) || null;
   const ok = await confirmDialog({
-    title: 'Delete folder “' + folder.name + '”?',
-    message: 'What it holds moves ' + (parent ? 'to “' + parent.name + '”' : 'to the top level') + (count ? ' (' + plural(count, 'deck', 'decks') + ')' : '') + '; nothing is deleted.',
-    confirmLabel: 'Delete folder', danger: true,
+    title: t('library.delete-folder-title', { name: folder.name }),
+    message: parent ? t('library.delete-folder-to-parent', { parent: parent.name, count }) : t('library.delete-folder-to-top', { count }),
+    confirmLabel: t('library.delete-folder'), danger: true,
   });
   if (!ok) return;
   try {
@@ -669,7 +671,7 @@ async function deleteFolder(folder) {
     state.decks = state.decks.map((d) => (d.folderId === folder.id ? { ...d, folderId: up } : d));
     if (state.folder === folder.id) state.folder = null;
     render();
-    toast('Folder deleted.');
+    toast(t('library.folder-deleted'));
   } catch (error) {
     handleError(error);
   }
@@ -679,37 +681,46 @@ async function deleteFolder(folder) {
 
 const historyList = document.getElementById('past-list');
 const historyMore = document.getElementById('past-more');
-const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 function duration(entry) {
   if (!entry.endedAt) return '';
   const minutes = Math.max(1, Math.round((new Date(entry.endedAt) - new Date(entry.createdAt)) / 60000));
-  return minutes < 60 ? minutes + ' min' : Math.floor(minutes / 60) + ' h ' + String(minutes % 60).padStart(2, '0') + ' min';
+  const unit = (value, name) => formatNumber(value, { style: 'unit', unit: name, unitDisplay: 'short' });
+  return minutes < 60 ? unit(minutes, 'minute') : unit(Math.floor(minutes / 60), 'hour') + ' ' + unit(minutes % 60, 'minute');
+}
+
+/** An export's name in the page's language, known by its file (the server names it in English). */
+function exportLabel(file) {
+  const name = (file.url || '').split('/').pop();
+  if (file.format === 'pdf') return /clips/i.test(file.label || '') ? t('library.export-pdf-clips') : t('library.export-pdf');
+  const known = { 'attendance.csv': 'attendance', 'polls.csv': 'polls', 'answers.csv': 'answers', 'questions.csv': 'questions', 'clips.csv': 'clips' }[name];
+  return t('library.csv', { label: known ? t('library.export-' + known) : file.label });
 }
 
 function historyRow(entry) {
-  const when = DATE.format(new Date(entry.createdAt));
-  const meta = [entry.kind === 'room' ? 'Room' : 'Session', when, duration(entry), 'code ' + entry.code].filter(Boolean).join(' · ');
+  const when = el('time', { text: formatDate(entry.createdAt, { dateStyle: 'medium', timeStyle: 'short' }), attrs: { datetime: entry.createdAt } });
+  const parts = [entry.kind === 'room' ? t('library.room') : t('library.session'), when, duration(entry), t('library.code', { code: entry.code })].filter(Boolean);
+  const meta = parts.flatMap((part, index) => (index ? [' · ', part] : [part]));
   const badges = el('span', { class: 'past-badges' });
-  if (entry.live) badges.append(el('span', { class: 'status-pill status-live', text: 'Live', attrs: { 'data-role': 'live' } }));
-  if (entry.hasPasscode) badges.append(el('span', { class: 'past-flag', attrs: { title: 'Passcode', 'aria-label': 'Passcode' } }, [icon('lock', 14)]));
-  if (entry.unlisted) badges.append(el('span', { class: 'past-flag', text: 'Unlisted' }));
+  if (entry.live) badges.append(el('span', { class: 'status-pill status-live', text: t('library.live'), attrs: { 'data-role': 'live' } }));
+  if (entry.hasPasscode) badges.append(el('span', { class: 'past-flag', attrs: { title: t('library.passcode'), 'aria-label': t('library.passcode') } }, [icon('lock', 14)]));
+  if (entry.unlisted) badges.append(el('span', { class: 'past-flag', text: t('library.unlisted') }));
   const links = el('div', { class: 'past-links' });
   if (entry.consoleUrl) {
-    links.append(el('a', { class: 'btn btn-sm btn-primary', attrs: { href: entry.consoleUrl, 'data-role': 'console' } }, [icon('broadcast', 16), 'Open console']));
+    links.append(el('a', { class: 'btn btn-sm btn-primary', attrs: { href: entry.consoleUrl, 'data-role': 'console' } }, [icon('broadcast', 16), t('library.open-console')]));
   }
-  links.append(el('a', { class: 'btn btn-sm', attrs: { href: entry.reportUrl, 'data-role': 'report' } }, [icon('grid', 16), 'Report']));
-  const exports = el('ul', { class: 'past-exports', attrs: { 'aria-label': 'Exports of ' + entry.title } });
+  links.append(el('a', { class: 'btn btn-sm', attrs: { href: entry.reportUrl, 'data-role': 'report' } }, [icon('grid', 16), t('library.report')]));
+  const exports = el('ul', { class: 'past-exports', attrs: { 'aria-label': t('library.exports-of', { title: entry.title }) } });
   for (const file of entry.exports) {
     exports.append(el('li', {}, [el('a', {
-      class: 'past-export', text: file.format === 'pdf' ? file.label : file.label + ' (CSV)',
+      class: 'past-export', text: exportLabel(file),
       attrs: { href: file.url, download: '', 'data-format': file.format },
     })]));
   }
   return el('li', { class: 'past-row', attrs: { 'data-code': entry.code, 'data-kind': entry.kind, 'data-live': String(entry.live) } }, [
     el('div', { class: 'past-main' }, [
       el('div', { class: 'past-title' }, [el('strong', { text: entry.title }), badges]),
-      el('div', { class: 'past-meta', text: meta }),
+      el('div', { class: 'past-meta' }, meta),
       exports,
     ]),
     links,

@@ -7,6 +7,7 @@
 // shows, with their pointer and the stroke they are drawing. The projector only follows
 // (followStage, showInking).
 
+import { t, errorText } from './i18n.js';
 import { stageDeck, stagePages, stageStrokes } from './live.js';
 import './stage.js';
 import { DeckConsole } from './console.js';
@@ -112,7 +113,7 @@ export class StageDriver {
 
   /** The "Video" button of the control bar: pick a ready video of the library and put it on the stage. */
   addVideoButton() {
-    const button = iconButton('film', 'Show a video', {
+    const button = iconButton('film', t('console.show-video'), {
       cls: 'btn', attrs: { 'data-action': 'show-video', title: 'Show a video from your library' },
       on: { click: () => this.pickVideo() },
     });
@@ -124,19 +125,19 @@ export class StageDriver {
     let videos;
     try {
       const [library, room] = await Promise.all([api('/api/v1/videos'), roomCode ? roomVideos(roomCode) : []]);
-      videos = [...room.map((video) => ({ ...video, title: video.title + ' (this room)' })), ...library]
+      videos = [...room.map((video) => ({ ...video, title: t('console.this-room', { title: video.title }) })), ...library]
         .filter((video) => video.status === 'ready');
     } catch (error) {
-      toast(error.message, { kind: 'error' });
+      toast(errorText(error), { kind: 'error' });
       return;
     }
     if (!videos.length) {
-      toast('No video is ready yet: upload one on the library page' + (roomCode ? ' or from a presenter’s page.' : '.'));
+      toast(roomCode ? t('console.no-video-room') : t('console.no-video'));
       return;
     }
     const id = await chooseDialog({
-      title: 'Show a video', label: 'Video',
-      options: videos.map((video) => ({ value: video.id, label: video.title })), value: videos[0].id, confirmLabel: 'Show',
+      title: t('console.show-video'), label: t('console.video'),
+      options: videos.map((video) => ({ value: video.id, label: video.title })), value: videos[0].id, confirmLabel: t('console.show'),
     });
     if (id) this.sendVideoCommand({ type: 'showVideo', videoId: id });
   }

@@ -1,6 +1,7 @@
 // The library's cards for an upload in progress and for a progress bar: one look for decks and
 // videos (library.js, library-videos.js).
 
+import { t } from './i18n.js';
 import { el, icon, iconButton } from './ui.js';
 import { statusText, fractionOf } from './uploader.js';
 
@@ -24,7 +25,7 @@ export function uploadCard(upload, { onDismiss, cls = '' }) {
   const body = el('div', { class: 'deck-body' }, [
     el('div', { class: 'deck-title', text: upload.data.title, attrs: { title: upload.name } }),
   ]);
-  const pill = { checking: 'Checking', waiting: 'Waiting', uploading: 'Uploading', processing: 'Processing', ready: 'Ready', failed: 'Failed' }[upload.state];
+  const pill = { checking: t('upload.state-checking'), waiting: t('upload.state-waiting'), uploading: t('upload.state-uploading'), processing: t('upload.processing'), ready: t('upload.ready'), failed: t('upload.state-failed') }[upload.state];
   body.append(el('div', { class: 'deck-meta' }, [el('span', { class: 'status-pill status-' + (failed ? 'failed' : upload.state === 'processing' ? 'processing' : 'uploading'), text: pill })]));
   if (failed) {
     body.append(el('p', { class: 'deck-error', attrs: { 'data-role': 'error', role: 'alert' } }, [icon('alert', 16), el('span', { text: status })]));
@@ -33,7 +34,7 @@ export function uploadCard(upload, { onDismiss, cls = '' }) {
   }
   const actions = el('div', { class: 'deck-actions' });
   if (failed) {
-    actions.append(iconButton('x', 'Dismiss', { cls: 'btn', on: { click: () => onDismiss(upload) }, attrs: { 'data-action': 'dismiss' } }));
+    actions.append(iconButton('x', t('common.dismiss'), { cls: 'btn', on: { click: () => onDismiss(upload) }, attrs: { 'data-action': 'dismiss' } }));
   }
   return el('li', {
     class: 'deck-card' + (cls ? ' ' + cls : '') + (failed ? ' is-failed' : ''),

@@ -15,6 +15,7 @@
 // `trackJob` (a signed-in moderator follows the upload's job) or null (a presenter who is not
 // signed in stops at "uploaded"; the room's deckAdded event says when it is ready).
 
+import { t } from './i18n.js';
 import { api, ApiError } from './api.js';
 
 let limitsPromise = null;
@@ -34,13 +35,13 @@ export function uploadLimits() {
 export function formatBytes(bytes) {
   if (bytes >= 1024 * 1024 * 1024) {
     const gb = bytes / (1024 * 1024 * 1024);
-    return (Number.isInteger(gb) || gb >= 10 ? Math.round(gb) : gb.toFixed(1)) + ' GB';
+    return t('upload.bytes-gb', { size: Number.isInteger(gb) || gb >= 10 ? Math.round(gb) : Number(gb.toFixed(1)) });
   }
   if (bytes >= 1024 * 1024) {
     const mb = bytes / (1024 * 1024);
-    return (mb >= 10 || Number.isInteger(mb) ? Math.round(mb) : mb.toFixed(1)) + ' MB';
+    return t('upload.bytes-mb', { size: mb >= 10 || Number.isInteger(mb) ? Math.round(mb) : Number(mb.toFixed(1)) });
   }
-  return Math.max(1, Math.round(bytes / 1024)) + ' KB';
+  return t('upload.bytes-kb', { size: Math.max(1, Math.round(bytes / 1024)) });
 }
 
 /** Whether the file's first bytes say PDF (as the server checks: "%PDF-" in the first KiB). */
@@ -58,36 +59,36 @@ const IMAGES_PER_PAGE = 3;
 
 /** What the server's processing progress ({stage, done, total}) means to a person. */
 export function processingText(progress) {
-  if (!progress) return 'Waiting to be processed';
+  if (!progress) return t('upload.waiting-processing');
   const { stage, done = 0, total = 0 } = progress;
-  if (stage === 'queued') return 'Waiting to be processed — 1 file at a time';
-  if (stage === 'inspecting') return 'Checking the PDF';
+  if (stage === 'queued') return t('upload.queued');
+  if (stage === 'inspecting') return t('upload.inspecting');
   if (stage === 'rendering' && total > 0) {
     if (total % IMAGES_PER_PAGE === 0) {
       const pages = total / IMAGES_PER_PAGE;
       const page = Math.min(pages, Math.floor(done / IMAGES_PER_PAGE) + 1);
-      return 'Processing page ' + page + ' of ' + pages;
+      return t('upload.rendering-page', { page, pages });
     }
-    return 'Processing pages ' + Math.round((done / total) * 100) + ' %';
+    return t('upload.rendering-percent', { percent: Math.round((done / total) * 100) });
   }
-  if (stage === 'text') return 'Reading the text';
+  if (stage === 'text') return t('upload.text');
   // A video's packaging (ffmpeg): its progress counts milliseconds of the clip.
-  if (stage === 'probing') return 'Checking the video';
-  if (stage === 'packaging') return 'Packaging for every screen ' + (total > 0 ? Math.round((done / total) * 100) : 0) + ' %';
-  if (stage === 'finishing') return 'Making the poster and the seek thumbnails';
-  if (stage === 'storing') return 'Storing';
-  return 'Processing';
+  if (stage === 'probing') return t('upload.probing');
+  if (stage === 'packaging') return t('upload.packaging', { percent: total > 0 ? Math.round((done / total) * 100) : 0 });
+  if (stage === 'finishing') return t('upload.finishing');
+  if (stage === 'storing') return t('upload.storing');
+  return t('upload.processing');
 }
 
 /** The one line that says what is happening to an upload, and why it waits. */
 export function statusText(item) {
   switch (item.state) {
-    case 'checking': return 'Checking the file';
-    case 'waiting': return 'Waiting — ' + item.queue.concurrency + (item.queue.concurrency === 1 ? ' upload' : ' uploads') + ' at a time';
-    case 'uploading': return 'Uploading ' + Math.round(item.fraction * 100) + ' %';
+    case 'checking': return t('upload.checking-file');
+    case 'waiting': return t('upload.waiting', { count: item.queue.concurrency });
+    case 'uploading': return t('upload.uploading', { percent: Math.round(item.fraction * 100) });
     case 'processing': return processingText(item.progress);
-    case 'ready': return 'Ready';
-    case 'failed': return 'Failed: ' + item.error;
+    case 'ready': return t('upload.ready');
+    case 'failed': return t('upload.failed-because', { reason: item.error });
     default: return '';
   }
 }
@@ -123,13 +124,13 @@ export function send(url, file, { onProgress, contentType = 'application/pdf' } 
       } else if (body && body.error) {
         reject(new ApiError(xhr.status, body.error.code, body.error.message));
       } else if (xhr.status === 413) {
-        reject(new ApiError(413, 'too_large', 'larger than the server accepts'));
+        reject(new ApiError(413, 'too_large', t('upload.reason-too-large')));
       } else {
-        reject(new ApiError(xhr.status, 'http_' + xhr.status, 'the upload failed (' + xhr.status + ')'));
+        reject(new ApiError(xhr.status, 'http_' + xhr.status, t('upload.reason-http', { status: String(xhr.status) })));
       }
     });
-    xhr.addEventListener('error', () => reject(new ApiError(0, 'network', 'the connection was lost. Check it and try again')));
-    xhr.addEventListener('abort', () => reject(new ApiError(0, 'aborted', 'cancelled')));
+    xhr.addEventListener('error', () => reject(new ApiError(0, 'network', t('upload.reason-lost'))));
+    xhr.addEventListener('abort', () => reject(new ApiError(0, 'aborted', t('upload.reason-cancelled'))));
     xhr.send(file);
   });
 }
@@ -154,7 +155,7 @@ export async function trackDeck(answer, report) {
     }
     if (deck.status === 'ready') return deck;
     if (deck.status === 'failed') {
-      throw new ApiError(422, (deck.error && deck.error.code) || 'failed', (deck.error && deck.error.message) || 'the PDF could not be processed');
+      throw new ApiError(422, (deck.error && deck.error.code) || 'failed', (deck.error && deck.error.message) || t('upload.reason-pdf-failed'));
     }
     report(deck.progress || null);
     await sleep(POLL_MS);
@@ -177,7 +178,7 @@ export async function trackVideo(answer, report) {
     }
     if (video.status === 'ready') return video;
     if (video.status === 'failed') {
-      throw new ApiError(422, (video.error && video.error.code) || 'failed', (video.error && video.error.message) || 'the video could not be packaged');
+      throw new ApiError(422, (video.error && video.error.code) || 'failed', (video.error && video.error.message) || t('upload.reason-video-failed'));
     }
     report(video.progress || (video.status === 'queued' ? { stage: 'queued', done: 0, total: 0 } : null));
     await sleep(POLL_MS);
@@ -201,7 +202,7 @@ export async function trackJob(answer, report) {
     }
     if (job.state === 'done') return { ...answer, job };
     if (job.state === 'failed') {
-      throw new ApiError(422, (job.error && job.error.code) || 'failed', (job.error && job.error.message) || 'the PDF could not be processed');
+      throw new ApiError(422, (job.error && job.error.code) || 'failed', (job.error && job.error.message) || t('upload.reason-pdf-failed'));
     }
     report(job.progress || null);
     await sleep(POLL_MS);
@@ -212,10 +213,11 @@ let counter = 0;
 
 /** Short reasons for the codes the server gives, to follow "Failed: ". */
 const REASONS = {
-  not_pdf: 'not a PDF',
-  not_video: 'not a video or audio file',
-  empty: 'the file is empty',
-  too_large: 'larger than the server accepts',
+  not_pdf: 'upload.reason-not-pdf',
+  not_video: 'upload.reason-not-video',
+  empty: 'upload.reason-empty',
+  too_large: 'upload.reason-too-large',
+  network: 'upload.reason-lost',
 };
 
 /**
@@ -223,7 +225,7 @@ const REASONS = {
  * limit, one that is not a PDF. Throws an ApiError whose message completes "Failed: …".
  */
 export async function checkFile(file) {
-  if (!file.size) throw new ApiError(400, 'empty', 'the file is empty');
+  if (!file.size) throw new ApiError(400, 'empty', t('upload.reason-empty'));
   let limits = null;
   try {
     limits = await uploadLimits();
@@ -231,9 +233,9 @@ export async function checkFile(file) {
     limits = null; // the server checks again anyway
   }
   if (limits && file.size > limits.maxUploadBytes) {
-    throw new ApiError(413, 'too_large_local', formatBytes(file.size) + ', larger than the ' + formatBytes(limits.maxUploadBytes) + ' this server accepts');
+    throw new ApiError(413, 'too_large_local', t('upload.reason-too-large-local', { size: formatBytes(file.size), limit: formatBytes(limits.maxUploadBytes) }));
   }
-  if (!(await looksLikePDF(file))) throw new ApiError(415, 'not_pdf', 'not a PDF');
+  if (!(await looksLikePDF(file))) throw new ApiError(415, 'not_pdf', t('upload.reason-not-pdf'));
 }
 
 /** Whether a file is a video or audio file by its name or type (the server decides by its bytes). */
@@ -246,7 +248,7 @@ export function looksLikeMedia(file) {
  * the server's limit, a PDF (which belongs in a deck upload). The server probes the rest.
  */
 export async function checkVideoFile(file) {
-  if (!file.size) throw new ApiError(400, 'empty', 'the file is empty');
+  if (!file.size) throw new ApiError(400, 'empty', t('upload.reason-empty'));
   let limits = null;
   try {
     limits = await uploadLimits();
@@ -254,9 +256,9 @@ export async function checkVideoFile(file) {
     limits = null;
   }
   if (limits && file.size > limits.maxVideoUploadBytes) {
-    throw new ApiError(413, 'too_large_local', formatBytes(file.size) + ', larger than the ' + formatBytes(limits.maxVideoUploadBytes) + ' this server accepts');
+    throw new ApiError(413, 'too_large_local', t('upload.reason-too-large-local', { size: formatBytes(file.size), limit: formatBytes(limits.maxVideoUploadBytes) }));
   }
-  if (await looksLikePDF(file)) throw new ApiError(415, 'is_pdf', 'a PDF, not a video: upload it as a deck');
+  if (await looksLikePDF(file)) throw new ApiError(415, 'is_pdf', t('upload.reason-is-pdf'));
 }
 
 /** A queue of uploads to one target, `concurrency` at a time (one by default). */
@@ -305,7 +307,7 @@ export class UploadQueue extends EventTarget {
 
   fail(item, error) {
     item.state = 'failed';
-    const reason = (error && REASONS[error.code]) || (error && error.message) || String(error);
+    const reason = (error && REASONS[error.code] && t(REASONS[error.code])) || (error && error.message) || String(error);
     item.error = reason.replace(/\.$/, '');
     item.errorCode = (error && error.code) || 'failed';
     this.changed(item);

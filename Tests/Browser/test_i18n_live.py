@@ -46,13 +46,19 @@ UNTRANSLATED_SCRIPT = r"""
 const allowed = arguments[0];
 const letters = /\p{L}/u;
 const leftOver = (text) => {
-  let rest = String(text || '').replace(/⟦[^⟧]*⟧/g, ' ');
+  let rest = String(text || '');
+  // Messages nest (a size inside a sentence): take out the innermost until none is left.
+  for (let before = null; before !== rest;) {
+    before = rest;
+    rest = rest.replace(/⟦[^⟦⟧]*⟧/g, ' ');
+  }
   for (const word of allowed) rest = rest.split(word).join(' ');
   return letters.test(rest) ? rest.replace(/\s+/g, ' ').trim() : null;
 };
 const shown = (element) => {
   if (!element || !element.isConnected) return false;
   if (element.closest('[hidden], template, script, style, noscript, option')) return false;
+  if (element.closest('time')) return false; // a date or time, formatted by Intl, not a message
   const dialog = element.closest('dialog');
   if (dialog && !dialog.open) return false;
   const style = getComputedStyle(element);
@@ -301,3 +307,67 @@ class I18nLiveEntryTests(I18nLiveTestCase):
         driver.find_element(By.ID, "login-submit").click()
         wait_for(driver, lambda d: text_of(d, "#login-error") == "E-Mail-Adresse oder Passwort ist falsch.", "the German error")
         screenshot(driver, "i18n-de-login-error")
+
+
+# What the library shows that belongs to other parts (the channel's storyboards and rooms, i18n-channel's areas).
+LIBRARY_OTHERS = "#storyboards, .storyboard-card"
+
+
+class I18nLiveLibraryTests(I18nLiveTestCase):
+    def test_i18n_live_5_library_in_the_pseudo_language(self):
+        """The library with decks, a failed upload, a deck's menu, the rename and go-live dialogs,
+        a folder and its delete question, and the past sessions: every word from a catalogue."""
+        import tempfile
+        from pathlib import Path
+        work = Path(tempfile.mkdtemp(prefix="podium-i18n-"))
+        notes = work / "notes.pdf"
+        notes.write_text("Just notes, not a PDF.\n" * 10)
+        deck_title = DEMO_DECK["title"]
+        driver = self.driver(1280, 900)
+        self.sign_in_with_cookie(driver)
+        status, user = SERVER.api("GET", "/api/v1/me")
+        name = user.get("name") or user.get("email") or ""
+        allowed = [deck_title, "notes.pdf", "notes", name, user.get("email") or "", "Talks", name[:1].upper()]  # the avatar's initial
+        driver.get(SERVER.base + "/library?lang=qps")
+        wait_translated(driver)
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.deck-card[data-status="ready"]'), "the decks")
+        driver.execute_script("document.querySelectorAll(arguments[0]).forEach((e) => e.remove());", LIBRARY_OTHERS)
+        self.assertEqual(language_switcher_values(driver), ["en"])
+        self.assertAllTranslated(driver, "library", allowed)
+
+        driver.find_element(By.ID, "file-input").send_keys(str(notes))
+        wait_for(driver, lambda d: visible(d, '[data-upload][data-status="failed"]'), "the refused upload")
+        self.assertAllTranslated(driver, "library-failed-upload", allowed)
+
+        card = driver.find_element(By.CSS_SELECTOR, '.deck-card[data-status="ready"]')
+        card.find_element(By.CSS_SELECTOR, '[data-action="more"]').click()
+        self.assertAllTranslated(driver, "library-menu", allowed)
+        card.find_element(By.CSS_SELECTOR, '[data-action="rename"]').click()
+        wait_for(driver, lambda d: visible(d, "dialog[open]"), "the rename dialog")
+        self.assertAllTranslated(driver, "library-rename", allowed)
+        driver.find_element(By.CSS_SELECTOR, "dialog[open] button[value=cancel]").click()
+        wait_for(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the dialog closed")
+
+        card.find_element(By.CSS_SELECTOR, '[data-action="golive"]').click()
+        wait_for(driver, lambda d: visible(d, "#golive-dialog"), "the go-live dialog")
+        self.assertAllTranslated(driver, "library-golive", allowed)
+        driver.find_element(By.CSS_SELECTOR, "#golive-dialog .dialog-actions .btn:not(.btn-primary)").click()
+
+        SERVER.api("POST", "/api/v1/folders", {"name": "Talks"})
+        driver.get(SERVER.base + "/library?lang=qps")
+        wait_translated(driver)
+        folder = wait_for(driver, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, ".folder-button") if "Talks" in b.text], "the folder")
+        folder[0].click()
+        driver.find_element(By.ID, "delete-folder").click()
+        wait_for(driver, lambda d: visible(d, "dialog[open]"), "the delete question")
+        driver.execute_script("document.querySelectorAll(arguments[0]).forEach((e) => e.remove());", LIBRARY_OTHERS)
+        self.assertAllTranslated(driver, "library-delete-folder", allowed)
+        driver.find_element(By.CSS_SELECTOR, "dialog[open] button[value=cancel]").click()
+
+        SERVER.start_session(DEMO_DECK["id"], passcode="9999")
+        driver.find_element(By.ID, "past-button").click()
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".past-row"), "the past sessions")
+        codes = driver.execute_script("return [...document.querySelectorAll('.past-row')].map((r) => r.dataset.code)")
+        driver.execute_script("document.querySelectorAll(arguments[0]).forEach((e) => e.remove());", LIBRARY_OTHERS)
+        self.assertAllTranslated(driver, "library-history", allowed + codes)
+        screenshot(driver, "i18n-qps-library-history")
