@@ -6,6 +6,7 @@
 // In a room a stroke carries the deck it was drawn on (the deck on the stage, stamped by the
 // server): page 2 of one deck is not page 2 of another.
 
+import { t } from './i18n.js';
 import { el, isTyping, dialogOpen, confirmDialog, icon } from './ui.js';
 import { throttle } from './console.js';
 import { newId } from './live.js';
@@ -30,18 +31,18 @@ export function onPage(stroke, page, deck = undefined) {
 }
 
 export const INK_COLORS = [
-  { color: '#e53935', name: 'Red' },
-  { color: '#1e88e5', name: 'Blue' },
-  { color: '#43a047', name: 'Green' },
-  { color: '#fdd835', name: 'Yellow' },
-  { color: '#111111', name: 'Black' },
-  { color: '#ffffff', name: 'White' },
+  { color: '#e53935', name: 'ink.red' },
+  { color: '#1e88e5', name: 'ink.blue' },
+  { color: '#43a047', name: 'ink.green' },
+  { color: '#fdd835', name: 'ink.yellow' },
+  { color: '#111111', name: 'ink.black' },
+  { color: '#ffffff', name: 'ink.white' },
 ];
 /** Line widths, as fractions of the page width (the protocol allows 0.0005 to 0.05). */
 export const INK_WIDTHS = [
-  { width: 0.002, name: 'Fine' },
-  { width: 0.004, name: 'Medium' },
-  { width: 0.008, name: 'Bold' },
+  { width: 0.002, name: 'ink.fine' },
+  { width: 0.004, name: 'ink.medium' },
+  { width: 0.008, name: 'ink.bold' },
 ];
 const MAX_POINTS = 2000;
 const INKING_MS = 33; // ~30 per second
@@ -230,11 +231,11 @@ export class InkTools {
   buildToggle() {
     this.toggle = el('button', {
       class: 'btn', attrs: {
-        type: 'button', 'aria-pressed': 'false', 'data-action': 'draw', 'aria-label': 'Draw',
-        title: 'Draw on the slide (D)', 'aria-keyshortcuts': 'D',
+        type: 'button', 'aria-pressed': 'false', 'data-action': 'draw', 'aria-label': t('ink.draw'),
+        title: t('ink.draw-title'), 'aria-keyshortcuts': 'D',
       },
       on: { click: () => this.setDrawMode() },
-    }, [icon('pen', 20), el('span', { class: 'btn-label', text: 'Draw' })]);
+    }, [icon('pen', 20), el('span', { class: 'btn-label', text: t('ink.draw') })]);
     const group = this.console.pointerToggle.parentElement;
     group.insertBefore(this.toggle, this.console.pointerToggle.nextSibling);
   }
@@ -243,50 +244,50 @@ export class InkTools {
     this.bar = bar;
     bar.hidden = true;
     bar.setAttribute('role', 'toolbar');
-    bar.setAttribute('aria-label', 'Ink');
+    bar.setAttribute('aria-label', t('ink.ink'));
     const toolButton = (tool, label, iconName, key) => el('button', {
-      class: 'ink-btn', attrs: { type: 'button', 'data-tool': tool, 'aria-pressed': 'false', 'aria-label': label, title: label + (key ? ' (' + key + ')' : '') },
+      class: 'ink-btn', attrs: { type: 'button', 'data-tool': tool, 'aria-pressed': 'false', 'aria-label': label, title: key ? t('ink.with-key', { label, key }) : label },
       on: { click: () => this.setTool(tool) },
     }, [icon(iconName, 20)]);
     this.toolButtons = [
-      toolButton('pen', 'Pen', 'pen'),
-      toolButton('highlighter', 'Highlighter', 'highlighter'),
-      toolButton('eraser', 'Eraser: tap a stroke to remove it', 'eraser'),
+      toolButton('pen', t('ink.pen'), 'pen'),
+      toolButton('highlighter', t('ink.highlighter'), 'highlighter'),
+      toolButton('eraser', t('ink.eraser'), 'eraser'),
     ];
     this.swatches = INK_COLORS.map(({ color, name }) => {
       const dot = el('span', { class: 'ink-swatch-dot' });
       dot.style.background = color;
       return el('button', {
-        class: 'ink-btn ink-swatch', attrs: { type: 'button', 'data-color': color, 'aria-pressed': 'false', 'aria-label': name, title: name },
+        class: 'ink-btn ink-swatch', attrs: { type: 'button', 'data-color': color, 'aria-pressed': 'false', 'aria-label': t(name), title: t(name) },
         on: { click: () => this.pickColor(color) },
       }, [dot]);
     });
     this.widthButtons = INK_WIDTHS.map(({ width, name }, index) => {
       const dot = el('span', { class: 'ink-width-dot ink-width-' + (index + 1) });
       return el('button', {
-        class: 'ink-btn ink-width', attrs: { type: 'button', 'data-width': width, 'aria-pressed': 'false', 'aria-label': name + ' line', title: name + ' line' },
+        class: 'ink-btn ink-width', attrs: { type: 'button', 'data-width': width, 'aria-pressed': 'false', 'aria-label': t(name), title: t(name) },
         on: { click: () => this.pickWidth(width) },
       }, [dot]);
     });
     this.undoButton = el('button', {
-      class: 'ink-btn', attrs: { type: 'button', 'data-action': 'ink-undo', 'aria-label': 'Undo', title: 'Undo your last stroke (Ctrl+Z)', 'aria-keyshortcuts': 'Control+Z Meta+Z' },
+      class: 'ink-btn', attrs: { type: 'button', 'data-action': 'ink-undo', 'aria-label': t('ink.undo'), title: t('ink.undo-title'), 'aria-keyshortcuts': 'Control+Z Meta+Z' },
       on: { click: () => this.undo() },
-    }, [icon('undo', 20), el('span', { class: 'ink-label', text: 'Undo' })]);
+    }, [icon('undo', 20), el('span', { class: 'ink-label', text: t('ink.undo') })]);
     this.clearButton = el('button', {
-      class: 'ink-btn', attrs: { type: 'button', 'data-action': 'ink-clear', 'aria-label': 'Clear this slide', title: 'Remove all ink from this slide' },
+      class: 'ink-btn', attrs: { type: 'button', 'data-action': 'ink-clear', 'aria-label': t('ink.clear-slide-label'), title: t('ink.clear-title') },
       on: { click: () => this.clearPage() },
-    }, [icon('clear', 20), el('span', { class: 'ink-label', text: 'Clear' })]);
+    }, [icon('clear', 20), el('span', { class: 'ink-label', text: t('ink.clear') })]);
     const done = el('button', {
-      class: 'ink-btn ink-done', attrs: { type: 'button', 'data-action': 'ink-done', 'aria-label': 'Stop drawing', title: 'Stop drawing (D or Esc)' },
+      class: 'ink-btn ink-done', attrs: { type: 'button', 'data-action': 'ink-done', 'aria-label': t('ink.stop'), title: t('ink.stop-title') },
       on: { click: () => this.setDrawMode(false) },
     }, [icon('x', 20)]);
     const sep = () => el('span', { class: 'ink-sep', attrs: { 'aria-hidden': 'true' } });
     const group = (label, children) => el('div', { class: 'ink-group', attrs: { role: 'group', 'aria-label': label } }, children);
     bar.replaceChildren(
-      group('Tool', this.toolButtons), sep(),
-      group('Colour', this.swatches), sep(),
-      group('Line width', this.widthButtons), sep(),
-      group('Edit', [this.undoButton, this.clearButton]), sep(),
+      group(t('ink.tool'), this.toolButtons), sep(),
+      group(t('ink.colour'), this.swatches), sep(),
+      group(t('ink.line-width'), this.widthButtons), sep(),
+      group(t('ink.edit'), [this.undoButton, this.clearButton]), sep(),
       done,
     );
     this.renderBar();
@@ -531,8 +532,8 @@ export class InkTools {
     const strokes = this.visibleStrokes();
     if (!strokes.length) return;
     const ok = await confirmDialog({
-      title: 'Clear the ink on this slide?', message: 'Everyone stops seeing the ' + (strokes.length === 1 ? 'stroke' : strokes.length + ' strokes') + ' on slide ' + page + '. This cannot be undone.',
-      confirmLabel: 'Clear slide', danger: true,
+      title: t('ink.clear-confirm-title'), message: t('ink.clear-confirm-message', { count: strokes.length, page }),
+      confirmLabel: t('ink.clear-slide'), danger: true,
     });
     if (!ok) return;
     const ids = strokes.map((s) => s.id);

@@ -5,6 +5,7 @@
 // [data-role=passcode-value]; [data-action=change-passcode], [data-action=remove-passcode];
 // #listed-switch.
 
+import { t, errorText } from './i18n.js';
 import { api } from './api.js';
 import { el, icon, toast, promptDialog, confirmDialog } from './ui.js';
 
@@ -17,18 +18,18 @@ export function mountPasscodeControl({ panel, after, code, info }) {
   let session = { hasPasscode: Boolean(info && info.hasPasscode), passcode: (info && info.passcode) || null, unlisted: Boolean(info && info.unlisted) };
   const value = el('span', { class: 'access-passcode', attrs: { 'data-role': 'passcode-value' } });
   const change = el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'change-passcode' } });
-  const remove = el('button', { class: 'btn btn-sm btn-ghost', attrs: { type: 'button', 'data-action': 'remove-passcode' } }, [icon('x', 16), 'Remove']);
+  const remove = el('button', { class: 'btn btn-sm btn-ghost', attrs: { type: 'button', 'data-action': 'remove-passcode' } }, [icon('x', 16), t('live.remove')]);
   const listed = el('input', { attrs: { type: 'checkbox', id: 'listed-switch', role: 'switch' } });
-  const card = el('section', { class: 'access-card', attrs: { 'aria-label': 'Passcode and listing' } }, [
+  const card = el('section', { class: 'access-card', attrs: { 'aria-label': t('live.passcode-and-listing') } }, [
     el('div', { class: 'access-row' }, [
-      el('span', { class: 'access-label' }, [icon('lock', 16), 'Passcode']),
+      el('span', { class: 'access-label' }, [icon('lock', 16), t('live.passcode')]),
       value,
     ]),
     el('div', { class: 'access-actions' }, [change, remove]),
     el('label', { class: 'switch', attrs: { for: 'listed-switch' } }, [
       el('span', { class: 'switch-text' }, [
-        el('span', { class: 'field-label', text: 'Show under “Live now”' }),
-        el('span', { class: 'field-hint', text: 'Off: people join only with the code or link.' }),
+        el('span', { class: 'field-label', text: t('live.listed') }),
+        el('span', { class: 'field-hint', text: t('live.listed-hint') }),
       ]),
       listed,
     ]),
@@ -41,10 +42,10 @@ export function mountPasscodeControl({ panel, after, code, info }) {
       value.textContent = session.passcode;
       value.classList.remove('is-muted');
     } else {
-      value.textContent = session.hasPasscode ? 'Set (hidden)' : 'None: anyone with the code joins';
+      value.textContent = session.hasPasscode ? t('live.passcode-hidden') : t('live.passcode-none');
       value.classList.add('is-muted');
     }
-    change.replaceChildren(icon('edit', 16), session.hasPasscode ? 'Change' : 'Set a passcode');
+    change.replaceChildren(icon('edit', 16), session.hasPasscode ? t('live.change') : t('live.set-passcode'));
     remove.hidden = !session.hasPasscode;
     listed.checked = !session.unlisted;
   }
@@ -57,7 +58,7 @@ export function mountPasscodeControl({ panel, after, code, info }) {
       if (done) toast(done, { kind: 'success' });
       return true;
     } catch (error) {
-      toast(error.message, { kind: 'error' });
+      toast(errorText(error), { kind: 'error' });
       render();
       return false;
     }
@@ -65,20 +66,20 @@ export function mountPasscodeControl({ panel, after, code, info }) {
 
   change.addEventListener('click', async () => {
     const passcode = await promptDialog({
-      title: session.hasPasscode ? 'Change the passcode' : 'Set a passcode', label: 'Passcode',
-      value: session.passcode || '', confirmLabel: 'Save', maxLength: 64,
+      title: session.hasPasscode ? t('live.change-passcode') : t('live.set-passcode'), label: t('live.passcode'),
+      value: session.passcode || '', confirmLabel: t('common.save'), maxLength: 64,
     });
     if (passcode === null || passcode === session.passcode) return;
-    save({ passcode }, 'Passcode changed. Viewers already in stay in; new ones need the new passcode.');
+    save({ passcode }, t('live.passcode-changed'));
   });
   remove.addEventListener('click', async () => {
     const ok = await confirmDialog({
-      title: 'Remove the passcode?', message: 'Anyone with the code or link can then join.', confirmLabel: 'Remove',
+      title: t('live.remove-passcode-title'), message: t('live.remove-passcode-message'), confirmLabel: t('live.remove'),
     });
-    if (ok) save({ passcode: null }, 'Passcode removed.');
+    if (ok) save({ passcode: null }, t('live.passcode-removed'));
   });
   listed.addEventListener('change', () => {
-    save({ unlisted: !listed.checked }, listed.checked ? 'Shown under “Live now”.' : 'Hidden from “Live now”.');
+    save({ unlisted: !listed.checked }, listed.checked ? t('live.shown-live-now') : t('live.hidden-live-now'));
   });
 
   render();

@@ -12,6 +12,7 @@
 // State for tests and CSS: see each file; here .tab-badge[data-role=unread],
 // [data-action=lock][aria-pressed], .viewer-item[data-viewer-id][data-connected].
 
+import { t, errorText } from './i18n.js';
 import { el, toast, icon } from './ui.js';
 import { InteractionState } from './interaction.js';
 import { PollsPane } from './presenter-polls.js';
@@ -89,23 +90,23 @@ export class PresenterInteraction {
       questions: el('div', { class: 'side-pane', attrs: { id: 'pane-questions', role: 'tabpanel', 'aria-labelledby': 'tab-questions' } }),
       viewers: el('div', { class: 'side-pane', attrs: { id: 'pane-viewers', role: 'tabpanel', 'aria-labelledby': 'tab-viewers' } }),
     };
-    const labels = { join: 'Join', polls: 'Polls', questions: 'Questions', viewers: 'Viewers' };
+    const labels = { join: t('panel.tab-join'), polls: t('panel.tab-polls'), questions: t('panel.tab-questions'), viewers: t('panel.tab-viewers') };
     this.tabs = {};
-    const bar = el('div', { class: 'side-tabs', attrs: { role: 'tablist', 'aria-label': 'Side panel' } });
+    const bar = el('div', { class: 'side-tabs', attrs: { role: 'tablist', 'aria-label': t('panel.side-panel') } });
     for (const [index, name] of Object.keys(labels).entries()) {
       // Alt+1 … Alt+4 open the tabs (shortcuts.js clicks a control marked data-shortcut-click).
       const tab = el('button', {
         class: 'side-tab', text: labels[name],
         attrs: {
           type: 'button', role: 'tab', id: 'tab-' + name, 'aria-controls': 'pane-' + name, 'data-tab': name,
-          'aria-keyshortcuts': 'Alt+' + (index + 1), 'data-shortcut-click': '', title: labels[name] + ' (Alt+' + (index + 1) + ')',
+          'aria-keyshortcuts': 'Alt+' + (index + 1), 'data-shortcut-click': '', title: t('ink.with-key', { label: labels[name], key: 'Alt+' + (index + 1) }),
         },
         on: { click: () => this.showTab(name) },
       });
       this.tabs[name] = tab;
       bar.append(tab);
     }
-    this.unreadBadge = el('span', { class: 'tab-badge', attrs: { 'data-role': 'unread', 'aria-label': 'unread questions' } });
+    this.unreadBadge = el('span', { class: 'tab-badge', attrs: { 'data-role': 'unread', 'aria-label': t('panel.unread') } });
     this.unreadBadge.hidden = true;
     this.tabs.questions.append(this.unreadBadge);
     bar.addEventListener('keydown', (event) => {
@@ -160,10 +161,10 @@ export class PresenterInteraction {
 
   renderLock(locked = this.live.state.locked !== false) {
     if (!this.lockButton) return;
-    const label = locked ? 'Viewers follow me' : 'Viewers browse freely';
+    const label = locked ? t('panel.follow-me') : t('panel.browse-freely');
     this.lockButton.setAttribute('aria-pressed', String(locked));
     this.lockButton.dataset.locked = String(locked);
-    this.lockButton.title = locked ? 'Viewers follow your slide. Click to let them browse.' : 'Viewers browse on their own. Click to make them follow you.';
+    this.lockButton.title = locked ? t('panel.follow-me-title') : t('panel.browse-freely-title');
     this.lockButton.setAttribute('aria-label', label);
     this.lockButton.querySelector('.lock-icon').replaceChildren(icon(locked ? 'lock' : 'unlock', 18));
     this.lockButton.querySelector('.btn-label').textContent = label;
@@ -172,11 +173,11 @@ export class PresenterInteraction {
 
   // ---- sending ----
 
-  async send(command, failure = 'Not sent.') {
+  async send(command, failure = t('panel.not-sent')) {
     try {
       return await this.live.send(command);
     } catch (error) {
-      toast((error && error.message) || failure, { kind: 'error' });
+      toast(error && (error.code || error.message) ? errorText(error) : failure, { kind: 'error' });
       throw error;
     }
   }
@@ -211,9 +212,9 @@ export class PresenterInteraction {
   // ---- viewers ----
 
   buildViewersPane() {
-    this.viewerList = el('ul', { class: 'viewer-list', attrs: { 'aria-label': 'Viewers' } });
+    this.viewerList = el('ul', { class: 'viewer-list', attrs: { 'aria-label': t('panel.viewers') } });
     this.panes.viewers.append(
-      el('div', { class: 'pane-head' }, [el('h2', { text: 'Viewers' }), el('span', { class: 'pane-count', attrs: { 'data-role': 'viewer-summary' } })]),
+      el('div', { class: 'pane-head' }, [el('h2', { text: t('panel.viewers') }), el('span', { class: 'pane-count', attrs: { 'data-role': 'viewer-summary' } })]),
       this.viewerList,
     );
     this.renderViewers();
@@ -223,17 +224,17 @@ export class PresenterInteraction {
     const viewers = this.state.viewers.slice().sort((a, b) => Number(b.connected) - Number(a.connected) || a.name.localeCompare(b.name));
     const connected = viewers.filter((v) => v.connected).length;
     const summary = this.panes.viewers.querySelector('[data-role=viewer-summary]');
-    summary.textContent = viewers.length ? connected + ' connected · ' + viewers.length + ' joined' : '';
+    summary.textContent = viewers.length ? t('panel.viewers-summary', { connected, joined: viewers.length }) : '';
     this.viewerList.replaceChildren();
     if (!viewers.length) {
-      this.viewerList.append(el('li', { class: 'pane-empty' }, [el('strong', { text: 'Nobody has joined yet' }), el('span', { text: 'Show the join code: viewers appear here.' })]));
+      this.viewerList.append(el('li', { class: 'pane-empty' }, [el('strong', { text: t('panel.nobody-joined') }), el('span', { text: t('panel.nobody-joined-hint') })]));
       return;
     }
     for (const v of viewers) {
       this.viewerList.append(el('li', { class: 'viewer-item', data: { viewerId: v.id, connected: String(v.connected) } }, [
-        el('span', { class: 'presence-dot' + (v.connected ? ' is-on' : ''), attrs: { 'aria-label': v.connected ? 'connected' : 'not connected', role: 'img' } }),
+        el('span', { class: 'presence-dot' + (v.connected ? ' is-on' : ''), attrs: { 'aria-label': v.connected ? t('panel.connected') : t('panel.not-connected'), role: 'img' } }),
         el('span', { class: 'viewer-name', text: v.name }),
-        v.questions ? el('span', { class: 'viewer-questions', text: v.questions === 1 ? '1 question' : v.questions + ' questions' }) : null,
+        v.questions ? el('span', { class: 'viewer-questions', text: t('panel.viewer-questions', { count: v.questions }) }) : null,
       ]));
     }
   }

@@ -279,7 +279,7 @@ export class ViewerInteraction {
         label.dataset.wrong = String(revealed && correct.length > 0 && held.has(index) && !isCorrect);
         const mark = label.querySelector('.poll-option-mark');
         mark.replaceChildren();
-        if (isCorrect) mark.append(el('span', { class: 'tag tag-correct', text: '✓ Right answer' }));
+        if (isCorrect) mark.append(el('span', { class: 'tag tag-correct', text: t('spotlight.right-answer') }));
         if (held.has(index) && !open) mark.append(el('span', { class: 'tag tag-mine', text: t('poll.you') }));
       });
       // Once the chart is there it carries the choices: the list would say it twice.

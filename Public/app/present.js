@@ -1,6 +1,7 @@
 // The presenter console: /present/{code}. Drives a live session over the socket as presenter
 // (authenticated by the HttpOnly cookie), shows the join code and QR code, the viewer count.
 
+import { t, errorText, formatNumber } from './i18n.js';
 import { api, currentUser, goToLogin } from './api.js';
 import { LiveClient } from './live.js';
 import { StageDriver } from './stage-driver.js';
@@ -47,7 +48,7 @@ function send(command) {
       showEnded();
       return;
     }
-    if (error && error.message) toast(error.message, { kind: 'error' });
+    if (error && (error.code || error.message)) toast(errorText(error), { kind: 'error' });
     reconcile();
   });
 }
@@ -98,30 +99,30 @@ function showEnded() {
 function setConnection(state) {
   document.body.dataset.connection = state;
   const pill = $('connection');
-  const text = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', ended: 'Ended', failed: 'Not connected' }[state] || state;
+  const text = { connecting: t('live.status-connecting'), live: t('live.status-live'), reconnecting: t('live.status-reconnecting'), ended: t('live.connection-ended'), failed: t('live.connection-failed') }[state] || state;
   $('connection-text').textContent = text;
   pill.className = 'pill ' + ({ live: 'pill-live', reconnecting: 'pill-warn', connecting: 'pill-warn', ended: 'pill-ended', failed: 'pill-ended' }[state] || '');
 }
 
 function setViewers(n) {
-  $('viewer-count').textContent = String(n);
-  $('viewer-count-big').textContent = String(n);
-  $('viewer-pill').title = n === 1 ? '1 viewer connected' : n + ' viewers connected';
+  $('viewer-count').textContent = formatNumber(n);
+  $('viewer-count-big').textContent = formatNumber(n);
+  $('viewer-pill').title = t('live.viewers-connected', { count: n });
 }
 
 function updateSide() {
   const count = deckConsole.pageCount;
   const page = deckConsole.page;
-  $('page-big').textContent = count ? page + '/' + count : '–';
+  $('page-big').textContent = count ? formatNumber(page) + '/' + formatNumber(count) : '–';
   const next = deckConsole.pages && deckConsole.pages[page];
   const preview = $('next-preview');
   if (next) {
     $('next-img').src = next.mediumUrl || next.thumbnailUrl;
-    $('next-label').textContent = 'Slide ' + (page + 1) + ' of ' + count;
+    $('next-label').textContent = t('live.next-label', { page: page + 1, count });
     preview.hidden = false;
   } else if (count) {
     $('next-img').removeAttribute('src');
-    $('next-label').textContent = 'This is the last slide.';
+    $('next-label').textContent = t('live.last-slide');
     preview.hidden = false;
   } else {
     preview.hidden = true;
@@ -190,8 +191,8 @@ $('follow-lock').addEventListener('change', (event) => {
 $('copy-link').addEventListener('click', async (event) => {
   const url = event.currentTarget.dataset.url;
   if (!url) return;
-  if (await copyText(url)) toast('Join link copied.', { kind: 'success' });
-  else toast('Copy the link by hand: ' + url);
+  if (await copyText(url)) toast(t('live.link-copied'), { kind: 'success' });
+  else toast(t('live.copy-by-hand', { url }));
 });
 
 $('present-join').addEventListener('click', () => {
@@ -219,8 +220,8 @@ $('close-join').addEventListener('click', () => toggleJoinPanel(false));
 
 $('end-session').addEventListener('click', async () => {
   const ok = await confirmDialog({
-    title: 'End this session?', message: 'Every viewer is told that the session is over. You cannot restart it.',
-    confirmLabel: 'End session', danger: true,
+    title: t('live.end-title'), message: t('live.end-message'),
+    confirmLabel: t('live.end-session'), danger: true,
   });
   if (!ok) return;
   $('end-session').disabled = true;
@@ -237,7 +238,7 @@ $('end-session').addEventListener('click', async () => {
       return;
     }
     $('end-session').disabled = false;
-    toast((error && error.message) || 'Could not end the session.', { kind: 'error' });
+    toast(error && (error.code || error.message) ? errorText(error) : t('live.could-not-end'), { kind: 'error' });
   }
 });
 
@@ -245,15 +246,15 @@ $('end-session').addEventListener('click', async () => {
 
 async function start() {
   if (!code) {
-    showMessage('No session', 'This address has no join code.', { href: '/library', label: 'Back to the library' });
+    showMessage(t('live.no-session'), t('live.no-join-code'), { href: '/library', label: t('live.back-to-library') });
     return;
   }
-  document.title = code + ' — Presenting — Podium';
+  document.title = t('live.console-title', { code });
   let user;
   try {
     user = await currentUser();
   } catch (error) {
-    showMessage('Cannot reach the server', error.message);
+    showMessage(t('live.cannot-reach'), errorText(error));
     return;
   }
   if (!user) {
@@ -265,11 +266,11 @@ async function start() {
     info = await api('/api/v1/sessions/' + encodeURIComponent(code));
   } catch (error) {
     if (error.status === 404) {
-      showMessage('No session with code ' + code, 'It may have been mistyped, or deleted.', { href: '/library', label: 'Back to the library' });
+      showMessage(t('live.no-session-code', { code }), t('live.mistyped-or-deleted'), { href: '/library', label: t('live.back-to-library') });
       setConnection('failed');
       return;
     }
-    toast(error.message, { kind: 'error' });
+    toast(errorText(error), { kind: 'error' });
   }
   if (info) {
     $('deck-title').textContent = info.title;
@@ -293,7 +294,7 @@ async function start() {
     if (!started) {
       started = true;
       $('deck-title').textContent = welcome.session.title;
-      $('console-subtitle').textContent = 'by ' + welcome.session.presenter + ' · ' + welcome.session.pageCount + ' slides';
+      $('console-subtitle').textContent = t('live.console-subtitle', { name: welcome.session.presenter, count: welcome.session.pageCount });
       message.hidden = true;
     }
     setViewers(live.viewers);
@@ -305,7 +306,7 @@ async function start() {
   // The server echoes our own `inking` to us too: the stroke is already drawn here as it moves.
   live.addEventListener('rejected', (event) => {
     // Command errors are reported where they were sent; others (pointer) only here.
-    if (!event.detail.id && event.detail.message) toast(event.detail.message, { kind: 'error' });
+    if (!event.detail.id && event.detail.message) toast(errorText(event.detail), { kind: 'error' });
   });
   live.addEventListener('fatal', (event) => {
     const { code: errorCode, message: text } = event.detail;
@@ -314,11 +315,11 @@ async function start() {
     } else if (errorCode === 'unauthorized') {
       goToLogin();
     } else if (errorCode === 'forbidden') {
-      showMessage('Not your session', 'Only the presenter who started session ' + code + ' can run it.', { href: '/s/' + code, label: 'Watch it instead' });
+      showMessage(t('live.not-your-session'), t('live.not-your-session-text', { code }), { href: '/s/' + code, label: t('live.watch-instead') });
     } else if (errorCode === 'not_found') {
-      showMessage('No session with code ' + code, text || 'It may have been mistyped.', { href: '/library', label: 'Back to the library' });
+      showMessage(t('live.no-session-code', { code }), text ? errorText(event.detail) : t('live.mistyped'), { href: '/library', label: t('live.back-to-library') });
     } else {
-      showMessage('Cannot present', text || errorCode);
+      showMessage(t('live.cannot-present'), text ? errorText(event.detail) : errorCode);
     }
   });
   live.connect();

@@ -5,6 +5,7 @@
 // State for tests: .bank-item[data-question-id] with [data-action=send-poll|edit-question|
 // delete-question]; the editor is dialog#poll-editor.
 
+import { t, errorText, formatNumber } from './i18n.js';
 import { api } from './api.js';
 import { el, toast, confirmDialog, icon, modalDialog } from './ui.js';
 
@@ -12,8 +13,9 @@ const MIN_CHOICES = 2;
 const MAX_CHOICES = 8;
 
 export function kindLabel(poll) {
-  if (poll.kind === 'open') return 'Open text';
-  return (poll.quiz ? 'Quiz · ' : '') + (poll.multiple ? 'Several answers' : 'Multiple choice') + ' · ' + poll.choices.length + ' choices';
+  if (poll.kind === 'open') return t('bank.open-text');
+  const kind = t('bank.choices', { kind: poll.multiple ? t('bank.several') : t('bank.multiple-choice'), count: poll.choices.length });
+  return poll.quiz ? t('bank.quiz-kind', { kind }) : kind;
 }
 
 export class QuestionBank {
@@ -30,12 +32,12 @@ export class QuestionBank {
     this.bank = [];
     this.bankLoaded = false;
     const newButton = el('button', { class: 'btn btn-primary btn-sm', attrs: { type: 'button', 'data-action': 'new-question' }, on: { click: () => this.openEditor({ mode: 'new' }) } },
-      [icon('plus', 16), el('span', { text: 'New question' })]);
+      [icon('plus', 16), el('span', { text: t('bank.new-question') })]);
     const adhocButton = openPoll ? el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'ask-adhoc' }, on: { click: () => this.openEditor({ mode: 'adhoc' }) } },
-      [icon('send', 16), el('span', { text: 'Ask without saving' })]) : null;
-    this.bankList = el('ul', { class: 'bank-list', attrs: { 'aria-label': 'Question bank' } });
+      [icon('send', 16), el('span', { text: t('bank.ask-without-saving') })]) : null;
+    this.bankList = el('ul', { class: 'bank-list', attrs: { 'aria-label': t('bank.title') } });
     container.append(
-      el('div', { class: 'pane-head' }, [el('h2', { text: 'Question bank' })]),
+      el('div', { class: 'pane-head' }, [el('h2', { text: t('bank.title') })]),
       el('div', { class: 'pane-actions' }, [newButton, adhocButton]),
       this.bankList,
     );
@@ -52,7 +54,7 @@ export class QuestionBank {
     try {
       this.bank = await api('/api/v1/decks/' + encodeURIComponent(this.deckId) + '/questions');
     } catch (error) {
-      toast('Could not load the question bank: ' + error.message, { kind: 'error' });
+      toast(t('bank.load-failed', { reason: errorText(error) }), { kind: 'error' });
       this.bank = [];
     }
     this.bankLoaded = true;
@@ -63,26 +65,26 @@ export class QuestionBank {
     const list = this.bankList;
     list.replaceChildren();
     if (!this.bankLoaded) {
-      list.append(el('li', { class: 'pane-empty', text: 'Loading…' }));
+      list.append(el('li', { class: 'pane-empty', text: t('bank.loading') }));
       return;
     }
     if (!this.bank.length) {
       list.append(el('li', { class: 'pane-empty' }, [
-        el('strong', { text: 'No prepared questions yet' }),
-        el('span', { text: this.deckId ? 'Add one now: it is kept with this deck for next time.' : 'Ask one without saving.' }),
+        el('strong', { text: t('bank.empty') }),
+        el('span', { text: this.deckId ? t('bank.empty-hint') : t('bank.empty-hint-adhoc') }),
       ]));
       return;
     }
     this.bank.forEach((item, index) => {
       const poll = item.poll;
-      const send = this.openPoll ? el('button', { class: 'btn btn-primary btn-sm', attrs: { type: 'button', 'data-action': 'send-poll', title: 'Ask the audience now' }, on: { click: () => this.openPoll(poll) } },
-        [icon('send', 16), el('span', { text: 'Send' })]) : null;
-      const edit = el('button', { class: 'btn btn-sm btn-icon-sm', attrs: { type: 'button', 'aria-label': 'Edit', title: 'Edit', 'data-action': 'edit-question' }, on: { click: () => this.openEditor({ mode: 'edit', item }) } }, [icon('edit', 16)]);
-      const remove = el('button', { class: 'btn btn-sm btn-icon-sm', attrs: { type: 'button', 'aria-label': 'Delete', title: 'Delete', 'data-action': 'delete-question' }, on: { click: () => this.deleteQuestion(item) } }, [icon('trash', 16)]);
+      const send = this.openPoll ? el('button', { class: 'btn btn-primary btn-sm', attrs: { type: 'button', 'data-action': 'send-poll', title: t('bank.ask-now') }, on: { click: () => this.openPoll(poll) } },
+        [icon('send', 16), el('span', { text: t('bank.send') })]) : null;
+      const edit = el('button', { class: 'btn btn-sm btn-icon-sm', attrs: { type: 'button', 'aria-label': t('bank.edit'), title: t('bank.edit'), 'data-action': 'edit-question' }, on: { click: () => this.openEditor({ mode: 'edit', item }) } }, [icon('edit', 16)]);
+      const remove = el('button', { class: 'btn btn-sm btn-icon-sm', attrs: { type: 'button', 'aria-label': t('bank.delete'), title: t('bank.delete'), 'data-action': 'delete-question' }, on: { click: () => this.deleteQuestion(item) } }, [icon('trash', 16)]);
       list.append(el('li', { class: 'bank-item', data: { questionId: item.id } }, [
         el('div', { class: 'bank-text' }, [
-          el('span', { class: 'bank-number', text: String(index + 1) }),
-          el('div', {}, [el('p', { class: 'bank-question', text: poll.question }), el('p', { class: 'bank-meta', text: kindLabel(poll) + (poll.correct && poll.correct.length ? ' · answer set' : '') })]),
+          el('span', { class: 'bank-number', text: formatNumber(index + 1) }),
+          el('div', {}, [el('p', { class: 'bank-question', text: poll.question }), el('p', { class: 'bank-meta', text: poll.correct && poll.correct.length ? t('bank.answer-set', { meta: kindLabel(poll) }) : kindLabel(poll) })]),
         ]),
         el('div', { class: 'bank-actions' }, [send, edit, remove]),
       ]));
@@ -90,14 +92,14 @@ export class QuestionBank {
   }
 
   async deleteQuestion(item) {
-    const ok = await confirmDialog({ title: 'Delete this question?', message: item.poll.question, confirmLabel: 'Delete', danger: true });
+    const ok = await confirmDialog({ title: t('bank.delete-title'), message: item.poll.question, confirmLabel: t('bank.delete'), danger: true });
     if (!ok) return;
     try {
       await api('/api/v1/decks/' + encodeURIComponent(this.deckId) + '/questions/' + encodeURIComponent(item.id), { method: 'DELETE' });
       this.bank = this.bank.filter((q) => q.id !== item.id);
       this.renderBank();
     } catch (error) {
-      toast(error.message, { kind: 'error' });
+      toast(errorText(error), { kind: 'error' });
     }
   }
 
@@ -107,18 +109,18 @@ export class QuestionBank {
   openEditor({ mode, item = null }) {
     const start = item ? item.poll : { kind: 'choice', question: '', choices: ['', ''], multiple: false, correct: [], showResults: false };
     let kind = start.kind;
-    const question = el('textarea', { class: 'input', attrs: { id: 'poll-question', rows: 2, maxlength: 500, required: true, placeholder: 'What do you want to ask?' } });
+    const question = el('textarea', { class: 'input', attrs: { id: 'poll-question', rows: 2, maxlength: 500, required: true, placeholder: t('bank.question-placeholder') } });
     question.value = start.question;
     const kindChoice = el('input', { attrs: { type: 'radio', name: 'poll-kind', value: 'choice', id: 'kind-choice' } });
     const kindOpen = el('input', { attrs: { type: 'radio', name: 'poll-kind', value: 'open', id: 'kind-open' } });
     kindChoice.checked = kind === 'choice';
     kindOpen.checked = kind === 'open';
-    const segmented = el('div', { class: 'segmented', attrs: { role: 'radiogroup', 'aria-label': 'Kind of question' } }, [
-      el('label', { attrs: { for: 'kind-choice' } }, [kindChoice, el('span', { text: 'Multiple choice' })]),
-      el('label', { attrs: { for: 'kind-open' } }, [kindOpen, el('span', { text: 'Open text' })]),
+    const segmented = el('div', { class: 'segmented', attrs: { role: 'radiogroup', 'aria-label': t('bank.kind') } }, [
+      el('label', { attrs: { for: 'kind-choice' } }, [kindChoice, el('span', { text: t('bank.multiple-choice') })]),
+      el('label', { attrs: { for: 'kind-open' } }, [kindOpen, el('span', { text: t('bank.open-text') })]),
     ]);
     const choiceList = el('ol', { class: 'choice-editor' });
-    const addChoice = el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'add-choice' } }, [icon('plus', 16), el('span', { text: 'Add a choice' })]);
+    const addChoice = el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'add-choice' } }, [icon('plus', 16), el('span', { text: t('bank.add-choice') })]);
     const multiple = el('input', { attrs: { type: 'checkbox', id: 'poll-multiple' } });
     multiple.checked = Boolean(start.multiple);
     const showResults = el('input', { attrs: { type: 'checkbox', id: 'poll-show-results' } });
@@ -128,15 +130,15 @@ export class QuestionBank {
     const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
 
     const addRow = (text = '', correct = false) => {
-      const input = el('input', { class: 'input', attrs: { type: 'text', maxlength: 200, placeholder: 'Choice', 'data-role': 'choice' } });
+      const input = el('input', { class: 'input', attrs: { type: 'text', maxlength: 200, placeholder: t('bank.choice'), 'data-role': 'choice' } });
       input.value = text;
-      const tick = el('input', { attrs: { type: 'checkbox', 'data-role': 'correct', title: 'Right answer' } });
+      const tick = el('input', { attrs: { type: 'checkbox', 'data-role': 'correct', title: t('bank.right-answer') } });
       tick.checked = correct;
-      const remove = el('button', { class: 'btn btn-ghost btn-icon-sm', attrs: { type: 'button', 'aria-label': 'Remove this choice', title: 'Remove' } }, [icon('x', 16)]);
+      const remove = el('button', { class: 'btn btn-ghost btn-icon-sm', attrs: { type: 'button', 'aria-label': t('bank.remove-choice'), title: t('bank.remove') } }, [icon('x', 16)]);
       const row = el('li', { class: 'choice-row' }, [
         el('span', { class: 'choice-letter', attrs: { 'aria-hidden': 'true' } }),
         input,
-        el('label', { class: 'choice-correct', attrs: { title: 'Right answer' } }, [tick, el('span', { text: 'Right' })]),
+        el('label', { class: 'choice-correct', attrs: { title: t('bank.right-answer') } }, [tick, el('span', { text: t('bank.right') })]),
         remove,
       ]);
       remove.addEventListener('click', () => {
@@ -164,8 +166,8 @@ export class QuestionBank {
       const rows = [...choiceList.children];
       rows.forEach((row, i) => {
         row.querySelector('.choice-letter').textContent = String.fromCharCode(65 + i);
-        row.querySelector('input[type=text]').setAttribute('aria-label', 'Choice ' + String.fromCharCode(65 + i));
-        row.querySelector('input[type=checkbox]').setAttribute('aria-label', 'Choice ' + String.fromCharCode(65 + i) + ' is right');
+        row.querySelector('input[type=text]').setAttribute('aria-label', t('bank.choice-label', { letter: String.fromCharCode(65 + i) }));
+        row.querySelector('input[type=checkbox]').setAttribute('aria-label', t('bank.choice-right', { letter: String.fromCharCode(65 + i) }));
         row.querySelector('button').disabled = rows.length <= MIN_CHOICES;
       });
       addChoice.disabled = rows.length >= MAX_CHOICES;
@@ -179,13 +181,13 @@ export class QuestionBank {
       input.focus();
     });
     const choiceSection = el('div', { class: 'choice-section' }, [
-      el('div', { class: 'field-label', text: 'Choices — tick the right one(s), if any' }),
+      el('div', { class: 'field-label', text: t('bank.choices-label') }),
       choiceList, addChoice,
-      el('label', { class: 'check', attrs: { for: 'poll-multiple' } }, [multiple, el('span', { text: 'Allow several answers' })]),
+      el('label', { class: 'check', attrs: { for: 'poll-multiple' } }, [multiple, el('span', { text: t('bank.allow-several') })]),
       el('label', { class: 'switch quiz-switch', attrs: { for: 'poll-quiz' } }, [
         el('span', { class: 'switch-text' }, [
-          el('span', { class: 'field-label' }, [icon('trophy', 16), el('span', { text: ' Quiz question (scores points)' })]),
-          el('span', { class: 'field-hint', text: 'Needs a right answer. Right answers score 500 to 1,000 points, more for faster ones; a leaderboard follows.', attrs: { id: 'poll-quiz-hint' } }),
+          el('span', { class: 'field-label' }, [icon('trophy', 16), el('span', { text: ' ' + t('bank.quiz-question') })]),
+          el('span', { class: 'field-hint', text: t('bank.quiz-hint'), attrs: { id: 'poll-quiz-hint' } }),
         ]),
         quiz,
       ]),
@@ -200,7 +202,7 @@ export class QuestionBank {
 
     const collect = () => {
       const poll = { kind, question: question.value.trim(), showResults: showResults.checked };
-      if (!poll.question) return { error: 'Type the question.', focus: question };
+      if (!poll.question) return { error: t('bank.type-question'), focus: question };
       if (kind === 'choice') {
         const rows = [...choiceList.children];
         const choices = [];
@@ -211,36 +213,36 @@ export class QuestionBank {
           if (row.querySelector('input[type=checkbox]').checked) correct.push(choices.length);
           choices.push(text);
         }
-        if (choices.length < MIN_CHOICES) return { error: 'Give at least two choices.', focus: rows.find((r) => !r.querySelector('input[type=text]').value.trim())?.querySelector('input') };
+        if (choices.length < MIN_CHOICES) return { error: t('bank.two-choices'), focus: rows.find((r) => !r.querySelector('input[type=text]').value.trim())?.querySelector('input') };
         poll.choices = choices;
         poll.correct = correct;
         poll.multiple = multiple.checked;
         if (!poll.multiple && correct.length > 1) poll.multiple = true;
         if (quiz.checked) {
-          if (!correct.length) return { error: 'A quiz question needs a right answer: tick “Right” next to it.', focus: choiceList.querySelector('[data-role=correct]') };
+          if (!correct.length) return { error: t('bank.quiz-needs-right'), focus: choiceList.querySelector('[data-role=correct]') };
           poll.quiz = true;
         }
       }
       return { poll };
     };
 
-    const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
+    const cancel = el('button', { class: 'btn', text: t('common.cancel'), attrs: { type: 'button' } });
     const actions = [cancel];
     // Without a live session (rehearsal), questions are only saved.
     const primary = mode === 'adhoc' ? 'send' : mode === 'edit' || !this.openPoll ? 'save' : 'save-send';
-    if (mode === 'new' && this.openPoll) actions.push(el('button', { class: 'btn', text: 'Save', attrs: { type: 'submit', value: 'save', 'data-action': 'save-question' } }));
+    if (mode === 'new' && this.openPoll) actions.push(el('button', { class: 'btn', text: t('bank.save'), attrs: { type: 'submit', value: 'save', 'data-action': 'save-question' } }));
     actions.push(el('button', {
       class: 'btn btn-primary',
-      text: primary === 'send' ? 'Send now' : primary === 'save' ? 'Save' : 'Save and send',
+      text: primary === 'send' ? t('bank.send-now') : primary === 'save' ? t('bank.save') : t('bank.save-and-send'),
       attrs: { type: 'submit', value: primary, 'data-action': primary === 'send' ? 'send-adhoc' : primary === 'save' ? 'save-question' : 'save-send' },
     }));
-    const title = mode === 'adhoc' ? 'Ask the audience' : mode === 'edit' ? 'Edit question' : 'New question';
+    const title = mode === 'adhoc' ? t('bank.ask-audience') : mode === 'edit' ? t('bank.edit-question') : t('bank.new-question');
     const { dialog, content: form } = modalDialog({
       title, id: 'poll-editor', cls: 'poll-editor-dialog', form: true, contentCls: 'poll-editor', open: false, actions, body: [
-        el('label', { class: 'field', attrs: { for: 'poll-question' } }, [el('span', { class: 'field-label', text: 'Question' }), question]),
+        el('label', { class: 'field', attrs: { for: 'poll-question' } }, [el('span', { class: 'field-label', text: t('bank.question') }), question]),
         segmented,
         choiceSection,
-        el('label', { class: 'check', attrs: { for: 'poll-show-results' } }, [showResults, el('span', { text: 'Show results live to the audience' })]),
+        el('label', { class: 'check', attrs: { for: 'poll-show-results' } }, [showResults, el('span', { text: t('bank.show-results-live') })]),
         error,
       ],
     });
@@ -259,7 +261,7 @@ export class QuestionBank {
       let saved = false;
       try {
         if (action === 'save' || action === 'save-send') {
-          if (!this.deckId) throw new Error('This session has no deck to keep questions in.');
+          if (!this.deckId) throw new Error(t('bank.no-deck'));
           const base = '/api/v1/decks/' + encodeURIComponent(this.deckId) + '/questions';
           if (mode === 'edit') {
             const saved = await api(base + '/' + encodeURIComponent(item.id), { method: 'PATCH', body: { poll } });
@@ -281,11 +283,11 @@ export class QuestionBank {
         dialog.close();
       } catch (failure) {
         const refused = failure && failure.code === 'invalid_poll';
-        const text = refused ? 'The server refused this question: ' + (failure.message || 'it breaks the rules for polls.') : (failure && failure.message) || 'Not saved.';
+        const text = refused ? t('bank.refused', { reason: failure.message || t('errors.invalid_poll') }) : failure && (failure.code || failure.message) ? errorText(failure) : t('bank.not-saved');
         if (saved) {
           // Kept in the bank, but not sent: say so where the presenter looks next.
           dialog.close();
-          toast('Saved to the bank, but not sent. ' + text, { kind: 'error' });
+          toast(t('bank.saved-not-sent', { reason: text }), { kind: 'error' });
           return;
         }
         error.textContent = text;

@@ -7,6 +7,7 @@
 // .history-item[data-poll-id] (earlier polls); [data-action=spotlight][data-spotlight-kind]
 // [aria-pressed] (see presenter-spotlight.js).
 
+import { t } from './i18n.js';
 import { el, confirmDialog, icon } from './ui.js';
 import { barChart, wordCloud, percent, leaderboardList, pollTitle } from './interaction.js';
 import { kindLabel } from './presenter-bank.js';
@@ -43,12 +44,12 @@ export class PollsPane {
   screenActions(entry) {
     const { poll } = entry;
     const buttons = poll.kind === 'choice'
-      ? [this.onScreen.button({ kind: 'pollResults', pollId: poll.id }, 'Show results on screen')]
+      ? [this.onScreen.button({ kind: 'pollResults', pollId: poll.id }, t('spot.show-results'))]
       : [
-        this.onScreen.button({ kind: 'wordCloud', pollId: poll.id }, 'Show word cloud on screen'),
-        this.onScreen.button({ kind: 'sharedAnswers', pollId: poll.id }, 'Show shared answers on screen'),
+        this.onScreen.button({ kind: 'wordCloud', pollId: poll.id }, t('spot.show-cloud')),
+        this.onScreen.button({ kind: 'sharedAnswers', pollId: poll.id }, t('spot.show-shared')),
       ];
-    return el('div', { class: 'active-actions screen-actions', attrs: { 'aria-label': 'On screen for everyone' } }, buttons);
+    return el('div', { class: 'active-actions screen-actions', attrs: { 'aria-label': t('spotlight.on-screen-for-everyone') } }, buttons);
   }
 
   /** The polls before the newest one: their label, status and what they can put on screen. */
@@ -69,12 +70,12 @@ export class PollsPane {
           el('strong', { text: pollTitle(this.state.polls, poll.id).label }),
           el('span', { text: ' · ' + poll.question }),
         ]),
-        el('p', { class: 'history-meta', text: kindLabel(poll) + ' · ' + answered + (answered === 1 ? ' answer' : ' answers') + ' · ' + ({ open: 'open', closed: 'closed', revealed: 'answer shown' }[status] || status) }),
+        el('p', { class: 'history-meta', text: t('polls.history-meta', { kind: kindLabel(poll), answers: t('poll.answers', { count: answered }), status: ['open', 'closed', 'revealed'].includes(status) ? t('polls.status-' + status) : status }) }),
         this.screenActions(entry),
       ]));
     }
     this.history.replaceChildren(
-      el('div', { class: 'pane-head' }, [el('h2', { text: 'Earlier polls', attrs: { id: 'poll-history-title' } })]),
+      el('div', { class: 'pane-head' }, [el('h2', { text: t('polls.earlier'), attrs: { id: 'poll-history-title' } })]),
       list,
     );
   }
@@ -89,12 +90,12 @@ export class PollsPane {
     }
     const open = this.state.polls.find((p) => p.status === 'open');
     if (open) {
-      const ok = await confirmDialog({ title: 'Close the current poll?', message: '“' + open.poll.question + '” is still open. Sending a new one closes it.', confirmLabel: 'Close and send' });
+      const ok = await confirmDialog({ title: t('polls.close-current-title'), message: t('polls.close-current-message', { question: open.poll.question }), confirmLabel: t('polls.close-and-send') });
       if (!ok) return false;
     }
     try {
       if (quiet) await this.live.send({ type: 'openPoll', poll: clean });
-      else await this.send({ type: 'openPoll', poll: clean }, 'The poll was not sent.');
+      else await this.send({ type: 'openPoll', poll: clean }, t('polls.not-sent'));
       this.showTab('polls');
       return true;
     } catch (error) {
@@ -119,21 +120,21 @@ export class PollsPane {
     box.dataset.pollStatus = status;
     const chip = el('span', {
       class: 'poll-chip ' + (status === 'open' ? 'is-open' : status === 'revealed' ? 'is-revealed' : 'is-closed'),
-      text: status === 'open' ? 'Open' : status === 'revealed' ? (entry.resultsRevealed ? 'Answer and results shown' : 'Answer shown') : 'Closed',
+      text: status === 'open' ? t('polls.chip-open') : status === 'revealed' ? (entry.resultsRevealed ? t('polls.chip-answer-results') : t('polls.chip-answer')) : t('polls.chip-closed'),
     });
     const rate = el('div', {
       class: 'response-rate', data: { role: 'response-rate', answered: results.answered, connected: results.connected },
     }, [
-      el('strong', { text: results.answered + ' / ' + results.connected }),
-      el('span', { text: ' answered' }),
-      el('span', { class: 'rate-pct', text: results.connected ? ' · ' + percent(results.answered, results.connected) + '%' : '' }),
+      el('strong', { text: t('polls.answered-rate', { answered: results.answered, connected: results.connected }) }),
+      el('span', { text: ' ' + t('polls.answered') }),
+      el('span', { class: 'rate-pct', text: results.connected ? ' · ' + t('poll.percent', { percent: percent(results.answered, results.connected) }) : '' }),
     ]);
     const rateBar = el('div', { class: 'rate-track', attrs: { 'aria-hidden': 'true' } }, [el('span', { class: 'rate-fill' })]);
     rateBar.firstChild.style.width = Math.min(100, percent(results.answered, results.connected)) + '%';
     const parts = [
       el('div', { class: 'active-head' }, [el('span', { class: 'sheet-kicker', attrs: { 'data-role': 'poll-label' } }, [icon('chart', 16), el('span', { text: pollTitle(this.state.polls, poll.id).label })]), chip]),
       el('h3', { class: 'active-question', text: poll.question }),
-      el('p', { class: 'active-meta', text: kindLabel(poll) + (poll.showResults ? ' · results shown live' : ' · results hidden from the audience') }),
+      el('p', { class: 'active-meta', text: poll.showResults ? t('polls.results-live', { kind: kindLabel(poll) }) : t('polls.results-hidden', { kind: kindLabel(poll) }) }),
       rate, rateBar,
     ];
     if (poll.kind === 'choice') {
@@ -142,33 +143,33 @@ export class PollsPane {
       const answers = results.answers || [];
       const shared = new Set(entry.shared.map((s) => s.answerId));
       parts.push(wordCloud(answers.map((a) => a.text)));
-      const list = el('ul', { class: 'answer-list', attrs: { 'aria-label': 'Answers, newest first' } });
-      if (!answers.length) list.append(el('li', { class: 'pane-empty', text: 'Answers appear here as they arrive.' }));
+      const list = el('ul', { class: 'answer-list', attrs: { 'aria-label': t('polls.answers-newest') } });
+      if (!answers.length) list.append(el('li', { class: 'pane-empty', text: t('polls.answers-arrive') }));
       for (const answer of answers) {
         // The server names it answerId (as in shared answers); protocol.md says id: take either.
         const answerId = answer.answerId !== undefined ? answer.answerId : answer.id;
         const isShared = shared.has(answerId);
         const share = el('button', {
-          class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'share-answer', disabled: isShared, title: 'Show this answer to everyone (no name)' },
+          class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'share-answer', disabled: isShared, title: t('polls.share-title') },
           on: { click: () => this.send({ type: 'shareAnswer', pollId: poll.id, answerId }).catch(() => {}) },
-        }, [icon(isShared ? 'check' : 'share', 14), el('span', { text: isShared ? 'Shared' : 'Share' })]);
+        }, [icon(isShared ? 'check' : 'share', 14), el('span', { text: isShared ? t('polls.shared') : t('polls.share') })]);
         list.append(el('li', { class: 'answer-item' + (isShared ? ' is-shared' : ''), data: { answerId } }, [el('span', { class: 'answer-text', text: answer.text }), share]));
       }
       parts.push(list);
     }
     const buttons = [];
     if (status === 'open') {
-      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'close-poll' }, on: { click: () => this.send({ type: 'closePoll', pollId: poll.id }).catch(() => {}) } }, [icon('x', 16), el('span', { text: 'Close' })]));
+      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'close-poll' }, on: { click: () => this.send({ type: 'closePoll', pollId: poll.id }).catch(() => {}) } }, [icon('x', 16), el('span', { text: t('polls.close') })]));
     }
     const hasAnswer = (poll.correct || []).length > 0;
     if (poll.kind === 'choice' && hasAnswer && status !== 'revealed') {
-      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: false }).catch(() => {}) } }, [icon('check', 16), el('span', { text: 'Reveal answer' })]));
+      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: false }).catch(() => {}) } }, [icon('check', 16), el('span', { text: t('polls.reveal-answer') })]));
     }
     if (poll.kind === 'choice' && !(status === 'revealed' && entry.resultsRevealed)) {
-      buttons.push(el('button', { class: 'btn btn-sm btn-primary', attrs: { type: 'button', 'data-action': 'reveal-results' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon('chart', 16), el('span', { text: status === 'revealed' || !hasAnswer ? 'Show results to everyone' : 'Reveal answer + results' })]));
+      buttons.push(el('button', { class: 'btn btn-sm btn-primary', attrs: { type: 'button', 'data-action': 'reveal-results' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon('chart', 16), el('span', { text: status === 'revealed' || !hasAnswer ? t('polls.show-results-everyone') : t('polls.reveal-answer-results') })]));
     }
     if (poll.kind === 'open' && status !== 'revealed') {
-      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal-results', title: 'Close and show the word counts to everyone' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon('chart', 16), el('span', { text: 'End poll' })]));
+      buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal-results', title: t('polls.end-title') }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon('chart', 16), el('span', { text: t('polls.end') })]));
     }
     if (buttons.length) parts.push(el('div', { class: 'active-actions' }, buttons));
     parts.push(this.screenActions(entry));
@@ -180,13 +181,13 @@ export class PollsPane {
 
   quizSection() {
     const board = this.state.leaderboard;
-    const show = this.onScreen.button({ kind: 'leaderboard' }, 'Show leaderboard on screen');
+    const show = this.onScreen.button({ kind: 'leaderboard' }, t('spot.show-leaderboard'));
     return el('div', { class: 'quiz-board' }, [
       el('div', { class: 'pane-head' }, [
-        el('h3', { class: 'quiz-board-title' }, [icon('trophy', 16), el('span', { text: 'Leaderboard' })]),
-        el('span', { class: 'pane-count', text: board ? board.players + (board.players === 1 ? ' player' : ' players') : '' }),
+        el('h3', { class: 'quiz-board-title' }, [icon('trophy', 16), el('span', { text: t('poll.leaderboard') })]),
+        el('span', { class: 'pane-count', text: board ? t('polls.players', { count: board.players }) : '' }),
       ]),
-      board ? leaderboardList(board) : el('p', { class: 'muted', text: 'Scoring…' }),
+      board ? leaderboardList(board) : el('p', { class: 'muted', text: t('polls.scoring') }),
       show,
     ]);
   }

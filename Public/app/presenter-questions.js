@@ -5,6 +5,7 @@
 // [data-approved][data-votes]; .tab-badge[data-role=unread]; the toast of a new question (its text
 // only when no review is needed: a console is often what the room sees).
 
+import { t, formatNumber } from './i18n.js';
 import { el, toast, icon } from './ui.js';
 import { timeAgo } from './interaction.js';
 
@@ -46,18 +47,19 @@ export class QuestionsPane {
       if (!waiting) return;
       // One notice, kept up to date, rather than a pile of them.
       if (this.waitingToast) this.waitingToast.remove();
-      this.waitingToast = toast(waiting === 1 ? '1 question waiting for review' : waiting + ' questions waiting for review');
+      this.waitingToast = toast(t('questions.waiting-review', { count: waiting }));
       this.waitingToast.dataset.role = 'questions-waiting';
       return;
     }
     const q = added[added.length - 1];
-    toast('New question' + (q.anonymous ? '' : ' from ' + (q.name || 'a viewer')) + ': ' + (q.text.length > 80 ? q.text.slice(0, 79) + '…' : q.text));
+    const text = q.text.length > 80 ? q.text.slice(0, 79) + '…' : q.text;
+    toast(q.anonymous ? t('questions.new-anonymous', { text }) : t('questions.new-from', { name: q.name || t('questions.a-viewer'), text }));
   }
 
   build() {
     const pane = this.container;
-    const sort = el('div', { class: 'segmented segmented-sm', attrs: { role: 'radiogroup', 'aria-label': 'Sort questions' } });
-    for (const [value, label] of [['time', 'Newest'], ['slide', 'By slide'], ['viewer', 'By viewer']]) {
+    const sort = el('div', { class: 'segmented segmented-sm', attrs: { role: 'radiogroup', 'aria-label': t('questions.sort') } });
+    for (const [value, label] of [['time', t('questions.sort-newest')], ['slide', t('questions.sort-slide')], ['viewer', t('questions.sort-viewer')]]) {
       const input = el('input', { attrs: { type: 'radio', name: 'question-sort', value, id: 'sort-' + value } });
       input.checked = value === this.sortBy;
       input.addEventListener('change', () => {
@@ -68,39 +70,39 @@ export class QuestionsPane {
     }
     this.hideAnswered = el('input', { attrs: { type: 'checkbox', id: 'hide-answered' } });
     this.hideAnswered.addEventListener('change', () => this.renderQuestions());
-    this.questionList = el('ul', { class: 'question-list', attrs: { 'aria-label': 'Questions from the audience' } });
+    this.questionList = el('ul', { class: 'question-list', attrs: { 'aria-label': t('questions.from-audience') } });
     // Public questions: viewers see (approved) questions and upvote them.
     this.publicSwitch = el('input', { attrs: { type: 'checkbox', id: 'questions-public', role: 'switch' } });
     this.approvalSwitch = el('input', { attrs: { type: 'checkbox', id: 'questions-approval', role: 'switch' } });
     const sendMode = () => {
       const questions = { public: this.publicSwitch.checked, approval: this.approvalSwitch.checked };
       this.renderQuestionMode(questions);
-      this.send({ type: 'setQuestionMode', questions }, 'The setting was not changed.').catch(() => this.renderQuestionMode());
+      this.send({ type: 'setQuestionMode', questions }, t('questions.setting-not-changed')).catch(() => this.renderQuestionMode());
     };
     this.publicSwitch.addEventListener('change', sendMode);
     this.approvalSwitch.addEventListener('change', sendMode);
     this.approvalRow = el('label', { class: 'switch switch-sm', attrs: { for: 'questions-approval' } }, [
       el('span', { class: 'switch-text' }, [
-        el('span', { class: 'field-label', text: 'Approve before showing' }),
-        el('span', { class: 'field-hint', text: 'A question appears to everyone once you approve it.' }),
+        el('span', { class: 'field-label', text: t('questions.approve-before') }),
+        el('span', { class: 'field-hint', text: t('questions.approve-before-hint') }),
       ]),
       this.approvalSwitch,
     ]);
     const settings = el('div', { class: 'question-settings', attrs: { 'data-role': 'question-mode' } }, [
       el('label', { class: 'switch switch-sm', attrs: { for: 'questions-public' } }, [
         el('span', { class: 'switch-text' }, [
-          el('span', { class: 'field-label', text: 'Questions are public' }),
-          el('span', { class: 'field-hint', text: 'Viewers see each other’s questions and upvote them.' }),
+          el('span', { class: 'field-label', text: t('questions.public') }),
+          el('span', { class: 'field-hint', text: t('questions.public-hint') }),
         ]),
         this.publicSwitch,
       ]),
       this.approvalRow,
     ]);
     pane.append(
-      el('div', { class: 'pane-head' }, [el('h2', { text: 'Questions' }), el('span', { class: 'pane-count', attrs: { 'data-role': 'question-count' } })]),
+      el('div', { class: 'pane-head' }, [el('h2', { text: t('panel.tab-questions') }), el('span', { class: 'pane-count', attrs: { 'data-role': 'question-count' } })]),
       settings,
       sort,
-      el('label', { class: 'check check-sm', attrs: { for: 'hide-answered' } }, [this.hideAnswered, el('span', { text: 'Hide answered' })]),
+      el('label', { class: 'check check-sm', attrs: { for: 'hide-answered' } }, [this.hideAnswered, el('span', { text: t('questions.hide-answered') })]),
       this.questionList,
     );
     this.renderQuestions();
@@ -128,7 +130,7 @@ export class QuestionsPane {
     this.unreadBadge.textContent = String(unread);
     this.unreadBadge.hidden = unread === 0;
     this.unreadBadge.dataset.count = String(unread);
-    this.tab.setAttribute('aria-label', 'Questions' + (unread ? ', ' + unread + ' unread' : ''));
+    this.tab.setAttribute('aria-label', unread ? t('questions.tab-unread', { count: unread }) : t('panel.tab-questions'));
     const chip = document.getElementById('code-chip');
     if (chip) chip.dataset.unread = String(unread);
   }
@@ -138,7 +140,7 @@ export class QuestionsPane {
     const all = this.state.questions.slice();
     const open = all.filter((q) => !q.answered).length;
     const count = this.container.querySelector('[data-role=question-count]');
-    if (count) count.textContent = all.length ? open + ' open · ' + all.length + ' in all' : '';
+    if (count) count.textContent = all.length ? t('questions.count', { open, all: all.length }) : '';
     let list = this.hideAnswered && this.hideAnswered.checked ? all.filter((q) => !q.answered) : all;
     const mode = this.state.questionMode;
     const approving = Boolean(mode.public && mode.approval);
@@ -150,41 +152,41 @@ export class QuestionsPane {
     this.questionList.replaceChildren();
     if (!list.length) {
       this.questionList.append(el('li', { class: 'pane-empty' }, [
-        el('strong', { text: all.length ? 'Every question is answered' : 'No questions yet' }),
-        el('span', { text: 'Viewers ask with the “Ask” button on their screen.' }),
+        el('strong', { text: all.length ? t('questions.all-answered') : t('questions.none') }),
+        el('span', { text: t('questions.ask-hint') }),
       ]));
       return;
     }
     let group = null;
     for (const q of list) {
       if (this.sortBy !== 'time') {
-        const key = this.sortBy === 'slide' ? (q.page ? 'Slide ' + q.page : 'Not about a slide') : q.anonymous ? 'Anonymous' : q.name || 'Guest';
+        const key = this.sortBy === 'slide' ? (q.page ? t('questions.group-slide', { page: q.page }) : t('questions.not-about-slide')) : q.anonymous ? t('common.anonymous') : q.name || t('questions.guest');
         if (key !== group) {
           group = key;
           this.questionList.append(el('li', { class: 'question-group', text: key }));
         }
       }
-      const name = q.anonymous ? 'Anonymous' : q.name || 'Guest';
+      const name = q.anonymous ? t('common.anonymous') : q.name || t('questions.guest');
       const slide = q.page ? el('button', {
-        class: 'slide-badge', text: 'p. ' + q.page,
-        attrs: { type: 'button', title: 'Go to slide ' + q.page, 'aria-label': 'Go to slide ' + q.page, 'data-action': 'goto-question-page' },
+        class: 'slide-badge', text: t('questions.page-badge', { page: q.page }),
+        attrs: { type: 'button', title: t('notes.go-to', { page: q.page }), 'aria-label': t('notes.go-to', { page: q.page }), 'data-action': 'goto-question-page' },
         on: { click: () => this.gotoPage(q.page) },
       }) : null;
       const mark = el('button', {
         class: 'btn btn-sm mark-answered', attrs: { type: 'button', 'aria-pressed': String(q.answered), 'data-action': 'mark-answered' },
         on: { click: () => this.send({ type: 'markQuestion', questionId: q.id, answered: !q.answered }).catch(() => {}) },
-      }, [icon('check', 14), el('span', { text: q.answered ? 'Answered' : 'Mark answered' })]);
+      }, [icon('check', 14), el('span', { text: q.answered ? t('questions.answered') : t('questions.mark-answered') })]);
       const votes = mode.public ? el('span', {
-        class: 'vote-count', text: '▲ ' + (q.votes || 0),
-        attrs: { 'data-role': 'votes', title: (q.votes || 0) + (q.votes === 1 ? ' upvote' : ' upvotes'), 'aria-label': (q.votes || 0) + (q.votes === 1 ? ' upvote' : ' upvotes') },
+        class: 'vote-count', text: '▲ ' + formatNumber(q.votes || 0),
+        attrs: { 'data-role': 'votes', title: t('questions.upvotes', { count: q.votes || 0 }), 'aria-label': t('questions.upvotes', { count: q.votes || 0 }) },
       }) : null;
       const approve = approving ? el('button', {
-        class: 'btn btn-sm approve-btn', attrs: { type: 'button', 'aria-pressed': String(Boolean(q.approved)), 'data-action': 'approve-question', title: q.approved ? 'Take it off the public list' : 'Show it to everyone' },
+        class: 'btn btn-sm approve-btn', attrs: { type: 'button', 'aria-pressed': String(Boolean(q.approved)), 'data-action': 'approve-question', title: q.approved ? t('questions.unapprove-title') : t('questions.approve-title') },
         on: { click: () => this.send({ type: 'approveQuestion', questionId: q.id, approved: !q.approved }).catch(() => {}) },
-      }, [icon(q.approved ? 'x' : 'check', 14), el('span', { text: q.approved ? 'Unapprove' : 'Approve' })]) : null;
+      }, [icon(q.approved ? 'x' : 'check', 14), el('span', { text: q.approved ? t('questions.unapprove') : t('questions.approve') })]) : null;
       // On screen for everyone: never a question that still waits for approval.
       const showable = !mode.approval || q.approved;
-      const screen = showable ? this.onScreen.button({ kind: 'question', questionId: q.id }, 'Show on screen') : null;
+      const screen = showable ? this.onScreen.button({ kind: 'question', questionId: q.id }, t('spot.show')) : null;
       this.questionList.append(el('li', {
         class: 'question-item' + (q.answered ? ' is-answered' : '') + (this.seen.has(q.id) ? '' : ' is-new') + (approving && !q.approved ? ' is-pending' : ''),
         data: { questionId: q.id, anonymous: String(Boolean(q.anonymous)), answered: String(Boolean(q.answered)), approved: String(Boolean(q.approved)), votes: q.votes || 0 },

@@ -7,12 +7,13 @@
 // State for tests: [data-action=spotlight][data-spotlight-kind][aria-pressed] (a toggle per
 // thing); [data-role=on-screen] (the line in the panel, hidden when nothing is on screen).
 
+import { t } from './i18n.js';
 import { el, icon } from './ui.js';
 import { pollTitle } from './interaction.js';
 import { mountSpotlight } from './spotlight.js';
 
 const KIND_NAMES = {
-  pollResults: 'Results', wordCloud: 'Word cloud', sharedAnswers: 'Shared answers', question: 'Question', leaderboard: 'Leaderboard',
+  pollResults: 'spot.kind-results', wordCloud: 'spot.kind-cloud', sharedAnswers: 'spot.kind-shared', question: 'spot.kind-question', leaderboard: 'spot.kind-leaderboard',
 };
 
 export class OnScreen {
@@ -42,20 +43,20 @@ export class OnScreen {
 
   /** Puts `target` on everyone's screen, or (null) takes what is there off. */
   set(target) {
-    return this.send({ type: 'spotlight', spotlight: target }, 'What is on screen did not change.').catch(() => {});
+    return this.send({ type: 'spotlight', spotlight: target }, t('spot.not-changed')).catch(() => {});
   }
 
   /** A toggle: "Show on screen" puts `target` there, "Take off screen" takes it off. */
-  button(target, label = 'Show on screen') {
+  button(target, label = t('spot.show')) {
     const on = this.isOn(target);
     return el('button', {
       class: 'btn btn-sm spot-toggle' + (on ? ' is-on' : ''),
       attrs: {
         type: 'button', 'data-action': 'spotlight', 'data-spotlight-kind': target.kind, 'aria-pressed': String(on),
-        title: on ? 'Take it off everyone’s screen' : 'Show it full-screen to everyone: viewers and the projector',
+        title: on ? t('spotlight.take-off-title') : t('spot.show-title'),
       },
       on: { click: () => this.set(on ? null : target) },
-    }, [icon(on ? 'x' : 'screen', 14), el('span', { text: on ? 'Take off screen' : label })]);
+    }, [icon(on ? 'x' : 'screen', 14), el('span', { text: on ? t('spotlight.take-off') : label })]);
   }
 
   /** "On screen: Poll 2 · Results" with a button to take it off, or nothing. */
@@ -66,15 +67,15 @@ export class OnScreen {
       this.line.replaceChildren();
       return;
     }
-    let what = KIND_NAMES[now.kind] || now.kind;
-    if (now.pollId !== undefined) what = pollTitle(polls, now.pollId).label + ' · ' + what;
+    let what = KIND_NAMES[now.kind] ? t(KIND_NAMES[now.kind]) : now.kind;
+    if (now.pollId !== undefined) what = t('spot.what', { label: pollTitle(polls, now.pollId).label, kind: what });
     this.line.replaceChildren(
       icon('screen', 16),
-      el('span', { class: 'on-screen-text' }, [el('strong', { text: 'On screen: ' }), el('span', { text: what })]),
+      el('span', { class: 'on-screen-text' }, [el('strong', { text: t('spot.on-screen-label') + ' ' }), el('span', { text: what })]),
       el('button', {
         class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'spotlight-off-panel' },
         on: { click: () => this.set(null) },
-      }, [icon('x', 14), el('span', { text: 'Take off screen' })]),
+      }, [icon('x', 14), el('span', { text: t('spotlight.take-off') })]),
     );
   }
 }

@@ -2,6 +2,7 @@
 // any viewer could see. Drawing (ink) works as in a session but stays in this tab; the deck's
 // question bank is there to prepare polls and quizzes, kept with the deck for every session.
 
+import { t, errorText } from './i18n.js';
 import { api, goToLogin } from './api.js';
 import { applyEvent } from './live.js';
 import { StageDriver } from './stage-driver.js';
@@ -76,26 +77,26 @@ async function load() {
       return;
     }
     if (error.status === 404) {
-      showMessage('No such deck', 'It may have been deleted.', { href: '/library', label: 'Back to the library' });
+      showMessage(t('live.no-such-deck'), t('live.maybe-deleted'), { href: '/library', label: t('live.back-to-library') });
       return;
     }
-    showMessage('Cannot open this deck', error.message);
+    showMessage(t('live.cannot-open-deck'), errorText(error));
     return;
   }
   $('deck-title').textContent = deck.title;
-  document.title = deck.title + ' — Rehearse — Podium';
+  document.title = t('live.rehearse-title', { title: deck.title });
   if (deck.status === 'processing') {
     const p = deck.progress;
-    showMessage('Still processing…', p && p.total ? 'Page ' + p.done + ' of ' + p.total + ' is ready.' : 'The pages are being prepared.');
+    showMessage(t('live.still-processing'), p && p.total ? t('live.page-ready', { done: p.done, total: p.total }) : t('live.pages-being-prepared'));
     setTimeout(load, 1000);
     return;
   }
   if (deck.status === 'failed') {
-    showMessage('This PDF could not be processed', (deck.error && deck.error.message) || '', { href: '/library', label: 'Back to the library' });
+    showMessage(t('live.pdf-failed'), deck.error && (deck.error.code || deck.error.message) ? errorText(deck.error) : '', { href: '/library', label: t('live.back-to-library') });
     return;
   }
   message.hidden = true;
-  $('console-subtitle').textContent = 'Rehearsal · ' + deck.pageCount + (deck.pageCount === 1 ? ' slide' : ' slides') + ' · only you see this';
+  $('console-subtitle').textContent = t('live.rehearsal-subtitle', { count: deck.pageCount });
   loaded = true;
   driver.console.setPages(deck.pages || []);
   driver.console.setEnabled(true);

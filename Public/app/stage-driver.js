@@ -114,7 +114,7 @@ export class StageDriver {
   /** The "Video" button of the control bar: pick a ready video of the library and put it on the stage. */
   addVideoButton() {
     const button = iconButton('film', t('console.show-video'), {
-      cls: 'btn', attrs: { 'data-action': 'show-video', title: 'Show a video from your library' },
+      cls: 'btn', attrs: { 'data-action': 'show-video', title: t('console.show-video-title') },
       on: { click: () => this.pickVideo() },
     });
     this.o.controls.append(button);

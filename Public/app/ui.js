@@ -86,6 +86,8 @@ const ICONS = {
   archive: ['M3 4h18v4H3z', 'M5 8v12h14V8', 'M10 12h4'],
 };
 
+const POINTING = new Set(['chevron-left', 'chevron-right', 'arrow-left', 'pass', 'send', 'undo']);
+
 /** An inline SVG icon, hidden from screen readers (the button carries the label). */
 export function icon(name, size = 20) {
   const svg = document.createElementNS(SVG_NS, 'svg');
@@ -100,6 +102,8 @@ export function icon(name, size = 20) {
   svg.setAttribute('aria-hidden', 'true');
   svg.setAttribute('focusable', 'false');
   svg.classList.add('icon');
+  // Icons that point (back, previous, next) turn round in a right-to-left page (styles.css).
+  if (POINTING.has(name)) svg.classList.add('icon-pointing');
   for (const d of ICONS[name] || []) {
     const path = document.createElementNS(SVG_NS, 'path');
     path.setAttribute('d', d);

@@ -107,7 +107,7 @@ export class PublicQuestions {
           el('p', { class: 'public-text', text: q.text }),
           el('div', { class: 'public-meta' }, [
             el('span', { class: 'public-name' + (q.name ? '' : ' is-anonymous'), text: q.name || t('common.anonymous'), attrs: { 'data-role': 'asker' } }),
-            q.page ? el('span', { text: '· slide ' + q.page }) : null,
+            q.page ? el('span', { text: t('questions.about-slide', { page: q.page }) }) : null,
             q.answered ? el('span', { class: 'tag tag-correct', text: t('questions.answered'), attrs: { 'data-role': 'answered' } }) : null,
           ]),
         ]),

@@ -59,6 +59,8 @@ const shown = (element) => {
   if (!element || !element.isConnected) return false;
   if (element.closest('[hidden], template, script, style, noscript, option')) return false;
   if (element.closest('time')) return false; // a date or time, formatted by Intl, not a message
+  if (element.closest('kbd')) return false; // a key cap: the key's own name
+  if (element.closest('.choice-letter, .spot-letter')) return false; // A, B, C… name the choices in every language
   const dialog = element.closest('dialog');
   if (dialog && !dialog.open) return false;
   const style = getComputedStyle(element);
@@ -371,3 +373,100 @@ class I18nLiveLibraryTests(I18nLiveTestCase):
         driver.execute_script("document.querySelectorAll(arguments[0]).forEach((e) => e.remove());", LIBRARY_OTHERS)
         self.assertAllTranslated(driver, "library-history", allowed + codes)
         screenshot(driver, "i18n-qps-library-history")
+
+
+class I18nLiveConsoleTests(I18nLiveTestCase):
+    def test_i18n_live_6_console_and_rehearsal_in_the_pseudo_language(self):
+        """The presenter console (its panels, the poll editor, a poll with answers, a question,
+        draw mode, the end dialog) and rehearsal: every word from a catalogue."""
+        session = SERVER.start_session(DEMO_DECK["id"], passcode="2468")
+        code = session["code"]
+        title = session["title"]
+        allowed = [title, code, "2468", "Which colour?", "Red", "Blue", "Why blue?", "Ana", "Admin"]
+        presenter = self.driver(1280, 860)
+        self.sign_in_with_cookie(presenter)
+        presenter.get(f"{SERVER.base}/present/{code}?lang=qps")
+        wait_translated(presenter)
+        wait_for(presenter, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the console live")
+        wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "the first slide")
+        host = presenter.execute_script("return location.host")
+        allowed += [host, f"{SERVER.base}/s/{code}", f"/s/{code}"]
+        self.assertEqual(language_switcher_values(presenter), ["en"])
+        self.assertAllTranslated(presenter, "console", allowed)
+
+        viewer = self.driver(390, 844)
+        self.join_as_viewer(viewer, code, name="Ana", passcode="2468")
+        presenter.find_element(By.ID, "tab-viewers").click()
+        wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, '.viewer-item[data-connected="true"]'), "Ana listed")
+        self.assertAllTranslated(presenter, "console-viewers", allowed)
+
+        presenter.find_element(By.ID, "tab-polls").click()
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="new-question"]').click()
+        wait_for(presenter, lambda d: visible(d, "#poll-question"), "the poll editor")
+        self.assertAllTranslated(presenter, "console-poll-editor", allowed)
+        presenter.find_element(By.CSS_SELECTOR, "#poll-editor [data-action=save-send]").click()
+        wait_for(presenter, lambda d: "⟦" in (text_of(d, "#poll-editor .form-error") or ""), "the editor's complaint")
+        self.assertAllTranslated(presenter, "console-poll-editor-error", allowed)
+        presenter.find_element(By.ID, "poll-question").send_keys("Which colour?")
+        choices = presenter.find_elements(By.CSS_SELECTOR, '#poll-editor [data-role="choice"]')
+        choices[0].send_keys("Red")
+        choices[1].send_keys("Blue")
+        presenter.find_element(By.CSS_SELECTOR, "#poll-editor [data-action=save-send]").click()
+        wait_for(viewer, lambda d: visible(d, "#poll-sheet"), "the poll on the viewer")
+        viewer.find_element(By.CSS_SELECTOR, "#poll-sheet .poll-option").click()
+        viewer.find_element(By.CSS_SELECTOR, "#poll-sheet button[type=submit]").click()
+        wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, '.bar-row[data-count="1"]'), "the answer counted")
+        self.assertAllTranslated(presenter, "console-poll-open", allowed)
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="spotlight"]').click()
+        wait_for(presenter, lambda d: visible(d, '[data-action="spotlight-off-panel"]'), "the results on screen")
+        self.assertAllTranslated(presenter, "console-spotlight", allowed + ["A,", "B,"])  # the choices' letters
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="spotlight-off-panel"]').click()
+
+        viewer.execute_script("document.getElementById('ask-button').click()")  # under the poll's sheet on a phone
+        wait_for(viewer, lambda d: visible(d, "#ask-dialog"), "the question dialog")
+        viewer.find_element(By.ID, "ask-text").send_keys("Why blue?")
+        viewer.find_element(By.ID, "ask-send").click()
+        presenter.find_element(By.ID, "tab-questions").click()
+        wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, ".question-item"), "the question")
+        # The question's time is Intl's ("just now" is a message; minutes ago, Intl's words).
+        self.assertAllTranslated(presenter, "console-questions", allowed)
+
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="draw"]').click()
+        wait_for(presenter, lambda d: visible(d, "#ink-bar"), "the ink bar")
+        self.assertAllTranslated(presenter, "console-draw", allowed)
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="ink-done"]').click()
+
+        presenter.find_element(By.ID, "end-session").click()
+        wait_for(presenter, lambda d: visible(d, "dialog[open]"), "the end question")
+        self.assertAllTranslated(presenter, "console-end-dialog", allowed)
+        presenter.find_element(By.CSS_SELECTOR, "dialog[open] [data-role=confirm]").click()
+        wait_for(presenter, lambda d: visible(d, "#ended-overlay"), "the session ended")
+        self.assertAllTranslated(presenter, "console-ended", allowed)
+
+        presenter.get(f"{SERVER.base}/decks/{DEMO_DECK['id']}?lang=qps")
+        wait_translated(presenter)
+        wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "rehearsal's first slide")
+        wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, ".bank-item, .pane-empty"), "the question bank")
+        self.assertAllTranslated(presenter, "rehearsal", allowed)
+
+    def test_i18n_live_7_console_in_arabic(self):
+        """The console in Arabic: right to left, the slide not mirrored, counts in Arabic plurals."""
+        session = SERVER.start_session(DEMO_DECK["id"])
+        presenter = self.driver(1280, 860)
+        self.sign_in_with_cookie(presenter)
+        presenter.get(f"{SERVER.base}/present/{session['code']}?lang=ar")
+        wait_translated(presenter)
+        wait_for(presenter, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the console live")
+        wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "the first slide")
+        self.assertEqual(layout(presenter), {"lang": "ar", "dir": "rtl"})
+        self.assertEqual(text_of(presenter, "#connection-text"), "مباشر")
+        self.assertEqual(presenter.execute_script("return document.querySelector('#viewer-pill').title"), "لا مشاهدين متصلين")
+        # The join panel sits on the start side of a right-to-left page: its right edge is left of the stage's.
+        screenshot(presenter, "i18n-ar-console")
+        de = self.driver(390, 844)
+        self.sign_in_with_cookie(de)
+        de.get(f"{SERVER.base}/present/{session['code']}?lang=de")
+        wait_translated(de)
+        wait_for(de, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the console live")
+        self.assertEqual(text_of(de, "#connection-text"), "Live")
+        screenshot(de, "i18n-de-console-phone")
