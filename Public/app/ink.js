@@ -6,7 +6,7 @@
 // In a room a stroke carries the deck it was drawn on (the deck on the stage, stamped by the
 // server): page 2 of one deck is not page 2 of another.
 
-import { t } from './i18n.js';
+import { t, errorText } from './i18n.js';
 import { el, isTyping, dialogOpen, confirmDialog, icon } from './ui.js';
 import { throttle } from './console.js';
 import { newId } from './live.js';
@@ -458,7 +458,7 @@ export class InkTools {
         this.pending.delete(id);
         this.forget(id);
         this.render();
-        if (error && error.message) this.o.error(error.message);
+        if (error && error.message) this.o.error(errorText(error));
       },
     );
   }
@@ -502,7 +502,7 @@ export class InkTools {
       (error) => {
         this.hidden.delete(id);
         this.render();
-        if (error && error.code !== 'stroke_not_found' && error.message) this.o.error(error.message);
+        if (error && error.code !== 'stroke_not_found' && error.message) this.o.error(errorText(error));
       },
     );
   }
@@ -545,7 +545,7 @@ export class InkTools {
     };
     this.o.send({ type: 'clearPage', page }).then(settle, (error) => {
       settle();
-      if (error && error.message) this.o.error(error.message);
+      if (error && error.message) this.o.error(errorText(error));
     });
   }
 

@@ -146,7 +146,7 @@ export class StageDriver {
   sendVideoCommand(command) {
     if (!this.o.drives()) return Promise.resolve();
     return this.o.sendForResult(command).catch((error) => {
-      if (error && error.code !== 'ended' && error.message) this.o.error(error.message);
+      if (error && error.code !== 'ended' && error.message) this.o.error(errorText(error));
     });
   }
 

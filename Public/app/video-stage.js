@@ -16,7 +16,7 @@
 // [data-role=video-tap]. The screen element has sample(): {actual, target, now, drift} for the
 // sync benchmark.
 
-import { t, formatNumber } from './i18n.js';
+import { t, formatNumber, errorText } from './i18n.js';
 import { el, icon, toggleFullscreen, isTyping, dialogOpen } from './ui.js';
 import { serverClock } from './clock.js';
 import { referencePosition, shouldPlay, correction, learnSeekDelay } from './video-sync.js';
@@ -185,7 +185,7 @@ export class VideoScreen {
     try {
       videojs = await loading;
     } catch (error) {
-      this.say(error.message);
+      this.say(errorText(error));
       return;
     }
     if (this.loading !== loading || this.media !== media) return; // replaced meanwhile

@@ -470,3 +470,33 @@ class I18nLiveConsoleTests(I18nLiveTestCase):
         wait_for(de, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the console live")
         self.assertEqual(text_of(de, "#connection-text"), "Live")
         screenshot(de, "i18n-de-console-phone")
+
+
+def overflow(driver):
+    """How far the page is wider than the window (long German words, right-to-left slips), in px."""
+    return driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+class I18nLiveLayoutTests(I18nLiveTestCase):
+    def test_i18n_live_8_pages_fit_in_german_and_arabic(self):
+        """Every page of i18n-live on a phone and a laptop in German (long words) and Arabic
+        (right to left): nothing wider than the window; screenshots to look at."""
+        session = SERVER.start_session(DEMO_DECK["id"])
+        code = session["code"]
+        # Signed out first (sign-in, the join page), then signed in.
+        pages = {
+            "login": "/login", "home": "/", "view": f"/s/{code}", "dead-end": "/s/ZZZZZZ",
+            "library": "/library", "console": f"/present/{code}", "rehearse": f"/decks/{DEMO_DECK['id']}",
+        }
+        for language, (width, height) in (("de", (390, 844)), ("ar", (390, 844)), ("ar", (1280, 800)), ("de", (1280, 800))):
+            driver = self.driver(width, height)
+            for name, path in pages.items():
+                if name == "library":
+                    self.sign_in_with_cookie(driver)
+                driver.get(f"{SERVER.base}{path}?lang={language}")
+                wait_translated(driver)
+                wait_for(driver, lambda d: d.execute_script("return document.fonts.status") == "loaded", "the fonts")
+                self.assertEqual(layout(driver)["dir"], "rtl" if language == "ar" else "ltr", f"{language} {name}")
+                self.assertLessEqual(overflow(driver), 0, f"{name} in {language} at {width}px is wider than the window")
+                screenshot(driver, f"i18n-{language}-{width}-{name}")
+            self.release(driver)
