@@ -686,7 +686,8 @@ function duration(entry) {
   if (!entry.endedAt) return '';
   const minutes = Math.max(1, Math.round((new Date(entry.endedAt) - new Date(entry.createdAt)) / 60000));
   const unit = (value, name) => formatNumber(value, { style: 'unit', unit: name, unitDisplay: 'short' });
-  return minutes < 60 ? unit(minutes, 'minute') : unit(Math.floor(minutes / 60), 'hour') + ' ' + unit(minutes % 60, 'minute');
+  const text = minutes < 60 ? unit(minutes, 'minute') : unit(Math.floor(minutes / 60), 'hour') + ' ' + unit(minutes % 60, 'minute');
+  return el('time', { text, attrs: { datetime: 'PT' + minutes + 'M' } });
 }
 
 /** An export's name in the page's language, known by its file (the server names it in English). */

@@ -1274,6 +1274,12 @@ EXPECTED_SECONDS = {
     "ChannelVideoTests": 28,
     # The catalogues and the language choice (#22).
     "LanguageTests": 5,
+    # The pages of i18n-live in the pseudo-language, German and Arabic (#22), on a busy two-core machine.
+    "I18nLiveLayoutTests": 24,
+    "I18nLiveViewerTests": 20,
+    "I18nLiveConsoleTests": 16,
+    "I18nLiveEntryTests": 8,
+    "I18nLiveLibraryTests": 6,
 }
 
 

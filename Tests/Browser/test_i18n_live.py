@@ -188,7 +188,8 @@ class I18nLiveViewerTests(I18nLiveTestCase):
 
         # The question dialog.
         viewer.find_element(By.CSS_SELECTOR, "[data-action=collapse-poll]").click()
-        viewer.find_element(By.ID, "ask-button").click()
+        harness.dismiss_toasts(viewer)
+        viewer.execute_script("document.getElementById('ask-button').click()")  # the sheet may still be sliding away
         wait_for(viewer, lambda d: visible(d, "#ask-dialog"), "the question dialog")
         self.assertAllTranslated(viewer, "viewer-ask", allowed)
         viewer.find_element(By.ID, "ask-text").send_keys("Why blue?")
@@ -209,6 +210,16 @@ class I18nLiveViewerTests(I18nLiveTestCase):
         viewer.find_element(By.TAG_NAME, "body").send_keys("?")
         wait_for(viewer, lambda d: visible(d, "dialog.shortcuts-dialog"), "the shortcuts")
         self.assertAllTranslated(viewer, "viewer-shortcuts", allowed + ["F"])  # key caps
+        viewer.find_element(By.CSS_SELECTOR, "dialog.shortcuts-dialog button[type=submit]").click()
+
+        # What the presenter puts on everyone's screen, then the end of the session.
+        self.command(presenter, {"type": "spotlight", "spotlight": {"kind": "pollResults", "pollId": poll_id}})
+        wait_for(viewer, lambda d: visible(d, "#spotlight"), "the results on the viewer's screen")
+        self.assertAllTranslated(viewer, "viewer-spotlight", allowed + ["A,", "B,"])  # the choices' letters
+        self.command(presenter, {"type": "spotlight", "spotlight": None})
+        SERVER.api("POST", f"/api/v1/sessions/{code}/end")
+        wait_for(viewer, lambda d: d.execute_script("return document.body.dataset.connection") == "ended", "the session ended")
+        self.assertAllTranslated(viewer, "viewer-ended", allowed)
 
     def test_i18n_live_2_viewer_in_german_and_arabic(self):
         """German: the gate and the stage say it in German. Arabic: the page is right to left,
@@ -254,6 +265,12 @@ class I18nLiveViewerTests(I18nLiveTestCase):
         screenshot(arabic, "i18n-ar-viewer-stage")
 
 
+def listed_sessions(driver):
+    """The codes and titles of the live sessions the join page lists (other tests' too): data."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.session-link')].flatMap((a) => [a.dataset.code, a.querySelector('.session-title span').textContent])")
+
+
 class I18nLiveEntryTests(I18nLiveTestCase):
     def test_i18n_live_3_home_login_and_dead_ends_in_the_pseudo_language(self):
         """The join page (empty, with a live session, a bad code), sign-in (a wrong password)
@@ -263,14 +280,15 @@ class I18nLiveEntryTests(I18nLiveTestCase):
         wait_translated(driver)
         wait_for(driver, lambda d: visible(d, "#code"), "the code field")
         self.assertEqual(language_switcher_values(driver), ["en"])
-        self.assertAllTranslated(driver, "home")
+        self.assertAllTranslated(driver, "home", listed_sessions(driver))
         session = SERVER.start_session(DEMO_DECK["id"], passcode="1234")
         wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'[data-code="{session["code"]}"]'), "the live session listed")
         field = driver.find_element(By.ID, "code")
         field.send_keys("O0")
         driver.find_element(By.ID, "join-button").click()
         wait_for(driver, lambda d: "is-error" in d.find_element(By.ID, "join-hint").get_attribute("class"), "the hint says why")
-        self.assertAllTranslated(driver, "home-with-session", [session["title"], session["code"], "Admin"])
+        # Other tests' sessions may be live too: every listed code and title is data.
+        self.assertAllTranslated(driver, "home-with-session", [session["title"], session["code"], "Admin"] + listed_sessions(driver))
 
         driver.get(SERVER.base + "/login?lang=qps")
         wait_translated(driver)
@@ -330,6 +348,10 @@ class I18nLiveLibraryTests(I18nLiveTestCase):
         status, user = SERVER.api("GET", "/api/v1/me")
         name = user.get("name") or user.get("email") or ""
         allowed = [deck_title, "notes.pdf", "notes", name, user.get("email") or "", "Talks", name[:1].upper()]  # the avatar's initial
+        # What other tests left in the library is data too: decks, folders, videos, by their names.
+        for path, key in (("/api/v1/decks", "title"), ("/api/v1/folders", "name"), ("/api/v1/videos", "title")):
+            status, items = SERVER.api("GET", path)
+            allowed += [item[key] for item in (items or []) if status == 200 and item.get(key)]
         driver.get(SERVER.base + "/library?lang=qps")
         wait_translated(driver)
         wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.deck-card[data-status="ready"]'), "the decks")
