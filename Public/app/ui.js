@@ -84,6 +84,7 @@ const ICONS = {
   quiz: ['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z', 'M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6V14', 'M12 17.5v.01'],
   user: ['M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8z', 'M4 21a8 8 0 0 1 16 0'],
   archive: ['M3 4h18v4H3z', 'M5 8v12h14V8', 'M10 12h4'],
+  globe: ['M12 12m-9 0a9 9 0 1 0 18 0a9 9 0 1 0 -18 0', 'M3 12h18', 'M12 3a14 14 0 0 1 0 18', 'M12 3a14 14 0 0 0 0 18'],
 };
 
 const POINTING = new Set(['chevron-left', 'chevron-right', 'arrow-left', 'pass', 'send', 'undo']);

@@ -4,14 +4,14 @@
 import { api } from './api.js';
 import { LiveClient, stagePages, stageDeck } from './live.js';
 import './stage.js';
-import { hydrateIcons, cleanCode, CODE_LENGTH, isTyping, dialogOpen, toggleFullscreen, prefersReducedMotion, icon } from './ui.js';
+import { hydrateIcons, cleanCode, CODE_LENGTH, isTyping, dialogOpen, toggleFullscreen, prefersReducedMotion, icon, infoDialog, el } from './ui.js';
 import { mountViewerInteraction } from './polls-viewer.js';
 import { ViewerNotes } from './notes.js';
 import { strokesFor, inkDeck, onPage } from './ink.js';
 import { mountSpotlight } from './spotlight.js';
 import { mountVideo } from './video-stage.js';
 import { showRetry, passcodeRefusal } from './countdown.js';
-import { t, errorText } from './i18n.js';
+import { t, errorText, languageSwitcher } from './i18n.js';
 
 hydrateIcons();
 
@@ -377,6 +377,10 @@ $('follow').addEventListener('click', () => {
   render();
 });
 $('fullscreen').addEventListener('click', () => toggleFullscreen());
+// The language, while watching: a small dialog with the switcher (choosing reloads; the tab joins again by itself).
+$('language-button').addEventListener('click', () => {
+  infoDialog({ title: t('common.language'), body: [el('div', { class: 'gate-language' }, [languageSwitcher()])], cls: 'language-dialog' });
+});
 
 document.addEventListener('keydown', (event) => {
   if (!joined || isTyping(event) || dialogOpen() || event.altKey || event.ctrlKey || event.metaKey) return;

@@ -263,6 +263,17 @@ class I18nLiveViewerTests(I18nLiveTestCase):
         self.assertEqual(arabic.execute_script("return getComputedStyle(document.querySelector('podium-stage')).direction"), "rtl")
         self.assertEqual(text_of(arabic, "#watch-page").split(" / ")[0], "الشريحة 1")
         screenshot(arabic, "i18n-ar-viewer-stage")
+        self.assertLessEqual(overflow(arabic), 0, "the viewer's bar fits a phone in Arabic")
+        # The language while watching: a dialog from the bar; choosing reloads and joins again by itself.
+        arabic.find_element(By.ID, "language-button").click()
+        wait_for(arabic, lambda d: visible(d, "dialog.language-dialog select.language-switcher"), "the language dialog")
+        screenshot(arabic, "i18n-ar-viewer-language")
+        from selenium.webdriver.support.ui import Select
+        Select(arabic.find_element(By.CSS_SELECTOR, "dialog.language-dialog select")).select_by_value("cs")
+        wait_for(arabic, lambda d: d.execute_script("return document.documentElement.lang") == "cs", "the page in Czech")
+        self.wait_watching(arabic)
+        wait_for(arabic, lambda d: text_of(d, "#status-text") == "Živě", "live again, in Czech, without the gate")
+        self.assertEqual(layout(arabic), {"lang": "cs", "dir": "ltr"})
 
 
 def listed_sessions(driver):
