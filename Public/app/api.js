@@ -19,7 +19,8 @@ const WRITE_HEADER = 'X-Podium-Request';
 /** Turns a failed response into an ApiError, reading the server's error body when there is one. */
 export async function errorFrom(response) {
   let code = 'http_' + response.status;
-  let message = response.statusText || 'The request failed (' + response.status + ').';
+  // Said in the page's language when the server sent no error body of its own (a proxy's page, say).
+  let message = t('errors.http', { status: String(response.status) });
   let detail = null;
   try {
     const body = await response.json();
