@@ -141,7 +141,10 @@ class I18nLiveViewerTests(I18nLiveTestCase):
     def test_i18n_live_1_viewer_in_the_pseudo_language(self):
         """The viewer's gate (with a wrong passcode), the stage, a poll, the question dialog, the
         public questions, the notes and the shortcuts: every word from a catalogue."""
-        session = SERVER.start_session(DEMO_DECK["id"], passcode="4242", allow_download=True)
+        # Public questions, so the audience's list of questions shows too.
+        status, session = SERVER.api("POST", "/api/v1/sessions", {
+            "deckId": DEMO_DECK["id"], "passcode": "4242", "allowDownload": True, "questions": {"public": True, "approval": False}})
+        self.assertEqual(status, 201, session)
         code = session["code"]
         title = session["title"]
         allowed = [title, code, "Ana", "Blue", "Red", "Which colour?"]
@@ -198,6 +201,11 @@ class I18nLiveViewerTests(I18nLiveTestCase):
         wait_for(viewer, lambda d: visible(d, ".toast"), "the toast that says so")
         self.assertAllTranslated(viewer, "viewer-question-sent", allowed)
         harness.dismiss_toasts(viewer)
+        wait_for(viewer, lambda d: visible(d, "#questions-button"), "the public questions' button")
+        viewer.find_element(By.ID, "questions-button").click()
+        wait_for(viewer, lambda d: d.find_elements(By.CSS_SELECTOR, "#questions-dialog[open] [data-role=votes]"), "the public questions")
+        self.assertAllTranslated(viewer, "viewer-public-questions", allowed + ["Why blue?"])
+        viewer.find_element(By.CSS_SELECTOR, "#questions-dialog .sheet-icon-btn").click()
 
         # The notes panel.
         viewer.find_element(By.ID, "notes-button").click()
