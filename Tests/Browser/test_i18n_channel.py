@@ -1,0 +1,233 @@
+#!/usr/bin/python3
+"""The audience's language on the channel's pages (issue #22): every text a person sees on the
+channel, its admin, the rooms, the storyboard and the report comes from a catalogue.
+
+Each page is opened in the pseudo-language (``?lang=qps``: every catalogue message wrapped in
+⟦ ⟧) in the states that matter, and no visible text, placeholder, title, aria-label or alt may
+hold letters outside ⟦ ⟧, except the data the test itself put there (names, titles). A German
+and an Arabic run of the channel check long words and right to left (the layout mirrored).
+
+Runs inside the suite of ``run_browser_tests.py``. Alone:
+python3 Tests/Browser/run_browser_tests.py i18n_channel
+"""
+
+import sys
+import time
+
+harness = sys.modules.get("run_browser_tests")
+if harness is None:  # imported directly: load the harness under its own name
+    import run_browser_tests as harness  # noqa: E402
+
+from selenium.webdriver.common.by import By  # noqa: E402
+
+BrowserTest = harness.BrowserTest
+SERVER = harness.SERVER
+wait_for = harness.wait_for
+visible = harness.visible
+screenshot = harness.screenshot
+
+def setUpModule():
+    if not SERVER.proc or SERVER.proc.poll() is not None:
+        harness.setUpModule()
+
+
+def tearDownModule():
+    harness.tearDownModule()
+
+
+# Product names and codes a catalogue keeps as they are.
+NAMES = ["Podium", "OpenStreetMap", "Leaflet"]
+
+# The scan, in the page: visible text nodes and the attributes people read (placeholder, title,
+# aria-label, alt, the document's title), with every ⟦…⟧ (innermost first, as messages nest)
+# and every allowed string removed; what still holds a letter came from no catalogue.
+SCAN = r"""
+// Words Intl writes in dates and times (the pseudo-language formats as English does).
+const intlWords = new Set(['AM', 'PM']);
+for (let month = 0; month < 12; month++) {
+  for (const style of ['long', 'short']) intlWords.add(new Intl.DateTimeFormat('en', { month: style }).format(new Date(2020, month, 15)));
+}
+for (let day = 0; day < 7; day++) {
+  for (const style of ['long', 'short']) intlWords.add(new Intl.DateTimeFormat('en', { weekday: style }).format(new Date(2020, 5, 7 + day)));
+}
+const allowed = [...arguments[0], ...[...intlWords].sort((a, b) => b.length - a.length)];
+const letters = /\p{L}/u;
+function strip(text) {
+  let rest = text;
+  for (let before = null; before !== rest; ) { before = rest; rest = rest.replace(/⟦[^⟦⟧]*⟧/g, ' '); }
+  for (const word of allowed) rest = rest.split(word).join(' ');
+  return rest;
+}
+function shown(element) {
+  if (!element || element.closest('.language-switcher, script, style, noscript, template')) return false;
+  return element.checkVisibility ? element.checkVisibility({ checkVisibilityCSS: true }) : element.getClientRects().length > 0;
+}
+function where(element) {
+  const id = element.id ? '#' + element.id : '';
+  const cls = typeof element.className === 'string' && element.className ? '.' + element.className.trim().split(/\s+/).join('.') : '';
+  return element.tagName.toLowerCase() + id + cls;
+}
+const found = [];
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  const text = node.textContent;
+  if (!letters.test(text) || !shown(node.parentElement)) continue;
+  if (letters.test(strip(text))) found.push(where(node.parentElement) + ': ' + JSON.stringify(text.trim().slice(0, 120)));
+}
+for (const element of document.body.querySelectorAll('[placeholder], [title], [aria-label], [alt], [aria-valuetext]')) {
+  if (!shown(element) && !element.closest('[role=dialog], dialog[open]')) continue;
+  if (element.closest('.language-switcher')) continue;
+  for (const name of ['placeholder', 'title', 'aria-label', 'alt', 'aria-valuetext']) {
+    const value = element.getAttribute(name);
+    if (value && letters.test(strip(value))) found.push(where(element) + ' [' + name + ']: ' + JSON.stringify(value.slice(0, 120)));
+  }
+}
+if (letters.test(strip(document.title))) found.push('document.title: ' + JSON.stringify(document.title));
+return found;
+"""
+
+
+def untranslated(driver, allowed=()):
+    """What the page shows that no catalogue gave (in ``?lang=qps``), as "element: text" lines."""
+    return driver.execute_script(SCAN, sorted(set(NAMES) | set(allowed), key=len, reverse=True))
+
+
+def ready(driver):
+    return driver.execute_script("return document.body.dataset.ready") == "true"
+
+
+def with_lang(path, lang):
+    """`path` with `?lang=` before its hash."""
+    base, hash_mark, fragment = path.partition("#")
+    joiner = "&" if "?" in base else "?"
+    return f"{base}{joiner}lang={lang}{hash_mark}{fragment}"
+
+
+CHANNEL_SEED = {}
+QUIZ_NAMES = ["Rivers", "Castles"]
+PLACE = {"name": "Hrad Veveří", "address": "Veverská Bítýška", "openingHours": "Daily 9–17", "phone": "+420 546 420 025"}
+CATEGORY = "Sights"
+QUESTION = ("Longest river?", [("Vltava", True), ("Labe", False)])
+
+
+def seed_channel():
+    """Two quizzes (the older one is for members), a place in a category: made once per server."""
+    if CHANNEL_SEED.get("base") == SERVER.base:
+        return CHANNEL_SEED
+    ids = {}
+    for name in QUIZ_NAMES:
+        text, answers = QUESTION
+        status, quiz = SERVER.api("POST", "/api/v1/channel/quizzes", {
+            "name": name, "description": "About " + name, "published": True,
+            "questions": [{"text": text, "answers": [{"text": a, "correct": c} for a, c in answers]}],
+        })
+        assert status == 201, (status, quiz)
+        ids[name] = quiz["quiz"]["id"]
+        time.sleep(0.01)  # the next one is newer
+    status, category = SERVER.api("POST", "/api/v1/channel/pois/categories", {"name": CATEGORY})
+    assert status == 201, (status, category)
+    status, place = SERVER.api("POST", "/api/v1/channel/pois", {
+        **PLACE, "latitude": 49.2836, "longitude": 16.4614, "categoryId": category["id"], "published": True,
+        "website": "https://example.org/",
+    })
+    assert status == 201, (status, place)
+    ids["place"] = place["id"]
+    CHANNEL_SEED.clear()
+    CHANNEL_SEED.update(base=SERVER.base, **ids)
+    return CHANNEL_SEED
+
+
+# Data the channel's test put there, which the scan lets through.
+CHANNEL_DATA = QUIZ_NAMES + ["About Rivers", "About Castles", QUESTION[0], "Vltava", "Labe", CATEGORY,
+                             *PLACE.values(), "example.org"]
+
+
+class ChannelLanguageTests(BrowserTest):
+    def assert_translated(self, driver, what, allowed=CHANNEL_DATA):
+        found = untranslated(driver, allowed)
+        self.assertEqual(found, [], f"text no catalogue gave on {what}:\n" + "\n".join(found))
+
+    def open_channel(self, driver, path, lang="qps"):
+        driver.get(SERVER.base + with_lang(path, lang))
+        wait_for(driver, ready, "the channel page")
+
+    def test_i18n_channel_1_the_audience_page_in_the_pseudo_language(self):
+        """The channel's tabs, empty and with content, a quiz taken to its result, a place's
+        page, a membership limit and an error: all from the catalogues."""
+        ids = seed_channel()
+        phone = self.driver(390, 844)
+        self.open_channel(phone, "/channel#videos")
+        wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, ".cv-empty"), "the empty videos")
+        self.assert_translated(phone, "the videos (empty)")
+
+        phone.execute_script("location.hash = '#videos/no-such-video'")
+        wait_for(phone, lambda d: visible(d, ".cv-detail .cv-empty"), "a video that is not there")
+        self.assert_translated(phone, "a missing video")
+
+        phone.execute_script("location.hash = '#radio'")
+        wait_for(phone, lambda d: visible(d, ".radio-empty"), "no stations")
+        self.assert_translated(phone, "the radio (empty)")
+
+        phone.execute_script("location.hash = '#places'")
+        wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, ".places-list li"), "the places")
+        self.assert_translated(phone, "the places")
+        phone.execute_script("location.hash = arguments[0]", "#places/" + ids["place"])
+        wait_for(phone, lambda d: visible(d, ".place-title"), "a place")
+        self.assert_translated(phone, "a place's page")
+        phone.find_element(By.CSS_SELECTOR, ".place-directions-button").click()
+        wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, ".place-directions .channel-limit"), "the membership limit")
+        self.assert_translated(phone, "a place's page with the membership limit")
+
+        phone.execute_script("location.hash = '#quizzes'")
+        wait_for(phone, lambda d: visible(d, ".quiz-current"), "the quizzes")
+        self.assert_translated(phone, "the quizzes")
+        phone.execute_script("location.hash = arguments[0]", "#quizzes/" + ids[QUIZ_NAMES[0]])
+        wait_for(phone, lambda d: visible(d, ".quiz-limit .channel-limit"), "the archive's limit")
+        self.assert_translated(phone, "an archived quiz (members only)")
+        phone.execute_script("location.hash = arguments[0]", "#quizzes/" + ids[QUIZ_NAMES[1]])
+        wait_for(phone, lambda d: visible(d, ".quiz-answer"), "a question")
+        self.assert_translated(phone, "a question")
+        phone.find_element(By.CSS_SELECTOR, ".quiz-answer:not(:first-child)").click()  # the wrong one
+        wait_for(phone, lambda d: visible(d, ".quiz-result"), "the result")
+        self.assert_translated(phone, "a quiz's result")
+
+        phone.execute_script("location.hash = '#new'")
+        wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#new-items li"), "the new items")
+        self.assert_translated(phone, "what is new")
+
+    def test_i18n_channel_2_german_and_arabic(self):
+        """German (long words) fits a phone; Arabic is right to left, the tabs and the back
+        arrow mirrored."""
+        ids = seed_channel()
+        phone = self.driver(390, 844)
+        self.open_channel(phone, "/channel#quizzes", "de")
+        wait_for(phone, lambda d: visible(d, ".quiz-current"), "the quizzes in German")
+        self.assertEqual(phone.find_element(By.CSS_SELECTOR, ".channel-tab[data-section=quizzes]").text, "Quiz")
+        self.assertEqual(phone.find_element(By.CSS_SELECTOR, ".quiz-heading").get_attribute("textContent"), "Aktuelles Quiz")
+        self.assertIn("1 Frage", phone.find_element(By.CSS_SELECTOR, ".quiz-current .quiz-meta").text)
+        overflow = phone.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        self.assertLessEqual(overflow, 0, "the German page is wider than the phone")
+        screenshot(phone, "i18n-channel-quizzes-de-phone")
+        self.open_channel(phone, "/channel#places/" + ids["place"], "de")
+        wait_for(phone, lambda d: visible(d, ".place-title"), "a place in German")
+        self.assertIn("Öffnungszeiten", phone.find_element(By.CSS_SELECTOR, ".place-detail").text)
+        screenshot(phone, "i18n-channel-place-de-phone")
+
+        laptop = self.driver(1280, 860)
+        self.open_channel(laptop, "/channel#quizzes/" + ids[QUIZ_NAMES[1]], "ar")
+        wait_for(laptop, lambda d: visible(d, ".quiz-answer"), "a question in Arabic")
+        self.assertEqual(laptop.execute_script("return document.documentElement.dir"), "rtl")
+        self.assertEqual(laptop.find_element(By.CSS_SELECTOR, ".quiz-count").text, "السؤال ١ من ١"
+                         if laptop.execute_script("return new Intl.NumberFormat('ar').format(1)") == "١" else "السؤال 1 من 1")
+        # Mirrored: the first tab is at the right, the brand at the right of the top bar.
+        tabs = laptop.find_elements(By.CSS_SELECTOR, ".channel-tab")
+        self.assertGreater(tabs[0].rect["x"], tabs[-1].rect["x"], "the tabs run right to left")
+        brand = laptop.find_element(By.ID, "channel-name").rect
+        self.assertGreater(brand["x"], 640, "the channel's name starts at the right")
+        arrow = laptop.find_element(By.CSS_SELECTOR, ".quiz-back .flip-inline")
+        self.assertIn("matrix(-1", arrow.value_of_css_property("transform"), "the back arrow points right")
+        screenshot(laptop, "i18n-channel-quiz-ar-laptop")
+        phone.get(SERVER.base + with_lang("/channel#places", "ar"))
+        wait_for(phone, ready, "the places in Arabic")
+        wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, ".places-list li"), "the places in Arabic")
+        screenshot(phone, "i18n-channel-places-ar-phone")
