@@ -26,8 +26,11 @@ wait_for = harness.wait_for
 visible = harness.visible
 screenshot = harness.screenshot
 
+DEMO_DECK = harness.DEMO_DECK
+
+
 def setUpModule():
-    if not SERVER.proc or SERVER.proc.poll() is not None:
+    if not DEMO_DECK or not SERVER.proc or SERVER.proc.poll() is not None:
         harness.setUpModule()
 
 
@@ -42,6 +45,7 @@ NAMES = ["Podium", "OpenStreetMap", "Leaflet"]
 # aria-label, alt, the document's title), with every ⟦…⟧ (innermost first, as messages nest)
 # and every allowed string removed; what still holds a letter came from no catalogue.
 SCAN = r"""
+const letters = /\p{L}/u;
 // Words Intl writes in dates and times (the pseudo-language formats as English does).
 const intlWords = new Set(['AM', 'PM']);
 for (let month = 0; month < 12; month++) {
@@ -50,8 +54,11 @@ for (let month = 0; month < 12; month++) {
 for (let day = 0; day < 7; day++) {
   for (const style of ['long', 'short']) intlWords.add(new Intl.DateTimeFormat('en', { weekday: style }).format(new Date(2020, 5, 7 + day)));
 }
+for (const dateStyle of ['full', 'long', 'medium']) {
+  const parts = new Intl.DateTimeFormat('en', { dateStyle, timeStyle: 'short' }).formatToParts(new Date(2020, 5, 7, 15, 30));
+  for (const part of parts) if (part.type === 'literal' && letters.test(part.value)) intlWords.add(part.value);
+}
 const allowed = [...arguments[0], ...[...intlWords].sort((a, b) => b.length - a.length)];
-const letters = /\p{L}/u;
 function strip(text) {
   let rest = text;
   for (let before = null; before !== rest; ) { before = rest; rest = rest.replace(/⟦[^⟦⟧]*⟧/g, ' '); }
@@ -90,6 +97,15 @@ return found;
 def untranslated(driver, allowed=()):
     """What the page shows that no catalogue gave (in ``?lang=qps``), as "element: text" lines."""
     return driver.execute_script(SCAN, sorted(set(NAMES) | set(allowed), key=len, reverse=True))
+
+
+def too_wide(driver):
+    """The elements that stick out of the page's width (nothing, on a page that fits)."""
+    return driver.execute_script(
+        "const width = document.documentElement.clientWidth; const out = [];"
+        "for (const e of document.body.querySelectorAll('*')) { const r = e.getBoundingClientRect();"
+        " if (r.width && (r.right > width + 1 || r.left < -1) && !e.closest('.skip-link')) out.push(e.tagName.toLowerCase() + '.' + e.className + ' ' + Math.round(r.left) + '..' + Math.round(r.right)); }"
+        "return out.slice(0, 8);")
 
 
 def ready(driver):
@@ -205,8 +221,7 @@ class ChannelLanguageTests(BrowserTest):
         self.assertEqual(phone.find_element(By.CSS_SELECTOR, ".channel-tab[data-section=quizzes]").text, "Quiz")
         self.assertEqual(phone.find_element(By.CSS_SELECTOR, ".quiz-heading").get_attribute("textContent"), "Aktuelles Quiz")
         self.assertIn("1 Frage", phone.find_element(By.CSS_SELECTOR, ".quiz-current .quiz-meta").text)
-        overflow = phone.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        self.assertLessEqual(overflow, 0, "the German page is wider than the phone")
+        self.assertEqual(too_wide(phone), [], "the German page is wider than the phone")
         screenshot(phone, "i18n-channel-quizzes-de-phone")
         self.open_channel(phone, "/channel#places/" + ids["place"], "de")
         wait_for(phone, lambda d: visible(d, ".place-title"), "a place in German")
@@ -231,3 +246,38 @@ class ChannelLanguageTests(BrowserTest):
         wait_for(phone, ready, "the places in Arabic")
         wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, ".places-list li"), "the places in Arabic")
         screenshot(phone, "i18n-channel-places-ar-phone")
+
+
+class ReportLanguageTests(BrowserTest):
+    def test_i18n_report_1_a_session_report_in_the_pseudo_language_german_and_arabic(self):
+        """A session's report (empty: no polls, no questions, nobody joined) and the errors of
+        a report that is not there: from the catalogues; in German and in Arabic, right to left."""
+        session = SERVER.start_session(DEMO_DECK["id"])
+        code = session["code"]
+        laptop = self.driver(1280, 860)
+        self.sign_in_with_cookie(laptop)
+        laptop.get(SERVER.base + f"/report.html?code={code}&lang=qps")
+        wait_for(laptop, lambda d: d.find_element(By.ID, "report").get_attribute("data-state") == "ready", "the report")
+        found = untranslated(laptop, [DEMO_DECK["title"], code])
+        self.assertEqual(found, [], "text no catalogue gave on the report:\n" + "\n".join(found))
+
+        laptop.get(SERVER.base + "/report.html?code=ZZZZZZ&lang=qps")
+        wait_for(laptop, lambda d: d.find_element(By.ID, "report").get_attribute("data-state") == "error", "the error")
+        found = untranslated(laptop, ["ZZZZZZ"])
+        self.assertEqual(found, [], "text no catalogue gave on a missing report:\n" + "\n".join(found))
+
+        laptop.get(SERVER.base + f"/report.html?code={code}&lang=de")
+        wait_for(laptop, lambda d: d.find_element(By.ID, "report").get_attribute("data-state") == "ready", "the report in German")
+        self.assertEqual(laptop.find_element(By.ID, "report-kind").text, "Sitzungsbericht")
+        self.assertIn("Sitzungsbericht", laptop.title)
+        self.assertIn("Fragen aus dem Publikum", laptop.find_element(By.ID, "report").text)
+        screenshot(laptop, "i18n-report-de-laptop")
+
+        phone = self.driver(390, 844)
+        self.sign_in_with_cookie(phone)
+        phone.get(SERVER.base + f"/report.html?code={code}&lang=ar")
+        wait_for(phone, lambda d: d.find_element(By.ID, "report").get_attribute("data-state") == "ready", "the report in Arabic")
+        self.assertEqual(phone.execute_script("return document.documentElement.dir"), "rtl")
+        self.assertEqual(phone.find_element(By.ID, "report-kind").get_attribute("textContent"), "تقرير الجلسة")
+        screenshot(phone, "i18n-report-ar-phone")
+        self.assertEqual(too_wide(phone), [], "the Arabic report is wider than the phone")
