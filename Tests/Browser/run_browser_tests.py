@@ -1250,6 +1250,7 @@ def run_side_by_side(groups, jobs):
 EXPECTED_SECONDS = {
     "ChannelLanguageTests": 30,
     "ReportLanguageTests": 20,
+    "RoomLanguageTests": 30,
     "RoomTests": 68,
     "LiveBroadcastTests": 57,
     "AccessTests": 54,
