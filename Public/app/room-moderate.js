@@ -398,7 +398,7 @@ $('file-input').addEventListener('change', async (event) => {
   try {
     const added = await uploadToRoom(code, file, { onProgress: (f) => { bar.style.width = Math.round(f * 100) + '%'; } });
     if (!(room().decks || []).some((d) => d.id === added.deckId)) pendingUploads.set(added.deckId, added.title);
-    toast('“' + added.title + '” is being prepared; it joins the room in a moment.', { kind: 'success' });
+    toast(t('rooms.deck-preparing', { title: added.title }), { kind: 'success' });
   } catch (error) {
     toast(errorText(error), { kind: 'error' });
   } finally {

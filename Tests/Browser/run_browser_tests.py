@@ -1251,6 +1251,7 @@ EXPECTED_SECONDS = {
     "ChannelLanguageTests": 30,
     "ReportLanguageTests": 20,
     "RoomLanguageTests": 30,
+    "ChannelAdminLanguageTests": 30,
     "RoomTests": 68,
     "LiveBroadcastTests": 57,
     "AccessTests": 54,

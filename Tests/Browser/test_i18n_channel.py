@@ -354,3 +354,44 @@ class RoomLanguageTests(BrowserTest):
         wait_for(moderator, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the console in German")
         self.assertIn("Anfragen", moderator.find_element(By.ID, "requests-card").text)
         screenshot(moderator, "i18n-room-moderator-de-laptop")
+
+
+class ChannelAdminLanguageTests(BrowserTest):
+    def test_i18n_channeladmin_1_every_section_a_dialog_and_a_form_in_the_pseudo_language(self):
+        """The channel's admin: each section (with content where the test made some), the
+        add-category dialog, the quiz editor and the place form: from the catalogues."""
+        seed_channel()
+        status, user = SERVER.api("POST", "/api/v1/users", {"email": "vera@example.org", "name": "Vera", "password": "vera-watches"})
+        self.assertIn(status, (201, 409), user)
+        data = CHANNEL_DATA + ["Vera", "vera@example.org", "admin@example.org", "Admin", "admin", "Podium Admin"]
+        laptop = self.driver(1280, 860)
+        self.sign_in_with_cookie(laptop)
+        for section, ready_css in [("videos", ".cva-table tbody tr"), ("categories", ".cva-table tbody tr"),
+                                   ("radio", "[data-role=radio-filter]"), ("places", ".admin-place-rows li"),
+                                   ("quizzes", ".admin-rows li"), ("members", "#members-table tbody tr")]:
+            laptop.get(SERVER.base + f"/channel/admin?lang=qps&visit={section}#{section}")
+            wait_for(laptop, ready, "the channel admin")
+            wait_for(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, f"#admin-{section} {ready_css}"), f"the {section} section")
+            found = untranslated(laptop, data)
+            self.assertEqual(found, [], f"text no catalogue gave on the admin's {section}:\n" + "\n".join(found))
+
+        laptop.get(SERVER.base + "/channel/admin?lang=qps&visit=dialog#categories")
+        wait_for(laptop, ready, "the channel admin")
+        wait_for(laptop, lambda d: visible(d, "[data-role=add-category]"), "the add button").click()
+        wait_for(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the category dialog")
+        found = untranslated(laptop, data)
+        self.assertEqual(found, [], "text no catalogue gave on the category dialog:\n" + "\n".join(found))
+
+        laptop.get(SERVER.base + "/channel/admin?lang=qps&visit=editor#quizzes")
+        wait_for(laptop, ready, "the channel admin")
+        wait_for(laptop, lambda d: visible(d, ".admin-add-quiz"), "the add-quiz button").click()
+        wait_for(laptop, lambda d: visible(d, ".admin-quiz-form form"), "the quiz editor")
+        found = untranslated(laptop, data)
+        self.assertEqual(found, [], "text no catalogue gave on the quiz editor:\n" + "\n".join(found))
+
+        laptop.get(SERVER.base + "/channel/admin?lang=de#places")
+        wait_for(laptop, ready, "the channel admin in German")
+        wait_for(laptop, lambda d: visible(d, ".admin-add-place"), "the add-place button").click()
+        wait_for(laptop, lambda d: visible(d, ".admin-place-form form"), "the place form")
+        self.assertIn("Breitengrad", laptop.find_element(By.CSS_SELECTOR, ".admin-place-form").text)
+        screenshot(laptop, "i18n-channel-admin-place-de-laptop")
