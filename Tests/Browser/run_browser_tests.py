@@ -1252,6 +1252,7 @@ EXPECTED_SECONDS = {
     "ReportLanguageTests": 20,
     "RoomLanguageTests": 30,
     "ChannelAdminLanguageTests": 30,
+    "StoryboardLanguageTests": 20,
     "RoomTests": 68,
     "LiveBroadcastTests": 57,
     "AccessTests": 54,

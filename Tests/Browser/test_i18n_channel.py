@@ -63,7 +63,7 @@ function strip(text) {
   let rest = text;
   for (let before = null; before !== rest; ) { before = rest; rest = rest.replace(/⟦[^⟦⟧]*⟧/g, ' '); }
   for (const word of allowed) rest = rest.split(word).join(' ');
-  return rest;
+  return rest.replace(/#[0-9a-fA-F]{6}\b/g, ' '); // colours as codes
 }
 function shown(element) {
   if (!element || element.closest('.language-switcher, script, style, noscript, template')) return false;
@@ -395,3 +395,47 @@ class ChannelAdminLanguageTests(BrowserTest):
         wait_for(laptop, lambda d: visible(d, ".admin-place-form form"), "the place form")
         self.assertIn("Breitengrad", laptop.find_element(By.CSS_SELECTOR, ".admin-place-form").text)
         screenshot(laptop, "i18n-channel-admin-place-de-laptop")
+
+
+class StoryboardLanguageTests(BrowserTest):
+    def test_i18n_storyboard_1_project_and_shot_editor_in_the_pseudo_language_and_arabic(self):
+        """A storyboard's page (a shot selected, the move dialog open) and the shot editor (its
+        help open): from the catalogues; the editor in Arabic is right to left, the drawing not."""
+        status, board = SERVER.api("POST", "/api/v1/storyboards", {"title": "Dragon ride", "aspectRatio": "16:9"})
+        self.assertEqual(status, 201, board)
+        # The server names the first scene and layer itself (stored data, as a person may rename them); "A" is the admin's initial.
+        data = ["Scene 1", "Layer 1", "A", "Dragon ride", "16:9", "4:3", "2.39:1", "1.85:1", "1:1", "9:16", "Podium Admin", "Admin", "admin@example.org"]
+        laptop = self.driver(1280, 860)
+        self.sign_in_with_cookie(laptop)
+        laptop.get(f"{SERVER.base}/storyboard.html?id={board['id']}&lang=qps")
+        wait_for(laptop, ready, "the storyboard page")
+        wait_for(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, ".sb-shot"), "the shot cards")
+        laptop.find_element(By.CSS_SELECTOR, ".sb-shot").click()
+        wait_for(laptop, lambda d: visible(d, "#inspector"), "the shot's inspector")
+        found = untranslated(laptop, data)
+        self.assertEqual(found, [], "text no catalogue gave on the storyboard:\n" + "\n".join(found))
+        laptop.find_element(By.CSS_SELECTOR, "[data-action=move-shot]").click()
+        wait_for(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the move dialog")
+        found = untranslated(laptop, data)
+        self.assertEqual(found, [], "text no catalogue gave on the move dialog:\n" + "\n".join(found))
+
+        shot_id = laptop.find_element(By.CSS_SELECTOR, ".sb-shot").get_attribute("data-shot-id")
+        laptop.get(f"{SERVER.base}/sketch.html?id={board['id']}&shot={shot_id}&lang=qps")
+        wait_for(laptop, ready, "the shot editor")
+        laptop.find_element(By.ID, "help").click()
+        wait_for(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the shortcuts' help")
+        found = untranslated(laptop, data + ["B", "M", "P", "E", "L", "U", "T", "H", "Ctrl+Z", "Esc"])
+        self.assertEqual(found, [], "text no catalogue gave on the shot editor:\n" + "\n".join(found))
+
+        phone = self.driver(390, 844)
+        self.sign_in_with_cookie(phone)
+        phone.get(f"{SERVER.base}/sketch.html?id={board['id']}&shot={shot_id}&lang=ar")
+        wait_for(phone, ready, "the shot editor in Arabic")
+        self.assertEqual(phone.execute_script("return document.documentElement.dir"), "rtl")
+        self.assertEqual(phone.find_element(By.ID, "sketch-canvas").value_of_css_property("direction"), "ltr",
+                         "the drawing is never mirrored")
+        screenshot(phone, "i18n-sketch-ar-phone")
+        laptop.get(f"{SERVER.base}/storyboard.html?id={board['id']}&lang=de")
+        wait_for(laptop, ready, "the storyboard in German")
+        self.assertIn("Szene hinzufügen", laptop.find_element(By.ID, "add-scene").text)
+        screenshot(laptop, "i18n-storyboard-de-laptop")
