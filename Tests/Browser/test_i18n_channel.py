@@ -342,6 +342,12 @@ class RoomLanguageTests(BrowserTest):
         projector.get(f"{SERVER.base}/r/{code}/projector?lang=qps")
         wait_for(projector, lambda d: visible(d, "#idle"), "the projector's join screen")
         self.assert_room_translated(projector, "the projector", data)
+        projector.get(f"{SERVER.base}/r/{code}/projector?lang=ar")
+        wait_for(projector, lambda d: visible(d, "#idle"), "the projector's join screen in Arabic")
+        self.assertEqual(projector.execute_script("return document.documentElement.dir"), "rtl")
+        self.assertEqual(projector.find_element(By.ID, "idle-host").value_of_css_property("direction"), "ltr",
+                         "the address reads left to right")
+        screenshot(projector, "i18n-room-projector-ar")
 
         ann.get(f"{SERVER.base}/r/{code}?lang=ar")
         wait_for(ann, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "Ann in Arabic")

@@ -126,7 +126,6 @@ async function start() {
   }
   document.getElementById('channel-name').textContent = channelName(me.channel.name);
   document.title = channelName(me.channel.name);
-  context.errorText = errorText;
   document.getElementById('member-badge').hidden = !me.member;
   const account = document.getElementById('account-link');
   if (me.signedIn) {
