@@ -123,6 +123,7 @@ CHANNEL_SEED = {}
 QUIZ_NAMES = ["Rivers", "Castles"]
 PLACE = {"name": "Hrad Veveří", "address": "Veverská Bítýška", "openingHours": "Daily 9–17", "phone": "+420 546 420 025"}
 CATEGORY = "Sights"
+STATION = "Folk Radio"
 QUESTION = ("Longest river?", [("Vltava", True), ("Labe", False)])
 
 
@@ -140,6 +141,10 @@ def seed_channel():
         assert status == 201, (status, quiz)
         ids[name] = quiz["quiz"]["id"]
         time.sleep(0.01)  # the next one is newer
+    status, radio = SERVER.api("POST", "/api/v1/channel/radios", {"name": STATION, "description": "Polkas"})
+    assert status == 201, (status, radio)
+    SERVER.api("PATCH", f"/api/v1/channel/radios/{radio['id']}", {"published": True})
+    ids["radio"] = radio["id"]
     status, category = SERVER.api("POST", "/api/v1/channel/pois/categories", {"name": CATEGORY})
     assert status == 201, (status, category)
     status, place = SERVER.api("POST", "/api/v1/channel/pois", {
@@ -154,7 +159,7 @@ def seed_channel():
 
 
 # Data the channel's test put there, which the scan lets through.
-CHANNEL_DATA = QUIZ_NAMES + ["About Rivers", "About Castles", QUESTION[0], "Vltava", "Labe", CATEGORY,
+CHANNEL_DATA = QUIZ_NAMES + [STATION, "Polkas", "About Rivers", "About Castles", QUESTION[0], "Vltava", "Labe", CATEGORY,
                              *PLACE.values(), "example.org"]
 
 
@@ -181,8 +186,12 @@ class ChannelLanguageTests(BrowserTest):
         self.assert_translated(phone, "a missing video")
 
         phone.execute_script("location.hash = '#radio'")
-        wait_for(phone, lambda d: visible(d, ".radio-empty"), "no stations")
-        self.assert_translated(phone, "the radio (empty)")
+        wait_for(phone, lambda d: visible(d, ".radio-empty") or visible(d, "[data-role=radio-item]"), "the stations")
+        self.assert_translated(phone, "the radio's stations")
+        phone.execute_script("location.hash = arguments[0]", "#radio/" + ids["radio"])
+        wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, ".radio-empty, [data-role=radio-title]")
+                 and (d.find_element(By.CSS_SELECTOR, ".radio-player").text or "").strip(), "a station without tracks")
+        self.assert_translated(phone, "a station that is not on the air")
 
         phone.execute_script("location.hash = '#places'")
         wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, ".places-list li"), "the places")
