@@ -346,6 +346,19 @@ class RoomLanguageTests(BrowserTest):
         self.assert_room_translated(ann, "a presenter waiting", data)
         self.assert_room_translated(moderator, "the console with a request", data)
 
+        # The library's "Open a room" dialog (the library page is the other helper's; only the
+        # dialog, this part's, is scanned).
+        library = self.driver(1280, 800)
+        self.sign_in_with_cookie(library)
+        library.get(f"{SERVER.base}/library?lang=qps")
+        wait_for(library, lambda d: visible(d, "#open-room"), "the library's Open a room").click()
+        wait_for(library, lambda d: visible(d, "#room-dialog"), "the open-a-room dialog")
+        library.execute_script("for (const e of document.body.children) if (!e.contains(document.getElementById('room-dialog')))"
+                               " e.setAttribute('data-i18n-scan-skip', '');")
+        found = untranslated_room(library, data + [library.title])
+        self.assertEqual(found, [], "text no catalogue gave on the open-a-room dialog:\n" + "\n".join(found))
+        self.release(library)
+
         projector = self.driver(1280, 720)
         self.sign_in_with_cookie(projector)
         projector.get(f"{SERVER.base}/r/{code}/projector?lang=qps")
