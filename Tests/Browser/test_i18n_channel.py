@@ -103,8 +103,9 @@ def too_wide(driver):
     """The elements that stick out of the page's width (nothing, on a page that fits)."""
     return driver.execute_script(
         "const width = document.documentElement.clientWidth; const out = [];"
+        "const scrolls = (e) => { for (let p = e.parentElement; p; p = p.parentElement) { const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll') return true; } return false; };"
         "for (const e of document.body.querySelectorAll('*')) { const r = e.getBoundingClientRect();"
-        " if (r.width && (r.right > width + 1 || r.left < -1) && !e.closest('.skip-link')) out.push(e.tagName.toLowerCase() + '.' + e.className + ' ' + Math.round(r.left) + '..' + Math.round(r.right)); }"
+        " if (r.width && (r.right > width + 1 || r.left < -1) && !e.closest('.skip-link') && !scrolls(e)) out.push(e.tagName.toLowerCase() + '.' + e.className + ' ' + Math.round(r.left) + '..' + Math.round(r.right)); }"
         "return out.slice(0, 8);")
 
 
@@ -423,6 +424,20 @@ class ChannelAdminLanguageTests(BrowserTest):
         wait_for(laptop, lambda d: visible(d, ".admin-place-form form"), "the place form")
         self.assertIn("Breitengrad", laptop.find_element(By.CSS_SELECTOR, ".admin-place-form").text)
         screenshot(laptop, "i18n-channel-admin-place-de-laptop")
+
+        phone = self.driver(390, 844)
+        self.sign_in_with_cookie(phone)
+        phone.get(SERVER.base + "/channel/admin?lang=ar#quizzes")
+        wait_for(phone, ready, "the channel admin in Arabic")
+        wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#admin-quizzes .admin-rows li"), "the quizzes in Arabic")
+        self.assertEqual(phone.execute_script("return document.documentElement.dir"), "rtl")
+        screenshot(phone, "i18n-channel-admin-quizzes-ar-phone")
+        phone.get(SERVER.base + "/channel/admin?lang=en&visit=en#quizzes")
+        wait_for(phone, ready, "the channel admin in English")
+        screenshot(phone, "i18n-channel-admin-quizzes-en-phone")
+        phone.get(SERVER.base + "/channel/admin?lang=ar&visit=again#quizzes")
+        wait_for(phone, ready, "the channel admin in Arabic again")
+        self.assertEqual(too_wide(phone), [], "the Arabic admin is wider than the phone")
 
 
 class StoryboardLanguageTests(BrowserTest):
