@@ -10,8 +10,9 @@
 // a[data-csv].
 
 import { api, goToLogin } from './api.js';
+import { errorText, formatDate, formatNumber, t } from './i18n.js';
 import { el, hydrateIcons, icon } from './ui.js';
-import { barChart, percent, formatNumber } from './interaction.js';
+import { barChart, percent } from './interaction.js';
 
 hydrateIcons();
 
@@ -36,23 +37,28 @@ function fail(title, text, link) {
 
 function when(iso, options = { dateStyle: 'full', timeStyle: 'short' }) {
   const date = new Date(iso);
-  return Number.isFinite(date.getTime()) ? date.toLocaleString([], options) : '';
+  return Number.isFinite(date.getTime()) ? formatDate(date, options) : '';
+}
+
+/** Two digits in the page's language ("05"). */
+function twoDigits(value) {
+  return formatNumber(value, { minimumIntegerDigits: 2 });
 }
 
 function duration(from, to) {
   const minutes = Math.round((Date.parse(to) - Date.parse(from)) / 60000);
   if (!Number.isFinite(minutes) || minutes < 0) return '';
-  if (minutes < 60) return minutes + ' min';
-  return Math.floor(minutes / 60) + ' h ' + String(minutes % 60).padStart(2, '0') + ' min';
+  if (minutes < 60) return t('report.time.minutes', { minutes });
+  return t('report.time.hours-minutes', { hours: Math.floor(minutes / 60), minutes: twoDigits(minutes % 60) });
 }
 
-/** A span of seconds as "42 s", "3 min 05 s" or "1 h 02 min". */
+/** A span of seconds as "42 s", "3 min 05 s" or "1 h 02 min" (in the page's language). */
 function seconds(value) {
   const total = Math.max(0, Math.round(Number(value) || 0));
   const [hours, minutes, rest] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
-  if (hours) return hours + ' h ' + String(minutes).padStart(2, '0') + ' min';
-  if (minutes) return minutes + ' min ' + String(rest).padStart(2, '0') + ' s';
-  return rest + ' s';
+  if (hours) return t('report.time.hours-minutes', { hours, minutes: twoDigits(minutes) });
+  if (minutes) return t('report.time.minutes-seconds', { minutes, seconds: twoDigits(rest) });
+  return t('report.time.seconds', { seconds: rest });
 }
 
 function svg(tag, attrs = {}, children = []) {
@@ -64,7 +70,7 @@ function svg(tag, attrs = {}, children = []) {
 
 /** Viewers per minute as columns (SVG), with the peak and the times at both ends. */
 function attendanceChart(points) {
-  if (!points.length) return el('p', { class: 'muted', text: 'Nobody joined this session.' });
+  if (!points.length) return el('p', { class: 'muted', text: t('report.attendance.nobody') });
   const width = 720;
   const height = 200;
   const pad = { left: 36, right: 8, top: 12, bottom: 26 };
@@ -75,18 +81,18 @@ function attendanceChart(points) {
   const y = (v) => pad.top + (height - pad.top - pad.bottom) * (1 - v / max);
   const chart = svg('svg', {
     viewBox: `0 0 ${width} ${height}`, class: 'attendance-chart', role: 'img', 'data-role': 'attendance-chart',
-    'aria-label': 'Viewers connected per minute, up to ' + max,
+    'aria-label': t('report.attendance.label', { max }),
   });
   for (const v of [0, max]) {
     chart.append(svg('line', { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: 'axis-line' }));
     const label = svg('text', { x: pad.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis-label' });
-    label.textContent = String(v);
+    label.textContent = formatNumber(v);
     chart.append(label);
   }
   points.forEach((p, i) => {
     const rect = svg('rect', { x: pad.left + i * step + (step - bar) / 2, y: y(p.viewers), width: bar, height: Math.max(0, y(0) - y(p.viewers)), rx: Math.min(3, bar / 3), class: 'attendance-bar' });
     const title = svg('title');
-    title.textContent = when(p.at, { timeStyle: 'short' }) + ': ' + p.viewers + (p.viewers === 1 ? ' viewer' : ' viewers');
+    title.textContent = t('report.attendance.point', { time: when(p.at, { timeStyle: 'short' }), count: p.viewers });
     rect.append(title);
     chart.append(rect);
   });
@@ -125,14 +131,18 @@ function clipItem(clip, index) {
   }
   const fill = el('span', { class: 'report-clip-fill' });
   fill.style.width = (length ? Math.min(100, (played / length) * 100) : 0) + '%';
-  const spanText = when(clip.shownAt, time) + ' – ' + (clip.hiddenAt ? when(clip.hiddenAt, time) : 'still on stage');
-  const playedText = seconds(played) + (length ? ' of ' + seconds(length) : '') + ' played';
+  const spanText = clip.hiddenAt
+    ? t('report.clip.span', { from: when(clip.shownAt, time), to: when(clip.hiddenAt, time) })
+    : t('report.clip.span-open', { from: when(clip.shownAt, time) });
+  const playedText = length
+    ? t('report.clip.played-of', { played: seconds(played), length: seconds(length) })
+    : t('report.clip.played', { played: seconds(played) });
   return el('li', { class: 'report-clip' + (deleted ? ' is-deleted' : ''), data: { video: clip.video, played: String(played), deleted: String(deleted) } }, [
-    el('span', { class: 'bank-number', text: String(index + 1) }),
+    el('span', { class: 'bank-number', text: formatNumber(index + 1) }),
     poster,
     el('div', { class: 'report-clip-body' }, [
-      el('p', { class: 'report-clip-title', text: deleted ? 'deleted clip' : clip.title }),
-      el('p', { class: 'report-meta', text: spanText + ' · ' + seconds(clip.onStageSeconds) + ' on stage' }),
+      el('p', { class: 'report-clip-title', text: deleted ? t('report.clip.deleted') : clip.title }),
+      el('p', { class: 'report-meta', text: t('report.clip.meta', { span: spanText, onStage: seconds(clip.onStageSeconds) }) }),
       el('div', { class: 'report-clip-played' }, [
         length ? el('div', { class: 'report-clip-track', attrs: { 'aria-hidden': 'true' } }, [fill]) : null,
         el('span', { class: 'report-meta', text: playedText, attrs: { 'data-role': 'clip-played' } }),
@@ -142,25 +152,25 @@ function clipItem(clip, index) {
 }
 
 function pollCard(poll, index) {
-  const status = { open: 'Open', closed: 'Closed', revealed: 'Answer revealed' }[poll.status] || poll.status;
-  const kind = poll.kind === 'open' ? 'Open text' : (poll.choices.length + ' choices');
+  const status = ['open', 'closed', 'revealed'].includes(poll.status) ? t('report.poll.status.' + poll.status) : poll.status;
+  const kind = poll.kind === 'open' ? t('report.poll.open-text') : t('report.poll.choices', { count: poll.choices.length });
   const parts = [
     el('div', { class: 'report-poll-head' }, [
-      el('span', { class: 'bank-number', text: String(index + 1) }),
+      el('span', { class: 'bank-number', text: formatNumber(index + 1) }),
       el('h3', { class: 'report-poll-question', text: poll.question }),
     ]),
-    el('p', { class: 'report-meta', text: kind + ' · ' + status + ' · ' + poll.answered + (poll.answered === 1 ? ' answer' : ' answers') }),
+    el('p', { class: 'report-meta', text: t('report.poll.meta', { kind, status, answers: t('report.poll.answers', { count: poll.answered }) }) }),
   ];
   if (poll.kind === 'choice') {
     parts.push(barChart({ choices: poll.choices, counts: poll.counts, answered: poll.answered, correct: poll.correct }));
     if (poll.correct && poll.correct.length) {
       const right = poll.correct.reduce((sum, i) => sum + (poll.counts[i] || 0), 0);
-      parts.push(el('p', { class: 'report-meta', text: '✓ marks the right answer' + (poll.correct.length > 1 ? 's' : '') + ' · ' + percent(right, poll.answered) + '% of picks were right' }));
+      parts.push(el('p', { class: 'report-meta', text: t('report.poll.right', { count: poll.correct.length, percent: percent(right, poll.answered) }) }));
     }
   } else {
     const answers = poll.answers || [];
-    const list = el('ul', { class: 'report-answers', attrs: { 'aria-label': 'Answers' } });
-    if (!answers.length) list.append(el('li', { class: 'muted', text: 'No answers.' }));
+    const list = el('ul', { class: 'report-answers', attrs: { 'aria-label': t('report.poll.answers-label') } });
+    if (!answers.length) list.append(el('li', { class: 'muted', text: t('report.poll.no-answers') }));
     for (const text of answers) list.append(el('li', { text }));
     parts.push(list);
   }
@@ -170,13 +180,13 @@ function pollCard(poll, index) {
 /** In a room: who had the stage when a question was asked (a presenter, or the moderator). */
 function presenterOf(report, q) {
   if (report.kind !== 'room') return null;
-  if (!q.presenter) return 'the moderator';
+  if (!q.presenter) return t('report.question.the-moderator');
   const found = (report.presenters || []).find((p) => p.id === q.presenter);
-  return found ? found.name : 'a presenter';
+  return found ? found.name : t('report.question.a-presenter');
 }
 
 function questionItem(q, report) {
-  const name = q.anonymous ? 'Anonymous' : q.name || 'Guest';
+  const name = q.anonymous ? t('report.question.anonymous') : q.name || t('report.question.guest');
   const presenter = presenterOf(report, q);
   const data = { questionId: q.id, answered: String(Boolean(q.answered)) };
   if (presenter) data.presenter = presenter;
@@ -184,23 +194,23 @@ function questionItem(q, report) {
     el('p', { class: 'report-question-text', text: q.text }),
     el('div', { class: 'report-meta' }, [
       presenter ? el('span', {
-        class: 'report-presenter', text: (q.presenter ? presenter + '’s turn' : 'The moderator’s turn') + ' · ',
-        attrs: { 'data-role': 'presenter', title: 'Who had the stage when it was asked' },
+        class: 'report-presenter', text: (q.presenter ? t('report.question.turn', { name: presenter }) : t('report.question.moderator-turn')) + ' · ',
+        attrs: { 'data-role': 'presenter', title: t('report.question.turn-title') },
       }) : null,
       el('span', { class: 'report-asker' + (q.anonymous ? ' is-anonymous' : ''), text: name }),
-      q.page ? el('span', { text: ' · slide ' + q.page }) : null,
-      q.votes ? el('span', { text: ' · ▲ ' + q.votes }) : null,
+      q.page ? el('span', { text: ' · ' + t('report.question.slide', { page: q.page }) }) : null,
+      q.votes ? el('span', { text: ' · ▲ ' + formatNumber(q.votes) }) : null,
       el('span', { text: ' · ' + when(q.askedAt, { timeStyle: 'short' }) }),
-      el('span', { class: 'tag ' + (q.answered ? 'tag-correct' : 'tag-open'), text: q.answered ? 'Answered' : 'Not answered', attrs: { 'data-role': 'question-status' } }),
+      el('span', { class: 'tag ' + (q.answered ? 'tag-correct' : 'tag-open'), text: q.answered ? t('report.question.answered') : t('report.question.not-answered'), attrs: { 'data-role': 'question-status' } }),
     ]),
   ]);
 }
 
 function downloads(withClips) {
-  const files = [['attendance', 'Attendance'], ...(withClips ? [['clips', 'Clips shown']] : []), ['polls', 'Poll results'], ['answers', 'Answers'], ['questions', 'Questions']];
-  return el('ul', { class: 'report-downloads', attrs: { 'aria-label': 'Download as CSV' } }, files.map(([kind, label]) => el('li', {}, [
+  const files = ['attendance', ...(withClips ? ['clips'] : []), 'polls', 'answers', 'questions'];
+  return el('ul', { class: 'report-downloads', attrs: { 'aria-label': t('report.download.label') } }, files.map((kind) => el('li', {}, [
     el('a', { class: 'btn btn-sm', attrs: { href: base + '/' + kind + '.csv', download: code + '-' + kind + '.csv', 'data-csv': kind } }, [
-      icon('download', 16), el('span', { text: label + ' (CSV)' }),
+      icon('download', 16), el('span', { text: t('report.download.' + kind) }),
     ]),
   ])));
 }
@@ -211,39 +221,41 @@ function section(title, children, extra = null) {
 
 function render(report, info) {
   // The report data says what it reports on: a session (one presenter) or a room.
-  const kind = report.kind === 'room' ? 'Room report' : 'Session report';
+  const kind = report.kind === 'room' ? t('report.kind.room') : t('report.kind.session');
   document.getElementById('report-kind').textContent = kind;
-  document.title = report.title + ' — ' + kind + ' — Podium';
+  document.title = t('report.document-title', { title: report.title, kind });
   const started = when(report.startedAt);
   // A session ended while the server had it loaded may come without endedAt: the join info says.
   const live = !report.endedAt && !(info && info.live === false);
-  const length = report.endedAt ? duration(report.startedAt, report.endedAt) : live ? 'still live' : 'ended';
-  const meta = [started, length, 'code ' + report.code].filter(Boolean).join(' · ');
+  const length = report.endedAt ? duration(report.startedAt, report.endedAt) : live ? t('report.still-live') : t('report.ended');
+  const meta = [started, length, t('report.code', { code: report.code })].filter(Boolean).join(' · ');
   const questions = report.questions || [];
   const answered = questions.filter((q) => q.answered).length;
   const polls = report.polls || [];
   const room = report.kind === 'room';
   const clips = report.clips || [];
-  const pollList = polls.length ? polls.map(pollCard) : [el('p', { class: 'muted', text: room ? 'No polls in this room.' : 'No polls in this session.' })];
+  const pollList = polls.length ? polls.map(pollCard) : [el('p', { class: 'muted', text: room ? t('report.poll.none-room') : t('report.poll.none-session') })];
   const questionList = el('ol', { class: 'report-questions' }, questions.length
-    ? questions.map((q) => questionItem(q, report)) : [el('li', { class: 'muted', text: 'Nobody asked a question.' })]);
+    ? questions.map((q) => questionItem(q, report)) : [el('li', { class: 'muted', text: t('report.question.none') })]);
   main.replaceChildren(...[
     el('div', { class: 'report-head' }, [
       el('div', {}, [el('h1', { class: 'report-title', text: report.title }), el('p', { class: 'report-meta', text: meta })]),
-      el('a', { class: 'btn btn-sm', attrs: { href: (room ? '/r/' + encodeURIComponent(report.code) + '/moderate' : '/present/' + encodeURIComponent(report.code)) } }, [el('span', { text: 'Open the console' })]),
+      el('a', { class: 'btn btn-sm', attrs: { href: (room ? '/r/' + encodeURIComponent(report.code) + '/moderate' : '/present/' + encodeURIComponent(report.code)) } }, [el('span', { text: t('report.open-console') })]),
     ]),
     el('div', { class: 'report-stats' }, [
-      stat(formatNumber(report.uniqueViewers), 'unique viewers', 'unique-viewers'),
-      stat(formatNumber(report.peakViewers), 'at the peak', 'peak-viewers'),
-      stat(String(polls.length), polls.length === 1 ? 'poll' : 'polls', 'poll-count'),
-      stat(String(questions.length), (questions.length === 1 ? 'question' : 'questions') + (questions.length ? ' · ' + answered + ' answered' : ''), 'question-count'),
+      stat(formatNumber(report.uniqueViewers), t('report.stat.unique', { count: report.uniqueViewers }), 'unique-viewers'),
+      stat(formatNumber(report.peakViewers), t('report.stat.peak', { count: report.peakViewers }), 'peak-viewers'),
+      stat(formatNumber(polls.length), t('report.stat.polls', { count: polls.length }), 'poll-count'),
+      stat(formatNumber(questions.length), questions.length
+        ? t('report.stat.questions-answered', { count: questions.length, answered: formatNumber(answered) })
+        : t('report.stat.questions', { count: questions.length }), 'question-count'),
     ]),
-    section('Download', [downloads(clips.length > 0)]),
-    section('Attendance', [el('div', { class: 'report-card' }, [attendanceChart(report.attendance || [])])]),
+    section(t('report.section.download'), [downloads(clips.length > 0)]),
+    section(t('report.section.attendance'), [el('div', { class: 'report-card' }, [attendanceChart(report.attendance || [])])]),
     // Only a session that showed clips has this part: most show none.
-    clips.length ? section('Clips shown', [el('ol', { class: 'report-clips' }, clips.map(clipItem))]) : null,
-    section('Polls', pollList),
-    section('Questions from the audience', [questionList]),
+    clips.length ? section(t('report.section.clips'), [el('ol', { class: 'report-clips' }, clips.map(clipItem))]) : null,
+    section(t('report.section.polls'), pollList),
+    section(t('report.section.questions'), [questionList]),
   ].filter(Boolean));
   setState('ready');
 }
@@ -251,7 +263,7 @@ function render(report, info) {
 async function start() {
   setState('loading');
   if (!code) {
-    fail('No session', 'This address does not say which session to report on.', { href: '/library', label: 'Back to the library' });
+    fail(t('report.error.no-code-title'), t('report.error.no-code'), { href: '/library', label: t('report.back-to-library') });
     return;
   }
   try {
@@ -264,11 +276,11 @@ async function start() {
     if (error.status === 401) {
       goToLogin();
     } else if (error.status === 403) {
-      fail('Not your session', 'Only the presenter who ran session ' + code + ' can see its report.', { href: '/library', label: 'Back to the library' });
+      fail(t('report.error.forbidden-title'), t('report.error.forbidden', { code }), { href: '/library', label: t('report.back-to-library') });
     } else if (error.status === 404) {
-      fail('No session with code ' + code, 'It may have been mistyped, or deleted.', { href: '/library', label: 'Back to the library' });
+      fail(t('report.error.not-found-title', { code }), t('report.error.not-found'), { href: '/library', label: t('report.back-to-library') });
     } else {
-      fail('Cannot load the report', error.message);
+      fail(t('report.error.failed-title'), errorText(error));
     }
   }
 }

@@ -2,7 +2,8 @@
 // uploads. The stage itself is stage-driver.js's.
 
 import { api, ApiError } from './api.js';
-import { el, modalDialog, plural, toast } from './ui.js';
+import { errorText as sharedErrorText, formatNumber, t } from './i18n.js';
+import { el, modalDialog, toast } from './ui.js';
 import { checkFile, send } from './uploader.js';
 import { stageDeck } from './live.js';
 
@@ -48,15 +49,15 @@ export function shortURL(url) {
 }
 
 export function presenterName(room, id) {
-  if (!id) return 'The moderator';
+  if (!id) return t('rooms.the-moderator');
   const found = ((room && room.control && room.control.presenters) || []).find((p) => p.id === id);
-  return found ? found.name : 'A presenter';
+  return found ? found.name : t('rooms.a-presenter');
 }
 
 /** Who drives the stage now, as people say it. */
 export function nowPresenting(room) {
   const active = room && room.control && room.control.active;
-  return active ? presenterName(room, active) : 'The moderator';
+  return active ? presenterName(room, active) : t('rooms.the-moderator');
 }
 
 /** 83 → "1:23", 3725 → "1:02:05". */
@@ -65,8 +66,8 @@ export function formatDuration(seconds) {
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
-  const two = (n) => String(n).padStart(2, '0');
-  return h ? h + ':' + two(m) + ':' + two(s) : m + ':' + two(s);
+  const two = (n) => formatNumber(n, { minimumIntegerDigits: 2 });
+  return h ? formatNumber(h) + ':' + two(m) + ':' + two(s) : formatNumber(m) + ':' + two(s);
 }
 
 /** Seconds since a time given as seconds since 1970 (the server's clock). */
@@ -82,29 +83,15 @@ export function everySecond(fn) {
   return () => clearInterval(timer);
 }
 
-/** Clear words for the server's error codes (the server's message when we have none). */
-const MESSAGES = {
-  not_in_control: 'Someone else has control of the stage right now.',
-  queue_full: 'The queue is full: the moderator is not taking more requests right now. Try again later.',
-  already_requested: 'Your request is already waiting in the queue.',
-  already_presenting: 'You are presenting already.',
-  no_requests: 'Nobody is waiting for control.',
-  not_in_room: 'That presenter is not in this room (any more).',
-  deck_not_found: 'That deck is not in this room.',
-  too_many_decks: 'This room holds as many decks as it can.',
-  ended: 'This room has ended.',
-  name_required: 'Enter your name to join as a presenter.',
-  passcode_required: 'This room needs a passcode.',
-  passcode_wrong: 'Wrong passcode. Check it and try again.',
-  rate_limited: 'Too many attempts. Wait a minute, then try again.',
-  not_moderator: 'Only the moderator of this room can open this console.',
-  not_found: 'There is no room with this code.',
-  nothing_shown: 'Nothing has been shown in this room yet, so there is nothing to export.',
-};
+/** The server's error codes a room's pages say in their own words (`rooms.error.<code>`). */
+const ROOM_ERRORS = new Set(['not_in_control', 'queue_full', 'already_requested', 'already_presenting', 'no_requests', 'not_in_room', 'deck_not_found', 'too_many_decks', 'ended', 'name_required', 'passcode_required', 'passcode_wrong', 'rate_limited', 'not_moderator', 'not_found', 'nothing_shown']);
 
+/** Clear words for a failed request: the room's message for its code, else the shared catalogues' (i18n.js). */
 export function errorText(error) {
-  if (!error) return 'Something went wrong.';
-  return MESSAGES[error.code] || error.message || 'Something went wrong (' + error.code + ').';
+  if (error && error.said) return error.message;
+  if (error && ROOM_ERRORS.has(error.code)) return t('rooms.error.' + error.code);
+  if (error && !error.message && error.code) return t('rooms.error.unknown-code', { code: error.code });
+  return sharedErrorText(error);
 }
 
 /**
@@ -121,8 +108,10 @@ export async function uploadToRoom(code, file, { onProgress, asPresenter = false
     return await send('/api/v1/sessions/' + encodeURIComponent(code) + '/decks' + (query.length ? '?' + query.join('&') : ''), file, { onProgress });
   } catch (error) {
     // The uploader's reasons complete "Failed: …"; here they stand alone, as a sentence.
-    const reason = String((error && error.message) || 'the upload failed').replace(/\.$/, '');
-    throw new ApiError(error && error.status, error && error.code, file.name + ': ' + reason + '.');
+    const reason = error && (error.code || error.message) ? errorText(error) : t('rooms.upload-failed');
+    const failure = new ApiError(error && error.status, error && error.code, t('rooms.upload-failed-file', { file: file.name, reason }));
+    failure.said = true; // already in the page's language, with the file's name
+    throw failure;
   }
 }
 
@@ -172,7 +161,7 @@ export async function pickFromLibrary({ code, room, asPresenter = false }) {
         button.disabled = true;
         try {
           await api(url, { method: 'POST', body: { deckId: deck.id } });
-          toast('“' + deck.title + '” joined the room.', { kind: 'success' });
+          toast(t('rooms.deck-joined', { title: deck.title }), { kind: 'success' });
           dialog.close();
         } catch (error) {
           button.disabled = false;
@@ -184,13 +173,13 @@ export async function pickFromLibrary({ code, room, asPresenter = false }) {
     deck.thumbnailUrl ? el('img', { attrs: { src: deck.thumbnailUrl, alt: '' } }) : el('span', { class: 'picker-noimg' }),
     el('span', { class: 'picker-text' }, [
       el('strong', { text: deck.title }),
-      el('span', { text: inRoom.has(deck.id) ? 'In the room already' : plural(deck.pageCount || 0, 'slide', 'slides') }),
+      el('span', { text: inRoom.has(deck.id) ? t('rooms.in-the-room-already') : t('rooms.slides', { count: deck.pageCount || 0 }) }),
     ]),
   ])]);
-  const close = el('button', { class: 'btn', text: 'Close', attrs: { type: 'button' }, on: { click: () => dialog.close() } });
+  const close = el('button', { class: 'btn', text: t('rooms.close'), attrs: { type: 'button' }, on: { click: () => dialog.close() } });
   ({ dialog } = modalDialog({
-    id: 'library-picker', cls: 'library-picker', title: 'Bring a deck from your library',
-    body: [decks.length ? el('ul', { class: 'picker-list' }, decks.map(item)) : el('p', { class: 'dialog-text', text: 'Your library has no ready deck yet.' })],
+    id: 'library-picker', cls: 'library-picker', title: t('rooms.picker-title'),
+    body: [decks.length ? el('ul', { class: 'picker-list' }, decks.map(item)) : el('p', { class: 'dialog-text', text: t('rooms.picker-empty') })],
     actions: [close],
   }));
 }
@@ -198,6 +187,6 @@ export async function pickFromLibrary({ code, room, asPresenter = false }) {
 /** What the stage shows, in words: the video on it, else the deck and its slide. */
 export function onStageText(state, deck) {
   const media = state.playback && state.playback.media;
-  if (media) return 'Video: ' + media.title;
-  return deck ? deck.title + ' · slide ' + state.page + ' of ' + deck.pages.length : 'Nothing on the stage';
+  if (media) return t('rooms.on-stage-video', { title: media.title });
+  return deck ? t('rooms.on-stage-deck', { title: deck.title, page: state.page, count: deck.pages.length }) : t('rooms.nothing-on-stage');
 }

@@ -4,10 +4,11 @@
 // zoom, laser pointer, ink: draw mode from ink.js).
 
 import { api, currentUser, goToLogin } from './api.js';
+import { errorText as sharedErrorText, formatList, formatNumber, t } from './i18n.js';
 import { LiveClient } from './live.js';
 import { StageDriver } from './stage-driver.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
-import { hydrateIcons, toast, confirmDialog, el, plural } from './ui.js';
+import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
 import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, copyText, wireSidePanel, pickFromLibrary, onStageText } from './room-common.js';
 
@@ -118,7 +119,9 @@ function render() {
   $('controls').hidden = !deck || !driving;
 
   // Who is on stage.
-  $('onstage-name').textContent = nowPresenting(r) + (c.lender ? ' (lent by ' + presenterName(r, c.lender) + ')' : '');
+  $('onstage-name').textContent = c.lender
+    ? t('rooms.lent-by', { name: nowPresenting(r), lender: presenterName(r, c.lender) })
+    : nowPresenting(r);
   $('onstage-deck').textContent = onStageText(state, deck);
   $('withdraw').hidden = !c.active || ended;
 
@@ -145,16 +148,16 @@ function renderDeckBar(state, driving) {
   if (bar.hidden) return;
   const buttons = (r.decks || []).map((deck) => el('button', {
     class: 'deck-tab', text: deck.title,
-    attrs: { type: 'button', 'aria-pressed': String(deck.id === r.deck), 'data-deck-id': deck.id, title: 'Show “' + deck.title + '” on the stage' },
+    attrs: { type: 'button', 'aria-pressed': String(deck.id === r.deck), 'data-deck-id': deck.id, title: t('rooms.show-on-stage-named', { title: deck.title }) },
     on: { click: () => send({ type: 'showDeck', deckId: deck.id }) },
   }, [el('span', { class: 'deck-tab-owner', text: deck.owner ? presenterName(r, deck.owner) : 'you' })]));
-  bar.replaceChildren(el('span', { class: 'deckbar-label', text: 'Show:' }), ...buttons);
+  bar.replaceChildren(el('span', { class: 'deckbar-label', text: t('rooms.deckbar-show') }), ...buttons);
 }
 
 function renderQueue(c) {
   const queue = c.queue || [];
   const held = Boolean(c.moderatorDoNotDisturb);
-  $('queue-count').textContent = String(queue.length);
+  $('queue-count').textContent = formatNumber(queue.length);
   $('queue-count').dataset.count = String(queue.length);
   $('hand-over').disabled = !queue.length || ended;
   $('dnd').checked = held;
@@ -164,10 +167,10 @@ function renderQueue(c) {
   $('queue-empty').hidden = held || queue.length > 0;
   const heldLine = $('queue-held');
   heldLine.hidden = !held;
-  heldLine.textContent = queue.length ? plural(queue.length, 'request', 'requests') + ' waiting (held)' : 'Requests are held quietly.';
+  heldLine.textContent = queue.length ? t('rooms.held-waiting', { count: queue.length }) : t('rooms.held-quietly');
   heldLine.dataset.count = String(queue.length);
   if (heldBefore && !held && queue.length) {
-    toast(plural(queue.length, 'request waits', 'requests wait') + ' for control.', { kind: 'info' });
+    toast(t('rooms.requests-wait-for-control', { count: queue.length }), { kind: 'info' });
   }
   heldBefore = held;
   const capField = $('queue-cap');
@@ -177,13 +180,13 @@ function renderQueue(c) {
     const since = requestedAt.get(id);
     const waited = el('span', { class: 'room-item-meta', data: { since: since || '' } });
     return el('li', { class: 'room-item queue-item', data: { presenterId: id } }, [
-      el('span', { class: 'queue-pos', text: String(index + 1) }),
+      el('span', { class: 'queue-pos', text: formatNumber(index + 1) }),
       el('span', { class: 'room-item-main' }, [
         el('strong', { text: presenterName(r, id) }),
         waited,
       ]),
       el('button', {
-        class: 'btn btn-sm', text: 'Grant', attrs: { type: 'button', 'data-action': 'grant', disabled: ended },
+        class: 'btn btn-sm', text: t('rooms.grant'), attrs: { type: 'button', 'data-action': 'grant', disabled: ended },
         on: { click: () => send({ type: 'grant', presenterId: id }) },
       }),
     ]);
@@ -192,26 +195,28 @@ function renderQueue(c) {
 
 function renderPresenters(r, c) {
   const presenters = c.presenters || [];
-  $('presenter-count').textContent = String(presenters.length);
+  $('presenter-count').textContent = formatNumber(presenters.length);
   $('presenters-empty').hidden = presenters.length > 0;
   $('presenters').replaceChildren(...presenters.map((p) => {
     const decks = (r.decks || []).filter((d) => d.owner === p.id);
     const online = connected.has(p.id);
     const position = (c.queue || []).indexOf(p.id);
     const badges = [];
-    if (c.active === p.id) badges.push(el('span', { class: 'badge badge-live', text: 'Presenting' }));
-    else if (position >= 0) badges.push(el('span', { class: 'badge badge-wait', text: 'Waiting #' + (position + 1) }));
-    if (c.lender === p.id) badges.push(el('span', { class: 'badge', text: 'Lent control' }));
+    if (c.active === p.id) badges.push(el('span', { class: 'badge badge-live', text: t('rooms.presenting') }));
+    else if (position >= 0) badges.push(el('span', { class: 'badge badge-wait', text: t('rooms.waiting-position', { position: position + 1 }) }));
+    if (c.lender === p.id) badges.push(el('span', { class: 'badge', text: t('rooms.lent-control') }));
     const isActive = c.active === p.id && !c.lender;
     return el('li', { class: 'room-item presenter-item', data: { presenterId: p.id, connected: String(online) } }, [
-      el('span', { class: 'presence-dot' + (online ? ' is-on' : ''), attrs: { title: online ? 'Connected' : 'Not connected', 'aria-label': online ? 'Connected' : 'Not connected' } }),
+      el('span', { class: 'presence-dot' + (online ? ' is-on' : ''), attrs: { title: online ? t('rooms.connected') : t('rooms.not-connected'), 'aria-label': online ? t('rooms.connected') : t('rooms.not-connected') } }),
       el('span', { class: 'room-item-main' }, [
         el('span', { class: 'room-item-title' }, [el('strong', { text: p.name }), ...badges]),
-        el('span', { class: 'room-item-meta', text: (decks.length ? decks.map((d) => d.title).join(', ') : 'No deck yet') + (online ? '' : ' · offline') }),
+        el('span', { class: 'room-item-meta', text: online
+          ? (decks.length ? formatList(decks.map((d) => d.title)) : t('rooms.no-deck-yet'))
+          : t('rooms.offline-meta', { decks: decks.length ? formatList(decks.map((d) => d.title)) : t('rooms.no-deck-yet') }) }),
       ]),
       el('button', {
-        class: 'btn btn-sm', text: isActive ? 'On stage' : 'Grant',
-        attrs: { type: 'button', 'data-action': 'grant', disabled: isActive || ended, title: 'Give ' + p.name + ' control of the stage' },
+        class: 'btn btn-sm', text: isActive ? t('rooms.on-stage') : t('rooms.grant'),
+        attrs: { type: 'button', 'data-action': 'grant', disabled: isActive || ended, title: t('rooms.grant-title', { name: p.name }) },
         on: { click: () => send({ type: 'grant', presenterId: p.id }) },
       }),
     ]);
@@ -220,21 +225,21 @@ function renderPresenters(r, c) {
 
 function renderDecks(r, driving) {
   const decks = r.decks || [];
-  $('deck-count').textContent = String(decks.length);
+  $('deck-count').textContent = formatNumber(decks.length);
   const items = decks.map((deck) => {
     const first = deck.pages[0];
     const onStage = deck.id === r.deck;
     return el('li', { class: 'room-item deck-item', data: { deckId: deck.id } }, [
       first ? el('img', { class: 'deck-mini', attrs: { src: first.thumbnailUrl || first.mediumUrl, alt: '', loading: 'lazy' } }) : el('span', { class: 'deck-mini' }),
       el('span', { class: 'room-item-main' }, [
-        el('span', { class: 'room-item-title' }, [el('strong', { text: deck.title }), onStage ? el('span', { class: 'badge badge-live', text: 'On stage' }) : null]),
-        el('span', { class: 'room-item-meta', text: (deck.owner ? presenterName(r, deck.owner) : 'You') + ' · ' + plural(deck.pages.length, 'slide', 'slides') }),
+        el('span', { class: 'room-item-title' }, [el('strong', { text: deck.title }), onStage ? el('span', { class: 'badge badge-live', text: t('rooms.on-stage') }) : null]),
+        el('span', { class: 'room-item-meta', text: t('rooms.deck-meta', { owner: deck.owner ? presenterName(r, deck.owner) : t('rooms.you'), count: deck.pages.length }) }),
       ]),
       el('button', {
-        class: 'btn btn-sm', text: 'Show',
+        class: 'btn btn-sm', text: t('rooms.show'),
         attrs: {
           type: 'button', 'data-action': 'show-deck', disabled: !driving || (onStage),
-          title: driving ? 'Put this deck on the stage' : 'Take control back to show a deck yourself',
+          title: driving ? t('rooms.show-deck-stage') : t('rooms.take-back-to-show-deck'),
         },
         on: { click: () => send({ type: 'showDeck', deckId: deck.id }) },
       }),
@@ -247,7 +252,7 @@ function renderDecks(r, driving) {
     }
     items.push(el('li', { class: 'room-item deck-item is-processing' }, [
       el('span', { class: 'deck-mini' }),
-      el('span', { class: 'room-item-main' }, [el('strong', { text: title }), el('span', { class: 'room-item-meta', text: 'Processing…' })]),
+      el('span', { class: 'room-item-main' }, [el('strong', { text: title }), el('span', { class: 'room-item-meta', text: t('rooms.processing') })]),
     ]));
   }
   $('decks').replaceChildren(...items);
@@ -262,14 +267,14 @@ function tick() {
   $('onstage-time').textContent = formatDuration(secondsSince((r && r.controlSince) || since));
   for (const meta of document.querySelectorAll('.queue-item .room-item-meta')) {
     const at = Number(meta.dataset.since);
-    meta.textContent = at ? 'waiting ' + formatDuration(secondsSince(at)) : 'waiting';
+    meta.textContent = at ? t('rooms.waiting-for', { time: formatDuration(secondsSince(at)) }) : t('rooms.waiting');
   }
 }
 everySecond(tick);
 
 function setConnection(state) {
   document.body.dataset.connection = state;
-  const text = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', ended: 'Ended', failed: 'Not connected' }[state] || state;
+  const text = ['connecting', 'live', 'reconnecting', 'ended', 'failed'].includes(state) ? t('rooms.state.' + state) : state;
   $('connection-text').textContent = text;
   $('connection').className = 'pill ' + ({ live: 'pill-live', reconnecting: 'pill-warn', connecting: 'pill-warn', ended: 'pill-ended', failed: 'pill-ended' }[state] || '');
 }
@@ -316,8 +321,8 @@ for (const button of document.querySelectorAll('[data-copy]')) {
   button.addEventListener('click', async () => {
     if (!links) return;
     const url = links[button.dataset.copy];
-    if (await copyText(url)) toast('Link copied.', { kind: 'success' });
-    else toast('Copy the link by hand: ' + url);
+    if (await copyText(url)) toast(t('rooms.link-copied'), { kind: 'success' });
+    else toast(t('rooms.copy-by-hand', { url }));
   });
 }
 
@@ -335,11 +340,11 @@ $('queue-cap-set').addEventListener('click', () => {
   const raw = $('queue-cap').value.trim();
   const cap = raw === '' ? null : Math.floor(Number(raw));
   if (cap !== null && !(cap >= 1)) {
-    toast('A queue limit is a number from 1, or empty for no limit.', { kind: 'error' });
+    toast(t('rooms.cap-invalid'), { kind: 'error' });
     return;
   }
   send({ type: 'setQueueCap', cap }).then((ack) => {
-    if (ack) toast(cap ? 'At most ' + plural(cap, 'request', 'requests') + ' may wait.' : 'No limit on waiting requests.', { kind: 'success' });
+    if (ack) toast(cap ? t('rooms.cap-set', { count: cap }) : t('rooms.cap-none'), { kind: 'success' });
   });
 });
 $('queue-cap').addEventListener('keydown', (event) => {
@@ -361,8 +366,8 @@ $('export').addEventListener('click', (event) => {
 
 $('end-room').addEventListener('click', async () => {
   const ok = await confirmDialog({
-    title: 'End this room?', message: 'The projector, the presenters and the audience are told that the room is over. You cannot reopen it.',
-    confirmLabel: 'End room', danger: true,
+    title: t('rooms.end-title'), message: t('rooms.end-message'),
+    confirmLabel: t('rooms.end-room'), danger: true,
   });
   if (!ok) return;
   $('end-room').disabled = true;
@@ -388,12 +393,12 @@ $('file-input').addEventListener('change', async (event) => {
   if (!file) return;
   const status = $('upload-status');
   const bar = el('span', { class: 'progress-bar' });
-  status.replaceChildren(el('span', { class: 'room-upload-label', text: 'Uploading ' + file.name + '…' }), el('span', { class: 'progress-track' }, [bar]));
+  status.replaceChildren(el('span', { class: 'room-upload-label', text: t('rooms.uploading-file', { file: file.name }) }), el('span', { class: 'progress-track' }, [bar]));
   status.hidden = false;
   try {
     const added = await uploadToRoom(code, file, { onProgress: (f) => { bar.style.width = Math.round(f * 100) + '%'; } });
     if (!(room().decks || []).some((d) => d.id === added.deckId)) pendingUploads.set(added.deckId, added.title);
-    toast('“' + added.title + '” is being prepared; it joins the room in a moment.', { kind: 'success' });
+    toast(t('rooms.deck-preparing', { title: added.title }), { kind: 'success' });
   } catch (error) {
     toast(errorText(error), { kind: 'error' });
   } finally {
@@ -405,7 +410,7 @@ $('file-input').addEventListener('change', async (event) => {
 $('bring-library').addEventListener('click', () => pickFromLibrary({ code, room: room() }));
 $('show-video').addEventListener('click', () => {
   if (drives()) driver.pickVideo(code);
-  else toast('Take control back to show a video yourself.');
+  else toast(t('rooms.take-back-to-show-video'));
 });
 
 
@@ -416,7 +421,7 @@ function onEvent(event) {
     requestedAt.set(event.presenterId, event.at);
     const c = control();
     if (!c.moderatorDoNotDisturb && started) {
-      toast(presenterName(room(), event.presenterId) + ' asks for control.', { kind: 'info', timeout: 3500 });
+      toast(t('rooms.asks-for-control', { name: presenterName(room(), event.presenterId) }), { kind: 'info', timeout: 3500 });
     }
   } else if (event.type === 'requestCancelled') {
     requestedAt.delete(event.presenterId);
@@ -427,15 +432,15 @@ function onEvent(event) {
 
 async function start() {
   if (!code) {
-    showMessage('No room', 'This address has no join code.', { href: '/library', label: 'Back to the library' });
+    showMessage(t('rooms.msg.no-room'), t('rooms.msg.no-code'), { href: '/library', label: t('rooms.back-to-the-library') });
     return;
   }
-  document.title = code + ' — Moderating — Podium';
+  document.title = t('rooms.moderate-document-title', { title: code });
   let user;
   try {
     user = await currentUser();
   } catch (error) {
-    showMessage('Cannot reach the server', error.message);
+    showMessage(t('rooms.msg.unreachable'), sharedErrorText(error));
     return;
   }
   if (!user) {
@@ -446,14 +451,14 @@ async function start() {
     const info = await api('/api/v1/sessions/' + encodeURIComponent(code));
     setJoinInfo(info);
     $('room-title').textContent = info.title;
-    document.title = info.title + ' — Moderating — Podium';
+    document.title = t('rooms.moderate-document-title', { title: info.title });
     if (info.kind !== 'room') {
-      showMessage('This is not a room', 'Session ' + code + ' has one presenter and one deck.', { href: '/present/' + code, label: 'Open its presenter console' });
+      showMessage(t('rooms.msg.not-a-room'), t('rooms.msg.not-a-room-text', { code }), { href: '/present/' + code, label: t('rooms.msg.open-console') });
       return;
     }
   } catch (error) {
     if (error.status === 404) {
-      showMessage('No room with code ' + code, 'It may have been mistyped.', { href: '/library', label: 'Back to the library' });
+      showMessage(t('rooms.gate.no-room-title', { code }), t('rooms.msg.mistyped'), { href: '/library', label: t('rooms.back-to-the-library') });
       setConnection('failed');
       return;
     }
@@ -500,8 +505,8 @@ async function start() {
     if (errorCode === 'ended') showEnded();
     else if (errorCode === 'unauthorized') goToLogin();
     else if (errorCode === 'not_moderator' || errorCode === 'forbidden') {
-      showMessage('Not your room', 'Only the moderator who opened room ' + code + ' can run it.', { href: '/r/' + code, label: 'Join as a presenter' });
-    } else showMessage('Cannot moderate', errorText(event.detail));
+      showMessage(t('rooms.msg.not-yours'), t('rooms.msg.not-yours-text', { code }), { href: '/r/' + code, label: t('rooms.msg.join-as-presenter') });
+    } else showMessage(t('rooms.msg.cannot-moderate'), errorText(event.detail));
   });
   live.connect();
 }

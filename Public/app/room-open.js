@@ -2,38 +2,41 @@
 // POST /api/v1/rooms and on to the moderator console (/r/{code}/moderate).
 
 import { api } from './api.js';
+import { errorText, loadAreas, t } from './i18n.js';
 import { el, icon, modalDialog } from './ui.js';
+
+// The library page has its own areas; this dialog's words are the rooms'.
+await loadAreas('rooms');
 
 export function openRoomDialog() {
   const title = el('input', {
     class: 'input',
-    attrs: { type: 'text', id: 'room-title', maxlength: '200', autocomplete: 'off', placeholder: 'e.g. Team meeting, Lightning talks' },
+    attrs: { type: 'text', id: 'room-title', maxlength: '200', autocomplete: 'off', placeholder: t('rooms.open.title-placeholder') },
   });
   const passcode = el('input', {
     class: 'input',
-    attrs: { type: 'text', id: 'room-passcode', maxlength: '64', autocomplete: 'off', spellcheck: 'false', placeholder: 'No passcode' },
+    attrs: { type: 'text', id: 'room-passcode', maxlength: '64', autocomplete: 'off', spellcheck: 'false', placeholder: t('rooms.open.no-passcode') },
   });
   const download = el('input', { attrs: { type: 'checkbox', id: 'room-download', role: 'switch' } });
   const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
-  const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
-  const start = el('button', { class: 'btn btn-primary', attrs: { type: 'submit', id: 'room-start' } }, [icon('broadcast'), 'Open room']);
+  const cancel = el('button', { class: 'btn', text: t('rooms.open.cancel'), attrs: { type: 'button' } });
+  const start = el('button', { class: 'btn btn-primary', attrs: { type: 'submit', id: 'room-start' } }, [icon('broadcast'), t('rooms.open.start')]);
   const { dialog, content: form } = modalDialog({
-    title: 'Open a room', id: 'room-dialog', form: true, open: false, actions: [cancel, start], body: [
+    title: t('rooms.open.title'), id: 'room-dialog', form: true, open: false, actions: [cancel, start], body: [
       el('div', { class: 'room-intro' }, [
         icon('hand', 28),
-        el('p', { text: 'Several presenters bring their own decks and take turns on one projector. You moderate: '
-          + 'you hand over control, keep time, and can take the stage back at any moment.' }),
+        el('p', { text: t('rooms.open.intro') }),
       ]),
-      el('label', { class: 'field', attrs: { for: 'room-title' } }, [el('span', { class: 'field-label', text: 'Title' }), title]),
+      el('label', { class: 'field', attrs: { for: 'room-title' } }, [el('span', { class: 'field-label', text: t('rooms.open.room-title') }), title]),
       el('label', { class: 'field', attrs: { for: 'room-passcode' } }, [
-        el('span', { class: 'field-label', text: 'Passcode (optional)' }),
+        el('span', { class: 'field-label', text: t('rooms.open.passcode') }),
         passcode,
-        el('span', { class: 'field-hint', text: 'Presenters and the audience type it to join. Your own screens (the projector) need none.' }),
+        el('span', { class: 'field-hint', text: t('rooms.open.passcode-hint') }),
       ]),
       el('label', { class: 'switch', attrs: { for: 'room-download' } }, [
         el('span', { class: 'switch-text' }, [
-          el('span', { class: 'field-label', text: 'Allow the audience to download the slides' }),
-          el('span', { class: 'field-hint', text: 'Every page shown, with its ink, as one PDF.' }),
+          el('span', { class: 'field-label', text: t('rooms.open.download') }),
+          el('span', { class: 'field-hint', text: t('rooms.every-page-shown-with-its') }),
         ]),
         download,
       ]),
@@ -52,7 +55,7 @@ export function openRoomDialog() {
       const room = await api('/api/v1/rooms', { method: 'POST', body });
       location.assign('/r/' + encodeURIComponent(room.code) + '/moderate');
     } catch (failure) {
-      error.textContent = failure.message;
+      error.textContent = errorText(failure);
       start.disabled = false;
     }
   });

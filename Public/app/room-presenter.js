@@ -3,12 +3,13 @@
 // control — driving the stage: which deck, pages, zoom, laser pointer, ink (draw mode, ink.js).
 
 import { api, currentUser } from './api.js';
+import { formatNumber, t } from './i18n.js';
 import { LiveClient } from './live.js';
 import { StageDriver } from './stage-driver.js';
 import { RoomVideos } from './room-videos.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { showRetry, passcodeRefusal } from './countdown.js';
-import { hydrateIcons, toast, el, plural, cleanCode, CODE_LENGTH } from './ui.js';
+import { hydrateIcons, toast, el, cleanCode, CODE_LENGTH } from './ui.js';
 import { presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary, onStageText } from './room-common.js';
 
 hydrateIcons();
@@ -56,14 +57,14 @@ async function start() {
   $('gate-code').textContent = code;
   $('audience-link').href = '/s/' + code;
   if (code.length !== CODE_LENGTH) {
-    gateFailed('No such room', 'A join code has ' + CODE_LENGTH + ' letters and digits.');
+    gateFailed(t('rooms.gate.no-such-room'), t('rooms.gate.code-length', { count: CODE_LENGTH }));
     return;
   }
   try {
     info = await api('/api/v1/sessions/' + encodeURIComponent(code));
   } catch (error) {
     if (error.status === 404) {
-      gateFailed('No room with code ' + code, 'Check the link the moderator sent you.');
+      gateFailed(t('rooms.gate.no-room-title', { code }), t('rooms.gate.check-link'));
       return;
     }
     gateError.textContent = errorText(error);
@@ -83,7 +84,7 @@ async function start() {
     document.title = info.title + ' — Podium';
     $('passcode-field').hidden = !info.hasPasscode;
     if (info.kind !== 'room') {
-      gateFailed(info.title, 'This is a session with one presenter, not a room.', { href: '/s/' + code, label: 'Watch it' });
+      gateFailed(info.title, t('rooms.gate.not-a-room'), { href: '/s/' + code, label: t('rooms.gate.watch-it') });
       return;
     }
     if (!info.live) {
@@ -131,13 +132,13 @@ $('gate-form').addEventListener('submit', (event) => {
   nameInput.removeAttribute('aria-invalid');
   passcodeInput.removeAttribute('aria-invalid');
   if (!nameInput.value.trim()) {
-    gateError.textContent = 'Enter your name: the room sees it while you present.';
+    gateError.textContent = t('rooms.gate.enter-name');
     nameInput.setAttribute('aria-invalid', 'true');
     nameInput.focus();
     return;
   }
   if (info && info.hasPasscode && !passcodeInput.value.trim()) {
-    gateError.textContent = 'Enter the passcode.';
+    gateError.textContent = t('rooms.enter-the-passcode');
     passcodeInput.setAttribute('aria-invalid', 'true');
     passcodeInput.focus();
     return;
@@ -149,7 +150,7 @@ function join() {
   const name = nameInput.value.trim();
   const passcode = passcodeInput.value.trim();
   joinButton.disabled = true;
-  joinButton.textContent = 'Joining…';
+  joinButton.textContent = t('rooms.gate.joining');
   if (live) live.close();
   live = new LiveClient(code, { role: 'presenter', name, passcode: passcode || undefined });
   live.addEventListener('welcome', (event) => onWelcome(event.detail.welcome, { name, passcode }));
@@ -184,7 +185,7 @@ function onFatal({ code: errorCode, message, retryAfter = 0 }) {
   show('gate');
   // A wrong passcode may come with a wait: counted down, Join off meanwhile (countdown.js).
   const refusal = passcodeRefusal(errorCode, retryAfter);
-  showRetry(gateError, refusal || errorText({ code: errorCode, message }), { wait: refusal ? retryAfter : 0, button: joinButton, label: 'Join as presenter' });
+  showRetry(gateError, refusal || errorText({ code: errorCode, message }), { wait: refusal ? retryAfter : 0, button: joinButton, label: t('rooms.join-as-presenter') });
   if (refusal || errorCode === 'passcode_required') {
     $('passcode-field').hidden = false;
     passcodeInput.setAttribute('aria-invalid', 'true');
@@ -205,7 +206,7 @@ function onWelcome(welcome, { name, passcode }) {
       // storage may be off
     }
     $('room-title').textContent = welcome.session.title;
-    document.title = welcome.session.title + ' — Presenting — Podium';
+    document.title = t('rooms.presenter-document-title', { title: welcome.session.title });
     $('from-library').hidden = !user;
     show('room');
     videos.refresh();
@@ -219,7 +220,7 @@ function onWelcome(welcome, { name, passcode }) {
     if (pollsPane) {
       pollsPane.prepend(el('p', {
         class: 'polls-hint', attrs: { id: 'polls-hint', 'data-role': 'polls-hint' },
-        text: 'Polls are run by whoever has the stage: ask for control to ask, close or reveal one.',
+        text: t('rooms.polls-hint'),
       }));
     }
   }
@@ -298,7 +299,7 @@ $('file-input').addEventListener('change', async (event) => {
 async function upload(file) {
   const status = $('upload-status');
   const bar = el('span', { class: 'progress-bar' });
-  const label = el('span', { class: 'room-upload-label', text: 'Uploading ' + file.name + '… 0%' });
+  const label = el('span', { class: 'room-upload-label', text: t('rooms.uploading', { file: file.name, percent: 0 }) });
   status.replaceChildren(label, el('span', { class: 'progress-track' }, [bar]));
   status.hidden = false;
   status.dataset.state = 'uploading';
@@ -309,7 +310,7 @@ async function upload(file) {
       onProgress: (fraction) => {
         const percent = Math.round(fraction * 100);
         bar.style.width = percent + '%';
-        label.textContent = 'Uploading ' + file.name + '… ' + percent + '%';
+        label.textContent = t('rooms.uploading', { file: file.name, percent });
       },
     });
     if (!((room() && room().decks) || []).some((d) => d.id === added.deckId)) pendingUploads.set(added.deckId, added.title);
@@ -340,8 +341,8 @@ const videos = new RoomVideos({
 
 function onChange(event) {
   if (event.type === 'control' && myId) {
-    if (event.active === myId) toast('You have the stage. What you show goes on the projector.', { kind: 'success' });
-    else if (event.lender === null && control().active !== myId && wasActive) toast(nowPresenting(room()) + ' has the stage now.');
+    if (event.active === myId) toast(t('rooms.toast.you-have-stage'), { kind: 'success' });
+    else if (event.lender === null && control().active !== myId && wasActive) toast(t('rooms.toast.has-stage-now', { name: nowPresenting(room()) }));
   }
   if (event.type === 'ended') {
     ended = true;
@@ -371,7 +372,7 @@ function render() {
   document.body.dataset.drives = String(driving);
   if ($('polls-hint')) $('polls-hint').hidden = driving;
   const me = (c.presenters || []).find((p) => p.id === myId);
-  $('me-line').textContent = 'Presenter · ' + (me ? me.name : nameInput.value.trim());
+  $('me-line').textContent = t('rooms.me-line', { name: me ? me.name : nameInput.value.trim() });
 
   // The stage.
   driver.sync(state, live.session);
@@ -380,17 +381,17 @@ function render() {
   const hasDeck = (r.decks || []).some((d) => d.owner === myId);
   const waiting = (c.queue || []).includes(myId);
   $('idle-text').textContent = driving
-    ? (hasDeck ? 'You have the stage. Choose a deck to show it.' : 'You have the stage. Upload your slides to show them.')
-    : waiting ? 'Your request is in. When the moderator hands you the stage, your deck goes on the projector.'
-      : hasDeck ? 'Your slides are ready. Ask for control when it is your turn.'
-        : 'Upload your slides, then ask for control. When the moderator hands it to you, your deck goes on the projector.';
+    ? (hasDeck ? t('rooms.idle.choose-deck') : t('rooms.idle.upload-to-show'))
+    : waiting ? t('rooms.idle.request-in')
+      : hasDeck ? t('rooms.idle.slides-ready')
+        : t('rooms.upload-your-slides-then-ask');
   $('thumbs').hidden = !deck || !driving;
   $('controls').hidden = !deck || !driving;
-  $('stage-label').textContent = driving ? 'You are presenting' : 'On the projector';
+  $('stage-label').textContent = driving ? t('rooms.you-are-presenting') : t('rooms.on-the-projector');
   $('onstage-deck').textContent = onStageText(state, deck);
 
   // Who presents.
-  $('now-presenting').textContent = driving ? 'You are presenting' : 'Now presenting: ' + nowPresenting(r);
+  $('now-presenting').textContent = driving ? t('rooms.you-are-presenting') : t('rooms.now-presenting', { name: nowPresenting(r) });
   $('now-pill').className = 'pill nowpill' + (driving ? ' pill-live' : '');
 
   renderControl(c);
@@ -406,29 +407,29 @@ function renderControl(c) {
   const borrowed = presenting && Boolean(c.lender);
   const lent = c.lender === myId;
   let state = 'idle';
-  let title = 'You are not presenting';
-  let text = nowPresenting(room()) + ' has the stage. Ask for control when you are ready.';
+  let title = t('rooms.you-are-not-presenting');
+  let text = t('rooms.control.has-stage-ask', { name: nowPresenting(room()) });
   if (presenting) {
     state = 'presenting';
-    title = 'You are presenting';
-    text = borrowed ? presenterName(room(), c.lender) + ' lent you the stage. Return it when you are done.'
-      : live.state.playback ? 'Your video is on the projector. Play, pause and seek with its controls; Back to slides shows your deck.'
-        : 'Your deck is on the projector. Page with the arrows, the buttons or the thumbnails.';
+    title = t('rooms.you-are-presenting');
+    text = borrowed ? t('rooms.control.lent-you', { name: presenterName(room(), c.lender) })
+      : live.state.playback ? t('rooms.control.video-on')
+        : t('rooms.control.deck-on');
   } else if (lent) {
     state = 'lent';
-    title = 'You lent the stage';
-    text = presenterName(room(), c.active) + ' has it for now. Take it back at any time.';
+    title = t('rooms.control.you-lent');
+    text = t('rooms.control.has-it', { name: presenterName(room(), c.active) });
   } else if (position >= 0) {
     state = 'waiting';
-    title = position === 0 ? 'You are next' : 'Waiting: #' + (position + 1) + ' in line';
-    text = c.moderatorDoNotDisturb ? 'The moderator sees your request soon.' : 'The moderator sees your request.';
+    title = position === 0 ? t('rooms.control.you-are-next') : t('rooms.control.waiting', { position: position + 1 });
+    text = c.moderatorDoNotDisturb ? t('rooms.control.sees-soon') : t('rooms.control.sees');
   } else if (!c.active && !c.presenters.length) {
-    text = 'The moderator has the stage.';
+    text = t('rooms.control.moderator-has');
   }
   if (ended) {
     state = 'idle';
-    title = 'The room has ended';
-    text = 'Thank you.';
+    title = t('rooms.control.ended');
+    text = t('rooms.control.thank-you');
   }
   $('control-card').dataset.state = state;
   $('control-card').dataset.position = position >= 0 ? String(position + 1) : '';
@@ -437,7 +438,7 @@ function renderControl(c) {
   $('request').hidden = presenting || lent || position >= 0 || ended;
   $('cancel-request').hidden = position < 0 || ended;
   $('return-control').hidden = !(borrowed || lent) || ended;
-  $('return-control').querySelector('span:last-child').textContent = lent ? 'Take the stage back' : 'Return control';
+  $('return-control').querySelector('span:last-child').textContent = lent ? t('rooms.control.take-back') : t('rooms.return-control');
 
   const others = (c.presenters || []).filter((p) => p.id !== myId);
   const canPass = presenting && !borrowed && others.length > 0 && !ended;
@@ -445,20 +446,20 @@ function renderControl(c) {
   const select = $('pass-to');
   const keep = select.value;
   select.replaceChildren(...others.map((p) => el('option', {
-    text: p.name + (connected.has(p.id) ? '' : ' (offline)'), attrs: { value: p.id },
+    text: connected.has(p.id) ? p.name : t('rooms.offline-name', { name: p.name }), attrs: { value: p.id },
   })));
   if (others.some((p) => p.id === keep)) select.value = keep;
 
   $('dnd-field').hidden = !presenting || ended;
   $('dnd').checked = Boolean(c.presenterDoNotDisturb);
   $('dnd-hint').textContent = c.presenterDoNotDisturb && queue.length
-    ? plural(queue.length, 'request waits', 'requests wait') + ' quietly.'
-    : 'Requests from others wait quietly while you present.';
+    ? t('rooms.dnd-waiting', { count: queue.length })
+    : t('rooms.requests-from-others-wait-quietly');
 }
 
 function renderMyDecks(r, driving) {
   const mine = (r.decks || []).filter((d) => d.owner === myId);
-  $('deck-count').textContent = String(mine.length);
+  $('deck-count').textContent = formatNumber(mine.length);
   $('my-decks-empty').hidden = mine.length > 0 || pendingUploads.size > 0;
   const items = mine.map((deck) => {
     const first = deck.pages[0];
@@ -466,12 +467,12 @@ function renderMyDecks(r, driving) {
     return el('li', { class: 'room-item deck-item', data: { deckId: deck.id } }, [
       first ? el('img', { class: 'deck-mini', attrs: { src: first.thumbnailUrl || first.mediumUrl, alt: '', loading: 'lazy' } }) : el('span', { class: 'deck-mini' }),
       el('span', { class: 'room-item-main' }, [
-        el('span', { class: 'room-item-title' }, [el('strong', { text: deck.title }), onStage ? el('span', { class: 'badge badge-live', text: 'On stage' }) : null]),
-        el('span', { class: 'room-item-meta', text: plural(deck.pages.length, 'slide', 'slides') + (deck.page > 1 && !onStage ? ' · left at slide ' + deck.page : '') }),
+        el('span', { class: 'room-item-title' }, [el('strong', { text: deck.title }), onStage ? el('span', { class: 'badge badge-live', text: t('rooms.on-stage') }) : null]),
+        el('span', { class: 'room-item-meta', text: deck.page > 1 && !onStage ? t('rooms.slides-left-at', { count: deck.pages.length, page: deck.page }) : t('rooms.slides', { count: deck.pages.length }) }),
       ]),
       driving && !onStage ? el('button', {
-        class: 'btn btn-sm', text: 'Show',
-        attrs: { type: 'button', 'data-action': 'show-deck', disabled: onStage, title: 'Put this deck on the projector' },
+        class: 'btn btn-sm', text: t('rooms.show'),
+        attrs: { type: 'button', 'data-action': 'show-deck', disabled: onStage, title: t('rooms.show-deck-title') },
         on: { click: () => send({ type: 'showDeck', deckId: deck.id }) },
       }) : null,
     ]);
@@ -483,7 +484,7 @@ function renderMyDecks(r, driving) {
     }
     items.push(el('li', { class: 'room-item deck-item is-processing', data: { processing: 'true' } }, [
       el('span', { class: 'deck-mini' }),
-      el('span', { class: 'room-item-main' }, [el('strong', { text: title }), el('span', { class: 'room-item-meta', text: 'Preparing the slides…' })]),
+      el('span', { class: 'room-item-main' }, [el('strong', { text: title }), el('span', { class: 'room-item-meta', text: t('rooms.preparing-slides') })]),
     ]));
   }
   $('my-decks').replaceChildren(...items);
@@ -492,7 +493,7 @@ function renderMyDecks(r, driving) {
   const bar = $('deckbar');
   bar.hidden = !driving || mine.length < 2;
   if (!bar.hidden) {
-    bar.replaceChildren(el('span', { class: 'deckbar-label', text: 'Show:' }), ...mine.map((deck) => el('button', {
+    bar.replaceChildren(el('span', { class: 'deckbar-label', text: t('rooms.deckbar-show') }), ...mine.map((deck) => el('button', {
       class: 'deck-tab', text: deck.title,
       attrs: { type: 'button', 'aria-pressed': String(deck.id === r.deck), 'data-deck-id': deck.id },
       on: { click: () => send({ type: 'showDeck', deckId: deck.id }) },
@@ -502,20 +503,20 @@ function renderMyDecks(r, driving) {
 
 function renderPresenters(r, c) {
   const presenters = c.presenters || [];
-  $('presenter-count').textContent = String(presenters.length);
+  $('presenter-count').textContent = formatNumber(presenters.length);
   $('presenters').replaceChildren(...presenters.map((p) => {
     const online = connected.has(p.id);
     const position = (c.queue || []).indexOf(p.id);
     const decks = (r.decks || []).filter((d) => d.owner === p.id).length;
     return el('li', { class: 'room-item presenter-item', data: { presenterId: p.id, connected: String(online) } }, [
-      el('span', { class: 'presence-dot' + (online ? ' is-on' : ''), attrs: { title: online ? 'Connected' : 'Not connected' } }),
+      el('span', { class: 'presence-dot' + (online ? ' is-on' : ''), attrs: { title: online ? t('rooms.connected') : t('rooms.not-connected') } }),
       el('span', { class: 'room-item-main' }, [
         el('span', { class: 'room-item-title' }, [
-          el('strong', { text: p.name + (p.id === myId ? ' (you)' : '') }),
-          c.active === p.id ? el('span', { class: 'badge badge-live', text: 'Presenting' }) : null,
-          position >= 0 ? el('span', { class: 'badge badge-wait', text: 'Waiting #' + (position + 1) }) : null,
+          el('strong', { text: p.id === myId ? t('rooms.you-name', { name: p.name }) : p.name }),
+          c.active === p.id ? el('span', { class: 'badge badge-live', text: t('rooms.presenting') }) : null,
+          position >= 0 ? el('span', { class: 'badge badge-wait', text: t('rooms.waiting-position', { position: position + 1 }) }) : null,
         ]),
-        el('span', { class: 'room-item-meta', text: plural(decks, 'deck', 'decks') }),
+        el('span', { class: 'room-item-meta', text: t('rooms.decks-count', { count: decks }) }),
       ]),
     ]);
   }));
@@ -531,7 +532,7 @@ everySecond(tick);
 function setConnection(state) {
   if (ended) state = 'ended';
   document.body.dataset.connection = state;
-  const text = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…', ended: 'Ended', failed: 'Not connected' }[state] || state;
+  const text = ['connecting', 'live', 'reconnecting', 'ended', 'failed'].includes(state) ? t('rooms.state.' + state) : state;
   $('connection-text').textContent = text;
   $('connection').className = 'pill ' + ({ live: 'pill-live', reconnecting: 'pill-warn', connecting: 'pill-warn', ended: 'pill-ended', failed: 'pill-ended' }[state] || '');
 }

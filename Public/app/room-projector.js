@@ -3,6 +3,7 @@
 // and the audience link. Joins as a viewer (the moderator's own browser needs no passcode).
 
 import { api } from './api.js';
+import { t } from './i18n.js';
 import { LiveClient } from './live.js';
 import './stage.js';
 import { cleanCode, toggleFullscreen } from './ui.js';
@@ -32,11 +33,11 @@ async function start() {
   try {
     info = await api('/api/v1/sessions/' + encodeURIComponent(code));
   } catch (error) {
-    showGate(error.status === 404 ? 'There is no room with code ' + code + '.' : errorText(error), false);
+    showGate(error.status === 404 ? t('rooms.no-room-with-code', { code }) : errorText(error), false);
     return;
   }
   $('gate-title').textContent = info.title;
-  document.title = info.title + ' — Projector — Podium';
+  document.title = t('rooms.projector-document-title', { title: info.title });
   setIdle(info);
   // The moderator's own browser needs no passcode: try without one first.
   connect(readPasscode());
@@ -53,7 +54,7 @@ function readPasscode() {
 function showGate(text, askPasscode = true, wait = 0) {
   show('gate');
   // A wait after wrong passcodes is counted down, the button off meanwhile (countdown.js).
-  showRetry($('gate-error'), text || '', { wait, button: $('join-button'), label: 'Show the room' });
+  showRetry($('gate-error'), text || '', { wait, button: $('join-button'), label: t('rooms.show-the-room') });
   $('gate-form').hidden = !askPasscode;
   if (askPasscode) $('passcode').focus();
 }
@@ -62,7 +63,7 @@ $('gate-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const passcode = $('passcode').value.trim();
   if (!passcode) {
-    $('gate-error').textContent = 'Enter the passcode.';
+    $('gate-error').textContent = t('rooms.enter-the-passcode');
     return;
   }
   connect(passcode);
@@ -111,7 +112,7 @@ function connect(passcode) {
       setStatus('failed');
       return;
     }
-    if (errorCode === 'passcode_required') showGate('This room has a passcode. Type it once; this screen remembers it.');
+    if (errorCode === 'passcode_required') showGate(t('rooms.projector-passcode'));
     else if (errorCode === 'passcode_wrong' || errorCode === 'rate_limited') showGate(passcodeRefusal(errorCode, retryAfter), true, retryAfter);
     else showGate(errorText({ code: errorCode, message }), false);
   });
@@ -130,7 +131,7 @@ function setIdle(info) {
   $('idle-title').textContent = info.title || '';
   $('idle-host').textContent = host;
   $('idle-code').textContent = code;
-  $('idle-qr').alt = 'QR code of ' + shortURL(audience);
+  $('idle-qr').alt = t('rooms.qr-of', { url: shortURL(audience) });
   showQR($('idle-qr'), audience, 12);
   $('idle-qr').dataset.url = audience;
 }
@@ -159,7 +160,7 @@ function renderPointer() {
 function setStatus(state) {
   document.body.dataset.connection = state;
   const status = $('status');
-  const text = { reconnecting: 'Reconnecting…', connecting: 'Connecting…', failed: 'Disconnected' }[state];
+  const text = ['reconnecting', 'connecting', 'failed'].includes(state) ? t('rooms.connection.' + state) : '';
   status.hidden = !text || !joined;
   status.textContent = text || '';
 }

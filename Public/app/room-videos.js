@@ -9,6 +9,7 @@
 // [data-title]; its [data-action=show-room-video].
 
 import { api } from './api.js';
+import { t } from './i18n.js';
 import { el, toast } from './ui.js';
 import { send, checkVideoFile, processingText } from './uploader.js';
 import { clockText } from './video-stage.js';
@@ -60,7 +61,7 @@ export class RoomVideos {
 
   async upload(file) {
     const bar = el('span', { class: 'progress-bar' });
-    const label = el('span', { class: 'room-upload-label', text: 'Uploading ' + file.name + '… 0%' });
+    const label = el('span', { class: 'room-upload-label', text: t('rooms.uploading', { file: file.name, percent: 0 }) });
     this.status.replaceChildren(label, el('span', { class: 'progress-track' }, [bar]));
     this.status.hidden = false;
     this.status.dataset.state = 'uploading';
@@ -73,17 +74,17 @@ export class RoomVideos {
         onProgress: (fraction) => {
           const percent = Math.round(fraction * 100);
           bar.style.width = percent + '%';
-          label.textContent = 'Uploading ' + file.name + '… ' + percent + '%';
+          label.textContent = t('rooms.uploading', { file: file.name, percent });
         },
       });
       this.status.hidden = true;
       this.status.dataset.state = 'done';
       await this.refresh();
     } catch (error) {
-      const reason = String((error && error.message) || 'the upload failed').replace(/\.$/, '');
+      const reason = error && (error.code || error.message) ? errorText(error) : t('rooms.upload-failed');
       this.status.dataset.state = 'failed';
-      label.textContent = file.name + ': ' + reason + '.';
-      toast(file.name + ': ' + reason + '.', { kind: 'error' });
+      label.textContent = t('rooms.upload-failed-file', { file: file.name, reason });
+      toast(label.textContent, { kind: 'error' });
     } finally {
       this.button.disabled = false;
     }
@@ -96,7 +97,7 @@ export class RoomVideos {
       const ready = video.status === 'ready';
       const failed = video.status === 'failed';
       const detail = ready ? clockText(video.duration)
-        : failed ? (video.error && video.error.message) || 'It could not be packaged.'
+        : failed ? (video.error ? errorText(video.error) : t('rooms.video-failed'))
         : processingText(video.progress || (video.status === 'queued' ? { stage: 'queued' } : null));
       const onStage = Boolean(this.onStage && this.onStage() === video.id);
       const item = el('li', {
@@ -105,16 +106,16 @@ export class RoomVideos {
       }, [
         ready && video.posterUrl ? el('img', { class: 'deck-mini', attrs: { src: video.posterUrl, alt: '', loading: 'lazy' } }) : el('span', { class: 'deck-mini' }),
         el('span', { class: 'room-item-main' }, [
-          el('span', { class: 'room-item-title' }, [el('strong', { text: video.title }), onStage ? el('span', { class: 'badge badge-live', text: 'On stage' }) : null]),
+          el('span', { class: 'room-item-title' }, [el('strong', { text: video.title }), onStage ? el('span', { class: 'badge badge-live', text: t('rooms.on-stage') }) : null]),
           el('span', { class: 'room-item-meta', text: detail, attrs: { 'data-role': failed ? 'error' : 'detail' } }),
         ]),
       ]);
       if (ready && !onStage) {
         item.append(el('button', {
-          class: 'btn btn-sm', text: 'Show',
+          class: 'btn btn-sm', text: t('rooms.show'),
           attrs: {
             type: 'button', 'data-action': 'show-room-video', disabled: !driving,
-            title: driving ? 'Put this clip on the stage' : 'Ask for control to show it', 'aria-label': 'Show ' + video.title,
+            title: driving ? t('rooms.show-clip-title') : t('rooms.show-clip-ask'), 'aria-label': t('rooms.show-named', { title: video.title }),
           },
           on: { click: () => this.show(video.id) },
         }));

@@ -1248,6 +1248,11 @@ def run_side_by_side(groups, jobs):
 # Roughly how long each class of tests takes, in seconds, measured on a loaded two-core machine:
 # the longest start first, so that the runners end together. A class not listed counts as 30.
 EXPECTED_SECONDS = {
+    "ChannelLanguageTests": 21,
+    "ReportLanguageTests": 14,
+    "RoomLanguageTests": 20,
+    "ChannelAdminLanguageTests": 20,
+    "StoryboardLanguageTests": 16,
     "RoomTests": 68,
     "LiveBroadcastTests": 57,
     "AccessTests": 54,

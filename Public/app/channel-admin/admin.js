@@ -1,6 +1,7 @@
 // The channel's admin (the CMS of seed 004): a menu of sections, each a module filling its
 // section (mount once, show on every hash change: #videos, #videos/archived, #members...).
 import { api, currentUser, goToLogin } from '../api.js';
+import { errorText, t } from '../i18n.js';
 import { sectionRouter } from '../sections.js';
 import { el, hydrateIcons, toast } from '../ui.js';
 
@@ -19,20 +20,20 @@ const route = sectionRouter({
   linkSelector: '.admin-menu-item',
   load: (name) => import('./' + name + '.js'),
   context,
-  failureText: 'This section could not be loaded.',
+  failureText: t('channeladmin.section-failed'),
   failureClass: 'admin-empty',
 });
 
 async function start() {
   hydrateIcons();
   const user = await currentUser().catch((error) => {
-    toast(error.message, { kind: 'error' });
+    toast(errorText(error), { kind: 'error' });
     return null;
   });
   if (!user) return goToLogin();
   if (user.role !== 'admin') {
     document.getElementById('admin-main').replaceChildren(
-      el('p', { class: 'admin-empty', text: 'Only an admin manages the channel.' }));
+      el('p', { class: 'admin-empty', text: t('channeladmin.admins-only') }));
     document.body.dataset.ready = 'true';
     return;
   }

@@ -5,6 +5,7 @@
 // Hooks for tests: [data-role=add-category], rows tr[data-id] with [data-role=edit|archive|
 // restore|delete-forever].
 
+import { errorText, t } from '../i18n.js';
 import { el, modalDialog, confirmDialog } from '../ui.js';
 import { call, archiveSwitch, sortableRows, reorderHandle, rowButton, ensureStyles } from './video-admin-common.js';
 
@@ -16,26 +17,26 @@ let categories = [];
 export function mount(section, context) {
   ctx = context;
   ensureStyles();
-  const add = el('button', { class: 'btn btn-primary', text: 'Add category', attrs: { type: 'button', 'data-role': 'add-category' } });
+  const add = el('button', { class: 'btn btn-primary', text: t('channeladmin.categories.add'), attrs: { type: 'button', 'data-role': 'add-category' } });
   add.addEventListener('click', () => editDialog(null));
   tbody = el('tbody');
   sortableRows(tbody, async (ids) => {
     try {
       await call('/videos/categories/order', { method: 'PUT', body: { ids } });
-      ctx.toast('Order saved.');
+      ctx.toast(t('channeladmin.order-saved'));
     } catch (error) {
-      ctx.toast(error.message);
+      ctx.toast(errorText(error));
     }
     load();
   });
   section.classList.add('cva');
   section.replaceChildren(
-    el('div', { class: 'cva-head' }, [el('h1', { text: 'Video categories' }), archiveSwitch((value) => { status = value; load(); }), add]),
+    el('div', { class: 'cva-head' }, [el('h1', { text: t('channeladmin.categories.title') }), archiveSwitch((value) => { status = value; load(); }), add]),
     el('div', { class: 'cva-scroll' }, [el('table', { class: 'cva-table' }, [
       el('thead', {}, [el('tr', {}, [
-        el('th', { attrs: { scope: 'col' } }, [el('span', { class: 'visually-hidden', text: 'Order' })]),
-        el('th', { text: 'Name', attrs: { scope: 'col' } }),
-        el('th', { text: 'Actions', attrs: { scope: 'col' } }),
+        el('th', { attrs: { scope: 'col' } }, [el('span', { class: 'visually-hidden', text: t('channeladmin.order') })]),
+        el('th', { text: t('channeladmin.name'), attrs: { scope: 'col' } }),
+        el('th', { text: t('channeladmin.actions'), attrs: { scope: 'col' } }),
       ])]),
       tbody,
     ])]),
@@ -58,7 +59,7 @@ async function load() {
     const shown = status === 'archived' ? await call('/videos/categories?status=archived') : ordered(categories);
     render(shown);
   } catch (error) {
-    tbody.replaceChildren(el('tr', {}, [el('td', { attrs: { colspan: 3 }, text: error.message })]));
+    tbody.replaceChildren(el('tr', {}, [el('td', { attrs: { colspan: 3 }, text: errorText(error) })]));
   }
 }
 
@@ -66,12 +67,12 @@ function render(list) {
   tbody.replaceChildren(...list.map((category) => {
     const actions = status === 'archived'
       ? [
-        rowButton('Restore', 'restore', () => act(category, 'restore')),
-        rowButton('Delete for ever', 'delete-forever', () => act(category, 'forever'), { danger: true }),
+        rowButton(t('channeladmin.restore'), 'restore', () => act(category, 'restore')),
+        rowButton(t('channeladmin.delete-forever'), 'delete-forever', () => act(category, 'forever'), { danger: true }),
       ]
       : [
-        rowButton('Edit', 'edit', () => editDialog(category)),
-        rowButton('Delete', 'archive', () => act(category, 'archive'), { danger: true }),
+        rowButton(t('channeladmin.edit'), 'edit', () => editDialog(category)),
+        rowButton(t('channeladmin.delete'), 'archive', () => act(category, 'archive'), { danger: true }),
       ];
     return el('tr', { attrs: { 'data-id': category.id }, class: category.parentId ? 'cva-sub' : '' }, [
       el('td', {}, [status === 'archived' ? null : reorderHandle(category.name)]),
@@ -81,7 +82,7 @@ function render(list) {
   }));
   if (!list.length) {
     tbody.replaceChildren(el('tr', {}, [el('td', {
-      attrs: { colspan: 3 }, class: 'cva-muted', text: status === 'archived' ? 'The archive is empty.' : 'No categories yet.',
+      attrs: { colspan: 3 }, class: 'cva-muted', text: status === 'archived' ? t('channeladmin.archive-empty') : t('channeladmin.categories.none'),
     })]));
   }
 }
@@ -91,20 +92,20 @@ async function act(category, action) {
   try {
     if (action === 'archive') {
       await call(path, { method: 'DELETE' });
-      ctx.toast('Moved to the archive: its videos are hidden until it is restored.');
+      ctx.toast(t('channeladmin.categories.archived'));
     } else if (action === 'restore') {
       await call(path + '/restore', { method: 'POST' });
-      ctx.toast('Restored.');
+      ctx.toast(t('channeladmin.restored'));
     } else {
       const sure = await confirmDialog({
-        title: 'Delete for ever?', message: `“${category.name}” is deleted for good.`, confirmLabel: 'Delete for ever', danger: true,
+        title: t('channeladmin.delete-forever-title'), message: t('channeladmin.delete-forever-message', { name: category.name }), confirmLabel: t('channeladmin.delete-forever'), danger: true,
       });
       if (!sure) return;
       await call(path + '?permanent=true', { method: 'DELETE' });
-      ctx.toast('Deleted.');
+      ctx.toast(t('channeladmin.deleted'));
     }
   } catch (error) {
-    ctx.toast(error.message);
+    ctx.toast(errorText(error));
   }
   load();
 }
@@ -113,18 +114,18 @@ function editDialog(category) {
   const name = el('input', { class: 'input', attrs: { name: 'name', maxlength: 100, required: true, value: category ? category.name : '' } });
   const parents = categories.filter((c) => !c.parentId && (!category || c.id !== category.id));
   const parent = el('select', { class: 'input', attrs: { name: 'parentId' } }, [
-    el('option', { text: 'None (a top-level category)', attrs: { value: '' } }),
+    el('option', { text: t('channeladmin.categories.no-parent'), attrs: { value: '' } }),
     ...parents.map((c) => el('option', { text: c.name, attrs: { value: c.id } })),
   ]);
   parent.value = category && category.parentId ? category.parentId : '';
   const error = el('p', { class: 'cva-error', attrs: { role: 'alert', hidden: true } });
-  const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
-  const save = el('button', { class: 'btn btn-primary', text: category ? 'Save' : 'Add', attrs: { type: 'submit', 'data-role': 'save' } });
+  const cancel = el('button', { class: 'btn', text: t('channeladmin.cancel'), attrs: { type: 'button' } });
+  const save = el('button', { class: 'btn btn-primary', text: category ? t('channeladmin.save') : t('channeladmin.add'), attrs: { type: 'submit', 'data-role': 'save' } });
   const { dialog, content } = modalDialog({
-    title: category ? 'Edit category' : 'Add a category',
+    title: category ? t('channeladmin.categories.edit-title') : t('channeladmin.categories.add-title'),
     body: [
-      el('label', { class: 'field' }, [el('span', { class: 'field-label', text: 'Name' }), name]),
-      el('label', { class: 'field' }, [el('span', { class: 'field-label', text: 'Sub-category of' }), parent]),
+      el('label', { class: 'field' }, [el('span', { class: 'field-label', text: t('channeladmin.name') }), name]),
+      el('label', { class: 'field' }, [el('span', { class: 'field-label', text: t('channeladmin.categories.parent') }), parent]),
       error,
     ],
     actions: [cancel, save], form: true,
@@ -137,12 +138,12 @@ function editDialog(category) {
       if (category) await call('/videos/categories/' + encodeURIComponent(category.id), { method: 'PATCH', body });
       else await call('/videos/categories', { method: 'POST', body });
     } catch (problem) {
-      error.textContent = problem.message;
+      error.textContent = errorText(problem);
       error.hidden = false;
       return;
     }
     dialog.close();
-    ctx.toast(category ? 'Saved.' : 'Added.');
+    ctx.toast(category ? t('channeladmin.saved') : t('channeladmin.added'));
     load();
   });
 }

@@ -1,5 +1,6 @@
 // Members: every account, searchable, with membership granted or revoked by one click.
 // A member meets none of the channel's limits; admins see everything whatever this says.
+import { errorText, t } from '../i18n.js';
 import { el } from '../ui.js';
 
 let ctx;
@@ -11,7 +12,7 @@ export function mount(section, context) {
   ctx = context;
   root = section;
   search = el('input', {
-    class: 'input', attrs: { type: 'search', placeholder: 'Search by name or email', 'aria-label': 'Search accounts', id: 'member-search' },
+    class: 'input', attrs: { type: 'search', placeholder: t('channeladmin.members.search-placeholder'), 'aria-label': t('channeladmin.members.search-label'), id: 'member-search' },
   });
   let timer = null;
   search.addEventListener('input', () => {
@@ -20,11 +21,11 @@ export function mount(section, context) {
   });
   list = el('tbody');
   root.replaceChildren(
-    el('div', { class: 'admin-head' }, [el('h1', { text: 'Members' }), search]),
-    el('p', { class: 'admin-hint', text: 'Members see every video, listen to the radio without a daily limit, take every quiz and get directions to places.' }),
+    el('div', { class: 'admin-head' }, [el('h1', { text: t('channeladmin.members') }), search]),
+    el('p', { class: 'admin-hint', text: t('channeladmin.members.hint') }),
     el('div', { class: 'admin-table-wrap' }, [
       el('table', { class: 'admin-table', attrs: { id: 'members-table' } }, [
-        el('thead', {}, [el('tr', {}, [el('th', { text: 'Name' }), el('th', { text: 'Email' }), el('th', { text: 'Role' }), el('th', { text: 'Membership' }), el('th', { text: '' })])]),
+        el('thead', {}, [el('tr', {}, [el('th', { text: t('channeladmin.members.name') }), el('th', { text: t('channeladmin.members.email') }), el('th', { text: t('channeladmin.members.role') }), el('th', { text: t('channeladmin.members.membership') }), el('th', { text: '' })])]),
         list,
       ]),
     ]),
@@ -41,38 +42,38 @@ async function load() {
   try {
     users = await ctx.api('/api/v1/users' + (query ? '?search=' + encodeURIComponent(query) : ''));
   } catch (error) {
-    ctx.toast(error.message, { kind: 'error' });
+    ctx.toast(errorText(error), { kind: 'error' });
     return;
   }
   if (users.length === 0) {
-    list.replaceChildren(el('tr', {}, [el('td', { text: query ? 'No account matches.' : 'No accounts yet.', attrs: { colspan: 5 } })]));
+    list.replaceChildren(el('tr', {}, [el('td', { text: query ? t('channeladmin.members.no-match') : t('channeladmin.members.none'), attrs: { colspan: 5 } })]));
     return;
   }
   list.replaceChildren(...users.map(row));
 }
 
 function row(user) {
-  const status = user.role === 'admin' ? 'admin' : user.member ? 'member' : 'not a member';
+  const status = user.role === 'admin' ? t('channeladmin.members.status-admin') : user.member ? t('channeladmin.members.status-member') : t('channeladmin.members.status-none');
   const toggle = el('button', {
     class: user.member ? 'btn' : 'btn btn-primary',
-    text: user.member ? 'Revoke membership' : 'Make member',
+    text: user.member ? t('channeladmin.members.revoke') : t('channeladmin.members.grant'),
     attrs: { type: 'button', 'data-action': user.member ? 'revoke' : 'grant' },
   });
   toggle.addEventListener('click', async () => {
     toggle.disabled = true;
     try {
       const updated = await ctx.api('/api/v1/users/' + encodeURIComponent(user.id), { method: 'PATCH', body: { member: !user.member } });
-      ctx.toast(updated.member ? updated.name + ' is a member.' : updated.name + ' is no longer a member.', { kind: 'success' });
+      ctx.toast(updated.member ? t('channeladmin.members.granted', { name: updated.name }) : t('channeladmin.members.revoked', { name: updated.name }), { kind: 'success' });
       tr.replaceWith(row(updated));
     } catch (error) {
-      ctx.toast(error.message, { kind: 'error' });
+      ctx.toast(errorText(error), { kind: 'error' });
       toggle.disabled = false;
     }
   });
   const tr = el('tr', { data: { userId: user.id } }, [
     el('td', { text: user.name }),
     el('td', { text: user.email }),
-    el('td', { text: user.role }),
+    el('td', { text: ['admin', 'presenter'].includes(user.role) ? t('channeladmin.members.role-' + user.role) : user.role }),
     el('td', {}, [el('span', { class: 'admin-status', text: status, data: { status: user.member ? 'member' : user.role } })]),
     el('td', {}, [el('div', { class: 'admin-actions' }, [toggle])]),
   ]);

@@ -3,6 +3,7 @@
 // map (or typed), with the address typed (no geocoding: it must work offline), categories, a
 // picture per place, and the venue's picture shown above the audience's list and map.
 import { api } from '../api.js';
+import { errorText, t } from '../i18n.js';
 import { confirmDialog, el, promptDialog } from '../ui.js';
 import { createMap } from '../channel/places-map.js';
 import { handle, makeReorderable } from './reorder.js';
@@ -18,30 +19,30 @@ export async function mount(section, context) {
   ctx = context;
   root = section;
   root.classList.add('admin-places');
-  parts.filter = el('div', { class: 'admin-filter', attrs: { role: 'group', 'aria-label': 'Show' } }, [
-    filterButton('all', 'Places'),
-    filterButton('archived', 'Archived'),
+  parts.filter = el('div', { class: 'admin-filter', attrs: { role: 'group', 'aria-label': t('channeladmin.show') } }, [
+    filterButton('all', t('channeladmin.places')),
+    filterButton('archived', t('channeladmin.archived')),
   ]);
-  parts.add = el('button', { class: 'btn btn-primary admin-add-place', text: 'Add place', attrs: { type: 'button' }, on: { click: () => edit(null) } });
-  parts.table = el('ul', { class: 'admin-rows admin-place-rows', attrs: { 'aria-label': 'Places' } });
-  makeReorderable(parts.table, (ids) => save('/api/v1/channel/pois/order', 'POST', { ids }, 'Order saved.'));
-  parts.categories = el('ul', { class: 'admin-rows admin-category-rows', attrs: { 'aria-label': 'Place categories' } });
-  makeReorderable(parts.categories, (ids) => save('/api/v1/channel/pois/categories/order', 'POST', { ids }, 'Order saved.'));
+  parts.add = el('button', { class: 'btn btn-primary admin-add-place', text: t('channeladmin.places.add'), attrs: { type: 'button' }, on: { click: () => edit(null) } });
+  parts.table = el('ul', { class: 'admin-rows admin-place-rows', attrs: { 'aria-label': t('channeladmin.places') } });
+  makeReorderable(parts.table, (ids) => save('/api/v1/channel/pois/order', 'POST', { ids }, t('channeladmin.order-saved')));
+  parts.categories = el('ul', { class: 'admin-rows admin-category-rows', attrs: { 'aria-label': t('channeladmin.places.categories-label') } });
+  makeReorderable(parts.categories, (ids) => save('/api/v1/channel/pois/categories/order', 'POST', { ids }, t('channeladmin.order-saved')));
   parts.venue = el('div', { class: 'admin-venue' });
-  parts.form = el('section', { class: 'admin-place-form', attrs: { hidden: true, 'aria-label': 'Place' } });
+  parts.form = el('section', { class: 'admin-place-form', attrs: { hidden: true, 'aria-label': t('channeladmin.places.place') } });
   root.append(
-    el('div', { class: 'admin-toolbar' }, [el('h1', { text: 'Places' }), parts.filter, parts.add]),
+    el('div', { class: 'admin-toolbar' }, [el('h1', { text: t('channeladmin.places') }), parts.filter, parts.add]),
     parts.form,
     parts.table,
     el('div', { class: 'admin-columns' }, [
       el('section', { class: 'admin-card' }, [
         el('div', { class: 'admin-card-head' }, [
-          el('h2', { text: 'Categories' }),
-          el('button', { class: 'btn', text: 'Add category', attrs: { type: 'button' }, on: { click: addCategory } }),
+          el('h2', { text: t('channeladmin.categories') }),
+          el('button', { class: 'btn', text: t('channeladmin.categories.add'), attrs: { type: 'button' }, on: { click: addCategory } }),
         ]),
         parts.categories,
       ]),
-      el('section', { class: 'admin-card' }, [el('h2', { text: 'Venue picture' }), parts.venue]),
+      el('section', { class: 'admin-card' }, [el('h2', { text: t('channeladmin.places.venue') }), parts.venue]),
     ]),
   );
 }
@@ -73,7 +74,7 @@ async function save(path, method, body, message) {
     if (message) ctx.toast(message);
     return result ?? true;
   } catch (error) {
-    ctx.toast(error.message, { kind: 'error' });
+    ctx.toast(errorText(error), { kind: 'error' });
     load();
     return null;
   }
@@ -94,7 +95,7 @@ async function load() {
     renderCategories(categories, archivedCategories);
     renderVenue();
   } catch (error) {
-    parts.table.replaceChildren(el('li', { class: 'admin-empty', text: error.message }));
+    parts.table.replaceChildren(el('li', { class: 'admin-empty', text: errorText(error) }));
   }
 }
 
@@ -106,7 +107,7 @@ function categoryName(id) {
 function renderPlaces() {
   const archived = state.status === 'archived';
   if (state.places.length === 0) {
-    parts.table.replaceChildren(el('li', { class: 'admin-empty', text: archived ? 'The archive is empty.' : 'No places yet: add the first one.' }));
+    parts.table.replaceChildren(el('li', { class: 'admin-empty', text: archived ? t('channeladmin.archive-empty') : t('channeladmin.places.none') }));
     return;
   }
   parts.table.replaceChildren(...[
@@ -114,18 +115,18 @@ function renderPlaces() {
       const published = Boolean(place.publishedAt);
       const actions = archived
         ? [
-            el('button', { class: 'btn', text: 'Restore', attrs: { type: 'button' }, on: { click: () => act(place, 'restore') } }),
-            el('button', { class: 'btn btn-danger', text: 'Delete for ever', attrs: { type: 'button' }, on: { click: () => act(place, 'purge') } }),
+            el('button', { class: 'btn', text: t('channeladmin.restore'), attrs: { type: 'button' }, on: { click: () => act(place, 'restore') } }),
+            el('button', { class: 'btn btn-danger', text: t('channeladmin.delete-forever'), attrs: { type: 'button' }, on: { click: () => act(place, 'purge') } }),
           ]
         : [
-            el('button', { class: 'btn', text: 'Edit', attrs: { type: 'button' }, on: { click: () => edit(place) } }),
+            el('button', { class: 'btn', text: t('channeladmin.edit'), attrs: { type: 'button' }, on: { click: () => edit(place) } }),
             el('button', {
               class: 'btn',
-              text: published ? 'Unpublish' : 'Publish',
+              text: published ? t('channeladmin.unpublish') : t('channeladmin.publish'),
               attrs: { type: 'button' },
               on: { click: () => act(place, published ? 'unpublish' : 'publish') },
             }),
-            el('button', { class: 'btn btn-ghost', text: 'Delete', attrs: { type: 'button' }, on: { click: () => act(place, 'archive') } }),
+            el('button', { class: 'btn btn-ghost', text: t('channeladmin.delete'), attrs: { type: 'button' }, on: { click: () => act(place, 'archive') } }),
           ];
       return el('li', { class: 'admin-row', data: { id: place.id } }, [
         archived ? null : handle(place.name),
@@ -133,7 +134,7 @@ function renderPlaces() {
           el('strong', { text: place.name }),
           el('span', { class: 'admin-row-meta', text: [categoryName(place.categoryId), place.address].filter(Boolean).join(' · ') }),
         ]),
-        el('span', { class: 'badge ' + (published ? 'badge-live' : 'badge-draft'), text: published ? 'Published' : 'Draft' }),
+        el('span', { class: 'badge ' + (published ? 'badge-live' : 'badge-draft'), text: published ? t('channeladmin.published') : t('channeladmin.draft') }),
         el('span', { class: 'admin-row-actions' }, actions),
       ]);
     }),
@@ -143,15 +144,15 @@ function renderPlaces() {
 async function act(place, action) {
   const path = '/api/v1/channel/pois/' + encodeURIComponent(place.id);
   if (action === 'publish' || action === 'unpublish') {
-    await save(path, 'PATCH', { published: action === 'publish' }, action === 'publish' ? 'Published.' : 'Unpublished.');
+    await save(path, 'PATCH', { published: action === 'publish' }, action === 'publish' ? t('channeladmin.published-toast') : t('channeladmin.unpublished-toast'));
   } else if (action === 'archive') {
-    await save(path, 'DELETE', undefined, '“' + place.name + '” moved to the archive.');
+    await save(path, 'DELETE', undefined, t('channeladmin.archived-named', { name: place.name }));
   } else if (action === 'restore') {
-    await save(path + '/restore', 'POST', undefined, 'Restored.');
+    await save(path + '/restore', 'POST', undefined, t('channeladmin.restored'));
   } else if (action === 'purge') {
-    const sure = await confirmDialog({ title: 'Delete for ever?', message: '“' + place.name + '” cannot be restored afterwards.', confirmLabel: 'Delete for ever', danger: true });
+    const sure = await confirmDialog({ title: t('channeladmin.delete-forever-title'), message: t('channeladmin.places.delete-forever-message', { name: place.name }), confirmLabel: t('channeladmin.delete-forever'), danger: true });
     if (!sure) return;
-    await save(path + '?permanent=true', 'DELETE', undefined, 'Deleted.');
+    await save(path + '?permanent=true', 'DELETE', undefined, t('channeladmin.deleted'));
   }
   load();
 }
@@ -166,7 +167,7 @@ async function edit(place) {
   const input = (name, attrs = {}) => el('input', { class: 'input', attrs: { name, value: value(name), ...attrs } });
   const name = input('name', { required: true, maxlength: 200 });
   const category = el('select', { class: 'input', attrs: { name: 'categoryId' } }, [
-    el('option', { text: 'No category', attrs: { value: '' } }),
+    el('option', { text: t('channeladmin.places.no-category'), attrs: { value: '' } }),
     ...state.categories.map((c) => el('option', { text: c.name, attrs: { value: c.id, selected: place && place.categoryId === c.id } })),
   ]);
   const description = el('textarea', { class: 'input', text: value('description'), attrs: { name: 'description', rows: 3, maxlength: 5000 } });
@@ -182,30 +183,30 @@ async function edit(place) {
   const mapNote = el('p', { class: 'field-hint admin-map-note' });
   const image = el('input', { attrs: { type: 'file', accept: 'image/jpeg,image/png,image/webp', name: 'image' } });
   const form = el('form', { class: 'admin-form', attrs: { novalidate: true } }, [
-    el('h2', { text: place ? 'Edit “' + place.name + '”' : 'New place' }),
+    el('h2', { text: place ? t('channeladmin.edit-named', { name: place.name }) : t('channeladmin.places.new') }),
     el('div', { class: 'admin-form-grid' }, [
       el('div', { class: 'admin-form-fields' }, [
-        field('Name', name),
-        field('Category', category),
-        field('Description', description),
-        field('Address', address, 'Typed as people should read it.'),
-        field('Phone', phone),
-        field('Website', website),
-        field('Opening hours', hours),
-        field('Picture', image, place && place.imageUrl ? 'A picture is set; choose a file to replace it.' : 'JPEG, PNG or WebP, up to 10 MB.'),
-        el('label', { class: 'admin-check' }, [published, el('span', { text: 'Published' })]),
+        field(t('channeladmin.name'), name),
+        field(t('channeladmin.videos.category'), category),
+        field(t('channeladmin.description'), description),
+        field(t('channel.places.address'), address, t('channeladmin.places.address-hint')),
+        field(t('channel.places.phone'), phone),
+        field(t('channeladmin.website'), website),
+        field(t('channel.places.hours'), hours),
+        field(t('channeladmin.places.picture'), image, place && place.imageUrl ? t('channeladmin.places.picture-set') : t('channeladmin.places.picture-hint')),
+        el('label', { class: 'admin-check' }, [published, el('span', { text: t('channeladmin.published') })]),
       ]),
       el('div', { class: 'admin-form-location' }, [
-        el('div', { class: 'admin-coordinates' }, [field('Latitude', latitude), field('Longitude', longitude)]),
-        el('p', { class: 'field-hint', text: 'Click the map to place the point, or type the coordinates.' }),
+        el('div', { class: 'admin-coordinates' }, [field(t('channeladmin.places.latitude'), latitude), field(t('channeladmin.places.longitude'), longitude)]),
+        el('p', { class: 'field-hint', text: t('channeladmin.places.map-hint') }),
         mapNote,
         mapBox,
       ]),
     ]),
     error,
     el('div', { class: 'admin-form-actions' }, [
-      el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' }, on: { click: closeForm } }),
-      el('button', { class: 'btn btn-primary', text: 'Save', attrs: { type: 'submit' } }),
+      el('button', { class: 'btn', text: t('channeladmin.cancel'), attrs: { type: 'button' }, on: { click: closeForm } }),
+      el('button', { class: 'btn btn-primary', text: t('channeladmin.save'), attrs: { type: 'submit' } }),
     ]),
   ]);
   parts.form.replaceChildren(form);
@@ -220,7 +221,7 @@ async function edit(place) {
     const lat = Number(latitude.value);
     const lon = Number(longitude.value);
     if (latitude.value === '' || longitude.value === '' || !Number.isFinite(lat) || !Number.isFinite(lon)) return;
-    if (!marker) marker = made.L.marker([lat, lon], { draggable: true, title: 'The place' }).addTo(made.map);
+    if (!marker) marker = made.L.marker([lat, lon], { draggable: true, title: t('channeladmin.places.the-place') }).addTo(made.map);
     marker.setLatLng([lat, lon]);
     marker.off('dragend').on('dragend', () => setPoint(marker.getLatLng()));
   };
@@ -250,12 +251,12 @@ async function edit(place) {
     event.preventDefault();
     error.textContent = '';
     if (!name.value.trim()) {
-      error.textContent = 'A place needs a name.';
+      error.textContent = t('channeladmin.places.name-required');
       name.focus();
       return;
     }
     if (latitude.value === '' || longitude.value === '') {
-      error.textContent = 'Pick the place on the map or type its coordinates.';
+      error.textContent = t('channeladmin.places.pick');
       latitude.focus();
       return;
     }
@@ -278,11 +279,11 @@ async function edit(place) {
       if (image.files && image.files[0]) {
         await api('/api/v1/channel/pois/' + encodeURIComponent(saved.id) + '/image', { method: 'PUT', body: image.files[0] });
       }
-      ctx.toast(place ? 'Saved.' : 'Place added.');
+      ctx.toast(place ? t('channeladmin.saved') : t('channeladmin.places.added'));
       closeForm();
       load();
     } catch (failure) {
-      error.textContent = failure.message;
+      error.textContent = errorText(failure);
     }
   });
 }
@@ -298,54 +299,54 @@ function renderCategories(categories, archived) {
       isArchived ? null : handle(category.name),
       el('span', { class: 'admin-row-title' }, [
         el('strong', { text: category.name }),
-        el('span', { class: 'admin-row-meta', text: isArchived ? 'Archived' : category.placeCount + ' published' }),
+        el('span', { class: 'admin-row-meta', text: isArchived ? t('channeladmin.archived') : t('channeladmin.places.published-count', { count: category.placeCount }) }),
       ]),
       el(
         'span',
         { class: 'admin-row-actions' },
         isArchived
           ? [
-              el('button', { class: 'btn', text: 'Restore', attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/pois/categories/' + category.id + '/restore', 'POST'); load(); } } }),
-              el('button', { class: 'btn btn-danger', text: 'Delete for ever', attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/pois/categories/' + category.id + '?permanent=true', 'DELETE'); load(); } } }),
+              el('button', { class: 'btn', text: t('channeladmin.restore'), attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/pois/categories/' + category.id + '/restore', 'POST'); load(); } } }),
+              el('button', { class: 'btn btn-danger', text: t('channeladmin.delete-forever'), attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/pois/categories/' + category.id + '?permanent=true', 'DELETE'); load(); } } }),
             ]
           : [
-              el('button', { class: 'btn', text: 'Rename', attrs: { type: 'button' }, on: { click: () => renameCategory(category) } }),
-              el('button', { class: 'btn btn-ghost', text: 'Delete', attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/pois/categories/' + category.id, 'DELETE', undefined, 'Category archived: its places are hidden until it is restored.'); load(); } } }),
+              el('button', { class: 'btn', text: t('channeladmin.rename'), attrs: { type: 'button' }, on: { click: () => renameCategory(category) } }),
+              el('button', { class: 'btn btn-ghost', text: t('channeladmin.delete'), attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/pois/categories/' + category.id, 'DELETE', undefined, t('channeladmin.places.category-archived')); load(); } } }),
             ],
       ),
     ]);
   parts.categories.replaceChildren(...categories.map((c) => row(c, false)), ...archived.map((c) => row(c, true)));
-  if (categories.length + archived.length === 0) parts.categories.append(el('li', { class: 'admin-empty', text: 'No categories yet.' }));
+  if (categories.length + archived.length === 0) parts.categories.append(el('li', { class: 'admin-empty', text: t('channeladmin.categories.none') }));
 }
 
 async function addCategory() {
-  const name = await promptDialog({ title: 'New category', label: 'Name', confirmLabel: 'Add', maxLength: 100 });
+  const name = await promptDialog({ title: t('channeladmin.places.new-category'), label: t('channeladmin.name'), confirmLabel: t('channeladmin.add'), maxLength: 100 });
   if (!name) return;
-  await save('/api/v1/channel/pois/categories', 'POST', { name }, 'Category added.');
+  await save('/api/v1/channel/pois/categories', 'POST', { name }, t('channeladmin.places.category-added'));
   load();
 }
 
 async function renameCategory(category) {
-  const name = await promptDialog({ title: 'Rename category', label: 'Name', value: category.name, maxLength: 100 });
+  const name = await promptDialog({ title: t('channeladmin.places.rename-category'), label: t('channeladmin.name'), value: category.name, confirmLabel: t('channeladmin.save'), maxLength: 100 });
   if (!name) return;
-  await save('/api/v1/channel/pois/categories/' + category.id, 'PATCH', { name }, 'Renamed.');
+  await save('/api/v1/channel/pois/categories/' + category.id, 'PATCH', { name }, t('channeladmin.renamed'));
   load();
 }
 
 function renderVenue() {
   const url = state.mapInfo && state.mapInfo.venueImageUrl;
-  const file = el('input', { attrs: { type: 'file', accept: 'image/jpeg,image/png,image/webp', 'aria-label': 'Venue picture' } });
+  const file = el('input', { attrs: { type: 'file', accept: 'image/jpeg,image/png,image/webp', 'aria-label': t('channeladmin.places.venue') } });
   file.addEventListener('change', async () => {
     if (!file.files[0]) return;
-    await save('/api/v1/channel/map/venue-image', 'PUT', file.files[0], 'Venue picture saved.');
+    await save('/api/v1/channel/map/venue-image', 'PUT', file.files[0], t('channeladmin.places.venue-saved'));
     load();
   });
   parts.venue.replaceChildren(...[
-    el('p', { class: 'field-hint', text: 'A picture of the venue or the city, shown above the places on the channel.' }),
-    url ? el('img', { class: 'admin-venue-image', attrs: { src: url, alt: 'The venue picture' } }) : null,
+    el('p', { class: 'field-hint', text: t('channeladmin.places.venue-hint') }),
+    url ? el('img', { class: 'admin-venue-image', attrs: { src: url, alt: t('channeladmin.places.venue-alt') } }) : null,
     file,
     url
-      ? el('button', { class: 'btn btn-ghost', text: 'Remove', attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/map/venue-image', 'DELETE', undefined, 'Removed.'); load(); } } })
+      ? el('button', { class: 'btn btn-ghost', text: t('channeladmin.remove'), attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/map/venue-image', 'DELETE', undefined, t('channeladmin.removed')); load(); } } })
       : null,
   ].filter(Boolean));
 }

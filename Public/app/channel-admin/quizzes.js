@@ -2,6 +2,7 @@
 // delete for ever) and an editor: name, description, questions with their answers and which are
 // right (one or more), questions reordered by dragging their handle or with the arrow keys.
 import { api } from '../api.js';
+import { errorText, t } from '../i18n.js';
 import { confirmDialog, el } from '../ui.js';
 import { handle, makeReorderable } from './reorder.js';
 import { useStylesheet } from '../channel/stylesheet.js';
@@ -16,15 +17,15 @@ export async function mount(section, context) {
   ctx = context;
   root = section;
   root.classList.add('admin-quizzes');
-  parts.filter = el('div', { class: 'admin-filter', attrs: { role: 'group', 'aria-label': 'Show' } }, [
-    filterButton('all', 'Quizzes'),
-    filterButton('archived', 'Archived'),
+  parts.filter = el('div', { class: 'admin-filter', attrs: { role: 'group', 'aria-label': t('channeladmin.show') } }, [
+    filterButton('all', t('channeladmin.quizzes')),
+    filterButton('archived', t('channeladmin.archived')),
   ]);
-  parts.add = el('button', { class: 'btn btn-primary admin-add-quiz', text: 'Add quiz', attrs: { type: 'button' }, on: { click: () => edit(null) } });
-  parts.table = el('ul', { class: 'admin-rows', attrs: { 'aria-label': 'Quizzes' } });
-  makeReorderable(parts.table, (ids) => save('/api/v1/channel/quizzes/order', 'POST', { ids }, 'Order saved.'));
-  parts.form = el('section', { class: 'admin-quiz-form', attrs: { hidden: true, 'aria-label': 'Quiz' } });
-  root.append(el('div', { class: 'admin-toolbar' }, [el('h1', { text: 'Quizzes' }), parts.filter, parts.add]), parts.form, parts.table);
+  parts.add = el('button', { class: 'btn btn-primary admin-add-quiz', text: t('channeladmin.quizzes.add'), attrs: { type: 'button' }, on: { click: () => edit(null) } });
+  parts.table = el('ul', { class: 'admin-rows', attrs: { 'aria-label': t('channeladmin.quizzes') } });
+  makeReorderable(parts.table, (ids) => save('/api/v1/channel/quizzes/order', 'POST', { ids }, t('channeladmin.order-saved')));
+  parts.form = el('section', { class: 'admin-quiz-form', attrs: { hidden: true, 'aria-label': t('channeladmin.quizzes.quiz') } });
+  root.append(el('div', { class: 'admin-toolbar' }, [el('h1', { text: t('channeladmin.quizzes') }), parts.filter, parts.add]), parts.form, parts.table);
 }
 
 export function show() {
@@ -54,7 +55,7 @@ async function save(path, method, body, message) {
     if (message) ctx.toast(message);
     return result ?? true;
   } catch (error) {
-    ctx.toast(error.message, { kind: 'error' });
+    ctx.toast(errorText(error), { kind: 'error' });
     load();
     return null;
   }
@@ -64,12 +65,12 @@ async function load() {
   try {
     state.quizzes = await api('/api/v1/channel/quizzes?limit=100&status=' + state.status);
   } catch (error) {
-    parts.table.replaceChildren(el('li', { class: 'admin-empty', text: error.message }));
+    parts.table.replaceChildren(el('li', { class: 'admin-empty', text: errorText(error) }));
     return;
   }
   const archived = state.status === 'archived';
   if (state.quizzes.length === 0) {
-    parts.table.replaceChildren(el('li', { class: 'admin-empty', text: archived ? 'The archive is empty.' : 'No quizzes yet: add the first one.' }));
+    parts.table.replaceChildren(el('li', { class: 'admin-empty', text: archived ? t('channeladmin.archive-empty') : t('channeladmin.quizzes.none') }));
     return;
   }
   parts.table.replaceChildren(
@@ -78,37 +79,37 @@ async function load() {
       const path = '/api/v1/channel/quizzes/' + encodeURIComponent(quiz.id);
       const actions = archived
         ? [
-            el('button', { class: 'btn', text: 'Restore', attrs: { type: 'button' }, on: { click: async () => { await save(path + '/restore', 'POST', undefined, 'Restored.'); load(); } } }),
+            el('button', { class: 'btn', text: t('channeladmin.restore'), attrs: { type: 'button' }, on: { click: async () => { await save(path + '/restore', 'POST', undefined, t('channeladmin.restored')); load(); } } }),
             el('button', {
               class: 'btn btn-danger',
-              text: 'Delete for ever',
+              text: t('channeladmin.delete-forever'),
               attrs: { type: 'button' },
               on: {
                 click: async () => {
-                  if (!(await confirmDialog({ title: 'Delete for ever?', message: '“' + quiz.name + '” and its scores cannot be restored.', confirmLabel: 'Delete for ever', danger: true }))) return;
-                  await save(path + '?permanent=true', 'DELETE', undefined, 'Deleted.');
+                  if (!(await confirmDialog({ title: t('channeladmin.delete-forever-title'), message: t('channeladmin.quizzes.delete-forever-message', { name: quiz.name }), confirmLabel: t('channeladmin.delete-forever'), danger: true }))) return;
+                  await save(path + '?permanent=true', 'DELETE', undefined, t('channeladmin.deleted'));
                   load();
                 },
               },
             }),
           ]
         : [
-            el('button', { class: 'btn', text: 'Edit', attrs: { type: 'button' }, on: { click: () => edit(quiz) } }),
+            el('button', { class: 'btn', text: t('channeladmin.edit'), attrs: { type: 'button' }, on: { click: () => edit(quiz) } }),
             el('button', {
               class: 'btn',
-              text: published ? 'Unpublish' : 'Publish',
+              text: published ? t('channeladmin.unpublish') : t('channeladmin.publish'),
               attrs: { type: 'button' },
-              on: { click: async () => { await save(path, 'PATCH', { published: !published }, published ? 'Unpublished.' : 'Published.'); load(); } },
+              on: { click: async () => { await save(path, 'PATCH', { published: !published }, published ? t('channeladmin.unpublished-toast') : t('channeladmin.published-toast')); load(); } },
             }),
-            el('button', { class: 'btn btn-ghost', text: 'Delete', attrs: { type: 'button' }, on: { click: async () => { await save(path, 'DELETE', undefined, '“' + quiz.name + '” moved to the archive.'); load(); } } }),
+            el('button', { class: 'btn btn-ghost', text: t('channeladmin.delete'), attrs: { type: 'button' }, on: { click: async () => { await save(path, 'DELETE', undefined, t('channeladmin.archived-named', { name: quiz.name })); load(); } } }),
           ];
       return el('li', { class: 'admin-row', data: { id: quiz.id } }, [
         archived ? null : handle(quiz.name),
         el('span', { class: 'admin-row-title' }, [
           el('strong', { text: quiz.name }),
-          el('span', { class: 'admin-row-meta', text: quiz.questionCount + (quiz.questionCount === 1 ? ' question' : ' questions') }),
+          el('span', { class: 'admin-row-meta', text: t('channeladmin.quizzes.questions', { count: quiz.questionCount }) }),
         ]),
-        el('span', { class: 'badge ' + (published ? 'badge-live' : 'badge-draft'), text: published ? 'Published' : 'Draft' }),
+        el('span', { class: 'badge ' + (published ? 'badge-live' : 'badge-draft'), text: published ? t('channeladmin.published') : t('channeladmin.draft') }),
         el('span', { class: 'admin-row-actions' }, actions),
       ]);
     }),
@@ -120,28 +121,28 @@ let questionCount = 0;
 /** One question's editor: its text, its answers (each with a "right" box), add/remove. */
 function questionEditor(question, list) {
   const number = ++questionCount;
-  const text = el('input', { class: 'input quiz-question-text', attrs: { value: question ? question.text : '', maxlength: 500, 'aria-label': 'Question', placeholder: 'Question' } });
+  const text = el('input', { class: 'input quiz-question-text', attrs: { value: question ? question.text : '', maxlength: 500, 'aria-label': t('channeladmin.quizzes.question'), placeholder: t('channeladmin.quizzes.question') } });
   const answers = el('ol', { class: 'quiz-answer-rows' });
   const addAnswer = (answer) => {
     const row = el('li', { class: 'quiz-answer-row', data: { answerId: answer && answer.id ? answer.id : '' } }, [
-      el('input', { class: 'input quiz-answer-text', attrs: { value: answer ? answer.text : '', maxlength: 300, 'aria-label': 'Answer', placeholder: 'Answer' } }),
+      el('input', { class: 'input quiz-answer-text', attrs: { value: answer ? answer.text : '', maxlength: 300, 'aria-label': t('channeladmin.quizzes.answer'), placeholder: t('channeladmin.quizzes.answer') } }),
       el('label', { class: 'quiz-answer-right' }, [
         el('input', { class: 'quiz-answer-correct', attrs: { type: 'checkbox', checked: Boolean(answer && answer.correct) } }),
-        el('span', { text: 'Right' }),
+        el('span', { text: t('channeladmin.quizzes.right') }),
       ]),
-      el('button', { class: 'btn btn-ghost', text: 'Remove', attrs: { type: 'button', 'aria-label': 'Remove answer' }, on: { click: () => row.remove() } }),
+      el('button', { class: 'btn btn-ghost', text: t('channeladmin.remove'), attrs: { type: 'button', 'aria-label': t('channeladmin.quizzes.remove-answer') }, on: { click: () => row.remove() } }),
     ]);
     answers.append(row);
   };
   for (const answer of question ? question.answers : [null, null]) addAnswer(answer);
   const item = el('li', { class: 'quiz-question-row', data: { id: question && question.id ? question.id : 'new-' + number } }, [
-    handle('question'),
+    handle(t('channeladmin.quizzes.the-question')),
     el('div', { class: 'quiz-question-body' }, [
       text,
       answers,
       el('div', { class: 'quiz-question-actions' }, [
-        el('button', { class: 'btn', text: 'Add answer', attrs: { type: 'button' }, on: { click: () => addAnswer(null) } }),
-        el('button', { class: 'btn btn-ghost', text: 'Remove question', attrs: { type: 'button' }, on: { click: () => item.remove() } }),
+        el('button', { class: 'btn', text: t('channeladmin.quizzes.add-answer'), attrs: { type: 'button' }, on: { click: () => addAnswer(null) } }),
+        el('button', { class: 'btn btn-ghost', text: t('channeladmin.quizzes.remove-question'), attrs: { type: 'button' }, on: { click: () => item.remove() } }),
       ]),
     ]),
   ]);
@@ -168,31 +169,31 @@ async function edit(summary) {
     try {
       quiz = await api('/api/v1/channel/quizzes/' + encodeURIComponent(summary.id) + '?status=all');
     } catch (error) {
-      ctx.toast(error.message, { kind: 'error' });
+      ctx.toast(errorText(error), { kind: 'error' });
       return;
     }
   }
   const name = el('input', { class: 'input', attrs: { name: 'name', value: quiz ? quiz.quiz.name : '', maxlength: 200, required: true } });
   const description = el('textarea', { class: 'input', text: quiz ? quiz.quiz.description : '', attrs: { name: 'description', rows: 2, maxlength: 2000 } });
   const published = el('input', { attrs: { type: 'checkbox', checked: quiz ? Boolean(quiz.quiz.publishedAt) : false } });
-  const questions = el('ol', { class: 'quiz-question-rows', attrs: { 'aria-label': 'Questions' } });
+  const questions = el('ol', { class: 'quiz-question-rows', attrs: { 'aria-label': t('channeladmin.quizzes.questions-label') } });
   makeReorderable(questions, () => {});
   for (const question of quiz ? quiz.questions : []) questionEditor(question, questions);
   if (!quiz) questionEditor(null, questions);
   const error = el('p', { class: 'form-error', attrs: { role: 'alert' } });
   const form = el('form', { class: 'admin-form', attrs: { novalidate: true } }, [
-    el('h2', { text: quiz ? 'Edit “' + quiz.quiz.name + '”' : 'New quiz' }),
-    el('label', { class: 'field' }, [el('span', { class: 'field-label', text: 'Name' }), name]),
-    el('label', { class: 'field' }, [el('span', { class: 'field-label', text: 'Description' }), description]),
-    el('label', { class: 'admin-check' }, [published, el('span', { text: 'Published' })]),
-    el('h3', { text: 'Questions' }),
-    el('p', { class: 'field-hint', text: 'Tick the right answer (more than one may be right). Drag a question by its handle, or focus the handle and use the arrow keys, to reorder.' }),
+    el('h2', { text: quiz ? t('channeladmin.edit-named', { name: quiz.quiz.name }) : t('channeladmin.quizzes.new') }),
+    el('label', { class: 'field' }, [el('span', { class: 'field-label', text: t('channeladmin.name') }), name]),
+    el('label', { class: 'field' }, [el('span', { class: 'field-label', text: t('channeladmin.description') }), description]),
+    el('label', { class: 'admin-check' }, [published, el('span', { text: t('channeladmin.published') })]),
+    el('h3', { text: t('channeladmin.quizzes.questions-label') }),
+    el('p', { class: 'field-hint', text: t('channeladmin.quizzes.hint') }),
     questions,
-    el('button', { class: 'btn admin-add-question', text: 'Add question', attrs: { type: 'button' }, on: { click: () => questionEditor(null, questions).focus() } }),
+    el('button', { class: 'btn admin-add-question', text: t('channeladmin.quizzes.add-question'), attrs: { type: 'button' }, on: { click: () => questionEditor(null, questions).focus() } }),
     error,
     el('div', { class: 'admin-form-actions' }, [
-      el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' }, on: { click: closeForm } }),
-      el('button', { class: 'btn btn-primary', text: 'Save', attrs: { type: 'submit' } }),
+      el('button', { class: 'btn', text: t('channeladmin.cancel'), attrs: { type: 'button' }, on: { click: closeForm } }),
+      el('button', { class: 'btn btn-primary', text: t('channeladmin.save'), attrs: { type: 'submit' } }),
     ]),
   ]);
   parts.form.replaceChildren(form);
@@ -205,11 +206,11 @@ async function edit(summary) {
     try {
       if (quiz) await api('/api/v1/channel/quizzes/' + encodeURIComponent(quiz.quiz.id), { method: 'PATCH', body });
       else await api('/api/v1/channel/quizzes', { method: 'POST', body });
-      ctx.toast(quiz ? 'Saved.' : 'Quiz added.');
+      ctx.toast(quiz ? t('channeladmin.saved') : t('channeladmin.quizzes.added'));
       closeForm();
       load();
     } catch (failure) {
-      error.textContent = failure.message;
+      error.textContent = errorText(failure);
     }
   });
 }

@@ -10,6 +10,7 @@
 // [data-role=track-upload] (a file input).
 
 import { api } from '../api.js';
+import { errorText, formatNumber, t } from '../i18n.js';
 import { el, icon, confirmDialog } from '../ui.js';
 
 let ctx = null;
@@ -35,7 +36,7 @@ function toast(message) {
 }
 
 function failed(error) {
-  toast(error.message || 'That did not work.');
+  toast(error && (error.code || error.message) ? errorText(error) : t('channeladmin.radio.failed'));
 }
 
 /** A row that moves with drag and drop, or Alt+Arrow keys on its handle; `moved(ids)` saves. */
@@ -77,25 +78,25 @@ function makeSortable(tbody, moved) {
 function moveHandle(label) {
   return el('button', {
     class: 'btn btn-icon radio-move',
-    attrs: { type: 'button', 'data-role': 'move', 'aria-label': `Move ${label} (Alt+Up or Alt+Down)`, title: 'Drag, or Alt+Up/Down' },
+    attrs: { type: 'button', 'data-role': 'move', 'aria-label': t('channeladmin.move-alt-arrows', { name: label }), title: t('channeladmin.drag-title') },
   }, [icon('move')]);
 }
 
 // MARK: Stations
 
 async function showStations(filter = 'all') {
-  const add = el('button', { class: 'btn btn-primary', attrs: { type: 'button', 'data-role': 'radio-add' }, on: { click: () => editStation(null) } }, [icon('plus'), el('span', { text: 'Add station' })]);
-  const select = el('select', { class: 'input', attrs: { 'data-role': 'radio-filter', 'aria-label': 'Show' }, on: { change: () => showStations(select.value) } }, [
-    el('option', { text: 'All', attrs: { value: 'all', selected: filter === 'all' } }),
-    el('option', { text: 'Archived', attrs: { value: 'archived', selected: filter === 'archived' } }),
+  const add = el('button', { class: 'btn btn-primary', attrs: { type: 'button', 'data-role': 'radio-add' }, on: { click: () => editStation(null) } }, [icon('plus'), el('span', { text: t('channeladmin.radio.add') })]);
+  const select = el('select', { class: 'input', attrs: { 'data-role': 'radio-filter', 'aria-label': t('channeladmin.show') }, on: { change: () => showStations(select.value) } }, [
+    el('option', { text: t('channeladmin.all'), attrs: { value: 'all', selected: filter === 'all' } }),
+    el('option', { text: t('channeladmin.archived'), attrs: { value: 'archived', selected: filter === 'archived' } }),
   ]);
   const tbody = el('tbody');
   const table = el('table', { class: 'admin-table', attrs: { 'data-role': 'radio-admin-table' } }, [
-    el('thead', {}, [el('tr', {}, ['', 'Name', 'Now playing', 'Tracks', 'Status', ''].map((t) => el('th', { text: t })))]),
+    el('thead', {}, [el('tr', {}, ['', t('channeladmin.name'), t('channeladmin.radio.now-playing'), t('channeladmin.radio.tracks'), t('channeladmin.status'), ''].map((label) => el('th', { text: label })))]),
     tbody,
   ]);
   root.replaceChildren(
-    el('div', { class: 'admin-head' }, [el('h1', { text: 'Radio' }), select, filter === 'all' ? add : null]),
+    el('div', { class: 'admin-head' }, [el('h1', { text: t('channeladmin.radio') }), select, filter === 'all' ? add : null]),
     el('div', { class: 'admin-table-wrap' }, [table]),
   );
   let radios;
@@ -105,32 +106,32 @@ async function showStations(filter = 'all') {
     return failed(error);
   }
   if (!radios.length) {
-    tbody.append(el('tr', {}, [el('td', { attrs: { colspan: 6 }, class: 'admin-empty', text: filter === 'archived' ? 'Nothing archived.' : 'No stations yet: add one.' })]));
+    tbody.append(el('tr', {}, [el('td', { attrs: { colspan: 6 }, class: 'admin-empty', text: filter === 'archived' ? t('channeladmin.radio.nothing-archived') : t('channeladmin.radio.none') })]));
   }
   for (const radio of radios) {
     const published = radio.publishedAt !== null;
     const actions = filter === 'archived'
       ? [
-          el('button', { class: 'btn', attrs: { type: 'button' }, text: 'Restore', on: { click: () => act(api(`/api/v1/channel/radios/${radio.id}/restore`, { method: 'POST' }), filter) } }),
-          el('button', { class: 'btn btn-danger', attrs: { type: 'button' }, text: 'Delete for ever', on: { click: () => deleteForEver(radio) } }),
+          el('button', { class: 'btn', attrs: { type: 'button' }, text: t('channeladmin.restore'), on: { click: () => act(api(`/api/v1/channel/radios/${radio.id}/restore`, { method: 'POST' }), filter) } }),
+          el('button', { class: 'btn btn-danger', attrs: { type: 'button' }, text: t('channeladmin.delete-forever'), on: { click: () => deleteForEver(radio) } }),
         ]
       : [
-          el('a', { class: 'btn', attrs: { href: `#radio/${radio.id}` }, text: 'Tracks' }),
-          el('button', { class: 'btn', attrs: { type: 'button' }, text: 'Edit', on: { click: () => editStation(radio) } }),
-          el('button', { class: 'btn', attrs: { type: 'button', 'data-role': 'publish' }, text: published ? 'Unpublish' : 'Publish', on: { click: () => act(api(`/api/v1/channel/radios/${radio.id}`, { method: 'PATCH', body: { published: !published } }), filter) } }),
-          el('button', { class: 'btn btn-danger', attrs: { type: 'button' }, text: 'Delete', on: { click: () => act(api(`/api/v1/channel/radios/${radio.id}`, { method: 'DELETE' }), filter, 'Archived: restore it from Archived.') } }),
+          el('a', { class: 'btn', attrs: { href: `#radio/${radio.id}` }, text: t('channeladmin.radio.tracks') }),
+          el('button', { class: 'btn', attrs: { type: 'button' }, text: t('channeladmin.edit'), on: { click: () => editStation(radio) } }),
+          el('button', { class: 'btn', attrs: { type: 'button', 'data-role': 'publish' }, text: published ? t('channeladmin.unpublish') : t('channeladmin.publish'), on: { click: () => act(api(`/api/v1/channel/radios/${radio.id}`, { method: 'PATCH', body: { published: !published } }), filter) } }),
+          el('button', { class: 'btn btn-danger', attrs: { type: 'button' }, text: t('channeladmin.delete'), on: { click: () => act(api(`/api/v1/channel/radios/${radio.id}`, { method: 'DELETE' }), filter, t('channeladmin.radio.archived-toast')) } }),
         ];
     tbody.append(el('tr', { attrs: { 'data-id': radio.id, draggable: filter === 'all' ? 'true' : null } }, [
       el('td', {}, [filter === 'all' ? moveHandle(radio.name) : null]),
       el('td', {}, [el('strong', { text: radio.name }), el('div', { class: 'admin-sub', text: radio.description })]),
-      el('td', { text: radio.nowPlaying ? `${radio.nowPlaying.title}${radio.nowPlaying.artist ? ' · ' + radio.nowPlaying.artist : ''}` : '—' }),
-      el('td', { text: String(radio.trackCount) }),
-      el('td', {}, [el('span', { class: `admin-badge ${published ? 'is-on' : ''}`, text: published ? 'Published' : 'Draft' })]),
+      el('td', { text: radio.nowPlaying ? (radio.nowPlaying.artist ? t('channel.radio.track-by', { title: radio.nowPlaying.title, artist: radio.nowPlaying.artist }) : radio.nowPlaying.title) : '—' }),
+      el('td', { text: formatNumber(radio.trackCount) }),
+      el('td', {}, [el('span', { class: `admin-badge ${published ? 'is-on' : ''}`, text: published ? t('channeladmin.published') : t('channeladmin.draft') })]),
       el('td', { class: 'admin-actions' }, actions),
     ]));
   }
   if (filter === 'all') {
-    makeSortable(tbody, (ids) => api('/api/v1/channel/radios/order', { method: 'POST', body: { ids } }).then(() => toast('Order saved.'), failed));
+    makeSortable(tbody, (ids) => api('/api/v1/channel/radios/order', { method: 'POST', body: { ids } }).then(() => toast(t('channeladmin.order-saved')), failed));
   }
 }
 
@@ -145,7 +146,7 @@ async function act(promise, filter, message) {
 }
 
 async function deleteForEver(radio) {
-  const ok = await confirmDialog({ title: 'Delete for ever?', message: `“${radio.name}” and its tracks will be gone.`, confirmLabel: 'Delete for ever', danger: true });
+  const ok = await confirmDialog({ title: t('channeladmin.delete-forever-title'), message: t('channeladmin.radio.delete-forever-message', { name: radio.name }), confirmLabel: t('channeladmin.delete-forever'), danger: true });
   if (ok) act(api(`/api/v1/channel/radios/${radio.id}?permanent=true`, { method: 'DELETE' }), 'archived');
 }
 
@@ -162,11 +163,11 @@ function editStation(radio) {
   const error = el('p', { class: 'admin-error', attrs: { role: 'alert' } });
   const dialog = el('dialog', { class: 'admin-dialog' });
   const form = el('form', { attrs: { method: 'dialog' } }, [
-    el('h2', { text: radio ? 'Edit station' : 'Add station' }),
-    field('Name', name), field('Description', description), field('Website', website), error,
+    el('h2', { text: radio ? t('channeladmin.radio.edit') : t('channeladmin.radio.add') }),
+    field(t('channeladmin.name'), name), field(t('channeladmin.description'), description), field(t('channeladmin.website'), website), error,
     el('div', { class: 'admin-dialog-actions' }, [
-      el('button', { class: 'btn', attrs: { type: 'button' }, text: 'Cancel', on: { click: () => dialog.close() } }),
-      el('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-role': 'radio-save' }, text: 'Save' }),
+      el('button', { class: 'btn', attrs: { type: 'button' }, text: t('channeladmin.cancel'), on: { click: () => dialog.close() } }),
+      el('button', { class: 'btn btn-primary', attrs: { type: 'submit', 'data-role': 'radio-save' }, text: t('channeladmin.save') }),
     ]),
   ]);
   form.addEventListener('submit', async (event) => {
@@ -178,7 +179,7 @@ function editStation(radio) {
       dialog.close();
       showStations('all');
     } catch (e) {
-      error.textContent = e.message;
+      error.textContent = errorText(e);
     }
   });
   dialog.append(form);
@@ -205,22 +206,22 @@ async function showStation(id) {
   });
   const tbody = el('tbody');
   root.replaceChildren(
-    el('a', { class: 'btn admin-back', attrs: { href: '#radio' } }, [icon('chevron-left'), el('span', { text: 'Stations' })]),
+    el('a', { class: 'btn admin-back', attrs: { href: '#radio' } }, [el('span', { class: 'flip-inline' }, [icon('chevron-left')]), el('span', { text: t('channeladmin.radio.stations') })]),
     el('div', { class: 'admin-head' }, [
       el('h1', { text: radio.name }),
-      el('label', { class: 'btn btn-primary', attrs: { for: 'track-upload' } }, [icon('upload'), el('span', { text: 'Upload tracks' })]),
+      el('label', { class: 'btn btn-primary', attrs: { for: 'track-upload' } }, [icon('upload'), el('span', { text: t('channeladmin.radio.upload') })]),
       input,
     ]),
-    el('p', { class: 'admin-hint', text: 'The tracks play in this order, then from the top again. MP3, M4A, WAV, OGG or FLAC.' }),
+    el('p', { class: 'admin-hint', text: t('channeladmin.radio.tracks-hint') }),
     uploads,
     el('div', { class: 'admin-table-wrap' }, [
       el('table', { class: 'admin-table', attrs: { 'data-role': 'track-table' } }, [
-        el('thead', {}, [el('tr', {}, ['', 'Title', 'Artist', 'Website', 'Length', 'Status', ''].map((t) => el('th', { text: t })))]),
+        el('thead', {}, [el('tr', {}, ['', t('channeladmin.title'), t('channeladmin.radio.artist'), t('channeladmin.website'), t('channeladmin.radio.length'), t('channeladmin.status'), ''].map((label) => el('th', { text: label })))]),
         tbody,
       ]),
     ]),
   );
-  makeSortable(tbody, (ids) => api(`/api/v1/channel/radios/${id}/tracks/order`, { method: 'PUT', body: { ids } }).then(() => toast('Schedule saved.'), failed));
+  makeSortable(tbody, (ids) => api(`/api/v1/channel/radios/${id}/tracks/order`, { method: 'PUT', body: { ids } }).then(() => toast(t('channeladmin.radio.schedule-saved')), failed));
   await renderTracks(id, tbody);
 }
 
@@ -230,12 +231,12 @@ function lengthText(seconds) {
 }
 
 function statusText(track) {
-  if (track.status === 'failed') return track.error?.message || 'Failed';
-  if (track.status === 'ready') return 'Ready';
+  if (track.status === 'failed') return track.error ? errorText(track.error) : t('channeladmin.radio.track-failed');
+  if (track.status === 'ready') return t('channeladmin.radio.track-ready');
   if (track.progress && track.progress.total) {
-    return `Preparing… ${Math.round((track.progress.done / track.progress.total) * 100)} %`;
+    return t('channeladmin.radio.preparing-percent', { percent: Math.round((track.progress.done / track.progress.total) * 100) });
   }
-  return track.status === 'queued' ? 'Waiting…' : 'Preparing…';
+  return track.status === 'queued' ? t('channeladmin.radio.waiting') : t('channeladmin.radio.preparing');
 }
 
 async function renderTracks(id, tbody) {
@@ -254,7 +255,7 @@ async function renderTracks(id, tbody) {
   }
   tbody.replaceChildren();
   if (!tracks.length) {
-    tbody.append(el('tr', {}, [el('td', { attrs: { colspan: 7 }, class: 'admin-empty', text: 'No tracks yet: upload some.' })]));
+    tbody.append(el('tr', {}, [el('td', { attrs: { colspan: 7 }, class: 'admin-empty', text: t('channeladmin.radio.no-tracks') })]));
   }
   for (const track of tracks) {
     const save = (key) => async (event) => {
@@ -262,21 +263,21 @@ async function renderTracks(id, tbody) {
       try {
         await api(`/api/v1/channel/radios/${id}/tracks/${track.id}`, { method: 'PATCH', body: { [key]: event.target.value || (key === 'website' ? null : '') } });
         track[key] = event.target.value;
-        toast('Saved.');
+        toast(t('channeladmin.saved'));
       } catch (error) {
         failed(error);
         event.target.value = track[key] || '';
       }
     };
-    const text = (key, label, type = 'text') => el('input', { class: 'admin-inline', attrs: { type, value: track[key] || '', 'aria-label': `${label} of ${track.title}`, 'data-field': key }, on: { change: save(key) } });
+    const text = (key, label, type = 'text') => el('input', { class: 'admin-inline', attrs: { type, value: track[key] || '', 'aria-label': t('channeladmin.radio.field-of', { field: label, title: track.title }), 'data-field': key }, on: { change: save(key) } });
     tbody.append(el('tr', { attrs: { 'data-id': track.id, 'data-status': track.status, draggable: 'true' } }, [
       el('td', {}, [moveHandle(track.title)]),
-      el('td', {}, [text('title', 'Title')]),
-      el('td', {}, [text('artist', 'Artist')]),
-      el('td', {}, [text('website', 'Website', 'url')]),
+      el('td', {}, [text('title', t('channeladmin.title'))]),
+      el('td', {}, [text('artist', t('channeladmin.radio.artist'))]),
+      el('td', {}, [text('website', t('channeladmin.website'), 'url')]),
       el('td', { text: track.status === 'ready' ? lengthText(track.duration) : '—' }),
       el('td', { class: track.status === 'failed' ? 'admin-error' : '', text: statusText(track) }),
-      el('td', {}, [el('button', { class: 'btn btn-icon', attrs: { type: 'button', 'aria-label': `Delete ${track.title}` }, on: { click: () => deleteTrack(id, track, tbody) } }, [icon('trash')])]),
+      el('td', {}, [el('button', { class: 'btn btn-icon', attrs: { type: 'button', 'aria-label': t('channeladmin.delete-named', { name: track.title }) }, on: { click: () => deleteTrack(id, track, tbody) } }, [icon('trash')])]),
     ]));
   }
   if (tracks.some((t) => t.status === 'queued' || t.status === 'processing')) {
@@ -285,7 +286,7 @@ async function renderTracks(id, tbody) {
 }
 
 async function deleteTrack(id, track, tbody) {
-  const ok = await confirmDialog({ title: 'Delete this track?', message: `“${track.title}” leaves the schedule.`, confirmLabel: 'Delete', danger: true });
+  const ok = await confirmDialog({ title: t('channeladmin.radio.delete-track-title'), message: t('channeladmin.radio.delete-track-message', { title: track.title }), confirmLabel: t('channeladmin.delete'), danger: true });
   if (!ok) return;
   try {
     await api(`/api/v1/channel/radios/${id}/tracks/${track.id}`, { method: 'DELETE' });
@@ -316,18 +317,18 @@ function upload(id, file, list) {
       if (tbody) renderTracks(id, tbody);
       return;
     }
-    let message = `The upload failed (${request.status}).`;
+    let message = t('channeladmin.radio.upload-failed', { status: request.status });
     try {
-      message = JSON.parse(request.responseText).error.message || message;
+      message = errorText(JSON.parse(request.responseText).error) || message;
     } catch (_) {
       // keep the status
     }
     item.classList.add('is-failed');
-    item.replaceChildren(el('span', { text: `${file.name}: ${message}` }), el('button', { class: 'btn btn-icon', attrs: { type: 'button', 'aria-label': 'Dismiss' }, on: { click: () => item.remove() } }, [icon('x')]));
+    item.replaceChildren(el('span', { text: t('channeladmin.file-message', { file: file.name, message }) }), el('button', { class: 'btn btn-icon', attrs: { type: 'button', 'aria-label': t('channeladmin.dismiss') }, on: { click: () => item.remove() } }, [icon('x')]));
   });
   request.addEventListener('error', () => {
     item.classList.add('is-failed');
-    item.textContent = `${file.name}: the server could not be reached.`;
+    item.textContent = t('channeladmin.file-message', { file: file.name, message: t('channeladmin.unreachable') });
   });
   const form = new FormData();
   form.append('file', file);

@@ -1,11 +1,12 @@
 // Reordering rows of a list by dragging their handle or, with the handle focused, by the arrow
 // keys (Up/Down moves one place, Home/End to the ends). The new order of ids is handed to
 // `onReorder` after each move; the list is reordered in place first.
+import { t } from '../i18n.js';
 import { el } from '../ui.js';
 
 /** A drag handle for a row with `data-id`; put it in the row. */
 export function handle(label) {
-  return el('button', { class: 'reorder-handle', text: '⠿', attrs: { type: 'button', 'aria-label': 'Move ' + label + ' (arrow keys)', draggable: 'true' } });
+  return el('button', { class: 'reorder-handle', text: '⠿', attrs: { type: 'button', 'aria-label': t('channeladmin.move-arrows', { name: label }), draggable: 'true' } });
 }
 
 /** Makes the rows (children with `data-id`) of `list` reorderable. */

@@ -3,6 +3,7 @@
 // "Current / Archived" switch.
 
 import { api } from '../api.js';
+import { t } from '../i18n.js';
 import { el, icon } from '../ui.js';
 
 export const BASE = '/api/v1/channel';
@@ -17,9 +18,9 @@ export function archiveSwitch(onChange) {
   const make = (label, value) => el('button', {
     class: 'cva-tab', text: label, attrs: { type: 'button', 'data-role': 'status-' + value, 'aria-pressed': String(value === 'all') },
   });
-  const current = make('Current', 'all');
-  const archived = make('Archived', 'archived');
-  const node = el('div', { class: 'cva-tabs', attrs: { role: 'group', 'aria-label': 'Show' } }, [current, archived]);
+  const current = make(t('channeladmin.current'), 'all');
+  const archived = make(t('channeladmin.archived'), 'archived');
+  const node = el('div', { class: 'cva-tabs', attrs: { role: 'group', 'aria-label': t('channeladmin.show') } }, [current, archived]);
   for (const button of [current, archived]) {
     button.addEventListener('click', () => {
       current.setAttribute('aria-pressed', String(button === current));
@@ -74,7 +75,7 @@ export function sortableRows(tbody, onOrder) {
 /** The drag handle of a row (focusable; Alt+Arrow moves the row). */
 export function reorderHandle(label) {
   return el('button', {
-    class: 'cva-handle', attrs: { type: 'button', draggable: 'true', 'data-role': 'reorder', 'aria-label': 'Move ' + label + ' (Alt+Arrow keys)', title: 'Drag, or Alt+Arrow keys' },
+    class: 'cva-handle', attrs: { type: 'button', draggable: 'true', 'data-role': 'reorder', 'aria-label': t('channeladmin.move-alt-arrows', { name: label }), title: t('channeladmin.drag-title') },
   }, [icon('move', 16)]);
 }
 

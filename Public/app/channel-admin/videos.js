@@ -5,6 +5,7 @@
 // Hooks for tests: [data-role=add-video], rows tr[data-id] with [data-role=edit|publish|archive|
 // restore|delete-forever], [data-role=status-all|status-archived].
 
+import { errorText, t } from '../i18n.js';
 import { el, modalDialog, confirmDialog } from '../ui.js';
 import {
   call, archiveSwitch, sortableRows, reorderHandle, rowButton, ensureStyles, clock, seconds,
@@ -18,31 +19,31 @@ let categories = [];
 export function mount(section, context) {
   ctx = context;
   ensureStyles();
-  const add = el('button', { class: 'btn btn-primary', text: 'Add video', attrs: { type: 'button', 'data-role': 'add-video' } });
+  const add = el('button', { class: 'btn btn-primary', text: t('channeladmin.videos.add'), attrs: { type: 'button', 'data-role': 'add-video' } });
   add.addEventListener('click', () => editDialog(null));
   tbody = el('tbody');
   sortableRows(tbody, async (ids) => {
     try {
       await call('/videos/order', { method: 'PUT', body: { ids } });
-      ctx.toast('Order saved.');
+      ctx.toast(t('channeladmin.order-saved'));
     } catch (error) {
-      ctx.toast(error.message);
+      ctx.toast(errorText(error));
       load();
     }
   });
   const table = el('table', { class: 'cva-table' }, [
     el('thead', {}, [el('tr', {}, [
-      el('th', { attrs: { scope: 'col' } }, [el('span', { class: 'visually-hidden', text: 'Order' })]),
-      el('th', { text: 'Video', attrs: { scope: 'col' } }),
-      el('th', { text: 'Category', attrs: { scope: 'col' } }),
-      el('th', { text: 'Status', attrs: { scope: 'col' } }),
-      el('th', { text: 'Actions', attrs: { scope: 'col' } }),
+      el('th', { attrs: { scope: 'col' } }, [el('span', { class: 'visually-hidden', text: t('channeladmin.order') })]),
+      el('th', { text: t('channeladmin.videos.video'), attrs: { scope: 'col' } }),
+      el('th', { text: t('channeladmin.videos.category'), attrs: { scope: 'col' } }),
+      el('th', { text: t('channeladmin.status'), attrs: { scope: 'col' } }),
+      el('th', { text: t('channeladmin.actions'), attrs: { scope: 'col' } }),
     ])]),
     tbody,
   ]);
   section.classList.add('cva');
   section.replaceChildren(
-    el('div', { class: 'cva-head' }, [el('h1', { text: 'Videos' }), archiveSwitch((value) => { status = value; load(); }), add]),
+    el('div', { class: 'cva-head' }, [el('h1', { text: t('channeladmin.videos') }), archiveSwitch((value) => { status = value; load(); }), add]),
     el('div', { class: 'cva-scroll' }, [table]),
   );
 }
@@ -58,23 +59,23 @@ async function load() {
       call('/videos?status=' + status + '&limit=100'), call('/videos/categories?status=all'),
     ]);
   } catch (error) {
-    tbody.replaceChildren(el('tr', {}, [el('td', { attrs: { colspan: 5 }, text: error.message })]));
+    tbody.replaceChildren(el('tr', {}, [el('td', { attrs: { colspan: 5 }, text: errorText(error) })]));
     return;
   }
   const name = (id) => (categories.find((c) => c.id === id) || {}).name || '—';
   tbody.replaceChildren(...videos.map((video) => {
     const published = Boolean(video.publishedAt);
-    const flags = [published ? 'Published' : 'Draft', video.free ? 'Free' : null, video.promoted ? 'Promoted' : null]
+    const flags = [published ? t('channeladmin.published') : t('channeladmin.draft'), video.free ? t('channeladmin.videos.free') : null, video.promoted ? t('channeladmin.videos.promoted') : null]
       .filter(Boolean).join(' · ');
     const actions = status === 'archived'
       ? [
-        rowButton('Restore', 'restore', () => act(video, 'restore')),
-        rowButton('Delete for ever', 'delete-forever', () => act(video, 'forever'), { danger: true }),
+        rowButton(t('channeladmin.restore'), 'restore', () => act(video, 'restore')),
+        rowButton(t('channeladmin.delete-forever'), 'delete-forever', () => act(video, 'forever'), { danger: true }),
       ]
       : [
-        rowButton('Edit', 'edit', () => editDialog(video)),
-        rowButton(published ? 'Unpublish' : 'Publish', 'publish', () => act(video, published ? 'unpublish' : 'publish')),
-        rowButton('Delete', 'archive', () => act(video, 'archive'), { danger: true }),
+        rowButton(t('channeladmin.edit'), 'edit', () => editDialog(video)),
+        rowButton(published ? t('channeladmin.unpublish') : t('channeladmin.publish'), 'publish', () => act(video, published ? 'unpublish' : 'publish')),
+        rowButton(t('channeladmin.delete'), 'archive', () => act(video, 'archive'), { danger: true }),
       ];
     return el('tr', { attrs: { 'data-id': video.id } }, [
       el('td', {}, [status === 'archived' ? null : reorderHandle(video.title)]),
@@ -89,7 +90,7 @@ async function load() {
   }));
   if (!videos.length) {
     tbody.replaceChildren(el('tr', {}, [el('td', {
-      attrs: { colspan: 5 }, class: 'cva-muted', text: status === 'archived' ? 'The archive is empty.' : 'No videos yet: add one from the library.',
+      attrs: { colspan: 5 }, class: 'cva-muted', text: status === 'archived' ? t('channeladmin.archive-empty') : t('channeladmin.videos.none'),
     })]));
   }
 }
@@ -99,24 +100,24 @@ async function act(video, action) {
   try {
     if (action === 'publish' || action === 'unpublish') {
       await call(path, { method: 'PATCH', body: { published: action === 'publish' } });
-      ctx.toast(action === 'publish' ? 'Published.' : 'Unpublished.');
+      ctx.toast(action === 'publish' ? t('channeladmin.published-toast') : t('channeladmin.unpublished-toast'));
     } else if (action === 'archive') {
       await call(path, { method: 'DELETE' });
-      ctx.toast('Moved to the archive.');
+      ctx.toast(t('channeladmin.archived-toast'));
     } else if (action === 'restore') {
       await call(path + '/restore', { method: 'POST' });
-      ctx.toast('Restored.');
+      ctx.toast(t('channeladmin.restored'));
     } else if (action === 'forever') {
       const sure = await confirmDialog({
-        title: 'Delete for ever?', message: `“${video.title}” leaves the channel for good (the library keeps its video).`,
-        confirmLabel: 'Delete for ever', danger: true,
+        title: t('channeladmin.delete-forever-title'), message: t('channeladmin.videos.delete-forever-message', { title: video.title }),
+        confirmLabel: t('channeladmin.delete-forever'), danger: true,
       });
       if (!sure) return;
       await call(path + '?permanent=true', { method: 'DELETE' });
-      ctx.toast('Deleted.');
+      ctx.toast(t('channeladmin.deleted'));
     }
   } catch (error) {
-    ctx.toast(error.message);
+    ctx.toast(errorText(error));
   }
   load();
 }
@@ -134,7 +135,7 @@ function parseChapters(text) {
   return text.split('\n').map((line) => line.trim()).filter(Boolean).map((line) => {
     const match = /^(\S+)\s+(.+)$/.exec(line);
     const start = match ? seconds(match[1]) : NaN;
-    if (!match || Number.isNaN(start)) throw new Error(`A chapter is “time title”, e.g. “1:30 The recipe”: ${line}`);
+    if (!match || Number.isNaN(start)) throw new Error(t('channeladmin.videos.chapter-invalid', { line }));
     return { start, title: match[2] };
   });
 }
@@ -145,17 +146,17 @@ async function editDialog(video) {
     try {
       library = await call('/videos/library');
     } catch (error) {
-      ctx.toast(error.message);
+      ctx.toast(errorText(error));
       return;
     }
     if (!library.length) {
-      ctx.toast('No ready video in your library: upload one there first.');
+      ctx.toast(t('channeladmin.videos.library-empty'));
       return;
     }
   }
   const top = categories.filter((c) => !c.parentId);
   if (!top.length) {
-    ctx.toast('Add a category first.');
+    ctx.toast(t('channeladmin.videos.category-first'));
     return;
   }
   const pick = el('select', { class: 'input', attrs: { name: 'videoId', 'data-role': 'library-video' } },
@@ -166,7 +167,7 @@ async function editDialog(video) {
   const sub = el('select', { class: 'input', attrs: { name: 'subcategoryId' } });
   const fillSubs = () => {
     const subs = categories.filter((c) => c.parentId === category.value);
-    sub.replaceChildren(el('option', { text: 'None', attrs: { value: '' } }),
+    sub.replaceChildren(el('option', { text: t('channeladmin.none'), attrs: { value: '' } }),
       ...subs.map((c) => el('option', { text: c.name, attrs: { value: c.id } })));
     sub.disabled = subs.length === 0;
   };
@@ -176,25 +177,25 @@ async function editDialog(video) {
   category.addEventListener('change', fillSubs);
   const description = el('textarea', { class: 'input', attrs: { name: 'description', rows: 4, maxlength: 10000 } });
   description.value = video ? video.description : '';
-  const chapters = el('textarea', { class: 'input', attrs: { name: 'chapters', rows: 4, placeholder: '0:00 Welcome\n1:30 The recipe' } });
+  const chapters = el('textarea', { class: 'input', attrs: { name: 'chapters', rows: 4, placeholder: t('channeladmin.videos.chapters-placeholder') } });
   chapters.value = video ? chaptersText(video.chapters) : '';
   const check = (name, label, on) => {
     const box = el('input', { attrs: { type: 'checkbox', name, checked: on } });
     return [box, el('label', { class: 'cva-check' }, [box, el('span', { text: label })])];
   };
-  const [free, freeLabel] = check('free', 'Free for everyone', video ? video.free : false);
-  const [promoted, promotedLabel] = check('promoted', 'Promoted (open to everyone, shown first)', video ? video.promoted : false);
-  const [publish, publishLabel] = check('published', 'Publish now', video ? Boolean(video.publishedAt) : true);
+  const [free, freeLabel] = check('free', t('channeladmin.videos.free-label'), video ? video.free : false);
+  const [promoted, promotedLabel] = check('promoted', t('channeladmin.videos.promoted-label'), video ? video.promoted : false);
+  const [publish, publishLabel] = check('published', t('channeladmin.publish-now'), video ? Boolean(video.publishedAt) : true);
   const error = el('p', { class: 'cva-error', attrs: { role: 'alert', hidden: true } });
-  const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
-  const save = el('button', { class: 'btn btn-primary', text: video ? 'Save' : 'Add', attrs: { type: 'submit', 'data-role': 'save' } });
+  const cancel = el('button', { class: 'btn', text: t('channeladmin.cancel'), attrs: { type: 'button' } });
+  const save = el('button', { class: 'btn btn-primary', text: video ? t('channeladmin.save') : t('channeladmin.add'), attrs: { type: 'submit', 'data-role': 'save' } });
   const body = [
-    video ? null : field('Library video', pick),
-    field('Title' + (video ? '' : ' (empty: the library title)'), title),
-    field('Category', category), field('Sub-category', sub), field('Description', description),
-    field('Chapters, one a line', chapters), freeLabel, promotedLabel, publishLabel, error,
+    video ? null : field(t('channeladmin.videos.library-video'), pick),
+    field(video ? t('channeladmin.title') : t('channeladmin.videos.title-empty'), title),
+    field(t('channeladmin.videos.category'), category), field(t('channeladmin.videos.subcategory'), sub), field(t('channeladmin.description'), description),
+    field(t('channeladmin.videos.chapters'), chapters), freeLabel, promotedLabel, publishLabel, error,
   ];
-  const { dialog, content } = modalDialog({ title: video ? 'Edit video' : 'Add a video', body, actions: [cancel, save], form: true });
+  const { dialog, content } = modalDialog({ title: video ? t('channeladmin.videos.edit-title') : t('channeladmin.videos.add-title'), body, actions: [cancel, save], form: true });
   cancel.addEventListener('click', () => dialog.close());
   content.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -215,12 +216,12 @@ async function editDialog(video) {
       if (video) await call('/videos/' + encodeURIComponent(video.id), { method: 'PATCH', body: payload });
       else await call('/videos', { method: 'POST', body: payload });
     } catch (problem) {
-      error.textContent = problem.message;
+      error.textContent = errorText(problem);
       error.hidden = false;
       return;
     }
     dialog.close();
-    ctx.toast(video ? 'Saved.' : 'Added.');
+    ctx.toast(video ? t('channeladmin.saved') : t('channeladmin.added'));
     load();
   });
 }

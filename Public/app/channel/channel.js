@@ -2,6 +2,7 @@
 // (mount/show, see ../sections.js), routed by the hash: #videos, #videos/<id>, #radio/<id>, #places/<id>,
 // #quizzes/<id>, #new. Phone first: the tabs sit at the bottom of a phone, at the top of a laptop.
 import { api, ApiError } from '../api.js';
+import { errorText, has, t } from '../i18n.js';
 import { sectionRouter } from '../sections.js';
 import { el, hydrateIcons, toast } from '../ui.js';
 
@@ -16,19 +17,42 @@ function showLimit(error, container) {
   const detail = (error && error.detail) || error || {};
   const box = el('div', { class: 'channel-limit', attrs: { role: 'alert' }, data: { limit: detail.limit || '' } }, [
     el('span', { class: 'channel-limit-icon', attrs: { 'data-icon': 'lock', 'data-icon-size': '28' } }),
-    el('h2', { class: 'channel-limit-title', text: detail.message || 'This is for members.' }),
-    el('p', { class: 'channel-limit-join', text: detail.join || (me && me.channel.membershipInfo) || '' }),
+    el('h2', { class: 'channel-limit-title', text: limitTitle(detail) }),
+    el('p', { class: 'channel-limit-join', text: joinText(detail.join || (me && me.channel.membershipInfo) || '') }),
   ]);
   const actions = el('div', { class: 'channel-limit-actions' });
   const joinUrl = detail.joinUrl || (me && me.channel.membershipURL);
-  if (joinUrl) actions.append(el('a', { class: 'btn btn-primary', text: 'Become a member', attrs: { href: joinUrl, rel: 'noopener' } }));
+  if (joinUrl) actions.append(el('a', { class: 'btn btn-primary', text: t('channel.limit.become-member'), attrs: { href: joinUrl, rel: 'noopener' } }));
   if (!me || !me.signedIn) {
-    actions.append(el('a', { class: 'btn', text: 'Sign in', attrs: { href: '/login?next=' + encodeURIComponent('/channel' + location.hash) } }));
+    actions.append(el('a', { class: 'btn', text: t('channel.sign-in'), attrs: { href: '/login?next=' + encodeURIComponent('/channel' + location.hash) } }));
   }
   if (actions.childElementCount) box.append(actions);
   hydrateIcons(box);
   if (container) container.replaceChildren(box);
   return box;
+}
+
+/**
+ * The limit's title in the page's language: the catalogue's message for the limit the server
+ * names (`channel.limit.<limit>`), else the server's own words, else a general one.
+ */
+function limitTitle(detail) {
+  const key = 'channel.limit.' + (detail.limit || '');
+  if (detail.limit && has(key)) return t(key);
+  return detail.message || t('channel.limit.members');
+}
+
+// The server's own words when its operator has written none (ChannelConfiguration.swift): shown
+// in the page's language instead. What an operator wrote is shown as written.
+const DEFAULT_JOIN = "Members see everything. Ask the channel's team to make your account a member.";
+const DEFAULT_NAME = 'Podium Channel';
+
+function joinText(text) {
+  return text === DEFAULT_JOIN ? t('channel.limit.join-default') : text;
+}
+
+function channelName(name) {
+  return !name || name === DEFAULT_NAME ? t('channel.name-default') : name;
 }
 
 /**
@@ -48,7 +72,7 @@ async function share({ title, text, url }) {
   }
   try {
     await navigator.clipboard.writeText(absolute);
-    toast('Link copied: ' + absolute, { kind: 'success' });
+    toast(t('channel.link-copied', { url: absolute }), { kind: 'success' });
   } catch (_) {
     toast(absolute);
   }
@@ -88,7 +112,7 @@ const route = sectionRouter({
   linkSelector: '.channel-tab',
   load: (name) => import('./' + name + '.js'),
   context,
-  failureText: 'This part of the channel could not be loaded.',
+  failureText: t('channel.section-failed'),
   failureClass: 'channel-empty',
 });
 
@@ -97,15 +121,15 @@ async function start() {
   try {
     me = await api('/api/v1/channel/me');
   } catch (error) {
-    toast(error.message, { kind: 'error' });
-    me = { key: '', signedIn: false, member: false, admin: false, name: null, channel: { name: 'Channel', membershipInfo: '', membershipURL: null } };
+    toast(errorText(error), { kind: 'error' });
+    me = { key: '', signedIn: false, member: false, admin: false, name: null, channel: { name: t('channel.name-default'), membershipInfo: '', membershipURL: null } };
   }
-  document.getElementById('channel-name').textContent = me.channel.name;
-  document.title = me.channel.name;
+  document.getElementById('channel-name').textContent = channelName(me.channel.name);
+  document.title = channelName(me.channel.name);
   document.getElementById('member-badge').hidden = !me.member;
   const account = document.getElementById('account-link');
   if (me.signedIn) {
-    account.textContent = me.admin ? 'Manage' : me.name || 'Account';
+    account.textContent = me.admin ? t('channel.manage') : me.name || t('channel.account');
     account.href = me.admin ? '/channel/admin' : '/library';
   } else {
     account.href = '/login?next=' + encodeURIComponent('/channel' + location.hash);

@@ -1,9 +1,10 @@
 // What is new: everything published since the person last looked (videos, radio, places,
 // quizzes), newest first. Opening the tab marks it seen, so the badge counts only what came after.
+import { errorText, formatDate, formatNumber, t } from '../i18n.js';
 import { el, hydrateIcons } from '../ui.js';
 
 const ICON = { video: 'film', radio: 'radio', place: 'map-pin', quiz: 'quiz' };
-const KIND = { video: 'Video', radio: 'Radio', place: 'Place', quiz: 'Quiz' };
+const KINDS = new Set(['video', 'radio', 'place', 'quiz']);
 
 let ctx;
 let root;
@@ -15,7 +16,7 @@ export function mount(section, context) {
   root = section;
   note = el('p', { class: 'channel-new-note' });
   list = el('ul', { class: 'channel-new-list', attrs: { id: 'new-items' } });
-  root.replaceChildren(el('h1', { text: 'New' }), note, list);
+  root.replaceChildren(el('h1', { text: t('channel.tab.new') }), note, list);
 }
 
 export async function show() {
@@ -23,14 +24,14 @@ export async function show() {
   try {
     feed = await ctx.api('/api/v1/channel/new');
   } catch (error) {
-    note.textContent = error.message;
+    note.textContent = errorText(error);
     return;
   }
   note.textContent = feed.lastSeenAt
-    ? 'Published since your last visit on ' + new Date(feed.lastSeenAt).toLocaleString() + '.'
-    : 'Published in the last month.';
+    ? t('channel.new.since', { date: formatDate(feed.lastSeenAt) })
+    : t('channel.new.last-month');
   if (feed.items.length === 0) {
-    list.replaceChildren(el('li', { class: 'channel-empty', text: 'Nothing new since your last visit.' }));
+    list.replaceChildren(el('li', { class: 'channel-empty', text: t('channel.new.nothing') }));
   } else {
     list.replaceChildren(...feed.items.map(item));
   }
@@ -48,11 +49,11 @@ function item(entry) {
   const link = el('a', { class: 'channel-new-item', attrs: { href: entry.url }, data: { kind: entry.kind } }, [
     el('span', { class: 'channel-new-icon', attrs: { 'data-icon': ICON[entry.kind] || 'bell' } }),
     el('span', { class: 'channel-new-text' }, [
-      el('span', { class: 'channel-new-kind', text: KIND[entry.kind] || entry.kind }),
+      el('span', { class: 'channel-new-kind', text: KINDS.has(entry.kind) ? t('channel.kind.' + entry.kind) : entry.kind }),
       el('span', { class: 'channel-new-title', text: entry.title }),
       entry.description ? el('span', { class: 'channel-new-desc', text: entry.description }) : null,
     ]),
-    el('time', { class: 'channel-new-time', text: new Date(entry.publishedAt).toLocaleDateString(), attrs: { datetime: entry.publishedAt } }),
+    el('time', { class: 'channel-new-time', text: formatDate(entry.publishedAt, { dateStyle: 'medium' }), attrs: { datetime: entry.publishedAt } }),
   ]);
   return el('li', {}, [link]);
 }
@@ -62,6 +63,6 @@ export function setBadge(count) {
   const badge = document.getElementById('new-count');
   if (!badge) return;
   badge.hidden = count === 0;
-  badge.textContent = count > 99 ? '99+' : String(count);
-  badge.setAttribute('aria-label', count + ' new');
+  badge.textContent = count > 99 ? t('channel.new.badge-many', { count: 99 }) : formatNumber(count);
+  badge.setAttribute('aria-label', t('channel.new.badge-label', { count }));
 }

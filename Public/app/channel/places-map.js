@@ -2,6 +2,8 @@
 // basemap the server serves at /tiles/ (OpenStreetMap tiles to zoom 6), for the audience's
 // places page and the admin's place form alike.
 
+import { t } from '../i18n.js';
+
 let leafletPromise = null;
 
 /** Loads Leaflet's stylesheet and module once; resolves with the module, or null if it is missing. */
@@ -37,7 +39,7 @@ export function loadLeaflet() {
 export async function createMap(container, basemap, { note } = {}) {
   const L = await loadLeaflet();
   if (!L) {
-    if (note) note('The map library is not installed on this server (libjs-leaflet).');
+    if (note) note(t('channel.map.no-library'));
     return null;
   }
   const map = L.map(container, {
@@ -58,7 +60,7 @@ export async function createMap(container, basemap, { note } = {}) {
       noWrap: false,
     }).addTo(map);
   } else if (note) {
-    note('No basemap installed: the map shows the places without the world behind them. (scripts/setup installs it.)');
+    note(t('channel.map.no-basemap'));
   }
   map.setView([20, 0], 1);
   return { L, map };

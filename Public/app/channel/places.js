@@ -3,6 +3,7 @@
 // A place's page has its address, phone, website, opening hours, a Directions button (members:
 // the device's maps app and OpenStreetMap; others: the membership message) and a share button.
 import { api } from '../api.js';
+import { errorText, formatNumber, t } from '../i18n.js';
 import { el, icon } from '../ui.js';
 import { createMap, fitTo } from './places-map.js';
 import { useStylesheet } from './stylesheet.js';
@@ -22,25 +23,25 @@ export async function mount(section, context) {
   parts.venue = el('img', { class: 'places-venue', attrs: { alt: '', hidden: true } });
   parts.search = el('input', {
     class: 'input places-search',
-    attrs: { type: 'search', placeholder: 'Search places', 'aria-label': 'Search places', maxlength: 200 },
+    attrs: { type: 'search', placeholder: t('channel.places.search'), 'aria-label': t('channel.places.search'), maxlength: 200 },
     on: { input: onSearch },
   });
   parts.near = el('button', {
     class: 'btn places-near',
-    text: 'Nearest first',
-    attrs: { type: 'button', 'aria-pressed': 'false', title: 'Sort by distance from where you are' },
+    text: t('channel.places.nearest'),
+    attrs: { type: 'button', 'aria-pressed': 'false', title: t('channel.places.nearest-title') },
     on: { click: toggleNear },
   });
-  parts.chips = el('div', { class: 'places-chips', attrs: { role: 'group', 'aria-label': 'Categories' } });
+  parts.chips = el('div', { class: 'places-chips', attrs: { role: 'group', 'aria-label': t('channel.videos.categories') } });
   parts.status = el('p', { class: 'places-status', attrs: { role: 'status' } });
-  parts.tabList = tabButton('list', 'List');
-  parts.tabMap = tabButton('map', 'Map');
-  parts.tabs = el('div', { class: 'places-tabs', attrs: { role: 'tablist', 'aria-label': 'Show' } }, [parts.tabList, parts.tabMap]);
-  parts.list = el('ul', { class: 'places-list', attrs: { id: 'places-list', 'aria-label': 'Places' } });
-  parts.listPanel = el('div', { class: 'places-panel places-list-panel', attrs: { role: 'tabpanel', 'aria-label': 'List' } }, [parts.list]);
+  parts.tabList = tabButton('list', t('channel.places.list'));
+  parts.tabMap = tabButton('map', t('channel.places.map'));
+  parts.tabs = el('div', { class: 'places-tabs', attrs: { role: 'tablist', 'aria-label': t('channel.places.show') } }, [parts.tabList, parts.tabMap]);
+  parts.list = el('ul', { class: 'places-list', attrs: { id: 'places-list', 'aria-label': t('channel.tab.places') } });
+  parts.listPanel = el('div', { class: 'places-panel places-list-panel', attrs: { role: 'tabpanel', 'aria-label': t('channel.places.list') } }, [parts.list]);
   parts.mapBox = el('div', { class: 'places-map', attrs: { id: 'places-map' } });
   parts.mapNote = el('p', { class: 'places-map-note', attrs: { hidden: true } });
-  parts.mapPanel = el('div', { class: 'places-panel places-map-panel', attrs: { role: 'tabpanel', 'aria-label': 'Map' } }, [
+  parts.mapPanel = el('div', { class: 'places-panel places-map-panel', attrs: { role: 'tabpanel', 'aria-label': t('channel.places.map') } }, [
     parts.mapNote,
     parts.mapBox,
   ]);
@@ -83,7 +84,7 @@ async function start() {
     const made = await createMap(parts.mapBox, info.basemap, { note: showMapNote });
     if (made) state.map = { ...made, markers: made.L.layerGroup().addTo(made.map) };
   } catch (error) {
-    parts.status.textContent = error.message;
+    parts.status.textContent = errorText(error);
   }
   await loadList();
 }
@@ -136,7 +137,7 @@ function renderChips() {
         },
       },
     });
-  parts.chips.replaceChildren(chip(null, 'All'), ...state.categories.map((c) => chip(c.id, c.name)));
+  parts.chips.replaceChildren(chip(null, t('channel.videos.chip-all')), ...state.categories.map((c) => chip(c.id, c.name)));
   parts.chips.hidden = state.categories.length === 0;
 }
 
@@ -156,10 +157,10 @@ function toggleNear() {
     return;
   }
   if (!navigator.geolocation) {
-    parts.status.textContent = 'This browser cannot tell where you are.';
+    parts.status.textContent = t('channel.places.no-geolocation');
     return;
   }
-  parts.status.textContent = 'Finding where you are…';
+  parts.status.textContent = t('channel.places.locating');
   navigator.geolocation.getCurrentPosition(
     (position) => {
       state.origin = { lat: position.coords.latitude, lon: position.coords.longitude };
@@ -167,7 +168,7 @@ function toggleNear() {
       loadList();
     },
     () => {
-      parts.status.textContent = 'Your location is not available (allow it in the browser to sort by distance).';
+      parts.status.textContent = t('channel.places.location-denied');
     },
     { enableHighAccuracy: false, timeout: 15000, maximumAge: 300000 },
   );
@@ -190,17 +191,17 @@ async function loadList() {
     state.places = places;
     renderList();
     renderMarkers();
-    parts.status.textContent = places.length === 0 ? (state.search ? 'No place matches your search.' : 'No places yet.') : '';
+    parts.status.textContent = places.length === 0 ? (state.search ? t('channel.places.no-match') : t('channel.places.none')) : '';
   } catch (error) {
-    if (load === listLoad) parts.status.textContent = error.message;
+    if (load === listLoad) parts.status.textContent = errorText(error);
   }
 }
 
 export function formatDistance(meters) {
   if (meters == null) return '';
-  if (meters < 1000) return Math.round(meters) + ' m';
-  if (meters < 100000) return (meters / 1000).toFixed(1) + ' km';
-  return Math.round(meters / 1000).toLocaleString() + ' km';
+  if (meters < 1000) return t('channel.places.meters', { distance: formatNumber(Math.round(meters)) });
+  if (meters < 100000) return t('channel.places.kilometers', { distance: formatNumber(meters / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
+  return t('channel.places.kilometers', { distance: formatNumber(Math.round(meters / 1000)) });
 }
 
 function categoryName(id) {
@@ -233,7 +234,7 @@ function renderMarkers() {
     points.push(point);
     const popup = el('div', { class: 'place-popup' }, [
       el('strong', { text: place.name }),
-      el('a', { class: 'btn btn-small', text: 'Details', attrs: { href: '#places/' + place.id } }),
+      el('a', { class: 'btn btn-small', text: t('channel.places.details'), attrs: { href: '#places/' + place.id } }),
     ]);
     L.marker(point, { title: place.name, alt: place.name, keyboard: true }).bindPopup(popup).addTo(markers);
   }
@@ -243,35 +244,35 @@ function renderMarkers() {
 }
 
 async function showDetail(id) {
-  parts.detail.replaceChildren(el('p', { class: 'places-status', text: 'Loading…' }));
+  parts.detail.replaceChildren(el('p', { class: 'places-status', text: t('channel.loading') }));
   let place;
   try {
     const near = state.origin ? '?near=' + state.origin.lat.toFixed(6) + ',' + state.origin.lon.toFixed(6) : '';
     place = await api('/api/v1/channel/pois/' + encodeURIComponent(id) + near);
   } catch (error) {
-    parts.detail.replaceChildren(backButton(), el('p', { class: 'places-status', text: error.message }));
+    parts.detail.replaceChildren(backButton(), el('p', { class: 'places-status', text: errorText(error) }));
     return;
   }
   const rows = [];
   const row = (label, value) => rows.push(el('dt', { text: label }), el('dd', {}, [value]));
-  if (place.address) row('Address', el('span', { class: 'place-address', text: place.address }));
-  if (place.openingHours) row('Opening hours', el('span', { class: 'place-hours', text: place.openingHours }));
-  if (place.phone) row('Phone', el('a', { text: place.phone, attrs: { href: 'tel:' + place.phone.replace(/[^+0-9]/g, '') } }));
+  if (place.address) row(t('channel.places.address'), el('span', { class: 'place-address', text: place.address }));
+  if (place.openingHours) row(t('channel.places.hours'), el('span', { class: 'place-hours', text: place.openingHours }));
+  if (place.phone) row(t('channel.places.phone'), el('a', { text: place.phone, attrs: { href: 'tel:' + place.phone.replace(/[^+0-9]/g, '') } }));
   if (place.website) {
-    row('Website', el('a', { text: place.website.replace(/^https?:\/\//, ''), attrs: { href: place.website, rel: 'noopener', target: '_blank' } }));
+    row(t('channel.places.website'), el('a', { text: place.website.replace(/^https?:\/\//, ''), attrs: { href: place.website, rel: 'noopener', target: '_blank' } }));
   }
-  if (place.distanceMeters != null) row('Distance', el('span', { text: formatDistance(place.distanceMeters) }));
+  if (place.distanceMeters != null) row(t('channel.places.distance'), el('span', { text: formatDistance(place.distanceMeters) }));
   const directions = el('div', { class: 'place-directions' });
   const actions = el('div', { class: 'place-actions' }, [
     el('button', { class: 'btn btn-primary place-directions-button', attrs: { type: 'button' }, on: { click: () => openDirections(place, directions) } }, [
       icon('pass', 18),
-      el('span', { text: 'Directions' }),
+      el('span', { text: t('channel.places.directions') }),
     ]),
     el('button', {
       class: 'btn place-share',
       attrs: { type: 'button' },
       on: { click: () => ctx.share({ title: place.name, text: place.address || place.name, url: '/c/place/' + encodeURIComponent(place.id) }) },
-    }, [icon('share', 18), el('span', { text: 'Share' })]),
+    }, [icon('share', 18), el('span', { text: t('channel.share') })]),
   ]);
   parts.detail.replaceChildren(...[
     backButton(),
@@ -286,14 +287,14 @@ async function showDetail(id) {
 }
 
 function backButton() {
-  return el('a', { class: 'btn btn-ghost place-back', attrs: { href: '#places' } }, [el('span', { text: '← All places' })]);
+  return el('a', { class: 'btn btn-ghost place-back', attrs: { href: '#places' } }, [el('span', { class: 'flip-inline', text: '←', attrs: { 'aria-hidden': 'true' } }), el('span', { text: t('channel.places.all') })]);
 }
 
 /** Members have the links in the place already; others ask, and are told how to become one. */
 async function openDirections(place, container) {
   if (place.directions) {
     container.replaceChildren(...[
-      el('a', { class: 'btn place-geo', text: 'Open in maps app', attrs: { href: place.directions.geo } }),
+      el('a', { class: 'btn place-geo', text: t('channel.places.open-maps'), attrs: { href: place.directions.geo } }),
       el('a', { class: 'btn place-osm', text: 'OpenStreetMap', attrs: { href: place.directions.osm, rel: 'noopener', target: '_blank' } }),
     ].filter(Boolean));
     return;
@@ -303,6 +304,6 @@ async function openDirections(place, container) {
     openDirections(place, container);
   } catch (error) {
     if (error.code === 'membership_required') ctx.showLimit(error, container);
-    else container.replaceChildren(el('p', { class: 'places-status', text: error.message }));
+    else container.replaceChildren(el('p', { class: 'places-status', text: errorText(error) }));
   }
 }

@@ -3,6 +3,7 @@
 // is taken one question at a time: choosing an answer moves on; the score comes at the end,
 // scored by the server, with the right answers and a share button.
 import { api } from '../api.js';
+import { errorText, formatDate, formatList, t } from '../i18n.js';
 import { el, icon } from '../ui.js';
 import { useStylesheet } from './stylesheet.js';
 
@@ -30,48 +31,48 @@ export function show(route) {
 }
 
 function dateText(iso) {
-  return iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '';
+  return iso ? formatDate(iso, { year: 'numeric', month: 'short', day: 'numeric' }) : '';
 }
 
 function scoreText(result) {
-  return result ? 'Best ' + result.bestScore + '/' + result.total : 'Not taken yet';
+  return result ? t('channel.quiz.best', { score: result.bestScore, total: result.total }) : t('channel.quiz.not-taken');
 }
 
 async function loadList() {
-  parts.list.replaceChildren(el('p', { class: 'quiz-status', text: 'Loading…' }));
+  parts.list.replaceChildren(el('p', { class: 'quiz-status', text: t('channel.loading') }));
   let quizzes;
   try {
     quizzes = await api('/api/v1/channel/quizzes');
   } catch (error) {
-    parts.list.replaceChildren(el('p', { class: 'quiz-status', text: error.message }));
+    parts.list.replaceChildren(el('p', { class: 'quiz-status', text: errorText(error) }));
     return;
   }
   if (quizzes.length === 0) {
-    parts.list.replaceChildren(el('p', { class: 'quiz-status', text: 'No quizzes yet.' }));
+    parts.list.replaceChildren(el('p', { class: 'quiz-status', text: t('channel.quiz.none') }));
     return;
   }
   const [current, ...archive] = quizzes;
   parts.list.replaceChildren(...[
-    el('h2', { class: 'quiz-heading', text: 'Current quiz' }),
+    el('h2', { class: 'quiz-heading', text: t('channel.quiz.current') }),
     quizCard(current, true),
-    archive.length ? el('h2', { class: 'quiz-heading', text: 'Archive' }) : null,
-    archive.length ? el('ul', { class: 'quiz-archive', attrs: { 'aria-label': 'Archive' } }, archive.map((q) => el('li', {}, [quizCard(q, false)]))) : null,
+    archive.length ? el('h2', { class: 'quiz-heading', text: t('channel.quiz.archive') }) : null,
+    archive.length ? el('ul', { class: 'quiz-archive', attrs: { 'aria-label': t('channel.quiz.archive') } }, archive.map((q) => el('li', {}, [quizCard(q, false)]))) : null,
   ].filter(Boolean));
 }
 
 function quizCard(quiz, current) {
-  const meta = [dateText(quiz.publishedAt), quiz.questionCount + (quiz.questionCount === 1 ? ' question' : ' questions')].join(' · ');
+  const meta = [dateText(quiz.publishedAt), t('channel.quiz.questions', { count: quiz.questionCount })].join(' · ');
   return el('a', { class: 'quiz-card' + (current ? ' quiz-current' : ''), data: { id: quiz.id }, attrs: { href: '#quizzes/' + quiz.id } }, [
     el('span', { class: 'quiz-name', text: quiz.name }),
     quiz.description && current ? el('span', { class: 'quiz-description', text: quiz.description }) : null,
     el('span', { class: 'quiz-meta', text: meta }),
     el('span', { class: 'quiz-score', text: scoreText(quiz.result) }),
-    quiz.membersOnly ? el('span', { class: 'quiz-lock' }, [icon('lock', 14), el('span', { text: 'Members' })]) : null,
+    quiz.membersOnly ? el('span', { class: 'quiz-lock' }, [icon('lock', 14), el('span', { text: t('channel.members-only') })]) : null,
   ]);
 }
 
 async function start(id) {
-  parts.take.replaceChildren(el('p', { class: 'quiz-status', text: 'Loading…' }));
+  parts.take.replaceChildren(el('p', { class: 'quiz-status', text: t('channel.loading') }));
   let body;
   try {
     body = await api('/api/v1/channel/quizzes/' + encodeURIComponent(id));
@@ -79,19 +80,19 @@ async function start(id) {
     const box = el('div', { class: 'quiz-limit' });
     parts.take.replaceChildren(backLink(), box);
     if (error.code === 'membership_required') ctx.showLimit(error, box);
-    else box.append(el('p', { class: 'quiz-status', text: error.message }));
+    else box.append(el('p', { class: 'quiz-status', text: errorText(error) }));
     return;
   }
   run = { quiz: body.quiz, questions: body.questions, index: 0, choices: [] };
   if (run.questions.length === 0) {
-    parts.take.replaceChildren(backLink(), el('p', { class: 'quiz-status', text: 'This quiz has no questions yet.' }));
+    parts.take.replaceChildren(backLink(), el('p', { class: 'quiz-status', text: t('channel.quiz.no-questions') }));
     return;
   }
   renderQuestion();
 }
 
 function backLink() {
-  return el('a', { class: 'btn btn-ghost quiz-back', attrs: { href: '#quizzes' } }, [el('span', { text: '← All quizzes' })]);
+  return el('a', { class: 'btn btn-ghost quiz-back', attrs: { href: '#quizzes' } }, [el('span', { class: 'flip-inline', text: '←', attrs: { 'aria-hidden': 'true' } }), el('span', { text: t('channel.quiz.all') })]);
 }
 
 function renderQuestion() {
@@ -104,7 +105,7 @@ function renderQuestion() {
   bar.style.width = (index / questions.length) * 100 + '%';
   const answers = el(
     'div',
-    { class: 'quiz-answers', attrs: { role: 'group', 'aria-label': 'Answers' } },
+    { class: 'quiz-answers', attrs: { role: 'group', 'aria-label': t('channel.quiz.answers') } },
     question.answers.map((answer) =>
       el('button', {
         class: 'quiz-answer',
@@ -118,7 +119,7 @@ function renderQuestion() {
   parts.take.replaceChildren(...[
     backLink(),
     el('h2', { class: 'quiz-title', text: quiz.name }),
-    el('p', { class: 'quiz-count', text: 'Question ' + (index + 1) + ' of ' + questions.length }),
+    el('p', { class: 'quiz-count', text: t('channel.quiz.progress', { index: index + 1, count: questions.length }) }),
     progress,
     el('p', { class: 'quiz-question', text: question.text, attrs: { id: 'quiz-question' } }),
     answers,
@@ -135,7 +136,7 @@ function choose(questionId, answerId) {
 }
 
 async function finish() {
-  parts.take.replaceChildren(el('p', { class: 'quiz-status', text: 'Scoring…' }));
+  parts.take.replaceChildren(el('p', { class: 'quiz-status', text: t('channel.quiz.scoring') }));
   let result;
   try {
     result = await api('/api/v1/channel/quizzes/' + encodeURIComponent(run.quiz.id) + '/attempts', {
@@ -143,7 +144,7 @@ async function finish() {
       body: { answers: run.choices },
     });
   } catch (error) {
-    parts.take.replaceChildren(backLink(), el('p', { class: 'quiz-status', text: error.message }));
+    parts.take.replaceChildren(backLink(), el('p', { class: 'quiz-status', text: errorText(error) }));
     return;
   }
   const byQuestion = new Map(result.questions.map((q) => [q.questionId, q]));
@@ -153,7 +154,7 @@ async function finish() {
     return el('li', { class: 'quiz-review-item ' + (outcome.correct ? 'right' : 'wrong') }, [
       el('span', { class: 'quiz-review-question', text: question.text }),
       el('span', { class: 'quiz-review-answer', text: (outcome.correct ? '✓ ' : '✗ ') + text(outcome.chosenAnswerId) }),
-      outcome.correct ? null : el('span', { class: 'quiz-review-right', text: 'Right: ' + outcome.correctAnswerIds.map(text).join(', ') }),
+      outcome.correct ? null : el('span', { class: 'quiz-review-right', text: t('channel.quiz.right-answer', { answers: formatList(outcome.correctAnswerIds.map(text)) }) }),
     ]);
   });
   const quiz = run.quiz;
@@ -161,11 +162,11 @@ async function finish() {
     backLink(),
     el('h2', { class: 'quiz-title', text: quiz.name }),
     el('div', { class: 'quiz-result', attrs: { role: 'status' } }, [
-      el('span', { class: 'quiz-result-score', text: result.score + ' / ' + result.total }),
-      el('span', { class: 'quiz-result-best', text: 'Your best: ' + result.bestScore + ' / ' + result.total }),
+      el('span', { class: 'quiz-result-score', text: t('channel.quiz.score', { score: result.score, total: result.total }) }),
+      el('span', { class: 'quiz-result-best', text: t('channel.quiz.your-best', { score: result.bestScore, total: result.total }) }),
     ]),
     el('div', { class: 'quiz-result-actions' }, [
-      el('button', { class: 'btn btn-primary quiz-again', text: 'Try again', attrs: { type: 'button' }, on: { click: () => start(quiz.id) } }),
+      el('button', { class: 'btn btn-primary quiz-again', text: t('channel.quiz.again'), attrs: { type: 'button' }, on: { click: () => start(quiz.id) } }),
       el('button', {
         class: 'btn quiz-share',
         attrs: { type: 'button' },
@@ -173,12 +174,12 @@ async function finish() {
           click: () =>
             ctx.share({
               title: quiz.name,
-              text: 'I scored ' + result.score + ' of ' + result.total + ' in “' + quiz.name + '”.',
+              text: t('channel.quiz.share-text', { score: result.score, total: result.total, quiz: quiz.name }),
               url: '/c/quiz/' + encodeURIComponent(quiz.id),
             }),
         },
-      }, [icon('share', 18), el('span', { text: 'Share' })]),
+      }, [icon('share', 18), el('span', { text: t('channel.share') })]),
     ]),
-    el('ol', { class: 'quiz-review', attrs: { 'aria-label': 'Your answers' } }, review),
+    el('ol', { class: 'quiz-review', attrs: { 'aria-label': t('channel.quiz.your-answers') } }, review),
   ].filter(Boolean));
 }

@@ -18,7 +18,13 @@
 // [data-role=radio-next], [data-role=radio-elapsed], [data-role=radio-remaining-time],
 // [data-role=radio-progress]; [data-role=radio-allowance] (non-members); [data-role=radio-share].
 
+import { errorText, t } from '../i18n.js';
 import { el, icon } from '../ui.js';
+
+/** What to say about a failed request: the server's error in the page's language, else `fallbackKey`'s message. */
+function failure(body, fallbackKey) {
+  return body?.error ? errorText(body.error) : t(fallbackKey);
+}
 
 const VIDEOJS = '/vendor/videojs/7.5.5/';
 let playerLibrary = null;
@@ -29,7 +35,7 @@ function loadPlayerLibrary() {
       window.VIDEOJS_NO_DYNAMIC_STYLE = true;
       const script = el('script', { attrs: { src: VIDEOJS + 'video.min.js' } });
       script.addEventListener('load', () => resolve(window.videojs));
-      script.addEventListener('error', () => reject(new Error('The player could not be loaded.')));
+      script.addEventListener('error', () => reject(new Error(t('channel.videos.player-failed'))));
       document.head.append(script);
     });
   }
@@ -96,14 +102,14 @@ async function fetchJSON(path) {
 
 async function showList() {
   const list = el('ul', { class: 'radio-list', attrs: { 'data-role': 'radio-list' } });
-  root.replaceChildren(el('h1', { class: 'radio-heading', text: 'Radio' }), list);
+  root.replaceChildren(el('h1', { class: 'radio-heading', text: t('channel.tab.radio') }), list);
   const { ok, body } = await fetchJSON('/api/v1/channel/radios');
   if (!ok) {
-    list.replaceWith(el('p', { class: 'radio-empty', text: body?.error?.message || 'The stations could not be loaded.' }));
+    list.replaceWith(el('p', { class: 'radio-empty', text: failure(body, 'channel.radio.list-failed') }));
     return;
   }
   if (!body.length) {
-    list.replaceWith(el('p', { class: 'radio-empty', text: 'No stations yet.' }));
+    list.replaceWith(el('p', { class: 'radio-empty', text: t('channel.radio.none') }));
     return;
   }
   for (const radio of body) {
@@ -122,10 +128,10 @@ async function showList() {
               el('strong', { class: 'radio-item-name', text: radio.name }),
               el('span', {
                 class: 'radio-item-playing',
-                text: playing ? `${playing.title}${playing.artist ? ' · ' + playing.artist : ''}` : radio.description,
+                text: playing ? (playing.artist ? t('channel.radio.track-by', { title: playing.title, artist: playing.artist }) : playing.title) : radio.description,
               }),
             ]),
-            el('span', { class: 'radio-item-go' }, [icon('chevron-right')]),
+            el('span', { class: 'radio-item-go flip-inline' }, [icon('chevron-right')]),
           ],
         ),
       ]),
@@ -153,13 +159,13 @@ class RadioPlayer {
     this.artist = $('radio-artist', 'p', 'radio-track-artist');
     this.elapsed = $('radio-elapsed', 'span', 'radio-time');
     this.remainingTime = $('radio-remaining-time', 'span', 'radio-time');
-    this.progress = el('div', { class: 'radio-progress', attrs: { 'data-role': 'radio-progress', role: 'progressbar', 'aria-label': 'Track progress', 'aria-valuemin': '0', 'aria-valuemax': '100' } }, [el('div', { class: 'radio-progress-fill' })]);
+    this.progress = el('div', { class: 'radio-progress', attrs: { 'data-role': 'radio-progress', role: 'progressbar', 'aria-label': t('channel.radio.track-progress'), 'aria-valuemin': '0', 'aria-valuemax': '100' } }, [el('div', { class: 'radio-progress-fill' })]);
     this.next = $('radio-next', 'p', 'radio-next');
     this.allowanceLine = $('radio-allowance', 'p', 'radio-allowance');
     this.allowanceLine.hidden = true;
     this.play = el('button', {
       class: 'radio-play',
-      attrs: { type: 'button', 'data-role': 'radio-play', 'aria-pressed': 'false', 'aria-label': 'Play' },
+      attrs: { type: 'button', 'data-role': 'radio-play', 'aria-pressed': 'false', 'aria-label': t('channel.radio.play') },
       on: { click: () => this.toggle() },
     }, [icon('play', 36)]);
     this.name = el('h1', { class: 'radio-name' });
@@ -168,14 +174,14 @@ class RadioPlayer {
       class: 'btn radio-share',
       attrs: { type: 'button', 'data-role': 'radio-share' },
       on: { click: () => this.shareStation() },
-    }, [icon('share'), el('span', { text: 'Share' })]);
+    }, [icon('share'), el('span', { text: t('channel.share') })]);
     this.status = el('p', { class: 'radio-status', attrs: { role: 'status', 'aria-live': 'polite' } });
     this.limit = el('div', { class: 'radio-limit', attrs: { 'data-role': 'radio-limit' } });
     this.limit.hidden = true;
     this.card = el('div', { class: 'radio-card' }, [
       el('div', { class: 'radio-art' }, [icon('volume', 56)]),
       el('div', { class: 'radio-now' }, [
-        el('p', { class: 'radio-label', text: 'Now playing' }),
+        el('p', { class: 'radio-label', text: t('channel.radio.now-playing') }),
         this.title,
         this.artist,
         this.progress,
@@ -187,7 +193,7 @@ class RadioPlayer {
       this.status,
     ]);
     this.node = el('article', { class: 'radio-player', attrs: { 'data-role': 'radio-player', 'data-id': this.id, 'data-state': 'idle' } }, [
-      el('a', { class: 'radio-back', attrs: { href: '#radio' } }, [icon('chevron-left'), el('span', { text: 'Stations' })]),
+      el('a', { class: 'radio-back', attrs: { href: '#radio' } }, [el('span', { class: 'flip-inline' }, [icon('chevron-left')]), el('span', { text: t('channel.radio.stations') })]),
       el('header', { class: 'radio-head' }, [el('div', {}, [this.name, this.description]), this.share]),
       this.card,
       this.limit,
@@ -198,7 +204,7 @@ class RadioPlayer {
     this.node.dataset.state = state;
     const playing = state === 'playing' || state === 'loading';
     this.play.setAttribute('aria-pressed', String(playing));
-    this.play.setAttribute('aria-label', playing ? 'Pause' : 'Play');
+    this.play.setAttribute('aria-label', playing ? t('channel.radio.pause') : t('channel.radio.play'));
     this.play.replaceChildren(icon(playing ? 'pause' : 'play', 36));
   }
 
@@ -206,11 +212,11 @@ class RadioPlayer {
     const { ok, status, body } = await fetchJSON(`/api/v1/channel/radios/${this.id}`);
     if (this.closed) return;
     if (!ok) {
-      this.card.replaceChildren(el('p', { class: 'radio-empty', text: status === 404 ? 'This station is not on the air.' : body?.error?.message || 'The station could not be loaded.' }));
+      this.card.replaceChildren(el('p', { class: 'radio-empty', text: status === 404 ? t('channel.radio.not-on-air') : failure(body, 'channel.radio.station-failed') }));
       return;
     }
     this.radio = body;
-    document.title = `${body.name} · Radio`;
+    document.title = t('channel.radio.document-title', { name: body.name });
     this.name.textContent = body.name;
     this.description.textContent = body.description || '';
     if (body.nowPlaying) this.events = [{ ...body.nowPlaying, remainingToday: null }];
@@ -250,7 +256,7 @@ class RadioPlayer {
     const playing = this.node.dataset.state === 'playing';
     const left = this.allowance.seconds - (playing ? (Date.now() - this.allowance.at) / 1000 : 0);
     const minutes = Math.max(0, Math.ceil(left / 60));
-    this.allowanceLine.textContent = `${minutes} ${minutes === 1 ? 'minute' : 'minutes'} of listening left today. Members listen without limit.`;
+    this.allowanceLine.textContent = t('channel.radio.allowance', { count: minutes });
   }
 
   listen() {
@@ -267,7 +273,7 @@ class RadioPlayer {
     });
     this.source.addEventListener('offair', () => {
       this.stop();
-      this.status.textContent = 'This station has gone off the air.';
+      this.status.textContent = t('channel.radio.off-air');
     });
   }
 
@@ -287,7 +293,7 @@ class RadioPlayer {
     const date = this.playheadDate();
     const event = eventAt(this.events, date);
     if (!event) {
-      this.title.textContent = 'Nothing on the air yet';
+      this.title.textContent = t('channel.radio.nothing-yet');
       this.artist.replaceChildren();
       this.next.textContent = '';
       return;
@@ -310,7 +316,9 @@ class RadioPlayer {
     const percent = event.duration ? Math.round((elapsed / event.duration) * 100) : 0;
     this.progress.firstChild.style.width = percent + '%';
     this.progress.setAttribute('aria-valuenow', String(percent));
-    this.next.textContent = event.next ? `Next: ${event.next.title}${event.next.artist ? ' · ' + event.next.artist : ''}` : '';
+    this.next.textContent = !event.next ? '' : event.next.artist
+      ? t('channel.radio.next-by', { title: event.next.title, artist: event.next.artist })
+      : t('channel.radio.next', { title: event.next.title });
   }
 
   toggle() {
@@ -347,7 +355,7 @@ class RadioPlayer {
     if (!ok) {
       if (body?.error?.code === 'membership_required') return this.showLimit(body);
       this.setState('idle');
-      this.status.textContent = body?.error?.message || 'The stream could not be opened.';
+      this.status.textContent = failure(body, 'channel.radio.stream-failed');
       return;
     }
     this.setAllowance(body.remainingToday);
@@ -384,7 +392,7 @@ class RadioPlayer {
     } catch (error) {
       if (this.node.dataset.state === 'loading') {
         this.setState('idle');
-        this.status.textContent = 'Press play to listen.';
+        this.status.textContent = t('channel.radio.press-play');
       }
     }
   }
@@ -396,7 +404,7 @@ class RadioPlayer {
     this.stop();
     if (!ok && body?.error?.code === 'membership_required') return this.showLimit(body);
     this.setState('idle');
-    this.status.textContent = 'The stream was interrupted. Press play to listen again.';
+    this.status.textContent = t('channel.radio.interrupted');
   }
 
   showLimit(body) {
@@ -412,7 +420,7 @@ class RadioPlayer {
     } else {
       const error = body?.error || {};
       this.limit.replaceChildren(
-        el('h2', { text: 'Members only from here' }),
+        el('h2', { text: t('channel.radio.members-only') }),
         el('p', { text: error.message || '' }),
         el('p', { text: error.join || '' }),
       );
@@ -421,7 +429,7 @@ class RadioPlayer {
   }
 
   shareStation() {
-    const data = { title: this.radio?.name || 'Radio', text: this.radio?.description || '', url: `/channel#radio/${this.id}` };
+    const data = { title: this.radio?.name || t('channel.tab.radio'), text: this.radio?.description || '', url: `/channel#radio/${this.id}` };
     if (ctx && ctx.share) return ctx.share(data);
     const url = `${location.origin}/c/radio/${this.id}`;
     if (navigator.share) return navigator.share({ ...data, url }).catch(() => {});

@@ -14,6 +14,7 @@
 // [data-role=quality], [data-role=chapter], [data-role=share], [data-role=video-progress].
 
 import { api } from '../api.js';
+import { errorText, formatDate, t } from '../i18n.js';
 import { el, icon } from '../ui.js';
 import { loadPlayerLibrary, clockText } from '../video-stage.js';
 
@@ -46,7 +47,7 @@ function call(path, options) {
 }
 
 function messageOf(error) {
-  return (error && error.message) || 'Something went wrong.';
+  return errorText(error);
 }
 
 export function mount(section, context) {
@@ -90,7 +91,7 @@ let offset = 0;
 function buildCatalogue() {
   const input = el('input', {
     class: 'input cv-search-input',
-    attrs: { type: 'search', placeholder: 'Search videos', 'aria-label': 'Search videos', 'data-role': 'videos-search', maxlength: 200 },
+    attrs: { type: 'search', placeholder: t('channel.videos.search'), 'aria-label': t('channel.videos.search'), 'data-role': 'videos-search', maxlength: 200 },
   });
   input.addEventListener('input', () => {
     clearTimeout(searchTimer);
@@ -100,13 +101,13 @@ function buildCatalogue() {
     }, 250);
   });
   const search = el('label', { class: 'cv-search' }, [icon('search', 18), input]);
-  chipRow = el('div', { class: 'cv-chips', attrs: { role: 'tablist', 'aria-label': 'Categories' } });
-  subRow = el('div', { class: 'cv-chips cv-subchips', attrs: { role: 'tablist', 'aria-label': 'Sub-categories', hidden: true } });
-  continueSection = row('Continue watching', 'continue-row');
-  favouritesSection = row('Favourites', 'favourites-row');
-  gridTitle = el('h2', { class: 'cv-row-title', text: 'All videos' });
+  chipRow = el('div', { class: 'cv-chips', attrs: { role: 'tablist', 'aria-label': t('channel.videos.categories') } });
+  subRow = el('div', { class: 'cv-chips cv-subchips', attrs: { role: 'tablist', 'aria-label': t('channel.videos.subcategories'), hidden: true } });
+  continueSection = row(t('channel.videos.continue'), 'continue-row');
+  favouritesSection = row(t('channel.videos.favourites'), 'favourites-row');
+  gridTitle = el('h2', { class: 'cv-row-title', text: t('channel.videos.all') });
   grid = el('div', { class: 'cv-grid', attrs: { 'aria-live': 'polite' } });
-  moreButton = el('button', { class: 'btn cv-more', text: 'Show more', attrs: { type: 'button', hidden: true } });
+  moreButton = el('button', { class: 'btn cv-more', text: t('channel.videos.more'), attrs: { type: 'button', hidden: true } });
   moreButton.addEventListener('click', () => loadGrid(false));
   catalogue.replaceChildren(
     el('div', { class: 'cv-top' }, [search, chipRow, subRow]),
@@ -145,13 +146,13 @@ function renderChips() {
     on: { click: onPick },
   });
   chipRow.replaceChildren(
-    chip('All', null, !state.categoryId, () => pickCategory(null)),
+    chip(t('channel.videos.chip-all'), null, !state.categoryId, () => pickCategory(null)),
     ...top.map((c) => chip(c.name, c.id, state.categoryId === c.id, () => pickCategory(c.id))),
   );
   const subs = state.categories.filter((c) => c.parentId && c.parentId === state.categoryId);
   subRow.hidden = subs.length === 0;
   subRow.replaceChildren(
-    ...(subs.length ? [chip('All of it', state.categoryId, !state.subcategoryId, () => pickSub(null))] : []),
+    ...(subs.length ? [chip(t('channel.videos.chip-all-of-it'), state.categoryId, !state.subcategoryId, () => pickSub(null))] : []),
     ...subs.map((c) => chip(c.name, c.id, state.subcategoryId === c.id, () => pickSub(c.id))),
   );
 }
@@ -201,12 +202,12 @@ async function loadGrid(reset) {
   if (grid.dataset.asked && reset === false && grid.dataset.asked === asked) return;
   grid.dataset.asked = asked;
   const name = category && (state.categories.find((c) => c.id === category) || {}).name;
-  gridTitle.textContent = state.search ? `Results for “${state.search}”` : name || 'All videos';
+  gridTitle.textContent = state.search ? t('channel.videos.results', { search: state.search }) : name || t('channel.videos.all');
   const cards = videos.map((v) => card(v));
   if (reset) grid.replaceChildren(...cards);
   else grid.append(...cards);
   if (reset && videos.length === 0) {
-    grid.replaceChildren(el('p', { class: 'cv-empty', text: state.search ? 'No video matches your search.' : 'No videos here yet.' }));
+    grid.replaceChildren(el('p', { class: 'cv-empty', text: state.search ? t('channel.videos.no-match') : t('channel.videos.none') }));
   }
   offset += videos.length;
   moreButton.hidden = videos.length < PAGE;
@@ -218,8 +219,8 @@ function card(video, progress = null) {
     ? el('img', { class: 'cv-poster', attrs: { src: video.posterUrl, alt: '', loading: 'lazy' } })
     : el('div', { class: 'cv-poster cv-poster-empty' }, [icon('film', 32)]);
   const badges = el('div', { class: 'cv-badges' }, [
-    video.new ? el('span', { class: 'cv-badge cv-badge-new', text: 'New' }) : null,
-    video.membersOnly && !ctx.me.member ? el('span', { class: 'cv-badge cv-badge-members' }, [icon('lock', 12), 'Members']) : null,
+    video.new ? el('span', { class: 'cv-badge cv-badge-new', text: t('channel.badge-new') }) : null,
+    video.membersOnly && !ctx.me.member ? el('span', { class: 'cv-badge cv-badge-members' }, [icon('lock', 12), t('channel.members-only')]) : null,
   ]);
   const thumb = el('div', { class: 'cv-thumb' }, [
     poster, badges, el('span', { class: 'cv-duration', text: clockText(video.duration) }),
@@ -244,8 +245,8 @@ function card(video, progress = null) {
 }
 
 function metaText(video, progress) {
-  if (progress) return clockText(Math.max(0, progress.duration - progress.seconds)) + ' left';
-  const date = video.publishedAt ? new Date(video.publishedAt).toLocaleDateString() : '';
+  if (progress) return t('channel.videos.left', { time: clockText(Math.max(0, progress.duration - progress.seconds)) });
+  const date = video.publishedAt ? formatDate(video.publishedAt, { dateStyle: 'medium' }) : '';
   return [date, video.description ? video.description.split('\n')[0] : ''].filter(Boolean).join(' · ');
 }
 
@@ -256,7 +257,7 @@ function favouriteButton(video) {
   const paint = () => {
     const on = state.favourites.has(video.id);
     button.setAttribute('aria-pressed', String(on));
-    button.setAttribute('aria-label', on ? 'Remove from favourites' : 'Add to favourites');
+    button.setAttribute('aria-label', on ? t('channel.videos.unfavourite') : t('channel.videos.favourite'));
     button.title = button.getAttribute('aria-label');
   };
   paint();
@@ -273,7 +274,7 @@ function favouriteButton(video) {
     else state.favourites.delete(video.id);
     for (const other of root.querySelectorAll(`[data-role=favourite][data-id="${CSS.escape(video.id)}"]`)) {
       other.setAttribute('aria-pressed', String(on));
-      other.setAttribute('aria-label', on ? 'Remove from favourites' : 'Add to favourites');
+      other.setAttribute('aria-label', on ? t('channel.videos.unfavourite') : t('channel.videos.favourite'));
       other.title = other.getAttribute('aria-label');
     }
     if (!catalogue.hidden) loadPersonal();
@@ -296,13 +297,13 @@ async function openDetail(id) {
   detail.hidden = false;
   detail.dataset.id = id;
   detail.setAttribute('data-role', 'video-detail');
-  detail.replaceChildren(el('p', { class: 'cv-loading', text: 'Loading…' }));
+  detail.replaceChildren(el('p', { class: 'cv-loading', text: t('channel.loading') }));
   let video;
   try {
     [video] = await Promise.all([call('/videos/' + encodeURIComponent(id)), loadFavourites()]);
   } catch (error) {
     if (detail.dataset.id !== id) return;
-    detail.replaceChildren(backButton(), el('p', { class: 'cv-empty', text: error.status === 404 ? 'This video is not on the channel (any more).' : messageOf(error) }));
+    detail.replaceChildren(backButton(), el('p', { class: 'cv-empty', text: error.status === 404 ? t('channel.videos.gone') : messageOf(error) }));
     return;
   }
   if (detail.dataset.id !== id) return;
@@ -319,13 +320,13 @@ async function loadFavourites() {
 
 function backButton() {
   return el('button', { class: 'btn cv-back', attrs: { type: 'button' }, on: { click: () => ctx.navigate('#videos') } }, [
-    icon('arrow-left', 18), el('span', { text: 'Videos' }),
+    icon('arrow-left', 18), el('span', { text: t('channel.tab.videos') }),
   ]);
 }
 
 function renderDetail(video) {
   const stage = el('div', { class: 'cv-stage', attrs: { 'data-role': 'video-player' } });
-  const quality = el('select', { class: 'input cv-quality', attrs: { 'aria-label': 'Quality', 'data-role': 'quality', hidden: true } });
+  const quality = el('select', { class: 'input cv-quality', attrs: { 'aria-label': t('channel.videos.quality'), 'data-role': 'quality', hidden: true } });
   const chapters = el('ol', { class: 'cv-chapters' }, video.chapters.map((chapter) => el('li', {}, [
     el('button', {
       class: 'cv-chapter', attrs: { type: 'button', 'data-role': 'chapter', 'data-start': chapter.start },
@@ -340,8 +341,8 @@ function renderDetail(video) {
         url: '/channel#videos/' + encodeURIComponent(video.id),
       }),
     },
-  }, [icon('share', 18), el('span', { text: 'Share' })]);
-  const meta = [clockText(video.duration), video.publishedAt ? new Date(video.publishedAt).toLocaleDateString() : null]
+  }, [icon('share', 18), el('span', { text: t('channel.share') })]);
+  const meta = [clockText(video.duration), video.publishedAt ? formatDate(video.publishedAt, { dateStyle: 'medium' }) : null]
     .filter(Boolean).join(' · ');
   detail.replaceChildren(
     backButton(),
@@ -349,12 +350,12 @@ function renderDetail(video) {
     el('div', { class: 'cv-info' }, [
       el('div', { class: 'cv-title-row' }, [
         el('h1', { class: 'cv-title', text: video.title }),
-        video.new ? el('span', { class: 'cv-badge cv-badge-new', text: 'New' }) : null,
+        video.new ? el('span', { class: 'cv-badge cv-badge-new', text: t('channel.badge-new') }) : null,
       ]),
       el('p', { class: 'cv-meta', text: meta }),
       el('div', { class: 'cv-actions' }, [favouriteButton(video), share, quality]),
       video.description ? el('p', { class: 'cv-description', text: video.description }) : null,
-      video.chapters.length ? el('h2', { class: 'cv-row-title', text: 'Chapters' }) : null,
+      video.chapters.length ? el('h2', { class: 'cv-row-title', text: t('channel.videos.chapters') }) : null,
       video.chapters.length ? chapters : null,
     ]),
   );
@@ -362,7 +363,7 @@ function renderDetail(video) {
 }
 
 async function play(video, stage, quality) {
-  stage.replaceChildren(el('p', { class: 'cv-loading', text: 'Loading the video…' }));
+  stage.replaceChildren(el('p', { class: 'cv-loading', text: t('channel.videos.loading') }));
   let stream;
   try {
     stream = await call('/videos/' + encodeURIComponent(video.id) + '/stream');
@@ -380,7 +381,7 @@ async function play(video, stage, quality) {
   try {
     videojs = await loadPlayerLibrary();
   } catch (error) {
-    stage.replaceChildren(el('p', { class: 'cv-empty', text: error.message }));
+    stage.replaceChildren(el('p', { class: 'cv-empty', text: t('channel.videos.player-failed') }));
     return;
   }
   if (detail.dataset.id !== video.id) return;
@@ -433,8 +434,8 @@ function renderQuality(select) {
   const heights = [...new Set(representations().map((r) => r.height))].sort((a, b) => b - a);
   select.hidden = heights.length < 2;
   select.replaceChildren(
-    el('option', { text: 'Auto', attrs: { value: 'auto' } }),
-    ...heights.map((height) => el('option', { text: height + 'p', attrs: { value: String(height) } })),
+    el('option', { text: t('channel.videos.quality-auto'), attrs: { value: 'auto' } }),
+    ...heights.map((height) => el('option', { text: t('channel.videos.quality-height', { height }), attrs: { value: String(height) } })),
   );
   select.value = 'auto';
 }

@@ -4,6 +4,7 @@
 
 import { el, icon } from '../ui.js';
 import { drawStroke } from './freehand.js';
+import { errorText, formatNumber, has, t } from '../i18n.js';
 import { newId, SAVE_TEXT } from './connection.js';
 
 export { newId };
@@ -45,7 +46,7 @@ export function neighbourShots(storyboard, shotId, before, after) {
 }
 
 /** An empty layer, and an empty shot with one layer (the server numbers the shot). */
-export function emptyLayer(name = 'Layer 1') {
+export function emptyLayer(name = t('storyboard.layer-n', { n: 1 })) {
   return {
     id: newId('l'), name, visible: true, locked: false, opacity: 1, group: null,
     transform: { x: 0, y: 0, scale: 1, rotation: 0 }, strokes: [],
@@ -174,7 +175,17 @@ export function strokeCount(shot) {
 /** "2 s", "1.5 s". */
 export function durationText(seconds) {
   const n = Math.round(Number(seconds || 0) * 10) / 10;
-  return n + ' s';
+  return t('storyboard.seconds', { seconds: formatNumber(n) });
+}
+
+/**
+ * What to tell a person about a refused edit or a failed request: the storyboard's message for
+ * its code (`storyboard.error.<code>`, the model's and the server's codes), else the shared one.
+ */
+export function storyErrorText(error) {
+  const code = error && error.code;
+  if (code && has('storyboard.error.' + code)) return t('storyboard.error.' + code);
+  return errorText(error);
 }
 
 /** The save indicator: an element whose text and data-state follow a StoryboardConnection. */

@@ -25,6 +25,7 @@
 //   status   {state}                        connecting | live | offline | failed
 //   save     {state, pending}               saving | saved | offline | failed
 //   fatal    {code, message}
+import { t } from '../i18n.js';
 
 const MIN_DELAY = 500;
 const MAX_DELAY = 4000; // an editor with unsaved work comes back quickly
@@ -362,11 +363,11 @@ export class StoryboardConnection extends EventTarget {
   }
 }
 
-/** The words of a save state, for the indicator. */
-export const SAVE_TEXT = {
-  connecting: 'Connecting…',
-  saving: 'Saving…',
-  saved: 'Saved',
-  offline: 'Offline — will resend',
-  failed: 'Not saved — cannot connect',
-};
+/** The words of a save state, for the indicator (in the page's language). */
+export const SAVE_TEXT = Object.freeze({
+  get connecting() { return t('storyboard.save.connecting'); },
+  get saving() { return t('storyboard.save.saving'); },
+  get saved() { return t('storyboard.save.saved'); },
+  get offline() { return t('storyboard.save.offline'); },
+  get failed() { return t('storyboard.save.failed'); },
+});

@@ -5,43 +5,44 @@
 // State for tests: dialog#shot-history, li[data-seq] per version, button[data-action=restore].
 
 import { api } from '../api.js';
+import { errorText, formatDate, t } from '../i18n.js';
 import { el, icon, modalDialog, toast } from '../ui.js';
 import { drawShot, aspectValue } from './common.js';
 
 /** Opens the history of `shotId` of the project `record`; restores through `doc` (a StoryDoc). */
 export async function openShotHistory(record, shotId, doc) {
   const base = '/api/v1/storyboards/' + encodeURIComponent(record.id) + '/shots/' + encodeURIComponent(shotId);
-  const list = el('ol', { class: 'sb-history', attrs: { 'aria-label': 'Versions' } }, [el('li', { class: 'sb-history-empty', text: 'Loading…' })]);
-  const close = el('button', { class: 'btn', attrs: { type: 'button' }, text: 'Close' });
-  const { dialog } = modalDialog({ title: 'Shot history', id: 'shot-history', body: [list], actions: [close], cls: 'sb-history-dialog' });
+  const list = el('ol', { class: 'sb-history', attrs: { 'aria-label': t('storyboard.versions') } }, [el('li', { class: 'sb-history-empty', text: t('storyboard.loading') })]);
+  const close = el('button', { class: 'btn', attrs: { type: 'button' }, text: t('storyboard.close') });
+  const { dialog } = modalDialog({ title: t('storyboard.shot-history'), id: 'shot-history', body: [list], actions: [close], cls: 'sb-history-dialog' });
   close.addEventListener('click', () => dialog.close());
   let versions;
   try {
     versions = await api(base + '/versions');
   } catch (error) {
-    list.replaceChildren(el('li', { class: 'sb-history-empty', text: error.message }));
+    list.replaceChildren(el('li', { class: 'sb-history-empty', text: errorText(error) }));
     return;
   }
   if (!versions.length) {
-    list.replaceChildren(el('li', { class: 'sb-history-empty', text: 'No changes yet.' }));
+    list.replaceChildren(el('li', { class: 'sb-history-empty', text: t('storyboard.no-changes') }));
     return;
   }
   const aspect = aspectValue(record.aspectRatio);
   list.replaceChildren(...versions.map((version, index) => {
     const canvas = el('canvas', { class: 'sb-history-thumb', attrs: { width: 160, height: Math.round(160 / aspect), 'aria-hidden': 'true' } });
     const when = new Date(version.at);
-    const restore = el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'restore' } }, [icon('undo', 16), el('span', { text: index === 0 ? 'Current' : 'Restore' })]);
+    const restore = el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'restore' } }, [icon('undo', 16), el('span', { text: index === 0 ? t('storyboard.current') : t('storyboard.restore') })]);
     restore.disabled = index === 0;
     restore.addEventListener('click', async () => {
       restore.disabled = true;
       try {
         const shot = await api(base + '/versions/' + version.seq);
         if (doc.edit({ op: 'restoreShot', shot }) !== null) {
-          toast(`Shot restored as it was at ${when.toLocaleTimeString()}.`);
+          toast(t('storyboard.restored-at', { time: formatDate(when, { timeStyle: 'medium' }) }));
           dialog.close();
         }
       } catch (error) {
-        toast(error.message, { kind: 'error' });
+        toast(errorText(error), { kind: 'error' });
         restore.disabled = false;
       }
     });
@@ -51,7 +52,7 @@ export async function openShotHistory(record, shotId, doc) {
       canvas,
       el('div', { class: 'sb-history-text' }, [
         el('strong', { text: version.authorName }),
-        el('span', { text: when.toLocaleString([], { dateStyle: 'medium', timeStyle: 'short' }) }),
+        el('span', { text: formatDate(when, { dateStyle: 'medium', timeStyle: 'short' }) }),
       ]),
       restore,
     ]);

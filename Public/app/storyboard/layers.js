@@ -7,6 +7,7 @@
 // State for tests: #layers > li.sk-layer[data-layer-id][data-index (from the bottom)][data-visible]
 // [data-locked][data-group].
 
+import { t } from '../i18n.js';
 import { el, icon, iconButton, confirmDialog, promptDialog } from '../ui.js';
 import { emptyLayer, newId } from './common.js';
 
@@ -24,31 +25,31 @@ export class LayersPanel {
     this.shot = null;
     this.current = null;
     this.checked = new Set();
-    this.list = el('ol', { class: 'sk-layers', attrs: { id: 'layers', 'aria-label': 'Layers, top first' } });
-    this.opacity = el('input', { class: 'sk-layer-opacity', attrs: { type: 'range', min: '0', max: '1', step: '0.05', id: 'layer-opacity', 'aria-label': 'Opacity of the layer' } });
+    this.list = el('ol', { class: 'sk-layers', attrs: { id: 'layers', 'aria-label': t('storyboard.layers-top-first') } });
+    this.opacity = el('input', { class: 'sk-layer-opacity', attrs: { type: 'range', min: '0', max: '1', step: '0.05', id: 'layer-opacity', 'aria-label': t('storyboard.layer-opacity') } });
     this.opacity.addEventListener('change', () => this.update({ opacity: Number(this.opacity.value) }));
-    this.transformButton = iconButton('move', 'Transform layer', {
+    this.transformButton = iconButton('move', t('storyboard.tool.transform'), {
       cls: 'btn btn-sm', attrs: { 'data-action': 'transform-layer', 'aria-pressed': 'false', 'aria-keyshortcuts': 'T' },
       on: { click: () => this.o.toggleTransform() },
     });
     this.actions = el('div', { class: 'sk-layer-actions' }, [
-      iconButton('chevronUp', 'Move up', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'layer-up' }, on: { click: () => this.step(1) } }),
-      iconButton('chevronDown', 'Move down', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'layer-down' }, on: { click: () => this.step(-1) } }),
-      iconButton('edit', 'Rename', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'rename-layer' }, on: { click: () => this.rename() } }),
-      el('button', { class: 'btn btn-sm', text: 'Group', attrs: { type: 'button', 'data-action': 'group-layers', title: 'Group this layer with the one under it (Shift+click layers to choose several)' }, on: { click: () => this.group() } }),
-      el('button', { class: 'btn btn-sm', text: 'Ungroup', attrs: { type: 'button', 'data-action': 'ungroup-layers' }, on: { click: () => this.ungroup() } }),
+      iconButton('chevronUp', t('storyboard.move-up'), { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'layer-up' }, on: { click: () => this.step(1) } }),
+      iconButton('chevronDown', t('storyboard.move-down'), { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'layer-down' }, on: { click: () => this.step(-1) } }),
+      iconButton('edit', t('storyboard.rename'), { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'rename-layer' }, on: { click: () => this.rename() } }),
+      el('button', { class: 'btn btn-sm', text: t('storyboard.group'), attrs: { type: 'button', 'data-action': 'group-layers', title: t('storyboard.group-title') }, on: { click: () => this.group() } }),
+      el('button', { class: 'btn btn-sm', text: t('storyboard.ungroup'), attrs: { type: 'button', 'data-action': 'ungroup-layers' }, on: { click: () => this.ungroup() } }),
       el('span', { class: 'sk-pair' }, [
         this.transformButton,
-        iconButton('zoom-reset', 'Reset the layer’s transform', { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'reset-layer-transform' }, on: { click: () => this.update({ transform: { x: 0, y: 0, scale: 1, rotation: 0 } }) } }),
+        iconButton('zoom-reset', t('storyboard.reset-layer-transform'), { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'reset-layer-transform' }, on: { click: () => this.update({ transform: { x: 0, y: 0, scale: 1, rotation: 0 } }) } }),
       ]),
     ]);
     this.node = el('section', { class: 'sk-section', attrs: { 'aria-labelledby': 'layers-title' } }, [
       el('div', { class: 'sk-section-head' }, [
-        el('h2', { text: 'Layers', attrs: { id: 'layers-title' } }),
-        iconButton('plus', 'Add layer', { cls: 'btn btn-sm', attrs: { 'data-action': 'add-layer' }, on: { click: () => this.add() } }),
+        el('h2', { text: t('storyboard.layers'), attrs: { id: 'layers-title' } }),
+        iconButton('plus', t('storyboard.add-layer'), { cls: 'btn btn-sm', attrs: { 'data-action': 'add-layer' }, on: { click: () => this.add() } }),
       ]),
       this.list,
-      el('label', { class: 'sk-field' }, ['Opacity', this.opacity]),
+      el('label', { class: 'sk-field' }, [t('storyboard.opacity'), this.opacity]),
       this.actions,
     ]);
     this.drag = null;
@@ -87,7 +88,7 @@ export class LayersPanel {
   row(layer, index, count) {
     const current = layer.id === this.current;
     const handle = el('button', {
-      class: 'sk-icon-btn sk-layer-handle', attrs: { type: 'button', 'aria-label': 'Drag to reorder “' + layer.name + '”', title: 'Drag to reorder', 'data-focus': 'handle:' + layer.id },
+      class: 'sk-icon-btn sk-layer-handle', attrs: { type: 'button', 'aria-label': t('storyboard.drag-layer', { name: layer.name }), title: t('storyboard.drag-to-reorder'), 'data-focus': 'handle:' + layer.id },
     }, [icon('move', 16)]);
     handle.addEventListener('pointerdown', (event) => this.startDrag(event, layer));
     handle.addEventListener('keydown', (event) => {
@@ -99,11 +100,11 @@ export class LayersPanel {
     });
     const eye = el('button', {
       class: 'sk-icon-btn' + (layer.visible ? '' : ' is-off'),
-      attrs: { type: 'button', 'aria-pressed': layer.visible ? 'true' : 'false', 'aria-label': 'Show “' + layer.name + '”', title: layer.visible ? 'Hide' : 'Show', 'data-action': 'toggle-visible', 'data-focus': 'eye:' + layer.id },
+      attrs: { type: 'button', 'aria-pressed': layer.visible ? 'true' : 'false', 'aria-label': t('storyboard.show-layer', { name: layer.name }), title: layer.visible ? t('storyboard.hide') : t('storyboard.show'), 'data-action': 'toggle-visible', 'data-focus': 'eye:' + layer.id },
       on: { click: () => this.o.edit({ op: 'updateLayer', shot: this.o.shotId(), layer: layer.id, visible: !layer.visible }) },
     }, [icon('eye', 16)]);
     const name = el('button', {
-      class: 'sk-layer-name', attrs: { type: 'button', 'aria-pressed': current ? 'true' : 'false', 'data-action': 'select-layer', 'data-focus': 'name:' + layer.id, title: 'Draw on this layer (double-click to rename)' },
+      class: 'sk-layer-name', attrs: { type: 'button', 'aria-pressed': current ? 'true' : 'false', 'data-action': 'select-layer', 'data-focus': 'name:' + layer.id, title: t('storyboard.draw-on-layer') },
       on: {
         click: (event) => {
           if (event.shiftKey) {
@@ -117,14 +118,14 @@ export class LayersPanel {
         },
         dblclick: () => { this.o.select(layer.id); this.rename(); },
       },
-    }, [layer.name, layer.group ? el('small', { text: 'group' }) : null, layer.strokes.length ? null : el('small', { text: 'empty' })]);
+    }, [layer.name, layer.group ? el('small', { text: t('storyboard.layer-group') }) : null, layer.strokes.length ? null : el('small', { text: t('storyboard.layer-empty') })]);
     const lock = el('button', {
       class: 'sk-icon-btn' + (layer.locked ? '' : ' is-off'),
-      attrs: { type: 'button', 'aria-pressed': layer.locked ? 'true' : 'false', 'aria-label': 'Lock “' + layer.name + '”', title: layer.locked ? 'Unlock' : 'Lock', 'data-action': 'toggle-lock', 'data-focus': 'lock:' + layer.id },
+      attrs: { type: 'button', 'aria-pressed': layer.locked ? 'true' : 'false', 'aria-label': t('storyboard.lock-layer', { name: layer.name }), title: layer.locked ? t('storyboard.unlock') : t('storyboard.lock'), 'data-action': 'toggle-lock', 'data-focus': 'lock:' + layer.id },
       on: { click: () => this.o.edit({ op: 'updateLayer', shot: this.o.shotId(), layer: layer.id, locked: !layer.locked }) },
     }, [icon(layer.locked ? 'lock' : 'unlock', 16)]);
     const remove = el('button', {
-      class: 'sk-icon-btn', attrs: { type: 'button', 'aria-label': 'Delete “' + layer.name + '”', title: 'Delete layer', 'data-action': 'delete-layer', disabled: count <= 1, 'data-focus': 'delete:' + layer.id },
+      class: 'sk-icon-btn', attrs: { type: 'button', 'aria-label': t('storyboard.delete-named', { name: layer.name }), title: t('storyboard.delete-layer'), 'data-action': 'delete-layer', disabled: count <= 1, 'data-focus': 'delete:' + layer.id },
       on: { click: () => this.remove(layer) },
     }, [icon('trash', 16)]);
     return el('li', {
@@ -143,7 +144,7 @@ export class LayersPanel {
 
   add() {
     if (!this.shot) return;
-    const layer = emptyLayer('Layer ' + (this.shot.layers.length + 1));
+    const layer = emptyLayer(t('storyboard.layer-n', { n: this.shot.layers.length + 1 }));
     const at = this.shot.layers.findIndex((l) => l.id === this.current);
     const index = at < 0 ? this.shot.layers.length : at + 1;
     if (this.o.edit({ op: 'addLayer', shot: this.o.shotId(), layer, index })) this.o.select(layer.id);
@@ -152,7 +153,7 @@ export class LayersPanel {
   async rename() {
     const layer = this.layer();
     if (!layer) return;
-    const name = await promptDialog({ title: 'Rename layer', label: 'Name', value: layer.name, maxLength: 100 });
+    const name = await promptDialog({ title: t('storyboard.rename-layer'), label: t('storyboard.name'), value: layer.name, confirmLabel: t('storyboard.save'), maxLength: 100 });
     if (name && name !== layer.name) this.o.edit({ op: 'updateLayer', shot: this.o.shotId(), layer: layer.id, name });
   }
 
@@ -160,8 +161,8 @@ export class LayersPanel {
     if (!this.shot || this.shot.layers.length <= 1) return;
     if (layer.strokes.length) {
       const sure = await confirmDialog({
-        title: 'Delete “' + layer.name + '”?', message: 'Its ' + layer.strokes.length + (layer.strokes.length === 1 ? ' stroke is' : ' strokes are') + ' deleted with it (Ctrl+Z brings it back).',
-        confirmLabel: 'Delete', danger: true,
+        title: t('storyboard.delete-layer-title', { name: layer.name }), message: t('storyboard.delete-layer-message', { count: layer.strokes.length }),
+        confirmLabel: t('storyboard.delete'), danger: true,
       });
       if (!sure) return;
     }

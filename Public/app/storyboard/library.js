@@ -5,8 +5,12 @@
 // State for tests: #storyboards li.storyboard-card[data-storyboard-id][data-title].
 
 import { api } from '../api.js';
+import { errorText, formatDate, loadAreas, t } from '../i18n.js';
 import { el, icon, iconButton, toast, confirmDialog, promptDialog, chooseDialog, modalDialog } from '../ui.js';
 import { ASPECT_RATIOS } from './common.js';
+
+// The library page has its own areas; the storyboard cards' words are the storyboard's.
+await loadAreas('storyboard');
 
 export class LibraryStoryboards {
   /**
@@ -51,7 +55,7 @@ export class LibraryStoryboards {
   }
 
   card(item) {
-    const thumb = el('a', { class: 'deck-thumb storyboard-thumb', attrs: { href: this.href(item), 'aria-label': 'Open ' + item.title, tabindex: '-1' } }, [
+    const thumb = el('a', { class: 'deck-thumb storyboard-thumb', attrs: { href: this.href(item), 'aria-label': t('storyboard.library.open', { title: item.title }), tabindex: '-1' } }, [
       icon('grid', 36),
       el('span', { class: 'pages-badge', text: item.aspectRatio || '16:9' }),
     ]);
@@ -59,9 +63,9 @@ export class LibraryStoryboards {
     const scenes = Number(item.sceneCount || 0);
     const updated = item.updatedAt ? new Date(item.updatedAt) : null;
     const meta = el('div', { class: 'deck-meta' }, [
-      el('span', { class: 'deck-pages', text: scenes + (scenes === 1 ? ' scene' : ' scenes') + ' · ' + shots + (shots === 1 ? ' shot' : ' shots') }),
+      el('span', { class: 'deck-pages', text: t('storyboard.library.counts', { scenes: t('storyboard.scenes-count', { count: scenes }), shots: t('storyboard.shots-count', { count: shots }) }) }),
       updated && !Number.isNaN(updated.getTime())
-        ? el('span', { class: 'deck-pages', text: '· ' + updated.toLocaleDateString(undefined, { day: 'numeric', month: 'short' }), attrs: { title: 'Changed ' + updated.toLocaleString() } })
+        ? el('span', { class: 'deck-pages', text: '· ' + formatDate(updated, { day: 'numeric', month: 'short' }), attrs: { title: t('storyboard.library.changed', { date: formatDate(updated) }) } })
         : null,
     ]);
     const body = el('div', { class: 'deck-body' }, [
@@ -71,25 +75,25 @@ export class LibraryStoryboards {
     ]);
     // A project someone shared with us is theirs to rename, file and delete.
     const mine = item.owned !== false;
-    const actions = el('div', { class: 'deck-actions' }, !mine ? [el('span', { class: 'deck-pages', text: 'Shared with you' })] : [
-      iconButton('edit', 'Rename', { cls: 'btn', on: { click: () => this.rename(item) }, attrs: { 'data-action': 'rename-storyboard', 'aria-label': 'Rename ' + item.title } }),
-      this.o.folders().length ? iconButton('folder', 'Move', { cls: 'btn', on: { click: () => this.move(item) }, attrs: { 'data-action': 'move-storyboard', 'aria-label': 'Move ' + item.title + ' to a folder' } }) : null,
-      iconButton('trash', 'Delete', { cls: 'btn', on: { click: () => this.remove(item) }, attrs: { 'data-action': 'delete-storyboard', 'aria-label': 'Delete ' + item.title } }),
+    const actions = el('div', { class: 'deck-actions' }, !mine ? [el('span', { class: 'deck-pages', text: t('storyboard.library.shared') })] : [
+      iconButton('edit', t('storyboard.rename'), { cls: 'btn', on: { click: () => this.rename(item) }, attrs: { 'data-action': 'rename-storyboard', 'aria-label': t('storyboard.library.rename-named', { title: item.title }) } }),
+      this.o.folders().length ? iconButton('folder', t('storyboard.move'), { cls: 'btn', on: { click: () => this.move(item) }, attrs: { 'data-action': 'move-storyboard', 'aria-label': t('storyboard.library.move-named', { title: item.title }) } }) : null,
+      iconButton('trash', t('storyboard.delete'), { cls: 'btn', on: { click: () => this.remove(item) }, attrs: { 'data-action': 'delete-storyboard', 'aria-label': t('storyboard.library.delete-named', { title: item.title }) } }),
     ]);
     return el('li', { class: 'deck-card storyboard-card', attrs: { 'data-storyboard-id': item.id, 'data-title': item.title } }, [thumb, body, actions]);
   }
 
   create() {
-    const title = el('input', { class: 'input', attrs: { type: 'text', id: 'new-storyboard-name', maxlength: 200, required: true, autocomplete: 'off', value: 'Untitled storyboard' } });
+    const title = el('input', { class: 'input', attrs: { type: 'text', id: 'new-storyboard-name', maxlength: 200, required: true, autocomplete: 'off', value: t('storyboard.library.untitled') } });
     const aspect = el('select', { class: 'input', attrs: { id: 'new-storyboard-aspect' } },
       ASPECT_RATIOS.map((r) => el('option', { text: r, attrs: { value: r, selected: r === '16:9' } })));
-    const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
-    const ok = el('button', { class: 'btn btn-primary', text: 'Create', attrs: { type: 'submit', 'data-role': 'confirm' } });
+    const cancel = el('button', { class: 'btn', text: t('storyboard.cancel'), attrs: { type: 'button' } });
+    const ok = el('button', { class: 'btn btn-primary', text: t('storyboard.library.create'), attrs: { type: 'submit', 'data-role': 'confirm' } });
     const { dialog, content } = modalDialog({
-      title: 'New storyboard', form: true, id: 'new-storyboard',
+      title: t('storyboard.library.new'), form: true, id: 'new-storyboard',
       body: [
-        el('label', { class: 'field' }, [el('span', { class: 'field-label', text: 'Title' }), title]),
-        el('label', { class: 'field' }, [el('span', { class: 'field-label', text: 'Aspect ratio' }), aspect]),
+        el('label', { class: 'field' }, [el('span', { class: 'field-label', text: t('storyboard.title') }), title]),
+        el('label', { class: 'field' }, [el('span', { class: 'field-label', text: t('storyboard.aspect-ratio') }), aspect]),
       ],
       actions: [cancel, ok],
     });
@@ -110,21 +114,21 @@ export class LibraryStoryboards {
         location.assign(this.href(created));
       } catch (error) {
         ok.disabled = false;
-        toast(error.message, { kind: 'error' });
+        toast(errorText(error), { kind: 'error' });
       }
     });
     title.select();
   }
 
   async rename(item) {
-    const title = await promptDialog({ title: 'Rename storyboard', label: 'Title', value: item.title });
+    const title = await promptDialog({ title: t('storyboard.library.rename'), label: t('storyboard.title'), value: item.title, confirmLabel: t('storyboard.save') });
     if (!title || title.trim() === item.title) return;
     await this.patch(item, { title: title.trim() });
   }
 
   async move(item) {
-    const options = [{ value: '', label: 'No folder (top level)' }, ...this.o.folders().map((f) => ({ value: f.id, label: f.name }))];
-    const choice = await chooseDialog({ title: 'Move “' + item.title + '”', label: 'Folder', options, value: item.folderId || '' });
+    const options = [{ value: '', label: t('storyboard.library.no-folder') }, ...this.o.folders().map((f) => ({ value: f.id, label: f.name }))];
+    const choice = await chooseDialog({ title: t('storyboard.library.move-title', { title: item.title }), label: t('storyboard.library.folder'), options, value: item.folderId || '', confirmLabel: t('storyboard.move') });
     if (choice === undefined) return;
     await this.patch(item, { folderId: choice || null });
   }
@@ -135,23 +139,23 @@ export class LibraryStoryboards {
       this.items = this.items.map((s) => (s.id === item.id ? { ...s, ...updated } : s));
       this.render();
     } catch (error) {
-      toast(error.message, { kind: 'error' });
+      toast(errorText(error), { kind: 'error' });
     }
   }
 
   async remove(item) {
     const sure = await confirmDialog({
-      title: 'Delete “' + item.title + '”?', message: 'Every scene, shot and drawing of this storyboard is deleted. This cannot be undone.',
-      confirmLabel: 'Delete', danger: true,
+      title: t('storyboard.delete-layer-title', { name: item.title }), message: t('storyboard.library.delete-message'),
+      confirmLabel: t('storyboard.delete'), danger: true,
     });
     if (!sure) return;
     try {
       await api('/api/v1/storyboards/' + encodeURIComponent(item.id), { method: 'DELETE' });
       this.items = this.items.filter((s) => s.id !== item.id);
       this.render();
-      toast('Deleted “' + item.title + '”.', { kind: 'success' });
+      toast(t('storyboard.library.deleted', { title: item.title }), { kind: 'success' });
     } catch (error) {
-      toast(error.message, { kind: 'error' });
+      toast(errorText(error), { kind: 'error' });
     }
   }
 }

@@ -7,14 +7,16 @@
 // #present[data-state].
 
 import { api } from '../api.js';
+import { errorText, formatNumber, t } from '../i18n.js';
 import { el, icon, toast, confirmDialog } from '../ui.js';
 
-const FORMATS = [
-  { value: 'sheet', label: 'Sheet of panels (PDF)', short: 'Sheet', title: 'Panels with their number, duration, dialogue, action and notes' },
-  { value: 'pdf', label: 'Shots (PDF)', short: 'Shots PDF', title: 'One shot a page' },
-  { value: 'png', label: 'Shots (PNG, ZIP)', short: 'PNGs', title: 'One picture a shot' },
-  { value: 'animatic', label: 'Animatic (MP4)', short: 'Animatic', title: 'Each shot for its duration' },
-];
+// The export formats; their words are the catalogue's `storyboard.export.<value>.label|short|title`.
+const FORMATS = ['sheet', 'pdf', 'png', 'animatic'].map((value) => ({
+  value,
+  get label() { return t(`storyboard.export.${value}.label`); },
+  get short() { return t(`storyboard.export.${value}.short`); },
+  get title() { return t(`storyboard.export.${value}.title`); },
+}));
 const LAYOUTS = [1, 2, 4, 6];
 // How often a queued export or a processing deck is looked at.
 const POLL_MS = 500;
@@ -22,14 +24,14 @@ const POLL_MS = 500;
 /** Fills `root` with the tools for the project `record` (as GET /api/v1/storyboards/{id} gives it). */
 export function mountProjectTools(root, record) {
   const base = '/api/v1/storyboards/' + encodeURIComponent(record.id);
-  const exportsList = el('ul', { class: 'sb-exports', attrs: { id: 'exports', 'aria-label': 'Exports' } });
-  const format = el('select', { class: 'input', attrs: { id: 'export-format', 'aria-label': 'Export as' } },
+  const exportsList = el('ul', { class: 'sb-exports', attrs: { id: 'exports', 'aria-label': t('storyboard.exports') } });
+  const format = el('select', { class: 'input', attrs: { id: 'export-format', 'aria-label': t('storyboard.export-as') } },
     FORMATS.map((f) => el('option', { attrs: { value: f.value, title: f.title }, text: f.label })));
-  const layout = el('select', { class: 'input', attrs: { id: 'export-layout', 'aria-label': 'Panels a page' } },
-    LAYOUTS.map((n) => el('option', { attrs: { value: String(n), selected: n === 4 ? '' : null }, text: `${n} a page` })));
-  const layoutField = el('label', { class: 'field sb-tool-field' }, [el('span', { class: 'field-label', text: 'Panels' }), layout]);
+  const layout = el('select', { class: 'input', attrs: { id: 'export-layout', 'aria-label': t('storyboard.panels-a-page') } },
+    LAYOUTS.map((n) => el('option', { attrs: { value: String(n), selected: n === 4 ? '' : null }, text: t('storyboard.n-a-page', { count: n }) })));
+  const layoutField = el('label', { class: 'field sb-tool-field' }, [el('span', { class: 'field-label', text: t('storyboard.panels') }), layout]);
   format.addEventListener('change', () => { layoutField.hidden = format.value !== 'sheet'; });
-  const exportButton = el('button', { class: 'btn', attrs: { type: 'button', id: 'export' } }, [icon('download', 18), el('span', { text: 'Export' })]);
+  const exportButton = el('button', { class: 'btn', attrs: { type: 'button', id: 'export' } }, [icon('download', 18), el('span', { text: t('storyboard.export') })]);
   exportButton.addEventListener('click', async () => {
     exportButton.disabled = true;
     try {
@@ -39,19 +41,19 @@ export function mountProjectTools(root, record) {
       exportsList.prepend(exportItem(made));
       follow(made.id);
     } catch (error) {
-      toast(error.message, { kind: 'error' });
+      toast(errorText(error), { kind: 'error' });
     } finally {
       exportButton.disabled = false;
     }
   });
 
   const present = el('button', { class: 'btn btn-primary', attrs: { type: 'button', id: 'present', 'data-state': 'idle' } },
-    [icon('play', 18), el('span', { text: 'Present live' })]);
+    [icon('play', 18), el('span', { text: t('storyboard.present-live') })]);
   present.addEventListener('click', () => presentLive(present, base));
 
-  const editorsList = el('ul', { class: 'sb-editor-list', attrs: { id: 'editors-list', 'aria-label': 'Editors' } });
-  const email = el('input', { class: 'input', attrs: { id: 'invite-email', type: 'email', placeholder: 'name@example.org', 'aria-label': 'Email of the person to invite', autocomplete: 'off' } });
-  const invite = el('form', { class: 'sb-invite' }, [email, el('button', { class: 'btn', attrs: { type: 'submit' }, text: 'Invite' })]);
+  const editorsList = el('ul', { class: 'sb-editor-list', attrs: { id: 'editors-list', 'aria-label': t('storyboard.editors') } });
+  const email = el('input', { class: 'input', attrs: { id: 'invite-email', type: 'email', placeholder: t('storyboard.invite-placeholder'), 'aria-label': t('storyboard.invite-label'), autocomplete: 'off' } });
+  const invite = el('form', { class: 'sb-invite' }, [email, el('button', { class: 'btn', attrs: { type: 'submit' }, text: t('storyboard.invite') })]);
   invite.addEventListener('submit', async (event) => {
     event.preventDefault();
     const address = email.value.trim();
@@ -61,26 +63,26 @@ export function mountProjectTools(root, record) {
       email.value = '';
       editorsList.querySelector(`[data-user-id="${CSS.escape(editor.id)}"]`)?.remove();
       editorsList.append(editorItem(editor));
-      toast(`${editor.name || editor.email} can edit this storyboard now.`);
+      toast(t('storyboard.invited', { name: editor.name || editor.email }));
     } catch (error) {
-      toast(error.message, { kind: 'error' });
+      toast(errorText(error), { kind: 'error' });
     }
   });
 
   root.replaceChildren(
     el('div', { class: 'sb-tool' }, [
-      el('h2', { class: 'sb-h2', text: 'Present' }),
-      el('p', { class: 'sb-tool-hint', text: 'Show the shots as pages to a room, with pointer, ink, polls and questions.' }),
+      el('h2', { class: 'sb-h2', text: t('storyboard.present') }),
+      el('p', { class: 'sb-tool-hint', text: t('storyboard.present-hint') }),
       present,
     ]),
     el('div', { class: 'sb-tool' }, [
-      el('h2', { class: 'sb-h2', text: 'Export' }),
-      el('div', { class: 'sb-tool-row' }, [el('label', { class: 'field sb-tool-field' }, [el('span', { class: 'field-label', text: 'Format' }), format]), layoutField, exportButton]),
+      el('h2', { class: 'sb-h2', text: t('storyboard.export') }),
+      el('div', { class: 'sb-tool-row' }, [el('label', { class: 'field sb-tool-field' }, [el('span', { class: 'field-label', text: t('storyboard.format') }), format]), layoutField, exportButton]),
       exportsList,
     ]),
     el('div', { class: 'sb-tool' }, [
-      el('h2', { class: 'sb-h2', text: 'Editors' }),
-      record.owned ? invite : el('p', { class: 'sb-tool-hint', text: 'Shared with you by its owner.' }),
+      el('h2', { class: 'sb-h2', text: t('storyboard.editors') }),
+      record.owned ? invite : el('p', { class: 'sb-tool-hint', text: t('storyboard.shared-with-you') }),
       editorsList,
     ]),
   );
@@ -94,15 +96,17 @@ export function mountProjectTools(root, record) {
   function fillExport(li, item) {
     li.dataset.status = item.status;
     const what = FORMATS.find((f) => f.value === item.format)?.short || item.format;
-    const name = el('span', { class: 'sb-export-name', text: item.format === 'sheet' ? `${what}, ${item.layout} a page` : what });
+    const name = el('span', { class: 'sb-export-name', text: item.format === 'sheet' ? t('storyboard.sheet-layout', { what, count: item.layout }) : what });
     let end;
     if (item.status === 'ready') {
-      end = el('a', { class: 'btn btn-small', attrs: { href: item.url, download: item.fileName, 'aria-label': `Download ${item.fileName}`, title: 'Download' } }, [icon('download', 16), el('span', { text: size(item.bytes) })]);
+      end = el('a', { class: 'btn btn-small', attrs: { href: item.url, download: item.fileName, 'aria-label': t('storyboard.download-named', { name: item.fileName }), title: t('storyboard.download') } }, [icon('download', 16), el('span', { text: size(item.bytes) })]);
     } else if (item.status === 'failed') {
-      end = el('span', { class: 'sb-export-error', text: item.error ? item.error.message : 'Failed.' });
+      end = el('span', { class: 'sb-export-error', text: item.error ? errorText(item.error) : t('storyboard.failed') });
     } else {
       const p = item.progress;
-      const text = p && p.total ? `${p.stage === 'encode' ? 'Encoding' : 'Drawing'}… ${Math.round((100 * p.done) / p.total)}%` : 'Waiting…';
+      const text = p && p.total
+        ? t(p.stage === 'encode' ? 'storyboard.encoding' : 'storyboard.drawing', { percent: Math.round((100 * p.done) / p.total) })
+        : t('storyboard.waiting');
       end = el('span', { class: 'sb-export-progress', text });
     }
     li.replaceChildren(name, end);
@@ -125,15 +129,15 @@ export function mountProjectTools(root, record) {
   }
 
   function editorItem(editor) {
-    const remove = el('button', { class: 'btn btn-ghost btn-small', attrs: { type: 'button', 'aria-label': `Remove ${editor.email}` } }, [icon('x', 16)]);
+    const remove = el('button', { class: 'btn btn-ghost btn-small', attrs: { type: 'button', 'aria-label': t('storyboard.remove-named', { name: editor.email }) } }, [icon('x', 16)]);
     remove.hidden = !record.owned;
     remove.addEventListener('click', async () => {
-      if (!(await confirmDialog({ title: 'Remove this editor?', message: `${editor.email} will no longer be able to open or edit this storyboard.`, confirmLabel: 'Remove', danger: true }))) return;
+      if (!(await confirmDialog({ title: t('storyboard.remove-editor-title'), message: t('storyboard.remove-editor-message', { email: editor.email }), confirmLabel: t('storyboard.remove'), danger: true }))) return;
       try {
         await api(base + '/editors/' + encodeURIComponent(editor.id), { method: 'DELETE' });
         remove.closest('li').remove();
       } catch (error) {
-        toast(error.message, { kind: 'error' });
+        toast(errorText(error), { kind: 'error' });
       }
     });
     return el('li', { attrs: { 'data-user-id': editor.id } }, [el('span', { text: editor.name && editor.name !== editor.email ? `${editor.name} · ${editor.email}` : editor.email }), remove]);
@@ -153,7 +157,7 @@ async function presentLive(button, base) {
   button.disabled = true;
   button.dataset.state = 'preparing';
   const label = button.querySelector('span:last-child');
-  label.textContent = 'Preparing the shots…';
+  label.textContent = t('storyboard.preparing-shots');
   try {
     // The new deck (with its processing job's id), processed like an upload.
     let deck = await api(base + '/present', { method: 'POST' });
@@ -161,19 +165,19 @@ async function presentLive(button, base) {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
       deck = await api('/api/v1/decks/' + encodeURIComponent(deck.id));
     }
-    if (deck.status !== 'ready') throw new Error((deck.error && deck.error.message) || 'The shots could not be prepared.');
+    if (deck.status !== 'ready') throw new Error(deck.error ? errorText(deck.error) : t('storyboard.prepare-failed'));
     button.dataset.state = 'starting';
     const session = await api('/api/v1/sessions', { method: 'POST', body: { deckId: deck.id } });
     location.assign('/present/' + encodeURIComponent(session.code));
   } catch (error) {
-    toast(error.message, { kind: 'error' });
+    toast(errorText(error), { kind: 'error' });
     button.dataset.state = 'idle';
-    label.textContent = 'Present live';
+    label.textContent = t('storyboard.present-live');
     button.disabled = false;
   }
 }
 
 function size(bytes) {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes < 1024 * 1024) return t('storyboard.kb', { size: formatNumber(Math.max(1, Math.round(bytes / 1024))) });
+  return t('storyboard.mb', { size: formatNumber(bytes / (1024 * 1024), { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
 }

@@ -9,12 +9,13 @@
 // #save-state[data-state]; body[data-ready] once the first welcome is in.
 
 import { api, currentUser, goToLogin } from '../api.js';
+import { errorText, t } from '../i18n.js';
 import { el, icon, iconButton, hydrateIcons, toast, confirmDialog, promptDialog, modalDialog, isTyping, dialogOpen } from '../ui.js';
 import { StoryDoc, userId } from './doc.js';
 import { mountProjectTools } from './project-tools.js';
 import { openShotHistory } from './history.js';
 import {
-  aspectValue, aspectOptions, allShots, locateShot, emptyShot, drawShot, durationText, saveIndicator, newId, strokeCount,
+  aspectValue, aspectOptions, allShots, locateShot, emptyShot, drawShot, durationText, saveIndicator, newId, strokeCount, storyErrorText,
 } from './common.js';
 
 const params = new URLSearchParams(location.search);
@@ -36,14 +37,14 @@ hydrateIcons();
 
 async function start() {
   if (!projectId) {
-    fail('No storyboard was named in the address.');
+    fail(t('storyboard.no-id'));
     return;
   }
   let user;
   try {
     user = await currentUser();
   } catch (error) {
-    fail(error.message);
+    fail(errorText(error));
     return;
   }
   if (!user) {
@@ -53,7 +54,7 @@ async function start() {
   try {
     state.record = await api('/api/v1/storyboards/' + encodeURIComponent(projectId));
   } catch (error) {
-    fail(error.status === 404 ? 'This storyboard does not exist, or is not yours.' : error.message);
+    fail(error.status === 404 ? t('storyboard.not-found') : errorText(error));
     return;
   }
   showRecord();
@@ -67,13 +68,13 @@ async function start() {
   });
   doc.addEventListener('change', () => render());
   doc.addEventListener('editors', (event) => renderEditors(event.detail.editors));
-  doc.addEventListener('dropped', (event) => toast('A change was not saved: ' + event.detail.message, { kind: 'error' }));
-  doc.addEventListener('fatal', (event) => toast(event.detail.message || 'Cannot open this storyboard.', { kind: 'error', timeout: 0 }));
+  doc.addEventListener('dropped', (event) => toast(t('storyboard.not-saved', { reason: storyErrorText(event.detail) }), { kind: 'error' }));
+  doc.addEventListener('fatal', (event) => toast(event.detail.code || event.detail.message ? storyErrorText(event.detail) : t('storyboard.cannot-open-this'), { kind: 'error', timeout: 0 }));
   doc.connect();
 }
 
 function fail(message) {
-  $('project').replaceChildren(el('div', { class: 'empty-state sb-fail' }, [el('strong', { text: 'Cannot open the storyboard' }), message]));
+  $('project').replaceChildren(el('div', { class: 'empty-state sb-fail' }, [el('strong', { text: t('storyboard.cannot-open') }), message]));
 }
 
 // ---- the project's record (REST) ----
@@ -81,7 +82,7 @@ function fail(message) {
 function showRecord() {
   const r = state.record;
   $('topbar-title').textContent = r.title;
-  document.title = r.title + ' — Podium';
+  document.title = t('storyboard.document-title', { title: r.title });
   $('project-title').value = r.title;
   $('project-description').value = r.description || '';
   $('project-aspect').replaceChildren(...aspectOptions(r.aspectRatio || '16:9'));
@@ -94,14 +95,14 @@ async function patchRecord(body) {
     const aspectChanged = updated.aspectRatio !== state.record.aspectRatio;
     state.record = { ...state.record, ...updated };
     $('topbar-title').textContent = state.record.title;
-    document.title = state.record.title + ' — Podium';
+    document.title = t('storyboard.document-title', { title: state.record.title });
     if (aspectChanged) {
       state.thumbs.clear();
       cards.clear();
       render();
     }
   } catch (error) {
-    toast(error.message, { kind: 'error' });
+    toast(errorText(error), { kind: 'error' });
     showRecord();
   }
 }
@@ -127,7 +128,7 @@ function renderEditors(editors) {
   $('editors').replaceChildren(...(editors || []).map((e) => el('span', {
     class: 'sb-editor-dot' + (e.editor === you ? ' is-you' : ''),
     text: (e.name || '?').trim().charAt(0).toUpperCase(),
-    attrs: { title: (e.name || 'Someone') + (e.editor === you ? ' (you)' : ''), 'data-color': e.color || '' },
+    attrs: { title: e.editor === you ? t('storyboard.you-name', { name: e.name || t('storyboard.someone') }) : e.name || t('storyboard.someone'), 'data-color': e.color || '' },
   })));
   for (const dot of $('editors').children) {
     if (dot.dataset.color) dot.style.setProperty('--who', dot.dataset.color);
@@ -207,9 +208,11 @@ function render() {
   const scenes = view.scenes.map((scene, index) => sceneRow(scene, index, view.scenes.length));
   $('scenes').replaceChildren(...scenes);
   const shots = allShots(view);
-  $('shot-count').textContent = view.scenes.length + (view.scenes.length === 1 ? ' scene' : ' scenes') + ' · '
-    + shots.length + (shots.length === 1 ? ' shot' : ' shots') + ' · '
-    + durationText(shots.reduce((sum, s) => sum + Number(s.shot.duration || 0), 0));
+  $('shot-count').textContent = t('storyboard.count', {
+    scenes: t('storyboard.scenes-count', { count: view.scenes.length }),
+    shots: t('storyboard.shots-count', { count: shots.length }),
+    duration: durationText(shots.reduce((sum, s) => sum + Number(s.shot.duration || 0), 0)),
+  });
   renderInspector(view);
   if (focusKey) {
     const again = document.querySelector('[data-focus-key="' + CSS.escape(focusKey) + '"]');
@@ -222,37 +225,37 @@ function render() {
 
 function sceneRow(scene, index, count) {
   const title = el('h2', { class: 'sb-scene-title' }, [
-    el('span', { class: 'sb-scene-index', text: 'Scene ' + (index + 1) }),
-    el('span', { class: 'sb-scene-name', text: scene.title || 'Untitled scene' }),
+    el('span', { class: 'sb-scene-index', text: t('storyboard.scene-n', { n: index + 1 }) }),
+    el('span', { class: 'sb-scene-name', text: scene.title || t('storyboard.untitled-scene') }),
   ]);
   const tools = el('div', { class: 'sb-scene-tools' }, [
-    iconButton('edit', 'Rename', {
+    iconButton('edit', t('storyboard.rename'), {
       cls: 'btn btn-sm', showLabel: false,
-      attrs: { 'data-action': 'rename-scene', 'aria-label': 'Rename scene ' + (index + 1), 'data-focus-key': 'rename:' + scene.id },
+      attrs: { 'data-action': 'rename-scene', 'aria-label': t('storyboard.rename-scene-n', { n: index + 1 }), 'data-focus-key': 'rename:' + scene.id },
       on: { click: () => renameScene(scene) },
     }),
-    iconButton('chevronUp', 'Move scene up', {
+    iconButton('chevronUp', t('storyboard.scene-up'), {
       cls: 'btn btn-sm', showLabel: false,
       attrs: { 'data-action': 'scene-up', disabled: index === 0, 'data-focus-key': 'up:' + scene.id },
       on: { click: () => state.doc.edit({ op: 'moveScene', scene: scene.id, index: index - 1 }) },
     }),
-    iconButton('chevronDown', 'Move scene down', {
+    iconButton('chevronDown', t('storyboard.scene-down'), {
       cls: 'btn btn-sm', showLabel: false,
       attrs: { 'data-action': 'scene-down', disabled: index === count - 1, 'data-focus-key': 'down:' + scene.id },
       on: { click: () => state.doc.edit({ op: 'moveScene', scene: scene.id, index: index + 1 }) },
     }),
-    iconButton('trash', 'Delete scene', {
+    iconButton('trash', t('storyboard.delete-scene'), {
       cls: 'btn btn-sm', showLabel: false,
-      attrs: { 'data-action': 'delete-scene', 'aria-label': 'Delete scene ' + (index + 1), 'data-focus-key': 'delete:' + scene.id },
+      attrs: { 'data-action': 'delete-scene', 'aria-label': t('storyboard.delete-scene-n', { n: index + 1 }), 'data-focus-key': 'delete:' + scene.id },
       on: { click: () => deleteScene(scene, index) },
     }),
   ]);
-  const list = el('ol', { class: 'sb-shots', attrs: { 'aria-label': 'Shots of scene ' + (index + 1), 'data-scene-id': scene.id } },
+  const list = el('ol', { class: 'sb-shots', attrs: { 'aria-label': t('storyboard.shots-of-scene', { n: index + 1 }), 'data-scene-id': scene.id } },
     scene.shots.map((shot, i) => shotCard(shot, scene, i)));
   const add = el('li', { class: 'sb-add-shot' }, [
-    iconButton('plus', 'Add shot', {
+    iconButton('plus', t('storyboard.add-shot'), {
       cls: 'btn sb-add-shot-btn',
-      attrs: { 'data-action': 'add-shot', 'aria-label': 'Add a shot to scene ' + (index + 1), 'data-focus-key': 'add:' + scene.id },
+      attrs: { 'data-action': 'add-shot', 'aria-label': t('storyboard.add-shot-to', { n: index + 1 }), 'data-focus-key': 'add:' + scene.id },
       on: { click: () => addShot(scene) },
     }),
   ]);
@@ -282,12 +285,14 @@ function makeCard(shot, scene, index, selected) {
     el('span', { class: 'sb-shot-duration', text: durationText(shot.duration) }),
   ]);
   const caption = shot.action || shot.dialogue;
-  const grip = el('span', { class: 'sb-grip', attrs: { 'aria-hidden': 'true', title: 'Drag to move' } }, [icon('move', 16)]);
+  const grip = el('span', { class: 'sb-grip', attrs: { 'aria-hidden': 'true', title: t('storyboard.drag-to-move') } }, [icon('move', 16)]);
   const card = el('li', {
     class: 'sb-shot' + (selected ? ' is-selected' : ''),
     attrs: {
       tabindex: '0', role: 'button', 'aria-pressed': selected ? 'true' : 'false',
-      'aria-label': 'Shot ' + (shot.number || '') + ', ' + durationText(shot.duration) + (caption ? ', ' + caption : ''),
+      'aria-label': caption
+        ? t('storyboard.shot-label-caption', { number: shot.number || '', duration: durationText(shot.duration), caption })
+        : t('storyboard.shot-label', { number: shot.number || '', duration: durationText(shot.duration) }),
       'aria-keyshortcuts': 'Enter Alt+ArrowLeft Alt+ArrowRight Alt+ArrowUp Alt+ArrowDown',
       'data-shot-id': shot.id, 'data-number': shot.number || '', 'data-scene-id': scene.id, 'data-index': index,
       'data-strokes': strokeCount(shot), 'data-focus-key': 'shot:' + shot.id,
@@ -328,7 +333,7 @@ function renderInspector(view) {
       const value = field.dataset.field === 'duration' ? String(shot.duration) : shot[field.dataset.field] ?? '';
       if (field.value !== value) field.value = value;
     }
-    panel.querySelector('.sb-inspector-number').textContent = 'Shot ' + (shot.number || '') + ' · scene ' + (found.sceneIndex + 1);
+    panel.querySelector('.sb-inspector-number').textContent = t('storyboard.shot-in-scene', { number: shot.number || '', scene: found.sceneIndex + 1 });
     return;
   }
   panel.dataset.shotId = shot.id;
@@ -347,7 +352,7 @@ function renderInspector(view) {
     if (duration.value.trim() === '') return; // being retyped: the value comes with the next change
     const value = Number(duration.value);
     if (!(value >= 0.1 && value <= 600)) {
-      toast('A duration is between 0.1 and 600 seconds.', { kind: 'error' });
+      toast(t('storyboard.duration-range'), { kind: 'error' });
       duration.value = String(shot.duration);
       return;
     }
@@ -362,22 +367,22 @@ function renderInspector(view) {
   }
   panel.replaceChildren(
     el('div', { class: 'sb-inspector-head' }, [
-      el('h2', { class: 'sb-inspector-number', text: 'Shot ' + (shot.number || '') + ' · scene ' + (found.sceneIndex + 1) }),
-      iconButton('x', 'Close', { cls: 'mini-btn', showLabel: false, attrs: { 'data-action': 'close-inspector' }, on: { click: () => { state.selected = null; render(); } } }),
+      el('h2', { class: 'sb-inspector-number', text: t('storyboard.shot-in-scene', { number: shot.number || '', scene: found.sceneIndex + 1 }) }),
+      iconButton('x', t('storyboard.close'), { cls: 'mini-btn', showLabel: false, attrs: { 'data-action': 'close-inspector' }, on: { click: () => { state.selected = null; render(); } } }),
     ]),
-    el('a', { class: 'btn btn-primary btn-block', attrs: { href: sketchHref(shot.id), 'data-action': 'open-shot' } }, [icon('pen', 18), el('span', { text: 'Open in the editor' })]),
+    el('a', { class: 'btn btn-primary btn-block', attrs: { href: sketchHref(shot.id), 'data-action': 'open-shot' } }, [icon('pen', 18), el('span', { text: t('storyboard.open-editor') })]),
     el('div', { class: 'sb-inspector-row' }, [
-      field('duration', 'Duration (s)', duration),
-      field('background', 'Background', background),
+      field('duration', t('storyboard.duration-s'), duration),
+      field('background', t('storyboard.background'), background),
     ]),
-    field('dialogue', 'Dialogue', text('dialogue', 3)),
-    field('action', 'Action', text('action', 3)),
-    field('notes', 'Notes', text('notes', 3)),
+    field('dialogue', t('storyboard.dialogue'), text('dialogue', 3)),
+    field('action', t('storyboard.action'), text('action', 3)),
+    field('notes', t('storyboard.notes'), text('notes', 3)),
     el('div', { class: 'sb-inspector-actions' }, [
-      iconButton('copy', 'Duplicate', { cls: 'btn btn-sm', attrs: { 'data-action': 'duplicate-shot' }, on: { click: () => duplicateShot(shotId) } }),
-      iconButton('move', 'Move to…', { cls: 'btn btn-sm', attrs: { 'data-action': 'move-shot' }, on: { click: () => moveDialog(shotId) } }),
-      iconButton('clock', 'History…', { cls: 'btn btn-sm', attrs: { 'data-action': 'shot-history' }, on: { click: () => openShotHistory(state.record, shotId, state.doc) } }),
-      iconButton('trash', 'Delete', { cls: 'btn btn-sm', attrs: { 'data-action': 'delete-shot' }, on: { click: () => deleteShot(shotId) } }),
+      iconButton('copy', t('storyboard.duplicate'), { cls: 'btn btn-sm', attrs: { 'data-action': 'duplicate-shot' }, on: { click: () => duplicateShot(shotId) } }),
+      iconButton('move', t('storyboard.move-to'), { cls: 'btn btn-sm', attrs: { 'data-action': 'move-shot' }, on: { click: () => moveDialog(shotId) } }),
+      iconButton('clock', t('storyboard.history'), { cls: 'btn btn-sm', attrs: { 'data-action': 'shot-history' }, on: { click: () => openShotHistory(state.record, shotId, state.doc) } }),
+      iconButton('trash', t('storyboard.delete'), { cls: 'btn btn-sm', attrs: { 'data-action': 'delete-shot' }, on: { click: () => deleteShot(shotId) } }),
     ]),
   );
 }
@@ -387,7 +392,7 @@ function renderInspector(view) {
 async function addScene() {
   const view = state.doc && state.doc.view;
   if (!view) return;
-  const title = await promptDialog({ title: 'New scene', label: 'Scene title', value: 'Scene ' + (view.scenes.length + 1), confirmLabel: 'Add' });
+  const title = await promptDialog({ title: t('storyboard.new-scene'), label: t('storyboard.scene-title'), value: t('storyboard.scene-n', { n: view.scenes.length + 1 }), confirmLabel: t('storyboard.add') });
   if (!title) return;
   const sceneId = newId('c');
   state.doc.edit({ op: 'addScene', scene: sceneId, title });
@@ -396,7 +401,7 @@ async function addScene() {
 }
 
 async function renameScene(scene) {
-  const title = await promptDialog({ title: 'Rename scene', label: 'Scene title', value: scene.title });
+  const title = await promptDialog({ title: t('storyboard.rename-scene'), label: t('storyboard.scene-title'), value: scene.title, confirmLabel: t('storyboard.save') });
   if (!title || title === scene.title) return;
   state.doc.edit({ op: 'renameScene', scene: scene.id, title });
 }
@@ -404,9 +409,9 @@ async function renameScene(scene) {
 async function deleteScene(scene, index) {
   const count = scene.shots.length;
   const sure = await confirmDialog({
-    title: 'Delete scene ' + (index + 1) + '?',
-    message: '“' + (scene.title || 'Untitled scene') + '” and its ' + count + (count === 1 ? ' shot are' : ' shots are') + ' deleted for everyone.',
-    confirmLabel: 'Delete', danger: true,
+    title: t('storyboard.delete-scene-title', { n: index + 1 }),
+    message: t('storyboard.delete-scene-message', { title: scene.title || t('storyboard.untitled-scene'), count }),
+    confirmLabel: t('storyboard.delete'), danger: true,
   });
   if (sure) state.doc.edit({ op: 'deleteScene', scene: scene.id });
 }
@@ -425,8 +430,8 @@ async function deleteShot(shotId) {
   const found = locateShot(state.doc.view, shotId);
   if (!found) return;
   const sure = await confirmDialog({
-    title: 'Delete shot ' + (found.shot.number || '') + '?', message: 'The shot and its drawing are deleted for everyone.',
-    confirmLabel: 'Delete', danger: true,
+    title: t('storyboard.delete-shot-title', { number: found.shot.number || '' }), message: t('storyboard.delete-shot-message'),
+    confirmLabel: t('storyboard.delete'), danger: true,
   });
   if (sure) state.doc.edit({ op: 'deleteShot', shot: shotId });
 }
@@ -483,26 +488,26 @@ function moveDialog(shotId) {
   const view = state.doc.view;
   const found = locateShot(view, shotId);
   if (!found) return;
-  const sceneSelect = el('select', { class: 'input', attrs: { id: 'move-scene', 'aria-label': 'Scene' } },
-    view.scenes.map((s, i) => el('option', { text: 'Scene ' + (i + 1) + ': ' + (s.title || 'Untitled'), attrs: { value: s.id, selected: s.id === found.scene.id } })));
-  const placeSelect = el('select', { class: 'input', attrs: { id: 'move-place', 'aria-label': 'Place' } });
+  const sceneSelect = el('select', { class: 'input', attrs: { id: 'move-scene', 'aria-label': t('storyboard.scene') } },
+    view.scenes.map((s, i) => el('option', { text: t('storyboard.scene-option', { n: i + 1, title: s.title || t('storyboard.untitled') }), attrs: { value: s.id, selected: s.id === found.scene.id } })));
+  const placeSelect = el('select', { class: 'input', attrs: { id: 'move-place', 'aria-label': t('storyboard.place') } });
   const fillPlaces = () => {
     const scene = view.scenes.find((s) => s.id === sceneSelect.value);
     const others = scene.shots.filter((s) => s.id !== shotId);
-    const options = others.map((s, i) => el('option', { text: 'Before shot ' + (s.number || i + 1), attrs: { value: String(i) } }));
-    options.push(el('option', { text: 'At the end', attrs: { value: String(others.length) } }));
+    const options = others.map((s, i) => el('option', { text: t('storyboard.before-shot', { number: s.number || i + 1 }), attrs: { value: String(i) } }));
+    options.push(el('option', { text: t('storyboard.at-the-end'), attrs: { value: String(others.length) } }));
     placeSelect.replaceChildren(...options);
     placeSelect.value = scene.id === found.scene.id ? String(found.index) : String(others.length);
   };
   sceneSelect.addEventListener('change', fillPlaces);
   fillPlaces();
-  const cancel = el('button', { class: 'btn', text: 'Cancel', attrs: { type: 'button' } });
-  const ok = el('button', { class: 'btn btn-primary', text: 'Move', attrs: { type: 'submit', 'data-role': 'confirm' } });
+  const cancel = el('button', { class: 'btn', text: t('storyboard.cancel'), attrs: { type: 'button' } });
+  const ok = el('button', { class: 'btn btn-primary', text: t('storyboard.move'), attrs: { type: 'submit', 'data-role': 'confirm' } });
   const { dialog, content } = modalDialog({
-    title: 'Move shot ' + (found.shot.number || ''), form: true,
+    title: t('storyboard.move-shot-title', { number: found.shot.number || '' }), form: true,
     body: [
-      el('label', { class: 'field' }, [el('span', { class: 'field-label', text: 'Scene' }), sceneSelect]),
-      el('label', { class: 'field' }, [el('span', { class: 'field-label', text: 'Place' }), placeSelect]),
+      el('label', { class: 'field' }, [el('span', { class: 'field-label', text: t('storyboard.scene') }), sceneSelect]),
+      el('label', { class: 'field' }, [el('span', { class: 'field-label', text: t('storyboard.place') }), placeSelect]),
     ],
     actions: [cancel, ok],
   });

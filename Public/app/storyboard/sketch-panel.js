@@ -1,6 +1,7 @@
 // The shot editor's side panel: the layers (layers.js), the onion skin (how many shots before and
 // after, and how strongly), the shot's fields and its history (history.js).
 
+import { t } from '../i18n.js';
 import { el, iconButton } from '../ui.js';
 import { LayersPanel } from './layers.js';
 import { openShotHistory } from './history.js';
@@ -23,11 +24,11 @@ export const layers = new LayersPanel({
 });
 
 export function buildPanel() {
-  const before = el('select', { class: 'input', attrs: { id: 'onion-before', 'aria-label': 'Shots before' } },
+  const before = el('select', { class: 'input', attrs: { id: 'onion-before', 'aria-label': t('storyboard.onion.shots-before') } },
     [0, 1, 2, 3].map((n) => el('option', { text: String(n), attrs: { value: String(n), selected: n === state.onion.before } })));
-  const after = el('select', { class: 'input', attrs: { id: 'onion-after', 'aria-label': 'Shots after' } },
+  const after = el('select', { class: 'input', attrs: { id: 'onion-after', 'aria-label': t('storyboard.onion.shots-after') } },
     [0, 1, 2, 3].map((n) => el('option', { text: String(n), attrs: { value: String(n), selected: n === state.onion.after } })));
-  const opacity = el('input', { class: 'sk-onion-opacity', attrs: { type: 'range', min: '0.05', max: '1', step: '0.05', id: 'onion-opacity', 'aria-label': 'Onion skin opacity' } });
+  const opacity = el('input', { class: 'sk-onion-opacity', attrs: { type: 'range', min: '0.05', max: '1', step: '0.05', id: 'onion-opacity', 'aria-label': t('storyboard.onion.opacity-label') } });
   opacity.value = String(state.onion.opacity);
   const onOnion = () => {
     state.onion = { before: Number(before.value), after: Number(after.value), opacity: Number(opacity.value) };
@@ -38,18 +39,18 @@ export function buildPanel() {
   after.addEventListener('change', onOnion);
   opacity.addEventListener('input', onOnion);
   const onion = el('section', { class: 'sk-section', attrs: { 'aria-labelledby': 'onion-title' } }, [
-    el('div', { class: 'sk-section-head' }, [el('h2', { text: 'Onion skin', attrs: { id: 'onion-title' } })]),
+    el('div', { class: 'sk-section-head' }, [el('h2', { text: t('storyboard.onion.title'), attrs: { id: 'onion-title' } })]),
     el('div', { class: 'sk-row' }, [
-      el('label', { class: 'sk-onion-prev' }, ['Before', before]),
-      el('label', { class: 'sk-onion-next' }, ['After', after]),
+      el('label', { class: 'sk-onion-prev' }, [t('storyboard.onion.before'), before]),
+      el('label', { class: 'sk-onion-next' }, [t('storyboard.onion.after'), after]),
     ]),
-    el('div', { class: 'sk-row' }, [el('label', { attrs: { for: 'onion-opacity' }, text: 'Opacity' }), opacity]),
+    el('div', { class: 'sk-row' }, [el('label', { attrs: { for: 'onion-opacity' }, text: t('storyboard.opacity') }), opacity]),
   ]);
   const shotSection = el('section', { class: 'sk-section', attrs: { 'aria-labelledby': 'shot-fields-title', id: 'shot-fields' } }, [
-    el('div', { class: 'sk-section-head' }, [el('h2', { text: 'Shot', attrs: { id: 'shot-fields-title' } })]),
+    el('div', { class: 'sk-section-head' }, [el('h2', { text: t('storyboard.shot'), attrs: { id: 'shot-fields-title' } })]),
   ]);
   const field = (name, label, node) => el('label', { class: 'sk-field' }, [label, node]);
-  const bg = el('input', { class: 'sk-color-input', attrs: { type: 'color', id: 'shot-background', 'data-field': 'background', 'aria-label': 'Background colour' } });
+  const bg = el('input', { class: 'sk-color-input', attrs: { type: 'color', id: 'shot-background', 'data-field': 'background', 'aria-label': t('storyboard.background-colour') } });
   bg.addEventListener('change', () => edit({ op: 'updateShot', shot: state.shotId, background: bg.value }));
   const duration = el('input', { class: 'input', attrs: { type: 'number', min: '0.1', max: '600', step: '0.1', id: 'shot-duration', 'data-field': 'duration', inputmode: 'decimal' } });
   duration.addEventListener('change', () => {
@@ -57,20 +58,20 @@ export function buildPanel() {
     const value = Number(duration.value);
     const shot = currentShot();
     if (!(value >= 0.1 && value <= 600)) {
-      flash('A duration is between 0.1 and 600 seconds.');
+      flash(t('storyboard.duration-range'));
       if (shot) duration.value = String(shot.duration);
       return;
     }
     edit({ op: 'updateShot', shot: state.shotId, duration: Math.round(value * 10) / 10 });
   });
-  shotSection.append(el('div', { class: 'sk-row' }, [field('duration', 'Duration (s)', duration), field('background', 'Background', bg)]));
-  for (const [name, label] of [['dialogue', 'Dialogue'], ['action', 'Action'], ['notes', 'Notes']]) {
+  shotSection.append(el('div', { class: 'sk-row' }, [field('duration', t('storyboard.duration-s'), duration), field('background', t('storyboard.background'), bg)]));
+  for (const [name, label] of [['dialogue', t('storyboard.dialogue')], ['action', t('storyboard.action')], ['notes', t('storyboard.notes')]]) {
     const area = el('textarea', { class: 'input', attrs: { rows: 2, maxlength: 5000, id: 'shot-' + name, 'data-field': name } });
     area.addEventListener('change', () => edit({ op: 'updateShot', shot: state.shotId, [name]: area.value }));
     shotSection.append(field(name, label, area));
   }
   shotSection.append(el('div', { class: 'sk-row' }, [
-    iconButton('clock', 'Earlier versions', { cls: 'btn btn-sm', attrs: { 'data-action': 'shot-history' }, on: { click: () => state.record && state.shotId && openShotHistory(state.record, state.shotId, state.doc) } }),
+    iconButton('clock', t('storyboard.earlier-versions'), { cls: 'btn btn-sm', attrs: { 'data-action': 'shot-history' }, on: { click: () => state.record && state.shotId && openShotHistory(state.record, state.shotId, state.doc) } }),
   ]));
   panel.append(layers.node, onion, shotSection);
 }

@@ -3,6 +3,7 @@
 // view (or the layer); the wheel zooms. Their marks (ruler, lasso, selection, eraser's path) go on
 // the overlay canvas.
 
+import { t } from '../i18n.js';
 import { iconButton } from '../ui.js';
 import { newId, transformPoint, untransformPoint } from './common.js';
 import {
@@ -160,9 +161,9 @@ export function renderSelectionTools() {
   if (!count) return;
   if (bar.childElementCount) return;
   bar.append(
-    iconButton('copy', 'Duplicate', { cls: 'btn btn-sm', attrs: { 'data-action': 'duplicate-selection', 'aria-keyshortcuts': 'Control+D' }, on: { click: duplicateSelection } }),
-    iconButton('trash', 'Delete', { cls: 'btn btn-sm', attrs: { 'data-action': 'delete-selection', 'aria-keyshortcuts': 'Delete' }, on: { click: deleteSelection } }),
-    iconButton('x', 'Deselect', { cls: 'btn btn-sm', attrs: { 'data-action': 'deselect', 'aria-keyshortcuts': 'Escape' }, on: { click: () => { state.selection = null; hooks.refresh(); } } }),
+    iconButton('copy', t('storyboard.duplicate'), { cls: 'btn btn-sm', attrs: { 'data-action': 'duplicate-selection', 'aria-keyshortcuts': 'Control+D' }, on: { click: duplicateSelection } }),
+    iconButton('trash', t('storyboard.delete'), { cls: 'btn btn-sm', attrs: { 'data-action': 'delete-selection', 'aria-keyshortcuts': 'Delete' }, on: { click: deleteSelection } }),
+    iconButton('x', t('storyboard.deselect'), { cls: 'btn btn-sm', attrs: { 'data-action': 'deselect', 'aria-keyshortcuts': 'Escape' }, on: { click: () => { state.selection = null; hooks.refresh(); } } }),
   );
 }
 
@@ -212,11 +213,11 @@ function drawableLayer() {
   const layer = currentLayer();
   if (!layer) return null;
   if (layer.locked) {
-    flash('“' + layer.name + '” is locked.');
+    flash(t('storyboard.layer-locked', { name: layer.name }));
     return null;
   }
   if (!layer.visible) {
-    flash('“' + layer.name + '” is hidden.');
+    flash(t('storyboard.layer-hidden', { name: layer.name }));
     return null;
   }
   return layer;
@@ -431,7 +432,7 @@ function startLasso(event) {
     else if (p[0] >= box.box.x0 && p[0] <= box.box.x1 && p[1] >= box.box.y0 && p[1] <= box.box.y1) mode = 'move';
     if (mode) {
       if (layer.locked) {
-        flash('“' + layer.name + '” is locked.');
+        flash(t('storyboard.layer-locked', { name: layer.name }));
         return;
       }
       startSelectionMove(event, layer, box, mode);
@@ -539,7 +540,7 @@ function startLayerMove(event) {
   const layer = currentLayer();
   if (!layer) return;
   if (layer.locked) {
-    flash('“' + layer.name + '” is locked.');
+    flash(t('storyboard.layer-locked', { name: layer.name }));
     return;
   }
   const t0 = { x: 0, y: 0, scale: 1, rotation: 0, ...(layer.transform || {}) };

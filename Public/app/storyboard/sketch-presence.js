@@ -1,6 +1,7 @@
 // Who else is editing: their cursors with their names and colours, and their strokes while they
 // draw them (`drawing` frames, until the stroke ends), on the shot in view.
 
+import { t } from '../i18n.js';
 import { el } from '../ui.js';
 import { $, state, renderer, hooks, LIVE_STALE_MS, CURSOR_STALE_MS } from './sketch-context.js';
 
@@ -8,7 +9,7 @@ import { $, state, renderer, hooks, LIVE_STALE_MS, CURSOR_STALE_MS } from './ske
 
 function editorInfo(editor) {
   const list = state.doc ? state.doc.editors : [];
-  return list.find((e) => String(e.editor) === String(editor)) || { name: 'Someone', color: '#f59e0b' };
+  return list.find((e) => String(e.editor) === String(editor)) || { name: t('storyboard.someone'), color: '#f59e0b' };
 }
 
 function isMe(editor) {
@@ -70,7 +71,7 @@ export function placeCursors() {
       node = el('div', { class: 'sk-cursor', attrs: { 'data-editor': editor } }, [el('span')]);
       box.append(node);
     }
-    node.querySelector('span').textContent = info.name || 'Someone';
+    node.querySelector('span').textContent = info.name || t('storyboard.someone');
     node.style.setProperty('--who', info.color || '#f59e0b');
     const [x, y] = renderer.toStage(c.x, c.y);
     node.style.transform = 'translate(' + Math.round(x) + 'px,' + Math.round(y) + 'px)';
@@ -83,7 +84,7 @@ export function renderEditors(editors) {
   $('editors').replaceChildren(...(editors || []).map((e) => {
     const dot = el('span', {
       class: 'sb-editor-dot' + (e.editor === you ? ' is-you' : ''), text: (e.name || '?').trim().charAt(0).toUpperCase(),
-      attrs: { title: (e.name || 'Someone') + (e.editor === you ? ' (you)' : '') },
+      attrs: { title: e.editor === you ? t('storyboard.you-name', { name: e.name || t('storyboard.someone') }) : e.name || t('storyboard.someone') },
     });
     if (e.color) dot.style.setProperty('--who', e.color);
     return dot;

@@ -1,21 +1,22 @@
 // The shot editor's tool rail: tools, the palette, a colour input and recent colours, widths,
 // undo and redo; and the view's zoom buttons.
 
+import { formatNumber, t } from '../i18n.js';
 import { el, iconButton } from '../ui.js';
 import { clampWidth } from './geometry.js';
 import { $, state, stage, renderer, hooks, remember, DEFAULT_WIDTH } from './sketch-context.js';
 
 export const PALETTE = ['#111111', '#ffffff', '#e53935', '#fb8c00', '#fdd835', '#43a047', '#1e88e5', '#8e24aa'];
 export const TOOLS = [
-  { tool: 'pen', label: 'Pen', key: 'B', icon: 'pen' },
-  { tool: 'marker', label: 'Marker', key: 'M', icon: 'highlighter' },
-  { tool: 'pencil', label: 'Pencil', key: 'P', icon: 'edit' },
-  { tool: 'eraser', label: 'Eraser (whole strokes)', key: 'E', icon: 'eraser' },
-  { tool: 'split', label: 'Partial eraser (splits strokes)', key: 'Shift+E', icon: 'x' },
-  { tool: 'lasso', label: 'Lasso', key: 'L', icon: 'square' },
-  { tool: 'ruler', label: 'Ruler', key: 'U', icon: 'minus' },
-  { tool: 'transform', label: 'Transform layer', key: 'T', icon: 'move' },
-  { tool: 'view', label: 'View only: drag to pan, swipe for the next shot', key: 'H', icon: 'hand' },
+  { tool: 'pen', key: 'B', icon: 'pen' },
+  { tool: 'marker', key: 'M', icon: 'highlighter' },
+  { tool: 'pencil', key: 'P', icon: 'edit' },
+  { tool: 'eraser', key: 'E', icon: 'eraser' },
+  { tool: 'split', key: 'Shift+E', icon: 'x' },
+  { tool: 'lasso', key: 'L', icon: 'square' },
+  { tool: 'ruler', key: 'U', icon: 'minus' },
+  { tool: 'transform', key: 'T', icon: 'move' },
+  { tool: 'view', key: 'H', icon: 'hand' },
 ];
 // ---- the tool rail ----
 
@@ -23,46 +24,46 @@ const toolButtons = new Map();
 
 export function buildTools() {
   const rail = $('tools');
-  for (const t of TOOLS) {
-    const button = iconButton(t.icon, t.label + ' (' + t.key + ')', {
+  for (const item of TOOLS) {
+    const button = iconButton(item.icon, t('storyboard.tool-with-key', { tool: t('storyboard.tool.' + item.tool), key: item.key }), {
       cls: 'btn btn-icon sk-tool', showLabel: false,
-      attrs: { 'data-tool': t.tool, 'aria-pressed': 'false', 'aria-keyshortcuts': t.key.replace('Shift+', 'Shift+') },
-      on: { click: () => setTool(t.tool) },
+      attrs: { 'data-tool': item.tool, 'aria-pressed': 'false', 'aria-keyshortcuts': item.key },
+      on: { click: () => setTool(item.tool) },
     });
-    toolButtons.set(t.tool, button);
+    toolButtons.set(item.tool, button);
     rail.append(button);
   }
   rail.append(el('span', { class: 'sk-sep', attrs: { 'aria-hidden': 'true' } }));
   for (const color of PALETTE) rail.append(swatch(color, 'palette'));
-  const input = el('input', { class: 'sk-color-input', attrs: { type: 'color', id: 'color-input', 'aria-label': 'Choose a colour', title: 'Choose a colour' } });
+  const input = el('input', { class: 'sk-color-input', attrs: { type: 'color', id: 'color-input', 'aria-label': t('storyboard.choose-colour'), title: t('storyboard.choose-colour') } });
   input.value = state.color;
   input.addEventListener('change', () => setColor(input.value));
   rail.append(input);
-  rail.append(el('div', { class: 'sk-recent', attrs: { id: 'recent-colors', role: 'group', 'aria-label': 'Recent colours' } }));
+  rail.append(el('div', { class: 'sk-recent', attrs: { id: 'recent-colors', role: 'group', 'aria-label': t('storyboard.recent-colours') } }));
   rail.append(el('span', { class: 'sk-sep', attrs: { 'aria-hidden': 'true' } }));
   rail.append(
-    iconButton('minus', 'Thinner ([)', { cls: 'btn btn-icon', showLabel: false, attrs: { 'data-action': 'thinner', 'aria-keyshortcuts': '[' }, on: { click: () => changeWidth(1 / 1.25) } }),
-    iconButton('plus', 'Thicker (])', { cls: 'btn btn-icon', showLabel: false, attrs: { 'data-action': 'thicker', 'aria-keyshortcuts': ']' }, on: { click: () => changeWidth(1.25) } }),
+    iconButton('minus', t('storyboard.thinner'), { cls: 'btn btn-icon', showLabel: false, attrs: { 'data-action': 'thinner', 'aria-keyshortcuts': '[' }, on: { click: () => changeWidth(1 / 1.25) } }),
+    iconButton('plus', t('storyboard.thicker'), { cls: 'btn btn-icon', showLabel: false, attrs: { 'data-action': 'thicker', 'aria-keyshortcuts': ']' }, on: { click: () => changeWidth(1.25) } }),
     el('div', { class: 'sk-width', attrs: { id: 'width-preview', 'aria-live': 'polite' } }),
   );
   rail.append(el('span', { class: 'sk-sep', attrs: { 'aria-hidden': 'true' } }));
   rail.append(
-    iconButton('undo', 'Undo (Ctrl+Z)', { cls: 'btn btn-icon', showLabel: false, attrs: { 'data-action': 'undo', 'aria-keyshortcuts': 'Control+Z' }, on: { click: () => state.doc && state.doc.undo() } }),
-    iconButton('undo', 'Redo (Ctrl+Shift+Z)', { cls: 'btn btn-icon sk-redo', showLabel: false, attrs: { 'data-action': 'redo', 'aria-keyshortcuts': 'Control+Shift+Z' }, on: { click: () => state.doc && state.doc.redo() } }),
+    iconButton('undo', t('storyboard.undo'), { cls: 'btn btn-icon', showLabel: false, attrs: { 'data-action': 'undo', 'aria-keyshortcuts': 'Control+Z' }, on: { click: () => state.doc && state.doc.undo() } }),
+    iconButton('undo', t('storyboard.redo'), { cls: 'btn btn-icon sk-redo', showLabel: false, attrs: { 'data-action': 'redo', 'aria-keyshortcuts': 'Control+Shift+Z' }, on: { click: () => state.doc && state.doc.redo() } }),
   );
   const vt = $('view-tools');
   vt.append(
-    iconButton('minus', 'Zoom out (-)', { cls: 'btn', showLabel: false, attrs: { 'data-action': 'zoom-out' }, on: { click: () => renderer.setView({ zoom: renderer.view.zoom / 1.25 }) } }),
-    el('span', { class: 'sk-zoom', attrs: { id: 'zoom-level' }, text: '100%' }),
-    iconButton('plus', 'Zoom in (+)', { cls: 'btn', showLabel: false, attrs: { 'data-action': 'zoom-in' }, on: { click: () => renderer.setView({ zoom: renderer.view.zoom * 1.25 }) } }),
-    iconButton('zoom-reset', 'Reset the view (0)', { cls: 'btn', showLabel: false, attrs: { 'data-action': 'reset-view' }, on: { click: () => renderer.resetView() } }),
+    iconButton('minus', t('storyboard.zoom-out'), { cls: 'btn', showLabel: false, attrs: { 'data-action': 'zoom-out' }, on: { click: () => renderer.setView({ zoom: renderer.view.zoom / 1.25 }) } }),
+    el('span', { class: 'sk-zoom', attrs: { id: 'zoom-level' }, text: formatNumber(1, { style: 'percent' }) }),
+    iconButton('plus', t('storyboard.zoom-in'), { cls: 'btn', showLabel: false, attrs: { 'data-action': 'zoom-in' }, on: { click: () => renderer.setView({ zoom: renderer.view.zoom * 1.25 }) } }),
+    iconButton('zoom-reset', t('storyboard.reset-view'), { cls: 'btn', showLabel: false, attrs: { 'data-action': 'reset-view' }, on: { click: () => renderer.resetView() } }),
   );
   renderTools();
 }
 
 function swatch(color, kind) {
   return el('button', {
-    class: 'sk-swatch', attrs: { type: 'button', 'aria-label': 'Colour ' + color, title: color, 'data-color': color, 'data-kind': kind, 'aria-pressed': 'false' },
+    class: 'sk-swatch', attrs: { type: 'button', 'aria-label': t('storyboard.colour', { color }), title: color, 'data-color': color, 'data-kind': kind, 'aria-pressed': 'false' },
     on: { click: () => setColor(color) },
   });
 }
@@ -123,7 +124,8 @@ export function renderTools() {
   const dot = el('span', { class: 'sk-width-dot' });
   dot.style.width = px + 'px';
   dot.style.height = px + 'px';
-  preview.replaceChildren(dot, el('span', { class: 'sk-width-value', text: (w * 100).toFixed(2) + '%' }));
-  preview.title = 'Width: ' + (w * 100).toFixed(2) + '% of the shot’s width';
+  const width = formatNumber(w, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  preview.replaceChildren(dot, el('span', { class: 'sk-width-value', text: width }));
+  preview.title = t('storyboard.width-title', { width });
   preview.dataset.width = String(w);
 }

@@ -13,9 +13,10 @@
 // [data-shot]; #sketch-canvas (the composed shot: getImageData), #stage[data-view] ("panX,panY,zoom,rot").
 
 import { api, currentUser, goToLogin } from '../api.js';
+import { errorText, formatNumber, t } from '../i18n.js';
 import { el, hydrateIcons, toast, isTyping, dialogOpen, modalDialog } from '../ui.js';
 import { StoryDoc, userId } from './doc.js';
-import { locateShot, neighbourShots, allShots, durationText } from './common.js';
+import { locateShot, neighbourShots, allShots, durationText, storyErrorText } from './common.js';
 import {
   $, projectId, state, stage, renderer, save, hooks, view, currentShot, showMessage, flash, LIVE_STALE_MS,
 } from './sketch-context.js';
@@ -30,14 +31,14 @@ hydrateIcons();
 
 async function start() {
   if (!projectId) {
-    showMessage('No storyboard was named in the address.');
+    showMessage(t('storyboard.no-id'));
     return;
   }
   let user;
   try {
     user = await currentUser();
   } catch (error) {
-    showMessage(error.message);
+    showMessage(errorText(error));
     return;
   }
   if (!user) {
@@ -49,7 +50,7 @@ async function start() {
   try {
     state.record = await api('/api/v1/storyboards/' + encodeURIComponent(projectId));
   } catch (error) {
-    showMessage(error.status === 404 ? 'This storyboard does not exist, or is not yours.' : error.message);
+    showMessage(error.status === 404 ? t('storyboard.not-found') : errorText(error));
     return;
   }
   renderer.setAspect(state.record.aspectRatio);
@@ -68,9 +69,9 @@ async function start() {
   doc.addEventListener('editors', (event) => renderEditors(event.detail.editors));
   doc.addEventListener('drawing', (event) => onDrawing(event.detail));
   doc.addEventListener('cursor', (event) => onCursor(event.detail));
-  doc.addEventListener('dropped', (event) => toast('A change was not saved: ' + event.detail.message, { kind: 'error' }));
-  doc.addEventListener('refused', (event) => flash(event.detail.kind === 'redo' ? 'Nothing to redo.' : 'Nothing of yours to undo.'));
-  doc.addEventListener('fatal', (event) => showMessage(event.detail.message || 'Cannot open this storyboard.'));
+  doc.addEventListener('dropped', (event) => toast(t('storyboard.not-saved', { reason: storyErrorText(event.detail) }), { kind: 'error' }));
+  doc.addEventListener('refused', (event) => flash(event.detail.kind === 'redo' ? t('storyboard.nothing-to-redo') : t('storyboard.nothing-to-undo')));
+  doc.addEventListener('fatal', (event) => showMessage(event.detail.code || event.detail.message ? storyErrorText(event.detail) : t('storyboard.cannot-open-this')));
   doc.connect();
 }
 
@@ -81,7 +82,7 @@ function onChange({ source, edit: e }) {
     // Our shot was deleted (by someone else, or undone): go to the one now in its place.
     const list = allShots(v);
     const near = list[Math.min(state.position || 0, list.length - 1)];
-    flash('This shot was deleted.');
+    flash(t('storyboard.shot-deleted'));
     state.shotId = near ? near.shot.id : null;
     state.selection = null;
   }
@@ -107,15 +108,17 @@ function refresh() {
   if (!v || !shot) {
     renderer.frame = null;
     renderer.invalidate();
-    if (v) $('shot-title').textContent = 'No shot';
+    if (v) $('shot-title').textContent = t('storyboard.no-shot');
     return;
   }
   if (!shot.layers.some((l) => l.id === state.layerId)) state.layerId = shot.layers.length ? shot.layers[shot.layers.length - 1].id : null;
   const found = locateShot(v, shot.id);
   state.position = found.position;
-  $('shot-title').textContent = 'Shot ' + (shot.number || '') + ' · ' + durationText(shot.duration);
-  $('shot-subtitle').textContent = 'Scene ' + (found.sceneIndex + 1) + ': ' + (found.scene.title || 'Untitled') + ' · ' + (found.position + 1) + ' of ' + found.total;
-  document.title = 'Shot ' + (shot.number || '') + ' — ' + (state.record ? state.record.title : 'Storyboard') + ' — Podium';
+  $('shot-title').textContent = t('storyboard.shot-title', { number: shot.number || '', duration: durationText(shot.duration) });
+  $('shot-subtitle').textContent = t('storyboard.shot-subtitle', {
+    scene: found.sceneIndex + 1, title: found.scene.title || t('storyboard.untitled'), position: found.position + 1, total: found.total,
+  });
+  document.title = t('storyboard.shot-document-title', { number: shot.number || '', title: state.record ? state.record.title : t('storyboard.storyboard') });
   $('prev-shot').disabled = found.position === 0;
   $('next-shot').disabled = found.position === found.total - 1;
   stage.dataset.shot = shot.id;
@@ -157,7 +160,7 @@ function composeFrame() {
 renderer.onFrame = () => {
   const v = renderer.view;
   stage.dataset.view = [Math.round(v.panX), Math.round(v.panY), v.zoom.toFixed(2), v.rotation.toFixed(3)].join(',');
-  $('zoom-level').textContent = Math.round(v.zoom * 100) + '%';
+  $('zoom-level').textContent = formatNumber(v.zoom, { style: 'percent' });
   const a = renderer.toStage(0, 0);
   const b = renderer.toStage(1, 1);
   stage.dataset.shotRect = [a[0], a[1], b[0] - a[0], b[1] - a[1]].map((n) => n.toFixed(1)).join(',');
@@ -189,20 +192,15 @@ $('next-shot').addEventListener('click', () => goToShot(1));
 
 // ---- keyboard ----
 
-const SHORTCUTS = [
-  ['B', 'Pen'], ['M', 'Marker'], ['P', 'Pencil'], ['E', 'Eraser (whole strokes)'], ['Shift+E or Alt+drag', 'Partial eraser'],
-  ['L', 'Lasso'], ['U', 'Ruler (again: hide it)'], ['T', 'Transform the layer (drag; Shift turns, Alt scales)'],
-  ['Ctrl+Z', 'Undo your last change'], ['Ctrl+Shift+Z, Ctrl+Y', 'Redo'], ['[ and ]', 'Thinner, thicker'],
-  ['Space + drag, middle button', 'Pan'], ['Wheel, + and -', 'Zoom'], ['R, Shift+R', 'Rotate the view'], ['0', 'Reset the view'],
-  ['← → PageUp PageDown', 'Previous, next shot'], ['Ctrl+D, Delete', 'Duplicate, delete the selection'],
-  ['H', 'View only (a phone: swipe for the next shot)'], ['Esc', 'Deselect'], ['?', 'This help'],
-];
+// The help's keys and what they do: `storyboard.help.<name>.keys` and `storyboard.help.<name>`.
+const SHORTCUTS = ['pen', 'marker', 'pencil', 'eraser', 'split', 'lasso', 'ruler', 'transform', 'undo', 'redo', 'width',
+  'pan', 'zoom', 'rotate', 'reset', 'shots', 'selection', 'view', 'deselect', 'help'];
 
 function showHelp() {
   const list = el('dl', { class: 'sk-help-list' });
-  for (const [keys, what] of SHORTCUTS) list.append(el('dt', { text: keys }), el('dd', { text: what }));
-  const close = el('button', { class: 'btn btn-primary', text: 'Close', attrs: { type: 'submit', value: 'close' } });
-  modalDialog({ title: 'Keyboard shortcuts', body: [list], actions: [close], form: true, id: 'help-dialog', cls: 'sk-help-dialog' });
+  for (const name of SHORTCUTS) list.append(el('dt', { text: t(`storyboard.help.${name}.keys`) }), el('dd', { text: t(`storyboard.help.${name}`) }));
+  const close = el('button', { class: 'btn btn-primary', text: t('storyboard.close'), attrs: { type: 'submit', value: 'close' } });
+  modalDialog({ title: t('storyboard.keyboard-shortcuts'), body: [list], actions: [close], form: true, id: 'help-dialog', cls: 'sk-help-dialog' });
   close.focus();
 }
 
