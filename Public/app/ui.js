@@ -320,10 +320,8 @@ export function toggleFullscreen(element = document.documentElement) {
 /**
  * A count in words: `plural('library.pages', 3)` is the catalogue's plural message `library.pages`
  * for 3, in the page's language (with more `params` if the message has other placeholders).
- * The older form `plural(3, 'page', 'pages')` (English only) still works for pages not yet moved.
  */
 export function plural(key, count, params = {}) {
-  if (typeof key === 'number') return key + ' ' + (key === 1 ? count : params);
   return t(key, { ...params, count });
 }
 
