@@ -92,7 +92,8 @@ extension SQLStore: InteractionStore {
             let name: String?
         }
         // The next number is read and taken in one statement. Two nodes taking the same one at
-        // once break the unique (session, number) index: the loser takes the next.
+        // once break the unique (session, number) index: the loser takes the next. A viewer the
+        // store has already keeps their number, and their name unless a new one is given.
         var attempt = 0
         while true {
             attempt += 1
@@ -104,7 +105,7 @@ extension SQLStore: InteractionStore {
                         SELECT \(bind: sessionId), \(bind: viewer.id), COALESCE(MAX(number), 0) + 1, \(bind: viewer.name),
                           \(bind: date)
                         FROM session_viewers WHERE session_id = \(bind: sessionId)
-                        ON CONFLICT (session_id, viewer_id) DO UPDATE SET name = excluded.name
+                        ON CONFLICT (session_id, viewer_id) DO UPDATE SET name = COALESCE(excluded.name, session_viewers.name)
                         RETURNING viewer_id, number, name
                         """
                     ).first(decoding: Row.self, with: Self.decoding)

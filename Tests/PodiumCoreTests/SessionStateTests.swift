@@ -247,4 +247,18 @@ struct SessionViewerTests {
         #expect(state.viewerEntry("d")?.displayName == "Guest 4")
         #expect(state.viewerEntry("c")?.name == "Cat")
     }
+
+    /// Arrivals numbered by the store are appended; one from another node with a lower number
+    /// than the last (it arrived there earlier) still takes its place in order, found by id.
+    @Test func storeNumberedArrivalsAppendAndAnEarlierNumberTakesItsPlace() {
+        var state = SessionState(pageCount: 3)
+        for number in 1...5 where number != 3 {
+            state.restoreViewers([ViewerEntry(id: "v\(number)", number: number, name: nil)])
+        }
+        #expect(state.viewers.all.map(\.number) == [1, 2, 4, 5])
+        state.restoreViewers([ViewerEntry(id: "v3", number: 3, name: "Ada")])
+        #expect(state.viewers.all.map(\.id) == ["v1", "v2", "v3", "v4", "v5"])
+        #expect(state.viewerEntry("v3")?.name == "Ada" && state.viewerEntry("v5")?.number == 5)
+        #expect(state.registerViewer("v6", name: nil).entry.number == 6)
+    }
 }

@@ -101,6 +101,10 @@ struct StoreTests {
             #expect(
                 try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "v1", number: 7, name: "Bo"), at: Self.t1)
                     == ViewerEntry(id: "v1", number: 1, name: "Bo"))
+            // Arriving again without a name (through another node, say) keeps the name.
+            #expect(
+                try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "v1", number: 3, name: nil), at: Self.t1)
+                    == ViewerEntry(id: "v1", number: 1, name: "Bo"))
             #expect(try await store.viewers(sessionId: "s1") == [ViewerEntry(id: "v1", number: 1, name: "Bo")])
             try await store.saveNote(sessionId: "s1", viewerId: "v1", page: 2, text: "note", at: Self.t0)
             #expect(try await store.notes(sessionId: "s1", viewerId: "v1") == [2: "note"])

@@ -123,18 +123,12 @@ actor LiveSession {
                 logger.error("could not record attendance in session \(record.code): \(error)")
             }
             if state.viewerEntry(viewerId) == nil {
-                // A newcomer's guest number is the store's, which gives each number once across
-                // every node; the roster takes it, with the other nodes' viewers.
-                do {
-                    state.restoreViewers(try await store.viewers(sessionId: record.id))
-                } catch {
-                    logger.error("could not read the viewers of session \(record.code): \(error)")
-                }
-            }
-            if state.viewerEntry(viewerId) == nil {
-                // The entry as the roster would make it (name cleaned), numbered by the store.
-                var draft = state.viewers
-                let (entry, _) = draft.register(viewerId, name: name)
+                // A newcomer to this node. The store numbers them: a new number, given once across
+                // every node, or the one they already have if they arrived through another node
+                // first. Only their own row is written and read: reading the whole audience on
+                // every arrival made a hall of n arrive in n² (10,000 viewers took seconds). The
+                // other nodes' viewers come with their notes (`reloadRecords`).
+                let entry = state.viewers.proposedEntry(viewerId, name: name)
                 do {
                     let stored = try await store.saveViewer(sessionId: record.id, entry, at: now())
                     state.restoreViewers([stored])
@@ -142,7 +136,8 @@ actor LiveSession {
                 } catch {
                     logger.error("could not store viewer of session \(record.code): \(error)")
                 }
-                // Known now (unless the store failed: then numbered by this node alone).
+                // Known now (unless the store failed: then numbered by this node alone); a name
+                // given now replaces the one another node knew.
                 _ = state.registerViewer(viewerId, name: name)
             } else if state.registerViewer(viewerId, name: name).changed, let entry = state.viewerEntry(viewerId) {
                 do {
