@@ -86,32 +86,44 @@ extension SQLStore: InteractionStore {
     }
 
     public func saveViewer(sessionId: String, _ viewer: ViewerEntry, at date: Date) async throws -> ViewerEntry {
+        try await retryingTakenNumbers {
+            try await self.serial { db in try await Self.upsertViewer(viewer, sessionId: sessionId, at: date, on: db) }
+        }
+    }
+
+    /// Stores a viewer: a newcomer takes the session's next number, read and taken in one
+    /// statement; a viewer the store has already keeps their number, and their name unless a new
+    /// one is given.
+    static func upsertViewer(_ viewer: ViewerEntry, sessionId: String, at date: Date, on db: any SQLDatabase)
+        async throws -> ViewerEntry
+    {
         struct Row: Decodable {
             let viewerId: String
             let number: Int
             let name: String?
         }
-        // The next number is read and taken in one statement. Two nodes taking the same one at
-        // once break the unique (session, number) index: the loser takes the next. A viewer the
-        // store has already keeps their number, and their name unless a new one is given.
+        let stored = try await db.raw(
+            """
+            INSERT INTO session_viewers (session_id, viewer_id, number, name, first_seen)
+            SELECT \(bind: sessionId), \(bind: viewer.id), COALESCE(MAX(number), 0) + 1, \(bind: viewer.name),
+              \(bind: date)
+            FROM session_viewers WHERE session_id = \(bind: sessionId)
+            ON CONFLICT (session_id, viewer_id) DO UPDATE SET name = COALESCE(excluded.name, session_viewers.name)
+            RETURNING viewer_id, number, name
+            """
+        ).first(decoding: Row.self, with: Self.decoding)
+        guard let stored else { throw NothingReturned() }
+        return ViewerEntry(id: stored.viewerId, number: stored.number, name: stored.name)
+    }
+
+    /// Two nodes taking the same viewer number at once break the unique (session, number)
+    /// index: the loser tries again and takes the next.
+    func retryingTakenNumbers<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                let stored = try await serial { db in
-                    try await db.raw(
-                        """
-                        INSERT INTO session_viewers (session_id, viewer_id, number, name, first_seen)
-                        SELECT \(bind: sessionId), \(bind: viewer.id), COALESCE(MAX(number), 0) + 1, \(bind: viewer.name),
-                          \(bind: date)
-                        FROM session_viewers WHERE session_id = \(bind: sessionId)
-                        ON CONFLICT (session_id, viewer_id) DO UPDATE SET name = COALESCE(excluded.name, session_viewers.name)
-                        RETURNING viewer_id, number, name
-                        """
-                    ).first(decoding: Row.self, with: Self.decoding)
-                }
-                guard let stored else { throw NothingReturned() }
-                return ViewerEntry(id: stored.viewerId, number: stored.number, name: stored.name)
+                return try await body()
             } catch  where attempt < 100 && Self.isUniqueViolation(error) {
                 continue
             }

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumCore
 import SQLKit
 
 extension SQLStore: NotesAndAttendanceStore {
@@ -31,11 +32,26 @@ extension SQLStore: NotesAndAttendanceStore {
         return Dictionary(rows.map { ($0.page, $0.text) }, uniquingKeysWith: { $1 })
     }
 
-    public func attendanceStarted(id: String, sessionId: String, viewerId: String, at date: Date) async throws {
-        try await serial { db in
-            try await db.insert(into: "attendance").columns("id", "session_id", "viewer_id", "joined_at")
-                .values(SQLBind(id), SQLBind(sessionId), SQLBind(viewerId), SQLBind(date)).run()
+    public func visitStarted(id: String, sessionId: String, viewerId: String, saving viewer: ViewerEntry?, at date: Date)
+        async throws -> ViewerEntry?
+    {
+        guard let viewer else {
+            try await serial { db in try await Self.insertVisit(id, sessionId: sessionId, viewerId: viewerId, at: date, on: db) }
+            return nil
         }
+        return try await retryingTakenNumbers {
+            try await self.transaction { db in
+                try await Self.insertVisit(id, sessionId: sessionId, viewerId: viewerId, at: date, on: db)
+                return try await Self.upsertViewer(viewer, sessionId: sessionId, at: date, on: db)
+            }
+        }
+    }
+
+    private static func insertVisit(
+        _ id: String, sessionId: String, viewerId: String, at date: Date, on db: any SQLDatabase
+    ) async throws {
+        try await db.insert(into: "attendance").columns("id", "session_id", "viewer_id", "joined_at")
+            .values(SQLBind(id), SQLBind(sessionId), SQLBind(viewerId), SQLBind(date)).run()
     }
 
     public func attendanceEnded(id: String, at date: Date) async throws {

@@ -191,8 +191,13 @@ public protocol NotesAndAttendanceStore: Sendable {
     func saveNote(sessionId: String, viewerId: String, page: Int, text: String, at: Date) async throws
     /// A viewer's notes by page.
     func notes(sessionId: String, viewerId: String) async throws -> [Int: String]
-    /// A connection opened; `id` names the visit until it ends.
-    func attendanceStarted(id: String, sessionId: String, viewerId: String, at: Date) async throws
+    /// A viewer's connection opened; `id` names the visit until it ends. With `saving`, the viewer
+    /// is stored in the same transaction, as ``InteractionStore/saveViewer(sessionId:_:at:)``
+    /// stores one (a newcomer numbered by the store), and returned as stored: a hello makes one
+    /// trip to the database, not two.
+    @discardableResult
+    func visitStarted(id: String, sessionId: String, viewerId: String, saving viewer: ViewerEntry?, at: Date)
+        async throws -> ViewerEntry?
     func attendanceEnded(id: String, at: Date) async throws
     /// Every visit of a session: who, from when, until when (nil: still connected, or the server stopped).
     func attendance(sessionId: String) async throws -> [(viewerId: String, joinedAt: Date, leftAt: Date?)]

@@ -66,7 +66,7 @@ struct MigrateDataTests {
             at: StoreTests.t1)
         _ = try await store.saveViewer(sessionId: "s1", ViewerEntry(id: "v1", number: 1, name: "Bo"), at: StoreTests.t0)
         try await store.saveNote(sessionId: "s1", viewerId: "v1", page: 1, text: "note", at: StoreTests.t0)
-        try await store.attendanceStarted(id: "a1", sessionId: "s1", viewerId: "v1", at: StoreTests.t0)
+        try await store.visitStarted(id: "a1", sessionId: "s1", viewerId: "v1", saving: nil, at: StoreTests.t0)
         try await store.saveBankQuestion(
             BankQuestion(
                 id: "b1", deckId: "d1", position: 0, poll: Poll(kind: .choice, question: "Tea?", choices: ["Y", "N"]),

@@ -108,10 +108,17 @@ struct StoreTests {
             #expect(try await store.viewers(sessionId: "s1") == [ViewerEntry(id: "v1", number: 1, name: "Bo")])
             try await store.saveNote(sessionId: "s1", viewerId: "v1", page: 2, text: "note", at: Self.t0)
             #expect(try await store.notes(sessionId: "s1", viewerId: "v1") == [2: "note"])
-            try await store.attendanceStarted(id: "a1", sessionId: "s1", viewerId: "v1", at: Self.t0)
+            try await store.visitStarted(id: "a1", sessionId: "s1", viewerId: "v1", saving: nil, at: Self.t0)
             try await store.attendanceEnded(id: "a1", at: Self.t1)
             let visits = try await store.attendance(sessionId: "s1")
             #expect(visits.count == 1 && visits[0].joinedAt == Self.t0 && visits[0].leftAt == Self.t1)
+            // A newcomer's visit stores the viewer with it, numbered by the store.
+            #expect(
+                try await store.visitStarted(
+                    id: "a2", sessionId: "s1", viewerId: "v9", saving: ViewerEntry(id: "v9", number: 1, name: "Cy"),
+                    at: Self.t1) == ViewerEntry(id: "v9", number: 2, name: "Cy"))
+            #expect(try await store.attendance(sessionId: "s1").map(\.viewerId).sorted() == ["v1", "v9"])
+            #expect(try await store.viewers(sessionId: "s1").map(\.id) == ["v1", "v9"])
 
             let poll = Poll(kind: .choice, question: "Tea?", choices: ["Yes", "No"])
             try await store.saveBankQuestion(BankQuestion(id: "b1", deckId: "d1", position: 0, poll: poll, createdAt: Self.t0))

@@ -117,36 +117,30 @@ actor LiveSession {
         if role == .viewer, let viewerId {
             let thisVisit = IDs.make("a")
             visit = thisVisit
+            // A newcomer to this node is numbered by the store: a new number, given once across
+            // every node, or the one they already have if they arrived through another node
+            // first. Only their own row is written and read (reading the whole audience on every
+            // arrival made a hall of n arrive in n²); the other nodes' viewers come with their
+            // notes (`reloadRecords`). A viewer known here is stored again only with a new name.
+            let newcomer = state.viewerEntry(viewerId) == nil
+            let saving =
+                newcomer
+                ? state.viewers.proposedEntry(viewerId, name: name)
+                : state.registerViewer(viewerId, name: name).changed ? state.viewerEntry(viewerId) : nil
             do {
-                try await store.attendanceStarted(id: thisVisit, sessionId: record.id, viewerId: viewerId, at: now())
+                // The visit and the viewer in one transaction: one trip to the store per hello.
+                let stored = try await store.visitStarted(
+                    id: thisVisit, sessionId: record.id, viewerId: viewerId, saving: saving, at: now())
+                if newcomer, let stored { state.restoreViewers([stored]) }
+                if saving != nil {
+                    await bus.note(SessionNote(node: node, sessionId: record.id, code: record.code, kind: .records))
+                }
             } catch {
-                logger.error("could not record attendance in session \(record.code): \(error)")
+                logger.error("could not record the arrival of a viewer in session \(record.code): \(error)")
             }
-            if state.viewerEntry(viewerId) == nil {
-                // A newcomer to this node. The store numbers them: a new number, given once across
-                // every node, or the one they already have if they arrived through another node
-                // first. Only their own row is written and read: reading the whole audience on
-                // every arrival made a hall of n arrive in n² (10,000 viewers took seconds). The
-                // other nodes' viewers come with their notes (`reloadRecords`).
-                let entry = state.viewers.proposedEntry(viewerId, name: name)
-                do {
-                    let stored = try await store.saveViewer(sessionId: record.id, entry, at: now())
-                    state.restoreViewers([stored])
-                    await bus.note(SessionNote(node: node, sessionId: record.id, code: record.code, kind: .records))
-                } catch {
-                    logger.error("could not store viewer of session \(record.code): \(error)")
-                }
-                // Known now (unless the store failed: then numbered by this node alone); a name
-                // given now replaces the one another node knew.
-                _ = state.registerViewer(viewerId, name: name)
-            } else if state.registerViewer(viewerId, name: name).changed, let entry = state.viewerEntry(viewerId) {
-                do {
-                    _ = try await store.saveViewer(sessionId: record.id, entry, at: now())
-                    await bus.note(SessionNote(node: node, sessionId: record.id, code: record.code, kind: .records))
-                } catch {
-                    logger.error("could not store viewer of session \(record.code): \(error)")
-                }
-            }
+            // Known now (unless the store failed: then numbered by this node alone); a name
+            // given now replaces the one another node knew.
+            if newcomer { _ = state.registerViewer(viewerId, name: name) }
         }
         if let lastSeq, lastSeq > state.seq {
             // The client comes from a node that was ahead of this one: read what it has seen

@@ -48,14 +48,16 @@ final class GatedStore: PodiumStore {
         }
     }
 
-    func attendanceStarted(id: String, sessionId: String, viewerId: String, at: Date) async throws {
+    func visitStarted(id: String, sessionId: String, viewerId: String, saving viewer: ViewerEntry?, at: Date)
+        async throws -> ViewerEntry?
+    {
         if viewerId == heldViewer {
             await withCheckedContinuation { continuation in
                 waiting.withLock { $0 = continuation }
                 arrived.yield()
             }
         }
-        try await base.attendanceStarted(id: id, sessionId: sessionId, viewerId: viewerId, at: at)
+        return try await base.visitStarted(id: id, sessionId: sessionId, viewerId: viewerId, saving: viewer, at: at)
     }
 
     // Everything else goes straight to the real store.
