@@ -8,6 +8,7 @@ import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { mountPasscodeControl } from './passcode-control.js';
+import { SpeakerNotes } from './speaker-notes.js';
 
 hydrateIcons();
 
@@ -275,6 +276,8 @@ async function start() {
     $('deck-title').textContent = info.title;
     setJoinInfo(info.joinUrl);
     mountPasscodeControl({ panel: $('join-panel'), after: document.querySelector('#join-panel .join-url'), code, info });
+    // An Office deck's speaker notes and slide titles, for this console only.
+    new SpeakerNotes({ deckId: info.deckId, stage: $('stage'), panel: $('join-panel'), before: $('next-preview'), thumbs: $('thumbs') }).load();
   } else {
     setJoinInfo(null);
   }

@@ -53,6 +53,22 @@ export async function looksLikePDF(file) {
   return false;
 }
 
+/**
+ * Whether the file's first bytes say it is a deck the server converts or shows: a PDF, a ZIP
+ * container (PPTX, DOCX, ODP, ODT, Keynote, a ZIP of images), an OLE2 file (PPT, DOC), or a PNG,
+ * JPEG or WebP image. The server sniffs again, and looks inside the containers.
+ */
+export async function looksLikeDeck(file) {
+  if (await looksLikePDF(file)) return true;
+  const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
+  const starts = (bytes, at = 0) => bytes.every((byte, i) => head[at + i] === byte);
+  return starts([0x50, 0x4b, 0x03, 0x04]) // ZIP
+    || starts([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) // OLE2
+    || starts([0x89, 0x50, 0x4e, 0x47]) // PNG
+    || starts([0xff, 0xd8, 0xff]) // JPEG
+    || (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)); // RIFF....WEBP
+}
+
 /** Images rendered per page (large, medium, thumbnail): a deck's rendering progress counts images. */
 const IMAGES_PER_PAGE = 3;
 
@@ -61,6 +77,7 @@ export function processingText(progress) {
   if (!progress) return 'Waiting to be processed';
   const { stage, done = 0, total = 0 } = progress;
   if (stage === 'queued') return 'Waiting to be processed — 1 file at a time';
+  if (stage === 'convert') return 'Converting to PDF';
   if (stage === 'inspecting') return 'Checking the PDF';
   if (stage === 'rendering' && total > 0) {
     if (total % IMAGES_PER_PAGE === 0) {
@@ -213,6 +230,7 @@ let counter = 0;
 /** Short reasons for the codes the server gives, to follow "Failed: ". */
 const REASONS = {
   not_pdf: 'not a PDF',
+  unsupported_type: 'not a deck Podium can show (PDF, PowerPoint, Keynote, OpenDocument, Word or images)',
   not_video: 'not a video or audio file',
   empty: 'the file is empty',
   too_large: 'larger than the server accepts',
@@ -233,7 +251,11 @@ export async function checkFile(file) {
   if (limits && file.size > limits.maxUploadBytes) {
     throw new ApiError(413, 'too_large_local', formatBytes(file.size) + ', larger than the ' + formatBytes(limits.maxUploadBytes) + ' this server accepts');
   }
-  if (!(await looksLikePDF(file))) throw new ApiError(415, 'not_pdf', 'not a PDF');
+  if (!(await looksLikeDeck(file))) {
+    // A file named .pdf whose bytes are something else: say that, it is what the person can fix.
+    if (/\.pdf$/i.test(file.name || '')) throw new ApiError(415, 'not_pdf', 'not a PDF');
+    throw new ApiError(415, 'unsupported_type', REASONS.unsupported_type);
+  }
 }
 
 /** Whether a file is a video or audio file by its name or type (the server decides by its bytes). */
@@ -271,7 +293,7 @@ export class UploadQueue extends EventTarget {
    * @param {function(File): Promise} [options.check] refuses a file before it is sent (throws); `checkFile` (a PDF)
    * @param {function(File): string} [options.contentType] the upload's Content-Type
    */
-  constructor({ url, concurrency = 1, track = trackDeck, check = checkFile, contentType = () => 'application/pdf' } = {}) {
+  constructor({ url, concurrency = 1, track = trackDeck, check = checkFile, contentType = (file) => file.type || 'application/octet-stream' } = {}) {
     super();
     this.url = url;
     this.checkFile = check;

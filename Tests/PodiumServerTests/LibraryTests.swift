@@ -124,7 +124,7 @@ struct LibraryTests {
 
             let notPDF = try await client.upload(TestServer.fixtures.appendingPathComponent("not-a-pdf.pdf"), token: token)
             #expect(notPDF.status == .unsupportedMediaType)
-            #expect(notPDF.errorCode == "not_pdf")
+            #expect(notPDF.errorCode == "unsupported_type")
             let empty = try await client.upload(TestServer.fixtures.appendingPathComponent("empty.pdf"), token: token)
             #expect(empty.status == .badRequest)
             #expect(empty.errorCode == "empty")
