@@ -47,7 +47,8 @@ public struct SlideOutline: Sendable, Equatable {
             // A hidden slide is not exported to the PDF, so it has no page.
             if XMLScan.attributes(of: "p:sld", in: xml).first?["show"] == "0" { continue }
             let title = PPTXShapes.text(in: xml, placeholders: ["title", "ctrTitle"]).first
-            let slideRelsPath = (path as NSString).deletingLastPathComponent + "/_rels/"
+            let slideRelsPath =
+                (path as NSString).deletingLastPathComponent + "/_rels/"
                 + (path as NSString).lastPathComponent + ".rels"
             let slideRels = parts[slideRelsPath].map(Self.relationshipsByType) ?? []
             var notes = ""

@@ -82,8 +82,10 @@ extension SQLStore: DeckStore {
         try await transaction { db in
             try await db.delete(from: "pages").where("deck_id", .equal, deck.id).run()
             if !pages.isEmpty {
-                try await db.insert(into: "pages").models(pages, keyEncodingStrategy: .convertToSnakeCase, nilEncodingStrategy: .asNil)
-                    .run()
+                try await db.insert(into: "pages").models(
+                    pages, keyEncodingStrategy: .convertToSnakeCase, nilEncodingStrategy: .asNil
+                )
+                .run()
             }
             try await Self.update(deck, on: db)
         }

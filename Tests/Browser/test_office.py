@@ -60,7 +60,7 @@ class OfficeDeckTests(BrowserTest):
         driver = self.driver(1280, 900)
         self.sign_in_with_cookie(driver)
         driver.get(SERVER.base + "/library")
-        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".deck-card, #empty"), "the library")
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".deck-card, #decks-empty:not([hidden])"), "the library")
         driver.find_element(By.ID, "file-input").send_keys(str(pptx))
         wait_for(driver, lambda d: visible(d, '.deck-card[data-title="slides"][data-status="ready"]'),
                  "the PPTX's card, ready", timeout=150)

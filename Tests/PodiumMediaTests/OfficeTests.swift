@@ -83,7 +83,9 @@ struct DeckFormatTests {
         // Real decks: XML compresses a few times, images not at all.
         #expect(throws: Never.self) {
             try converter.checkExpansion(
-                OfficeZip(entries: [entry("ppt/slides/slide1.xml", 300_000, 4_000_000), entry("media/a.png", 5_000_000, 5_000_010)]))
+                OfficeZip(entries: [
+                    entry("ppt/slides/slide1.xml", 300_000, 4_000_000), entry("media/a.png", 5_000_000, 5_000_010),
+                ]))
         }
         #expect(throws: IngestError.zipBomb) {
             try converter.checkExpansion(OfficeZip(entries: [entry("ppt/presentation.xml", 100_000, 200 * 1024 * 1024)]))
@@ -173,7 +175,9 @@ struct OfficeConverterTests {
         let work = try TestSupport.scratchDirectory()
         let format = try #require(DeckFormat.sniff(file))
         do {
-            return (work, try await OfficeConverter(limits: limits ?? self.limits).convert(file, format: format, workDirectory: work))
+            return (
+                work, try await OfficeConverter(limits: limits ?? self.limits).convert(file, format: format, workDirectory: work)
+            )
         } catch {
             try? FileManager.default.removeItem(at: work)
             throw error
@@ -260,11 +264,17 @@ struct OfficeConverterTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         // Three images of different sizes, so the pages tell their order.
         var entries: [(name: String, data: Data)] = []
-        for (name, size, format) in [("img10.png", "200x100", "png"), ("img2.webp", "100x200", "webp"), ("img1.jpg", "300x300", "mjpeg")] {
+        for (name, size, format) in [
+            ("img10.png", "200x100", "png"), ("img2.webp", "100x200", "webp"), ("img1.jpg", "300x300", "mjpeg"),
+        ] {
             let file = directory.appendingPathComponent(name)
             try OfficeCorpus.run(
                 "/usr/bin/ffmpeg",
-                ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=\(size)", "-frames:v", "1", "-c:v", format == "png" ? "png" : format == "webp" ? "libwebp" : "mjpeg", "-pix_fmt", format == "png" ? "rgba" : format == "webp" ? "yuv420p" : "yuvj420p", file.path])
+                [
+                    "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=\(size)", "-frames:v", "1", "-c:v",
+                    format == "png" ? "png" : format == "webp" ? "libwebp" : "mjpeg", "-pix_fmt",
+                    format == "png" ? "rgba" : format == "webp" ? "yuv420p" : "yuvj420p", file.path,
+                ])
             entries.append((name, try Data(contentsOf: file)))
         }
         let zip = directory.appendingPathComponent("pictures.zip")
@@ -274,7 +284,10 @@ struct OfficeConverterTests {
         defer { try? FileManager.default.removeItem(at: work) }
         let document = try await PDFIngester(limits: IngestLimits(parallelism: 2))
             .ingest(pdf: converted.pdf, workDirectory: work.appendingPathComponent("pages")) { _ in }
-        #expect(document.pages.map { $0.width > $0.height ? "wide" : $0.width < $0.height ? "tall" : "square" } == ["square", "tall", "wide"])
+        #expect(
+            document.pages.map { $0.width > $0.height ? "wide" : $0.width < $0.height ? "tall" : "square" } == [
+                "square", "tall", "wide",
+            ])
     }
 
     @Test("a set with a file that is no image fails as bad_image")

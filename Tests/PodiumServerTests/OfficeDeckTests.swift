@@ -34,7 +34,8 @@ struct OfficeDeckTests {
         return found
     }
 
-    @Test("a PPTX becomes a ready deck with pages, outline and speaker notes; viewers never get the notes",
+    @Test(
+        "a PPTX becomes a ready deck with pages, outline and speaker notes; viewers never get the notes",
         arguments: TestStores.kinds)
     func pptx(store: StoreKind) async throws {
         let pptx = try Data(contentsOf: try await ServerOfficeCorpus.file("slides.pptx"))
@@ -94,7 +95,8 @@ struct OfficeDeckTests {
         }
     }
 
-    @Test("bad Office files fail with clear codes and leave no files, blobs or profiles behind",
+    @Test(
+        "bad Office files fail with clear codes and leave no files, blobs or profiles behind",
         arguments: TestStores.kinds)
     func hostile(store: StoreKind) async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("podium-office-\(UUID().uuidString)")
@@ -148,7 +150,8 @@ struct OfficeDeckTests {
             for (name, size) in [("p10.png", "200x100"), ("p2.png", "100x200"), ("p1.png", "150x150")] {
                 let file = scratch.appendingPathComponent(name)
                 try ServerOfficeCorpus.run(
-                    "/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=\(size)", "-frames:v", "1", file.path])
+                    "/usr/bin/ffmpeg",
+                    ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=\(size)", "-frames:v", "1", file.path])
                 body.append(
                     Data(
                         "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(name)\"\r\nContent-Type: image/png\r\n\r\n"

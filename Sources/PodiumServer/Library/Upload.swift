@@ -3,8 +3,8 @@ import Hummingbird
 import NIOCore
 import PodiumMedia
 
-/// Receives an uploaded file: the raw body (`application/pdf`) or the `file` field of a
-/// multipart form. Streams to disk with a size limit, so a huge upload costs neither memory nor
+/// Receives an uploaded file: the raw body or the `file` field of a multipart form (a deck
+/// upload may carry several images as several `file` fields). Streams to disk with a size limit, so a huge upload costs neither memory nor
 /// more disk than the limit.
 enum Upload {
     struct Received {
@@ -102,21 +102,6 @@ enum Upload {
         return format
     }
 
-    /// Refuses anything whose bytes do not say PDF, whatever its name or content type claims.
-    static func requirePDF(_ received: Received) throws {
-        guard received.bytes > 0 else {
-            throw APIError(.badRequest, code: "empty", message: "The file is empty.")
-        }
-        let handle = try FileHandle(forReadingFrom: received.file)
-        defer { try? handle.close() }
-        let prefix = try handle.read(upToCount: 1024) ?? Data()
-        guard PDFIngester.looksLikePDF(Array(prefix)) else {
-            throw APIError(
-                .unsupportedMediaType, code: "not_pdf",
-                message: "This file is not a PDF. Export your slides as PDF and upload that.")
-        }
-    }
-
     static func tooLarge(_ limit: Int) -> APIError {
         APIError(
             .contentTooLarge, code: "too_large",
@@ -159,7 +144,8 @@ enum Multipart {
                     try body[contentStart..<next.lowerBound].write(to: destination)
                     files.append(
                         Upload.Received(
-                            file: destination, bytes: next.lowerBound - contentStart, filename: parameter("filename", in: headers)))
+                            file: destination, bytes: next.lowerBound - contentStart, filename: parameter("filename", in: headers)
+                        ))
                 }
                 cursor = next.lowerBound + 2
             }
@@ -209,4 +195,3 @@ enum Multipart {
         return nil
     }
 }
-
