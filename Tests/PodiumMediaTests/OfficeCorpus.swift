@@ -1,4 +1,5 @@
 import Foundation
+import PodiumMedia
 
 #if canImport(Glibc)
     import Glibc
