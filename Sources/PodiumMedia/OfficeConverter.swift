@@ -61,10 +61,11 @@ extension IngestError {
 
     /// The conversion ran past its limit and was stopped.
     public static func conversionTimeout(_ limit: Duration) -> IngestError {
-        IngestError(
+        let seconds = limit.components.seconds
+        return IngestError(
             code: "convert_timeout",
-            message: "Converting this document took longer than the \(limit.components.seconds) seconds the server "
-                + "allows, so it was stopped. Export it as PDF and upload that, or split it.")
+            message: "Converting this document took longer than the \(seconds == 1 ? "1 second" : "\(seconds) seconds") "
+                + "the server allows, so it was stopped. Export it as PDF and upload that, or split it.")
     }
 
     /// A password-protected Office or OpenDocument file.

@@ -76,9 +76,11 @@ struct DeckResponse: Codable, Sendable {
         self.pages = pages?.map(Self.pageInfo)
         let outline = pages?.compactMap { page in page.title.map { OutlineEntry(page: page.number, title: $0) } } ?? []
         self.outline = outline.isEmpty ? nil : outline
-        self.speakerNotes =
+        let notes =
             speakerNotes
-            ? pages?.filter { !$0.speakerNotes.isEmpty }.map { SpeakerNote(page: $0.number, text: $0.speakerNotes) } : nil
+            ? pages?.filter { !$0.speakerNotes.isEmpty }.map { SpeakerNote(page: $0.number, text: $0.speakerNotes) } ?? []
+            : []
+        self.speakerNotes = notes.isEmpty ? nil : notes
     }
 
     static func blobURL(_ name: String) -> String { "/blobs/\(name)" }

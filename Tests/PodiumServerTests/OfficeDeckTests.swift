@@ -34,6 +34,12 @@ struct OfficeDeckTests {
         return found
     }
 
+    /// Waits (a bounded wait on a condition, polled) until no file is left under `directory`.
+    static func waitUntilEmpty(_ directory: URL) async throws {
+        for _ in 0..<200 where !files(under: directory).isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(files(under: directory).isEmpty, "left behind: \(files(under: directory))")
+    }
+
     @Test(
         "a PPTX becomes a ready deck with pages, outline and speaker notes; viewers never get the notes",
         arguments: TestStores.kinds)
@@ -63,7 +69,9 @@ struct OfficeDeckTests {
             #expect(Array(Data(buffer: pdf.body).prefix(5)) == Array("%PDF-".utf8))
             let blobs = Self.files(under: server.configuration.blobDirectory)
             #expect(!blobs.contains { $0.hasSuffix(".pptx") }, "\(blobs)")
-            #expect(Self.files(under: server.configuration.temporaryDirectory).isEmpty)
+            // The job's work directory (LibreOffice's profile, the PDF, the images) goes as the
+            // job ends, just after the deck is marked ready.
+            try await Self.waitUntilEmpty(server.configuration.temporaryDirectory)
 
             // The library's listing stays small: no notes there.
             let listing = try await client.request(.get, "/api/v1/decks", token: token)
@@ -123,11 +131,12 @@ struct OfficeDeckTests {
                 let deck = try await client.waitForDeck(id, token: token)
                 #expect(deck["status"] as? String == "failed")
                 #expect((deck["error"] as? [String: Any])?["code"] as? String == code, "\(deck)")
-                #expect(!((deck["error"] as? [String: Any])?["message"] as? String ?? "").isEmpty)
+                let message = (deck["error"] as? [String: Any])?["message"] as? String
+                #expect(message?.isEmpty == false)
             }
             // Nothing behind: no blobs (not even the uploads), no work directories, no profiles.
             #expect(Self.files(under: server.configuration.blobDirectory).isEmpty)
-            #expect(Self.files(under: server.configuration.temporaryDirectory).isEmpty)
+            try await Self.waitUntilEmpty(server.configuration.temporaryDirectory)
 
             let unknown = try await upload(client, Data("just some text\n".utf8), token: token)
             #expect(unknown.status == .unsupportedMediaType)
