@@ -277,7 +277,8 @@ async function start() {
     setJoinInfo(info.joinUrl);
     mountPasscodeControl({ panel: $('join-panel'), after: document.querySelector('#join-panel .join-url'), code, info });
     // An Office deck's speaker notes and slide titles, for this console only.
-    new SpeakerNotes({ deckId: info.deckId, stage: $('stage'), panel: $('join-panel'), before: $('next-preview'), thumbs: $('thumbs') }).load();
+    // At the top of the side panel, above the join code: what the presenter reads while talking.
+    new SpeakerNotes({ deckId: info.deckId, stage: $('stage'), panel: $('join-panel'), before: $('join-panel').querySelector('h2'), thumbs: $('thumbs') }).load();
   } else {
     setJoinInfo(null);
   }
