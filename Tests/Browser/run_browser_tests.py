@@ -1272,8 +1272,8 @@ EXPECTED_SECONDS = {
     "ChannelRadioTests": 60,
     # The channel's videos: two 8 s clips packaged in setUpModule, then three tests (27 s in all).
     "ChannelVideoTests": 28,
-    # Office decks: a PPTX converted by LibreOffice through the library, then the console's notes.
-    "OfficeDeckTests": 40,
+    # Office decks: a PPTX converted by LibreOffice through the library, then the console's notes (23-26 s measured).
+    "OfficeDeckTests": 26,
 }
 
 
