@@ -372,7 +372,7 @@ function openDeck(deck) {
 // ---- uploads ----
 
 function titleFromFilename(name) {
-  return name.replace(/\.pdf$/i, '').trim() || t('library.untitled-deck');
+  return name.replace(/\.(pdf|pptx?|key|odp|docx?|odt|png|jpe?g|webp|zip)$/i, '').trim() || t('library.untitled-deck');
 }
 
 // One upload at a time; each file is checked (size, PDF) before it is sent. The folder goes in

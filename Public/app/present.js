@@ -9,6 +9,7 @@ import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { mountPasscodeControl } from './passcode-control.js';
+import { SpeakerNotes } from './speaker-notes.js';
 
 hydrateIcons();
 
@@ -276,6 +277,9 @@ async function start() {
     $('deck-title').textContent = info.title;
     setJoinInfo(info.joinUrl);
     mountPasscodeControl({ panel: $('join-panel'), after: document.querySelector('#join-panel .join-url'), code, info });
+    // An Office deck's speaker notes and slide titles, for this console only.
+    // At the top of the side panel, above the join code: what the presenter reads while talking.
+    new SpeakerNotes({ deckId: info.deckId, stage: $('stage'), panel: $('join-panel'), before: $('join-panel').querySelector('h2'), thumbs: $('thumbs') }).load();
   } else {
     setJoinInfo(null);
   }

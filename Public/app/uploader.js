@@ -54,6 +54,22 @@ export async function looksLikePDF(file) {
   return false;
 }
 
+/**
+ * Whether the file's first bytes say it is a deck the server converts or shows: a PDF, a ZIP
+ * container (PPTX, DOCX, ODP, ODT, Keynote, a ZIP of images), an OLE2 file (PPT, DOC), or a PNG,
+ * JPEG or WebP image. The server sniffs again, and looks inside the containers.
+ */
+export async function looksLikeDeck(file) {
+  if (await looksLikePDF(file)) return true;
+  const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
+  const starts = (bytes, at = 0) => bytes.every((byte, i) => head[at + i] === byte);
+  return starts([0x50, 0x4b, 0x03, 0x04]) // ZIP
+    || starts([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) // OLE2
+    || starts([0x89, 0x50, 0x4e, 0x47]) // PNG
+    || starts([0xff, 0xd8, 0xff]) // JPEG
+    || (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)); // RIFF....WEBP
+}
+
 /** Images rendered per page (large, medium, thumbnail): a deck's rendering progress counts images. */
 const IMAGES_PER_PAGE = 3;
 
@@ -62,6 +78,7 @@ export function processingText(progress) {
   if (!progress) return t('upload.waiting-processing');
   const { stage, done = 0, total = 0 } = progress;
   if (stage === 'queued') return t('upload.queued');
+  if (stage === 'convert') return t('upload.converting');
   if (stage === 'inspecting') return t('upload.inspecting');
   if (stage === 'rendering' && total > 0) {
     if (total % IMAGES_PER_PAGE === 0) {
@@ -214,6 +231,7 @@ let counter = 0;
 /** Short reasons for the codes the server gives, to follow "Failed: ". */
 const REASONS = {
   not_pdf: 'upload.reason-not-pdf',
+  unsupported_type: 'upload.reason-unsupported-type',
   not_video: 'upload.reason-not-video',
   empty: 'upload.reason-empty',
   too_large: 'upload.reason-too-large',
@@ -235,7 +253,11 @@ export async function checkFile(file) {
   if (limits && file.size > limits.maxUploadBytes) {
     throw new ApiError(413, 'too_large_local', t('upload.reason-too-large-local', { size: formatBytes(file.size), limit: formatBytes(limits.maxUploadBytes) }));
   }
-  if (!(await looksLikePDF(file))) throw new ApiError(415, 'not_pdf', t('upload.reason-not-pdf'));
+  if (!(await looksLikeDeck(file))) {
+    // A file named .pdf whose bytes are something else: say that, it is what the person can fix.
+    if (/\.pdf$/i.test(file.name || '')) throw new ApiError(415, 'not_pdf', t('upload.reason-not-pdf'));
+    throw new ApiError(415, 'unsupported_type', t('upload.reason-unsupported-type'));
+  }
 }
 
 /** Whether a file is a video or audio file by its name or type (the server decides by its bytes). */
@@ -273,7 +295,7 @@ export class UploadQueue extends EventTarget {
    * @param {function(File): Promise} [options.check] refuses a file before it is sent (throws); `checkFile` (a PDF)
    * @param {function(File): string} [options.contentType] the upload's Content-Type
    */
-  constructor({ url, concurrency = 1, track = trackDeck, check = checkFile, contentType = () => 'application/pdf' } = {}) {
+  constructor({ url, concurrency = 1, track = trackDeck, check = checkFile, contentType = (file) => file.type || 'application/octet-stream' } = {}) {
     super();
     this.url = url;
     this.checkFile = check;

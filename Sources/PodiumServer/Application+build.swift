@@ -104,6 +104,9 @@ private func assembleApplication(
     let hub = LiveHub(store: store, bus: bus, now: now, logger: logger)
     let pdfWorker = PDFIngestWorker(
         store: store, blobs: blobs, ingester: PDFIngester(limits: configuration.ingestLimits, runner: configuration.toolRunner),
+        converter: OfficeConverter(
+            limits: configuration.officeLimits, ingestLimits: configuration.ingestLimits, runner: configuration.toolRunner,
+            logger: logger),
         workRoot: configuration.temporaryDirectory, logger: logger,
         roomUploadProcessed: { deck, room in
             await RoomController.uploadProcessed(deck, into: room, store: store, hub: hub, logger: logger)

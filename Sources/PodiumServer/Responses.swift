@@ -44,8 +44,26 @@ struct DeckResponse: Codable, Sendable {
     let error: ErrorDetail?
     /// Present on `GET /api/v1/decks/{id}`; left out of listings to keep them small.
     let pages: [PageInfo]?
+    /// The slides' titles (from an Office deck), page by page; with `pages`, when any page has one.
+    let outline: [OutlineEntry]?
+    /// The speaker notes of an Office deck, for its owner's presenter console only (`GET
+    /// /api/v1/decks/{id}`); never in what viewers receive.
+    let speakerNotes: [SpeakerNote]?
 
-    init(_ deck: DeckRecord, pages: [PageRecord]?, firstPage: PageRecord?, progress: IngestProgress?) {
+    struct OutlineEntry: Codable, Sendable, Equatable {
+        let page: Int
+        let title: String
+    }
+
+    struct SpeakerNote: Codable, Sendable, Equatable {
+        let page: Int
+        let text: String
+    }
+
+    init(
+        _ deck: DeckRecord, pages: [PageRecord]?, firstPage: PageRecord?, progress: IngestProgress?,
+        speakerNotes: Bool = false
+    ) {
         id = deck.id
         title = deck.title
         status = deck.status.rawValue
@@ -56,6 +74,13 @@ struct DeckResponse: Codable, Sendable {
         self.progress = deck.status == .processing ? progress.map(IngestProgressResponse.init) : nil
         error = deck.errorCode.map { ErrorDetail(code: $0, message: deck.errorMessage ?? "") }
         self.pages = pages?.map(Self.pageInfo)
+        let outline = pages?.compactMap { page in page.title.map { OutlineEntry(page: page.number, title: $0) } } ?? []
+        self.outline = outline.isEmpty ? nil : outline
+        let notes =
+            speakerNotes
+            ? pages?.filter { !$0.speakerNotes.isEmpty }.map { SpeakerNote(page: $0.number, text: $0.speakerNotes) } ?? []
+            : []
+        self.speakerNotes = notes.isEmpty ? nil : notes
     }
 
     static func blobURL(_ name: String) -> String { "/blobs/\(name)" }

@@ -46,6 +46,9 @@ public struct ServerConfiguration: Sendable {
     /// The largest PDF accepted, in bytes.
     public var maxUploadBytes = 200 * 1024 * 1024
     public var ingestLimits = IngestLimits()
+    /// Converting Office documents and images to PDF: the converter (LibreOffice's `soffice`), its
+    /// time and memory limits, the most a ZIP container may expand to, network isolation.
+    public var officeLimits = OfficeLimits()
     /// The largest video or audio file accepted, in bytes (`413 too_large` past it).
     public var maxVideoUploadBytes = 2 * 1024 * 1024 * 1024
     /// Limits on a clip (length, picture size) and on packaging it (time, memory, file size).

@@ -441,6 +441,14 @@ enum Migrations {
                 "CREATE TABLE channel_visits (viewer_key TEXT PRIMARY KEY, seen_at REAL NOT NULL)"
             ],
             postgres: ["CREATE TABLE channel_visits (viewer_key TEXT PRIMARY KEY, seen_at TIMESTAMPTZ NOT NULL)"]),
+        Migration(
+            version: 22, name: "slide titles and speaker notes",
+            statements: [
+                // From a PPTX or ODP: the slide's title (the deck's outline) and the speaker's notes,
+                // which only the presenter's console shows.
+                "ALTER TABLE pages ADD COLUMN title TEXT",
+                "ALTER TABLE pages ADD COLUMN speaker_notes TEXT NOT NULL DEFAULT ''",
+            ]),
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

@@ -64,7 +64,8 @@ public struct DeckRecord: Sendable, Equatable, Codable {
     public var folderId: String?
     public var title: String
     public var status: Status
-    /// SHA-256 of the original PDF in the blob store.
+    /// SHA-256 of the deck's PDF in the blob store (for an Office or image upload: the PDF made
+    /// from it once it is ready; the uploaded file until then).
     public var sourceHash: String
     public var sourceBytes: Int
     public var pageCount: Int
@@ -105,10 +106,14 @@ public struct PageRecord: Sendable, Equatable, Codable {
     public var largeImage: String
     public var mediumImage: String
     public var thumbnailImage: String
+    /// The slide's title from an Office deck (its outline entry); nil when it has none.
+    public var title: String?
+    /// The speaker's notes from an Office deck: for the presenter's console, never for viewers.
+    public var speakerNotes: String
 
     public init(
         deckId: String, number: Int, width: Double, height: Double, text: String, largeImage: String,
-        mediumImage: String, thumbnailImage: String
+        mediumImage: String, thumbnailImage: String, title: String? = nil, speakerNotes: String = ""
     ) {
         self.deckId = deckId
         self.number = number
@@ -118,6 +123,8 @@ public struct PageRecord: Sendable, Equatable, Codable {
         self.largeImage = largeImage
         self.mediumImage = mediumImage
         self.thumbnailImage = thumbnailImage
+        self.title = title
+        self.speakerNotes = speakerNotes
     }
 }
 

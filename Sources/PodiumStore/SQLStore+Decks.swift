@@ -82,7 +82,10 @@ extension SQLStore: DeckStore {
         try await transaction { db in
             try await db.delete(from: "pages").where("deck_id", .equal, deck.id).run()
             if !pages.isEmpty {
-                try await db.insert(into: "pages").models(pages, keyEncodingStrategy: .convertToSnakeCase).run()
+                try await db.insert(into: "pages").models(
+                    pages, keyEncodingStrategy: .convertToSnakeCase, nilEncodingStrategy: .asNil
+                )
+                .run()
             }
             try await Self.update(deck, on: db)
         }
@@ -101,6 +104,14 @@ extension SQLStore: DeckStore {
         }
     }
 
+    public func decksUsing(sourceHash: String) async throws -> Int {
+        try await serial { db in
+            struct Row: Decodable { let count: Int }
+            return try await db.raw("SELECT COUNT(*) AS count FROM decks WHERE source_hash = \(bind: sourceHash)")
+                .first(decoding: Row.self)?.count ?? 0
+        }
+    }
+
     public func processingDecks() async throws -> [DeckRecord] {
         try await serial { db in
             try await db.select().column("*").from("decks").where("status", .equal, DeckRecord.Status.processing.rawValue)
@@ -114,6 +125,8 @@ extension SQLStore: DeckStore {
             .set("title", to: deck.title)
             .set("status", to: deck.status.rawValue)
             .set("page_count", to: deck.pageCount)
+            .set("source_hash", to: deck.sourceHash)
+            .set("source_bytes", to: deck.sourceBytes)
             .set("error_code", to: deck.errorCode.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null)
             .set("error_message", to: deck.errorMessage.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null)
             .where("id", .equal, deck.id)

@@ -50,6 +50,8 @@ public protocol DeckStore: Sendable {
     func completeDeck(_ deck: DeckRecord, pages: [PageRecord]) async throws
     func pages(deckId: String) async throws -> [PageRecord]
     func deleteDeck(id: String) async throws
+    /// How many decks name this blob as their source (an upload's file may be shared).
+    func decksUsing(sourceHash: String) async throws -> Int
     /// Decks left `processing` by a stopped server, to be failed or redone at start.
     func processingDecks() async throws -> [DeckRecord]
 }

@@ -143,6 +143,12 @@ struct Serve: AsyncParsableCommand {
         if let megabytes = maxUploadMB ?? environment["PODIUM_MAX_UPLOAD_MB"].flatMap(Int.init) {
             configuration.maxUploadBytes = megabytes * 1024 * 1024
         }
+        if let converter = environment["PODIUM_OFFICE_CONVERTER"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            configuration.officeLimits.converter = converter
+        }
+        if let seconds = environment["PODIUM_OFFICE_TIMEOUT_SECONDS"].flatMap(Int.init), seconds > 0 {
+            configuration.officeLimits.timeout = .seconds(seconds)
+        }
         if let megabytes = maxVideoUploadMB ?? environment["PODIUM_MAX_VIDEO_UPLOAD_MB"].flatMap(Int.init) {
             configuration.maxVideoUploadBytes = megabytes * 1024 * 1024
         }

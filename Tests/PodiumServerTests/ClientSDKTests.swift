@@ -27,7 +27,7 @@ struct ClientSDKTests {
                 _ = try await api.upload(pdf: Data("hello".utf8))
                 Issue.record("a text file was accepted as a PDF")
             } catch let error as PodiumAPI.APIErrorDetail {
-                #expect(error.code == "not_pdf")
+                #expect(error.code == "unsupported_type")
             }
         }
     }

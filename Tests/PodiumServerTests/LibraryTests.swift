@@ -122,9 +122,12 @@ struct LibraryTests {
             let token = try await client.login()
             let goodId = try await client.readyDeck(token: token)
 
-            let notPDF = try await client.upload(TestServer.fixtures.appendingPathComponent("not-a-pdf.pdf"), token: token)
+            // Text named .pdf (a PNG named so is a deck now: an image makes a page).
+            let notPDF = try await client.request(
+                .post, "/api/v1/decks", token: token, headers: [.contentType: "application/pdf"],
+                body: ByteBuffer(string: "These are meeting notes, not a PDF at all.\n"))
             #expect(notPDF.status == .unsupportedMediaType)
-            #expect(notPDF.errorCode == "not_pdf")
+            #expect(notPDF.errorCode == "unsupported_type")
             let empty = try await client.upload(TestServer.fixtures.appendingPathComponent("empty.pdf"), token: token)
             #expect(empty.status == .badRequest)
             #expect(empty.errorCode == "empty")

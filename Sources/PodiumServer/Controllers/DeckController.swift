@@ -41,22 +41,49 @@ struct DeckController {
         _ request: Request, ownerId: String, folderId: String?, roomId: String? = nil,
         room: DeckIngestRequest.RoomUpload? = nil
     ) async throws -> (DeckRecord, JobRecord) {
-        let received = try await Upload.receive(request, into: uploadDirectory, limit: maxUploadBytes)
-        defer { try? FileManager.default.removeItem(at: received.file) }
-        try Upload.requirePDF(received)
+        let files = try await Upload.receiveFiles(request, into: uploadDirectory, limit: maxUploadBytes)
+        defer { for file in files { try? FileManager.default.removeItem(at: file.file) } }
+        let (received, format) = try Self.oneDeck(of: files, in: uploadDirectory)
+        defer { if received.file != files[0].file { try? FileManager.default.removeItem(at: received.file) } }
         let given = request.uri.queryParameters.get("title") ?? received.filename.map(Self.title(fromFilename:))
         return try await ingest(
             file: received.file, bytes: received.bytes, title: given, ownerId: ownerId, folderId: folderId, roomId: roomId,
-            room: room)
+            room: room, format: format)
+    }
+
+    /// One file as it is, or several images as one ZIP of images (in the order their names sort
+    /// to, naturally): what one deck is made of, and its format.
+    static func oneDeck(of files: [Upload.Received], in directory: URL) throws -> (Upload.Received, DeckFormat) {
+        let formats = try files.map(Upload.deckFormat)
+        guard files.count > 1 else { return (files[0], formats[0]) }
+        guard formats.allSatisfy({ [.png, .jpeg, .webp].contains($0) }) else {
+            throw APIError(
+                .unsupportedMediaType, code: IngestError.unsupportedType.code,
+                message: "Several files make one deck only when they are all images (PNG, JPEG or WebP). "
+                    + "Upload other files one at a time.")
+        }
+        var used = Set<String>()
+        let entries = try files.enumerated().map { index, file in
+            // The names sort the pages; a name sent twice, or none, gets a number of its own.
+            var name = (file.filename.map { ($0 as NSString).lastPathComponent } ?? "").filter { $0 != "/" }
+            if name.isEmpty || used.contains(name) { name = "image-\(index + 1)-\(name)" }
+            used.insert(name)
+            return (name: name, data: try Data(contentsOf: file.file))
+        }
+        let zip = directory.appendingPathComponent("upload-\(UUID().uuidString)")
+        let data = try ZipArchive.stored(entries)
+        try data.write(to: zip)
+        let first = files[0].filename.map { ($0 as NSString).lastPathComponent }
+        return (Upload.Received(file: zip, bytes: data.count, filename: first), .imageSet)
     }
 
     /// Takes a PDF file (an upload, a storyboard's shots) into the library and queues its
     /// processing; without a title the deck takes the PDF's own.
     func ingest(
         file: URL, bytes: Int, title given: String?, ownerId: String, folderId: String?, roomId: String? = nil,
-        room: DeckIngestRequest.RoomUpload? = nil
+        room: DeckIngestRequest.RoomUpload? = nil, format: DeckFormat = .pdf
     ) async throws -> (DeckRecord, JobRecord) {
-        let sourceHash = try blobs.put(fileAt: file, fileExtension: "pdf")
+        let sourceHash = try blobs.put(fileAt: file, fileExtension: format.fileExtension)
         let title = given.map(Self.cleanTitle).flatMap { $0.isEmpty ? nil : $0 }
         let deck = DeckRecord(
             id: IDs.make("d"), ownerId: ownerId, folderId: folderId, title: title ?? DeckIngestRequest.placeholderTitle,
@@ -66,7 +93,7 @@ struct DeckController {
         do {
             let job = try await jobs.enqueue(
                 kind: DeckIngestRequest.kind, subjectId: deck.id, ownerId: ownerId,
-                payload: DeckIngestRequest(useDocumentTitle: title == nil, room: room))
+                payload: DeckIngestRequest(useDocumentTitle: title == nil, room: room, format: format == .pdf ? nil : format))
             return (deck, job)
         } catch {
             // Without its job the deck would stay processing for ever: the upload fails whole.
@@ -94,7 +121,8 @@ struct DeckController {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> DeckResponse {
         let deck = try await ownedDeck(context)
         let pages = try await store.pages(deckId: deck.id)
-        return DeckResponse(deck, pages: pages, firstPage: nil, progress: progress(of: deck))
+        // The owner's own view: the speaker notes come with it (a viewer's welcome never has them).
+        return DeckResponse(deck, pages: pages, firstPage: nil, progress: progress(of: deck), speakerNotes: true)
     }
 
     struct DeckPatch: Decodable {
@@ -162,7 +190,9 @@ struct DeckController {
 
     static func title(fromFilename name: String) -> String {
         let base = (name as NSString).lastPathComponent
-        return base.lowercased().hasSuffix(".pdf") ? String(base.dropLast(4)) : base
+        let known = ["pdf", "pptx", "ppt", "key", "odp", "docx", "doc", "odt", "png", "jpg", "jpeg", "webp", "zip"]
+        let ext = (base as NSString).pathExtension.lowercased()
+        return known.contains(ext) && base.count > ext.count + 1 ? String(base.dropLast(ext.count + 1)) : base
     }
 
     static func cleanTitle(_ title: String) -> String {

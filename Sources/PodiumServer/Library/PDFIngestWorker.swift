@@ -18,6 +18,9 @@ struct DeckIngestRequest: Codable, Sendable {
     /// Uploaded into a room: the deck joins the room when ready, or whoever brought it hears
     /// why it failed.
     var room: RoomUpload?
+    /// What was uploaded, as sniffed: nil (jobs from before Office decks) is a PDF. Anything but
+    /// a PDF is converted first (the job's `convert` step).
+    var format: DeckFormat?
 
     struct RoomUpload: Codable, Sendable {
         var sessionId: String
@@ -29,11 +32,15 @@ struct DeckIngestRequest: Codable, Sendable {
 
 /// Turns an uploaded PDF into pages: runs ``PDFIngester`` (which already uses every core for one
 /// deck), stores the images in the blob store and the pages in the store. The `pdf` kind of job.
+/// An Office document or images are first converted to PDF (``OfficeConverter``, progress stage
+/// `convert`); the PDF then replaces the upload as the deck's source, and a slide deck's titles
+/// and speaker notes are kept with its pages.
 struct PDFIngestWorker: JobWorker {
     let kind = DeckIngestRequest.kind
     let store: any DeckStore
     let blobs: any BlobStore
     let ingester: PDFIngester
+    let converter: OfficeConverter
     let workRoot: URL
     let logger: Logger
     /// Told when a deck uploaded into a room is ready or has failed.
@@ -59,16 +66,35 @@ struct PDFIngestWorker: JobWorker {
         defer { try? FileManager.default.removeItem(at: work) }
         let document: IngestedDocument
         let pages: [PageRecord]
+        let format = request.format ?? .pdf
+        var pdf = source
+        var outline: SlideOutline?
         do {
-            document = try await ingester.ingest(pdf: source, workDirectory: work) { ingest in
+            if format != .pdf {
+                progress(JobProgress(stage: "convert", done: 0, total: 1))
+                let converted = try await converter.convert(
+                    source, format: format, workDirectory: work.appendingPathComponent("convert", isDirectory: true))
+                pdf = converted.pdf
+                outline = converted.outline
+                progress(JobProgress(stage: "convert", done: 1, total: 1))
+            }
+            document = try await ingester.ingest(pdf: pdf, workDirectory: work.appendingPathComponent("pages")) { ingest in
                 progress(JobProgress(stage: ingest.stage, done: ingest.done, total: ingest.total))
             }
+            let slides = outline?.slides ?? []
             pages = try document.pages.map { page in
-                PageRecord(
+                let slide = page.number <= slides.count ? slides[page.number - 1] : nil
+                return PageRecord(
                     deckId: deckId, number: page.number, width: page.width, height: page.height, text: page.text,
                     largeImage: try blobs.put(fileAt: page.large, fileExtension: "jpg"),
                     mediumImage: try blobs.put(fileAt: page.medium, fileExtension: "jpg"),
-                    thumbnailImage: try blobs.put(fileAt: page.thumbnail, fileExtension: "jpg"))
+                    thumbnailImage: try blobs.put(fileAt: page.thumbnail, fileExtension: "jpg"),
+                    title: slide?.title, speakerNotes: slide?.notes ?? "")
+            }
+            if format != .pdf {
+                // The PDF made from the upload becomes the deck's source (downloads, exports).
+                deck.sourceHash = try blobs.put(fileAt: pdf, fileExtension: "pdf")
+                deck.sourceBytes = (try? FileManager.default.attributesOfItem(atPath: pdf.path)[.size] as? Int) ?? 0
             }
         } catch let error as IngestError {
             throw JobFailure(code: error.code, message: error.message)
@@ -92,6 +118,7 @@ struct PDFIngestWorker: JobWorker {
         deck.status = .ready
         deck.pageCount = pages.count
         try await saving(deckId) { try await store.completeDeck(deck, pages: pages) }
+        if format != .pdf { await removeUpload(named: current.sourceHash, namedByOthers: 0) }
         logger.info("deck \(deckId) ready: \(pages.count) pages")
         if let room = request.room { await roomUploadProcessed(deck, room) }
     }
@@ -103,9 +130,25 @@ struct PDFIngestWorker: JobWorker {
             deck.errorCode = failure.code
             deck.errorMessage = failure.message
             try await store.updateDeck(deck)
-            if let room = (try? Self.request(of: job))?.room { await roomUploadProcessed(deck, room) }
+            let request = try? Self.request(of: job)
+            // A converted upload that failed leaves nothing behind: its file goes (the deck keeps
+            // its error). A PDF stays, as it always has, for the failed deck's download.
+            if let format = request?.format, format != .pdf {
+                await removeUpload(named: deck.sourceHash, namedByOthers: 1)
+            }
+            if let room = request?.room { await roomUploadProcessed(deck, room) }
         } catch {
             logger.error("could not record the failure of deck \(job.subjectId) (\(failure)): \(error)")
+        }
+    }
+
+    /// Removes an uploaded file once no other deck names it (the same file may be uploaded twice);
+    /// `namedByOthers` counts the decks that may still name it here (the failed deck itself).
+    private func removeUpload(named hash: String, namedByOthers allowed: Int) async {
+        do {
+            if try await store.decksUsing(sourceHash: hash) <= allowed { try blobs.remove(named: hash) }
+        } catch {
+            logger.notice("the upload \(hash) could not be removed: \(error)")
         }
     }
 

@@ -148,6 +148,10 @@ final class GatedStore: PodiumStore {
         try await base.processingDecks()
     }
 
+    func decksUsing(sourceHash: String) async throws -> Int {
+        try await base.decksUsing(sourceHash: sourceHash)
+    }
+
     func insertSession(_ session: SessionRecord) async throws {
         try await base.insertSession(session)
     }
