@@ -90,14 +90,14 @@ function wrapPseudo(message) {
   return Object.fromEntries(Object.entries(message).map(([category, text]) => [category, `⟦${text}⟧`]));
 }
 
-/** Loads `common` and the page's areas in English and, unless English, in the page's language. */
-async function loadCatalogues() {
-  const declared = (document.documentElement.dataset.i18nAreas || '').split(/\s+/).filter(Boolean);
-  const areas = ['common', ...declared.filter((area) => area !== 'common')];
+const loadedAreas = new Set();
+
+/** Fetches `areas` in English and, unless English, in the page's language, and keeps them. */
+async function fetchAreas(areas) {
   const wanted = language === SOURCE || language === PSEUDO ? [] : [language];
+  areas.forEach((area) => loadedAreas.add(area));
   const loads = areas.flatMap((area) => [SOURCE, ...wanted].map((code) => fetchCatalogue(code, area).then((catalogue) => ({ code, catalogue }))));
-  const results = await Promise.allSettled(loads);
-  for (const result of results) {
+  for (const result of await Promise.allSettled(loads)) {
     if (result.status === 'rejected') {
       console.warn('i18n:', result.reason.message);
       continue;
@@ -114,34 +114,19 @@ async function loadCatalogues() {
   }
 }
 
-const loadedAreas = new Set();
+/** Loads `common` and the page's areas. */
+function loadCatalogues() {
+  const declared = (document.documentElement.dataset.i18nAreas || '').split(/\s+/).filter(Boolean);
+  return fetchAreas(['common', ...declared.filter((area) => area !== 'common')]);
+}
 
 /**
  * Loads more areas after the page's own, for a module that runs on a page of another area (the
  * library's "Open a room" dialog and storyboard cards use the `rooms` and `storyboard` areas):
  * their messages join the page's; areas already loaded are not fetched again.
  */
-export async function loadAreas(...areas) {
-  const wanted = language === SOURCE || language === PSEUDO ? [] : [language];
-  const declared = (document.documentElement.dataset.i18nAreas || '').split(/\s+/).filter(Boolean);
-  const fresh = areas.filter((area) => area !== 'common' && !declared.includes(area) && !loadedAreas.has(area));
-  fresh.forEach((area) => loadedAreas.add(area));
-  const loads = fresh.flatMap((area) => [SOURCE, ...wanted].map((code) => fetchCatalogue(code, area).then((catalogue) => ({ code, catalogue }))));
-  for (const result of await Promise.allSettled(loads)) {
-    if (result.status === 'rejected') {
-      console.warn('i18n:', result.reason.message);
-      continue;
-    }
-    const { code, catalogue } = result.value;
-    for (const [key, message] of Object.entries(catalogue)) {
-      if (code === SOURCE) {
-        fallback.set(key, message);
-        if (language === PSEUDO) messages.set(key, wrapPseudo(message));
-      } else {
-        messages.set(key, message);
-      }
-    }
-  }
+export function loadAreas(...areas) {
+  return fetchAreas(areas.filter((area) => !loadedAreas.has(area)));
 }
 
 /** Formats a number in the page's language (`options` as for `Intl.NumberFormat`). */
