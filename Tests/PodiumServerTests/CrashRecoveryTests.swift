@@ -15,7 +15,8 @@ struct CrashRecoveryTests {
         try await first.start()
         let api = PodiumClient(baseURL: URL(string: first.url)!)
         try await api.signIn(email: "admin", password: TestServer.adminPassword)
-        let deck = try await api.waitUntilReady(deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
+        let deck = try await api.waitUntilReady(
+            deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
         let code = try await api.startSession(deckId: deck.id).code
         let token = try #require(api.token)
 
@@ -76,7 +77,8 @@ struct CrashRecoveryTests {
         try await first.start()
         let api = PodiumClient(baseURL: URL(string: first.url)!)
         try await api.signIn(email: "admin", password: TestServer.adminPassword)
-        let deck = try await api.waitUntilReady(deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
+        let deck = try await api.waitUntilReady(
+            deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
         let code = try await api.startSession(deckId: deck.id).code
         let token = try #require(api.token)
         let path = "/api/v1/sessions/\(code)/live"
@@ -132,7 +134,8 @@ struct CrashRecoveryTests {
         try await server.start()
         let api = PodiumClient(baseURL: URL(string: server.url)!)
         try await api.signIn(email: "admin", password: TestServer.adminPassword)
-        let deck = try await api.waitUntilReady(deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
+        let deck = try await api.waitUntilReady(
+            deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
         let code = try await api.startSession(deckId: deck.id).code
         let viewer = try await TestSocket.connect(port: server.port, path: "/api/v1/sessions/\(code)/live")
         _ = try await viewer.hello(["role": "viewer"])

@@ -12,7 +12,7 @@ public actor StoryboardLiveSession {
 
     /// The message types of this socket, for the drift test against docs/protocol.md.
     public static let clientTypes: Set<String> = ["hello", "edit", "undo", "redo", "drawing", "cursor", "ping"]
-    public static let serverTypes: Set<String> = ["welcome", "ack", "edited", "editors", "drawing", "cursor", "error", "pong"]
+    public static let serverTypes: Set<String> = ["welcome", "ack", "edited", "editors", "drawing", "cursor", "error"]
 
     init(socket: WebSocket, welcome: JSONValue, rest: AsyncStream<String>) {
         self.socket = socket
