@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import NIOWebSocket
 import Synchronization
 
@@ -11,8 +12,8 @@ import Synchronization
 /// WebSocket API, which Debian 12's libcurl 7.88.1 is built without (`curl --version` lists no
 /// `ws`/`wss` among its protocols), so the task fails to connect there. SwiftNIO is already in
 /// the package graph (the server runs on it), works the same on Linux and macOS, and lets the SDK
-/// mask frames, answer pings and reassemble fragmented messages as RFC 6455 asks. Plain `ws:`
-/// only: put a TLS-terminating proxy's `https` address in front and the SDK says it cannot.
+/// mask frames, answer pings and reassemble fragmented messages as RFC 6455 asks. `wss:` (a
+/// server behind a TLS-terminating proxy) goes through NIOSSL with the system's trust roots.
 final class WebSocket: Sendable {
     private let channel: any Channel
     let messages: AsyncStream<String>
@@ -28,12 +29,18 @@ final class WebSocket: Sendable {
     var closeReason: String { end.reason ?? "closed" }
 
     static func connect(url: URL, headers: [(String, String)], maxSize: Int = 1 << 20) async throws -> WebSocket {
-        guard url.scheme == "ws" else {
-            throw PodiumTransportError(
-                .unreachable, "the live socket speaks ws: only; \(url.scheme ?? "?"): needs a TLS client the SDK does not have")
+        guard url.scheme == "ws" || url.scheme == "wss" else {
+            throw PodiumTransportError(.unreachable, "not a WebSocket URL: \(url)")
         }
         guard let host = url.host else { throw PodiumTransportError(.unreachable, "no host in \(url)") }
-        let port = url.port ?? 80
+        let secure = url.scheme == "wss"
+        let port = url.port ?? (secure ? 443 : 80)
+        let tls: NIOSSLContext?
+        do {
+            tls = secure ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
+        } catch {
+            throw PodiumTransportError(.unreachable, "TLS: \(error)")
+        }
         var path = url.path.isEmpty ? "/" : url.path
         if let query = url.query { path += "?" + query }
         let (messages, continuation) = AsyncStream.makeStream(of: String.self)
@@ -48,6 +55,10 @@ final class WebSocket: Sendable {
                 .connectTimeout(.seconds(10))
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        if let tls {
+                            try channel.pipeline.syncOperations.addHandler(
+                                try NIOSSLClientHandler(context: tls, serverHostname: host))
+                        }
                         let upgrader = NIOTypedWebSocketClientUpgrader<Bool>(
                             maxFrameSize: maxSize,
                             upgradePipelineHandler: { channel, _ in
