@@ -30,7 +30,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        // TLS for the SDK's live socket (wss:); already in the graph through postgres-nio.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // `swift package generate-documentation --target PodiumClient` (a plugin: nothing is built with it).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
     ],
     targets: [
         .target(name: "PodiumCore", swiftSettings: swiftSettings),
@@ -74,11 +78,23 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "PodiumClient", dependencies: ["PodiumCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "PodiumClient",
+            dependencies: [
+                "PodiumCore",
+                // The live socket (Sources/PodiumClient/Live/WebSocket.swift says why not URLSession).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "podium",
             dependencies: [
-                "PodiumServer", "PodiumMedia",
+                "PodiumServer", "PodiumMedia", "PodiumClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -64,6 +64,13 @@ extension SQLStore: UserStore {
             try await db.update("users").set("is_member", to: SQLBind(isMember)).where("id", .equal, userId).run()
         }
     }
+
+    public func setPasswordHash(userId: String, _ hash: String) async throws {
+        try await serial { db in
+            try await db.update("users").set("password_hash", to: SQLBind(hash)).where("id", .equal, userId).run()
+            try await db.delete(from: "auth_tokens").where("user_id", .equal, userId).run()
+        }
+    }
 }
 
 extension SQLStore: ChannelSettingsStore {

@@ -15,6 +15,8 @@ public protocol UserStore: Sendable {
     func deleteToken(hash: String) async throws
     /// Grants or revokes channel membership.
     func setMember(userId: String, _ isMember: Bool) async throws
+    /// Sets an account's password hash and ends every token of the account (its sign-ins).
+    func setPasswordHash(userId: String, _ hash: String) async throws
 }
 
 /// Settings every node must share (the key that signs stream URLs), stored once.

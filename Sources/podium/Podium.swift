@@ -5,6 +5,9 @@ struct Podium: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "podium",
         abstract: "Self-hosted live presentations: present a PDF, every device in the room follows.",
-        subcommands: [Serve.self, MigrateData.self, Bench.self],
+        subcommands: [
+            Serve.self, MigrateData.self, Bench.self,
+            Decks.self, Sessions.self, Rooms.self, Users.self,  // against a running server (Remote/)
+        ],
         defaultSubcommand: Serve.self)
 }

@@ -13,9 +13,10 @@ struct CrashRecoveryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = ServerProcess(dataDirectory: directory)
         try await first.start()
-        var api = PodiumAPI(baseURL: URL(string: first.url + "/")!)
+        let api = PodiumClient(baseURL: URL(string: first.url)!)
         try await api.signIn(email: "admin", password: TestServer.adminPassword)
-        let deck = try await api.waitUntilProcessed(deckId: try await api.upload(pdf: Data(contentsOf: TestServer.demoDeck)).id)
+        let deck = try await api.waitUntilReady(
+            deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
         let code = try await api.startSession(deckId: deck.id).code
         let token = try #require(api.token)
 
@@ -74,9 +75,10 @@ struct CrashRecoveryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = ServerProcess(dataDirectory: directory)
         try await first.start()
-        var api = PodiumAPI(baseURL: URL(string: first.url + "/")!)
+        let api = PodiumClient(baseURL: URL(string: first.url)!)
         try await api.signIn(email: "admin", password: TestServer.adminPassword)
-        let deck = try await api.waitUntilProcessed(deckId: try await api.upload(pdf: Data(contentsOf: TestServer.demoDeck)).id)
+        let deck = try await api.waitUntilReady(
+            deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
         let code = try await api.startSession(deckId: deck.id).code
         let token = try #require(api.token)
         let path = "/api/v1/sessions/\(code)/live"
@@ -130,9 +132,10 @@ struct CrashRecoveryTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = ServerProcess(dataDirectory: directory)
         try await server.start()
-        var api = PodiumAPI(baseURL: URL(string: server.url + "/")!)
+        let api = PodiumClient(baseURL: URL(string: server.url)!)
         try await api.signIn(email: "admin", password: TestServer.adminPassword)
-        let deck = try await api.waitUntilProcessed(deckId: try await api.upload(pdf: Data(contentsOf: TestServer.demoDeck)).id)
+        let deck = try await api.waitUntilReady(
+            deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
         let code = try await api.startSession(deckId: deck.id).code
         let viewer = try await TestSocket.connect(port: server.port, path: "/api/v1/sessions/\(code)/live")
         _ = try await viewer.hello(["role": "viewer"])
@@ -140,7 +143,7 @@ struct CrashRecoveryTests {
         // A deck of 192 pages takes many seconds to render: it is mid-way when the signal comes.
         let big = directory.appendingPathComponent("big.pdf")
         try await Self.repeatDemoDeck(times: 12, into: big)
-        let upload = try await api.upload(pdf: Data(contentsOf: big))
+        let upload = try await api.uploadDeck(pdf: Data(contentsOf: big)).item
         #expect(try await api.deck(id: upload.id).status == "processing")
 
         server.kill(SIGTERM)
@@ -160,10 +163,10 @@ struct CrashRecoveryTests {
         let next = ServerProcess(dataDirectory: directory)
         try await next.start()
         defer { next.kill(SIGTERM) }
-        var again = PodiumAPI(baseURL: URL(string: next.url + "/")!)
+        let again = PodiumClient(baseURL: URL(string: next.url)!)
         try await again.signIn(email: "admin", password: TestServer.adminPassword)
         #expect(try await again.deck(id: upload.id).status == "processing")
-        let finished = try await again.waitUntilProcessed(deckId: upload.id)
+        let finished = try await again.waitUntilReady(deck: upload.id)
         #expect(finished.status == "ready")
         #expect(finished.pageCount == 12 * deck.pageCount)
         #expect(try await again.liveSessions().contains { $0.code == code })

@@ -29,18 +29,30 @@ struct UserController {
 
     struct UpdateBody: Decodable {
         let member: Bool?
+        /// A new password (8 to 200 characters); the account's sign-ins end.
+        let password: String?
     }
 
-    /// Grants or revokes channel membership.
+    /// Grants or revokes channel membership, or sets a new password.
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> UserResponse {
         try requireAdmin(context)
         let body = try await request.decode(as: UpdateBody.self, context: context)
         guard var user = try await store.user(id: try context.parameters.require("id")) else {
             throw APIError.notFound("account")
         }
-        guard let member = body.member else { throw APIError.badRequest("Say what to change: member.") }
-        try await store.setMember(userId: user.id, member)
-        user.isMember = member
+        guard body.member != nil || body.password != nil else {
+            throw APIError.badRequest("Say what to change: member or password.")
+        }
+        if let password = body.password {
+            guard password.count >= 8, password.count <= 200 else {
+                throw APIError.badRequest("A password has 8 to 200 characters.")
+            }
+            try await store.setPasswordHash(userId: user.id, try await accounts.hash(password))
+        }
+        if let member = body.member {
+            try await store.setMember(userId: user.id, member)
+            user.isMember = member
+        }
         return UserResponse(user)
     }
 

@@ -7,6 +7,10 @@ extension GatedStore {
         try await base.setMember(userId: userId, isMember)
     }
 
+    func setPasswordHash(userId: String, _ hash: String) async throws {
+        try await base.setPasswordHash(userId: userId, hash)
+    }
+
     func channelSetting(_ name: String, orInsert value: String) async throws -> String {
         try await base.channelSetting(name, orInsert: value)
     }

@@ -1,0 +1,76 @@
+import Foundation
+
+/// An account as the server shows it.
+public struct User: Codable, Sendable, Equatable {
+    public var id: String
+    public var email: String
+    public var name: String
+    /// `admin` or `presenter`.
+    public var role: String
+    /// A member of the channel.
+    public var member: Bool
+}
+
+extension Endpoint {
+    public static let login = Endpoint("POST", "/api/v1/auth/login")
+    public static let logout = Endpoint("POST", "/api/v1/auth/logout")
+    public static let me = Endpoint("GET", "/api/v1/me")
+    public static let healthz = Endpoint("GET", "/healthz")
+    public static let readyz = Endpoint("GET", "/readyz")
+    public static let metrics = Endpoint("GET", "/metrics")
+    public static let limits = Endpoint("GET", "/api/v1/limits")
+}
+
+/// What a client checks before it sends a file.
+public struct Limits: Codable, Sendable, Equatable {
+    public var maxUploadBytes: Int
+    public var uploadTypes: [String]
+}
+
+extension PodiumClient {
+    /// Signs in and keeps the token for the calls that follow; returns the account.
+    @discardableResult
+    public func signIn(email: String, password: String) async throws -> User {
+        struct Body: Encodable {
+            let email: String
+            let password: String
+        }
+        struct Reply: Decodable {
+            let token: String
+            let user: User
+        }
+        let reply = try await call(.login, json: Body(email: email, password: password), as: Reply.self)
+        token = reply.token
+        return reply.user
+    }
+
+    /// Ends the token on the server and forgets it here.
+    public func signOut() async throws {
+        try await callIgnoringReply(.logout)
+        token = nil
+    }
+
+    /// The signed-in account (`401 unauthorized` when the token is not valid).
+    public func me() async throws -> User {
+        try await call(.me)
+    }
+
+    /// `true` when the process is up (`GET /healthz`).
+    public func isHealthy() async throws -> Bool {
+        (try? await bytes(.healthz)) != nil
+    }
+
+    /// Whether the server can serve (its database answers): `GET /readyz`'s body.
+    public func readiness() async throws -> JSONValue {
+        try await call(.readyz)
+    }
+
+    /// The Prometheus text exposition (`GET /metrics`; may need the metrics token as `token`).
+    public func metricsText() async throws -> String {
+        String(decoding: try await bytes(.metrics), as: UTF8.self)
+    }
+
+    public func limits() async throws -> Limits {
+        try await call(.limits)
+    }
+}

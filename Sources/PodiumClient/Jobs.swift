@@ -1,0 +1,43 @@
+import Foundation
+
+/// A processing job kept on the server (a deck's PDF, a video's packaging…).
+public struct Job: Codable, Sendable, Equatable {
+    public var id: String
+    /// `pdf`, `video`…
+    public var kind: String
+    /// What the job works on (the deck's or video's id).
+    public var subjectId: String
+    /// `queued`, `running`, `done` or `failed`.
+    public var state: String
+    public var attempts: Int
+    public var progress: WorkProgress?
+    public var error: FailureDetail?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public var isFinished: Bool { state == "done" || state == "failed" }
+}
+
+extension Endpoint {
+    public static let job = Endpoint("GET", "/api/v1/jobs/{id}")
+}
+
+extension PodiumClient {
+    public func job(id: String) async throws -> Job {
+        try await call(.job, ["id": id])
+    }
+
+    /// Follows a job until it is `done` or `failed`, telling `onProgress` each change it sees.
+    public func waitForJob(
+        id: String, pollEvery interval: Duration = .milliseconds(250), onProgress: (@Sendable (Job) -> Void)? = nil
+    ) async throws -> Job {
+        var last: Job?
+        while true {
+            let job = try await job(id: id)
+            if job != last { onProgress?(job) }
+            last = job
+            if job.isFinished { return job }
+            try await Task.sleep(for: interval)
+        }
+    }
+}

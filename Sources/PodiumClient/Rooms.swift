@@ -1,0 +1,65 @@
+import Foundation
+
+/// A deck brought into a room.
+public struct RoomDeckAdded: Codable, Sendable, Equatable {
+    public var deckId: String
+    public var title: String
+    /// `processing` (an upload: it joins when processed) or `ready`.
+    public var status: String
+    public var jobId: String?
+}
+
+extension Endpoint {
+    public static let openRoom = Endpoint("POST", "/api/v1/rooms")
+    public static let addRoomDeck = Endpoint("POST", "/api/v1/sessions/{code}/decks")
+    public static let roomVideos = Endpoint("GET", "/api/v1/sessions/{code}/videos")
+    public static let uploadRoomVideo = Endpoint("POST", "/api/v1/sessions/{code}/videos")
+    public static let exportPDF = Endpoint("GET", "/api/v1/sessions/{code}/export.pdf")
+}
+
+extension PodiumClient {
+    /// Opens a room; the signed-in user moderates it. Presenters join at `presenterUrl`.
+    public func openRoom(title: String? = nil, passcode: String? = nil, allowDownload: Bool = false) async throws
+        -> LiveSessionInfo
+    {
+        var patch = Patch()
+        try patch.add("title", title)
+        try patch.add("passcode", passcode)
+        try patch.add("allowDownload", allowDownload)
+        return try await call(.openRoom, json: patch)
+    }
+
+    /// A ready deck of your library joins the room at once (event `deckAdded`).
+    public func addDeckToRoom(code: String, deckId: String) async throws -> RoomDeckAdded {
+        struct Body: Encodable { let deckId: String }
+        return try await call(.addRoomDeck, ["code": code], json: Body(deckId: deckId))
+    }
+
+    /// Uploads a PDF into the room; it joins once processed.
+    public func uploadDeckToRoom(code: String, file: URL, progress: ProgressHandler? = nil) async throws -> RoomDeckAdded {
+        let request = try request(.addRoomDeck, ["code": code], contentType: "application/pdf")
+        let (data, _) = try await upload(request, file: file, data: nil, progress: progress)
+        return try Self.decode(RoomDeckAdded.self, from: data, "\(Endpoint.addRoomDeck)")
+    }
+
+    /// The room's own clips, newest first.
+    public func roomVideos(code: String) async throws -> [Video] {
+        try await call(.roomVideos, ["code": code])
+    }
+
+    /// Uploads a clip that belongs to the room alone.
+    public func uploadRoomVideo(code: String, file: URL, title: String? = nil, progress: ProgressHandler? = nil) async throws
+        -> Uploaded<Video>
+    {
+        let request = try request(
+            .uploadRoomVideo, ["code": code], query: ["title": title], contentType: "application/octet-stream")
+        let (data, _) = try await upload(request, file: file, data: nil, progress: progress)
+        return try Self.decode(Uploaded<Video>.self, from: data, "\(Endpoint.uploadRoomVideo)")
+    }
+
+    /// Downloads the slides shown with their ink (and the clips shown) as one PDF
+    /// (`409 nothing_shown` for a room that showed nothing yet).
+    public func downloadExportPDF(code: String, to destination: URL, progress: ProgressHandler? = nil) async throws {
+        try await download(try request(.exportPDF, ["code": code]), to: destination, progress: progress)
+    }
+}

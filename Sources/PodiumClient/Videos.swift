@@ -1,0 +1,88 @@
+import Foundation
+
+/// A video or audio clip of the library.
+public struct Video: Codable, Sendable, Equatable {
+    public struct Rendition: Codable, Sendable, Equatable {
+        public var playlistUrl: String
+        public var bandwidth: Int
+        public var width: Int?
+        public var height: Int?
+        public var codecs: String
+    }
+    public var id: String
+    public var title: String
+    /// `queued`, `processing`, `ready` or `failed`.
+    public var status: String
+    public var folderId: String?
+    public var createdAt: Date
+    public var sourceBytes: Int
+    public var duration: Double
+    public var width: Int
+    public var height: Int
+    public var hasVideo: Bool
+    public var hasAudio: Bool
+    public var progress: WorkProgress?
+    public var error: FailureDetail?
+    public var masterPlaylistUrl: String?
+    public var posterUrl: String?
+    public var thumbnailsUrl: String?
+    public var thumbnailTrackUrl: String?
+    public var mp4Url: String?
+    public var renditions: [Rendition]
+
+    public var isReady: Bool { status == "ready" }
+}
+
+extension Endpoint {
+    public static let videos = Endpoint("GET", "/api/v1/videos")
+    public static let uploadVideo = Endpoint("POST", "/api/v1/videos")
+    public static let video = Endpoint("GET", "/api/v1/videos/{id}")
+    public static let updateVideo = Endpoint("PATCH", "/api/v1/videos/{id}")
+    public static let deleteVideo = Endpoint("DELETE", "/api/v1/videos/{id}")
+}
+
+extension PodiumClient {
+    public func videos(folderId: String? = nil) async throws -> [Video] {
+        try await call(.videos, query: ["folderId": folderId])
+    }
+
+    public func video(id: String) async throws -> Video {
+        try await call(.video, ["id": id])
+    }
+
+    /// Uploads a video or audio file (judged by its content); it comes back `queued`.
+    public func uploadVideo(file: URL, title: String? = nil, folderId: String? = nil, progress: ProgressHandler? = nil)
+        async throws -> Uploaded<Video>
+    {
+        let request = try request(
+            .uploadVideo, query: ["title": title ?? file.deletingPathExtension().lastPathComponent, "folderId": folderId],
+            contentType: "application/octet-stream")
+        let (data, _) = try await upload(request, file: file, data: nil, progress: progress)
+        return try Self.decode(Uploaded<Video>.self, from: data, "\(Endpoint.uploadVideo)")
+    }
+
+    /// Waits until the video is packaged: `ready`, or ``PodiumError`` with its failure code.
+    public func waitUntilReady(video id: String, pollEvery interval: Duration = .milliseconds(250)) async throws -> Video {
+        while true {
+            let video = try await video(id: id)
+            if video.isReady { return video }
+            if video.status == "failed" {
+                throw PodiumError(
+                    code: video.error?.code ?? "failed", message: video.error?.message ?? "The video could not be packaged.",
+                    status: 200)
+            }
+            try await Task.sleep(for: interval)
+        }
+    }
+
+    public func updateVideo(id: String, title: String? = nil, folderId: Change<String> = .keep) async throws -> Video {
+        var patch = Patch()
+        try patch.add("title", title)
+        try patch.add("folderId", folderId)
+        return try await call(.updateVideo, ["id": id], json: patch)
+    }
+
+    public func deleteVideo(id: String) async throws {
+        try await callIgnoringReply(.deleteVideo, ["id": id])
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import PodiumClient
+
+/// `podium decks import|list|export`: the library of a running server.
+struct Decks: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decks on a running server: import PDFs, list them, export one.",
+        subcommands: [Import.self, List.self, Export.self])
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import", abstract: "Upload PDF files and wait until each is ready.")
+
+        @OptionGroup var remote: RemoteOptions
+
+        @Argument(help: ArgumentHelp("PDF files to upload.", valueName: "file"))
+        var files: [String]
+
+        @Option(help: "The deck's title (one file only; default: the file's name).")
+        var title: String?
+
+        @Option(help: ArgumentHelp("Put the decks into this folder (its id).", valueName: "id"))
+        var folder: String?
+
+        @Flag(help: "Return once uploaded, without waiting for processing.")
+        var noWait = false
+
+        func validate() throws {
+            if title != nil, files.count > 1 { throw ValidationError("--title names one deck; give one file.") }
+        }
+
+        func run() async throws {
+            try await remote.run { output in
+                for file in files where !FileManager.default.isReadableFile(atPath: file) {
+                    throw RemoteFailure.usage("Cannot read \(file).")
+                }
+                let client = try await remote.client()
+                var decks: [Deck] = []
+                for file in files {
+                    let url = URL(fileURLWithPath: file)
+                    let progress = output.progressBar("Uploading \(url.lastPathComponent)")
+                    let uploaded = try await client.uploadDeck(file: url, title: title, folderId: folder, progress: progress)
+                    if progress != nil { output.endProgress() }
+                    decks.append(noWait ? uploaded.item : try await client.waitUntilReady(deck: uploaded.item.id))
+                }
+                try output.emit(decks) {
+                    decks.map { "\($0.id)\t\($0.status)\t\($0.pageCount) pages\t\($0.title)" }.joined(separator: "\n")
+                }
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List your decks, newest first.")
+
+        @OptionGroup var remote: RemoteOptions
+
+        @Option(help: ArgumentHelp("Only the decks of this folder (its id).", valueName: "id"))
+        var folder: String?
+
+        func run() async throws {
+            try await remote.run { output in
+                let decks = try await remote.client().decks(folderId: folder)
+                try output.emit(decks) {
+                    decks.map { "\($0.id)\t\($0.status)\t\($0.pageCount) pages\t\($0.title)" }.joined(separator: "\n")
+                }
+            }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Download a deck's PDF.")
+
+        @OptionGroup var remote: RemoteOptions
+
+        @Argument(help: ArgumentHelp("The deck's id.", valueName: "id"))
+        var id: String
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write it (default: <id>.pdf).", valueName: "file"))
+        var output: String?
+
+        func run() async throws {
+            try await remote.run { out in
+                let destination = outputURL(output, default: "\(id).pdf")
+                let progress = out.progressBar("Downloading \(destination.lastPathComponent)")
+                try await remote.client().downloadDeckPDF(id: id, to: destination, progress: progress)
+                if progress != nil { out.endProgress() }
+                try out.emit(SavedFile(destination)) { destination.path }
+            }
+        }
+    }
+}
+
+/// `--json` answer of a download: where the file went and its size.
+struct SavedFile: Encodable {
+    let path: String
+    let bytes: Int
+
+    init(_ url: URL) {
+        path = url.path
+        bytes = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import PodiumClient
+import PodiumCore
+import Synchronization
+import Testing
+
+/// The SDK's REST areas against the real server in-process: sign-in, library, jobs, users.
+@Suite("Swift SDK: library and accounts", .timeLimit(.minutes(3)))
+struct SDKLibraryTests {
+    @Test(arguments: TestStores.kinds) func signsInUploadsWithProgressAndFilesDecks(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
+        defer { server.removeData() }
+        try await server.run { client in
+            let podium = client.sdk()
+            do {
+                try await podium.signIn(email: "admin", password: "wrong")
+                Issue.record("a wrong password signed in")
+            } catch let error as PodiumError {
+                #expect(error.status == 401)
+            }
+            let me = try await podium.signIn(email: "admin", password: TestServer.adminPassword)
+            #expect(me.role == "admin")
+            #expect(try await podium.me().id == me.id)
+            #expect(try await podium.limits().uploadTypes.contains("application/pdf"))
+
+            // Upload with progress, then wait for the job and the deck "as they land".
+            let file = TestServer.demoDeck
+            let size = Int64(try Data(contentsOf: file).count)
+            let seen = Mutex<[TransferProgress]>([])
+            let uploaded = try await podium.uploadDeck(file: file, title: "From Swift") { progress in
+                seen.withLock { $0.append(progress) }
+            }
+            let progress = seen.withLock { $0 }
+            #expect(!progress.isEmpty, "no progress reported")
+            #expect(progress.last?.bytes == size)
+            #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.bytes <= $1.bytes })
+            #expect(uploaded.item.status == "processing")
+            let job = try await podium.waitForJob(id: uploaded.jobId)
+            #expect(job.state == "done")
+            #expect(job.subjectId == uploaded.item.id)
+            let deck = try await podium.waitUntilReady(deck: uploaded.item.id)
+            #expect(deck.pages?.count == deck.pageCount)
+            #expect(deck.title == "From Swift")
+
+            // Folders and moves.
+            let folder = try await podium.createFolder(name: "Talks")
+            #expect(try await podium.folders().map(\.id) == [folder.id])
+            let moved = try await podium.updateDeck(id: deck.id, title: "Renamed", folderId: .set(folder.id))
+            #expect(moved.folderId == folder.id && moved.title == "Renamed")
+            #expect(try await podium.decks(folderId: folder.id).map(\.id) == [deck.id])
+            #expect(try await podium.updateDeck(id: deck.id, folderId: .set(nil)).folderId == nil)
+            #expect(try await podium.updateFolder(id: folder.id, name: "Old talks").name == "Old talks")
+            try await podium.deleteFolder(id: folder.id)
+            #expect(try await podium.folders().isEmpty)
+
+            // The question bank.
+            let poll = Poll(kind: .choice, question: "Tea or coffee?", choices: ["Tea", "Coffee"])
+            let question = try await podium.addBankQuestion(deckId: deck.id, poll: poll)
+            #expect(try await podium.questionBank(deckId: deck.id).map(\.id) == [question.id])
+            try await podium.deleteBankQuestion(deckId: deck.id, questionId: question.id)
+            #expect(try await podium.questionBank(deckId: deck.id).isEmpty)
+
+            // Files: the PDF back into a file, a HEAD, a page image.
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let pdf = directory.appendingPathComponent("deck.pdf")
+            let downloaded = Mutex<Int64>(0)
+            try await podium.downloadDeckPDF(id: deck.id, to: pdf) { progress in downloaded.withLock { $0 = progress.bytes } }
+            let bytes = try Data(contentsOf: pdf)
+            #expect(bytes.starts(with: Data("%PDF".utf8)))
+            #expect(downloaded.withLock { $0 } == Int64(bytes.count))
+            #expect(try await podium.fileInfo(deckPDF: deck.id).length == Int64(bytes.count))
+            let thumbnail = try #require(deck.pages?.first?.thumbnailUrl)
+            #expect(try await podium.blob(thumbnail).starts(with: [0xFF, 0xD8]))
+
+            // A refusal carries the server's code and status; a download refused leaves no file.
+            do {
+                _ = try await podium.uploadDeck(pdf: Data("hello".utf8))
+                Issue.record("a text file was accepted as a deck")
+            } catch let error as PodiumError {
+                #expect(error.code == "unsupported_type")
+                #expect(error.status == 415)
+            }
+            let nothing = directory.appendingPathComponent("missing.pdf")
+            await #expect(throws: PodiumError.self) { try await podium.downloadDeckPDF(id: "d_missing", to: nothing) }
+            #expect(!FileManager.default.fileExists(atPath: nothing.path))
+
+            try await podium.deleteDeck(id: deck.id)
+            #expect(try await podium.decks().isEmpty)
+            let oldToken = podium.token
+            try await podium.signOut()
+            #expect(podium.token == nil)
+            await #expect(throws: PodiumError.self) { try await PodiumClient(baseURL: podium.baseURL, token: oldToken).me() }
+        }
+    }
+
+    @Test func accountsAndPasswords() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let admin = try await client.adminSDK()
+            let ann = try await admin.createUser(email: "ann@example.org", password: "first password", name: "Ann")
+            #expect(ann.role == "presenter" && !ann.member)
+            do {
+                _ = try await admin.createUser(email: "ann@example.org", password: "another one")
+                Issue.record("the address was taken twice")
+            } catch let error as PodiumError {
+                #expect(error.code == "email_taken" && error.status == 409)
+            }
+            #expect(try await admin.users(search: "ANN").map(\.id) == [ann.id])
+            #expect(try await admin.setMember(userId: ann.id, true).member)
+
+            let annClient = client.sdk()
+            try await annClient.signIn(email: "ann@example.org", password: "first password")
+            _ = try await admin.setPassword(userId: ann.id, "second password")
+            // The old sign-in ended; the old password no longer works; the new one does.
+            await #expect(throws: PodiumError.self) { try await annClient.me() }
+            await #expect(throws: PodiumError.self) {
+                try await client.sdk().signIn(email: "ann@example.org", password: "first password")
+            }
+            try await annClient.signIn(email: "ann@example.org", password: "second password")
+            #expect(try await annClient.me().member)
+            // Not an admin: refused with the server's code.
+            do {
+                _ = try await annClient.users()
+                Issue.record("a presenter listed the accounts")
+            } catch let error as PodiumError {
+                #expect(error.status == 403)
+            }
+            await #expect(throws: PodiumError.self) { try await admin.setPassword(userId: ann.id, "short") }
+        }
+    }
+
+    @Test func storyboardsVideosAndTheChannelAnswer() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let podium = try await client.adminSDK()
+            #expect(try await podium.videos().isEmpty)
+            #expect(try await podium.isHealthy())
+            let board = try await podium.createStoryboard(title: "Chase scene")
+            let id = try #require(board["id"]?.string)
+            #expect(try await podium.storyboard(id: id)["title"]?.string == "Chase scene")
+            let scene = try #require(board["content"]?["scenes"]?[0]?["id"]?.string)
+
+            let editor = try await podium.editStoryboard(id: id)
+            let welcomeType: String? = editor.welcome["type"]?.string
+            #expect(welcomeType == "welcome")
+            try await editor.edit(["op": "renameScene", "scene": .string(scene), "title": "Opening"], id: "e-1")
+            var acked = false
+            var edited = false
+            for await message in editor.messages {
+                if message["type"]?.string == "ack", message["id"]?.string == "e-1" { acked = true }
+                if message["type"]?.string == "edited" { edited = true }
+                if acked && edited { break }
+            }
+            #expect(acked && edited)
+            await editor.close()
+            let content = try await podium.storyboard(id: id)["content"]
+            #expect(content?["scenes"]?[0]?["title"]?.string == "Opening")
+
+            let me = try await podium.channelMe()
+            #expect(me != .null)
+            #expect(try await podium.channelQuizzes.list().array != nil)
+            try await podium.deleteStoryboard(id: id)
+            await #expect(throws: PodiumError.self) { try await podium.storyboard(id: id) }
+        }
+    }
+}
