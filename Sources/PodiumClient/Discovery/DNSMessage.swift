@@ -104,7 +104,7 @@ struct DNSMessage: Sendable {
             case .a where length == 4:
                 data = .a(try reader.take(4).map { String($0) }.joined(separator: "."))
             case .aaaa where length == 16:
-                let raw = try reader.take(16)
+                let raw = Array(try reader.take(16))
                 data = .aaaa(
                     stride(from: 0, to: 16, by: 2).map { String(UInt16(raw[$0]) << 8 | UInt16(raw[$0 + 1]), radix: 16) }
                         .joined(separator: ":"))
