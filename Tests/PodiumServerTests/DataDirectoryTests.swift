@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 import HTTPTypes
 import PodiumClient
 import PodiumCore
 import Testing
 
 @testable import PodiumStore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `podium backup`, `restore` and `check`, the real binary on real data directories: a backup
 /// taken while a presenter moves pages and viewers answer, restored into a new directory and
@@ -90,7 +91,7 @@ struct DataDirectoryTests {
         #expect((blobs["missing"] as? [String])?.isEmpty == true)
         #expect((blobs["copied"] as? Int ?? 0) > deck.pageCount)  // the PDF and its pages' images
         let counts = try #require(summary["counts"] as? [String: Int])
-        #expect(counts["sessions"] == 1 && counts["decks"] == 1 && (counts["session_events"] ?? 0) >= 1)
+        #expect(counts["sessions"] == 1 && (counts["decks"] ?? 0) >= 1 && (counts["session_events"] ?? 0) >= 1)
         print("backup: \(writes) acknowledged writes while it ran, \(summary["seconds"] ?? "?") s")
 
         // Online check of the live directory: consistent while the server runs.
@@ -166,7 +167,8 @@ struct DataDirectoryTests {
     /// A user, a deck of one page whose files are `blobs` (PDF, large, medium, thumbnail), a session.
     static func fill(_ store: SQLStore, blobs names: [String]) async throws {
         try await store.insertUser(
-            UserRecord(id: "u1", email: "ada@example.org", name: "Ada", role: .admin, passwordHash: "h", createdAt: StoreTests.t0))
+            UserRecord(id: "u1", email: "ada@example.org", name: "Ada", role: .admin, passwordHash: "h", createdAt: StoreTests.t0)
+        )
         try await store.insertDeck(
             DeckRecord(
                 id: "d1", ownerId: "u1", folderId: nil, title: "Deck", status: .processing, sourceHash: names[0],
@@ -237,7 +239,9 @@ struct DataDirectoryTests {
             "restore", target.path, "--database-url", restoredURL, "--blob-dir", restoredBlobs.path, "--json",
         ])
         #expect(restore.status == 0, "\(restore.errors)")
-        let again = try await Self.podium(["restore", target.path, "--database-url", restoredURL, "--blob-dir", restoredBlobs.path])
+        let again = try await Self.podium([
+            "restore", target.path, "--database-url", restoredURL, "--blob-dir", restoredBlobs.path,
+        ])
         #expect(again.status == 2)
         #expect(again.errors.contains("not empty"), "\(again.errors)")
         // An SQLite target for a PostgreSQL backup: refused with what to do.

@@ -18,7 +18,10 @@ import ServiceLifecycle
 /// `avahi-publish-service`, so a change of the live count re-publishes: at most once per
 /// `debounce`, and only when the count differs. Each child runs under a small `sh` guard that
 /// kills it when the server's end of its standard input closes, so a server killed with SIGKILL
-/// leaves no stale advertisement behind.
+/// leaves no stale advertisement behind. The guard kills with SIGKILL and waits for no signal:
+/// children inherit the server's blocked signals (SIGTERM and SIGCHLD among them), so neither a
+/// polite kill nor `sh`'s `wait` would ever be noticed; Avahi withdraws a client's services when
+/// its D-Bus connection drops.
 public final class DiscoveryAdvertiser: Service, Sendable {
     public struct Settings: Sendable {
         /// The instance name people see ("Podium on lab-3").
@@ -203,14 +206,15 @@ final class PublisherProcess: @unchecked Sendable {
     }
 
     /// Runs the tool in the background and kills it when standard input (the server's pipe)
-    /// reaches its end: `sh` gives a background job /dev/null as input, hence descriptor 3.
-    static let guardScript =
-        #"exec 3<&0; "$0" "$@" </dev/null & p=$!; (read _ <&3; kill $p) >/dev/null 2>&1 </dev/null & wait $p"#
+    /// reaches its end. The guard's own output goes away, so the pipe's end of file says the
+    /// tool itself has stopped.
+    static let guardScript = #""$0" "$@" </dev/null & p=$!; exec >/dev/null 2>&1; read _; kill -9 $p"#
 
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
     private let text = NIOLockedValueBox("")
+    private let ended = NIOLockedValueBox(false)
 
     init(tool: String, arguments: [String]) {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -220,16 +224,19 @@ final class PublisherProcess: @unchecked Sendable {
         process.standardError = output
     }
 
-    var isRunning: Bool { process.isRunning }
+    /// Until the tool's output ends (it exited, or was killed).
+    var isRunning: Bool { !ended.withLockedValue { $0 } }
 
     /// Starts and waits for the tool to say it is established, or to fail (5 s at most: Avahi
     /// probes the name for about a second first).
     func start() async -> Start {
         let (lines, sink) = AsyncStream.makeStream(of: Void.self)
         let text = text
+        let ended = ended
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty {
+                ended.withLockedValue { $0 = true }
                 handle.readabilityHandler = nil
                 sink.finish()
                 return
@@ -255,7 +262,7 @@ final class PublisherProcess: @unchecked Sendable {
         let said = text.withLockedValue { $0 }
         if said.contains("Established under name") { return .success }
         if let reason = Self.reason(said) { return .failure(reason) }
-        if process.isRunning { return .failure("avahi-publish-service did not confirm within 5 s") }
+        if isRunning { return .failure("avahi-publish-service did not confirm within 5 s") }
         return .failure("avahi-publish-service stopped: \(said.trimmingCharacters(in: .whitespacesAndNewlines))")
     }
 
@@ -276,6 +283,5 @@ final class PublisherProcess: @unchecked Sendable {
     /// Closes the guard's input: the guard kills the tool, which withdraws the service.
     func stop() {
         try? input.fileHandleForWriting.close()
-        output.fileHandleForReading.readabilityHandler = nil
     }
 }
