@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 import Testing
 
 @testable import PodiumClient
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// DNS-SD on the local network: the real binary advertises itself through a real Avahi daemon
 /// (a private one with its own D-Bus, started by scripts/avahi-sandbox), and the SDK's
@@ -20,20 +21,33 @@ struct DiscoveryTests {
             .allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// Runs scripts/avahi-sandbox and waits for what it prints last ("DBUS_SYSTEM_BUS_ADDRESS=…",
+    /// an error, or for `stop` its PID files gone). Its output goes to a file and its end is
+    /// watched there: the daemons it starts keep a pipe's descriptor open, and the script's exit
+    /// is not always reported to this process in time (bounded by the suite's time limit).
     static func sandbox(_ command: String, _ directory: URL) async throws -> (status: Int32, output: String) {
-        let script = sandboxScript
-        return try await blocking {
-            let process = Process()
-            process.executableURL = script
-            process.arguments = [command, directory.path]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("podium-avahi-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let output = try FileHandle(forWritingTo: log)
+        defer { try? output.close() }
+        let process = Process()
+        process.executableURL = sandboxScript
+        process.arguments = [command, directory.path]
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<300 {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if command == "start", text.contains("DBUS_SYSTEM_BUS_ADDRESS=") { return (0, text) }
+            if text.contains("avahi-sandbox:") { return (2, text) }
+            if command == "stop", !FileManager.default.fileExists(atPath: directory.appendingPathComponent("avahi.pid").path) {
+                return (0, text)
+            }
+            try await Task.sleep(for: .milliseconds(50))
         }
+        return (2, "avahi-sandbox \(command) did not finish: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
     }
 
     /// Browses until `accept` holds for the server named `name` (each browse waits `timeout`).

@@ -222,6 +222,14 @@ final class PublisherProcess: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
+        // Our pipes' descriptors must not leak into other children (the next publisher, a
+        // converter): one holding the write end of this guard's input would keep it from ever
+        // seeing its end. The child's copies (dup2 onto 0, 1 and 2) are not marked.
+        for handle in [
+            input.fileHandleForReading, input.fileHandleForWriting, output.fileHandleForReading, output.fileHandleForWriting,
+        ] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
     }
 
     /// Until the tool's output ends (it exited, or was killed).
