@@ -18,6 +18,9 @@ public struct StartupReport: Sendable {
     /// Tells every live client to reconnect and closes their sockets. Run it before the HTTP
     /// server stops (see ``LiveDrain``), so clients hear why instead of just losing the socket.
     public var drainLiveClients: @Sendable () async -> Void
+    /// How many sessions are live (on every node of a cluster), for the local network's
+    /// advertisement (see ``DiscoveryAdvertiser``).
+    public var liveSessionCount: @Sendable () async throws -> Int = { 0 }
 }
 
 /// A service that drains live clients on graceful shutdown. Put it after the application in a
@@ -313,7 +316,7 @@ private func assembleApplication(
         logger: logger)
     let report = StartupReport(
         generatedAdminPassword: generatedPassword, adminCreated: adminCreated, lanAddresses: lanAddresses,
-        drainLiveClients: { await hub.drain() })
+        drainLiveClients: { await hub.drain() }, liveSessionCount: { try await store.liveSessions().count })
     return (app, report)
 }
 

@@ -46,21 +46,24 @@ public final class SQLStore: StoreHealth {
     }
 
     /// Opens (creating if needed) the SQLite database at `path` and runs pending migrations.
-    /// `path` nil opens a private in-memory database.
-    public static func openSQLite(path: String?, logger: Logger) async throws -> SQLStore {
+    /// `path` nil opens a private in-memory database. `migrate` false leaves the schema as it is
+    /// (`podium backup` and `check` read a database without changing it).
+    public static func openSQLite(path: String?, migrate: Bool = true, logger: Logger) async throws -> SQLStore {
         let storage: SQLiteConnection.Storage = path.map { .file(path: $0) } ?? .memory
         let connection = try await SQLiteConnection.open(storage: storage, logger: logger)
         let store = SQLStore(backend: .sqlite(connection, connection.sql(queryLogLevel: .trace), SerialGate()))
         do {
             try await store.serial(limit: nil) { db in
-                if path != nil {
+                if path != nil, migrate {
                     // WAL lets readers run while a write commits; synchronous=NORMAL is durable across
                     // process crashes in WAL mode (only a power loss can drop the last transactions).
                     try await db.raw("PRAGMA journal_mode=WAL").run()
                     try await db.raw("PRAGMA synchronous=NORMAL").run()
                 }
                 try await db.raw("PRAGMA foreign_keys=ON").run()
-                try await Migrations.run(on: db, dialect: .sqlite, logger: logger)
+                // Another process (the server) may be writing: wait for its lock rather than fail.
+                try await db.raw("PRAGMA busy_timeout=10000").run()
+                if migrate { try await Migrations.run(on: db, dialect: .sqlite, logger: logger) }
             }
         } catch {
             // A connection dropped open stops a debug build (SQLiteNIO asserts): close it first.
@@ -74,7 +77,10 @@ public final class SQLStore: StoreHealth {
     /// `sslmode` `disable`, `prefer` (the default) or `require`, and `sslrootcert` to trust a
     /// CA file) and runs pending migrations, under an advisory lock so that nodes starting
     /// together migrate once.
-    public static func openPostgres(url: String, maximumConnections: Int = 20, logger: Logger) async throws -> SQLStore {
+    /// `migrate` false leaves the schema as it is (`podium backup`, `restore` and `check`).
+    public static func openPostgres(url: String, maximumConnections: Int = 20, migrate: Bool = true, logger: Logger)
+        async throws -> SQLStore
+    {
         let settings = try PostgresURL(url)
         // One connection first, to fail with the reason (refused, a wrong password, no such
         // database) rather than have the pool retry for ever while the start waits.
@@ -94,6 +100,7 @@ public final class SQLStore: StoreHealth {
         // The pool leases nothing until it runs (and warns of a lease before): wait for its task.
         for await _ in started {}
         let store = SQLStore(backend: .postgres(client, run, logger))
+        guard migrate else { return store }
         do {
             try await store.serial(limit: nil) { db in
                 try await Migrations.runLocked(on: db, logger: logger)

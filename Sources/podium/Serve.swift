@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import PodiumMedia
 import PodiumServer
+import PodiumStore
 import ServiceLifecycle
 import UnixSignals
 
@@ -94,6 +95,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Minutes of radio a non-member may listen to a day (env PODIUM_RADIO_DAILY_MINUTES; 15).")
     var radioDailyMinutes: Double?
 
+    @Flag(help: "Do not advertise the server on the local network with DNS-SD (env PODIUM_NO_DISCOVERY=1).")
+    var noDiscovery = false
+
+    @Option(help: "The name the local network sees (env PODIUM_DISCOVERY_NAME; \"Podium on <host>\").")
+    var discoveryName: String?
+
     func run() async throws {
         // One event loop per CPU the process may use: pinned to one core, two loops would only
         // take turns on it, and a fan-out would pay for the switches.
@@ -179,25 +186,65 @@ struct Serve: AsyncParsableCommand {
                 "No browser client at \(configuration.webRoot.path). Run from the repository, or pass --web-root.")
         }
 
+        // One server per data directory: a second would share SQLite's file and the uploads, and
+        // `podium restore` must not write under a running server (see DataDirectoryLock).
+        let lock = try DataDirectoryLock.acquire(configuration.dataDirectory, holder: "serve")
+        defer { lock.release() }
+
         let reportBox = ReportBox()
         let configuredPort = configuration.port
+        let discovery = Self.discovery(self, environment, logger: logger, report: reportBox)
         let (app, report) = try await buildApplication(
             configuration: configuration, logger: logger,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuredPort
                 Self.printBanner(port: port, report: await reportBox.value)
+                if let discovery {
+                    discovery.serverListening(port: port)
+                    Task {
+                        let outcome = await discovery.firstOutcome()
+                        FileHandle.standardOutput.write(Data("  \(outcome.message)\n".utf8))
+                    }
+                } else {
+                    FileHandle.standardOutput.write(Data("  Not advertised on the local network (--no-discovery).\n".utf8))
+                }
             })
         await reportBox.set(report)
         // Our own group rather than app.runService(): services stop in reverse order, so the
         // drain (last) tells live clients to reconnect while the HTTP server can still write.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [.init(service: app), .init(service: LiveDrain(report))], gracefulShutdownSignals: [.sigterm, .sigint],
+            services: [.init(service: app), .init(service: LiveDrain(report))]
+                // Last, so stopped first: the advertisement goes before the server does.
+                + (discovery.map { [.init(service: $0)] } ?? []),
+            gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)
         // Bounded: a client that never closes its socket cannot keep the server from stopping.
         groupConfiguration.maximumGracefulShutdownDuration = Self.shutdownGrace
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         let group = ServiceGroup(configuration: groupConfiguration)
         try await group.run()
+    }
+
+    /// The local network's advertisement, unless turned off; it counts live sessions through
+    /// the report, which exists once the application is built.
+    static func discovery(_ options: Serve, _ environment: [String: String], logger: Logger, report: ReportBox)
+        -> DiscoveryAdvertiser?
+    {
+        let off = environment["PODIUM_NO_DISCOVERY"].map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false
+        guard !options.noDiscovery, !off else { return nil }
+        let name = (options.discoveryName ?? environment["PODIUM_DISCOVERY_NAME"]).flatMap { $0.isEmpty ? nil : $0 }
+        var settings = DiscoveryAdvertiser.Settings(
+            name: name ?? DiscoveryAdvertiser.defaultName(), version: PodiumVersion.current)
+        if let seconds = environment["PODIUM_DISCOVERY_POLL_SECONDS"].flatMap(Double.init), seconds > 0 {
+            settings.pollInterval = .milliseconds(Int(seconds * 1000))
+            settings.debounce = settings.pollInterval
+        }
+        return DiscoveryAdvertiser(
+            settings: settings,
+            liveCount: {
+                guard let started = await report.value else { return 0 }
+                return try await started.liveSessionCount()
+            }, logger: logger)
     }
 
     /// How long a graceful shutdown may take before the remaining work is cancelled.

@@ -7,11 +7,16 @@ final class ServerProcess {
 
     let process = Process()
     let dataDirectory: URL
+    /// More `serve` options (`--database`), and environment variables over the test's own.
+    let extraArguments: [String]
+    let extraEnvironment: [String: String]
     private(set) var port = 0
     private let output = Pipe()
 
-    init(dataDirectory: URL) {
+    init(dataDirectory: URL, arguments: [String] = [], environment: [String: String] = [:]) {
         self.dataDirectory = dataDirectory
+        extraArguments = arguments
+        extraEnvironment = environment
     }
 
     /// Starts the server on a free port and waits for its banner.
@@ -20,25 +25,43 @@ final class ServerProcess {
             throw Failure("no server binary at \(Self.binary.path): run `swift build --product podium` first")
         }
         process.executableURL = Self.binary
-        process.arguments = [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path,
-            "--web-root", TestServer.repositoryRoot.appendingPathComponent("Public").path, "--log-level", "warning",
-        ]
+        process.arguments =
+            [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path,
+                "--web-root", TestServer.repositoryRoot.appendingPathComponent("Public").path, "--log-level", "warning",
+            ] + extraArguments
         var environment = ProcessInfo.processInfo.environment
         environment["PODIUM_ADMIN_PASSWORD"] = TestServer.adminPassword
-        process.environment = environment
+        process.environment = environment.merging(extraEnvironment) { $1 }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
         // Starting takes seconds on a loaded machine (the admin's password is hashed at the
         // production cost): read on a thread of our own, not one of the pool's (see `blocking`).
         let handle = output.fileHandleForReading
-        port = try await blocking { try Self.port(fromBannerOn: handle) }
+        (port, outputText) = try await blocking { try Self.port(fromBannerOn: handle) }
+    }
+
+    /// What the server wrote to standard output so far (the banner and after, as read).
+    private(set) var outputText = ""
+
+    /// Reads the server's output until it contains `text`; returns the line that does.
+    func waitForOutput(containing text: String) async throws -> String {
+        func line(in output: String) -> String? {
+            output.split(separator: "\n").first { $0.contains(text) }.map(String.init)
+        }
+        while line(in: outputText) == nil {
+            let handle = self.output.fileHandleForReading
+            let chunk = try await blocking { handle.availableData }
+            guard !chunk.isEmpty else { throw Failure("the server's output ended without \(text): \(outputText)") }
+            outputText += String(decoding: chunk, as: UTF8.self)
+        }
+        return line(in: outputText)!
     }
 
     /// Reads the server's output until the banner names the port the kernel chose (bounded by the
     /// suite's time limit: a server that never starts fails the test).
-    private static func port(fromBannerOn handle: FileHandle) throws -> Int {
+    private static func port(fromBannerOn handle: FileHandle) throws -> (Int, String) {
         var text = ""
         while true {
             let chunk = handle.availableData
@@ -47,7 +70,7 @@ final class ServerProcess {
             if let range = text.range(of: #"http://localhost:(\d+)"#, options: .regularExpression),
                 let port = Int(text[range].split(separator: ":").last ?? ""), port != 0
             {
-                return port
+                return (port, text)
             }
         }
     }
