@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HTTPTypes
 import PodiumClient
 import PodiumCore
@@ -32,16 +33,18 @@ struct DataDirectoryTests {
     static func get(_ base: String, _ path: String, token: String?) async throws -> (Int, Data) {
         var request = URLRequest(url: URL(string: base + path)!)
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let (data, response) = try await PodiumAPI.cookielessSession.data(for: request)
+        let (data, response) = try await Self.plainSession.data(for: request)
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
-    final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        var isSet: Bool { lock.withLock { value } }
-        func set() { lock.withLock { value = true } }
+    final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set() { value.store(true, ordering: .releasing) }
     }
+
+    /// Requests as a script would make them: no cookies kept.
+    static let plainSession = URLSession(configuration: PodiumClient.cookielessConfiguration())
 
     @Test func backupWhileASessionRunsThenRestoreAndServe() async throws {
         let root = Self.temporaryDirectory("backup")
@@ -50,9 +53,10 @@ struct DataDirectoryTests {
         let server = ServerProcess(dataDirectory: live, environment: ["PODIUM_NO_DISCOVERY": "1"])
         try await server.start()
         defer { server.kill(SIGTERM) }
-        var api = PodiumAPI(baseURL: URL(string: server.url + "/")!)
+        let api = PodiumClient(baseURL: URL(string: server.url + "/")!)
         try await api.signIn(email: "admin", password: TestServer.adminPassword)
-        let deck = try await api.waitUntilProcessed(deckId: try await api.upload(pdf: Data(contentsOf: TestServer.demoDeck)).id)
+        let deck = try await api.waitUntilReady(
+                deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
         let code = try await api.startSession(deckId: deck.id).code
         let token = try #require(api.token)
         let path = "/api/v1/sessions/\(code)/live"
@@ -113,7 +117,7 @@ struct DataDirectoryTests {
         let second = ServerProcess(dataDirectory: restored, environment: ["PODIUM_NO_DISCOVERY": "1"])
         try await second.start()
         defer { second.kill(SIGTERM) }
-        var again = PodiumAPI(baseURL: URL(string: second.url + "/")!)
+        let again = PodiumClient(baseURL: URL(string: second.url + "/")!)
         try await again.signIn(email: "admin", password: TestServer.adminPassword)
         let restoredDeck = try await again.deck(id: deck.id)
         #expect(restoredDeck.status == "ready" && restoredDeck.pageCount == deck.pageCount)

@@ -12,6 +12,9 @@ import Testing
 /// ``ServerBrowser`` finds it with the right port and live sessions' count.
 @Suite("Discovery on the local network", .serialized, .timeLimit(.minutes(1)))
 struct DiscoveryTests {
+    /// Requests as a script would make them: no cookies kept.
+    static let plainSession = URLSession(configuration: PodiumClient.cookielessConfiguration())
+
     static let sandboxScript = TestServer.repositoryRoot.appendingPathComponent("scripts/avahi-sandbox")
 
     /// Whether a private Avahi can run here: as root, with avahi-daemon, avahi-utils and dbus.
@@ -96,14 +99,14 @@ struct DiscoveryTests {
             #expect(found.version?.isEmpty == false)
             // One of the addresses it gives answers as this server (it listens on 127.0.0.1 only).
             #expect(found.addresses.contains("127.0.0.1"), "\(found.addresses)")
-            let (_, response) = try await PodiumAPI.cookielessSession.data(
+            let (_, response) = try await Self.plainSession.data(
                 from: URL(string: "http://127.0.0.1:\(found.port)/readyz")!)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
 
-            var api = PodiumAPI(baseURL: URL(string: server.url + "/")!)
+            let api = PodiumClient(baseURL: URL(string: server.url + "/")!)
             try await api.signIn(email: "admin", password: TestServer.adminPassword)
-            let deck = try await api.waitUntilProcessed(
-                deckId: try await api.upload(pdf: Data(contentsOf: TestServer.demoDeck)).id)
+            let deck = try await api.waitUntilReady(
+                deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
             _ = try await api.startSession(deckId: deck.id)
             let counted = try await Self.find(name) { $0.liveSessions == 1 }
             #expect(counted?.liveSessions == 1)

@@ -199,6 +199,12 @@ public final class DiscoveryAdvertiser: Service, Sendable {
 }
 
 /// One `avahi-publish-service` under its `sh` guard.
+///
+/// `@unchecked Sendable` because `Process` and `Pipe` are not `Sendable` on Linux. They are safe
+/// here: both are set up in `init` and never reassigned; afterwards `process.run()` is called once,
+/// by `start()`, and `stop()` only closes the input's write end, which `FileHandle` does under its
+/// own lock; the pipe's reading end is touched only by its readability handler. What the handler
+/// and the callers share (`text`, `ended`) is behind locks.
 final class PublisherProcess: @unchecked Sendable {
     enum Start {
         case success

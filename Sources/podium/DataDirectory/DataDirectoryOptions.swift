@@ -77,30 +77,6 @@ enum DataExit {
     }
 }
 
-/// A progress bar on standard error when it is a terminal; nothing otherwise.
-final class ProgressBar: Sendable {
-    let enabled: Bool
-
-    init(enabled: Bool = isatty(STDERR_FILENO) == 1) {
-        self.enabled = enabled
-    }
-
-    func update(_ progress: DataDirectoryProgress) {
-        guard enabled else { return }
-        let fraction = progress.total > 0 ? min(1, Double(progress.done) / Double(progress.total)) : 0
-        let width = 30
-        let filled = Int(fraction * Double(width))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        let text = "\r\(progress.phase.padding(toLength: 10, withPad: " ", startingAt: 0)) [\(bar)] \(Int(fraction * 100))%"
-        FileHandle.standardError.write(Data(text.utf8))
-    }
-
-    func finish() {
-        guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
-    }
-}
-
 /// Logs to standard error at warning and above (LOG_LEVEL to change).
 func dataCommandLogger() -> Logger {
     var logger = Logger(label: "podium")

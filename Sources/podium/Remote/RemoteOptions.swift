@@ -151,33 +151,6 @@ struct Output: Sendable {
     }
 }
 
-/// `label [#########.........]  42%  1.2 MB`, redrawn in place at most every 1 %.
-final class ProgressBar: Sendable {
-    let label: String
-    private let last = Mutex(-1)
-
-    init(label: String) { self.label = label }
-
-    func show(_ progress: TransferProgress) {
-        let percent = progress.fraction.map { Int($0 * 100) } ?? -2
-        let changed = last.withLock { last in
-            defer { last = percent }
-            return last != percent || percent == -2
-        }
-        guard changed else { return }
-        let size = ByteCountFormatter.string(fromByteCount: progress.bytes, countStyle: .file)
-        let line: String
-        if let fraction = progress.fraction {
-            let filled = Int(fraction * 30)
-            line =
-                "\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: 30 - filled))] \(percent)%  \(size)"
-        } else {
-            line = "\r\(label) \(size)"
-        }
-        FileHandle.standardError.write(Data(line.utf8))
-    }
-}
-
 /// Where a download goes: `--output`, else `name` in the current directory.
 func outputURL(_ output: String?, default name: String) -> URL {
     URL(fileURLWithPath: output ?? name)
