@@ -6,7 +6,7 @@ import {
   el, icon, iconButton, hydrateIcons, toast, confirmDialog, promptDialog, chooseDialog, plural,
 } from './ui.js';
 import { openGoLive } from './golive.js';
-import { UploadQueue, processingText, uploadLimits, formatBytes } from './uploader.js';
+import { UploadQueue, ImageSet, isImage, processingText, uploadLimits, formatBytes } from './uploader.js';
 import { LibraryVideos } from './library-videos.js';
 import { LibraryStoryboards } from './storyboard/library.js';
 import { progressBar, uploadCard } from './upload-cards.js';
@@ -435,8 +435,15 @@ function uploadFiles(files) {
     state.view = 'decks';
     render();
   }
-  // Video and audio files go to the videos; the rest to the decks (whose queue says why a file is not a PDF).
-  for (const file of videos.take(files)) queue.add(file, { title: titleFromFilename(file.name), folderId: state.folder });
+  // Video and audio files go to the videos; the rest to the decks (whose queue says why a file is
+  // not a deck). Several images chosen together make one deck, a page each.
+  const decks = videos.take(files);
+  const images = decks.filter(isImage);
+  const uploads = images.length > 1 ? [new ImageSet(images), ...decks.filter((file) => !isImage(file))] : decks;
+  for (const file of uploads) {
+    const named = file instanceof ImageSet ? file.files[0] : file;
+    queue.add(file, { title: titleFromFilename(named.name), folderId: state.folder });
+  }
 }
 
 function dismissUpload(upload) {

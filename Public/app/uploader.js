@@ -44,6 +44,30 @@ export function formatBytes(bytes) {
   return t('upload.bytes-kb', { size: Math.max(1, Math.round(bytes / 1024)) });
 }
 
+/** Whether a file is a PNG, JPEG or WebP image by its type or name (the server checks its bytes). */
+export function isImage(file) {
+  return /^image\/(png|jpeg|webp)$/.test(file.type || '') || /\.(png|jpe?g|webp)$/i.test(file.name || '');
+}
+
+/**
+ * Several images chosen together: one deck, a page each, in the order of their names (as the
+ * server orders them: `p2` before `p10`). It goes to the queue as one upload, sent as a
+ * multipart form of `file` fields.
+ */
+export class ImageSet {
+  constructor(files) {
+    this.files = [...files].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
+    this.name = t('upload.image-set', { count: this.files.length });
+    this.size = this.files.reduce((total, file) => total + file.size, 0);
+  }
+
+  body() {
+    const form = new FormData();
+    for (const file of this.files) form.append('file', file, file.name);
+    return form;
+  }
+}
+
 /** Whether the file's first bytes say PDF (as the server checks: "%PDF-" in the first KiB). */
 export async function looksLikePDF(file) {
   const head = new Uint8Array(await file.slice(0, 1028).arrayBuffer());
@@ -122,7 +146,9 @@ export function send(url, file, { onProgress, contentType = 'application/pdf' } 
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
-    xhr.setRequestHeader('Content-Type', contentType);
+    // An image set is a multipart form: the browser writes its Content-Type, with the boundary.
+    const body = file instanceof ImageSet ? file.body() : file;
+    if (!(body instanceof FormData)) xhr.setRequestHeader('Content-Type', contentType);
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.setRequestHeader('X-Podium-Request', '1');
     xhr.upload.addEventListener('progress', (event) => {
@@ -148,7 +174,7 @@ export function send(url, file, { onProgress, contentType = 'application/pdf' } 
     });
     xhr.addEventListener('error', () => reject(new ApiError(0, 'network', t('upload.reason-lost'))));
     xhr.addEventListener('abort', () => reject(new ApiError(0, 'aborted', t('upload.reason-cancelled'))));
-    xhr.send(file);
+    xhr.send(body);
   });
 }
 
@@ -243,6 +269,12 @@ const REASONS = {
  * limit, one that is not a PDF. Throws an ApiError whose message completes "Failed: …".
  */
 export async function checkFile(file) {
+  if (file instanceof ImageSet) {
+    for (const image of file.files) {
+      if (!image.size) throw new ApiError(400, 'empty', t('upload.reason-empty'));
+      if (!(await looksLikeDeck(image))) throw new ApiError(415, 'unsupported_type', t('upload.reason-unsupported-type'));
+    }
+  }
   if (!file.size) throw new ApiError(400, 'empty', t('upload.reason-empty'));
   let limits = null;
   try {
@@ -253,7 +285,7 @@ export async function checkFile(file) {
   if (limits && file.size > limits.maxUploadBytes) {
     throw new ApiError(413, 'too_large_local', t('upload.reason-too-large-local', { size: formatBytes(file.size), limit: formatBytes(limits.maxUploadBytes) }));
   }
-  if (!(await looksLikeDeck(file))) {
+  if (!(file instanceof ImageSet) && !(await looksLikeDeck(file))) {
     // A file named .pdf whose bytes are something else: say that, it is what the person can fix.
     if (/\.pdf$/i.test(file.name || '')) throw new ApiError(415, 'not_pdf', t('upload.reason-not-pdf'));
     throw new ApiError(415, 'unsupported_type', t('upload.reason-unsupported-type'));

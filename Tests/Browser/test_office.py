@@ -106,3 +106,36 @@ class OfficeDeckTests(BrowserTest):
             self.assertNotIn(secret, page)
         self.assertFalse(viewer.find_elements(By.ID, "speaker-notes"))
         screenshot(viewer, "office-viewer-phone")
+
+    def test_2_images_chosen_together_make_one_deck(self):
+        """Three images picked together in the library make one upload and one deck of three
+        pages, in the order of their names (p2 before p10)."""
+        directory = Path(tempfile.mkdtemp(prefix="podium-image-set-"))
+        for name, colour in (("shot-p10.png", (200, 40, 40)), ("shot-p2.png", (40, 200, 40)), ("shot-p1.png", (40, 40, 200))):
+            (directory / name).write_bytes(png(64, 48, colour))
+        driver = self.driver(1280, 900)
+        self.sign_in_with_cookie(driver)
+        driver.get(SERVER.base + "/library")
+        wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".deck-card, #decks-empty:not([hidden])"), "the library")
+        paths = "\n".join(str(directory / name) for name in ("shot-p10.png", "shot-p2.png", "shot-p1.png"))
+        driver.find_element(By.ID, "file-input").send_keys(paths)
+        wait_for(driver, lambda d: visible(d, '.deck-card[data-title="shot-p1"][data-status="ready"]'),
+                 "one deck made of the three images, ready", timeout=60)
+        self.assertEqual(len(driver.find_elements(By.CSS_SELECTOR, '.deck-card[data-title^="shot-p"]')), 1, "one deck, not three")
+        screenshot(driver, "office-image-set")
+        status, decks = SERVER.api("GET", "/api/v1/decks")
+        deck = next(d for d in decks if d["title"] == "shot-p1")
+        self.assertEqual(deck["pageCount"], 3)
+
+
+def png(width, height, colour):
+    """A PNG of one colour, written by hand (no imaging library needed)."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    row = b"\x00" + bytes(colour) * width
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * height)) + chunk(b"IEND", b""))
