@@ -290,6 +290,8 @@ class VideoTests(BrowserTest):
         choice = wait_for(driver, lambda d: visible(d, "dialog[open] select"), "the folder choice")
         Select(choice).select_by_visible_text("Films")
         driver.find_element(By.CSS_SELECTOR, 'dialog[open] button[value="ok"]').click()
+        # The dialog closes once the move is answered; until then it covers the folder list.
+        wait_for(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the folder choice closed")
         driver.find_element(By.CSS_SELECTOR, f'.folder-button[data-folder-id="{folder["id"]}"]').click()
         wait_for(driver, lambda d: [e.get_attribute("data-title") for e in d.find_elements(By.CSS_SELECTOR, "#videos .video-card")]
                  == ["Short film"], "only the moved clip in the folder")
