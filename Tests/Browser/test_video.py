@@ -292,7 +292,10 @@ class VideoTests(BrowserTest):
         driver.find_element(By.CSS_SELECTOR, 'dialog[open] button[value="ok"]').click()
         # The dialog closes once the move is answered; until then it covers the folder list.
         wait_for(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, "dialog[open]"), "the folder choice closed")
-        driver.find_element(By.CSS_SELECTOR, f'.folder-button[data-folder-id="{folder["id"]}"]').click()
+        # Scrolled to the middle first: scrolled to the top (Selenium's way), the sticky header covers it.
+        button = driver.find_element(By.CSS_SELECTOR, f'.folder-button[data-folder-id="{folder["id"]}"]')
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
         wait_for(driver, lambda d: [e.get_attribute("data-title") for e in d.find_elements(By.CSS_SELECTOR, "#videos .video-card")]
                  == ["Short film"], "only the moved clip in the folder")
         status, moved = SERVER.api("GET", "/api/v1/videos?folderId=" + folder["id"])
