@@ -118,14 +118,15 @@ extension PodiumClient {
         try await bytes(.signedStream, ["token": token, "file": file])
     }
 
-    public func channelFavourites() async throws -> JSONValue { try await callJSON(.channelFavourites) }
+    /// The person's favourite videos.
+    public func channelFavourites() async throws -> [ChannelVideo] { try await call(.channelFavourites) }
 
     public func setChannelFavourite(videoId: String, _ favourite: Bool) async throws {
         _ = try await callJSON(favourite ? .addChannelFavourite : .removeChannelFavourite, ["videoId": videoId])
     }
 
     /// The videos the person started and did not finish.
-    public func channelContinueWatching() async throws -> JSONValue { try await callJSON(.channelContinue) }
+    public func channelContinueWatching() async throws -> [ChannelContinueWatching] { try await call(.channelContinue) }
 
     /// Remembers where the person is in a video.
     public func setChannelPosition(videoId: String, seconds: Double) async throws {

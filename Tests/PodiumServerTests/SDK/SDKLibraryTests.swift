@@ -139,26 +139,90 @@ struct SDKLibraryTests {
             let podium = try await client.adminSDK()
             #expect(try await podium.videos().isEmpty)
             #expect(try await podium.isHealthy())
-            let board = try await podium.createStoryboard(title: "Chase scene")
-            let id = try #require(board["id"]?.string)
-            #expect(try await podium.storyboard(id: id)["title"]?.string == "Chase scene")
-            let scene = try #require(board["content"]?["scenes"]?[0]?["id"]?.string)
+            #expect(try await podium.readiness())
+            let board = try await podium.createStoryboard(title: "Chase scene", aspectRatio: "4:3")
+            let id = board.id
+            #expect(board.owned && board.aspectRatio == "4:3" && board.folderId == nil)
+            #expect(try await podium.storyboard(id: id).title == "Chase scene")
+            #expect(try await podium.storyboards().map(\.id) == [id])
+            let content = try #require(board.content)
+            let scene = try #require(content.scenes.first?.id)
+            let shot = try #require(content.scenes.first?.shots.first?.id)
 
             let editor = try await podium.editStoryboard(id: id)
             let welcomeType: String? = editor.welcome["type"]?.string
             #expect(welcomeType == "welcome")
             try await editor.edit(["op": "renameScene", "scene": .string(scene), "title": "Opening"], id: "e-1")
-            var acked = false
-            var edited = false
+            try await editor.edit(["op": "updateShot", "shot": .string(shot), "dialogue": "Hold on!"], id: "e-2")
+            var acked: Set<String> = []
+            var edited = 0
             for await message in editor.messages {
-                if message["type"]?.string == "ack", message["id"]?.string == "e-1" { acked = true }
-                if message["type"]?.string == "edited" { edited = true }
-                if acked && edited { break }
+                if message["type"]?.string == "ack", let ack = message["id"]?.string { acked.insert(ack) }
+                if message["type"]?.string == "edited" { edited += 1 }
+                if acked == ["e-1", "e-2"] && edited == 2 { break }
             }
-            #expect(acked && edited)
+            #expect(acked == ["e-1", "e-2"] && edited == 2)
             await editor.close()
-            let content = try await podium.storyboard(id: id)["content"]
-            #expect(content?["scenes"]?[0]?["title"]?.string == "Opening")
+            // The project and its shots, decoded into PodiumCore's model.
+            let shown = try await podium.storyboard(id: id)
+            #expect(shown.content?.scenes.first?.title == "Opening")
+            #expect(shown.content?.scenes.first?.shots.first?.dialogue == "Hold on!")
+            #expect(shown.sceneCount == 1 && shown.shotCount == 1 && shown.seq >= 2)
+            let versions = try await podium.shotVersions(id: id, shot: shot)
+            let newest = try #require(versions.first)
+            #expect(newest.authorName.isEmpty == false && newest.firstAt <= newest.at)
+            #expect(try await podium.shotVersion(id: id, shot: shot, seq: newest.seq).dialogue == "Hold on!")
+
+            let renamed = try await podium.updateStoryboard(id: id, title: "Car chase", description: "Night, rain")
+            #expect(renamed.title == "Car chase" && renamed.description == "Night, rain")
+            #expect(try await podium.storyboardEditors(id: id).isEmpty)
+            _ = try await podium.createUser(email: "ed@example.com", password: "correct horse 1", name: "Ed")
+            let invited = try await podium.inviteStoryboardEditor(id: id, email: "ed@example.com")
+            #expect(invited.name == "Ed")
+            #expect(try await podium.storyboardEditors(id: id).map(\.email) == ["ed@example.com"])
+            try await podium.removeStoryboardEditor(id: id, userId: invited.id)
+            #expect(try await podium.storyboardExports(id: id).isEmpty)
+
+            // A quiz of the channel, scored by the server.
+            let created = try await podium.channelQuizzes.create([
+                "name": "Prague", "description": "", "published": true,
+                "questions": [
+                    [
+                        "text": "Capital of Czechia?",
+                        "answers": [["text": "Brno", "correct": false], ["text": "Praha", "correct": true]],
+                    ],
+                    [
+                        "text": "Oldest university?",
+                        "answers": [["text": "Charles", "correct": true], ["text": "Masaryk", "correct": false]],
+                    ],
+                ],
+            ])
+            let quizId = try #require(created["quiz"]?["id"]?.string)
+            let questions = try #require(created["questions"]?.array)
+            func answer(_ question: Int, _ index: Int) throws -> ChannelQuizChoice {
+                ChannelQuizChoice(
+                    questionId: try #require(questions[question]["id"]?.string),
+                    answerId: try #require(questions[question]["answers"]?[index]?["id"]?.string))
+            }
+            let score = try await podium.submitChannelQuiz(id: quizId, answers: [try answer(0, 1), try answer(1, 1)])
+            #expect(score.score == 1 && score.total == 2 && score.bestScore == 1)
+            #expect(score.questions.map(\.correct) == [true, false])
+            #expect(score.questions[1].chosenAnswerId == (try answer(1, 1)).answerId)
+
+            // A place of the channel, its directions and the map.
+            let castle = try await podium.channelPlaces.create([
+                "name": "Prague Castle", "latitude": 50.0911, "longitude": 14.4016, "published": true,
+            ]).decode(as: ChannelPlace.self)
+            #expect(castle.name == "Prague Castle" && castle.imageUrl == nil && castle.publishedAt != nil)
+            let place = try await podium.channelPlaces.get(id: castle.id).decode(as: ChannelPlace.self)
+            #expect(place.latitude == 50.0911 && place.directions?.geo.hasPrefix("geo:50.0911,14.4016?q=") == true)
+            #expect(try await podium.channelPlaceDirections(id: castle.id).osm.contains("openstreetmap.org"))
+            #expect(try await podium.channelMap().venueImageUrl == nil)
+
+            // The channel's video lists decode (empty: no library video is processed here).
+            #expect(try await podium.channelVideoLibrary().isEmpty)
+            #expect(try await podium.channelFavourites().isEmpty)
+            #expect(try await podium.channelContinueWatching().isEmpty)
 
             let me = try await podium.channelMe()
             #expect(me != .null)
