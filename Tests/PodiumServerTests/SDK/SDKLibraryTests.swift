@@ -231,4 +231,36 @@ struct SDKLibraryTests {
             await #expect(throws: PodiumError.self) { try await podium.storyboard(id: id) }
         }
     }
+
+    /// A radio station, a track packaged by real ffmpeg, and the listener's stream, typed.
+    @Test func aRadioStationItsTracksAndItsStream() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-radio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let tone = try await ChannelRadioServerTests.tone(3, frequency: 440, in: work)
+        try await server.run { client in
+            let podium = try await client.adminSDK()
+            let station = try await podium.channelRadios.create(["name": "Folk", "description": "Songs", "published": true])
+                .decode(as: ChannelRadioStation.self)
+            #expect(station.name == "Folk" && station.trackCount == 0 && station.nowPlaying == nil)
+            #expect(station.url == "/api/v1/channel/radios/\(station.id)/stream")
+            let uploaded = try await podium.uploadChannelRadioTrack(
+                radioId: station.id, file: tone, title: "First", artist: "Band")
+            #expect(uploaded.item.title == "First" && uploaded.item.radioId == station.id)
+            #expect(try await podium.waitForJob(id: uploaded.jobId).state == "done")
+            let tracks = try await podium.channelRadioTracks(id: station.id)
+            let track = try #require(tracks.first)
+            #expect(tracks.count == 1 && track.status == "ready" && track.error == nil && track.segmentCount >= 1)
+            #expect(abs(track.duration - 3) < 0.5)
+            let renamed = try await podium.updateChannelRadioTrack(
+                radioId: station.id, trackId: track.id, artist: "The Band", website: .set("https://example.com"))
+            #expect(renamed.title == "First" && renamed.artist == "The Band" && renamed.website == "https://example.com")
+            let playing = try await podium.channelRadios.get(id: station.id).decode(as: ChannelRadioStation.self)
+            #expect(playing.trackCount == 1 && playing.nowPlaying?.title == "First" && playing.nowPlaying?.next?.title == "First")
+            let stream = try await podium.channelRadioStream(id: station.id)
+            #expect(stream.url.hasPrefix("/stream/") && stream.url.hasSuffix("/live.m3u8") && stream.remainingToday == nil)
+        }
+    }
 }
