@@ -150,18 +150,18 @@ struct SDKLibraryTests {
             let shot = try #require(content.scenes.first?.shots.first?.id)
 
             let editor = try await podium.editStoryboard(id: id)
-            let welcomeType: String? = editor.welcome["type"]?.string
-            #expect(welcomeType == "welcome")
-            try await editor.edit(["op": "renameScene", "scene": .string(scene), "title": "Opening"], id: "e-1")
-            try await editor.edit(["op": "updateShot", "shot": .string(shot), "dialogue": "Hold on!"], id: "e-2")
+            #expect(editor.welcome.storyboard == content && editor.welcome.editors.map(\.editor) == [editor.welcome.you.editor])
+            try await editor.edit(.renameScene(scene: scene, title: "Opening"), id: "e-1")
+            try await editor.edit(.updateShot(shot: shot, dialogue: "Hold on!"), id: "e-2")
             var acked: Set<String> = []
-            var edited = 0
+            var edits: [StoryboardEdit] = []
             for await message in editor.messages {
-                if message["type"]?.string == "ack", let ack = message["id"]?.string { acked.insert(ack) }
-                if message["type"]?.string == "edited" { edited += 1 }
-                if acked == ["e-1", "e-2"] && edited == 2 { break }
+                if case .ack(let ack, let seq) = message, seq > editor.welcome.seq { acked.insert(ack) }
+                if case .edited(_, _, let by, let edit) = message, by != nil { edits.append(edit) }
+                if acked == ["e-1", "e-2"] && edits.count == 2 { break }
             }
-            #expect(acked == ["e-1", "e-2"] && edited == 2)
+            #expect(acked == ["e-1", "e-2"])
+            #expect(edits == [.renameScene(scene: scene, title: "Opening"), .updateShot(shot: shot, dialogue: "Hold on!")])
             await editor.close()
             // The project and its shots, decoded into PodiumCore's model.
             let shown = try await podium.storyboard(id: id)
