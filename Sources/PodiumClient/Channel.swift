@@ -2,8 +2,10 @@ import Foundation
 
 /// One of the channel's ordered collections (places, place categories, quizzes, radios, videos,
 /// video categories): list, create, reorder, read, change, delete and restore, each the endpoint
-/// of `Public/openapi.yaml` (docs/channel.md describes the objects; the SDK passes them on as
-/// ``JSONValue``, since their shapes belong to the channel's admin pages).
+/// of `Public/openapi.yaml` (docs/channel.md describes the objects). The typed forms
+/// (`list(as:)`, `get(id:as:)`, `create(_:as:)`, `update(id:_:as:)`, `restore(id:as:)` in
+/// `ChannelCatalogue.swift`) decode into the collection's type; these take and give ``JSONValue``
+/// (the admin pages' fields differ per collection and are not modelled as input types yet).
 public struct ChannelCollection: Sendable {
     let client: PodiumClient
     public let listEndpoint: Endpoint

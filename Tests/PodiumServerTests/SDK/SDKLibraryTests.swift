@@ -224,6 +224,21 @@ struct SDKLibraryTests {
             #expect(try await podium.channelFavourites().isEmpty)
             #expect(try await podium.channelContinueWatching().isEmpty)
 
+            // The catalogues, typed.
+            #expect(try await podium.channelPlaces.list(as: ChannelPlace.self).map(\.id) == [castle.id])
+            let category = try await podium.channelPlaceCategories.create(["name": "Sights"], as: ChannelPlaceCategory.self)
+            #expect(try await podium.channelPlaceCategories.list(as: ChannelPlaceCategory.self).map(\.name) == ["Sights"])
+            #expect(category.placeCount == 0 && category.archivedAt == nil)
+            let quizzes = try await podium.channelQuizzes.list(as: ChannelQuizSummary.self)
+            #expect(quizzes.map(\.id) == [quizId] && quizzes.first?.result?.bestScore == 1 && quizzes.first?.questionCount == 2)
+            let quiz = try await podium.channelQuizzes.get(id: quizId, as: ChannelQuiz.self)
+            #expect(quiz.questions.map(\.text) == ["Capital of Czechia?", "Oldest university?"])
+            let videoCategory = try await podium.channelVideoCategories.create(["name": "Talks"], as: ChannelVideoCategory.self)
+            #expect(videoCategory.level == 0 && videoCategory.parentId == nil)
+            #expect(try await podium.channelVideoCategories.list(as: ChannelVideoCategory.self).map(\.id) == [videoCategory.id])
+            #expect(try await podium.channelVideos.list(as: ChannelVideo.self).isEmpty)
+            #expect(try await podium.channelRadios.list(as: ChannelRadioStation.self).isEmpty)
+
             let me = try await podium.channelMe()
             #expect(me != .null)
             #expect(try await podium.channelQuizzes.list().array != nil)
