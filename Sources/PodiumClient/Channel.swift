@@ -103,10 +103,10 @@ extension PodiumClient {
     }
 
     /// The channel as the signed-in person sees it (what is in it, whether they are a member).
-    public func channelMe() async throws -> JSONValue { try await callJSON(.channelMe) }
+    public func channelMe() async throws -> ChannelMe { try await call(.channelMe) }
 
     /// What is new since the person last looked.
-    public func channelNew() async throws -> JSONValue { try await callJSON(.channelNew) }
+    public func channelNew() async throws -> ChannelFeed { try await call(.channelNew) }
 
     public func markChannelSeen() async throws { _ = try await callJSON(.channelNewSeen) }
 

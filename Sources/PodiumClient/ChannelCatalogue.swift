@@ -1,5 +1,39 @@
 import Foundation
 
+/// The channel as the signed-in person (or anonymous viewer) sees it.
+public struct ChannelMe: Codable, Sendable, Equatable {
+    public struct Channel: Codable, Sendable, Equatable {
+        public var name: String
+        public var membershipInfo: String
+        public var membershipURL: String?
+    }
+    /// The viewer's key (a user's or an anonymous viewer's).
+    public var key: String
+    public var signedIn: Bool
+    public var member: Bool
+    public var admin: Bool
+    public var name: String?
+    public var channel: Channel
+}
+
+/// What is new on the channel since the person last looked.
+public struct ChannelFeed: Codable, Sendable, Equatable {
+    public struct Item: Codable, Sendable, Equatable {
+        /// `place`, `quiz`, `radio`, `video`…
+        public var kind: String
+        public var id: String
+        public var title: String
+        public var description: String
+        public var imageUrl: String?
+        public var publishedAt: Date
+        public var url: String
+        public var shareUrl: String
+    }
+    /// Nil: never (the feed then shows the last month).
+    public var lastSeenAt: Date?
+    public var items: [Item]
+}
+
 /// A category of the channel's places.
 public struct ChannelPlaceCategory: Codable, Sendable, Equatable {
     public var id: String

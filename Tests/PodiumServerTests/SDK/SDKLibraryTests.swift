@@ -240,7 +240,12 @@ struct SDKLibraryTests {
             #expect(try await podium.channelRadios.list(as: ChannelRadioStation.self).isEmpty)
 
             let me = try await podium.channelMe()
-            #expect(me != .null)
+            #expect(me.signedIn && me.admin && me.member && !me.channel.name.isEmpty)
+            let feed = try await podium.channelNew()
+            #expect(feed.lastSeenAt == nil)
+            #expect(Set(feed.items.map(\.id)).isSuperset(of: [castle.id, quizId]))
+            try await podium.markChannelSeen()
+            #expect(try await podium.channelNew().lastSeenAt != nil)
             #expect(try await podium.channelQuizzes.list().array != nil)
             try await podium.deleteStoryboard(id: id)
             await #expect(throws: PodiumError.self) { try await podium.storyboard(id: id) }
