@@ -142,9 +142,21 @@ public actor StoryboardLiveSession {
     public func close() async { await socket.close() }
 }
 
+/// A live session as the lobby lists it (never an unlisted one; never its passcode).
+public struct LobbySession: Codable, Sendable, Equatable {
+    public var code: String
+    public var title: String
+    public var presenter: String
+    public var viewers: Int
+    /// Whether joining takes a passcode.
+    public var hasPasscode: Bool
+    public var startedAt: Date
+    public var kind: SessionKind
+}
+
 /// The lobby: the listed live sessions, pushed whenever they change.
 public struct LobbyUpdate: Sendable, Equatable {
-    public var sessions: [JSONValue]
+    public var sessions: [LobbySession]
     public static let types: Set<String> = ["sessions", "reconnect"]
 }
 
@@ -176,10 +188,14 @@ extension PodiumClient {
         return AsyncStream { continuation in
             let task = Task {
                 for await text in socket.messages {
-                    guard let value = try? Self.makeDecoder().decode(JSONValue.self, from: Data(text.utf8)),
-                        value["type"]?.string == "sessions"
+                    struct Message: Decodable {
+                        let type: String
+                        let sessions: [LobbySession]?
+                    }
+                    guard let message = try? Self.makeDecoder().decode(Message.self, from: Data(text.utf8)),
+                        message.type == "sessions", let sessions = message.sessions
                     else { continue }
-                    continuation.yield(LobbyUpdate(sessions: value["sessions"]?.array ?? []))
+                    continuation.yield(LobbyUpdate(sessions: sessions))
                 }
                 continuation.finish()
             }

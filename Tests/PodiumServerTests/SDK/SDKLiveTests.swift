@@ -145,6 +145,14 @@ struct SDKLiveTests {
                     Stroke(
                         id: "s1", page: 1, tool: .pen, color: "#ff0000", width: 0.01,
                         points: [[0.1, 0.1, 0.5], [0.2, 0.2, 0.5]])))
+            // The lobby lists the session, typed.
+            let lobby = try await podium.lobby()
+            var listed: LobbySession?
+            for await update in lobby {
+                listed = update.sessions.first { $0.code == info.code }
+                if listed != nil { break }
+            }
+            #expect(listed?.kind == .session && listed?.hasPasscode == false && listed?.viewers == 1)
             try await podium.endSession(code: info.code)
 
             let report = try await podium.report(code: info.code)
