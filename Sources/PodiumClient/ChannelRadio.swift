@@ -80,16 +80,66 @@ public struct ChannelRadioTrack: Codable, Sendable, Equatable {
     public var updatedAt: Date
 }
 
+/// What a station plays now, as its events tell it.
+public struct ChannelRadioNowPlaying: Codable, Sendable, Equatable {
+    public var radioId: String
+    public var trackId: String
+    public var title: String
+    public var artist: String
+    public var website: String?
+    public var startedAt: Date
+    public var duration: Double
+    public var elapsed: Double
+    public var remaining: Double
+    public var next: ChannelRadioStation.Track?
+    /// Seconds of today's allowance left; nil for members.
+    public var remainingToday: Double?
+}
+
+/// One event of a station's stream of events.
+public enum ChannelRadioEvent: Sendable, Equatable {
+    /// A track started (or the one playing when the stream opened); nil: nothing is scheduled.
+    case nowPlaying(ChannelRadioNowPlaying?)
+    /// The station went off the air; the stream ends.
+    case offAir
+    /// An event this SDK does not know (a newer server), its data as it came.
+    case other(event: String, data: JSONValue)
+
+    init(event: String, data: JSONValue) throws {
+        switch event {
+        case "nowplaying": self = .nowPlaying(data == .null ? nil : try data.decode(as: ChannelRadioNowPlaying.self))
+        case "offair": self = .offAir
+        default: self = .other(event: event, data: data)
+        }
+    }
+}
+
 extension PodiumClient {
     /// Where a station is now (its signed playlist URL and the track playing).
     public func channelRadioStream(id: String) async throws -> ChannelRadioStream {
         try await call(.channelRadioStream, ["id": id])
     }
 
-    /// The station's "now playing" Server-Sent Events, one `(event, data)` pair at a time (the data
-    /// stays ``JSONValue``: its shape depends on the event, and a keep-alive has none); ends
+    /// The station's "now playing" Server-Sent Events, one ``ChannelRadioEvent`` at a time; ends
     /// when the station goes off air or the connection drops.
-    public func channelRadioEvents(id: String) -> AsyncThrowingStream<(event: String, data: JSONValue), any Error> {
+    public func channelRadioEvents(id: String) -> AsyncThrowingStream<ChannelRadioEvent, any Error> {
+        let raw = channelRadioEventData(id: id)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await (event, data) in raw { continuation.yield(try ChannelRadioEvent(event: event, data: data)) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The events as they come, `(event, data)` with the data as ``JSONValue`` (open: the data's
+    /// shape depends on the event).
+    public func channelRadioEventData(id: String) -> AsyncThrowingStream<(event: String, data: JSONValue), any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: (event: String, data: JSONValue).self)
         do {
             let request = try request(.channelRadioEvents, ["id": id])

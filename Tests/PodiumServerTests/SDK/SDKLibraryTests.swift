@@ -279,6 +279,15 @@ struct SDKLibraryTests {
             #expect(renamed.title == "First" && renamed.artist == "The Band" && renamed.website == "https://example.com")
             let playing = try await podium.channelRadios.get(id: station.id).decode(as: ChannelRadioStation.self)
             #expect(playing.trackCount == 1 && playing.nowPlaying?.title == "First" && playing.nowPlaying?.next?.title == "First")
+            var nowPlaying: ChannelRadioNowPlaying?
+            for try await event in podium.channelRadioEvents(id: station.id) {
+                if case .nowPlaying(let playing) = event {
+                    nowPlaying = playing
+                    break
+                }
+            }
+            #expect(nowPlaying?.trackId == track.id && nowPlaying?.title == "First", "\(String(describing: nowPlaying))")
+            #expect(nowPlaying?.remainingToday == nil)
             let stream = try await podium.channelRadioStream(id: station.id)
             #expect(stream.url.hasPrefix("/stream/") && stream.url.hasSuffix("/live.m3u8") && stream.remainingToday == nil)
         }
