@@ -132,8 +132,8 @@ struct SDKLibraryTests {
         }
     }
 
-    @Test func storyboardsVideosAndTheChannelAnswer() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func storyboardsVideosAndTheChannelAnswer(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let podium = try await client.adminSDK()
@@ -253,8 +253,8 @@ struct SDKLibraryTests {
     }
 
     /// A radio station, a track packaged by real ffmpeg, and the listener's stream, typed.
-    @Test func aRadioStationItsTracksAndItsStream() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func aRadioStationItsTracksAndItsStream(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-radio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

@@ -121,8 +121,8 @@ struct SDKLiveTests {
         }
     }
 
-    @Test func pollsReportsAndExports() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func pollsReportsAndExports(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let podium = try await client.adminSDK()
