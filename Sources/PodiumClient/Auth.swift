@@ -60,9 +60,12 @@ extension PodiumClient {
         (try? await bytes(.healthz)) != nil
     }
 
-    /// Whether the server can serve (its database answers): `GET /readyz`'s body.
-    public func readiness() async throws -> JSONValue {
-        try await call(.readyz)
+    /// Whether the server can serve (its database answers): `true` when `GET /readyz` says
+    /// `ready`; a server that cannot serve answers 503, thrown as ``PodiumError`` (`store_unavailable`).
+    public func readiness() async throws -> Bool {
+        struct Ready: Decodable { let status: String }
+        let reply: Ready = try await call(.readyz)
+        return reply.status == "ready"
     }
 
     /// The Prometheus text exposition (`GET /metrics`; may need the metrics token as `token`).

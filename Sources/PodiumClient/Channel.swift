@@ -2,8 +2,10 @@ import Foundation
 
 /// One of the channel's ordered collections (places, place categories, quizzes, radios, videos,
 /// video categories): list, create, reorder, read, change, delete and restore, each the endpoint
-/// of `Public/openapi.yaml` (docs/channel.md describes the objects; the SDK passes them on as
-/// ``JSONValue``, since their shapes belong to the channel's admin pages).
+/// of `Public/openapi.yaml` (docs/channel.md describes the objects). The typed forms
+/// (`list(as:)`, `get(id:as:)`, `create(_:as:)`, `update(id:_:as:)`, `restore(id:as:)` in
+/// `ChannelCatalogue.swift`) decode into the collection's type; these take and give ``JSONValue``
+/// (the admin pages' fields differ per collection and are not modelled as input types yet).
 public struct ChannelCollection: Sendable {
     let client: PodiumClient
     public let listEndpoint: Endpoint
@@ -101,10 +103,10 @@ extension PodiumClient {
     }
 
     /// The channel as the signed-in person sees it (what is in it, whether they are a member).
-    public func channelMe() async throws -> JSONValue { try await callJSON(.channelMe) }
+    public func channelMe() async throws -> ChannelMe { try await call(.channelMe) }
 
     /// What is new since the person last looked.
-    public func channelNew() async throws -> JSONValue { try await callJSON(.channelNew) }
+    public func channelNew() async throws -> ChannelFeed { try await call(.channelNew) }
 
     public func markChannelSeen() async throws { _ = try await callJSON(.channelNewSeen) }
 
@@ -118,14 +120,15 @@ extension PodiumClient {
         try await bytes(.signedStream, ["token": token, "file": file])
     }
 
-    public func channelFavourites() async throws -> JSONValue { try await callJSON(.channelFavourites) }
+    /// The person's favourite videos.
+    public func channelFavourites() async throws -> [ChannelVideo] { try await call(.channelFavourites) }
 
     public func setChannelFavourite(videoId: String, _ favourite: Bool) async throws {
         _ = try await callJSON(favourite ? .addChannelFavourite : .removeChannelFavourite, ["videoId": videoId])
     }
 
     /// The videos the person started and did not finish.
-    public func channelContinueWatching() async throws -> JSONValue { try await callJSON(.channelContinue) }
+    public func channelContinueWatching() async throws -> [ChannelContinueWatching] { try await call(.channelContinue) }
 
     /// Remembers where the person is in a video.
     public func setChannelPosition(videoId: String, seconds: Double) async throws {

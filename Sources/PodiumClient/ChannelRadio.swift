@@ -15,15 +15,131 @@ extension Endpoint {
     public static let deleteChannelRadioTrack = Endpoint("DELETE", "/api/v1/channel/radios/{id}/tracks/{trackId}")
 }
 
+/// A radio station of the channel, with what it plays now.
+public struct ChannelRadioStation: Codable, Sendable, Equatable {
+    /// A track of the schedule.
+    public struct Track: Codable, Sendable, Equatable {
+        public var title: String
+        public var artist: String
+        public var website: String?
+    }
+    /// The track playing: a client computes the elapsed time from ``startedAt``.
+    public struct Playing: Codable, Sendable, Equatable {
+        public var title: String
+        public var artist: String
+        public var website: String?
+        public var startedAt: Date
+        public var duration: Double
+        public var next: Track?
+    }
+    public var id: String
+    public var name: String
+    public var description: String
+    public var website: String?
+    /// Where a player asks for its own stream URL (``PodiumClient/channelRadioStream(id:)``).
+    public var url: String
+    /// When it was published (nil while a draft).
+    public var date: Date?
+    public var position: Int
+    /// Ready tracks in the schedule.
+    public var trackCount: Int
+    /// One loop of the schedule, in seconds.
+    public var duration: Double
+    public var publishedAt: Date?
+    public var updatedAt: Date
+    public var archivedAt: Date?
+    /// Nil while nothing is scheduled.
+    public var nowPlaying: Playing?
+}
+
+/// A station's stream for the one asking: their own URL, until when it works, and how much of
+/// the daily allowance is left (nil for members).
+public struct ChannelRadioStream: Codable, Sendable, Equatable {
+    public var url: String
+    public var expiresAt: Date
+    public var remainingToday: Double?
+    public var resetsAt: Date?
+}
+
+/// A track of a station as its admin sees it, with its packaging progress.
+public struct ChannelRadioTrack: Codable, Sendable, Equatable {
+    public var id: String
+    public var radioId: String
+    public var position: Int
+    public var title: String
+    public var artist: String
+    public var website: String?
+    /// `queued`, `processing`, `ready` or `failed`.
+    public var status: String
+    public var error: FailureDetail?
+    /// Seconds (0 until packaged).
+    public var duration: Double
+    public var segmentCount: Int
+    public var progress: WorkProgress?
+    public var createdAt: Date
+    public var updatedAt: Date
+}
+
+/// What a station plays now, as its events tell it.
+public struct ChannelRadioNowPlaying: Codable, Sendable, Equatable {
+    public var radioId: String
+    public var trackId: String
+    public var title: String
+    public var artist: String
+    public var website: String?
+    public var startedAt: Date
+    public var duration: Double
+    public var elapsed: Double
+    public var remaining: Double
+    public var next: ChannelRadioStation.Track?
+    /// Seconds of today's allowance left; nil for members.
+    public var remainingToday: Double?
+}
+
+/// One event of a station's stream of events.
+public enum ChannelRadioEvent: Sendable, Equatable {
+    /// A track started (or the one playing when the stream opened); nil: nothing is scheduled.
+    case nowPlaying(ChannelRadioNowPlaying?)
+    /// The station went off the air; the stream ends.
+    case offAir
+    /// An event this SDK does not know (a newer server), its data as it came.
+    case other(event: String, data: JSONValue)
+
+    init(event: String, data: JSONValue) throws {
+        switch event {
+        case "nowplaying": self = .nowPlaying(data == .null ? nil : try data.decode(as: ChannelRadioNowPlaying.self))
+        case "offair": self = .offAir
+        default: self = .other(event: event, data: data)
+        }
+    }
+}
+
 extension PodiumClient {
     /// Where a station is now (its signed playlist URL and the track playing).
-    public func channelRadioStream(id: String) async throws -> JSONValue {
-        try await callJSON(.channelRadioStream, ["id": id])
+    public func channelRadioStream(id: String) async throws -> ChannelRadioStream {
+        try await call(.channelRadioStream, ["id": id])
     }
 
-    /// The station's "now playing" Server-Sent Events, one `(event, data)` pair at a time; ends
+    /// The station's "now playing" Server-Sent Events, one ``ChannelRadioEvent`` at a time; ends
     /// when the station goes off air or the connection drops.
-    public func channelRadioEvents(id: String) -> AsyncThrowingStream<(event: String, data: JSONValue), any Error> {
+    public func channelRadioEvents(id: String) -> AsyncThrowingStream<ChannelRadioEvent, any Error> {
+        let raw = channelRadioEventData(id: id)
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await (event, data) in raw { continuation.yield(try ChannelRadioEvent(event: event, data: data)) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The events as they come, `(event, data)` with the data as ``JSONValue`` (open: the data's
+    /// shape depends on the event).
+    public func channelRadioEventData(id: String) -> AsyncThrowingStream<(event: String, data: JSONValue), any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: (event: String, data: JSONValue).self)
         do {
             let request = try request(.channelRadioEvents, ["id": id])
@@ -41,25 +157,33 @@ extension PodiumClient {
         return stream
     }
 
-    public func channelRadioTracks(id: String) async throws -> JSONValue {
-        try await callJSON(.channelRadioTracks, ["id": id])
+    public func channelRadioTracks(id: String) async throws -> [ChannelRadioTrack] {
+        try await call(.channelRadioTracks, ["id": id])
     }
 
     /// Uploads a track (judged by content); packaged by a `radio-track` job.
     public func uploadChannelRadioTrack(
         radioId: String, file: URL, title: String? = nil, artist: String? = nil, progress: ProgressHandler? = nil
-    ) async throws -> JSONValue {
+    ) async throws -> Uploaded<ChannelRadioTrack> {
         try await uploadJSON(
             .uploadChannelRadioTrack, ["id": radioId], query: ["title": title, "artist": artist], file: file,
-            progress: progress)
+            progress: progress
+        ).decode(as: Uploaded<ChannelRadioTrack>.self)
     }
 
     public func reorderChannelRadioTracks(radioId: String, ids: [String]) async throws {
         _ = try await callJSON(.orderChannelRadioTracks, ["id": radioId], body: ["ids": .array(ids.map { .string($0) })])
     }
 
-    public func updateChannelRadioTrack(radioId: String, trackId: String, _ fields: JSONValue) async throws -> JSONValue {
-        try await callJSON(.updateChannelRadioTrack, ["id": radioId, "trackId": trackId], body: fields)
+    /// Changes a track's title, artist or website (nil leaves a field alone; `.set(nil)` clears the website).
+    public func updateChannelRadioTrack(
+        radioId: String, trackId: String, title: String? = nil, artist: String? = nil, website: Change<String> = .keep
+    ) async throws -> ChannelRadioTrack {
+        var patch = Patch()
+        try patch.add("title", title)
+        try patch.add("artist", artist)
+        try patch.add("website", website)
+        return try await call(.updateChannelRadioTrack, ["id": radioId, "trackId": trackId], json: patch)
     }
 
     public func deleteChannelRadioTrack(radioId: String, trackId: String) async throws {

@@ -161,9 +161,11 @@ extension PodiumClient {
 
     // MARK: Viewer notes (a viewer's identity cookie; programs pass it as `cookie`)
 
-    /// The calling viewer's notes, page by page.
-    public func viewerNotes(code: String) async throws -> JSONValue {
-        try await call(.sessionNotes, ["code": code])
+    /// The calling viewer's notes, by page number.
+    public func viewerNotes(code: String) async throws -> [Int: String] {
+        struct Notes: Decodable { let notes: [String: String] }
+        let reply: Notes = try await call(.sessionNotes, ["code": code])
+        return Dictionary(uniqueKeysWithValues: reply.notes.compactMap { key, text in Int(key).map { ($0, text) } })
     }
 
     /// Saves the note of one page (empty text deletes it).

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumCore
 
 extension Endpoint {
     public static let storyboards = Endpoint("GET", "/api/v1/storyboards")
@@ -20,63 +21,160 @@ extension Endpoint {
     public static let storyboardLive = Endpoint("GET", "/api/v1/storyboards/{id}/live")
 }
 
-/// Storyboards: the project and its content pass through as ``JSONValue`` (the content's model is
-/// `PodiumCore.Storyboard`; decode it with `JSONValue.decode(as:)`).
+/// A storyboard project as the library lists it; ``content`` (the model, `PodiumCore.Storyboard`)
+/// only when one project is shown, created or edited.
+public struct StoryboardProject: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var description: String
+    /// `16:9`, `4:3`, `2.39:1`… as the server accepts them.
+    public var aspectRatio: String
+    /// The owner's folder; nil at the top level and for a project shared with the one asking.
+    public var folderId: String?
+    public var ownerId: String
+    /// Whether the one asking owns it (a shared project is someone else's).
+    public var owned: Bool
+    public var sceneCount: Int
+    public var shotCount: Int
+    /// The last edit's sequence number.
+    public var seq: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+    public var content: Storyboard?
+}
+
+/// Someone who may edit a storyboard project besides its owner.
+public struct StoryboardEditor: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var email: String
+}
+
+/// What a storyboard export makes.
+public enum StoryboardExportFormat: String, Codable, Sendable, CaseIterable {
+    /// Panels with their text on A4 landscape pages (``StoryboardExport/layout`` panels a page).
+    case sheet
+    /// One page per shot.
+    case pdf
+    /// A zip of one PNG per shot.
+    case png
+    /// An MP4 of the shots for their durations.
+    case animatic
+}
+
+/// An export of a storyboard project (a file made by a job).
+public struct StoryboardExport: Codable, Sendable, Equatable {
+    public var id: String
+    public var format: StoryboardExportFormat
+    /// Panels a page for a sheet; 0 otherwise.
+    public var layout: Int
+    /// The project's sequence number the export was made of.
+    public var seq: Int
+    /// `queued`, `ready` or `failed`.
+    public var status: String
+    public var bytes: Int
+    /// Where the file is once ready; nil before.
+    public var url: String?
+    public var fileName: String
+    public var error: FailureDetail?
+    /// While queued: how far its job has come (nil when not running).
+    public var progress: WorkProgress?
+    /// Only in the answer to the request that made it.
+    public var jobId: String?
+    public var createdAt: Date
+
+    public var isReady: Bool { status == "ready" }
+}
+
+/// One version of a shot in its history (restore it with a `restoreShot` edit).
+public struct ShotVersion: Codable, Sendable, Equatable {
+    /// Restoring this version restores the shot as it was after this edit.
+    public var seq: Int
+    /// When the version's last edit was made.
+    public var at: Date
+    /// When its first edit was made.
+    public var firstAt: Date
+    /// The author's user id.
+    public var author: String
+    public var authorName: String
+}
+
+/// Storyboards: projects, their editors, exports and shots' histories. The content is
+/// `PodiumCore.Storyboard`, the model the server and the browser edit.
 extension PodiumClient {
-    public func storyboards(folderId: String? = nil) async throws -> JSONValue {
-        try await callJSON(.storyboards, query: ["folderId": folderId])
+    public func storyboards(folderId: String? = nil) async throws -> [StoryboardProject] {
+        try await call(.storyboards, query: ["folderId": folderId])
     }
 
-    public func createStoryboard(title: String, aspectRatio: String? = nil, folderId: String? = nil) async throws -> JSONValue {
-        var fields: [String: JSONValue] = ["title": .string(title)]
-        if let aspectRatio { fields["aspectRatio"] = .string(aspectRatio) }
-        if let folderId { fields["folderId"] = .string(folderId) }
-        return try await callJSON(.createStoryboard, body: .object(fields))
+    public func createStoryboard(title: String, aspectRatio: String? = nil, folderId: String? = nil) async throws
+        -> StoryboardProject
+    {
+        var patch = Patch()
+        try patch.add("title", title)
+        try patch.add("aspectRatio", aspectRatio)
+        try patch.add("folderId", folderId)
+        return try await call(.createStoryboard, json: patch)
     }
 
-    public func storyboard(id: String) async throws -> JSONValue { try await callJSON(.storyboard, ["id": id]) }
+    /// The project with its ``StoryboardProject/content``.
+    public func storyboard(id: String) async throws -> StoryboardProject { try await call(.storyboard, ["id": id]) }
 
-    public func updateStoryboard(id: String, _ fields: JSONValue) async throws -> JSONValue {
-        try await callJSON(.updateStoryboard, ["id": id], body: fields)
+    /// Renames, describes, reshapes or files a project (filing is the owner's); nil leaves a field alone.
+    public func updateStoryboard(
+        id: String, title: String? = nil, description: String? = nil, aspectRatio: String? = nil,
+        folderId: Change<String> = .keep
+    ) async throws -> StoryboardProject {
+        var patch = Patch()
+        try patch.add("title", title)
+        try patch.add("description", description)
+        try patch.add("aspectRatio", aspectRatio)
+        try patch.add("folderId", folderId)
+        return try await call(.updateStoryboard, ["id": id], json: patch)
     }
 
-    public func deleteStoryboard(id: String) async throws { _ = try await callJSON(.deleteStoryboard, ["id": id]) }
+    public func deleteStoryboard(id: String) async throws { try await callIgnoringReply(.deleteStoryboard, ["id": id]) }
 
-    public func storyboardEditors(id: String) async throws -> JSONValue { try await callJSON(.storyboardEditors, ["id": id]) }
+    public func storyboardEditors(id: String) async throws -> [StoryboardEditor] {
+        try await call(.storyboardEditors, ["id": id])
+    }
 
-    public func inviteStoryboardEditor(id: String, email: String) async throws -> JSONValue {
-        try await callJSON(.inviteStoryboardEditor, ["id": id], body: ["email": .string(email)])
+    public func inviteStoryboardEditor(id: String, email: String) async throws -> StoryboardEditor {
+        try await call(.inviteStoryboardEditor, ["id": id], json: ["email": email])
     }
 
     public func removeStoryboardEditor(id: String, userId: String) async throws {
-        _ = try await callJSON(.removeStoryboardEditor, ["id": id, "userId": userId])
+        try await callIgnoringReply(.removeStoryboardEditor, ["id": id, "userId": userId])
     }
 
-    public func storyboardExports(id: String) async throws -> JSONValue { try await callJSON(.storyboardExports, ["id": id]) }
-
-    /// Starts an export: `format` `sheet`, `pdf`, `png` or `animatic`; poll it until ready.
-    public func exportStoryboard(id: String, format: String, layout: Int? = nil) async throws -> JSONValue {
-        var fields: [String: JSONValue] = ["format": .string(format)]
-        if let layout { fields["layout"] = .number(Double(layout)) }
-        return try await callJSON(.createStoryboardExport, ["id": id], body: .object(fields))
+    public func storyboardExports(id: String) async throws -> [StoryboardExport] {
+        try await call(.storyboardExports, ["id": id])
     }
 
-    public func storyboardExport(id: String, export: String) async throws -> JSONValue {
-        try await callJSON(.storyboardExport, ["id": id, "export": export])
+    /// Starts an export (`layout`: panels a page of a sheet); poll it until ready.
+    public func exportStoryboard(id: String, format: StoryboardExportFormat, layout: Int? = nil) async throws
+        -> StoryboardExport
+    {
+        var patch = Patch()
+        try patch.add("format", format)
+        try patch.add("layout", layout)
+        return try await call(.createStoryboardExport, ["id": id], json: patch)
+    }
+
+    public func storyboardExport(id: String, export: String) async throws -> StoryboardExport {
+        try await call(.storyboardExport, ["id": id, "export": export])
     }
 
     /// Polls an export until it is `ready` (returned) or `failed` (thrown as ``PodiumError``).
     public func waitForStoryboardExport(id: String, export: String, pollEvery interval: Duration = .milliseconds(250))
-        async throws -> JSONValue
+        async throws -> StoryboardExport
     {
         while true {
             let current = try await storyboardExport(id: id, export: export)
-            switch current["status"]?.string {
+            switch current.status {
             case "ready": return current
             case "failed":
                 throw PodiumError(
-                    code: current["error"]?["code"]?.string ?? "failed", message: current["error"]?["message"]?.string ?? "",
-                    status: 200)
+                    code: current.error?.code ?? "failed", message: current.error?.message ?? "", status: 200)
             default: try await Task.sleep(for: interval)
             }
         }
@@ -89,13 +187,17 @@ extension PodiumClient {
     }
 
     /// Turns the storyboard into a deck of your library (processed like an upload).
-    public func presentStoryboard(id: String) async throws -> JSONValue { try await callJSON(.presentStoryboard, ["id": id]) }
-
-    public func shotVersions(id: String, shot: String) async throws -> JSONValue {
-        try await callJSON(.shotVersions, ["id": id, "shot": shot])
+    public func presentStoryboard(id: String) async throws -> Uploaded<Deck> {
+        try await call(.presentStoryboard, ["id": id])
     }
 
-    public func shotVersion(id: String, shot: String, seq: Int) async throws -> JSONValue {
-        try await callJSON(.shotVersion, ["id": id, "shot": shot, "seq": String(seq)])
+    /// A shot's versions, newest first.
+    public func shotVersions(id: String, shot: String) async throws -> [ShotVersion] {
+        try await call(.shotVersions, ["id": id, "shot": shot])
+    }
+
+    /// The shot as it was after the edit `seq`.
+    public func shotVersion(id: String, shot: String, seq: Int) async throws -> Shot {
+        try await call(.shotVersion, ["id": id, "shot": shot, "seq": String(seq)])
     }
 }

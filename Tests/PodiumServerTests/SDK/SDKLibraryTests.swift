@@ -132,39 +132,164 @@ struct SDKLibraryTests {
         }
     }
 
-    @Test func storyboardsVideosAndTheChannelAnswer() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func storyboardsVideosAndTheChannelAnswer(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let podium = try await client.adminSDK()
             #expect(try await podium.videos().isEmpty)
             #expect(try await podium.isHealthy())
-            let board = try await podium.createStoryboard(title: "Chase scene")
-            let id = try #require(board["id"]?.string)
-            #expect(try await podium.storyboard(id: id)["title"]?.string == "Chase scene")
-            let scene = try #require(board["content"]?["scenes"]?[0]?["id"]?.string)
+            #expect(try await podium.readiness())
+            let board = try await podium.createStoryboard(title: "Chase scene", aspectRatio: "4:3")
+            let id = board.id
+            #expect(board.owned && board.aspectRatio == "4:3" && board.folderId == nil)
+            #expect(try await podium.storyboard(id: id).title == "Chase scene")
+            #expect(try await podium.storyboards().map(\.id) == [id])
+            let content = try #require(board.content)
+            let scene = try #require(content.scenes.first?.id)
+            let shot = try #require(content.scenes.first?.shots.first?.id)
 
             let editor = try await podium.editStoryboard(id: id)
-            let welcomeType: String? = editor.welcome["type"]?.string
-            #expect(welcomeType == "welcome")
-            try await editor.edit(["op": "renameScene", "scene": .string(scene), "title": "Opening"], id: "e-1")
-            var acked = false
-            var edited = false
+            #expect(editor.welcome.storyboard == content && editor.welcome.editors.map(\.editor) == [editor.welcome.you.editor])
+            try await editor.edit(.renameScene(scene: scene, title: "Opening"), id: "e-1")
+            try await editor.edit(.updateShot(shot: shot, dialogue: "Hold on!"), id: "e-2")
+            var acked: Set<String> = []
+            var edits: [StoryboardEdit] = []
             for await message in editor.messages {
-                if message["type"]?.string == "ack", message["id"]?.string == "e-1" { acked = true }
-                if message["type"]?.string == "edited" { edited = true }
-                if acked && edited { break }
+                if case .ack(let ack, let seq) = message, seq > editor.welcome.seq { acked.insert(ack) }
+                if case .edited(_, _, let by, let edit) = message, by != nil { edits.append(edit) }
+                if acked == ["e-1", "e-2"] && edits.count == 2 { break }
             }
-            #expect(acked && edited)
+            #expect(acked == ["e-1", "e-2"])
+            #expect(edits == [.renameScene(scene: scene, title: "Opening"), .updateShot(shot: shot, dialogue: "Hold on!")])
             await editor.close()
-            let content = try await podium.storyboard(id: id)["content"]
-            #expect(content?["scenes"]?[0]?["title"]?.string == "Opening")
+            // The project and its shots, decoded into PodiumCore's model.
+            let shown = try await podium.storyboard(id: id)
+            #expect(shown.content?.scenes.first?.title == "Opening")
+            #expect(shown.content?.scenes.first?.shots.first?.dialogue == "Hold on!")
+            #expect(shown.sceneCount == 1 && shown.shotCount == 1 && shown.seq >= 2)
+            let versions = try await podium.shotVersions(id: id, shot: shot)
+            let newest = try #require(versions.first)
+            #expect(newest.authorName.isEmpty == false && newest.firstAt <= newest.at)
+            #expect(try await podium.shotVersion(id: id, shot: shot, seq: newest.seq).dialogue == "Hold on!")
+
+            let renamed = try await podium.updateStoryboard(id: id, title: "Car chase", description: "Night, rain")
+            #expect(renamed.title == "Car chase" && renamed.description == "Night, rain")
+            #expect(try await podium.storyboardEditors(id: id).isEmpty)
+            _ = try await podium.createUser(email: "ed@example.com", password: "correct horse 1", name: "Ed")
+            let invited = try await podium.inviteStoryboardEditor(id: id, email: "ed@example.com")
+            #expect(invited.name == "Ed")
+            #expect(try await podium.storyboardEditors(id: id).map(\.email) == ["ed@example.com"])
+            try await podium.removeStoryboardEditor(id: id, userId: invited.id)
+            #expect(try await podium.storyboardExports(id: id).isEmpty)
+
+            // A quiz of the channel, scored by the server.
+            let created = try await podium.channelQuizzes.create([
+                "name": "Prague", "description": "", "published": true,
+                "questions": [
+                    [
+                        "text": "Capital of Czechia?",
+                        "answers": [["text": "Brno", "correct": false], ["text": "Praha", "correct": true]],
+                    ],
+                    [
+                        "text": "Oldest university?",
+                        "answers": [["text": "Charles", "correct": true], ["text": "Masaryk", "correct": false]],
+                    ],
+                ],
+            ])
+            let quizId = try #require(created["quiz"]?["id"]?.string)
+            let questions = try #require(created["questions"]?.array)
+            func answer(_ question: Int, _ index: Int) throws -> ChannelQuizChoice {
+                ChannelQuizChoice(
+                    questionId: try #require(questions[question]["id"]?.string),
+                    answerId: try #require(questions[question]["answers"]?[index]?["id"]?.string))
+            }
+            let score = try await podium.submitChannelQuiz(id: quizId, answers: [try answer(0, 1), try answer(1, 1)])
+            #expect(score.score == 1 && score.total == 2 && score.bestScore == 1)
+            #expect(score.questions.map(\.correct) == [true, false])
+            #expect(score.questions[1].chosenAnswerId == (try answer(1, 1)).answerId)
+
+            // A place of the channel, its directions and the map.
+            let castle = try await podium.channelPlaces.create([
+                "name": "Prague Castle", "latitude": 50.0911, "longitude": 14.4016, "published": true,
+            ]).decode(as: ChannelPlace.self)
+            #expect(castle.name == "Prague Castle" && castle.imageUrl == nil && castle.publishedAt != nil)
+            let place = try await podium.channelPlaces.get(id: castle.id).decode(as: ChannelPlace.self)
+            #expect(place.latitude == 50.0911 && place.directions?.geo.hasPrefix("geo:50.0911,14.4016?q=") == true)
+            #expect(try await podium.channelPlaceDirections(id: castle.id).osm.contains("openstreetmap.org"))
+            #expect(try await podium.channelMap().venueImageUrl == nil)
+
+            // The channel's video lists decode (empty: no library video is processed here).
+            #expect(try await podium.channelVideoLibrary().isEmpty)
+            #expect(try await podium.channelFavourites().isEmpty)
+            #expect(try await podium.channelContinueWatching().isEmpty)
+
+            // The catalogues, typed.
+            #expect(try await podium.channelPlaces.list(as: ChannelPlace.self).map(\.id) == [castle.id])
+            let category = try await podium.channelPlaceCategories.create(["name": "Sights"], as: ChannelPlaceCategory.self)
+            #expect(try await podium.channelPlaceCategories.list(as: ChannelPlaceCategory.self).map(\.name) == ["Sights"])
+            #expect(category.placeCount == 0 && category.archivedAt == nil)
+            let quizzes = try await podium.channelQuizzes.list(as: ChannelQuizSummary.self)
+            #expect(quizzes.map(\.id) == [quizId] && quizzes.first?.result?.bestScore == 1 && quizzes.first?.questionCount == 2)
+            let quiz = try await podium.channelQuizzes.get(id: quizId, as: ChannelQuiz.self)
+            #expect(quiz.questions.map(\.text) == ["Capital of Czechia?", "Oldest university?"])
+            let videoCategory = try await podium.channelVideoCategories.create(["name": "Talks"], as: ChannelVideoCategory.self)
+            #expect(videoCategory.level == 0 && videoCategory.parentId == nil)
+            #expect(try await podium.channelVideoCategories.list(as: ChannelVideoCategory.self).map(\.id) == [videoCategory.id])
+            #expect(try await podium.channelVideos.list(as: ChannelVideo.self).isEmpty)
+            #expect(try await podium.channelRadios.list(as: ChannelRadioStation.self).isEmpty)
 
             let me = try await podium.channelMe()
-            #expect(me != .null)
+            #expect(me.signedIn && me.admin && me.member && !me.channel.name.isEmpty)
+            let feed = try await podium.channelNew()
+            #expect(feed.lastSeenAt == nil)
+            #expect(Set(feed.items.map(\.id)).isSuperset(of: [castle.id, quizId]))
+            try await podium.markChannelSeen()
+            #expect(try await podium.channelNew().lastSeenAt != nil)
             #expect(try await podium.channelQuizzes.list().array != nil)
             try await podium.deleteStoryboard(id: id)
             await #expect(throws: PodiumError.self) { try await podium.storyboard(id: id) }
+        }
+    }
+
+    /// A radio station, a track packaged by real ffmpeg, and the listener's stream, typed.
+    @Test(arguments: TestStores.kinds) func aRadioStationItsTracksAndItsStream(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
+        defer { server.removeData() }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-radio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let tone = try await ChannelRadioServerTests.tone(3, frequency: 440, in: work)
+        try await server.run { client in
+            let podium = try await client.adminSDK()
+            let station = try await podium.channelRadios.create(["name": "Folk", "description": "Songs", "published": true])
+                .decode(as: ChannelRadioStation.self)
+            #expect(station.name == "Folk" && station.trackCount == 0 && station.nowPlaying == nil)
+            #expect(station.url == "/api/v1/channel/radios/\(station.id)/stream")
+            let uploaded = try await podium.uploadChannelRadioTrack(
+                radioId: station.id, file: tone, title: "First", artist: "Band")
+            #expect(uploaded.item.title == "First" && uploaded.item.radioId == station.id)
+            #expect(try await podium.waitForJob(id: uploaded.jobId).state == "done")
+            let tracks = try await podium.channelRadioTracks(id: station.id)
+            let track = try #require(tracks.first)
+            #expect(tracks.count == 1 && track.status == "ready" && track.error == nil && track.segmentCount >= 1)
+            #expect(abs(track.duration - 3) < 0.5)
+            let renamed = try await podium.updateChannelRadioTrack(
+                radioId: station.id, trackId: track.id, artist: "The Band", website: .set("https://example.com"))
+            #expect(renamed.title == "First" && renamed.artist == "The Band" && renamed.website == "https://example.com")
+            let playing = try await podium.channelRadios.get(id: station.id).decode(as: ChannelRadioStation.self)
+            #expect(playing.trackCount == 1 && playing.nowPlaying?.title == "First" && playing.nowPlaying?.next?.title == "First")
+            var nowPlaying: ChannelRadioNowPlaying?
+            for try await event in podium.channelRadioEvents(id: station.id) {
+                if case .nowPlaying(let playing) = event {
+                    nowPlaying = playing
+                    break
+                }
+            }
+            #expect(nowPlaying?.trackId == track.id && nowPlaying?.title == "First", "\(String(describing: nowPlaying))")
+            #expect(nowPlaying?.remainingToday == nil)
+            let stream = try await podium.channelRadioStream(id: station.id)
+            #expect(stream.url.hasPrefix("/stream/") && stream.url.hasSuffix("/live.m3u8") && stream.remainingToday == nil)
         }
     }
 }

@@ -121,8 +121,8 @@ struct SDKLiveTests {
         }
     }
 
-    @Test func pollsReportsAndExports() async throws {
-        let server = TestServer()
+    @Test(arguments: TestStores.kinds) func pollsReportsAndExports(_ store: StoreKind) async throws {
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let podium = try await client.adminSDK()
@@ -145,12 +145,25 @@ struct SDKLiveTests {
                     Stroke(
                         id: "s1", page: 1, tool: .pen, color: "#ff0000", width: 0.01,
                         points: [[0.1, 0.1, 0.5], [0.2, 0.2, 0.5]])))
+            // The lobby lists the session, typed.
+            let lobby = try await podium.lobby()
+            var listed: LobbySession?
+            for await update in lobby {
+                listed = update.sessions.first { $0.code == info.code }
+                if listed != nil { break }
+            }
+            #expect(listed?.kind == .session && listed?.hasPasscode == false && listed?.viewers == 1)
             try await podium.endSession(code: info.code)
 
             let report = try await podium.report(code: info.code)
             #expect(report.uniqueViewers == 1)
             #expect(report.polls.count == 1)
-            #expect(report.questions.count == 1)
+            let tally = try #require(report.polls.first)
+            #expect(tally.question == "Tea or coffee?" && tally.kind == "choice" && tally.choices == ["Tea", "Coffee"])
+            #expect(tally.counts == [0, 1] && tally.answered == 1 && tally.answers == nil)
+            #expect(report.questions.map(\.text) == ["Milk first?"])
+            #expect(report.questions.first?.name == "Ada" && report.questions.first?.answered == false)
+            #expect(report.clips.isEmpty && report.presenters.isEmpty && report.endedAt != nil)
             #expect(try await podium.reportCSV(code: info.code, .questions).contains("Milk first?"))
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
