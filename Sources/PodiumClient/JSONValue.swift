@@ -1,7 +1,7 @@
 import Foundation
 
 /// Any JSON value: the answer of an endpoint whose shape the SDK passes on as is (the channel's
-/// admin calls, the storyboard content), or a field the SDK does not model.
+/// admin collections), or a message type a newer server may add.
 public enum JSONValue: Codable, Sendable, Equatable, Hashable {
     case null
     case bool(Bool)

@@ -275,7 +275,7 @@ class AccessTests(BrowserTest):
             driver = self.driver(1440, 900)
             self.sign_in_with_cookie(driver)
             driver.get(SERVER.base + "/library")
-            wait_for(driver, lambda d: text_of(d, "#upload-limit") == "PDF, up to 1 MB · video, up to 2 GB", "the limit, said before choosing")
+            wait_for(driver, lambda d: text_of(d, "#upload-limit") == "Slides, up to 1 MB · video, up to 2 GB", "the limit, said before choosing")
             # What the queue says, step by step, for every card (kept as it changes).
             driver.execute_script("""
                 window.seenStatus = {};

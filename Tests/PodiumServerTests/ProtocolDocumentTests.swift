@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import PodiumClient
 import PodiumCore
 import Synchronization
 import Testing
@@ -524,37 +525,12 @@ extension TestSocket {
     }
 }
 
-/// A JSON value as sent, with its type (a number is never a boolean).
-enum JSON: Decodable, Equatable, Sendable, CustomStringConvertible {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSON])
-    case object([String: JSON])
+/// A JSON value as sent, with its type (a number is never a boolean): the SDK's `JSONValue`, with
+/// what these checks need besides.
+typealias JSON = JSONValue
 
+extension JSONValue: CustomStringConvertible {
     init(text: String) throws { self = try JSONDecoder().decode(JSON.self, from: Data(text.utf8)) }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSON].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSON].self))
-        }
-    }
-
-    subscript(key: String) -> JSON? {
-        if case .object(let fields) = self { fields[key] } else { nil }
-    }
 
     var count: Int? {
         switch self {
@@ -587,7 +563,7 @@ enum JSON: Decodable, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    var description: String {
+    public var description: String {
         let data = try? JSONSerialization.data(withJSONObject: any, options: [.sortedKeys, .fragmentsAllowed])
         return data.map { String(decoding: $0, as: UTF8.self) } ?? "?"
     }

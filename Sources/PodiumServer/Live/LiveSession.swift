@@ -123,10 +123,12 @@ actor LiveSession {
             // arrival made a hall of n arrive in n²); the other nodes' viewers come with their
             // notes (`reloadRecords`). A viewer known here is stored again only with a new name.
             let newcomer = state.viewerEntry(viewerId) == nil
-            let saving =
-                newcomer
-                ? state.viewers.proposedEntry(viewerId, name: name)
-                : state.registerViewer(viewerId, name: name).changed ? state.viewerEntry(viewerId) : nil
+            var saving: ViewerEntry?
+            if newcomer {
+                saving = state.viewers.proposedEntry(viewerId, name: name)
+            } else if state.registerViewer(viewerId, name: name).changed {
+                saving = state.viewerEntry(viewerId)
+            }
             do {
                 // The visit and the viewer in one transaction: one trip to the store per hello.
                 let stored = try await store.visitStarted(
