@@ -21,6 +21,9 @@ public struct IngestLimits: Sendable {
     public var maxOutputBytes: Int
     /// How many subprocesses run at once while rendering.
     public var parallelism: Int
+    /// The long side of a page's large image, in pixels; the medium image is half of it and the
+    /// thumbnail a sixth. Rendering is most of an ingest's work and grows with the square of this.
+    public var pageImageSize: Int
 
     /// Creates limits; the defaults suit a server rendering conference-sized decks.
     /// - Parameters:
@@ -31,6 +34,7 @@ public struct IngestLimits: Sendable {
     ///   - memoryBytes: the address-space limit of each subprocess (2 GiB).
     ///   - maxOutputBytes: the largest file a subprocess may write (512 MiB).
     ///   - parallelism: subprocesses at once (one per core).
+    ///   - pageImageSize: the long side of a page's large image (1920 px: 960 and 320 for the others).
     public init(
         maxBytes: Int = 200 * 1024 * 1024,
         maxPages: Int = 2000,
@@ -38,7 +42,8 @@ public struct IngestLimits: Sendable {
         deckTimeout: Duration = .seconds(30 * 60),
         memoryBytes: Int = 2 * 1024 * 1024 * 1024,
         maxOutputBytes: Int = 512 * 1024 * 1024,
-        parallelism: Int = ProcessInfo.processInfo.activeProcessorCount
+        parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
+        pageImageSize: Int = 1920
     ) {
         self.maxBytes = maxBytes
         self.maxPages = maxPages
@@ -47,6 +52,7 @@ public struct IngestLimits: Sendable {
         self.memoryBytes = memoryBytes
         self.maxOutputBytes = maxOutputBytes
         self.parallelism = parallelism
+        self.pageImageSize = pageImageSize
     }
 
     /// The limits of one subprocess.

@@ -10,11 +10,11 @@ public struct IngestedPage: Sendable {
     public var height: Double
     /// The page's text as `pdftotext -layout` extracts it; empty when there is none.
     public var text: String
-    /// A JPEG whose long side is 1920 px.
+    /// A JPEG whose long side is ``IngestLimits/pageImageSize`` (1920 px by default).
     public var large: URL
-    /// A JPEG whose long side is 960 px.
+    /// A JPEG half as large (960 px by default).
     public var medium: URL
-    /// A JPEG whose long side is 320 px.
+    /// A JPEG a sixth as large (320 px by default).
     public var thumbnail: URL
 
     /// Creates a page.

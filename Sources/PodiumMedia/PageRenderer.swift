@@ -75,7 +75,8 @@ struct PageRenderer: Sendable {
     private func run(_ job: Job, pdf: URL, staging: URL, workDirectory: URL) async throws {
         let directory = staging.appendingPathComponent(job.rendition.rawValue)
         let arguments = [
-            "-jpeg", "-jpegopt", "quality=85", "-cropbox", "-scale-to", String(job.rendition.longSide),
+            "-jpeg", "-jpegopt", "quality=85", "-cropbox", "-scale-to",
+            String(job.rendition.longSide(large: limits.pageImageSize)),
             "-f", String(job.pages.lowerBound), "-l", String(job.pages.upperBound),
             pdf.path, directory.appendingPathComponent("page").path,
         ]

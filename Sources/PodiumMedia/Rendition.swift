@@ -7,12 +7,13 @@ enum Rendition: String, CaseIterable, Sendable {
     /// For page strips and the library.
     case thumbnail
 
-    /// The long side of the image in pixels (`pdftoppm -scale-to`).
-    var longSide: Int {
+    /// The long side of the image in pixels (`pdftoppm -scale-to`), for a large image whose long
+    /// side is `large` (``IngestLimits/pageImageSize``, 1920 by default: 1920, 960 and 320).
+    func longSide(large: Int) -> Int {
         switch self {
-        case .large: 1920
-        case .medium: 960
-        case .thumbnail: 320
+        case .large: large
+        case .medium: max(1, large / 2)
+        case .thumbnail: max(1, large / 6)
         }
     }
 

@@ -61,6 +61,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest PDF accepted, in megabytes (env PODIUM_MAX_UPLOAD_MB).")
     var maxUploadMB: Int?
 
+    @Option(help: "Long side of a slide's largest image, in pixels (env PODIUM_PAGE_IMAGE_SIZE; 1920: 3840 for 4K projectors).")
+    var pageImageSize: Int?
+
     @Option(help: "Largest video or audio file accepted, in megabytes (env PODIUM_MAX_VIDEO_UPLOAD_MB; 2048).")
     var maxVideoUploadMB: Int?
 
@@ -149,6 +152,10 @@ struct Serve: AsyncParsableCommand {
         }
         if let megabytes = maxUploadMB ?? environment["PODIUM_MAX_UPLOAD_MB"].flatMap(Int.init) {
             configuration.maxUploadBytes = megabytes * 1024 * 1024
+        }
+        if let pixels = pageImageSize ?? environment["PODIUM_PAGE_IMAGE_SIZE"].flatMap(Int.init) {
+            guard (120...8192).contains(pixels) else { throw ValidationError("--page-image-size must be 120 to 8192 pixels") }
+            configuration.ingestLimits.pageImageSize = pixels
         }
         if let converter = environment["PODIUM_OFFICE_CONVERTER"].flatMap({ $0.isEmpty ? nil : $0 }) {
             configuration.officeLimits.converter = converter

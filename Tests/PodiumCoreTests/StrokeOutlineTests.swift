@@ -241,7 +241,7 @@ struct StrokeOutlineTests {
             ("a line", Self.line(), Options(size: 10)),
             ("a line being drawn", Self.line(), Options(size: 10, last: false)),
             ("back and forth", [[0, 0, 0.5], [50, 0, 0.5], [100, 0, 0.5], [50, 1, 0.5], [0, 1, 0.5]], Options(size: 10)),
-            ("a zigzag", (0..<30).map { [Double($0) * 3, $0 % 2 == 0 ? 0 : 20, 0.7] }, Options(size: 4, streamline: 0)),
+            ("a zigzag", StrokeOutlineFixtureTests.zigzag(), Options(size: 4, streamline: 0)),
             ("a scribble", Self.scribble(600, seed: 7), Options(size: 3, thinning: 0.7, taperStart: 10, taperEnd: 10)),
             ("a mouse scribble", Self.scribble(600, seed: 8).map { [$0[0], $0[1]] }, Options(size: 3, simulatePressure: true)),
             // No streamline: the resting pen's repeated points reach the outline as they are.
@@ -375,6 +375,12 @@ struct StrokeOutlineFixtureTests {
         return points
     }
 
+    /// Thirty points up and down. Its own function: as a closure inside the cases' literal, it
+    /// cost the type checker two seconds each time.
+    static func zigzag() -> [[Double]] {
+        (0..<30).map { index -> [Double] in [Double(index) * 3, index % 2 == 0 ? 0 : 20, 0.7] }
+    }
+
     static func fixtureData() -> Fixture {
         let line = StrokeOutlineTests.line()
         let scribble = StrokeOutlineTests.scribble(150, seed: 5)
@@ -395,7 +401,7 @@ struct StrokeOutlineFixtureTests {
             ("a pressure ramp", line.map { [$0[0], $0[1], $0[0] / 100] }, Options(size: 10, thinning: 0.8)),
             ("negative thinning", line.map { [$0[0], $0[1], $0[0] / 100] }, Options(size: 10, thinning: -0.7)),
             ("back and forth", [[0, 0, 0.5], [50, 0, 0.5], [100, 0, 0.5], [50, 1, 0.5], [0, 1, 0.5]], Options(size: 10)),
-            ("a zigzag", (0..<30).map { [Double($0) * 3, $0 % 2 == 0 ? 0 : 20, 0.7] }, Options(size: 4, streamline: 0)),
+            ("a zigzag", StrokeOutlineFixtureTests.zigzag(), Options(size: 4, streamline: 0)),
             ("tapered", line, Options(size: 10, thinning: 0, taperStart: 30, taperEnd: 30)),
             ("a spiral", spiral(150), Options(size: 6, thinning: 0.6, smoothing: 0.3, streamline: 0.4)),
             ("a scribble", scribble, Options(size: 3, thinning: 0.7, smoothing: 0.6, taperStart: 10, taperEnd: 20)),

@@ -201,6 +201,16 @@ struct PDFIngesterTests {
         #expect(document.pages.map(\.text) == ["", ""])
     }
 
+    @Test("a smaller page image size gives every page its three images at that size, a half and a sixth")
+    func pageImageSizeSetsTheThreeSizes() async throws {
+        let work = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let document = try await PDFIngester(limits: IngestLimits(parallelism: 2, pageImageSize: 480))
+            .ingest(pdf: TestSupport.fixture("cairo-slides.pdf"), workDirectory: work) { _ in }
+        try #require(!document.pages.isEmpty)
+        for page in document.pages { try expectImages(of: page, large: 480) }
+    }
+
     // MARK: - Helpers
 
     private func ingestError(
@@ -214,8 +224,8 @@ struct PDFIngesterTests {
         return try #require(error)
     }
 
-    private func expectImages(of page: IngestedPage) throws {
-        let renditions = [(page.large, 1920), (page.medium, 960), (page.thumbnail, 320)]
+    private func expectImages(of page: IngestedPage, large: Int = 1920) throws {
+        let renditions = [(page.large, large), (page.medium, large / 2), (page.thumbnail, large / 6)]
         for (url, longSide) in renditions {
             let size = try #require(try TestSupport.jpegSize(url), "\(url.lastPathComponent) is a JPEG")
             #expect(max(size.width, size.height) == longSide, "\(url.lastPathComponent): \(size)")

@@ -53,7 +53,7 @@ struct ClusterBusTests {
         _ body: @escaping @Sendable (Client, Client, SQLStore, [any SessionBus]) async throws -> Void
     ) async throws {
         let first = TestServer()
-        let second = TestServer()
+        let second = first.nodeBeside()
         defer {
             first.removeData()
             second.removeData()
@@ -344,7 +344,7 @@ struct ClusterBusTests {
     @Test(.enabled(if: databaseURL != nil))
     func thePeriodicCheckDeliversAnEventWhoseHintWasLost() async throws {
         let first = TestServer()
-        let second = TestServer()
+        let second = first.nodeBeside()
         defer {
             first.removeData()
             second.removeData()

@@ -78,7 +78,7 @@ struct PipelineTests {
         _ kind: StoreKind, _ body: @escaping @Sendable (Client, Client, SQLStore, LossyBus) async throws -> Void
     ) async throws {
         let first = TestServer()
-        let second = TestServer()
+        let second = first.nodeBeside()
         defer {
             first.removeData()
             second.removeData()

@@ -34,6 +34,10 @@ struct TestServer {
         configuration.seedDemoDeck = false
         // The cheapest bcrypt cost: these tests check behaviour, not password strength.
         configuration.bcryptCost = 4
+        // Small page images: drawing pages at 1920 px was most of the whole suite's CPU (pdftoppm,
+        // some 200 s on two cores). These tests check what is done with the pages, not their
+        // pixels; PodiumMediaTests checks the images at the default sizes.
+        configuration.ingestLimits.pageImageSize = 480
         // Some tests leave the test client's connection idle for minutes; it would reconnect, but
         // a connection the server closes just as a request goes out fails that request.
         configuration.httpIdleTimeout = .seconds(600)
@@ -43,6 +47,14 @@ struct TestServer {
         }
         configure(&configuration)
         self.configuration = configuration
+    }
+
+    /// A second node beside this one: a data directory of its own, this node's blob directory
+    /// (nodes share their blobs, as `--blob-dir` on a network file system does). Either node may
+    /// claim a job of the shared queue, such as the ingest of a deck uploaded to the other.
+    func nodeBeside() -> TestServer {
+        let blobs = configuration.blobDirectory
+        return TestServer { $0.blobDirectory = blobs }
     }
 
     static func logger() -> Logger {
