@@ -22,8 +22,8 @@ test:
 	scripts/setup-beside --test -- $(SWIFT) build --build-tests $(TEST_BUILD_FLAGS)
 	$(MAKE) test-swift test-browser test-cluster BUILD_TESTS=true BUILD_PODIUM=true
 
-# One build of every target: the tests, and the podium binary that the crash-recovery tests and
-# then the browser tests run (test-browser's own build finds nothing left to do).
+# One build of every target (BUILD_TESTS): the tests, and the podium binary that the
+# crash-recovery tests and then the browser and cluster tests run.
 #
 # At most four tests at a time: every server test runs a real server, and with all of them at
 # once on two cores, requests waited past the test client's 20 s timeout (77 s for the whole run
