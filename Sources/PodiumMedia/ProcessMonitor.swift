@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -18,10 +17,8 @@ import Synchronization
 /// Foundation's termination handler) runs on threads of its own, never on the Swift concurrency pool, so
 /// no cooperative thread ever blocks in `read(2)` or `waitpid(2)`.
 ///
-/// The pipes are read with plain blocking `read(2)` on a thread each, not with `DispatchIO`: on Linux,
-/// libdispatch's event loop can crash (a bad pointer in `_dispatch_event_loop_drain`) when many short
-/// pipes come and go, which took the whole server down during ingest. The subprocess package moved to
-/// plain reads for the same reason.
+/// The pipes are read with plain blocking `read(2)` on a thread each (``PipeReader`` says why not
+/// with `DispatchIO`).
 final class ProcessMonitor: Sendable {
     private struct State {
         var stdout = Data()
@@ -59,30 +56,19 @@ final class ProcessMonitor: Sendable {
         finish { $0.exit = (status, bySignal) }
     }
 
-    /// Reads `handle` to its end on a thread of its own, keeping at most the configured number of bytes.
+    /// Reads `handle` to its end on a thread of its own (``PipeReader``), keeping at most the
+    /// configured number of bytes.
     ///
     /// Reading continues past the cap and drops the excess: a child blocked on a full pipe would otherwise
-    /// never exit. The thread owns the `FileHandle` and closes it at the end of file.
+    /// never exit.
     func drain(_ handle: FileHandle, isStdout: Bool) {
-        let reader = Thread { [self] in
-            let descriptor = handle.fileDescriptor
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count > 0 {
-                    append(buffer[0..<count], isStdout: isStdout)
-                    if isStdout, let onStdout { onStdout(Data(buffer[0..<count])) }
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else {
-                    break  // end of file (or an error, which ends the stream the same way)
-                }
-            }
-            try? handle.close()
-            finish { $0.openStreams -= 1 }
-        }
-        reader.name = isStdout ? "podium-tool-stdout" : "podium-tool-stderr"
-        reader.start()
+        PipeReader.readToEnd(
+            handle, name: isStdout ? "podium-tool-stdout" : "podium-tool-stderr",
+            onData: { [self] chunk in
+                append(chunk, isStdout: isStdout)
+                if isStdout, let onStdout { onStdout(Data(chunk)) }
+            },
+            onEnd: { [self] in finish { $0.openStreams -= 1 } })
     }
 
     /// Sends SIGKILL to the process group if the process has not exited yet.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PodiumClient
+@testable import PodiumServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -180,5 +181,82 @@ struct MulticastAnswerTests {
         // A name pointing at itself.
         let loop: [UInt8] = [0, 0, 0x84, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0xC0, 12, 0, 12, 0, 1]
         #expect(throws: (any Error).self) { try DNSMessage(parsing: loop) }
+    }
+}
+
+/// The advertiser's child process, with stand-ins for `avahi-publish-service` that say what the
+/// real one says: its outcome read from the child's output, and a stopped child really gone.
+@Suite("Discovery publisher process", .timeLimit(.minutes(1)))
+struct PublisherProcessTests {
+    /// A stand-in tool in a fresh directory: `body` is the rest of a `sh` script.
+    static func tool(_ body: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-publisher-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tool = directory.appendingPathComponent("avahi-publish-service")
+        try "#!/bin/sh\n\(body)\n".write(to: tool, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool.path)
+        return tool
+    }
+
+    static let noDaemon = "echo 'Failed to create client object: Daemon not running' >&2\nexit 1"
+    static let established = "echo \"Established under name '$2'\"\nexec sleep 60"
+
+    @Test func aToolWithoutItsDaemonFailsWithTheReason() async throws {
+        let tool = try Self.tool(Self.noDaemon)
+        defer { try? FileManager.default.removeItem(at: tool.deletingLastPathComponent()) }
+        let publisher = PublisherProcess(tool: tool.path, arguments: ["--service", "Podium on test", "_podium._tcp", "8080"])
+        guard case .failure(let reason) = await publisher.start() else {
+            Issue.record("a tool that cannot reach its daemon was taken as published")
+            return
+        }
+        #expect(reason.contains("no Avahi daemon running"), "\(reason)")
+        try await waitUntil("the exited tool's output ended") { !publisher.isRunning }
+    }
+
+    @Test func anEstablishedServiceRunsUntilStopped() async throws {
+        let tool = try Self.tool(Self.established)
+        defer { try? FileManager.default.removeItem(at: tool.deletingLastPathComponent()) }
+        let publisher = PublisherProcess(tool: tool.path, arguments: ["--service", "Podium on test", "_podium._tcp", "8080"])
+        guard case .success = await publisher.start() else {
+            Issue.record("an established service was taken as failed")
+            return
+        }
+        #expect(publisher.isRunning)
+        publisher.stop()
+        try await waitUntil("the stopped tool's output ended") { !publisher.isRunning }
+    }
+
+    /// Children that come and go at once, several at a time, as at a busy start-up: the reading
+    /// of their output must survive every teardown (a readability handler's dispatch source once
+    /// took the whole server down here, in `_dispatch_event_loop_drain`).
+    @Test func manyShortLivedPublishersComeAndGo() async throws {
+        let failing = try Self.tool(Self.noDaemon)
+        let succeeding = try Self.tool(Self.established)
+        defer {
+            try? FileManager.default.removeItem(at: failing.deletingLastPathComponent())
+            try? FileManager.default.removeItem(at: succeeding.deletingLastPathComponent())
+        }
+        let rightOutcomes = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<6 {
+                group.addTask {
+                    var right = 0
+                    for round in 0..<15 {
+                        let established = (worker + round) % 2 == 0
+                        let publisher = PublisherProcess(
+                            tool: (established ? succeeding : failing).path,
+                            arguments: ["--service", "w\(worker)", "_podium._tcp", "1"])
+                        let outcome = await publisher.start()
+                        publisher.stop()
+                        switch outcome {
+                        case .success where established, .failure where !established: right += 1
+                        default: break
+                        }
+                    }
+                    return right
+                }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(rightOutcomes == Array(repeating: 15, count: 6))
     }
 }

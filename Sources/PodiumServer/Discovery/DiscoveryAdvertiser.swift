@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import PodiumMedia
 import ServiceLifecycle
 
 /// Advertises the server on the local network with DNS-SD: `_podium._tcp` (for Podium's apps
@@ -203,8 +204,8 @@ public final class DiscoveryAdvertiser: Service, Sendable {
 /// `@unchecked Sendable` because `Process` and `Pipe` are not `Sendable` on Linux. They are safe
 /// here: both are set up in `init` and never reassigned; afterwards `process.run()` is called once,
 /// by `start()`, and `stop()` only closes the input's write end, which `FileHandle` does under its
-/// own lock; the pipe's reading end is touched only by its readability handler. What the handler
-/// and the callers share (`text`, `ended`) is behind locks.
+/// own lock; the output's reading end is touched only by its ``PipeReader`` thread. What that
+/// thread and the callers share (`text`, `ended`) is behind locks.
 final class PublisherProcess: @unchecked Sendable {
     enum Start {
         case success
@@ -247,22 +248,24 @@ final class PublisherProcess: @unchecked Sendable {
         let (lines, sink) = AsyncStream.makeStream(of: Void.self)
         let text = text
         let ended = ended
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                ended.withLockedValue { $0 = true }
-                handle.readabilityHandler = nil
-                sink.finish()
-                return
-            }
-            text.withLockedValue { $0 += String(decoding: data, as: UTF8.self) }
-            sink.yield()
-        }
         do {
             try process.run()
         } catch {
             return .failure("cannot run /bin/sh: \(error)")
         }
+        // Read on a thread of its own, not with a readability handler: that handler's dispatch
+        // source crashed the server at start-up (see PipeReader). Started once the child runs:
+        // launching closed our copy of the writing end, so the child's exit brings the end of file.
+        PipeReader.readToEnd(
+            output.fileHandleForReading, name: "podium-discovery",
+            onData: { chunk in
+                text.withLockedValue { $0 += String(decoding: chunk, as: UTF8.self) }
+                sink.yield()
+            },
+            onEnd: {
+                ended.withLockedValue { $0 = true }
+                sink.finish()
+            })
         let deadline = Task {
             try? await Task.sleep(for: .seconds(5))
             sink.finish()
