@@ -101,7 +101,23 @@ def setUpModule():
     status, _ = SERVER.api("PATCH", f"/api/v1/channel/radios/{radio['id']}", {"published": True})
     assert status == 200
     RADIO["id"] = radio["id"]
-    time.sleep(10)  # a window of segments on the air
+    wait_for_full_window(radio["id"])
+
+
+def wait_for_full_window(radio_id, segments=5, timeout=60):
+    """Until the live playlist lists a whole window of segments (the server's five), so a player
+    has segments to start on: what the air has aired, read from the playlist itself."""
+    status, stream = SERVER.api("GET", f"/api/v1/channel/radios/{radio_id}/stream")
+    assert status == 200, stream
+    request = urllib.request.Request(SERVER.base + stream["url"], headers={"Authorization": "Bearer " + SERVER.token})
+    deadline = time.monotonic() + timeout
+    while True:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            playlist = response.read().decode()
+        if playlist.count("#EXTINF") >= segments:
+            return
+        assert time.monotonic() < deadline, f"the playlist still lists fewer than {segments} segments:\n{playlist}"
+        time.sleep(0.25)
 
 
 def tearDownModule():
