@@ -38,11 +38,19 @@ struct LiveLoad: AsyncParsableCommand {
     var lateJoinImage = "mediumUrl"
     @Flag(help: "Publish page events as fast as the server answers them (no pointer), for saturation throughput.")
     var saturate = false
+    @Option(
+        help:
+            "A shell command run once every viewer has connected, before publishing (an instruction count's boundary: Benchmarks/fanout-instructions.sh)."
+    )
+    var beforePublishing: String?
+    @Option(help: "A shell command run once every page event has been delivered (or the drain has given up).")
+    var afterPublishing: String?
+    @Option(help: "Seconds to wait after publishing for every viewer to have every page event.") var drainSeconds = 3.0
     @Option(help: "Commands in flight with --saturate (Podium: unacknowledged gotos; nchan: open POSTs).") var window = 8
 
     func validate() throws {
         guard (0..<max(viewers, 1)).contains(stalled) else { throw ValidationError("--stalled must be below --viewers") }
-        guard threads > 0, window > 0, seconds > 0, pageRate > 0 else {
+        guard threads > 0, window > 0, seconds > 0, pageRate > 0, drainSeconds >= 0 else {
             throw ValidationError("--threads, --window, --seconds and --page-rate must be positive")
         }
         guard ["mediumUrl", "imageUrl", "thumbnailUrl"].contains(lateJoinImage) else {
@@ -81,6 +89,7 @@ struct LiveLoad: AsyncParsableCommand {
         let connectTime = ContinuousClock.now - connectStart
         try await Task.sleep(for: .seconds(2))  // let welcomes settle before measuring idle memory
         let rssIdle = pids.flatMap(ProcStat.rssKiB)
+        if let beforePublishing { try Hook.run(beforePublishing) }
 
         // Publish, with the late joiners arriving meanwhile.
         let ledger = Ledger()
@@ -101,10 +110,10 @@ struct LiveLoad: AsyncParsableCommand {
         try await Publisher.run(target: target, options: options, ledger: ledger, loop: controlLoop)
         let (late, lateChannels) = await lateJoin.value
 
-        // Drain: until every viewer has every page event, at most 3 s.
+        // Drain: until every viewer has every page event, at most --drain-seconds.
         let expected = ledger.pagesSent * (viewers - stalled)
         let drainStart = ContinuousClock.now
-        while ContinuousClock.now - drainStart < .seconds(3) {
+        while ContinuousClock.now - drainStart < .seconds(drainSeconds) {
             if try await fleet.deliveredPages() >= expected {
                 try await Task.sleep(for: .milliseconds(100))  // the last pointer moves
                 break
@@ -115,6 +124,7 @@ struct LiveLoad: AsyncParsableCommand {
         let ownCPUAfter = ProcStat.cpuSeconds(getpid())
         let publishEnd = Clock.seconds()
         sampler?.stop()
+        if let afterPublishing { try Hook.run(afterPublishing) }
 
         let records = try await fleet.snapshots()
         let sent = ledger.snapshot
@@ -162,6 +172,20 @@ struct LiveLoad: AsyncParsableCommand {
         for channel in lateChannels { channel.close(promise: nil) }
         try await group.shutdownGracefully()
         try await control.shutdownGracefully()
+    }
+}
+
+/// `--before-publishing` and `--after-publishing`: a shell command, waited for.
+enum Hook {
+    static func run(_ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw LoadError("the hook `\(command)` failed with status \(process.terminationStatus)")
+        }
     }
 }
 
