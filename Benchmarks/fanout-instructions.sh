@@ -67,6 +67,12 @@ callgrind_control --instr=on "$server" > /dev/null
   --before-publishing "callgrind_control --dump=joins $server > /dev/null" \
   --after-publishing "callgrind_control --dump=fanout $server > /dev/null" | tee "$work/load.txt"
 
+# A run where a viewer failed to connect or missed an event counts other work: no figures from it.
+if ! grep -q "sockets that failed or were closed: 0;" "$work/load.txt" || ! grep -q ", lost 0," "$work/load.txt"; then
+  echo "not counted: a viewer failed to connect or missed an event (a busy machine can push a hello past its deadline); run again" >&2
+  exit 1
+fi
+
 # The figures: "PROGRAM TOTALS" of each dump over the joins and the deliveries.
 delivered=$(sed -n "s/.*page events: sent [0-9]*, delivered \([0-9]*\) of.*/\1/p" "$work/load.txt" | head -1)
 for part in joins fanout; do
@@ -75,6 +81,6 @@ for part in joins fanout; do
   total=$(awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1; exit}' "$work/$part.txt")
   if [[ $part == joins ]]; then count=$viewers; unit=join; else count=$delivered; unit=delivery; fi
   echo
-  echo "== $part: $total instructions, $count ${unit}s: $((total / count)) instructions per $unit"
+  echo "== $part: $total instructions over $count ${unit/delivery/deliverie}s: $((total / count)) instructions per $unit"
   grep -A 16 "^Ir " "$work/$part.txt" | tail -n +3 | sed 's/  */ /g' | cut -c1-150
 done

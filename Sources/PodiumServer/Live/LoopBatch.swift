@@ -154,7 +154,9 @@ final class LoopBatch: Sendable {
                     return (entry.index, .versioned(kind, newest), entry.sockets)
                 }
                 // Every socket of the group gets all of them, but those that joined during the pass.
-                let forAll = deliveries.map { ($0.index, $0.delivery) }
+                // Typed with the parameter's labels: an unlabeled array would be converted, by a
+                // dynamic cast of each element, at every socket's call.
+                let forAll: [(index: Int, delivery: Outbox.Delivery)] = deliveries.map { ($0.index, $0.delivery) }
                 let everyone = deliveries.lazy.map(\.sockets).min() ?? 0
                 let joined = Outbox.JoinedFrames(forAll)
                 while socketIndex < group.outboxes.count {
