@@ -11,7 +11,11 @@
 #
 # Usage: Benchmarks/fanout-instructions.sh [viewers (200)] [page events per second (4)] [seconds (15)]
 # Needs: swift build -c release --product podium && swift build -c release --product podium-load;
-#        apt install valgrind gcc
+#        gcc; valgrind 3.20 or newer in VALGRIND (Debian 12's 3.19 cannot read a release build's
+#        DWARF 5: Debian 13's valgrind package unpacked with dpkg-deb -x works, its launcher run
+#        with VALGRIND_LIB=<unpacked>/usr/libexec/valgrind); callgrind_control and
+#        callgrind_annotate from Debian 12's valgrind package are fine.
+# Results and what they mean: docs/performance.md, "Instructions per delivery and per join".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 viewers=${1:-200}
