@@ -50,9 +50,10 @@ struct LiveLoad: AsyncParsableCommand {
 
     func validate() throws {
         guard (0..<max(viewers, 1)).contains(stalled) else { throw ValidationError("--stalled must be below --viewers") }
-        guard threads > 0, window > 0, seconds > 0, pageRate > 0, drainSeconds >= 0 else {
+        guard threads > 0, window > 0, seconds > 0, pageRate > 0 else {
             throw ValidationError("--threads, --window, --seconds and --page-rate must be positive")
         }
+        guard drainSeconds >= 0 else { throw ValidationError("--drain-seconds cannot be negative") }
         guard ["mediumUrl", "imageUrl", "thumbnailUrl"].contains(lateJoinImage) else {
             throw ValidationError("--late-join-image is mediumUrl, imageUrl or thumbnailUrl")
         }
