@@ -35,15 +35,51 @@ extension SQLStore: NotesAndAttendanceStore {
     public func visitStarted(id: String, sessionId: String, viewerId: String, saving viewer: ViewerEntry?, at date: Date)
         async throws -> ViewerEntry?
     {
-        guard let viewer else {
-            try await serial { db in try await Self.insertVisit(id, sessionId: sessionId, viewerId: viewerId, at: date, on: db) }
+        try await visits.write(
+            VisitWrite(id: id, sessionId: sessionId, viewerId: viewerId, viewer: viewer, at: date),
+            together: { try await self.writeVisits($0) }, alone: { try await self.writeVisit($0) })
+    }
+
+    /// One hello's write: its visit, and its viewer when they are new or renamed.
+    struct VisitWrite: Sendable {
+        let id: String
+        let sessionId: String
+        let viewerId: String
+        let viewer: ViewerEntry?
+        let at: Date
+    }
+
+    func writeVisit(_ visit: VisitWrite) async throws -> ViewerEntry? {
+        guard let viewer = visit.viewer else {
+            try await serial { db in
+                try await Self.insertVisit(visit.id, sessionId: visit.sessionId, viewerId: visit.viewerId, at: visit.at, on: db)
+            }
             return nil
         }
         return try await retryingTakenNumbers {
             try await self.transaction { db in
-                try await Self.insertVisit(id, sessionId: sessionId, viewerId: viewerId, at: date, on: db)
-                return try await Self.upsertViewer(viewer, sessionId: sessionId, at: date, on: db)
+                try await Self.insertVisit(visit.id, sessionId: visit.sessionId, viewerId: visit.viewerId, at: visit.at, on: db)
+                return try await Self.upsertViewer(viewer, sessionId: visit.sessionId, at: visit.at, on: db)
             }
+        }
+    }
+
+    /// Hellos that arrived together, in one transaction and in their order (newcomers are
+    /// numbered in the order they came). A failure fails them all: ``GroupCommit`` then writes
+    /// each alone.
+    func writeVisits(_ visits: [VisitWrite]) async throws -> [ViewerEntry?] {
+        try await transaction { db in
+            var stored: [ViewerEntry?] = []
+            stored.reserveCapacity(visits.count)
+            for visit in visits {
+                try await Self.insertVisit(visit.id, sessionId: visit.sessionId, viewerId: visit.viewerId, at: visit.at, on: db)
+                if let viewer = visit.viewer {
+                    stored.append(try await Self.upsertViewer(viewer, sessionId: visit.sessionId, at: visit.at, on: db))
+                } else {
+                    stored.append(nil)
+                }
+            }
+            return stored
         }
     }
 

@@ -26,6 +26,8 @@ public final class SQLStore: StoreHealth {
     }
 
     private let backend: Backend
+    /// Hellos' writes, committed together when they arrive together (see ``GroupCommit``).
+    let visits = GroupCommit<VisitWrite, ViewerEntry?>(maximum: 64)
     static let decoding = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
 
     public var dialect: Dialect {

@@ -38,6 +38,7 @@ struct PublishedViews {
     /// The public question list as last sent: viewers hear only of changes to it.
     var lastPublicList: [PublicQuestion] = []
     var viewerListFrames = ViewerListFrames()
+    var welcomeFrames = WelcomeFrames()
     /// The viewer list costs O(viewers) to build and send, so while a hall fills up it goes out
     /// at most this often.
     var viewerList = Throttle(interval: LiveSession.viewerListInterval)

@@ -162,7 +162,8 @@ actor LiveSession {
         // replaying thousands of events would be one huge frame, and the snapshot says it all.
         let missed = lastSeq.flatMap { $0 >= state.seq - Self.maxReplay ? events(after: $0) : nil }
         outbox.push(
-            Frames.encode(views.welcome(info: info, role: role, viewerId: viewerId, presenterId: presenterId, missed: missed)))
+            published.welcomeFrames.frame(
+                views.welcome(info: info, role: role, viewerId: viewerId, presenterId: presenterId, missed: missed)))
         if role == .viewer {
             await presenceChanged()
             publishViewerList()
