@@ -147,7 +147,7 @@ extension LiveSession {
     /// hears it through the bus.
     func presenceChanged() async {
         let count = fanOut.members.viewerCount
-        fanOut.toHosts(.presence, Frames.encode(PresenceMessage(viewers: count)))
+        if fanOut.members.hasHost { fanOut.toHosts(.presence, Self.presenceFrame(viewers: count)) }
         await announcePresence()
     }
 }
@@ -167,4 +167,14 @@ extension EphemeralKey {
     static let presence = EphemeralKey("presence")
     static let viewerList = EphemeralKey("viewerList")
     static let roomPresence = EphemeralKey("roomPresence")
+}
+
+extension LiveSession {
+    /// `PresenceMessage`'s JSON, written by hand: it goes to the hosts on every arrival.
+    static func presenceFrame(viewers: Int) -> ByteBuffer {
+        var object = JSONObjectWriter(capacity: 40)
+        object.string("type", "presence")
+        object.int("viewers", viewers)
+        return object.finished()
+    }
 }
