@@ -64,15 +64,19 @@ extension SQLStore: NotesAndAttendanceStore {
         }
     }
 
-    /// Hellos that arrived together, in one transaction and in their order (newcomers are
-    /// numbered in the order they came). A failure fails them all: ``GroupCommit`` then writes
-    /// each alone.
+    /// Hellos that arrived together, in one transaction: their visits in one statement, then the
+    /// viewers in their order (newcomers are numbered in the order they came). A failure fails
+    /// them all: ``GroupCommit`` then writes each alone.
     func writeVisits(_ visits: [VisitWrite]) async throws -> [ViewerEntry?] {
         try await transaction { db in
+            let insert = db.insert(into: "attendance").columns("id", "session_id", "viewer_id", "joined_at")
+            for visit in visits {
+                insert.values(SQLBind(visit.id), SQLBind(visit.sessionId), SQLBind(visit.viewerId), SQLBind(visit.at))
+            }
+            try await insert.run()
             var stored: [ViewerEntry?] = []
             stored.reserveCapacity(visits.count)
             for visit in visits {
-                try await Self.insertVisit(visit.id, sessionId: visit.sessionId, viewerId: visit.viewerId, at: visit.at, on: db)
                 if let viewer = visit.viewer {
                     stored.append(try await Self.upsertViewer(viewer, sessionId: visit.sessionId, at: visit.at, on: db))
                 } else {
