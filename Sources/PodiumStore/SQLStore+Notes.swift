@@ -64,9 +64,9 @@ extension SQLStore: NotesAndAttendanceStore {
         }
     }
 
-    /// Hellos that arrived together, in one transaction: their visits in one statement, then the
-    /// viewers in their order (newcomers are numbered in the order they came). A failure fails
-    /// them all: ``GroupCommit`` then writes each alone.
+    /// Hellos that arrived together, in one transaction: their visits in one statement, then
+    /// their viewers (see ``storeViewers(_:sessionId:at:on:)``). A failure fails them all:
+    /// ``GroupCommit`` then writes each alone.
     func writeVisits(_ visits: [VisitWrite]) async throws -> [ViewerEntry?] {
         try await transaction { db in
             let insert = db.insert(into: "attendance").columns("id", "session_id", "viewer_id", "joined_at")
@@ -74,17 +74,65 @@ extension SQLStore: NotesAndAttendanceStore {
                 insert.values(SQLBind(visit.id), SQLBind(visit.sessionId), SQLBind(visit.viewerId), SQLBind(visit.at))
             }
             try await insert.run()
-            var stored: [ViewerEntry?] = []
-            stored.reserveCapacity(visits.count)
-            for visit in visits {
-                if let viewer = visit.viewer {
-                    stored.append(try await Self.upsertViewer(viewer, sessionId: visit.sessionId, at: visit.at, on: db))
-                } else {
-                    stored.append(nil)
-                }
+            var stored: [ViewerEntry?] = Array(repeating: nil, count: visits.count)
+            // Viewers by session (a group is of one session but for a server with several live).
+            let sessions = Dictionary(grouping: visits.indices.filter { visits[$0].viewer != nil }) { visits[$0].sessionId }
+            for (sessionId, indices) in sessions {
+                let entries = try await Self.storeViewers(
+                    indices.map { visits[$0].viewer! }, sessionId: sessionId, at: visits[indices[0]].at, on: db)
+                for (index, entry) in zip(indices, entries) { stored[index] = entry }
             }
             return stored
         }
+    }
+
+    /// Several viewers of one session as ``upsertViewer(_:sessionId:at:on:)`` stores each, in
+    /// four statements however many they are: SQLite parses every statement anew, and the upsert's
+    /// parse was the largest part of a hello's write. Those the store already has go through the
+    /// upsert one by one (their number kept, their name unless a new one is given); the new ones
+    /// take the next numbers in their order, in one `INSERT`, so numbers stay without gaps.
+    static func storeViewers(_ viewers: [ViewerEntry], sessionId: String, at date: Date, on db: any SQLDatabase)
+        async throws -> [ViewerEntry]
+    {
+        struct Known: Decodable {
+            let viewerId: String
+        }
+        struct Highest: Decodable {
+            let highest: Int
+        }
+        let known = try await db.select().column("viewer_id").from("session_viewers")
+            .where("session_id", .equal, sessionId).where("viewer_id", .in, viewers.map(\.id))
+            .all(decoding: Known.self, with: Self.decoding)
+        let knownIds = Set(known.map(\.viewerId))
+        var stored: [ViewerEntry] = []
+        stored.reserveCapacity(viewers.count)
+        var newcomers: [ViewerEntry] = []
+        if knownIds.count < viewers.count {
+            let highest =
+                try await db.raw(
+                    "SELECT COALESCE(MAX(number), 0) AS highest FROM session_viewers WHERE session_id = \(bind: sessionId)"
+                ).first(decoding: Highest.self)?.highest ?? 0
+            let insert = db.insert(into: "session_viewers").columns("session_id", "viewer_id", "number", "name", "first_seen")
+            var next = highest
+            var seen: Set<String> = knownIds
+            for viewer in viewers where seen.insert(viewer.id).inserted {
+                next += 1
+                newcomers.append(ViewerEntry(id: viewer.id, number: next, name: viewer.name))
+                insert.values(SQLBind(sessionId), SQLBind(viewer.id), SQLBind(next), SQLBind(viewer.name), SQLBind(date))
+            }
+            try await insert.run()
+        }
+        var numbered = Dictionary(newcomers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for viewer in viewers {
+            if let newcomer = numbered[viewer.id] {
+                stored.append(newcomer)
+                // The same viewer twice in one group (two tabs): the second is stored as known.
+                numbered[viewer.id] = nil
+            } else {
+                stored.append(try await upsertViewer(viewer, sessionId: sessionId, at: date, on: db))
+            }
+        }
+        return stored
     }
 
     private static func insertVisit(

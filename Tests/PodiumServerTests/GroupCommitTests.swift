@@ -121,6 +121,26 @@ struct GroupCommitTests {
             }
             #expect(try await store.viewers(sessionId: "s1").map(\.id) == ["v1", "v2", "v3", "v4", "v5", "v6"])
             #expect(try await store.attendance(sessionId: "s1").count == 7)
+            // Known viewers in a group keep their number (v3 takes a name, v4 keeps "Guest 4"
+            // when none is given), newcomers take the next ones without a gap, and one viewer
+            // twice (two tabs at once) is numbered once.
+            let renamed = SQLStore.VisitWrite(
+                id: "c3", sessionId: "s1", viewerId: "v3", viewer: ViewerEntry(id: "v3", number: 1, name: "Cy"),
+                at: StoreTests.t1)
+            let nameless = SQLStore.VisitWrite(
+                id: "c4", sessionId: "s1", viewerId: "v4", viewer: ViewerEntry(id: "v4", number: 1, name: nil),
+                at: StoreTests.t1)
+            let third = try await store.writeVisits([
+                Self.visit(7), renamed, Self.visit(9), nameless, Self.visit(9, id: "c9"), Self.visit(10),
+            ])
+            #expect(
+                third == [
+                    ViewerEntry(id: "v7", number: 7, name: nil), ViewerEntry(id: "v3", number: 3, name: "Cy"),
+                    ViewerEntry(id: "v9", number: 8, name: nil), ViewerEntry(id: "v4", number: 4, name: "Guest 4"),
+                    ViewerEntry(id: "v9", number: 8, name: nil), ViewerEntry(id: "v10", number: 9, name: "Guest 10"),
+                ])
+            #expect(try await store.viewers(sessionId: "s1").map(\.number) == Array(1...9))
+            #expect(try await store.attendance(sessionId: "s1").count == 13)
         }
     }
 
