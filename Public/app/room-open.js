@@ -5,10 +5,16 @@ import { api } from './api.js';
 import { errorText, loadAreas, t } from './i18n.js';
 import { el, icon, modalDialog } from './ui.js';
 
-// The library page has its own areas; this dialog's words are the rooms'.
-await loadAreas('rooms');
+// The library page has its own areas; this dialog's words are the rooms'. They load while the
+// page does, and the button answers at once: a click before they arrive waits for them (with
+// the listener added only after them, an early click did nothing).
+const roomWords = loadAreas('rooms');
 
-export function openRoomDialog() {
+export async function openRoomDialog() {
+  await roomWords;
+  // A second click while the words load, or while the dialog is open, opens no second one.
+  const open = document.getElementById('room-dialog');
+  if (open) return open;
   const title = el('input', {
     class: 'input',
     attrs: { type: 'text', id: 'room-title', maxlength: '200', autocomplete: 'off', placeholder: t('rooms.open.title-placeholder') },
