@@ -51,14 +51,12 @@ extension SQLStore: NotesAndAttendanceStore {
 
     func writeVisit(_ visit: VisitWrite) async throws -> ViewerEntry? {
         guard let viewer = visit.viewer else {
-            try await serial { db in
-                try await Self.insertVisit(visit.id, sessionId: visit.sessionId, viewerId: visit.viewerId, at: visit.at, on: db)
-            }
+            try await serial { db in try await Self.insertVisits([visit], on: db) }
             return nil
         }
         return try await retryingTakenNumbers {
             try await self.transaction { db in
-                try await Self.insertVisit(visit.id, sessionId: visit.sessionId, viewerId: visit.viewerId, at: visit.at, on: db)
+                try await Self.insertVisits([visit], on: db)
                 return try await Self.upsertViewer(viewer, sessionId: visit.sessionId, at: visit.at, on: db)
             }
         }
@@ -69,11 +67,7 @@ extension SQLStore: NotesAndAttendanceStore {
     /// ``GroupCommit`` then writes each alone.
     func writeVisits(_ visits: [VisitWrite]) async throws -> [ViewerEntry?] {
         try await transaction { db in
-            let insert = db.insert(into: "attendance").columns("id", "session_id", "viewer_id", "joined_at")
-            for visit in visits {
-                insert.values(SQLBind(visit.id), SQLBind(visit.sessionId), SQLBind(visit.viewerId), SQLBind(visit.at))
-            }
-            try await insert.run()
+            try await Self.insertVisits(visits, on: db)
             var stored: [ViewerEntry?] = Array(repeating: nil, count: visits.count)
             // Viewers by session (a group is of one session but for a server with several live).
             let sessions = Dictionary(grouping: visits.indices.filter { visits[$0].viewer != nil }) { visits[$0].sessionId }
@@ -104,9 +98,8 @@ extension SQLStore: NotesAndAttendanceStore {
             .where("session_id", .equal, sessionId).where("viewer_id", .in, viewers.map(\.id))
             .all(decoding: Known.self, with: Self.decoding)
         let knownIds = Set(known.map(\.viewerId))
-        var stored: [ViewerEntry] = []
-        stored.reserveCapacity(viewers.count)
-        var newcomers: [ViewerEntry] = []
+        // The new ones as numbered here, by id (each once, however many tabs it came with).
+        var numbered: [String: ViewerEntry] = [:]
         if knownIds.count < viewers.count {
             let highest =
                 try await db.raw(
@@ -117,12 +110,13 @@ extension SQLStore: NotesAndAttendanceStore {
             var seen: Set<String> = knownIds
             for viewer in viewers where seen.insert(viewer.id).inserted {
                 next += 1
-                newcomers.append(ViewerEntry(id: viewer.id, number: next, name: viewer.name))
+                numbered[viewer.id] = ViewerEntry(id: viewer.id, number: next, name: viewer.name)
                 insert.values(SQLBind(sessionId), SQLBind(viewer.id), SQLBind(next), SQLBind(viewer.name), SQLBind(date))
             }
             try await insert.run()
         }
-        var numbered = Dictionary(newcomers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var stored: [ViewerEntry] = []
+        stored.reserveCapacity(viewers.count)
         for viewer in viewers {
             if let newcomer = numbered[viewer.id] {
                 stored.append(newcomer)
@@ -135,11 +129,13 @@ extension SQLStore: NotesAndAttendanceStore {
         return stored
     }
 
-    private static func insertVisit(
-        _ id: String, sessionId: String, viewerId: String, at date: Date, on db: any SQLDatabase
-    ) async throws {
-        try await db.insert(into: "attendance").columns("id", "session_id", "viewer_id", "joined_at")
-            .values(SQLBind(id), SQLBind(sessionId), SQLBind(viewerId), SQLBind(date)).run()
+    /// The visits' rows, in one statement.
+    private static func insertVisits(_ visits: [VisitWrite], on db: any SQLDatabase) async throws {
+        let insert = db.insert(into: "attendance").columns("id", "session_id", "viewer_id", "joined_at")
+        for visit in visits {
+            insert.values(SQLBind(visit.id), SQLBind(visit.sessionId), SQLBind(visit.viewerId), SQLBind(visit.at))
+        }
+        try await insert.run()
     }
 
     public func attendanceEnded(id: String, at date: Date) async throws {

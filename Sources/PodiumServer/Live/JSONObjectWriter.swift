@@ -47,23 +47,19 @@ struct JSONObjectWriter {
     /// An array: `[]` when empty, else encoded by `JSONEncoder`. False if it cannot be encoded.
     mutating func array<Element: Encodable>(_ name: StaticString, _ value: [Element]?) -> Bool {
         guard let value else { return true }
-        guard !value.isEmpty else {
-            key(name)
-            buffer.writeStaticString("[]")
-            return true
-        }
-        return encoded(name, value)
+        return value.isEmpty ? literal(name, "[]") : encoded(name, value)
     }
 
     /// An object keyed by strings: `{}` when empty, else encoded by `JSONEncoder`.
     mutating func dictionary<Value: Encodable>(_ name: StaticString, _ value: [String: Value]?) -> Bool {
         guard let value else { return true }
-        guard !value.isEmpty else {
-            key(name)
-            buffer.writeStaticString("{}")
-            return true
-        }
-        return encoded(name, value)
+        return value.isEmpty ? literal(name, "{}") : encoded(name, value)
+    }
+
+    private mutating func literal(_ name: StaticString, _ json: StaticString) -> Bool {
+        key(name)
+        buffer.writeStaticString(json)
+        return true
     }
 
     /// Any value, encoded by `JSONEncoder`. False if it cannot be encoded.
