@@ -273,7 +273,8 @@ private func assembleApplication(
         heartbeat: Outbox.Heartbeat(
             interval: TimeAmount(configuration.livePingInterval), silenceLimit: TimeAmount(configuration.liveSilenceLimit)),
         messageRate: configuration.socketMessageRate, helloTimeout: TimeAmount(configuration.liveHelloTimeout),
-        hellos: Admission(limit: configuration.helloConcurrency, patience: TimeAmount(configuration.helloPatience)), now: now)
+        hellos: Admission(limit: configuration.helloConcurrency, patience: TimeAmount(configuration.helloPatience)), now: now,
+        logger: logger)
     // The sockets: the routes decide (origin, session code) and accept the upgrade; the
     // sockets then run on their own handlers (see PodiumServerChannel).
     let origins = OriginCheck(publicURL: configuration.publicURL)
@@ -288,7 +289,8 @@ private func assembleApplication(
         hub: storyboards, store: store, accounts: accounts, outboxLimit: configuration.outboxLimit,
         heartbeat: Outbox.Heartbeat(
             interval: TimeAmount(configuration.livePingInterval), silenceLimit: TimeAmount(configuration.liveSilenceLimit)),
-        helloTimeout: TimeAmount(configuration.liveHelloTimeout), messageRate: configuration.socketMessageRate, now: now)
+        helloTimeout: TimeAmount(configuration.liveHelloTimeout), messageRate: configuration.socketMessageRate, now: now,
+        logger: logger)
     router.get("/api/v1/storyboards/:id/live") { request, context -> Response in
         try origins.verifyUpgrade(request)
         context.socketUpgrade.accept(
@@ -297,7 +299,7 @@ private func assembleApplication(
     }
     router.get("/api/v1/lobby") { request, context -> Response in
         try origins.verifyUpgrade(request)
-        context.socketUpgrade.accept(Lobby.accept(hub: hub, context: context))
+        context.socketUpgrade.accept(Lobby.accept(hub: hub, context: context, logger: logger))
         return Response(status: .ok)
     }
 

@@ -13,7 +13,9 @@ import Synchronization
 ///
 /// Every outgoing frame goes through the socket's ``Outbox`` and leaves from the event loop, so
 /// welcome, events, acks and errors leave in the order they were queued.
-struct LiveConnection {
+///
+/// A class, made once: every socket refers to it (as a struct, each kept a 200-byte copy).
+final class LiveConnection: Sendable {
     static let maxMessageBytes = 64 * 1024
 
     let hub: LiveHub
@@ -33,6 +35,27 @@ struct LiveConnection {
     /// How many hellos run at once; the others wait their turn.
     let hellos: Admission
     let now: @Sendable () -> Date
+    /// The server's logger, which every socket shares (see ``SocketLog``).
+    let logger: Logger
+
+    init(
+        hub: LiveHub, accounts: Accounts, videos: any StageVideos, passcodesPerClient: Backoff, passcodesPerSession: Backoff,
+        outboxLimit: Int, heartbeat: Outbox.Heartbeat, messageRate: Double, helloTimeout: TimeAmount, hellos: Admission,
+        now: @escaping @Sendable () -> Date, logger: Logger
+    ) {
+        self.hub = hub
+        self.accounts = accounts
+        self.videos = videos
+        self.passcodesPerClient = passcodesPerClient
+        self.passcodesPerSession = passcodesPerSession
+        self.outboxLimit = outboxLimit
+        self.heartbeat = heartbeat
+        self.messageRate = messageRate
+        self.helloTimeout = helloTimeout
+        self.hellos = hellos
+        self.now = now
+        self.logger = logger
+    }
 
     struct Joined {
         let session: LiveSession
@@ -57,13 +80,20 @@ struct LiveConnection {
         return "p" + digest.prefix(6).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Who opened a socket, as the upgrade request's middleware found them.
-    struct Requester: Sendable {
+    /// Who opened a socket, as the upgrade request's middleware found them. A class: a socket
+    /// keeps a reference, not the user record's room, which a viewer does not use.
+    final class Requester: Sendable {
         let user: UserRecord?
         /// From the `podium_viewer` cookie, when the browser sent one.
         let viewerId: String?
         /// The client's address (or the one a trusted proxy forwarded).
         let clientKey: String
+
+        init(user: UserRecord?, viewerId: String?, clientKey: String) {
+            self.user = user
+            self.viewerId = viewerId
+            self.clientKey = clientKey
+        }
 
         /// Whose wrong passcodes these are: the anonymous viewer identity (so a hall behind one
         /// address is many people); a client without one counts by its address, all such
@@ -75,16 +105,16 @@ struct LiveConnection {
     /// socket's handlers go on the channel and the client has ``helloTimeout`` to say hello.
     func accept(code: String, context: AppRequestContext) -> SocketUpgrade.Install {
         let requester = Requester(user: context.user, viewerId: context.viewerId, clientKey: context.clientKey)
-        let logger = context.logger
+        let log = SocketLog(shared: logger, request: context.logger)
         return { channel in
-            let socket = LiveSocket(connection: self, code: code, requester: requester, channel: channel, logger: logger)
+            let socket = LiveSocket(connection: self, code: code, requester: requester, channel: channel, log: log)
             try SocketHandler.install(on: channel, endpoint: socket, maxMessageBytes: Self.maxMessageBytes)
         }
     }
 
     /// Authenticates and joins, or queues the error and closes.
     func hello(
-        _ message: ClientMessage, code: String, requester: Requester, outbox: Outbox, logger: Logger
+        _ message: ClientMessage, code: String, requester: Requester, outbox: Outbox, log: SocketLog
     ) async -> Joined? {
         func refuse(_ error: SessionError, retryAfter wait: TimeInterval = 0) -> Joined? {
             outbox.push(Frames.encode(ErrorMessage(error, retryAfter: wait > 0 ? Int(wait.rounded(.up)) : nil)))
@@ -105,7 +135,7 @@ struct LiveConnection {
             }
             session = found
         } catch {
-            logger.error("could not load session \(code): \(error)")
+            log.logger.error("could not load session \(code): \(error)")
             return refuse(.unavailable)
         }
         let record = session.record
@@ -115,7 +145,7 @@ struct LiveConnection {
                 user = try await accounts.user(token: token)
             } catch {
                 // The store failed, not the client: say so instead of "not signed in".
-                logger.error("could not check a token for session \(code): \(error)")
+                log.logger.error("could not check a token for session \(code): \(error)")
                 return refuse(.unavailable)
             }
         }
@@ -149,7 +179,7 @@ struct LiveConnection {
                     matches = try await accounts.verify(passcode, against: hash)
                 } catch {
                     // The hash check itself failed: not a wrong guess, so not counted as one.
-                    logger.error("could not check a passcode for session \(code): \(error)")
+                    log.logger.error("could not check a passcode for session \(code): \(error)")
                     return refuse(.unavailable)
                 }
                 guard matches else {
@@ -182,7 +212,7 @@ struct LiveConnection {
             isProjector: hello.projector && hello.role == .viewer && record.isRoom && isOwner)
     }
 
-    func handle(_ message: ClientMessage, joined: Joined, outbox: Outbox, logger: Logger) async {
+    func handle(_ message: ClientMessage, joined: Joined, outbox: Outbox, log: SocketLog) async {
         switch message {
         case .hello:
             outbox.push(Frames.encode(ErrorMessage(.badMessage("hello was already sent on this socket."))))
@@ -192,7 +222,7 @@ struct LiveConnection {
                     // Only someone who drives the stage has a video looked up; the session checks
                     // again when it decides.
                     try await joined.session.state.mayDriveStage(joined.role, presenterId: joined.presenterId)
-                    command = .showVideo(try await readyVideo(named.id, for: joined.session, logger: logger))
+                    command = .showVideo(try await readyVideo(named.id, for: joined.session, log: log))
                 }
                 let seq = try await joined.session.perform(command, id: id, actor: joined.actor)
                 outbox.push(Frames.encode(Ack(id: id, seq: seq)))
@@ -223,19 +253,19 @@ struct LiveConnection {
                 outbox.push(Frames.encode(ErrorMessage(.forbidden)))
                 return
             }
-            await joined.session.projectorBuffering(buffering, logger: logger)
+            await joined.session.projectorBuffering(buffering, logger: log.logger)
         }
     }
 
     /// The video a client named, as the library knows it: ready, and the session's owner's.
-    private func readyVideo(_ id: String, for session: LiveSession, logger: Logger) async throws(SessionError)
+    private func readyVideo(_ id: String, for session: LiveSession, log: SocketLog) async throws(SessionError)
         -> VideoOnStage
     {
         let found: VideoOnStage?
         do {
             found = try await videos.readyVideo(id: id, ownedBy: session.record.presenterId, session: session.record.id)
         } catch {
-            logger.error("could not look video \(id) up: \(error)")
+            log.logger.error("could not look video \(id) up: \(error)")
             throw .unavailable
         }
         guard let found else { throw .videoNotFound }

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import PodiumCore
+import Synchronization
 
 /// One live socket: hello within ``LiveConnection/helloTimeout``, then commands, until the
 /// client leaves. Its messages come one at a time, in order, from its ``SocketInbox``; between
@@ -20,35 +20,34 @@ final class LiveSocket: SocketEndpoint {
     private let connection: LiveConnection
     private let code: String
     private let requester: LiveConnection.Requester
-    private let logger: Logger
+    private let log: SocketLog
     /// Only the inbox's task changes it, one message at a time; the lock is for the hello
-    /// deadline, which reads it from the loop.
-    private let state: NIOLockedValueBox<State>
+    /// deadline, which reads it from the loop. (Kept in the socket's own allocation: a
+    /// `NIOLockedValueBox` would be one more object per idle socket.)
+    private let state: Mutex<State>
 
     init(
-        connection: LiveConnection, code: String, requester: LiveConnection.Requester, channel: any Channel, logger: Logger
+        connection: LiveConnection, code: String, requester: LiveConnection.Requester, channel: any Channel, log: SocketLog
     ) {
         self.connection = connection
         self.code = code
         self.requester = requester
-        self.logger = logger
-        let outbox = Outbox(
-            limit: connection.outboxLimit, channel: channel, logger: logger, heartbeat: connection.heartbeat)
+        self.log = log
+        let outbox = Outbox(limit: connection.outboxLimit, channel: channel, log: log, heartbeat: connection.heartbeat)
         self.outbox = outbox
-        let state = NIOLockedValueBox(
+        self.state = Mutex(
             State(budget: TokenBucket(rate: connection.messageRate, burst: connection.messageRate * 2, now: connection.now())))
-        self.state = state
         // Cancelled on the loop as the first message arrives (``firstMessageArrived()``), which
         // is also where this runs: if it runs, the client has said nothing.
         let deadline = outbox.scheduleTask(in: connection.helloTimeout) {
             outbox.push(Frames.encode(ErrorMessage(.helloRequired)))
             outbox.close(.finished)
         }
-        state.withLockedValue { $0.helloDeadline = deadline }
+        state.withLock { $0.helloDeadline = deadline }
     }
 
     private func cancelHelloDeadline() {
-        state.withLockedValue { $0.helloDeadline.take() }?.cancel()
+        state.withLock { $0.helloDeadline.take() }?.cancel()
     }
 
     /// Hellos take turns (see ``Admission``); the socket's later messages do not wait.
@@ -68,11 +67,11 @@ final class LiveSocket: SocketEndpoint {
             message = try JSONDecoder().decode(ClientMessage.self, from: Data(text.utf8))
         } catch {
             outbox.push(Frames.encode(ErrorMessage(.badMessage(LiveConnection.describe(error)))))
-            if state.withLockedValue({ $0.joined == nil }) { outbox.close(.finished) }
+            if state.withLock({ $0.joined == nil }) { outbox.close(.finished) }
             return
         }
         let now = connection.now()
-        let (joined, allowed) = state.withLockedValue { state in
+        let (joined, allowed) = state.withLock { state in
             (state.joined, state.joined == nil || state.budget.take(now: now))
         }
         if let joined {
@@ -80,11 +79,11 @@ final class LiveSocket: SocketEndpoint {
                 outbox.push(Frames.encode(ErrorMessage(id: message.commandID, .rateLimited)))
                 return
             }
-            await connection.handle(message, joined: joined, outbox: outbox, logger: logger)
+            await connection.handle(message, joined: joined, outbox: outbox, log: log)
         } else if let joined = await connection.hello(
-            message, code: code, requester: requester, outbox: outbox, logger: logger)
+            message, code: code, requester: requester, outbox: outbox, log: log)
         {
-            state.withLockedValue { $0.joined = joined }
+            state.withLock { $0.joined = joined }
         }
     }
 
@@ -94,6 +93,6 @@ final class LiveSocket: SocketEndpoint {
 
     func ended() async {
         cancelHelloDeadline()
-        if let joined = state.withLockedValue({ $0.joined }) { await joined.session.leave(joined.memberID) }
+        if let joined = state.withLock({ $0.joined }) { await joined.session.leave(joined.memberID) }
     }
 }

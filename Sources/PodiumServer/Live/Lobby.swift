@@ -11,10 +11,11 @@ final class Lobby: SocketEndpoint {
     private let hub: LiveHub
 
     /// Accepts the upgrade of `/lobby`.
-    static func accept(hub: LiveHub, context: AppRequestContext) -> SocketUpgrade.Install {
-        let logger = context.logger
+    /// - Parameter logger: the server's logger, which every socket shares (see ``SocketLog``).
+    static func accept(hub: LiveHub, context: AppRequestContext, logger: Logger) -> SocketUpgrade.Install {
+        let log = SocketLog(shared: logger, request: context.logger)
         return { channel in
-            let lobby = Lobby(hub: hub, outbox: Outbox(limit: 16, channel: channel, logger: logger))
+            let lobby = Lobby(hub: hub, outbox: Outbox(limit: 16, channel: channel, log: log))
             try SocketHandler.install(on: channel, endpoint: lobby, maxMessageBytes: maxMessageBytes)
         }
     }

@@ -119,9 +119,10 @@ final class Outbox: Sendable {
         /// Frames for this socket alone that must wait for broadcasts queued before them, by
         /// their place in the loop's pass (see ``LoopBatch``).
         var stash: [(index: Int, delivery: Delivery)] = []
-        /// When the client last sent anything.
-        var lastRead = NIODeadline.now()
-        var heartbeat: RepeatedTask?
+        /// When the client last sent anything, by the loop's clock (set as the socket attaches).
+        var lastRead = NIODeadline.uptimeNanoseconds(0)
+        /// Its place among the loop's heartbeats, from attaching until the channel closes.
+        var heartbeatSlot: Int?
 
         var isQueueing: Bool { !durable.isEmpty || hasEphemeral }
 
@@ -142,7 +143,7 @@ final class Outbox: Sendable {
 
     /// How often an idle socket is checked and pinged if the client has been quiet, and after how
     /// long without a word (not even a pong) the client is taken for gone.
-    struct Heartbeat: Sendable {
+    struct Heartbeat: Sendable, Hashable {
         var interval = TimeAmount.seconds(25)
         var silenceLimit = TimeAmount.seconds(75)
     }
@@ -162,15 +163,16 @@ final class Outbox: Sendable {
     private let closing = Atomic<Bool>(false)
     private let onLoop: NIOLoopBoundBox<LoopState>
 
-    private let logger: Logger?
-    private let heartbeat: Heartbeat
+    private let log: SocketLog?
+    /// The loop's keep-alive, which visits this socket every interval.
+    private let heartbeats: LoopHeartbeats
 
-    /// - Parameter logger: where a cut-off is reported.
-    init(limit: Int, channel: any Channel, logger: Logger? = nil, heartbeat: Heartbeat = Heartbeat()) {
+    /// - Parameter log: where a cut-off is reported.
+    init(limit: Int, channel: any Channel, log: SocketLog? = nil, heartbeat: Heartbeat = Heartbeat()) {
         self.limit = limit
-        self.heartbeat = heartbeat
+        self.heartbeats = LoopHeartbeats.of(channel.eventLoop, heartbeat)
         self.channel = channel
-        self.logger = logger
+        self.log = log
         self.loop = channel.eventLoop
         self.batch = LoopBatch.of(channel.eventLoop)
         self.onLoop = .makeBoxSendingValue(LoopState(), eventLoop: channel.eventLoop)
@@ -181,14 +183,13 @@ final class Outbox: Sendable {
     private func attach(_ state: LoopState) {
         guard !state.attached else { return }
         state.attached = true
-        // A client that left at once: its close ran first, and a heartbeat started now would
-        // never be cancelled.
+        // A client that left at once: its close ran first, and a socket added to the loop's
+        // heartbeats now would never leave them.
         guard state.closed != .clientGone else { return }
         _ = channel.setOption(ChannelOptions.writeBufferWaterMark, value: Self.waterMark)
         state.encoder = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
-        state.heartbeat = loop.scheduleRepeatedTask(initialDelay: heartbeat.interval, delay: heartbeat.interval) {
-            [self] _ in heartbeatOnLoop()
-        }
+        state.lastRead = loop.now
+        state.heartbeatSlot = heartbeats.add(self)
     }
 
     /// Queues a durable frame. A socket that falls `limit` frames behind is cut off.
@@ -324,7 +325,7 @@ final class Outbox: Sendable {
 
     /// The client sent something: it is alive. On the loop.
     func readObserved() {
-        onLoop.value.lastRead = .now()
+        onLoop.value.lastRead = loop.now
     }
 
     /// The socket can take more again: writes what waited, in order, and flushes once. On the loop.
@@ -348,7 +349,7 @@ final class Outbox: Sendable {
     private func cutOff(_ state: LoopState) {
         closing.store(true, ordering: .releasing)
         state.closed = .tooSlow
-        logger?.notice(
+        log?.logger.notice(
             "live socket \(channel.remoteAddress?.description ?? "?") fell \(limit) frames behind: cut off, it resumes by lastSeq"
         )
         finishOnLoop(state)
@@ -410,22 +411,31 @@ final class Outbox: Sendable {
         state.ephemeral = []
         state.hasEphemeral = false
         state.stash = []
-        state.heartbeat?.cancel()
-        state.heartbeat = nil
+        if let slot = state.heartbeatSlot {
+            heartbeats.remove(slot)
+            state.heartbeatSlot = nil
+        }
         state.encoder = nil
     }
 
     var isClosed: Bool { closing.load(ordering: .acquiring) }
 
-    /// Every heartbeat: a client silent for too long is gone; a quiet one is pinged (browsers
-    /// answer by themselves), which also keeps NAT and proxy mappings alive.
-    private func heartbeatOnLoop() {
+    /// This socket's place among its loop's heartbeats: moved by ``LoopHeartbeats`` when another
+    /// socket leaves. On the loop only.
+    var heartbeatSlot: Int? {
+        get { onLoop.value.heartbeatSlot }
+        set { onLoop.value.heartbeatSlot = newValue }
+    }
+
+    /// Every heartbeat (``LoopHeartbeats``): a client silent for too long is gone; a quiet one is
+    /// pinged (browsers answer by themselves), which also keeps NAT and proxy mappings alive.
+    func heartbeatOnLoop() {
         let state = onLoop.value
         guard state.closed == nil else { return }
-        let silent = NIODeadline.now() - state.lastRead
-        if silent > heartbeat.silenceLimit {
+        let silent = loop.now - state.lastRead
+        if silent > heartbeats.heartbeat.silenceLimit {
             channel.close(promise: nil)
-        } else if silent >= heartbeat.interval {
+        } else if silent >= heartbeats.heartbeat.interval {
             write(Frames.pingWire, with: state.encoder)
             flushChannel(state)
         }

@@ -5,7 +5,8 @@ import Synchronization
 
 /// What a socket does with its client: called one message at a time, in the order they came,
 /// from a short task (see ``SocketInbox``).
-protocol SocketEndpoint: Sendable {
+/// A class: the handler and the inbox each keep one, a reference rather than a 40-byte existential.
+protocol SocketEndpoint: AnyObject, Sendable {
     var outbox: Outbox { get }
     /// Once, first: the socket is open.
     func opened() async

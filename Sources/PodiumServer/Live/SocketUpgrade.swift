@@ -101,10 +101,13 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             // which has no timeout of its own: one that sends nothing, or trickles its headers,
             // would hold its descriptor for ever. Whichever way the head goes (an upgrade or
             // not), the deadline is cancelled there.
-            let headDeadline = http1.idleTimeout.map { timeout in
-                channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
-            }
-            channel.closeFuture.whenComplete { _ in headDeadline?.cancel() }
+            // The deadline is let go as the head arrives: a socket lives for hours, and the
+            // close callback below (for a connection that goes before its head) stays with it.
+            let headDeadline = NIOLoopBoundBox(
+                http1.idleTimeout.map { timeout in
+                    channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+                }, eventLoop: channel.eventLoop)
+            channel.closeFuture.whenComplete { _ in headDeadline.value.take()?.cancel() }
             let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let accepted = Mutex<SocketUpgrade.Install?>(nil)
             // Set by `shouldUpgrade` before NIO calls `notUpgradingCompletionHandler`.
@@ -115,7 +118,7 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                 // ``SocketHandler`` answers the decoder's errors, with a reason in the close frame.
                 enableAutomaticErrorHandling: false,
                 shouldUpgrade: { channel, head in
-                    headDeadline?.cancel()
+                    headDeadline.value.take()?.cancel()
                     upgradeAttempted.value = true
                     let promise = channel.eventLoop.makePromise(of: HTTPHeaders?.self)
                     promise.completeWithTask {
@@ -143,7 +146,7 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             let notUpgrading = NIOTypedHTTPServerUpgradeConfiguration(
                 upgraders: [upgrader],
                 notUpgradingCompletionHandler: { channel in
-                    headDeadline?.cancel()
+                    headDeadline.value.take()?.cancel()
                     return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
                         try channel.pipeline.syncOperations.addHandlers(http1.additionalChannelHandlers())

@@ -23,6 +23,8 @@ final class StoryboardSocket: SocketEndpoint {
         /// Messages per second an editor may send (strokes in progress and cursors included).
         let messageRate: Double
         let now: @Sendable () -> Date
+        /// The server's logger, which every socket shares (see ``SocketLog``).
+        let logger: Logger
     }
 
     private struct Joined {
@@ -40,28 +42,28 @@ final class StoryboardSocket: SocketEndpoint {
     let outbox: Outbox
     private let storyboardID: String
     private let context: Context
-    private let logger: Logger
+    private let log: SocketLog
     private let state: NIOLockedValueBox<State>
     /// The user the upgrade request was signed in as, for a hello without a token.
     private let signedIn: UserRecord?
 
     static func accept(storyboard id: String, context: Context, request: AppRequestContext) -> SocketUpgrade.Install {
-        let logger = request.logger
+        let log = SocketLog(shared: context.logger, request: request.logger)
         // Who the upgrade's cookie (or bearer token) says is signed in: a browser's hello has no
         // token to give (see ``StoryboardClientMessage/hello(token:)``). The origin was checked.
         let signedIn = request.user
         return { channel in
-            let socket = StoryboardSocket(id: id, context: context, channel: channel, logger: logger, signedIn: signedIn)
+            let socket = StoryboardSocket(id: id, context: context, channel: channel, log: log, signedIn: signedIn)
             try SocketHandler.install(on: channel, endpoint: socket, maxMessageBytes: maxMessageBytes)
         }
     }
 
-    private init(id: String, context: Context, channel: any Channel, logger: Logger, signedIn: UserRecord?) {
+    private init(id: String, context: Context, channel: any Channel, log: SocketLog, signedIn: UserRecord?) {
         self.storyboardID = id
         self.signedIn = signedIn
         self.context = context
-        self.logger = logger
-        let outbox = Outbox(limit: context.outboxLimit, channel: channel, logger: logger, heartbeat: context.heartbeat)
+        self.log = log
+        let outbox = Outbox(limit: context.outboxLimit, channel: channel, log: log, heartbeat: context.heartbeat)
         self.outbox = outbox
         let state = NIOLockedValueBox(
             State(budget: TokenBucket(rate: context.messageRate, burst: context.messageRate * 2, now: context.now())))
@@ -155,7 +157,7 @@ final class StoryboardSocket: SocketEndpoint {
             }
             state.withLockedValue { $0.joined = Joined(desk: desk, editor: editor, user: user) }
         } catch {
-            logger.error("storyboard \(storyboardID): hello failed: \(error)")
+            log.logger.error("storyboard \(storyboardID): hello failed: \(error)")
             refuse(StoryboardErrorMessage(.unavailable))
         }
     }
