@@ -42,6 +42,8 @@ let package = Package(
             name: "PodiumStore",
             dependencies: [
                 "PodiumCore",
+                // Its tools (pg_dump, pg_restore) run as PodiumMedia's other tools do (ChildProcess).
+                "PodiumMedia",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -104,6 +106,7 @@ let package = Package(
         .executableTarget(
             name: "podium-load",
             dependencies: [
+                "PodiumMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NIOCore
 import NIOPosix
+import PodiumMedia
 import Synchronization
 
 /// `podium-load`: opens N viewer sockets to one live channel, publishes page and pointer events
@@ -179,13 +180,12 @@ struct LiveLoad: AsyncParsableCommand {
 /// `--before-publishing` and `--after-publishing`: a shell command, waited for.
 enum Hook {
     static func run(_ command: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
+        // Not Foundation's `Process`: with 10,000 sockets open it can crash (see ChildProcess).
+        let process = ChildProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", command])
         try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw LoadError("the hook `\(command)` failed with status \(process.terminationStatus)")
+        let termination = process.waitUntilExit()
+        guard termination == .exit(0) else {
+            throw LoadError("the hook `\(command)` failed: \(termination)")
         }
     }
 }

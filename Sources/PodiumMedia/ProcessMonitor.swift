@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// Waiting for both the exit and the ends of file matters: output written just before exiting would be
 /// lost otherwise. Every mutable field lives in one `Mutex`, and what feeds it (a reader thread per pipe,
-/// Foundation's termination handler) runs on threads of its own, never on the Swift concurrency pool, so
+/// ``ChildProcess``'s exit handler) runs on threads of its own, never on the Swift concurrency pool, so
 /// no cooperative thread ever blocks in `read(2)` or `waitpid(2)`.
 ///
 /// The pipes are read with plain blocking `read(2)` on a thread each (``PipeReader`` says why not
@@ -51,7 +51,7 @@ final class ProcessMonitor: Sendable {
         state.withLock { $0.pid = pid }
     }
 
-    /// Records the exit reported by Foundation's termination handler.
+    /// Records the exit reported by ``ChildProcess``'s exit handler.
     func exited(status: Int32, bySignal: Bool) {
         finish { $0.exit = (status, bySignal) }
     }
@@ -73,10 +73,10 @@ final class ProcessMonitor: Sendable {
 
     /// Sends SIGKILL to the process group if the process has not exited yet.
     ///
-    /// Foundation's `Process` starts every child in its own process group, so killing the group also
+    /// ``ChildProcess`` starts every child in its own process group, so killing the group also
     /// takes down anything the tool spawned. The exit check and the kill happen under the lock that
     /// ``exited(status:bySignal:)`` takes, which keeps the window for pid reuse to the instant between
-    /// Foundation's `waitpid` and its termination handler.
+    /// the child's `waitpid` and its exit handler.
     /// - Parameter timedOut: marks the result as timed out.
     func kill(timedOut: Bool) {
         state.withLock { state in

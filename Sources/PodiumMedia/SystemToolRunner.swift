@@ -1,12 +1,12 @@
 import Foundation
 
-/// Runs tools as local subprocesses with Foundation's `Process`, under `prlimit`.
+/// Runs tools as local subprocesses (``ChildProcess``), under `prlimit`.
 ///
 /// `prlimit --as=… --fsize=… -- tool …` sets the address-space and file-size limits and then execs the
 /// tool, so the limits apply to the tool itself and the pid we hold is the tool's. A watchdog task kills
 /// the process group with SIGKILL at the deadline; cancelling the calling task kills it too. Output is
 /// drained concurrently from both pipes, so a tool that fills one pipe while we wait on the other cannot
-/// deadlock, and Foundation reaps the child, so none is left a zombie.
+/// deadlock, and the child is reaped as it exits, so none is left a zombie.
 ///
 /// The struct has no stored state; each run keeps its own state in a ``ProcessMonitor``.
 public struct SystemToolRunner: ToolRunner {
@@ -30,23 +30,17 @@ public struct SystemToolRunner: ToolRunner {
         let prlimit = try Self.locate("prlimit")
         try Task.checkCancellation()
 
-        let process = Process()
-        process.executableURL = prlimit
-        process.arguments =
-            ["--as=\(max(1, limits.memoryBytes))", "--fsize=\(max(1, limits.maxOutputBytes))", "--", executable.path]
-            + arguments
-        process.standardInput = FileHandle.nullDevice
         let stdout = Pipe()
         let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
+        let process = ChildProcess(
+            prlimit,
+            arguments: ["--as=\(max(1, limits.memoryBytes))", "--fsize=\(max(1, limits.maxOutputBytes))", "--", executable.path]
+                + arguments,
+            standardInput: .null, standardOutput: .pipe(stdout), standardError: .pipe(stderr))
 
         let monitor = ProcessMonitor(stdoutLimit: limits.maxCapturedOutput, onStdout: streaming)
-        process.terminationHandler = { process in
-            monitor.exited(status: process.terminationStatus, bySignal: process.terminationReason == .uncaughtSignal)
-        }
         do {
-            try process.run()
+            try process.run { monitor.exited(status: $0.status, bySignal: $0.isSignal) }
         } catch {
             // The file was found but could not be started (permissions, wrong architecture, ...).
             throw IngestError.toolMissing(tool: tool)
@@ -69,8 +63,8 @@ public struct SystemToolRunner: ToolRunner {
         } onCancel: {
             monitor.kill(timedOut: false)
         }
-        // Keep the Process and its pipes alive until both pipes are drained, whatever Foundation retains.
-        withExtendedLifetime(process) {}
+        // Keep the pipes alive until both are drained.
+        withExtendedLifetime((stdout, stderr)) {}
         try Task.checkCancellation()
         return monitor.result()
     }

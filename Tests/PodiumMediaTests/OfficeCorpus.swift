@@ -54,14 +54,10 @@ enum OfficeCorpus {
     /// Runs a program to its end (off the cooperative pool: this is a detached task's thread).
     @discardableResult
     static func run(_ program: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let process = ChildProcess(
+            URL(fileURLWithPath: program), arguments: arguments, standardOutput: .null, standardError: .null)
         try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.waitUntilExit().status
     }
 
     /// A ZIP whose `ppt/presentation.xml` expands from about `megabytes / 1000` to `megabytes`.

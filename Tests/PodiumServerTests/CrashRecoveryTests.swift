@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import PodiumClient
+import PodiumMedia
 import Testing
 
 /// The real binary killed with SIGKILL mid-session, and stopped with SIGTERM.
@@ -40,7 +41,7 @@ struct CrashRecoveryTests {
         }
         // Viewer 1 saw everything; viewer 2 will reconnect having seen only seq 1.
         first.kill(SIGKILL)
-        try await first.waitUntilExit()
+        await first.waitUntilExit()
 
         let second = ServerProcess(dataDirectory: directory)
         try await second.start()
@@ -105,7 +106,7 @@ struct CrashRecoveryTests {
         // before the crash and its retry must not count again.
         #expect(try await viewers[0].next(ofType: "ack")?["id"] as? String == "a0")
         first.kill(SIGKILL)
-        try await first.waitUntilExit()
+        await first.waitUntilExit()
 
         let second = ServerProcess(dataDirectory: directory)
         try await second.start()
@@ -155,9 +156,8 @@ struct CrashRecoveryTests {
                 #expect(answer["type"] as? String == "reconnect")
             }
         }
-        try await server.waitUntilExit()
-        #expect(server.process.terminationReason == .exit)
-        #expect(server.process.terminationStatus == 0)
+        await server.waitUntilExit()
+        #expect(server.process?.termination == .exit(0))
 
         // The next start finds the deck still to do (not failed) and finishes it; the session is live.
         let next = ServerProcess(dataDirectory: directory)
@@ -175,13 +175,13 @@ struct CrashRecoveryTests {
     /// The demo deck `times` times over, with qpdf (as the server itself uses it).
     static func repeatDemoDeck(times: Int, into output: URL) async throws {
         try await blocking {
-            let qpdf = Process()
-            qpdf.executableURL = URL(fileURLWithPath: "/usr/bin/qpdf")
-            qpdf.arguments =
-                ["--empty", "--pages"] + Array(repeating: TestServer.demoDeck.path, count: times) + ["--", output.path]
+            let qpdf = ChildProcess(
+                URL(fileURLWithPath: "/usr/bin/qpdf"),
+                arguments: ["--empty", "--pages"] + Array(repeating: TestServer.demoDeck.path, count: times) + [
+                    "--", output.path,
+                ])
             try qpdf.run()
-            qpdf.waitUntilExit()
-            guard qpdf.terminationStatus == 0 else { throw ServerProcess.Failure("qpdf could not build the test deck") }
+            guard qpdf.waitUntilExit() == .exit(0) else { throw ServerProcess.Failure("qpdf could not build the test deck") }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumMedia
 import Testing
 
 @testable import PodiumClient
@@ -35,12 +36,9 @@ struct DiscoveryTests {
         defer { try? FileManager.default.removeItem(at: log) }
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
-        let process = Process()
-        process.executableURL = sandboxScript
-        process.arguments = [command, directory.path]
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
+        let process = ChildProcess(
+            sandboxScript, arguments: [command, directory.path], standardInput: .null, standardOutput: .file(output),
+            standardError: .file(output))
         try process.run()
         for _ in 0..<300 {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -113,7 +111,7 @@ struct DiscoveryTests {
             #expect(counted?.liveSessions == 1)
 
             server.kill(SIGTERM)
-            try await server.waitUntilExit()
+            await server.waitUntilExit()
             // Withdrawn when the server stops.
             #expect(try await Self.find(name, attempts: 1) == nil)
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import PodiumMedia
 import Testing
 
 @testable import PodiumServer
@@ -80,11 +81,9 @@ struct InkTests {
     /// Runs a tool to its end on a thread of its own, not one of the pool's (see `blocking`).
     static func run(_ tool: String, _ arguments: [String]) async throws -> String {
         try await blocking {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [tool] + arguments
             let pipe = Pipe()
-            process.standardOutput = pipe
+            let process = ChildProcess(
+                URL(fileURLWithPath: "/usr/bin/env"), arguments: [tool] + arguments, standardOutput: .pipe(pipe))
             try process.run()
             let output = pipe.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumMedia
 import Testing
 
 @testable import PodiumStore
@@ -17,19 +18,16 @@ struct MigrateDataTests {
             throw ServerProcess.Failure("no podium binary at \(binary.path): run `swift build --product podium` first")
         }
         return try await blocking {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = arguments
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             let output = Pipe()
             let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
+            let process = ChildProcess(
+                binary, arguments: arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                standardOutput: .pipe(output), standardError: .pipe(errors))
             try process.run()
             let out = output.fileHandleForReading.readDataToEndOfFile()
             let err = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+            let status = process.waitUntilExit().status
+            return (status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import PodiumMedia
 import Testing
 
 @testable import PodiumServer
@@ -226,14 +227,10 @@ enum ServerOfficeCorpus {
 
     @discardableResult
     static func run(_ program: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let process = ChildProcess(
+            URL(fileURLWithPath: program), arguments: arguments, standardOutput: .null, standardError: .null)
         try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.waitUntilExit().status
     }
 
     static func zipBomb(megabytes: Int, in directory: URL) throws -> URL {

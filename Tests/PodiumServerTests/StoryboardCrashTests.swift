@@ -38,7 +38,7 @@ struct StoryboardCrashTests {
         // Sent, then the server dies before (or while) answering.
         for n in 21...30 { try await editor.send(edit(n)) }
         first.kill(SIGKILL)
-        try await first.waitUntilExit()
+        await first.waitUntilExit()
 
         let second = ServerProcess(dataDirectory: directory)
         try await second.start()

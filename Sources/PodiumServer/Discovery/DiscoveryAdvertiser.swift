@@ -201,12 +201,10 @@ public final class DiscoveryAdvertiser: Service, Sendable {
 
 /// One `avahi-publish-service` under its `sh` guard.
 ///
-/// `@unchecked Sendable` because `Process` and `Pipe` are not `Sendable` on Linux. They are safe
-/// here: both are set up in `init` and never reassigned; afterwards `process.run()` is called once,
-/// by `start()`, and `stop()` only closes the input's write end, which `FileHandle` does under its
-/// own lock; the output's reading end is touched only by its ``PipeReader`` thread. What that
-/// thread and the callers share (`text`, `ended`) is behind locks.
-final class PublisherProcess: @unchecked Sendable {
+/// `stop()` only closes the input's write end, which `FileHandle` does under its own lock; the
+/// output's reading end is touched only by its ``PipeReader`` thread. What that thread and the
+/// callers share (`text`, `ended`) is behind locks.
+final class PublisherProcess: Sendable {
     enum Start {
         case success
         case failure(String)
@@ -217,18 +215,20 @@ final class PublisherProcess: @unchecked Sendable {
     /// tool itself has stopped.
     static let guardScript = #""$0" "$@" </dev/null & p=$!; exec >/dev/null 2>&1; read _; kill -9 $p"#
 
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let process: ChildProcess
+    private let input: Pipe
+    private let output: Pipe
     private let text = NIOLockedValueBox("")
     private let ended = NIOLockedValueBox(false)
 
     init(tool: String, arguments: [String]) {
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", Self.guardScript, tool] + arguments
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
+        let input = Pipe()
+        let output = Pipe()
+        self.input = input
+        self.output = output
+        process = ChildProcess(
+            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", Self.guardScript, tool] + arguments,
+            standardInput: .pipe(input), standardOutput: .pipe(output), standardError: .pipe(output))
         // Our pipes' descriptors must not leak into other children (the next publisher, a
         // converter): one holding the write end of this guard's input would keep it from ever
         // seeing its end. The child's copies (dup2 onto 0, 1 and 2) are not marked.

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumMedia
 
 /// `pg_dump` and `pg_restore`, PostgreSQL's own tools (Debian's `postgresql-client`), run as
 /// child processes. The password goes in the environment (`PGPASSWORD`), not on the command line
@@ -41,35 +42,26 @@ enum PostgresTools {
     static func run(_ tool: String, _ arguments: [String], url: String) async throws {
         let executable = try locate(tool)
         let (connection, password) = try connection(url)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments + ["--dbname=\(connection)"]
         var environment = ProcessInfo.processInfo.environment
         if let password { environment["PGPASSWORD"] = password }
-        process.environment = environment
         // Errors to a file, not a pipe: a pipe nobody reads while the tool runs fills up and stops it.
         let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("podium-\(tool)-\(UUID().uuidString).log")
         FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorsFile) }
         let errors = try FileHandle(forWritingTo: errorsFile)
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: Failure(description: "cannot run \(executable.path): \(error)"))
-            }
+        let process = ChildProcess(
+            executable, arguments: arguments + ["--dbname=\(connection)"], environment: environment, standardInput: .null,
+            standardOutput: .null, standardError: .file(errors))
+        do {
+            try process.run()
+        } catch {
+            throw Failure(description: error.description)
         }
+        let termination = await process.exited()
         try? errors.close()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        guard termination == .exit(0) else {
             let text = (try? String(contentsOf: errorsFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw Failure(
-                description:
-                    "\(tool) failed (status \(process.terminationStatus)): \(text?.isEmpty == false ? text! : "no message")")
+            throw Failure(description: "\(tool) failed (\(termination)): \(text?.isEmpty == false ? text! : "no message")")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumClient
+import PodiumMedia
 import Testing
 
 /// The CLI's remote subcommands: the built `podium` binary against the in-process server.
@@ -30,18 +31,12 @@ struct CLIRemoteTests {
         let input = directory.appendingPathComponent("in")
         for file in [out, err] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         _ = FileManager.default.createFile(atPath: input.path, contents: Data((stdin ?? "").utf8))
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine }
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = try FileHandle(forReadingFrom: input)
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
+        let process = ChildProcess(
+            binary, arguments: arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine },
+            directory: directory, standardInput: .file(try FileHandle(forReadingFrom: input)),
+            standardOutput: .file(try FileHandle(forWritingTo: out)), standardError: .file(try FileHandle(forWritingTo: err)))
+        try process.run()
+        let status = await process.exited().status
         return Run(
             status: status, stdout: try String(contentsOf: out, encoding: .utf8),
             stderr: try String(contentsOf: err, encoding: .utf8))

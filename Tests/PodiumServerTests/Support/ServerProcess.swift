@@ -1,11 +1,13 @@
 import Foundation
+import PodiumMedia
 import Testing
 
 /// The real `podium serve` binary in a child process, for tests that kill it.
 final class ServerProcess {
     static let binary = TestServer.repositoryRoot.appendingPathComponent(".build/debug/podium")
 
-    let process = Process()
+    /// Set by ``start()``.
+    private(set) var process: ChildProcess?
     let dataDirectory: URL
     /// More `serve` options (`--database`), and environment variables over the test's own.
     let extraArguments: [String]
@@ -24,18 +26,17 @@ final class ServerProcess {
         guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
             throw Failure("no server binary at \(Self.binary.path): run `swift build --product podium` first")
         }
-        process.executableURL = Self.binary
-        process.arguments =
-            [
-                "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path,
-                "--web-root", TestServer.repositoryRoot.appendingPathComponent("Public").path, "--log-level", "warning",
-            ] + extraArguments
         var environment = ProcessInfo.processInfo.environment
         environment["PODIUM_ADMIN_PASSWORD"] = TestServer.adminPassword
-        process.environment = environment.merging(extraEnvironment) { $1 }
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let process = ChildProcess(
+            Self.binary,
+            arguments: [
+                "serve", "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path,
+                "--web-root", TestServer.repositoryRoot.appendingPathComponent("Public").path, "--log-level", "warning",
+            ] + extraArguments,
+            environment: environment.merging(extraEnvironment) { $1 }, standardOutput: .pipe(output), standardError: .null)
         try process.run()
+        self.process = process
         // Starting takes seconds on a loaded machine (the admin's password is hashed at the
         // production cost): read on a thread of our own, not one of the pool's (see `blocking`).
         let handle = output.fileHandleForReading
@@ -76,13 +77,13 @@ final class ServerProcess {
     }
 
     func kill(_ signal: Int32) {
-        Foundation.kill(process.processIdentifier, signal)
+        process?.send(signal)
     }
 
-    /// Waits on a thread of its own: a graceful stop takes a while.
-    func waitUntilExit() async throws {
-        let process = process
-        try await blocking { process.waitUntilExit() }
+    /// Waits for the server to exit (a graceful stop takes a while); how it ended.
+    @discardableResult
+    func waitUntilExit() async -> ChildProcess.Termination? {
+        await process?.exited()
     }
 
     var url: String { "http://127.0.0.1:\(port)" }
