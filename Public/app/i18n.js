@@ -90,12 +90,22 @@ function wrapPseudo(message) {
   return Object.fromEntries(Object.entries(message).map(([category, text]) => [category, `⟦${text}⟧`]));
 }
 
-const loadedAreas = new Set();
+/** Each area's load, done or under way: a second caller waits for the same one. */
+const areaLoads = new Map();
 
-/** Fetches `areas` in English and, unless English, in the page's language, and keeps them. */
-async function fetchAreas(areas) {
+/** Fetches `areas` (not loaded or loading yet) and keeps them; resolves once all of them are in. */
+function fetchAreas(areas) {
+  const fresh = areas.filter((area) => !areaLoads.has(area));
+  if (fresh.length) {
+    const load = fetchCatalogues(fresh);
+    fresh.forEach((area) => areaLoads.set(area, load));
+  }
+  return Promise.all(areas.map((area) => areaLoads.get(area)));
+}
+
+/** Fetches `areas` in English and, unless English, in the page's language. */
+async function fetchCatalogues(areas) {
   const wanted = language === SOURCE || language === PSEUDO ? [] : [language];
-  areas.forEach((area) => loadedAreas.add(area));
   const loads = areas.flatMap((area) => [SOURCE, ...wanted].map((code) => fetchCatalogue(code, area).then((catalogue) => ({ code, catalogue }))));
   for (const result of await Promise.allSettled(loads)) {
     if (result.status === 'rejected') {
@@ -123,10 +133,10 @@ function loadCatalogues() {
 /**
  * Loads more areas after the page's own, for a module that runs on a page of another area (the
  * library's "Open a room" dialog and storyboard cards use the `rooms` and `storyboard` areas):
- * their messages join the page's; areas already loaded are not fetched again.
+ * their messages join the page's. An area is fetched once; a caller while it loads waits for it.
  */
 export function loadAreas(...areas) {
-  return fetchAreas(areas.filter((area) => !loadedAreas.has(area)));
+  return fetchAreas(areas);
 }
 
 /** Formats a number in the page's language (`options` as for `Intl.NumberFormat`). */

@@ -9,8 +9,10 @@ import { errorText, formatDate, loadAreas, t } from '../i18n.js';
 import { el, icon, iconButton, toast, confirmDialog, promptDialog, chooseDialog, modalDialog } from '../ui.js';
 import { ASPECT_RATIOS } from './common.js';
 
-// The library page has its own areas; the storyboard cards' words are the storyboard's.
-await loadAreas('storyboard');
+// The library page has its own areas; the storyboard cards' words are the storyboard's. They load
+// while the page does; what shows them waits for them (a top-level await here would hold back the
+// whole library page's script, its listeners included, until they came).
+const storyboardWords = loadAreas('storyboard');
 
 export class LibraryStoryboards {
   /**
@@ -30,6 +32,7 @@ export class LibraryStoryboards {
   }
 
   async load() {
+    await storyboardWords;
     try {
       this.items = await api('/api/v1/storyboards');
     } catch (error) {
@@ -83,7 +86,10 @@ export class LibraryStoryboards {
     return el('li', { class: 'deck-card storyboard-card', attrs: { 'data-storyboard-id': item.id, 'data-title': item.title } }, [thumb, body, actions]);
   }
 
-  create() {
+  async create() {
+    await storyboardWords;
+    // A second click while the words load, or while the dialog is open, opens no second one.
+    if (document.getElementById('new-storyboard')) return;
     const title = el('input', { class: 'input', attrs: { type: 'text', id: 'new-storyboard-name', maxlength: 200, required: true, autocomplete: 'off', value: t('storyboard.library.untitled') } });
     const aspect = el('select', { class: 'input', attrs: { id: 'new-storyboard-aspect' } },
       ASPECT_RATIOS.map((r) => el('option', { text: r, attrs: { value: r, selected: r === '16:9' } })));
