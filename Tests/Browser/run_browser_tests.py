@@ -451,6 +451,14 @@ def visible(driver, css):
     return elements[0] if elements and elements[0].is_displayed() else None
 
 
+def wait_translated(driver):
+    """The page's words are in (app/i18n.js): until then its body is hidden, or, past a second,
+    shown in English while its script still waits."""
+    wait_for(driver, lambda d: d.execute_script(
+        "return document.readyState === 'complete' && !document.documentElement.classList.contains('i18n-pending')"),
+        "the catalogues to load")
+
+
 def text_of(driver, css):
     return driver.execute_script(
         "const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : null;", css)

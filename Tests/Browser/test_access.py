@@ -29,6 +29,7 @@ wait_for = harness.wait_for
 visible = harness.visible
 text_of = harness.text_of
 screenshot = harness.screenshot
+wait_translated = harness.wait_translated
 
 # Small bounds, so the waits are seconds: the 1st wrong passcode of a browser makes it wait 3 s;
 # uploads over 1 MB are refused.
@@ -229,6 +230,9 @@ class AccessTests(BrowserTest):
             driver = self.driver(width, height)
             driver.get(f"{SERVER.base}/s/ZZZZZZ")
             wait_for(driver, lambda d: visible(d, "#not-found-title"), "the dead-end page")
+            # Its script done: on a loaded machine the page shows in English after a second while
+            # its words still load, and a click then can meet it mid-change.
+            wait_translated(driver)
             self.assertEqual(text_of(driver, "#not-found-title"), "No session with code ZZZZZZ")
             screenshot(driver, f"access-dead-end-session-{width}")
             driver.find_element(By.ID, "dead-end-action").click()
@@ -246,6 +250,7 @@ class AccessTests(BrowserTest):
         self.assertTrue(driver.find_element(By.ID, "dead-end-action").get_attribute("href").endswith("/library"))
         driver.get(f"{SERVER.base}/decks/d_gone")
         self.assertEqual(text_of(driver, "#not-found-title"), "No such deck")
+        wait_translated(driver)
         driver.find_element(By.ID, "dead-end-action").click()
         wait_for(driver, lambda d: visible(d, "#decks"), "the way back: the library")
 

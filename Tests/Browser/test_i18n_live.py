@@ -25,6 +25,7 @@ wait_for = harness.wait_for
 visible = harness.visible
 text_of = harness.text_of
 screenshot = harness.screenshot
+wait_translated = harness.wait_translated
 
 
 def setUpModule():
@@ -103,10 +104,6 @@ def layout(driver):
     return driver.execute_script("return { lang: document.documentElement.lang, dir: document.documentElement.dir };")
 
 
-def wait_translated(driver):
-    wait_for(driver, lambda d: d.execute_script(
-        "return document.readyState === 'complete' && !document.documentElement.classList.contains('i18n-pending')"),
-        "the catalogues to load")
 
 
 class I18nLiveTestCase(BrowserTest):
