@@ -80,6 +80,7 @@ struct LiveLoad: AsyncParsableCommand {
         let controlLoop = control.next()
         let fleet = try await Fleet.make(group: group)
         let rssBefore = pids.flatMap(ProcStat.rssKiB)
+        let connectCPUBefore = pids.flatMap(ProcStat.cpuSeconds)
 
         // Connect every viewer, at most 256 handshakes in flight; spread the stalled ones among the others.
         let connectStart = ContinuousClock.now
@@ -89,6 +90,8 @@ struct LiveLoad: AsyncParsableCommand {
             stalledCount > 0 && index % (viewerCount / stalledCount) == 0 && index / (viewerCount / stalledCount) < stalledCount
         }
         let connectTime = ContinuousClock.now - connectStart
+        // Whether the joins waited for the server's core or for something else (a turn, a write).
+        let connectCPU = connectCPUBefore.flatMap { before in pids.flatMap(ProcStat.cpuSeconds).map { $0 - before } }
         try await Task.sleep(for: .seconds(2))  // let welcomes settle before measuring idle memory
         let rssIdle = pids.flatMap(ProcStat.rssKiB)
         if let beforePublishing { try Hook.run(beforePublishing) }
@@ -136,6 +139,12 @@ struct LiveLoad: AsyncParsableCommand {
         print(
             "connect all: \(String(format: "%.2f", connectTime.seconds)) s; sockets that failed or were closed: \(fleet.failed + fleet.closedEarly); stalled (not measured): \(stalled)"
         )
+        if let connectCPU {
+            print(
+                String(
+                    format: "server CPU while connecting: %.2f s of %.2f s (%.0f µs per join)", connectCPU, connectTime.seconds,
+                    connectCPU * 1e6 / Double(max(viewers, 1))))
+        }
         let report = Report(records: records, sent: sent, viewers: viewers - stalled)
         print(report.text)
         print(
