@@ -98,10 +98,18 @@ public final class ChildProcess: Sendable {
         reaped.enter()
         Thread.detachNewThread { [self] in
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+            var waited = waitpid(pid, &status, 0)
+            while waited == -1, errno == EINTR { waited = waitpid(pid, &status, 0) }
             // The status word: the low 7 bits are the signal that ended the child, 0 for an exit.
             let signal = status & 0x7f
-            let termination: Termination = signal == 0 ? .exit((status >> 8) & 0xff) : .signal(signal)
+            let termination: Termination =
+                if waited == -1 {
+                    // Reaped by someone else (a `waitpid(-1)` elsewhere in the process): gone, and
+                    // how is not known; no exit status passes for success.
+                    .exit(-1)
+                } else {
+                    signal == 0 ? .exit((status >> 8) & 0xff) : .signal(signal)
+                }
             state.withLock { $0.termination = termination }
             onExit?(termination)
             reaped.leave()
