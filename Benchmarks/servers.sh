@@ -15,12 +15,14 @@ trap cleanup EXIT
 
 json() { python3 -c "import sys,json;print(json.load(sys.stdin)[\"$1\"])"; }
 
-# start_podium [extra serve options]: Podium on core 0 with the demo deck processed.
+# start_podium [extra serve options]: Podium on core 0 with the demo deck processed. PODIUM_LAUNCHER
+# runs it under a tool ("heaptrack -o FILE"); podium_pid is then the tool's.
 start_podium() {
-  PODIUM_ADMIN_PASSWORD=bench taskset -c 0 "$bin/podium" serve --host 127.0.0.1 --port 8089 \
+  # shellcheck disable=SC2086 # the launcher is a command and its words
+  PODIUM_ADMIN_PASSWORD=bench taskset -c 0 ${PODIUM_LAUNCHER:-} "$bin/podium" serve --host 127.0.0.1 --port 8089 \
     --data-dir "$work/podium" --log-level error "$@" > "$work/podium.log" 2>&1 &
   podium_pid=$!; pids+=("$podium_pid")
-  for _ in $(seq 100); do curl -sf http://127.0.0.1:8089/healthz >/dev/null && break; sleep 0.1; done
+  for _ in $(seq 300); do curl -sf http://127.0.0.1:8089/healthz >/dev/null && break; sleep 0.1; done
   token=$(curl -sf -X POST http://127.0.0.1:8089/api/v1/auth/login -d '{"email":"admin","password":"bench"}' | json token)
   deck=$(curl -sf -X POST "http://127.0.0.1:8089/api/v1/decks?title=bench" -H "Authorization: Bearer $token" \
     -H 'Content-Type: application/pdf' --data-binary @Public/demo/podium-demo.pdf | json id)

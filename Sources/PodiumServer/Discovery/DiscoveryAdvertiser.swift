@@ -229,14 +229,9 @@ final class PublisherProcess: Sendable {
         process = ChildProcess(
             URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", Self.guardScript, tool] + arguments,
             standardInput: .pipe(input), standardOutput: .pipe(output), standardError: .pipe(output))
-        // Our pipes' descriptors must not leak into other children (the next publisher, a
-        // converter): one holding the write end of this guard's input would keep it from ever
-        // seeing its end. The child's copies (dup2 onto 0, 1 and 2) are not marked.
-        for handle in [
-            input.fileHandleForReading, input.fileHandleForWriting, output.fileHandleForReading, output.fileHandleForWriting,
-        ] {
-            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        }
+        // These pipes do not leak into other children (the next publisher, a converter), where
+        // one holding the write end of this guard's input would keep it from ever seeing its
+        // end: every ``ChildProcess`` closes the descriptors it was not given.
     }
 
     /// Until the tool's output ends (it exited, or was killed).

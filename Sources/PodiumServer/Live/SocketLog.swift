@@ -10,6 +10,7 @@ struct SocketLog: Sendable {
     private let shared: Logger
     private let requestID: Logger.MetadataValue?
 
+    /// Hummingbird's name for a request's id, which Podium's upgrade requests carry too.
     static let requestIDKey = "hb.request.id"
 
     /// - Parameters:

@@ -100,8 +100,7 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             // Until its first request head is whole, a connection is in NIO's upgrade handler,
             // which has no timeout of its own: one that sends nothing, or trickles its headers,
             // would hold its descriptor for ever. Whichever way the head goes (an upgrade or
-            // not), the deadline is cancelled there.
-            // The deadline is let go as the head arrives: a socket lives for hours, and the
+            // not), the deadline is cancelled and let go there: a socket lives for hours, and the
             // close callback below (for a connection that goes before its head) stays with it.
             let headDeadline = NIOLoopBoundBox(
                 http1.idleTimeout.map { timeout in
@@ -112,7 +111,7 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             let accepted = Mutex<SocketUpgrade.Install?>(nil)
             // Set by `shouldUpgrade` before NIO calls `notUpgradingCompletionHandler`.
             let refusal = Mutex<Response?>(nil)
-            let logger = logger.with(metadataKey: "hb.request.id", value: .stringConvertible(RequestID()))
+            let logger = logger.with(metadataKey: SocketLog.requestIDKey, value: .stringConvertible(RequestID()))
             let upgrader = NIOTypedWebSocketServerUpgrader<UpgradeResult>(
                 maxFrameSize: maxFrameSize,
                 // ``SocketHandler`` answers the decoder's errors, with a reason in the close frame.
