@@ -288,7 +288,33 @@ export function languageSwitcher() {
   return select;
 }
 
+// A page slow to get its words is shown in English after a second (styles.css), but its controls
+// get their listeners only from the modules that import this one, which run once the catalogues
+// are in. Until then a click on a button did nothing, and a form submitted itself to its own
+// address (a sign-in's password in the URL). Such a click or submit is held, the last one only,
+// and replayed once the page's modules have run.
+const HELD_CONTROLS = 'button, [role="button"], summary, input:is([type="submit"], [type="button"], [type="checkbox"], [type="radio"], [type="file"])';
+let heldAction = null;
+function holdAction(event) {
+  if (!document.documentElement.classList.contains('i18n-pending')) return;
+  const control = event.type === 'submit' ? event.target : event.target.closest?.(HELD_CONTROLS);
+  if (!control) return;
+  event.preventDefault();
+  event.stopImmediatePropagation();
+  heldAction = event.type === 'submit' ? () => control.requestSubmit(event.submitter ?? undefined) : () => event.target.click();
+}
+document.addEventListener('click', holdAction, true);
+document.addEventListener('submit', holdAction, true);
+
 await loadCatalogues();
+// The importing modules run right after this one, in the same job; a task later they have.
+setTimeout(() => {
+  document.removeEventListener('click', holdAction, true);
+  document.removeEventListener('submit', holdAction, true);
+  const replay = heldAction;
+  heldAction = null;
+  if (replay) replay();
+});
 document.documentElement.lang = formattingLanguage;
 document.documentElement.dir = direction;
 translate(document);

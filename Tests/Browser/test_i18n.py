@@ -11,6 +11,9 @@ import re
 import sys
 from pathlib import Path
 
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
 harness = sys.modules.get("run_browser_tests")
 if harness is None:  # imported directly: load the harness under its own name
     import run_browser_tests as harness  # noqa: E402
@@ -19,6 +22,7 @@ BrowserTest = harness.BrowserTest
 SERVER = harness.SERVER
 DEMO_DECK = harness.DEMO_DECK
 wait_for = harness.wait_for
+visible = harness.visible
 
 LOCALES = Path(__file__).resolve().parents[2] / "Public" / "locales"
 SOURCE = "en"
@@ -32,6 +36,20 @@ def setUpModule():
 
 def tearDownModule():
     harness.tearDownModule()
+
+
+# Installed in a browser before a page's own scripts: the page's catalogues wait until the test
+# calls `releaseWords()`, as on a slow line, while everything else arrives at once.
+SLOW_WORDS = """(() => {
+  const fetch = window.fetch;
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  window.releaseWords = release;
+  window.fetch = (input, init) => String(input).includes('/locales/')
+    ? released.then(() => fetch.call(window, input, init))
+    : fetch.call(window, input, init);
+})();"""
+PENDING = "return document.documentElement.classList.contains('i18n-pending')"
 
 
 def catalogues():
@@ -157,3 +175,30 @@ class LanguageTests(BrowserTest):
         # The pseudo-language wraps every message, so a test can spot text no catalogue gave.
         load_i18n(driver, "/healthz?lang=qps")
         self.assertEqual(run_module(driver, "done(i18n.t('common.language'));"), "⟦Language⟧")
+
+    def test_i18n_3_a_click_or_a_sign_in_before_the_words_arrive_is_kept(self):
+        """A page slow to get its words shows in English after a second; a click or a form sent
+        then is held and done once the page's script runs: never lost, and a sign-in is never
+        sent as a plain form to the page's own address (the password in the URL)."""
+        driver = self.driver(1280, 800)
+        slow = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SLOW_WORDS})
+        try:
+            driver.get(SERVER.base + "/login")
+            wait_for(driver, lambda d: visible(d, "#password"), "the sign-in form, shown in English while its words load")
+            driver.find_element(By.ID, "email").send_keys("admin")
+            driver.find_element(By.ID, "password").send_keys(harness.ADMIN_PASSWORD + Keys.ENTER)
+            self.assertTrue(driver.execute_script(PENDING), "the words had not arrived when the form was sent")
+            self.assertNotIn("password", driver.current_url)
+            self.assertEqual(driver.execute_script("return document.getElementById('email').value"), "admin")
+            driver.execute_script("window.releaseWords()")
+            wait_for(driver, lambda d: d.current_url.rstrip("/").endswith("/library"), "the library, signed in")
+
+            wait_for(driver, lambda d: visible(d, "#open-room") and d.execute_script(PENDING), "the library, shown while its words load")
+            driver.find_element(By.ID, "open-room").click()
+            self.assertTrue(driver.execute_script(PENDING), "the words had not arrived at the click")
+            self.assertFalse(visible(driver, "#room-dialog"))
+            driver.execute_script("window.releaseWords()")
+            wait_for(driver, lambda d: visible(d, "#room-dialog"), "the open-a-room dialog, from the early click")
+            self.assertEqual(len(driver.find_elements(By.ID, "room-dialog")), 1)
+        finally:
+            driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", slow)
