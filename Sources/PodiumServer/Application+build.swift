@@ -273,7 +273,6 @@ private func assembleApplication(
         heartbeat: Outbox.Heartbeat(
             interval: TimeAmount(configuration.livePingInterval), silenceLimit: TimeAmount(configuration.liveSilenceLimit)),
         messageRate: configuration.socketMessageRate, helloTimeout: TimeAmount(configuration.liveHelloTimeout),
-        coalesceViewerPackets: configuration.coalesceViewerPackets,
         hellos: Admission(limit: configuration.helloConcurrency, patience: TimeAmount(configuration.helloPatience)), now: now,
         logger: logger)
     // The sockets: the routes decide (origin, session code) and accept the upgrade; the

@@ -112,11 +112,6 @@ public struct ServerConfiguration: Sendable {
     /// Messages per second one socket may send on average, bursts of twice that (a pen sends
     /// about 60 pointer moves a second).
     public var socketMessageRate = 100.0
-    /// Whether the kernel may coalesce a viewer's small frames into fewer packets (Nagle's
-    /// algorithm, on viewer sockets only). Off by default: every frame leaves at once. On, a hall
-    /// costs less CPU, and a frame may wait for the acknowledgement of the one before it (tens of
-    /// milliseconds where the viewer's device delays its acknowledgements).
-    public var coalesceViewerPackets = false
     /// Hellos handled at once; a crowd arriving together waits its turn, at far less memory
     /// than running every hello at once (see `Admission`).
     public var helloConcurrency = 64

@@ -98,14 +98,6 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Minutes of radio a non-member may listen to a day (env PODIUM_RADIO_DAILY_MINUTES; 15).")
     var radioDailyMinutes: Double?
 
-    @Flag(
-        help: ArgumentHelp(
-            "Let the kernel coalesce each viewer's small frames into fewer packets (env PODIUM_COALESCE_VIEWER_PACKETS=1).",
-            discussion:
-                "Less CPU for a large hall; a frame may then wait tens of milliseconds for the one before it to be acknowledged."
-        ))
-    var coalesceViewerPackets = false
-
     @Flag(help: "Do not advertise the server on the local network with DNS-SD (env PODIUM_NO_DISCOVERY=1).")
     var noDiscovery = false
 
@@ -194,8 +186,6 @@ struct Serve: AsyncParsableCommand {
             guard rate > 0, rate.isFinite else { throw ValidationError("--socket-message-rate must be a positive number") }
             configuration.socketMessageRate = rate
         }
-        configuration.coalesceViewerPackets =
-            coalesceViewerPackets || Self.isSet(environment["PODIUM_COALESCE_VIEWER_PACKETS"])
         try Self.readChannel(self, environment, into: &configuration.channel)
         try Self.readPasscodeLimits(environment, into: &configuration)
         guard FileManager.default.fileExists(atPath: configuration.webRoot.appendingPathComponent("index.html").path) else {
@@ -247,7 +237,7 @@ struct Serve: AsyncParsableCommand {
     static func discovery(_ options: Serve, _ environment: [String: String], logger: Logger, report: ReportBox)
         -> DiscoveryAdvertiser?
     {
-        let off = isSet(environment["PODIUM_NO_DISCOVERY"])
+        let off = environment["PODIUM_NO_DISCOVERY"].map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false
         guard !options.noDiscovery, !off else { return nil }
         let name = (options.discoveryName ?? environment["PODIUM_DISCOVERY_NAME"]).flatMap { $0.isEmpty ? nil : $0 }
         var settings = DiscoveryAdvertiser.Settings(
@@ -318,11 +308,6 @@ struct Serve: AsyncParsableCommand {
             guard minutes >= 0, minutes.isFinite else { throw ValidationError("--radio-daily-minutes must be 0 or more") }
             channel.radioDailyAllowance = minutes * 60
         }
-    }
-
-    /// An environment switch: on for 1, true or yes.
-    static func isSet(_ value: String?) -> Bool {
-        value.map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false
     }
 
     static func parseRate(_ text: String) throws -> Double {

@@ -32,8 +32,6 @@ final class LiveConnection: Sendable {
     let messageRate: Double
     /// How long a new socket has to send its hello.
     let helloTimeout: TimeAmount
-    /// Whether a viewer's socket lets the kernel coalesce its frames (see ``Outbox/coalescePackets()``).
-    let coalesceViewerPackets: Bool
     /// How many hellos run at once; the others wait their turn.
     let hellos: Admission
     let now: @Sendable () -> Date
@@ -42,8 +40,8 @@ final class LiveConnection: Sendable {
 
     init(
         hub: LiveHub, accounts: Accounts, videos: any StageVideos, passcodesPerClient: Backoff, passcodesPerSession: Backoff,
-        outboxLimit: Int, heartbeat: Outbox.Heartbeat, messageRate: Double, helloTimeout: TimeAmount,
-        coalesceViewerPackets: Bool = false, hellos: Admission, now: @escaping @Sendable () -> Date, logger: Logger
+        outboxLimit: Int, heartbeat: Outbox.Heartbeat, messageRate: Double, helloTimeout: TimeAmount, hellos: Admission,
+        now: @escaping @Sendable () -> Date, logger: Logger
     ) {
         self.hub = hub
         self.accounts = accounts
@@ -54,7 +52,6 @@ final class LiveConnection: Sendable {
         self.heartbeat = heartbeat
         self.messageRate = messageRate
         self.helloTimeout = helloTimeout
-        self.coalesceViewerPackets = coalesceViewerPackets
         self.hellos = hellos
         self.now = now
         self.logger = logger
@@ -207,7 +204,6 @@ final class LiveConnection: Sendable {
                 presenterId = id
             }
         }
-        if coalesceViewerPackets, hello.role == .viewer { outbox.coalescePackets() }
         let memberID = await session.join(
             role: hello.role, viewerId: viewerId, presenterId: presenterId, name: hello.name, lastSeq: hello.lastSeq,
             outbox: outbox)

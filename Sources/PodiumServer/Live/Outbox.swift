@@ -192,14 +192,6 @@ final class Outbox: Sendable {
         state.heartbeatSlot = heartbeats.add(self)
     }
 
-    /// Lets the kernel hold a small frame while the one before it is unacknowledged, and send them
-    /// as one packet (Nagle's algorithm; SwiftNIO turns it off on every accepted socket). A
-    /// viewer's frames are tens of bytes each, and on loopback or a busy server each packet's
-    /// kernel work costs more than writing it: joined, a hall costs less CPU, for some latency.
-    func coalescePackets() {
-        _ = channel.setOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 0)
-    }
-
     /// Queues a durable frame. A socket that falls `limit` frames behind is cut off.
     func push(_ frame: ByteBuffer) {
         push(Frame(frame))

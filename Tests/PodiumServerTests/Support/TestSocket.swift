@@ -23,9 +23,6 @@ final class TestSocket {
     private var iterator: AsyncStream<String>.Iterator
     private(set) var closed = false
 
-    /// This end's port: the server's socket for this client is the one whose peer it is.
-    var localPort: Int? { channel.localAddress?.port }
-
     private init(channel: any Channel, state: SocketState, iterator: AsyncStream<String>.Iterator) {
         self.channel = channel
         self.state = state
