@@ -29,9 +29,10 @@ count() {
     -p "$pid" -- sleep "$window" 2> "$work/perf.txt"
   wait "$load" || true
   grep -E "delivered|connect all" "$work/load.txt" | head -2
+  # perf's -x, lines: value, unit, event name, ...; task-clock is in milliseconds.
   awk -F, '
-    /net_dev_xmit/ { packets = $1 } /sys_enter_writev/ { writev = $1 } /sys_enter_write,|sys_enter_write$/ { write = $1 }
-    /task-clock/ { cpu = $1 }
+    $3 == "net:net_dev_xmit" { packets = $1 } $3 == "syscalls:sys_enter_write" { write = $1 }
+    $3 == "syscalls:sys_enter_writev" { writev = $1 } $3 == "task-clock" { cpu = $1 }
     END { printf "over %d s: %d packets, %d write + %d writev calls: %.2f packets per write; server CPU %.2f s, %.1f us per packet\n",
       '"$window"', packets, write, writev, packets / (write + writev), cpu / 1000, cpu * 1000 / packets }' "$work/perf.txt"
 }

@@ -301,7 +301,7 @@ function holdAction(event) {
   if (!control) return;
   event.preventDefault();
   event.stopImmediatePropagation();
-  heldAction = event.type === 'submit' ? () => control.requestSubmit(event.submitter ?? undefined) : () => event.target.click();
+  heldAction = event.type === 'submit' ? () => control.requestSubmit(event.submitter ?? undefined) : () => control.click();
 }
 document.addEventListener('click', holdAction, true);
 document.addEventListener('submit', holdAction, true);

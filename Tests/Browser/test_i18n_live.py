@@ -104,8 +104,6 @@ def layout(driver):
     return driver.execute_script("return { lang: document.documentElement.lang, dir: document.documentElement.dir };")
 
 
-
-
 class I18nLiveTestCase(BrowserTest):
     def assertAllTranslated(self, driver, state, allowed=()):
         found = untranslated(driver, allowed)
