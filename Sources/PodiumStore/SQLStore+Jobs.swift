@@ -111,38 +111,48 @@ extension SQLStore: JobStore {
         }
     }
 
-    public func saveJobProgress(id: String, _ progress: JobProgress, at now: Date) async throws {
+    public func saveJobProgress(id: String, attempt: Int, _ progress: JobProgress, at now: Date) async throws {
         try await serial { db in
             try await db.update("jobs")
                 .set("progress_stage", to: progress.stage).set("progress_done", to: progress.done)
                 .set("progress_total", to: progress.total).set("updated_at", to: now)
                 .where("id", .equal, id).where("state", .equal, JobRecord.State.running.rawValue)
+                .where("attempts", .equal, attempt)
                 .run()
         }
     }
 
-    public func finishJob(id: String, failure: JobFailure?, at now: Date) async throws {
-        try await serial { db in
-            try await db.update("jobs")
-                .set("state", to: (failure == nil ? JobRecord.State.done : .failed).rawValue)
-                .set("error_code", to: failure.map { SQLBind($0.code) as any SQLExpression } ?? SQLLiteral.null)
-                .set("error_message", to: failure.map { SQLBind($0.message) as any SQLExpression } ?? SQLLiteral.null)
-                .set("updated_at", to: now)
-                .where("id", .equal, id)
-                .run()
+    @discardableResult
+    public func finishJob(id: String, attempt: Int, failure: JobFailure?, at now: Date) async throws -> Bool {
+        struct Finished: Decodable { let id: String }
+        let state = (failure == nil ? JobRecord.State.done : .failed).rawValue
+        let (code, message): (any SQLExpression, any SQLExpression) =
+            failure.map { (SQLBind($0.code), SQLBind($0.message)) } ?? (SQLLiteral.null, SQLLiteral.null)
+        return try await serial { db in
+            try await db.raw(
+                """
+                UPDATE jobs SET state = \(bind: state), error_code = \(code),
+                  error_message = \(message), updated_at = \(bind: now)
+                WHERE id = \(bind: id) AND attempts = \(bind: attempt) AND state IN ('queued', 'running')
+                RETURNING id
+                """
+            ).all(decoding: Finished.self).isEmpty == false
         }
     }
 
-    public func releaseJob(id: String, progress: JobProgress, at now: Date) async throws {
-        try await serial { db in
+    @discardableResult
+    public func releaseJob(id: String, attempt: Int, progress: JobProgress, at now: Date) async throws -> Bool {
+        struct Released: Decodable { let id: String }
+        return try await serial { db in
             try await db.raw(
                 """
                 UPDATE jobs SET state = 'queued', attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END,
                   progress_stage = \(bind: progress.stage), progress_done = \(bind: progress.done),
                   progress_total = \(bind: progress.total), updated_at = \(bind: now), lease_until = NULL
-                WHERE id = \(bind: id) AND state = 'running'
+                WHERE id = \(bind: id) AND state = 'running' AND attempts = \(bind: attempt)
+                RETURNING id
                 """
-            ).run()
+            ).all(decoding: Released.self).isEmpty == false
         }
     }
 

@@ -234,13 +234,19 @@ public protocol JobStore: Sendable {
     /// Extends the lease of the run `attempt` of a job, which this node runs. False when that run
     /// is over (another node found its lease expired and queued the job again, or runs it).
     func renewJobLease(id: String, attempt: Int, until: Date) async throws -> Bool
-    /// Saves a running job's progress, so that a restart shows the last known.
-    func saveJobProgress(id: String, _ progress: JobProgress, at: Date) async throws
-    /// Ends a job: `done` when `failure` is nil, else `failed` with it.
-    func finishJob(id: String, failure: JobFailure?, at: Date) async throws
-    /// Puts a running job back in the queue without counting its attempt: the server stopped it,
-    /// not the job's own doing.
-    func releaseJob(id: String, progress: JobProgress, at: Date) async throws
+    /// Saves the progress of the run `attempt` of a running job, so that a restart shows the last known.
+    func saveJobProgress(id: String, attempt: Int, _ progress: JobProgress, at: Date) async throws
+    /// Ends a job as its run `attempt` ended: `done` when `failure` is nil, else `failed` with it.
+    /// False, and nothing changes, when a later run has started (another node took the job for
+    /// abandoned): that run's end decides. A run whose job was queued again but not yet taken
+    /// still ends it, since its work is done.
+    @discardableResult
+    func finishJob(id: String, attempt: Int, failure: JobFailure?, at: Date) async throws -> Bool
+    /// Puts a running job back in the queue without counting its run `attempt`: the server
+    /// stopped it, not the job's own doing. False, and nothing changes, when that run is no
+    /// longer the job's (another node queued it again or runs it).
+    @discardableResult
+    func releaseJob(id: String, attempt: Int, progress: JobProgress, at: Date) async throws -> Bool
     /// Queues again the running jobs whose lease ended before `at` (their node died; the attempt
     /// stays counted), and those without a lease (left by a version without leases). Returns how many.
     func requeueExpiredJobs(at: Date) async throws -> Int

@@ -351,19 +351,21 @@ struct JobQueueTests {
 
     /// Several nodes on one database: a node starting leaves alone the jobs other nodes run
     /// (their leases hold, renewed by their heartbeat), and takes a job whose node died once its
-    /// lease ran out, that lost run counted. Each node has its own clock, moved by the test.
+    /// lease ran out, that lost run counted. The nodes share one clock, moved by the test.
     @Test(arguments: TestStores.kinds) func aDeadNodesJobIsTakenOverAndALiveNodesIsNot(_ kind: StoreKind) async throws {
         let (first, second, close) = try await TestStores.openNodes(kind)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        let clocks = Mutex((a: start, b: start))
+        let clock = Mutex(start)
+        // Leases of 150 ms of the test's clock, renewed every 50 ms of real time and at every poll.
         let settings = JobQueue.Settings(pollInterval: .milliseconds(20), heartbeatInterval: .milliseconds(50))
+        let lease = 0.15
         let (workerA, workerB) = (HeldWorker(), HeldWorker())
         let nodeA = JobQueue(
             store: first, workers: [workerA], settings: settings, logger: TestServer.logger(),
-            now: { clocks.withLock { $0.a } })
+            now: { clock.withLock { $0 } })
         let nodeB = JobQueue(
             store: second, workers: [workerB], settings: settings, logger: TestServer.logger(),
-            now: { clocks.withLock { $0.b } })
+            now: { clock.withLock { $0 } })
         var runs: [Task<Void, any Error>] = []
         do {
             for id in ["j_dead", "j_live"] {
@@ -373,7 +375,8 @@ struct JobQueueTests {
                         createdAt: start, updatedAt: start))
             }
             // A node claimed the first job, then died: nobody renews its lease.
-            let dead = try await second.claimJob(kind: HeldWorker.testKind, at: start, leaseUntil: start.addingTimeInterval(1))
+            let deadLeaseEnds = start.addingTimeInterval(0.25)
+            let dead = try await second.claimJob(kind: HeldWorker.testKind, at: start, leaseUntil: deadLeaseEnds)
             #expect(dead?.id == "j_dead")
 
             // Node A starts (the dead node's lease still holds) and runs the other job.
@@ -386,13 +389,18 @@ struct JobQueueTests {
             #expect(try await first.job(id: "j_dead")?.state == .running)
             #expect(try await first.job(id: "j_live")?.state == .running)
 
-            // Time passes, for A first: its heartbeat renews its lease past B's time before B's clock moves.
-            let later = start.addingTimeInterval(600)
-            clocks.withLock { $0.a = later }
-            try await waitUntil("node A renewed its lease") {
-                try await second.job(id: "j_live")?.leaseUntil.map { $0 > later } == true
+            // Time passes in steps shorter than a lease. After each, the test waits for A to
+            // renew its lease from the new time, as a live node does, so A's lease never runs
+            // out, whatever the machine's load; the dead node's does.
+            var now = start
+            while now <= deadLeaseEnds {
+                now = now.addingTimeInterval(0.1)
+                clock.withLock { $0 = now }
+                let renewedFromNow = now.addingTimeInterval(lease - 0.01)
+                try await waitUntil("node A renewed its lease") {
+                    try await second.job(id: "j_live")?.leaseUntil.map { $0 >= renewedFromNow } == true
+                }
             }
-            clocks.withLock { $0.b = later }
             // B finds the dead node's lease expired and runs the job, its second run; A keeps its own.
             var startedB = workerB.started.makeAsyncIterator()
             #expect(await startedB.next() == "j_dead")
@@ -408,14 +416,17 @@ struct JobQueueTests {
             #expect(try await first.job(id: "j_live")?.attempts == 1)
             #expect(try await first.job(id: "j_dead")?.attempts == 2)
         } catch {
-            // Held workers wait for their release even when cancelled.
-            workerA.release("j_live")
-            workerB.release("j_dead")
+            // However the test ends, no held run outlives it: a run waiting for its release
+            // would keep its node from stopping, even cancelled.
+            workerA.releaseAll()
+            workerB.releaseAll()
             for run in runs { run.cancel() }
             for run in runs { _ = await run.result }
             await close()
             throw error
         }
+        workerA.releaseAll()
+        workerB.releaseAll()
         for run in runs { run.cancel() }
         for run in runs { _ = await run.result }
         await close()
@@ -452,7 +463,8 @@ final class HeldWorker: JobWorker {
     /// The id of each job as it starts.
     let started: AsyncStream<String>
     private let startedContinuation: AsyncStream<String>.Continuation
-    private let gates = Mutex<(released: Set<String>, waiting: [String: CheckedContinuation<Void, Never>])>(([], [:]))
+    private let gates = Mutex<(released: Set<String>, all: Bool, waiting: [String: CheckedContinuation<Void, Never>])>(
+        ([], false, [:]))
     /// The failures `failed` was told of, by job.
     let failures = Mutex<[String: String]>([:])
 
@@ -468,12 +480,23 @@ final class HeldWorker: JobWorker {
         waiting?.resume()
     }
 
+    /// Releases every job, waiting or still to start: for a test's end, so that no run it did not
+    /// expect (a job run twice after a failure) keeps its node from stopping.
+    func releaseAll() {
+        let waiting = gates.withLock { gates in
+            gates.all = true
+            defer { gates.waiting = [:] }
+            return Array(gates.waiting.values)
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
     func run(_ job: JobRecord, progress: @escaping @Sendable (JobProgress) -> Void) async throws {
         progress(JobProgress(stage: "testing", done: 1, total: 2))
         startedContinuation.yield(job.id)
         await withCheckedContinuation { continuation in
             let now = gates.withLock { gates in
-                if gates.released.contains(job.id) { return true }
+                if gates.all || gates.released.contains(job.id) { return true }
                 gates.waiting[job.id] = continuation
                 return false
             }

@@ -183,7 +183,7 @@ struct StoreTests {
             #expect(claimed.sorted() == ids.sorted())
             let job = try #require(try await store.job(id: "j0"))
             #expect(job.state == .running && job.attempts == 1 && job.updatedAt == Self.t1 && job.leaseUntil == Self.t2)
-            try await store.finishJob(id: "j0", failure: JobFailure(code: "bad", message: "no"), at: Self.t1)
+            try await store.finishJob(id: "j0", attempt: 1, failure: JobFailure(code: "bad", message: "no"), at: Self.t1)
             #expect(try await store.job(id: "j0")?.error == JobFailure(code: "bad", message: "no"))
             // Leased until t2: nobody takes them before, everyone after.
             #expect(try await store.requeueExpiredJobs(at: Self.t1) == 0)
@@ -335,10 +335,24 @@ struct StoreTests {
             #expect(try await !first.renewJobLease(id: "j1", attempt: 1, until: later.addingTimeInterval(60)))
             #expect(try await second.renewJobLease(id: "j1", attempt: 2, until: later.addingTimeInterval(30)))
             #expect(try await first.job(id: "j1")?.leaseUntil == later.addingTimeInterval(30))
+            // Nor does its end, its progress or its stopping: the second run's outcome will be the job's.
+            try await first.saveJobProgress(id: "j1", attempt: 1, JobProgress(stage: "stale", done: 1, total: 1), at: later)
+            #expect(try await !first.finishJob(id: "j1", attempt: 1, failure: nil, at: later))
+            #expect(try await !first.releaseJob(id: "j1", attempt: 1, progress: .queued, at: later))
+            let stillSecond = try #require(try await first.job(id: "j1"))
+            #expect(stillSecond.state == .running && stillSecond.attempts == 2 && stillSecond.progress.stage != "stale")
             // A graceful stop gives it back at once, that run not counted.
-            try await second.releaseJob(id: "j1", progress: .queued, at: later)
+            #expect(try await second.releaseJob(id: "j1", attempt: 2, progress: .queued, at: later))
             let released = try #require(try await first.job(id: "j1"))
             #expect(released.state == .queued && released.attempts == 1 && released.leaseUntil == nil)
+
+            // A run whose lease ran out, with no later run started yet, still ends the job: its work is done.
+            _ = try #require(try await second.claimJob(kind: "pdf", at: later, leaseUntil: later.addingTimeInterval(1)))
+            #expect(try await first.requeueExpiredJobs(at: later.addingTimeInterval(2)) == 1)
+            #expect(try await second.finishJob(id: "j1", attempt: 2, failure: nil, at: later.addingTimeInterval(3)))
+            let finished = try #require(try await first.job(id: "j1"))
+            #expect(finished.state == .done && finished.attempts == 2)
+            #expect(try await !second.finishJob(id: "j1", attempt: 2, failure: JobFailure(code: "x", message: "y"), at: later))
         } catch {
             await close()
             throw error

@@ -207,7 +207,7 @@ final class JobQueue: Service, Sendable {
                     return true
                 }
                 group.addTask {
-                    await self.saveProgressPeriodically(jobId: job.id)
+                    await self.saveProgressPeriodically(jobId: job.id, attempt: job.attempts)
                     return false
                 }
                 defer { group.cancelAll() }
@@ -223,8 +223,12 @@ final class JobQueue: Service, Sendable {
             let store = self.store
             let at = now()
             do {
-                try await Task { try await store.releaseJob(id: job.id, progress: lastProgress, at: at) }.value
-                logger.notice("job \(job.id) (\(job.kind) of \(job.subjectId)) left for the next start")
+                let released = try await Task {
+                    try await store.releaseJob(id: job.id, attempt: job.attempts, progress: lastProgress, at: at)
+                }.value
+                if released {
+                    logger.notice("job \(job.id) (\(job.kind) of \(job.subjectId)) left for the next start")
+                }
             } catch {
                 logger.error("job \(job.id) could not be put back in the queue (it is counted as interrupted): \(error)")
             }
@@ -244,7 +248,12 @@ final class JobQueue: Service, Sendable {
     /// Records the end of a job, then lets its worker record a failure on its subject.
     private func finish(_ job: JobRecord, failure: JobFailure?, worker: any JobWorker) async {
         do {
-            try await store.finishJob(id: job.id, failure: failure, at: now())
+            if try await !store.finishJob(id: job.id, attempt: job.attempts, failure: failure, at: now()) {
+                // Its lease ran out while it ran (this server stalled or was cut off), and
+                // another run has started since: that run's end is the job's.
+                logger.warning("job \(job.id) ended here after another server had taken it over; its end is left to that run")
+                return
+            }
         } catch {
             logger.error("could not record the end of job \(job.id) (it runs again at the next start): \(error)")
         }
@@ -257,7 +266,7 @@ final class JobQueue: Service, Sendable {
         do {
             while let job = try await store.claimJob(kind: kind, at: now(), leaseUntil: leaseUntil) {
                 logger.error("job \(job.id) failed: \(failure.message)")
-                try await store.finishJob(id: job.id, failure: failure, at: now())
+                try await store.finishJob(id: job.id, attempt: job.attempts, failure: failure, at: now())
             }
         } catch {
             logger.error("could not fail the jobs of unknown kind \(kind): \(error)")
@@ -275,7 +284,7 @@ final class JobQueue: Service, Sendable {
     }
 
     /// Saves the job's newest progress now and then, until cancelled.
-    private func saveProgressPeriodically(jobId: String) async {
+    private func saveProgressPeriodically(jobId: String, attempt: Int) async {
         while (try? await Task.sleep(for: settings.progressSaveInterval)) != nil {
             let unsaved = board.withLock { board -> JobProgress? in
                 guard let tracked = board.jobs[jobId], tracked.unsaved else { return nil }
@@ -284,7 +293,7 @@ final class JobQueue: Service, Sendable {
             }
             guard let unsaved else { continue }
             do {
-                try await store.saveJobProgress(id: jobId, unsaved, at: now())
+                try await store.saveJobProgress(id: jobId, attempt: attempt, unsaved, at: now())
             } catch {
                 if !Task.isCancelled { logger.warning("could not save the progress of job \(jobId): \(error)") }
             }

@@ -23,16 +23,16 @@ extension GatedStore {
         try await base.renewJobLease(id: id, attempt: attempt, until: until)
     }
 
-    func saveJobProgress(id: String, _ progress: JobProgress, at: Date) async throws {
-        try await base.saveJobProgress(id: id, progress, at: at)
+    func saveJobProgress(id: String, attempt: Int, _ progress: JobProgress, at: Date) async throws {
+        try await base.saveJobProgress(id: id, attempt: attempt, progress, at: at)
     }
 
-    func finishJob(id: String, failure: JobFailure?, at: Date) async throws {
-        try await base.finishJob(id: id, failure: failure, at: at)
+    func finishJob(id: String, attempt: Int, failure: JobFailure?, at: Date) async throws -> Bool {
+        try await base.finishJob(id: id, attempt: attempt, failure: failure, at: at)
     }
 
-    func releaseJob(id: String, progress: JobProgress, at: Date) async throws {
-        try await base.releaseJob(id: id, progress: progress, at: at)
+    func releaseJob(id: String, attempt: Int, progress: JobProgress, at: Date) async throws -> Bool {
+        try await base.releaseJob(id: id, attempt: attempt, progress: progress, at: at)
     }
 
     func requeueExpiredJobs(at: Date) async throws -> Int {
