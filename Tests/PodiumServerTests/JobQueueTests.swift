@@ -418,15 +418,15 @@ struct JobQueueTests {
         } catch {
             // However the test ends, no held run outlives it: a run waiting for its release
             // would keep its node from stopping, even cancelled.
-            workerA.releaseAll()
-            workerB.releaseAll()
+            workerA.openForGood()
+            workerB.openForGood()
             for run in runs { run.cancel() }
             for run in runs { _ = await run.result }
             await close()
             throw error
         }
-        workerA.releaseAll()
-        workerB.releaseAll()
+        workerA.openForGood()
+        workerB.openForGood()
         for run in runs { run.cancel() }
         for run in runs { _ = await run.result }
         await close()
@@ -457,7 +457,7 @@ struct JobQueueTests {
 
 /// A worker of the test kind: reports progress, then waits until the test releases its job, then
 /// does what the payload says (`"succeed"`, `"fail"` with a `JobFailure`, `"crash"` with another error).
-final class HeldWorker: JobWorker {
+final class HeldWorker: JobWorker, HoldsCalls {
     static let testKind = "test"
     let kind = HeldWorker.testKind
     /// The id of each job as it starts.
@@ -480,9 +480,7 @@ final class HeldWorker: JobWorker {
         waiting?.resume()
     }
 
-    /// Releases every job, waiting or still to start: for a test's end, so that no run it did not
-    /// expect (a job run twice after a failure) keeps its node from stopping.
-    func releaseAll() {
+    func openForGood() {
         let waiting = gates.withLock { gates in
             gates.all = true
             defer { gates.waiting = [:] }

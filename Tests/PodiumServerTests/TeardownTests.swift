@@ -1,4 +1,6 @@
 import Foundation
+@testable import PodiumServer
+import PodiumStore
 import Testing
 
 /// A test that fails half-way stops its server by cancellation, not by a graceful shutdown. The
@@ -25,5 +27,27 @@ import Testing
             let sessions = try await client.request(.get, "/api/v1/sessions", token: token).array()
             #expect(sessions.count == 3)
         }
+    }
+
+    /// A test that fails while a job it holds is running (before the test let it go) still ends:
+    /// the server lets the job go on before it stops, instead of waiting for ever for it to end.
+    @Test func aTestFailingWhileItHoldsAJobStillEnds() async throws {
+        let worker = HeldWorker()
+        let server = TestServer { $0.additionalJobWorkers = [worker] }
+        defer { server.removeData() }
+        let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        let at = Date()
+        try await store.insertJob(
+            JobRecord(
+                id: "j_held", kind: HeldWorker.testKind, subjectId: "x", ownerId: nil, payload: #""succeed""#,
+                createdAt: at, updatedAt: at))
+        await #expect(throws: Interrupted.self) {
+            try await server.run(store: store) { _ in
+                var started = worker.started.makeAsyncIterator()
+                _ = await started.next()
+                throw Interrupted()
+            }
+        }
+        try await store.close()
     }
 }

@@ -5,12 +5,12 @@ import Synchronization
 
 /// The real store, except that recording the arrival of one viewer identity waits until the test
 /// lets it go: a viewer's join can be caught halfway, while the rest of the server goes on.
-final class GatedStore: PodiumStore {
+final class GatedStore: PodiumStore, HoldsCalls {
     let base: SQLStore
     let heldViewer: String
     /// Told when the held join reaches the store.
     let arrived: AsyncStream<Void>.Continuation
-    private let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    private let gate = Mutex<(open: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
     /// While set, looking up a token fails as a broken database would.
     let failingTokenLookups = Atomic<Bool>(false)
 
@@ -42,21 +42,36 @@ final class GatedStore: PodiumStore {
 
     /// Lets the held call go on.
     func release() {
-        waiting.withLock { continuation in
-            continuation?.resume()
-            continuation = nil
+        gate.withLock { gate in
+            gate.waiting?.resume()
+            gate.waiting = nil
+        }
+    }
+
+    func openForGood() {
+        gate.withLock { gate in
+            gate.open = true
+            gate.waiting?.resume()
+            gate.waiting = nil
+        }
+    }
+
+    /// Waits until ``release()``, and says it arrived.
+    private func hold() async {
+        await withCheckedContinuation { continuation in
+            let goOn = gate.withLock { gate in
+                if gate.open { return true }
+                gate.waiting = continuation
+                return false
+            }
+            if goOn { continuation.resume() } else { arrived.yield() }
         }
     }
 
     func visitStarted(id: String, sessionId: String, viewerId: String, saving viewer: ViewerEntry?, at: Date)
         async throws -> ViewerEntry?
     {
-        if viewerId == heldViewer {
-            await withCheckedContinuation { continuation in
-                waiting.withLock { $0 = continuation }
-                arrived.yield()
-            }
-        }
+        if viewerId == heldViewer { await hold() }
         return try await base.visitStarted(id: id, sessionId: sessionId, viewerId: viewerId, saving: viewer, at: at)
     }
 
@@ -185,12 +200,7 @@ final class GatedStore: PodiumStore {
     }
 
     func append(sessionId: String, _ write: CommandWrite, at: Date) async throws {
-        if holdNextAppend.exchange(false, ordering: .relaxed) {
-            await withCheckedContinuation { continuation in
-                waiting.withLock { $0 = continuation }
-                arrived.yield()
-            }
-        }
+        if holdNextAppend.exchange(false, ordering: .relaxed) { await hold() }
         try await base.append(sessionId: sessionId, write, at: at)
     }
 
