@@ -1,7 +1,8 @@
 import Foundation
-@testable import PodiumServer
 import PodiumStore
 import Testing
+
+@testable import PodiumServer
 
 /// A test that fails half-way stops its server by cancellation, not by a graceful shutdown. The
 /// server must still close its database then: an open SQLite connection dropped at deinit is an

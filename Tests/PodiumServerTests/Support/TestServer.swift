@@ -2,10 +2,11 @@ import Foundation
 import HTTPTypes
 import Logging
 import NIOCore
-@testable import PodiumServer
 import PodiumStore
 import ServiceLifecycle
 import Testing
+
+@testable import PodiumServer
 
 /// The real application in-process, on a temporary data directory with real SQLite, Poppler and
 /// qpdf. Each test gets its own.
