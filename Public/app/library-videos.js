@@ -45,6 +45,11 @@ export class LibraryVideos {
     }).catch(() => {});
   }
 
+  /**
+   * Fetches the videos; the page renders them (`render`) once its folders are in too: a card
+   * drawn before them would lack its move button, and be drawn again a moment later under the
+   * pointer.
+   */
   async load() {
     try {
       this.videos = await api('/api/v1/videos');
@@ -53,7 +58,6 @@ export class LibraryVideos {
       return;
     }
     for (const video of this.videos) if (video.status === 'queued' || video.status === 'processing') this.poll(video.id);
-    this.render();
   }
 
   /** Files chosen or dropped: the video and audio files among them (the rest are the decks'). */

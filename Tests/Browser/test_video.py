@@ -35,6 +35,31 @@ wait_for = harness.wait_for
 visible = harness.visible
 screenshot = harness.screenshot
 
+# Installed before the library's own scripts: its folders arrive only once its videos have, and
+# the test has called `releaseFolders()`; every "Short film" card put into the page is counted.
+LATE_FOLDERS = """(() => {
+  const fetch = window.fetch;
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  window.releaseFolders = release;
+  window.videosArrived = false;
+  window.filmCardsDrawn = 0;
+  window.fetch = (input, init) => {
+    const url = String(input);
+    if (url.endsWith('/api/v1/folders')) return released.then(() => fetch.call(window, input, init));
+    const answer = fetch.call(window, input, init);
+    if (url.endsWith('/api/v1/videos')) answer.then(() => { window.videosArrived = true; });
+    return answer;
+  };
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      for (const node of change.addedNodes) {
+        if (node.matches?.('.video-card[data-title="Short film"]')) window.filmCardsDrawn += 1;
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
+})();"""
+
 CLIP = {}
 # Long enough that a late joiner after the seek to 12.5 s still finds it playing on a busy machine
 # (at 20 s it had ended before the late joiner's browser was up, with three runners on two cores).
@@ -286,8 +311,17 @@ class VideoTests(BrowserTest):
         # Into a folder, like a deck: the folder then lists it, and the clip it does not hold is not there.
         status, folder = SERVER.api("POST", "/api/v1/folders", {"name": "Films"})
         self.assertEqual(status, 201, folder)
-        driver.get(SERVER.base + "/library")
-        card = wait_for(driver, lambda d: visible(d, '#videos [data-title="Short film"][data-status="ready"]'), "the card again")
+        # The page draws its cards once, with everything they need, even when its folders come
+        # last: a card drawn before them had no move button, and was drawn again under the pointer.
+        late = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LATE_FOLDERS})
+        try:
+            driver.get(SERVER.base + "/library")
+            wait_for(driver, lambda d: d.execute_script("return window.videosArrived"), "the videos, before the folders")
+            driver.execute_script("window.releaseFolders()")
+            card = wait_for(driver, lambda d: visible(d, '#videos [data-title="Short film"][data-status="ready"]'), "the card again")
+            self.assertEqual(driver.execute_script("return window.filmCardsDrawn"), 1, "the card was drawn more than once")
+        finally:
+            driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", late)
         card.find_element(By.CSS_SELECTOR, '[data-action="move-video"]').click()
         choice = wait_for(driver, lambda d: visible(d, "dialog[open] select"), "the folder choice")
         Select(choice).select_by_visible_text("Films")

@@ -31,6 +31,7 @@ export class LibraryStoryboards {
     o.newButton.addEventListener('click', () => this.create());
   }
 
+  /** Fetches the storyboards; the page renders them (`render`) once its folders are in too. */
   async load() {
     await storyboardWords;
     try {
@@ -39,7 +40,6 @@ export class LibraryStoryboards {
       if (error.status === 404) this.items = []; // a server without storyboards
       else this.o.onError(error);
     }
-    this.render();
   }
 
   setHidden(hidden) {
