@@ -416,20 +416,20 @@ struct JobQueueTests {
             #expect(try await first.job(id: "j_live")?.attempts == 1)
             #expect(try await first.job(id: "j_dead")?.attempts == 2)
         } catch {
-            // However the test ends, no held run outlives it: a run waiting for its release
-            // would keep its node from stopping, even cancelled.
+            await stop(runs)
+            throw error
+        }
+        await stop(runs)
+
+        // However the test ends, no held run outlives it: a run waiting for its release would
+        // keep its node from stopping, even cancelled.
+        func stop(_ runs: [Task<Void, any Error>]) async {
             workerA.openForGood()
             workerB.openForGood()
             for run in runs { run.cancel() }
             for run in runs { _ = await run.result }
             await close()
-            throw error
         }
-        workerA.openForGood()
-        workerB.openForGood()
-        for run in runs { run.cancel() }
-        for run in runs { _ = await run.result }
-        await close()
     }
 
     // MARK: Helpers
@@ -457,7 +457,7 @@ struct JobQueueTests {
 
 /// A worker of the test kind: reports progress, then waits until the test releases its job, then
 /// does what the payload says (`"succeed"`, `"fail"` with a `JobFailure`, `"crash"` with another error).
-final class HeldWorker: JobWorker, HoldsCalls {
+final class HeldWorker: JobWorker {
     static let testKind = "test"
     let kind = HeldWorker.testKind
     /// The id of each job as it starts.
@@ -480,6 +480,8 @@ final class HeldWorker: JobWorker, HoldsCalls {
         waiting?.resume()
     }
 
+    /// Lets every held job go on, and every later one through: for the end of a test, passed or
+    /// failed, so that no held job keeps its server (or job queue) from stopping.
     func openForGood() {
         let waiting = gates.withLock { gates in
             gates.all = true

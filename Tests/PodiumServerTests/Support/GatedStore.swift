@@ -5,12 +5,12 @@ import Synchronization
 
 /// The real store, except that recording the arrival of one viewer identity waits until the test
 /// lets it go: a viewer's join can be caught halfway, while the rest of the server goes on.
-final class GatedStore: PodiumStore, HoldsCalls {
+final class GatedStore: PodiumStore {
     let base: SQLStore
     let heldViewer: String
     /// Told when the held join reaches the store.
     let arrived: AsyncStream<Void>.Continuation
-    private let gate = Mutex<(open: Bool, waiting: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
     /// While set, looking up a token fails as a broken database would.
     let failingTokenLookups = Atomic<Bool>(false)
 
@@ -42,36 +42,21 @@ final class GatedStore: PodiumStore, HoldsCalls {
 
     /// Lets the held call go on.
     func release() {
-        gate.withLock { gate in
-            gate.waiting?.resume()
-            gate.waiting = nil
-        }
-    }
-
-    func openForGood() {
-        gate.withLock { gate in
-            gate.open = true
-            gate.waiting?.resume()
-            gate.waiting = nil
-        }
-    }
-
-    /// Waits until ``release()``, and says it arrived.
-    private func hold() async {
-        await withCheckedContinuation { continuation in
-            let goOn = gate.withLock { gate in
-                if gate.open { return true }
-                gate.waiting = continuation
-                return false
-            }
-            if goOn { continuation.resume() } else { arrived.yield() }
+        waiting.withLock { continuation in
+            continuation?.resume()
+            continuation = nil
         }
     }
 
     func visitStarted(id: String, sessionId: String, viewerId: String, saving viewer: ViewerEntry?, at: Date)
         async throws -> ViewerEntry?
     {
-        if viewerId == heldViewer { await hold() }
+        if viewerId == heldViewer {
+            await withCheckedContinuation { continuation in
+                waiting.withLock { $0 = continuation }
+                arrived.yield()
+            }
+        }
         return try await base.visitStarted(id: id, sessionId: sessionId, viewerId: viewerId, saving: viewer, at: at)
     }
 
@@ -200,7 +185,12 @@ final class GatedStore: PodiumStore, HoldsCalls {
     }
 
     func append(sessionId: String, _ write: CommandWrite, at: Date) async throws {
-        if holdNextAppend.exchange(false, ordering: .relaxed) { await hold() }
+        if holdNextAppend.exchange(false, ordering: .relaxed) {
+            await withCheckedContinuation { continuation in
+                waiting.withLock { $0 = continuation }
+                arrived.yield()
+            }
+        }
         try await base.append(sessionId: sessionId, write, at: at)
     }
 

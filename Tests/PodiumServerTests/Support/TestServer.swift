@@ -108,11 +108,9 @@ struct TestServer {
                 outcome = .failure(error)
             }
             await client.http.close()
-            // A call still held (the test failed before it let it go) would keep the graceful
+            // A job still held (the test failed before it let it go) would keep the graceful
             // stop waiting for ever.
-            for part in [store as Any] + configuration.additionalJobWorkers.map({ $0 as Any }) {
-                (part as? any HoldsCalls)?.openForGood()
-            }
+            for worker in configuration.additionalJobWorkers { (worker as? HeldWorker)?.openForGood() }
             await services.triggerGracefulShutdown()
             let stopped = await group.nextResult()
             try outcome.get()
@@ -251,11 +249,4 @@ extension TestServer {
             try await body(client, token, try #require(session["code"] as? String))
         }
     }
-}
-
-/// A test's stand-in that holds calls until the test lets them go.
-protocol HoldsCalls: Sendable {
-    /// Lets every held call go on, and every later one through: for the end of a test, passed or
-    /// failed, so that no held call keeps its server (or job queue) from stopping.
-    func openForGood()
 }
