@@ -1053,6 +1053,11 @@ const done = arguments[arguments.length - 1];
   class FakeSocket {
     constructor(url) {
       this.url = url; this.readyState = 0; this.sent = [];
+      // Only the session's live sockets are counted. The home page's own lobby socket may open
+      // after this fake is in place (its module waits for the page's words, late on a loaded
+      // machine); counted, it made the reconnect's socket the third, not the second, and the
+      // test timed out waiting for "the reconnect hello". It stays closed.
+      if (!url.endsWith('/api/v1/sessions/ABCDEF/live')) return;
       sockets.push(this);
       setTimeout(() => { this.readyState = 1; if (this.onopen) this.onopen(); }, 0);
     }
