@@ -9,7 +9,7 @@ import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { mountPasscodeControl } from './passcode-control.js';
-import { SpeakerNotes } from './speaker-notes.js';
+import { PresenterView } from './presenter-view.js';
 
 hydrateIcons();
 
@@ -39,6 +39,11 @@ const driver = new StageDriver({
   lead: true,
 });
 const deckConsole = driver.console;
+// The presenter view: clocks, the next slide and the speaker notes beside the stage.
+const presenterView = new PresenterView({
+  code, live: () => live, deckConsole, stage, thumbs: $('thumbs'),
+  body: document.querySelector('.console-body'), bar: document.querySelector('.console-bar'), before: $('connection'),
+});
 
 function send(command) {
   if (!live || ended) return;
@@ -112,6 +117,7 @@ function setViewers(n) {
 }
 
 function updateSide() {
+  presenterView.update();
   const count = deckConsole.pageCount;
   const page = deckConsole.page;
   $('page-big').textContent = count ? formatNumber(page) + '/' + formatNumber(count) : '–';
@@ -277,9 +283,9 @@ async function start() {
     $('deck-title').textContent = info.title;
     setJoinInfo(info.joinUrl);
     mountPasscodeControl({ panel: $('join-panel'), after: document.querySelector('#join-panel .join-url'), code, info });
-    // An Office deck's speaker notes and slide titles, for this console only.
-    // At the top of the side panel, above the join code: what the presenter reads while talking.
-    new SpeakerNotes({ deckId: info.deckId, stage: $('stage'), panel: $('join-panel'), before: $('join-panel').querySelector('h2'), thumbs: $('thumbs') }).load();
+    // An Office deck's speaker notes and slide titles, for this console only: in the presenter
+    // view, which comes on by itself for a deck with notes.
+    presenterView.load(info.deckId);
   } else {
     setJoinInfo(null);
   }

@@ -10,7 +10,8 @@ The PPTX comes from ``Tests/Fixtures/office/make-corpus.py`` (LibreOffice throug
 kept in the temporary directory under the script's checksum as the Swift tests keep it.
 
 State the test reads: ``.deck-card[data-title][data-status]`` (library),
-``#speaker-notes[data-page][data-empty]`` and ``#speaker-notes-text`` (speaker-notes.js),
+``#speaker-notes[data-page][data-empty]`` and ``#speaker-notes-text`` (speaker-notes.js, in the
+presenter view's ``#presenter-view``),
 ``.thumb[data-title]`` (the jump strip's slide titles).
 """
 
@@ -84,6 +85,8 @@ class OfficeDeckTests(BrowserTest):
         code = SERVER.start_session(deck["id"])["code"]
         self.open_console(driver, code)
         notes = wait_for(driver, lambda d: visible(d, '#speaker-notes[data-page="1"]'), "the speaker notes of slide 1")
+        # In the presenter view beside the slide (on by itself for a deck with notes), not in the Join tab.
+        self.assertTrue(driver.execute_script("return Boolean(document.querySelector('#presenter-view #speaker-notes'))"))
         self.assertEqual([p.text for p in driver.find_elements(By.CSS_SELECTOR, "#speaker-notes-text p")],
                          ["Say hello & smile.", "Mention the Wi-Fi code."])
         self.assertIn("Welcome to Podium", notes.find_element(By.TAG_NAME, "h2").get_attribute("textContent"))
