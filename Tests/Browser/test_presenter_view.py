@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Browser tests of the console's presenter view (presenter-view.js, presenter-timer.js): the
 current slide, the next slide, the speaker notes large with a size control, the elapsed time, the
-talk's countdown and the clock, all on screen at once and none over another at 1280x720 and
-1440x900; the next slide following a page change; the countdown's warnings (its clock moved
+talk's countdown and the clock, all on screen at once and none over another at 1280x720,
+1440x900 and 1920x1080; the next slide following a page change; the countdown's warnings (its clock moved
 forward by the test, never waited for); the poll and question panels still one key away.
 
 Runs inside the suite of ``run_browser_tests.py`` (which loads this module and shares its
@@ -118,7 +118,7 @@ class PresenterViewTests(BrowserTest):
 
     def test_1_layout_next_slide_and_countdown(self):
         """A PDF deck (no notes): the presenter view is off until switched on (V), then the slide,
-        the next slide, the notes area, the clocks all fit 1280x720 and 1440x900 side by side; the
+        the next slide, the notes area, the clocks all fit 1280x720, 1440x900 and 1920x1080 side by side; the
         next slide follows a page change; a countdown warns at 5 and 1 minutes and turns red when
         over, and a reload finds it as it was; Alt+2 still opens the polls."""
         code = SERVER.start_session(DEMO_DECK["id"])["code"]
@@ -140,7 +140,7 @@ class PresenterViewTests(BrowserTest):
             "the next slide's picture")
         pages = SERVER.api("GET", f"/api/v1/decks/{DEMO_DECK['id']}")[1]["pages"]
 
-        for width, height in ((1280, 720), (1440, 900)):
+        for width, height in ((1280, 720), (1440, 900), (1920, 1080)):
             harness.size_driver(driver, width, height)
             wait_for(driver, lambda d: d.execute_script("return window.innerWidth") == width, f"a {width} px window")
             wait_settled(driver)
@@ -151,6 +151,8 @@ class PresenterViewTests(BrowserTest):
             # The side panel's tabs are still one key away, beside the presenter view.
             self.assert_laid_out(driver, {"presenter view": "#presenter-view", "side panel tabs": ".side-tabs"})
             screenshot(driver, f"presenter-view/pdf-{width}x{height}")
+        harness.size_driver(driver, 1280, 720)
+        wait_for(driver, lambda d: d.execute_script("return window.innerWidth") == 1280, "a 1280 px window again")
 
         # The next slide follows the page.
         self.assertEqual(driver.find_element(By.ID, "presenter-next").get_attribute("data-page"), "2")
