@@ -290,3 +290,9 @@ class PresenterViewTests(BrowserTest):
         wait_settled(driver)
         screenshot(driver, "presenter-view/pptx-820x1180")
         self.assert_laid_out(driver, {name: css for name, css in PARTS.items() if name != "next slide"}, sideways=False)
+        # A phone: the same, smaller.
+        harness.size_driver(driver, 390, 844)
+        wait_for(driver, lambda d: d.execute_script("return document.documentElement.clientWidth") == 390, "a 390 px window")
+        wait_settled(driver)
+        screenshot(driver, "presenter-view/pptx-390x844")
+        self.assert_laid_out(driver, {name: css for name, css in PARTS.items() if name != "next slide"}, sideways=False)
