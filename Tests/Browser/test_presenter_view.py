@@ -253,6 +253,23 @@ class PresenterViewTests(BrowserTest):
             import test_screens as screens  # noqa: E402
         self.assertEqual(screens.axe_findings(driver), [], "axe-core finds nothing serious in the presenter view")
 
+        # The stage works as ever beside the column: draw a stroke, zoom in and back.
+        driver.find_element(By.CSS_SELECTOR, '[data-action="draw"]').click()
+        wait_for(driver, lambda d: visible(d, "#ink-bar"), "the ink tools")
+        wait_settled(driver)
+        stage = driver.find_element(By.CSS_SELECTOR, "podium-stage")
+        ActionChains(driver).move_to_element_with_offset(stage, -60, 20).click_and_hold() \
+            .move_by_offset(40, 10).move_by_offset(40, -10).move_by_offset(40, 10).release().perform()
+        wait_for(driver, lambda d: stage_attr(d, "data-strokes") == "1", "the stroke drawn in the presenter view")
+        self.assert_laid_out(driver, {**PARTS, "ink tools": "#ink-bar"})
+        screenshot(driver, "presenter-view/pptx-drawing")
+        driver.find_element(By.CSS_SELECTOR, '[data-action="draw"]').click()
+        wait_for(driver, lambda d: not visible(d, "#ink-bar"), "draw mode off")
+        self.press(driver, "+")
+        wait_for(driver, lambda d: stage_attr(d, "data-viewport") != "0,0,1,1", "zoomed in")
+        self.press(driver, "0")
+        wait_for(driver, lambda d: stage_attr(d, "data-viewport") == "0,0,1,1", "the whole slide again")
+
         driver.find_element(By.CSS_SELECTOR, "[data-action=notes-bigger]").click()
         wait_for(driver, lambda d: font_px(d, "#speaker-notes-text p") > size, "larger notes after A+")
         bigger = font_px(driver, "#speaker-notes-text p")
