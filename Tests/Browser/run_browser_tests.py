@@ -1301,6 +1301,8 @@ EXPECTED_SECONDS = {
     # Office decks: a PPTX converted by LibreOffice through the library, then the console's notes
     # (23-26 s measured); then three images picked together (about 5 s).
     "OfficeDeckTests": 31,
+    # The console's presenter view: a PDF deck, then a PPTX converted by LibreOffice (about 40 s).
+    "PresenterViewTests": 40,
 }
 
 
