@@ -301,19 +301,53 @@ export class DeckConsole {
     this.stageWrap.append(this.prevEdge, this.nextEdge);
   }
 
+  /**
+   * The thumbnail strip: one Tab stop (a toolbar with a roving tabindex). The arrows, Home and
+   * End move the focus along it without changing slide (stage-driver.js leaves them to it);
+   * Enter or Space goes to the focused slide.
+   */
   buildThumbs() {
     const strip = this.thumbsEl;
-    strip.replaceChildren();
     strip.setAttribute('aria-label', t('console.slides'));
+    const list = el('div', {
+      class: 'thumb-list',
+      attrs: { role: 'toolbar', 'aria-orientation': 'horizontal', 'aria-label': t('console.slides'), 'data-role': 'thumb-list' },
+      on: { keydown: (event) => this.onThumbKey(event) },
+    });
     (this.pages || []).forEach((page, index) => {
       const number = index + 1;
       const img = el('img', { attrs: { src: page.thumbnailUrl || page.mediumUrl, alt: '', loading: 'lazy', decoding: 'async', draggable: 'false' } });
       const button = el('button', {
-        class: 'thumb', attrs: { type: 'button', 'aria-label': t('notes.go-to', { page: number }), 'data-page': number },
-        on: { click: () => this.goto(number) },
+        class: 'thumb', attrs: { type: 'button', 'aria-label': t('notes.go-to', { page: number }), 'data-page': number, tabindex: '-1' },
+        on: { click: () => this.goto(number), focus: () => this.rove(button) },
       }, [img, el('span', { text: formatNumber(number) })]);
-      strip.append(button);
+      list.append(button);
     });
+    strip.replaceChildren(list);
+  }
+
+  /** The strip's one Tab stop moves to `thumb`. */
+  rove(thumb) {
+    for (const other of this.thumbsEl.querySelectorAll('.thumb')) other.tabIndex = other === thumb ? 0 : -1;
+  }
+
+  /** Arrows, Home and End inside the strip move the focus along it, not the slide. */
+  onThumbKey(event) {
+    if (event.altKey || event.metaKey || event.ctrlKey) return;
+    const thumbs = [...this.thumbsEl.querySelectorAll('.thumb')];
+    const at = thumbs.indexOf(event.target.closest('.thumb'));
+    if (at < 0) return;
+    const rtl = getComputedStyle(this.thumbsEl).direction === 'rtl';
+    const steps = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1, ArrowDown: 1, ArrowUp: -1 };
+    let to;
+    if (event.key in steps) to = Math.min(thumbs.length - 1, Math.max(0, at + steps[event.key]));
+    else if (event.key === 'Home') to = 0;
+    else if (event.key === 'End') to = thumbs.length - 1;
+    else return;
+    event.preventDefault();
+    event.stopPropagation(); // the console's own keys (Home, End: first and last slide) stay out
+    this.rove(thumbs[to]);
+    thumbs[to].focus();
   }
 
   render() {
@@ -324,8 +358,11 @@ export class DeckConsole {
     this.nextButton.disabled = !this.enabled || this.page >= count;
     this.prevEdge.disabled = this.prevButton.disabled;
     this.nextEdge.disabled = this.nextButton.disabled;
+    // The strip's Tab stop is the slide on show, unless the focus is moving along the strip.
+    const roving = this.thumbsEl.contains(document.activeElement);
     for (const thumb of this.thumbsEl.querySelectorAll('.thumb')) {
       const current = Number(thumb.dataset.page) === this.page;
+      if (!roving) thumb.tabIndex = current ? 0 : -1;
       if (current) {
         thumb.setAttribute('aria-current', 'true');
         const strip = this.thumbsEl;

@@ -3,7 +3,8 @@
 // announce too), so the list cannot disagree with what the keys do. Keys that belong to no single
 // button (Space for the next slide, holding `.` for the pointer) are declared on <body
 // data-extra-shortcuts="keys=message-key;keys=message-key"> (a catalogue key; plain words still work). A control marked `data-shortcut-click` needs no
-// handler of its own: its key clicks it (when it is shown and enabled).
+// handler of its own: its key clicks it (when it is shown and enabled); if it opens a panel
+// (`aria-controls`, the side panel's tabs on Alt+1…4), the focus moves into that panel.
 //
 // State for tests: dialog.shortcuts-dialog with .shortcut-row[data-keys].
 
@@ -42,8 +43,13 @@ export function pageShortcuts(root = document) {
   return [...rows.values()];
 }
 
+/** A combination's keys: "Alt+1" is Alt and 1, but "+" is the plus key and "Control++" Control and plus. */
+export function comboKeys(combo) {
+  return combo.split(/\+(?=.)/);
+}
+
 function keyNodes(combo) {
-  const parts = combo.split('+');
+  const parts = comboKeys(combo);
   const nodes = [];
   parts.forEach((part, index) => {
     if (index) nodes.push('+');
@@ -79,6 +85,24 @@ function digitCombo(event) {
   return event.altKey && match ? 'Alt+' + match[1] : null;
 }
 
+const FOCUSABLE = 'button:not([disabled]), a[href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A shortcut that opens a panel (a tab, with `aria-controls`) takes the focus into the panel: to
+ * its first heading (focusable for the purpose), else its first control, so the keys go on there.
+ */
+export function focusInto(control) {
+  const id = control.getAttribute('aria-controls');
+  const panel = id ? document.getElementById(id) : null;
+  if (!panel || panel.hidden || !panel.getClientRects().length) return;
+  const shown = (node) => node.getClientRects().length > 0;
+  const heading = [...panel.querySelectorAll('h1, h2, h3, h4')].find(shown);
+  const target = heading || [...panel.querySelectorAll(FOCUSABLE)].find(shown);
+  if (!target) return;
+  if (target === heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+  target.focus();
+}
+
 document.addEventListener('keydown', (event) => {
   if (isTyping(event) || dialogOpen()) return;
   if (event.key === '?' && !event.ctrlKey && !event.metaKey && !event.altKey) {
@@ -92,6 +116,7 @@ document.addEventListener('keydown', (event) => {
       if (!keys.includes(combo) || control.disabled || !control.getClientRects().length) continue;
       event.preventDefault();
       control.click();
+      focusInto(control);
       return;
     }
   }

@@ -23,13 +23,13 @@ const SLIDE_KEYS = { ArrowRight: 1, ArrowDown: 1, PageDown: 1, ArrowLeft: -1, Ar
 /**
  * Whether a key press changes slide here: everywhere (a focused sidebar tab, a button, a check
  * box) except where the arrows are the control's own: text fields (`isTyping`), a radio group
- * (the arrows choose), a slider.
+ * (the arrows choose), a slider, the thumbnail strip (the arrows move the focus along it).
  */
 function slideKeyApplies(event) {
   if (event.altKey || event.metaKey || event.ctrlKey || isTyping(event) || dialogOpen()) return false;
   const target = event.target;
   if (target instanceof HTMLInputElement && (target.type === 'radio' || target.type === 'range')) return false;
-  return !(target instanceof Element && target.closest('[role=radiogroup], [role=slider]'));
+  return !(target instanceof Element && target.closest('[role=radiogroup], [role=slider], [data-role=thumb-list]'));
 }
 
 export class StageDriver {

@@ -23,9 +23,15 @@ struct Accounts: Sendable {
         try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(secret, hash: hash) }
     }
 
-    /// Checks an email and password; returns the user and a new token.
+    /// The account a sign-in names: an email address, or the first admin's user name `admin`
+    /// (its account has no address), in any case, spaces around it ignored.
+    static func accountKey(_ login: String) -> String {
+        login.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    /// Checks an email (or the user name `admin`) and password; returns the user and a new token.
     func signIn(email: String, password: String) async throws -> (UserRecord, String)? {
-        guard let user = try await store.user(email: email.lowercased()),
+        guard let user = try await store.user(email: Self.accountKey(email)),
             try await verify(password, against: user.passwordHash)
         else { return nil }
         let token = Self.randomToken()

@@ -200,12 +200,13 @@ struct Serve: AsyncParsableCommand {
 
         let reportBox = ReportBox()
         let configuredPort = configuration.port
+        let listenHost = configuration.host
         let discovery = Self.discovery(self, environment, logger: logger, report: reportBox)
         let (app, report) = try await buildApplication(
             configuration: configuration, logger: logger,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuredPort
-                Self.printBanner(port: port, report: await reportBox.value)
+                Self.printBanner(host: listenHost, port: port, report: await reportBox.value)
                 if let discovery {
                     discovery.serverListening(port: port)
                     Task {
@@ -315,17 +316,19 @@ struct Serve: AsyncParsableCommand {
         return rate
     }
 
-    static func printBanner(port: Int, report: StartupReport?) {
-        var lines = ["", "  Podium is running.", "", "    On this machine:   http://localhost:\(port)"]
-        for address in report?.lanAddresses ?? [] {
-            lines.append("    On your network:   http://\(address):\(port)")
-        }
-        lines.append("    Presenter sign-in: http://localhost:\(port)/login")
+    /// The addresses people use (only those the server listens on: `host`), where to sign in,
+    /// and on a first start the admin's password.
+    static func printBanner(host: String, port: Int, report: StartupReport?) {
+        let urls = ListenURLs.listening(on: host, port: port, lanAddresses: report?.lanAddresses ?? [])
+        var lines = ["", "  Podium is running.", ""]
+        if let local = urls.thisMachine { lines.append("    On this machine:   \(local)") }
+        for url in urls.network { lines.append("    On your network:   \(url)") }
+        if let first = urls.first { lines.append("    Presenter sign-in: \(first)/login") }
         if let password = report?.generatedAdminPassword {
             lines += [
                 "", "    First start: an admin account was created.",
-                "      email:    admin",
-                "      password: \(password)",
+                "      user name: admin",
+                "      password:  \(password)",
                 "    Write it down: it is shown only this once (set PODIUM_ADMIN_PASSWORD to choose it).",
             ]
         }

@@ -17,6 +17,7 @@ struct AuthController {
     var signedIn: @Sendable (_ viewerId: String?, _ user: UserRecord) async throws -> Void = { _, _ in }
 
     struct LoginRequest: Decodable {
+        /// An email address, or the user name `admin` of the first admin account.
         let email: String
         let password: String
     }
@@ -30,7 +31,7 @@ struct AuthController {
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decode(as: LoginRequest.self, context: context)
         let client = [context.clientKey]
-        let account = [body.email.lowercased()]
+        let account = [Accounts.accountKey(body.email)]
         guard failuresPerClient.allows(client, now: now()), failuresPerAccount.allows(account, now: now()) else {
             throw APIError(
                 .tooManyRequests, code: "rate_limited", message: "Too many wrong passwords. Wait a minute and try again.")

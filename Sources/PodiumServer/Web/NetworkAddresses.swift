@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 #if canImport(Glibc)
@@ -29,12 +30,51 @@ enum NetworkAddresses {
     }
 }
 
+/// Where a server listening on one address is reached, as the start-up banner prints it: only
+/// the addresses it really listens on. Bound to every interface (`0.0.0.0`, `::`), this machine
+/// and each network address; bound to loopback, this machine only; bound to one address, that one.
+public struct ListenURLs: Sendable, Equatable {
+    /// The URL on this machine (`http://localhost:8080`), when the server listens on loopback.
+    public var thisMachine: String?
+    /// The URLs other devices use, one per network address the server listens on.
+    public var network: [String]
+
+    public init(thisMachine: String?, network: [String]) {
+        self.thisMachine = thisMachine
+        self.network = network
+    }
+
+    /// - Parameters:
+    ///   - host: the address the server is bound to (`--host`)
+    ///   - lanAddresses: the machine's network addresses (``NetworkAddresses/lanIPv4()``)
+    public static func listening(on host: String, port: Int, lanAddresses: [String]) -> ListenURLs {
+        let bare = host.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let name = bare.lowercased()
+        let local = "http://localhost:\(port)"
+        if ["", "*", "0.0.0.0", "::", "0:0:0:0:0:0:0:0"].contains(name) {
+            return ListenURLs(thisMachine: local, network: lanAddresses.map { url($0, port) })
+        }
+        if name == "localhost" || name == "127.0.0.1" { return ListenURLs(thisMachine: local, network: []) }
+        if name.hasPrefix("127.") || name == "::1" { return ListenURLs(thisMachine: url(bare, port), network: []) }
+        return ListenURLs(thisMachine: nil, network: [url(bare, port)])
+    }
+
+    /// The first of them: where the banner sends the presenter to sign in.
+    public var first: String? { thisMachine ?? network.first }
+
+    static func url(_ address: String, _ port: Int) -> String {
+        address.contains(":") ? "http://[\(address)]:\(port)" : "http://\(address):\(port)"
+    }
+}
+
 /// The links of a session or room, as the REST responses carry them.
 struct JoinLinks: Sendable, Equatable {
     let joinUrl: String
     let presenterUrl: String?
     let moderatorUrl: String?
     let projectorUrl: String?
+    /// The big screen: a session's screen page, a room's projector page.
+    let screenUrl: String
 }
 
 /// Builds the join link shown as text and QR code (and every other link the server hands out).
@@ -64,12 +104,14 @@ struct JoinURLBuilder: Sendable {
     func joinURL(code: String, request: Request?) -> String { links(code: code, room: false, request: request).joinUrl }
 
     /// Every link the server hands out for a session or room, from the one base: the audience's
-    /// join link and, for a room, where presenters join, the moderator's console and the projector.
+    /// join link, the big screen's page and, for a room, where presenters join, the moderator's
+    /// console and the projector (which is the room's big screen).
     func links(code: String, room: Bool, request: Request?) -> JoinLinks {
         let base = baseURL(request: request)
         return JoinLinks(
             joinUrl: "\(base)/s/\(code)", presenterUrl: room ? "\(base)/r/\(code)" : nil,
-            moderatorUrl: room ? "\(base)/r/\(code)/moderate" : nil, projectorUrl: room ? "\(base)/r/\(code)/projector" : nil)
+            moderatorUrl: room ? "\(base)/r/\(code)/moderate" : nil, projectorUrl: room ? "\(base)/r/\(code)/projector" : nil,
+            screenUrl: room ? "\(base)/r/\(code)/projector" : "\(base)/s/\(code)/screen")
     }
 
     static func isLoopback(_ host: String) -> Bool {
