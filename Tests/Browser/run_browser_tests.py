@@ -1303,6 +1303,16 @@ EXPECTED_SECONDS = {
     "OfficeDeckTests": 31,
     # The console's presenter view: a PDF deck, then a PPTX converted by LibreOffice (about 40 s).
     "PresenterViewTests": 40,
+    # The page-health sweep (#36), each test under 30 s on a busy two-core machine; the channel's
+    # classes first seed a 3 s clip, a station, places and quizzes (about 10 s).
+    "LiveResultsHealthTests": 90,
+    "ChannelVisitorHealthTests": 80,
+    "ChannelMemberHealthTests": 80,
+    "RoomHealthTests": 75,
+    "ChannelAdminHealthTests": 75,
+    "LivePresentingHealthTests": 60,
+    "LibraryHealthTests": 55,
+    "EntryHealthTests": 50,
 }
 
 

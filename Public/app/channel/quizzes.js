@@ -98,7 +98,7 @@ function backLink() {
 function renderQuestion() {
   const { quiz, questions, index } = run;
   const question = questions[index];
-  const progress = el('div', { class: 'quiz-progress', attrs: { role: 'progressbar', 'aria-valuemin': 0, 'aria-valuemax': questions.length, 'aria-valuenow': index } }, [
+  const progress = el('div', { class: 'quiz-progress', attrs: { role: 'progressbar', 'aria-labelledby': 'quiz-count', 'aria-valuemin': 0, 'aria-valuemax': questions.length, 'aria-valuenow': index } }, [
     el('span', { class: 'quiz-progress-bar' }),
   ]);
   const bar = progress.firstChild;
@@ -119,7 +119,7 @@ function renderQuestion() {
   parts.take.replaceChildren(...[
     backLink(),
     el('h2', { class: 'quiz-title', text: quiz.name }),
-    el('p', { class: 'quiz-count', text: t('channel.quiz.progress', { index: index + 1, count: questions.length }) }),
+    el('p', { class: 'quiz-count', text: t('channel.quiz.progress', { index: index + 1, count: questions.length }), attrs: { id: 'quiz-count' } }),
     progress,
     el('p', { class: 'quiz-question', text: question.text, attrs: { id: 'quiz-question' } }),
     answers,

@@ -272,9 +272,11 @@ function shotCard(shot, scene, index) {
   const key = [selected, shot.number, shot.duration, shot.action, shot.dialogue, scene.id, index, thumbKey(shot)].join('|');
   const kept = cards.get(shot.id);
   if (kept && kept.key === key) return kept.node;
-  const card = makeCard(shot, scene, index, selected);
-  cards.set(shot.id, { key, node: card });
-  return card;
+  // The list's item holds the card (a button): a list may hold only items, and an item that is a
+  // button is no longer an item to a screen reader.
+  const item = el('li', { class: 'sb-shot-item' }, [makeCard(shot, scene, index, selected)]);
+  cards.set(shot.id, { key, node: item });
+  return item;
 }
 
 function makeCard(shot, scene, index, selected) {
@@ -286,7 +288,7 @@ function makeCard(shot, scene, index, selected) {
   ]);
   const caption = shot.action || shot.dialogue;
   const grip = el('span', { class: 'sb-grip', attrs: { 'aria-hidden': 'true', title: t('storyboard.drag-to-move') } }, [icon('move', 16)]);
-  const card = el('li', {
+  const card = el('div', {
     class: 'sb-shot' + (selected ? ' is-selected' : ''),
     attrs: {
       tabindex: '0', role: 'button', 'aria-pressed': selected ? 'true' : 'false',
