@@ -87,9 +87,10 @@ const clippedAway = (e, r) => {
     const scrolls = [s.overflowX, s.overflowY].some((o) => o === 'auto' || o === 'scroll');
     if (!clips || scrolls) continue;
     const b = a.getBoundingClientRect();
-    const w = Math.min(r.right, b.right) - Math.max(r.left, b.left);
-    const h = Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top);
-    if (w < 1 || h < 1) return true;
+    // (Something of zero size counts as a pixel here: it is placed inside the panel or not.)
+    const w = Math.min(r.left + Math.max(r.width, 1), b.right) - Math.max(r.left, b.left);
+    const h = Math.min(r.top + Math.max(r.height, 1), b.bottom) - Math.max(r.top, b.top);
+    if (w <= 0 || h <= 0) return true;
   }
   return false;
 };
@@ -276,6 +277,8 @@ add('button', { id: 'fine', textContent: 'Fine' }, { margin: '20px' });
 add('button', { id: 'covered', textContent: 'Covered' }, { position: 'absolute', top: '100px', left: '20px' });
 add('div', { id: 'banner', textContent: 'A banner' }, { position: 'absolute', top: '90px', left: '0', width: '300px', height: '60px', background: '#eee' });
 add('canvas', { id: 'flat', width: 120, height: 0 }, { display: 'block', width: '120px', height: '0' });
+const stage = add('div', { id: 'stage' }, { overflow: 'hidden', minHeight: '60px', background: '#000' });
+add('video', { id: 'flat-video' }, { display: 'block', width: '100%', height: '0' }, stage);
 const drawer = add('nav', { id: 'drawer' }, { position: 'fixed', top: '0', left: '100%', width: '300px', height: '100%' });
 add('button', { id: 'in-drawer', textContent: 'In the drawer' }, {}, drawer);
 const panel = add('div', { id: 'closed' }, { overflow: 'hidden', height: '0' });
@@ -660,6 +663,7 @@ class EntryHealthTests(EntryPages):
         self.assertEqual(sorted(found), sorted([
             'button#covered "Covered" is covered by div#banner "A banner"',
             "canvas#flat shows at zero size (120x0)",
+            "video#flat-video shows at zero size (390x0)",
             "the results chart's div#row.bar-row \"Tea 3\" is covered by div#card \"Vote now\"",
         ]), found)
         # With a modal dialog open, only what is in it counts.
