@@ -601,8 +601,8 @@ class ChannelPages(HealthTest):
         wait_for(driver, condition, what)
 
     def audience(self, size, member, part):
-        """`media`: the videos, a video's page, a station; `places`: the places, the quizzes and a
-        quiz being taken."""
+        """`media`: the videos, a video's page, a station; `places`: the places (list and map), a
+        place, the quizzes and a quiz being taken."""
         seed = seed_channel()
         width, height = SIZES[size]
         driver = self.driver(width, height)
@@ -612,6 +612,15 @@ class ChannelPages(HealthTest):
         if part == "places":
             self.open(driver, "places", lambda d: len(d.find_elements(By.CSS_SELECTOR, "#places-list .place-name")) == 2, "the places")
             self.check(driver, "channel-places", state, size)
+            tab = visible(driver, ".places-tab[data-view=map]")
+            if tab:  # (a wide screen shows the list and the map side by side)
+                tab.click()
+            wait_for(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#places-map .leaflet-marker-icon")) == 2
+                     and d.find_elements(By.CSS_SELECTOR, "#places-map img.leaflet-tile-loaded"), "the map with its markers")
+            self.check(driver, "channel-places", "map-" + state, size)
+            self.open(driver, "places/" + seed["places"][0], lambda d: visible(d, "#section-places h1, #section-places h2"),
+                      "a place's page")
+            self.check(driver, "channel-place", state, size)
             self.open(driver, "quizzes", lambda d: visible(d, ".quiz-current"), "the quizzes")
             self.check(driver, "channel-quizzes", state, size)
             self.open(driver, "quizzes/" + seed["quiz"], lambda d: visible(d, ".quiz-answer"), "a quiz's first question")
