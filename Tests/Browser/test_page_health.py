@@ -115,9 +115,15 @@ const save = (e) => {
 };
 const windowScroll = [scrollX, scrollY];
 const inView = (x, y) => x >= 0 && y >= 0 && x < W && y < H;
+// A panel the person opened over the page (its toggle says aria-expanded=true and names it in
+// aria-controls) covers what is under it on purpose, until it is closed again.
+const opened = [...document.querySelectorAll('[aria-expanded="true"][aria-controls]')]
+  .flatMap((t) => t.getAttribute('aria-controls').split(/\s+/)).map((id) => document.getElementById(id)).filter(Boolean);
 const onTop = (e, x, y) => {
   const top = document.elementsFromPoint(x, y)[0];
-  return { ok: !top || top === e || e.contains(top) || top.contains(e), top };
+  const ok = !top || top === e || e.contains(top) || top.contains(e)
+    || opened.some((panel) => panel.contains(top) && !panel.contains(e));
+  return { ok, top };
 };
 const reach = (e) => {
   let r = e.getBoundingClientRect();
@@ -275,6 +281,10 @@ add('a', { className: 'skip-link', href: '#main', textContent: 'Skip' }, {});
 add('span', { className: 'visually-hidden', textContent: 'Hidden words' }, {});
 add('button', { id: 'fine', textContent: 'Fine' }, { margin: '20px' });
 add('button', { id: 'covered', textContent: 'Covered' }, { position: 'absolute', top: '100px', left: '20px' });
+const sheet = add('div', { id: 'sheet', textContent: 'An opened panel' }, { position: 'absolute', top: '40px', left: '200px', width: '150px', height: '60px', background: '#ddd' });
+add('button', { id: 'under-sheet', textContent: 'Under' }, { position: 'absolute', top: '50px', left: '210px' });
+document.body.append(sheet);  // (drawn after the button: on top of it)
+add('button', { id: 'sheet-toggle', textContent: 'Panel', ariaExpanded: 'true' }, { position: 'absolute', top: '10px', left: '200px' }).setAttribute('aria-controls', 'sheet');
 add('div', { id: 'banner', textContent: 'A banner' }, { position: 'absolute', top: '90px', left: '0', width: '300px', height: '60px', background: '#eee' });
 add('canvas', { id: 'flat', width: 120, height: 0 }, { display: 'block', width: '120px', height: '0' });
 const stage = add('div', { id: 'stage' }, { overflow: 'hidden', minHeight: '60px', background: '#000' });
@@ -362,6 +372,11 @@ class EntryPages(HealthTest):
         wait_for(host, lambda d: d.execute_script("return document.body.dataset.ready") == "true", "the shot editor")
         wait_for(host, lambda d: d.execute_script("return document.getElementById('stage').dataset.shotRect"), "the shot drawn")
         self.check(host, "sketch", None, size)
+        toggle = visible(host, "#panel-toggle")
+        if toggle and toggle.get_attribute("aria-expanded") != "true":  # (folded away on a phone and a tablet)
+            toggle.click()
+            wait_for(host, lambda d: visible(d, "#layers"), "the layers panel")
+            self.check(host, "sketch", "panel-open", size)
         self.done()
 
 
@@ -662,8 +677,8 @@ class EntryHealthTests(EntryPages):
     def test_health_0_the_sweep_finds_what_a_person_would(self):
         """The sweep's own checks on a page built for them: a button under a banner, a canvas of
         zero size, a chart row under a card and a page too wide are found; a skip link, visually
-        hidden text, a closed drawer, a button below the fold and a covered page behind a modal
-        dialog are not."""
+        hidden text, a closed drawer, a button below the fold, a button under a panel the person
+        opened (aria-expanded) and a covered page behind a modal dialog are not."""
         driver = self.driver(390, 844)
         driver.get(SERVER.base + "/login")
         self.ready(driver, "a page of the server's (its stylesheet)")
