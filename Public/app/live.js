@@ -145,7 +145,7 @@ export function applyEvent(state, event) {
 // ---- rooms (docs/protocol.md, "Rooms"): mirrors SessionSnapshot.apply in SessionEvent.swift ----
 
 const ROOM_EVENTS = new Set([
-  'presenterJoined', 'requested', 'requestCancelled', 'control', 'doNotDisturb', 'queueCap',
+  'presenterJoined', 'requested', 'requestCancelled', 'control', 'doNotDisturb', 'queueCap', 'talkLength', 'talkTimerShown',
   'deckAdded', 'background',
 ]);
 
@@ -158,6 +158,12 @@ function showRoomDeck(room, deck, page) {
     decks: (room.decks || []).map((d) => (d.id === deck ? { ...d, page } : d)),
     shown: shown.some((s) => s.deck === deck && s.page === page) ? shown : [...shown, { deck, page }],
   };
+}
+
+/** A fresh copy of the room's talks (RoomTalks), empty for a snapshot from an older server. */
+function talksOf(room) {
+  const talks = room.talks || {};
+  return { defaultLength: talks.defaultLength ?? null, lengths: { ...(talks.lengths || {}) }, used: { ...(talks.used || {}) }, onProjector: Boolean(talks.onProjector) };
 }
 
 /** Applies a room event to `next` (a fresh copy of the state), replacing `next.room`. */
@@ -181,15 +187,35 @@ function applyRoomEvent(next, event) {
       control.queue = queue.filter((id) => id !== event.presenterId);
       break;
     case 'control': {
+      // The talk that ran until now keeps its time (RoomSnapshot.controlChanged).
+      const talks = talksOf(room);
+      const owner = (control.lender ?? null) || (control.active ?? null);
+      if (owner && room.controlSince != null) {
+        talks.used = { ...talks.used, [owner]: (talks.used[owner] || 0) + Math.max(0, event.at - room.controlSince) };
+      }
+      room.talks = talks;
       const active = event.active ?? null;
       if (active !== (control.active ?? null)) control.presenterDoNotDisturb = false;
       control.active = active;
       control.lender = event.lender ?? null;
-      // Whoever gets control no longer waits for it.
-      if (active) control.queue = queue.filter((id) => id !== active);
+      // Whoever gets control in their own right no longer waits for it; a borrower keeps their place.
+      if (active && !control.lender) control.queue = queue.filter((id) => id !== active);
       room.controlSince = event.at;
       break;
     }
+    case 'talkLength': {
+      const talks = talksOf(room);
+      if (event.presenterId) {
+        // No length of their own: the key goes (the room's default applies), as in Swift.
+        if (event.seconds == null) delete talks.lengths[event.presenterId];
+        else talks.lengths[event.presenterId] = event.seconds;
+      } else talks.defaultLength = event.seconds ?? null;
+      room.talks = talks;
+      break;
+    }
+    case 'talkTimerShown':
+      room.talks = { ...talksOf(room), onProjector: event.on };
+      break;
     case 'doNotDisturb':
       if (event.moderator) control.moderatorDoNotDisturb = event.on;
       else control.presenterDoNotDisturb = event.on;
@@ -273,6 +299,9 @@ export class LiveClient extends EventTarget {
       else if (this.ws && Date.now() - this.lastHeard > PING_EVERY + 5000) this.reconnectNow();
       else if (this.isOpen) this.raw({ type: 'ping', t: performance.now() });
     };
+    // Modules that add to a page without its entry module's help (the projector's talk timer,
+    // room-timer-overlay.js) see each live client as it is made.
+    if (typeof window !== 'undefined') window.dispatchEvent(new CustomEvent('podium:live', { detail: this }));
   }
 
   /** Opens the socket. */

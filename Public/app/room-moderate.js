@@ -11,6 +11,7 @@ import { mountPresenterInteraction } from './polls-presenter.js';
 import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
 import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, copyText, wireSidePanel, pickFromLibrary, onStageText } from './room-common.js';
+import { serverNow, talkClock, talkLength, timeOnStage, parseLength } from './room-talk.js';
 
 hydrateIcons();
 wireSidePanel();
@@ -25,6 +26,7 @@ let ended = false;
 let connected = new Set(); // presenter ids with a socket open
 const requestedAt = new Map(); // presenter id -> when their request came (seconds since 1970), when seen
 let heldBefore = false; // do-not-disturb was on at the last render
+let talkPhase = null; // the phase of the talk on stage at the last tick ({presenter, phase})
 const pendingUploads = new Map(); // deck id -> title, until the deck joins the room
 
 const driver = new StageDriver({
@@ -138,7 +140,33 @@ function render() {
   const color = $('background');
   if (document.activeElement !== color) color.value = r.background || '#000000';
   $('background-value').textContent = (r.background || '#000000').toUpperCase();
+  renderTalkSettings(r, c);
   tick();
+}
+
+/** The talk-length form (for everyone, or one presenter) and the projector switch. */
+function renderTalkSettings(r, c) {
+  const select = $('talk-for');
+  const keep = select.value;
+  const presenters = c.presenters || [];
+  select.replaceChildren(
+    el('option', { text: t('rooms.talk.everyone'), attrs: { value: '' } }),
+    ...presenters.map((p) => el('option', { text: p.name, attrs: { value: p.id } })),
+  );
+  select.value = presenters.some((p) => p.id === keep) ? keep : '';
+  fillTalkLength(r);
+  $('talk-projector').checked = Boolean(r.talks && r.talks.onProjector);
+  for (const id of ['talk-for', 'talk-length', 'talk-length-set', 'talk-projector']) $(id).disabled = ended;
+}
+
+/** The length field shows what is set for the chosen presenter (or the default), unless being typed in. */
+function fillTalkLength(r) {
+  const field = $('talk-length');
+  if (document.activeElement === field) return;
+  const target = $('talk-for').value;
+  const own = target ? ((r.talks && r.talks.lengths) || {})[target] : (r.talks && r.talks.defaultLength);
+  field.value = own ? formatDuration(own) : '';
+  field.placeholder = target && talkLength(r, null) ? formatDuration(talkLength(r, null)) : t('rooms.talk.length-placeholder');
 }
 
 function renderDeckBar(state, driving) {
@@ -178,7 +206,9 @@ function renderQueue(c) {
   const r = room();
   list.replaceChildren(...queue.map((id, index) => {
     const since = requestedAt.get(id);
-    const waited = el('span', { class: 'room-item-meta', data: { since: since || '' } });
+    // Lent the stage for a while: still waiting for a turn of their own, and said so.
+    const borrowing = c.active === id && c.lender ? presenterName(r, c.lender) : '';
+    const waited = el('span', { class: 'room-item-meta', data: { since: since || '', borrowing } });
     return el('li', { class: 'room-item queue-item', data: { presenterId: id } }, [
       el('span', { class: 'queue-pos', text: formatNumber(index + 1) }),
       el('span', { class: 'room-item-main' }, [
@@ -213,6 +243,7 @@ function renderPresenters(r, c) {
         el('span', { class: 'room-item-meta', text: online
           ? (decks.length ? formatList(decks.map((d) => d.title)) : t('rooms.no-deck-yet'))
           : t('rooms.offline-meta', { decks: decks.length ? formatList(decks.map((d) => d.title)) : t('rooms.no-deck-yet') }) }),
+        el('span', { class: 'room-item-meta talk-meta', data: { talkOf: p.id } }),
       ]),
       el('button', {
         class: 'btn btn-sm', text: isActive ? t('rooms.on-stage') : t('rooms.grant'),
@@ -264,11 +295,57 @@ function tick() {
   const since = live.session.startedAt;
   $('room-elapsed').textContent = formatDuration(secondsSince(since));
   const r = room();
-  $('onstage-time').textContent = formatDuration(secondsSince((r && r.controlSince) || since));
+  const now = serverNow(live);
+  // The talk on stage: its time adds up across lends and turns (room-talk.js).
+  const clock = r ? talkClock(r, now, { ended }) : null;
+  $('onstage-time').textContent = formatDuration(clock ? clock.elapsed : secondsSince((r && r.controlSince) || since));
+  const left = $('onstage-left');
+  left.hidden = !clock || clock.remaining == null;
+  if (!left.hidden) left.textContent = remainingText(clock);
+  $('talk-pill').dataset.phase = clock ? clock.phase : 'idle';
+  renderTalkNow(r, clock);
   for (const meta of document.querySelectorAll('.queue-item .room-item-meta')) {
     const at = Number(meta.dataset.since);
-    meta.textContent = at ? t('rooms.waiting-for', { time: formatDuration(secondsSince(at)) }) : t('rooms.waiting');
+    meta.textContent = meta.dataset.borrowing
+      ? t('rooms.borrowing-still-waiting', { name: meta.dataset.borrowing })
+      : at ? t('rooms.waiting-for', { time: formatDuration(secondsSince(at)) }) : t('rooms.waiting');
   }
+  for (const meta of document.querySelectorAll('.talk-meta')) {
+    const id = meta.dataset.talkOf;
+    const used = formatDuration(timeOnStage(r, id, now));
+    const length = talkLength(r, id);
+    meta.textContent = length ? t('rooms.talk.presenter-time', { used, length: formatDuration(length) }) : t('rooms.talk.presenter-time-open', { used });
+  }
+}
+
+/** "4:12 left", or "over by 0:12". */
+function remainingText(clock) {
+  return clock.remaining < 0
+    ? t('rooms.talk.over-by', { time: formatDuration(-clock.remaining) })
+    : t('rooms.talk.time-left', { time: formatDuration(Math.ceil(clock.remaining)) });
+}
+
+/** The talk card's clock: whose talk, how much is left, and the warnings the speaker gets. */
+function renderTalkNow(r, clock) {
+  const box = $('talk-now');
+  box.dataset.phase = clock ? clock.phase : 'idle';
+  if (!clock) {
+    $('talk-now-time').textContent = '–';
+    $('talk-now-text').textContent = ended ? t('rooms.control.ended') : t('rooms.talk.no-talk');
+    talkPhase = null;
+    return;
+  }
+  const name = presenterName(r, clock.presenter);
+  $('talk-now-time').textContent = clock.remaining == null ? formatDuration(clock.elapsed)
+    : clock.remaining < 0 ? '+' + formatDuration(-clock.remaining) : formatDuration(Math.ceil(clock.remaining));
+  $('talk-now-text').textContent = clock.remaining == null
+    ? t('rooms.talk.named-open', { name })
+    : t('rooms.talk.named-' + clock.phase, { name, length: formatDuration(clock.length) });
+  // Over time: said once to the chair, who may have to step in.
+  if (clock.phase === 'over' && talkPhase && talkPhase.presenter === clock.presenter && talkPhase.phase !== 'over') {
+    toast(t('rooms.talk.chair-over', { name }), { kind: 'info' });
+  }
+  talkPhase = { presenter: clock.presenter, phase: clock.phase };
 }
 everySecond(tick);
 
@@ -334,6 +411,30 @@ $('follow-lock').addEventListener('change', (event) => {
   send({ type: 'lock', locked: event.target.checked });
 });
 $('withdraw').addEventListener('click', () => send({ type: 'withdraw' }));
+$('talk-for').addEventListener('change', () => { if (room()) fillTalkLength(room()); });
+$('talk-length-set').addEventListener('click', () => {
+  const seconds = parseLength($('talk-length').value);
+  if (Number.isNaN(seconds)) {
+    toast(t('rooms.talk.length-invalid'), { kind: 'error' });
+    $('talk-length').setAttribute('aria-invalid', 'true');
+    return;
+  }
+  $('talk-length').removeAttribute('aria-invalid');
+  const presenterId = $('talk-for').value || null;
+  const name = presenterId ? presenterName(room(), presenterId) : '';
+  send({ type: 'setTalkLength', presenterId, seconds }).then((ack) => {
+    if (!ack) return;
+    $('talk-length').blur();
+    const length = seconds ? formatDuration(seconds) : '';
+    const key = presenterId ? (seconds ? 'set-presenter' : 'cleared-presenter') : (seconds ? 'set-default' : 'cleared-default');
+    toast(t('rooms.talk.' + key, { name, length }), { kind: 'success' });
+    render();
+  });
+});
+$('talk-length').addEventListener('keydown', (event) => {
+  if (event.key === 'Enter') $('talk-length-set').click();
+});
+$('talk-projector').addEventListener('change', (event) => send({ type: 'showTalkTimer', on: event.target.checked }));
 $('hand-over').addEventListener('click', () => send({ type: 'handOverNext' }));
 $('dnd').addEventListener('change', (event) => send({ type: 'doNotDisturb', on: event.target.checked }));
 $('queue-cap-set').addEventListener('click', () => {

@@ -11,6 +11,7 @@ import { mountPresenterInteraction } from './polls-presenter.js';
 import { showRetry, passcodeRefusal } from './countdown.js';
 import { hydrateIcons, toast, el, cleanCode, CODE_LENGTH } from './ui.js';
 import { presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary, onStageText } from './room-common.js';
+import { serverNow, talkClock, talkLength, timeOnStage } from './room-talk.js';
 
 hydrateIcons();
 wireSidePanel();
@@ -341,7 +342,10 @@ const videos = new RoomVideos({
 
 function onChange(event) {
   if (event.type === 'control' && myId) {
+    const position = (control().queue || []).indexOf(myId);
     if (event.active === myId) toast(t('rooms.toast.you-have-stage'), { kind: 'success' });
+    // A lend given back: the request stays in the queue, and the speaker is told so plainly.
+    else if (wasActive && position >= 0) toast(t('rooms.toast.still-queued', { position: position + 1 }), { kind: 'info', timeout: 6000 });
     else if (event.lender === null && control().active !== myId && wasActive) toast(t('rooms.toast.has-stage-now', { name: nowPresenting(room()) }));
   }
   if (event.type === 'ended') {
@@ -412,7 +416,8 @@ function renderControl(c) {
   if (presenting) {
     state = 'presenting';
     title = t('rooms.you-are-presenting');
-    text = borrowed ? t('rooms.control.lent-you', { name: presenterName(room(), c.lender) })
+    text = borrowed && position >= 0 ? t('rooms.control.lent-you-queued', { name: presenterName(room(), c.lender), position: position + 1 })
+      : borrowed ? t('rooms.control.lent-you', { name: presenterName(room(), c.lender) })
       : live.state.playback ? t('rooms.control.video-on')
         : t('rooms.control.deck-on');
   } else if (lent) {
@@ -522,10 +527,65 @@ function renderPresenters(r, c) {
   }));
 }
 
+let talkPhase = null; // the phase of the talk I speak in at the last tick ({presenter, phase})
+
 function tick() {
   if (!live || !live.session) return;
   const r = room();
-  $('now-time').textContent = formatDuration(secondsSince((r && r.controlSince) || live.session.startedAt));
+  const now = serverNow(live);
+  // The talk on stage: its time adds up across lends and turns (room-talk.js).
+  const clock = r ? talkClock(r, now, { ended }) : null;
+  $('now-time').textContent = clock && clock.remaining != null ? remainingText(clock)
+    : formatDuration(clock ? clock.elapsed : secondsSince((r && r.controlSince) || live.session.startedAt));
+  $('now-pill').dataset.phase = clock ? clock.phase : 'idle';
+  if (r) renderTalkClock(r, clock, now);
+}
+
+/** "4:12 left", or "over by 0:12". */
+function remainingText(clock) {
+  return clock.remaining < 0
+    ? t('rooms.talk.over-by', { time: formatDuration(-clock.remaining) })
+    : t('rooms.talk.time-left', { time: formatDuration(Math.ceil(clock.remaining)) });
+}
+
+/**
+ * My talk's clock in the control card: counting down while I speak (in my own time, or in the
+ * time of whoever lent me the stage), with a warning two minutes and thirty seconds before the end
+ * and over time; while I wait, the length of my talk and the time I have had.
+ */
+function renderTalkClock(r, clock, now) {
+  const box = $('talk-clock');
+  const c = r.control || {};
+  const speaking = clock && (clock.presenter === myId || c.active === myId) && !ended;
+  const length = talkLength(r, myId);
+  const used = myId ? timeOnStage(r, myId, now) : 0;
+  box.hidden = !speaking && !length && !used;
+  if (box.hidden) {
+    talkPhase = null;
+    return;
+  }
+  if (!speaking) {
+    box.dataset.phase = 'idle';
+    $('talk-clock-label').textContent = t('rooms.talk.yours');
+    $('talk-clock-time').textContent = length ? formatDuration(Math.max(0, length - used)) : formatDuration(used);
+    $('talk-clock-note').textContent = length
+      ? (used ? t('rooms.talk.waiting-used', { used: formatDuration(used), length: formatDuration(length) }) : t('rooms.talk.waiting-length', { length: formatDuration(length) }))
+      : t('rooms.talk.waiting-open', { used: formatDuration(used) });
+    talkPhase = null;
+    return;
+  }
+  box.dataset.phase = clock.phase;
+  $('talk-clock-label').textContent = clock.presenter === myId ? t('rooms.talk.yours') : t('rooms.talk.named', { name: presenterName(r, clock.presenter) });
+  $('talk-clock-time').textContent = clock.remaining == null ? formatDuration(clock.elapsed)
+    : clock.remaining < 0 ? '+' + formatDuration(-clock.remaining) : formatDuration(Math.ceil(clock.remaining));
+  $('talk-clock-note').textContent = clock.remaining == null ? t('rooms.talk.speaking-open')
+    : t('rooms.talk.speaking-' + clock.phase, { length: formatDuration(clock.length) });
+  // The warnings, said once each as the talk reaches them.
+  const before = talkPhase && talkPhase.presenter === clock.presenter ? talkPhase.phase : null;
+  if (before && before !== clock.phase && clock.phase !== 'running') {
+    toast(t('rooms.talk.toast-' + clock.phase), { kind: clock.phase === 'warning' ? 'info' : 'error', timeout: 6000 });
+  }
+  talkPhase = { presenter: clock.presenter, phase: clock.phase };
 }
 everySecond(tick);
 

@@ -13,6 +13,7 @@ import { stageDeck, shortURL, roomLinks, errorText } from './room-common.js';
 import { mountSpotlight } from './spotlight.js';
 import { mountVideo } from './video-stage.js';
 import { showRetry, passcodeRefusal } from './countdown.js';
+import './room-timer-overlay.js'; // the talk's countdown, when the chair shows it
 
 const $ = (id) => document.getElementById(id);
 const code = cleanCode(decodeURIComponent(location.pathname.split('/')[2] || '')).code;

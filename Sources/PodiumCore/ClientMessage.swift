@@ -56,7 +56,7 @@ extension ClientMessage: Codable {
         case type, id, role, name, passcode, token, lastSeq, page, viewport, mode, locked, x, y, visible, afterSeq
         case poll, pollId, results, answerId, choices, text, anonymous, questionId, answered, approved, up, questions
         case stroke, strokeId, tool, color, width, points, done
-        case presenterId, on, cap, deckId, spotlight, videoId, action, position, rate, t, projector, buffering
+        case presenterId, on, cap, deckId, spotlight, videoId, action, position, rate, t, projector, buffering, seconds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -148,7 +148,7 @@ extension ClientMessage: Codable {
                     points: try c.decodeIfPresent([[Double]].self, forKey: .points),
                     done: try c.decodeIfPresent(Bool.self, forKey: .done)))
         case "request", "cancelRequest", "grant", "handOverNext", "withdraw", "pass", "returnControl", "doNotDisturb",
-            "setQueueCap":
+            "setQueueCap", "setTalkLength", "showTalkTimer":
             self = .command(id: try commandID(), .room(try Self.decodeRoomCommand(type, c)))
         case "showDeck":
             self = .command(
@@ -368,6 +368,11 @@ extension ClientMessage {
         case "pass": .pass(presenterId: try c.decode(String.self, forKey: .presenterId))
         case "returnControl": .returnControl
         case "doNotDisturb": .doNotDisturb(try c.decode(Bool.self, forKey: .on))
+        case "setTalkLength":
+            .setTalkLength(
+                presenterId: try c.decodeIfPresent(String.self, forKey: .presenterId),
+                seconds: try c.decodeIfPresent(Int.self, forKey: .seconds))
+        case "showTalkTimer": .showTalkTimer(try c.decode(Bool.self, forKey: .on))
         default: .setQueueCap(try c.decodeIfPresent(Int.self, forKey: .cap))
         }
     }
@@ -395,6 +400,13 @@ extension ClientMessage {
         case .setQueueCap(let cap):
             try c.encode("setQueueCap", forKey: .type)
             try c.encode(cap, forKey: .cap)
+        case .setTalkLength(let presenterId, let seconds):
+            try c.encode("setTalkLength", forKey: .type)
+            try c.encode(presenterId, forKey: .presenterId)
+            try c.encode(seconds, forKey: .seconds)
+        case .showTalkTimer(let on):
+            try c.encode("showTalkTimer", forKey: .type)
+            try c.encode(on, forKey: .on)
         }
     }
 }

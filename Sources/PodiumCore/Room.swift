@@ -42,6 +42,79 @@ public struct ShownPage: Codable, Sendable, Equatable, Hashable {
     }
 }
 
+/// The talks of a room: how long each may last, and how long each presenter has had the stage.
+///
+/// A talk is a presenter's time on stage. It runs while they hold control in their own right and
+/// while they have lent it (a question, a demo: the borrower speaks in the lender's time), and it
+/// adds up across lends and turns instead of starting again at every control change.
+public struct RoomTalks: Codable, Sendable, Equatable {
+    /// The length of a talk for presenters without one of their own (seconds; nil: no countdown).
+    public var defaultLength: Int?
+    /// Presenters' own talk lengths (seconds), by presenter id.
+    public var lengths: [String: Int] = [:]
+    /// The time on stage of each presenter's talk before the running stretch (seconds), by presenter id.
+    public var used: [String: Double] = [:]
+    /// Whether the projector shows the countdown of the talk on stage.
+    public var onProjector = false
+
+    /// The longest talk: 12 hours.
+    public static let maxLength = 12 * 3600
+    /// The countdown warns the speaker when this little is left (seconds): 2 minutes, then 30 seconds.
+    public static let warnings = [120, 30]
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey { case defaultLength, lengths, used, onProjector }
+
+    /// Explicit nulls: "no default length" is information, as docs/protocol.md shows.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(defaultLength, forKey: .defaultLength)
+        try container.encode(lengths, forKey: .lengths)
+        try container.encode(used, forKey: .used)
+        try container.encode(onProjector, forKey: .onProjector)
+    }
+
+    /// The length of a presenter's talk (theirs, else the default), or the default's own with nil.
+    public func length(of presenter: String?) -> Int? {
+        guard let presenter else { return defaultLength }
+        return lengths[presenter] ?? defaultLength
+    }
+}
+
+/// Where the talk on stage stands at an instant: what the speaker, the moderator and (when the
+/// chair wants) the projector show.
+public struct TalkClock: Sendable, Equatable {
+    public enum Phase: String, Sendable, Equatable {
+        /// More than the first warning left, or no length set.
+        case running
+        /// Two minutes or less left.
+        case warning
+        /// Thirty seconds or less left.
+        case closing
+        /// Over time.
+        case over
+    }
+
+    /// Whose talk it is: the presenter in control, or the one who lent it.
+    public var presenter: String
+    /// Time on stage of this talk, across lends and turns (seconds).
+    public var elapsed: Double
+    /// The talk's length (seconds), nil when none is set.
+    public var length: Int?
+
+    /// Seconds left (negative: over time), nil without a length.
+    public var remaining: Double? { length.map { Double($0) - elapsed } }
+
+    public var phase: Phase {
+        guard let remaining else { return .running }
+        if remaining < 0 { return .over }
+        if remaining <= Double(RoomTalks.warnings[1]) { return .closing }
+        if remaining <= Double(RoomTalks.warnings[0]) { return .warning }
+        return .running
+    }
+}
+
 /// What a room adds to a session's snapshot: control, decks and the stage.
 public struct RoomSnapshot: Codable, Sendable, Equatable {
     public var control = RoomControl()
@@ -54,10 +127,12 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
     public var shown: [ShownPage] = []
     /// The projector's colour around a slide of another aspect ratio.
     public var background = "#000000"
+    /// Talk lengths, each presenter's time on stage, and whether the projector shows the countdown.
+    public var talks = RoomTalks()
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case control, controlSince, deck, decks, shown, background }
+    enum CodingKeys: String, CodingKey { case control, controlSince, deck, decks, shown, background, talks }
 
     /// Explicit nulls (no control change yet, nothing on the stage), as docs/protocol.md shows.
     public func encode(to encoder: any Encoder) throws {
@@ -68,6 +143,54 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
         try container.encode(deck, forKey: .deck)
         try container.encode(shown, forKey: .shown)
         try container.encode(background, forKey: .background)
+        try container.encode(talks, forKey: .talks)
+    }
+
+    /// Older snapshots (stored before talks existed) have none: a room without lengths.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        control = try container.decode(RoomControl.self, forKey: .control)
+        controlSince = try container.decodeIfPresent(Double.self, forKey: .controlSince)
+        decks = try container.decode([RoomDeck].self, forKey: .decks)
+        deck = try container.decodeIfPresent(String.self, forKey: .deck)
+        shown = try container.decode([ShownPage].self, forKey: .shown)
+        background = try container.decode(String.self, forKey: .background)
+        talks = try container.decodeIfPresent(RoomTalks.self, forKey: .talks) ?? RoomTalks()
+    }
+
+    /// Whose talk runs now: the presenter in control in their own right, or the one who lent it
+    /// (nil: the moderator's stage, no talk).
+    public var talkOnStage: String? { control.lender ?? control.active }
+
+    /// The talk on stage at `now` (seconds since 1970), nil while the moderator has the stage.
+    public func talkClock(at now: Double) -> TalkClock? {
+        guard let presenter = talkOnStage else { return nil }
+        let running = controlSince.map { max(0, now - $0) } ?? 0
+        return TalkClock(
+            presenter: presenter, elapsed: talks.used[presenter, default: 0] + running, length: talks.length(of: presenter))
+    }
+
+    /// A presenter's time on stage at `now`, the running stretch included when their talk is on.
+    public func timeOnStage(of presenter: String, at now: Double) -> Double {
+        if talkOnStage == presenter, let clock = talkClock(at: now) { return clock.elapsed }
+        return talks.used[presenter, default: 0]
+    }
+
+    /// Control changes hands at `time`: the talk that ran until now keeps its time.
+    mutating func controlChanged(at time: Double) {
+        if let presenter = talkOnStage, let controlSince {
+            talks.used[presenter, default: 0] += max(0, time - controlSince)
+        }
+        controlSince = time
+    }
+
+    mutating func apply(talk change: RoomChange) {
+        switch change {
+        case .talkLength(let presenter?, let seconds): talks.lengths[presenter] = seconds
+        case .talkLength(nil, let seconds): talks.defaultLength = seconds
+        case .talkTimerShown(let on): talks.onProjector = on
+        default: break
+        }
     }
 
     public static let maxDecks = 40
@@ -172,7 +295,16 @@ extension SessionState {
             }
             guard !snapshot.ended else { throw .ended }
             var control = room.control
-            let changes = try control.handle(roomCommand, by: actor)
+            var changes = try control.handle(roomCommand, by: actor)
+            // Setting a talk's length or the projector's countdown as it is changes nothing.
+            changes.removeAll { change in
+                switch change {
+                case .talkLength(let presenter?, let seconds): room.talks.lengths[presenter] == seconds
+                case .talkLength(nil, let seconds): room.talks.defaultLength == seconds
+                case .talkTimerShown(let on): on == room.talks.onProjector
+                default: false
+                }
+            }
             var result = changes.map { SessionChange.room($0, at: time) }
             // A presenter given control puts their deck on the stage, where they left it.
             for case .control(let active?, _) in changes {

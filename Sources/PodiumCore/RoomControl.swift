@@ -26,6 +26,11 @@ public enum RoomCommand: Sendable, Equatable {
     case doNotDisturb(Bool)
     /// The moderator caps the number of pending requests (nil: no cap).
     case setQueueCap(Int?)
+    /// The moderator sets the length of a presenter's talk, or with no presenter the room's
+    /// default (seconds; nil: none, so no countdown).
+    case setTalkLength(presenterId: String?, seconds: Int?)
+    /// The moderator shows the talk's countdown on the projector, or hides it.
+    case showTalkTimer(Bool)
 }
 
 /// A durable change to a room's control, applied by every client in order.
@@ -37,6 +42,10 @@ public enum RoomChange: Sendable, Equatable {
     case control(active: String?, lender: String?)
     case doNotDisturb(moderator: Bool, on: Bool)
     case queueCap(Int?)
+    /// A talk's length in seconds (`presenterId` nil: the room's default; `seconds` nil: none).
+    case talkLength(presenterId: String?, seconds: Int?)
+    /// Whether the projector shows the countdown of the talk on stage.
+    case talkTimerShown(Bool)
 }
 
 /// A presenter of a room as everyone sees them. The id is derived from their private identity
@@ -106,7 +115,8 @@ public struct RoomControl: Codable, Sendable, Equatable {
 
         case (.request, .presenter(let id)):
             guard isPresenter(id) else { throw .notInRoom }
-            guard active != id else { throw .alreadyPresenting }
+            // A borrower may ask for a turn of their own; whoever holds the stage in their own right has one.
+            guard active != id || lender != nil else { throw .alreadyPresenting }
             guard !queue.contains(id) else { throw .alreadyRequested }
             if let queueCap, queue.count >= queueCap { throw .queueFull }
             return [.requested(presenterId: id)]
@@ -146,6 +156,18 @@ public struct RoomControl: Codable, Sendable, Equatable {
             if let cap { guard cap >= 1 else { throw .badMessage("A queue cap is at least 1.") } }
             return cap == queueCap ? [] : [.queueCap(cap)]
 
+        case (.setTalkLength(let target, let seconds), .moderator):
+            if let target { guard isPresenter(target) else { throw .notInRoom } }
+            if let seconds {
+                guard (1...RoomTalks.maxLength).contains(seconds) else {
+                    throw .badMessage("A talk lasts from 1 second to \(RoomTalks.maxLength / 3600) hours.")
+                }
+            }
+            return [.talkLength(presenterId: target, seconds: seconds)]
+
+        case (.showTalkTimer(let on), .moderator):
+            return [.talkTimerShown(on)]
+
         default:
             throw .forbidden
         }
@@ -167,12 +189,15 @@ public struct RoomControl: Codable, Sendable, Equatable {
             if newActive != active { presenterDoNotDisturb = false }
             active = newActive
             lender = newLender
-            // Whoever gets control no longer waits for it.
-            if let newActive { queue.removeAll { $0 == newActive } }
+            // Whoever gets control in their own right no longer waits for it; a borrower (a lend
+            // for a question or a demo) keeps their place in the queue.
+            if let newActive, newLender == nil { queue.removeAll { $0 == newActive } }
         case .doNotDisturb(let moderator, let on):
             if moderator { moderatorDoNotDisturb = on } else { presenterDoNotDisturb = on }
         case .queueCap(let cap):
             queueCap = cap
+        case .talkLength, .talkTimerShown:
+            break  // the room's talks (RoomSnapshot.talks), not control
         }
     }
 }

@@ -50,7 +50,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case type, seq, page, viewport, mode, locked, poll, pollId, correct, results, answerId, text, questions, stroke, strokeId
-        case deck, at, presenterId, name, active, lender, moderator, on, cap, color, spotlight, playback
+        case deck, at, presenterId, name, active, lender, moderator, on, cap, color, spotlight, playback, seconds
     }
 
     public var type: String {
@@ -76,6 +76,8 @@ public struct SessionEvent: Sendable, Equatable, Codable {
             case .control: "control"
             case .doNotDisturb: "doNotDisturb"
             case .queueCap: "queueCap"
+            case .talkLength: "talkLength"
+            case .talkTimerShown: "talkTimerShown"
             }
         case .deckAdded: "deckAdded"
         case .deckShown: "deckShown"
@@ -134,6 +136,12 @@ public struct SessionEvent: Sendable, Equatable, Codable {
                 try container.encode(on, forKey: .on)
             case .queueCap(let cap):
                 try container.encode(cap, forKey: .cap)
+            case .talkLength(let presenterId, let seconds):
+                // Explicit nulls: "the room's default" and "no length" are information.
+                try container.encode(presenterId, forKey: .presenterId)
+                try container.encode(seconds, forKey: .seconds)
+            case .talkTimerShown(let on):
+                try container.encode(on, forKey: .on)
             }
         case .deckAdded(let deck): try container.encode(deck, forKey: .deck)
         case .deckShown(let deck, let page):
@@ -177,7 +185,8 @@ public struct SessionEvent: Sendable, Equatable, Codable {
             change = .pageCleared(
                 page: try container.decode(Int.self, forKey: .page),
                 deck: try container.decodeIfPresent(String.self, forKey: .deck))
-        case "presenterJoined", "requested", "requestCancelled", "control", "doNotDisturb", "queueCap":
+        case "presenterJoined", "requested", "requestCancelled", "control", "doNotDisturb", "queueCap", "talkLength",
+            "talkTimerShown":
             change = .room(try Self.decodeRoomChange(type, container), at: try container.decode(Double.self, forKey: .at))
         case "deckAdded": change = .deckAdded(try container.decode(RoomDeck.self, forKey: .deck))
         case "deckShown":
@@ -210,6 +219,11 @@ extension SessionEvent {
         case "doNotDisturb":
             .doNotDisturb(
                 moderator: try container.decode(Bool.self, forKey: .moderator), on: try container.decode(Bool.self, forKey: .on))
+        case "talkLength":
+            .talkLength(
+                presenterId: try container.decodeIfPresent(String.self, forKey: .presenterId),
+                seconds: try container.decodeIfPresent(Int.self, forKey: .seconds))
+        case "talkTimerShown": .talkTimerShown(try container.decode(Bool.self, forKey: .on))
         default: .queueCap(try container.decodeIfPresent(Int.self, forKey: .cap))
         }
     }
@@ -305,8 +319,10 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
         case .pageCleared(let page, let deck):
             strokes.removeAll { $0.page == page && $0.deck == deck }
         case .room(let change, let at):
+            // The talk that ran until a control change keeps its time (before control moves on).
+            if case .control = change { room?.controlChanged(at: at) }
             room?.control.apply(change)
-            if case .control = change { room?.controlSince = at }
+            room?.apply(talk: change)
         case .deckAdded(let deck):
             room?.decks.append(deck)
         case .deckShown(let deck, let page):

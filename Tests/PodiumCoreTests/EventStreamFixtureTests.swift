@@ -160,6 +160,11 @@ struct EventStreamFixtureTests {
         try room.run(.room(.setQueueCap(3)), .moderator)
         try room.run(.room(.setQueueCap(nil)), .moderator)
         try room.run(.room(.request), .presenter, "pbob")
+        // Talk lengths (the room's default, Ann's own) and the countdown on the projector; the
+        // time on stage adds up across the lend and the turns below.
+        try room.run(.room(.setTalkLength(presenterId: nil, seconds: 1200)), .moderator)
+        try room.run(.room(.setTalkLength(presenterId: "pann", seconds: 600)), .moderator)
+        try room.run(.room(.showTalkTimer(true)), .moderator)
         // Control to Ann: her deck goes on the stage (control, then deckShown).
         try room.run(.room(.grant(presenterId: "pann")), .moderator, at: 1_795_300_000.5)
         try room.run(.room(.doNotDisturb(true)), .presenter, "pann")
@@ -170,7 +175,7 @@ struct EventStreamFixtureTests {
         let kept = room.state.snapshot.strokes[0].id
         try room.run(.room(.pass(presenterId: "pbob")), .presenter, "pann", at: 1_795_300_060)
         try room.run(.room(.returnControl), .presenter, "pbob", at: 1_795_300_120)
-        try room.run(.room(.request), .presenter, "pbob")
+        // Bob's request kept its place through the lend: the hand-over is his.
         try room.run(.room(.handOverNext), .moderator, at: 1_795_300_180)
         try room.run(.room(.withdraw), .moderator, at: 1_795_300_240)
         // Nobody in control: the moderator plays a video, then a deck takes it off the stage.
@@ -200,6 +205,7 @@ struct EventStreamFixtureTests {
             "page", "zoom", "blank", "lock", "ended", "pollOpened", "pollClosed", "pollRevealed", "answerShared",
             "questionMode", "stroke", "erased", "pageCleared", "presenterJoined", "requested", "requestCancelled", "control",
             "doNotDisturb", "queueCap", "deckAdded", "deckShown", "background", "spotlight", "playback",
+            "talkLength", "talkTimerShown",
         ]
         #expect(every.subtracting(seen).isEmpty, "not in the streams: \(every.subtracting(seen).sorted())")
         #expect(seen.subtracting(every).isEmpty, "new event types: add them here and to live.js")

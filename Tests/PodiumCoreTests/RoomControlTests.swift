@@ -45,7 +45,8 @@ struct RoomControlTests {
         _ = try room.handle(.grant(presenterId: "ann"), by: .moderator)
         _ = try room.handle(.request, by: .presenter("ben"))
         #expect(try room.handle(.pass(presenterId: "ben"), by: .presenter("ann")) == [.control(active: "ben", lender: "ann")])
-        #expect(room.queue.isEmpty)
+        // A lend is not Ben's own turn: his request keeps its place.
+        #expect(room.queue == ["ben"])
         // The borrower may not lend on, nor hand over.
         #expect(throws: SessionError.notInControl) { try room.handle(.pass(presenterId: "cat"), by: .presenter("ben")) }
         // Either of them returns it.
@@ -54,6 +55,35 @@ struct RoomControlTests {
         _ = try room.handle(.returnControl, by: .presenter("cat"))
         #expect(room.active == "ann" && room.lender == nil)
         #expect(throws: SessionError.notInControl) { try room.handle(.returnControl, by: .presenter("ann")) }
+    }
+
+    /// Issue 36: a presenter who had asked for control, is lent the stage and gives it back is
+    /// still queued, at the same place; the moderator's count says so. Only a turn of their own
+    /// (a grant or a hand-over) uses the request.
+    @Test mutating func aLendKeepsTheBorrowersPlaceInTheQueue() throws {
+        _ = try room.handle(.grant(presenterId: "ann"), by: .moderator)
+        _ = try room.handle(.request, by: .presenter("ben"))
+        _ = try room.handle(.request, by: .presenter("cat"))
+        _ = try room.handle(.pass(presenterId: "cat"), by: .presenter("ann"))
+        #expect(room.queue == ["ben", "cat"])
+        _ = try room.handle(.returnControl, by: .presenter("cat"))
+        #expect(room.active == "ann" && room.lender == nil)
+        #expect(room.queue == ["ben", "cat"])
+        // Lent the stage again, then taken back by the moderator: still waiting.
+        _ = try room.handle(.pass(presenterId: "ben"), by: .presenter("ann"))
+        _ = try room.handle(.withdraw, by: .moderator)
+        #expect(room.queue == ["ben", "cat"])
+        // A borrower who had not asked may ask for a turn of their own while they borrow.
+        _ = try room.handle(.cancelRequest, by: .presenter("cat"))
+        _ = try room.handle(.grant(presenterId: "ann"), by: .moderator)
+        _ = try room.handle(.pass(presenterId: "cat"), by: .presenter("ann"))
+        #expect(try room.handle(.request, by: .presenter("cat")) == [.requested(presenterId: "cat")])
+        // The moderator grants the borrower the stage in their own right: that uses the request.
+        _ = try room.handle(.grant(presenterId: "cat"), by: .moderator)
+        #expect(room.active == "cat" && room.lender == nil)
+        #expect(room.queue == ["ben"])
+        _ = try room.handle(.handOverNext, by: .moderator)
+        #expect(room.active == "ben" && room.queue.isEmpty)
     }
 
     @Test mutating func theModeratorCanAlwaysTakeControlBack() throws {

@@ -270,6 +270,12 @@ struct ProtocolDocumentTests {
         keep("queueCap", try await moderator.take("queueCap"))
         _ = try await moderator.command(["type": "setQueueCap", "cap": NSNull()])
         let presenterId = try #require(annWelcome["presenterId"]?.any as? String)
+        // Talk lengths (the room's default, then Ann's own) and the countdown on the projector.
+        _ = try await moderator.command(["type": "setTalkLength", "presenterId": NSNull(), "seconds": 1200])
+        _ = try await moderator.command(["type": "setTalkLength", "presenterId": presenterId, "seconds": 600])
+        keep("talkLength", try await moderator.take("talkLength") { $0["presenterId"] == .string(presenterId) })
+        _ = try await moderator.command(["type": "showTalkTimer", "on": true])
+        keep("talkTimerShown", try await moderator.take("talkTimerShown"))
         _ = try await moderator.command(["type": "grant", "presenterId": presenterId])
         keep("control", try await moderator.take("control"))
         _ = try await moderator.take("deckShown") { $0["deck"] == .string(annDeck) }

@@ -21,6 +21,7 @@ struct SocketCommandMatrixTests {
         case openPoll, closePoll, revealPoll, shareAnswer, answer, setQuestionMode
         case ask, markQuestion, approveQuestion, vote, resync, ping
         case request, cancelRequest, grant, handOverNext, withdraw, pass, returnControl, doNotDisturb, setQueueCap
+        case setTalkLength, showTalkTimer
         case showDeck, setBackground, spotlight, showVideo, hideVideo, playback, buffering
 
         var description: String { rawValue }
@@ -58,6 +59,8 @@ struct SocketCommandMatrixTests {
                     case .returnControl: .returnControl
                     case .doNotDisturb: .doNotDisturb
                     case .setQueueCap: .setQueueCap
+                    case .setTalkLength: .setTalkLength
+                    case .showTalkTimer: .showTalkTimer
                     }
                 case .addDeck: nil  // not a socket message: decks join a room over REST
                 case .showDeck: .showDeck
@@ -116,6 +119,8 @@ struct SocketCommandMatrixTests {
             case .grant, .pass: #"{"type":"\#(rawValue)","id":"\#(id)","presenterId":"\#(made.waitingPresenter)"}"#
             case .doNotDisturb: #"{"type":"doNotDisturb","id":"\#(id)","on":true}"#
             case .setQueueCap: #"{"type":"setQueueCap","id":"\#(id)","cap":3}"#
+            case .setTalkLength: #"{"type":"setTalkLength","id":"\#(id)","presenterId":null,"seconds":600}"#
+            case .showTalkTimer: #"{"type":"showTalkTimer","id":"\#(id)","on":true}"#
             case .showDeck: #"{"type":"showDeck","id":"\#(id)","deckId":"\#(made.holderDeck)","page":2}"#
             case .setBackground: ##"{"type":"setBackground","id":"\##(id)","color":"#112233"}"##
             case .spotlight:
@@ -235,6 +240,8 @@ struct SocketCommandMatrixTests {
         .init(.returnControl, viewer: .notARoom, presenter: .notARoom, otherPresenter: strangerHello, admin: .notARoom),
         .init(.doNotDisturb, viewer: .notARoom, presenter: .notARoom, otherPresenter: strangerHello, admin: .notARoom),
         .init(.setQueueCap, viewer: .notARoom, presenter: .notARoom, otherPresenter: strangerHello, admin: .notARoom),
+        .init(.setTalkLength, viewer: .notARoom, presenter: .notARoom, otherPresenter: strangerHello, admin: .notARoom),
+        .init(.showTalkTimer, viewer: .notARoom, presenter: .notARoom, otherPresenter: strangerHello, admin: .notARoom),
         .init(.showDeck, viewer: .notARoom, presenter: .notARoom, otherPresenter: strangerHello, admin: .notARoom),
         .init(.setBackground, viewer: .notARoom, presenter: .notARoom, otherPresenter: strangerHello, admin: .notARoom),
         // What is on screen for everyone is the host's.
@@ -349,6 +356,9 @@ struct SocketCommandMatrixTests {
         ),
         .init(.doNotDisturb, moderator: .ack, holder: .ack, waiting: .notInControl, viewer: .forbidden, admin: .ack),
         .init(.setQueueCap, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        // Talk lengths and the countdown on the projector are the chair's.
+        .init(.setTalkLength, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        .init(.showTalkTimer, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         // Only whoever drives shows a deck (presenters their own).
         .init(
             .showDeck, moderator: .notInControl, holder: .ack, waiting: .notInControl, viewer: .notInControl,
