@@ -337,6 +337,10 @@ class EntryPages(HealthTest):
         wait_for(visitor, lambda d: visible(d, "#gate-form"), "the join gate")
         self.ready(visitor, "the join gate's script")
         self.check(visitor, "join", None, size)
+        visitor.get(f"{SERVER.base}/s/ZZZZZZ")  # a mistyped code: the dead end
+        wait_for(visitor, lambda d: visible(d, "#not-found"), "the not-found page")
+        self.ready(visitor, "the not-found page's script")
+        self.check(visitor, "not-found", None, size)
         self.sign_in_with_cookie(visitor)
         visitor.get(SERVER.base + "/")
         wait_for(visitor, lambda d: visible(d, "#code"), "the home page")
@@ -672,7 +676,8 @@ class ChannelPages(HealthTest):
 
 
 class EntryHealthTests(EntryPages):
-    """Home (signed out and in), sign-in and the join gate; and the sweep's own test."""
+    """Home (signed out and in), sign-in, the join gate and a mistyped code's dead end; and the
+    sweep's own test."""
 
     def test_health_0_the_sweep_finds_what_a_person_would(self):
         """The sweep's own checks on a page built for them: a button under a banner, a canvas of
