@@ -149,11 +149,16 @@ function renderTalkSettings(r, c) {
   const select = $('talk-for');
   const keep = select.value;
   const presenters = c.presenters || [];
-  select.replaceChildren(
-    el('option', { text: t('rooms.talk.everyone'), attrs: { value: '' } }),
-    ...presenters.map((p) => el('option', { text: p.name, attrs: { value: p.id } })),
-  );
-  select.value = presenters.some((p) => p.id === keep) ? keep : '';
+  // Built again only when the presenters change: a list open under the pointer stays open.
+  const names = JSON.stringify(presenters.map((p) => [p.id, p.name]));
+  if (select.dataset.names !== names) {
+    select.dataset.names = names;
+    select.replaceChildren(
+      el('option', { text: t('rooms.talk.everyone'), attrs: { value: '' } }),
+      ...presenters.map((p) => el('option', { text: p.name, attrs: { value: p.id } })),
+    );
+    select.value = presenters.some((p) => p.id === keep) ? keep : '';
+  }
   fillTalkLength(r);
   $('talk-projector').checked = Boolean(r.talks && r.talks.onProjector);
   for (const id of ['talk-for', 'talk-length', 'talk-length-set', 'talk-projector']) $(id).disabled = ended;

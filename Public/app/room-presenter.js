@@ -440,7 +440,8 @@ function renderControl(c) {
   $('control-card').dataset.position = position >= 0 ? String(position + 1) : '';
   $('control-title').textContent = title;
   $('control-text').textContent = text;
-  $('request').hidden = presenting || lent || position >= 0 || ended;
+  // A borrower may ask for a turn of their own; whoever presents in their own right has one.
+  $('request').hidden = (presenting && !borrowed) || lent || position >= 0 || ended;
   $('cancel-request').hidden = position < 0 || ended;
   $('return-control').hidden = !(borrowed || lent) || ended;
   $('return-control').querySelector('span:last-child').textContent = lent ? t('rooms.control.take-back') : t('rooms.return-control');

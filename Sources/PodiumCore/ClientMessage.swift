@@ -177,6 +177,8 @@ extension ClientMessage: Codable {
             // The server looks the video up and fills in what the library knows of it.
             let videoId = try c.decode(String.self, forKey: .videoId)
             guard !videoId.isEmpty, videoId.count <= Self.maxIDLength else {
+        case "showJoinInfo":
+            self = .command(id: try commandID(), .showJoinInfo(try c.decode(Bool.self, forKey: .on)))
                 throw DecodingError.dataCorruptedError(
                     forKey: .videoId, in: c, debugDescription: "videoId must be 1 to 64 characters")
             }
@@ -304,6 +306,9 @@ extension ClientMessage: Codable {
             case .playback(let command):
                 try c.encode("playback", forKey: .type)
                 switch command {
+            case .showJoinInfo(let on):
+                try c.encode("showJoinInfo", forKey: .type)
+                try c.encode(on, forKey: .on)
                 case .play: try c.encode("play", forKey: .action)
                 case .pause: try c.encode("pause", forKey: .action)
                 case .stop: try c.encode("stop", forKey: .action)

@@ -35,6 +35,8 @@ public enum SessionCommand: Sendable, Equatable {
     case spotlight(Spotlight?)
     /// Puts a video from the library on the stage, stopped at its start (built by the server
     /// once it found the video ready and checked who may show it; a client names only its id).
+    /// The host shows how to join (the code, the link's QR code) on the big screens, or takes it off.
+    case showJoinInfo(Bool)
     case showVideo(VideoOnStage)
     /// Plays, pauses, stops, seeks or changes the speed of the video on the stage.
     case playback(PlaybackCommand)

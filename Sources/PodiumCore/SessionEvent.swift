@@ -34,6 +34,8 @@ public enum SessionChange: Sendable, Equatable {
     case spotlight(Spotlight?)
     /// The video on the stage and where it is (nil: no video, the page shows).
     case playback(Playback?)
+    /// The big screens show how to join (the code and the link's QR code), or no longer do.
+    case joinInfo(Bool)
 }
 
 /// A ``SessionChange`` with its place in the session's history.
@@ -87,6 +89,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         }
     }
 
+        case .joinInfo: "joinInfo"
     /// The event as viewers may see it: a poll's right answer stays hidden until revealed.
     public var forViewers: SessionEvent {
         guard case .pollOpened(let poll) = change else { return self }
@@ -157,6 +160,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        case .joinInfo(let on): try container.encode(on, forKey: .on)
         seq = try container.decode(Int.self, forKey: .seq)
         let type = try container.decode(String.self, forKey: .type)
         switch type {
@@ -204,6 +208,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
 
 extension SessionEvent {
     fileprivate static func decodeRoomChange(_ type: String, _ container: KeyedDecodingContainer<CodingKeys>) throws -> RoomChange
+        case "joinInfo": change = .joinInfo(try container.decode(Bool.self, forKey: .on))
     {
         switch type {
         case "presenterJoined":
@@ -257,6 +262,8 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
         self.strokes = strokes
         self.questionMode = questionMode
         self.page = page
+    /// True while the host shows how to join on the big screens; absent otherwise.
+    public var joinInfo: Bool?
         self.viewport = viewport
         self.blank = blank
         self.locked = locked
@@ -306,6 +313,7 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             updatePolls(where: { $0.poll.id == pollId }) { snapshot in
                 snapshot.status = .revealed
                 snapshot.poll.correct = correct
+            joinInfo = nil
                 snapshot.resultsRevealed = snapshot.resultsRevealed || results
             }
         case .answerShared(let pollId, let answer):
@@ -342,3 +350,5 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
         for index in polls.indices where matches(polls[index]) { change(&polls[index]) }
     }
 }
+        case .joinInfo(let on):
+            joinInfo = on ? true : nil

@@ -150,6 +150,8 @@ public struct SessionState: Sendable, Equatable {
         case .spotlight(let spotlight):
             return try decideSpotlight(spotlight)
         case .showVideo, .playback, .hideVideo:
+        case .showJoinInfo(let on):
+            return on == (snapshot.joinInfo ?? false) ? .nothing : FeatureDecision(changes: [.joinInfo(on)])
             return try decidePlayback(command, at: time)
         case .lock(let locked):
             return locked == snapshot.locked ? .nothing : FeatureDecision(changes: [.lock(locked)])

@@ -251,6 +251,10 @@ class RoomTimeTests(BrowserTest):
         self.assertGreaterEqual(seconds(text_of(bob, "#now-time")), before)
         settle(bob)
         screenshot(bob, "room-time-borrower-clock")
+        # A borrower who had not asked may ask for a turn of their own while borrowing.
+        click(bob, "#request")
+        wait_for(moderator, lambda d: text_of(d, "#queue-count") == "1", "Bob's own request on the console")
+        wait_for(bob, lambda d: "keeps its place" in (text_of(d, "#control-text") or ""), "Bob told his request waits")
 
         click(bob, "#return-control")
         wait_for(ann, lambda d: body_data(d, "drives") == "true", "Ann in control again")
@@ -258,5 +262,7 @@ class RoomTimeTests(BrowserTest):
         self.assertGreaterEqual(seconds(text_of(moderator, "#onstage-time")), before, "time on stage reset by the return")
         self.assertGreaterEqual(seconds(text_of(ann, "#now-time")), before)
         self.assertGreaterEqual(seconds(text_of(ann, "#talk-clock-time")), before)
+        wait_for(bob, lambda d: attr(d, "#control-card", "data-state") == "waiting", "Bob waiting for his turn after the lend")
+        self.assertEqual(text_of(moderator, "#queue-count"), "1")
         settle(moderator)
         screenshot(moderator, "room-time-console-after-lend")
