@@ -81,6 +81,7 @@ export function applyEvent(state, event) {
       next.blank = 'none';
       delete next.spotlight; // nothing stays on screen
       delete next.playback; // nor a video
+      delete next.joinInfo; // nor the join info
       for (const p of polls()) if (p.status === 'open') p.status = 'closed';
       break;
     // What the host put on screen for everyone (absent: nothing). See spotlight.js.
@@ -92,6 +93,11 @@ export function applyEvent(state, event) {
     case 'playback':
       if (event.playback) next.playback = { ...event.playback };
       else delete next.playback;
+      break;
+    // The big screens show how to join (absent: they do not); see big-screen.js.
+    case 'joinInfo':
+      if (event.on) next.joinInfo = true;
+      else delete next.joinInfo;
       break;
     // Polls: oldest first; opening one closes the one open.
     case 'pollOpened':
@@ -392,7 +398,7 @@ export class LiveClient extends EventTarget {
       if (this.hello.name) hello.name = this.hello.name;
       if (this.hello.passcode) hello.passcode = this.hello.passcode;
       if (this.hello.token) hello.token = this.hello.token;
-      if (this.hello.projector) hello.projector = true; // a room's projector: a video waits for it
+      if (this.hello.projector) hello.projector = true; // a big screen: not counted; a video waits for the host's
       if (this.lastSeq !== null) hello.lastSeq = this.lastSeq;
       this.raw(hello);
     };

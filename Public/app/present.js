@@ -9,6 +9,7 @@ import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { mountPasscodeControl } from './passcode-control.js';
+import { mountBigScreenButton } from './big-screen-button.js';
 import { PresenterView } from './presenter-view.js';
 
 hydrateIcons();
@@ -202,21 +203,9 @@ $('copy-link').addEventListener('click', async (event) => {
   else toast(t('live.copy-by-hand', { url }));
 });
 
-$('present-join').addEventListener('click', () => {
-  const screen = $('join-screen');
-  screen.hidden = !screen.hidden;
-  $('present-join').setAttribute('aria-pressed', String(!screen.hidden));
-});
-document.addEventListener('keydown', (event) => {
-  if (event.key === 'Escape' && !$('join-screen').hidden) {
-    $('join-screen').hidden = true;
-    $('present-join').setAttribute('aria-pressed', 'false');
-  }
-});
-$('join-screen').addEventListener('click', () => {
-  $('join-screen').hidden = true;
-  $('present-join').setAttribute('aria-pressed', 'false');
-});
+// "Big screen" opens the session's screen for the projector; "Present join info" (J) shows the
+// join code there and over this stage (big-screen-button.js).
+const bigScreen = mountBigScreenButton({ code, button: $('big-screen'), presentJoin: $('present-join'), joinScreen: $('join-screen'), send });
 
 function toggleJoinPanel(show = !document.body.classList.contains('show-join')) {
   document.body.classList.toggle('show-join', show);
@@ -296,6 +285,7 @@ async function start() {
     panel: $('join-panel'), controls: $('controls'), lockSwitch: $('follow-lock'),
   });
   driver.listen(live);
+  bigScreen.attach(live, info);
   live.addEventListener('status', (event) => {
     if (!ended) setConnection(event.detail.state);
   });

@@ -16,6 +16,9 @@ public struct LiveSessionInfo: Codable, Sendable, Equatable {
     public var presenterUrl: String?
     public var moderatorUrl: String?
     public var projectorUrl: String?
+    /// The big screen (content only, for the projector): a session's `/s/<code>/screen`, a
+    /// room's projector page. Nil from an older server.
+    public var screenUrl: String?
     /// The session's deck; nil for a room.
     public var deckId: String?
     public var title: String

@@ -133,6 +133,9 @@ struct SessionResponse: Codable, Sendable {
     let presenterUrl: String?
     let moderatorUrl: String?
     let projectorUrl: String?
+    /// The big screen (content only, for the projector): a session's `/s/{code}/screen`, a
+    /// room's projector page.
+    let screenUrl: String
     /// The session's deck; absent for a room.
     let deckId: String?
     let title: String

@@ -178,6 +178,9 @@ class ScreensTests(BrowserTest):
         covered = host.execute_script(COVERED_JS, ["#join-panel", "#controls", "#thumbs", ".console-bar"])
         if covered:
             findings.append(f"console at {size}: the side panel or the controls cover {covered} px² of the slide")
+        host.get(f"{SERVER.base}/s/{session_code}/screen")
+        wait_for(host, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the big screen")
+        self.check(host, "session-screen", size, findings)
         host.get(f"{SERVER.base}/r/{room_code}/moderate")
         wait_for(host, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the room console")
         self.check(host, "room-moderator", size, findings)

@@ -223,6 +223,10 @@ struct ProtocolDocumentTests {
         keep("spotlight (off)", try await viewer.take("spotlight") { $0["spotlight"] == .null })
 
         // A video on the stage, played, then taken off by a page.
+        // How to join, on the big screens, and off again.
+        _ = try await presenter.command(["type": "showJoinInfo", "on": true])
+        keep("joinInfo", try await viewer.take("joinInfo"))
+        _ = try await presenter.command(["type": "showJoinInfo", "on": false])
         let scratch = try VideoClipMaker.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let uploaded = try await client.uploadVideo(try await VideoClipMaker.mp4(seconds: 1, in: scratch), token: token)

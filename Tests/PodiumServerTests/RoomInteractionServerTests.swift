@@ -148,11 +148,16 @@ struct RoomInteractionServerTests {
             #expect(room["presenterUrl"] as? String == "https://talks.example/r/\(code)")
             #expect(room["moderatorUrl"] as? String == "https://talks.example/r/\(code)/moderate")
             #expect(room["projectorUrl"] as? String == "https://talks.example/r/\(code)/projector")
+            // A room's big screen is its projector.
+            #expect(room["screenUrl"] as? String == "https://talks.example/r/\(code)/projector")
         }
         let links = JoinURLBuilder(publicURL: nil, listenHost: "0.0.0.0", port: 8080, lanAddresses: ["192.0.2.7"])
             .links(code: "ABCDEF", room: false, request: nil)
         #expect(
-            links == JoinLinks(joinUrl: "http://192.0.2.7:8080/s/ABCDEF", presenterUrl: nil, moderatorUrl: nil, projectorUrl: nil)
+            links
+                == JoinLinks(
+                    joinUrl: "http://192.0.2.7:8080/s/ABCDEF", presenterUrl: nil, moderatorUrl: nil, projectorUrl: nil,
+                    screenUrl: "http://192.0.2.7:8080/s/ABCDEF/screen")
         )
     }
 }

@@ -22,7 +22,7 @@ struct SocketCommandMatrixTests {
         case ask, markQuestion, approveQuestion, vote, resync, ping
         case request, cancelRequest, grant, handOverNext, withdraw, pass, returnControl, doNotDisturb, setQueueCap
         case setTalkLength, showTalkTimer
-        case showDeck, setBackground, spotlight, showVideo, hideVideo, playback, buffering
+        case showDeck, setBackground, spotlight, showJoinInfo, showVideo, hideVideo, playback, buffering
 
         var description: String { rawValue }
 
@@ -72,6 +72,7 @@ struct SocketCommandMatrixTests {
                 case .vote: .vote
                 case .spotlight: .spotlight
                 case .showVideo: .showVideo
+                case .showJoinInfo: .showJoinInfo
                 case .hideVideo: .hideVideo
                 case .playback: .playback
                 }
@@ -127,6 +128,7 @@ struct SocketCommandMatrixTests {
                 #"{"type":"spotlight","id":"\#(id)","spotlight":{"kind":"sharedAnswers","pollId":\#(made.pollId)}}"#
             // No video is in the fixture's library: who may drive is told so, the others are refused first.
             case .showVideo: #"{"type":"showVideo","id":"\#(id)","videoId":"vid_none"}"#
+            case .showJoinInfo: #"{"type":"showJoinInfo","id":"\#(id)","on":true}"#
             case .hideVideo: #"{"type":"hideVideo","id":"\#(id)"}"#
             case .playback: #"{"type":"playback","id":"\#(id)","action":"play"}"#
             }
@@ -249,6 +251,8 @@ struct SocketCommandMatrixTests {
         // Video is driven like the pages. The fixture has no video: the presenter hears so, and that
         // nothing plays; taking off a video that is not there changes nothing.
         .init(
+        // So is showing how to join on the big screens.
+        .init(.showJoinInfo, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
             .showVideo, viewer: .forbidden, presenter: .refused("video_not_found"), otherPresenter: strangerHello,
             admin: .refused("video_not_found")),
         .init(.hideVideo, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
@@ -369,6 +373,8 @@ struct SocketCommandMatrixTests {
         .init(
             .showVideo, moderator: .notInControl, holder: .refused("video_not_found"), waiting: .notInControl,
             viewer: .notInControl, admin: .notInControl),
+        // The join info on the projector is the chair's.
+        .init(.showJoinInfo, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         .init(
             .hideVideo, moderator: .notInControl, holder: .ack, waiting: .notInControl, viewer: .notInControl,
             admin: .notInControl),

@@ -43,7 +43,8 @@ public enum LiveMessage: Sendable, Equatable {
     public static let eventTypes: Set<String> = [
         "page", "zoom", "blank", "lock", "ended", "pollOpened", "pollClosed", "pollRevealed", "answerShared", "questionMode",
         "stroke", "erased", "pageCleared", "presenterJoined", "requested", "requestCancelled", "control", "doNotDisturb",
-        "queueCap", "deckAdded", "deckShown", "background", "spotlight", "playback", "talkLength", "talkTimerShown",
+        "queueCap", "deckAdded", "deckShown", "background", "spotlight", "playback", "joinInfo",
+        "talkLength", "talkTimerShown",
     ]
 
     /// Every type this enum decodes to a case of its own (what the drift test compares with
@@ -98,7 +99,7 @@ public enum LiveCommands {
         "openPoll", "closePoll", "revealPoll", "shareAnswer", "answer", "ask", "markQuestion", "setQuestionMode",
         "approveQuestion", "vote", "spotlight", "inking", "stroke", "erase", "clearPage", "showVideo", "playback", "hideVideo",
         "request", "cancelRequest", "grant", "handOverNext", "withdraw", "pass", "returnControl", "doNotDisturb",
-        "setQueueCap", "showDeck", "setBackground", "setTalkLength", "showTalkTimer",
+        "setQueueCap", "showDeck", "setBackground", "setTalkLength", "showTalkTimer", "showJoinInfo",
     ]
 
     /// The `type` a command goes out with.

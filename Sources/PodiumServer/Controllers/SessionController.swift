@@ -143,7 +143,7 @@ struct SessionController {
         let links = joinBase.links(code: record.code, room: record.isRoom, request: request)
         return SessionResponse(
             id: record.id, code: record.code, kind: record.kind, joinUrl: links.joinUrl, presenterUrl: links.presenterUrl,
-            moderatorUrl: links.moderatorUrl, projectorUrl: links.projectorUrl,
+            moderatorUrl: links.moderatorUrl, projectorUrl: links.projectorUrl, screenUrl: links.screenUrl,
             deckId: record.deckId, title: record.title ?? deck?.title ?? "Deck", presenter: presenter?.name ?? "Presenter",
             hasPasscode: record.passcodeHash != nil, allowDownload: record.allowDownload, live: record.isLive,
             pageCount: deck?.pageCount ?? 0, createdAt: record.createdAt, startedAt: record.createdAt, endedAt: record.endedAt,

@@ -65,12 +65,15 @@ final class LiveConnection: Sendable {
         let viewerId: String
         /// In a room, a presenter's public id.
         let presenterId: String?
-        /// The room's projector (a viewer socket of its moderator's browser): the screen a video
-        /// waits for while it buffers.
+        /// The big screen of the session's presenter or the room's moderator (a viewer socket of
+        /// their browser): the screen a video waits for while it buffers.
         var isProjector = false
+        /// A big screen (`projector` in the hello), anyone's: nobody in the audience, so it
+        /// answers, asks and votes nothing.
+        var isScreen = false
 
         /// Who sends this socket's commands.
-        var actor: Actor { Actor(role, presenterId: presenterId, viewerId: viewerId) }
+        var actor: Actor { Actor(role, presenterId: presenterId, viewerId: isScreen ? nil : viewerId) }
     }
 
     /// A room presenter's public id: derived from their private identity, so it is stable across
@@ -204,12 +207,14 @@ final class LiveConnection: Sendable {
                 presenterId = id
             }
         }
+        // A big screen (a session's screen, a room's projector) is not counted as a viewer.
+        let isScreen = hello.projector && hello.role == .viewer
         let memberID = await session.join(
             role: hello.role, viewerId: viewerId, presenterId: presenterId, name: hello.name, lastSeq: hello.lastSeq,
-            outbox: outbox)
+            screen: isScreen, outbox: outbox)
         return Joined(
             session: session, memberID: memberID, role: hello.role, viewerId: viewerId, presenterId: presenterId,
-            isProjector: hello.projector && hello.role == .viewer && record.isRoom && isOwner)
+            isProjector: isScreen && isOwner, isScreen: isScreen)
     }
 
     func handle(_ message: ClientMessage, joined: Joined, outbox: Outbox, log: SocketLog) async {

@@ -11,8 +11,11 @@ extension LiveSession {
     /// theirs stands. The commands are the stage driver's own (whoever holds control).
     func projectorBuffering(_ buffering: Bool, logger: Logger) async {
         let snapshot = state.snapshot
-        let driver = Actor(
-            snapshot.room?.control.active == nil ? .moderator : .presenter, presenterId: snapshot.room?.control.active)
+        // A session's presenter drives its stage; in a room, whoever holds control (or the moderator).
+        let driver =
+            snapshot.room == nil
+            ? Actor(.presenter)
+            : Actor(snapshot.room?.control.active == nil ? .moderator : .presenter, presenterId: snapshot.room?.control.active)
         do {
             if buffering {
                 guard heldForProjector == nil, let playback = snapshot.playback, playback.state == .playing else { return }

@@ -26,6 +26,9 @@ actor LiveSession {
         let name: String?
         /// The attendance row of this visit (viewers only).
         var visit: String?
+        /// A big screen (a session's screen, a room's projector): it sees what viewers see, but is
+        /// nobody in the audience (not counted, not listed, no attendance).
+        var screen = false
     }
 
     /// What the store kept beside the events, to rebuild a session after a restart.
@@ -108,12 +111,16 @@ actor LiveSession {
 
     /// Adds a socket and queues its welcome as the first frame, so no event can overtake it.
     /// Returns the member id to pass to ``leave(_:)``.
-    func join(role: Role, viewerId: String?, presenterId: String? = nil, name: String?, lastSeq: Int?, outbox: Outbox) async
-        -> Int
-    {
+    func join(
+        role: Role, viewerId: String?, presenterId: String? = nil, name: String?, lastSeq: Int?, screen: Bool = false,
+        outbox: Outbox
+    ) async -> Int {
         let id = nextMemberID
         nextMemberID += 1
         var visit: String?
+        // A big screen is nobody in the audience: no identity, no visit, no count.
+        let viewerId = screen ? nil : viewerId
+        let screen = screen && role == .viewer
         if role == .viewer, let viewerId {
             let thisVisit = IDs.make("a")
             visit = thisVisit
@@ -157,14 +164,14 @@ actor LiveSession {
             id,
             Member(
                 outbox: outbox, role: role, host: state.seesHostViews(role), viewerId: viewerId,
-                presenterId: role == .presenter ? presenterId : nil, name: name, visit: visit))
+                presenterId: role == .presenter ? presenterId : nil, name: screen ? nil : name, visit: visit, screen: screen))
         // A client far behind (cut off for being slow, away for long) takes the snapshot instead:
         // replaying thousands of events would be one huge frame, and the snapshot says it all.
         let missed = lastSeq.flatMap { $0 >= state.seq - Self.maxReplay ? events(after: $0) : nil }
         outbox.push(
             published.welcomeFrames.frame(
                 views.welcome(info: info, role: role, viewerId: viewerId, presenterId: presenterId, missed: missed)))
-        if role == .viewer {
+        if role == .viewer, !screen {
             await presenceChanged()
             publishViewerList()
         }
@@ -181,7 +188,7 @@ actor LiveSession {
                 logger.error("could not record attendance in session \(record.code): \(error)")
             }
         }
-        if member.role == .viewer {
+        if member.role == .viewer, !member.screen {
             await presenceChanged()
             publishViewerList()
         }

@@ -12,7 +12,7 @@ struct SessionMembers {
     private var presenterIDs: Set<Int> = []
     /// Viewer-role members by viewer identity: one person may have several tabs open.
     private var viewerSockets: [String: Set<Int>] = [:]
-    /// Members in the viewer role.
+    /// Members in the viewer role, big screens left out (they are nobody in the audience).
     private(set) var viewerCount = 0
 
     var count: Int { all.count }
@@ -21,7 +21,7 @@ struct SessionMembers {
         all[id] = member
         if member.host { hostIDs.insert(id) }
         if member.presenterId != nil { presenterIDs.insert(id) }
-        if member.role == .viewer {
+        if member.role == .viewer, !member.screen {
             viewerCount += 1
             if let viewerId = member.viewerId { viewerSockets[viewerId, default: []].insert(id) }
         }
@@ -31,7 +31,7 @@ struct SessionMembers {
         guard let member = all.removeValue(forKey: id) else { return nil }
         hostIDs.remove(id)
         presenterIDs.remove(id)
-        if member.role == .viewer {
+        if member.role == .viewer, !member.screen {
             viewerCount -= 1
             if let viewerId = member.viewerId {
                 viewerSockets[viewerId]?.remove(id)
