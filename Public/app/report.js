@@ -71,7 +71,9 @@ function svg(tag, attrs = {}, children = []) {
 /** Viewers per minute as columns (SVG), with the peak and the times at both ends. */
 function attendanceChart(points) {
   if (!points.length) return el('p', { class: 'muted', text: t('report.attendance.nobody') });
-  const width = 720;
+  // Drawn about as wide as the screen shows it, so its 12 px labels stay 12 px on a phone (at a
+  // fixed 720 they were scaled down to 5 px there).
+  const width = Math.round(Math.min(720, Math.max(300, window.innerWidth - 72)));
   const height = 200;
   const pad = { left: 36, right: 8, top: 12, bottom: 26 };
   const max = Math.max(1, ...points.map((p) => p.viewers));
