@@ -223,3 +223,39 @@ class BigScreenTests(BrowserTest):
         wait_for(screen, lambda d: visible(d, "#idle"), "the join screen while idle")
         harness.wait_settled(screen)
         screenshot(screen, "big-screen-idle-1280")
+
+    def test_3_the_window_goes_on_the_other_display_when_the_browser_can_place_it(self):
+        """The Window Management API's answer, faked (headless Chromium has one display): with a
+        second screen the window opens there, filling it; with one, a plain window; a refusal of
+        the permission or a blocked pop-up falls back (blocked: the hint gives the link)."""
+        driver = self.driver(1280, 720)
+        driver.get(SERVER.base + "/healthz")
+        result = driver.execute_async_script(
+            """
+            const done = arguments[arguments.length - 1];
+            const main = { availLeft: 0, availTop: 0, availWidth: 1280, availHeight: 800, isPrimary: true };
+            const wall = { availLeft: 1280, availTop: 0, availWidth: 1920, availHeight: 1080, isPrimary: false };
+            const fake = (details, opens = true) => {
+              const calls = [];
+              return { calls, screen: { isExtended: details !== null },
+                getScreenDetails: details === 'refused' ? () => Promise.reject(new Error('denied')) : () => Promise.resolve(details),
+                open: (url, name, features) => { calls.push(features); return opens ? {} : null; } };
+            };
+            import('/app/big-screen-button.js').then(async (m) => {
+              const two = fake({ screens: [main, wall], currentScreen: main });
+              const placed = await m.openBigScreen('/s/X/screen', 'n', two);
+              const one = fake(null);
+              const plain = await m.openBigScreen('/s/X/screen', 'n', one);
+              const refused = fake('refused');
+              const fallback = await m.openBigScreen('/s/X/screen', 'n', refused);
+              const blocked = await m.openBigScreen('/s/X/screen', 'n', fake(null, false));
+              done({ placed: placed.how, placedFeatures: two.calls, plain: plain.how, plainFeatures: one.calls,
+                     fallback: fallback.how, blocked: blocked.how });
+            }, (e) => done({ error: String(e) }));
+            """)
+        self.assertEqual(result.get("placed"), "placed", result)
+        self.assertEqual(result["placedFeatures"], ["popup,left=1280,top=0,width=1920,height=1080"])
+        self.assertEqual(result["plain"], "window")
+        self.assertEqual(result["plainFeatures"], ["popup,width=1280,height=720"])
+        self.assertEqual(result["fallback"], "window")
+        self.assertEqual(result["blocked"], "blocked")
