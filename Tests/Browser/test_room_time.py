@@ -55,6 +55,8 @@ def attr(driver, css, name):
 def click(driver, css):
     element = wait_for(driver, lambda d: visible(d, css), f"{css} to be visible")
     wait_for(driver, lambda d: element.is_enabled(), f"{css} to be enabled")
+    # In the middle of its scrolling panel, as a person would bring it: clear of the toasts in the corner.
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
     element.click()
     return element
 
@@ -121,7 +123,7 @@ class RoomTimeTests(BrowserTest):
         field = moderator.find_element(By.ID, "talk-length")
         field.clear()
         field.send_keys(value)
-        moderator.find_element(By.ID, "talk-length-set").click()
+        click(moderator, "#talk-length-set")
         wait_for(moderator, lambda d: body_data(d, "pending") == "0", "the length acknowledged")
 
     def test_room_time_lend_keeps_the_borrowers_request(self):
@@ -154,6 +156,7 @@ class RoomTimeTests(BrowserTest):
         wait_for(bob, lambda d: attr(d, "#control-card", "data-state") == "waiting", "Bob waiting again")
         self.assertEqual(attr(bob, "#control-card", "data-position"), "1")
         self.assertEqual(text_of(bob, "#control-title"), "You are next")
+        wait_for(bob, lambda d: "still in the queue: #1" in (text_of(d, "#toasts") or ""), "Bob told his request still waits")
         self.assertTrue(visible(bob, "#cancel-request") and not visible(bob, "#request"), "Bob may cancel, not ask again")
         self.assertEqual(text_of(moderator, "#queue-count"), "1")
         wait_for(moderator, lambda d: "still waiting" not in (text_of(d, f'.queue-item[data-presenter-id="{bob_id}"]') or "still waiting"),
