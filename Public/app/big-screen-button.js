@@ -13,11 +13,16 @@
 // Join info is session state (`showJoinInfo` / the `joinInfo` event, docs/protocol.md): the
 // screens learn it from the socket, a screen opened later from its snapshot.
 //
+// A big screen opened in this browser (the usual case: a window on the laptop's second display)
+// says so on a BroadcastChannel (big-screen.js); the console's video goes quiet while it is open,
+// so the sound comes from one place only.
+//
 // State for tests: #big-screen[data-opened] (how the last window opened: placed, window, blocked),
 // #big-screen-hint (the hint, hidden when closed), #present-join[aria-pressed].
 
 import { t } from './i18n.js';
 import { el, icon } from './ui.js';
+import { mountVideo } from './video-stage.js';
 
 /** Where the other display is, when the browser can tell (and may be asked); null otherwise. */
 export async function otherScreen(win = window) {
@@ -122,6 +127,31 @@ export function mountBigScreenButton({ code, button, presentJoin, joinScreen, se
     if (event.key === 'Escape' && joinShown()) setJoin(false);
   });
 
+  // ---- one sound: a screen open in this browser plays it, the console is quiet meanwhile ----
+
+  let quietened = false;
+  function listenForScreens() {
+    let channel;
+    try {
+      channel = new BroadcastChannel('podium.screen.' + code);
+    } catch (_) {
+      return; // no BroadcastChannel: the console keeps its sound
+    }
+    // The video screen the stage driver put over the stage (the join overlay's container).
+    const video = () => mountVideo({ container: joinScreen.parentElement });
+    channel.onmessage = (event) => {
+      const type = event.data && event.data.type;
+      if (type === 'screen-open' && !quietened && video().wantsSound) {
+        quietened = true;
+        video().setSound(false);
+      } else if (type === 'screen-closed' && quietened) {
+        quietened = false;
+        video().setSound(true);
+      }
+    };
+    channel.postMessage({ type: 'who' });
+  }
+
   return {
     /** Follows the session's socket; `info` (its REST answer) has the screen's link. */
     attach(socket, info) {
@@ -129,6 +159,7 @@ export function mountBigScreenButton({ code, button, presentJoin, joinScreen, se
       if (info && info.screenUrl) link = info.screenUrl;
       for (const type of ['welcome', 'change', 'sync']) live.addEventListener(type, render);
       render();
+      listenForScreens();
     },
   };
 }

@@ -14,6 +14,10 @@
 //
 //   mountBigScreen({ code, storageKey, texts, audience(info), isIdle(live), background(state), onInfo(info) })
 //
+// It plays a video's sound. In the browser it was opened from (the console's "Big screen", the
+// same laptop), it says so on a BroadcastChannel (`podium.screen.{code}`: screen-open,
+// screen-closed, answering `who`), so the console goes quiet meanwhile: one sound, no echo.
+//
 // State for tests and CSS: <body data-idle> (true while the join info shows), <body data-connection>,
 // #idle[data-requested] (shown because the host asked).
 
@@ -51,6 +55,23 @@ export function mountBigScreen(options) {
     $('gate').hidden = which !== 'gate';
     $('projector').hidden = which !== 'projector';
   }
+
+  // The console in this browser hears that a screen of its session is open (and plays no sound).
+  let channel = null;
+  try {
+    channel = new BroadcastChannel('podium.screen.' + code);
+  } catch (_) {
+    // no BroadcastChannel: the console keeps its sound
+  }
+  const say = (type) => {
+    if (channel) channel.postMessage({ type });
+  };
+  if (channel) {
+    channel.onmessage = (event) => {
+      if (joined && event.data && event.data.type === 'who') say('screen-open');
+    };
+  }
+  addEventListener('pagehide', () => say('screen-closed'));
 
   async function start() {
     $('gate-code').textContent = code;
@@ -107,6 +128,7 @@ export function mountBigScreen(options) {
           // storage may be off
         }
         show('projector');
+        say('screen-open');
       }
       render();
     });

@@ -66,6 +66,13 @@ def inside(inner, outer):
             and inner["right"] <= outer["right"] + 0.5 and inner["bottom"] <= outer["bottom"] + 0.5)
 
 
+def console_sound(driver):
+    """Whether the console's video screen would play sound (its own module instance, by URL)."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "import('/app/video-stage.js').then((m) => done(m.mountVideo({ container: document.getElementById('stage-wrap') }).wantsSound));")
+
+
 # A second socket of the presenter, from the console's page (its cookie): opens a poll and puts its
 # chart on screen, whatever the console's poll panel looks like.
 SPOTLIGHT_JS = """
@@ -143,9 +150,14 @@ class BigScreenTests(BrowserTest):
             wait_for(presenter, lambda d: visible(d, "#projector") and body_data(d, "connection") == "live",
                      "the screen opened from the console, without a gate")
             self.assertFalse(visible(presenter, "#gate"))
+            # One sound: while the screen is open in this browser, the console's video is quiet.
+            presenter.switch_to.window(console)
+            wait_for(presenter, lambda d: console_sound(d) is False, "the console's video quiet while the screen is open")
+            presenter.switch_to.window(popup)
         finally:
             presenter.close()
             presenter.switch_to.window(console)
+        wait_for(presenter, lambda d: console_sound(d) is True, "the console's sound back once the screen is closed")
         presenter.find_element(By.CSS_SELECTOR, "#big-screen-hint .big-screen-hint-close").click()
         wait_for(presenter, lambda d: not visible(d, "#big-screen-hint"), "the hint closed")
 
