@@ -79,6 +79,7 @@ export class InteractionState extends EventTarget {
       case 'pollOpened':
       case 'pollClosed':
       case 'pollRevealed':
+      case 'resultsShown':
       case 'answerShared':
       case 'ended':
         this.polls = mine.map((p) => ({

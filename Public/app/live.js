@@ -115,6 +115,14 @@ export function applyEvent(state, event) {
         p.resultsRevealed = p.resultsRevealed || event.results;
       }
       break;
+    // Where the results are: shown on every viewer's device, or hidden again (docs/protocol.md).
+    case 'resultsShown':
+      for (const p of polls()) {
+        if (p.poll.id !== event.pollId) continue;
+        p.poll = { ...p.poll, showResults: event.shown };
+        if (!event.shown) p.resultsRevealed = false;
+      }
+      break;
     case 'answerShared':
       for (const p of polls()) {
         if (p.poll.id === event.pollId) p.shared = [...(p.shared || []), { answerId: event.answerId, text: event.text }];

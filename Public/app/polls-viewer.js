@@ -1,9 +1,15 @@
 // The viewer's side of audience interaction: the poll sheet (answer, change until closed, see
 // the reveal and the results), shared open answers, and "Ask a question".
 //
+// What stays on a phone (#36): an open poll's card (folded to its pill while something is on
+// screen, so the card never covers the spotlight); once closed, a short "thanks" and then nothing,
+// unless there is something to see — the right answer, the results the presenter shows to
+// everyone, shared answers, quiz points; nothing of a poll or a question once the session ends.
+//
 // State for tests and CSS: #poll-sheet[data-poll-id][data-poll-status][data-answered]
 // [data-collapsed]; options .poll-option[data-index][data-correct][data-mine]; the chart's rows
-// .bar-row[data-count][data-correct][data-mine].
+// .bar-row[data-count][data-correct][data-mine]; <body data-poll-status> (none when no card nor
+// pill shows) and <body data-poll-pill>.
 
 import { t, errorText } from './i18n.js';
 import { el, toast, icon, modalDialog } from './ui.js';
@@ -12,6 +18,13 @@ import { InteractionState, barChart, leaderboardList, ordinal, formatNumber, pol
 
 const MAX_ANSWER = 500;
 const MAX_QUESTION = 500;
+/** How long a closed poll's card stays to say "thanks" before it leaves. */
+const THANKS_MS = 4000;
+
+/** Whether the audience sees the poll's chart on their own device (docs/protocol.md, "Polls"). */
+export function resultsShown(entry) {
+  return Boolean(entry && (entry.resultsRevealed || entry.poll.showResults));
+}
 
 export class ViewerInteraction {
   /**
@@ -27,9 +40,18 @@ export class ViewerInteraction {
     this.dismissed = new Set(); // "id:status" the viewer closed
     this.drafts = new Map(); // poll id -> {choices:Set} | {text}
     this.sending = false;
+    this.thanksFor = null; // the poll whose card says "closed — thanks" for a moment
+    this.thanksTimer = null;
+    this.spotKey = null; // what is on screen, as last rendered
+    this.foldedForSpot = false; // the open poll's card was folded because something went on screen
+    this.unfolded = null; // the poll the viewer opened again while something is on screen
+    this.bar = bar;
     this.buildSheet();
     this.buildAsk(bar);
     this.publicQuestions = new PublicQuestions({ bar, after: this.askButton, ask: () => this.openAsk() });
+    // What sits above the bar (the pill, the way back, the spotlight's edge) follows its height:
+    // on a phone the bar has two or three lines.
+    new ResizeObserver(() => this.fitStage()).observe(bar);
   }
 
   /** Follows a (new) LiveClient. */
@@ -43,7 +65,13 @@ export class ViewerInteraction {
     }
     this.publicQuestions.attach(this.state, live);
     live.addEventListener('change', (e) => {
-      if (e.detail.event.type === 'ended') this.render();
+      const type = e.detail.event.type;
+      if (type === 'ended') {
+        // Nothing of a poll or a question stays: the card, the pill, the question forms.
+        for (const dialog of document.querySelectorAll('#ask-dialog[open]')) dialog.close();
+        this.publicQuestions.render();
+      }
+      if (type === 'ended' || type === 'spotlight') this.render();
     });
   }
 
@@ -52,8 +80,20 @@ export class ViewerInteraction {
       if (event.type === 'pollOpened') {
         this.collapsed = false;
         this.drafts.delete(event.poll.id);
-      } else if (event.type === 'pollRevealed' || event.type === 'answerShared') {
+      } else if (event.type === 'pollRevealed' || event.type === 'answerShared' || (event.type === 'resultsShown' && event.shown)) {
         // Something new to see: bring the sheet back up.
+        this.collapsed = false;
+      } else if (event.type === 'pollClosed') {
+        // A card in view says "closed — thanks" for a moment, then leaves; a folded one just goes.
+        const latest = this.state.latest;
+        if (latest && latest.poll.id === event.pollId && !this.collapsed && this.shownId === event.pollId) {
+          this.thanksFor = event.pollId;
+          clearTimeout(this.thanksTimer);
+          this.thanksTimer = setTimeout(() => {
+            this.thanksFor = null;
+            this.render();
+          }, THANKS_MS);
+        }
         this.collapsed = false;
       }
     }
@@ -74,7 +114,14 @@ export class ViewerInteraction {
   buildSheet() {
     this.pill = el('button', {
       class: 'poll-pill', attrs: { type: 'button', id: 'poll-pill', 'aria-controls': 'poll-sheet' },
-      on: { click: () => { this.collapsed = false; this.render(); this.focusSheet(); } },
+      on: {
+        click: () => {
+          this.collapsed = false;
+          if (this.spotKey && this.state.latest) this.unfolded = this.state.latest.poll.id;
+          this.render();
+          this.focusSheet();
+        },
+      },
     }, [icon('chart', 18), el('span', { class: 'poll-pill-text' })]);
     this.pill.hidden = true;
     this.sheet = el('section', { class: 'poll-sheet', attrs: { id: 'poll-sheet', 'aria-label': t('poll.label'), 'aria-live': 'polite', tabindex: '-1' } });
@@ -95,9 +142,13 @@ export class ViewerInteraction {
     const height = docked ? this.sheet.offsetHeight : 0;
     const value = height ? height + 'px' : '';
     if (this.stage.style.marginBottom !== value) this.stage.style.marginBottom = value;
-    // "Back to the presenter's slide" sits just above the sheet, not under it.
+    // The bar's height, for what sits above it (the pill, the spotlight's lower edge: CSS).
+    const bar = this.bar.offsetHeight;
+    if (bar) this.watch.style.setProperty('--bar-h', bar + 'px');
+    // "Back to the presenter's slide" sits just above the sheet, or above the bar and the pill.
     const follow = document.getElementById('follow');
-    if (follow) follow.style.bottom = height ? height + 12 + 'px' : '';
+    const above = height || (this.narrow.matches && bar ? bar + (this.pill.hidden ? 0 : 56) : 0);
+    if (follow) follow.style.bottom = above ? above + 12 + 'px' : '';
   }
 
   focusSheet() {
@@ -109,21 +160,55 @@ export class ViewerInteraction {
     }
   }
 
-  /** The poll the sheet shows: the newest one, unless the viewer put it away. */
+  /** What the viewer put away stays away until something new happens to the poll. */
+  key(entry) {
+    return entry.poll.id + ':' + entry.status + ':' + entry.shared.length + ':' + resultsShown(entry);
+  }
+
+  /** Whether a poll that no longer takes answers has anything to show: else its card leaves. */
+  hasNews(entry) {
+    if (entry.status === 'revealed' || entry.shared.length || resultsShown(entry)) return true;
+    return Boolean(entry.poll.quiz && (this.state.leaderboard || this.state.myScore));
+  }
+
+  /** The poll the sheet shows: the newest one, unless the viewer put it away or it is over. */
   current() {
     const latest = this.state && this.state.latest;
     if (!latest) return null;
-    if (this.dismissed.has(latest.poll.id + ':' + latest.status + ':' + latest.shared.length)) return null;
+    if (this.live && this.live.state.ended) return null;
+    if (this.dismissed.has(this.key(latest))) return null;
+    if (latest.status !== 'open' && !this.hasNews(latest) && this.thanksFor !== latest.poll.id) return null;
     return latest;
   }
 
   render() {
+    // Asking ends with the session.
+    this.askButton.hidden = Boolean(this.live && this.live.state.ended);
     const entry = this.current();
-    document.body.dataset.pollStatus = entry ? entry.status : 'none';
-    if (!entry) {
+    // Something on screen for everyone: it has the phone's screen. An open poll folds to its
+    // pill (still one tap away), anything else about a poll waits until it goes.
+    const spot = this.live && this.live.state.spotlight;
+    const spotKey = spot ? [spot.kind, spot.pollId, spot.questionId].join(':') : null;
+    if (spotKey !== this.spotKey) {
+      this.unfolded = null;
+      if (!spotKey && this.foldedForSpot) {
+        this.collapsed = false;
+        this.foldedForSpot = false;
+      }
+      this.spotKey = spotKey;
+    }
+    // Folded while on screen, unless the viewer opened it again (a tap on the pill).
+    if (spotKey && entry && entry.status === 'open' && !this.collapsed && this.unfolded !== entry.poll.id) {
+      this.collapsed = true;
+      this.foldedForSpot = true;
+    }
+    const shown = entry && !(spot && entry.status !== 'open') ? entry : null;
+    document.body.dataset.pollStatus = shown ? shown.status : 'none';
+    if (!shown) {
       this.sheet.hidden = true;
       this.pill.hidden = true;
-      this.shownId = null;
+      document.body.dataset.pollPill = 'false';
+      if (!entry) this.shownId = null;
       this.fitStage();
       return;
     }
@@ -132,6 +217,7 @@ export class ViewerInteraction {
     this.updatePoll(entry);
     this.sheet.hidden = this.collapsed;
     this.pill.hidden = !this.collapsed;
+    document.body.dataset.pollPill = String(this.collapsed);
     this.fitStage();
     const answered = this.state.myAnswers.has(poll.id);
     this.pill.querySelector('.poll-pill-text').textContent = entry.status === 'open'
@@ -202,7 +288,7 @@ export class ViewerInteraction {
       this.collapsed = true;
     } else {
       // A finished poll: put it away until something new happens to it.
-      this.dismissed.add(entry.poll.id + ':' + entry.status + ':' + entry.shared.length);
+      this.dismissed.add(this.key(entry));
       this.collapsed = false;
     }
     this.render();
@@ -265,7 +351,7 @@ export class ViewerInteraction {
     const revealed = status === 'revealed';
     const correct = revealed ? poll.correct || [] : [];
     const results = this.state.results.get(poll.id);
-    const showResults = Boolean(results) && (entry.resultsRevealed || poll.showResults);
+    const showResults = Boolean(results) && resultsShown(entry);
 
     if (poll.kind === 'choice') {
       const draft = this.draftChoices(poll);
@@ -303,6 +389,8 @@ export class ViewerInteraction {
     } else if (open) {
       note = poll.kind === 'choice' ? (poll.multiple ? t('poll.note-tick') : t('poll.note-pick')) : t('poll.note-type');
       if (poll.quiz) note += ' ' + t('poll.quiz-note');
+    } else if (status === 'closed' && this.thanksFor === poll.id && !this.hasNews(entry)) {
+      note = mine ? t('poll.note-closed-thanks') : t('poll.note-closed');
     } else if (status === 'closed') {
       note = mine ? t('poll.note-closed-counts') : t('poll.note-closed');
     } else if (revealed) {

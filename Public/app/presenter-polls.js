@@ -40,12 +40,14 @@ export class PollsPane {
     this.renderHistory();
   }
 
-  /** "Show on screen" for what this poll can put there: its chart, or its word cloud and shared answers. */
+  /**
+   * Where this poll's results go: a choice poll's one control (hidden · on phones · big screen),
+   * or an open poll's "Show on screen" for its word cloud and shared answers.
+   */
   screenActions(entry) {
     const { poll } = entry;
-    const buttons = poll.kind === 'choice'
-      ? [this.onScreen.button({ kind: 'pollResults', pollId: poll.id }, t('spot.show-results'))]
-      : [
+    if (poll.kind === 'choice') return this.onScreen.resultsControl(entry);
+    const buttons = [
         this.onScreen.button({ kind: 'wordCloud', pollId: poll.id }, t('spot.show-cloud')),
         this.onScreen.button({ kind: 'sharedAnswers', pollId: poll.id }, t('spot.show-shared')),
       ];
@@ -120,7 +122,7 @@ export class PollsPane {
     box.dataset.pollStatus = status;
     const chip = el('span', {
       class: 'poll-chip ' + (status === 'open' ? 'is-open' : status === 'revealed' ? 'is-revealed' : 'is-closed'),
-      text: status === 'open' ? t('polls.chip-open') : status === 'revealed' ? (entry.resultsRevealed ? t('polls.chip-answer-results') : t('polls.chip-answer')) : t('polls.chip-closed'),
+      text: status === 'open' ? t('polls.chip-open') : status === 'revealed' ? t('polls.chip-answer') : t('polls.chip-closed'),
     });
     const rate = el('div', {
       class: 'response-rate', data: { role: 'response-rate', answered: results.answered, connected: results.connected },
@@ -134,7 +136,8 @@ export class PollsPane {
     const parts = [
       el('div', { class: 'active-head' }, [el('span', { class: 'sheet-kicker', attrs: { 'data-role': 'poll-label' } }, [icon('chart', 16), el('span', { text: pollTitle(this.state.polls, poll.id).label })]), chip]),
       el('h3', { class: 'active-question', text: poll.question }),
-      el('p', { class: 'active-meta', text: poll.showResults ? t('polls.results-live', { kind: kindLabel(poll) }) : t('polls.results-hidden', { kind: kindLabel(poll) }) }),
+      // Where the results are is said once, by the results control below.
+      el('p', { class: 'active-meta', text: kindLabel(poll) }),
       rate, rateBar,
     ];
     if (poll.kind === 'choice') {
@@ -164,9 +167,6 @@ export class PollsPane {
     const hasAnswer = (poll.correct || []).length > 0;
     if (poll.kind === 'choice' && hasAnswer && status !== 'revealed') {
       buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: false }).catch(() => {}) } }, [icon('check', 16), el('span', { text: t('polls.reveal-answer') })]));
-    }
-    if (poll.kind === 'choice' && !(status === 'revealed' && entry.resultsRevealed)) {
-      buttons.push(el('button', { class: 'btn btn-sm btn-primary', attrs: { type: 'button', 'data-action': 'reveal-results' }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon('chart', 16), el('span', { text: status === 'revealed' || !hasAnswer ? t('polls.show-results-everyone') : t('polls.reveal-answer-results') })]));
     }
     if (poll.kind === 'open' && status !== 'revealed') {
       buttons.push(el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'reveal-results', title: t('polls.end-title') }, on: { click: () => this.send({ type: 'revealPoll', pollId: poll.id, results: true }).catch(() => {}) } }, [icon('chart', 16), el('span', { text: t('polls.end') })]));

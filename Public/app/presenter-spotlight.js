@@ -5,7 +5,8 @@
 // (docs/protocol.md, "On screen (spotlight)") puts it on every viewer's screen and the projector.
 //
 // State for tests: [data-action=spotlight][data-spotlight-kind][aria-pressed] (a toggle per
-// thing); [data-role=on-screen] (the line in the panel, hidden when nothing is on screen).
+// thing); [data-role=on-screen] (the line in the panel, hidden when nothing is on screen); a choice
+// poll's one results control [data-role=results-where][data-where] (see resultsControl).
 
 import { t } from './i18n.js';
 import { el, icon } from './ui.js';
@@ -57,6 +58,51 @@ export class OnScreen {
       },
       on: { click: () => this.set(on ? null : target) },
     }, [icon(on ? 'x' : 'screen', 14), el('span', { text: on ? t('spotlight.take-off') : label })]);
+  }
+
+  /**
+   * Where a choice poll's results are, as one state: hidden from the audience, on everyone's
+   * phones (`showResults`), or on the big screen as well (its `pollResults` spotlight, which the
+   * server makes shown-to-everyone too). One line says where they are; three buttons move them.
+   */
+  resultsWhere(entry) {
+    if (this.isOn({ kind: 'pollResults', pollId: entry.poll.id })) return 'screen';
+    return entry.resultsRevealed || entry.poll.showResults ? 'phones' : 'hidden';
+  }
+
+  /** Moves a poll's results to `where` (hidden | phones | screen). */
+  async moveResults(entry, where) {
+    const pollId = entry.poll.id;
+    const target = { kind: 'pollResults', pollId };
+    if (where === 'screen') return this.set(target);
+    if (where === 'hidden') return this.send({ type: 'showResults', pollId, shown: false }, t('spot.not-changed')).catch(() => {});
+    // On phones: off the big screen (shown to everyone already, or shown now).
+    if (this.isOn(target)) await this.set(null);
+    if (!(entry.resultsRevealed || entry.poll.showResults)) {
+      await this.send({ type: 'showResults', pollId, shown: true }, t('spot.not-changed')).catch(() => {});
+    }
+    return undefined;
+  }
+
+  /**
+   * The control: [data-role=results-where][data-where] with its line [data-role=results-where-line]
+   * and the buttons [data-results-to=hidden|phones|screen][aria-pressed].
+   */
+  resultsControl(entry) {
+    const where = this.resultsWhere(entry);
+    const choices = ['hidden', 'phones', 'screen'].map((to) => el('button', {
+      class: 'btn btn-sm results-to' + (to === where ? ' is-on' : ''),
+      attrs: {
+        type: 'button', 'data-results-to': to, 'aria-pressed': String(to === where), title: t('polls.results-to-' + to + '-title'),
+      },
+      on: { click: () => { if (to !== this.resultsWhere(entry)) this.moveResults(entry, to); } },
+    }, [icon({ hidden: 'eyeOff', phones: 'phone', screen: 'screen' }[to], 14), el('span', { text: t('polls.results-to-' + to) })]));
+    return el('div', { class: 'results-where', attrs: { 'data-role': 'results-where', 'data-where': where } }, [
+      el('p', { class: 'results-where-line', attrs: { 'data-role': 'results-where-line' } }, [
+        icon({ hidden: 'eyeOff', phones: 'phone', screen: 'screen' }[where], 16), el('span', { text: t('polls.results-now-' + where) }),
+      ]),
+      el('div', { class: 'results-to-group', attrs: { role: 'group', 'aria-label': t('polls.results-where') } }, choices),
+    ]);
   }
 
   /** "On screen: Poll 2 · Results" with a button to take it off, or nothing. */

@@ -67,7 +67,8 @@ export class PublicQuestions {
   render() {
     if (!this.state) return;
     const mode = this.state.questionMode;
-    const shown = Boolean(mode.public);
+    // Once the session ends, nothing of the questions stays on the phone.
+    const shown = Boolean(mode.public) && !(this.live && this.live.state.ended);
     this.button.hidden = !shown;
     if (!shown && this.dialog.open) this.dialog.close();
     const questions = this.state.publicQuestions.slice().sort((a, b) => (b.votes || 0) - (a.votes || 0));

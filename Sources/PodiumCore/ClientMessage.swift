@@ -54,7 +54,7 @@ public enum ClientMessage: Sendable, Equatable {
 extension ClientMessage: Codable {
     enum CodingKeys: String, CodingKey {
         case type, id, role, name, passcode, token, lastSeq, page, viewport, mode, locked, x, y, visible, afterSeq
-        case poll, pollId, results, answerId, choices, text, anonymous, questionId, answered, approved, up, questions
+        case poll, pollId, results, shown, answerId, choices, text, anonymous, questionId, answered, approved, up, questions
         case stroke, strokeId, tool, color, width, points, done
         case presenterId, on, cap, deckId, spotlight, videoId, action, position, rate, t, projector, buffering, seconds
     }
@@ -102,6 +102,10 @@ extension ClientMessage: Codable {
                 .revealPoll(
                     pollId: try c.decode(Int.self, forKey: .pollId),
                     results: try c.decodeIfPresent(Bool.self, forKey: .results) ?? false))
+        case "showResults":
+            self = .command(
+                id: try commandID(),
+                .showResults(pollId: try c.decode(Int.self, forKey: .pollId), shown: try c.decode(Bool.self, forKey: .shown)))
         case "shareAnswer":
             self = .command(
                 id: try commandID(),
@@ -173,12 +177,12 @@ extension ClientMessage: Codable {
                     up: try c.decodeIfPresent(Bool.self, forKey: .up) ?? true))
         case "spotlight":
             self = .command(id: try commandID(), .spotlight(try c.decodeIfPresent(Spotlight.self, forKey: .spotlight)))
+        case "showJoinInfo":
+            self = .command(id: try commandID(), .showJoinInfo(try c.decode(Bool.self, forKey: .on)))
         case "showVideo":
             // The server looks the video up and fills in what the library knows of it.
             let videoId = try c.decode(String.self, forKey: .videoId)
             guard !videoId.isEmpty, videoId.count <= Self.maxIDLength else {
-        case "showJoinInfo":
-            self = .command(id: try commandID(), .showJoinInfo(try c.decode(Bool.self, forKey: .on)))
                 throw DecodingError.dataCorruptedError(
                     forKey: .videoId, in: c, debugDescription: "videoId must be 1 to 64 characters")
             }
@@ -242,6 +246,10 @@ extension ClientMessage: Codable {
                 try c.encode("revealPoll", forKey: .type)
                 try c.encode(pollId, forKey: .pollId)
                 try c.encode(results, forKey: .results)
+            case .showResults(let pollId, let shown):
+                try c.encode("showResults", forKey: .type)
+                try c.encode(pollId, forKey: .pollId)
+                try c.encode(shown, forKey: .shown)
             case .shareAnswer(let pollId, let answerId):
                 try c.encode("shareAnswer", forKey: .type)
                 try c.encode(pollId, forKey: .pollId)
@@ -298,6 +306,9 @@ extension ClientMessage: Codable {
             case .spotlight(let spotlight):
                 try c.encode("spotlight", forKey: .type)
                 try c.encode(spotlight, forKey: .spotlight)
+            case .showJoinInfo(let on):
+                try c.encode("showJoinInfo", forKey: .type)
+                try c.encode(on, forKey: .on)
             case .showVideo(let video):
                 try c.encode("showVideo", forKey: .type)
                 try c.encode(video.id, forKey: .videoId)
@@ -306,9 +317,6 @@ extension ClientMessage: Codable {
             case .playback(let command):
                 try c.encode("playback", forKey: .type)
                 switch command {
-            case .showJoinInfo(let on):
-                try c.encode("showJoinInfo", forKey: .type)
-                try c.encode(on, forKey: .on)
                 case .play: try c.encode("play", forKey: .action)
                 case .pause: try c.encode("pause", forKey: .action)
                 case .stop: try c.encode("stop", forKey: .action)

@@ -41,6 +41,15 @@ extension SessionState {
             let unchanged = poll.status == .revealed && (poll.resultsRevealed || !results)
             if unchanged { return .nothing }
             return FeatureDecision(changes: [.pollRevealed(pollId: pollId, correct: poll.poll.correct, results: results)])
+        case .showResults(let pollId, let shown):
+            guard let poll = snapshot.poll(pollId) else { throw .pollNotFound }
+            var changes: [SessionChange] = []
+            if poll.resultsVisibleToViewers != shown { changes.append(.resultsShown(pollId: pollId, shown: shown)) }
+            // Hidden means hidden everywhere: not on the big screen either.
+            if !shown, let spotlight = snapshot.spotlight, spotlight.showsTally, spotlight.pollId == pollId {
+                changes.append(.spotlight(nil))
+            }
+            return FeatureDecision(changes: changes)
         case .shareAnswer(let pollId, let answerId):
             guard snapshot.poll(pollId)?.poll.kind == .open else { throw .pollNotFound }
             guard let text = polls.tallies[pollId]?.openAnswer(id: answerId) else { throw .answerNotFound }

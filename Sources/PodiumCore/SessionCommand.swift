@@ -8,6 +8,8 @@ public enum SessionCommand: Sendable, Equatable {
     case openPoll(Poll)
     case closePoll(pollId: Int)
     case revealPoll(pollId: Int, results: Bool)
+    /// Where a poll's results are: on every viewer's device (true) or hidden from the audience.
+    case showResults(pollId: Int, shown: Bool)
     case shareAnswer(pollId: Int, answerId: String)
     case setQuestionMode(QuestionMode)
     case stroke(Stroke)
@@ -33,10 +35,10 @@ public enum SessionCommand: Sendable, Equatable {
     case vote(questionId: String, up: Bool)
     /// The host puts results, answers, the leaderboard or a question on screen; nil takes it off.
     case spotlight(Spotlight?)
-    /// Puts a video from the library on the stage, stopped at its start (built by the server
-    /// once it found the video ready and checked who may show it; a client names only its id).
     /// The host shows how to join (the code, the link's QR code) on the big screens, or takes it off.
     case showJoinInfo(Bool)
+    /// Puts a video from the library on the stage, stopped at its start (built by the server
+    /// once it found the video ready and checked who may show it; a client names only its id).
     case showVideo(VideoOnStage)
     /// Plays, pauses, stops, seeks or changes the speed of the video on the stage.
     case playback(PlaybackCommand)

@@ -15,6 +15,8 @@ public enum SessionChange: Sendable, Equatable {
     case pollClosed(pollId: Int)
     /// The right answer is shown to everyone; `results` also shows the chart.
     case pollRevealed(pollId: Int, correct: [Int], results: Bool)
+    /// A poll's results are shown on every viewer's device (true) or hidden from them again.
+    case resultsShown(pollId: Int, shown: Bool)
     /// An open-ended answer the presenter shows to everyone.
     case answerShared(pollId: Int, SharedAnswer)
     /// Whether questions are public, and whether they need approval first.
@@ -32,10 +34,10 @@ public enum SessionChange: Sendable, Equatable {
     case background(String)
     /// What is on screen over the stage for everyone (nil: nothing).
     case spotlight(Spotlight?)
-    /// The video on the stage and where it is (nil: no video, the page shows).
-    case playback(Playback?)
     /// The big screens show how to join (the code and the link's QR code), or no longer do.
     case joinInfo(Bool)
+    /// The video on the stage and where it is (nil: no video, the page shows).
+    case playback(Playback?)
 }
 
 /// A ``SessionChange`` with its place in the session's history.
@@ -51,7 +53,8 @@ public struct SessionEvent: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, seq, page, viewport, mode, locked, poll, pollId, correct, results, answerId, text, questions, stroke, strokeId
+        case type, seq, page, viewport, mode, locked, poll, pollId, correct, results, shown, answerId, text, questions, stroke,
+            strokeId
         case deck, at, presenterId, name, active, lender, moderator, on, cap, color, spotlight, playback, seconds
     }
 
@@ -65,6 +68,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .pollOpened: "pollOpened"
         case .pollClosed: "pollClosed"
         case .pollRevealed: "pollRevealed"
+        case .resultsShown: "resultsShown"
         case .answerShared: "answerShared"
         case .questionMode: "questionMode"
         case .stroke: "stroke"
@@ -85,11 +89,11 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .deckShown: "deckShown"
         case .background: "background"
         case .spotlight: "spotlight"
+        case .joinInfo: "joinInfo"
         case .playback: "playback"
         }
     }
 
-        case .joinInfo: "joinInfo"
     /// The event as viewers may see it: a poll's right answer stays hidden until revealed.
     public var forViewers: SessionEvent {
         guard case .pollOpened(let poll) = change else { return self }
@@ -112,6 +116,9 @@ public struct SessionEvent: Sendable, Equatable, Codable {
             try container.encode(pollId, forKey: .pollId)
             try container.encode(correct, forKey: .correct)
             try container.encode(results, forKey: .results)
+        case .resultsShown(let pollId, let shown):
+            try container.encode(pollId, forKey: .pollId)
+            try container.encode(shown, forKey: .shown)
         case .answerShared(let pollId, let answer):
             try container.encode(pollId, forKey: .pollId)
             try container.encode(answer.answerId, forKey: .answerId)
@@ -153,6 +160,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .background(let color): try container.encode(color, forKey: .color)
         // An explicit null: "nothing on screen" is information here.
         case .spotlight(let spotlight): try container.encode(spotlight, forKey: .spotlight)
+        case .joinInfo(let on): try container.encode(on, forKey: .on)
         // An explicit null: "no video" is information here.
         case .playback(let playback): try container.encode(playback, forKey: .playback)
         }
@@ -160,7 +168,6 @@ public struct SessionEvent: Sendable, Equatable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        case .joinInfo(let on): try container.encode(on, forKey: .on)
         seq = try container.decode(Int.self, forKey: .seq)
         let type = try container.decode(String.self, forKey: .type)
         switch type {
@@ -176,6 +183,9 @@ public struct SessionEvent: Sendable, Equatable, Codable {
                 pollId: try container.decode(Int.self, forKey: .pollId),
                 correct: try container.decode([Int].self, forKey: .correct),
                 results: try container.decode(Bool.self, forKey: .results))
+        case "resultsShown":
+            change = .resultsShown(
+                pollId: try container.decode(Int.self, forKey: .pollId), shown: try container.decode(Bool.self, forKey: .shown))
         case "answerShared":
             change = .answerShared(
                 pollId: try container.decode(Int.self, forKey: .pollId),
@@ -198,6 +208,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
                 deck: try container.decode(String.self, forKey: .deck), page: try container.decode(Int.self, forKey: .page))
         case "background": change = .background(try container.decode(String.self, forKey: .color))
         case "spotlight": change = .spotlight(try container.decodeIfPresent(Spotlight.self, forKey: .spotlight))
+        case "joinInfo": change = .joinInfo(try container.decode(Bool.self, forKey: .on))
         case "playback": change = .playback(try container.decodeIfPresent(Playback.self, forKey: .playback))
         default:
             throw DecodingError.dataCorruptedError(
@@ -208,7 +219,6 @@ public struct SessionEvent: Sendable, Equatable, Codable {
 
 extension SessionEvent {
     fileprivate static func decodeRoomChange(_ type: String, _ container: KeyedDecodingContainer<CodingKeys>) throws -> RoomChange
-        case "joinInfo": change = .joinInfo(try container.decode(Bool.self, forKey: .on))
     {
         switch type {
         case "presenterJoined":
@@ -252,6 +262,8 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
     public var spotlight: Spotlight?
     /// The video on the stage, over the deck's page; absent when none is.
     public var playback: Playback?
+    /// True while the host shows how to join on the big screens; absent otherwise.
+    public var joinInfo: Bool?
 
     public init(
         page: Int = 1, viewport: Viewport = .fullPage, blank: BlankMode = .none, locked: Bool = true, ended: Bool = false,
@@ -262,8 +274,6 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
         self.strokes = strokes
         self.questionMode = questionMode
         self.page = page
-    /// True while the host shows how to join on the big screens; absent otherwise.
-    public var joinInfo: Bool?
         self.viewport = viewport
         self.blank = blank
         self.locked = locked
@@ -303,6 +313,7 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             blank = .none
             spotlight = nil
             playback = nil
+            joinInfo = nil
             updatePolls(where: { $0.status == .open }) { $0.status = .closed }
         case .pollOpened(let poll):
             updatePolls(where: { $0.status == .open }) { $0.status = .closed }
@@ -313,8 +324,13 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             updatePolls(where: { $0.poll.id == pollId }) { snapshot in
                 snapshot.status = .revealed
                 snapshot.poll.correct = correct
-            joinInfo = nil
                 snapshot.resultsRevealed = snapshot.resultsRevealed || results
+            }
+        case .resultsShown(let pollId, let shown):
+            // One state for where the results are: shown live on every device, or hidden again.
+            updatePolls(where: { $0.poll.id == pollId }) { snapshot in
+                snapshot.poll.showResults = shown
+                if !shown { snapshot.resultsRevealed = false }
             }
         case .answerShared(let pollId, let answer):
             updatePolls(where: { $0.poll.id == pollId }) { $0.shared.append(answer) }
@@ -341,6 +357,8 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             room?.background = color
         case .spotlight(let spotlight):
             self.spotlight = spotlight
+        case .joinInfo(let on):
+            joinInfo = on ? true : nil
         case .playback(let playback):
             self.playback = playback
         }
@@ -350,5 +368,3 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
         for index in polls.indices where matches(polls[index]) { change(&polls[index]) }
     }
 }
-        case .joinInfo(let on):
-            joinInfo = on ? true : nil

@@ -102,7 +102,8 @@ public struct SessionState: Sendable, Equatable {
             let event = SessionEvent(seq: seq + 1, change: change)
             apply(event, at: time)
             events.append(event)
-            actions += followUps(of: change)
+            // Two changes may ask for the same refresh (results shown, and put on screen): once.
+            for action in followUps(of: change) where !actions.contains(action) { actions.append(action) }
         }
         for record in decided.records { apply(record, at: time) }
         recentCommands.remember(key, seq: seq)
@@ -143,15 +144,15 @@ public struct SessionState: Sendable, Equatable {
         switch command {
         case .goto, .zoom, .blank, .stroke, .erase, .clearPage:
             return try decideStage(command, by: actor)
-        case .openPoll, .closePoll, .revealPoll, .shareAnswer, .answer:
+        case .openPoll, .closePoll, .revealPoll, .showResults, .shareAnswer, .answer:
             return try decidePolls(command, by: actor)
         case .setQuestionMode, .ask, .markQuestion, .approveQuestion, .vote:
             return try decideQuestions(command, by: actor, at: time)
         case .spotlight(let spotlight):
             return try decideSpotlight(spotlight)
-        case .showVideo, .playback, .hideVideo:
         case .showJoinInfo(let on):
             return on == (snapshot.joinInfo ?? false) ? .nothing : FeatureDecision(changes: [.joinInfo(on)])
+        case .showVideo, .playback, .hideVideo:
             return try decidePlayback(command, at: time)
         case .lock(let locked):
             return locked == snapshot.locked ? .nothing : FeatureDecision(changes: [.lock(locked)])
@@ -181,7 +182,7 @@ public struct SessionState: Sendable, Equatable {
             }
         case .answer, .ask, .vote:
             guard role == .viewer, actor.viewerId != nil else { throw .forbidden }
-        case .openPoll, .closePoll, .revealPoll, .shareAnswer, .spotlight:
+        case .openPoll, .closePoll, .revealPoll, .showResults, .shareAnswer, .spotlight:
             // Whoever runs the polls puts results on everyone's screen: in a room, the presenter
             // in control as well as the moderator.
             guard runsPolls(role, presenterId: presenterId) else { throw .forbidden }
@@ -231,6 +232,8 @@ public struct SessionState: Sendable, Equatable {
             return [.refreshResults(pollId: poll.id)]
         case .pollRevealed(let pollId, _, _):
             return [.refreshResults(pollId: pollId)] + (snapshot.poll(pollId)?.poll.quiz == true ? [.refreshLeaderboard] : [])
+        case .resultsShown(let pollId, _):
+            return [.refreshResults(pollId: pollId)]
         case .pollClosed(let pollId):
             return snapshot.poll(pollId)?.poll.quiz == true ? [.refreshLeaderboard] : []
         case .questionMode:

@@ -92,6 +92,11 @@ extension SessionState {
             let wanted: Poll.Kind = requested.kind == .pollResults ? .choice : .open
             guard poll.poll.kind == wanted else { throw .invalidSpotlight }
             spotlight.pollId = pollId
+            // A chart on the big screen is on every phone too: its results are shown to everyone,
+            // and stay so when it is taken off screen (until the host hides them).
+            if requested.kind == .pollResults, !poll.resultsVisibleToViewers, spotlight != snapshot.spotlight {
+                return FeatureDecision(changes: [.resultsShown(pollId: pollId, shown: true), .spotlight(spotlight)])
+            }
         case .question:
             guard let id = requested.questionId, let question = questions.question(id) else { throw .questionNotFound }
             if snapshot.questionMode.needsApproval, !question.approved { throw .questionNotApproved }

@@ -212,10 +212,9 @@ class FinishTests(BrowserTest):
                 except StaleElementReferenceException:
                     return False
             return attempt
-        wait_for(ann, press_when_shown('[data-action="spotlight"][data-spotlight-kind="pollResults"]'), "Show results on screen")
+        wait_for(ann, press_when_shown('#active-poll [data-results-to="screen"]'), "Results: big screen")
         wait_for(moderator, lambda d: d.execute_script(spot_kind) == "pollResults", "Ann's results on the moderator's screen")
-        wait_for(ann, press_when_shown('[data-action="spotlight"][data-spotlight-kind="pollResults"][aria-pressed="true"]'),
-                 "Take off screen")
+        wait_for(ann, press_when_shown('#active-poll [data-results-to="phones"]'), "Results: on phones (off the big screen)")
         wait_for(moderator, lambda d: not visible(d, "#spotlight"), "the results taken off again")
 
         # The moderator takes the stage back: Ann's poll controls go, the hint says why.
@@ -225,6 +224,7 @@ class FinishTests(BrowserTest):
         for action in ("reveal", "reveal-results"):
             self.assertFalse(visible(ann, f'#active-poll [data-action="{action}"]'), f"{action} hidden without the stage")
         self.assertFalse(visible(ann, '[data-action="spotlight"]'), "no Show on screen without the stage")
+        self.assertFalse(visible(ann, "[data-results-to]"), "the results stay where they are without the stage")
         wait_for(ann, lambda d: visible(d, "#polls-hint"), "the hint why")
         self.assertIn("whoever has the stage", text_of(ann, "#polls-hint"))
         self.assertEqual(ann.find_element(By.ID, "active-poll").get_attribute("data-poll-status"), "open")

@@ -121,9 +121,14 @@ class AudienceInteractionTests(BrowserTest):
         wait_for(viewers[2], lambda d: marked(d, "#poll-sheet .poll-option", "mine") == [2], "the new answer held")
         picks[2] = 2
 
-        # Reveal the answer and the results: every viewer sees the right choice and their own.
-        presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-action="reveal-results"]').click()
+        # Reveal the answer, then the results on everyone's phones (the one results control):
+        # every viewer sees the right choice and their own.
+        presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-action="reveal"]').click()
         wait_for(presenter, lambda d: attr(d, "#active-poll", "data-poll-status") == "revealed", "revealed on the console")
+        wait_for(presenter, lambda d: d.find_element(By.CSS_SELECTOR, '#active-poll [data-results-to="phones"]').click() or True,
+                 "Results: on phones")
+        wait_for(presenter, lambda d: attr(d, '#active-poll [data-role="results-where"]', "data-where") == "phones",
+                 "the results on phones")
         for viewer, pick in zip(viewers, picks):
             wait_for(viewer, lambda d: attr(d, "#poll-sheet", "data-poll-status") == "revealed", "the reveal on the viewer")
             wait_for(viewer, lambda d: bar_counts(d, "#poll-sheet") == [2, 0, 1], "the results on the viewer")

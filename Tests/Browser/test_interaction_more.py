@@ -117,7 +117,9 @@ class MoreInteractionTests(BrowserTest):
         self.answer(ana, 0)
         self.answer(ben, 1)
         self.assertIn("Quiz", text_of(ana, "#poll-sheet .sheet-kicker"))
-        presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-action="reveal-results"]').click()
+        presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-action="reveal"]').click()
+        wait_for(presenter, lambda d: d.find_element(By.CSS_SELECTOR, '#active-poll [data-results-to="phones"]').click() or True,
+                 "Results: on phones")
         for viewer, rank in ((ana, "1"), (ben, "2")):
             card = wait_for(viewer, lambda d: visible(d, '[data-role="my-score"]'), "the viewer's score")
             wait_for(viewer, lambda d: attr(d, '[data-role="my-score"]', "data-rank") == rank, f"rank {rank}")
@@ -314,7 +316,7 @@ class MoreInteractionTests(BrowserTest):
         wait_for(viewer, lambda d: visible(d, '#poll-sheet .poll-option[data-index="1"]'), "the poll").click()
         viewer.find_element(By.CSS_SELECTOR, '[data-action="submit-answer"]').click()
         wait_for(viewer, lambda d: attr(d, "#poll-sheet", "data-answered") == "true", "the answer held")
-        presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-action="reveal-results"]').click()
+        presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-action="reveal"]').click()
         # The reveal opens the sheet to show the answer: collapse it after that, not before (the
         # reveal arriving later covered the ask button with the results again).
         wait_for(viewer, lambda d: attr(d, "#poll-sheet", "data-poll-status") == "revealed", "the reveal on the viewer")

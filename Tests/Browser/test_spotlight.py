@@ -69,7 +69,20 @@ def click(driver, css):
 def set_on_screen(driver, scope, kind, on=True):
     """Clicks the toggle until the console says it is on (or off). The panel is drawn again as
     answers arrive, so a button found a moment ago may be gone; a second click while the first
-    is in flight asks for the same thing again, which changes nothing."""
+    is in flight asks for the same thing again, which changes nothing. A choice poll's chart goes
+    with its one results control: to the big screen, and off it back to the phones."""
+    if kind == "pollResults":
+        where = "screen" if on else "phones"
+
+        def move(d):
+            control = d.find_element(By.CSS_SELECTOR, f'{scope} [data-role="results-where"]')
+            if control.get_attribute("data-where") == where:
+                return True
+            control.find_element(By.CSS_SELECTOR, f'[data-results-to="{where}"]').click()
+            return False
+        wait_for(driver, move, f"the results: {where}")
+        return
+
     def attempt(d):
         button = toggle(d, scope, kind)
         if (button.get_attribute("aria-pressed") == "true") == on:
@@ -101,13 +114,22 @@ class SpotlightTests(BrowserTest):
         wait_for(presenter, lambda d: not d.find_elements(By.ID, "poll-editor"), "the editor closed")
         wait_for(presenter, lambda d: attr(d, "#active-poll", "data-poll-status") == "open", "the poll open")
 
+    def unfold(self, viewer):
+        """While something is on screen an open poll's card is folded to its pill: one tap opens it."""
+        wait_for(viewer, lambda d: visible(d, "#poll-sheet") or visible(d, "#poll-pill"), "the poll or its pill")
+        pill = visible(viewer, "#poll-pill")
+        if pill:
+            pill.click()
+
     def answer_choice(self, viewer, index):
+        self.unfold(viewer)
         wait_for(viewer, lambda d: visible(d, '#poll-sheet[data-poll-status="open"] .poll-option'), "the poll on the viewer")
         viewer.find_element(By.CSS_SELECTOR, f'#poll-sheet .poll-option[data-index="{index}"]').click()
         viewer.find_element(By.CSS_SELECTOR, '[data-action="submit-answer"]').click()
         wait_for(viewer, lambda d: attr(d, "#poll-sheet", "data-answered") == "true", "the answer held")
 
     def answer_text(self, viewer, text):
+        self.unfold(viewer)
         field = wait_for(viewer, lambda d: visible(d, '#poll-sheet[data-poll-status="open"] textarea'), "the open poll")
         field.send_keys(text)
         viewer.find_element(By.CSS_SELECTOR, '[data-action="submit-answer"]').click()
@@ -146,7 +168,7 @@ class SpotlightTests(BrowserTest):
         self.assertIn("Which planet is largest?", text_of(projector, "#spotlight .spot-title"))
         self.assertIn("100% · 1 vote", text_of(projector, '#spotlight .spot-bar[data-index="1"]'))
         self.assertNotIn("Right answer", text_of(projector, "#spotlight"))
-        self.assertEqual(attr(presenter, '#active-poll [data-spotlight-kind="pollResults"]', "aria-pressed"), "true")
+        self.assertEqual(attr(presenter, '#active-poll [data-role="results-where"]', "data-where"), "screen")
         self.assertIn("On screen: Poll 2 · Results", text_of(presenter, '[data-role="on-screen"]'))
 
         # Live: a late joiner sees it at once and answers; every screen counts it.
@@ -172,7 +194,9 @@ class SpotlightTests(BrowserTest):
         presenter.find_element(By.CSS_SELECTOR, '#spotlight [data-action="spotlight-off"]').click()
         for viewer in (phone, projector, late, presenter):
             wait_for(viewer, lambda d: on_screen(d, None), "nothing on screen")
-        self.assertEqual(attr(presenter, '#active-poll [data-spotlight-kind="pollResults"]', "aria-pressed"), "false")
+        # Off the big screen, the results stay on the phones, and the control says so.
+        wait_for(presenter, lambda d: attr(d, '#active-poll [data-role="results-where"]', "data-where") == "phones",
+                 "the results on phones")
         self.assertFalse(visible(presenter, '[data-role="on-screen"]'))
 
         # The earlier poll can go on screen too, from its own row.
@@ -228,8 +252,9 @@ class SpotlightTests(BrowserTest):
         wait_for(dora, lambda d: visible(d, "#questions-button"), "questions public on the viewer")
         presenter.find_element(By.ID, "tab-polls").click()
         harness.dismiss_toasts(presenter)
-        dora.find_element(By.CSS_SELECTOR, '[data-action="collapse-poll"]').click()
-        wait_for(dora, lambda d: not visible(d, "#poll-sheet"), "the poll put away")
+        # With the shared answers on screen, the open poll's card is already folded to its pill.
+        self.assertFalse(visible(dora, "#poll-sheet"), "the poll folded while something is on screen")
+        self.assertTrue(visible(dora, "#poll-pill"))
         dora.find_element(By.ID, "ask-button").click()
         wait_for(dora, lambda d: visible(d, "#ask-text"), "the question form").send_keys("Is the exam open book?")
         dora.find_element(By.ID, "ask-send").click()

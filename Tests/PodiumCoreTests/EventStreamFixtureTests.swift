@@ -97,6 +97,8 @@ struct EventStreamFixtureTests {
         _ = try session.state.answer(pollId: quiz, .choices([1]), viewer: "v1", after: 2, by: .viewer)
         try session.run(.closePoll(pollId: quiz))
         try session.run(.revealPoll(pollId: quiz, results: true))
+        // Where the results are: hidden again; the chart on screen below shows them again.
+        try session.run(.showResults(pollId: quiz, shown: false))
         try session.run(.openPoll(Poll(kind: .open, question: "Why?")))
         let open = session.state.snapshot.polls[1].poll.id
         _ = try session.state.answer(pollId: open, .text("Because"), viewer: "v1", by: .viewer)
@@ -202,7 +204,7 @@ struct EventStreamFixtureTests {
         let streams = try Self.sessionStream() + [try Self.roomStream()]
         let seen = Set(streams.flatMap { $0.events.map(\.type) })
         let every: Set = [
-            "page", "zoom", "blank", "lock", "ended", "pollOpened", "pollClosed", "pollRevealed", "answerShared",
+            "page", "zoom", "blank", "lock", "ended", "pollOpened", "pollClosed", "pollRevealed", "resultsShown", "answerShared",
             "questionMode", "stroke", "erased", "pageCleared", "presenterJoined", "requested", "requestCancelled", "control",
             "doNotDisturb", "queueCap", "deckAdded", "deckShown", "background", "spotlight", "playback",
             "talkLength", "talkTimerShown",

@@ -27,11 +27,12 @@ struct SpotlightTests {
     @Test mutating func theHostPutsAPollsResultsOnScreenAndTakesThemOff() throws {
         let poll = try open(Self.choice)
         let on = try run(.spotlight(.pollResults(poll)))
-        #expect(on.events.map(\.change) == [.spotlight(.pollResults(poll))])
+        // A chart on the big screen is on every phone too: the poll's results are shown to everyone.
+        #expect(on.events.map(\.change) == [.resultsShown(pollId: poll, shown: true), .spotlight(.pollResults(poll))])
         #expect(state.snapshot.spotlight == .pollResults(poll))
-        // The tally goes out at once, to viewers too while it is on screen (results not revealed).
+        // The tally goes out at once (once), to viewers too.
         #expect(on.actions == [.refreshResults(pollId: poll)])
-        #expect(state.snapshot.poll(poll)?.resultsVisibleToViewers == false)
+        #expect(state.snapshot.poll(poll)?.resultsVisibleToViewers == true)
         #expect(state.snapshot.viewersSeeTally(of: poll))
         #expect(!state.snapshot.viewersSeeOpenAnswers(of: poll))
         // The same again changes nothing.
@@ -39,7 +40,8 @@ struct SpotlightTests {
         let off = try run(.spotlight(nil))
         #expect(off.events.map(\.change) == [.spotlight(nil)])
         #expect(state.snapshot.spotlight == nil)
-        #expect(!state.snapshot.viewersSeeTally(of: poll))
+        // Off the big screen, the results stay on the phones until the host hides them.
+        #expect(state.snapshot.viewersSeeTally(of: poll))
         #expect(try run(.spotlight(nil)).events.isEmpty)
     }
 

@@ -180,6 +180,8 @@ struct ProtocolDocumentTests {
         keep("myScore", try await viewer.take("myScore"))
         _ = try await presenter.command(["type": "revealPoll", "pollId": quizId.any, "results": true])
         keep("pollRevealed", try await viewer.take("pollRevealed"))
+        _ = try await presenter.command(["type": "showResults", "pollId": quizId.any, "shown": false])
+        keep("resultsShown", try await viewer.take("resultsShown"))
 
         let openPoll = try await presenter.command([
             "type": "openPoll", "poll": ["kind": "open", "question": "What should we try next?"],
@@ -221,12 +223,12 @@ struct ProtocolDocumentTests {
         keep("spotlight (question)", try await viewer.take("spotlight") { $0["spotlight"]?["kind"] == .string("question") })
         _ = try await presenter.command(["type": "spotlight", "spotlight": NSNull()])
         keep("spotlight (off)", try await viewer.take("spotlight") { $0["spotlight"] == .null })
-
-        // A video on the stage, played, then taken off by a page.
         // How to join, on the big screens, and off again.
         _ = try await presenter.command(["type": "showJoinInfo", "on": true])
         keep("joinInfo", try await viewer.take("joinInfo"))
         _ = try await presenter.command(["type": "showJoinInfo", "on": false])
+
+        // A video on the stage, played, then taken off by a page.
         let scratch = try VideoClipMaker.scratch()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let uploaded = try await client.uploadVideo(try await VideoClipMaker.mp4(seconds: 1, in: scratch), token: token)

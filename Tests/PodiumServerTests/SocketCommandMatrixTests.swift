@@ -18,7 +18,7 @@ struct SocketCommandMatrixTests {
     /// Every message type a client sends after hello.
     enum Command: String, CaseIterable, CustomStringConvertible {
         case hello, goto, zoom, blank, lock, end, pointer, inking, stroke, erase, clearPage
-        case openPoll, closePoll, revealPoll, shareAnswer, answer, setQuestionMode
+        case openPoll, closePoll, revealPoll, showResults, shareAnswer, answer, setQuestionMode
         case ask, markQuestion, approveQuestion, vote, resync, ping
         case request, cancelRequest, grant, handOverNext, withdraw, pass, returnControl, doNotDisturb, setQueueCap
         case setTalkLength, showTalkTimer
@@ -42,6 +42,7 @@ struct SocketCommandMatrixTests {
                 case .openPoll: .openPoll
                 case .closePoll: .closePoll
                 case .revealPoll: .revealPoll
+                case .showResults: .showResults
                 case .shareAnswer: .shareAnswer
                 case .setQuestionMode: .setQuestionMode
                 case .stroke: .stroke
@@ -71,8 +72,8 @@ struct SocketCommandMatrixTests {
                 case .approveQuestion: .approveQuestion
                 case .vote: .vote
                 case .spotlight: .spotlight
-                case .showVideo: .showVideo
                 case .showJoinInfo: .showJoinInfo
+                case .showVideo: .showVideo
                 case .hideVideo: .hideVideo
                 case .playback: .playback
                 }
@@ -104,6 +105,7 @@ struct SocketCommandMatrixTests {
                 #"{"type":"openPoll","id":"\#(id)","poll":{"kind":"choice","question":"Tea?","choices":["Yes","No"],"correct":[0]}}"#
             case .closePoll: #"{"type":"closePoll","id":"\#(id)","pollId":\#(made.pollId)}"#
             case .revealPoll: #"{"type":"revealPoll","id":"\#(id)","pollId":\#(made.pollId),"results":true}"#
+            case .showResults: #"{"type":"showResults","id":"\#(id)","pollId":\#(made.pollId),"shown":true}"#
             case .shareAnswer: #"{"type":"shareAnswer","id":"\#(id)","pollId":\#(made.pollId),"answerId":"\#(made.answerId)"}"#
             case .answer: #"{"type":"answer","id":"\#(id)","pollId":\#(made.pollId),"text":"Because"}"#
             case .setQuestionMode: #"{"type":"setQuestionMode","id":"\#(id)","questions":{"public":false,"approval":false}}"#
@@ -126,9 +128,9 @@ struct SocketCommandMatrixTests {
             case .setBackground: ##"{"type":"setBackground","id":"\##(id)","color":"#112233"}"##
             case .spotlight:
                 #"{"type":"spotlight","id":"\#(id)","spotlight":{"kind":"sharedAnswers","pollId":\#(made.pollId)}}"#
+            case .showJoinInfo: #"{"type":"showJoinInfo","id":"\#(id)","on":true}"#
             // No video is in the fixture's library: who may drive is told so, the others are refused first.
             case .showVideo: #"{"type":"showVideo","id":"\#(id)","videoId":"vid_none"}"#
-            case .showJoinInfo: #"{"type":"showJoinInfo","id":"\#(id)","on":true}"#
             case .hideVideo: #"{"type":"hideVideo","id":"\#(id)"}"#
             case .playback: #"{"type":"playback","id":"\#(id)","action":"play"}"#
             }
@@ -223,6 +225,7 @@ struct SocketCommandMatrixTests {
         .init(.openPoll, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
         .init(.closePoll, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
         .init(.revealPoll, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
+        .init(.showResults, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
         .init(.shareAnswer, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
         .init(.answer, viewer: .ack, presenter: .forbidden, otherPresenter: strangerHello, admin: .forbidden),
         .init(.setQuestionMode, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
@@ -248,11 +251,11 @@ struct SocketCommandMatrixTests {
         .init(.setBackground, viewer: .notARoom, presenter: .notARoom, otherPresenter: strangerHello, admin: .notARoom),
         // What is on screen for everyone is the host's.
         .init(.spotlight, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
+        // So is showing how to join on the big screens.
+        .init(.showJoinInfo, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
         // Video is driven like the pages. The fixture has no video: the presenter hears so, and that
         // nothing plays; taking off a video that is not there changes nothing.
         .init(
-        // So is showing how to join on the big screens.
-        .init(.showJoinInfo, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
             .showVideo, viewer: .forbidden, presenter: .refused("video_not_found"), otherPresenter: strangerHello,
             admin: .refused("video_not_found")),
         .init(.hideVideo, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
@@ -334,6 +337,7 @@ struct SocketCommandMatrixTests {
         .init(.openPoll, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         .init(.closePoll, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         .init(.revealPoll, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        .init(.showResults, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         .init(.shareAnswer, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         .init(.answer, moderator: .forbidden, holder: .forbidden, waiting: .forbidden, viewer: .ack, admin: .forbidden),
         .init(.setQuestionMode, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
@@ -369,12 +373,12 @@ struct SocketCommandMatrixTests {
             admin: .notInControl),
         .init(.setBackground, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         .init(.spotlight, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        // The join info on the projector is the chair's.
+        .init(.showJoinInfo, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         // Video, like the pages, is the holder's to drive (no video is in the fixture's library).
         .init(
             .showVideo, moderator: .notInControl, holder: .refused("video_not_found"), waiting: .notInControl,
             viewer: .notInControl, admin: .notInControl),
-        // The join info on the projector is the chair's.
-        .init(.showJoinInfo, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         .init(
             .hideVideo, moderator: .notInControl, holder: .ack, waiting: .notInControl, viewer: .notInControl,
             admin: .notInControl),

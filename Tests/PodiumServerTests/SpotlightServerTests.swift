@@ -62,14 +62,21 @@ struct SpotlightServerTests {
             var counts: [Int]? = nil
             while counts != [1, 1] { counts = try await ada.next(ofType: "results")?["counts"] as? [Int] }
 
-            // Off screen: gone from the snapshot, and a newcomer gets no tally.
+            // Off screen: gone from the snapshot; the results stay on the phones (a newcomer gets
+            // the tally) until the host hides them, and then a newcomer gets none.
             try await presenter.send(#"{"type":"spotlight","id":"s2","spotlight":null}"#)
             let off = try #require(try await ada.next(ofType: "spotlight"))
             #expect(off["spotlight"] is NSNull)
             let cleo = try await client.socket(code: code, headers: Self.viewer(3))
             let later = try await cleo.hello(["role": "viewer"])
             #expect((later["snapshot"] as? [String: Any])?["spotlight"] == nil)
-            #expect((later["results"] as? [[String: Any]])?.isEmpty == true)
+            #expect((later["results"] as? [[String: Any]])?.map { $0["pollId"] as? Int } == [pollId])
+            try await presenter.send(#"{"type":"showResults","id":"h","pollId":\#(pollId),"shown":false}"#)
+            let hidden = try #require(try await ada.next(ofType: "resultsShown"))
+            #expect(hidden["shown"] as? Bool == false)
+            let dan = try await client.socket(code: code, headers: Self.viewer(4))
+            let hiddenWelcome = try await dan.hello(["role": "viewer"])
+            #expect((hiddenWelcome["results"] as? [[String: Any]])?.isEmpty == true)
 
             // A viewer may not decide what is on screen; an unknown poll is a clear error.
             try await ada.send(#"{"type":"spotlight","id":"s3","spotlight":{"kind":"leaderboard"}}"#)

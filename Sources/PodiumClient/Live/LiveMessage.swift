@@ -41,7 +41,8 @@ public enum LiveMessage: Sendable, Equatable {
 
     /// The durable events' types (each comes with a `seq`).
     public static let eventTypes: Set<String> = [
-        "page", "zoom", "blank", "lock", "ended", "pollOpened", "pollClosed", "pollRevealed", "answerShared", "questionMode",
+        "page", "zoom", "blank", "lock", "ended", "pollOpened", "pollClosed", "pollRevealed", "resultsShown", "answerShared",
+        "questionMode",
         "stroke", "erased", "pageCleared", "presenterJoined", "requested", "requestCancelled", "control", "doNotDisturb",
         "queueCap", "deckAdded", "deckShown", "background", "spotlight", "playback", "joinInfo",
         "talkLength", "talkTimerShown",
@@ -96,7 +97,7 @@ public enum LiveMessage: Sendable, Equatable {
 public enum LiveCommands {
     public static let types: Set<String> = [
         "hello", "goto", "zoom", "blank", "lock", "end", "pointer", "resync", "ping", "buffering",
-        "openPoll", "closePoll", "revealPoll", "shareAnswer", "answer", "ask", "markQuestion", "setQuestionMode",
+        "openPoll", "closePoll", "revealPoll", "showResults", "shareAnswer", "answer", "ask", "markQuestion", "setQuestionMode",
         "approveQuestion", "vote", "spotlight", "inking", "stroke", "erase", "clearPage", "showVideo", "playback", "hideVideo",
         "request", "cancelRequest", "grant", "handOverNext", "withdraw", "pass", "returnControl", "doNotDisturb",
         "setQueueCap", "showDeck", "setBackground", "setTalkLength", "showTalkTimer", "showJoinInfo",
