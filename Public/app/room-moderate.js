@@ -140,6 +140,9 @@ function render() {
   const color = $('background');
   if (document.activeElement !== color) color.value = r.background || '#000000';
   $('background-value').textContent = (r.background || '#000000').toUpperCase();
+  // The join info on the projector (big-screen.js), on request.
+  $('join-info').checked = Boolean(state.joinInfo) && !ended;
+  $('join-info').disabled = ended;
   renderTalkSettings(r, c);
   tick();
 }
@@ -460,6 +463,7 @@ for (const button of document.querySelectorAll('#blank-group .seg')) {
   button.addEventListener('click', () => send({ type: 'blank', mode: button.dataset.blank }));
 }
 $('background').addEventListener('change', (event) => send({ type: 'setBackground', color: event.target.value.toLowerCase() }));
+$('join-info').addEventListener('change', (event) => send({ type: 'showJoinInfo', on: event.target.checked }));
 $('background').addEventListener('input', (event) => { $('background-value').textContent = event.target.value.toUpperCase(); });
 
 $('export').addEventListener('click', (event) => {

@@ -271,3 +271,33 @@ class BigScreenTests(BrowserTest):
         self.assertEqual(result["plainFeatures"], ["popup,width=1280,height=720"])
         self.assertEqual(result["fallback"], "window")
         self.assertEqual(result["blocked"], "blocked")
+
+    def test_4_a_rooms_moderator_puts_the_join_code_on_the_projector(self):
+        """A room's big screen is its projector: the moderator's switch puts the join info on it
+        (over whatever is on stage) and takes it off; the projector is not counted as a viewer."""
+        status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Join info room"})
+        self.assertEqual(status, 201)
+        code = room["code"]
+        self.assertTrue(room["screenUrl"].endswith(f"/r/{code}/projector"), room["screenUrl"])
+        moderator = self.driver(1440, 900)
+        self.sign_in_with_cookie(moderator)
+        moderator.get(f"{SERVER.base}/r/{code}/moderate")
+        wait_for(moderator, lambda d: body_data(d, "connection") == "live", "the moderator's console")
+        projector = self.driver(1280, 720)
+        self.sign_in_with_cookie(projector)
+        projector.get(f"{SERVER.base}/r/{code}/projector")
+        wait_for(projector, lambda d: visible(d, "#idle") and body_data(d, "connection") == "live", "the projector, idle")
+        self.assertEqual(attr(projector, "#idle", "data-requested"), "false")
+        switch = moderator.find_element(By.CSS_SELECTOR, 'label[for="join-info"]')
+        # Into view inside the side panel (scrollIntoView would scroll the whole console page too).
+        moderator.execute_script(
+            "const panel = document.getElementById('side-panel');"
+            "panel.scrollTop += arguments[0].getBoundingClientRect().top - panel.getBoundingClientRect().top - 120;", switch)
+        switch.click()
+        wait_for(projector, lambda d: attr(d, "#idle", "data-requested") == "true", "the join info on request")
+        wait_for(moderator, lambda d: d.find_element(By.ID, "join-info").is_selected(), "the switch on")
+        screenshot(moderator, "big-screen-room-join-switch")
+        switch.click()
+        wait_for(projector, lambda d: attr(d, "#idle", "data-requested") == "false", "the join info off again")
+        self.wait_synced(moderator)
+        self.assertEqual(text_of(moderator, "#viewer-count"), "0", "the projector is not a viewer")
