@@ -679,6 +679,11 @@ class ChannelPages(HealthTest):
             wait_for(driver, lambda d: not d.find_elements(By.CSS_SELECTOR, f"#admin-{section} .loading, #admin-{section} [aria-busy=true]"),
                      f"the admin's {section} loaded")
             self.check(driver, "channel-admin", section, size)
+            if section == "videos":  # a video's editor (a modal dialog) over it
+                driver.find_element(By.CSS_SELECTOR, "#admin-videos tr[data-id] [data-role=edit]").click()
+                wait_for(driver, lambda d: visible(d, "dialog[open]"), "the video's editor")
+                self.check(driver, "channel-admin", "video-editor", size)
+                driver.execute_script("document.querySelector('dialog[open]').close()")
         self.done()
 
 
