@@ -453,7 +453,7 @@ class I18nLiveConsoleTests(I18nLiveTestCase):
         viewer.find_element(By.CSS_SELECTOR, "#poll-sheet button[type=submit]").click()
         wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, '.bar-row[data-count="1"]'), "the answer counted")
         self.assertAllTranslated(presenter, "console-poll-open", allowed)
-        presenter.find_element(By.CSS_SELECTOR, '[data-action="spotlight"]').click()
+        presenter.find_element(By.CSS_SELECTOR, '#active-poll [data-results-to="screen"]').click()
         wait_for(presenter, lambda d: visible(d, '[data-action="spotlight-off-panel"]'), "the results on screen")
         self.assertAllTranslated(presenter, "console-spotlight", allowed + ["A,", "B,"])  # the choices' letters
         presenter.find_element(By.CSS_SELECTOR, '[data-action="spotlight-off-panel"]').click()
