@@ -86,6 +86,50 @@ struct BigScreenTests {
         }
     }
 
+    /// The presenter's own big screen is the screen a video waits for, as a room's projector is:
+    /// while it buffers a playing clip, the clip pauses for everyone and plays on when it can. A
+    /// screen of someone else's browser may not say so.
+    @Test func everyoneWaitsForThePresentersScreenWhileItBuffers() async throws {
+        let scratch = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let clip = try await VideoClipMaker.mp4(seconds: 2, in: scratch)
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let videoId = try #require(try await client.uploadVideo(clip, token: token).object()["id"] as? String)
+            try #require(try await client.waitForVideo(videoId, token: token)["status"] as? String == "ready")
+            let deckId = try await client.readyDeck(token: token)
+            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+            let presenter = try await client.socket(code: code)
+            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let screen = try await client.socket(code: code)
+            _ = try await screen.hello(["role": "viewer", "token": token, "projector": true])
+            let (stranger, _) = try await openScreen(client, code: code, identity: InteractionTests.identity(7))
+
+            try await presenter.send(#"{"type":"showVideo","id":"s1","videoId":"\#(videoId)"}"#)
+            try await presenter.send(#"{"type":"playback","id":"p1","action":"play"}"#)
+            #expect(
+                VideoPlaybackServerTests.playback(try await screen.next(ofType: "playback"))?["state"] as? String == "stopped")
+            #expect(
+                VideoPlaybackServerTests.playback(try await screen.next(ofType: "playback"))?["state"] as? String == "playing")
+
+            // The presenter's own copies of those two.
+            for _ in 0..<2 { _ = try await presenter.next(ofType: "playback") }
+
+            try await stranger.send(#"{"type":"buffering","buffering":true}"#)
+            #expect(try await stranger.next(ofType: "error")?["code"] as? String == "forbidden")
+
+            try await screen.send(#"{"type":"buffering","buffering":true}"#)
+            let paused = try #require(VideoPlaybackServerTests.playback(try await presenter.next(ofType: "playback")))
+            #expect(paused["state"] as? String == "paused")
+            try await screen.send(#"{"type":"buffering","buffering":false}"#)
+            let resumed = try #require(VideoPlaybackServerTests.playback(try await presenter.next(ofType: "playback")))
+            #expect(resumed["state"] as? String == "playing")
+            #expect(resumed["position"] as? Double == paused["position"] as? Double)
+        }
+    }
+
     @Test func theEndTakesJoinInfoOff() throws {
         var state = SessionState(pageCount: 3)
         _ = try state.handle(.showJoinInfo(true), id: "j", by: .presenter)
