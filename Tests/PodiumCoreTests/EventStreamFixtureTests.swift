@@ -114,6 +114,10 @@ struct EventStreamFixtureTests {
         try session.run(.spotlight(.question("q1")))
         try session.run(.spotlight(nil))
         try session.run(.spotlight(.leaderboard))
+        // The big screens show how to join, off and on again; the end takes it off.
+        try session.run(.showJoinInfo(true))
+        try session.run(.showJoinInfo(false))
+        try session.run(.showJoinInfo(true))
         // Opening a poll closes the open one.
         try session.run(.openPoll(Poll(kind: .choice, question: "More?", choices: ["Yes", "No"], correct: [0])))
         try session.run(.stroke(stroke("s1", page: 2)))
@@ -207,7 +211,7 @@ struct EventStreamFixtureTests {
             "page", "zoom", "blank", "lock", "ended", "pollOpened", "pollClosed", "pollRevealed", "resultsShown", "answerShared",
             "questionMode", "stroke", "erased", "pageCleared", "presenterJoined", "requested", "requestCancelled", "control",
             "doNotDisturb", "queueCap", "deckAdded", "deckShown", "background", "spotlight", "playback",
-            "talkLength", "talkTimerShown",
+            "talkLength", "talkTimerShown", "joinInfo",
         ]
         #expect(every.subtracting(seen).isEmpty, "not in the streams: \(every.subtracting(seen).sorted())")
         #expect(seen.subtracting(every).isEmpty, "new event types: add them here and to live.js")
