@@ -301,3 +301,25 @@ class BigScreenTests(BrowserTest):
         wait_for(projector, lambda d: attr(d, "#idle", "data-requested") == "false", "the join info off again")
         self.wait_synced(moderator)
         self.assertEqual(text_of(moderator, "#viewer-count"), "0", "the projector is not a viewer")
+
+    def test_5_the_screen_speaks_the_pseudo_language(self):
+        """Every word of the screen's gate and join screen comes from the catalogues (qps wraps
+        each message in ⟦ ⟧); Arabic runs right to left with the code left to right."""
+        code = SERVER.start_session(DEMO_DECK["id"], passcode="4711")["code"]
+        screen = self.driver(1280, 720)
+        screen.get(f"{SERVER.base}/s/{code}/screen?lang=qps")
+        wait_for(screen, lambda d: visible(d, "#gate-form") and text_of(d, "#gate-error"), "the passcode gate")
+        for css in ("#gate .lead span", "#gate .field-label", "#join-button", "#gate-error"):
+            self.assertTrue(text_of(screen, css).startswith("⟦"), f"{css}: {text_of(screen, css)!r}")
+        self.assertIn("⟦", screen.title)
+        screen.find_element(By.ID, "passcode").send_keys("4711")
+        screen.find_element(By.ID, "join-button").click()
+        wait_for(screen, lambda d: visible(d, "#idle"), "the join screen")
+        for text in screen.execute_script("return [...document.querySelectorAll('#idle .join-lead')].map(e => e.textContent)"):
+            self.assertTrue(text.startswith("⟦"), text)
+        screen.get(f"{SERVER.base}/s/{code}/screen?lang=ar")
+        wait_for(screen, lambda d: visible(d, "#idle"), "the join screen in Arabic (the passcode remembered)")
+        self.assertEqual(screen.execute_script("return document.documentElement.dir"), "rtl")
+        self.assertEqual(screen.execute_script("return getComputedStyle(document.getElementById('idle-code')).direction"), "ltr")
+        harness.wait_settled(screen)
+        screenshot(screen, "big-screen-idle-arabic")
