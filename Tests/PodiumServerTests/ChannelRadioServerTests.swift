@@ -62,6 +62,13 @@ struct ChannelRadioServerTests {
             let list = try await client.request(.get, "/api/v1/channel/radios/\(id)/tracks", token: token).array()
             return list.allSatisfy { $0["status"] as? String == "ready" }
         }
+        // A track is saved ready a moment before the station's schedule is reloaded with it (the
+        // worker's `tracksChanged`): wait for the station to play both too. Without this wait the
+        // test once read a station of one track on a loaded machine.
+        try await waitUntil("the station's schedule with both tracks", seconds: 60) {
+            let station = try await client.request(.get, "/api/v1/channel/radios/\(id)", token: token).object()
+            return station["trackCount"] as? Int == 2
+        }
         return (id, tracks)
     }
 
