@@ -154,7 +154,8 @@ export class DeckConsole {
   setEnabled(enabled) {
     this.enabled = enabled;
     for (const button of this.controls.querySelectorAll('button')) button.disabled = !enabled;
-    for (const button of this.thumbsEl.querySelectorAll('button')) button.disabled = !enabled;
+    // The thumbnails say so with aria-disabled, not disabled: the strip scrolls, and its one Tab
+    // stop stays for the keyboard to scroll it with (goto() does nothing while disabled).
     this.prevEdge.disabled = !enabled;
     this.nextEdge.disabled = !enabled;
     if (!enabled) this.hidePointer();
@@ -363,6 +364,8 @@ export class DeckConsole {
     for (const thumb of this.thumbsEl.querySelectorAll('.thumb')) {
       const current = Number(thumb.dataset.page) === this.page;
       if (!roving) thumb.tabIndex = current ? 0 : -1;
+      if (this.enabled) thumb.removeAttribute('aria-disabled');
+      else thumb.setAttribute('aria-disabled', 'true');
       if (current) {
         thumb.setAttribute('aria-current', 'true');
         const strip = this.thumbsEl;

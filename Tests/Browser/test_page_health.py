@@ -207,13 +207,6 @@ def socket_command(driver, code, hello, message):
 # Each entry is (page, a piece of the finding's text), each seen in the sweep's full run at 00:45 on
 # 29 November 2026, and should go once its page is fixed; the sweep fails on anything else.
 KNOWN = [
-    # The console (present.html / present.js, console.js's thumbnail strip): its side panel's
-    # kicker is grey on the dark panel (laptop, projector); on a tablet, once ended, the page is
-    # wider than the screen; on a phone, once ended, the thumbnail strip scrolls but cannot take
-    # the focus.
-    ("console", "color-contrast (serious): Elements must meet minimum color contrast ratio thresholds — .sheet-kicker"),
-    ("console", "the page scrolls sideways"),
-    ("console", "scrollable-region-focusable (serious): Scrollable region must have keyboard access — #thumbs"),
     # The viewer (view.js, polls-viewer.js, interaction.css): an open poll's sheet covers the bar of
     # Ask, Notes, Language and Full screen on a phone and a tablet.
     ("viewer (poll-open)", "is covered by p.poll-note"),

@@ -306,10 +306,141 @@ class PresenterViewTests(BrowserTest):
         wait_for(driver, lambda d: d.execute_script("return window.innerWidth") == 820, "an 820 px window")
         wait_settled(driver)
         screenshot(driver, "presenter-view/pptx-820x1180")
-        self.assert_laid_out(driver, {name: css for name, css in PARTS.items() if name != "next slide"}, sideways=False)
+        self.assert_laid_out(driver, {name: css for name, css in PARTS.items() if name != "next slide"})
         # A phone: the same, smaller.
         harness.size_driver(driver, 390, 844)
         wait_for(driver, lambda d: d.execute_script("return document.documentElement.clientWidth") == 390, "a 390 px window")
         wait_settled(driver)
         screenshot(driver, "presenter-view/pptx-390x844")
-        self.assert_laid_out(driver, {name: css for name, css in PARTS.items() if name != "next slide"}, sideways=False)
+        self.assert_laid_out(driver, {name: css for name, css in PARTS.items() if name != "next slide"})
+
+
+# The console's bar as a person sees it: every control shown whole inside the window and on top
+# at its centre; its name (aria-label or words, shown or for screen readers only).
+BAR_JS = """
+const bar = document.querySelector('.console-bar');
+const W = document.documentElement.clientWidth;
+const controls = [];
+for (const e of bar.querySelectorAll('a[href], button, .pill')) {
+  if (!e.checkVisibility({ visibilityProperty: true })) continue;
+  const r = e.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  controls.push({ what: e.id || e.dataset.action || e.className, pill: e.classList.contains('pill'), left: r.left, right: r.right, width: r.width,
+                  height: r.height, onTop: Boolean(hit && (hit === e || e.contains(hit))),
+                  hit: hit ? hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '') : null,
+                  name: (e.getAttribute('aria-label') || e.textContent).trim() });
+}
+return { width: W, scrollWidth: document.documentElement.scrollWidth, barScroll: bar.scrollWidth,
+         barWidth: bar.clientWidth, controls };
+"""
+
+# The name of an icon-only button of the bar, shown beside it while it has the keyboard's focus.
+TIP_JS = """
+const label = document.querySelector(arguments[0]).querySelector('.btn-label');
+const r = label.getBoundingClientRect();
+const s = getComputedStyle(label);
+return { left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width, height: r.height,
+         clipped: s.clip === 'rect(0px, 0px, 0px, 0px)' || s.clipPath === 'inset(50%)',
+         text: label.textContent.trim(), W: document.documentElement.clientWidth, H: document.documentElement.clientHeight };
+"""
+
+BAR_SIZES = ((390, 844), (820, 1180), (1280, 720), (1440, 900), (1920, 1080))
+
+
+class ConsoleBarTests(BrowserTest):
+    def assert_bar_fits(self, driver, where):
+        bar = driver.execute_script(BAR_JS)
+        self.assertLessEqual(bar["scrollWidth"], bar["width"], f"{where}: no sideways scrolling: {bar}")
+        self.assertLessEqual(bar["barScroll"], bar["barWidth"], f"{where}: the bar holds its controls: {bar}")
+        for c in bar["controls"]:
+            self.assertGreaterEqual(c["left"], -0.5, f"{where}: {c['what']} starts inside the window: {c}")
+            self.assertLessEqual(c["right"], bar["width"] + 0.5, f"{where}: {c['what']} ends inside the window: {c}")
+            # A button squeezed by its neighbours (the lock was once 27 px wide) is cut, not fitted.
+            self.assertGreaterEqual(c["width"], 24 if c["pill"] else 40, f"{where}: {c['what']} keeps its size: {c}")
+            self.assertTrue(c["onTop"], f"{where}: {c['what']} is not covered at its centre: {c}")
+            self.assertTrue(c["name"], f"{where}: {c['what']} has a name: {c}")
+        names = {c["what"] for c in bar["controls"]}
+        # (On a phone the viewers' lock is the switch in the join panel, behind the code: below.)
+        for needed in ("end-session", "presenter-view", "viewer-pill", "connection") + (("lock",) if bar["width"] > 640 else ()):
+            self.assertIn(needed, names, f"{where}: {needed} in the bar: {bar}")
+        return bar
+
+    def resize(self, driver, width, height):
+        harness.size_driver(driver, width, height)
+        wait_for(driver, lambda d: d.execute_script("return document.documentElement.clientWidth") <= width
+                 and d.execute_script("return window.innerWidth") == width, f"a {width} px window")
+        wait_settled(driver)
+
+    def test_1_bar_fits_every_width_live_and_ended(self):
+        """The console's bar (Presenter view, Live, viewers, Big screen, Viewers follow me, End
+        session) fits a phone, a tablet, a laptop and a projector, in English and in German, live
+        and once ended (when the lock says "Viewers browse freely"): no sideways scrolling, every
+        control whole and on top. An icon-only button shows its name while it has the focus."""
+        for lang in ("en", "de"):
+            code = SERVER.start_session(DEMO_DECK["id"])["code"]
+            driver = self.driver(1440, 900)
+            self.sign_in_with_cookie(driver)
+            driver.get(f"{SERVER.base}/present/{code}?lang={lang}")
+            wait_for(driver, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the console")
+            harness.wait_translated(driver)
+            for width, height in BAR_SIZES:
+                self.resize(driver, width, height)
+                screenshot(driver, f"console-bar/{lang}-live-{width}x{height}")
+                self.assert_bar_fits(driver, f"{lang} live at {width}x{height}")
+                if width in (390, 820):
+                    # Tab from the back link onto an icon-only button: its name shows beside it.
+                    target = "[data-action=presenter-view]" if width == 390 else "[data-action=lock]"
+                    driver.execute_script("document.querySelector('.console-bar a').focus()")
+                    for _ in range(12):
+                        ActionChains(driver).send_keys(Keys.TAB).perform()
+                        if driver.execute_script("return document.activeElement.matches(arguments[0])", target):
+                            break
+                    self.assertTrue(driver.execute_script("return document.activeElement.matches(arguments[0])", target), target)
+                    tip = driver.execute_script(TIP_JS, target)
+                    screenshot(driver, f"console-bar/{lang}-focused-{width}x{height}")
+                    self.assertFalse(tip["clipped"], f"{target}'s name shows on focus: {tip}")
+                    self.assertTrue(tip["text"], tip)
+                    self.assertGreater(tip["width"], 30, tip)
+                    self.assertGreaterEqual(tip["left"], 0, f"the name inside the window: {tip}")
+                    self.assertLessEqual(tip["right"], tip["W"], f"the name inside the window: {tip}")
+                    self.assertLessEqual(driver.execute_script(
+                        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"), 0,
+                        "the name does not widen the page")
+                    driver.execute_script("document.activeElement.blur()")
+                if width == 390:
+                    # The lock on a phone: the switch in the join panel, one tap on the code away.
+                    driver.find_element(By.ID, "code-chip").click()
+                    switch = wait_for(driver, lambda d: visible(d, "#follow-lock"), "the lock's switch in the join panel")
+                    self.assertTrue(switch.is_enabled())
+                    wait_settled(driver)
+                    screenshot(driver, f"console-bar/{lang}-join-panel-{width}x{height}")
+                    # Its Close is not under the tabs (in German they once ran over it).
+                    self.assertTrue(driver.execute_script(
+                        "const e = document.getElementById('close-join'), r = e.getBoundingClientRect();"
+                        "return e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2))"),
+                        "the join panel's Close is on top")
+                    driver.find_element(By.ID, "close-join").click()
+                    wait_for(driver, lambda d: not visible(d, "#follow-lock"), "the join panel closed")
+            status, _ = SERVER.api("POST", f"/api/v1/sessions/{code}/end")
+            self.assertIn(status, (200, 204))
+            wait_for(driver, lambda d: visible(d, "#ended-overlay"), "the console's ended notice")
+            for width, height in BAR_SIZES:
+                self.resize(driver, width, height)
+                screenshot(driver, f"console-bar/{lang}-ended-{width}x{height}")
+                self.assert_bar_fits(driver, f"{lang} ended at {width}x{height}")
+                if width == 390:
+                    # The thumbnail strip scrolls here: the keyboard still reaches it (one Tab stop,
+                    # the arrows move along it), though its slides no longer change the page.
+                    strip = driver.execute_script(
+                        "const s = document.getElementById('thumbs');"
+                        "return { scrolls: s.scrollWidth > s.clientWidth,"
+                        "  stops: [...s.querySelectorAll('.thumb')].filter((b) => b.tabIndex === 0 && !b.disabled).length,"
+                        "  disabled: s.querySelectorAll('.thumb[aria-disabled=true]').length }")
+                    self.assertTrue(strip["scrolls"], strip)
+                    self.assertEqual(strip["stops"], 1, f"one Tab stop in the strip once ended: {strip}")
+                    self.assertEqual(strip["disabled"], 6, strip)
+                    driver.execute_script("document.querySelector('#thumbs .thumb[tabindex=\"0\"]').focus()")
+                    ActionChains(driver).send_keys(Keys.END).perform()
+                    self.assertEqual(driver.execute_script("return document.activeElement.dataset.page"), "6")
+                    self.assertEqual(stage_attr(driver, "data-page"), "1", "the slide stays")
+            self.release(driver)
