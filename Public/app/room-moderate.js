@@ -186,7 +186,7 @@ function renderDeckBar(state, driving) {
     class: 'deck-tab', text: deck.title,
     attrs: { type: 'button', 'aria-pressed': String(deck.id === r.deck), 'data-deck-id': deck.id, title: t('rooms.show-on-stage-named', { title: deck.title }) },
     on: { click: () => send({ type: 'showDeck', deckId: deck.id }) },
-  }, [el('span', { class: 'deck-tab-owner', text: deck.owner ? presenterName(r, deck.owner) : 'you' })]));
+  }, [el('span', { class: 'deck-tab-owner', text: deck.owner ? presenterName(r, deck.owner) : t('rooms.deck-owner-you') })]));
   bar.replaceChildren(el('span', { class: 'deckbar-label', text: t('rooms.deckbar-show') }), ...buttons);
 }
 
@@ -245,7 +245,7 @@ function renderPresenters(r, c) {
     if (c.lender === p.id) badges.push(el('span', { class: 'badge', text: t('rooms.lent-control') }));
     const isActive = c.active === p.id && !c.lender;
     return el('li', { class: 'room-item presenter-item', data: { presenterId: p.id, connected: String(online) } }, [
-      el('span', { class: 'presence-dot' + (online ? ' is-on' : ''), attrs: { title: online ? t('rooms.connected') : t('rooms.not-connected'), 'aria-label': online ? t('rooms.connected') : t('rooms.not-connected') } }),
+      el('span', { class: 'presence-dot' + (online ? ' is-on' : ''), attrs: { title: online ? t('rooms.connected') : t('rooms.not-connected'), 'aria-label': online ? t('rooms.connected') : t('rooms.not-connected'), role: 'img' } }),
       el('span', { class: 'room-item-main' }, [
         el('span', { class: 'room-item-title' }, [el('strong', { text: p.name }), ...badges]),
         el('span', { class: 'room-item-meta', text: online
