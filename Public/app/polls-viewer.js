@@ -133,21 +133,27 @@ export class ViewerInteraction {
     });
     this.narrow = window.matchMedia('(max-width: 699px), (max-aspect-ratio: 1/1)');
     this.narrow.addEventListener('change', () => this.fitStage());
+    document.addEventListener('fullscreenchange', () => this.fitStage());
     new ResizeObserver(() => this.fitStage()).observe(this.sheet);
   }
 
-  /** On a phone or a tablet held upright the sheet docks at the bottom: the slide moves up above it. */
+  /** On a phone or a tablet held upright the sheet docks on the bar's top edge (the bar stays in
+   *  reach): the slide moves up above the sheet. */
   fitStage() {
-    const docked = !this.sheet.hidden && this.narrow.matches;
-    const height = docked ? this.sheet.offsetHeight : 0;
-    const value = height ? height + 'px' : '';
-    if (this.stage.style.marginBottom !== value) this.stage.style.marginBottom = value;
-    // The bar's height, for what sits above it (the pill, the spotlight's lower edge: CSS).
+    // The bar's height, for what sits above it (the sheet, the pill, the spotlight's edge: CSS).
     const bar = this.bar.offsetHeight;
     if (bar) this.watch.style.setProperty('--bar-h', bar + 'px');
+    const docked = !this.sheet.hidden && this.narrow.matches;
+    const height = docked ? this.sheet.offsetHeight : 0;
+    // In full screen the bar floats over the slide's bottom edge, so the slide makes room for
+    // the bar too; otherwise it already ends at the bar's top.
+    const floating = getComputedStyle(this.bar).position === 'absolute';
+    const margin = height ? height + (floating ? bar : 0) : 0;
+    const value = margin ? margin + 'px' : '';
+    if (this.stage.style.marginBottom !== value) this.stage.style.marginBottom = value;
     // "Back to the presenter's slide" sits just above the sheet, or above the bar and the pill.
     const follow = document.getElementById('follow');
-    const above = height || (this.narrow.matches && bar ? bar + (this.pill.hidden ? 0 : 56) : 0);
+    const above = height ? bar + height : this.narrow.matches && bar ? bar + (this.pill.hidden ? 0 : 56) : 0;
     if (follow) follow.style.bottom = above ? above + 12 + 'px' : '';
   }
 

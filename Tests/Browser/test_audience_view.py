@@ -310,3 +310,91 @@ class AudienceViewTests(BrowserTest):
             self.check_bar(phone, f"{width}x{height}")
             screenshot(phone, f"audience-bar-{width}x{height}")
             self.release(phone)
+
+    def sheet_layout(self, phone):
+        """Where the open poll's sheet, its parts, the bar's actions and the slide are."""
+        return phone.execute_script(
+            """
+            const box = (e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right }; };
+            const sheet = document.getElementById('poll-sheet');
+            const bar = document.getElementById('watch-bar');
+            const parts = [sheet.querySelector('.poll-question'), ...sheet.querySelectorAll('.poll-option'),
+              sheet.querySelector('[data-action="submit-answer"]')];
+            // What a person sees at the centre of each of the bar's actions.
+            const actions = ['ask-button', 'notes-button', 'language-button', 'fullscreen'].map((id) => {
+              const b = document.getElementById(id);
+              const r = b.getBoundingClientRect();
+              const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+              return { id, reached: Boolean(top) && (top === b || b.contains(top)), on: top ? (top.id || top.className || top.tagName) : null };
+            });
+            const img = document.querySelector('podium-stage img.current');
+            const slide = img.getBoundingClientRect();
+            const atSlide = document.elementFromPoint(slide.left + slide.width / 2, slide.top + slide.height / 2);
+            return {
+              height: innerHeight, sheet: box(sheet), bar: box(bar), scrollTop: sheet.scrollTop,
+              parts: parts.map((p) => ({ text: (p.textContent || '').trim().slice(0, 20), ...box(p) })),
+              actions, slide: box(img), slideSeen: Boolean(atSlide) && Boolean(atSlide.closest('podium-stage')),
+            };
+            """)
+
+    def check_sheet(self, layout, name):
+        sheet, bar = layout["sheet"], layout["bar"]
+        self.assertLessEqual(sheet["bottom"], bar["top"] + 1, f"{name}: the sheet ends at the bar's top, not over it")
+        self.assertLessEqual(bar["bottom"], layout["height"] + 1, f"{name}: the bar inside the screen")
+        for action in layout["actions"]:
+            self.assertTrue(action["reached"], f"{name}: {action['id']} is in reach, not under {action['on']}")
+        self.assertEqual(layout["scrollTop"], 0, f"{name}: the sheet shows from its top")
+        for part in layout["parts"]:
+            self.assertGreaterEqual(part["top"], sheet["top"] - 1, f"{name}: {part['text']!r} inside the sheet")
+            self.assertLessEqual(part["bottom"], sheet["bottom"] + 1,
+                                 f"{name}: {part['text']!r} shows without scrolling the sheet ({part}, {sheet})")
+        slide = layout["slide"]
+        self.assertTrue(layout["slideSeen"], f"{name}: the slide is not covered at its centre")
+        self.assertLessEqual(slide["bottom"], sheet["top"] + 1, f"{name}: the slide shows whole above the sheet")
+        self.assertGreaterEqual(slide["bottom"] - slide["top"], 120, f"{name}: a strip of slide stays, not a sliver")
+
+    def test_4_an_open_poll_sits_above_the_bar(self):
+        """On a small phone, a phone and a tablet held upright, an open poll's sheet docks on the
+        bar's top edge: its question, choices and Send button show without scrolling, the slide
+        stays whole above it, and Ask, Notes, Language and Full screen stay in reach (Ask opens
+        its form with a tap); folded, its pill sits above the bar too."""
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        phones = {}
+        for width, height in ((360, 640), (390, 844), (820, 1180)):
+            phone = self.driver(width, height)
+            self.join_as_viewer(phone, code, name=f"V{width}")
+            phones[f"{width}x{height}"] = phone
+        self.ask(presenter, "Which planet is largest?", ["Mars", "Jupiter", "Venus"])
+        for name, phone in phones.items():
+            wait_for(phone, lambda d: visible(d, '#poll-sheet[data-poll-status="open"] [data-action="submit-answer"]'), "the poll")
+            wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "the slide")
+            harness.wait_settled(phone)
+            self.check_sheet(self.sheet_layout(phone), name)
+            screenshot(phone, f"audience-poll-above-bar-{name}")
+        # A tap on Ask (a real click: it fails on whatever covers the button) opens its form.
+        phone = phones["390x844"]
+        phone.find_element(By.ID, "ask-button").click()
+        wait_for(phone, lambda d: visible(d, "#ask-dialog"), "the question form")
+        phone.execute_script("document.getElementById('ask-dialog').close()")
+        wait_for(phone, lambda d: not visible(d, "#ask-dialog"), "the question form closed")
+        # Full screen (the bar floats over the slide's edge there): the same, the bar in reach.
+        phone.find_element(By.ID, "fullscreen").click()
+        wait_for(phone, lambda d: d.execute_script("return Boolean(document.fullscreenElement)"), "full screen")
+        wait_for(phone, lambda d: d.execute_script(
+            "return getComputedStyle(document.getElementById('watch-bar')).position === 'absolute'"), "the bar floating")
+        harness.wait_settled(phone)
+        self.check_sheet(self.sheet_layout(phone), "390x844 full screen")
+        screenshot(phone, "audience-poll-above-bar-fullscreen")
+        phone.execute_script("document.exitFullscreen()")
+        wait_for(phone, lambda d: d.execute_script("return !document.fullscreenElement"), "full screen left")
+        # Folded: the pill sits above the bar, which stays in reach.
+        phone.find_element(By.CSS_SELECTOR, '[data-action="collapse-poll"]').click()
+        wait_for(phone, lambda d: visible(d, "#poll-pill"), "the pill")
+        pill = phone.execute_script(
+            "const p = document.getElementById('poll-pill').getBoundingClientRect();"
+            "return [p.bottom, document.getElementById('watch-bar').getBoundingClientRect().top];")
+        self.assertLessEqual(pill[0], pill[1], "the pill above the bar")
+        self.assertTrue(all(a["reached"] for a in self.sheet_layout(phone)["actions"]), "the bar in reach with the pill")

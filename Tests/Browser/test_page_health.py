@@ -207,14 +207,6 @@ def socket_command(driver, code, hello, message):
 # Each entry is (page, a piece of the finding's text), each seen in the sweep's full run at 00:45 on
 # 29 November 2026, and should go once its page is fixed; the sweep fails on anything else.
 KNOWN = [
-    # The viewer (view.js, polls-viewer.js, interaction.css): an open poll's sheet covers the bar of
-    # Ask, Notes, Language and Full screen on a phone and a tablet.
-    ("viewer (poll-open)", "is covered by p.poll-note"),
-    ("viewer (poll-open)", "is covered by section#poll-sheet"),
-    # Rooms (room-moderate.js): the deck tab's owner is light violet on violet, and the presence
-    # dot has a label but no role.
-    ("room-moderator", "color-contrast (serious): Elements must meet minimum color contrast ratio thresholds — .deck-tab-owner"),
-    ("room-moderator", "aria-prohibited-attr (serious): Elements must only use permitted ARIA attributes — .presence-dot"),
 ]
 
 
