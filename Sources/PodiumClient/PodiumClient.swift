@@ -88,6 +88,9 @@ public final class PodiumClient: Sendable {
         components.percentEncodedPath = prefix + path
         let items = query.sorted { $0.key < $1.key }.compactMap { key, value in value.map { URLQueryItem(name: key, value: $0) } }
         components.queryItems = items.isEmpty ? nil : items
+        // URLComponents leaves a `+` bare in a query, and servers (Podium's too) read a bare `+`
+        // as a space: a title "C++ basics" would arrive as "C   basics".
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         guard let url = components.url else { throw PodiumTransportError(.unreachable, "bad URL for \(endpoint)") }
         var request = URLRequest(url: url)
         request.httpMethod = endpoint.method

@@ -157,6 +157,7 @@ private func assembleApplication(
         publicURL: configuration.publicURL, listenHost: configuration.host, port: configuration.port, lanAddresses: lanAddresses)
 
     let router = Router(context: AppRequestContext.self)
+    router.middlewares.add(FormQueryMiddleware())
     router.middlewares.add(SecurityHeadersMiddleware())
     router.middlewares.add(DeadEndMiddleware(webRoot: configuration.webRoot))
     router.middlewares.add(

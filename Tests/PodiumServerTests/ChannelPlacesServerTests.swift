@@ -69,6 +69,9 @@ struct ChannelPlacesServerTests {
 
             let search = try await client.request(.get, "/api/v1/channel/pois?search=PRAZSKY%20hrad", headers: Self.visitor)
             #expect(try Self.array(search).map { $0["id"] as? String } == [ids["Pražský hrad"]])
+            // As a page's URLSearchParams writes it: `+` for the space.
+            let formSearch = try await client.request(.get, "/api/v1/channel/pois?search=PRAZSKY+hrad", headers: Self.visitor)
+            #expect(try Self.array(formSearch).map { $0["id"] as? String } == [ids["Pražský hrad"]])
             let paged = try await client.request(.get, "/api/v1/channel/pois?limit=2&offset=1", headers: Self.visitor)
             #expect(try Self.array(paged).map { $0["name"] as? String } == ["Karlův most", "Špilberk"])
 

@@ -201,6 +201,9 @@ struct ChannelVideoAPITests {
             #expect(inLocal.map { $0["id"] as? String } == [seeded.newest])
             let found = try await client.request(.get, "/api/v1/channel/videos?search=vltava").array()
             #expect(found.map { $0["id"] as? String } == [seeded.old])
+            // Several words, as a page's URLSearchParams writes them (`+` for a space).
+            let words = try await client.request(.get, "/api/v1/channel/videos?search=over+the+vltava").array()
+            #expect(words.map { $0["id"] as? String } == [seeded.old])
             let page = try await client.request(.get, "/api/v1/channel/videos?limit=1&offset=1").array()
             #expect(page.map { $0["id"] as? String } == [seeded.free])
             #expect(

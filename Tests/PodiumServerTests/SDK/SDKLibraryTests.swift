@@ -27,7 +27,7 @@ struct SDKLibraryTests {
             let file = TestServer.demoDeck
             let size = Int64(try Data(contentsOf: file).count)
             let seen = Mutex<[TransferProgress]>([])
-            let uploaded = try await podium.uploadDeck(file: file, title: "From Swift") { progress in
+            let uploaded = try await podium.uploadDeck(file: file, title: "C++ from Swift") { progress in
                 seen.withLock { $0.append(progress) }
             }
             let progress = seen.withLock { $0 }
@@ -40,7 +40,8 @@ struct SDKLibraryTests {
             #expect(job.subjectId == uploaded.item.id)
             let deck = try await podium.waitUntilReady(deck: uploaded.item.id)
             #expect(deck.pages?.count == deck.pageCount)
-            #expect(deck.title == "From Swift")
+            // A `+` in a title reaches the server as a plus (URLComponents leaves it bare, read as a space).
+            #expect(deck.title == "C++ from Swift")
 
             // Folders and moves.
             let folder = try await podium.createFolder(name: "Talks")
