@@ -72,6 +72,7 @@ extension Endpoint {
     public static let channelNew = Endpoint("GET", "/api/v1/channel/new")
     public static let channelNewSeen = Endpoint("POST", "/api/v1/channel/new/seen")
     public static let channelShare = Endpoint("GET", "/c/{kind}/{id}")
+    public static let channelShareHead = Endpoint("HEAD", "/c/{kind}/{id}")
     public static let signedStream = Endpoint("GET", "/stream/{token}/{file}")
     public static let channelFavourites = Endpoint("GET", "/api/v1/channel/me/favourites")
     public static let addChannelFavourite = Endpoint("PUT", "/api/v1/channel/me/favourites/{videoId}")
@@ -113,6 +114,11 @@ extension PodiumClient {
     /// The share page of a channel item (HTML with its preview tags).
     public func channelSharePage(kind: String, id: String) async throws -> String {
         String(decoding: try await bytes(.channelShare, ["kind": kind, "id": id]), as: UTF8.self)
+    }
+
+    /// The share page's headers (its type and length), as a link-preview fetcher asks first.
+    public func channelSharePageInfo(kind: String, id: String) async throws -> FileInfo {
+        try await head(.channelShareHead, ["kind": kind, "id": id])
     }
 
     /// A file of a signed stream URL (`/stream/{token}/{file}`), as the channel hands them out.

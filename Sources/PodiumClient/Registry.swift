@@ -21,7 +21,7 @@ extension Endpoint {
             .storyboardEditors, .inviteStoryboardEditor, .removeStoryboardEditor,
             .storyboardExports, .createStoryboardExport, .storyboardExport, .storyboardExportFile,
             .presentStoryboard, .shotVersions, .shotVersion,
-            .channelMe, .channelNew, .channelNewSeen, .channelShare, .signedStream,
+            .channelMe, .channelNew, .channelNewSeen, .channelShare, .channelShareHead, .signedStream,
             .channelFavourites, .addChannelFavourite, .removeChannelFavourite, .channelContinue, .channelPosition,
             .channelPlaceDirections, .putChannelPlaceImage, .deleteChannelPlaceImage, .channelMap, .putVenueImage,
             .deleteVenueImage, .tile, .channelQuizAttempt,

@@ -65,6 +65,11 @@ import Testing
             #expect(html.contains(#"<meta property="og:description" content="The castle &lt;of&gt; Prague.">"#))
             #expect(html.contains(#"/c/place/\#(placeId)">"#) && html.contains(#"<meta property="og:url" content="http://"#))
             #expect(try await client.request(.get, "/c/quiz/\(quizId)").status == .ok)
+            // HEAD, as link-preview fetchers ask first: the GET's status and headers, no body.
+            let head = try await client.request(.head, "/c/place/\(placeId)")
+            #expect(head.status == .ok && head.headers[.contentType] == "text/html; charset=utf-8")
+            #expect(head.headers[.contentLength] == String(share.body.readableBytes) && head.body.readableBytes == 0)
+            #expect(try await client.request(.head, "/c/place/\(draftId)").status == .notFound)
             #expect(try await client.request(.get, "/c/place/\(draftId)").status == .notFound)
             _ = try await client.request(.delete, "/api/v1/channel/pois/\(placeId)", token: token)
             #expect(try await client.request(.get, "/c/place/\(placeId)").status == .notFound, "archived")

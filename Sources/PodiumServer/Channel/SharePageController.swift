@@ -13,6 +13,8 @@ struct SharePageController {
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/c/:kind/:id", use: page)
+        // Link-preview fetchers often ask with HEAD first; a 404 there made them give up.
+        router.head("/c/:kind/:id", use: page)
     }
 
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -26,7 +28,13 @@ struct SharePageController {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
+        let body = ByteBuffer(string: html)
+        guard request.method != .head else {
+            // The GET's headers, its length included, and no body.
+            headers[.contentLength] = String(body.readableBytes)
+            return Response(status: .ok, headers: headers, body: .init())
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// `http://<Host>` of the request: what the person who shared it reached the server by.
