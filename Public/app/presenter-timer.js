@@ -1,7 +1,7 @@
 // The presenter view's clocks (presenter-view.js): the time since the session started (the
 // server's `session.startedAt`, on the server's clock estimated over the socket), the talk's
-// countdown the presenter sets, and the wall clock. Durations are written as the rooms' timers
-// write them (room-common.js's formatDuration: "1:23", "1:02:05").
+// countdown the presenter sets, and the wall clock. Durations are written by presenter-view.js
+// as the rooms' timers write them (room-common.js's formatDuration and countdownText).
 //
 // The countdown lives in this browser only, kept in localStorage under the session's code, so a
 // reload (or a second tab of the console) finds it where it was: its length, and either the
@@ -13,7 +13,6 @@
 // [data-role=clock]. Every reading goes through `clock.now()`, which a test may move forward
 // (`clock.skew`, in milliseconds) instead of waiting for real minutes.
 
-import { formatDuration } from './room-common.js';
 import { formatDate } from './i18n.js';
 
 /** The time every timer here reads: milliseconds since 1970, plus a test's skew. */
@@ -39,11 +38,6 @@ export function levelOf(left, length) {
   if (left <= final) return 'final';
   if (left <= warn) return 'warn';
   return 'ok';
-}
-
-/** "12:34" for time left; "+1:05" once over. */
-export function countdownText(left) {
-  return left > 0 ? formatDuration(Math.ceil(left)) : '+' + formatDuration(Math.floor(-left));
 }
 
 /** The talk's countdown, kept under `key` in localStorage. */

@@ -18,8 +18,8 @@ import { t } from './i18n.js';
 import { el, icon, toast } from './ui.js';
 import { serverClock } from './clock.js';
 import { SpeakerNotes } from './speaker-notes.js';
-import { Countdown, clock, countdownText, elapsedSince, levelOf, wallClockText } from './presenter-timer.js';
-import { formatDuration } from './room-common.js';
+import { Countdown, clock, elapsedSince, levelOf, wallClockText } from './presenter-timer.js';
+import { countdownText, formatDuration } from './room-common.js';
 
 const LAYOUT_KEY = 'podium.presenterView';
 const SIZE_KEY = 'podium.notesSize';

@@ -70,6 +70,11 @@ export function formatDuration(seconds) {
   return h ? formatNumber(h) + ':' + two(m) + ':' + two(s) : formatNumber(m) + ':' + two(s);
 }
 
+/** A countdown: "12:34" for the time left; "+1:05" once over (a talk's, the console's). */
+export function countdownText(left) {
+  return left > 0 ? formatDuration(Math.ceil(left)) : '+' + formatDuration(-left);
+}
+
 /** Seconds since a time given as seconds since 1970 (the server's clock). */
 export function secondsSince(epochSeconds) {
   if (!epochSeconds) return 0;

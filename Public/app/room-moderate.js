@@ -10,7 +10,7 @@ import { StageDriver } from './stage-driver.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
-import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, copyText, wireSidePanel, pickFromLibrary, onStageText } from './room-common.js';
+import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, countdownText, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, copyText, wireSidePanel, pickFromLibrary, onStageText } from './room-common.js';
 import { serverNow, talkClock, talkLength, timeOnStage, parseLength } from './room-talk.js';
 
 hydrateIcons();
@@ -344,8 +344,7 @@ function renderTalkNow(r, clock) {
     return;
   }
   const name = presenterName(r, clock.presenter);
-  $('talk-now-time').textContent = clock.remaining == null ? formatDuration(clock.elapsed)
-    : clock.remaining < 0 ? '+' + formatDuration(-clock.remaining) : formatDuration(Math.ceil(clock.remaining));
+  $('talk-now-time').textContent = clock.remaining == null ? formatDuration(clock.elapsed) : countdownText(clock.remaining);
   $('talk-now-text').textContent = clock.remaining == null
     ? t('rooms.talk.named-open', { name })
     : t('rooms.talk.named-' + clock.phase, { name, length: formatDuration(clock.length) });

@@ -10,7 +10,7 @@ import { RoomVideos } from './room-videos.js';
 import { mountPresenterInteraction } from './polls-presenter.js';
 import { showRetry, passcodeRefusal } from './countdown.js';
 import { hydrateIcons, toast, el, cleanCode, CODE_LENGTH } from './ui.js';
-import { presenterName, nowPresenting, formatDuration, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary, onStageText } from './room-common.js';
+import { presenterName, nowPresenting, formatDuration, countdownText, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary, onStageText } from './room-common.js';
 import { serverNow, talkClock, talkLength, timeOnStage } from './room-talk.js';
 
 hydrateIcons();
@@ -577,8 +577,7 @@ function renderTalkClock(r, clock, now) {
   }
   box.dataset.phase = clock.phase;
   $('talk-clock-label').textContent = clock.presenter === myId ? t('rooms.talk.yours') : t('rooms.talk.named', { name: presenterName(r, clock.presenter) });
-  $('talk-clock-time').textContent = clock.remaining == null ? formatDuration(clock.elapsed)
-    : clock.remaining < 0 ? '+' + formatDuration(-clock.remaining) : formatDuration(Math.ceil(clock.remaining));
+  $('talk-clock-time').textContent = clock.remaining == null ? formatDuration(clock.elapsed) : countdownText(clock.remaining);
   $('talk-clock-note').textContent = clock.remaining == null ? t('rooms.talk.speaking-open')
     : t('rooms.talk.speaking-' + clock.phase, { length: formatDuration(clock.length) });
   // The warnings, said once each as the talk reaches them.

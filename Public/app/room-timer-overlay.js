@@ -5,7 +5,7 @@
 // made (live.js's `podium:live`) and draws over the element #projector.
 
 import { t } from './i18n.js';
-import { formatDuration } from './room-common.js';
+import { countdownText, formatDuration } from './room-common.js';
 import { serverNow, talkClock } from './room-talk.js';
 
 /** Mounts the overlay on `live`, in `container`; returns a stop function. */
@@ -30,16 +30,8 @@ export function mountTalkTimerOverlay({ live, container }) {
     box.hidden = !clock;
     if (!clock) return;
     box.dataset.phase = clock.phase;
-    if (clock.remaining == null) {
-      time.textContent = formatDuration(clock.elapsed);
-      label.textContent = t('rooms.talk.on-stage');
-    } else if (clock.remaining < 0) {
-      time.textContent = '+' + formatDuration(-clock.remaining);
-      label.textContent = t('rooms.talk.over-time');
-    } else {
-      time.textContent = formatDuration(Math.ceil(clock.remaining));
-      label.textContent = t('rooms.talk.left-label');
-    }
+    time.textContent = clock.remaining == null ? formatDuration(clock.elapsed) : countdownText(clock.remaining);
+    label.textContent = t(clock.remaining == null ? 'rooms.talk.on-stage' : clock.remaining < 0 ? 'rooms.talk.over-time' : 'rooms.talk.left-label');
     box.setAttribute('aria-label', label.textContent + ' ' + time.textContent);
   }
 
