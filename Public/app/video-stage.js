@@ -472,7 +472,8 @@ export class VideoScreen {
     const full = button('fullscreen', t('common.full-screen-key'), 'video-fullscreen', () => toggleFullscreen(this.container));
     // Top left of the picture, like a player's close: the control bar stays one row.
     this.offButton = el('button', {
-      class: 'btn video-off', attrs: { type: 'button', 'data-role': 'video-off', title: t('video.off-title') },
+      // Named by aria-label too: on a narrow screen only its arrow shows (video.css).
+      class: 'btn video-off', attrs: { type: 'button', 'data-role': 'video-off', title: t('video.off-title'), 'aria-label': t('video.back-to-slides') },
       on: { click: () => this.command({ type: 'hideVideo' }) },
     }, [icon('arrow-left', 18), el('span', { class: 'btn-label', text: t('video.back-to-slides') })]);
     this.controls = el('div', { class: 'video-controls', attrs: { role: 'toolbar', 'aria-label': t('video.controls') } }, [

@@ -436,3 +436,118 @@ class VideoTests(BrowserTest):
         self.assertAlmostEqual(result["firstDelay"], 0.2)
         self.assertAlmostEqual(result["nextDelay"], 0.16)
         self.assertEqual(result["best"], {"offset": 9, "rtt": 12})
+
+
+# Where a stage's player is on the page (#37 defect 1): the <video>'s box, the video screen's, its
+# stage's (the element the screen covers), the viewport's, the page's width, and whether the
+# presenter's play button is what a tap at its centre reaches.
+STAGE_PLAYER_BOXES = """
+const box = (e) => { if (!e) return null; const r = e.getBoundingClientRect();
+  return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height}; };
+const hit = (e) => { if (!e || !e.getClientRects().length) return null; const r = e.getBoundingClientRect();
+  const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return Boolean(at && (at === e || e.contains(at))); };
+const screen = document.getElementById('video-screen');
+if (!screen || screen.hidden) return null;
+const video = screen.querySelector('video');
+const controls = screen.querySelector('.video-controls');
+const play = screen.querySelector('[data-role=video-play]');
+const shown = controls && !controls.hidden && controls.getClientRects().length > 0;
+// Every control shown on the screen (Back to slides, quality, sound, the player's buttons) is what
+// a tap at its centre reaches: none covers another.
+const covered = [...screen.querySelectorAll('button, select, input')]
+  .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden' && !e.closest('[hidden]'))
+  .filter((e) => hit(e) === false).map((e) => e.dataset.role || e.className);
+return {covered, video: box(video), screen: box(screen), stage: box(screen.parentElement),
+        viewport: {left: 0, top: 0, right: innerWidth, bottom: innerHeight},
+        scrollWidth: document.documentElement.scrollWidth, innerWidth,
+        ready: Boolean(video && video.readyState >= 1),
+        controls: shown ? box(controls) : null, play: shown ? box(play) : null, playHit: shown ? hit(play) : null};
+"""
+PLAYER_SIZES = ((390, 844), (820, 1180), (1366, 768))
+
+
+def inside(inner, outer, slack=1):
+    return (inner["left"] >= outer["left"] - slack and inner["top"] >= outer["top"] - slack
+            and inner["right"] <= outer["right"] + slack and inner["bottom"] <= outer["bottom"] + slack)
+
+
+class StagePlayerSizeTests(BrowserTest):
+    """Every stage that embeds a player shows the picture (#37 defect 1), at a phone's, a tablet's
+    and a laptop's size: the <video> is taller than 0 and inside its screen, the screen inside its
+    stage and the window, the presenter's controls inside the screen and on top, and the page does
+    not scroll sideways."""
+
+    def player_fits(self, driver, who, controls=False):
+        for width, height in PLAYER_SIZES:
+            harness.size_driver(driver, width, height)
+            wait_for(driver, lambda d: d.execute_script("return innerWidth") == width, f"the {who} at {width}x{height}")
+            where = f"the {who} at {width}x{height}"
+            last = {}
+
+            def settled(d):
+                # The same boxes twice in a row: laid out for this size (transitions over).
+                b = d.execute_script(STAGE_PLAYER_BOXES)
+                same = b and b["ready"] and b == last.get("boxes")
+                last["boxes"] = b
+                return b if same else None
+
+            boxes = wait_for(driver, settled, f"the player on {where}")
+            screenshot(driver, f"video-size-{who.replace(' ', '-')}-{width}x{height}")
+            self.assertGreater(boxes["video"]["height"], 40, f"the picture's height on {where}: {boxes}")
+            self.assertGreater(boxes["video"]["width"], 40, f"the picture's width on {where}: {boxes}")
+            self.assertTrue(inside(boxes["video"], boxes["screen"]), f"the video inside its screen on {where}: {boxes}")
+            self.assertTrue(inside(boxes["screen"], boxes["stage"]), f"the screen inside its stage on {where}: {boxes}")
+            self.assertTrue(inside(boxes["screen"], boxes["viewport"]), f"the screen inside the window on {where}: {boxes}")
+            self.assertLessEqual(boxes["scrollWidth"], boxes["innerWidth"], f"no sideways scrolling on {where}")
+            self.assertEqual(boxes["covered"], [], f"controls covered by another on {where}")
+            if controls:
+                self.assertIsNotNone(boxes["controls"], f"the player's controls on {where}")
+                self.assertTrue(inside(boxes["controls"], boxes["screen"]), f"the controls inside the screen on {where}: {boxes}")
+                self.assertTrue(boxes["playHit"], f"the play button on top on {where}: {boxes}")
+
+    def test_session_viewer_console_and_big_screen(self):
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        presenter = self.driver(1366, 768)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        viewer = self.driver(390, 844)
+        self.join_as_viewer(viewer, code)
+        big = self.driver(1366, 768)
+        self.sign_in_with_cookie(big)  # the presenter's own browser: no gate
+        big.get(f"{SERVER.base}/s/{code}/screen")
+        wait_for(big, lambda d: visible(d, "#projector") and d.execute_script("return document.body.dataset.connection") == "live",
+                 "the big screen")
+        VideoTests.show_from_library(self, presenter)
+        for driver, who in ((presenter, "console"), (viewer, "viewer"), (big, "big screen")):
+            wait_for(driver, lambda d: still_at(d, 0), f"the clip loaded on the {who}")
+        self.player_fits(presenter, "session console", controls=True)
+        self.player_fits(viewer, "session viewer")
+        self.player_fits(big, "big screen")
+
+    def test_room_moderator_presenter_projector_and_viewer(self):
+        status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Screen sizes"})
+        self.assertEqual(status, 201, room)
+        code = room["code"]
+        moderator = self.driver(1366, 768)
+        self.sign_in_with_cookie(moderator)
+        moderator.get(f"{SERVER.base}/r/{code}/moderate")
+        wait_for(moderator, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the moderator console")
+        projector = self.driver(1366, 768)
+        self.sign_in_with_cookie(projector)
+        projector.get(f"{SERVER.base}/r/{code}/projector")
+        wait_for(projector, lambda d: visible(d, "#idle"), "the projector's join screen")
+        ann = self.driver(820, 1180)
+        ann.get(f"{SERVER.base}/r/{code}")
+        wait_for(ann, lambda d: visible(d, "#gate-form"), "the presenter's join gate")
+        ann.find_element(By.ID, "presenter-name").send_keys("Ann")
+        ann.find_element(By.ID, "join-button").click()
+        wait_for(ann, lambda d: d.execute_script("return document.body.dataset.presenterId"), "Ann in the room")
+        viewer = self.driver(390, 844)
+        VideoTests.join_room_viewer(self, viewer, code)
+        VideoTests.show_from_library(self, moderator)
+        for driver, who in ((moderator, "moderator"), (projector, "projector"), (ann, "presenter"), (viewer, "viewer")):
+            wait_for(driver, lambda d: still_at(d, 0), f"the clip loaded on the {who}'s screen")
+        self.player_fits(moderator, "room moderator", controls=True)
+        self.player_fits(projector, "room projector")
+        self.player_fits(ann, "room presenter")
+        self.player_fits(viewer, "room viewer")
