@@ -98,6 +98,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Minutes of radio a non-member may listen to a day (env PODIUM_RADIO_DAILY_MINUTES; 15).")
     var radioDailyMinutes: Double?
 
+    @Option(
+        help:
+            "Minutes a channel stream URL (a video's, the radio's) works once given out; the page then asks for a new one (env PODIUM_STREAM_LINK_MINUTES; 360)."
+    )
+    var streamLinkMinutes: Double?
+
     @Flag(help: "Do not advertise the server on the local network with DNS-SD (env PODIUM_NO_DISCOVERY=1).")
     var noDiscovery = false
 
@@ -308,6 +314,16 @@ struct Serve: AsyncParsableCommand {
         {
             guard minutes >= 0, minutes.isFinite else { throw ValidationError("--radio-daily-minutes must be 0 or more") }
             channel.radioDailyAllowance = minutes * 60
+        }
+        let linkText = environment["PODIUM_STREAM_LINK_MINUTES"]
+        if let minutes = try options.streamLinkMinutes
+            ?? linkText.map({ text in
+                guard let value = Double(text) else { throw ValidationError("PODIUM_STREAM_LINK_MINUTES must be a number") }
+                return value
+            })
+        {
+            guard minutes > 0, minutes.isFinite else { throw ValidationError("--stream-link-minutes must be a positive number") }
+            channel.streamTokenLifetime = minutes * 60
         }
     }
 

@@ -20,6 +20,7 @@
 
 import { errorText, t } from '../i18n.js';
 import { el, icon } from '../ui.js';
+import { keepStreamFresh } from '../stream-renewal.js';
 
 /** What to say about a failed request: the server's error in the page's language, else `fallbackKey`'s message. */
 function failure(body, fallbackKey) {
@@ -334,6 +335,10 @@ class RadioPlayer {
   }
 
   stop() {
+    if (this.fresh) {
+      this.fresh.stop();
+      this.fresh = null;
+    }
     if (this.player) {
       this.player.dispose();
       this.player = null;
@@ -347,10 +352,11 @@ class RadioPlayer {
     this.firstDate = null;
   }
 
-  async start() {
+  /** Plays the station from the live edge; `given`: a stream URL already asked for (a renewal's). */
+  async start(given = null) {
     this.setState('loading');
     this.status.textContent = '';
-    const { ok, body } = await fetchJSON(`/api/v1/channel/radios/${this.id}/stream`);
+    const { ok, body } = given ? { ok: true, body: given } : await fetchJSON(`/api/v1/channel/radios/${this.id}/stream`);
     if (this.closed) return;
     if (!ok) {
       if (body?.error?.code === 'membership_required') return this.showLimit(body);
@@ -385,8 +391,20 @@ class RadioPlayer {
         this.card.append(video);
         this.player = videojs(video, { controls: false, autoplay: false, preload: 'auto', html5: { hls: { overrideNative: true } } });
         this.player.on('playing', () => this.setState('playing'));
-        this.player.on('error', () => this.failed());
         this.player.src({ src: body.url, type: 'application/x-mpegURL' });
+        // The stream URL expires: a new one before it does (the live playlist and segments go on
+        // with it), or, if a request was refused anyway, the station again from the live edge. The
+        // player stops only if no new URL is to be had (the allowance spent: the message then).
+        this.fresh = keepStreamFresh(this.player, {
+          url: body.url,
+          expiresAt: body.expiresAt,
+          renew: () => this.renewStream(),
+          reload: (stream) => {
+            this.stop();
+            return this.start(stream);
+          },
+          onFailed: () => this.failed(),
+        });
         await this.player.play();
       }
     } catch (error) {
@@ -395,6 +413,14 @@ class RadioPlayer {
         this.status.textContent = t('channel.radio.press-play');
       }
     }
+  }
+
+  /** A new stream URL for the station (a renewal): its body, or throws. */
+  async renewStream() {
+    const { ok, body } = await fetchJSON(`/api/v1/channel/radios/${this.id}/stream`);
+    if (!ok) throw Object.assign(new Error(failure(body, 'channel.radio.stream-failed')), { body });
+    this.setAllowance(body.remainingToday);
+    return body;
   }
 
   /** The player stopped on an error: the allowance may be spent (the server then says so). */

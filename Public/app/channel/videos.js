@@ -17,6 +17,7 @@ import { api } from '../api.js';
 import { errorText, formatDate, t } from '../i18n.js';
 import { el, icon } from '../ui.js';
 import { loadPlayerLibrary, clockText } from '../video-stage.js';
+import { keepStreamFresh } from '../stream-renewal.js';
 
 const BASE = '/api/v1/channel';
 const SAVE_EVERY = 10_000; // ms between saved positions while playing
@@ -395,9 +396,27 @@ async function play(video, stage, quality) {
     controls: true, preload: 'auto', fluid: true, aspectRatio: '16:9', playbackRates: [0.75, 1, 1.25, 1.5, 2],
     html5: { hls: engine, vhs: engine, nativeAudioTracks: native, nativeVideoTracks: native },
   });
-  player = { id: video.id, vjs, timer: null, lastSaved: null, duration: video.duration, resumed: false };
+  player = { id: video.id, vjs, timer: null, lastSaved: null, duration: video.duration, resumed: false, fresh: null };
   const current = player;
   vjs.src({ src: stream.url, type: 'application/x-mpegURL' });
+  // The stream URL expires (6 hours by default): a new one before it does, or when a request was
+  // refused anyway, playing on from the same place; an error only if no new one is to be had.
+  current.fresh = keepStreamFresh(vjs, {
+    url: stream.url,
+    expiresAt: stream.expiresAt,
+    renew: () => call('/videos/' + encodeURIComponent(video.id) + '/stream'),
+    onFailed: (error) => {
+      if (player !== current) return;
+      stage.dataset.failed = 'true';
+      if (error && error.code === 'membership_required') {
+        closePlayer();
+        stage.classList.add('cv-stage-limit');
+        ctx.showLimit(error, stage);
+      } else if (error && !vjs.error()) {
+        vjs.error({ code: 2, message: messageOf(error) });
+      }
+    },
+  });
   vjs.on('loadedmetadata', () => {
     if (!current.resumed && stream.resumeAt) {
       current.resumed = true;
@@ -410,11 +429,6 @@ async function play(video, stage, quality) {
   vjs.on('play', () => {
     clearInterval(current.timer);
     current.timer = setInterval(() => savePosition(), SAVE_EVERY);
-  });
-  vjs.on('error', () => {
-    const code = vjs.error() && vjs.error().code;
-    // An expired link (the page was left open for hours): ask for a new one.
-    if (code === 2 || code === 4) stage.dataset.failed = 'true';
   });
   quality.addEventListener('change', () => chooseQuality(quality.value));
 }
@@ -470,6 +484,7 @@ function closePlayer() {
   if (!player) return;
   savePosition(true);
   clearInterval(player.timer);
+  if (player.fresh) player.fresh.stop();
   try {
     player.vjs.dispose();
   } catch (_) {

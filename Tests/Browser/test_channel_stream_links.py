@@ -1,0 +1,124 @@
+#!/usr/bin/python3
+"""Browser tests of the channel's expiring stream URLs (#37 defect 7): a video plays on past the
+time its stream URL works, without the person doing anything and without an error.
+
+A server of this module's own gives out stream URLs that work for 3 s
+(``PODIUM_STREAM_LINK_MINUTES=0.05``); a 14 s clip (4 s segments) is made with ffmpeg and published
+free. The page's HLS engine is told to buffer only 2 s ahead (``GOAL_BUFFER_LENGTH``), so it asks
+for segments all through playback, as it does on a long film, instead of fetching the short clip at
+once. Without renewal the third segment (asked for about 6 s in) is refused with 410 and playback
+stops. Alone: python3 Tests/Browser/run_browser_tests.py stream_links
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+harness = sys.modules.get("run_browser_tests")
+if harness is None:  # imported directly: load the harness under its own name
+    import run_browser_tests as harness  # noqa: E402
+
+from selenium.webdriver.common.by import By  # noqa: E402
+
+BrowserTest = harness.BrowserTest
+SERVER = harness.SERVER
+DEMO_DECK = harness.DEMO_DECK
+wait_for = harness.wait_for
+visible = harness.visible
+screenshot = harness.screenshot
+
+LIFETIME = 3  # seconds a stream URL works on this module's server
+SETTINGS = {"PODIUM_STREAM_LINK_MINUTES": str(LIFETIME / 60)}
+CLIP_SECONDS = 14
+CATALOGUE = {}
+
+
+def setUpModule():
+    # A server of this module's own, started with the short stream URLs above.
+    if SERVER.proc and SERVER.proc.poll() is None:
+        harness.tearDownModule()
+    DEMO_DECK.clear()
+    os.environ.update(SETTINGS)
+    harness.setUpModule()
+    CATALOGUE.clear()
+    CATALOGUE["free"] = publish_clip()
+
+
+def tearDownModule():
+    harness.tearDownModule()
+    for name in SETTINGS:
+        os.environ.pop(name, None)
+
+
+def publish_clip():
+    """A 14 s clip uploaded, packaged and published free; its channel id."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "clip.mp4"
+        subprocess.run(
+            ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i",
+             f"testsrc2=size=480x270:rate=15:duration={CLIP_SECONDS}", "-f", "lavfi", "-i",
+             f"sine=frequency=440:duration={CLIP_SECONDS}", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+             "-c:a", "aac", "-shortest", str(path)],
+            check=True)
+        status, video = SERVER.request(
+            "POST", "/api/v1/videos?title=Long", token=SERVER.token, raw=path.read_bytes(), content_type="video/mp4")
+    assert status == 201, video
+    deadline = time.monotonic() + 120
+    while True:
+        status, video = SERVER.api("GET", f"/api/v1/videos/{video['id']}")
+        if status == 200 and video["status"] in ("ready", "failed"):
+            assert video["status"] == "ready", video
+            break
+        assert time.monotonic() < deadline, f"still packaging after 120 s: {video}"
+        time.sleep(0.25)
+    status, category = SERVER.api("POST", "/api/v1/channel/videos/categories", {"name": "Films"})
+    assert status == 201, category
+    status, published = SERVER.api("POST", "/api/v1/channel/videos", {
+        "videoId": video["id"], "categoryId": category["id"], "title": "A film longer than its link", "description": "", "published": True, "free": True})
+    assert status == 201, published
+    return published["id"]
+
+
+PLAYER = """
+const v = document.querySelector('[data-role=video-player] video');
+const box = document.querySelector('[data-role=video-player] .video-js');
+const shown = (e) => Boolean(e && e.getClientRects().length && getComputedStyle(e).display !== 'none' && getComputedStyle(e).visibility !== 'hidden');
+return v ? {time: v.currentTime, paused: v.paused, ready: v.readyState,
+            error: Boolean(box && box.classList.contains('vjs-error')),
+            overlay: shown(document.querySelector('[data-role=video-player] .vjs-error-display')),
+            failed: document.querySelector('[data-role=video-player]').dataset.failed || null} : null;
+"""
+
+
+class ChannelStreamLinkTests(BrowserTest):
+    def test_a_video_plays_on_past_its_links_expiry(self):
+        video_id = CATALOGUE["free"]
+        phone = self.driver(390, 844)
+        phone.get(f"{SERVER.base}/channel#videos")
+        wait_for(phone, lambda d: visible(d, f'[data-role=video-card][data-id="{video_id}"]'), "the video's card")
+        # The HLS engine buffers 2 s ahead (its default is 30 s: it would fetch this clip at once).
+        phone.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            import('/app/video-stage.js').then((m) => m.loadPlayerLibrary()).then((videojs) => {
+              videojs.Hls.GOAL_BUFFER_LENGTH = 2; videojs.Hls.MAX_GOAL_BUFFER_LENGTH = 2; done(true);
+            });""")
+        status, stream = SERVER.request("GET", f"/api/v1/channel/videos/{video_id}/stream")
+        self.assertEqual(status, 200, stream)
+        phone.find_element(By.CSS_SELECTOR, f'[data-role=video-card][data-id="{video_id}"] a').click()
+        wait_for(phone, lambda d: (d.execute_script(PLAYER) or {}).get("ready", 0) >= 1, "the player")
+        phone.execute_script("const p = videojs(document.querySelector('[data-role=video-player] video')); p.muted(true); p.play();")
+        started = time.monotonic()
+        wait_for(phone, lambda d: (d.execute_script(PLAYER) or {}).get("time", 0) > 0.2, "playback to start")
+        state = wait_for(phone, lambda d: (lambda s: s if s and (s["time"] > 3 * LIFETIME + 0.5 or s["error"] or s["failed"]) else None)(
+            d.execute_script(PLAYER)), f"playback past {3 * LIFETIME + 0.5} s", timeout=40)
+        self.assertFalse(state["error"], f"the player stopped on an error: {state}")
+        self.assertFalse(state["overlay"], f"an error shown: {state}")
+        self.assertIsNone(state["failed"], state)
+        self.assertGreater(state["time"], 3 * LIFETIME + 0.5)
+        self.assertGreater(time.monotonic() - started, LIFETIME, "played longer than a link works")
+        # A URL given out before playback started no longer works: the player is on newer ones.
+        self.assertEqual(SERVER.request("GET", stream["url"])[0], 410, "the first URL given out has expired")
+        screenshot(phone, "channel-video-past-its-link")
