@@ -22,6 +22,27 @@ const state = {
   history: { entries: [], next: null, loaded: false, loading: false },
 };
 const polling = new Set();
+const KINDS = ['all', 'decks', 'videos', 'storyboards'];
+state.kind = (() => {
+  try {
+    const kind = localStorage.getItem('podium.library.kind');
+    return KINDS.includes(kind) ? kind : 'all';
+  } catch (_) {
+    return 'all';
+  }
+})();
+for (const chip of document.querySelectorAll('#library-kinds [data-kind]')) {
+  chip.addEventListener('click', () => {
+    state.kind = chip.dataset.kind;
+    try {
+      localStorage.setItem('podium.library.kind', state.kind);
+    } catch (_) {
+      // private mode: not kept
+    }
+    renderDecks();
+    renderView();
+  });
+}
 
 const grid = document.getElementById('decks');
 const emptyState = document.getElementById('decks-empty');
@@ -156,10 +177,15 @@ function renderView() {
   document.getElementById('history').hidden = !history;
   document.getElementById('past-item').classList.toggle('is-current', history);
   document.getElementById('past-button').setAttribute('aria-current', history ? 'true' : 'false');
-  grid.hidden = history;
-  videos.setHidden(history);
-  storyboards.setHidden(history);
-  dropzone.classList.toggle('is-hidden', history);
+  // One kind (remembered), or everything: storyboards without scrolling past every deck and video.
+  const shows = (kind) => !history && (state.kind === 'all' || state.kind === kind);
+  document.getElementById('library-kinds').hidden = history;
+  for (const chip of document.querySelectorAll('#library-kinds [data-kind]')) chip.setAttribute('aria-pressed', chip.dataset.kind === state.kind ? 'true' : 'false');
+  grid.hidden = !shows('decks');
+  if (!shows('decks')) emptyState.hidden = true;
+  videos.setHidden(!shows('videos'));
+  storyboards.setHidden(!shows('storyboards'));
+  dropzone.classList.toggle('is-hidden', history || state.kind === 'storyboards');
   if (history) {
     emptyState.hidden = true;
     folderTitle.textContent = t('library.past-sessions');
@@ -242,7 +268,7 @@ function renderDecks() {
   const uploads = queue.items.filter((u) => state.folder === null || u.data.folderId === state.folder);
   const decks = decksInView();
   grid.replaceChildren(...uploads.map((upload) => uploadCard(upload, { onDismiss: dismissUpload })), ...decks.map(deckCard));
-  emptyState.hidden = state.view === 'history' || decks.length + uploads.length > 0;
+  emptyState.hidden = state.view === 'history' || !['all', 'decks'].includes(state.kind) || decks.length + uploads.length > 0;
 }
 
 function deckCard(deck) {

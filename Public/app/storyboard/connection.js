@@ -7,6 +7,8 @@
 //   the same id (the server takes each id once, and acknowledges a repeat with its seq);
 // - reconnect with backoff (0.5 s doubling to 4 s, with jitter), ping every 20 s, a silent socket
 //   (45 s) is dropped and opened again;
+// - closed on `pagehide` (a page in the back/forward cache holds no socket), opened again on
+//   `pageshow`;
 // - `drawing` and `cursor` frames are ephemeral: only the latest is kept, sent at most ~30 per second,
 //   dropped while disconnected.
 //
@@ -84,19 +86,56 @@ export class StoryboardConnection extends EventTarget {
       if (this.state === 'offline') this.reconnectNow();
       else if (this.ws && Date.now() - this.lastHeard > PING_EVERY + 5000) this.reconnectNow();
     };
+    // A page put in the back/forward cache must not keep its socket (the person would still show
+    // as editing and hold an editor's place): close on pagehide, open again on pageshow.
+    this.onPageHide = () => this.suspend();
+    this.onPageShow = (event) => {
+      if (event.persisted || this.suspended) this.resume();
+    };
   }
 
   connect() {
     this.stopped = false;
+    this.suspended = false;
     window.addEventListener('online', this.onOnline);
     document.addEventListener('visibilitychange', this.onVisible);
+    window.addEventListener('pagehide', this.onPageHide);
+    window.addEventListener('pageshow', this.onPageShow);
     this.open();
+  }
+
+  /** The page is being left (maybe into the back/forward cache): the socket closes, what is unacknowledged is kept. */
+  suspend() {
+    if (this.stopped || this.suspended) return;
+    this.suspended = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pingTimer);
+    for (const t of this.ephemeralTimers.values()) clearTimeout(t);
+    this.ephemeralTimers.clear();
+    this.ephemeral.clear();
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onclose = null;
+      ws.close();
+    }
+    this.welcomed = false;
+    this.setState('offline');
+  }
+
+  /** The page is shown again (back from the cache): reconnect at once, resuming from the last seq. */
+  resume() {
+    if (this.stopped || !this.suspended) return;
+    this.suspended = false;
+    this.reconnectNow();
   }
 
   close() {
     this.stopped = true;
     window.removeEventListener('online', this.onOnline);
     document.removeEventListener('visibilitychange', this.onVisible);
+    window.removeEventListener('pagehide', this.onPageHide);
+    window.removeEventListener('pageshow', this.onPageShow);
     clearTimeout(this.timer);
     clearInterval(this.pingTimer);
     for (const t of this.ephemeralTimers.values()) clearTimeout(t);
@@ -197,7 +236,7 @@ export class StoryboardConnection extends EventTarget {
 
   open() {
     clearTimeout(this.timer);
-    if (this.stopped) return;
+    if (this.stopped || this.suspended) return;
     this.setState(this.seq === null && this.attempt === 0 ? 'connecting' : 'offline');
     this.welcomed = false;
     let ws;
@@ -246,7 +285,7 @@ export class StoryboardConnection extends EventTarget {
   }
 
   reconnectNow() {
-    if (this.stopped) return;
+    if (this.stopped || this.suspended) return;
     this.attempt = 0;
     if (this.ws) {
       const ws = this.ws;

@@ -2,12 +2,16 @@
 // a card per storyboard (scenes, shots, aspect ratio, last change) that opens it, and rename /
 // move to a folder / delete from the card.
 //
-// State for tests: #storyboards li.storyboard-card[data-storyboard-id][data-title].
+// A card shows the storyboard's first shot, drawn here from its strokes (the server keeps no
+// image of a shot) once the card comes into view, as an <img> of what was drawn.
+//
+// State for tests: #storyboards li.storyboard-card[data-storyboard-id][data-title];
+// img.storyboard-first-shot[data-shot] once drawn.
 
 import { api } from '../api.js';
 import { errorText, formatDate, loadAreas, t } from '../i18n.js';
 import { el, icon, iconButton, toast, confirmDialog, promptDialog, chooseDialog, modalDialog } from '../ui.js';
-import { ASPECT_RATIOS } from './common.js';
+import { ASPECT_RATIOS, aspectValue, allShots, drawShot, strokeCount } from './common.js';
 
 // The library page has its own areas; the storyboard cards' words are the storyboard's. They load
 // while the page does; what shows them waits for them (a top-level await here would hold back the
@@ -28,7 +32,55 @@ export class LibraryStoryboards {
   constructor(o) {
     this.o = o;
     this.items = [];
+    this.firstShots = new Map(); // storyboard id -> {key, url} of its first shot's image
+    this.observer = 'IntersectionObserver' in window
+      ? new IntersectionObserver((entries) => {
+        for (const entry of entries) {
+          if (!entry.isIntersecting) continue;
+          this.observer.unobserve(entry.target);
+          this.drawFirstShot(entry.target);
+        }
+      }, { rootMargin: '200px' })
+      : null;
     o.newButton.addEventListener('click', () => this.create());
+  }
+
+  /** The first shot of the card's storyboard, drawn into its thumbnail (kept while it is unchanged). */
+  async drawFirstShot(thumb) {
+    const id = thumb.dataset.storyboard;
+    const key = thumb.dataset.key;
+    const known = this.firstShots.get(id);
+    if (known && known.key === key) {
+      if (known.url) this.showFirstShot(thumb, known);
+      return;
+    }
+    try {
+      const record = await api('/api/v1/storyboards/' + encodeURIComponent(id));
+      const first = allShots(record.content)[0];
+      if (!first || !strokeCount(first.shot)) {
+        this.firstShots.set(id, { key, url: null });
+        return;
+      }
+      const canvas = document.createElement('canvas');
+      canvas.width = 480;
+      canvas.height = Math.round(480 / aspectValue(record.aspectRatio));
+      drawShot(canvas, first.shot);
+      const blob = await new Promise((done) => canvas.toBlob(done, 'image/png'));
+      if (!blob) return;
+      if (known && known.url) URL.revokeObjectURL(known.url);
+      const entry = { key, url: URL.createObjectURL(blob), shot: first.shot.id };
+      this.firstShots.set(id, entry);
+      this.showFirstShot(thumb, entry);
+    } catch (_) {
+      // No picture: the card keeps its icon.
+    }
+  }
+
+  showFirstShot(thumb, entry) {
+    if (!thumb.isConnected) return;
+    const title = thumb.dataset.title;
+    const img = el('img', { class: 'storyboard-first-shot', attrs: { src: entry.url, alt: t('storyboard.library.first-shot', { title }), 'data-shot': entry.shot, decoding: 'async' } });
+    thumb.querySelector('.storyboard-icon')?.replaceWith(img);
   }
 
   /** Fetches the storyboards; the page renders them (`render`) once its folders are in too. */
@@ -58,10 +110,18 @@ export class LibraryStoryboards {
   }
 
   card(item) {
-    const thumb = el('a', { class: 'deck-thumb storyboard-thumb', attrs: { href: this.href(item), 'aria-label': t('storyboard.library.open', { title: item.title }), tabindex: '-1' } }, [
-      icon('grid', 36),
+    const thumb = el('a', {
+      class: 'deck-thumb storyboard-thumb',
+      attrs: {
+        href: this.href(item), 'aria-label': t('storyboard.library.open', { title: item.title }), tabindex: '-1',
+        'data-storyboard': item.id, 'data-title': item.title, 'data-key': [item.updatedAt, item.shotCount, item.aspectRatio].join('|'),
+      },
+    }, [
+      el('span', { class: 'storyboard-icon', attrs: { 'aria-hidden': 'true' } }, [icon('grid', 36)]),
       el('span', { class: 'pages-badge', text: item.aspectRatio || '16:9' }),
     ]);
+    if (this.observer) this.observer.observe(thumb);
+    else this.drawFirstShot(thumb);
     const shots = Number(item.shotCount || 0);
     const scenes = Number(item.sceneCount || 0);
     const updated = item.updatedAt ? new Date(item.updatedAt) : null;

@@ -26,6 +26,9 @@ const state = {
   record: null,
   doc: null,
   selected: params.get('shot') || null,
+  // The selected shot's details show when a shot is picked here, not on coming back from the
+  // editor (the shot stays selected and in view; on a tablet the details would cover the board).
+  inspect: false,
   thumbs: new Map(), // shot id -> {key, canvas}
 };
 
@@ -62,9 +65,14 @@ async function start() {
   const doc = new StoryDoc(projectId, { author: userId(user) });
   state.doc = doc;
   doc.addEventListener('save', (event) => save.set(event.detail.state));
+  let scrolled = false;
   doc.addEventListener('ready', () => {
     document.body.dataset.ready = 'true';
     $('project').removeAttribute('aria-busy');
+    // Back from the editor: the shot drawn last is in view (and selected), its details closed.
+    const card = !scrolled && state.selected && document.querySelector(`.sb-shot[data-shot-id="${CSS.escape(state.selected)}"]`);
+    if (card) card.scrollIntoView({ block: 'center' });
+    scrolled = true;
   });
   doc.addEventListener('change', () => render());
   doc.addEventListener('editors', (event) => renderEditors(event.detail.editors));
@@ -274,7 +282,12 @@ function shotCard(shot, scene, index) {
   if (kept && kept.key === key) return kept.node;
   // The list's item holds the card (a button): a list may hold only items, and an item that is a
   // button is no longer an item to a screen reader.
-  const item = el('li', { class: 'sb-shot-item' }, [makeCard(shot, scene, index, selected)]);
+  // Beside the card, not in it (a button in a button): one tap on the pen opens the shot in the editor.
+  const open = el('a', {
+    class: 'sb-open-shot',
+    attrs: { href: sketchHref(shot.id), 'data-action': 'open-shot-editor', 'aria-label': t('storyboard.open-shot-named', { number: shot.number || '' }), title: t('storyboard.open-shot') },
+  }, [icon('pen', 18)]);
+  const item = el('li', { class: 'sb-shot-item' }, [makeCard(shot, scene, index, selected), open]);
   cards.set(shot.id, { key, node: item });
   return item;
 }
@@ -309,6 +322,7 @@ function makeCard(shot, scene, index, selected) {
 
 function select(shotId) {
   state.selected = shotId;
+  state.inspect = true;
   const url = new URL(location.href);
   url.searchParams.set('shot', shotId);
   history.replaceState(null, '', url);
@@ -319,7 +333,7 @@ function select(shotId) {
 
 function renderInspector(view) {
   const panel = $('inspector');
-  const found = state.selected ? locateShot(view, state.selected) : null;
+  const found = state.selected && state.inspect ? locateShot(view, state.selected) : null;
   if (!found) {
     panel.hidden = true;
     panel.replaceChildren();
@@ -370,7 +384,7 @@ function renderInspector(view) {
   panel.replaceChildren(
     el('div', { class: 'sb-inspector-head' }, [
       el('h2', { class: 'sb-inspector-number', text: t('storyboard.shot-in-scene', { number: shot.number || '', scene: found.sceneIndex + 1 }) }),
-      iconButton('x', t('storyboard.close'), { cls: 'mini-btn', showLabel: false, attrs: { 'data-action': 'close-inspector' }, on: { click: () => { state.selected = null; render(); } } }),
+      iconButton('x', t('storyboard.close'), { cls: 'mini-btn', showLabel: false, attrs: { 'data-action': 'close-inspector' }, on: { click: () => { state.selected = null; state.inspect = false; render(); } } }),
     ]),
     el('a', { class: 'btn btn-primary btn-block', attrs: { href: sketchHref(shot.id), 'data-action': 'open-shot' } }, [icon('pen', 18), el('span', { text: t('storyboard.open-editor') })]),
     el('div', { class: 'sb-inspector-row' }, [

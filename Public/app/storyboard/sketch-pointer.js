@@ -223,9 +223,81 @@ function drawableLayer() {
   return layer;
 }
 
+// ---- palm rejection and finger taps (as in Procreate) ----
+//
+// Once a pen has been seen, a finger never draws: one finger pans, two pan, pinch and turn the
+// view; a touch while the pen draws (a palm) is ignored. A quick tap of two fingers undoes, of
+// three redoes (with or without a pen). A mouse always draws.
+
+const TAP_MS = 350;
+const TAP_SLOP_PX = 14;
+const taps = { down: new Map(), most: 0, moved: false, at: 0 };
+const ignored = new Set(); // touches that are palms: never an action of theirs
+
+function tapDown(event) {
+  if (taps.down.size === 0) {
+    taps.most = 0;
+    taps.moved = false;
+    taps.at = performance.now();
+  }
+  taps.down.set(event.pointerId, [event.clientX, event.clientY]);
+  taps.most = Math.max(taps.most, taps.down.size);
+}
+
+function tapMove(event) {
+  const start = taps.down.get(event.pointerId);
+  if (start && Math.hypot(event.clientX - start[0], event.clientY - start[1]) > TAP_SLOP_PX) taps.moved = true;
+}
+
+function tapUp(event, cancelled) {
+  if (!taps.down.has(event.pointerId)) return;
+  taps.down.delete(event.pointerId);
+  if (cancelled) taps.moved = true;
+  if (taps.down.size || taps.moved || performance.now() - taps.at > TAP_MS || !state.doc) return;
+  if (taps.most === 2) {
+    state.doc.undo();
+    flash(t('storyboard.undone-by-tap'));
+  } else if (taps.most === 3) {
+    state.doc.redo();
+    flash(t('storyboard.redone-by-tap'));
+  }
+}
+
+function penDrawing() {
+  const a = state.action;
+  return !!(a && a.pointerType === 'pen');
+}
+
+function notePen() {
+  if (state.penSeen) return;
+  state.penSeen = true;
+  stage.dataset.pen = 'seen';
+  flash(t('storyboard.pen-seen'));
+}
+
 canvas.addEventListener('pointerdown', (event) => {
   if (!currentShot()) return;
-  canvas.setPointerCapture(event.pointerId);
+  if (event.pointerType === 'pen') {
+    notePen();
+    // The pen comes down while fingers move the view: the pen wins, those fingers are done.
+    if (state.action && state.action.pointerType === 'touch') {
+      cancelAction();
+      for (const id of state.pointers.keys()) ignored.add(id);
+      state.pointers.clear();
+    }
+  }
+  if (event.pointerType === 'touch') {
+    tapDown(event);
+    if (state.penSeen && penDrawing()) {
+      ignored.add(event.pointerId); // a palm on the glass while the pen draws
+      return;
+    }
+  }
+  try {
+    canvas.setPointerCapture(event.pointerId);
+  } catch (_) {
+    // the pointer is already gone
+  }
   state.pointers.set(event.pointerId, stagePoint(event));
   if (state.pointers.size === 2) {
     cancelAction();
@@ -234,8 +306,9 @@ canvas.addEventListener('pointerdown', (event) => {
   }
   if (state.pointers.size > 2) return;
   event.preventDefault();
-  if (event.button === 1 || state.space || state.tool === 'view') {
+  if (event.button === 1 || state.space || state.tool === 'view' || (event.pointerType === 'touch' && state.penSeen)) {
     startPan(event, state.tool === 'view');
+    state.action.pointerType = event.pointerType;
     return;
   }
   if (event.button !== 0) return;
@@ -247,6 +320,7 @@ canvas.addEventListener('pointerdown', (event) => {
   else if (tool === 'split') startSplit(event);
   else if (tool === 'lasso') startLasso(event);
   else if (tool === 'ruler') startRuler(event);
+  if (state.action && state.action.pointerId === event.pointerId) state.action.pointerType = event.pointerType;
 });
 
 canvas.addEventListener('pointermove', (event) => {
@@ -255,6 +329,7 @@ canvas.addEventListener('pointermove', (event) => {
     const [x, y] = shotPoint(event);
     if (x >= -1 && x <= 2 && y >= -1 && y <= 2) state.doc.conn.sendCursor(shot.id, round(x), round(y));
   }
+  if (event.pointerType === 'touch') tapMove(event);
   if (!state.pointers.has(event.pointerId)) return;
   state.pointers.set(event.pointerId, stagePoint(event));
   const a = state.action;
@@ -269,6 +344,8 @@ canvas.addEventListener('pointermove', (event) => {
 });
 
 function endPointer(event, cancelled) {
+  if (event.pointerType === 'touch') tapUp(event, cancelled);
+  ignored.delete(event.pointerId);
   if (!state.pointers.has(event.pointerId)) return;
   state.pointers.delete(event.pointerId);
   const a = state.action;
@@ -289,7 +366,9 @@ function endPointer(event, cancelled) {
 
 canvas.addEventListener('pointerup', (event) => endPointer(event, false));
 canvas.addEventListener('pointercancel', (event) => endPointer(event, true));
-canvas.addEventListener('lostpointercapture', (event) => endPointer(event, false));
+canvas.addEventListener('lostpointercapture', (event) => {
+  if (state.pointers.has(event.pointerId)) endPointer(event, false);
+});
 
 export function cancelAction() {
   const a = state.action;
@@ -653,7 +732,7 @@ function startGesture() {
   const v0 = { ...renderer.view };
   const anchor = renderer.toShot(m0.c[0], m0.c[1]);
   state.action = {
-    kind: 'gesture',
+    kind: 'gesture', pointerType: 'touch',
     move() {
       const m = measure();
       renderer.view = { ...v0, zoom: Math.min(16, Math.max(0.2, v0.zoom * m.d / m0.d)), rotation: v0.rotation + m.a - m0.a };

@@ -194,7 +194,7 @@ $('next-shot').addEventListener('click', () => goToShot(1));
 
 // The help's keys and what they do: `storyboard.help.<name>.keys` and `storyboard.help.<name>`.
 const SHORTCUTS = ['pen', 'marker', 'pencil', 'eraser', 'split', 'lasso', 'ruler', 'transform', 'undo', 'redo', 'width',
-  'pan', 'zoom', 'rotate', 'reset', 'shots', 'selection', 'view', 'deselect', 'help'];
+  'pan', 'zoom', 'rotate', 'reset', 'shots', 'selection', 'view', 'deselect', 'fullscreen', 'touch', 'help'];
 
 function showHelp() {
   const list = el('dl', { class: 'sk-help-list' });
@@ -205,10 +205,69 @@ function showHelp() {
 }
 
 $('help').addEventListener('click', showHelp);
-$('panel-toggle').addEventListener('click', () => {
-  const open = !document.body.classList.contains('panel-open');
-  document.body.classList.toggle('panel-open', open);
-  $('panel-toggle').setAttribute('aria-expanded', open ? 'true' : 'false');
+
+// ---- the canvas is the page: panels fold away (remembered), full-screen drawing ----
+
+const LAYOUT_KEY = 'podium.sketch.layout';
+const wide = () => window.matchMedia('(min-width: 1101px)').matches;
+const layout = (() => {
+  try {
+    const stored = JSON.parse(localStorage.getItem(LAYOUT_KEY) || '{}');
+    // Unless the person chose: the panel is open on a wide screen, folded on a tablet or a phone.
+    return { panel: typeof stored.panel === 'boolean' ? stored.panel : wide(), rail: stored.rail !== false };
+  } catch (_) {
+    return { panel: wide(), rail: true };
+  }
+})();
+
+function applyLayout() {
+  document.body.classList.toggle('panel-open', layout.panel);
+  document.body.classList.toggle('rail-folded', !layout.rail);
+  $('panel-toggle').setAttribute('aria-expanded', layout.panel ? 'true' : 'false');
+  const rail = $('rail-toggle');
+  rail.setAttribute('aria-expanded', layout.rail ? 'true' : 'false');
+  const railLabel = t(layout.rail ? 'storyboard.hide-tools' : 'storyboard.show-tools');
+  rail.setAttribute('aria-label', railLabel);
+  rail.title = railLabel;
+  document.body.dataset.panel = layout.panel ? 'open' : 'folded';
+  document.body.dataset.rail = layout.rail ? 'open' : 'folded';
+}
+
+function setLayout(change, keep = true) {
+  Object.assign(layout, change);
+  if (keep) {
+    try {
+      localStorage.setItem(LAYOUT_KEY, JSON.stringify(layout));
+    } catch (_) {
+      // private mode: not kept
+    }
+  }
+  applyLayout();
+}
+
+$('panel-toggle').addEventListener('click', () => setLayout({ panel: !layout.panel }));
+$('rail-toggle').addEventListener('click', () => setLayout({ rail: !layout.rail }));
+applyLayout();
+
+function drawingMode(on) {
+  document.body.classList.toggle('drawing-mode', on);
+  document.body.dataset.drawingMode = on ? 'true' : 'false';
+  $('drawing-mode').setAttribute('aria-pressed', on ? 'true' : 'false');
+  $('leave-drawing-mode').hidden = !on;
+  const root = document.documentElement;
+  if (on && !document.fullscreenElement && root.requestFullscreen) {
+    // Where the browser has no Fullscreen API (an iPhone), hiding the page's bars is the fallback.
+    root.requestFullscreen({ navigationUI: 'hide' }).catch(() => {});
+  } else if (!on && document.fullscreenElement && document.exitFullscreen) {
+    document.exitFullscreen().catch(() => {});
+  }
+}
+
+$('drawing-mode').addEventListener('click', () => drawingMode(!document.body.classList.contains('drawing-mode')));
+$('leave-drawing-mode').addEventListener('click', () => drawingMode(false));
+document.addEventListener('fullscreenchange', () => {
+  // Esc (or the browser's own control) left full screen: the page's bars come back too.
+  if (!document.fullscreenElement && document.body.classList.contains('drawing-mode')) drawingMode(false);
 });
 
 window.addEventListener('keydown', (event) => {
@@ -261,9 +320,11 @@ window.addEventListener('keydown', (event) => {
     case 'Escape':
       cancelAction();
       state.selection = null;
-      document.body.classList.remove('panel-open');
+      if (document.body.classList.contains('drawing-mode')) drawingMode(false);
+      else if (!wide() && layout.panel) setLayout({ panel: false });
       refresh();
       break;
+    case 'f': case 'F': drawingMode(!document.body.classList.contains('drawing-mode')); break;
     case 'Delete': case 'Backspace':
       if (state.selection) deleteSelection();
       else return;
