@@ -129,7 +129,10 @@ async function start() {
   document.getElementById('member-badge').hidden = !me.member;
   const account = document.getElementById('account-link');
   if (me.signedIn) {
-    account.textContent = me.admin ? t('channel.manage') : me.name || t('channel.account');
+    // The name in a span of its own, so a long one ends in "…" inside the screen (channel.css).
+    const label = me.admin ? t('channel.manage') : me.name || t('channel.account');
+    account.replaceChildren(el('span', { class: 'channel-account-name', text: label }));
+    account.title = label;
     account.href = me.admin ? '/channel/admin' : '/library';
   } else {
     account.href = '/login?next=' + encodeURIComponent('/channel' + location.hash);
