@@ -275,6 +275,35 @@ class StoryboardTabletTests(BrowserTest):
         screenshot(ada, "storyboard-tablet-brush-preview")
         wait_for(ada, lambda d: not d.find_element(By.ID, "brush-preview").is_displayed(), "the preview goes")
 
+    def test_storyboard_tablet_4_straight_line_keeps_its_pressure(self):
+        """A straight stylus line drawn light, hard, light is stored with its hard middle."""
+        board = create_storyboard("Pressure")
+        shot = shots_of(board["content"])[0]["id"]
+        ada = self.driver(820, 1180)
+        self.sign_in_with_cookie(ada)
+        self.open_sketch(ada, board["id"], shot)
+        canvas = ada.find_element(By.ID, "sketch-canvas")
+        left, top, width, height = (float(v) for v in stage_data(ada, "shotRect").split(","))
+        rect = ada.execute_script("const r = document.getElementById('sketch-canvas').getBoundingClientRect(); return [r.width, r.height];")
+        steps = 20
+        spots = [(round(left + (0.2 + 0.6 * i / steps) * width - rect[0] / 2), round(top + 0.5 * height - rect[1] / 2)) for i in range(steps + 1)]
+        pressures = [round(0.2 + 0.7 * (1 - abs(2 * i / steps - 1)), 3) for i in range(steps + 1)]
+        builder = ActionBuilder(ada, mouse=PointerInput(interaction.POINTER_PEN, "pen"), duration=30)
+        builder.pointer_action.move_to(canvas, *spots[0]).pointer_down(pressure=pressures[0])
+        for (x, y), p in zip(spots[1:], pressures[1:]):
+            builder.pointer_action.move_to(canvas, x, y, pressure=p)
+        builder.pointer_action.pointer_up()
+        builder.perform()
+        wait_for(ada, lambda d: stage_data(d, "strokes") == "1", "the line drawn")
+        self.wait_saved(ada, "the line")
+        [stroke] = stored_strokes(board["id"])
+        points = stroke["points"]
+        self.assertGreaterEqual(len(points), 3, points)
+        self.assertGreaterEqual(max(p[2] for p in points), 0.85, points)
+        self.assertLessEqual(points[0][2], 0.3, points)
+        # Straight: every point on the line.
+        self.assertLess(max(abs(p[1] - points[0][1]) for p in points), 0.002, points)
+
     def test_storyboard_tablet_5_back_forward_cache_lets_go(self):
         """A page put in the back/forward cache (pagehide) closes its socket, so the other editor's
         list drops the person; back again (pageshow) it reconnects."""

@@ -299,6 +299,32 @@ struct StrokeOutlineTests {
         #expect(StrokeOutline.simplify(straight, tolerance: -1) == straight)
     }
 
+    @Test func simplifyKeepsThePressureOfAStraightLine() {
+        // A stylus line drawn light, hard, light: straight on x and y, so only the pressure says
+        // where it was pressed hardest. The hardest point stays, with its pressure.
+        let pressed = (0...20).map { i -> [Double] in
+            let t = Double(i) / 20
+            return [0.2 + 0.6 * t, 0.5, 0.2 + 0.7 * (1 - abs(2 * t - 1))]
+        }
+        let kept = StrokeOutline.simplify(pressed, tolerance: 0.0002)
+        #expect(kept.count >= 3)
+        #expect(kept.contains(pressed[10]))
+        #expect(kept.map { $0[2] }.max() == pressed[10][2])
+        // Interpolating between the kept points misses no point's pressure by more than the limit.
+        for point in pressed {
+            let after = kept.firstIndex { $0[0] >= point[0] } ?? kept.count - 1
+            let before = max(0, after - 1)
+            let a = kept[before]
+            let b = kept[after]
+            let t = b[0] > a[0] ? (point[0] - a[0]) / (b[0] - a[0]) : 0
+            #expect(abs(a[2] + t * (b[2] - a[2]) - point[2]) <= StrokeOutline.pressureTolerance + 1e-9)
+        }
+        // A steady ramp needs only its ends; without a pressure limit the line is two points.
+        let ramp = (0...20).map { [Double($0), 0, Double($0) / 20] }
+        #expect(StrokeOutline.simplify(ramp, tolerance: 0.01) == [ramp[0], ramp[20]])
+        #expect(StrokeOutline.simplify(pressed, tolerance: 0.0002, pressureTolerance: 0) == [pressed[0], pressed[20]])
+    }
+
     @Test func theToolsDiffer() {
         let pen = StrokeOutline.options(for: "pen", width: 10)
         let marker = StrokeOutline.options(for: "marker", width: 10)
@@ -425,6 +451,13 @@ struct StrokeOutlineFixtureTests {
         let simplified = [
             ("a line", line, 0.01), ("a scribble", scribble, 0.5), ("a spiral", spiral(150), 0.2),
             ("a stroke of a shot", stored, 0.002),
+            (
+                "a straight line drawn light, hard, light",
+                (0...40).map { i -> [Double] in
+                    let t = Double(i) / 40
+                    return [0.2 + 0.6 * t, 0.5, 0.2 + 0.7 * (1 - abs(2 * t - 1))]
+                }, 0.0002
+            ),
         ].map { Simplified(name: $0.0, points: $0.1, tolerance: $0.2, simplified: StrokeOutline.simplify($0.1, tolerance: $0.2)) }
         return Fixture(outlines: outlines, tools: tools, simplified: simplified)
     }

@@ -335,14 +335,22 @@ export function drawStroke(ctx, stroke, { width, height, last = true } = {}) {
   ctx.restore();
 }
 
+/** How far (in pressure, 0…1) a point's pressure may stray from the line between kept points. */
+export const PRESSURE_TOLERANCE = 0.05;
+
 /**
  * Ramer–Douglas–Peucker on [x, y, pressure] points: the fewest points whose path stays within
- * `tolerance` of the original (measured on x and y; a kept point keeps its pressure). The ends
- * are always kept. For sending and storing fewer points of a long stroke.
+ * `tolerance` of the original on x and y, and whose pressure stays within `pressureTolerance`
+ * of the pressure interpolated between the kept points (so a straight line drawn light, hard,
+ * light keeps the hard point; a steady ramp needs only its ends). The farthest point is the one
+ * farthest on either measure, each as a share of its tolerance. The ends are always kept. For
+ * sending and storing fewer points of a long stroke. A point without pressure counts as 0.5.
  */
-export function simplify(points, tolerance) {
+export function simplify(points, tolerance, pressureTolerance = PRESSURE_TOLERANCE) {
   const list = Array.isArray(points) ? points : [];
   if (list.length < 3 || !(tolerance >= 0)) return list.slice();
+  const pressureLimit = pressureTolerance > 0 ? pressureTolerance : 0;
+  const pressure = (point) => num(point[2], 0.5);
   const keep = new Uint8Array(list.length);
   keep[0] = 1;
   keep[list.length - 1] = 1;
@@ -351,11 +359,13 @@ export function simplify(points, tolerance) {
     const [first, end] = stack.pop();
     const ax = list[first][0];
     const ay = list[first][1];
+    const ap = pressure(list[first]);
     const dx = list[end][0] - ax;
     const dy = list[end][1] - ay;
+    const dp = pressure(list[end]) - ap;
     const length2 = dx * dx + dy * dy;
     let farthest = -1;
-    let distance = tolerance;
+    let score = 1;
     for (let i = first + 1; i < end; i += 1) {
       const px = list[i][0] - ax;
       const py = list[i][1] - ay;
@@ -363,8 +373,11 @@ export function simplify(points, tolerance) {
       const ex = px - t * dx;
       const ey = py - t * dy;
       const d = Math.sqrt(ex * ex + ey * ey);
-      if (d > distance) {
-        distance = d;
+      const ep = Math.abs(pressure(list[i]) - (ap + t * dp));
+      let s = tolerance > 0 ? d / tolerance : (d > 0 ? Infinity : 0);
+      if (pressureLimit > 0) s = Math.max(s, ep / pressureLimit);
+      if (s > score) {
+        score = s;
         farthest = i;
       }
     }

@@ -165,11 +165,21 @@ public enum StrokeOutline {
         return polygon
     }
 
+    /// How far (in pressure, 0…1) a point's pressure may stray from the line between kept points.
+    public static let pressureTolerance = 0.05
+
     /// Ramer–Douglas–Peucker on `[x, y, pressure]` points: the fewest points whose path stays
-    /// within `tolerance` of the original (measured on x and y; a kept point keeps its
-    /// pressure). The ends are always kept.
-    public static func simplify(_ points: [[Double]], tolerance: Double) -> [[Double]] {
+    /// within `tolerance` of the original on x and y, and whose pressure stays within
+    /// `pressureTolerance` of the pressure interpolated between the kept points (so a straight
+    /// line drawn light, hard, light keeps the hard point). The farthest point is the one
+    /// farthest on either measure, each as a share of its tolerance. The ends are always kept.
+    /// A point without pressure counts as 0.5. The same as `simplify` in freehand.js.
+    public static func simplify(
+        _ points: [[Double]], tolerance: Double, pressureTolerance: Double = pressureTolerance
+    ) -> [[Double]] {
         guard points.count >= 3, tolerance >= 0, points.allSatisfy({ $0.count >= 2 }) else { return points }
+        let pressureLimit = pressureTolerance > 0 ? pressureTolerance : 0
+        func pressure(_ point: [Double]) -> Double { point.count > 2 ? finite(point[2], 0.5) : 0.5 }
         var keep = [Bool](repeating: false, count: points.count)
         keep[0] = true
         keep[points.count - 1] = true
@@ -177,11 +187,13 @@ public enum StrokeOutline {
         while let (first, end) = stack.popLast() {
             let ax = points[first][0]
             let ay = points[first][1]
+            let ap = pressure(points[first])
             let dx = points[end][0] - ax
             let dy = points[end][1] - ay
+            let dp = pressure(points[end]) - ap
             let length2 = dx * dx + dy * dy
             var farthest = -1
-            var distance = tolerance
+            var score = 1.0
             for i in (first + 1)..<max(first + 1, end) {
                 let px = points[i][0] - ax
                 let py = points[i][1] - ay
@@ -189,8 +201,11 @@ public enum StrokeOutline {
                 let ex = px - t * dx
                 let ey = py - t * dy
                 let d = (ex * ex + ey * ey).squareRoot()
-                if d > distance {
-                    distance = d
+                let ep = abs(pressure(points[i]) - (ap + t * dp))
+                var s = tolerance > 0 ? d / tolerance : (d > 0 ? Double.infinity : 0)
+                if pressureLimit > 0 { s = max(s, ep / pressureLimit) }
+                if s > score {
+                    score = s
                     farthest = i
                 }
             }
