@@ -1280,6 +1280,8 @@ EXPECTED_SECONDS = {
     # Storyboards, measured on a busy two-core machine.
     "StoryboardTests": 60,
     "StoryboardToolsTests": 25,
+    # The storyboard artist's tablet (#38): seven tests at 820 x 1180, two browsers in one.
+    "StoryboardTabletTests": 35,
     "ChannelTests": 15,
     "StoryboardModelTests": 5,
     "FreehandTests": 4,

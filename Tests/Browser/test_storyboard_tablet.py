@@ -202,11 +202,11 @@ class StoryboardTabletTests(BrowserTest):
         self.open_sketch(ada, board["id"], shot)
         self.pointers(ada, line(11, "pen", (0.2, 0.3), (0.6, 0.3), pressure=0.6))
         wait_for(ada, lambda d: stage_data(d, "strokes") == "1", "the pen's stroke")
-        self.assertEqual(stage_data(ada, "pen"), "seen")
         view = stage_data(ada, "view")
         self.pointers(ada, line(12, "touch", (0.3, 0.6), (0.5, 0.7)))
         wait_for(ada, lambda d: stage_data(d, "view") != view, "a finger pans the view")
         self.assertEqual(stage_data(ada, "strokes"), "1", "a finger does not draw after a pen")
+        self.assertEqual(stage_data(ada, "pen"), "seen")
         # A palm lands and lifts while the pen draws: the pen's stroke goes on and is kept.
         events = line(13, "pen", (0.2, 0.5), (0.7, 0.5), steps=10, pressure=0.5)
         events[4:4] = [["pointerdown", 14, "touch", 0.8, 0.8, 0.5]]
