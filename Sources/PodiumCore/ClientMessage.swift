@@ -48,6 +48,9 @@ public enum ClientMessage: Sendable, Equatable {
     }
 
     public static let maxIDLength = 64
+
+    /// Whether `id` is a command id this socket takes: 1 to ``maxIDLength`` characters.
+    public static func isValidID(_ id: String) -> Bool { !id.isEmpty && id.count <= maxIDLength }
     public static let maxNameLength = 60
 }
 
@@ -64,7 +67,7 @@ extension ClientMessage: Codable {
         let type = try c.decode(String.self, forKey: .type)
         func commandID() throws -> String {
             let id = try c.decode(String.self, forKey: .id)
-            guard !id.isEmpty, id.count <= Self.maxIDLength else {
+            guard Self.isValidID(id) else {
                 throw DecodingError.dataCorruptedError(forKey: .id, in: c, debugDescription: "id must be 1 to 64 characters")
             }
             return id

@@ -1,13 +1,16 @@
 #!/usr/bin/python3
 """Browser tests of the channel's expiring stream URLs (#37 defect 7): a video plays on past the
-time its stream URL works, without the person doing anything and without an error.
+time its stream URL works, and the radio listens on, without the person doing anything and
+without an error.
 
 A server of this module's own gives out stream URLs that work for 3 s
 (``PODIUM_STREAM_LINK_MINUTES=0.05``); a 14 s clip (4 s segments) is made with ffmpeg and published
 free. The page's HLS engine is told to buffer only 2 s ahead (``GOAL_BUFFER_LENGTH``), so it asks
 for segments all through playback, as it does on a long film, instead of fetching the short clip at
 once. Without renewal the third segment (asked for about 6 s in) is refused with 410 and playback
-stops. Alone: python3 Tests/Browser/run_browser_tests.py stream_links
+stops. A station of two tones (AAC in MPEG-TS, as the radio's test makes it) refreshes its live
+playlist every few seconds: without renewal the refresh after 3 s is refused.
+Alone: python3 Tests/Browser/run_browser_tests.py stream_links
 """
 
 import os
@@ -15,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 harness = sys.modules.get("run_browser_tests")
@@ -45,6 +49,7 @@ def setUpModule():
     harness.setUpModule()
     CATALOGUE.clear()
     CATALOGUE["free"] = publish_clip()
+    CATALOGUE["radio"] = publish_station()
 
 
 def tearDownModule():
@@ -82,6 +87,46 @@ def publish_clip():
     return published["id"]
 
 
+def publish_station():
+    """A published station of two short tones, on air with a whole window of segments; its id."""
+    status, radio = SERVER.api("POST", "/api/v1/channel/radios", {"name": "Short links radio", "description": ""})
+    assert status == 201, radio
+    with tempfile.TemporaryDirectory() as scratch:
+        for seconds, frequency in ((4, 440), (5, 660)):
+            path = Path(scratch) / f"{frequency}.mp3"
+            subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
+                            f"sine=frequency={frequency}:duration={seconds}", "-c:a", "libmp3lame", str(path)], check=True)
+            status, track = SERVER.request("POST", f"/api/v1/channel/radios/{radio['id']}/tracks?title=Tone%20{frequency}",
+                                           token=SERVER.token, raw=path.read_bytes(), content_type="audio/mpeg")
+            assert status == 201, track
+    deadline = time.monotonic() + 60
+    while True:
+        status, tracks = SERVER.api("GET", f"/api/v1/channel/radios/{radio['id']}/tracks")
+        if len(tracks) == 2 and all(t["status"] == "ready" for t in tracks):
+            break
+        assert time.monotonic() < deadline, tracks
+        time.sleep(0.3)
+    status, _ = SERVER.api("PATCH", f"/api/v1/channel/radios/{radio['id']}", {"published": True})
+    assert status == 200
+    # Until the live playlist lists a whole window (five segments), so a player has some to start on
+    # (a new URL each time: each works 3 s).
+    while True:
+        status, stream = SERVER.api("GET", f"/api/v1/channel/radios/{radio['id']}/stream")
+        assert status == 200, stream
+        request = urllib.request.Request(SERVER.base + stream["url"], headers={"Authorization": "Bearer " + SERVER.token})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            if response.read().decode().count("#EXTINF") >= 5:
+                return radio["id"]
+        assert time.monotonic() < deadline + 60, "the station's playlist has no whole window"
+        time.sleep(0.25)
+
+
+BUFFER_2S = """
+const done = arguments[arguments.length - 1];
+import('/app/video-stage.js').then((m) => m.loadPlayerLibrary()).then((videojs) => {
+  videojs.Hls.GOAL_BUFFER_LENGTH = 2; videojs.Hls.MAX_GOAL_BUFFER_LENGTH = 2; done(true);
+});
+"""
 PLAYER = """
 const v = document.querySelector('[data-role=video-player] video');
 const box = document.querySelector('[data-role=video-player] .video-js');
@@ -100,11 +145,7 @@ class ChannelStreamLinkTests(BrowserTest):
         phone.get(f"{SERVER.base}/channel#videos")
         wait_for(phone, lambda d: visible(d, f'[data-role=video-card][data-id="{video_id}"]'), "the video's card")
         # The HLS engine buffers 2 s ahead (its default is 30 s: it would fetch this clip at once).
-        phone.execute_async_script("""
-            const done = arguments[arguments.length - 1];
-            import('/app/video-stage.js').then((m) => m.loadPlayerLibrary()).then((videojs) => {
-              videojs.Hls.GOAL_BUFFER_LENGTH = 2; videojs.Hls.MAX_GOAL_BUFFER_LENGTH = 2; done(true);
-            });""")
+        phone.execute_async_script(BUFFER_2S)
         status, stream = SERVER.request("GET", f"/api/v1/channel/videos/{video_id}/stream")
         self.assertEqual(status, 200, stream)
         phone.find_element(By.CSS_SELECTOR, f'[data-role=video-card][data-id="{video_id}"] a').click()
@@ -122,3 +163,25 @@ class ChannelStreamLinkTests(BrowserTest):
         # A URL given out before playback started no longer works: the player is on newer ones.
         self.assertEqual(SERVER.request("GET", stream["url"])[0], 410, "the first URL given out has expired")
         screenshot(phone, "channel-video-past-its-link")
+
+    def test_the_radio_plays_on_past_its_links_expiry(self):
+        laptop = self.driver(1280, 800)
+        self.sign_in_with_cookie(laptop)  # the admin: a member, no allowance to run out
+        laptop.get(f"{SERVER.base}/channel#radio/{CATALOGUE['radio']}")
+        wait_for(laptop, lambda d: d.execute_script("return document.body.dataset.ready") == "true", "the channel")
+        play = wait_for(laptop, lambda d: visible(d, "[data-role=radio-play]"), "the station's play button")
+        # 2 s ahead at most, as for the video: it asks for each 6 s segment as it goes.
+        laptop.execute_async_script(BUFFER_2S)
+        play.click()
+        listened = """
+            const v = document.querySelector('[data-role=radio-player] video.radio-engine, [data-role=radio-player] .radio-engine video');
+            const p = document.querySelector('[data-role=radio-player]');
+            return {time: v ? v.currentTime : 0, state: p.dataset.state,
+                    status: p.querySelector('.radio-status').textContent};"""
+        wait_for(laptop, lambda d: d.execute_script(listened)["state"] == "playing", "the station playing")
+        state = wait_for(laptop, lambda d: (lambda s: s if s["time"] > 3 * LIFETIME + 0.5 or s["state"] != "playing" else None)(
+            d.execute_script(listened)), f"listening past {3 * LIFETIME + 0.5} s", timeout=40)
+        self.assertEqual(state["state"], "playing", state)
+        self.assertEqual(state["status"], "", state)
+        self.assertGreater(state["time"], 3 * LIFETIME + 0.5)
+        screenshot(laptop, "channel-radio-past-its-link")

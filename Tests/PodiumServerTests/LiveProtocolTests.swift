@@ -300,6 +300,35 @@ struct LiveProtocolTests {
         }
     }
 
+    /// A client waits for its command's ack or error by id: a command the server cannot decode is
+    /// refused with the id it could read, and with none when there is no string id to read.
+    @Test func anUndecodableCommandsErrorCarriesTheIdThatCouldBeRead() async throws {
+        try await withSession { client, token, code in
+            let presenter = try await client.socket(code: code)
+            _ = try await presenter.hello(["role": "presenter", "token": token])
+            let cases: [(String, String?)] = [
+                (#"{"type":"warp","id":"unknown-type"}"#, "unknown-type"),
+                (#"{"type":"goto","id":"missing-page"}"#, "missing-page"),
+                (#"{"type":"goto","id":"mistyped-page","page":"two"}"#, "mistyped-page"),
+                (#"{"id":"no-type","page":2}"#, "no-type"),
+                (#"{"type":"goto","id":7,"page":"two"}"#, nil),
+                (#"{"type":"goto","id":"\#(String(repeating: "x", count: 65))","page":"two"}"#, nil),
+                (#"{"type":"goto","id":"","page":"two"}"#, nil),
+                ("{not json", nil),
+                (#"["id"]"#, nil),
+            ]
+            for (bad, id) in cases {
+                try await presenter.send(bad)
+                let error = try #require(try await presenter.nextDurable(), "\(bad)")
+                #expect(error["type"] as? String == "error", "\(bad)")
+                #expect(error["code"] as? String == "bad_message", "\(bad)")
+                #expect(error["id"] as? String == id, "\(bad): \(error)")
+            }
+            try await presenter.send(#"{"type":"goto","id":"ok","page":2}"#)
+            #expect(try await presenter.nextDurable()?["type"] as? String == "page")
+        }
+    }
+
     @Test func endingTellsEveryViewerAndTakesTheSessionOffTheLobby() async throws {
         try await withSession { client, token, code in
             let presenter = try await client.socket(code: code)

@@ -197,6 +197,8 @@ struct ProtocolDocumentTests {
 
         try await presenter.send(["type": "goto", "id": "c-18", "page": 999])
         keep("error (command)", try await presenter.take("error"))
+        try await presenter.send(["type": "goto", "id": "c-19"])
+        keep("error (undecodable command)", try await presenter.take("error"))
         try await presenter.send(["type": "ping", "t": 81_234.5])
         keep("pong", try await presenter.take("pong"))
         try await presenter.send(["type": "ping"])

@@ -254,6 +254,32 @@ struct StoryboardServerTests {
         }
     }
 
+    /// The editor waits for each edit's ack or error by id: an edit the server cannot decode is
+    /// refused with the id it could read (null when there is no string id to read).
+    @Test func anUndecodableEditsErrorCarriesTheIdThatCouldBeRead() async throws {
+        try await AuthorizationMatrixTests.withAccounts { client, _, tokens in
+            let id = try #require(try await Self.create(client, token: tokens.owner)["id"] as? String)
+            let (editor, _) = try await Self.editor(client, project: id, token: tokens.owner)
+            let cases: [(String, String?)] = [
+                (#"{"type":"edit","id":"unknown-op","edit":{"op":"explode"}}"#, "unknown-op"),
+                (#"{"type":"edit","id":"missing-edit"}"#, "missing-edit"),
+                (#"{"type":"undo!","id":"unknown-type"}"#, "unknown-type"),
+                (#"{"type":"edit","id":7,"edit":{"op":"explode"}}"#, nil),
+                (#"{"type":"edit","id":"\#(String(repeating: "x", count: 65))","edit":{"op":"explode"}}"#, nil),
+                ("{not json", nil),
+            ]
+            for (bad, id) in cases {
+                try await editor.send(bad)
+                let error = try #require(try await editor.next(ofType: "error"), "\(bad)")
+                #expect(error["code"] as? String == "bad_message", "\(bad)")
+                #expect(error["id"] as? String == id, "\(bad): \(error)")
+                #expect(error.keys.contains("id"), "the id is null, not left out: \(error)")
+            }
+            try await editor.send(["type": "undo", "id": "still-here"])
+            #expect(try await editor.next(ofType: "error")?["id"] as? String == "still-here")
+        }
+    }
+
     @Test func aRestartedServerHasEveryStoredEditAndEachShotsVersions() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-sb-\(UUID().uuidString)")
         let first = TestServer(dataDirectory: directory)

@@ -21,27 +21,14 @@
 import { errorText, t } from '../i18n.js';
 import { el, icon } from '../ui.js';
 import { keepStreamFresh } from '../stream-renewal.js';
+// Video.js, loaded once for the page (the videos' player loads the same one).
+import { loadPlayerLibrary } from '../video-stage.js';
 
 /** What to say about a failed request: the server's error in the page's language, else `fallbackKey`'s message. */
 function failure(body, fallbackKey) {
   return body?.error ? errorText(body.error) : t(fallbackKey);
 }
 
-const VIDEOJS = '/vendor/videojs/7.5.5/';
-let playerLibrary = null;
-
-function loadPlayerLibrary() {
-  if (!playerLibrary) {
-    playerLibrary = new Promise((resolve, reject) => {
-      window.VIDEOJS_NO_DYNAMIC_STYLE = true;
-      const script = el('script', { attrs: { src: VIDEOJS + 'video.min.js' } });
-      script.addEventListener('load', () => resolve(window.videojs));
-      script.addEventListener('error', () => reject(new Error(t('channel.videos.player-failed'))));
-      document.head.append(script);
-    });
-  }
-  return playerLibrary;
-}
 
 function ensureStyles() {
   if (document.querySelector('link[href="/app/channel/radio.css"]')) return;

@@ -64,9 +64,9 @@ final class LiveSocket: SocketEndpoint {
     func received(_ text: String) async {
         let message: ClientMessage
         do {
-            message = try JSONDecoder().decode(ClientMessage.self, from: Data(text.utf8))
+            message = try ClientText.decode(ClientMessage.self, from: text, isValidID: ClientMessage.isValidID)
         } catch {
-            outbox.push(Frames.encode(ErrorMessage(.badMessage(LiveConnection.describe(error)))))
+            outbox.push(Frames.encode(ErrorMessage(id: error.id, .badMessage(error.reason))))
             if state.withLock({ $0.joined == nil }) { outbox.close(.finished) }
             return
         }

@@ -84,9 +84,10 @@ final class StoryboardSocket: SocketEndpoint {
     func received(_ text: String) async {
         let message: StoryboardClientMessage
         do {
-            message = try JSONDecoder().decode(StoryboardClientMessage.self, from: Data(text.utf8))
+            message = try ClientText.decode(
+                StoryboardClientMessage.self, from: text, isValidID: StoryboardClientMessage.isValidID)
         } catch {
-            outbox.push(Frames.encode(StoryboardErrorMessage(.badMessage(LiveConnection.describe(error)))))
+            outbox.push(Frames.encode(StoryboardErrorMessage(id: error.id, .badMessage(error.reason))))
             if state.withLockedValue({ $0.joined == nil }) { outbox.close(.finished) }
             return
         }
