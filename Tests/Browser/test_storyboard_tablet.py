@@ -186,6 +186,16 @@ class StoryboardTabletTests(BrowserTest):
         harness.size_driver(ada, 1180, 820)
         wait_for(ada, lambda d: (self.paper(d) or [0, 0])[1] >= 0.45, "a landscape paper of half the screen or more")
         screenshot(ada, "storyboard-tablet-landscape")
+        # A touch screen (a coarse pointer) in landscape: the rail names its tools too.
+        ada.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+        try:
+            wait_for(ada, lambda d: d.execute_script("return matchMedia('(pointer: coarse)').matches"), "a touch screen")
+            wait_for(ada, lambda d: visible(d, "#tools [data-tool=lasso] .sk-label"), "the tools named on a touch screen")
+            width, area = self.paper(ada)
+            self.assertGreaterEqual(area, 0.45, f"the paper is {area:.0%} of a landscape touch screen")
+            screenshot(ada, "storyboard-tablet-landscape-touch")
+        finally:
+            ada.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
         phone = self.driver(390, 844)
         self.sign_in_with_cookie(phone)
         self.open_sketch(phone, board["id"], shot)
