@@ -1292,6 +1292,11 @@ EXPECTED_SECONDS = {
     "ChannelRadioTests": 60,
     # The channel's videos: two 8 s clips packaged in setUpModule, then three tests (27 s in all).
     "ChannelVideoTests": 28,
+    # #37: the stage's players at three sizes (a 45 s clip); the channel on a phone (an 8 s clip);
+    # 3 s stream links on a server of their own (a 14 s clip and a station).
+    "StagePlayerSizeTests": 45,
+    "ChannelPhoneTests": 35,
+    "ChannelStreamLinkTests": 45,
     # The catalogues and the language choice (#22).
     "LanguageTests": 5,
     # The pages of i18n-live in the pseudo-language, German and Arabic (#22), on a busy two-core machine.
