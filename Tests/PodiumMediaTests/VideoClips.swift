@@ -42,6 +42,11 @@ enum VideoClips {
         name: "MP4 720p", encode: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac"],
         fileName: "hd.mp4", width: 1280, height: 720, seconds: 4, hasVideo: true, hasAudio: true)
 
+    /// Stored landscape: ``rotated(_:degrees:in:)`` makes it a phone's portrait clip.
+    static let landscape = Clip(
+        name: "MP4 640x360", encode: ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac"],
+        fileName: "landscape.mp4", width: 640, height: 360, seconds: 2, hasVideo: true, hasAudio: true)
+
     static let containers = [mp4, webm, mkv, mov, m4a, ogg]
 
     /// Makes `clip` in `directory` and returns its file.
@@ -56,6 +61,24 @@ enum VideoClips {
             ] + clip.encode + ["-t", String(clip.seconds), output.path]
         let result = try await SystemToolRunner().run("ffmpeg", arguments, limits: ToolLimits(timeout: .seconds(60)))
         guard result.succeeded else { throw ClipError(message: "ffmpeg could not make \(clip.name): \(result.stderr)") }
+        return output
+    }
+
+    /// `file` copied, not encoded again, with its video turned `degrees` when shown, as a phone
+    /// records a clip held upright: the stored picture is unchanged, its display matrix says to
+    /// turn it (ffmpeg 5.1 writes the `rotate` metadata of an MP4 as the display matrix).
+    static func rotated(_ file: URL, degrees: Int, in directory: URL) async throws -> URL {
+        let output = directory.appendingPathComponent("rotated-" + file.lastPathComponent)
+        let result = try await SystemToolRunner().run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-i", file.path, "-map", "0", "-c", "copy",
+                "-metadata:s:v:0", "rotate=\(degrees)", output.path,
+            ],
+            limits: ToolLimits(timeout: .seconds(60)))
+        guard result.succeeded else {
+            throw ClipError(message: "ffmpeg could not turn \(file.lastPathComponent): \(result.stderr)")
+        }
         return output
     }
 

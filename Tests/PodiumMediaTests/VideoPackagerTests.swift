@@ -81,6 +81,38 @@ struct VideoPackagerTests {
         #expect(packaged.mp4 != nil)
     }
 
+    @Test("a phone clip filmed upright is recorded, packaged and pictured portrait")
+    func packagesTurnedClip() async throws {
+        let work = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        // Stored 640x360, shown 360x640: a phone held upright.
+        let stored = try await VideoClips.make(VideoClips.landscape, in: work)
+        let source = try await VideoClips.rotated(stored, degrees: 90, in: work)
+        let probed = try await VideoProbe(limits: Self.limits).probe(source)
+        #expect(probed.width == 360 && probed.height == 640)
+        let output = work.appendingPathComponent("hls")
+        let packaged = try await VideoPackager(limits: Self.limits).package(source, probed: probed, into: output) { _ in }
+
+        // The ladder is cut from the height shown (640): two rungs, each portrait.
+        let sizes = packaged.variants.map { [$0.width ?? 0, $0.height ?? 0] }
+        #expect(sizes == [[270, 480], [202, 360]])
+        let poster = try #require(packaged.poster)
+        let posterSize = try #require(try TestSupport.jpegSize(output.appendingPathComponent(poster)))
+        #expect(posterSize == (360, 640))
+        // The thumbnails are tiles of the same shape: 160 wide, 284 tall.
+        let track = ThumbnailTrack(duration: probed.duration, width: probed.width, height: probed.height)
+        #expect(track.tileHeight == 284)
+        let sprite = try #require(packaged.thumbnailSprite)
+        let spriteSize = try #require(try TestSupport.jpegSize(output.appendingPathComponent(sprite)))
+        #expect(spriteSize == (160 * track.columns, 284 * track.rows))
+        // The copies are turned already: nothing tells a player to turn them again.
+        let mp4 = output.appendingPathComponent(try #require(packaged.mp4))
+        let streams = try #require(
+            try await VideoClips.probeJSON(["-show_streams", "-select_streams", "v:0", mp4.path])["streams"] as? [[String: Any]])
+        #expect(streams.first?["width"] as? Int == 202 && streams.first?["height"] as? Int == 360)
+        #expect(!"\(streams)".contains("Display Matrix") && !"\(streams)".contains("rotate"))
+    }
+
     @Test("an audio-only file becomes one audio rendition, without pictures")
     func packagesAudioOnly() async throws {
         let work = try TestSupport.scratchDirectory()

@@ -23,6 +23,39 @@ struct VideoProbeTests {
         if clip.hasVideo { #expect(abs(probed.frameRate - 25) < 0.1) }
     }
 
+    @Test("a clip turned a quarter when shown is recorded at the size shown", arguments: [90, 270, 180])
+    func recordsTheSizeShown(_ degrees: Int) async throws {
+        let work = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let stored = try await VideoClips.make(VideoClips.mp4, in: work)
+        let turned = try await VideoClips.rotated(stored, degrees: degrees, in: work)
+        let streams = try await VideoClips.probeJSON(["-show_streams", "-select_streams", "v:0", turned.path])["streams"]
+        #expect("\(streams ?? "")".contains("Display Matrix"), "the clip must say it is turned")
+        let probed = try await VideoProbe().probe(turned)
+        let size = (probed.width, probed.height)
+        #expect(size == (degrees == 180 ? (320, 240) : (240, 320)))
+    }
+
+    @Test("a turn is read from the display matrix, else from the older rotate tag")
+    func readsRotation() throws {
+        func stream(_ json: String) throws -> ProbeOutput.Stream {
+            let output = try #require(ProbeOutput.parse(Data(#"{"streams":[\#(json)]}"#.utf8)))
+            return try #require(output.streams?.first)
+        }
+        #expect(try stream(#"{"side_data_list":[{"side_data_type":"Display Matrix","rotation":-90}]}"#).rotation == 270)
+        #expect(try stream(#"{"side_data_list":[{"side_data_type":"Display Matrix","rotation":90.0}]}"#).isQuarterTurned)
+        #expect(try stream(#"{"tags":{"rotate":"90"}}"#).rotation == 90)
+        #expect(try stream(#"{"tags":{"rotate":"180"}}"#).isQuarterTurned == false)
+        #expect(
+            try stream(#"{"tags":{"rotate":"90"},"side_data_list":[{"side_data_type":"Display Matrix","rotation":180}]}"#)
+                .rotation == 180)
+        // Other side data, junk and nothing at all: not turned, and the probe still reads the stream.
+        #expect(try stream(#"{"side_data_list":[{"side_data_type":"Stereo 3D","type":"2D"}]}"#).rotation == 0)
+        #expect(try stream(#"{"tags":{"rotate":"sideways"}}"#).rotation == 0)
+        #expect(try stream(#"{"side_data_list":[{"side_data_type":"Display Matrix","rotation":"x"}]}"#).rotation == 0)
+        #expect(try stream("{}").rotation == 0)
+    }
+
     @Test("a zero-length file is refused as empty")
     func refusesEmpty() async throws {
         let work = try TestSupport.scratchDirectory()

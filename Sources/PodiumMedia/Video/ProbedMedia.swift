@@ -6,7 +6,9 @@ public struct ProbedMedia: Sendable, Equatable {
     public var container: String
     /// The length in seconds.
     public var duration: Double
-    /// The picture size of the first video stream; 0 for an audio-only file.
+    /// The picture size of the first video stream as it is shown (a phone clip stored 1920x1080
+    /// with a quarter turn in its display matrix is 1080x1920, as its renditions and poster are);
+    /// 0 for an audio-only file.
     public var width: Int
     public var height: Int
     /// Frames per second of the first video stream (30 when unknown); 0 for an audio-only file.
@@ -47,6 +49,46 @@ struct ProbeOutput: Decodable {
         var rFrameRate: String?
         var duration: String?
         var disposition: Disposition?
+        var tags: Tags?
+        var sideDataList: [SideData]?
+
+        /// The stream's tags; only `rotate` is read (how older muxers and ffprobes say a turn).
+        struct Tags: Decodable {
+            var rotate: String?
+
+            enum CodingKeys: String, CodingKey { case rotate }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                rotate = try? container.decodeIfPresent(String.self, forKey: .rotate)
+            }
+        }
+
+        /// A side data entry: the "Display Matrix" says by how many degrees the picture turns when shown.
+        struct SideData: Decodable {
+            var sideDataType: String?
+            var rotation: Double?
+
+            enum CodingKeys: String, CodingKey { case sideDataType, rotation }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                sideDataType = try? container.decodeIfPresent(String.self, forKey: .sideDataType)
+                rotation = try? container.decodeIfPresent(Double.self, forKey: .rotation)
+            }
+        }
+
+        /// The turn the picture takes when shown, in degrees 0, 90, 180 or 270 (either way round:
+        /// only whether it is a quarter turn matters here). The display matrix wins over the tag.
+        var rotation: Int {
+            let matrix = sideDataList?.first { $0.sideDataType == "Display Matrix" }?.rotation
+            guard let degrees = matrix ?? tags?.rotate.flatMap(Double.init), degrees.isFinite else { return 0 }
+            let quarter = Int((degrees / 90).rounded())
+            return (quarter % 4 + 4) % 4 * 90
+        }
+
+        /// Whether the picture is shown a quarter turn round, its width and height swapped.
+        var isQuarterTurned: Bool { rotation == 90 || rotation == 270 }
     }
 
     var format: Format?

@@ -85,6 +85,10 @@ public struct VideoProbe: Sendable {
             if width > limits.maxWidth || height > limits.maxHeight {
                 throw IngestError.resolutionTooLarge(maxWidth: limits.maxWidth, maxHeight: limits.maxHeight)
             }
+            // The limits bound what is decoded (the stored size); the size recorded is the size
+            // shown: ffmpeg turns the picture as it packages it, so the renditions and the poster
+            // of a phone clip filmed upright are portrait.
+            if video.isQuarterTurned { swap(&width, &height) }
             frameRate = ProbeOutput.rate(video.avgFrameRate) ?? ProbeOutput.rate(video.rFrameRate) ?? 30
             if frameRate > 240 { frameRate = 30 }  // a timebase, not a frame rate
         }
