@@ -346,6 +346,10 @@ class StoryboardTabletTests(BrowserTest):
         wait_for(ada, lambda d: stage_data(d, "strokes") == "1", "a stroke")
         self.wait_saved(ada, "the stroke")
         ada.get(SERVER.base + "/library")
+        # Everything shown: New storyboard is still in the first screen (beside the kinds).
+        quick = wait_for(ada, lambda d: visible(d, "#new-storyboard-quick"), "New storyboard in the first screen")
+        self.assertLessEqual(quick.rect["y"] + quick.rect["height"], 1180)
+        screenshot(ada, "storyboard-tablet-library-everything")
         chip = wait_for(ada, lambda d: visible(d, "#library-kinds [data-kind=storyboards]"), "the Storyboards filter")
         chip.click()
         wait_for(ada, lambda d: not d.find_element(By.ID, "decks").is_displayed(), "the decks out of the way")
@@ -370,6 +374,8 @@ class StoryboardTabletTests(BrowserTest):
         self.assertFalse(ada.find_element(By.ID, "decks").is_displayed())
         ada.find_element(By.CSS_SELECTOR, "#library-kinds [data-kind=all]").click()
         wait_for(ada, lambda d: d.find_element(By.ID, "decks").is_displayed(), "everything again")
+        ada.find_element(By.ID, "new-storyboard-quick").click()
+        wait_for(ada, lambda d: visible(d, "#new-storyboard-name"), "the new storyboard dialog from the first screen")
 
     def test_storyboard_tablet_7_project_page_dense(self):
         """The project page at tablet size: more than two shots a row, one tap opens a shot in the

@@ -43,6 +43,8 @@ export class LibraryStoryboards {
       }, { rootMargin: '200px' })
       : null;
     o.newButton.addEventListener('click', () => this.create());
+    // The same, in the library's first screen (beside its kinds), so no one scrolls to start one.
+    document.getElementById('new-storyboard-quick')?.addEventListener('click', () => this.create());
   }
 
   /** The first shot of the card's storyboard, drawn into its thumbnail (kept while it is unchanged). */
