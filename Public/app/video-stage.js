@@ -209,12 +209,38 @@ export class VideoScreen {
     element.addEventListener('waiting', () => this.onWaiting());
     element.addEventListener('playing', () => this.onPlaying());
     element.addEventListener('canplay', () => this.onPlaying());
-    element.addEventListener('error', () => this.say(t('video.failed')));
+    element.addEventListener('error', () => this.onError(media));
+    this.player.on('error', () => this.onError(media));
     element.addEventListener('loadedmetadata', () => {
       this.say(null);
       this.renderQuality();
       this.tick();
     });
+  }
+
+  /**
+   * The clip could not be played. Its playlist is a capability URL that expires (410
+   * stream_expired, docs/protocol.md): the screen that drives puts the clip on the stage again,
+   * which gives every screen a fresh URL where the clip is; the others say so and wait for it.
+   */
+  async onError(media) {
+    if (this.media !== media || this.failedFor === media) return;
+    this.failedFor = media;
+    let expired = false;
+    try {
+      expired = (await fetch(media.playlist, { method: 'HEAD', cache: 'no-store' })).status === 410;
+    } catch (_) {
+      // offline: said as a failure below
+    }
+    if (this.media !== media) return;
+    if (!expired) {
+      this.say(t('video.failed'));
+    } else if (this.send && this.mayDrive() && this.playback) {
+      this.say(t('video.renewing'));
+      this.command({ type: 'showVideo', videoId: this.playback.video });
+    } else {
+      this.say(t('video.link-expired'));
+    }
   }
 
   /** The renditions the HLS engine may choose from (none where the browser plays HLS itself). */

@@ -167,7 +167,11 @@ extension PodiumClient {
         try await download(try request(.deckPDF, ["id": id]), to: destination, progress: progress)
     }
 
-    /// A blob (`/blobs/{name}`: a page image, a poster) by name or by the URL the server gave.
+    /// A picture blob (`/blobs/{name}`: a page image, a poster, a thumbnail sprite, a place's
+    /// picture) by name or by the URL the server gave. Media (playlists, segments, MP4) are not
+    /// blobs to the API: they are read through the expiring stream URLs the server gives
+    /// (`/stream/<token>/<file>`, e.g. a video's `masterPlaylistUrl`), and `/blobs/` answers
+    /// `404 not_found` for them.
     public func blob(_ nameOrURL: String) async throws -> Data {
         let name = nameOrURL.split(separator: "/").last.map(String.init) ?? nameOrURL
         return try await bytes(.blob, ["name": name])

@@ -23,7 +23,11 @@ public struct Video: Codable, Sendable, Equatable {
     public var hasAudio: Bool
     public var progress: WorkProgress?
     public var error: FailureDetail?
+    /// The media, once ready: capability URLs (`/stream/<token>/<file>`) made for the caller
+    /// that expire (`410 stream_expired`; fetch the video again for fresh ones). The renditions'
+    /// `playlistUrl`s too: the video variants, tallest first, then the audio rendition.
     public var masterPlaylistUrl: String?
+    /// The pictures, at `/blobs/` for good (``PodiumClient/blob(_:)``).
     public var posterUrl: String?
     public var thumbnailsUrl: String?
     public var thumbnailTrackUrl: String?

@@ -198,7 +198,20 @@ extension SessionState {
     func decidePlayback(_ command: SessionCommand, at time: Double) throws(SessionError) -> FeatureDecision {
         switch command {
         case .showVideo(let video):
-            if let playback = snapshot.playback, playback.video == video.id { return .nothing }
+            if let playback = snapshot.playback, playback.video == video.id {
+                // The clip on stage again: it stays where it is and how it plays; only what the
+                // screens load is renewed (the server makes a fresh stream URL, the old one
+                // expires). Re-anchored at `time` on the same course, so no screen jumps and
+                // the time played so far is counted once.
+                guard let media = video.media, media != playback.media else { return .nothing }
+                var renewed = playback
+                if playback.state == .playing, time > playback.anchor {
+                    renewed.position = playback.position(at: time)
+                    renewed.anchor = time
+                }
+                renewed.media = media
+                return FeatureDecision(changes: [.playback(renewed)])
+            }
             return FeatureDecision(changes: [.playback(Playback(stopped: video, at: time))])
         case .playback(let command):
             guard let playback = snapshot.playback else { throw .noVideo }

@@ -191,9 +191,18 @@ private func assembleApplication(
             maxUploadBytes: configuration.maxUploadBytes, maxVideoUploadBytes: configuration.maxVideoUploadBytes,
             maxVideoSeconds: Int(configuration.videoLimits.maxDuration.components.seconds))
     ).addRoutes(to: api)
+    // Protected media (channel videos, radio, library and stage clips) is served only at
+    // `/stream/<token>/<file>`: per-person URLs signed with a key all nodes share (stored once).
+    let streamKeyText = try await store.channelSetting(StreamTokens.settingName, orInsert: StreamTokens.newKeyText())
+    guard let streamKey = StreamTokens.key(fromText: streamKeyText) else {
+        throw StartupError(
+            "the stored stream key is not 64 hexadecimal digits; remove it from channel_settings to make a new one")
+    }
+    let streamTokens = StreamTokens(keyBytes: streamKey, lifetime: configuration.channel.streamTokenLifetime, now: now)
+    let clipFiles = StreamBlobSets(now: now)
     let videos = VideoController(
         store: store, blobs: blobs, jobs: jobs, probe: videoProbe, uploadDirectory: configuration.temporaryDirectory,
-        maxUploadBytes: configuration.maxVideoUploadBytes, logger: logger, now: now)
+        maxUploadBytes: configuration.maxVideoUploadBytes, tokens: streamTokens, clipFiles: clipFiles, logger: logger, now: now)
     videos.addRoutes(to: api)
     JobController(store: store, queue: jobs).addRoutes(to: api)
     QuestionBankController(store: store, now: now).addRoutes(to: api)
@@ -216,13 +225,7 @@ private func assembleApplication(
     .addRoutes(to: api)
 
     // The channel (seed 004): every channel route knows its viewer; streams are per-person URLs
-    // signed with a key all nodes share (stored once), served by the source of their kind.
-    let streamKeyText = try await store.channelSetting(StreamTokens.settingName, orInsert: StreamTokens.newKeyText())
-    guard let streamKey = StreamTokens.key(fromText: streamKeyText) else {
-        throw StartupError(
-            "the stored stream key is not 64 hexadecimal digits; remove it from channel_settings to make a new one")
-    }
-    let streamTokens = StreamTokens(keyBytes: streamKey, lifetime: configuration.channel.streamTokenLifetime, now: now)
+    // (signed with `streamTokens`, above), served by the source of their kind.
     let channelAPI = api.group("channel").add(middleware: ChannelViewerMiddleware())
     ChannelController(configuration: configuration.channel).addRoutes(to: channelAPI)
     let channelVideoBlobs = ChannelVideoBlobSets(now: now)
@@ -257,11 +260,13 @@ private func assembleApplication(
     streamSources[RadioStreamSource.kind] = RadioStreamSource(
         stations: radioStations, listening: radioListening, blobs: blobs, configuration: configuration.channel, now: now)
     streamSources["video"] = VideoStreamSource(store: store, blobs: blobs, blobSets: channelVideoBlobs)
+    streamSources[ClipStreamSource.kind] = ClipStreamSource(store: store, blobs: blobs, blobSets: clipFiles)
     StreamController(tokens: streamTokens, sources: streamSources)
         .addRoutes(to: router.group("stream").add(middleware: ChannelViewerMiddleware()))
 
     let live = LiveConnection(
-        hub: hub, accounts: accounts, videos: LibraryStageVideos(store: store),
+        hub: hub, accounts: accounts,
+        videos: LibraryStageVideos(store: store, tokens: streamTokens, lifetime: configuration.stageVideoLinkLifetime),
         passcodesPerClient: Backoff(
             .init(
                 freeFailures: configuration.passcodeAttempts, firstDelay: configuration.passcodeDelay,

@@ -53,6 +53,9 @@ public struct ServerConfiguration: Sendable {
     public var maxVideoUploadBytes = 2 * 1024 * 1024 * 1024
     /// Limits on a clip (length, picture size) and on packaging it (time, memory, file size).
     public var videoLimits = VideoLimits()
+    /// How long the stream URL of a clip put on a session's or room's stage works (12 h: a day
+    /// of classes or a conference track); putting the clip on the stage again makes a new one.
+    public var stageVideoLinkLifetime: TimeInterval = 12 * 3600
     /// How PDF tools (and, next, media tools) are run: local programs under `prlimit` by default.
     public var toolRunner: any ToolRunner = SystemToolRunner()
     /// Runs a job (a PDF to process) may start before it is given up: a job the server stopped

@@ -76,6 +76,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Longest the packaging of one clip may take, in minutes (env PODIUM_VIDEO_PACKAGING_MINUTES; 120).")
     var videoPackagingMinutes: Int?
 
+    @Option(
+        help:
+            "Hours the stream URL of a clip put on a stage works; putting it on again makes a new one (env PODIUM_STAGE_VIDEO_LINK_HOURS; 12)."
+    )
+    var stageVideoLinkHours: Double?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error (env LOG_LEVEL).")
     var logLevel: String?
 
@@ -187,6 +193,15 @@ struct Serve: AsyncParsableCommand {
         if let minutes = videoPackagingMinutes ?? environment["PODIUM_VIDEO_PACKAGING_MINUTES"].flatMap(Int.init) {
             guard minutes > 0 else { throw ValidationError("--video-packaging-minutes must be a positive number") }
             configuration.videoLimits.packagingTimeout = .seconds(minutes * 60)
+        }
+        if let hours = try stageVideoLinkHours
+            ?? environment["PODIUM_STAGE_VIDEO_LINK_HOURS"].map({ text in
+                guard let value = Double(text) else { throw ValidationError("PODIUM_STAGE_VIDEO_LINK_HOURS must be a number") }
+                return value
+            })
+        {
+            guard hours > 0, hours.isFinite else { throw ValidationError("--stage-video-link-hours must be a positive number") }
+            configuration.stageVideoLinkLifetime = hours * 3600
         }
         if let rate = try socketMessageRate ?? environment["PODIUM_SOCKET_MESSAGE_RATE"].map(Self.parseRate) {
             guard rate > 0, rate.isFinite else { throw ValidationError("--socket-message-rate must be a positive number") }

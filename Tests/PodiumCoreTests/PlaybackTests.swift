@@ -90,6 +90,30 @@ struct PlaybackTests {
         #expect(playback?.anchor == 20 + Playback.startLead)
     }
 
+    @Test mutating func theClipShownAgainKeepsItsCourseAndRenewsItsMedia() throws {
+        let media = { (url: String) in PlaybackMedia(title: "Clip", playlist: url, poster: nil, thumbnails: nil, audioOnly: false)
+        }
+        let first = VideoOnStage(id: "vid", duration: 60, media: media("/stream/a/m.m3u8"))
+        _ = try run(.showVideo(first), at: 0)
+        _ = try run(.playback(.play), at: 0)  // anchored at 0.5
+        // The same media again: nothing to do.
+        #expect(try run(.showVideo(first), at: 5).isEmpty)
+        // A fresh stream URL: the same course, re-anchored now, with the new media.
+        let renewed = VideoOnStage(id: "vid", duration: 60, media: media("/stream/b/m.m3u8"))
+        let changes = try run(.showVideo(renewed), at: 10.5)
+        #expect(
+            changes == [
+                .playback(
+                    Playback(
+                        video: "vid", media: renewed.media, duration: 60, state: .playing, position: 10, anchor: 10.5))
+            ])
+        #expect(playback?.position(at: 20.5) == 20)
+        // Paused, it stays paused where it was.
+        _ = try run(.playback(.pause), at: 20.5)
+        _ = try run(.showVideo(first), at: 30)
+        #expect(playback?.state == .paused && playback?.position == 20 && playback?.media == first.media)
+    }
+
     @Test mutating func aRateChangeReanchorsWhereTheClipIsNow() throws {
         _ = try run(.showVideo(Self.clip), at: 0)
         _ = try run(.playback(.play), at: 0)  // anchored at 0.5

@@ -38,10 +38,21 @@ struct VideoLibraryTests {
             #expect(video["status"] as? String == "ready", "\(video)")
             #expect(video["width"] as? Int == 320)
             #expect(video["hasAudio"] as? Bool == true)
+            // The video variant, then the audio rendition (no picture size), as documented.
             let renditions = try #require(video["renditions"] as? [[String: Any]])
             #expect(renditions.compactMap { $0["height"] as? Int } == [240])
+            #expect(renditions.count == 2)
+            #expect(renditions.last?["width"] == nil && (renditions.last?["codecs"] as? String)?.hasPrefix("mp4a") == true)
 
+            // The media by capability URL (`/stream/<token>/<name>`), never at `/blobs/`.
             let masterURL = try #require(video["masterPlaylistUrl"] as? String)
+            #expect(masterURL.hasPrefix("/stream/"))
+            let base = String(masterURL[...(masterURL.lastIndex(of: "/") ?? masterURL.startIndex)])
+            for rendition in renditions {
+                let url = try #require(rendition["playlistUrl"] as? String)
+                #expect(url.hasPrefix(base))
+                #expect(try await client.request(.get, url).status == .ok)
+            }
             let master = try await client.request(.get, masterURL)
             #expect(master.status == .ok)
             #expect(master.headers[.contentType] == "application/vnd.apple.mpegurl")
@@ -54,12 +65,13 @@ struct VideoLibraryTests {
             var segment: String?
             for uri in mediaPlaylists {
                 #expect(!uri.contains("/"))
-                let media = try await client.request(.get, "/blobs/\(uri)")
+                let media = try await client.request(.get, base + uri)
                 #expect(media.status == .ok)
+                #expect(try await client.request(.get, "/blobs/\(uri)").status == .notFound)
                 let text = String(buffer: media.body)
                 #expect(text.contains("#EXT-X-MAP:URI=\""))
                 for reference in Self.uris(text) {
-                    #expect(try await client.request(.head, "/blobs/\(reference)").status == .ok)
+                    #expect(try await client.request(.head, base + reference).status == .ok)
                     if reference.hasSuffix(".m4s") { segment = segment ?? reference }
                 }
             }
@@ -78,7 +90,7 @@ struct VideoLibraryTests {
             #expect(streams.contains("audio"), "\(streams)")
 
             let ranged = try await client.request(
-                .get, "/blobs/\(try #require(segment))", headers: [.range: "bytes=0-99"])
+                .get, base + (try #require(segment)), headers: [.range: "bytes=0-99"])
             #expect(ranged.status == .partialContent)
             #expect(ranged.headers[.contentRange]?.hasPrefix("bytes 0-99/") == true)
             #expect(ranged.headers[.acceptRanges] == "bytes")
@@ -102,7 +114,7 @@ struct VideoLibraryTests {
 
             #expect(try await client.request(.delete, "/api/v1/videos/\(id)", token: token).status == .noContent)
             #expect(try await client.request(.get, masterURL).status == .notFound)
-            #expect(try await client.request(.get, "/blobs/\(try #require(segment))").status == .notFound)
+            #expect(try await client.request(.get, base + (try #require(segment))).status == .notFound)
             #expect(try await client.request(.get, "/api/v1/videos/\(id)", token: token).status == .notFound)
         }
         #expect(try VideoClipMaker.blobCount(server.configuration.blobDirectory) == 0)
@@ -125,10 +137,12 @@ struct VideoLibraryTests {
             let renditions = try #require(video["renditions"] as? [[String: Any]])
             #expect(renditions.count == 1)
             #expect(renditions.first?["height"] == nil)
-            let master = try await client.request(.get, try #require(video["masterPlaylistUrl"] as? String))
+            let masterURL = try #require(video["masterPlaylistUrl"] as? String)
+            let master = try await client.request(.get, masterURL)
             #expect(master.status == .ok)
+            let base = String(masterURL[...(masterURL.lastIndex(of: "/") ?? masterURL.startIndex)])
             for uri in Self.uris(String(buffer: master.body)) {
-                #expect(try await client.request(.get, "/blobs/\(uri)").status == .ok)
+                #expect(try await client.request(.get, base + uri).status == .ok)
             }
         }
     }

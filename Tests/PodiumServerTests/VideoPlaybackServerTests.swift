@@ -36,9 +36,16 @@ struct VideoPlaybackServerTests {
             #expect((shown["duration"] as? Double ?? 0) > 1.5)
             // What a screen loads comes with it: viewers cannot read the presenter's library.
             let media = try #require(shown["media"] as? [String: Any])
-            #expect(media["playlist"] as? String == video["masterPlaylistUrl"] as? String)
+            // The media by a capability URL made for the session (not the owner's REST one).
+            let playlist = try #require(media["playlist"] as? String)
+            let ownersURL = try #require(video["masterPlaylistUrl"] as? String)
+            #expect(playlist.hasPrefix("/stream/") && playlist != ownersURL)
+            #expect(playlist.split(separator: "/").last == ownersURL.split(separator: "/").last)
+            #expect(try await client.request(.get, playlist).status == .ok)
             #expect(media["poster"] as? String == video["posterUrl"] as? String)
-            #expect(media["thumbnails"] as? String == video["thumbnailTrackUrl"] as? String)
+            let track = try #require(media["thumbnails"] as? String)
+            #expect(track.split(separator: "/").last == (video["thumbnailTrackUrl"] as? String)?.split(separator: "/").last)
+            #expect(try await client.request(.get, track).status == .ok)
             #expect(media["audioOnly"] as? Bool == false)
 
             // The clock: the ping's t comes back with the server's time; a play is anchored after

@@ -19,7 +19,8 @@ public struct VideoPackager: Sendable {
         Rung(height: 1080, kilobits: 5000), Rung(height: 720, kilobits: 2800),
         Rung(height: 480, kilobits: 1400), Rung(height: 360, kilobits: 800),
     ]
-    static let audioKilobits = 128
+    /// The audio rendition's bit rate (AAC, stereo, 48 kHz).
+    public static let audioKilobits = 128
 
     public let limits: VideoLimits
     private let runner: any ToolRunner

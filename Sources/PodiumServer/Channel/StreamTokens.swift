@@ -1,13 +1,14 @@
 import Crypto
 import Foundation
 
-/// What a stream token grants: one resource (`video:<id>`, `radio:<id>`) to one person until a time.
+/// What a stream token grants: one resource (`video:<id>`, `radio:<id>`, `clip:<id>`) to one
+/// viewer (a channel viewer's key, `user:<id>`, `session:<id>`) until a time.
 struct StreamClaims: Sendable, Equatable {
     let resource: String
     let viewerKey: String
     let expiresAt: Date
 
-    /// The resource's kind, which picks the ``StreamSource`` that serves it (`video`, `radio`).
+    /// The resource's kind, which picks the ``StreamSource`` that serves it (`video`, `radio`, `clip`).
     var kind: Substring { resource.prefix { $0 != ":" } }
     /// The resource's id within its kind.
     var id: Substring { resource.drop { $0 != ":" }.dropFirst() }
@@ -57,8 +58,9 @@ struct StreamTokens: Sendable {
 
     private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
 
-    func issue(resource: String, viewerKey: String) -> (token: String, expiresAt: Date) {
-        let expiresAt = Date(timeIntervalSince1970: (now() + lifetime).timeIntervalSince1970.rounded(.down))
+    /// A token for `resource` given to `viewerKey`, good for `lifetime` (this signer's unless given).
+    func issue(resource: String, viewerKey: String, lifetime: TimeInterval? = nil) -> (token: String, expiresAt: Date) {
+        let expiresAt = Date(timeIntervalSince1970: (now() + (lifetime ?? self.lifetime)).timeIntervalSince1970.rounded(.down))
         let payload = Data("\(resource)|\(viewerKey)|\(Int(expiresAt.timeIntervalSince1970))".utf8)
         let mac = HMAC<SHA256>.authenticationCode(for: payload, using: key)
         return (Self.base64URL(payload) + "." + Self.base64URL(Data(mac)), expiresAt)

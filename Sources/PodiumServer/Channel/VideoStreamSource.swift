@@ -4,11 +4,12 @@ import Hummingbird
 import PodiumStore
 import Synchronization
 
-/// The blobs each playable channel video may serve (its master and variant playlists, segments,
-/// poster and thumbnails), kept in memory so that a segment request, the bulk of playback, reads
-/// no database. An admin's change drops the video's entry (``invalidate(_:)``); entries also
-/// expire after `lifetime`, which bounds how long another node's change goes unseen here.
-final class ChannelVideoBlobSets: Sendable {
+/// The blobs each streamable resource may serve (a video's master and variant playlists,
+/// segments, poster and thumbnails), kept in memory so that a segment request, the bulk of
+/// playback, reads no database. A change drops the resource's entry (``invalidate(_:)``); entries
+/// also expire after `lifetime`, which bounds how long another node's change goes unseen here.
+/// One instance per kind of resource: the channel's videos, the library's clips.
+final class StreamBlobSets: Sendable {
     struct Entry: Sendable, Equatable {
         let files: Set<String>
         let loadedAt: Date
@@ -23,59 +24,79 @@ final class ChannelVideoBlobSets: Sendable {
         self.now = now
     }
 
-    /// The files of `channelVideoId` while it is playable; nil when it is not (unknown,
-    /// unpublished, archived, its category archived, or its library video not ready).
-    func files(of channelVideoId: String, store: any PodiumStore) async throws -> Set<String>? {
+    /// The files of `id`, from memory or from `load`; nil when `load` says the resource may not
+    /// be streamed (unknown, hidden, not ready).
+    func files(of id: String, load: () async throws -> Set<String>?) async throws -> Set<String>? {
         let moment = now()
-        if let entry = entries.withLock({ $0[channelVideoId] }), moment.timeIntervalSince(entry.loadedAt) < lifetime {
+        if let entry = entries.withLock({ $0[id] }), moment.timeIntervalSince(entry.loadedAt) < lifetime {
             return entry.files
         }
-        guard let entry = try await store.channelVideo(id: channelVideoId),
-            entry.record.publishedAt != nil, entry.record.archivedAt == nil,
-            let category = try await store.channelVideoCategory(id: entry.record.categoryId), category.archivedAt == nil,
-            let video = try await store.video(id: entry.record.videoId), video.status == .ready
-        else {
-            _ = entries.withLock { $0.removeValue(forKey: channelVideoId) }
+        guard let files = try await load() else {
+            _ = entries.withLock { $0.removeValue(forKey: id) }
             return nil
         }
-        let files = Set(video.fileNames)
-        entries.withLock { $0[channelVideoId] = Entry(files: files, loadedAt: moment) }
+        entries.withLock { $0[id] = Entry(files: files, loadedAt: moment) }
         return files
     }
 
-    /// Forgets one video's files: it changed (archived, unpublished, deleted).
-    func invalidate(_ channelVideoId: String) {
-        _ = entries.withLock { $0.removeValue(forKey: channelVideoId) }
+    /// Forgets one resource's files: it changed (archived, unpublished, deleted).
+    func invalidate(_ id: String) {
+        _ = entries.withLock { $0.removeValue(forKey: id) }
     }
 
-    /// Forgets every video's files: a category changed, which may hide many.
+    /// Forgets every resource's files: a category changed, which may hide many.
     func invalidateAll() {
         entries.withLock { $0.removeAll() }
     }
 
-    /// How many videos are held (for tests).
+    /// How many resources are held (for tests).
     var count: Int { entries.withLock { $0.count } }
-}
 
-/// Serves `/stream/<token>/<file>` for tokens of kind `video` (`video:<channel video id>`): only
-/// the blobs of that video, with ranges, cached for long by the person's browser (a blob's bytes
-/// never change; the cache is private, so a shared cache never answers a URL past its token).
-struct VideoStreamSource: StreamSource {
-    let store: any PodiumStore
-    let blobs: any BlobStore
-    let blobSets: ChannelVideoBlobSets
-    let fileIO = FileIO()
-
-    func respond(file: String, claims: StreamClaims, request: Request, context: AppRequestContext) async throws -> Response {
-        guard let files = try await blobSets.files(of: String(claims.id), store: store) else {
-            throw APIError.notFound("video")
-        }
-        // Another video's blob, or a name that is no blob, is refused like a missing file.
+    /// Answers `file` when it is one of `files`, with ranges, cached for long by the person's
+    /// browser (a blob's bytes never change; the cache is private, so a shared cache never
+    /// answers a URL past its token). Another resource's blob, or a name that is no blob, is
+    /// refused like a missing file.
+    static func respond(
+        file: String, files: Set<String>, blobs: any BlobStore, request: Request, context: AppRequestContext
+    ) async throws -> Response {
         guard files.contains(file), let url = blobs.file(named: file) else { throw APIError.notFound("file") }
         var headers = HTTPFields()
         headers[.contentType] = WebController.mediaType(for: file)
         headers[.cacheControl] = "private, max-age=31536000, immutable"
         return try await RangeResponse(file: url, entityTag: RangeResponse.entityTag(forBlob: file), headers: headers)
-            .response(to: request, context: context, fileIO: fileIO)
+            .response(to: request, context: context)
+    }
+}
+
+/// The channel's playable videos' blob sets (see ``StreamBlobSets``), keyed by channel video id.
+typealias ChannelVideoBlobSets = StreamBlobSets
+
+extension StreamBlobSets {
+    /// The files of `channelVideoId` while it is playable; nil when it is not (unknown,
+    /// unpublished, archived, its category archived, or its library video not ready).
+    func files(of channelVideoId: String, store: any PodiumStore) async throws -> Set<String>? {
+        try await files(of: channelVideoId) {
+            guard let entry = try await store.channelVideo(id: channelVideoId),
+                entry.record.publishedAt != nil, entry.record.archivedAt == nil,
+                let category = try await store.channelVideoCategory(id: entry.record.categoryId), category.archivedAt == nil,
+                let video = try await store.video(id: entry.record.videoId), video.status == .ready
+            else { return nil }
+            return Set(video.fileNames)
+        }
+    }
+}
+
+/// Serves `/stream/<token>/<file>` for tokens of kind `video` (`video:<channel video id>`): only
+/// the blobs of that video (see ``StreamBlobSets/respond(file:files:blobs:request:context:)``).
+struct VideoStreamSource: StreamSource {
+    let store: any PodiumStore
+    let blobs: any BlobStore
+    let blobSets: ChannelVideoBlobSets
+
+    func respond(file: String, claims: StreamClaims, request: Request, context: AppRequestContext) async throws -> Response {
+        guard let files = try await blobSets.files(of: String(claims.id), store: store) else {
+            throw APIError.notFound("video")
+        }
+        return try await StreamBlobSets.respond(file: file, files: files, blobs: blobs, request: request, context: context)
     }
 }

@@ -139,14 +139,21 @@ struct RoomController {
         _ = try await Self.bringer(request, context: context, record: record, session: session)
         let (video, jobId) = try await videos.accept(request, ownerId: record.presenterId, folderId: nil, roomId: record.id)
         return EditedResponse(
-            status: .created, response: UploadedResponse(item: VideoResponse(video, progress: nil), jobId: jobId))
+            status: .created,
+            response: UploadedResponse(item: videos.response(video, viewerKey: Self.clipViewerKey(context)), jobId: jobId))
     }
 
     /// A room's own clips, newest first, with their packaging progress: for its moderator and presenters.
     @Sendable func listVideos(_ request: Request, context: AppRequestContext) async throws -> [VideoResponse] {
         let (record, session) = try await liveRoom(context)
         _ = try await Self.bringer(request, context: context, record: record, session: session)
-        return try await videos.roomVideos(roomId: record.id)
+        return try await videos.roomVideos(roomId: record.id, viewerKey: Self.clipViewerKey(context))
+    }
+
+    /// Who a room clip's stream URLs are given to: the signed-in person, or the browser.
+    static func clipViewerKey(_ context: AppRequestContext) -> String {
+        if let user = context.user { return VideoController.viewerKey(user) }
+        return "viewer:\(context.viewerId ?? "anonymous")"
     }
 
     /// A deck uploaded into a room has been processed (by the `pdf` job, maybe after a restart):

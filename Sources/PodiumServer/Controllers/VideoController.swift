@@ -5,7 +5,8 @@ import PodiumMedia
 import PodiumStore
 
 /// The video library: upload, list, show (with packaging progress), rename, move and delete.
-/// The packaged files are blobs, served by `/blobs/<name>` with ranges (see ``VideoResponse``).
+/// The packaged files are blobs: the pictures served by `/blobs/<name>`, the media only through
+/// the capability URLs each answer carries (`/stream/<token>/<name>`, see ``VideoResponse``).
 struct VideoController {
     let store: any PodiumStore
     let blobs: any BlobStore
@@ -13,6 +14,10 @@ struct VideoController {
     let probe: VideoProbe
     let uploadDirectory: URL
     let maxUploadBytes: Int
+    /// Signs the clips' stream URLs given to their owner (``ClipStreamSource``).
+    let tokens: StreamTokens
+    /// The clips' file sets the stream route holds, dropped when a clip is deleted.
+    let clipFiles: StreamBlobSets
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -40,7 +45,18 @@ struct VideoController {
         }
         let (video, jobId) = try await accept(request, ownerId: user.id, folderId: folderId, roomId: nil)
         return EditedResponse(
-            status: .created, response: UploadedResponse(item: VideoResponse(video, progress: nil), jobId: jobId))
+            status: .created,
+            response: UploadedResponse(item: response(video, viewerKey: Self.viewerKey(user)), jobId: jobId))
+    }
+
+    /// The viewer key of the stream URLs given to a signed-in person.
+    static func viewerKey(_ user: UserRecord) -> String { "user:\(user.id)" }
+
+    /// A video as the API shows it to the person of `viewerKey`, with stream URLs made for them.
+    func response(_ video: VideoRecord, viewerKey: String) -> VideoResponse {
+        let stream =
+            video.status == .ready ? ClipStreamSource.URLs(videoId: video.id, viewerKey: viewerKey, tokens: tokens) : nil
+        return VideoResponse(video, progress: progress(of: video), stream: stream)
     }
 
     /// Receives an uploaded file, refuses what is not a clip (with a clear reason, leaving nothing
@@ -81,9 +97,9 @@ struct VideoController {
         }
     }
 
-    /// A room's clips as the API shows them.
-    func roomVideos(roomId: String) async throws -> [VideoResponse] {
-        try await store.videos(roomId: roomId).map { VideoResponse($0, progress: progress(of: $0)) }
+    /// A room's clips as the API shows them to the person of `viewerKey`.
+    func roomVideos(roomId: String, viewerKey: String) async throws -> [VideoResponse] {
+        try await store.videos(roomId: roomId).map { response($0, viewerKey: viewerKey) }
     }
 
     private func progress(of video: VideoRecord) -> IngestProgress? {
@@ -93,12 +109,12 @@ struct VideoController {
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [VideoResponse] {
         let user = try context.requireUser()
         return try await store.videos(ownerId: user.id, folderId: request.uri.queryParameters.get("folderId"))
-            .map { VideoResponse($0, progress: progress(of: $0)) }
+            .map { response($0, viewerKey: Self.viewerKey(user)) }
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> VideoResponse {
         let video = try await ownedVideo(context)
-        return VideoResponse(video, progress: progress(of: video))
+        return response(video, viewerKey: Self.viewerKey(try context.requireUser()))
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> VideoResponse {
@@ -125,7 +141,7 @@ struct VideoController {
             try await store.updateVideo(changed)
             video = changed
         }
-        return VideoResponse(video, progress: progress(of: video))
+        return response(video, viewerKey: Self.viewerKey(try context.requireUser()))
     }
 
     /// Deletes the video and the blobs only it used (its upload, segments, playlists, pictures).
@@ -136,6 +152,7 @@ struct VideoController {
     }
 
     private func remove(_ videoId: String) async {
+        clipFiles.invalidate(videoId)
         do {
             for name in try await store.deleteVideo(id: videoId) { try blobs.remove(named: name) }
         } catch {

@@ -1,3 +1,4 @@
+import Foundation
 import PodiumCore
 import PodiumStore
 
@@ -9,18 +10,26 @@ public protocol StageVideos: Sendable {
     func readyVideo(id: String, ownedBy owner: String, session sessionId: String) async throws -> VideoOnStage?
 }
 
-/// The library's videos (the store's `videos` table).
+/// The library's videos (the store's `videos` table). A clip put on a stage plays through a
+/// capability URL made then (`/stream/<token>/<master>`, resource `clip:<id>`, viewer
+/// `session:<id>`), good for `lifetime`: long enough for a class or a talk, and put on the stage
+/// again it gets a fresh one. The URL travels in the session's durable state, so every node
+/// (and every replay) sees the same one; every node verifies it with the shared stream key.
 struct LibraryStageVideos: StageVideos {
     let store: any VideoStore
+    let tokens: StreamTokens
+    let lifetime: TimeInterval
 
     func readyVideo(id: String, ownedBy owner: String, session sessionId: String) async throws -> VideoOnStage? {
         guard let video = try await store.video(id: id), video.ownerId == owner, video.status == .ready,
             video.roomId == nil || video.roomId == sessionId,
             let playlist = video.masterPlaylist
         else { return nil }
+        let stream = ClipStreamSource.URLs(
+            videoId: video.id, viewerKey: "session:\(sessionId)", tokens: tokens, lifetime: lifetime)
         let media = PlaybackMedia(
-            title: video.title, playlist: DeckResponse.blobURL(playlist), poster: video.poster.map(DeckResponse.blobURL),
-            thumbnails: video.thumbnailTrack.map(DeckResponse.blobURL), audioOnly: !video.hasVideo)
+            title: video.title, playlist: stream.url(playlist), poster: video.poster.map(DeckResponse.blobURL),
+            thumbnails: video.thumbnailTrack.map(stream.url), audioOnly: !video.hasVideo)
         return VideoOnStage(id: video.id, duration: video.duration > 0 ? video.duration : nil, media: media)
     }
 }

@@ -69,10 +69,24 @@ struct WebController {
         }
     }
 
-    /// A blob, whole or by range (see ``RangeResponse``): page images now, media next.
+    /// What `/blobs/` serves: pictures, public by nature (page images, deck thumbnails, video
+    /// posters and thumbnail sprites, place pictures, storyboard reference images). Their names
+    /// are SHA-256 hashes of their bytes, which nobody can guess; only those shown the picture
+    /// learn its name, and they could have saved the picture itself.
+    static let publicBlobExtensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
+
+    /// Whether `/blobs/` may serve the blob `name`: a picture. Media (playlists, segments, MP4,
+    /// audio, a video's thumbnail track) are served only through expiring capability URLs
+    /// (`/stream/<token>/<file>`); a deck's PDF only by its own authorised download route.
+    static func isPublicBlob(_ name: String) -> Bool {
+        publicBlobExtensions.contains((name as NSString).pathExtension.lowercased())
+    }
+
+    /// A picture blob, whole or by range (see ``RangeResponse``). Any other blob is 404
+    /// `not_found`, as if it did not exist, even when it does.
     @Sendable func blob(_ request: Request, context: AppRequestContext) async throws -> Response {
         let name = try context.parameters.require("name")
-        guard let url = blobs.file(named: name) else { throw APIError.notFound("file") }
+        guard Self.isPublicBlob(name), let url = blobs.file(named: name) else { throw APIError.notFound("file") }
         var headers = HTTPFields()
         headers[.contentType] = Self.mediaType(for: name)
         // Named by content hash: the bytes behind a name never change.
