@@ -309,6 +309,16 @@ private func assembleApplication(
         return Response(status: .ok)
     }
 
+    // Garbage collection of blobs on a schedule, unless turned off (docs/operations.md).
+    let blobCollection: [any Service] = [configuration.blobCollectionInterval].compactMap { $0 }.map { interval in
+        BlobCollectionService(
+            store: store, root: configuration.blobDirectory,
+            settings: .init(
+                interval: interval, check: configuration.blobCollectionCheck,
+                collector: BlobCollector.Settings(grace: configuration.blobCollectionGrace)),
+            logger: logger, now: now)
+    }
+
     let app = Application(
         router: router,
         server: PodiumServerChannel.builder(
@@ -319,6 +329,7 @@ private func assembleApplication(
         // Services start in order and stop in reverse: the database closes last, the bus's
         // listening connection (a PostgresSessionBus) after the hub.
         services: services + [bus as? any Service].compactMap { $0 } + [hub, jobs, radioListening]
+            + blobCollection
             + [tiles.map { CloseOnShutdown(name: "basemap", close: $0.close) as any Service }].compactMap { $0 },
         onServerRunning: onServerRunning,
         logger: logger)

@@ -75,6 +75,13 @@ public struct ServerConfiguration: Sendable {
     /// of these (its node died) is queued again and taken by a live node, this one after a
     /// restart included.
     public var jobHeartbeatInterval = Duration.seconds(5)
+    /// Garbage collection of blobs (see `BlobCollector`, docs/operations.md): how often it runs,
+    /// by whichever node finds it due; nil never (`podium gc` still can).
+    public var blobCollectionInterval: TimeInterval? = 24 * 3600
+    /// How long a blob must have been unreferenced, and its file unwritten, before it is deleted.
+    public var blobCollectionGrace: TimeInterval = 24 * 3600
+    /// How often this node looks whether a collection is due.
+    public var blobCollectionCheck = Duration.seconds(15 * 60)
     /// Workers of further kinds of job, beside the built-in `pdf` (tests add their own).
     var additionalJobWorkers: [any JobWorker] = []
     /// bcrypt cost for account passwords and session passcodes.

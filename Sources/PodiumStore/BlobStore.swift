@@ -28,7 +28,12 @@ public struct FileBlobStore: BlobStore {
         let name = "\(hash).\(fileExtension)"
         let destination = path(for: name)
         let fileManager = FileManager.default
-        if fileManager.fileExists(atPath: destination.path) { return name }
+        if fileManager.fileExists(atPath: destination.path) {
+            // Put again: its time says so, so the blob collector keeps it until its row is written
+            // (a blob unreferenced for a day is deleted only if its file is that old too).
+            try? fileManager.setAttributes([.modificationDate: Date()], ofItemAtPath: destination.path)
+            return name
+        }
         try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         // Copy to a temporary name in the same directory, then rename: readers never see a
         // half-written blob, and rename within one file system is atomic.

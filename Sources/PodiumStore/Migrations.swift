@@ -449,6 +449,7 @@ enum Migrations {
                 "ALTER TABLE pages ADD COLUMN title TEXT",
                 "ALTER TABLE pages ADD COLUMN speaker_notes TEXT NOT NULL DEFAULT ''",
             ]),
+        blobCollectionMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

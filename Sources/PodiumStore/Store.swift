@@ -423,7 +423,30 @@ public protocol StoreHealth: Sendable {
     func ping() async throws
 }
 
+/// What garbage collection of blobs keeps in the store (see ``BlobCollector``): the blob
+/// reference list, the marks of blobs found unreferenced, and the lease that lets one node at a
+/// time collect.
+public protocol BlobCollectionStore: Sendable {
+    /// Every blob name the database mentions, read as of one moment: the list `podium check`
+    /// and `podium backup` use (``DatabaseInventory``).
+    func referencedBlobNames() async throws -> Set<String>
+    /// The marks: each blob a run found unreferenced, with when a run first found it so.
+    func blobMarks() async throws -> [String: Date]
+    /// Records what a run found unreferenced at `now`, in one transaction: a name already marked
+    /// keeps its time, a new one is marked `now`, and every other mark goes (its blob is
+    /// referenced again, or gone). Returns the marks as they now are.
+    func markUnreferencedBlobs(_ names: Set<String>, at now: Date) async throws -> [String: Date]
+    /// Forgets the marks of `names` (deleted blobs).
+    func unmarkBlobs(_ names: [String]) async throws
+    /// Takes the collection lease for `holder` until `leaseUntil`, when no one else holds it and,
+    /// with `startedBefore`, when the last run started before then (nil: whenever). False, and
+    /// nothing changes, otherwise.
+    func claimBlobCollection(holder: String, at now: Date, leaseUntil: Date, startedBefore: Date?) async throws -> Bool
+    /// Gives the lease back (only `holder`'s).
+    func finishBlobCollection(holder: String, at now: Date) async throws
+}
+
 /// Everything Podium keeps. One implementation on SQL (SQLite by default, PostgreSQL for several nodes).
 public typealias PodiumStore = UserStore & DeckStore & VideoStore & SessionStore & InteractionStore & QuestionBankStore
     & NotesAndAttendanceStore & JobStore & StoryboardStore & ChannelSettingsStore & ChannelVideoStore & ChannelPlaceStore
-    & ChannelQuizStore & ChannelRadioStore & StoreHealth
+    & ChannelQuizStore & ChannelRadioStore & StoreHealth & BlobCollectionStore

@@ -8,7 +8,7 @@ struct Podium: AsyncParsableCommand {
         subcommands: [
             Serve.self, MigrateData.self, Bench.self,
             Decks.self, Sessions.self, Rooms.self, Users.self,  // against a running server (Remote/)
-            BackupCommand.self, RestoreCommand.self, CheckCommand.self,  // on the data directory (DataDirectory/)
+            BackupCommand.self, RestoreCommand.self, CheckCommand.self, GCCommand.self,  // on the data directory (DataDirectory/)
         ],
         defaultSubcommand: Serve.self)
 }

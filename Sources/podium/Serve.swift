@@ -209,6 +209,7 @@ struct Serve: AsyncParsableCommand {
         }
         try Self.readChannel(self, environment, into: &configuration.channel)
         try Self.readPasscodeLimits(environment, into: &configuration)
+        try Self.readBlobCollection(environment, into: &configuration)
         guard FileManager.default.fileExists(atPath: configuration.webRoot.appendingPathComponent("index.html").path) else {
             throw ValidationError(
                 "No browser client at \(configuration.webRoot.path). Run from the repository, or pass --web-root.")
@@ -278,6 +279,22 @@ struct Serve: AsyncParsableCommand {
 
     /// How long a graceful shutdown may take before the remaining work is cancelled.
     static let shutdownGrace = Duration.seconds(10)
+
+    /// Garbage collection of blobs from `PODIUM_BLOB_GC_HOURS` (between runs; 0 never; 24) and
+    /// `PODIUM_BLOB_GC_GRACE_HOURS` (24), see docs/operations.md.
+    static func readBlobCollection(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {
+        func hours(_ name: String) throws -> Double? {
+            guard let text = environment[name], !text.isEmpty else { return nil }
+            guard let value = Double(text), value >= 0, value.isFinite else {
+                throw ValidationError("\(name) must be a number of hours, 0 or more")
+            }
+            return value
+        }
+        if let interval = try hours("PODIUM_BLOB_GC_HOURS") {
+            configuration.blobCollectionInterval = interval == 0 ? nil : interval * 3600
+        }
+        if let grace = try hours("PODIUM_BLOB_GC_GRACE_HOURS") { configuration.blobCollectionGrace = grace * 3600 }
+    }
 
     /// The passcode limits from `PODIUM_PASSCODE_*` (see docs/operations.md).
     static func readPasscodeLimits(_ environment: [String: String], into configuration: inout ServerConfiguration) throws {

@@ -78,6 +78,9 @@ struct MigrateDataTests {
                 id: "v1", ownerId: "u1", folderId: "f1", title: "Clip", status: .ready,
                 sourceHash: String(repeating: "a", count: 64) + ".video", sourceBytes: 1, hasVideo: true,
                 createdAt: StoreTests.t0))
+        // The blob collector's bookkeeping: a mark and its lease.
+        _ = try await store.markUnreferencedBlobs([String(repeating: "b", count: 64) + ".jpg"], at: StoreTests.t0)
+        _ = try await store.claimBlobCollection(holder: "n1", at: StoreTests.t0, leaseUntil: StoreTests.t1, startedBefore: nil)
         try await store.updateSessionAccess(id: "s1", passcode: "1234", passcodeHash: "ph", unlisted: true)
         // A folder moved into one made after it: PostgreSQL checks the reference at commit.
         try await store.insertFolder(FolderRecord(id: "f2", ownerId: "u1", name: "Films", createdAt: StoreTests.t0))

@@ -25,6 +25,10 @@ final class PodiumMetrics: Sendable {
     let hintLag: Metrics.Timer
     /// Sending a command's events and refreshing its views on this node.
     let fanOut: Metrics.Timer
+    /// Blobs the blob collector deleted on this node (BlobCollectionService).
+    let blobsCollected: CoreMetrics.Counter
+    /// Their bytes: the space given back.
+    let blobBytesCollected: CoreMetrics.Counter
 
     private init() {
         let registry = PrometheusCollectorRegistry()
@@ -43,6 +47,8 @@ final class PodiumMetrics: Sendable {
         appendRetries = CoreMetrics.Counter(label: "podium_append_retries_total")
         hintLag = Metrics.Timer(label: "podium_hint_lag_seconds", preferredDisplayUnit: .seconds)
         fanOut = Metrics.Timer(label: "podium_fanout_seconds", preferredDisplayUnit: .seconds)
+        blobsCollected = CoreMetrics.Counter(label: "podium_blobs_collected_total")
+        blobBytesCollected = CoreMetrics.Counter(label: "podium_blob_bytes_collected_total")
     }
 
     /// The Prometheus text exposition of every metric.

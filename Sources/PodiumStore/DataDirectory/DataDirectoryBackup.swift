@@ -41,8 +41,9 @@ public struct DataLocation: Sendable {
 /// transaction of our own that stays open, so the blob names are read from exactly the rows the
 /// dump holds. Then the blobs that snapshot mentions: they are immutable and named by their
 /// SHA-256, so a copy made later is the same file; one written later is not needed; one deleted
-/// meanwhile is listed as missing in the manifest and the summary (never skipped in silence).
-/// The manifest last, with every file's SHA-256.
+/// meanwhile is listed as missing in the manifest and the summary (never skipped in silence);
+/// the blob collector deletes none while a backup runs (``BlobStoreLock``). The manifest last,
+/// with every file's SHA-256.
 public enum DataDirectoryBackup {
     public static func run(
         from source: DataLocation, to target: URL, link: Bool = false, logger: Logger,
@@ -75,6 +76,17 @@ public enum DataDirectoryBackup {
         from source: DataLocation, to target: URL, link: Bool, logger: Logger,
         progress: @escaping @Sendable (DataDirectoryProgress) -> Void
     ) async throws -> BackupManifest {
+        // Held from before the snapshot to the last blob copied: the blob collector deletes
+        // nothing meanwhile (see BlobStoreLock). A blob directory this user cannot write holds
+        // no lock; no collector of this user runs on it either.
+        let hold: BlobStoreLock?
+        do {
+            hold = try BlobStoreLock.shared(source.blobRoot)
+        } catch {
+            logger.warning("backup: \(error); the blob collector is not held off")
+            hold = nil
+        }
+        defer { hold?.release() }
         progress(DataDirectoryProgress(phase: "database", done: 0, total: 1))
         let database: BackupManifest.Database
         let inventory: DatabaseInventory

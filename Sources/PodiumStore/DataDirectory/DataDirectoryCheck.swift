@@ -8,8 +8,11 @@ import SQLKit
 /// keeps its pages checksummed and its references enforced) the foreign keys left unvalidated;
 /// on both, that the migrations applied are the ones this version knows. The blob store: every
 /// blob the database mentions is there and its bytes hash to its name; every file's bytes match
-/// its name; files nothing mentions are listed as orphans (not a problem: a blob is written
-/// before the row that names it, and a deleted deck's images may be kept), never deleted.
+/// its name; files nothing mentions are listed as orphans with their bytes (not a problem: a
+/// blob is written before the row that names it, and a deleted deck's images are kept until the
+/// blob collector, ``BlobCollector`` — `podium gc` or the server's schedule — deletes them after
+/// their grace period), never deleted here. The reference list is ``DatabaseInventory``'s, the
+/// one the collector and `podium backup` use.
 public enum DataDirectoryCheck {
     public struct Problem: Codable, Sendable, Equatable {
         /// `database`, `migrations` or `blobs`.
@@ -26,9 +29,11 @@ public enum DataDirectoryCheck {
         public var blobsChecked: Int
         public var problems: [Problem]
         public var orphans: [String]
+        /// The orphans' bytes: what the blob collector would give back once their grace period is over.
+        public var orphanBytes: Int64
 
         enum CodingKeys: String, CodingKey {
-            case ok, database, schemaVersion, counts, blobsReferenced, blobsChecked, problems, orphans
+            case ok, database, schemaVersion, counts, blobsReferenced, blobsChecked, problems, orphans, orphanBytes
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -41,6 +46,7 @@ public enum DataDirectoryCheck {
             try container.encode(blobsChecked, forKey: .blobsChecked)
             try container.encode(problems, forKey: .problems)
             try container.encode(orphans, forKey: .orphans)
+            try container.encode(orphanBytes, forKey: .orphanBytes)
         }
     }
 
@@ -97,12 +103,13 @@ public enum DataDirectoryCheck {
                     ))
             }
         }
-        let (blobProblems, orphans, checked) = checkBlobs(
+        let (blobProblems, orphans, checked, orphanBytes) = checkBlobs(
             root: location.blobRoot, referenced: inventory.map { Set($0.blobs) }, progress: progress)
         problems += blobProblems
         return Report(
             database: kind, schemaVersion: inventory?.schemaVersion, counts: inventory?.counts ?? [:],
-            blobsReferenced: inventory?.blobs.count ?? 0, blobsChecked: checked, problems: problems, orphans: orphans)
+            blobsReferenced: inventory?.blobs.count ?? 0, blobsChecked: checked, problems: problems, orphans: orphans,
+            orphanBytes: orphanBytes)
     }
 
     static func describe(_ error: any Error) -> String {
@@ -197,7 +204,7 @@ public enum DataDirectoryCheck {
     /// (then nothing is called missing or orphaned).
     static func checkBlobs(
         root: URL, referenced: Set<String>?, progress: @Sendable (DataDirectoryProgress) -> Void
-    ) -> ([Problem], [String], Int) {
+    ) -> ([Problem], [String], Int, Int64) {
         var problems: [Problem] = []
         var present = Set<String>()
         var files: [(name: String, url: URL, bytes: Int64)] = []
@@ -233,10 +240,12 @@ public enum DataDirectoryCheck {
             done += file.bytes
             progress(DataDirectoryProgress(phase: "blobs", done: done, total: max(total, 1)))
         }
-        guard let referenced else { return (problems, [], files.count) }
+        guard let referenced else { return (problems, [], files.count, 0) }
         for name in referenced.subtracting(present).sorted() {
             problems.append(Problem(area: "blobs", message: "\(name) is referenced by the database but missing"))
         }
-        return (problems, present.subtracting(referenced).sorted(), files.count)
+        let orphans = present.subtracting(referenced)
+        let orphanBytes = files.filter { orphans.contains($0.name) }.reduce(Int64(0)) { $0 + $1.bytes }
+        return (problems, orphans.sorted(), files.count, orphanBytes)
     }
 }

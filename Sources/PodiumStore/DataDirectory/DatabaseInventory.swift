@@ -9,7 +9,12 @@ import SQLKit
 /// ``FileBlobStore/isValidName(_:)``) is looked for in every text cell of every table, JSON included
 /// (a video's segments, a radio track's files). A table or column added later is covered without
 /// touching this file; a hex digest with an extension in a person's text would at worst be
-/// reported as a missing blob, never lose one.
+/// reported as a missing blob, never lose one. The blob collector's own tables (its marks and
+/// lease, ``Migrations/blobBookkeepingTables``) are counted but not searched: a mark is no use.
+///
+/// This is the one reference list: `podium check` reports orphans by it, `podium backup`
+/// copies what it names, and the blob collector (``BlobCollector``) deletes only what it does
+/// not name.
 public struct DatabaseInventory: Sendable, Codable, Equatable {
     /// Rows per table, `podium_migrations` included.
     public var counts: [String: Int]
@@ -30,7 +35,7 @@ public struct DatabaseInventory: Sendable, Codable, Equatable {
                 try await db.raw("SELECT COUNT(*) AS count FROM \(ident: table)").first(decoding: Count.self)?.count ?? 0
         }
         var names = Set<String>()
-        for column in columns {
+        for column in columns where !Migrations.blobBookkeepingTables.contains(column.table) {
             let cast = dialect == .postgres ? "::text" : ""
             let rows = try await db.raw(
                 """
