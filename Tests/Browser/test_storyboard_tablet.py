@@ -236,11 +236,19 @@ class StoryboardTabletTests(BrowserTest):
         self.wait_saved(ada, "redone")
         strokes = stored_strokes(board["id"])
         self.assertEqual(len(strokes), 2, "only the pen's strokes are stored")
+        # Two fingers resting as the pen comes down, lifted while it draws: the pen draws, no undo.
+        events = [["pointerdown", 41, "touch", 0.85, 0.2, 0.5], ["pointerdown", 42, "touch", 0.9, 0.2, 0.5]]
+        events += line(43, "pen", (0.2, 0.7), (0.6, 0.7), steps=6, pressure=0.5)
+        events[4:4] = [["pointerup", 41, "touch", 0.85, 0.2, 0], ["pointerup", 42, "touch", 0.9, 0.2, 0]]
+        self.pointers(ada, events)
+        wait_for(ada, lambda d: stage_data(d, "strokes") == "3", "the pen's stroke, and no undo")
         # A mouse still draws.
         canvas = ada.find_element(By.ID, "sketch-canvas")
         ActionChains(ada, duration=30).move_to_element_with_offset(canvas, -100, 150).click_and_hold() \
             .move_by_offset(60, 10).move_by_offset(60, 10).release().perform()
-        wait_for(ada, lambda d: stage_data(d, "strokes") == "3", "a mouse draws")
+        wait_for(ada, lambda d: stage_data(d, "strokes") == "4", "a mouse draws")
+        self.wait_saved(ada, "four strokes")
+        self.assertEqual(len(stored_strokes(board["id"])), 4)
 
     def test_storyboard_tablet_3_tools_named_and_brush_preview(self):
         """On a tablet every tool shows its name under its icon (no hover needed); a long press on a

@@ -279,6 +279,7 @@ canvas.addEventListener('pointerdown', (event) => {
   if (!currentShot()) return;
   if (event.pointerType === 'pen') {
     notePen();
+    taps.moved = true; // fingers on the glass as the pen comes down are no tap
     // The pen comes down while fingers move the view: the pen wins, those fingers are done.
     if (state.action && state.action.pointerType === 'touch') {
       cancelAction();
