@@ -185,3 +185,73 @@ class ChannelStreamLinkTests(BrowserTest):
         self.assertEqual(state["status"], "", state)
         self.assertGreater(state["time"], 3 * LIFETIME + 0.5)
         screenshot(laptop, "channel-radio-past-its-link")
+
+    def test_the_renewal_rules(self):
+        """stream-renewal.js's rules on a stand-in player, with a clock of the test's own: when it
+        renews, the requests it rewrites, a 410 answered by a renewal at once, a stopped player
+        reloaded where it was, and onFailed only when renewing fails or fails again at once."""
+        driver = self.driver(800, 600)
+        driver.get(SERVER.base + "/login")
+        result = driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            Promise.all([import('/app/stream-renewal.js'), import('/app/video-stage.js').then((m) => m.loadPlayerLibrary())])
+              .then(async ([r, videojs]) => {
+                let clock = Date.parse('2026-01-01T00:00:00Z');
+                const now = () => clock;
+                const at = (seconds) => new Date(clock + seconds * 1000).toISOString();
+                const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+                const player = () => {
+                  const handlers = {};
+                  const p = { calls: [], time: 42, playing: true, err: null,
+                    on(name, fn) { (handlers[name] = handlers[name] || []).push(fn); },
+                    one(name, fn) { p.calls.push('one:' + name); fn(); },
+                    fire(name) { (handlers[name] || []).forEach((fn) => fn()); },
+                    error(value) { if (value === undefined) return p.err; p.err = value; p.calls.push('error:' + (value && value.code)); },
+                    src(s) { p.calls.push('src:' + s.src); }, play() { p.calls.push('play'); return Promise.resolve(); },
+                    currentTime(t) { if (t === undefined) return p.time; p.calls.push('seek:' + t); },
+                    hasStarted: () => true, paused: () => !p.playing, addClass() {}, removeClass() {}, el: () => ({}) };
+                  return p;
+                };
+                const hook = (uri) => videojs.Hls.xhr.beforeRequest({ uri });
+                let renewals = 0;
+                const fresh = (n) => ({ url: `/stream/T${n}/master.m3u8`, expiresAt: at(3) });
+                const a = player();
+                const keeper = r.keepStreamFresh(a, { url: '/stream/T0/master.m3u8', expiresAt: at(3), now,
+                  renew: async () => fresh(++renewals), onFailed: (e) => a.calls.push('failed') });
+                const before = hook('/stream/T0/seg1.m4s').uri;
+                // A 410 on a request with the newest token: a new one at once, later requests carry it.
+                const options = hook('/stream/T0/seg2.m4s');
+                const xhr = new EventTarget(); xhr.readyState = 2; xhr.status = 410;
+                options.beforeSend(xhr); xhr.dispatchEvent(new Event('readystatechange'));
+                await tick(); await tick();
+                const after410 = hook('/stream/T0/seg2.m4s').uri;
+                // The player stops on an error: a new URL, loaded at the same place, playing on.
+                a.fire('error'); await tick(); await tick();
+                const reloaded = a.calls.slice();
+                // An error again at once: no loop of reloads, the person is told.
+                a.fire('error'); await tick();
+                const failedAgain = a.calls.includes('failed');
+                keeper.stop();
+                const stoppedUri = hook('/stream/T0/seg3.m4s').uri;
+                // Renewal refused (the allowance spent): onFailed with its error.
+                const b = player();
+                let told = null;
+                r.keepStreamFresh(b, { url: '/stream/U0/live.m3u8', expiresAt: at(3), now,
+                  renew: async () => { throw Object.assign(new Error('no'), { code: 'membership_required' }); },
+                  onFailed: (e) => { told = e && e.code; } });
+                b.fire('error'); await tick(); await tick();
+                done({ delays: [r.renewalDelay(3000), r.renewalDelay(6 * 3600 * 1000), r.renewalDelay(100), r.renewalDelay(NaN)],
+                       before, after410, renewals, reloaded, failedAgain, stoppedUri, told,
+                       token: r.streamToken('/stream/abc.def/x.m3u8') });
+              }).catch((error) => done({ error: String(error && error.stack || error) }));
+        """)
+        self.assertNotIn("error", result, result.get("error"))
+        self.assertEqual(result["delays"], [1500, 6 * 3600 * 1000 - 60000, 250, None])
+        self.assertEqual(result["token"], "abc.def")
+        self.assertEqual(result["before"], "/stream/T0/seg1.m4s")
+        self.assertEqual(result["after410"], "/stream/T1/seg2.m4s", "after a 410 the next request carries the new token")
+        self.assertEqual(result["reloaded"], ["error:null", "src:/stream/T2/master.m3u8", "one:loadedmetadata", "seek:42", "play"])
+        self.assertEqual(result["renewals"], 2)
+        self.assertTrue(result["failedAgain"], "a second error at once is told, not reloaded again")
+        self.assertEqual(result["stoppedUri"], "/stream/T0/seg3.m4s", "a stopped keeper rewrites nothing")
+        self.assertEqual(result["told"], "membership_required")
