@@ -20,7 +20,7 @@ extension Endpoint {
             .storyboards, .createStoryboard, .storyboard, .updateStoryboard, .deleteStoryboard,
             .storyboardEditors, .inviteStoryboardEditor, .removeStoryboardEditor,
             .storyboardExports, .createStoryboardExport, .storyboardExport, .storyboardExportFile,
-            .presentStoryboard, .shotVersions, .shotVersion,
+            .presentStoryboard, .shotVersions, .shotVersion, .uploadStoryboardImage,
             .channelMe, .channelNew, .channelNewSeen, .channelShare, .channelShareHead, .signedStream,
             .channelFavourites, .addChannelFavourite, .removeChannelFavourite, .channelContinue, .channelPosition,
             .channelPlaceDirections, .putChannelPlaceImage, .deleteChannelPlaceImage, .channelMap, .putVenueImage,

@@ -17,6 +17,7 @@ extension Endpoint {
     public static let presentStoryboard = Endpoint("POST", "/api/v1/storyboards/{id}/present")
     public static let shotVersions = Endpoint("GET", "/api/v1/storyboards/{id}/shots/{shot}/versions")
     public static let shotVersion = Endpoint("GET", "/api/v1/storyboards/{id}/shots/{shot}/versions/{seq}")
+    public static let uploadStoryboardImage = Endpoint("POST", "/api/v1/storyboards/{id}/images")
     /// The storyboard editing socket (docs/protocol.md, "The storyboard socket").
     public static let storyboardLive = Endpoint("GET", "/api/v1/storyboards/{id}/live")
 }
@@ -84,6 +85,23 @@ public struct StoryboardExport: Codable, Sendable, Equatable {
     public var createdAt: Date
 
     public var isReady: Bool { status == "ready" }
+}
+
+/// A reference image uploaded for a storyboard: place it with an `addLayer` edit whose layer has
+/// `image: LayerImage(blob:width:height:)` (``layerImage``).
+public struct StoryboardImage: Codable, Sendable, Equatable {
+    /// The blob's name, `<sha256>.jpg|png|webp`.
+    public var blob: String
+    /// `/blobs/<blob>`.
+    public var url: String
+    /// `image/jpeg`, `image/png` or `image/webp`.
+    public var type: String
+    public var width: Int
+    public var height: Int
+    public var bytes: Int
+
+    /// What a layer records of it.
+    public var layerImage: LayerImage { LayerImage(blob: blob, width: width, height: height) }
 }
 
 /// One version of a shot in its history (restore it with a `restoreShot` edit).
@@ -199,5 +217,10 @@ extension PodiumClient {
     /// The shot as it was after the edit `seq`.
     public func shotVersion(id: String, shot: String, seq: Int) async throws -> Shot {
         try await call(.shotVersion, ["id": id, "shot": shot, "seq": String(seq)])
+    }
+
+    /// Uploads a reference image (JPEG, PNG or WebP, judged by content) for the project's layers.
+    public func uploadStoryboardImage(id: String, file: URL) async throws -> StoryboardImage {
+        try await uploadJSON(.uploadStoryboardImage, ["id": id], file: file).decode(as: StoryboardImage.self)
     }
 }

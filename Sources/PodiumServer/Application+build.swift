@@ -219,6 +219,8 @@ private func assembleApplication(
         store: store, blobs: blobs, jobs: jobs, hub: storyboards, decks: decks, workDirectory: configuration.temporaryDirectory,
         now: now
     ).addRoutes(to: api)
+    StoryboardImageController(store: store, blobs: blobs, uploadDirectory: configuration.temporaryDirectory)
+        .addRoutes(to: api)
     RoomController(
         store: store, hub: hub, accounts: accounts, sessions: sessions, decks: decks, videos: videos, logger: logger, now: now
     )

@@ -393,10 +393,14 @@ class StoryboardTabletTests(BrowserTest):
         self.sign_in_with_cookie(ada)
         ada.get(f"{SERVER.base}/storyboard.html?id={board['id']}")
         wait_for(ada, lambda d: d.execute_script("return document.body.dataset.ready") == "true", "the project page")
-        for n in range(2, 7):
-            button = wait_for(ada, lambda d: visible(d, "[data-action=add-shot]"), "Add shot")
-            ada.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        def click_add(d):
+            button = d.find_element(By.CSS_SELECTOR, "[data-action=add-shot]")  # drawn anew by every edit
+            d.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
             button.click()
+            return True
+
+        for n in range(2, 7):
+            wait_for(ada, click_add, "a click on Add shot")
             wait_for(ada, lambda d, n=n: len(d.find_elements(By.CSS_SELECTOR, ".sb-shot")) == n, f"{n} shots")
         ada.execute_script("document.querySelector('.sb-shot').scrollIntoView({block: 'start'})")
         tops = ada.execute_script("return [...document.querySelectorAll('.sb-shot')].map((c) => Math.round(c.getBoundingClientRect().top));")
@@ -419,12 +423,13 @@ class StoryboardTabletTests(BrowserTest):
         wait_for(ada, lambda d: stage_data(d, "shot") == ids[4], "shot 5 on the canvas")
         ada.find_element(By.ID, "back").click()
         wait_for(ada, lambda d: "/storyboard.html" in d.current_url and d.execute_script("return document.body.dataset.ready") == "true", "back on the project page")
-        card = wait_for(ada, lambda d: d.find_element(By.CSS_SELECTOR, f".sb-shot[data-shot-id='{ids[4]}']"), "the shot's card")
-        wait_for(ada, lambda d: card.get_attribute("aria-pressed") == "true", "the shot selected")
+        selector = f".sb-shot[data-shot-id='{ids[4]}']"
+        wait_for(ada, lambda d: d.find_element(By.CSS_SELECTOR, selector).get_attribute("aria-pressed") == "true", "the shot selected")
         self.assertFalse(ada.find_element(By.ID, "inspector").is_displayed(), "no details over the board")
+        card = ada.find_element(By.CSS_SELECTOR, selector)
         r = card.rect
         self.assertTrue(0 <= r["y"] and r["y"] + r["height"] <= 1180, f"the shot in view: {r}")
         screenshot(ada, "storyboard-tablet-project-back")
         # A tap on the card shows its details (as before).
-        card.click()
+        wait_for(ada, lambda d: d.find_element(By.CSS_SELECTOR, selector).click() or True, "a tap on the card")
         wait_for(ada, lambda d: visible(d, "#inspector"), "the details on a tap")

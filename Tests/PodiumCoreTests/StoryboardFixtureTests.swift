@@ -161,6 +161,26 @@ struct StoryboardFixtureTests {
                 scene: "s3", title: "Epilogue", index: 1, shots: [Shot(id: "t6", layers: [SketchLayer(id: "t6L1", name: "Ink")])]),
             "ann")
         r.run(.deleteScene(scene: "s3"), "ann")
+        // A reference image under the drawing: placed, moved, dimmed and locked; copied with its
+        // shot; refused with a blob name that is not one or a size out of range.
+        let photo = LayerImage(blob: String(repeating: "ab", count: 32) + ".jpg", width: 1600, height: 900)
+        r.run(
+            .addLayer(shot: "t1", layer: SketchLayer(id: "t1R", name: "Reference", opacity: 0.5, image: photo), index: 0), "ann")
+        r.run(
+            .updateLayer(
+                shot: "t1", layer: "t1R", locked: true, opacity: 0.35,
+                transform: LayerTransform(x: 0.1, y: -0.05, scale: 1.25, rotation: 0.1)), "ann")
+        r.run(.addStrokes(shot: "t1", layer: "t1R", strokes: [pen("k9", 0.2)]), "ben", expect: "layer_locked")
+        r.run(.duplicateShot(shot: "t1", newShot: "t7"), "ben")
+        r.run(
+            .addLayer(
+                shot: "t1", layer: SketchLayer(id: "t1X", name: "Bad", image: LayerImage(blob: "photo.jpg", width: 9, height: 9))),
+            "ann", expect: "invalid_edit")
+        let huge = LayerImage(blob: String(repeating: "0f", count: 32) + ".png", width: 20_000, height: 10)
+        r.run(.addLayer(shot: "t1", layer: SketchLayer(id: "t1X", name: "Huge", image: huge)), "ann", expect: "invalid_edit")
+        try r.run(undo: true, "ann")  // moved, dimmed and locked no more
+        r.run(.deleteLayer(shot: "t1", layer: "t1R"), "ann")
+        try r.run(undo: true, "ann")  // the reference comes back, picture and all
         var fixture = r.fixture
         fixture.random = try randomStream()
         return fixture

@@ -1,10 +1,13 @@
 import Foundation
 import NIOCore
+import PodiumCore
 import Testing
+
+@testable import PodiumServer
 
 /// A storyboard of three shots (1 s, 1.5 s, 0.5 s) exported every way, checked with the real
 /// tools: the sheet and the shots' PDF with Poppler (pages and panels), the PNGs' ZIP with
-/// `unzip`, the animatic with `ffprobe` (its duration is the sum of the shots'); and presented:
+/// `unzip` (names `01-shot-1.png`…), the sheet's scene titles with `pdftotext`, the animatic with `ffprobe` (its duration is the sum of the shots'); and presented:
 /// its shots become a deck of three pages.
 @Suite("Storyboard exports and presenting", .timeLimit(.minutes(2)))
 struct StoryboardExportTests {
@@ -31,7 +34,9 @@ struct StoryboardExportTests {
             ["op": "addStrokes", "shot": first, "layer": layer, "strokes": [StoryboardServerTests.stroke("a")]],
             ["op": "addShot", "scene": scene, "shot": shot("sh2", duration: 1.5, dialogue: "In the vault.")],
             ["op": "addStrokes", "shot": "sh2", "layer": "sh2-ly", "strokes": [StoryboardServerTests.stroke("b", x: 0.4)]],
-            ["op": "addShot", "scene": scene, "shot": shot("sh3", duration: 0.5, dialogue: "")],
+            ["op": "renameScene", "scene": scene, "title": "The bank"],
+            ["op": "addScene", "scene": "sc2", "title": "Getaway"],
+            ["op": "addShot", "scene": "sc2", "shot": shot("sh3", duration: 0.5, dialogue: "")],
             ["op": "addStrokes", "shot": "sh3", "layer": "sh3-ly", "strokes": [StoryboardServerTests.stroke("c", x: 0.6)]],
         ]
         for (n, edit) in edits.enumerated() {
@@ -65,6 +70,15 @@ struct StoryboardExportTests {
         return saved
     }
 
+    @Test func pngNamesArePaddedToTwoDigitsOrAsManyAsTheShotCountHas() {
+        let three = (1...3).map { Shot(id: "s\($0)", number: "\($0)") }
+        #expect(StoryboardExportWorker.pngNames(three) == ["01-shot-1.png", "02-shot-2.png", "03-shot-3.png"])
+        var many = (1...120).map { Shot(id: "s\($0)", number: "\($0)") }
+        many[1].number = "1A"
+        let names = StoryboardExportWorker.pngNames(many)
+        #expect(names[0] == "001-shot-1.png" && names[1] == "002-shot-1A.png" && names[119] == "120-shot-120.png")
+    }
+
     @Test func aStoryboardIsExportedEveryWayAndPresented() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-sb-export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -82,6 +96,10 @@ struct StoryboardExportTests {
             for panel in ["Shot 1 · 1.0 s", "Shot 2 · 1.5 s", "Shot 3 · 0.5 s", "Dialogue: In the vault.", "Action: She turns."] {
                 #expect(text.contains(panel), "the sheet lacks \(panel): \(text)")
             }
+            // Each panel has its scene's title: page 1 the bank's two shots, page 2 the getaway's.
+            let pages = text.split(separator: "\u{0C}").map(String.init)
+            #expect(pages.count >= 2 && pages[0].components(separatedBy: "The bank").count == 3, "\(text)")
+            #expect(pages.count >= 2 && pages[1].contains("Getaway") && !pages[1].contains("The bank"), "\(text)")
             let oneSheet = try await Self.export(
                 client, token: token, project: project, #"{"format":"sheet","layout":6}"#, into: directory)
             #expect(try await InkTests.run("pdfinfo", [oneSheet.path]).contains("Pages:           1"))
@@ -92,7 +110,10 @@ struct StoryboardExportTests {
 
             let zip = try await Self.export(client, token: token, project: project, #"{"format":"png"}"#, into: directory)
             let listing = try await InkTests.run("unzip", ["-l", zip.path])
-            for name in ["1-shot-1.png", "2-shot-2.png", "3-shot-3.png"] { #expect(listing.contains(name), "\(listing)") }
+            // Zero-padded to two digits, as the documents say (docs/protocol.md: 01-shot-1.png).
+            for name in ["01-shot-1.png", "02-shot-2.png", "03-shot-3.png"] {
+                #expect(listing.contains(" \(name)\n"), "\(listing)")
+            }
             #expect(try await InkTests.run("unzip", ["-t", zip.path]).contains("No errors detected"))
 
             let animatic = try await Self.export(

@@ -151,6 +151,10 @@ struct StoryboardServerTests {
             let edited = try #require(try await bob.next(ofType: "edited"))
             #expect(edited["seq"] as? Int == 1 && edited["by"] as? String == "a1")
             #expect((edited["edit"] as? [String: Any])?["op"] as? String == "addStrokes")
+            // The stroke was sent without an author: the broadcast says who drew it, as the store does.
+            let adaID = try #require(edited["author"] as? String)
+            let sentStrokes = (edited["edit"] as? [String: Any])?["strokes"] as? [[String: Any]]
+            #expect(!adaID.isEmpty && sentStrokes?.first?["author"] as? String == adaID, "\(edited)")
             #expect(try await ada.next(ofType: "edited")?["seq"] as? Int == 1)
 
             // Bob's stroke in progress reaches Ada, named by his editor number.

@@ -8,7 +8,8 @@
 //
 // Content: {scenes: [{id, title, shots: [{id, number, duration, dialogue, action, notes,
 // background, layers: [{id, name, visible, locked, opacity, group?, transform: {x, y, scale,
-// rotation}, strokes: [{id, author, tool, color, width, points: [[x, y, pressure]]}]}]}]}]}.
+// rotation}, strokes: [{id, author, tool, color, width, points: [[x, y, pressure]]}], image?: {blob,
+// width, height}}]}]}]} (image: a reference picture under the strokes, a guide the exports leave out).
 // Everything here is pure: applyEdit returns a new object and never changes its input.
 
 export const LIMITS = Object.freeze({
@@ -31,6 +32,7 @@ export const LIMITS = Object.freeze({
   scales: [0.05, 20],
   offsets: [-10, 10],
   rotations: [-100, 100],
+  imageSide: 16384,
 });
 
 export const TOOLS = ['pen', 'marker', 'pencil'];
@@ -133,6 +135,20 @@ function cleanTransform(transform) {
   return { x: transform.x, y: transform.y, scale: transform.scale, rotation: transform.rotation };
 }
 
+const BLOB = /^[0-9a-f]{64}\.(jpg|png|webp)$/;
+
+/** A layer's reference image ({blob, width, height}) as the core keeps it; throws when it breaks a rule. */
+function cleanImage(image) {
+  if (!image || typeof image !== 'object' || typeof image.blob !== 'string' || !BLOB.test(image.blob)) {
+    invalid('A reference image is a blob named by its SHA-256 and .jpg, .png or .webp.');
+  }
+  const side = (value) => Number.isInteger(value) && value >= 1 && value <= LIMITS.imageSide;
+  if (!side(image.width) || !side(image.height)) {
+    invalid(`A reference image's width and height are 1 to ${LIMITS.imageSide} pixels.`);
+  }
+  return { blob: image.blob, width: image.width, height: image.height };
+}
+
 /** A layer as the core keeps it; throws when it or a stroke breaks a rule. */
 export function cleanLayer(layer) {
   if (!layer || typeof layer !== 'object') invalid('A layer must be an object.');
@@ -142,12 +158,15 @@ export function cleanLayer(layer) {
   checkNumber(layer.opacity, LIMITS.opacities, "A layer's opacity");
   if (given(layer.group)) checkId(layer.group, 'A group');
   const transform = cleanTransform(layer.transform);
+  const image = given(layer.image) ? cleanImage(layer.image) : null;
   if (!Array.isArray(layer.strokes)) invalid('A layer needs its strokes.');
   if (layer.strokes.length > LIMITS.strokesPerLayer) tooLarge(`A layer has at most ${LIMITS.strokesPerLayer} strokes.`);
   const strokes = layer.strokes.map(cleanStroke);
   const clean = { id: layer.id, name: layer.name, visible: layer.visible, locked: layer.locked, opacity: layer.opacity };
   if (given(layer.group)) clean.group = layer.group;
-  return { ...clean, transform, strokes };
+  const out = { ...clean, transform, strokes };
+  if (image) out.image = image;
+  return out;
 }
 
 /** A shot as the core keeps it (number '' when left out); throws when anything in it breaks a rule. */

@@ -330,6 +330,12 @@ extension Storyboard {
         return copy
     }
 
+    static func stamped(_ layer: SketchLayer, _ author: String) -> SketchLayer {
+        var copy = layer
+        copy.strokes = copy.strokes.map { stamped($0, author) }
+        return copy
+    }
+
     static func stamped(_ stroke: SketchStroke, _ author: String) -> SketchStroke {
         guard stroke.author.isEmpty else { return stroke }
         var copy = stroke
@@ -349,5 +355,31 @@ extension Storyboard {
         let room = StoryboardLimits.idLength - copy.unicodeScalars.count - 1
         let kept = old.unicodeScalars.count <= room ? old : String(String.UnicodeScalarView(old.unicodeScalars.suffix(room)))
         return copy + "-" + kept
+    }
+}
+
+extension StoryboardEdit {
+    /// The edit with `author` set on every stroke it brings that has none: what the model stores
+    /// when it applies the edit, so the edit that is recorded and broadcast says who drew (it
+    /// applies to the same content).
+    public func stamped(by author: String) -> StoryboardEdit {
+        typealias S = Storyboard
+        switch self {
+        case .addScene(let scene, let title, let index, let shots):
+            return .addScene(scene: scene, title: title, index: index, shots: shots?.map { S.stamped($0, author) })
+        case .addShot(let scene, let index, let shot):
+            return .addShot(scene: scene, index: index, shot: S.stamped(shot, author))
+        case .restoreShot(let shot):
+            return .restoreShot(shot: S.stamped(shot, author))
+        case .addLayer(let shot, let layer, let index):
+            return .addLayer(shot: shot, layer: S.stamped(layer, author), index: index)
+        case .addStrokes(let shot, let layer, let strokes, let indexes):
+            return .addStrokes(shot: shot, layer: layer, strokes: strokes.map { S.stamped($0, author) }, indexes: indexes)
+        case .replaceStrokes(let shot, let layer, let remove, let add, let indexes):
+            return .replaceStrokes(
+                shot: shot, layer: layer, remove: remove, add: add.map { S.stamped($0, author) }, indexes: indexes)
+        default:
+            return self
+        }
     }
 }

@@ -88,10 +88,14 @@ public struct SketchLayer: Codable, Sendable, Equatable {
     public var transform: LayerTransform
     /// Oldest (bottom) first.
     public var strokes: [SketchStroke]
+    /// A reference picture under the layer's strokes (absent: none), moved, scaled and turned by
+    /// the layer's transform and dimmed by its opacity. A guide: the editor shows it, the
+    /// exports and the project page leave it out.
+    public var image: LayerImage?
 
     public init(
         id: String, name: String, visible: Bool = true, locked: Bool = false, opacity: Double = 1, group: String? = nil,
-        transform: LayerTransform = .identity, strokes: [SketchStroke] = []
+        transform: LayerTransform = .identity, strokes: [SketchStroke] = [], image: LayerImage? = nil
     ) {
         self.id = id
         self.name = name
@@ -101,6 +105,23 @@ public struct SketchLayer: Codable, Sendable, Equatable {
         self.group = group
         self.transform = transform
         self.strokes = strokes
+        self.image = image
+    }
+}
+
+/// A reference picture on a layer: an uploaded blob (`POST /api/v1/storyboards/{id}/images`),
+/// fitted whole into the shot and centred before the layer's transform.
+public struct LayerImage: Codable, Sendable, Equatable {
+    /// The blob's name, `<sha256>.jpg|png|webp`, served at `/blobs/<name>`.
+    public var blob: String
+    /// Its size in pixels (for its proportions), 1...``StoryboardLimits/imageSide``.
+    public var width: Int
+    public var height: Int
+
+    public init(blob: String, width: Int, height: Int) {
+        self.blob = blob
+        self.width = width
+        self.height = height
     }
 }
 

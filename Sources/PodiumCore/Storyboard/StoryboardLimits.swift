@@ -30,6 +30,8 @@ public enum StoryboardLimits {
     public static let offsets = -10.0...10.0
     /// Layer rotations, radians (about 16 turns either way).
     public static let rotations = -100.0...100.0
+    /// A reference image's width and height in pixels, at most.
+    public static let imageSide = 16384
 }
 
 extension StoryboardLimits {
@@ -97,6 +99,26 @@ extension LayerTransform {
     }
 }
 
+extension LayerImage {
+    /// Whether `name` is a picture blob's name: 64 lowercase hex digits and `.jpg`, `.png` or `.webp`.
+    public static func isBlobName(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, ["jpg", "png", "webp"].contains(parts[1]) else { return false }
+        let hex = parts[0].unicodeScalars
+        return hex.count == 64 && hex.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+    }
+
+    public func validate() throws(StoryboardError) {
+        guard Self.isBlobName(blob) else {
+            throw .invalid("A reference image is a blob named by its SHA-256 and .jpg, .png or .webp.")
+        }
+        let sides = 1...StoryboardLimits.imageSide
+        guard sides.contains(width), sides.contains(height) else {
+            throw .invalid("A reference image's width and height are 1 to \(StoryboardLimits.imageSide) pixels.")
+        }
+    }
+}
+
 extension SketchLayer {
     /// Throws when the layer or one of its strokes breaks a rule, or two of its strokes share an id.
     public func validate() throws(StoryboardError) {
@@ -105,6 +127,7 @@ extension SketchLayer {
         try StoryboardLimits.check(opacity, in: StoryboardLimits.opacities, "A layer's opacity")
         if let group { try StoryboardLimits.checkID(group, "A group") }
         try transform.validate()
+        try image?.validate()
         guard strokes.count <= StoryboardLimits.strokesPerLayer else {
             throw .tooLarge("A layer has at most \(StoryboardLimits.strokesPerLayer) strokes.")
         }

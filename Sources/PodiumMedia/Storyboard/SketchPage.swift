@@ -50,16 +50,19 @@ public struct SketchShape: Sendable {
     }
 }
 
-/// A shot on a sheet: its drawing and the text under it.
+/// A shot on a sheet: its scene's title over it, its drawing and the text under it.
 public struct SheetPanel: Sendable {
     public var drawing: SketchDrawing
+    /// The title of the shot's scene, written over the panel ("" for none).
+    public var scene: String
     /// "Shot 2A · 3.0 s".
     public var heading: String
     /// Labelled lines ("Dialogue", "Action", "Notes"), empty ones left out.
     public var fields: [(label: String, text: String)]
 
-    public init(drawing: SketchDrawing, heading: String, fields: [(label: String, text: String)]) {
+    public init(drawing: SketchDrawing, scene: String = "", heading: String, fields: [(label: String, text: String)]) {
         self.drawing = drawing
+        self.scene = scene
         self.heading = heading
         self.fields = fields
     }

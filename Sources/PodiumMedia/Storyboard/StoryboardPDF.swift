@@ -5,8 +5,8 @@ import Foundation
 ///
 /// - ``shots(_:)``: one page per shot, the page the shot's size: what a storyboard is presented
 ///   as (a deck, shots as pages), rasterised for PNGs and the animatic.
-/// - ``sheet(title:panels:perPage:)``: A4 landscape pages of 1, 2, 4 or 6 panels with the shot's
-///   number, duration, dialogue, action and notes under each.
+/// - ``sheet(title:panels:perPage:)``: A4 landscape pages of 1, 2, 4 or 6 panels, each with its
+///   scene's title over it and the shot's number, duration, dialogue, action and notes under it.
 public enum StoryboardPDF {
     public static let layouts = [1, 2, 4, 6]
 
@@ -54,13 +54,20 @@ public enum StoryboardPDF {
                     x: margin + column * (cellWidth + gap),
                     top: height - margin - header - row * (cellHeight + gap)
                 )
-                // The text takes what the picture leaves, at least a third of the cell.
+                // The text takes what the picture leaves, at least a third of the cell; the
+                // scene's title a line over the picture.
                 let textSize = perPage == 1 ? 10.0 : (perPage == 6 ? 7.0 : 8.0)
+                let sceneLine = panel.scene.isEmpty ? 0 : textSize * 1.6
+                if !panel.scene.isEmpty {
+                    content.text(
+                        panel.scene, at: (cell.x, cell.top - textSize * 1.1), size: textSize * 1.1, gray: 0.35,
+                        width: cellWidth)
+                }
                 let aspect = panel.drawing.width / panel.drawing.height
-                let pictureHeight = min(cellWidth / aspect, cellHeight * 0.66)
+                let pictureHeight = min(cellWidth / aspect, (cellHeight - sceneLine) * 0.66)
                 let pictureWidth = pictureHeight * aspect
                 let picture = (
-                    x: cell.x + (cellWidth - pictureWidth) / 2, y: cell.top - pictureHeight, width: pictureWidth,
+                    x: cell.x + (cellWidth - pictureWidth) / 2, y: cell.top - sceneLine - pictureHeight, width: pictureWidth,
                     height: pictureHeight
                 )
                 content.draw(panel.drawing, in: picture)

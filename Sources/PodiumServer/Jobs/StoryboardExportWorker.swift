@@ -110,11 +110,18 @@ struct StoryboardExportWorker: JobWorker {
         guard images.count == shots.count else {
             throw JobFailure(code: "internal", message: "Drew \(images.count) of \(shots.count) shots.")
         }
-        let width = String(shots.count).count
-        return Swift.zip(images, shots).enumerated().map { index, pair in
+        let names = Self.pngNames(shots)
+        return Swift.zip(names, images).map { ($0, $1) }
+    }
+
+    /// "01-shot-1.png", "02-shot-2A.png"…: the position zero-padded to two digits, or to as many
+    /// as the shot count has (so the names sort in story order), then the shot's own number.
+    static func pngNames(_ shots: [Shot]) -> [String] {
+        let width = max(2, String(shots.count).count)
+        return shots.enumerated().map { index, shot in
             let position = String(repeating: "0", count: width - String(index + 1).count) + String(index + 1)
-            let number = pair.1.number.filter { $0.isLetter || $0.isNumber }
-            return ("\(position)-shot-\(number.isEmpty ? "x" : number).png", pair.0)
+            let number = shot.number.filter { $0.isLetter || $0.isNumber }
+            return "\(position)-shot-\(number.isEmpty ? "x" : number).png"
         }
     }
 

@@ -141,9 +141,11 @@ actor StoryboardDesk {
         do throws(StoryboardError) {
             switch request {
             case .edit(let requested):
-                let inverse = try next.apply(requested, by: user.id)
+                // Recorded and broadcast as stored: each new stroke with its author.
+                let stamped = requested.stamped(by: user.id)
+                let inverse = try next.apply(stamped, by: user.id)
                 nextHistory.record(inverse: inverse, author: user.id)
-                edit = requested
+                edit = stamped
             case .undo:
                 guard let undone = try nextHistory.undo(author: user.id, in: &next) else { throw StoryboardError.nothingToUndo }
                 edit = undone

@@ -61,9 +61,9 @@ enum StoryboardRendering {
 
     static func sheetPDF(_ storyboard: Storyboard, title: String, aspectRatio: String, perPage: Int) -> Data {
         let size = size(aspectRatio: aspectRatio, width: 480)
-        let panels = shots(of: storyboard).map { shot in
+        let panels = storyboard.scenes.flatMap { scene in scene.shots.map { (scene, $0) } }.map { scene, shot in
             SheetPanel(
-                drawing: drawing(shot, width: size.width, height: size.height),
+                drawing: drawing(shot, width: size.width, height: size.height), scene: scene.title,
                 heading: "Shot \(shot.number) · \(seconds(shot.duration))",
                 fields: [("Dialogue", shot.dialogue), ("Action", shot.action), ("Notes", shot.notes)].filter { !$0.1.isEmpty })
         }
