@@ -212,7 +212,14 @@ private func assembleApplication(
         store: store, blobs: blobs, hub: hub, accounts: accounts, joinBase: joinURLs,
         workDirectory: configuration.temporaryDirectory, now: now)
     sessions.addRoutes(to: api)
-    MetricsController(hub: hub).addRoutes(to: router)
+    // Metrics on their own address (loopback by default), not on this listener: see MetricsServer.
+    var metricsServices: [any Service] = []
+    if let address = configuration.metricsAddress {
+        metricsServices.append(
+            MetricsServer(
+                address: address, token: configuration.metricsToken, required: configuration.metricsAddressRequired,
+                hub: hub, logger: logger, onListening: configuration.onMetricsListening))
+    }
     let storyboards = StoryboardHub(store: store, now: now, logger: logger)
     StoryboardController(store: store, hub: storyboards, now: now).addRoutes(to: api)
     StoryboardExportController(
@@ -243,7 +250,8 @@ private func assembleApplication(
     ChannelQuizController(store: store, channel: configuration.channel, now: now).addRoutes(to: channelAPI)
     try await radioStations.load()
     let radioListening = RadioListening(
-        store: store, allowance: configuration.channel.radioDailyAllowance, timeZone: configuration.channel.timeZone,
+        store: store, allowance: configuration.channel.radioDailyAllowance,
+        listenersPerAddress: configuration.channel.radioListenersPerAddress, timeZone: configuration.channel.timeZone,
         logger: logger, now: now)
     ChannelRadioController(
         store: store, stations: radioStations, listening: radioListening, tokens: streamTokens, jobs: jobs, blobs: blobs,
@@ -321,6 +329,7 @@ private func assembleApplication(
             logger: logger, now: now)
     }
 
+    let nodeServices: [any Service] = [hub, jobs, radioListening] + metricsServices
     let app = Application(
         router: router,
         server: PodiumServerChannel.builder(
@@ -330,7 +339,7 @@ private func assembleApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
         // Services start in order and stop in reverse: the database closes last, the bus's
         // listening connection (a PostgresSessionBus) after the hub.
-        services: services + [bus as? any Service].compactMap { $0 } + [hub, jobs, radioListening]
+        services: services + [bus as? any Service].compactMap { $0 } + nodeServices
             + blobCollection
             + [tiles.map { CloseOnShutdown(name: "basemap", close: $0.close) as any Service }].compactMap { $0 },
         onServerRunning: onServerRunning,

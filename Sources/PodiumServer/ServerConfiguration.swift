@@ -112,6 +112,17 @@ public struct ServerConfiguration: Sendable {
     /// Addresses of reverse proxies whose `X-Forwarded-For` is believed (the last address in it
     /// is the client's). Loopback by default: a proxy on the same machine.
     public var trustedProxies: Set<String> = ["127.0.0.1", "::1"]
+    /// Where Prometheus metrics (`GET /metrics`) are served, apart from the main listener (which
+    /// answers it 404); nil serves them nowhere. `podium serve` uses ``MetricsAddress/standard``
+    /// (loopback) unless told otherwise; tests turn it on where they read it.
+    public var metricsAddress: MetricsAddress?
+    /// Whether a metrics address that cannot be listened on stops the server (one the operator
+    /// chose), or is logged and left out (the default one).
+    public var metricsAddressRequired = false
+    /// When set, the scraper must send it (`Authorization: Bearer <token>`).
+    public var metricsToken: String?
+    /// Told the metrics listener's port once it listens (tests listen on port 0).
+    var onMetricsListening: (@Sendable (Int) async -> Void)?
     /// Durable frames a connection may have queued before it is cut off (it reconnects and
     /// catches up by `lastSeq`).
     public var outboxLimit = 1024

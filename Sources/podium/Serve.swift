@@ -110,6 +110,18 @@ struct Serve: AsyncParsableCommand {
     )
     var streamLinkMinutes: Double?
 
+    @Option(
+        help:
+            "Daily radio allowances the non-members of one client address (an IPv6 /64) share, so a dropped cookie gives no fresh one (env PODIUM_RADIO_LISTENERS_PER_ADDRESS; 40; 0 counts people only)."
+    )
+    var radioListenersPerAddress: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Where Prometheus reads GET /metrics, HOST:PORT or [IPv6]:PORT; off for nowhere (env PODIUM_METRICS_ADDRESS; 127.0.0.1:9464). Never the main port. With PODIUM_METRICS_TOKEN set, scrapers must send it as a bearer token.",
+            valueName: "address"))
+    var metricsAddress: String?
+
     @Flag(help: "Do not advertise the server on the local network with DNS-SD (env PODIUM_NO_DISCOVERY=1).")
     var noDiscovery = false
 
@@ -208,6 +220,7 @@ struct Serve: AsyncParsableCommand {
             configuration.socketMessageRate = rate
         }
         try Self.readChannel(self, environment, into: &configuration.channel)
+        try Self.readMetrics(self, environment, into: &configuration)
         try Self.readPasscodeLimits(environment, into: &configuration)
         try Self.readBlobCollection(environment, into: &configuration)
         guard FileManager.default.fileExists(atPath: configuration.webRoot.appendingPathComponent("index.html").path) else {
@@ -357,6 +370,46 @@ struct Serve: AsyncParsableCommand {
             guard minutes > 0, minutes.isFinite else { throw ValidationError("--stream-link-minutes must be a positive number") }
             channel.streamTokenLifetime = minutes * 60
         }
+        let perAddressText = environment["PODIUM_RADIO_LISTENERS_PER_ADDRESS"]
+        if let listeners = try options.radioListenersPerAddress
+            ?? perAddressText.map({ text in
+                guard let value = Int(text) else {
+                    throw ValidationError("PODIUM_RADIO_LISTENERS_PER_ADDRESS must be a whole number")
+                }
+                return value
+            })
+        {
+            guard listeners >= 0 else { throw ValidationError("--radio-listeners-per-address must be 0 or more") }
+            channel.radioListenersPerAddress = listeners
+        }
+    }
+
+    /// Where metrics are served (see docs/operations.md, "Metrics"): the standard loopback
+    /// address unless told, `off` (or empty) for nowhere. An address the operator chose must be
+    /// listened on; the standard one is left out with an error logged when another server has it.
+    static func readMetrics(_ options: Serve, _ environment: [String: String], into configuration: inout ServerConfiguration)
+        throws
+    {
+        if let text = options.metricsAddress ?? environment["PODIUM_METRICS_ADDRESS"] {
+            if ["", "off", "none", "no", "false"].contains(text.trimmingCharacters(in: .whitespaces).lowercased()) {
+                configuration.metricsAddress = nil
+            } else {
+                guard let address = MetricsAddress(text) else {
+                    throw ValidationError("--metrics-address must be HOST:PORT, [IPv6]:PORT or off, not \(text)")
+                }
+                configuration.metricsAddress = address
+                configuration.metricsAddressRequired = true
+            }
+        } else {
+            configuration.metricsAddress = .standard
+        }
+        if let address = configuration.metricsAddress, address.port == configuration.port,
+            address.port != 0
+        {
+            throw ValidationError(
+                "--metrics-address \(address) is the main port: metrics are served apart from the audience")
+        }
+        configuration.metricsToken = environment["PODIUM_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     static func parseRate(_ text: String) throws -> Double {

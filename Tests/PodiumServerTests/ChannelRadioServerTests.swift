@@ -23,9 +23,12 @@ struct ChannelRadioServerTests {
     static let listener: HTTPFields = [.cookie: "podium_viewer=v_aaaaaaaaaaaaaaaaaaaaaaaa"]
     static let other: HTTPFields = [.cookie: "podium_viewer=v_bbbbbbbbbbbbbbbbbbbbbbbb"]
 
-    static func server(_ kind: StoreKind = .sqlite, directory: URL? = nil, allowance: TimeInterval = 900) -> TestServer {
+    static func server(
+        _ kind: StoreKind = .sqlite, directory: URL? = nil, allowance: TimeInterval = 900, listenersPerAddress: Int = 40
+    ) -> TestServer {
         TestServer(dataDirectory: directory, store: kind) {
             $0.channel.radioDailyAllowance = allowance
+            $0.channel.radioListenersPerAddress = listenersPerAddress
             $0.channel.timeZone = TimeZone(identifier: "Europe/Prague")!
         }
     }
@@ -224,6 +227,114 @@ struct ChannelRadioServerTests {
             clock.advance(midnight.timeIntervalSince(clock.now()) + 1)
             let fresh = try await Self.streamURL(client, id).object()
             #expect(fresh["remainingToday"] as? Double == 14)
+        }
+    }
+
+    /// A request from `address`, as the (trusted, loopback) proxy in front of the server says.
+    static func from(_ address: String, cookie: String? = nil) -> HTTPFields {
+        var fields: HTTPFields = [HTTPField.Name("X-Forwarded-For")!: address]
+        if let cookie { fields[.cookie] = "podium_viewer=\(cookie)" }
+        return fields
+    }
+
+    /// 12 s a day each, two allowances an address: a guest who drops the cookie at every request
+    /// gets the address's 24 s and no more, on SQLite and PostgreSQL and after a restart; another
+    /// address, a lecture hall of two on a third, and a member are not held back by it.
+    @Test(arguments: TestStores.kinds) func aGuestWhoDropsTheCookieListensNoLongerThanTheirAddresssPool(_ kind: StoreKind)
+        async throws
+    {
+        let work = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-radio-\(UUID().uuidString)")
+        let server = Self.server(kind, directory: directory, allowance: 12, listenersPerAddress: 2)
+        defer { server.removeData() }
+        let clock = TestClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let home = "198.51.100.7"
+        let station = Mutex<(id: String, sequence: Int)?>(nil)
+        try await server.run(now: clock.now) { client in
+            let token = try await client.login()
+            let (id, _) = try await Self.station(client, token: token, work: work)
+            clock.advance(60)
+            let first = try await Self.streamURL(client, id, headers: Self.from(home))
+            #expect(first.headers[.setCookie] != nil)  // a new person
+            let window = try await Self.playlist(client, try #require(first.object()["url"] as? String), headers: [:])
+            let durations = Self.durations(window.text)
+            let sixes = window.sequences.filter { durations[$0]! > 5.9 }
+            #expect(sixes.count >= 3, "\(window.text)")
+            station.withLock { $0 = (id, sixes[0]) }
+
+            // Four guests without a cookie, each a new person with a full 12 s, from one address:
+            // 6 s each until the pool's 24 s are spent.
+            var urls: [String] = []
+            for (guest, left) in [12.0, 12, 12, 6].enumerated() {
+                let stream = try await Self.streamURL(client, id, headers: Self.from(home))
+                #expect(stream.status == .ok, "guest \(guest)")
+                // Segments are about 6 s (6.0something): about, not exactly.
+                let remaining = try stream.object()["remainingToday"] as? Double
+                #expect(remaining.map { abs($0 - left) < 0.3 } == true, "guest \(guest): \(String(describing: remaining))")
+                let url = try #require(stream.object()["url"] as? String)
+                urls.append(url)
+                let heard = try await client.request(.get, Self.base(url) + "\(sixes[0]).ts", headers: Self.from(home))
+                #expect(heard.status == .ok, "guest \(guest)")
+            }
+            // The fifth gets the membership message; so do the others' new segments and playlists.
+            let fifth = try await Self.streamURL(client, id, headers: Self.from(home))
+            #expect(fifth.status == .forbidden)
+            #expect(fifth.errorCode == "membership_required")
+            #expect((try fifth.object()["error"] as? [String: Any])?["limit"] as? String == "radio_daily")
+            let more = try await client.request(.get, Self.base(urls[0]) + "\(sixes[1]).ts", headers: Self.from(home))
+            #expect(more.status == .forbidden)
+            #expect(more.errorCode == "membership_required")
+            #expect(try await Self.playlist(client, urls[1], headers: Self.from(home)).status == .forbidden)
+            // What a guest had is still theirs.
+            let again = try await client.request(.get, Self.base(urls[0]) + "\(sixes[0]).ts", headers: Self.from(home))
+            #expect(again.status == .ok)
+
+            // Another address is not affected.
+            let elsewhere = try await Self.streamURL(client, id, headers: Self.from("203.0.113.50"))
+            #expect(try elsewhere.object()["remainingToday"] as? Double == 12)
+            let elsewhereURL = try #require(elsewhere.object()["url"] as? String)
+            let heard = try await client.request(
+                .get, Self.base(elsewhereURL) + "\(sixes[0]).ts", headers: Self.from("203.0.113.50"))
+            #expect(heard.status == .ok)
+
+            // A member at the spent address is never counted.
+            let member = try await client.request(
+                .get, "/api/v1/channel/radios/\(id)/stream", token: token, headers: Self.from(home))
+            #expect(member.status == .ok)
+            #expect(try member.object()["remainingToday"] is NSNull)
+            let memberURL = try #require(member.object()["url"] as? String)
+            for sequence in window.sequences {
+                let segment = try await client.request(
+                    .get, Self.base(memberURL) + "\(sequence).ts", token: token, headers: Self.from(home))
+                #expect(segment.status == .ok)
+            }
+
+            // A lecture hall of two behind one address: each listens their whole allowance.
+            let hall = "192.0.2.80"
+            for student in ["v_cccccccccccccccccccccccc", "v_dddddddddddddddddddddddd"] {
+                let stream = try await Self.streamURL(client, id, headers: Self.from(hall, cookie: student))
+                let remaining = try stream.object()["remainingToday"] as? Double
+                #expect(remaining.map { abs($0 - 12) < 0.3 } == true, "\(student): \(String(describing: remaining))")
+                let url = try #require(stream.object()["url"] as? String)
+                for sequence in sixes[0...1] {
+                    let segment = try await client.request(
+                        .get, Self.base(url) + "\(sequence).ts", headers: Self.from(hall, cookie: student))
+                    #expect(segment.status == .ok, "\(student) \(sequence)")
+                }
+            }
+            // A third finds the hall's pool spent.
+            let third = try await Self.streamURL(client, id, headers: Self.from(hall, cookie: "v_eeeeeeeeeeeeeeeeeeeeeeee"))
+            #expect(third.errorCode == "membership_required")
+        }
+        // The pool was stored (written at the graceful stop): after a restart it is still spent.
+        try await Self.server(kind, directory: directory, allowance: 12, listenersPerAddress: 2).run(now: clock.now) { client in
+            let (id, _) = try #require(station.withLock { $0 })
+            let stream = try await Self.streamURL(client, id, headers: Self.from(home))
+            #expect(stream.status == .forbidden)
+            #expect(stream.errorCode == "membership_required")
+            let elsewhere = try await Self.streamURL(client, id, headers: Self.from("2001:db8:5:6::1"))
+            #expect(elsewhere.status == .ok)
         }
     }
 

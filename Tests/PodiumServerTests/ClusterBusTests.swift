@@ -371,12 +371,26 @@ struct ClusterBusTests {
     }
 
     @Test func metricsAreServedInThePrometheusFormat() async throws {
-        try await TestServer.withLiveSession { client, token, code in
+        let (ports, listening) = AsyncStream.makeStream(of: Int.self)
+        let server = TestServer {
+            $0.metricsAddress = MetricsAddress(host: "127.0.0.1", port: 0)
+            $0.onMetricsListening = { listening.yield($0) }
+        }
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let deckId = try await client.readyDeck(token: token)
+            let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
             let presenter = try await client.socket(code: code)
             _ = try await presenter.hello(["role": "presenter", "token": token])
             try await presenter.send(#"{"type":"goto","id":"g1","page":2}"#)
             _ = try await presenter.next(ofType: "ack")
-            let response = try await client.request(.get, "/metrics")
+            // Not on the address the audience reaches.
+            #expect(try await client.request(.get, "/metrics").status == .notFound)
+            var iterator = ports.makeAsyncIterator()
+            let metrics = TestHTTPClient(port: try #require(await iterator.next()))
+            defer { Task { await metrics.close() } }
+            let response = try await metrics.execute(.get, "/metrics")
             #expect(response.status == .ok)
             #expect(response.headers[.contentType]?.hasPrefix("text/plain") == true)
             let text = String(buffer: response.body)
@@ -388,6 +402,8 @@ struct ClusterBusTests {
             }
             let connections = text.split(separator: "\n").first { $0.hasPrefix("podium_connections ") }
             #expect(connections.flatMap { Double($0.split(separator: " ").last ?? "") }.map { $0 >= 1 } == true)
+            // Nothing else there.
+            #expect(try await metrics.execute(.get, "/api/v1/me").status == .notFound)
         }
     }
 }

@@ -12,6 +12,10 @@ public struct ChannelConfiguration: Sendable {
     public var timeZone = TimeZone.current
     /// How long a non-member may listen to the radio a day.
     public var radioDailyAllowance: TimeInterval = 15 * 60
+    /// How many daily allowances the non-members of one client address (an IPv6 /64) share: a
+    /// guest who drops the cookie is a new person but the same address. Enough for a lecture hall
+    /// behind one NAT address; 0 counts people only.
+    public var radioListenersPerAddress = 40
     /// How long a stream URL works once given out: long enough to watch a film, short enough
     /// that a leaked link stops.
     public var streamTokenLifetime: TimeInterval = 6 * 3600

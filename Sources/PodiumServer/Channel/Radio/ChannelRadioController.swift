@@ -70,7 +70,7 @@ struct ChannelRadioController {
         let station = try visibleStation(context)
         var remaining: Double?
         if !viewer.isMember {
-            let left = try await listening.remaining(viewer.key)
+            let left = try await listening.remaining(viewer.key, pool: RadioListening.pool(context))
             guard left > 0 else { throw ChannelLimitError(.radioDaily, configuration: configuration) }
             remaining = left
         }
@@ -86,7 +86,8 @@ struct ChannelRadioController {
         let viewer = try context.requireChannelViewer()
         let station = try visibleStation(context)
         let feed = RadioEvents(
-            stationId: station.record.id, viewer: viewer, stations: stations, listening: listening, now: now, sleep: sleep)
+            stationId: station.record.id, viewer: viewer, pool: RadioListening.pool(context), stations: stations,
+            listening: listening, now: now, sleep: sleep)
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"

@@ -11,6 +11,8 @@ import PodiumCore
 struct RadioEvents: Sendable {
     let stationId: String
     let viewer: ChannelViewer
+    /// The listener's address pool (``RadioListening/pool(_:)``).
+    let pool: String
     let stations: RadioStations
     let listening: RadioListening
     let now: @Sendable () -> Date
@@ -90,7 +92,7 @@ struct RadioEvents: Sendable {
             }
             let generation = stations.generation(stationId)
             let date = now()
-            let remainingToday = viewer.isMember ? nil : try await listening.remaining(viewer.key)
+            let remainingToday = viewer.isMember ? nil : try await listening.remaining(viewer.key, pool: pool)
             if let event = event(at: date, remainingToday: remainingToday) {
                 let key = (event.trackId, event.startedAt, event.title, event.artist, event.website)
                 if sent.map({ $0 != key }) ?? true {

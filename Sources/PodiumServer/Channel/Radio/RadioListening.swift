@@ -6,8 +6,9 @@ import ServiceLifecycle
 import Synchronization
 
 /// The daily radio allowance of non-members, counted from the segments served (see
-/// ``ListeningLedger``). A person's stored total is read once a day; what they listen to is
-/// written in batches every `flushInterval` (and at shutdown), not once per segment.
+/// ``ListeningLedger``), per person and per client address. A person's (and an address's) stored
+/// total is read once a day; what they listen to is written in batches every `flushInterval`
+/// (and at shutdown), not once per segment, in `channel_radio_usage` (addresses under `addr:`).
 final class RadioListening: Service, Sendable {
     private let store: any ChannelRadioStore
     private let ledger: Mutex<ListeningLedger>
@@ -17,29 +18,39 @@ final class RadioListening: Service, Sendable {
     let allowance: TimeInterval
 
     init(
-        store: any ChannelRadioStore, allowance: TimeInterval, timeZone: TimeZone, flushInterval: Duration = .seconds(5),
-        logger: Logger, now: @escaping @Sendable () -> Date
+        store: any ChannelRadioStore, allowance: TimeInterval, listenersPerAddress: Int = 0, timeZone: TimeZone,
+        flushInterval: Duration = .seconds(5), logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.store = store
         self.allowance = allowance
-        ledger = Mutex(ListeningLedger(allowance: allowance, timeZone: timeZone))
+        ledger = Mutex(ListeningLedger(allowance: allowance, timeZone: timeZone, listenersPerAddress: listenersPerAddress))
         self.flushInterval = flushInterval
         self.logger = logger
         self.now = now
     }
 
-    /// Seconds left today for a non-member.
-    func remaining(_ viewerKey: String) async throws -> Double {
+    /// The pool a non-member at this client address draws on too (see ``ListeningLedger``): the
+    /// address the request came from, or the one a trusted proxy forwarded (the rule of
+    /// ``AppRequestContext/clientKey``).
+    static func pool(_ context: AppRequestContext) -> String { ListeningLedger.addressPool(of: context.clientKey) }
+
+    /// Seconds left today for a non-member: their own, or their address's pool's if less.
+    func remaining(_ viewerKey: String, pool: String) async throws -> Double {
         let date = now()
         try await loadIfNeeded(viewerKey, at: date)
-        return ledger.withLock { $0.remaining(viewerKey, at: date) }
+        try await loadIfNeeded(pool, at: date)
+        return ledger.withLock { $0.remaining(viewerKey, pool: pool, at: date) }
     }
 
-    /// Whether a non-member may have this segment, counting it (see ``ListeningLedger/serve``).
-    func serve(_ viewerKey: String, station: String, sequence: Int, duration: Double) async throws -> Bool {
+    /// Whether a non-member may have this segment, counting it to them and to their address's
+    /// pool (see ``ListeningLedger/serve``).
+    func serve(_ viewerKey: String, pool: String, station: String, sequence: Int, duration: Double) async throws -> Bool {
         let date = now()
         try await loadIfNeeded(viewerKey, at: date)
-        return ledger.withLock { $0.serve(viewerKey, station: station, sequence: sequence, duration: duration, at: date) }
+        try await loadIfNeeded(pool, at: date)
+        return ledger.withLock {
+            $0.serve(viewerKey, pool: pool, station: station, sequence: sequence, duration: duration, at: date)
+        }
     }
 
     /// When the allowance comes back.

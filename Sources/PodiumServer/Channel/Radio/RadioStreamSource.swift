@@ -8,8 +8,8 @@ import PodiumStore
 /// A station's live HLS under `/stream/<token>/`: `live.m3u8`, the window of the moment, and
 /// `<sequence>.ts`, a segment named by its media sequence. Both come from the in-memory schedule
 /// and the clock: no database read (but a non-member's first request of the day, which reads
-/// their listening so far). Non-members are counted per segment and refused, with the membership
-/// message, once their daily allowance is spent.
+/// their listening so far). Non-members are counted per segment, and their client address's pool
+/// with them, and refused, with the membership message, once either is spent.
 struct RadioStreamSource: StreamSource {
     static let kind = "radio"
 
@@ -25,8 +25,10 @@ struct RadioStreamSource: StreamSource {
         else { throw APIError.notFound("radio") }
         // The person the link was given to is counted, whoever presents it; a member presenting it is not.
         let counted = viewer.isMember ? nil : claims.viewerKey
+        // And the address it comes from: a guest who drops the cookie for a new link draws on it.
+        let pool = RadioListening.pool(context)
         if file == "live.m3u8" {
-            if let counted, try await listening.remaining(counted) <= 0 {
+            if let counted, try await listening.remaining(counted, pool: pool) <= 0 {
                 throw ChannelLimitError(.radioDaily, configuration: configuration)
             }
             return playlist(station.schedule)
@@ -37,7 +39,7 @@ struct RadioStreamSource: StreamSource {
         else { throw APIError.notFound("segment") }
         if let counted,
             try await !listening.serve(
-                counted, station: station.record.id, sequence: sequence, duration: placed.segment.duration)
+                counted, pool: pool, station: station.record.id, sequence: sequence, duration: placed.segment.duration)
         {
             throw ChannelLimitError(.radioDaily, configuration: configuration)
         }
