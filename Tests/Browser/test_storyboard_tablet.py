@@ -291,6 +291,12 @@ class StoryboardTabletTests(BrowserTest):
         self.assertAlmostEqual(opacity, 0.4, delta=0.01)
         self.assertIn("Marker", preview.text)
         screenshot(ada, "storyboard-tablet-brush-preview")
+        # The zoom level is the button that puts the view back (no second full-screen-like icon).
+        ada.find_element(By.CSS_SELECTOR, "#view-tools [data-action=zoom-in]").click()
+        wait_for(ada, lambda d: d.find_element(By.ID, "zoom-level").text == "125%", "zoomed in")
+        ada.find_element(By.ID, "zoom-level").click()
+        wait_for(ada, lambda d: d.find_element(By.ID, "zoom-level").text == "100%", "the view reset by its level")
+        self.assertIn("100%", ada.find_element(By.ID, "zoom-level").get_attribute("aria-label"))
         wait_for(ada, lambda d: not d.find_element(By.ID, "brush-preview").is_displayed(), "the preview goes")
 
     def test_storyboard_tablet_4_straight_line_keeps_its_pressure(self):

@@ -78,9 +78,13 @@ export function buildTools() {
   const vt = $('view-tools');
   vt.append(
     iconButton('minus', t('storyboard.zoom-out'), { cls: 'btn', showLabel: false, attrs: { 'data-action': 'zoom-out' }, on: { click: () => renderer.setView({ zoom: renderer.view.zoom / 1.25 }) } }),
-    el('span', { class: 'sk-zoom', attrs: { id: 'zoom-level' }, text: formatNumber(1, { style: 'percent' }) }),
+    // The zoom level is the reset button (its own corner icon looked like full screen's).
+    el('button', {
+      class: 'btn sk-zoom', text: formatNumber(1, { style: 'percent' }),
+      attrs: { type: 'button', id: 'zoom-level', 'data-action': 'reset-view', title: t('storyboard.reset-view'), 'aria-label': t('storyboard.reset-view-at', { zoom: formatNumber(1, { style: 'percent' }) }) },
+      on: { click: () => renderer.resetView() },
+    }),
     iconButton('plus', t('storyboard.zoom-in'), { cls: 'btn', showLabel: false, attrs: { 'data-action': 'zoom-in' }, on: { click: () => renderer.setView({ zoom: renderer.view.zoom * 1.25 }) } }),
-    iconButton('zoom-reset', t('storyboard.reset-view'), { cls: 'btn', showLabel: false, attrs: { 'data-action': 'reset-view' }, on: { click: () => renderer.resetView() } }),
   );
   for (const holder of [rail, vt]) longPressNames(holder);
   renderTools();

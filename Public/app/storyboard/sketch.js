@@ -160,7 +160,11 @@ function composeFrame() {
 renderer.onFrame = () => {
   const v = renderer.view;
   stage.dataset.view = [Math.round(v.panX), Math.round(v.panY), v.zoom.toFixed(2), v.rotation.toFixed(3)].join(',');
-  $('zoom-level').textContent = formatNumber(v.zoom, { style: 'percent' });
+  const zoom = formatNumber(v.zoom, { style: 'percent' });
+  if ($('zoom-level').textContent !== zoom) {
+    $('zoom-level').textContent = zoom;
+    $('zoom-level').setAttribute('aria-label', t('storyboard.reset-view-at', { zoom }));
+  }
   const a = renderer.toStage(0, 0);
   const b = renderer.toStage(1, 1);
   stage.dataset.shotRect = [a[0], a[1], b[0] - a[0], b[1] - a[1]].map((n) => n.toFixed(1)).join(',');
