@@ -321,6 +321,21 @@ struct BlobCollectionTests {
         }
     }
 
+    /// `buildApplication` runs the schedule as one of the server's services, as configured.
+    @Test(arguments: TestStores.kinds) func theServerCollectsOnItsSchedule(_ kind: StoreKind) async throws {
+        let server = TestServer(store: kind) {
+            $0.blobCollectionInterval = Self.grace
+            $0.blobCollectionCheck = .milliseconds(50)
+            $0.blobCollectionGrace = 0  // delete at once: this tests the wiring, not the grace period
+        }
+        defer { server.removeData() }
+        let blobs = try FileBlobStore(root: server.configuration.blobDirectory)
+        let orphan = try Self.put(blobs, bytes: 1000, ext: "jpg")
+        try await server.run { _ in
+            try await waitUntil("the server collects the orphan", seconds: 15) { blobs.file(named: orphan) == nil }
+        }
+    }
+
     /// A counter's value in the metrics' exposition (0 when absent).
     static func counter(_ name: String) -> Int64 {
         for line in PodiumMetrics.shared.exposition().split(separator: "\n") where line.hasPrefix(name + " ") {
