@@ -68,7 +68,9 @@ extension PodiumClient {
         return reply.status == "ready"
     }
 
-    /// The Prometheus text exposition (`GET /metrics`; may need the metrics token as `token`).
+    /// The Prometheus text exposition (`GET /metrics`), from a client whose base URL is the
+    /// node's metrics address (`--metrics-address`, `http://127.0.0.1:9464` by default; the main
+    /// port answers 404), with the metrics token (`PODIUM_METRICS_TOKEN`) as `token` if one is set.
     public func metricsText() async throws -> String {
         String(decoding: try await bytes(.metrics), as: UTF8.self)
     }
