@@ -93,9 +93,10 @@ struct VideoPackagerTests {
         let output = work.appendingPathComponent("hls")
         let packaged = try await VideoPackager(limits: Self.limits).package(source, probed: probed, into: output) { _ in }
 
-        // The ladder is cut from the height shown (640): two rungs, each portrait.
+        // The ladder is cut by the short side (360 wide), as for a wide clip of 360 lines: one
+        // rung, the picture's own size, portrait (cut by the height, it would be 202x360).
         let sizes = packaged.variants.map { [$0.width ?? 0, $0.height ?? 0] }
-        #expect(sizes == [[270, 480], [202, 360]])
+        #expect(sizes == [[360, 640]])
         let poster = try #require(packaged.poster)
         let posterSize = try #require(try TestSupport.jpegSize(output.appendingPathComponent(poster)))
         #expect(posterSize == (360, 640))
@@ -109,7 +110,7 @@ struct VideoPackagerTests {
         let mp4 = output.appendingPathComponent(try #require(packaged.mp4))
         let streams = try #require(
             try await VideoClips.probeJSON(["-show_streams", "-select_streams", "v:0", mp4.path])["streams"] as? [[String: Any]])
-        #expect(streams.first?["width"] as? Int == 202 && streams.first?["height"] as? Int == 360)
+        #expect(streams.first?["width"] as? Int == 360 && streams.first?["height"] as? Int == 640)
         #expect(!"\(streams)".contains("Display Matrix") && !"\(streams)".contains("rotate"))
     }
 
@@ -130,10 +131,10 @@ struct VideoPackagerTests {
 
     @Test("the ladder keeps the rungs at or under the source and falls back to the source's own height")
     func ladder() {
-        #expect(VideoPackager.rungs(sourceHeight: 2160).map(\.height) == [1080, 720, 480, 360])
-        #expect(VideoPackager.rungs(sourceHeight: 1080).map(\.height) == [1080, 720, 480, 360])
-        #expect(VideoPackager.rungs(sourceHeight: 719).map(\.height) == [480, 360])
-        #expect(VideoPackager.rungs(sourceHeight: 241).map(\.height) == [240])
+        #expect(VideoPackager.rungs(sourceLines: 2160).map(\.lines) == [1080, 720, 480, 360])
+        #expect(VideoPackager.rungs(sourceLines: 1080).map(\.lines) == [1080, 720, 480, 360])
+        #expect(VideoPackager.rungs(sourceLines: 719).map(\.lines) == [480, 360])
+        #expect(VideoPackager.rungs(sourceLines: 241).map(\.lines) == [240])
     }
 
     @Test("the ladder command it shows is the one packaging runs")

@@ -9,15 +9,17 @@ import Logging
 /// and a fixed GOP), so a player can switch renditions at any segment. The ladder is encoded in
 /// one `ffmpeg` run that decodes the source once; the others (MP4, poster, sprite) are short.
 public struct VideoPackager: Sendable {
-    /// A rung of the ladder: its height and its video bit rate.
+    /// A rung of the ladder: its lines (the picture's short side: the height of a landscape
+    /// picture, the width of a portrait one, so an upright phone clip is "1080p" as a wide one
+    /// is) and its video bit rate.
     struct Rung: Equatable {
-        var height: Int
+        var lines: Int
         var kilobits: Int
     }
 
     static let ladder = [
-        Rung(height: 1080, kilobits: 5000), Rung(height: 720, kilobits: 2800),
-        Rung(height: 480, kilobits: 1400), Rung(height: 360, kilobits: 800),
+        Rung(lines: 1080, kilobits: 5000), Rung(lines: 720, kilobits: 2800),
+        Rung(lines: 480, kilobits: 1400), Rung(lines: 360, kilobits: 800),
     ]
     /// The audio rendition's bit rate (AAC, stereo, 48 kHz).
     public static let audioKilobits = 128
@@ -35,14 +37,17 @@ public struct VideoPackager: Sendable {
         self.logger = logger
     }
 
-    /// The rungs for a source `height` pixels tall: those not above it, or one at the source's own
-    /// (even) height when it is shorter than the lowest rung.
-    static func rungs(sourceHeight: Int) -> [Rung] {
-        let fitting = ladder.filter { $0.height <= sourceHeight }
+    /// The rungs for a source whose short side is `sourceLines` pixels: those not above it, or one
+    /// at the source's own (even) size when it is smaller than the lowest rung.
+    static func rungs(sourceLines: Int) -> [Rung] {
+        let fitting = ladder.filter { $0.lines <= sourceLines }
         if !fitting.isEmpty { return fitting }
-        let height = max(2, sourceHeight / 2 * 2)
-        return [Rung(height: height, kilobits: max(200, ladder.last!.kilobits * height / ladder.last!.height))]
+        let lines = max(2, sourceLines / 2 * 2)
+        return [Rung(lines: lines, kilobits: max(200, ladder.last!.kilobits * lines / ladder.last!.lines))]
     }
+
+    /// The rungs of a probed clip (by its size as shown).
+    static func rungs(_ probed: ProbedMedia) -> [Rung] { rungs(sourceLines: min(probed.width, probed.height)) }
 
     /// Packages `source` into `directory` (created; the caller removes it).
     /// - Parameters:
@@ -125,11 +130,13 @@ public struct VideoPackager: Sendable {
         var streamMap: [String] = []
         let audioGroup = probed.hasAudio && probed.hasVideo ? ",agroup:audio" : ""
         if probed.hasVideo {
-            let rungs = Self.rungs(sourceHeight: probed.height)
+            let rungs = Self.rungs(probed)
+            let portrait = probed.width < probed.height
             let labels = rungs.indices.map { "s\($0)" }
             var graph = rungs.count == 1 ? "[0:v:0]null[s0]" : "[0:v:0]split=\(rungs.count)" + labels.map { "[\($0)]" }.joined()
             for (index, rung) in rungs.enumerated() {
-                graph += ";[s\(index)]scale=-2:\(rung.height),format=yuv420p[v\(index)]"
+                let size = portrait ? "\(rung.lines):-2" : "-2:\(rung.lines)"
+                graph += ";[s\(index)]scale=\(size),format=yuv420p[v\(index)]"
             }
             arguments += ["-filter_complex", graph]
             for index in rungs.indices { arguments += ["-map", "[v\(index)]"] }
@@ -168,7 +175,7 @@ public struct VideoPackager: Sendable {
 
     /// The middle video rendition and the audio, copied (not encoded again) into one faststart MP4.
     private func middleMP4(probed: ProbedMedia, directory: URL) async throws -> String {
-        let videoCount = Self.rungs(sourceHeight: probed.height).count
+        let videoCount = Self.rungs(probed).count
         let middle = videoCount / 2
         var arguments = [
             "-nostdin", "-v", "error", "-y", "-i", directory.appendingPathComponent("stream_\(middle)/index.m3u8").path,
@@ -199,7 +206,7 @@ public struct VideoPackager: Sendable {
     /// The sprite, from the lowest rendition rather than the source: its tiles are 160 pixels wide
     /// either way, and decoding a 1080p source once more took about 8 % of the ladder's CPU time.
     private func thumbnails(probed: ProbedMedia, directory: URL) async throws -> (String, String) {
-        let lowest = Self.rungs(sourceHeight: probed.height).count - 1
+        let lowest = Self.rungs(probed).count - 1
         let input = directory.appendingPathComponent("stream_\(lowest)/index.m3u8").path
         let track = ThumbnailTrack(duration: probed.duration, width: probed.width, height: probed.height)
         let sprite = "thumbnails.jpg"
