@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOPosix
+import PodiumClient
 import Testing
 
 @testable import PodiumServer
@@ -46,6 +47,10 @@ struct MetricsAddressTests {
             let scraped = try await metrics.execute(.get, "/metrics", headers: [.authorization: "Bearer s3cret-scraper"])
             #expect(scraped.status == .ok)
             #expect(String(buffer: scraped.body).contains("podium_connections"))
+            // The SDK, pointed at the metrics address with the token (Auth.swift's metricsText).
+            let base = URL(string: "http://127.0.0.1:\(metrics.port)")!
+            #expect(try await PodiumClient(baseURL: base, token: "s3cret-scraper").metricsText().contains("podium_live_sessions"))
+            await #expect(throws: PodiumError.self) { try await PodiumClient(baseURL: base).metricsText() }
         }
     }
 
