@@ -4,12 +4,53 @@
 // "transform layer" mode. Every change is an edit (addLayer, updateLayer, moveLayer, deleteLayer,
 // groupLayers, ungroupLayers).
 //
+// A reference image (a photo, a location, a frame of the film; from a file or the tablet's camera)
+// is uploaded as a blob and placed on a layer of its own at the bottom (addLayer with `image`),
+// dimmed by the layer's opacity, moved and turned in transform mode, sized with its slider, hidden
+// and locked like any layer; locking it takes the pen to the layer above. A guide: the exports
+// leave it out.
+//
 // State for tests: #layers > li.sk-layer[data-layer-id][data-index (from the bottom)][data-visible]
-// [data-locked][data-group].
+// [data-locked][data-group][data-image (the blob)]; #reference-file, #reference-camera (file inputs),
+// #reference-size (the current reference's scale); .sk-layers-section[data-uploading].
 
+import { api } from '../api.js';
 import { t } from '../i18n.js';
-import { el, icon, iconButton, confirmDialog, promptDialog } from '../ui.js';
+import { el, icon, iconButton, confirmDialog, promptDialog, toast } from '../ui.js';
 import { emptyLayer, newId } from './common.js';
+
+/** A picture larger than this (a side, in pixels) is made smaller in the browser before it is sent. */
+const REFERENCE_SIDE = 4096;
+
+/** The picture as sent: a large one drawn smaller first (JPEG, or PNG when it was one: it may be transparent). */
+async function shrunk(file) {
+  let bitmap;
+  try {
+    bitmap = await createImageBitmap(file);
+  } catch (_) {
+    return file; // not one the browser reads: the server says what it is
+  }
+  const side = Math.max(bitmap.width, bitmap.height);
+  if (side <= REFERENCE_SIDE) {
+    bitmap.close();
+    return file;
+  }
+  const scale = REFERENCE_SIDE / side;
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+  canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+  canvas.getContext('2d').drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+  bitmap.close();
+  const type = file.type === 'image/png' ? 'image/png' : 'image/jpeg';
+  return new Promise((resolve) => canvas.toBlob((blob) => resolve(blob || file), type, 0.9));
+}
+
+/** Why an upload was refused, in the page's language. */
+function uploadError(error) {
+  const known = { not_image: 'storyboard.reference-not-image', bad_image: 'storyboard.reference-bad-image',
+    too_large: 'storyboard.reference-too-big', too_many_pixels: 'storyboard.reference-too-big' };
+  return known[error && error.code] ? t(known[error.code]) : (error && error.message) || String(error);
+}
 
 export class LayersPanel {
   /**
@@ -43,14 +84,41 @@ export class LayersPanel {
         iconButton('zoom-reset', t('storyboard.reset-layer-transform'), { cls: 'btn btn-sm', showLabel: false, attrs: { 'data-action': 'reset-layer-transform' }, on: { click: () => this.update({ transform: { x: 0, y: 0, scale: 1, rotation: 0 } }) } }),
       ]),
     ]);
-    this.node = el('section', { class: 'sk-section', attrs: { 'aria-labelledby': 'layers-title' } }, [
+    // A reference image: from a file, or (on a tablet or a phone) straight from the camera.
+    const fileInput = (id, capture) => {
+      const input = el('input', { class: 'sk-file-input', attrs: { type: 'file', accept: 'image/*', id, tabindex: '-1', 'aria-hidden': 'true', capture } });
+      input.addEventListener('change', () => {
+        const file = input.files && input.files[0];
+        input.value = '';
+        if (file) this.addReference(file);
+      });
+      return input;
+    };
+    this.fileInput = fileInput('reference-file', null);
+    this.cameraInput = fileInput('reference-camera', 'environment');
+    this.size = el('input', { class: 'sk-layer-opacity', attrs: { type: 'range', min: '0.1', max: '4', step: '0.05', id: 'reference-size', 'aria-label': t('storyboard.reference-size') } });
+    this.size.addEventListener('change', () => {
+      const layer = this.layer();
+      if (layer) this.update({ transform: { ...layer.transform, scale: Number(this.size.value) } });
+    });
+    this.referenceBox = el('div', { class: 'sk-reference', attrs: { hidden: true } }, [
+      el('label', { class: 'sk-field' }, [t('storyboard.reference-size'), this.size]),
+      el('p', { class: 'sk-reference-hint', text: t('storyboard.reference-hint') }),
+    ]);
+    this.node = el('section', { class: 'sk-section sk-layers-section', attrs: { 'aria-labelledby': 'layers-title' } }, [
       el('div', { class: 'sk-section-head' }, [
         el('h2', { text: t('storyboard.layers'), attrs: { id: 'layers-title' } }),
         iconButton('plus', t('storyboard.add-layer'), { cls: 'btn btn-sm', attrs: { 'data-action': 'add-layer' }, on: { click: () => this.add() } }),
       ]),
       this.list,
       el('label', { class: 'sk-field' }, [t('storyboard.opacity'), this.opacity]),
+      this.referenceBox,
       this.actions,
+      el('div', { class: 'sk-layer-actions sk-reference-actions' }, [
+        iconButton('upload', t('storyboard.reference-image'), { cls: 'btn btn-sm', attrs: { 'data-action': 'add-reference' }, on: { click: () => this.fileInput.click() } }),
+        el('button', { class: 'btn btn-sm', text: t('storyboard.reference-camera'), attrs: { type: 'button', 'data-action': 'add-reference-camera' }, on: { click: () => this.cameraInput.click() } }),
+        this.fileInput, this.cameraInput,
+      ]),
     ]);
     this.drag = null;
   }
@@ -67,7 +135,8 @@ export class LayersPanel {
     if (this.drag) return; // not under the pointer: after the drop
     // Drawn again only when something it shows changed (not for every stroke).
     const key = [currentId, this.o.transformMode(), [...this.checked].join(','), ...shot.layers.map((l) => [
-      l.id, l.name, l.visible, l.locked, l.opacity, l.group || '', l.strokes.length > 0].join(':'))].join('|');
+      l.id, l.name, l.visible, l.locked, l.opacity, l.group || '', l.strokes.length > 0, l.image ? l.image.blob : '',
+      l.transform ? l.transform.scale : 1].join(':'))].join('|');
     if (key === this.key) return;
     this.key = key;
     const focusedId = document.activeElement && this.list.contains(document.activeElement) ? document.activeElement.dataset.focus : null;
@@ -82,6 +151,11 @@ export class LayersPanel {
     const layer = this.layer();
     this.opacity.value = String(layer ? layer.opacity ?? 1 : 1);
     this.opacity.disabled = !layer;
+    this.referenceBox.hidden = !(layer && layer.image);
+    if (layer && layer.image) {
+      this.size.value = String(layer.transform ? layer.transform.scale : 1);
+      this.size.disabled = layer.locked;
+    }
     this.transformButton.setAttribute('aria-pressed', this.o.transformMode() ? 'true' : 'false');
   }
 
@@ -118,11 +192,13 @@ export class LayersPanel {
         },
         dblclick: () => { this.o.select(layer.id); this.rename(); },
       },
-    }, [layer.name, layer.group ? el('small', { text: t('storyboard.layer-group') }) : null, layer.strokes.length ? null : el('small', { text: t('storyboard.layer-empty') })]);
+    }, [layer.name, layer.group ? el('small', { text: t('storyboard.layer-group') }) : null,
+      layer.image ? el('small', { text: t('storyboard.reference-badge') }) : null,
+      layer.strokes.length || layer.image ? null : el('small', { text: t('storyboard.layer-empty') })]);
     const lock = el('button', {
       class: 'sk-icon-btn' + (layer.locked ? '' : ' is-off'),
       attrs: { type: 'button', 'aria-pressed': layer.locked ? 'true' : 'false', 'aria-label': t('storyboard.lock-layer', { name: layer.name }), title: layer.locked ? t('storyboard.unlock') : t('storyboard.lock'), 'data-action': 'toggle-lock', 'data-focus': 'lock:' + layer.id },
-      on: { click: () => this.o.edit({ op: 'updateLayer', shot: this.o.shotId(), layer: layer.id, locked: !layer.locked }) },
+      on: { click: () => this.toggleLock(layer) },
     }, [icon(layer.locked ? 'lock' : 'unlock', 16)]);
     const remove = el('button', {
       class: 'sk-icon-btn', attrs: { type: 'button', 'aria-label': t('storyboard.delete-named', { name: layer.name }), title: t('storyboard.delete-layer'), 'data-action': 'delete-layer', disabled: count <= 1, 'data-focus': 'delete:' + layer.id },
@@ -133,8 +209,47 @@ export class LayersPanel {
       attrs: {
         'data-layer-id': layer.id, 'data-index': index, 'data-visible': String(layer.visible), 'data-locked': String(layer.locked),
         'data-group': layer.group || '', 'data-name': layer.name, 'aria-current': current ? 'true' : null,
+        'data-image': layer.image ? layer.image.blob : null,
       },
     }, [handle, eye, name, lock, remove]);
+  }
+
+  /** Locks or unlocks a layer; locking the reference one draws on, the pen goes to the layer above it. */
+  toggleLock(layer) {
+    const locked = !layer.locked;
+    if (!this.o.edit({ op: 'updateLayer', shot: this.o.shotId(), layer: layer.id, locked })) return;
+    if (!locked || !layer.image || layer.id !== this.current || !this.shot) return;
+    const at = this.shot.layers.findIndex((l) => l.id === layer.id);
+    const above = this.shot.layers.slice(at + 1).find((l) => !l.locked && !l.image);
+    if (above) this.o.select(above.id);
+  }
+
+  /** Uploads a picture and places it on a new layer at the bottom, half dimmed, ready to move. */
+  async addReference(file) {
+    if (!this.shot) return;
+    const shotId = this.o.shotId();
+    const project = new URLSearchParams(location.search).get('id');
+    this.node.dataset.uploading = 'true';
+    const note = toast(t('storyboard.reference-uploading'), { timeout: 3000 });
+    try {
+      const body = await shrunk(file);
+      const image = await api('/api/v1/storyboards/' + encodeURIComponent(project) + '/images', {
+        method: 'POST', body, headers: { 'Content-Type': body.type || 'application/octet-stream' },
+      });
+      if (note && note.remove) note.remove();
+      const layer = {
+        ...emptyLayer(t('storyboard.reference-layer-name')), opacity: 0.5,
+        image: { blob: image.blob, width: image.width, height: image.height },
+      };
+      if (this.o.edit({ op: 'addLayer', shot: shotId, layer, index: 0 })) {
+        this.o.select(layer.id);
+        if (!this.o.transformMode()) this.o.toggleTransform();
+      }
+    } catch (error) {
+      toast(t('storyboard.reference-failed', { reason: uploadError(error) }), { kind: 'error' });
+    } finally {
+      delete this.node.dataset.uploading;
+    }
   }
 
   update(changes) {

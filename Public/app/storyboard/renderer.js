@@ -1,7 +1,8 @@
 // The shot editor's canvas: the view (pan, zoom, rotation over the shot fitted to the stage), one
 // offscreen canvas per committed layer (a new stroke is drawn onto its layer's canvas, not the
-// thousands before it), the onion skin (neighbouring shots, tinted), strokes being drawn (ours
-// and others'), composed with requestAnimationFrame when something changed.
+// thousands before it; a reference image under the layer's strokes), the onion skin (neighbouring
+// shots, tinted), strokes being drawn (ours and others'), composed with requestAnimationFrame when
+// something changed.
 
 import { drawStroke } from './freehand.js';
 import { applyLayerTransform, drawLayer, aspectValue } from './common.js';
@@ -13,6 +14,57 @@ const MAX_CACHE_PX = 4096;
 
 function transformKey(t) {
   return t ? [t.x || 0, t.y || 0, t.scale || 1, t.rotation || 0].join(',') : '0,0,1,0';
+}
+
+// Reference images (a layer's `image`: {blob, width, height}), loaded once per blob from /blobs/;
+// whoever waits for one is told when it has come.
+const pictures = new Map(); // blob -> {img, ready, failed, waiting: Set<() => void>}
+
+function picture(image, onReady) {
+  let entry = pictures.get(image.blob);
+  if (!entry) {
+    const img = new Image();
+    entry = { img, ready: false, failed: false, waiting: new Set() };
+    pictures.set(image.blob, entry);
+    const settle = (ok) => {
+      entry.ready = ok;
+      entry.failed = !ok;
+      for (const wake of entry.waiting) wake();
+      entry.waiting.clear();
+    };
+    img.addEventListener('load', () => settle(true));
+    img.addEventListener('error', () => settle(false));
+    img.decoding = 'async';
+    img.src = '/blobs/' + encodeURIComponent(image.blob);
+  }
+  if (!entry.ready && !entry.failed && onReady) entry.waiting.add(onReady);
+  return entry;
+}
+
+/** The picture's key in a layer cache: its blob and whether it has loaded. */
+function pictureKey(layer) {
+  if (!layer.image) return '';
+  const entry = pictures.get(layer.image.blob);
+  return layer.image.blob + ':' + (entry && entry.ready ? 1 : 0);
+}
+
+/**
+ * Draws a layer's reference image into a w×h box through the layer's transform: the whole
+ * picture fitted into the shot and centred (then moved, scaled and turned with the layer).
+ */
+export function drawPicture(ctx, layer, transform, w, h, onReady) {
+  if (!layer.image) return false;
+  const entry = picture(layer.image, onReady);
+  if (!entry.ready) return false;
+  const { width, height } = layer.image;
+  const fit = Math.min(w / width, h / height);
+  const pw = width * fit;
+  const ph = height * fit;
+  ctx.save();
+  applyLayerTransform(ctx, transform, w, h);
+  ctx.drawImage(entry.img, (w - pw) / 2, (h - ph) / 2, pw, ph);
+  ctx.restore();
+  return true;
 }
 
 export class SketchRenderer {
@@ -129,9 +181,11 @@ export class SketchRenderer {
     const h = Math.round(this.fitH * scale);
     const tkey = transformKey(transform);
     const skipKey = skip && skip.size ? [...skip].sort().join(',') : '';
+    const pkey = pictureKey(layer);
     let c = this.caches.get(layer.id);
     const strokes = layer.strokes;
-    if (c && c.w === w && c.h === h && c.tkey === tkey && c.skipKey === skipKey && c.ids.length <= strokes.length
+    if (c && c.w === w && c.h === h && c.tkey === tkey && c.skipKey === skipKey && c.pkey === pkey
+      && c.ids.length <= strokes.length
       && c.ids.every((id, i) => strokes[i].id === id)) {
       // Only strokes added on top since: drawn onto what is there.
       if (c.ids.length < strokes.length) {
@@ -149,8 +203,10 @@ export class SketchRenderer {
     const ctx = c.canvas.getContext('2d');
     ctx.setTransform(scale, 0, 0, scale, 0, 0);
     ctx.clearRect(0, 0, this.fitW, this.fitH);
+    // The reference image under the layer's strokes (drawn again once it has loaded).
+    drawPicture(ctx, layer, transform, this.fitW, this.fitH, () => this.invalidate());
     drawLayer(ctx, { ...layer, transform }, this.fitW, this.fitH, skip);
-    Object.assign(c, { ids: strokes.map((s) => s.id), w, h, tkey, skipKey });
+    Object.assign(c, { ids: strokes.map((s) => s.id), w, h, tkey, skipKey, pkey: pictureKey(layer) });
     this.caches.set(layer.id, c);
     return c.canvas;
   }
