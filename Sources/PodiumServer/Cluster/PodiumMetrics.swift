@@ -167,7 +167,10 @@ struct MetricsServer: Service {
         do {
             try await app.run()
         } catch {
-            guard !required, !Task.isCancelled else { throw error }
+            if Task.isCancelled { throw error }
+            if required {
+                throw StartupError("could not listen on the metrics address \(address) (--metrics-address): \(error)")
+            }
             logger.error(
                 "metrics are not served: could not listen on \(address) (\(error)). Give another with --metrics-address, or turn them off with --metrics-address off."
             )
