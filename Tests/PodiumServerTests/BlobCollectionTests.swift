@@ -321,6 +321,27 @@ struct BlobCollectionTests {
         }
     }
 
+    /// The reference list is `podium check`'s, over every table: with a row in each (the
+    /// migrate-data fixture), it names a video's source, a storyboard export, the channel venue's
+    /// image, a radio track's source and the segments in its JSON, and a deck's pages; never a
+    /// name only the collector's own marks hold.
+    @Test(arguments: TestStores.kinds) func theReferenceListCoversEveryTable(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            try await MigrateDataTests.fill(store)
+            try await Self.insertDeck(
+                store, id: "dx", pdf: String(repeating: "e", count: 64) + ".pdf",
+                images: [String(repeating: "f", count: 64) + ".jpg"])
+            let names = try await store.referencedBlobNames()
+            let expected = [("a", "video"), ("b", "pdf"), ("c", "jpg"), ("c", "audio"), ("d", "ts"), ("e", "pdf"), ("f", "jpg")]
+            for (digit, ext) in expected {
+                let name = String(repeating: digit, count: 64) + "." + ext
+                #expect(names.contains(name), "\(name) is not in the reference list")
+            }
+            #expect(try await store.blobMarks().keys.contains(String(repeating: "b", count: 64) + ".jpg"))
+            #expect(!names.contains(String(repeating: "b", count: 64) + ".jpg"))  // only marked
+        }
+    }
+
     /// `buildApplication` runs the schedule as one of the server's services, as configured.
     @Test(arguments: TestStores.kinds) func theServerCollectsOnItsSchedule(_ kind: StoreKind) async throws {
         let server = TestServer(store: kind) {
