@@ -19,6 +19,7 @@
 import { t, formatNumber, errorText } from './i18n.js';
 import { el, icon, toggleFullscreen, isTyping, dialogOpen } from './ui.js';
 import { serverClock } from './clock.js';
+import { renewalDelay } from './stream-renewal.js';
 import { referencePosition, shouldPlay, correction, learnSeekDelay } from './video-sync.js';
 
 const VIDEOJS = '/vendor/videojs/7.5.5/';
@@ -162,6 +163,7 @@ export class VideoScreen {
     this.card.hidden = !audioOnly;
     if (audioOnly) this.renderCard(media);
     if (!this.media || this.media.playlist !== media.playlist) this.load(media);
+    this.keepFresh(media);
     if (this.controls) {
       this.controls.hidden = !this.mayDrive();
       this.offButton.hidden = !this.mayDrive();
@@ -219,6 +221,28 @@ export class VideoScreen {
   }
 
   /**
+   * The clip's stream URL expires (media.expiresAt, server time): the screen that drives shows the
+   * clip again a little before, which gives every screen fresh media where the clip is. A screen
+   * that does not drive now looks again later (a room's stage changes hands).
+   */
+  keepFresh(media) {
+    if (this.freshFor === media) return;
+    clearTimeout(this.renewTimer);
+    this.freshFor = media;
+    if (!this.send || typeof media.expiresAt !== 'number') return;
+    const now = (this.clock && this.clock.now()) || Date.now() / 1000;
+    const renew = () => {
+      if (this.freshFor !== media || !this.playback) return;
+      if (!this.mayDrive()) {
+        this.renewTimer = setTimeout(renew, 5000);
+        return;
+      }
+      this.command({ type: 'showVideo', videoId: this.playback.video });
+    };
+    this.renewTimer = setTimeout(renew, renewalDelay((media.expiresAt - now) * 1000));
+  }
+
+  /**
    * The clip could not be played. Its playlist is a capability URL that expires (410
    * stream_expired, docs/protocol.md): the screen that drives puts the clip on the stage again,
    * which gives every screen a fresh URL where the clip is; the others say so and wait for it.
@@ -273,6 +297,8 @@ export class VideoScreen {
   unload() {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    clearTimeout(this.renewTimer);
+    this.freshFor = null;
     clearTimeout(this.startTimer);
     clearTimeout(this.stallTimer);
     if (this.player) this.player.dispose();

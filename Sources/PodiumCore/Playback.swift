@@ -152,7 +152,7 @@ public struct VideoOnStage: Sendable, Equatable {
 /// since.
 public struct PlaybackMedia: Codable, Sendable, Equatable {
     public var title: String
-    /// The HLS master playlist.
+    /// The HLS master playlist: a capability URL (`/stream/<token>/…`) that expires.
     public var playlist: String
     /// The poster frame (JPEG), or nil for audio only.
     public var poster: String?
@@ -160,16 +160,23 @@ public struct PlaybackMedia: Codable, Sendable, Equatable {
     public var thumbnails: String?
     /// No picture: a screen shows the poster or the title while it plays.
     public var audioOnly: Bool
+    /// When `playlist` and `thumbnails` stop working (server time, seconds since 1970); nil when
+    /// they do not expire. The screen that drives shows the clip again before then, which
+    /// renews them.
+    public var expiresAt: Double?
 
-    public init(title: String, playlist: String, poster: String?, thumbnails: String?, audioOnly: Bool) {
+    public init(
+        title: String, playlist: String, poster: String?, thumbnails: String?, audioOnly: Bool, expiresAt: Double? = nil
+    ) {
         self.title = title
         self.playlist = playlist
         self.poster = poster
         self.thumbnails = thumbnails
         self.audioOnly = audioOnly
+        self.expiresAt = expiresAt
     }
 
-    enum CodingKeys: String, CodingKey { case title, playlist, poster, thumbnails, audioOnly }
+    enum CodingKeys: String, CodingKey { case title, playlist, poster, thumbnails, audioOnly, expiresAt }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -179,6 +186,7 @@ public struct PlaybackMedia: Codable, Sendable, Equatable {
         try container.encode(poster, forKey: .poster)
         try container.encode(thumbnails, forKey: .thumbnails)
         try container.encode(audioOnly, forKey: .audioOnly)
+        try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
     }
 }
 

@@ -222,6 +222,8 @@ struct ProtectedMediaTests {
                     let base = Self.base(playlist)
                     #expect(media["thumbnails"] as? String == base + clip.track)
                     #expect(media["poster"] as? String == "/blobs/\(clip.poster)")
+                    // When it stops working, so the screen that drives can renew it before.
+                    #expect(media["expiresAt"] as? Double == (clock.now + 12 * 3600).timeIntervalSince1970.rounded(.down))
                     for node in [nodeA, nodeB] {
                         for name in [clip.master, clip.variant, clip.initSegment, clip.segments[0], clip.track] {
                             #expect(try await node.request(.get, base + name).status == .ok, "\(name)")

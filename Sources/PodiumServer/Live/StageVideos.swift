@@ -29,7 +29,8 @@ struct LibraryStageVideos: StageVideos {
             videoId: video.id, viewerKey: "session:\(sessionId)", tokens: tokens, lifetime: lifetime)
         let media = PlaybackMedia(
             title: video.title, playlist: stream.url(playlist), poster: video.poster.map(DeckResponse.blobURL),
-            thumbnails: video.thumbnailTrack.map(stream.url), audioOnly: !video.hasVideo)
+            thumbnails: video.thumbnailTrack.map(stream.url), audioOnly: !video.hasVideo,
+            expiresAt: stream.expiresAt.timeIntervalSince1970)
         return VideoOnStage(id: video.id, duration: video.duration > 0 ? video.duration : nil, media: media)
     }
 }
