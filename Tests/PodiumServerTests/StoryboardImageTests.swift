@@ -32,12 +32,34 @@ struct StoryboardImageTests {
         return Data(bytes + [8, 2, 0, 0, 0, 0, 0, 0, 0])
     }
 
+    /// The JPEG with an APP1 EXIF segment (one IFD entry: the orientation) after its start.
+    static func jpeg(orientation: UInt16, bigEndian: Bool = false) -> Data {
+        func short(_ value: UInt16) -> [UInt8] {
+            bigEndian ? [UInt8(value >> 8), UInt8(value & 0xFF)] : [UInt8(value & 0xFF), UInt8(value >> 8)]
+        }
+        func long(_ value: UInt32) -> [UInt8] {
+            let bytes = withUnsafeBytes(of: value.bigEndian, Array.init)
+            return bigEndian ? bytes : bytes.reversed()
+        }
+        var tiff: [UInt8] = bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]
+        tiff += short(42) + long(8) + short(1)
+        tiff += short(0x0112) + short(3) + long(1) + short(orientation) + [0, 0] + long(0)
+        let exif = Array("Exif".utf8) + [0, 0] + tiff
+        let length = UInt16(exif.count + 2)
+        let app1: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + exif
+        return Data(Array(Self.jpeg.prefix(2)) + app1 + Array(Self.jpeg.dropFirst(2)))
+    }
+
     @Test func theKindAndSizeAreReadFromTheHeader() {
         #expect(PictureSize.read(Self.jpeg) == PictureSize(kind: "jpg", width: 40, height: 30))
         #expect(PictureSize.read(Self.png) == PictureSize(kind: "png", width: 40, height: 30))
         #expect(PictureSize.read(Self.webp) == PictureSize(kind: "webp", width: 40, height: 30))
         #expect(PictureSize.read(Self.losslessWebp) == PictureSize(kind: "webp", width: 40, height: 30))
         #expect(PictureSize.read(Self.pngHeader(width: 9000, height: 20)) == PictureSize(kind: "png", width: 9000, height: 20))
+        // A phone's photo held upright: stored 40 × 30 with an EXIF orientation of a quarter turn, shown 30 × 40.
+        #expect(PictureSize.read(Self.jpeg(orientation: 6)) == PictureSize(kind: "jpg", width: 30, height: 40))
+        #expect(PictureSize.read(Self.jpeg(orientation: 8, bigEndian: true)) == PictureSize(kind: "jpg", width: 30, height: 40))
+        #expect(PictureSize.read(Self.jpeg(orientation: 3)) == PictureSize(kind: "jpg", width: 40, height: 30))
         // Not a picture, or one cut short before its size.
         #expect(PictureSize.read(Data("<html>hi</html>".utf8)) == nil)
         #expect(PictureSize.read(Self.png.prefix(12)) == nil)

@@ -56,7 +56,9 @@ export function drawPicture(ctx, layer, transform, w, h, onReady) {
   if (!layer.image) return false;
   const entry = picture(layer.image, onReady);
   if (!entry.ready) return false;
-  const { width, height } = layer.image;
+  // Its proportions as the browser shows it (a photo turned by its EXIF orientation included).
+  const width = entry.img.naturalWidth || layer.image.width;
+  const height = entry.img.naturalHeight || layer.image.height;
   const fit = Math.min(w / width, h / height);
   const pw = width * fit;
   const ph = height * fit;

@@ -53,9 +53,12 @@ public struct PictureSize: Sendable, Equatable {
         return (bigEndian(b, 16, 4), bigEndian(b, 20, 4))
     }
 
-    /// The first start-of-frame segment (SOF0…SOF15 but DHT, JPG and DAC) holds the size.
+    /// The first start-of-frame segment (SOF0…SOF15 but DHT, JPG and DAC) holds the size; an
+    /// EXIF orientation of a quarter turn (5 to 8, a phone held upright) swaps it, as browsers
+    /// show the picture turned.
     private static func jpeg(_ b: [UInt8]) -> (Int, Int)? {
         var at = 2
+        var turned = false
         while at + 3 < b.count {
             guard b[at] == 0xFF else { return nil }
             let marker = b[at + 1]
@@ -71,10 +74,37 @@ public struct PictureSize: Sendable, Equatable {
             let length = bigEndian(b, at + 2, 2)
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
                 guard at + 9 <= b.count else { return nil }
-                return (bigEndian(b, at + 7, 2), bigEndian(b, at + 5, 2))
+                let (width, height) = (bigEndian(b, at + 7, 2), bigEndian(b, at + 5, 2))
+                return turned ? (height, width) : (width, height)
+            }
+            if marker == 0xE1, let orientation = exifOrientation(b, from: at + 4, to: min(b.count, at + 2 + length)) {
+                turned = (5...8).contains(orientation)
             }
             guard length >= 2 else { return nil }
             at += 2 + length
+        }
+        return nil
+    }
+
+    /// The orientation tag (0x0112) of an APP1 segment's EXIF block in `b[start..<end]`, if any.
+    private static func exifOrientation(_ b: [UInt8], from start: Int, to end: Int) -> Int? {
+        guard end - start > 14, Array(b[start..<start + 6]) == Array("Exif".utf8) + [0, 0] else { return nil }
+        let tiff = start + 6
+        let little: Bool
+        switch (b[tiff], b[tiff + 1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        func number(_ at: Int, _ count: Int) -> Int? {
+            guard at >= tiff, at + count <= end else { return nil }
+            return little ? littleEndian(b, at, count) : bigEndian(b, at, count)
+        }
+        guard let ifd = number(tiff + 4, 4), let entries = number(tiff + ifd, 2) else { return nil }
+        for index in 0..<min(entries, 256) {
+            let entry = tiff + ifd + 2 + index * 12
+            guard let tag = number(entry, 2) else { return nil }
+            if tag == 0x0112 { return number(entry + 8, 2) }
         }
         return nil
     }
