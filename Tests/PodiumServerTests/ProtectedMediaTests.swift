@@ -180,6 +180,35 @@ struct ProtectedMediaTests {
         }
     }
 
+    /// A station's real segments (packaged by ffmpeg): heard through the station's stream URL,
+    /// never at `/blobs/`, so a loop's segment names collected while listening open nothing.
+    @Test(arguments: TestStores.kinds) func theRadiosSegmentsAreHeardOnlyThroughItsStream(_ kind: StoreKind) async throws {
+        let work = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = ChannelRadioServerTests.server(kind)
+        defer { server.removeData() }
+        let clock = ChannelRadioServerTests.TestClock(Date(timeIntervalSince1970: 1_800_000_000))
+        try await server.run(now: clock.now) { client in
+            let token = try await client.login()
+            let (id, _) = try await ChannelRadioServerTests.station(client, token: token, work: work)
+            clock.advance(30)
+            let url = try #require(try await ChannelRadioServerTests.streamURL(client, id).object()["url"] as? String)
+            let sequence = try #require(try await ChannelRadioServerTests.playlist(client, url).sequences.first)
+            let heard = try await client.request(
+                .get, ChannelRadioServerTests.base(url) + "\(sequence).ts", headers: ChannelRadioServerTests.listener)
+            #expect(heard.status == .ok)
+            let root = server.configuration.blobDirectory
+            let segments = (FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? [])
+                .map { ($0 as NSString).lastPathComponent }.filter { $0.hasSuffix(".ts") }
+            #expect(!segments.isEmpty)
+            for name in segments {
+                let refused = try await client.request(.get, "/blobs/\(name)", headers: ChannelRadioServerTests.listener)
+                #expect(refused.status == .notFound, "\(name)")
+                #expect(refused.errorCode == "not_found")
+            }
+        }
+    }
+
     /// A clip put on a session's stage plays through a URL minted then, for the session (12 h by
     /// default), that a second node on the same database verifies too; the deck's page images
     /// stay at `/blobs/`.
