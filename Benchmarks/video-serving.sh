@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Serving HLS segments (#18): many players fetching a packaged clip's segments at once, from Podium
-# (/blobs/<name>, with ranges) and from nginx serving the same files with sendfile; same load, same
-# machine, same run.
+# (its capability URLs, /stream/<token>/<name>, with ranges: since #37 /blobs/ serves pictures only)
+# and from nginx serving the same files with sendfile; same load, same machine, same run.
 #
 # A clip is packaged by a running Podium (uploaded to POST /api/v1/videos); the segment list is read
 # from its served playlists, as a player reads it (the master playlist, each media playlist, its
@@ -58,7 +58,8 @@ start_video_podium "$port"
 upload_video "$work/clip.mp4"
 printf 'ready after %.1f s\n' "$ready_seconds"
 master=$(curl -sf "$base/api/v1/videos/$video" -H "Authorization: Bearer $token" | json masterPlaylistUrl)
-# Playlists name what they refer to relative to themselves: all of it is beside them under /blobs/.
+# Playlists name what they refer to relative to themselves: all of it is beside them, under the
+# master playlist's token (/stream/<token>/; it works 6 hours, across the restart below).
 python3 - "$base" "$master" >"$work/segments.txt" <<'PY'
 import re, sys, urllib.parse, urllib.request
 base, master = sys.argv[1], sys.argv[2]
@@ -83,12 +84,13 @@ mkdir -p "$work/www/blobs"
 podium_on_core_0() { start_video_podium "$port" taskset -c 0; }
 podium_on_core_0
 while read -r path; do
+  mkdir -p "$(dirname "$work/www$path")"
   curl -sf -o "$work/www$path" "$base$path"
   name=$(basename "$path")
   [[ $(sha256sum "$work/www$path" | cut -c1-64) == "${name%%.*}" ]] || { echo "$path: not its bytes" >&2; exit 1; }
 done <"$work/segments.txt"
 chmod -R a+rX "$work/www"
-bytes=$(cat "$work/www/blobs/"* | wc -c)
+bytes=$(find "$work/www" -type f -exec cat {} + | wc -c)
 sed 's/.*\.//' "$work/segments.txt" | sort | uniq -c | awk '{printf "%s .%s, ", $1, $2}'
 printf '%d files, %.1f MB, mean %.0f KB\n' "$segments" "$(echo "$bytes / 1000000" | bc -l)" \
   "$(echo "$bytes / $segments / 1000" | bc -l)"
