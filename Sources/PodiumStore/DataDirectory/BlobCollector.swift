@@ -135,7 +135,9 @@ public struct BlobCollector: Sendable {
         var candidates: [String] = []
         for name in unreferenced.sorted() {
             // A dry run does not mark: what it sees unmarked would be marked now.
-            guard let since = marks[name], since <= cutoff else {
+            // Within a millisecond: a date read back from the database is rounded (SQLite keeps
+            // a double, PostgreSQL microseconds), and a mark made this run is as old as `now`.
+            guard let since = marks[name], since.timeIntervalSince(cutoff) < 0.001 else {
                 report.waiting += 1
                 continue
             }
