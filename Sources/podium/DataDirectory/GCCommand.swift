@@ -20,7 +20,7 @@ struct GCCommand: AsyncParsableCommand {
 
     @OptionGroup var location: DataLocationOptions
 
-    @Option(help: "Hours a blob must have been unreferenced, and its file unwritten, before it is deleted (24).")
+    @Option(help: "Hours a blob must have been unreferenced, and its file unwritten, before it is deleted.")
     var graceHours: Double = 24
 
     @Flag(help: "Report what would be deleted; delete nothing, mark nothing.")
