@@ -131,6 +131,15 @@ class StoryboardReferenceTests(BrowserTest):
         wait_for(ada, lambda d: near(self.pixels(d, 0.5, 0.5)["mean"], (128, 128, 255)), "the picture at half opacity")
         self.assertTrue(near(self.pixels(ada, 0.05, 0.5)["mean"], (255, 255, 255)), "beside the picture: white paper")
 
+        # Dragged in transform mode: its frame shows while it moves; the move is stored.
+        drag = [["pointerdown", 3, "mouse", 0.5, 0.5, 0.5]] + [
+            ["pointermove", 3, "mouse", 0.5 + 0.02 * i, 0.5, 0.5] for i in range(1, 6)]
+        tablet.StoryboardTabletTests.pointers(self, ada, drag)
+        screenshot(ada, "storyboard-reference-moving")
+        tablet.StoryboardTabletTests.pointers(self, ada, [["pointerup", 3, "mouse", 0.6, 0.5, 0]])
+        wait_for(ada, lambda d: abs(self.reference_layer(board["id"])[0]["transform"]["x"] - 0.1) < 0.01, "the move stored")
+        self.assertTrue(near(self.pixels(ada, 0.15, 0.5)["mean"], (255, 255, 255)), "moved right: white where it began")
+
         # Dimmed further with the opacity slider.
         ada.execute_script("""
           const o = document.getElementById('layer-opacity'); o.value = '0.3';
@@ -166,3 +175,14 @@ class StoryboardReferenceTests(BrowserTest):
         wait_for(bob, lambda d: near(self.pixels(d, 0.5, 0.3)["mean"], (179, 179, 255)), "the dimmed picture on Bob's canvas")
         wait_for(bob, lambda d: sum(self.pixels(d, 0.5, 0.5, n=3)["darkest"]) < 150, "Ada's stroke over it on Bob's canvas")
         screenshot(bob, "storyboard-reference-second-editor")
+
+        # A file that is no picture is refused with a clear message, and no layer is added.
+        ada.find_element(By.ID, "panel-toggle").click()
+        text = os.path.join(os.path.dirname(picture), "notes.png")
+        with open(text, "w") as file:
+            file.write("<html>not a picture</html>")
+        ada.find_element(By.ID, "reference-file").send_keys(text)
+        wait_for(ada, lambda d: any("not a picture" in e.text for e in d.find_elements(By.CSS_SELECTOR, ".toast-error")),
+                 "the refusal said")
+        self.assertEqual(len(ada.find_elements(By.CSS_SELECTOR, REFERENCE_ROW)), 1)
+        self.assertEqual(len(self.reference_layer(board["id"])[1]), 2)

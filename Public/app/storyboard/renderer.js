@@ -213,6 +213,27 @@ export class SketchRenderer {
     return c.canvas;
   }
 
+  /** The outline of a layer's reference image through its transform (dashed, light and dark). */
+  pictureFrame(ctx, layer, transform) {
+    const entry = pictures.get(layer.image.blob);
+    const width = (entry && entry.img.naturalWidth) || layer.image.width;
+    const height = (entry && entry.img.naturalHeight) || layer.image.height;
+    const fit = Math.min(this.fitW / width, this.fitH / height);
+    const pw = width * fit;
+    const ph = height * fit;
+    ctx.save();
+    applyLayerTransform(ctx, transform, this.fitW, this.fitH);
+    const unit = 1 / (this.view.zoom * ((transform && transform.scale) || 1));
+    ctx.lineWidth = 2 * unit;
+    ctx.setLineDash([6 * unit, 4 * unit]);
+    for (const [color, offset] of [['#ffffff', 0], ['#1c7ed6', 5 * unit]]) {
+      ctx.strokeStyle = color;
+      ctx.lineDashOffset = offset;
+      ctx.strokeRect((this.fitW - pw) / 2, (this.fitH - ph) / 2, pw, ph);
+    }
+    ctx.restore();
+  }
+
   /** A neighbouring shot, drawn and tinted, cached while it does not change. */
   onionCanvas(shot, tint) {
     const scale = Math.min(2, this.size.dpr);
@@ -284,6 +305,8 @@ export class SketchRenderer {
         ctx.globalAlpha = layer.opacity ?? 1;
         ctx.drawImage(canvas, 0, 0, this.fitW, this.fitH);
         ctx.globalAlpha = 1;
+        // A reference image being moved or scaled: its frame, so its edges show however dim it is.
+        if (layer.image && f.transforms && f.transforms[layer.id]) this.pictureFrame(ctx, layer, transform);
         // Strokes of this layer shown over it: being drawn, or a selection being moved.
         for (const live of f.live || []) {
           if (live.layer !== layer.id) continue;
