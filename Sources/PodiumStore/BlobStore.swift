@@ -11,6 +11,7 @@ public protocol BlobStore: Sendable {
     /// The local file behind a blob name, if it exists.
     func file(named name: String) -> URL?
     /// Removes a blob no record uses any more (a deleted video's segments); a missing one is no error.
+    /// While a `podium backup` runs it is left for the blob collector (``BlobStoreLock``).
     func remove(named name: String) throws
 }
 
@@ -55,6 +56,17 @@ public struct FileBlobStore: BlobStore {
 
     public func remove(named name: String) throws {
         guard Self.isValidName(name) else { return }
+        // While a backup copies, a blob its snapshot may name stays; no row names it any more, so
+        // the blob collector deletes it later (see BlobStoreLock). A directory that cannot be
+        // locked (read-only to this user) is no reason to keep it.
+        let hold: BlobStoreLock?
+        do {
+            guard let taken = try BlobStoreLock.deletingIfNoBackup(root) else { return }
+            hold = taken
+        } catch {
+            hold = nil
+        }
+        defer { hold?.release() }
         do {
             try FileManager.default.removeItem(at: path(for: name))
         } catch CocoaError.fileNoSuchFile {

@@ -14,8 +14,8 @@ import Logging
 ///    within `grace` either. A blob is written before the row that names it, by this node or by
 ///    another sharing the database and the blob directory, so a blob seen without a row may be
 ///    one whose row is a moment away: the grace period (a day by default) is what keeps it.
-/// 4. Deleting holds ``BlobStoreLock`` exclusively: while a `podium backup` holds it (shared, from
-///    its database snapshot to its last copied blob), nothing is deleted that run.
+/// 4. Deleting holds ``BlobStoreLock`` (shared): while a `podium backup` holds it (exclusively,
+///    from its database snapshot to its last copied blob), nothing is deleted that run.
 ///
 /// Runs are one at a time across every node on one database: a run takes the store's lease
 /// (``BlobCollectionStore/claimBlobCollection(holder:at:leaseUntil:startedBefore:)``) and gives
@@ -149,7 +149,7 @@ public struct BlobCollector: Sendable {
         if settings.dryRun {
             hold = nil
         } else {
-            guard let taken = try BlobStoreLock.exclusiveIfFree(root) else {
+            guard let taken = try BlobStoreLock.deletingIfNoBackup(root) else {
                 report.backupInProgress = true
                 logger.notice("blob collection: a backup is in progress; nothing deleted this run")
                 return

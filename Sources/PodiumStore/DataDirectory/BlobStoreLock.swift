@@ -7,11 +7,14 @@ import NIOConcurrencyHelpers
     import Darwin
 #endif
 
-/// `<blob-dir>/.backup.lock`, held with `flock`: shared by every `podium backup` from before it
-/// reads the database until its last blob is copied, exclusive by the blob collector while it
-/// deletes. A collector that finds a backup holding it deletes nothing that run, so a backup
-/// never misses a blob its snapshot names; a backup that starts while the collector deletes
-/// waits the moment it takes, then reads a database that no longer names what was deleted.
+/// `<blob-dir>/.backup.lock`, held with `flock`: exclusively by `podium backup` from before it
+/// reads the database until its last blob is copied, shared by whatever deletes blobs (the blob
+/// collector, and ``FileBlobStore/remove(named:)`` when a video or track is deleted) while it
+/// deletes. A deleter that finds a backup holding it deletes nothing (the collector that run;
+/// `remove` leaves the blob for the collector), so a backup never misses a blob its snapshot
+/// names; a backup that starts while something deletes waits the moment that takes, then reads
+/// a database that no longer names what was deleted. Deleters never wait for each other; two
+/// backups run one after the other.
 ///
 /// The lock lives in the blob directory because that is what every node and every backup share
 /// (on NFS v4, Linux maps `flock` to the server's locks). The kernel lets go when the process
@@ -25,10 +28,10 @@ public final class BlobStoreLock: Sendable {
         self.descriptor = NIOLockedValueBox(descriptor)
     }
 
-    /// A backup's hold: waits while a collector deletes.
-    public static func shared(_ root: URL) throws -> BlobStoreLock {
+    /// A backup's hold: waits while something deletes (or another backup runs).
+    public static func backup(_ root: URL) throws -> BlobStoreLock {
         let descriptor = try open(root)
-        while flock(descriptor, LOCK_SH) != 0 {
+        while flock(descriptor, LOCK_EX) != 0 {
             let code = errno
             if code == EINTR { continue }
             close(descriptor)
@@ -37,10 +40,10 @@ public final class BlobStoreLock: Sendable {
         return BlobStoreLock(descriptor: descriptor)
     }
 
-    /// The collector's hold, or nil at once when a backup holds the lock.
-    public static func exclusiveIfFree(_ root: URL) throws -> BlobStoreLock? {
+    /// A deleter's hold, or nil at once when a backup holds the lock.
+    public static func deletingIfNoBackup(_ root: URL) throws -> BlobStoreLock? {
         let descriptor = try open(root)
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else {
             let code = errno
             close(descriptor)
             if code == EWOULDBLOCK { return nil }

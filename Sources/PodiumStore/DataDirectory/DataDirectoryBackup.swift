@@ -76,12 +76,12 @@ public enum DataDirectoryBackup {
         from source: DataLocation, to target: URL, link: Bool, logger: Logger,
         progress: @escaping @Sendable (DataDirectoryProgress) -> Void
     ) async throws -> BackupManifest {
-        // Held from before the snapshot to the last blob copied: the blob collector deletes
-        // nothing meanwhile (see BlobStoreLock). A blob directory this user cannot write holds
-        // no lock; no collector of this user runs on it either.
+        // Held from before the snapshot to the last blob copied: no blob is deleted meanwhile,
+        // by the blob collector or a deleted video's removal (see BlobStoreLock). A blob
+        // directory this user cannot write holds no lock; no one deletes there as this user.
         let hold: BlobStoreLock?
         do {
-            hold = try BlobStoreLock.shared(source.blobRoot)
+            hold = try BlobStoreLock.backup(source.blobRoot)
         } catch {
             logger.warning("backup: \(error); the blob collector is not held off")
             hold = nil
