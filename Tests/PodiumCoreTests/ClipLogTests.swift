@@ -63,6 +63,21 @@ struct ClipLogTests {
         #expect(showings[1].played(until: 300) == 0)
     }
 
+    @Test mutating func aClipShownAgainForFreshMediaIsOneShowingCountedOnce() throws {
+        let media = { (url: String) in PlaybackMedia(title: "Clip", playlist: url, poster: nil, thumbnails: nil, audioOnly: false)
+        }
+        try run(.showVideo(VideoOnStage(id: "vid", duration: 60, media: media("/stream/a/m.m3u8"))), at: 0)
+        try run(.playback(.play), at: 0)  // from 0.5
+        // Its stream URL renewed while it plays (10 s in), then again while paused.
+        try run(.showVideo(VideoOnStage(id: "vid", duration: 60, media: media("/stream/b/m.m3u8"))), at: 10.5)
+        try run(.playback(.pause), at: 15.5)  // 15 s played
+        try run(.showVideo(VideoOnStage(id: "vid", duration: 60, media: media("/stream/c/m.m3u8"))), at: 20)
+        try run(.hideVideo, at: 30)
+        #expect(showings.count == 1)
+        #expect(showings[0].played(until: 100) == 15)
+        #expect(showings[0].onStage(until: 100) == 30)
+    }
+
     @Test mutating func anotherClipTakesTheStageAndTheEndClosesTheLastShowing() throws {
         try run(.showVideo(Self.clip), at: 10)
         try run(.playback(.play), at: 10)
