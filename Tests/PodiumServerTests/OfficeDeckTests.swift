@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import PodiumMedia
+import PodiumStore
 import Testing
 
 @testable import PodiumServer
@@ -28,7 +29,10 @@ struct OfficeDeckTests {
         var found: [String] = []
         while let url = enumerator?.nextObject() as? URL {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            // The blob directory's lock file (BlobStoreLock) is the store's own, not something left behind.
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                url.lastPathComponent != BlobStoreLock.fileName
+            {
                 found.append(url.lastPathComponent)
             }
         }
