@@ -107,7 +107,9 @@ class Server:
 
     def launch(self):
         """Starts the process on the chosen port and data directory; waits for /healthz."""
-        env = dict(os.environ, PODIUM_ADMIN_PASSWORD=ADMIN_PASSWORD)
+        # No metrics listener: the browser tests read none, and the servers of the runners beside
+        # this one would each try the same default address.
+        env = dict(os.environ, PODIUM_ADMIN_PASSWORD=ADMIN_PASSWORD, PODIUM_METRICS_ADDRESS="off")
         env.pop("PODIUM_PUBLIC_URL", None)
         self.proc = subprocess.Popen(
             [self.binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", self.data_dir],

@@ -72,8 +72,11 @@ CONVERGED = 0.35
 def setUpModule():
     if not DEMO_DECK or not SERVER.proc or SERVER.proc.poll() is not None:
         harness.setUpModule()
-    if not CLIP:
+    # Each group of tests (a class) may run on a server of its own, in a runner that ran another
+    # of this module's classes before: a clip uploaded to that server is not on this one.
+    if CLIP.get("server") != SERVER.base:
         CLIP["id"] = upload_clip()
+        CLIP["server"] = SERVER.base
 
 
 def tearDownModule():
