@@ -363,6 +363,9 @@ class StoryboardTabletTests(BrowserTest):
         # Everything shown: New storyboard is still in the first screen (beside the kinds).
         quick = wait_for(ada, lambda d: visible(d, "#new-storyboard-quick"), "New storyboard in the first screen")
         self.assertLessEqual(quick.rect["y"] + quick.rect["height"], 1180)
+        # One "New storyboard" on the page at a time (the section's own shows when Storyboards is chosen).
+        count_new = "return [...document.querySelectorAll('[data-action=new-storyboard]')].filter(b => b.offsetParent !== null).length"
+        self.assertEqual(ada.execute_script(count_new), 1)
         screenshot(ada, "storyboard-tablet-library-everything")
         chip = wait_for(ada, lambda d: visible(d, "#library-kinds [data-kind=storyboards]"), "the Storyboards filter")
         chip.click()
@@ -379,6 +382,7 @@ class StoryboardTabletTests(BrowserTest):
           let n = 0; for (let k = 0; k < d.length; k += 4) if (d[k] < 80 && d[k + 3] > 200) n += 1; return n;""", image)
         self.assertGreater(dark, 50)
         new = ada.find_element(By.ID, "new-storyboard-button").rect
+        self.assertEqual(ada.execute_script(count_new), 1)
         self.assertEqual(ada.execute_script("return scrollY"), 0)
         self.assertLessEqual(new["y"] + new["height"], 1180, "New storyboard in the first screen")
         screenshot(ada, "storyboard-tablet-library")

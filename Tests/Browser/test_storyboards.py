@@ -520,7 +520,8 @@ class StoryboardTests(BrowserTest):
         wait_for(alice, lambda d: not d.find_elements(By.CSS_SELECTOR, card), "the card gone")
         self.assertEqual(SERVER.api("GET", f"/api/v1/storyboards/{board['id']}")[0], 404)
 
-        alice.find_element(By.ID, "new-storyboard-button").click()
+        # Everything is shown: New storyboard is the one beside the kinds.
+        alice.find_element(By.ID, "new-storyboard-quick").click()
         title = wait_for(alice, lambda d: visible(d, "#new-storyboard-name"), "the new storyboard dialog")
         title.send_keys(Keys.CONTROL, "a")
         title.send_keys("Short film")
