@@ -134,8 +134,9 @@ class StageVideoLinkTests(BrowserTest):
 
         # A viewer joining now is told why the clip does not play.
         self.join_as_viewer(viewer, code)
-        message = wait_for(viewer, notice, "a message on the viewer's video screen")
-        self.assertEqual(message, "This video's link has expired. It plays again when the presenter shows it again.")
+        # "Loading the video…" shows first, until the player's request for the playlist is refused.
+        expired = "This video's link has expired. It plays again when the presenter shows it again."
+        wait_for(viewer, lambda d: notice(d) == expired, "the expired link said on the viewer's video screen")
         screenshot(viewer, "stage-link-expired-viewer")
 
         # The presenter's console, opened again, renews the link: every screen loads the clip.
