@@ -311,6 +311,19 @@ class AudienceViewTests(BrowserTest):
             screenshot(phone, f"audience-bar-{width}x{height}")
             self.release(phone)
 
+    def settled_sheet_layout(self, phone, name):
+        """The sheet's layout once two readings in a row agree: the sheet has finished sliding in
+        (read mid-slide on a loaded machine, it ended 1.6 px over the bar)."""
+        last = {}
+
+        def steady(d):
+            layout = self.sheet_layout(d)
+            same = layout == last.get("layout")
+            last["layout"] = layout
+            return layout if same else None
+
+        return wait_for(phone, steady, f"{name}: the poll's sheet at rest")
+
     def sheet_layout(self, phone):
         """Where the open poll's sheet, its parts, the bar's actions and the slide are."""
         return phone.execute_script(
@@ -372,7 +385,7 @@ class AudienceViewTests(BrowserTest):
             wait_for(phone, lambda d: visible(d, '#poll-sheet[data-poll-status="open"] [data-action="submit-answer"]'), "the poll")
             wait_for(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "the slide")
             harness.wait_settled(phone)
-            self.check_sheet(self.sheet_layout(phone), name)
+            self.check_sheet(self.settled_sheet_layout(phone, name), name)
             screenshot(phone, f"audience-poll-above-bar-{name}")
         # A tap on Ask (a real click: it fails on whatever covers the button) opens its form.
         phone = phones["390x844"]
@@ -386,7 +399,7 @@ class AudienceViewTests(BrowserTest):
         wait_for(phone, lambda d: d.execute_script(
             "return getComputedStyle(document.getElementById('watch-bar')).position === 'absolute'"), "the bar floating")
         harness.wait_settled(phone)
-        self.check_sheet(self.sheet_layout(phone), "390x844 full screen")
+        self.check_sheet(self.settled_sheet_layout(phone, "390x844 full screen"), "390x844 full screen")
         screenshot(phone, "audience-poll-above-bar-fullscreen")
         phone.execute_script("document.exitFullscreen()")
         wait_for(phone, lambda d: d.execute_script("return !document.fullscreenElement"), "full screen left")
