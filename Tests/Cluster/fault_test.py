@@ -70,12 +70,14 @@ class Socket:
         self.reader, self.writer, self.node = reader, writer, node
 
     @staticmethod
-    async def open(path):
-        reader, writer = await asyncio.open_connection("127.0.0.1", PORT)
+    async def open(path, port=None):
+        """Through the load balancer, or straight to the node on `port` (the other cluster tests)."""
+        port = port or PORT
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
         key = base64.b64encode(os.urandom(16)).decode()
         writer.write(
             (
-                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{PORT}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
             ).encode()
         )
@@ -84,7 +86,7 @@ class Socket:
         if " 101 " not in lines[0]:
             writer.close()
             raise ConnectionError(f"upgrade refused: {lines[0]}")
-        node = next((l.split(":", 1)[1].strip() for l in lines if l.lower().startswith("x-podium-node:")), "?")
+        node = next((l.split(":", 1)[1].strip() for l in lines if l.lower().startswith("x-podium-node:")), str(port))
         return Socket(reader, writer, node)
 
     def send(self, message):
@@ -139,8 +141,8 @@ async def backoff(attempt):
 
 
 class Viewer:
-    def __init__(self, number, path):
-        self.number, self.path = number, path
+    def __init__(self, number, path, port=None):
+        self.number, self.path, self.port = number, path, port
         self.first_seq = None  # seq of the first welcome
         self.last = None  # last seq applied
         self.applied = []  # every durable seq applied, in order
@@ -166,7 +168,7 @@ class Viewer:
         while not self.stopping:
             socket = None
             try:
-                socket = await Socket.open(self.path)
+                socket = await Socket.open(self.path, self.port)
                 hello = {"type": "hello", "role": "viewer"}
                 if self.last is not None:
                     hello["lastSeq"] = self.last
