@@ -4,6 +4,8 @@
 // - durable events applied exactly once in seq order, gaps filled with `resync`;
 // - reconnect with backoff (0.5 s doubling to 10 s, with jitter) and lastSeq;
 // - commands carry an id (crypto.randomUUID) and are sent again with the same id until acked.
+// The socket itself (connect, back-off, ping, shutdown, resend) is live/socket.js, shared with the
+// storyboard editor; this module keeps the session's state and its seq chain.
 //
 // Events dispatched (all CustomEvent, data in `detail`):
 //   status   {state}                    connecting | live | reconnecting | ended | failed
@@ -18,12 +20,13 @@
 //   rejected {id, code, message}         a command was refused
 //   fatal    {code, message, retryAfter} hello refused (passcode_wrong, not_found, …): no reconnect;
 //                                        retryAfter: seconds to wait before trying again, if any
+//   error    {code, message, id, retryAfter, hello}   every error the server sends (socket.js)
 //   message  {type, …}                    any other ephemeral message (results, questions, …)
+
+import { ReconnectingSocket } from './live/socket.js';
 
 const MIN_DELAY = 500;
 const MAX_DELAY = 10000;
-const PING_EVERY = 20000;
-const SILENCE_LIMIT = 45000;
 /** Hello errors after which reconnecting cannot help. */
 const FATAL_HELLO = new Set([
   'passcode_required', 'passcode_wrong', 'rate_limited', 'not_found', 'unauthorized', 'forbidden',
@@ -281,8 +284,10 @@ export class LiveClient extends EventTarget {
   /**
    * @param {string} code join code
    * @param {{role: 'viewer'|'presenter', name?: string, passcode?: string, token?: string}} hello
+   * @param {object} [env] for tests: WebSocket, setTimeout, clearTimeout, now, random, window,
+   *                       document, url (see live/socket.js); the browser's by default
    */
-  constructor(code, hello) {
+  constructor(code, hello, env = {}) {
     super();
     this.code = code;
     this.hello = { ...hello };
@@ -291,28 +296,32 @@ export class LiveClient extends EventTarget {
     this.viewers = 0;
     this.lastSeq = null; // null until the first welcome
     this.connection = 'idle';
-    this.pending = new Map(); // id -> {message, resolve, reject}
     this.buffered = new Map(); // seq -> event, waiting for a gap to fill
-    this.ws = null;
-    this.attempt = 0;
-    /** A delay the server asked for (shutdown, a locked passcode prompt): used once. */
-    this.nextDelay = null;
-    /** What the server gave as the reason of the last close, until the next welcome. */
-    this.closeReason = null;
-    this.timer = null;
-    this.pingTimer = null;
-    this.lastHeard = 0;
-    this.welcomed = false;
-    this.stopped = false;
     this.resyncAsked = -1;
-    this.onOnline = () => { if (this.connection === 'reconnecting') this.reconnectNow(); };
-    // A phone that slept may hold a socket that died silently: check as soon as it wakes.
-    this.onVisible = () => {
-      if (document.visibilityState !== 'visible' || this.stopped) return;
-      if (this.connection === 'reconnecting') this.reconnectNow();
-      else if (this.ws && Date.now() - this.lastHeard > PING_EVERY + 5000) this.reconnectNow();
-      else if (this.isOpen) this.raw({ type: 'ping', t: performance.now() });
-    };
+    this.socket = new ReconnectingSocket({
+      ...env,
+      url: env.url || (() => liveSocketURL(this.code)),
+      hello: () => this.helloMessage(),
+      minDelay: MIN_DELAY,
+      maxDelay: MAX_DELAY,
+      // Nothing more will happen in an ended session: keep showing its last state.
+      reconnectAfterClose: (welcomed) => !(this.state.ended && welcomed),
+    });
+    const on = (type, handler) => this.socket.addEventListener(type, (event) => handler(event.detail));
+    on('status', ({ state, reason }) => this.onStatus(state, reason));
+    on('welcome', ({ message }) => this.onWelcome(message));
+    on('helloerror', ({ message }) => this.onHelloError(message));
+    on('message', ({ message }) => this.onMessage(message));
+    on('ack', ({ message, entry }) => {
+      if (entry) entry.resolve(message);
+      this.emit('ack', message);
+    });
+    on('rejected', ({ message, entry }) => {
+      if (entry) entry.reject({ code: message.code, message: message.message });
+      this.emit('rejected', { id: message.id || null, code: message.code, message: message.message });
+    });
+    // Every error the server sends, before the rest: for a page to react (a banner).
+    on('error', (detail) => this.emit('error', detail));
     // Modules that add to a page without its entry module's help (the projector's talk timer,
     // room-timer-overlay.js) see each live client as it is made.
     if (typeof window !== 'undefined') window.dispatchEvent(new CustomEvent('podium:live', { detail: this }));
@@ -320,28 +329,25 @@ export class LiveClient extends EventTarget {
 
   /** Opens the socket. */
   connect() {
-    this.stopped = false;
-    window.addEventListener('online', this.onOnline);
-    document.addEventListener('visibilitychange', this.onVisible);
-    this.open();
+    this.socket.connect();
   }
 
   /** Closes for good: no reconnect. */
   close() {
-    this.stopped = true;
-    window.removeEventListener('online', this.onOnline);
-    document.removeEventListener('visibilitychange', this.onVisible);
-    clearTimeout(this.timer);
-    clearInterval(this.pingTimer);
-    if (this.ws) {
-      this.ws.onclose = null;
-      this.ws.close();
-      this.ws = null;
-    }
+    this.socket.stop();
+  }
+
+  get stopped() {
+    return this.socket.stopped;
   }
 
   get isOpen() {
-    return this.welcomed && this.ws && this.ws.readyState === WebSocket.OPEN;
+    return this.socket.isOpen;
+  }
+
+  /** The commands sent and not answered yet: id -> {message, resolve, reject}. */
+  get pending() {
+    return this.socket.pending;
   }
 
   /**
@@ -352,139 +358,56 @@ export class LiveClient extends EventTarget {
     const id = command.id || newId(); // a caller may choose the id (a stroke's id is its command's)
     const message = { ...command, id };
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { message, resolve, reject });
-      if (this.isOpen) this.raw(message);
+      this.socket.send(id, message, { resolve, reject });
     });
   }
 
   /** Sends an ephemeral message (pointer); dropped when not connected. */
   sendEphemeral(message) {
-    if (this.isOpen) this.raw(message);
+    this.socket.sendNow(message);
   }
 
   get pendingCount() {
-    return this.pending.size;
+    return this.socket.pending.size;
+  }
+
+  /** Sends as it is on the open socket (clock.js's pings). */
+  raw(message) {
+    this.socket.raw(message);
   }
 
   // ---- internals ----
 
-  raw(message) {
-    try {
-      this.ws.send(JSON.stringify(message));
-    } catch (_) {
-      // The socket is closing; the close handler reconnects.
-    }
+  helloMessage() {
+    const hello = { type: 'hello', role: this.hello.role };
+    if (this.hello.name) hello.name = this.hello.name;
+    if (this.hello.passcode) hello.passcode = this.hello.passcode;
+    if (this.hello.token) hello.token = this.hello.token;
+    if (this.hello.projector) hello.projector = true; // a big screen: not counted; a video waits for the host's
+    if (this.lastSeq !== null) hello.lastSeq = this.lastSeq;
+    return hello;
   }
 
   setConnection(state) {
     if (this.connection === state) return;
     this.connection = state;
     // reason: why the server closed the socket, when it said ('shutdown': it is restarting).
-    this.emit('status', { state, reason: state === 'reconnecting' ? this.closeReason : null });
+    this.emit('status', { state, reason: state === 'reconnecting' ? this.socket.closeReason : null });
+  }
+
+  /** The socket's state as this page says it: an ended session stays "ended". */
+  onStatus(state) {
+    if (state === 'connecting') this.setConnection('connecting');
+    else if (state === 'closed') this.setConnection('ended');
+    else if (state === 'reconnecting') this.setConnection(this.state.ended ? 'ended' : 'reconnecting');
+    // 'live' is set by onWelcome, once the welcome is applied.
   }
 
   emit(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
-  open() {
-    clearTimeout(this.timer);
-    if (this.stopped) return;
-    this.setConnection(this.lastSeq === null && this.attempt === 0 ? 'connecting' : this.state.ended ? 'ended' : 'reconnecting');
-    this.welcomed = false;
-    let ws;
-    try {
-      ws = new WebSocket(liveSocketURL(this.code));
-    } catch (_) {
-      this.scheduleReconnect();
-      return;
-    }
-    this.ws = ws;
-    ws.onopen = () => {
-      this.lastHeard = Date.now();
-      const hello = { type: 'hello', role: this.hello.role };
-      if (this.hello.name) hello.name = this.hello.name;
-      if (this.hello.passcode) hello.passcode = this.hello.passcode;
-      if (this.hello.token) hello.token = this.hello.token;
-      if (this.hello.projector) hello.projector = true; // a big screen: not counted; a video waits for the host's
-      if (this.lastSeq !== null) hello.lastSeq = this.lastSeq;
-      this.raw(hello);
-    };
-    ws.onmessage = (event) => {
-      this.lastHeard = Date.now();
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch (_) {
-        return;
-      }
-      this.handle(message);
-    };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      clearInterval(this.pingTimer);
-      if (this.stopped) return;
-      if (this.state.ended && this.welcomed) {
-        // Nothing more will happen in an ended session: keep showing its last state.
-        this.setConnection('ended');
-        return;
-      }
-      this.scheduleReconnect();
-    };
-    ws.onerror = () => {
-      // onclose follows.
-    };
-  }
-
-  scheduleReconnect() {
-    if (this.stopped) return;
-    const base = Math.min(MAX_DELAY, MIN_DELAY * 2 ** this.attempt);
-    let delay = base / 2 + Math.random() * (base / 2); // jitter: between half and the whole
-    if (this.nextDelay != null) {
-      delay = this.nextDelay; // the server said when it is worth trying again
-      this.nextDelay = null;
-    }
-    this.attempt += 1;
-    this.setConnection(this.state.ended ? 'ended' : 'reconnecting');
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.open(), delay);
-  }
-
-  /** Drops the current socket (if any) and reconnects at once. */
-  reconnectNow() {
-    if (this.stopped) return;
-    this.attempt = 0;
-    if (this.ws) {
-      const ws = this.ws;
-      this.ws = null;
-      ws.onclose = null;
-      ws.close();
-    }
-    clearInterval(this.pingTimer);
-    this.open();
-  }
-
-  startPing() {
-    clearInterval(this.pingTimer);
-    this.pingTimer = setInterval(() => {
-      if (!this.ws) return;
-      if (Date.now() - this.lastHeard > SILENCE_LIMIT) {
-        // A dead connection that never closed (Wi-Fi change, sleeping laptop).
-        this.reconnectNow();
-        return;
-      }
-      this.raw({ type: 'ping', t: performance.now() });
-    }, PING_EVERY);
-  }
-
-  handle(message) {
-    if (!this.welcomed) {
-      if (message.type === 'welcome') this.onWelcome(message);
-      else if (message.type === 'error') this.onHelloError(message);
-      else if (message.type === 'reconnect') this.onReconnect(message); // a server that is stopping
-      return;
-    }
+  onMessage(message) {
     switch (message.type) {
       case 'page':
       case 'zoom':
@@ -503,25 +426,6 @@ export class LiveClient extends EventTarget {
         this.viewers = message.viewers;
         this.emit('presence', { viewers: message.viewers });
         break;
-      case 'ack': {
-        const entry = this.pending.get(message.id);
-        this.pending.delete(message.id);
-        if (entry) entry.resolve(message);
-        this.emit('ack', message);
-        break;
-      }
-      case 'error': {
-        if (message.id && this.pending.has(message.id)) {
-          const entry = this.pending.get(message.id);
-          this.pending.delete(message.id);
-          entry.reject({ code: message.code, message: message.message });
-        }
-        this.emit('rejected', { id: message.id || null, code: message.code, message: message.message });
-        break;
-      }
-      case 'reconnect':
-        this.onReconnect(message);
-        break;
       case 'pong':
         this.emit('pong', message); // the clock's samples (clock.js)
         break;
@@ -534,20 +438,8 @@ export class LiveClient extends EventTarget {
     }
   }
 
-  /** The server asks us to come back (it is stopping): the close follows. */
-  onReconnect(message) {
-    this.attempt = 0;
-    // A server shutting down takes every socket with it: spread the hall's return over a few
-    // seconds, which also gives a restarting server time to listen again.
-    if (message.reason === 'shutdown') this.nextDelay = 1000 + Math.random() * 4000;
-    this.closeReason = message.reason || null;
-  }
-
   onWelcome(welcome) {
     const resumed = this.lastSeq !== null;
-    this.closeReason = null;
-    this.welcomed = true;
-    this.attempt = 0;
     this.session = welcome.session || this.session;
     if (typeof welcome.viewers === 'number') this.viewers = welcome.viewers;
     this.buffered.clear();
@@ -568,9 +460,7 @@ export class LiveClient extends EventTarget {
     this.emit('welcome', { welcome, resumed });
     this.emit('presence', { viewers: this.viewers });
     this.setConnection(this.state.ended ? 'ended' : 'live');
-    this.startPing();
-    // Commands sent but never answered go again, with the same id: the server takes each once.
-    for (const { message } of this.pending.values()) this.raw(message);
+    // The socket then pings, and sends again what was never answered, with the same id.
   }
 
   onHelloError(error) {
@@ -578,13 +468,6 @@ export class LiveClient extends EventTarget {
       // Older servers refuse ended sessions at hello; show that it is over.
       this.state = { ...this.state, ended: true };
       this.stop('ended', error);
-      return;
-    }
-    if (error.code === 'rate_limited' && this.welcomed) {
-      // We were in before with this passcode, yet this browser must wait (wrong guesses from
-      // it since): keep the last state and come back when the wait is over.
-      const wait = Number(error.retryAfter) > 0 ? Number(error.retryAfter) * 1000 : 20000;
-      this.nextDelay = wait + Math.random() * 2000;
       return;
     }
     if (FATAL_HELLO.has(error.code)) {
@@ -595,16 +478,9 @@ export class LiveClient extends EventTarget {
   }
 
   stop(connection, error) {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    clearInterval(this.pingTimer);
-    if (this.ws) {
-      this.ws.onclose = null;
-      this.ws.close();
-      this.ws = null;
-    }
-    for (const entry of this.pending.values()) entry.reject({ code: error.code, message: error.message });
-    this.pending.clear();
+    this.socket.stop();
+    for (const entry of this.socket.pending.values()) entry.reject({ code: error.code, message: error.message });
+    this.socket.pending.clear();
     this.setConnection(connection);
     this.emit('fatal', { code: error.code, message: error.message, retryAfter: Number(error.retryAfter) > 0 ? Number(error.retryAfter) : 0 });
   }
@@ -617,7 +493,7 @@ export class LiveClient extends EventTarget {
       this.buffered.set(event.seq, event);
       if (!fromWelcome && this.resyncAsked !== this.lastSeq) {
         this.resyncAsked = this.lastSeq;
-        this.raw({ type: 'resync', afterSeq: this.lastSeq });
+        this.socket.raw({ type: 'resync', afterSeq: this.lastSeq });
       }
       return;
     }

@@ -1020,23 +1020,31 @@ class LiveBroadcastTests(BrowserTest):
         wait_for(viewer, lambda d: stage_attr(d, "data-page") == str(DEMO_DECK["pageCount"] - 1), "browsing an ended session")
 
     def test_9_live_client_protocol_rules(self):
-        """live.js against a scripted socket: order, duplicates, gaps and resync, resume, resend, fatal errors."""
+        """live.js against a scripted socket: order, duplicates, gaps and resync, resume, resend, fatal errors.
+
+        The socket, its timers and its clock are fakes handed to the client (live/socket.js): a
+        socket opens when the script says, the back-off waits on the fake clock, so nothing races."""
         driver = self.driver(800, 600)
         driver.get(SERVER.base + "/")
         driver.set_script_timeout(30)
         result = driver.execute_async_script(LIVE_CLIENT_SCRIPT)
         self.assertNotIn("error", result, result.get("error"))
+        self.assertTrue(result["firstURL"].endswith("/api/v1/sessions/ABCDEF/live"), result["firstURL"])
         self.assertEqual(result["hello1"], {"type": "hello", "role": "viewer", "name": "Tess"})
         self.assertEqual(result["afterWelcome"], {"page": 2, "lastSeq": 5, "connection": "live"})
         self.assertEqual(result["resync"], {"type": "resync", "afterSeq": 6}, "a gap asks for the missing events")
         self.assertEqual(result["blankBeforeFill"], "none", "an event after a gap waits for the gap")
         self.assertEqual(result["applied"], [6, 7, 8, 9], "each event once, in seq order")
+        self.assertEqual(result["reconnectWaits"], [375], "the first reconnect waits half the first back-off plus jitter")
+        self.assertEqual((result["socketsBeforeBackoff"], result["socketsAfterBackoff"]), (1, 2), "the reconnect opens when the back-off ends, not before")
         self.assertEqual(result["hello2"]["lastSeq"], 8, "a reconnect resumes from the last applied seq")
         self.assertEqual(result["resent"], result["goto"], "an unacknowledged command is sent again with its id")
         self.assertTrue(result["goto"]["id"])
         self.assertEqual(result["acked"], {"type": "ack", "id": result["goto"]["id"], "seq": 9})
         self.assertEqual(result["final"], {"page": 4, "lastSeq": 9, "blank": "black"})
+        self.assertEqual(result["hello3"], {"type": "hello", "role": "viewer", "passcode": "nope"})
         self.assertEqual(result["fatal"], {"code": "passcode_wrong", "connection": "failed", "stopped": True})
+        self.assertEqual((result["socketsAfterFatal"], result["timersAfterFatal"]), (1, []), "a refused hello is not tried again")
 
     def test_6_unknown_code(self):
         """A mistyped code gets a friendly page."""
@@ -1047,43 +1055,67 @@ class LiveBroadcastTests(BrowserTest):
         screenshot(driver, "viewer-not-found")
 
 
-LIVE_CLIENT_SCRIPT = r"""
-const done = arguments[arguments.length - 1];
-(async () => {
-  const { LiveClient } = await import('/app/live.js');
-  const sockets = [];
-  class FakeSocket {
-    constructor(url) {
-      this.url = url; this.readyState = 0; this.sent = [];
-      // Only the session's live sockets are counted. The home page's own lobby socket may open
-      // after this fake is in place (its module waits for the page's words, late on a loaded
-      // machine); counted, it made the reconnect's socket the third, not the second, and the
-      // test timed out waiting for "the reconnect hello". It stays closed.
-      if (!url.endsWith('/api/v1/sessions/ABCDEF/live')) return;
-      sockets.push(this);
-      setTimeout(() => { this.readyState = 1; if (this.onopen) this.onopen(); }, 0);
+# A fake WebSocket and fake timers for live/socket.js and its users (live.js, the storyboard's
+# connection.js): nothing happens until the test says so. A socket opens when the test calls
+# open(), time moves only with advance(ms) (running the timers due, in order), and random() is
+# env.randomValue. No real timer takes part, so a reconnect cannot race the test.
+FAKE_ENV_JS = r"""
+const fakeEnv = () => {
+  const clock = { t: 1000, timers: [], next: 1 };
+  const env = { randomValue: 0.5, sockets: [] };
+  env.now = () => clock.t;
+  env.random = () => env.randomValue;
+  env.setTimeout = (fn, ms) => {
+    const id = clock.next++;
+    clock.timers.push({ id, at: clock.t + Math.max(0, Number(ms) || 0), fn });
+    return id;
+  };
+  env.clearTimeout = (id) => { clock.timers = clock.timers.filter((timer) => timer.id !== id); };
+  /** Moves the clock on by ms, running each timer that falls due on the way, in order. */
+  env.advance = (ms) => {
+    const end = clock.t + ms;
+    for (;;) {
+      const due = clock.timers.filter((timer) => timer.at <= end).sort((a, b) => a.at - b.at || a.id - b.id)[0];
+      if (!due) break;
+      clock.timers = clock.timers.filter((timer) => timer !== due);
+      clock.t = due.at;
+      due.fn();
     }
-    send(text) { this.sent.push(JSON.parse(text)); }
-    close() { this.readyState = 3; }
+    clock.t = end;
+  };
+  /** How long until each timer waiting now, soonest first. */
+  env.waits = () => clock.timers.map((timer) => timer.at - clock.t).sort((a, b) => a - b);
+  env.window = new EventTarget();
+  env.document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
+  class FakeSocket {
+    constructor(url) { this.url = url; this.readyState = 0; this.sent = []; this.closed = false; env.sockets.push(this); }
+    open() { this.readyState = 1; if (this.onopen) this.onopen({}); }
+    send(text) { if (this.readyState !== 1) throw new Error('not open'); this.sent.push(JSON.parse(text)); }
+    close() { this.readyState = 3; this.closed = true; }
     receive(message) { this.onmessage({ data: JSON.stringify(message) }); }
     drop() { this.readyState = 3; if (this.onclose) this.onclose({}); }
   }
   FakeSocket.OPEN = 1;
-  window.WebSocket = FakeSocket;
-  const until = async (test, what) => {
-    const end = Date.now() + 15000;
-    while (!test()) {
-      if (Date.now() > end) throw new Error('timed out waiting for ' + what);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+  env.WebSocket = FakeSocket;
+  return env;
+};
+"""
+
+LIVE_CLIENT_SCRIPT = r"""
+const done = arguments[arguments.length - 1];
+""" + FAKE_ENV_JS + r"""
+(async () => {
+  const { LiveClient } = await import('/app/live.js');
+  const env = fakeEnv();
+  const sockets = env.sockets;
   const out = {};
   const full = { x: 0, y: 0, w: 1, h: 1 };
-  const client = new LiveClient('ABCDEF', { role: 'viewer', name: 'Tess' });
+  const client = new LiveClient('ABCDEF', { role: 'viewer', name: 'Tess' }, env);
   const applied = [];
   client.addEventListener('change', (e) => applied.push(e.detail.event.seq));
   client.connect();
-  await until(() => sockets.length === 1 && sockets[0].sent.length === 1, 'hello');
+  out.firstURL = sockets[0].url;
+  sockets[0].open();
   const first = sockets[0];
   out.hello1 = first.sent[0];
   first.receive({ type: 'welcome', role: 'viewer', seq: 5, session: { pages: [] }, viewers: 1,
@@ -1100,8 +1132,14 @@ const done = arguments[arguments.length - 1];
   const acked = client.send({ type: 'goto', page: 4 });
   out.goto = first.sent[first.sent.length - 1];
   first.drop();
-  await until(() => sockets.length === 2 && sockets[1].sent.length >= 1, 'the reconnect hello');
+  // The first reconnect waits between 250 and 500 ms (random 0.5: 375 ms), on the fake clock.
+  out.reconnectWaits = env.waits();
+  env.advance(374);
+  out.socketsBeforeBackoff = sockets.length;
+  env.advance(1);
+  out.socketsAfterBackoff = sockets.length;
   const second = sockets[1];
+  second.open();
   out.hello2 = second.sent[0];
   second.receive({ type: 'welcome', role: 'viewer', seq: 9, session: { pages: [] }, viewers: 1,
     snapshot: { page: 4, viewport: full, blank: 'black', locked: true, ended: false },
@@ -1114,14 +1152,19 @@ const done = arguments[arguments.length - 1];
   out.final = { page: client.state.page, lastSeq: client.lastSeq, blank: client.state.blank };
   client.close();
 
-  const refused = new LiveClient('ABCDEF', { role: 'viewer', passcode: 'nope' });
+  const env2 = fakeEnv();
+  const refused = new LiveClient('ABCDEF', { role: 'viewer', passcode: 'nope' }, env2);
   let fatal = null;
   refused.addEventListener('fatal', (e) => { fatal = e.detail; });
   refused.connect();
-  await until(() => sockets.length === 3 && sockets[2].sent.length === 1, 'the second hello');
-  sockets[2].receive({ type: 'error', code: 'passcode_wrong', message: 'Wrong passcode.' });
-  sockets[2].drop();
+  env2.sockets[0].open();
+  out.hello3 = env2.sockets[0].sent[0];
+  env2.sockets[0].receive({ type: 'error', code: 'passcode_wrong', message: 'Wrong passcode.' });
+  env2.sockets[0].drop();
   out.fatal = { code: fatal && fatal.code, connection: refused.connection, stopped: refused.stopped };
+  env2.advance(60000);
+  out.socketsAfterFatal = env2.sockets.length;
+  out.timersAfterFatal = env2.waits();
   done(out);
 })().catch((error) => done({ error: String(error && error.stack || error) }));
 """
@@ -1279,6 +1322,8 @@ EXPECTED_SECONDS = {
     "AudienceInteractionTests": 19,
     "ScreenDetailsTests": 14,
     "ReducerTests": 3,
+    # live/socket.js with a fake socket and fake timers (#39): four scripts, no waiting.
+    "LiveSocketTests": 5,
     # Storyboards, measured on a busy two-core machine.
     "StoryboardTests": 60,
     "StoryboardToolsTests": 25,

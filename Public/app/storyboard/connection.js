@@ -1,12 +1,16 @@
 // The storyboard socket client (/api/v1/storyboards/{id}/live; the wire of the storyboards design).
 //
-// - hello (the API token when the page has one; a signed-in browser is known by its cookie) →
-//   welcome {seq, storyboard, you, editors};
+// - hello (the API token when the page has one; a signed-in browser is known by its cookie; on a
+//   reconnect, `lastSeq`: the seq of the content held) → welcome {seq, storyboard, you, editors},
+//   with `missed` (the `edited` frames after lastSeq) when resuming: those are applied to the
+//   content held, passed on as `edited` before the `welcome`, instead of replacing it;
 // - edits, undo and redo carry a client-made id and stay "unacknowledged" until the server answers
 //   with ack (or error); after a reconnect every unacknowledged one is sent again, in order, with
 //   the same id (the server takes each id once, and acknowledges a repeat with its seq);
+// - an edit answered with the error `retry` ("send it again") goes again with the same id, as do
+//   `unavailable` and `rate_limited` a little later; none of them is shown to the person;
 // - reconnect with backoff (0.5 s doubling to 4 s, with jitter), ping every 20 s, a silent socket
-//   (45 s) is dropped and opened again;
+//   (45 s) is dropped and opened again: ../live/socket.js, the socket the live pages use too;
 // - closed on `pagehide` (a page in the back/forward cache holds no socket), opened again on
 //   `pageshow`;
 // - `drawing` and `cursor` frames are ephemeral: only the latest is kept, sent at most ~30 per second,
@@ -17,7 +21,9 @@
 // on the way back), "failed" when the server refused the hello for good.
 //
 // Events (CustomEvent, data in `detail`):
-//   welcome  {seq, storyboard, you, editors, resumed}
+//   welcome  {seq, storyboard, you, editors, resumed, missed}   missed: the frames a resumed welcome
+//                                           brought (already passed on as `edited`; storyboard
+//                                           null: keep the content held), or null (a snapshot)
 //   edited   {seq, author, by, edit}        every durable edit, in seq order (our own included)
 //   ack      {id, seq}
 //   rejected {id, code, message, kind}      an edit, undo or redo the server refused
@@ -27,17 +33,19 @@
 //   status   {state}                        connecting | live | offline | failed
 //   save     {state, pending}               saving | saved | offline | failed
 //   fatal    {code, message}
+//   error    {code, message, id, retryAfter, hello}   every error the server sends (socket.js)
 import { t } from '../i18n.js';
+import { ReconnectingSocket } from '../live/socket.js';
 
 const MIN_DELAY = 500;
 const MAX_DELAY = 4000; // an editor with unsaved work comes back quickly
-const PING_EVERY = 20000;
-const SILENCE_LIMIT = 45000;
 const EPHEMERAL_MS = 33; // ~30 per second
 const FATAL = new Set(['unauthorized', 'forbidden', 'not_found', 'bad_message', 'hello_required', 'full']);
-/** Refusals of a command that say "not now": it is kept and sent again a little later. */
-const RETRY = new Set(['unavailable', 'rate_limited']);
-const RETRY_MS = 700;
+/**
+ * Refusals of a command that say "not now": it is kept and sent again, same id, after base..2×base
+ * ms. `retry`: the server asks for it again (it was catching up); not shown to the person.
+ */
+const RETRY = Object.freeze({ unavailable: 700, rate_limited: 700, retry: 50 });
 
 /** A client-made id: 1…64 characters of [A-Za-z0-9_-]. */
 export function newId(prefix = '') {
@@ -56,102 +64,105 @@ export function storyboardSocketURL(id) {
 export class StoryboardConnection extends EventTarget {
   /**
    * @param {string} storyboardId
-   * @param {{token?: string, url?: string}} [options]
+   * @param {{token?: string, url?: string}} [options]  and, for tests: WebSocket, setTimeout,
+   *   clearTimeout, now, random, window, document (see ../live/socket.js); the browser's by default
    */
   constructor(storyboardId, options = {}) {
     super();
+    const { token, url, ...env } = options;
     this.storyboardId = storyboardId;
-    this.token = options.token || null;
-    this.url = options.url || storyboardSocketURL(storyboardId);
-    /** id -> {message, kind}, in the order sent: what the server has not acknowledged yet. */
-    this.unacked = new Map();
+    this.token = token || null;
+    this.url = url || storyboardSocketURL(storyboardId);
+    /** The seq of the content this page holds (the last `edited` applied); null before the first welcome. */
     this.seq = null;
     this.you = null;
     this.editors = [];
-    this.ws = null;
-    this.welcomed = false;
-    this.stopped = false;
-    this.attempt = 0;
-    this.timer = null;
-    this.pingTimer = null;
-    this.lastHeard = 0;
     this.state = 'idle';
     this.saveState = 'saved';
     this.ephemeral = new Map(); // type -> latest frame waiting for its slot
     this.ephemeralLast = new Map(); // type -> time the last one left
     this.ephemeralTimers = new Map();
-    this.onOnline = () => { if (this.state === 'offline') this.reconnectNow(); };
-    this.onVisible = () => {
-      if (document.visibilityState !== 'visible' || this.stopped) return;
-      if (this.state === 'offline') this.reconnectNow();
-      else if (this.ws && Date.now() - this.lastHeard > PING_EVERY + 5000) this.reconnectNow();
-    };
+    this.socket = new ReconnectingSocket({
+      ...env,
+      url: this.url,
+      hello: () => this.helloMessage(),
+      minDelay: MIN_DELAY,
+      maxDelay: MAX_DELAY,
+      retryCodes: RETRY,
+    });
+    this.timers = this.socket.env;
+    const on = (type, handler) => this.socket.addEventListener(type, (event) => handler(event.detail));
+    on('status', ({ state }) => this.onStatus(state));
+    on('welcome', ({ message }) => this.onWelcome(message));
+    on('helloerror', ({ message }) => this.onHelloError(message));
+    on('message', ({ message }) => this.onMessage(message));
+    on('ack', ({ message, entry }) => {
+      this.emit('ack', { id: message.id, seq: message.seq, kind: entry ? entry.kind : null });
+      this.updateSave();
+    });
+    on('rejected', ({ message, entry }) => {
+      this.emit('rejected', { id: message.id || null, code: message.code, message: message.message, kind: entry ? entry.kind : null });
+      this.updateSave();
+    });
+    on('error', (detail) => this.emit('error', detail));
     // A page put in the back/forward cache must not keep its socket (the person would still show
     // as editing and hold an editor's place): close on pagehide, open again on pageshow.
     this.onPageHide = () => this.suspend();
     this.onPageShow = (event) => {
-      if (event.persisted || this.suspended) this.resume();
+      if (event.persisted || this.socket.suspended) this.resume();
     };
   }
 
+  /** What the server has not acknowledged yet: id -> {message, kind}, in the order sent. */
+  get unacked() {
+    return this.socket.pending;
+  }
+
+  get stopped() {
+    return this.socket.stopped;
+  }
+
+  get suspended() {
+    return this.socket.suspended;
+  }
+
   connect() {
-    this.stopped = false;
-    this.suspended = false;
-    window.addEventListener('online', this.onOnline);
-    document.addEventListener('visibilitychange', this.onVisible);
-    window.addEventListener('pagehide', this.onPageHide);
-    window.addEventListener('pageshow', this.onPageShow);
-    this.open();
+    const win = this.socket.env.window;
+    if (win) {
+      win.addEventListener('pagehide', this.onPageHide);
+      win.addEventListener('pageshow', this.onPageShow);
+    }
+    this.socket.connect();
   }
 
   /** The page is being left (maybe into the back/forward cache): the socket closes, what is unacknowledged is kept. */
   suspend() {
-    if (this.stopped || this.suspended) return;
-    this.suspended = true;
-    clearTimeout(this.timer);
-    clearInterval(this.pingTimer);
-    for (const t of this.ephemeralTimers.values()) clearTimeout(t);
-    this.ephemeralTimers.clear();
-    this.ephemeral.clear();
-    if (this.ws) {
-      const ws = this.ws;
-      this.ws = null;
-      ws.onclose = null;
-      ws.close();
-    }
-    this.welcomed = false;
-    this.setState('offline');
+    if (this.socket.stopped || this.socket.suspended) return;
+    this.clearEphemeral();
+    this.socket.suspend();
   }
 
   /** The page is shown again (back from the cache): reconnect at once, resuming from the last seq. */
   resume() {
-    if (this.stopped || !this.suspended) return;
-    this.suspended = false;
-    this.reconnectNow();
+    this.socket.resume();
   }
 
   close() {
-    this.stopped = true;
-    window.removeEventListener('online', this.onOnline);
-    document.removeEventListener('visibilitychange', this.onVisible);
-    window.removeEventListener('pagehide', this.onPageHide);
-    window.removeEventListener('pageshow', this.onPageShow);
-    clearTimeout(this.timer);
-    clearInterval(this.pingTimer);
-    for (const t of this.ephemeralTimers.values()) clearTimeout(t);
-    if (this.ws) {
-      this.ws.onclose = null;
-      this.ws.close();
-      this.ws = null;
+    const win = this.socket.env.window;
+    if (win) {
+      win.removeEventListener('pagehide', this.onPageHide);
+      win.removeEventListener('pageshow', this.onPageShow);
     }
+    this.clearEphemeral();
+    this.socket.stop();
   }
 
   get isOpen() {
-    return this.welcomed && this.ws && this.ws.readyState === WebSocket.OPEN;
+    return this.socket.isOpen;
   }
 
   get pendingCount() {
-    return this.unacked.size;
+    return this.socket.pending.size;
   }
 
   /** Sends an edit under `id` (kept and resent until acknowledged). */
@@ -179,10 +190,23 @@ export class StoryboardConnection extends EventTarget {
 
   // ---- internals ----
 
+  helloMessage() {
+    const hello = { type: 'hello' };
+    if (this.token) hello.token = this.token;
+    // Resume: the server answers with the `edited` frames after it in `missed` (docs/protocol.md).
+    if (this.seq !== null) hello.lastSeq = this.seq;
+    return hello;
+  }
+
   queue(id, message, kind) {
-    this.unacked.set(id, { message, kind });
-    if (this.isOpen) this.raw(message);
+    this.socket.send(id, message, { kind });
     this.updateSave();
+  }
+
+  clearEphemeral() {
+    for (const handle of this.ephemeralTimers.values()) this.timers.clearTimeout(handle);
+    this.ephemeralTimers.clear();
+    this.ephemeral.clear();
   }
 
   sendEphemeral(frame) {
@@ -190,29 +214,30 @@ export class StoryboardConnection extends EventTarget {
     const type = frame.type;
     this.ephemeral.set(type, frame);
     if (this.ephemeralTimers.has(type)) return;
-    const wait = EPHEMERAL_MS - (performance.now() - (this.ephemeralLast.get(type) || 0));
+    const wait = EPHEMERAL_MS - (this.timers.now() - (this.ephemeralLast.get(type) ?? -Infinity));
     const flush = () => {
       this.ephemeralTimers.delete(type);
       const latest = this.ephemeral.get(type);
       this.ephemeral.delete(type);
       if (!latest || !this.isOpen) return;
-      this.ephemeralLast.set(type, performance.now());
-      this.raw(latest);
+      this.ephemeralLast.set(type, this.timers.now());
+      this.socket.raw(latest);
     };
     if (wait <= 0) flush();
-    else this.ephemeralTimers.set(type, setTimeout(flush, wait));
-  }
-
-  raw(message) {
-    try {
-      this.ws.send(JSON.stringify(message));
-    } catch (_) {
-      // Closing: the close handler reconnects.
-    }
+    else this.ephemeralTimers.set(type, this.timers.setTimeout(flush, wait));
   }
 
   emit(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  onStatus(state) {
+    if (state === 'connecting') this.setState('connecting');
+    else if (state === 'reconnecting' || state === 'closed') {
+      if (state === 'reconnecting' && this.state !== 'offline') this.clearEphemeral();
+      this.setState('offline');
+    }
+    // 'live' is set by onWelcome, once the page has the welcome.
   }
 
   setState(state) {
@@ -224,126 +249,22 @@ export class StoryboardConnection extends EventTarget {
 
   updateSave() {
     let state;
+    const pending = this.socket.pending.size;
     if (this.state === 'failed') state = 'failed';
     else if (this.state === 'connecting' || this.state === 'idle') state = 'connecting';
     else if (this.state !== 'live') state = 'offline';
-    else state = this.unacked.size ? 'saving' : 'saved';
-    const changed = state !== this.saveState || this.lastPending !== this.unacked.size;
+    else state = pending ? 'saving' : 'saved';
+    const changed = state !== this.saveState || this.lastPending !== pending;
     this.saveState = state;
-    this.lastPending = this.unacked.size;
-    if (changed) this.emit('save', { state, pending: this.unacked.size });
+    this.lastPending = pending;
+    if (changed) this.emit('save', { state, pending });
   }
 
-  open() {
-    clearTimeout(this.timer);
-    if (this.stopped || this.suspended) return;
-    this.setState(this.seq === null && this.attempt === 0 ? 'connecting' : 'offline');
-    this.welcomed = false;
-    let ws;
-    try {
-      ws = new WebSocket(this.url);
-    } catch (_) {
-      this.scheduleReconnect();
-      return;
-    }
-    this.ws = ws;
-    ws.onopen = () => {
-      this.lastHeard = Date.now();
-      const hello = { type: 'hello' };
-      if (this.token) hello.token = this.token;
-      this.raw(hello);
-    };
-    ws.onmessage = (event) => {
-      this.lastHeard = Date.now();
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch (_) {
-        return;
-      }
-      this.handle(message);
-    };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.ws = null;
-      this.welcomed = false;
-      clearInterval(this.pingTimer);
-      if (this.stopped) return;
-      this.scheduleReconnect();
-    };
-    ws.onerror = () => {};
-  }
-
-  scheduleReconnect() {
-    if (this.stopped) return;
-    const base = Math.min(MAX_DELAY, MIN_DELAY * 2 ** this.attempt);
-    const delay = base / 2 + Math.random() * (base / 2);
-    this.attempt += 1;
-    this.setState('offline');
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.open(), delay);
-  }
-
-  reconnectNow() {
-    if (this.stopped || this.suspended) return;
-    this.attempt = 0;
-    if (this.ws) {
-      const ws = this.ws;
-      this.ws = null;
-      ws.onclose = null;
-      ws.close();
-    }
-    clearInterval(this.pingTimer);
-    this.open();
-  }
-
-  startPing() {
-    clearInterval(this.pingTimer);
-    this.pingTimer = setInterval(() => {
-      if (!this.ws) return;
-      if (Date.now() - this.lastHeard > SILENCE_LIMIT) {
-        this.reconnectNow();
-        return;
-      }
-      this.raw({ type: 'ping', t: performance.now() });
-    }, PING_EVERY);
-  }
-
-  handle(message) {
-    if (!this.welcomed) {
-      if (message.type === 'welcome') this.onWelcome(message);
-      else if (message.type === 'error') this.onHelloError(message);
-      return;
-    }
+  onMessage(message) {
     switch (message.type) {
       case 'edited':
-        if (typeof message.seq === 'number') {
-          if (this.seq !== null && message.seq <= this.seq) return; // seen already
-          this.seq = message.seq;
-        }
-        this.emit('edited', message);
+        this.onEdited(message);
         break;
-      case 'ack': {
-        const entry = this.unacked.get(message.id);
-        this.unacked.delete(message.id);
-        this.emit('ack', { id: message.id, seq: message.seq, kind: entry ? entry.kind : null });
-        this.updateSave();
-        break;
-      }
-      case 'error': {
-        const entry = message.id ? this.unacked.get(message.id) : null;
-        if (entry && RETRY.has(message.code)) {
-          // The server could not take it just now (busy, or catching up): the same id again soon.
-          setTimeout(() => {
-            if (this.unacked.get(message.id) === entry && this.isOpen) this.raw(entry.message);
-          }, RETRY_MS + Math.random() * RETRY_MS);
-          break;
-        }
-        if (message.id) this.unacked.delete(message.id);
-        this.emit('rejected', { id: message.id || null, code: message.code, message: message.message, kind: entry ? entry.kind : null });
-        this.updateSave();
-        break;
-      }
       case 'editors':
         this.editors = message.editors || [];
         this.emit('editors', { editors: this.editors });
@@ -362,32 +283,48 @@ export class StoryboardConnection extends EventTarget {
     }
   }
 
+  /** An `edited` frame: passed on once, in seq order (one seen already is dropped). */
+  onEdited(message) {
+    if (typeof message.seq === 'number') {
+      if (this.seq !== null && message.seq <= this.seq) return; // seen already
+      this.seq = message.seq;
+    }
+    this.emit('edited', message);
+  }
+
   onWelcome(welcome) {
     const resumed = this.seq !== null;
-    this.welcomed = true;
-    this.attempt = 0;
-    this.seq = typeof welcome.seq === 'number' ? welcome.seq : 0;
+    const held = this.seq;
     this.you = welcome.you || null;
     this.editors = welcome.editors || [];
-    // The page rebuilds its view from the snapshot and what is still unacknowledged (see
-    // StoryDoc), before those are sent again.
-    this.emit('welcome', { seq: this.seq, storyboard: welcome.storyboard, you: this.you, editors: this.editors, resumed });
+    // A resumed welcome brings what happened since the content we hold (`missed`, the `edited`
+    // frames after our lastSeq, in order): applied on top of it, not replacing it. Without
+    // `missed` (a first join, an older server, or one that no longer has them), the snapshot.
+    const missed = resumed && Array.isArray(welcome.missed) ? welcome.missed.slice().sort((a, b) => a.seq - b.seq) : null;
+    if (missed) {
+      for (const frame of missed) this.onEdited(frame);
+      if (typeof welcome.seq === 'number' && this.seq !== welcome.seq && welcome.storyboard) {
+        // The frames did not reach the server's seq: start again from its content.
+        this.seq = welcome.seq;
+        this.emit('welcome', { seq: this.seq, storyboard: welcome.storyboard, you: this.you, editors: this.editors, resumed, missed: null });
+      } else {
+        this.emit('welcome', { seq: this.seq, storyboard: null, you: this.you, editors: this.editors, resumed, missed, from: held });
+      }
+    } else {
+      this.seq = typeof welcome.seq === 'number' ? welcome.seq : 0;
+      // The page rebuilds its view from the snapshot and what is still unacknowledged (see
+      // StoryDoc), before those are sent again.
+      this.emit('welcome', { seq: this.seq, storyboard: welcome.storyboard, you: this.you, editors: this.editors, resumed, missed: null });
+    }
     this.emit('editors', { editors: this.editors });
     this.setState('live');
-    this.startPing();
-    for (const { message } of this.unacked.values()) this.raw(message);
     this.updateSave();
+    // The socket then pings, and sends every unacknowledged command again, in order.
   }
 
   onHelloError(error) {
     if (FATAL.has(error.code)) {
-      this.stopped = true;
-      clearTimeout(this.timer);
-      if (this.ws) {
-        this.ws.onclose = null;
-        this.ws.close();
-        this.ws = null;
-      }
+      this.socket.stop();
       this.setState('failed');
       this.emit('fatal', { code: error.code, message: error.message });
     }
@@ -397,7 +334,7 @@ export class StoryboardConnection extends EventTarget {
   /** The unacknowledged edits, oldest first: [{id, edit}] (undo and redo are not edits). */
   pendingEdits() {
     const out = [];
-    for (const [id, { message, kind }] of this.unacked) if (kind === 'edit') out.push({ id, edit: message.edit });
+    for (const [id, { message, kind }] of this.socket.pending) if (kind === 'edit') out.push({ id, edit: message.edit });
     return out;
   }
 }

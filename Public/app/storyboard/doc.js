@@ -30,16 +30,17 @@ function makeReconciler(storyboard, seq, author) {
 export class StoryDoc extends EventTarget {
   /**
    * @param {string} storyboardId
-   * @param {{author: string, token?: string}} options  author: the signed-in user's id
+   * @param {{author: string, token?: string}} options  author: the signed-in user's id; a test
+   *   may add the socket's WebSocket, timers and clock (connection.js, ../live/socket.js)
    */
-  constructor(storyboardId, { author, token } = {}) {
+  constructor(storyboardId, { author, token, ...env } = {}) {
     super();
     this.id = storyboardId;
     this.author = author;
     this.reconciler = null;
     this.you = null;
     this.editors = [];
-    this.conn = new StoryboardConnection(storyboardId, { token });
+    this.conn = new StoryboardConnection(storyboardId, { ...env, token });
     const pass = (type) => this.conn.addEventListener(type, (event) => this.emit(type, event.detail));
     for (const type of ['save', 'status', 'editors', 'drawing', 'cursor', 'fatal']) pass(type);
     this.conn.addEventListener('editors', (event) => { this.editors = event.detail.editors; });
@@ -95,9 +96,15 @@ export class StoryDoc extends EventTarget {
     this.conn.sendUndo(true);
   }
 
-  onWelcome({ storyboard, seq, you, editors, resumed }) {
+  onWelcome({ storyboard, seq, you, editors, resumed, missed }) {
     this.you = you;
     this.editors = editors || [];
+    if (missed && this.reconciler) {
+      // Resumed: the edits we missed came as `edited` frames just before this (the connection
+      // passed them on), on top of the content we hold; our pending edits are still on top.
+      this.emit('change', { view: this.view, source: 'welcome', edit: null });
+      return;
+    }
     this.reconciler = makeReconciler(storyboard, seq, this.author);
     // What the server has not acknowledged yet goes on top of its snapshot again (an edit it took
     // already, whose answer we missed, no longer applies here: the server acknowledges it again).
