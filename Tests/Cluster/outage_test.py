@@ -47,7 +47,9 @@ FLOWING = 0.8  # the share of an outage's seconds in which every viewer on node 
 
 class Presenter:
     """Page changes with ids (never sent again: the next one supersedes it) and pointer moves,
-    on one socket to one node; every answer with the moment it came."""
+    on one socket to one node; every answer with the moment it came. Each page change asks for
+    the page the presenter is not on (as the events say), so none is a no-op the server could
+    acknowledge without storing it."""
 
     def __init__(self, port, path, token):
         self.port, self.path, self.token = port, path, token
@@ -60,6 +62,7 @@ class Presenter:
         self.socket = None
         self.connected = asyncio.Event()
         self.welcomes = 0
+        self.page = 1
 
     async def run(self):
         attempt = 0
@@ -72,12 +75,15 @@ class Presenter:
                 if welcome.get("type") != "welcome":
                     raise ConnectionError(f"presenter hello answered {welcome}")
                 self.welcomes += 1
+                self.page = welcome.get("snapshot", {}).get("page", self.page)
                 self.socket, attempt = socket, 0
                 self.connected.set()
                 while True:
                     message = json.loads(await socket.receive())
                     now = time.monotonic()
-                    if message.get("type") == "ack" and message.get("id") in self.sent:
+                    if message.get("type") == "page":
+                        self.page = message["page"]
+                    elif message.get("type") == "ack" and message.get("id") in self.sent:
                         self.answers.setdefault(message["id"], (now, "ack"))
                     elif message.get("type") == "error":
                         self.errors.append((now, message))
@@ -104,7 +110,7 @@ class Presenter:
                     self.count += 1
                     id = f"p{self.count}"
                     self.sent[id] = now
-                    self.socket.send({"type": "goto", "id": id, "page": 1 + self.count % 2})
+                    self.socket.send({"type": "goto", "id": id, "page": 2 if self.page == 1 else 1})
                     next_page += 1 / PAGE_RATE
                 if now >= next_pointer:
                     moves += 1
