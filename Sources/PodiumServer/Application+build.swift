@@ -54,7 +54,7 @@ public typealias PodiumApplication = Application<RouterResponder<AppRequestConte
 public func buildApplication(
     configuration: ServerConfiguration,
     store providedStore: (any PodiumStore)? = nil,
-    bus: (any SessionBus)? = nil,
+    bus providedBus: (any SessionBus)? = nil,
     logger: Logger = Logger(label: "podium"),
     now: @escaping @Sendable () -> Date = { Date() },
     onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
@@ -81,14 +81,14 @@ public func buildApplication(
     do {
         // Nodes on one PostgreSQL hear each other through it; otherwise this node is alone.
         let bus =
-            try bus ?? configuration.databaseURL.map { url in
+            try providedBus ?? configuration.databaseURL.map { url in
                 var settings = PostgresSessionBus.Settings()
                 settings.checkInterval = configuration.busCheckInterval
                 return try PostgresSessionBus(url: url, settings: settings, logger: logger)
             } ?? LocalSessionBus()
         return try await assembleApplication(
             configuration: configuration, store: store, bus: bus, services: services, logger: logger,
-            now: now,
+            now: now, alone: !(bus is PostgresSessionBus) && providedBus == nil,
             onServerRunning: onServerRunning)
     } catch {
         // The application never ran, so its shutdown service will not close the database.
@@ -100,7 +100,8 @@ public func buildApplication(
 /// Everything `buildApplication` does once the store is open.
 private func assembleApplication(
     configuration: ServerConfiguration, store: any PodiumStore, bus: any SessionBus, services: [any Service], logger: Logger,
-    now: @escaping @Sendable () -> Date, onServerRunning: @escaping @Sendable (any Channel) async -> Void
+    now: @escaping @Sendable () -> Date, alone: Bool = false,
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void
 ) async throws -> (PodiumApplication, StartupReport) {
     let blobs = try FileBlobStore(root: configuration.blobDirectory)
     let accounts = Accounts(store: store, cost: configuration.bcryptCost, tokenLifetime: configuration.tokenLifetime, now: now)
@@ -220,7 +221,12 @@ private func assembleApplication(
                 address: address, token: configuration.metricsToken, required: configuration.metricsAddressRequired,
                 hub: hub, logger: logger, onListening: configuration.onMetricsListening))
     }
-    let storyboards = StoryboardHub(store: store, now: now, logger: logger)
+    // Storyboards on the same bus as the sessions, under this node's name; editor numbers that
+    // cannot collide with another node's unless this node is alone.
+    let storyboards = StoryboardHub(
+        store: store, bus: bus, node: hub.nodeName, editorBase: alone ? 0 : StoryboardHub.randomEditorBase(), now: now,
+        logger: logger)
+    await bus.subscribe(storyboards)
     StoryboardController(store: store, hub: storyboards, now: now).addRoutes(to: api)
     StoryboardExportController(
         store: store, blobs: blobs, jobs: jobs, hub: storyboards, decks: decks, workDirectory: configuration.temporaryDirectory,

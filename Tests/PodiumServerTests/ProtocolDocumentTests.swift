@@ -340,6 +340,9 @@ struct ProtocolDocumentTests {
         keep("storyboard drawing (ended)", try await ada.take("drawing") { $0["stroke"] == .null })
         try await grace.send(["type": "cursor", "shot": shot, "x": 0.42, "y": 0.61])
         keep("storyboard cursor", try await ada.take("cursor"))
+        // Back after a drop, with the seq of the last edit it applied.
+        let again = try await open(path, nil)
+        keep("storyboard welcome (resumed)", try await again.hello(["token": token, "lastSeq": 0]))
     }
 
     // MARK: - The tests

@@ -81,7 +81,10 @@ public final class PostgresSessionBus: SessionBus, Service {
     }
 
     public func appended(_ hint: AppendedHint) async {
-        send(Wire(k: .appended, n: hint.node, s: hint.sessionId, c: hint.code, q: hint.seq, t: hint.sentAt.timeIntervalSince1970))
+        send(
+            Wire(
+                k: .appended, n: hint.node, s: hint.sessionId, c: hint.code, q: hint.seq, t: hint.sentAt.timeIntervalSince1970,
+                d: Wire.document(hint.kind)))
     }
 
     public func presence(_ update: PresenceUpdate) async {
@@ -96,13 +99,15 @@ public final class PostgresSessionBus: SessionBus, Service {
         switch note.kind {
         case .records:
             coalesce(
-                Wire(k: .records, n: note.node, s: note.sessionId, c: note.code), key: note.coalescingKey,
-                interval: settings.recordsInterval)
+                Wire(k: .records, n: note.node, s: note.sessionId, c: note.code, d: Wire.document(note.document)),
+                key: note.coalescingKey, interval: settings.recordsInterval)
         case .access:
-            send(Wire(k: .access, n: note.node, s: note.sessionId, c: note.code))
+            send(Wire(k: .access, n: note.node, s: note.sessionId, c: note.code, d: Wire.document(note.document)))
         case .ephemeral(let key, let frame):
             coalesce(
-                Wire(k: .ephemeral, n: note.node, s: note.sessionId, c: note.code, e: key, f: String(buffer: frame)),
+                Wire(
+                    k: .ephemeral, n: note.node, s: note.sessionId, c: note.code, e: key, f: String(buffer: frame),
+                    d: Wire.document(note.document)),
                 key: note.coalescingKey,
                 interval: settings.ephemeralInterval)
         }
@@ -218,6 +223,14 @@ public final class PostgresSessionBus: SessionBus, Service {
         /// Ephemeral: the frame's key and its JSON.
         var e: String? = nil
         var f: String? = nil
+        /// The kind of document (``BusDocumentKind``); left out for a session, so a node of an
+        /// older version reads a session's messages as before, and one without it means a session.
+        var d: String? = nil
+
+        static func document(_ kind: BusDocumentKind) -> String? { kind == .session ? nil : kind.rawValue }
+
+        /// The document kind this message is about; nil: one this node does not know (ignored).
+        var document: BusDocumentKind? { d.map { BusDocumentKind(rawValue: $0) } ?? .session }
     }
 
     private static let encoder = JSONEncoder()
@@ -244,14 +257,14 @@ public final class PostgresSessionBus: SessionBus, Service {
             return
         }
         let nodes = nodes.withLock { $0 }
-        guard !nodes.contains(where: { $0.nodeName == wire.n }) else { return }
+        guard !nodes.contains(where: { $0.nodeName == wire.n }), let document = wire.document else { return }
         for node in nodes {
             switch wire.k {
             case .appended:
                 guard let seq = wire.q else { continue }
                 let hint = AppendedHint(
                     node: wire.n, sessionId: wire.s, code: wire.c, seq: seq,
-                    sentAt: wire.t.map(Date.init(timeIntervalSince1970:)) ?? Date())
+                    sentAt: wire.t.map(Date.init(timeIntervalSince1970:)) ?? Date(), kind: document)
                 // On a task of its own: catching up waits for the session's command gate, and
                 // other sessions' notifications must not wait behind it.
                 Task { await node.appended(hint) }
@@ -260,10 +273,10 @@ public final class PostgresSessionBus: SessionBus, Service {
                 let update = PresenceUpdate(node: wire.n, sessionId: wire.s, code: wire.c, viewers: viewers, live: live)
                 Task { await node.presence(update) }
             case .records:
-                let note = SessionNote(node: wire.n, sessionId: wire.s, code: wire.c, kind: .records)
+                let note = SessionNote(node: wire.n, sessionId: wire.s, code: wire.c, kind: .records, document: document)
                 Task { await node.note(note) }
             case .access:
-                let note = SessionNote(node: wire.n, sessionId: wire.s, code: wire.c, kind: .access)
+                let note = SessionNote(node: wire.n, sessionId: wire.s, code: wire.c, kind: .access, document: document)
                 Task { await node.note(note) }
             case .ephemeral:
                 guard let key = wire.e, let frame = wire.f else { continue }
@@ -271,7 +284,7 @@ public final class PostgresSessionBus: SessionBus, Service {
                 await node.note(
                     SessionNote(
                         node: wire.n, sessionId: wire.s, code: wire.c,
-                        kind: .ephemeral(key: key, frame: ByteBuffer(string: frame))))
+                        kind: .ephemeral(key: key, frame: ByteBuffer(string: frame)), document: document))
             }
         }
     }

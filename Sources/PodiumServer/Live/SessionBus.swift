@@ -54,6 +54,18 @@ public struct AppendedHint: Sendable, Equatable {
     public let seq: Int
     /// When the hint was sent (the hint lag metric: from here to the catch-up done).
     public var sentAt = Date()
+    /// Which kind of live document `sessionId` names (a storyboard: its id, with `code` the same).
+    public var kind = BusDocumentKind.session
+}
+
+/// The kinds of live document that share the bus: each has its own table of numbered events and
+/// its own ids, so a hint or a note says which it is about. A message without one (from a node
+/// of an older version) is about a session.
+public enum BusDocumentKind: String, Sendable, Equatable {
+    /// A live session or a room (``LiveSession``).
+    case session
+    /// A storyboard project open for editing (``StoryboardDesk``).
+    case storyboard
 }
 
 /// A session's state on one node, for the lobby.
@@ -83,20 +95,24 @@ public struct SessionNote: Sendable, Equatable {
     public let sessionId: String
     public let code: String
     public let kind: Kind
+    /// Which kind of live document `sessionId` names.
+    public let document: BusDocumentKind
 
-    public init(node: String, sessionId: String, code: String, kind: Kind) {
+    public init(node: String, sessionId: String, code: String, kind: Kind, document: BusDocumentKind = .session) {
         self.node = node
         self.sessionId = sessionId
         self.code = code
         self.kind = kind
+        self.document = document
     }
 
     /// Notes with the same key replace each other while they wait to be sent.
     var coalescingKey: String {
-        switch kind {
-        case .records: "r|\(sessionId)"
-        case .access: "x|\(sessionId)"
-        case .ephemeral(let key, _): "e|\(sessionId)|\(key)"
+        let prefix = document == .session ? "" : "\(document.rawValue)|"
+        return switch kind {
+        case .records: "\(prefix)r|\(sessionId)"
+        case .access: "\(prefix)x|\(sessionId)"
+        case .ephemeral(let key, _): "\(prefix)e|\(sessionId)|\(key)"
         }
     }
 }

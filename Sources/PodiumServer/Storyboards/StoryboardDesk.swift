@@ -4,27 +4,41 @@ import NIOCore
 import PodiumCore
 import PodiumStore
 
-/// One storyboard open for editing: its content, the numbering of its edits, each person's undo
-/// history, and the editors connected to it.
+/// One storyboard open for editing on this node: its content, the numbering of its edits, each
+/// person's undo history, and the editors connected to it here.
 ///
 /// An edit takes one path: apply to a copy of the content (the model refuses what breaks a rule)
-/// → store it with the next seq → only then make the copy the content, acknowledge the author
-/// and send `edited` to every editor. An editor is told "saved" only by that acknowledgement, so
-/// nothing confirmed is lost if the server is killed. Undo and redo are edits made by the server
-/// on the person's behalf from their own history.
+/// → store it with the next seq → only then make the copy the content, acknowledge the author,
+/// send `edited` to every editor and hint the other nodes (``SessionBus``, kind `.storyboard`).
+/// An editor is told "saved" only by that acknowledgement, so nothing confirmed is lost if the
+/// server is killed. Undo and redo are edits made by the server on the person's behalf from their
+/// own history.
+///
+/// Several nodes may hold one project open: each stores with the seq it knows, and the store
+/// refuses a seq taken (``SeqConflict``). A desk that loses catches up from the store in order
+/// (sending those edits to its editors) and decides the edit again on the newer content. A hint
+/// of another node's edit, the periodic check, a join and every read (``current()``) catch up
+/// the same way, under the same gate, so what this node answers is as new as the table.
 actor StoryboardDesk {
     let id: String
     private(set) var content: Storyboard
     private(set) var seq: Int
     private var history = StoryboardHistory()
     private var editors: [Int: Editor] = [:]
+    /// This desk's editor numbers are `editorBase + 1`, `+ 2`, …: unique across nodes.
+    private let editorBase: Int
     private var nextEditor = 1
     /// Edit ids taken recently (`user:id` → seq): a resent edit is acknowledged, not applied twice.
     private var recentIDs: [String: Int] = [:]
     private var recentOrder: [String] = []
+    /// The newest `edited` frames (at least ``Settings/missedLimit`` once there are as many),
+    /// oldest first, for the `missed` of a reconnecting editor's welcome.
+    private var recentEdits: [StoryboardEdited] = []
     private var editsSinceSnapshot = 0
     private let gate = SerialGate()
     private let store: any PodiumStore
+    private let bus: any SessionBus
+    private let node: String
     private let now: @Sendable () -> Date
     private let logger: Logger
     private let settings: Settings
@@ -33,9 +47,14 @@ actor StoryboardDesk {
         /// A snapshot of the whole content after this many edits (a project opens from its newest
         /// snapshot and the edits after it).
         var snapshotEvery = 200
-        /// At most this many people editing one project at once.
+        /// At most this many people editing one project at once (on one node).
         var maxEditors = 32
+        /// How many times an edit is decided again after another node's edit was stored first,
+        /// before the editor is asked to send it again (`retry`).
+        var appendAttempts = 8
         static let recentIDs = 4096
+        /// At most this many `edited` frames in a welcome's `missed`.
+        static let missedLimit = 1000
     }
 
     struct Editor {
@@ -45,14 +64,19 @@ actor StoryboardDesk {
 
     init(
         id: String, content: Storyboard, seq: Int, history: StoryboardHistory, editsSinceSnapshot: Int,
-        store: any PodiumStore, settings: Settings, now: @escaping @Sendable () -> Date, logger: Logger
+        recentEdits: [StoryboardEdited] = [], store: any PodiumStore, bus: any SessionBus = LocalSessionBus(),
+        node: String = "", editorBase: Int = 0, settings: Settings, now: @escaping @Sendable () -> Date, logger: Logger
     ) {
         self.id = id
         self.content = content
         self.seq = seq
         self.history = history
         self.editsSinceSnapshot = editsSinceSnapshot
+        self.recentEdits = Array(recentEdits.suffix(Settings.missedLimit))
         self.store = store
+        self.bus = bus
+        self.node = node
+        self.editorBase = editorBase
         self.settings = settings
         self.now = now
         self.logger = logger
@@ -62,20 +86,35 @@ actor StoryboardDesk {
 
     // MARK: Editors
 
-    /// Adds an editor and sends them the welcome; nil when the project is full.
-    func join(user: UserRecord, outbox: Outbox) -> Int? {
+    /// Adds an editor and sends them the welcome, as new as the store (with `missed`, the edits
+    /// after `lastSeq`, when this desk still has them all); nil when the project is full.
+    func join(user: UserRecord, outbox: Outbox, lastSeq: Int? = nil) async -> Int? {
+        await gate.enter()
+        defer { gate.leave() }
         guard editors.count < settings.maxEditors else { return nil }
-        let number = nextEditor
+        await catchUpLocked()
+        let local = nextEditor
         nextEditor += 1
+        let number = editorBase + local
         let info = StoryboardEditorInfo(
             editor: number, userId: user.id, name: user.name.isEmpty ? user.email : user.name,
             color: Self.palette[(number - 1) % Self.palette.count])
         editors[number] = Editor(info: info, outbox: outbox)
         outbox.push(
             Frames.encode(
-                StoryboardWelcome(seq: seq, storyboard: content, you: info, editors: editors.values.map(\.info).sorted())))
+                StoryboardWelcome(
+                    seq: seq, storyboard: content, you: info, editors: editors.values.map(\.info).sorted(),
+                    missed: lastSeq.flatMap(missed(after:)))))
         announceEditors(except: number)
         return number
+    }
+
+    /// The `edited` frames after `lastSeq`, when this desk has every one of them.
+    private func missed(after lastSeq: Int) -> [StoryboardEdited]? {
+        guard lastSeq >= 0, lastSeq <= seq, seq - lastSeq <= Settings.missedLimit else { return nil }
+        if lastSeq == seq { return [] }
+        guard let first = recentEdits.first?.seq, first <= lastSeq + 1 else { return nil }
+        return Array(recentEdits.drop { $0.seq <= lastSeq })
     }
 
     /// The others are told (they clear this editor's cursor and stroke in progress).
@@ -98,23 +137,44 @@ actor StoryboardDesk {
         for (number, editor) in editors where number != newcomer { editor.outbox.push(frame) }
     }
 
-    /// A stroke in progress or a cursor: to the others only, newest wins on a slow socket.
-    func relay(from editor: Int, _ message: StoryboardClientMessage) {
+    /// A stroke in progress or a cursor: to the others only (on every node), newest wins on a
+    /// slow socket.
+    func relay(from editor: Int, _ message: StoryboardClientMessage) async {
         guard editors[editor] != nil else { return }
-        let slot = (editor - 1) % settings.maxEditors
-        let (key, frame): (EphemeralKey, ByteBuffer?) =
+        let (name, frame): (String, ByteBuffer?) =
             switch message {
             case .drawing(let shot, let layer, let stroke):
-                (
-                    Self.drawingKeys[slot],
-                    Frames.encode(StoryboardDrawing(editor: editor, shot: shot, layer: layer, stroke: stroke))
-                )
+                ("drawing", Frames.encode(StoryboardDrawing(editor: editor, shot: shot, layer: layer, stroke: stroke)))
             case .cursor(let shot, let x, let y):
-                (Self.cursorKeys[slot], Frames.encode(StoryboardCursor(editor: editor, shot: shot, x: x, y: y)))
-            default: (Self.cursorKeys[slot], nil)
+                ("cursor", Frames.encode(StoryboardCursor(editor: editor, shot: shot, x: x, y: y)))
+            default: ("", nil)
             }
-        guard let frame else { return }
+        guard let frame, let key = Self.ephemeralKey(name, editor: editor) else { return }
         for (number, other) in editors where number != editor { other.outbox.replace(key, with: frame) }
+        await bus.note(
+            SessionNote(
+                node: node, sessionId: id, code: id, kind: .ephemeral(key: "\(name).\(editor)", frame: frame),
+                document: .storyboard))
+    }
+
+    /// Another node's stroke in progress or cursor (`key`: `drawing.<editor>` or `cursor.<editor>`).
+    func relayed(key: String, frame: ByteBuffer) {
+        let parts = key.split(separator: ".")
+        guard parts.count == 2, let editor = Int(parts[1]), let slot = Self.ephemeralKey(String(parts[0]), editor: editor)
+        else { return }
+        for other in editors.values { other.outbox.replace(slot, with: frame) }
+    }
+
+    /// The newest-wins slot of an editor's frames of one kind (`drawing`, `cursor`): one per
+    /// editor number modulo 64 (the numbers of one node's desk are consecutive).
+    private static func ephemeralKey(_ name: String, editor: Int) -> EphemeralKey? {
+        let count = drawingKeys.count
+        let slot = ((editor - 1) % count + count) % count
+        return switch name {
+        case "drawing": drawingKeys[slot]
+        case "cursor": cursorKeys[slot]
+        default: nil
+        }
     }
 
     // MARK: Edits
@@ -131,58 +191,84 @@ actor StoryboardDesk {
         await gate.enter()
         defer { gate.leave() }
         let key = "\(user.id):\(id)"
+        for attempt in 0..<settings.appendAttempts {
+            if let stored = storedSeq(of: key) {
+                outbox.push(Frames.encode(StoryboardAck(id: id, seq: stored)))
+                return
+            }
+            var next = content
+            var nextHistory = history
+            let edit: StoryboardEdit
+            do throws(StoryboardError) {
+                switch request {
+                case .edit(let requested):
+                    // Recorded and broadcast as stored: each new stroke with its author.
+                    let stamped = requested.stamped(by: user.id)
+                    let inverse = try next.apply(stamped, by: user.id)
+                    nextHistory.record(inverse: inverse, author: user.id)
+                    edit = stamped
+                case .undo:
+                    guard let undone = try nextHistory.undo(author: user.id, in: &next) else {
+                        throw StoryboardError.nothingToUndo
+                    }
+                    edit = undone
+                case .redo:
+                    guard let redone = try nextHistory.redo(author: user.id, in: &next) else {
+                        throw StoryboardError.nothingToRedo
+                    }
+                    edit = redone
+                }
+            } catch {
+                outbox.push(Frames.encode(StoryboardErrorMessage(id: id, error)))
+                return
+            }
+            let record = StoryboardEditRecord(
+                storyboardId: self.id, seq: seq + 1, authorId: user.id, commandKey: key, shotId: edit.touchedShot,
+                edit: String(decoding: (try? Self.encoder.encode(edit)) ?? Data(), as: UTF8.self), createdAt: now())
+            do {
+                try await store.appendStoryboardEdits(
+                    [record], summary: StoryboardSummaryChange(sceneCount: next.scenes.count, shotCount: next.shotCount))
+            } catch is SeqConflict {
+                // Another node stored edits first (or this very id, sent before to another node):
+                // take them, in order, and decide this one again on the newer content. Two nodes
+                // busy with one project must not keep colliding: the loser waits a random moment,
+                // longer each time.
+                logger.debug("storyboard \(self.id): another node stored edit \(record.seq) first; catching up")
+                await catchUpLocked()
+                try? await Task.sleep(for: .microseconds(Int.random(in: 0...(500 << min(attempt, 6)))))
+                continue
+            } catch {
+                logger.error("storyboard \(self.id): could not store edit \(record.seq): \(error)")
+                outbox.push(Frames.encode(StoryboardErrorMessage(id: id, .unavailable)))
+                return
+            }
+            content = next
+            history = nextHistory
+            seq = record.seq
+            remember(key, seq: seq)
+            outbox.push(Frames.encode(StoryboardAck(id: id, seq: seq)))
+            publish(StoryboardEdited(seq: seq, author: user.id, by: id, edit: edit))
+            await bus.appended(AppendedHint(node: node, sessionId: self.id, code: self.id, seq: seq, kind: .storyboard))
+            editsSinceSnapshot += 1
+            if editsSinceSnapshot >= settings.snapshotEvery { snapshotInBackground() }
+            return
+        }
+        // Others' edits kept being stored first: the editor sends it again (same id) a moment later.
         if let stored = storedSeq(of: key) {
             outbox.push(Frames.encode(StoryboardAck(id: id, seq: stored)))
-            return
+        } else {
+            outbox.push(Frames.encode(StoryboardErrorMessage.retry(id: id)))
         }
-        var next = content
-        var nextHistory = history
-        let edit: StoryboardEdit
-        do throws(StoryboardError) {
-            switch request {
-            case .edit(let requested):
-                // Recorded and broadcast as stored: each new stroke with its author.
-                let stamped = requested.stamped(by: user.id)
-                let inverse = try next.apply(stamped, by: user.id)
-                nextHistory.record(inverse: inverse, author: user.id)
-                edit = stamped
-            case .undo:
-                guard let undone = try nextHistory.undo(author: user.id, in: &next) else { throw StoryboardError.nothingToUndo }
-                edit = undone
-            case .redo:
-                guard let redone = try nextHistory.redo(author: user.id, in: &next) else { throw StoryboardError.nothingToRedo }
-                edit = redone
-            }
-        } catch {
-            outbox.push(Frames.encode(StoryboardErrorMessage(id: id, error)))
-            return
-        }
-        let record = StoryboardEditRecord(
-            storyboardId: self.id, seq: seq + 1, authorId: user.id, commandKey: key, shotId: edit.touchedShot,
-            edit: String(decoding: (try? Self.encoder.encode(edit)) ?? Data(), as: UTF8.self), createdAt: now())
-        do {
-            try await store.appendStoryboardEdits(
-                [record], summary: StoryboardSummaryChange(sceneCount: next.scenes.count, shotCount: next.shotCount))
-        } catch is SeqConflict {
-            // Another desk (this project opened again on another node, or after this one was let
-            // go) stored edits first: take them, and have the editor send this one again.
-            await catchUp()
-            outbox.push(Frames.encode(StoryboardErrorMessage(id: id, .unavailable)))
-            return
-        } catch {
-            logger.error("storyboard \(self.id): could not store edit \(record.seq): \(error)")
-            outbox.push(Frames.encode(StoryboardErrorMessage(id: id, .unavailable)))
-            return
-        }
-        content = next
-        history = nextHistory
-        seq = record.seq
-        remember(key, seq: seq)
-        outbox.push(Frames.encode(StoryboardAck(id: id, seq: seq)))
-        let frame = Outbox.Frame(Frames.encode(StoryboardEdited(seq: seq, author: user.id, by: id, edit: edit)))
+    }
+
+    /// Sends a stored edit to this node's editors and keeps it for a reconnecting editor's `missed`.
+    private func publish(_ edited: StoryboardEdited) {
+        let frame = Outbox.Frame(Frames.encode(edited))
         for editor in editors.values { editor.outbox.push(frame) }
-        editsSinceSnapshot += 1
-        if editsSinceSnapshot >= settings.snapshotEvery { snapshotInBackground() }
+        recentEdits.append(edited)
+        if recentEdits.count >= Settings.missedLimit + Settings.missedLimit / 4 {
+            recentEdits.removeFirst(recentEdits.count - Settings.missedLimit)
+        }
     }
 
     /// Writes a snapshot of the content as of now without holding up the edits behind this one:
@@ -202,18 +288,59 @@ actor StoryboardDesk {
         }
     }
 
-    /// Applies and sends the edits stored after this desk's seq by someone else.
-    private func catchUp() async {
-        guard let records = try? await store.storyboardEdits(storyboardId: id, afterSeq: seq, throughSeq: nil) else { return }
-        for record in records {
-            guard let edit = try? JSONDecoder().decode(StoryboardEdit.self, from: Data(record.edit.utf8)) else { continue }
-            if let inverse = try? content.apply(edit, by: record.authorId) {
-                history.record(inverse: inverse, author: record.authorId)
+    /// Another node stored edits up to `seq` (a hint): take them, unless this desk has them.
+    func catchUp(to seq: Int) async {
+        guard seq > self.seq else { return }
+        await catchUp()
+    }
+
+    /// Takes the edits the store has beyond this desk's seq (the bus reconnected, the periodic
+    /// check).
+    func catchUp() async {
+        await gate.enter()
+        defer { gate.leave() }
+        await catchUpLocked()
+    }
+
+    /// The content and its seq as new as the store (a REST read, an export, present).
+    func current() async -> (content: Storyboard, seq: Int) {
+        await gate.enter()
+        defer { gate.leave() }
+        await catchUpLocked()
+        return (content, seq)
+    }
+
+    /// Applies and sends the edits stored after this desk's seq by others, in order; the caller
+    /// holds the gate. A store that cannot be read leaves the desk as it was (the next hint,
+    /// check or read catches up).
+    private func catchUpLocked() async {
+        let records: [StoryboardEditRecord]
+        do {
+            records = try await store.storyboardEdits(storyboardId: id, afterSeq: seq, throughSeq: nil)
+        } catch {
+            logger.warning("storyboard \(self.id): could not read the edits after \(self.seq): \(error)")
+            return
+        }
+        for record in records where record.seq > seq {
+            guard record.seq == seq + 1 else {
+                logger.error("storyboard \(self.id): edit \(self.seq + 1) is not in the store (next: \(record.seq))")
+                return
             }
             seq = record.seq
-            let by = record.commandKey.map { String($0.drop(while: { $0 != ":" }).dropFirst()) }
-            let frame = Outbox.Frame(Frames.encode(StoryboardEdited(seq: seq, author: record.authorId, by: by, edit: edit)))
-            for editor in editors.values { editor.outbox.push(frame) }
+            if let key = record.commandKey { remember(key, seq: record.seq) }
+            guard let edit = try? JSONDecoder().decode(StoryboardEdit.self, from: Data(record.edit.utf8)) else {
+                logger.error("storyboard \(self.id): stored edit \(record.seq) cannot be read")
+                continue
+            }
+            do {
+                let inverse = try content.apply(edit, by: record.authorId)
+                history.record(inverse: inverse, author: record.authorId)
+            } catch {
+                // Every stored edit applied when it was made, to this same content: a bug.
+                logger.error("storyboard \(self.id): stored edit \(record.seq) does not apply: \(error)")
+            }
+            editsSinceSnapshot += 1
+            publish(StoryboardEdited(seq: record.seq, author: record.authorId, by: record.commandID, edit: edit))
         }
     }
 
@@ -267,4 +394,9 @@ extension StoryboardEditorInfo: Comparable {
 
 extension Storyboard {
     var shotCount: Int { scenes.reduce(0) { $0 + $1.shots.count } }
+}
+
+extension StoryboardEditRecord {
+    /// The id the author's editor gave the edit (its command key is `user:id`).
+    var commandID: String? { commandKey.map { String($0.drop(while: { $0 != ":" }).dropFirst()) } }
 }

@@ -4,8 +4,9 @@ import PodiumCore
 /// What an editor sends on the storyboard socket (`docs/protocol.md`, "Storyboard editing").
 enum StoryboardClientMessage: Sendable {
     /// `token`: an API token; nil from a signed-in browser, whose cookie came with the upgrade
-    /// (its API token is HttpOnly, out of the page's reach).
-    case hello(token: String?)
+    /// (its API token is HttpOnly, out of the page's reach). `lastSeq`: the seq of the last
+    /// `edited` a reconnecting editor applied (its welcome then carries what it missed).
+    case hello(token: String?, lastSeq: Int? = nil)
     case edit(id: String, edit: StoryboardEdit)
     case undo(id: String)
     case redo(id: String)
@@ -27,13 +28,16 @@ enum StoryboardClientMessage: Sendable {
 }
 
 extension StoryboardClientMessage: Decodable {
-    enum CodingKeys: String, CodingKey { case type, token, id, edit, shot, layer, stroke, x, y, t }
+    enum CodingKeys: String, CodingKey { case type, token, lastSeq, id, edit, shot, layer, stroke, x, y, t }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(String.self, forKey: .type)
         switch type {
-        case "hello": self = .hello(token: try container.decodeIfPresent(String.self, forKey: .token))
+        case "hello":
+            self = .hello(
+                token: try container.decodeIfPresent(String.self, forKey: .token),
+                lastSeq: try container.decodeIfPresent(Int.self, forKey: .lastSeq))
         case "edit":
             self = .edit(
                 id: try container.decode(String.self, forKey: .id), edit: try container.decode(StoryboardEdit.self, forKey: .edit)
@@ -86,9 +90,12 @@ struct StoryboardWelcome: Encodable {
     let storyboard: Storyboard
     let you: StoryboardEditorInfo
     let editors: [StoryboardEditorInfo]
+    /// The `edited` frames after the hello's `lastSeq` (left out when there was none, or when the
+    /// editor must take `storyboard` whole).
+    var missed: [StoryboardEdited]? = nil
 }
 
-struct StoryboardEdited: Encodable {
+struct StoryboardEdited: Encodable, Sendable {
     let type = "edited"
     let seq: Int
     /// The user whose edit it is.
@@ -166,6 +173,12 @@ struct StoryboardErrorMessage: Encodable {
 
     init(id: String? = nil, _ error: SessionError) {
         self.init(id: id, code: error.code, message: error.message)
+    }
+
+    /// Others' edits (on other nodes) kept being stored first, even after the edit was decided
+    /// again on the newer content: nothing changed, the editor sends it again with the same id.
+    static func retry(id: String) -> Self {
+        Self(id: id, code: "retry", message: "Others edited at the same moment. Send this edit again.")
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -134,7 +134,7 @@ final class StoryboardSocket: SocketEndpoint {
     }
 
     private func hello(_ message: StoryboardClientMessage) async {
-        guard case .hello(let token) = message else {
+        guard case .hello(let token, let lastSeq) = message else {
             outbox.push(Frames.encode(StoryboardErrorMessage(.helloRequired)))
             outbox.close(.finished)
             return
@@ -151,7 +151,7 @@ final class StoryboardSocket: SocketEndpoint {
             guard try await StoryboardAccess.mayEdit(record, user: user, store: context.store) else {
                 return refuse(StoryboardErrorMessage(code: "forbidden", message: "You are not an editor of this storyboard."))
             }
-            let (desk, editor) = try await context.hub.join(storyboardID, user: user, outbox: outbox)
+            let (desk, editor) = try await context.hub.join(storyboardID, user: user, outbox: outbox, lastSeq: lastSeq)
             guard let editor else {
                 return refuse(
                     StoryboardErrorMessage(code: "full", message: "This storyboard has as many editors as it takes."))

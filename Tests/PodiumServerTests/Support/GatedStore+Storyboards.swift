@@ -1,5 +1,6 @@
 import Foundation
 import PodiumStore
+import Synchronization
 
 /// Storyboards and nested folders pass straight through.
 extension GatedStore {
@@ -39,7 +40,30 @@ extension GatedStore {
         try await base.removeStoryboardEditor(storyboardId: storyboardId, userId: userId)
     }
 
+    /// Rival nodes, per store: while a store's count is above 0, each storyboard append finds
+    /// another node's edit stored first at its seq (a `renumberShots`, which always applies), as
+    /// when other nodes keep winning.
+    static let storyboardRivals = Mutex<[ObjectIdentifier: Int]>([:])
+
+    /// The next `count` storyboard appends each lose to a rival's edit.
+    func rivalStoryboardAppends(_ count: Int) {
+        Self.storyboardRivals.withLock { $0[ObjectIdentifier(self)] = count }
+    }
+
     func appendStoryboardEdits(_ edits: [StoryboardEditRecord], summary: StoryboardSummaryChange) async throws {
+        let rival = Self.storyboardRivals.withLock { rivals in
+            guard let left = rivals[ObjectIdentifier(self)], left > 0 else { return false }
+            rivals[ObjectIdentifier(self)] = left - 1
+            return true
+        }
+        if rival, let first = edits.first {
+            try await base.appendStoryboardEdits(
+                [
+                    StoryboardEditRecord(
+                        storyboardId: first.storyboardId, seq: first.seq, authorId: first.authorId, commandKey: nil,
+                        shotId: nil, edit: #"{"op":"renumberShots"}"#, createdAt: first.createdAt)
+                ], summary: summary)
+        }
         try await base.appendStoryboardEdits(edits, summary: summary)
     }
 
