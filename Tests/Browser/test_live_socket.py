@@ -255,6 +255,62 @@ const done = arguments[arguments.length - 1];
 """
 
 
+# The storyboard editor against the real server: editor A's socket is closed under it while B
+# edits; A's reconnect waits on A's fake clock (its sockets are real), so B's edits are surely
+# stored before A comes back, with lastSeq, and gets them as `missed`.
+SERVER_RESUME_JS = r"""
+const [storyboardId, token, shot, layer, done] = arguments;
+""" + FAKE_ENV_JS + r"""
+(async () => {
+  const { StoryDoc } = await import('/app/storyboard/doc.js');
+  const until = async (test, what) => {
+    const end = Date.now() + 15000;
+    while (!test()) {
+      if (Date.now() > end) throw new Error('timed out waiting for ' + what);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  const out = {};
+  const envA = fakeEnv();
+  const socketsA = [];
+  envA.WebSocket = class extends WebSocket {
+    constructor(url) { super(url); this.sentFrames = []; socketsA.push(this); }
+    send(text) { this.sentFrames.push(JSON.parse(text)); super.send(text); }
+  };
+  const stroke = (id) => ({ op: 'addStrokes', shot, layer, strokes: [{ id, tool: 'pen', color: '#222222', width: 0.004, points: [[0.1, 0.2, 0.5], [0.3, 0.4, 0.6]] }] });
+  const strokesOf = (doc) => doc.view.scenes.flatMap((sc) => sc.shots).find((s) => s.id === shot).layers.find((l) => l.id === layer).strokes.map((s) => s.id);
+  const a = new StoryDoc(storyboardId, { author: 'admin', token, ...envA });
+  const welcomes = [];
+  a.conn.addEventListener('welcome', (e) => welcomes.push({ resumed: e.detail.resumed, missed: e.detail.missed ? e.detail.missed.map((f) => f.seq) : null }));
+  a.connect();
+  await until(() => a.view && a.conn.state === 'live', 'editor A');
+  const b = new StoryDoc(storyboardId, { author: 'admin', token });
+  b.connect();
+  await until(() => b.view && b.conn.state === 'live', 'editor B');
+  a.edit(stroke('st-a'));
+  await until(() => a.conn.pendingCount === 0 && b.seq === a.seq, 'A\'s stroke stored and seen by B');
+  const seqBefore = a.seq;
+  socketsA[0].close();
+  await until(() => a.conn.state === 'offline', 'A offline');
+  b.edit(stroke('st-b'));
+  b.edit({ op: 'updateShot', shot, dialogue: 'While you were away' });
+  await until(() => b.conn.pendingCount === 0, 'B\'s edits stored');
+  out.seqB = b.seq;
+  envA.advance(10000); // A's back-off ends: a real socket again
+  await until(() => a.conn.state === 'live' && a.seq === b.seq, 'A back, caught up');
+  out.hello = socketsA[1].sentFrames[0];
+  out.seqBefore = seqBefore;
+  out.welcomes = welcomes;
+  out.strokesA = strokesOf(a);
+  out.strokesB = strokesOf(b);
+  out.dialogueA = a.view.scenes.flatMap((sc) => sc.shots).find((s) => s.id === shot).dialogue;
+  a.close();
+  b.close();
+  done(out);
+})().catch((error) => done({ error: String(error && error.stack || error) }));
+"""
+
+
 def setUpModule():
     if not harness.DEMO_DECK or not SERVER.proc or SERVER.proc.poll() is not None:
         harness.setUpModule()
@@ -333,3 +389,24 @@ class LiveSocketTests(BrowserTest):
         self.assertEqual(result["dropped"], [], "nothing the person sees as lost")
         self.assertEqual(result["hello3"], {"type": "hello", "lastSeq": 8})
         self.assertEqual(result["afterSnapshot"], {"seq": 12, "strokes": ["st-9"]}, "a welcome without missed replaces the content")
+
+    def test_live_socket_storyboard_resume_on_server(self):
+        """A real server: an editor whose socket dropped while another edited comes back with
+        lastSeq and takes the edits it missed from the welcome's `missed`."""
+        status, created = SERVER.api("POST", "/api/v1/storyboards", {"title": "Resume", "aspectRatio": "16:9"})
+        self.assertEqual(status, 201, created)
+        shot = created["content"]["scenes"][0]["shots"][0]
+        driver = self.driver(800, 600)
+        driver.get(SERVER.base + "/")
+        driver.set_script_timeout(30)
+        result = driver.execute_async_script(SERVER_RESUME_JS, created["id"], SERVER.token, shot["id"], shot["layers"][0]["id"])
+        self.assertNotIn("error", result, result.get("error"))
+        self.assertEqual(result["hello"], {"type": "hello", "token": SERVER.token, "lastSeq": result["seqBefore"]})
+        self.assertEqual(result["welcomes"], [
+            {"resumed": False, "missed": None},
+            {"resumed": True, "missed": [result["seqBefore"] + 1, result["seqBefore"] + 2]},
+        ], "the second welcome brought the two edits missed")
+        self.assertEqual(result["seqB"], result["seqBefore"] + 2)
+        self.assertEqual(result["strokesA"], ["st-a", "st-b"])
+        self.assertEqual(result["strokesA"], result["strokesB"])
+        self.assertEqual(result["dialogueA"], "While you were away")
