@@ -7,12 +7,14 @@ import PodiumStore
 
 /// One live session in memory: its state machine, its history and its sockets.
 ///
-/// Every command takes one path, ``perform(_:id:actor:)``: the ``SerialGate`` (commands strictly
-/// in order across the store's suspension point) → ``SessionState/take(_:id:from:at:)`` decides
-/// (pure, in PodiumCore) → the store appends its events and records in one write → the events go
-/// to every socket, the actions refresh the views that changed (``carryOut(_:)``), and the bus
-/// hints other nodes. Joins may run meanwhile and see the state before the command, then receive
-/// its events like everyone else. Events another node stored arrive by ``catchUp(to:)``.
+/// Every command takes one path, ``perform(_:id:actor:)``, through the session's ``LiveLog`` (the
+/// live engine every realtime document shares): the ``SerialGate`` (commands strictly in order
+/// across the store's suspension point) → ``SessionState/take(_:id:from:at:)`` decides (pure, in
+/// PodiumCore) → the store appends its events and records in one write → the events go to every
+/// socket, the actions refresh the views that changed (``carryOut(_:)``), and the bus hints other
+/// nodes (this actor is the log's ``LiveLogOwner``). Joins may run meanwhile and see the state
+/// before the command, then receive its events like everyone else. Events another node stored
+/// arrive by ``catchUp(to:)``.
 actor LiveSession {
     struct Member {
         let outbox: Outbox
@@ -58,17 +60,23 @@ actor LiveSession {
 
     let record: SessionRecord
     let info: SessionInfo
-    private(set) var state: SessionState
-    /// Every durable event, dense from seq 1, as stored (with its command id and time): the
-    /// state is rebuilt from it when another node changed the audience's records.
-    private var history: [StoredEvent]
+    /// The session's live log (``LiveLog``): its state, its stored events and its command gate.
+    private let log: LiveLog<SessionState>
+    /// The state machine, as the log holds it (changed in place: a join registers a viewer).
+    private(set) var state: SessionState {
+        _read { yield log.document }
+        _modify { yield &log.document }
+    }
+    /// Every durable event, dense from seq 1, as stored (with its command id and time).
+    private var history: [StoredEvent] { log.history }
     var fanOut = SessionFanOut()
     var published = PublishedViews()
     private var nextMemberID = 0
     /// The paused reference this node made while the room's projector buffered (see
     /// `projectorBuffering`); nil when it holds nothing.
     var heldForProjector: Playback?
-    private let gate = SerialGate()
+    /// The log's gate: commands, catch-ups and record reloads one at a time.
+    private var gate: SerialGate { log.gate }
     private let store: any PodiumStore
     private let bus: any SessionBus
     private let node: String
@@ -81,8 +89,10 @@ actor LiveSession {
     ) throws(SessionError) {
         self.record = record
         self.info = info
-        self.state = try Self.rebuild(pageCount: info.pageCount, room: record.isRoom, history: history, restored: restored)
-        self.history = history
+        self.log = LiveLog(
+            document: try Self.rebuild(pageCount: info.pageCount, room: record.isRoom, history: history, restored: restored),
+            history: history, store: SessionLogStore(store: store, sessionId: record.id), name: "session \(record.code)",
+            appendAttempts: Self.appendAttempts, now: now, logger: logger)
         self.store = store
         self.bus = bus
         self.node = node
@@ -202,89 +212,20 @@ actor LiveSession {
 
     /// The durable events after `seq` (at most `limit`), for a reconnect or a client that saw a gap.
     func events(after seq: Int, limit: Int = LiveSession.maxReplay) -> [SessionEvent] {
-        // History is dense from seq 1, so the index of seq n+1 is n.
-        guard seq < history.count else { return [] }
-        let start = max(0, seq)
-        return history[start..<min(history.count, start + limit)].map(\.event)
+        // The log holds every event from seq 1.
+        log.stored(after: max(0, seq), limit: limit)?.map(\.event) ?? []
     }
 
     /// Decides a command, stores what it causes, sends its events and refreshes what it changed.
     /// - Returns: the seq to acknowledge the command with.
     func perform(_ command: SessionCommand, id: String, actor: Actor) async throws(SessionError) -> Int {
-        await gate.enter()
-        defer { gate.leave() }
-        for attempt in 0..<Self.appendAttempts {
-            var next = state
-            let decision = try next.take(command, id: id, from: actor, at: now().timeIntervalSince1970)
-            guard decision.changesSomething else { return decision.outcome.ackSeq }
-            // Encoded before it is stored: an event that could not be sent is refused, not kept.
-            let frames: [EventFrames]
-            do {
-                frames = try decision.events.map(EventFrames.init)
-            } catch {
-                logger.error("refused a command in session \(record.code): \(error)")
-                throw .unencodable
-            }
-            do {
-                try await store.append(
-                    sessionId: record.id,
-                    CommandWrite(
-                        commandKey: decision.commandKey, events: decision.events, records: decision.records,
-                        seq: decision.outcome.ackSeq),
-                    at: now())
-            } catch is SeqConflict {
-                // Another node stored events first, or (a retried command) stored this command's
-                // id: take what it stored, events and records, then decide again on the new state.
-                logger.debug("session \(record.code): another node appended first; catching up")
-                PodiumMetrics.shared.appendRetries.increment()
-                let head = state.seq
-                try await catchUpFromStore()
-                // No new event: the conflict was the command's id, stored with records only.
-                if state.seq == head { try await reloadRecordsFromStore() }
-                // Two nodes busy with one session must not keep colliding: the loser waits a
-                // random moment, longer each time, before it decides again.
-                try? await Task.sleep(for: .microseconds(Int.random(in: 0...(500 << min(attempt, 6)))))
-                continue
-            } catch {
-                logger.error("could not store a command of session \(record.code): \(error)")
-                throw .unavailable
-            }
-            // Viewers may have arrived while the store was written (a join does not wait for the
-            // gate): the new state keeps them.
-            next.keepViewers(of: state)
-            state = next
-            let at = now()
-            history += decision.events.map {
-                StoredEvent(event: $0, commandID: $0.seq == decision.events.last?.seq ? decision.commandKey : nil, at: at)
-            }
-            PodiumMetrics.shared.eventsAppended.increment(by: decision.events.count)
-            let started = ContinuousClock.now
-            for frame in frames { fanOut.broadcast(frame) }
-            await carryOut(decision.actions)
-            PodiumMetrics.shared.fanOut.recordDuration(since: started)
-            if let last = decision.events.last {
-                await bus.appended(AppendedHint(node: node, sessionId: record.id, code: record.code, seq: last.seq))
-            }
-            if !decision.records.isEmpty {
-                await bus.note(SessionNote(node: node, sessionId: record.id, code: record.code, kind: .records))
-            }
-            return decision.outcome.ackSeq
-        }
-        logger.error("session \(record.code): gave up after \(Self.appendAttempts) conflicting appends")
-        throw .unavailable
+        try await log.perform(command, id: id, from: actor, for: self)
     }
 
     /// Another node stored events up to `seq`: read what this node lacks and send it on.
     /// Without a `seq` (a lost hint is possible), reads whatever the store has beyond this node.
     func catchUp(to seq: Int? = nil) async {
-        if let seq, seq <= state.seq { return }
-        await gate.enter()
-        defer { gate.leave() }
-        do {
-            try await catchUpFromStore()
-        } catch {
-            logger.error("session \(record.code): could not catch up to \(seq.map(String.init) ?? "the store"): \(error)")
-        }
+        await log.catchUp(to: seq, for: self)
     }
 
     /// Another node stored audience records (answers, questions, votes, viewers): rebuild the
@@ -323,23 +264,7 @@ actor LiveSession {
 
     /// Applies and sends the stored events after this node's seq. The gate is held.
     private func catchUpFromStore() async throws(SessionError) {
-        let stored: [StoredEvent]
-        do {
-            stored = try await store.events(sessionId: record.id, afterSeq: state.seq)
-        } catch {
-            logger.error("could not read events of session \(record.code): \(error)")
-            throw .unavailable
-        }
-        for event in stored {
-            let actions = try state.catchUp(with: event)
-            history.append(event)
-            do {
-                fanOut.broadcast(try EventFrames(event.event))
-            } catch {
-                logger.error("session \(record.code): a stored event could not be sent: \(error)")
-            }
-            await carryOut(actions)
-        }
+        try await log.catchUpHoldingGate(for: self)
     }
 
     /// The stroke being drawn: ephemeral like the pointer, so a slow viewer gets only the newest.
@@ -394,6 +319,66 @@ actor LiveSession {
             logger.error("could not mark session \(record.code) ended: \(error)")
         }
         await announcePresence()
+    }
+}
+
+/// The session on the live engine: how its log's decisions and caught-up events reach the sockets
+/// here and the other nodes.
+extension LiveSession: LiveLogOwner {
+    typealias Document = SessionState
+    typealias EncodedEvent = EventFrames
+
+    func frames(for event: SessionEvent) throws(FrameEncodingError) -> EventFrames { try EventFrames(event) }
+
+    func frames(forStored stored: StoredEvent) throws(FrameEncodingError) -> EventFrames { try EventFrames(stored.event) }
+
+    func deliver(_ decision: SessionDecision, frames: [EventFrames]) async {
+        PodiumMetrics.shared.eventsAppended.increment(by: decision.events.count)
+        let started = ContinuousClock.now
+        for frame in frames { fanOut.broadcast(frame) }
+        await carryOut(decision.actions)
+        PodiumMetrics.shared.fanOut.recordDuration(since: started)
+    }
+
+    func deliver(caughtUp stored: StoredEvent, frames: EventFrames?, actions: [SessionAction]) async {
+        if let frames { fanOut.broadcast(frames) }
+        await carryOut(actions)
+    }
+
+    func announce(_ decision: SessionDecision) async {
+        if let last = decision.events.last {
+            await bus.appended(AppendedHint(node: node, sessionId: record.id, code: record.code, seq: last.seq))
+        }
+        if !decision.records.isEmpty {
+            await bus.note(SessionNote(node: node, sessionId: record.id, code: record.code, kind: .records))
+        }
+    }
+
+    /// The command's id was stored with records only (no event): read the audience's records.
+    func conflictBroughtNoEvents() async throws(SessionError) {
+        try await reloadRecordsFromStore()
+    }
+}
+
+/// A session's events in the store, for its ``LiveLog``: one write per command (its events and
+/// the audience's records), read back in order.
+struct SessionLogStore: LiveLogStore {
+    typealias Document = SessionState
+
+    let store: any PodiumStore
+    let sessionId: String
+
+    func append(_ decision: SessionDecision, after seq: Int, at time: Date) async throws {
+        try await store.append(
+            sessionId: sessionId,
+            CommandWrite(
+                commandKey: decision.commandKey, events: decision.events, records: decision.records,
+                seq: decision.outcome.ackSeq),
+            at: time)
+    }
+
+    func events(after seq: Int) async throws -> [StoredEvent] {
+        try await store.events(sessionId: sessionId, afterSeq: seq)
     }
 }
 
