@@ -29,11 +29,17 @@ enum OperationDeadline {
     ///   - hopeless: whether the operation can no longer succeed (its connection is closed);
     ///     the caller is let go when it says so twice in a row, so an operation that fails by
     ///     itself (as it should) has `interval` to do so.
+    ///   - availability: when set, an operation still running at the first look makes it suspect
+    ///     the database (it probes), and the caller is let go at the first look after it is
+    ///     known to be down (see ``StoreAvailability``).
+    ///   - sleep: waits between looks; `Task.sleep` but in tests (the limit counts the waits).
     ///   - abandoned: called once, with the reason, when the caller is let go.
     ///   - operation: the work; the caller's cancellation reaches it.
     static func run<T: Sendable>(
         limit: Duration, interval: Duration = .milliseconds(500),
         hopeless: @escaping @Sendable () -> Bool = { false },
+        availability: StoreAvailability? = nil,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         abandoned: @escaping @Sendable (String) -> Void,
         _ operation: @escaping @Sendable () async throws -> T
     ) async throws -> T {
@@ -44,7 +50,8 @@ enum OperationDeadline {
                 state.withLockedValue { $0.caller = caller }
                 let watch = Task {
                     // Cancelled when the work ends first (most operations end before the first look).
-                    let reason = await Self.watch(limit: limit, interval: interval, hopeless: hopeless)
+                    let reason = await Self.watch(
+                        limit: limit, interval: interval, hopeless: hopeless, availability: availability, sleep: sleep)
                     guard let reason, let caller = state.withLockedValue({ $0.caller.take() }) else { return }
                     abandoned(reason)
                     caller.resume(throwing: StoreOperationAbandoned(reason: reason))
@@ -78,15 +85,22 @@ enum OperationDeadline {
 
     /// Waits until the operation should be given up (the reason), or is cancelled (nil).
     private static func watch(
-        limit: Duration, interval: Duration, hopeless: @Sendable () -> Bool
+        limit: Duration, interval: Duration, hopeless: @Sendable () -> Bool, availability: StoreAvailability?,
+        sleep: @Sendable (Duration) async throws -> Void
     ) async -> String? {
-        let clock = ContinuousClock()
-        let deadline = clock.now + limit
+        var waited = Duration.zero
         var hopelessBefore = false
         while true {
-            let wake = min(clock.now + interval, deadline)
-            guard (try? await Task.sleep(until: wake, clock: clock)) != nil else { return nil }
-            if clock.now >= deadline { return "the database did not answer within \(limit)" }
+            let step = min(interval, limit - waited)
+            guard (try? await sleep(step)) != nil else { return nil }
+            waited += step
+            if waited >= limit { return "the database did not answer within \(limit)" }
+            if let availability {
+                if !availability.isAvailable { return "the database cannot be reached" }
+                // Most operations end before the first look: one still waiting may wait for a
+                // database that is gone (a lease nobody can give), so it is probed.
+                if waited == step { availability.suspect() }
+            }
             let hopelessNow = hopeless()
             if hopelessNow && hopelessBefore { return "the database connection closed under the operation" }
             hopelessBefore = hopelessNow

@@ -26,6 +26,9 @@ public final class SQLStore: StoreHealth {
     }
 
     private let backend: Backend
+    /// On PostgreSQL: whether the database can be reached, so that operations fail at once
+    /// while it cannot (see ``StoreAvailability``). SQLite has none.
+    public let availability: StoreAvailability?
     /// Hellos' writes, committed together when they arrive together (see ``GroupCommit``).
     let visits = GroupCommit<VisitWrite, ViewerEntry?>(maximum: 64)
     static let decoding = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
@@ -43,8 +46,9 @@ public final class SQLStore: StoreHealth {
         return nil
     }
 
-    private init(backend: Backend) {
+    private init(backend: Backend, availability: StoreAvailability? = nil) {
         self.backend = backend
+        self.availability = availability
     }
 
     /// Opens (creating if needed) the SQLite database at `path` and runs pending migrations.
@@ -101,7 +105,21 @@ public final class SQLStore: StoreHealth {
         }
         // The pool leases nothing until it runs (and warns of a lease before): wait for its task.
         for await _ in started {}
-        let store = SQLStore(backend: .postgres(client, run, logger))
+        let availability = StoreAvailability(
+            changed: { available in
+                if available {
+                    logger.notice("the database answers again")
+                } else {
+                    logger.error("the database cannot be reached: store operations fail at once until it answers")
+                }
+            },
+            probe: {
+                // A probe that hangs (packets dropped on the way) counts as failed after 2 s.
+                try await OperationDeadline.run(limit: .seconds(2), abandoned: { _ in }) {
+                    try await settings.reach(logger: logger)
+                }
+            })
+        let store = SQLStore(backend: .postgres(client, run, logger), availability: availability)
         guard migrate else { return store }
         do {
             try await store.serial(limit: nil) { db in
@@ -192,16 +210,24 @@ public final class SQLStore: StoreHealth {
                 }
             }
             guard let limit else { return try await run() }
-            // The wait for a lease counts too: a pool that hands out no connection must not hold
-            // its caller for ever either.
-            return try await OperationDeadline.run(
-                limit: limit,
-                hopeless: { leasedConnection.withLockedValue { $0?.isClosed ?? false } },
-                abandoned: { reason in
-                    logger.error("a database operation was given up, its caller let go: \(reason)")
-                    // Closing fails what still runs on the connection, when it can; the pool opens another.
-                    if let stuck = leasedConnection.withLockedValue({ $0 }) { Task { try? await stuck.close() } }
-                }, run)
+            // Known to be unreachable: fail at once, not after the limit.
+            try availability?.check()
+            do {
+                // The wait for a lease counts too: a pool that hands out no connection must not
+                // hold its caller for ever either.
+                return try await OperationDeadline.run(
+                    limit: limit,
+                    hopeless: { leasedConnection.withLockedValue { $0?.isClosed ?? false } },
+                    availability: availability,
+                    abandoned: { reason in
+                        logger.error("a database operation was given up, its caller let go: \(reason)")
+                        // Closing fails what still runs on the connection, when it can; the pool opens another.
+                        if let stuck = leasedConnection.withLockedValue({ $0 }) { Task { try? await stuck.close() } }
+                    }, run)
+            } catch {
+                availability?.failed(error)
+                throw error
+            }
         }
     }
 
@@ -296,6 +322,27 @@ struct PostgresURL: Sendable {
             connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         } catch {
             throw StoreConfigurationError("cannot connect to PostgreSQL at \(location): \(Self.reason(error))")
+        }
+        try? await connection.close()
+    }
+
+    /// Opens a connection, runs `SELECT 1` and closes it: whether the database can be reached
+    /// (``StoreAvailability``'s probe). Throws why not.
+    func reach(logger: Logger) async throws {
+        let mode: PostgresConnection.Configuration.TLS =
+            switch tlsMode {
+            case .disable: .disable
+            case .prefer: .prefer(try NIOSSLContext(configuration: tls))
+            case .require: .require(try NIOSSLContext(configuration: tls))
+            }
+        let configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: username, password: password, database: database, tls: mode)
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+        do {
+            _ = try await connection.query("SELECT 1", logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
         }
         try? await connection.close()
     }

@@ -32,6 +32,8 @@ final class LiveConnection: Sendable {
     let messageRate: Double
     /// How long a new socket has to send its hello.
     let helloTimeout: TimeAmount
+    /// How many durable commands of one socket may wait for the store (see ``CommandQueue``).
+    let commandBacklog: Int
     /// How many hellos run at once; the others wait their turn.
     let hellos: Admission
     let now: @Sendable () -> Date
@@ -41,8 +43,9 @@ final class LiveConnection: Sendable {
     init(
         hub: LiveHub, accounts: Accounts, videos: any StageVideos, passcodesPerClient: Backoff, passcodesPerSession: Backoff,
         outboxLimit: Int, heartbeat: Outbox.Heartbeat, messageRate: Double, helloTimeout: TimeAmount, hellos: Admission,
-        now: @escaping @Sendable () -> Date, logger: Logger
+        now: @escaping @Sendable () -> Date, logger: Logger, commandBacklog: Int = CommandQueue<ClientMessage>.defaultLimit
     ) {
+        self.commandBacklog = commandBacklog
         self.hub = hub
         self.accounts = accounts
         self.videos = videos
@@ -215,6 +218,16 @@ final class LiveConnection: Sendable {
         return Joined(
             session: session, memberID: memberID, role: hello.role, viewerId: viewerId, presenterId: presenterId,
             isProjector: isScreen && isOwner, isScreen: isScreen)
+    }
+
+    /// Whether a joined socket's message waits for the store, in order with the others like it
+    /// (``LiveSocket`` queues these in its ``CommandQueue``), or is handled at once: the pointer,
+    /// ink in progress, pings and resyncs never wait behind a command the store holds.
+    static func isDurable(_ message: ClientMessage) -> Bool {
+        switch message {
+        case .command, .buffering: true
+        case .hello, .pointer, .inking, .resync, .ping: false
+        }
     }
 
     func handle(_ message: ClientMessage, joined: Joined, outbox: Outbox, log: SocketLog) async {

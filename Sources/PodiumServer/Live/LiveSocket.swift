@@ -6,7 +6,9 @@ import Synchronization
 
 /// One live socket: hello within ``LiveConnection/helloTimeout``, then commands, until the
 /// client leaves. Its messages come one at a time, in order, from its ``SocketInbox``; between
-/// them the socket has no task, only its NIO handlers and this object.
+/// them the socket has no task, only its NIO handlers and this object. Durable commands go on to
+/// the socket's ``CommandQueue`` and its own short task, so the pointer and ink in progress never
+/// wait behind a command the store holds; the message budget is charged as messages arrive.
 final class LiveSocket: SocketEndpoint {
     private struct State {
         var joined: LiveConnection.Joined?
@@ -14,6 +16,8 @@ final class LiveSocket: SocketEndpoint {
         var budget: TokenBucket
         /// Until the hello: then it is cancelled and let go.
         var helloDeadline: Scheduled<Void>?
+        /// Durable commands waiting for the store, in order.
+        var commands = CommandQueue<ClientMessage>()
     }
 
     let outbox: Outbox
@@ -61,7 +65,17 @@ final class LiveSocket: SocketEndpoint {
 
     func opened() async {}
 
+    /// Charged on the loop as a message arrives (see ``SocketEndpoint/chargeArrival()``).
+    func chargeArrival() -> Bool {
+        let now = connection.now()
+        return state.withLock { $0.budget.take(now: now) }
+    }
+
     func received(_ text: String) async {
+        await received(text, withinBudget: true)
+    }
+
+    func received(_ text: String, withinBudget: Bool) async {
         let message: ClientMessage
         do {
             message = try ClientText.decode(ClientMessage.self, from: text, isValidID: ClientMessage.isValidID)
@@ -70,20 +84,35 @@ final class LiveSocket: SocketEndpoint {
             if state.withLock({ $0.joined == nil }) { outbox.close(.finished) }
             return
         }
-        let now = connection.now()
-        let (joined, allowed) = state.withLock { state in
-            (state.joined, state.joined == nil || state.budget.take(now: now))
-        }
-        if let joined {
-            guard allowed else {
+        if let joined = state.withLock({ $0.joined }) {
+            guard withinBudget else {
                 outbox.push(Frames.encode(ErrorMessage(id: message.commandID, .rateLimited)))
                 return
             }
-            await connection.handle(message, joined: joined, outbox: outbox, log: log)
+            guard LiveConnection.isDurable(message) else {
+                return await connection.handle(message, joined: joined, outbox: outbox, log: log)
+            }
+            let limit = connection.commandBacklog
+            switch state.withLock({ $0.commands.add(message, limit: limit) }) {
+            case .start: Task { await handleCommands(joined: joined) }
+            case .queued: break
+            case .full:
+                // The store has not answered this socket's commands for a while: refused, not held.
+                outbox.push(Frames.encode(ErrorMessage(id: message.commandID, .rateLimited)))
+            }
         } else if let joined = await connection.hello(
             message, code: code, requester: requester, outbox: outbox, log: log)
         {
             state.withLock { $0.joined = joined }
+        }
+    }
+
+    /// The socket's durable commands, one at a time in order, until none waits; then the task ends.
+    private func handleCommands(joined: LiveConnection.Joined) async {
+        while let message = state.withLock({ $0.commands.next() }) {
+            // A socket that closed has its waiting commands dropped, as its inbox drops its messages.
+            guard !outbox.isClosed else { continue }
+            await connection.handle(message, joined: joined, outbox: outbox, log: log)
         }
     }
 

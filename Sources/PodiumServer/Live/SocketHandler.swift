@@ -4,7 +4,9 @@ import NIOWebSocket
 import Synchronization
 
 /// What a socket does with its client: called one message at a time, in the order they came,
-/// from a short task (see ``SocketInbox``).
+/// from a short task (see ``SocketInbox``). An endpoint whose messages may wait for the store
+/// (durable commands) hands those to a queue of its own and returns, so that what must not wait
+/// (the pointer, ink in progress) keeps flowing behind them.
 /// A class: the handler and the inbox each keep one, a reference rather than a 40-byte existential.
 protocol SocketEndpoint: AnyObject, Sendable {
     var outbox: Outbox { get }
@@ -12,6 +14,14 @@ protocol SocketEndpoint: AnyObject, Sendable {
     func opened() async
     /// A whole text message, valid UTF-8. Not called once the outbox is closed.
     func received(_ text: String) async
+    /// A whole text message, and whether it was within the socket's message budget when it
+    /// arrived (see ``chargeArrival()``). The default ignores the budget.
+    func received(_ text: String, withinBudget: Bool) async
+    /// On the loop, as each message after the first arrives, before it waits for its turn:
+    /// charges the socket's message budget, true when the message is within it. Charged on
+    /// arrival, not when handled, so that messages which waited (behind a hello, or a slow
+    /// store) are not refused for arriving together. The default charges nothing.
+    func chargeArrival() -> Bool
     /// A whole binary message (Podium speaks JSON in text frames).
     func receivedBinary() async
     /// Once, last: the connection is gone.
@@ -25,6 +35,8 @@ protocol SocketEndpoint: AnyObject, Sendable {
 extension SocketEndpoint {
     var admission: Admission? { nil }
     func firstMessageArrived() {}
+    func received(_ text: String, withinBudget: Bool) async { await received(text) }
+    func chargeArrival() -> Bool { true }
 }
 
 /// A socket's client messages waiting for their turn, and the task that handles them.
@@ -35,7 +47,8 @@ extension SocketEndpoint {
 final class SocketInbox: Sendable {
     enum Item: Sendable {
         case opened
-        case text(String)
+        /// With whether it was within the socket's message budget as it arrived.
+        case text(String, withinBudget: Bool)
         case binary
         case ended
     }
@@ -104,9 +117,9 @@ final class SocketInbox: Sendable {
             guard let next else { return }
             switch next {
             case .opened: await endpoint.opened()
-            case .text(let text):
+            case .text(let text, let withinBudget):
                 state.withLock { $0.admitted = true }
-                if !endpoint.outbox.isClosed { await endpoint.received(text) }
+                if !endpoint.outbox.isClosed { await endpoint.received(text, withinBudget: withinBudget) }
                 ticket?.release()
             case .binary:
                 state.withLock { $0.admitted = true }
@@ -218,15 +231,17 @@ final class SocketHandler: ChannelDuplexHandler {
             return fail(.messageTooLarge, "Messages are limited to \(maxMessageBytes) bytes.")
         }
         let item: SocketInbox.Item
+        let first = !messageSeen
         if opcode == .text {
             guard let text = String(validating: data.readableBytesView, as: UTF8.self) else {
                 return fail(.dataInconsistentWithMessage, "Text frames must be UTF-8.")
             }
-            item = .text(text)
+            // The first message (the hello) is free; every later one is charged as it arrives.
+            item = .text(text, withinBudget: first || endpoint.chargeArrival())
         } else {
             item = .binary
         }
-        if !messageSeen {
+        if first {
             messageSeen = true
             endpoint.firstMessageArrived()
         }

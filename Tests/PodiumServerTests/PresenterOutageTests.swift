@@ -1,0 +1,120 @@
+import Foundation
+import PodiumStore
+import Synchronization
+import Testing
+
+@testable import PodiumServer
+
+/// The database must not freeze a presenter (#39): with PostgreSQL stopped, a presenter's page
+/// change waited for the store, and everything behind it on that socket waited too (the viewers
+/// got 307 pointer frames of 90,000); the backlog then came through together and was refused
+/// `rate_limited`. A held command now waits in the socket's own queue while the pointer flows,
+/// and the message budget is charged as messages arrive.
+@Suite("Presenter during a database outage", .timeLimit(.minutes(1)))
+struct PresenterOutageTests {
+    /// The pointer, pings and resyncs pass a page change that the store holds; the page change is
+    /// answered once the store lets it go.
+    @Test func thePointerReachesViewersWhileACommandWaitsForTheStore() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
+        let store = GatedStore(base: sqlite, holding: "nobody", arrived: arrival)
+        try await server.run(store: store) { client in
+            let (_, code, presenter) = try await client.presentSession()
+            let viewer = try await InteractionTests().viewer(client, code: code, identity: InteractionTests.identity(1))
+
+            store.holdNextAppend.store(true, ordering: .relaxed)
+            try await presenter.send(#"{"type":"goto","id":"held","page":2}"#)
+            for await _ in arrived { break }  // the page change waits for the store
+
+            for step in 1...5 {
+                try await presenter.send(#"{"type":"pointer","x":0.\#(step),"y":0.5}"#)
+            }
+            // The viewer sees the pointer go on (the newest wins for a slow viewer: the last is there).
+            while let message = try await viewer.next(ofType: "pointer"), message["x"] as? Double != 0.5 {}
+            try await presenter.send(#"{"type":"ping","t":7}"#)
+            #expect(try await presenter.next(ofType: "pong")?["t"] as? Int == 7)
+            try await presenter.send(#"{"type":"resync","afterSeq":0}"#)
+
+            store.release()
+            let answer = try await presenter.next(ofType: "ack")
+            #expect(answer?["id"] as? String == "held")
+            while let message = try await viewer.nextDurable() {
+                if message["type"] as? String == "page" {
+                    #expect(message["page"] as? Int == 2)
+                    break
+                }
+            }
+        }
+        try await sqlite.close()
+    }
+
+    /// Commands sent within the budget over several seconds, held by the store and then let go
+    /// together, are all answered `ack`: the budget was charged as each arrived, not as the
+    /// backlog was handled (which refused 79 to 361 of them, page changes among them).
+    @Test func aBacklogLetGoAtOnceIsNotRefused() async throws {
+        let server = TestServer { $0.socketMessageRate = 4 }  // a burst of 8, then 4 a second
+        defer { server.removeData() }
+        let clock = SteppedClock()
+        let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
+        let store = GatedStore(base: sqlite, holding: "nobody", arrived: arrival)
+        try await server.run(store: store, now: { clock.now }) { client in
+            let (_, code, presenter) = try await client.presentSession()
+            let viewer = try await InteractionTests().viewer(client, code: code, identity: InteractionTests.identity(1))
+
+            store.holdNextAppend.store(true, ordering: .relaxed)
+            try await presenter.send(#"{"type":"goto","id":"c0","page":2}"#)
+            for await _ in arrived { break }
+            var ids = ["c0"]
+            var page = 2
+            // Three seconds of 3 page changes and a pointer move each: 13 messages, more than
+            // the burst of 8, but within 4 a second.
+            for second in 1...3 {
+                for n in 1...3 {
+                    page = page == 2 ? 1 : 2
+                    let id = "c\(second)-\(n)"
+                    ids.append(id)
+                    try await presenter.send(#"{"type":"goto","id":"\#(id)","page":\#(page)}"#)
+                }
+                let x = Double(second) / 10
+                try await presenter.send(#"{"type":"pointer","x":\#(x),"y":0.5}"#)
+                // The pointer came through: everything sent before it has arrived, and was charged.
+                while let message = try await viewer.next(ofType: "pointer"), message["x"] as? Double != x {}
+                clock.advance(1)
+            }
+
+            store.release()
+            var acked: [String] = []
+            while acked.count < ids.count, let message = try await presenter.nextDurable() {
+                switch message["type"] as? String {
+                case "ack": acked.append(message["id"] as? String ?? "?")
+                case "error": Issue.record("a held command was refused: \(message)")
+                default: break
+                }
+                if message["type"] as? String == "error" { break }
+            }
+            // Answered in the order sent.
+            #expect(acked == ids)
+        }
+        try await sqlite.close()
+    }
+
+    /// A socket's queue of durable commands is bounded: past the limit a command is refused
+    /// (the socket answers it `rate_limited`) rather than kept.
+    @Test func theQueueOfWaitingCommandsIsBounded() {
+        var queue = CommandQueue<Int>()
+        #expect(queue.add(1, limit: 2) == .start)
+        #expect(queue.add(2, limit: 2) == .queued)
+        #expect(queue.add(3, limit: 2) == .full)
+        #expect(queue.next() == 1)  // the task took it: one waits
+        #expect(queue.add(4, limit: 2) == .queued)
+        #expect(queue.add(5, limit: 2) == .full)
+        #expect(queue.next() == 2)
+        #expect(queue.next() == 4)
+        #expect(queue.next() == nil)
+        #expect(!queue.running)
+        #expect(queue.add(6, limit: 2) == .start)
+    }
+}
