@@ -11,6 +11,7 @@ import { mountPresenterInteraction } from './polls-presenter.js';
 import { mountPasscodeControl } from './passcode-control.js';
 import { mountBigScreenButton } from './big-screen-button.js';
 import { PresenterView } from './presenter-view.js';
+import { mountSaveBanner } from './save-banner.js';
 
 hydrateIcons();
 
@@ -280,6 +281,7 @@ async function start() {
   }
 
   live = new LiveClient(code, { role: 'presenter' });
+  mountSaveBanner(live, $('stage-wrap'));
   mountPresenterInteraction({
     live, code, deckId: info && info.deckId, gotoPage: (page) => deckConsole.goto(page),
     panel: $('join-panel'), controls: $('controls'), lockSwitch: $('follow-lock'),

@@ -12,6 +12,7 @@ import { hydrateIcons, toast, confirmDialog, el } from './ui.js';
 import { showQR } from './qr.js';
 import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, countdownText, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, copyText, wireSidePanel, pickFromLibrary, onStageText } from './room-common.js';
 import { serverNow, talkClock, talkLength, timeOnStage, parseLength } from './room-talk.js';
+import { mountSaveBanner } from './save-banner.js';
 
 hydrateIcons();
 wireSidePanel();
@@ -575,6 +576,7 @@ async function start() {
   }
 
   live = new LiveClient(code, { role: 'moderator' });
+  mountSaveBanner(live, $('stage-wrap'));
   // The audience's polls and every question asked in the room, beside the join card.
   mountPresenterInteraction({
     live, code, deckId: null, gotoPage: (page) => driver.goto(page),

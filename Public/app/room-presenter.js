@@ -12,6 +12,7 @@ import { showRetry, passcodeRefusal } from './countdown.js';
 import { hydrateIcons, toast, el, cleanCode, CODE_LENGTH } from './ui.js';
 import { presenterName, nowPresenting, formatDuration, countdownText, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary, onStageText } from './room-common.js';
 import { serverNow, talkClock, talkLength, timeOnStage } from './room-talk.js';
+import { mountSaveBanner } from './save-banner.js';
 
 hydrateIcons();
 wireSidePanel();
@@ -28,6 +29,7 @@ const storageKey = 'podium.room.' + code;
 let info = null;
 let user = null;
 let live = null;
+let saveBanner = null;
 let joined = false;
 let ended = false;
 let myId = null;
@@ -154,6 +156,8 @@ function join() {
   joinButton.textContent = t('rooms.gate.joining');
   if (live) live.close();
   live = new LiveClient(code, { role: 'presenter', name, passcode: passcode || undefined });
+  if (saveBanner) saveBanner.stop();
+  saveBanner = mountSaveBanner(live, $('stage-wrap'));
   live.addEventListener('welcome', (event) => onWelcome(event.detail.welcome, { name, passcode }));
   live.addEventListener('change', (event) => onChange(event.detail.event));
   live.addEventListener('sync', () => render());

@@ -1,0 +1,45 @@
+// "The server cannot save right now": shown on a presenter's page (the console, a room's
+// presenter and moderator pages) while the server answers commands `unavailable` (its database
+// cannot be reached, #39), and gone at the next command it accepts. It covers the top edge of the
+// stage and lets clicks through: nothing waits for it, the presenter goes on presenting.
+
+import { t } from './i18n.js';
+
+/**
+ * @param {EventTarget} live a LiveClient: its `rejected` ({id, code}) and `ack` events
+ * @param {HTMLElement} host where the banner goes (the stage's wrap)
+ * @returns {{element: HTMLElement, stop: () => void}}
+ */
+export function mountSaveBanner(live, host) {
+  const banner = document.createElement('div');
+  banner.className = 'save-banner';
+  banner.dataset.role = 'save-banner';
+  banner.setAttribute('role', 'status');
+  banner.setAttribute('aria-live', 'polite');
+  banner.hidden = true;
+  const title = document.createElement('strong');
+  const text = document.createElement('span');
+  banner.append(title, text);
+  host.append(banner);
+
+  const onRejected = (event) => {
+    const { id, code } = event.detail || {};
+    // A command the server could not store: nothing of it is kept.
+    if (!id || code !== 'unavailable') return;
+    title.textContent = t('live.cannot-save');
+    text.textContent = t('live.cannot-save-text');
+    banner.hidden = false;
+  };
+  // The next command the server accepted: it saves again.
+  const onAck = () => { banner.hidden = true; };
+  live.addEventListener('rejected', onRejected);
+  live.addEventListener('ack', onAck);
+  return {
+    element: banner,
+    stop() {
+      live.removeEventListener('rejected', onRejected);
+      live.removeEventListener('ack', onAck);
+      banner.remove();
+    },
+  };
+}
