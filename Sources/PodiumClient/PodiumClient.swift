@@ -6,7 +6,8 @@ import Synchronization
 #endif
 
 /// The Swift SDK: every REST endpoint of `Public/openapi.yaml` as a typed async call, and the
-/// live socket as ``PodiumLiveSession``.
+/// live sockets as ``PodiumLiveSession`` and ``StoryboardLiveSession`` (one live stream under
+/// both).
 ///
 /// ```swift
 /// let podium = PodiumClient(baseURL: URL(string: "http://podium.local:8080")!)

@@ -127,285 +127,116 @@ extension PodiumClient {
 /// again with the same id after the rejoin, and the server, which remembers ids, counts it once.
 /// On a gap in `seq` the session asks for the missing events (`resync`) and drops what came out
 /// of order; the reader sees every durable event once, in order.
+///
+/// The socket, the resume, the acknowledgements and the reconnection are the SDK's one live
+/// stream, which ``StoryboardLiveSession`` rides on too; this type is what a session's socket says.
 public actor PodiumLiveSession {
     public nonisolated let updates: AsyncThrowingStream<LiveUpdate, any Error>
-    private let continuation: AsyncThrowingStream<LiveUpdate, any Error>.Continuation
-
-    let url: URL
-    let token: String?
-    let join: LiveJoin
-    let policy: ReconnectPolicy
-    let identity: String
+    nonisolated let stream: LiveStream<SessionSocketKind>
 
     /// The last durable event handed on (nil before the welcome).
-    public private(set) var lastSeq: Int?
+    public nonisolated var lastSeq: Int? { get async { await stream.lastSeq } }
     /// The newest welcome (the session's facts, the role's state at join).
-    public private(set) var welcome: Welcome?
+    public nonisolated var welcome: Welcome? { get async { await stream.welcome } }
     /// Sockets opened so far (1 + reconnections).
-    public private(set) var connections = 0
-
-    private var socket: WebSocket?
-    private var welcomed = false
-    private var stopped = false
-    private var pending: [String: Pending] = [:]
-    private var order: [String] = []
-    private var resyncAsked: Int?
-    private var runner: Task<Void, Never>?
-    private var firstJoin: CheckedContinuation<Void, any Error>?
-    /// Tests: cut the socket right after the next command goes out, before its ack can come.
-    var dropAfterNextCommand = false
-
-    struct Pending {
-        let text: String
-        var waiters: [CheckedContinuation<Int, any Error>]
-    }
+    public nonisolated var connections: Int { get async { await stream.connections } }
 
     init(url: URL, token: String?, join: LiveJoin, policy: ReconnectPolicy) {
-        (updates, continuation) = AsyncThrowingStream.makeStream(of: LiveUpdate.self)
-        self.url = url
-        self.token = token
-        self.join = join
-        self.policy = policy
-        self.identity = join.identity ?? LiveJoin.randomIdentity()
+        let (updates, continuation) = AsyncThrowingStream.makeStream(of: LiveUpdate.self)
+        self.updates = updates
+        let kind = SessionSocketKind(join: join, token: token, identity: join.identity ?? LiveJoin.randomIdentity())
+        stream = LiveStream(
+            url: url, kind: kind, policy: policy,
+            deliver: { update in
+                switch update {
+                case .welcome(let welcome, _): continuation.yield(.welcome(welcome))
+                case .event(let event): continuation.yield(.event(event))
+                case .resumed(let welcome, let replayed): continuation.yield(.resumed(welcome, replayed: replayed))
+                case .message(let message): continuation.yield(.message(message))
+                case .disconnected(let reason, let retryIn): continuation.yield(.disconnected(reason: reason, retryIn: retryIn))
+                }
+            },
+            end: { error in continuation.finish(throwing: error) })
     }
 
-    func start() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            firstJoin = continuation
-            runner = Task { await self.run() }
-        }
-    }
+    func start() async throws { try await stream.start() }
 
     // MARK: - Commands
 
     /// Sends a command and returns the `seq` of its `ack`; a refusal throws ``PodiumError``
     /// (status 0). Sent again, with the same id, after a reconnect until acknowledged.
     @discardableResult
-    public func send(_ command: SessionCommand, id: String = UUID().uuidString) async throws -> Int {
-        let text = try Self.encode(ClientMessage.command(id: id, command))
-        return try await withCheckedThrowingContinuation { waiter in
-            if pending[id] != nil {
-                pending[id]?.waiters.append(waiter)
-            } else {
-                pending[id] = Pending(text: text, waiters: [waiter])
-                order.append(id)
-            }
-            guard welcomed, let socket else { return }  // goes out after the (re)join
-            Task { await self.write(text, on: socket, isCommand: true) }
-        }
+    public nonisolated func send(_ command: SessionCommand, id: String = UUID().uuidString) async throws -> Int {
+        try await stream.command(id: id, text: try SessionSocketKind.encode(ClientMessage.command(id: id, command)))
     }
 
     /// Sends an ephemeral message (pointer, inking, ping, buffering): dropped while disconnected.
-    public func sendEphemeral(_ message: ClientMessage) async throws {
-        guard welcomed, let socket else { return }
-        try await socket.send(try Self.encode(message))
+    public nonisolated func sendEphemeral(_ message: ClientMessage) async throws {
+        try await stream.sendEphemeral(try SessionSocketKind.encode(message))
     }
 
     /// Leaves: closes the socket, ends ``updates``, fails the commands still waiting.
-    public func close() async {
-        stopped = true
-        let socket = self.socket
-        self.socket = nil
-        await socket?.close()
-        runner?.cancel()
-        finish(throwing: nil)
-    }
+    public nonisolated func close() async { await stream.close() }
 
     /// Cuts the connection without a close frame, as a lost network does (for tests and demos of
     /// the reconnection).
-    public func dropConnection() async {
-        await socket?.close(abruptly: true)
-    }
+    public nonisolated func dropConnection() async { await stream.dropConnection() }
 
     /// Tests: the next command's write is followed at once by a dropped connection.
-    func dropAfterNextCommandIsSent() { dropAfterNextCommand = true }
+    func dropAfterNextCommandIsSent() async { await stream.dropAfterNextCommandIsSent() }
+}
 
-    private func write(_ text: String, on socket: WebSocket, isCommand: Bool) async {
-        do {
-            try await socket.send(text)
-        } catch {
-            return  // stays pending; sent again after the rejoin
-        }
-        if isCommand, dropAfterNextCommand {
-            dropAfterNextCommand = false
-            await socket.close(abruptly: true)
+/// The live socket of a session or room, as ``LiveStream`` speaks it (docs/protocol.md).
+struct SessionSocketKind: LiveDocumentKind {
+    typealias Welcome = PodiumCore.Welcome
+    typealias Event = SessionEvent
+    typealias Message = LiveMessage
+
+    let join: LiveJoin
+    let token: String?
+    /// The `podium_viewer` cookie: who this client is across reconnects.
+    let identity: String
+
+    var headers: [(String, String)] {
+        var headers = [("Cookie", "podium_viewer=\(identity)")]
+        if join.sendToken, let token { headers.append(("Authorization", "Bearer \(token)")) }
+        return headers
+    }
+
+    func hello(lastSeq: Int?) throws -> String {
+        try Self.encode(
+            .hello(
+                ClientMessage.Hello(
+                    role: join.role, name: join.name, passcode: join.passcode, token: join.sendToken ? token : nil,
+                    lastSeq: lastSeq, projector: join.projector)))
+    }
+
+    static func frame(_ text: String) throws -> LiveFrame<Self> {
+        let message = try LiveMessage.decode(text)
+        return switch message {
+        case .welcome(let welcome): .welcome(welcome, seq: welcome.seq, missed: welcome.events)
+        case .event(let event): .event(event)
+        case .ack(let ack): .ack(id: ack.id, seq: ack.seq, message)
+        case .error(let error):
+            .error(id: error.id, code: error.code, message: error.message, retryAfter: error.retryAfter, message)
+        case .reconnect: .shuttingDown(message)
+        default: .message(message)
         }
     }
+
+    static func seq(of event: SessionEvent) -> Int { event.seq }
+
+    static func resync(afterSeq seq: Int) -> String? { try? encode(.resync(afterSeq: seq)) }
+
+    static func isFinal(_ code: String) -> Bool {
+        ["not_found", "passcode_required", "passcode_wrong", "unauthorized", "forbidden", "bad_message"].contains(code)
+    }
+
+    static func isRetry(_ code: String) -> Bool { code == "retry" }
+
+    static var passesAnswersOn: Bool { false }
 
     static func encode(_ message: ClientMessage) throws -> String {
         String(decoding: try JSONEncoder().encode(message), as: UTF8.self)
-    }
-
-    // MARK: - The connection
-
-    private func run() async {
-        var failures = 0
-        while !stopped {
-            var retryAfter: Duration?
-            var reason = "closed"
-            var failure: (any Error)?
-            do {
-                retryAfter = try await session()
-                failures = 0
-                reason = socket?.closeReason ?? "closed"
-            } catch let error as PodiumError where Self.isFinal(error) {
-                finish(throwing: error)
-                return
-            } catch let error as PodiumError {
-                reason = error.description
-                retryAfter = error.retryAfter.map { .seconds($0) }
-                failure = error
-                failures += 1
-            } catch {
-                reason = "\(error)"
-                failure = error
-                failures += 1
-            }
-            socket = nil
-            welcomed = false
-            if stopped { return }
-            if let firstJoin {  // never welcomed: the caller of connect hears why
-                self.firstJoin = nil
-                firstJoin.resume(throwing: failure ?? PodiumTransportError(.socketClosed, reason))
-                finish(throwing: nil)
-                return
-            }
-            if let maxAttempts = policy.maxAttempts, failures >= maxAttempts || maxAttempts == 0 {
-                finish(throwing: PodiumTransportError(.socketClosed, reason))
-                return
-            }
-            let delay = retryAfter ?? policy.delay(attempt: max(1, failures))
-            continuation.yield(.disconnected(reason: reason, retryIn: delay))
-            do {
-                try await policy.sleep(delay)
-            } catch {
-                finish(throwing: nil)
-                return
-            }
-        }
-    }
-
-    /// Errors at hello that trying again will not mend.
-    static func isFinal(_ error: PodiumError) -> Bool {
-        ["not_found", "passcode_required", "passcode_wrong", "unauthorized", "forbidden", "bad_message"].contains(error.code)
-    }
-
-    /// One socket from upgrade to close; returns how long to wait before the next one when the
-    /// server said (shutting down), nil otherwise.
-    private func session() async throws -> Duration? {
-        var headers = [("Cookie", "podium_viewer=\(identity)")]
-        if join.sendToken, let token { headers.append(("Authorization", "Bearer \(token)")) }
-        let socket = try await WebSocket.connect(url: url, headers: headers)
-        self.socket = socket
-        connections += 1
-        let hello = ClientMessage.Hello(
-            role: join.role, name: join.name, passcode: join.passcode, token: join.sendToken ? token : nil, lastSeq: lastSeq,
-            projector: join.projector)
-        try await socket.send(try Self.encode(.hello(hello)))
-        var shutdownWait: Duration?
-        for await text in socket.messages {
-            let message: LiveMessage
-            do {
-                message = try LiveMessage.decode(text)
-            } catch {
-                continue  // a frame this SDK cannot read; the protocol says to carry on
-            }
-            if !welcomed {
-                switch message {
-                case .welcome(let welcome):
-                    try await handleWelcome(welcome, on: socket)
-                case .error(let error):
-                    let failure = PodiumError(code: error.code, message: error.message, status: 0, retryAfter: error.retryAfter)
-                    if let firstJoin, Self.isFinal(failure) {
-                        self.firstJoin = nil
-                        firstJoin.resume(throwing: failure)
-                        stopped = true
-                    }
-                    throw failure
-                case .reconnect:
-                    shutdownWait = .milliseconds(Int.random(in: 1000...5000))
-                default:
-                    continue
-                }
-                continue
-            }
-            switch message {
-            case .event(let event): receive(event, on: socket)
-            case .ack(let ack): resolve(ack.id, .success(ack.seq))
-            case .error(let error) where error.id != nil && pending[error.id!] != nil:
-                resolve(
-                    error.id!,
-                    .failure(PodiumError(code: error.code, message: error.message, status: 0, retryAfter: error.retryAfter)))
-            case .reconnect:
-                shutdownWait = .milliseconds(Int.random(in: 1000...5000))
-                continuation.yield(.message(message))
-            default:
-                continuation.yield(.message(message))
-            }
-        }
-        return shutdownWait
-    }
-
-    private func handleWelcome(_ welcome: Welcome, on socket: WebSocket) async throws {
-        self.welcome = welcome
-        welcomed = true
-        resyncAsked = nil
-        if let lastSeq, let events = welcome.events {
-            var replayed = 0
-            for event in events.sorted(by: { $0.seq < $1.seq }) where event.seq > lastSeq {
-                continuation.yield(.event(event))
-                replayed += 1
-            }
-            self.lastSeq = max(lastSeq, welcome.seq)
-            continuation.yield(.resumed(welcome, replayed: replayed))
-        } else {
-            lastSeq = welcome.seq
-            continuation.yield(.welcome(welcome))
-        }
-        if let firstJoin {
-            self.firstJoin = nil
-            firstJoin.resume()
-        }
-        for id in order { if let text = pending[id]?.text { await write(text, on: socket, isCommand: true) } }
-    }
-
-    private func receive(_ event: SessionEvent, on socket: WebSocket) {
-        let last = lastSeq ?? 0
-        if event.seq <= last { return }  // seen already (a resync's answer overlapping)
-        if event.seq > last + 1 {
-            // A gap: ask once for what is missing; the out-of-order event comes again with it.
-            if resyncAsked != last {
-                resyncAsked = last
-                if let text = try? Self.encode(.resync(afterSeq: last)) {
-                    Task { await self.write(text, on: socket, isCommand: false) }
-                }
-            }
-            return
-        }
-        lastSeq = event.seq
-        continuation.yield(.event(event))
-    }
-
-    private func resolve(_ id: String, _ result: Result<Int, PodiumError>) {
-        guard let entry = pending.removeValue(forKey: id) else { return }
-        order.removeAll { $0 == id }
-        for waiter in entry.waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
-    }
-
-    private func finish(throwing error: (any Error)?) {
-        stopped = true
-        if let firstJoin {
-            self.firstJoin = nil
-            firstJoin.resume(throwing: error ?? PodiumTransportError(.socketClosed, "closed before the welcome"))
-        }
-        let waiting = pending
-        pending = [:]
-        order = []
-        for entry in waiting.values {
-            for waiter in entry.waiters {
-                waiter.resume(throwing: error ?? PodiumTransportError(.socketClosed, "the live session was closed"))
-            }
-        }
-        continuation.finish(throwing: error)
     }
 }

@@ -49,6 +49,15 @@ public enum StoryboardMessage: Sendable, Equatable {
     case error(id: String?, code: String, message: String)
     /// A type this SDK does not know (a newer server); kept open as ``JSONValue``.
     case other(type: String, JSONValue)
+    /// Back after a dropped connection with a fresh welcome: the server could not replay what
+    /// was missed, so start again from its content (your editor number is new too).
+    case welcome(StoryboardWelcome)
+    /// Back after a dropped connection: the `replayed` edits missed came just before this as
+    /// `edited`, in order; the welcome says who you are now and who edits.
+    case resumed(StoryboardWelcome, replayed: Int)
+    /// The connection dropped; the session tries again after `retryIn`, resuming with `lastSeq`
+    /// and sending again every edit not yet acknowledged (same id).
+    case disconnected(reason: String, retryIn: Duration)
 
     static func decode(_ data: Data) throws -> StoryboardMessage {
         let decoder = PodiumClient.makeDecoder()
@@ -86,60 +95,154 @@ public enum StoryboardMessage: Sendable, Equatable {
 /// The storyboard editing socket (docs/protocol.md, "The storyboard socket"): edits
 /// (`PodiumCore.StoryboardEdit`) go out with ids and come back as ``StoryboardMessage/ack(id:seq:)``
 /// and ``StoryboardMessage/edited(seq:author:by:edit:)``.
+///
+/// It rides on the SDK's one live stream, as ``PodiumLiveSession`` does: a dropped connection
+/// comes back by the ``ReconnectPolicy`` with `lastSeq` (the edits missed come as `edited`, then
+/// ``StoryboardMessage/resumed(_:replayed:)``), every edit, undo or redo not yet acknowledged is
+/// sent again with its id (the server stores it once), and one the server answers `retry` is sent
+/// again at once, same id.
 public actor StoryboardLiveSession {
     /// Every message the server sends after the welcome, in order (one that does not decode is skipped).
     public nonisolated let messages: AsyncStream<StoryboardMessage>
+    /// The first welcome (a rejoin's comes as ``StoryboardMessage/resumed(_:replayed:)`` or
+    /// ``StoryboardMessage/welcome(_:)``).
     public nonisolated let welcome: StoryboardWelcome
-    private let socket: WebSocket
+    nonisolated let stream: LiveStream<StoryboardSocketKind>
 
     /// The message types of this socket, for the drift test against docs/protocol.md.
     public static let clientTypes: Set<String> = ["hello", "edit", "undo", "redo", "drawing", "cursor", "ping"]
     public static let serverTypes: Set<String> = ["welcome", "ack", "edited", "editors", "drawing", "cursor", "error"]
 
-    init(socket: WebSocket, welcome: StoryboardWelcome, rest: AsyncStream<String>) {
-        self.socket = socket
+    /// The last edit handed on as `edited` (or the welcome's `seq`).
+    public nonisolated var lastSeq: Int? { get async { await stream.lastSeq } }
+    /// Sockets opened so far (1 + reconnections).
+    public nonisolated var connections: Int { get async { await stream.connections } }
+
+    init(stream: LiveStream<StoryboardSocketKind>, welcome: StoryboardWelcome, messages: AsyncStream<StoryboardMessage>) {
+        self.stream = stream
         self.welcome = welcome
-        messages = AsyncStream { continuation in
-            let task = Task {
-                for await text in rest {
-                    if let message = try? StoryboardMessage.decode(Data(text.utf8)) { continuation.yield(message) }
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        self.messages = messages
     }
 
-    /// Sends one edit with its id; the `ack` and `edited` come on ``messages``.
-    public func edit(_ edit: StoryboardEdit, id: String = UUID().uuidString) async throws {
-        try await send(["type": "edit", "id": .string(id), "edit": try JSONValue(encoding: edit)])
+    /// Sends one edit with its id; the `ack` and `edited` come on ``messages``. Kept until
+    /// answered: sent again, same id, after a reconnect.
+    public nonisolated func edit(_ edit: StoryboardEdit, id: String = UUID().uuidString) async throws {
+        try await stream.post(
+            id: id, text: Self.encode(["type": "edit", "id": .string(id), "edit": try JSONValue(encoding: edit)]))
     }
 
-    public func undo(id: String = UUID().uuidString) async throws { try await send(["type": "undo", "id": .string(id)]) }
-    public func redo(id: String = UUID().uuidString) async throws { try await send(["type": "redo", "id": .string(id)]) }
+    /// Sends one edit and returns the `seq` it was stored as; a refusal throws ``PodiumError``
+    /// (status 0). The `ack` and `edited` come on ``messages`` too.
+    @discardableResult
+    public nonisolated func commit(_ edit: StoryboardEdit, id: String = UUID().uuidString) async throws -> Int {
+        try await stream.command(
+            id: id, text: Self.encode(["type": "edit", "id": .string(id), "edit": try JSONValue(encoding: edit)]))
+    }
 
-    /// The stroke being drawn (nil: it ended).
-    public func drawing(shot: String, layer: String, stroke: StoryboardDrawingStroke?) async throws {
+    public nonisolated func undo(id: String = UUID().uuidString) async throws {
+        try await stream.post(id: id, text: Self.encode(["type": "undo", "id": .string(id)]))
+    }
+
+    public nonisolated func redo(id: String = UUID().uuidString) async throws {
+        try await stream.post(id: id, text: Self.encode(["type": "redo", "id": .string(id)]))
+    }
+
+    /// The stroke being drawn (nil: it ended); dropped while disconnected.
+    public nonisolated func drawing(shot: String, layer: String, stroke: StoryboardDrawingStroke?) async throws {
         try await send([
             "type": "drawing", "shot": .string(shot), "layer": .string(layer),
             "stroke": try stroke.map { try JSONValue(encoding: $0) } ?? .null,
         ])
     }
 
-    public func cursor(shot: String, x: Double, y: Double) async throws {
+    /// Where this editor points; dropped while disconnected.
+    public nonisolated func cursor(shot: String, x: Double, y: Double) async throws {
         try await send(["type": "cursor", "shot": .string(shot), "x": .number(x), "y": .number(y)])
     }
 
-    public func ping(t: Double? = nil) async throws {
+    public nonisolated func ping(t: Double? = nil) async throws {
         try await send(t.map { ["type": "ping", "t": .number($0)] } ?? ["type": "ping"])
     }
 
-    /// Sends any message as it is (the raw form, for a message this SDK does not model).
-    public func send(_ message: JSONValue) async throws {
-        try await socket.send(String(decoding: try JSONEncoder().encode(message), as: UTF8.self))
+    /// Sends any message as it is (the raw form, for a message this SDK does not model): once,
+    /// on the socket open now (dropped while disconnected).
+    public nonisolated func send(_ message: JSONValue) async throws {
+        try await stream.sendEphemeral(try Self.encode(message))
     }
 
-    public func close() async { await socket.close() }
+    /// Leaves: closes the socket and ends ``messages``.
+    public nonisolated func close() async { await stream.close() }
+
+    /// Cuts the connection without a close frame, as a lost network does (for tests and demos of
+    /// the reconnection).
+    public nonisolated func dropConnection() async { await stream.dropConnection() }
+
+    static func encode(_ message: JSONValue) throws -> String {
+        String(decoding: try JSONEncoder().encode(message), as: UTF8.self)
+    }
+}
+
+/// An `edited` frame: the durable event of the storyboard socket.
+struct StoryboardEditedEvent: Decodable, Sendable {
+    let seq: Int
+    let author: String
+    let by: String?
+    let edit: StoryboardEdit
+
+    var message: StoryboardMessage { .edited(seq: seq, author: author, by: by, edit: edit) }
+}
+
+/// The storyboard socket, as ``LiveStream`` speaks it (docs/protocol.md, "The storyboard socket").
+struct StoryboardSocketKind: LiveDocumentKind {
+    typealias Welcome = StoryboardWelcome
+    typealias Event = StoryboardEditedEvent
+    typealias Message = StoryboardMessage
+
+    let token: String?
+
+    var headers: [(String, String)] { [] }
+
+    func hello(lastSeq: Int?) throws -> String {
+        var hello: [String: JSONValue] = ["type": "hello"]
+        if let token { hello["token"] = .string(token) }
+        if let lastSeq { hello["lastSeq"] = .number(Double(lastSeq)) }
+        return try StoryboardLiveSession.encode(.object(hello))
+    }
+
+    static func frame(_ text: String) throws -> LiveFrame<Self> {
+        let data = Data(text.utf8)
+        let decoder = PodiumClient.makeDecoder()
+        struct Header: Decodable { let type: String }
+        switch try decoder.decode(Header.self, from: data).type {
+        case "welcome":
+            /// `missed`: the edits after the hello's `lastSeq`, when the server could replay them.
+            struct Missed: Decodable { let missed: [StoryboardEditedEvent]? }
+            let welcome = try decoder.decode(StoryboardWelcome.self, from: data)
+            return .welcome(welcome, seq: welcome.seq, missed: try decoder.decode(Missed.self, from: data).missed)
+        case "edited":
+            return .event(try decoder.decode(StoryboardEditedEvent.self, from: data))
+        default:
+            let message = try StoryboardMessage.decode(data)
+            return switch message {
+            case .ack(let id, let seq): .ack(id: id, seq: seq, message)
+            case .error(let id, let code, let text): .error(id: id, code: code, message: text, retryAfter: nil, message)
+            default: .message(message)
+            }
+        }
+    }
+
+    static func seq(of event: StoryboardEditedEvent) -> Int { event.seq }
+
+    /// The storyboard socket has no resync: a gap is mended by coming back with `lastSeq`.
+    static func resync(afterSeq seq: Int) -> String? { nil }
+
+    static func isFinal(_ code: String) -> Bool {
+        ["not_found", "unauthorized", "forbidden", "bad_message", "hello_required"].contains(code)
+    }
+
+    static func isRetry(_ code: String) -> Bool { code == "retry" }
+
+    static var passesAnswersOn: Bool { true }
 }
 
 /// A live session as the lobby lists it (never an unlisted one; never its passcode).
@@ -161,24 +264,36 @@ public struct LobbyUpdate: Sendable, Equatable {
 }
 
 extension PodiumClient {
-    /// Opens a storyboard for editing; throws ``PodiumError`` when the hello is refused.
-    public func editStoryboard(id: String) async throws -> StoryboardLiveSession {
-        let socket = try await WebSocket.connect(url: try socketURL(.storyboardLive, ["id": id]), headers: [])
-        var hello: [String: JSONValue] = ["type": "hello"]
-        if let token { hello["token"] = .string(token) }
-        try await socket.send(String(decoding: try JSONEncoder().encode(JSONValue.object(hello)), as: UTF8.self))
-        // The welcome by a first iterator; the rest by the session's own (one reader at a time).
-        var iterator = socket.messages.makeAsyncIterator()
-        guard let text = await iterator.next() else {
-            throw PodiumTransportError(.socketClosed, socket.closeReason)
+    /// Opens a storyboard for editing; throws ``PodiumError`` when the hello is refused. A
+    /// dropped connection comes back by `reconnect`, resuming after the last edit seen.
+    public func editStoryboard(id: String, reconnect: ReconnectPolicy = .standard) async throws -> StoryboardLiveSession {
+        let (messages, continuation) = AsyncStream.makeStream(of: StoryboardMessage.self)
+        let stream = LiveStream(
+            url: try socketURL(.storyboardLive, ["id": id]), kind: StoryboardSocketKind(token: token), policy: reconnect,
+            deliver: { update in
+                switch update {
+                case .welcome(_, first: true): break  // the session's own welcome
+                case .welcome(let welcome, first: false): continuation.yield(.welcome(welcome))
+                case .event(let edited): continuation.yield(edited.message)
+                case .resumed(let welcome, let replayed): continuation.yield(.resumed(welcome, replayed: replayed))
+                case .message(let message): continuation.yield(message)
+                case .disconnected(let reason, let retryIn): continuation.yield(.disconnected(reason: reason, retryIn: retryIn))
+                }
+            },
+            end: { error in
+                if let error = error as? PodiumError {
+                    continuation.yield(.error(id: nil, code: error.code, message: error.message))
+                }
+                continuation.finish()
+            })
+        do {
+            try await stream.start()
+        } catch {
+            continuation.finish()
+            throw error
         }
-        let first = try Self.decode(JSONValue.self, from: Data(text.utf8), "storyboard welcome")
-        if first["type"]?.string == "error" {
-            await socket.close()
-            throw PodiumError(code: first["code"]?.string ?? "error", message: first["message"]?.string ?? "", status: 0)
-        }
-        let welcome = try Self.decode(StoryboardWelcome.self, from: Data(text.utf8), "storyboard welcome")
-        return StoryboardLiveSession(socket: socket, welcome: welcome, rest: socket.messages)
+        guard let welcome = await stream.welcome else { throw PodiumTransportError(.socketClosed, "no welcome") }
+        return StoryboardLiveSession(stream: stream, welcome: welcome, messages: messages)
     }
 
     /// Follows the lobby: each update is the whole list of listed live sessions. Ends when the
