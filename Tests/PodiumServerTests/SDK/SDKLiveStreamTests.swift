@@ -1,0 +1,211 @@
+import Foundation
+import PodiumCore
+import PodiumStore
+import Synchronization
+import Testing
+
+@testable import PodiumClient
+
+/// The SDK's one live stream under both of its live types: the storyboard socket resumes after a
+/// drop with `lastSeq` as the session socket does (SDKLiveTests), sends again what was not
+/// acknowledged, and sends again an edit the server answers `retry`.
+@Suite("Swift SDK: one live stream for sessions and storyboards", .timeLimit(.minutes(2)))
+struct SDKLiveStreamTests {
+    /// A new project of the admin's, with its first scene's and shot's ids.
+    static func project(_ podium: PodiumClient) async throws -> (id: String, scene: String, shot: String) {
+        let board = try await podium.createStoryboard(title: "Chase", aspectRatio: "16:9")
+        let content = try #require(board.content)
+        return (board.id, try #require(content.scenes.first?.id), try #require(content.scenes.first?.shots.first?.id))
+    }
+
+    @Test func bothLiveTypesRideOnTheOneStream() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let podium = try await client.adminSDK()
+            let deck = try await podium.uploadDeck(file: TestServer.demoDeck).item
+            _ = try await podium.waitUntilReady(deck: deck.id)
+            let info = try await podium.startSession(deckId: deck.id)
+            let session = try await podium.connect(code: info.code, as: .presenter)
+            let project = try await Self.project(podium)
+            let editor = try await podium.editStoryboard(id: project.id)
+            #expect(type(of: session.stream) == LiveStream<SessionSocketKind>.self)
+            #expect(type(of: editor.stream) == LiveStream<StoryboardSocketKind>.self)
+            #expect(await session.connections == 1)
+            #expect(await editor.connections == 1)
+            #expect(await editor.lastSeq == editor.welcome.seq)
+            await session.close()
+            await editor.close()
+            // Closed means closed: an edit now is refused at once, not kept.
+            await #expect(throws: PodiumTransportError.self) { try await editor.edit(.renumberShots(numbers: nil)) }
+        }
+    }
+
+    /// The storyboard socket's documented frames read as the stream acts on them: none as a
+    /// type the SDK does not know, the resumed welcome with its `missed` edits.
+    @Test func everyStoryboardServerExampleIsAFrameTheStreamReads() throws {
+        let examples = try ProtocolDocumentTests.examples().filter { $0.side == .server && $0.name.hasPrefix("storyboard") }
+        #expect(examples.count >= 8)
+        var missed: [Int] = []
+        for example in examples {
+            for text in SDKDriftTests.objects(example.text) {
+                switch try StoryboardSocketKind.frame(text) {
+                case .message(.other(let type, _)): Issue.record("\(example.name): \(type) read as a type the SDK does not know")
+                case .welcome(let welcome, let seq, let edits?):
+                    #expect(seq == welcome.seq)
+                    missed += edits.map(\.seq)
+                default: break
+                }
+            }
+        }
+        #expect(missed == [1])
+    }
+
+    @Test(arguments: TestStores.kinds) func aStoryboardEditorThatLostItsSocketGetsTheMissedEditsOnce(_ store: StoreKind)
+        async throws
+    {
+        let server = TestServer(store: store)
+        defer { server.removeData() }
+        try await server.run { client in
+            let podium = try await client.adminSDK()
+            let project = try await Self.project(podium)
+            let gate = Gate()
+            let ada = try await podium.editStoryboard(id: project.id, reconnect: gate.policy)
+            let seen = Messages(ada)
+            let ben = try await podium.editStoryboard(id: project.id, reconnect: immediately)
+
+            let first = try await ada.commit(.renameScene(scene: project.scene, title: "Opening"), id: "e-1")
+            #expect(first == ada.welcome.seq + 1)
+            try await seen.waitFor("her own edit") { _ in seen.editedSeqs == [first] }
+            #expect(await ada.lastSeq == first)
+
+            // Her socket dies; while she waits to come back, Ben edits twice.
+            await ada.dropConnection()
+            try await seen.waitFor("the drop") { $0.contains { if case .disconnected = $0 { true } else { false } } }
+            try await waitUntil("waiting at the gate") { await gate.waits == 1 }
+            let second = try await ben.commit(.updateShot(shot: project.shot, dialogue: "Hold on!"), id: "e-2")
+            let third = try await ben.commit(.renameScene(scene: project.scene, title: "Chase"), id: "e-3")
+            #expect(second == first + 1 && third == first + 2)
+            #expect(seen.editedSeqs == [first])
+
+            // Back with lastSeq: the welcome brings what she missed, handed on as edits, once.
+            await gate.open()
+            try await seen.waitFor("the resume") { $0.contains { if case .resumed = $0 { true } else { false } } }
+            #expect(seen.editedSeqs == [first, second, third])
+            let resumed = seen.all.compactMap {
+                if case .resumed(let welcome, let replayed) = $0 { (welcome, replayed) } else { nil }
+            }
+            #expect(resumed.map(\.1) == [2])
+            #expect(resumed.first?.0.seq == third)
+            #expect(resumed.first?.0.storyboard.scenes.first?.title == "Chase")
+            #expect(!seen.all.contains { if case .welcome = $0 { true } else { false } }, "a fresh start instead of a resume")
+            #expect(await ada.connections == 2)
+            #expect(await ada.lastSeq == third)
+
+            // Live again: the next edit comes the ordinary way, once.
+            let fourth = try await ben.commit(.updateShot(shot: project.shot, action: "Runs"), id: "e-4")
+            try await seen.waitFor("the next edit") { _ in seen.editedSeqs.last == fourth }
+            #expect(seen.editedSeqs == [first, second, third, fourth])
+            await ada.close()
+            await ben.close()
+        }
+    }
+
+    @Test func anEditWhoseAckWasLostIsSentAgainAndStoredOnce() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let podium = try await client.adminSDK()
+            do {
+                _ = try await podium.editStoryboard(id: "sb_nothing")
+                Issue.record("a project that does not exist opened")
+            } catch let error as PodiumError {
+                #expect(error.code == "not_found" && error.status == 0)
+            }
+            let project = try await Self.project(podium)
+            let ada = try await podium.editStoryboard(id: project.id, reconnect: immediately)
+            let seen = Messages(ada)
+
+            // The socket drops right after the edit goes out; the stream comes back and sends it
+            // again, same id; the server stores it once.
+            await ada.stream.dropAfterNextCommandIsSent()
+            let lost = try await ada.commit(.renameScene(scene: project.scene, title: "Opening"), id: "lost-ack")
+            #expect(lost == ada.welcome.seq + 1)
+            try await waitUntil("the reconnection") { await ada.connections == 2 }
+            // Posted without waiting, answered on the messages.
+            try await ada.edit(.updateShot(shot: project.shot, dialogue: "Hold on!"), id: "after")
+            try await seen.waitFor("its ack") { updates in
+                updates.contains { if case .ack("after", let seq) = $0 { seq == lost + 1 } else { false } }
+            }
+            let stored = try await podium.storyboard(id: project.id)
+            #expect(stored.seq == lost + 1)
+            #expect(stored.content?.scenes.first?.title == "Opening")
+            #expect(seen.editedSeqs.filter { $0 == lost }.count <= 1 && seen.editedSeqs.last == lost + 1)
+
+            // A refusal is the command's error, thrown to its sender.
+            do {
+                try await ada.commit(.renameScene(scene: "sc_nothing", title: "?"))
+                Issue.record("an unknown scene was renamed")
+            } catch let error as PodiumError {
+                #expect(error.code == "unknown_scene" && error.status == 0)
+            }
+            await ada.close()
+        }
+    }
+
+    @Test func anEditTheServerAnswersRetryIsSentAgainWithItsId() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        let (_, arrival) = AsyncStream.makeStream(of: Void.self)
+        let store = GatedStore(base: sqlite, holding: "v_nobody", arrived: arrival)
+        try await server.run(store: store) { client in
+            let podium = try await client.adminSDK()
+            let project = try await Self.project(podium)
+            let ada = try await podium.editStoryboard(id: project.id, reconnect: immediately)
+            let seen = Messages(ada)
+
+            // Other nodes keep storing first: more times than the server decides an edit again,
+            // so it answers `retry`, and the stream sends the edit again until it is stored.
+            let rivals = 20
+            store.rivalStoryboardAppends(rivals)
+            let seq = try await ada.commit(.renameScene(scene: project.scene, title: "Opening"), id: "contested")
+            #expect(await ada.stream.retried >= 1)
+            #expect(seq == ada.welcome.seq + rivals + 1)
+            try await seen.waitFor("every edit") { _ in seen.editedSeqs.last == seq }
+            #expect(seen.editedSeqs == Array(ada.welcome.seq + 1...seq))
+            #expect(!seen.all.contains { if case .error = $0 { true } else { false } }, "\(seen.all)")
+            #expect(try await podium.storyboard(id: project.id).content?.scenes.first?.title == "Opening")
+            await ada.close()
+        }
+        try await sqlite.close()
+    }
+}
+
+/// Everything a storyboard session handed its reader, collected as it comes.
+final class Messages: Sendable {
+    private final class Box: Sendable {
+        let list = Mutex<[StoryboardMessage]>([])
+    }
+    private let box = Box()
+    private let task: Task<Void, Never>
+
+    init(_ session: StoryboardLiveSession) {
+        let box = self.box
+        task = Task {
+            for await message in session.messages { box.list.withLock { $0.append(message) } }
+        }
+    }
+
+    var all: [StoryboardMessage] { box.list.withLock { $0 } }
+
+    var editedSeqs: [Int] {
+        all.compactMap { if case .edited(let seq, _, _, _) = $0 { seq } else { nil } }
+    }
+
+    func waitFor(_ what: String, _ condition: @escaping ([StoryboardMessage]) -> Bool) async throws {
+        try await waitUntil(what) { condition(self.all) }
+    }
+
+    deinit { task.cancel() }
+}
