@@ -71,7 +71,7 @@ struct SDKLiveStreamTests {
             let project = try await Self.project(podium)
             let gate = Gate()
             let ada = try await podium.editStoryboard(id: project.id, reconnect: gate.policy)
-            let seen = Messages(ada)
+            let seen = EditorMessages(ada)
             let ben = try await podium.editStoryboard(id: project.id, reconnect: immediately)
 
             let first = try await ada.commit(.renameScene(scene: project.scene, title: "Opening"), id: "e-1")
@@ -124,7 +124,7 @@ struct SDKLiveStreamTests {
             }
             let project = try await Self.project(podium)
             let ada = try await podium.editStoryboard(id: project.id, reconnect: immediately)
-            let seen = Messages(ada)
+            let seen = EditorMessages(ada)
 
             // The socket drops right after the edit goes out; the stream comes back and sends it
             // again, same id; the server stores it once.
@@ -163,7 +163,7 @@ struct SDKLiveStreamTests {
             let podium = try await client.adminSDK()
             let project = try await Self.project(podium)
             let ada = try await podium.editStoryboard(id: project.id, reconnect: immediately)
-            let seen = Messages(ada)
+            let seen = EditorMessages(ada)
 
             // Other nodes keep storing first: more times than the server decides an edit again,
             // so it answers `retry`, and the stream sends the edit again until it is stored.
@@ -183,7 +183,7 @@ struct SDKLiveStreamTests {
 }
 
 /// Everything a storyboard session handed its reader, collected as it comes.
-final class Messages: Sendable {
+final class EditorMessages: Sendable {
     private final class Box: Sendable {
         let list = Mutex<[StoryboardMessage]>([])
     }
