@@ -145,7 +145,7 @@ struct StoryboardClusterTests {
             let table = try await store.storyboardEdits(storyboardId: project.id, afterSeq: 0, throughSeq: nil)
             #expect(table.map(\.seq) == Array(1...(2 * perNode)))
             // Both editors saw every edit once, in the table's order.
-            let order = table.map(\.commandID)
+            let order = table.map(\.entry.commandID)
             #expect(Self.ofType("edited", onA).map { $0["by"] as? String } == order)
             #expect(Self.ofType("edited", onB).map { $0["by"] as? String } == order)
             #expect(Self.ofType("edited", onA).map { $0["seq"] as? Int } == Array(1...(2 * perNode)))

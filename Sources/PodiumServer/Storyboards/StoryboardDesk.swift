@@ -4,38 +4,38 @@ import NIOCore
 import PodiumCore
 import PodiumStore
 
-/// One storyboard open for editing on this node: its content, the numbering of its edits, each
-/// person's undo history, and the editors connected to it here.
+/// One storyboard open for editing on this node: a ``LiveLog`` of its ``StoryboardDocument``
+/// (content, undo histories, seq, recent edit ids) and the editors connected to it here.
 ///
-/// An edit takes one path: apply to a copy of the content (the model refuses what breaks a rule)
-/// → store it with the next seq → only then make the copy the content, acknowledge the author,
-/// send `edited` to every editor and hint the other nodes (``SessionBus``, kind `.storyboard`).
-/// An editor is told "saved" only by that acknowledgement, so nothing confirmed is lost if the
-/// server is killed. Undo and redo are edits made by the server on the person's behalf from their
-/// own history.
+/// An edit takes the live engine's one path, as a session's command does: the gate → a repeated
+/// id is acknowledged with its seq → the document decides on a copy (the model refuses what
+/// breaks a rule) → the edit is stored with the next seq → the copy becomes the document → the
+/// author's ack and `edited` to every editor here → a hint to the other nodes (``SessionBus``,
+/// kind `.storyboard`). An editor is told "saved" only by that acknowledgement, so nothing
+/// confirmed is lost if the server is killed. Undo and redo are edits made by the server on the
+/// person's behalf from their own history.
 ///
 /// Several nodes may hold one project open: each stores with the seq it knows, and the store
-/// refuses a seq taken (``SeqConflict``). A desk that loses catches up from the store in order
-/// (sending those edits to its editors) and decides the edit again on the newer content. A hint
-/// of another node's edit, the periodic check, a join and every read (``current()``) catch up
-/// the same way, under the same gate, so what this node answers is as new as the table.
+/// refuses a seq taken (``SeqConflict``). The log that loses catches up from the store in order
+/// (sending those edits to its editors) and decides the edit again on the newer content; after
+/// ``Settings/appendAttempts`` the editor is answered `retry`. A hint of another node's edit, the
+/// periodic check, a join and every read (``current()``) catch up the same way, under the same
+/// gate, so what this node answers is as new as the table.
 actor StoryboardDesk {
+    typealias Request = StoryboardDocument.Command
+
     let id: String
-    private(set) var content: Storyboard
-    private(set) var seq: Int
-    private var history = StoryboardHistory()
+    private let log: LiveLog<StoryboardDocument>
+    var content: Storyboard { log.document.content }
+    var seq: Int { log.document.seq }
     private var editors: [Int: Editor] = [:]
     /// This desk's editor numbers are `editorBase + 1`, `+ 2`, …: unique across nodes.
     private let editorBase: Int
     private var nextEditor = 1
-    /// Edit ids taken recently (`user:id` → seq): a resent edit is acknowledged, not applied twice.
-    private var recentIDs: [String: Int] = [:]
-    private var recentOrder: [String] = []
-    /// The newest `edited` frames (at least ``Settings/missedLimit`` once there are as many),
-    /// oldest first, for the `missed` of a reconnecting editor's welcome.
-    private var recentEdits: [StoryboardEdited] = []
+    /// The sockets waiting for the ack of an edit being performed, by its command key: the ack
+    /// goes out before the edit's `edited`.
+    private var awaitingAck: [String: [(id: String, outbox: Outbox)]] = [:]
     private var editsSinceSnapshot = 0
-    private let gate = SerialGate()
     private let store: any PodiumStore
     private let bus: any SessionBus
     private let node: String
@@ -53,7 +53,7 @@ actor StoryboardDesk {
         /// before the editor is asked to send it again (`retry`).
         var appendAttempts = 8
         static let recentIDs = 4096
-        /// At most this many `edited` frames in a welcome's `missed`.
+        /// At most this many `edited` frames in a welcome's `missed` (and as many kept).
         static let missedLimit = 1000
     }
 
@@ -62,17 +62,19 @@ actor StoryboardDesk {
         let outbox: Outbox
     }
 
+    /// - Parameter recentEdits: the stored edits that led to `document`, the last one at its seq
+    ///   (a reconnecting editor's `missed` comes from them).
     init(
-        id: String, content: Storyboard, seq: Int, history: StoryboardHistory, editsSinceSnapshot: Int,
-        recentEdits: [StoryboardEdited] = [], store: any PodiumStore, bus: any SessionBus = LocalSessionBus(),
-        node: String = "", editorBase: Int = 0, settings: Settings, now: @escaping @Sendable () -> Date, logger: Logger
+        id: String, document: StoryboardDocument, recentEdits: [StoryboardLogEntry] = [], editsSinceSnapshot: Int,
+        store: any PodiumStore, bus: any SessionBus = LocalSessionBus(), node: String = "", editorBase: Int = 0,
+        settings: Settings, now: @escaping @Sendable () -> Date, logger: Logger
     ) {
         self.id = id
-        self.content = content
-        self.seq = seq
-        self.history = history
+        self.log = LiveLog(
+            document: document, history: Array(recentEdits.suffix(Settings.missedLimit)),
+            historyLimit: Settings.missedLimit, store: StoryboardLogStore(store: store, storyboardId: id),
+            name: "storyboard \(id)", appendAttempts: settings.appendAttempts, now: now, logger: logger)
         self.editsSinceSnapshot = editsSinceSnapshot
-        self.recentEdits = Array(recentEdits.suffix(Settings.missedLimit))
         self.store = store
         self.bus = bus
         self.node = node
@@ -89,10 +91,10 @@ actor StoryboardDesk {
     /// Adds an editor and sends them the welcome, as new as the store (with `missed`, the edits
     /// after `lastSeq`, when this desk still has them all); nil when the project is full.
     func join(user: UserRecord, outbox: Outbox, lastSeq: Int? = nil) async -> Int? {
-        await gate.enter()
-        defer { gate.leave() }
+        await log.gate.enter()
+        defer { log.gate.leave() }
         guard editors.count < settings.maxEditors else { return nil }
-        await catchUpLocked()
+        await catchUpHoldingGate()
         let local = nextEditor
         nextEditor += 1
         let number = editorBase + local
@@ -111,10 +113,11 @@ actor StoryboardDesk {
 
     /// The `edited` frames after `lastSeq`, when this desk has every one of them.
     private func missed(after lastSeq: Int) -> [StoryboardEdited]? {
-        guard lastSeq >= 0, lastSeq <= seq, seq - lastSeq <= Settings.missedLimit else { return nil }
-        if lastSeq == seq { return [] }
-        guard let first = recentEdits.first?.seq, first <= lastSeq + 1 else { return nil }
-        return Array(recentEdits.drop { $0.seq <= lastSeq })
+        guard lastSeq >= 0, lastSeq <= seq, seq - lastSeq <= Settings.missedLimit,
+            let stored = log.stored(after: lastSeq, limit: Settings.missedLimit), stored.count == seq - lastSeq
+        else { return nil }
+        let missed = stored.compactMap(StoryboardEdited.init)
+        return missed.count == stored.count ? missed : nil
     }
 
     /// The others are told (they clear this editor's cursor and stroke in progress).
@@ -179,96 +182,28 @@ actor StoryboardDesk {
 
     // MARK: Edits
 
-    enum Request: Sendable {
-        case edit(StoryboardEdit)
-        case undo
-        case redo
-    }
-
     /// Applies, stores and sends one edit (or an undo or redo) of `user`'s, answering `id` on
     /// `outbox` with an ack or an error.
     func perform(_ request: Request, id: String, user: UserRecord, outbox: Outbox) async {
-        await gate.enter()
-        defer { gate.leave() }
-        let key = "\(user.id):\(id)"
-        for attempt in 0..<settings.appendAttempts {
-            if let stored = storedSeq(of: key) {
-                outbox.push(Frames.encode(StoryboardAck(id: id, seq: stored)))
-                return
+        let key = log.document.commandKey(id, from: user.id)
+        awaitingAck[key, default: []].append((id, outbox))
+        do throws(StoryboardError) {
+            let seq = try await log.perform(request, id: id, from: user.id, for: self)
+            // Not delivered by this call (an id taken already): acknowledged with its seq.
+            for waiting in awaitingAck.removeValue(forKey: key) ?? [] {
+                waiting.outbox.push(Frames.encode(StoryboardAck(id: waiting.id, seq: seq)))
             }
-            var next = content
-            var nextHistory = history
-            let edit: StoryboardEdit
-            do throws(StoryboardError) {
-                switch request {
-                case .edit(let requested):
-                    // Recorded and broadcast as stored: each new stroke with its author.
-                    let stamped = requested.stamped(by: user.id)
-                    let inverse = try next.apply(stamped, by: user.id)
-                    nextHistory.record(inverse: inverse, author: user.id)
-                    edit = stamped
-                case .undo:
-                    guard let undone = try nextHistory.undo(author: user.id, in: &next) else {
-                        throw StoryboardError.nothingToUndo
-                    }
-                    edit = undone
-                case .redo:
-                    guard let redone = try nextHistory.redo(author: user.id, in: &next) else {
-                        throw StoryboardError.nothingToRedo
-                    }
-                    edit = redone
-                }
-            } catch {
-                outbox.push(Frames.encode(StoryboardErrorMessage(id: id, error)))
-                return
-            }
-            let record = StoryboardEditRecord(
-                storyboardId: self.id, seq: seq + 1, authorId: user.id, commandKey: key, shotId: edit.touchedShot,
-                edit: String(decoding: (try? Self.encoder.encode(edit)) ?? Data(), as: UTF8.self), createdAt: now())
-            do {
-                try await store.appendStoryboardEdits(
-                    [record], summary: StoryboardSummaryChange(sceneCount: next.scenes.count, shotCount: next.shotCount))
-            } catch is SeqConflict {
-                // Another node stored edits first (or this very id, sent before to another node):
-                // take them, in order, and decide this one again on the newer content. Two nodes
-                // busy with one project must not keep colliding: the loser waits a random moment,
-                // longer each time.
-                logger.debug("storyboard \(self.id): another node stored edit \(record.seq) first; catching up")
-                await catchUpLocked()
-                try? await Task.sleep(for: .microseconds(Int.random(in: 0...(500 << min(attempt, 6)))))
-                continue
-            } catch {
-                logger.error("storyboard \(self.id): could not store edit \(record.seq): \(error)")
-                outbox.push(Frames.encode(StoryboardErrorMessage(id: id, .unavailable)))
-                return
-            }
-            content = next
-            history = nextHistory
-            seq = record.seq
-            remember(key, seq: seq)
-            outbox.push(Frames.encode(StoryboardAck(id: id, seq: seq)))
-            publish(StoryboardEdited(seq: seq, author: user.id, by: id, edit: edit))
-            await bus.appended(AppendedHint(node: node, sessionId: self.id, code: self.id, seq: seq, kind: .storyboard))
-            editsSinceSnapshot += 1
-            if editsSinceSnapshot >= settings.snapshotEvery { snapshotInBackground() }
-            return
-        }
-        // Others' edits kept being stored first: the editor sends it again (same id) a moment later.
-        if let stored = storedSeq(of: key) {
-            outbox.push(Frames.encode(StoryboardAck(id: id, seq: stored)))
-        } else {
-            outbox.push(Frames.encode(StoryboardErrorMessage.retry(id: id)))
+        } catch {
+            awaitingAck.removeValue(forKey: key)
+            outbox.push(Frames.encode(StoryboardErrorMessage(id: id, error)))
         }
     }
 
-    /// Sends a stored edit to this node's editors and keeps it for a reconnecting editor's `missed`.
-    private func publish(_ edited: StoryboardEdited) {
-        let frame = Outbox.Frame(Frames.encode(edited))
+    /// Sends a stored edit to this node's editors.
+    private func publish(_ frame: Outbox.Frame) {
         for editor in editors.values { editor.outbox.push(frame) }
-        recentEdits.append(edited)
-        if recentEdits.count >= Settings.missedLimit + Settings.missedLimit / 4 {
-            recentEdits.removeFirst(recentEdits.count - Settings.missedLimit)
-        }
+        editsSinceSnapshot += 1
+        if editsSinceSnapshot >= settings.snapshotEvery { snapshotInBackground() }
     }
 
     /// Writes a snapshot of the content as of now without holding up the edits behind this one:
@@ -290,78 +225,37 @@ actor StoryboardDesk {
 
     /// Another node stored edits up to `seq` (a hint): take them, unless this desk has them.
     func catchUp(to seq: Int) async {
-        guard seq > self.seq else { return }
-        await catchUp()
+        await log.catchUp(to: seq, for: self)
     }
 
     /// Takes the edits the store has beyond this desk's seq (the bus reconnected, the periodic
     /// check).
     func catchUp() async {
-        await gate.enter()
-        defer { gate.leave() }
-        await catchUpLocked()
+        await log.catchUp(for: self)
     }
 
     /// The content and its seq as new as the store (a REST read, an export, present).
     func current() async -> (content: Storyboard, seq: Int) {
-        await gate.enter()
-        defer { gate.leave() }
-        await catchUpLocked()
+        await log.gate.enter()
+        defer { log.gate.leave() }
+        await catchUpHoldingGate()
         return (content, seq)
     }
 
-    /// Applies and sends the edits stored after this desk's seq by others, in order; the caller
-    /// holds the gate. A store that cannot be read leaves the desk as it was (the next hint,
-    /// check or read catches up).
-    private func catchUpLocked() async {
-        let records: [StoryboardEditRecord]
+    /// Takes the edits stored after this desk's seq by others, in order; the caller holds the
+    /// gate. A store that cannot be read leaves the desk as it was (the next hint, check or read
+    /// catches up).
+    private func catchUpHoldingGate() async {
         do {
-            records = try await store.storyboardEdits(storyboardId: id, afterSeq: seq, throughSeq: nil)
+            try await log.catchUpHoldingGate(for: self)
         } catch {
-            logger.warning("storyboard \(self.id): could not read the edits after \(self.seq): \(error)")
-            return
-        }
-        for record in records where record.seq > seq {
-            guard record.seq == seq + 1 else {
-                logger.error("storyboard \(self.id): edit \(self.seq + 1) is not in the store (next: \(record.seq))")
-                return
-            }
-            seq = record.seq
-            if let key = record.commandKey { remember(key, seq: record.seq) }
-            guard let edit = try? JSONDecoder().decode(StoryboardEdit.self, from: Data(record.edit.utf8)) else {
-                logger.error("storyboard \(self.id): stored edit \(record.seq) cannot be read")
-                continue
-            }
-            do {
-                let inverse = try content.apply(edit, by: record.authorId)
-                history.record(inverse: inverse, author: record.authorId)
-            } catch {
-                // Every stored edit applied when it was made, to this same content: a bug.
-                logger.error("storyboard \(self.id): stored edit \(record.seq) does not apply: \(error)")
-            }
-            editsSinceSnapshot += 1
-            publish(StoryboardEdited(seq: record.seq, author: record.authorId, by: record.commandID, edit: edit))
+            logger.warning("storyboard \(self.id): could not catch up from the store: \(error)")
         }
     }
-
-    /// The seq an edit id was stored with, if it is one of the newest ``Settings/recentIDs``
-    /// (those stored before this desk opened were loaded with it: an editor resends what was
-    /// not acknowledged when it reconnects, so an older id does not come back).
-    private func storedSeq(of key: String) -> Int? { recentIDs[key] }
 
     /// Remembers the ids of edits stored before this desk opened.
     func remember(_ stored: [(key: String, seq: Int)]) {
-        for (key, seq) in stored { remember(key, seq: seq) }
-    }
-
-    private func remember(_ key: String, seq: Int) {
-        recentIDs[key] = seq
-        recentOrder.append(key)
-        if recentOrder.count > Settings.recentIDs {
-            let dropped = recentOrder.prefix(recentOrder.count / 2)
-            for key in dropped { recentIDs.removeValue(forKey: key) }
-            recentOrder.removeFirst(dropped.count)
-        }
+        for (key, seq) in stored { log.document.rememberCommand(key, seq: seq) }
     }
 
     /// Stores the whole content as of now, so the next open replays fewer edits.
@@ -396,7 +290,72 @@ extension Storyboard {
     var shotCount: Int { scenes.reduce(0) { $0 + $1.shots.count } }
 }
 
+/// The storyboard on the live engine: how its log's edits reach the editors here and the other
+/// nodes.
+extension StoryboardDesk: LiveLogOwner {
+    typealias Document = StoryboardDocument
+    typealias EncodedEvent = Outbox.Frame
+
+    struct UnreadableEdit: Error, CustomStringConvertible {
+        let seq: Int
+        var description: String { "stored edit \(seq) cannot be read" }
+    }
+
+    func frames(for event: StoryboardLogEntry) throws(UnreadableEdit) -> Outbox.Frame {
+        guard let edited = StoryboardEdited(event) else { throw UnreadableEdit(seq: event.seq) }
+        return Outbox.Frame(Frames.encode(edited))
+    }
+
+    func frames(forStored stored: StoryboardLogEntry) throws(UnreadableEdit) -> Outbox.Frame { try frames(for: stored) }
+
+    /// The author's ack first, then `edited` to every editor here (the author too).
+    func deliver(_ decision: StoryboardDecision, frames: [Outbox.Frame]) async {
+        if let key = decision.entry.commandKey {
+            for waiting in awaitingAck.removeValue(forKey: key) ?? [] {
+                waiting.outbox.push(Frames.encode(StoryboardAck(id: waiting.id, seq: decision.ackSeq)))
+            }
+        }
+        for frame in frames { publish(frame) }
+    }
+
+    func deliver(caughtUp stored: StoryboardLogEntry, frames: Outbox.Frame?, actions: [StoryboardAction]) async {
+        if let frames { publish(frames) }
+    }
+
+    func announce(_ decision: StoryboardDecision) async {
+        await bus.appended(AppendedHint(node: node, sessionId: id, code: id, seq: decision.ackSeq, kind: .storyboard))
+    }
+}
+
+/// A storyboard's edits in the store (`storyboard_edits`), for its ``LiveLog``: one row per edit,
+/// with the project's counts beside it; read back in order.
+struct StoryboardLogStore: LiveLogStore {
+    typealias Document = StoryboardDocument
+
+    let store: any PodiumStore
+    let storyboardId: String
+
+    func append(_ decision: StoryboardDecision, after seq: Int, at time: Date) async throws {
+        let entry = decision.entry
+        let edit = try entry.edit.map { String(decoding: try StoryboardDesk.encoder.encode($0), as: UTF8.self) } ?? "{}"
+        try await store.appendStoryboardEdits(
+            [
+                StoryboardEditRecord(
+                    storyboardId: storyboardId, seq: entry.seq, authorId: entry.author, commandKey: entry.commandKey,
+                    shotId: entry.edit?.touchedShot, edit: edit, createdAt: time)
+            ], summary: StoryboardSummaryChange(sceneCount: decision.sceneCount, shotCount: decision.shotCount))
+    }
+
+    func events(after seq: Int) async throws -> [StoryboardLogEntry] {
+        try await store.storyboardEdits(storyboardId: storyboardId, afterSeq: seq, throughSeq: nil).map(\.entry)
+    }
+}
+
 extension StoryboardEditRecord {
-    /// The id the author's editor gave the edit (its command key is `user:id`).
-    var commandID: String? { commandKey.map { String($0.drop(while: { $0 != ":" }).dropFirst()) } }
+    /// The edit as the live log holds it (its edit nil when it cannot be read).
+    var entry: StoryboardLogEntry {
+        StoryboardLogEntry(
+            seq: seq, author: authorId, commandKey: commandKey,
+            edit: try? JSONDecoder().decode(StoryboardEdit.self, from: Data(edit.utf8)), at: createdAt)
+    }
 }

@@ -52,8 +52,8 @@ actor StoryboardHub: SessionBusNode {
         let task = Task { [store, bus, nodeName, editorBase, settings, now, logger] in
             let loaded = try await Self.load(id, throughSeq: nil, store: store)
             let desk = StoryboardDesk(
-                id: id, content: loaded.content, seq: loaded.seq, history: loaded.history,
-                editsSinceSnapshot: loaded.replayed, recentEdits: loaded.recent, store: store, bus: bus, node: nodeName,
+                id: id, document: StoryboardDocument(content: loaded.content, seq: loaded.seq, history: loaded.history),
+                recentEdits: loaded.recent, editsSinceSnapshot: loaded.replayed, store: store, bus: bus, node: nodeName,
                 editorBase: editorBase, settings: settings, now: now, logger: logger)
             await desk.remember(
                 try await store.storyboardEditKeys(
@@ -158,8 +158,8 @@ actor StoryboardHub: SessionBusNode {
         var history: StoryboardHistory
         /// Edits applied after the snapshot.
         var replayed: Int
-        /// The newest of them (at most ``StoryboardDesk/Settings/missedLimit``), as sent.
-        var recent: [StoryboardEdited] = []
+        /// The newest of them (at most ``StoryboardDesk/Settings/missedLimit``), the last at `seq`.
+        var recent: [StoryboardLogEntry] = []
     }
 
     /// The content after edit `throughSeq` (the newest when nil): the snapshot at or before it and
@@ -172,15 +172,13 @@ actor StoryboardHub: SessionBusNode {
         var history = StoryboardHistory()
         var seq = snapshot.seq
         let edits = try await store.storyboardEdits(storyboardId: id, afterSeq: snapshot.seq, throughSeq: throughSeq)
-        var recent: [StoryboardEdited] = []
+        var recent: [StoryboardLogEntry] = []
         let keepFrom = edits.count - StoryboardDesk.Settings.missedLimit
         for (index, record) in edits.enumerated() {
             seq = record.seq
+            if index >= keepFrom { recent.append(record.entry) }
             do {
                 let edit = try JSONDecoder().decode(StoryboardEdit.self, from: Data(record.edit.utf8))
-                if index >= keepFrom {
-                    recent.append(StoryboardEdited(seq: record.seq, author: record.authorId, by: record.commandID, edit: edit))
-                }
                 let inverse = try content.apply(edit, by: record.authorId)
                 history.record(inverse: inverse, author: record.authorId)
             } catch {

@@ -116,6 +116,14 @@ struct StoryboardEdited: Encodable, Sendable {
     enum CodingKeys: String, CodingKey { case type, seq, author, by, edit }
 }
 
+extension StoryboardEdited {
+    /// A stored edit as sent (nil when it could not be read).
+    init?(_ entry: StoryboardLogEntry) {
+        guard let edit = entry.edit else { return nil }
+        self.init(seq: entry.seq, author: entry.author, by: entry.commandID, edit: edit)
+    }
+}
+
 struct StoryboardAck: Encodable {
     let type = "ack"
     let id: String
@@ -173,12 +181,6 @@ struct StoryboardErrorMessage: Encodable {
 
     init(id: String? = nil, _ error: SessionError) {
         self.init(id: id, code: error.code, message: error.message)
-    }
-
-    /// Others' edits (on other nodes) kept being stored first, even after the edit was decided
-    /// again on the newer content: nothing changed, the editor sends it again with the same id.
-    static func retry(id: String) -> Self {
-        Self(id: id, code: "retry", message: "Others edited at the same moment. Send this edit again.")
     }
 
     func encode(to encoder: any Encoder) throws {

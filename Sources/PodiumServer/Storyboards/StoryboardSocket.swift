@@ -159,7 +159,7 @@ final class StoryboardSocket: SocketEndpoint {
             state.withLockedValue { $0.joined = Joined(desk: desk, editor: editor, user: user) }
         } catch {
             log.logger.error("storyboard \(storyboardID): hello failed: \(error)")
-            refuse(StoryboardErrorMessage(.unavailable))
+            refuse(StoryboardErrorMessage(StoryboardError.unavailable))
         }
     }
 
