@@ -450,6 +450,7 @@ enum Migrations {
                 "ALTER TABLE pages ADD COLUMN speaker_notes TEXT NOT NULL DEFAULT ''",
             ]),
         blobCollectionMigration,
+        audienceLogMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

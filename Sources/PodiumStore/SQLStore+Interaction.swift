@@ -87,7 +87,11 @@ extension SQLStore: InteractionStore {
 
     public func saveViewer(sessionId: String, _ viewer: ViewerEntry, at date: Date) async throws -> ViewerEntry {
         try await retryingTakenNumbers {
-            try await self.serial { db in try await Self.upsertViewer(viewer, sessionId: sessionId, at: date, on: db) }
+            try await self.transaction { db in
+                let stored = try await Self.upsertViewer(viewer, sessionId: sessionId, at: date, on: db)
+                try await Self.logAudience([AudienceLogEntry(change: .viewer(stored))], sessionId: sessionId, at: date, on: db)
+                return stored
+            }
         }
     }
 

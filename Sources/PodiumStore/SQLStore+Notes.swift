@@ -57,7 +57,10 @@ extension SQLStore: NotesAndAttendanceStore {
         return try await retryingTakenNumbers {
             try await self.transaction { db in
                 try await Self.insertVisits([visit], on: db)
-                return try await Self.upsertViewer(viewer, sessionId: visit.sessionId, at: visit.at, on: db)
+                let stored = try await Self.upsertViewer(viewer, sessionId: visit.sessionId, at: visit.at, on: db)
+                try await Self.logAudience(
+                    [AudienceLogEntry(change: .viewer(stored))], sessionId: visit.sessionId, at: visit.at, on: db)
+                return stored
             }
         }
     }
@@ -71,10 +74,15 @@ extension SQLStore: NotesAndAttendanceStore {
             var stored: [ViewerEntry?] = Array(repeating: nil, count: visits.count)
             // Viewers by session (a group is of one session but for a server with several live).
             let sessions = Dictionary(grouping: visits.indices.filter { visits[$0].viewer != nil }) { visits[$0].sessionId }
-            for (sessionId, indices) in sessions {
+            // In the order of their ids: each session's record log head is locked to the commit,
+            // and two groups must not take two sessions' heads in opposite orders.
+            for (sessionId, indices) in sessions.sorted(by: { $0.key < $1.key }) {
                 let entries = try await Self.storeViewers(
                     indices.map { visits[$0].viewer! }, sessionId: sessionId, at: visits[indices[0]].at, on: db)
                 for (index, entry) in zip(indices, entries) { stored[index] = entry }
+                try await Self.logAudience(
+                    entries.map { AudienceLogEntry(change: .viewer($0)) }, sessionId: sessionId, at: visits[indices[0]].at,
+                    on: db)
             }
             return stored
         }

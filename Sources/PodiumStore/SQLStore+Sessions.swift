@@ -95,10 +95,17 @@ extension SQLStore: SessionStore {
                 try await transaction { db in
                     try await insertEvents(db)
                     for record in write.records { try await Self.store(record, sessionId: sessionId, at: date, on: db) }
-                    if let key = write.commandKey, write.events.isEmpty {
+                    let recordsOnly = write.events.isEmpty ? write.commandKey : nil
+                    if let key = recordsOnly {
                         try await db.insert(into: "session_commands").columns("session_id", "command_id", "seq", "created_at")
                             .values(SQLBind(sessionId), SQLBind(key), SQLBind(write.seq), SQLBind(date)).run()
                     }
+                    // Numbered in the record log last (see ``logAudience(_:sessionId:at:on:)``): a
+                    // command with no event keeps its id on its last record, for the other nodes.
+                    var entries = write.records.map { AudienceLogEntry(change: .record($0)) }
+                    entries[entries.count - 1].commandID = recordsOnly
+                    entries[entries.count - 1].commandSeq = recordsOnly == nil ? nil : write.seq
+                    try await Self.logAudience(entries, sessionId: sessionId, at: date, on: db)
                 }
             }
         } catch  where Self.isUniqueViolation(error) {

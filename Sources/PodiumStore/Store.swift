@@ -157,6 +157,12 @@ public protocol InteractionStore: Sendable {
     /// share one; a known viewer keeps theirs. Returns the entry as stored.
     func saveViewer(sessionId: String, _ viewer: ViewerEntry, at: Date) async throws -> ViewerEntry
     func viewers(sessionId: String) async throws -> [ViewerEntry]
+    /// The session's record seq: how many audience changes (records and viewers' entries) it has
+    /// stored, each numbered in the transaction that stored it (0 before the first).
+    func audienceRecordSeq(sessionId: String) async throws -> Int
+    /// The audience changes stored after record seq `afterRecordSeq`, at most `limit`, in order:
+    /// what a node that applied up to `afterRecordSeq` lacks.
+    func audienceRecords(sessionId: String, afterRecordSeq: Int, limit: Int) async throws -> [StoredAudienceRecord]
 }
 
 /// What one command changed, for ``SessionStore/append(sessionId:_:at:)``.

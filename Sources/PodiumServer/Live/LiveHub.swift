@@ -156,11 +156,9 @@ actor LiveHub: Service, SessionBusNode {
                 pageCount: pages.count, allowDownload: record.allowDownload, hasPasscode: record.passcodeHash != nil,
                 pages: pages.map(DeckResponse.pageInfo), startedAt: record.createdAt.timeIntervalSince1970)
         }
+        // The audience's records before the events (see `Restored.load`).
+        let restored = try await LiveSession.Restored.load(from: store, sessionId: record.id)
         let history = try await store.events(sessionId: record.id, afterSeq: 0)
-        let restored = LiveSession.Restored(
-            answers: try await store.answers(sessionId: record.id), questions: try await store.questions(sessionId: record.id),
-            viewers: try await store.viewers(sessionId: record.id), votes: try await store.votes(sessionId: record.id),
-            commands: try await store.recordedCommands(sessionId: record.id, limit: SessionState.commandMemory))
         let session = try LiveSession(
             record: record, info: info, history: history, store: store, restored: restored, bus: bus, node: nodeName,
             now: now, logger: logger)

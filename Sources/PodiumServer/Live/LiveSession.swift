@@ -41,14 +41,22 @@ actor LiveSession {
         var votes: [(questionId: String, viewerId: String)] = []
         /// Ids of commands that stored records but no event, with their seq.
         var commands: [(key: String, seq: Int)] = []
+        /// The session's record seq when it was read: every record up to it is in the lists above
+        /// (later ones may be too; applying them again from the record log changes nothing).
+        var recordSeq = 0
 
-        /// What the store holds for the session: at a (re)start, and when another node changed it.
+        /// What the store holds for the session at a (re)start. Read before the events: a
+        /// record the tables hold up to `recordSeq` was stored after the events it refers to (the
+        /// poll it answers), so those are in the history read next; a later one is read again from
+        /// the record log, after the events (``LiveSession/reloadRecords()``).
         static func load(from store: any PodiumStore, sessionId: String) async throws -> Restored {
-            Restored(
+            let recordSeq = try await store.audienceRecordSeq(sessionId: sessionId)
+            return Restored(
                 answers: try await store.answers(sessionId: sessionId),
                 questions: try await store.questions(sessionId: sessionId),
                 viewers: try await store.viewers(sessionId: sessionId), votes: try await store.votes(sessionId: sessionId),
-                commands: try await store.recordedCommands(sessionId: sessionId, limit: SessionState.commandMemory))
+                commands: try await store.recordedCommands(sessionId: sessionId, limit: SessionState.commandMemory),
+                recordSeq: recordSeq)
         }
     }
 
@@ -57,6 +65,8 @@ actor LiveSession {
     static let viewerListInterval = Duration.milliseconds(500)
     /// How often a command is decided again after another node stored events first.
     static let appendAttempts = 12
+    /// The most audience records read from the record log at once.
+    static let recordBatch = 500
 
     let record: SessionRecord
     let info: SessionInfo
@@ -69,6 +79,9 @@ actor LiveSession {
     }
     /// Every durable event, dense from seq 1, as stored (with its command id and time).
     private var history: [StoredEvent] { log.history }
+    /// The session's record seq this node has applied: a `records` note (and the periodic
+    /// check) reads only the audience records stored after it.
+    private var recordSeq: Int
     var fanOut = SessionFanOut()
     var published = PublishedViews()
     private var nextMemberID = 0
@@ -93,6 +106,7 @@ actor LiveSession {
             document: try Self.rebuild(pageCount: info.pageCount, room: record.isRoom, history: history, restored: restored),
             history: history, store: SessionLogStore(store: store, sessionId: record.id), name: "session \(record.code)",
             appendAttempts: Self.appendAttempts, now: now, logger: logger)
+        self.recordSeq = restored.recordSeq
         self.store = store
         self.bus = bus
         self.node = node
@@ -138,7 +152,8 @@ actor LiveSession {
             // every node, or the one they already have if they arrived through another node
             // first. Only their own row is written and read (reading the whole audience on every
             // arrival made a hall of n arrive in n²); the other nodes' viewers come with their
-            // notes (`reloadRecords`). A viewer known here is stored again only with a new name.
+            // notes (`reloadRecords`, from the record log, where this row is numbered too). A
+            // viewer known here is stored again only with a new name.
             let newcomer = state.viewerEntry(viewerId) == nil
             var saving: ViewerEntry?
             if newcomer {
@@ -228,38 +243,47 @@ actor LiveSession {
         await log.catchUp(to: seq, for: self)
     }
 
-    /// Another node stored audience records (answers, questions, votes, viewers): rebuild the
-    /// state from the store as a restart would, and refresh what the hosts and viewers see.
+    /// Another node stored audience records (answers, questions, votes, viewers), or the periodic
+    /// check: apply those stored after this node's record seq, one by one, and refresh only the
+    /// views they changed. Never a reload of the whole audience.
     func reloadRecords() async {
         await gate.enter()
         defer { gate.leave() }
         do {
-            try await catchUpFromStore()
             try await reloadRecordsFromStore()
         } catch {
-            logger.error("session \(record.code): could not reload the audience's records: \(error)")
+            logger.error("session \(record.code): could not read the audience's records: \(error)")
         }
     }
 
-    /// The gate is held.
+    /// Reads the record log after ``recordSeq`` and applies it in order (this node's own records
+    /// come back too: applied again, they change nothing). The gate is held.
     private func reloadRecordsFromStore() async throws(SessionError) {
-        let restored: Restored
-        do {
-            restored = try await Restored.load(from: store, sessionId: record.id)
-        } catch {
-            logger.error("could not read the records of session \(record.code): \(error)")
-            throw .unavailable
+        while true {
+            let batch: [StoredAudienceRecord]
+            do {
+                batch = try await store.audienceRecords(
+                    sessionId: record.id, afterRecordSeq: recordSeq, limit: Self.recordBatch)
+            } catch {
+                logger.error("could not read the records of session \(record.code): \(error)")
+                throw .unavailable
+            }
+            guard !batch.isEmpty else { return }
+            // The events first: a record read now was stored after the events it refers to (the
+            // poll it answers), and those are in the store by now.
+            try await catchUpFromStore()
+            var actions: [SessionAction] = []
+            for stored in batch {
+                if stored.rseq != recordSeq + 1 {
+                    // Numbers are given without gaps: this would be a store out of order.
+                    logger.error("session \(record.code): audience record \(stored.rseq) follows \(recordSeq)")
+                }
+                actions += state.catchUp(with: stored)
+                recordSeq = stored.rseq
+            }
+            await carryOut(actions)
+            if batch.count < Self.recordBatch { return }
         }
-        let before = state
-        state = try Self.rebuild(pageCount: info.pageCount, room: record.isRoom, history: history, restored: restored)
-        var actions: [SessionAction] = []
-        if state.polls != before.polls {
-            actions += state.snapshot.polls.map { .refreshResults(pollId: $0.poll.id) }
-            if state.snapshot.polls.contains(where: { $0.poll.quiz }) { actions.append(.refreshLeaderboard) }
-        }
-        if state.questions != before.questions { actions.append(.refreshQuestions) }
-        if state.viewers != before.viewers { actions.append(.refreshViewerList) }
-        await carryOut(actions)
     }
 
     /// Applies and sends the stored events after this node's seq. The gate is held.

@@ -202,16 +202,30 @@ final class GatedStore: PodiumStore {
         try await base.events(sessionId: sessionId, afterSeq: afterSeq)
     }
 
+    /// How many times a session's whole answers, questions, votes or viewers were read.
+    let wholeRecordReads = Atomic<Int>(0)
+
     func answers(sessionId: String) async throws -> [(pollId: Int, viewerId: String, answer: PollAnswer, at: Date)] {
-        try await base.answers(sessionId: sessionId)
+        wholeRecordReads.add(1, ordering: .relaxed)
+        return try await base.answers(sessionId: sessionId)
     }
 
     func questions(sessionId: String) async throws -> [AudienceQuestion] {
-        try await base.questions(sessionId: sessionId)
+        wholeRecordReads.add(1, ordering: .relaxed)
+        return try await base.questions(sessionId: sessionId)
     }
 
     func votes(sessionId: String) async throws -> [(questionId: String, viewerId: String)] {
-        try await base.votes(sessionId: sessionId)
+        wholeRecordReads.add(1, ordering: .relaxed)
+        return try await base.votes(sessionId: sessionId)
+    }
+
+    func audienceRecordSeq(sessionId: String) async throws -> Int {
+        try await base.audienceRecordSeq(sessionId: sessionId)
+    }
+
+    func audienceRecords(sessionId: String, afterRecordSeq: Int, limit: Int) async throws -> [StoredAudienceRecord] {
+        try await base.audienceRecords(sessionId: sessionId, afterRecordSeq: afterRecordSeq, limit: limit)
     }
 
     func saveViewer(sessionId: String, _ viewer: ViewerEntry, at: Date) async throws -> ViewerEntry {
@@ -219,6 +233,7 @@ final class GatedStore: PodiumStore {
     }
 
     func viewers(sessionId: String) async throws -> [ViewerEntry] {
+        wholeRecordReads.add(1, ordering: .relaxed)
         if staleViewerReads.load(ordering: .relaxed) { return [] }
         return try await base.viewers(sessionId: sessionId)
     }

@@ -1,0 +1,139 @@
+import Foundation
+import PodiumCore
+import SQLKit
+
+/// The audience's records as a sequence of their own (migration 24): each change stored also goes
+/// into `audience_log` with the session's next record seq, in the same transaction.
+extension SQLStore {
+    /// One change to log, with the command it completes (records without an event).
+    struct AudienceLogEntry: Sendable {
+        var change: AudienceChange
+        var commandID: String? = nil
+        var commandSeq: Int? = nil
+    }
+
+    /// Numbers `entries` with the session's next record seqs and stores them. Runs inside the
+    /// transaction that stores the changes themselves, after them: the head row is the last lock
+    /// the transaction takes (PostgreSQL holds it to commit, so writers of one session commit in
+    /// the order of their numbers, and no reader ever sees a later number before an earlier one).
+    static func logAudience(_ entries: [AudienceLogEntry], sessionId: String, at date: Date, on db: any SQLDatabase)
+        async throws
+    {
+        guard !entries.isEmpty else { return }
+        struct Head: Decodable { let rseq: Int }
+        let head = try await db.raw(
+            """
+            INSERT INTO audience_log_heads (session_id, rseq) VALUES (\(bind: sessionId), \(bind: entries.count))
+            ON CONFLICT (session_id) DO UPDATE SET rseq = audience_log_heads.rseq + excluded.rseq
+            RETURNING rseq
+            """
+        ).first(decoding: Head.self)
+        guard let last = head?.rseq else { throw NothingReturned() }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let insert = db.insert(into: "audience_log")
+            .columns("session_id", "rseq", "body", "command_id", "command_seq", "created_at")
+        for (offset, entry) in entries.enumerated() {
+            let body = String(decoding: try encoder.encode(LoggedChange(entry.change)), as: UTF8.self)
+            insert.values(
+                SQLBind(sessionId), SQLBind(last - entries.count + 1 + offset), SQLBind(body), SQLBind(entry.commandID),
+                SQLBind(entry.commandSeq), SQLBind(date))
+        }
+        try await insert.run()
+    }
+
+    public func audienceRecordSeq(sessionId: String) async throws -> Int {
+        struct Head: Decodable { let rseq: Int }
+        return try await serial { db in
+            try await db.select().column("rseq").from("audience_log_heads").where("session_id", .equal, sessionId)
+                .first(decoding: Head.self)?.rseq ?? 0
+        }
+    }
+
+    public func audienceRecords(sessionId: String, afterRecordSeq: Int, limit: Int) async throws -> [StoredAudienceRecord] {
+        struct Row: Decodable {
+            let rseq: Int
+            let body: String
+            let commandId: String?
+            let commandSeq: Int?
+            let createdAt: Date
+        }
+        let rows = try await serial { db in
+            try await db.select().columns("rseq", "body", "command_id", "command_seq", "created_at").from("audience_log")
+                .where("session_id", .equal, sessionId).where("rseq", .greaterThan, afterRecordSeq).orderBy("rseq")
+                .limit(limit).all(decoding: Row.self, with: Self.decoding)
+        }
+        let decoder = JSONDecoder()
+        return try rows.map { row in
+            StoredAudienceRecord(
+                rseq: row.rseq, change: try decoder.decode(LoggedChange.self, from: Data(row.body.utf8)).change,
+                at: row.createdAt, commandID: row.commandId, commandSeq: row.commandSeq)
+        }
+    }
+}
+
+/// An ``AudienceChange`` as `audience_log.body` keeps it: JSON with a `kind`.
+struct LoggedChange: Codable {
+    var kind: String
+    var pollId: Int?
+    var viewerId: String?
+    var answer: PollAnswer?
+    var question: AudienceQuestion?
+    var questionId: String?
+    var on: Bool?
+    var viewer: ViewerEntry?
+
+    init(kind: String) { self.kind = kind }
+
+    init(_ change: AudienceChange) {
+        switch change {
+        case .viewer(let entry):
+            self.init(kind: "viewer")
+            viewer = entry
+        case .record(.answer(let pollId, let viewerId, let answer)):
+            self.init(kind: "answer")
+            (self.pollId, self.viewerId, self.answer) = (pollId, viewerId, answer)
+        case .record(.question(let question)):
+            self.init(kind: "question")
+            self.question = question
+        case .record(.questionAnswered(let questionId, let answered)):
+            self.init(kind: "questionAnswered")
+            (self.questionId, on) = (questionId, answered)
+        case .record(.questionApproved(let questionId, let approved)):
+            self.init(kind: "questionApproved")
+            (self.questionId, on) = (questionId, approved)
+        case .record(.vote(let questionId, let viewerId, let up)):
+            self.init(kind: "vote")
+            (self.questionId, self.viewerId, on) = (questionId, viewerId, up)
+        }
+    }
+
+    struct Unknown: Error, CustomStringConvertible {
+        let kind: String
+        var description: String { "an audience log entry of unknown kind \(kind)" }
+    }
+
+    var change: AudienceChange {
+        get throws {
+            switch kind {
+            case "viewer":
+                if let viewer { return .viewer(viewer) }
+            case "answer":
+                if let pollId, let viewerId, let answer { return .record(.answer(pollId: pollId, viewerId: viewerId, answer)) }
+            case "question":
+                if let question { return .record(.question(question)) }
+            case "questionAnswered":
+                if let questionId, let on { return .record(.questionAnswered(questionId: questionId, on)) }
+            case "questionApproved":
+                if let questionId, let on { return .record(.questionApproved(questionId: questionId, on)) }
+            case "vote":
+                if let questionId, let viewerId, let on {
+                    return .record(.vote(questionId: questionId, viewerId: viewerId, up: on))
+                }
+            default:
+                break
+            }
+            throw Unknown(kind: kind)
+        }
+    }
+}
