@@ -219,7 +219,8 @@ private func assembleApplication(
         metricsServices.append(
             MetricsServer(
                 address: address, token: configuration.metricsToken, required: configuration.metricsAddressRequired,
-                hub: hub, logger: logger, onListening: configuration.onMetricsListening))
+                hub: hub, logger: logger, onListening: configuration.onMetricsListening,
+                availability: (store as? SQLStore)?.availability))
     }
     // Storyboards on the same bus as the sessions, under this node's name; editor numbers that
     // cannot collide with another node's unless this node is alone.

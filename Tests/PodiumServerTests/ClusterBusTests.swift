@@ -396,7 +396,7 @@ struct ClusterBusTests {
             let text = String(buffer: response.body)
             for name in [
                 "podium_connections", "podium_live_sessions", "podium_events_appended_total", "podium_append_retries_total",
-                "podium_fanout_seconds", "podium_hint_lag_seconds",
+                "podium_fanout_seconds", "podium_hint_lag_seconds", "podium_store_available",
             ] {
                 #expect(text.contains(name), "\(name) missing")
             }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Metrics
+import PodiumStore
 import Prometheus
 import ServiceLifecycle
 
@@ -31,6 +32,8 @@ final class PodiumMetrics: Sendable {
     let blobsCollected: CoreMetrics.Counter
     /// Their bytes: the space given back.
     let blobBytesCollected: CoreMetrics.Counter
+    /// 1 while this node reaches its database, 0 while it knows it cannot (``StoreAvailability``).
+    let storeAvailable: CoreMetrics.Gauge
 
     private init() {
         let registry = PrometheusCollectorRegistry()
@@ -51,6 +54,7 @@ final class PodiumMetrics: Sendable {
         fanOut = Metrics.Timer(label: "podium_fanout_seconds", preferredDisplayUnit: .seconds)
         blobsCollected = CoreMetrics.Counter(label: "podium_blobs_collected_total")
         blobBytesCollected = CoreMetrics.Counter(label: "podium_blob_bytes_collected_total")
+        storeAvailable = CoreMetrics.Gauge(label: "podium_store_available")
     }
 
     /// The Prometheus text exposition of every metric.
@@ -75,9 +79,11 @@ extension Metrics.Timer {
 struct MetricsController<Context: RequestContext> {
     let hub: LiveHub
     var token: String?
+    /// The store's availability on PostgreSQL (nil: SQLite, always there).
+    var availability: StoreAvailability? = nil
 
     func addRoutes(to router: Router<Context>) {
-        let (hub, token) = (hub, token)
+        let (hub, token, availability) = (hub, token, availability)
         router.get("/metrics") { request, _ -> Response in
             if let token, !Self.authorized(request, token: token) {
                 var headers = HTTPFields()
@@ -88,6 +94,7 @@ struct MetricsController<Context: RequestContext> {
             let (sockets, sessions) = await hub.gauges()
             metrics.connections.record(sockets)
             metrics.liveSessions.record(sessions)
+            metrics.storeAvailable.record(availability?.isAvailable ?? true ? 1 : 0)
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: metrics.exposition())))
@@ -151,10 +158,12 @@ struct MetricsServer: Service {
     let logger: Logger
     /// Told the port once listening (tests listen on port 0).
     let onListening: (@Sendable (Int) async -> Void)?
+    /// For `podium_store_available` (see ``MetricsController``).
+    var availability: StoreAvailability? = nil
 
     func run() async throws {
         let router = Router(context: BasicRequestContext.self)
-        MetricsController(hub: hub, token: token).addRoutes(to: router)
+        MetricsController(hub: hub, token: token, availability: availability).addRoutes(to: router)
         let (address, logger, onListening) = (address, logger, onListening)
         let app = Application(
             router: router,
