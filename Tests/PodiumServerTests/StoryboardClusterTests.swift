@@ -119,6 +119,32 @@ struct StoryboardClusterTests {
     }
 
     @Test(arguments: ClusterBusTests.transports)
+    func theEditorsListShowsTheEditorsOfEveryNode(transport: Transport) async throws {
+        try await ClusterBusTests.twoNodes(transport) { nodeA, nodeB, _, _ in
+            let project = try await Self.project(nodeA)
+            let (ada, adaWelcome) = try await Self.editor(nodeA, project)
+            let adaNumber = try #require((adaWelcome["you"] as? [String: Any])?["editor"] as? Int)
+            let (bob, bobWelcome) = try await Self.editor(nodeB, project)
+            let bobNumber = try #require((bobWelcome["you"] as? [String: Any])?["editor"] as? Int)
+            func numbers(_ message: [String: Any]?) -> Set<Int> {
+                Set((message?["editors"] as? [[String: Any]] ?? []).compactMap { $0["editor"] as? Int })
+            }
+            func editors(_ socket: TestSocket, until wanted: Set<Int>) async throws -> Set<Int> {
+                while let message = try await socket.next(ofType: "editors") {
+                    if numbers(message) == wanted { return wanted }
+                }
+                return []
+            }
+            // Each node's editor sees the other's, whichever joined first.
+            #expect(try await editors(ada, until: [adaNumber, bobNumber]) == [adaNumber, bobNumber])
+            #expect(try await editors(bob, until: [adaNumber, bobNumber]) == [adaNumber, bobNumber])
+            // Bob leaves: Ada's list loses him.
+            await bob.close()
+            #expect(try await editors(ada, until: [adaNumber]) == [adaNumber])
+        }
+    }
+
+    @Test(arguments: ClusterBusTests.transports)
     func editsOnBothNodesAtOnceAreAllStoredAndNoneIsRefused(transport: Transport) async throws {
         try await ClusterBusTests.twoNodes(transport) { nodeA, nodeB, store, _ in
             let project = try await Self.project(nodeA)
@@ -132,7 +158,9 @@ struct StoryboardClusterTests {
             }
             func allOf(_ socket: TestSocket) async throws -> [[String: Any]] {
                 try await Self.collect(socket) {
-                    Self.answers(in: $0).count >= perNode && Self.ofType("edited", $0).count >= 2 * perNode
+                    // Every answer, and every edit; or stop at a refusal (it fails below).
+                    Self.answers(in: $0).count >= perNode
+                        && (Self.ofType("edited", $0).count >= 2 * perNode || !Self.ofType("error", $0).isEmpty)
                 }
             }
             let onA = try await allOf(ada)

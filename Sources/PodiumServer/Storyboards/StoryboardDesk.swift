@@ -29,6 +29,8 @@ actor StoryboardDesk {
     var content: Storyboard { log.document.content }
     var seq: Int { log.document.seq }
     private var editors: [Int: Editor] = [:]
+    /// The editors of this project on other nodes, by node, as each last said (and when).
+    private var remoteEditors: [String: (editors: [StoryboardEditorInfo], at: Date)] = [:]
     /// This desk's editor numbers are `editorBase + 1`, `+ 2`, …: unique across nodes.
     private let editorBase: Int
     private var nextEditor = 1
@@ -50,11 +52,14 @@ actor StoryboardDesk {
         /// At most this many people editing one project at once (on one node).
         var maxEditors = 32
         /// How many times an edit is decided again after another node's edit was stored first,
-        /// before the editor is asked to send it again (`retry`).
-        var appendAttempts = 8
+        /// before the editor is asked to send it again (`retry`): as many as a session's command.
+        var appendAttempts = LiveSession.appendAttempts
         static let recentIDs = 4096
         /// At most this many `edited` frames in a welcome's `missed` (and as many kept).
         static let missedLimit = 1000
+        /// Another node's editors are forgotten when it has not repeated them for this long (it
+        /// does at every periodic check of its bus, and whenever they change): a node that died.
+        static let remoteEditorsLifetime: TimeInterval = 30
     }
 
     struct Editor {
@@ -105,9 +110,10 @@ actor StoryboardDesk {
         outbox.push(
             Frames.encode(
                 StoryboardWelcome(
-                    seq: seq, storyboard: content, you: info, editors: editors.values.map(\.info).sorted(),
+                    seq: seq, storyboard: content, you: info, editors: allEditors(),
                     missed: lastSeq.flatMap(missed(after:)))))
         announceEditors(except: number)
+        await shareEditors()
         return number
     }
 
@@ -120,10 +126,11 @@ actor StoryboardDesk {
         return missed.count == stored.count ? missed : nil
     }
 
-    /// The others are told (they clear this editor's cursor and stroke in progress).
-    func leave(_ editor: Int) {
+    /// The others are told, on every node (they clear this editor's cursor and stroke in progress).
+    func leave(_ editor: Int) async {
         guard editors.removeValue(forKey: editor) != nil else { return }
         announceEditors(except: nil)
+        await shareEditors()
     }
 
     /// Closes every editor's socket (the project was deleted).
@@ -136,8 +143,45 @@ actor StoryboardDesk {
     }
 
     private func announceEditors(except newcomer: Int?) {
-        let frame = Frames.encode(StoryboardEditors(editors: editors.values.map(\.info).sorted()))
+        let frame = Frames.encode(StoryboardEditors(editors: allEditors()))
         for (number, editor) in editors where number != newcomer { editor.outbox.push(frame) }
+    }
+
+    /// This node's editors and those other nodes last told of.
+    private func allEditors() -> [StoryboardEditorInfo] {
+        (editors.values.map(\.info) + remoteEditors.values.flatMap(\.editors)).sorted()
+    }
+
+    /// Tells the other nodes who edits this project here (none: this desk is let go): after a
+    /// join or a leave, at every periodic check, and to a node heard of for the first time.
+    func shareEditors() async {
+        let frame = Frames.encode(StoryboardEditors(editors: editors.values.map(\.info).sorted()))
+        await bus.note(
+            SessionNote(
+                node: node, sessionId: id, code: id, kind: .ephemeral(key: Self.editorsKey, frame: frame),
+                document: .storyboard))
+    }
+
+    /// Another node's editors of this project: the list every editor here sees includes them.
+    func editorsElsewhere(_ frame: ByteBuffer, from other: String) async {
+        struct List: Decodable { let editors: [StoryboardEditorInfo] }
+        guard let list = try? JSONDecoder().decode(List.self, from: Data(frame.readableBytesView)) else { return }
+        let known = remoteEditors[other] != nil
+        let before = remoteEditors[other]?.editors
+        remoteEditors[other] = list.editors.isEmpty ? nil : (list.editors, now())
+        if before != remoteEditors[other]?.editors { announceEditors(except: nil) }
+        // A node heard of for the first time learns of this one's editors in turn.
+        if !known, !list.editors.isEmpty, !editors.isEmpty { await shareEditors() }
+    }
+
+    /// The periodic check: this node's editors again for the others, and those of a node not
+    /// heard of for ``Settings/remoteEditorsLifetime`` forgotten.
+    func refreshEditors() async {
+        let limit = now().addingTimeInterval(-Settings.remoteEditorsLifetime)
+        let gone = remoteEditors.filter { $0.value.at < limit }.map(\.key)
+        for node in gone { remoteEditors[node] = nil }
+        if !gone.isEmpty { announceEditors(except: nil) }
+        if !editors.isEmpty { await shareEditors() }
     }
 
     /// A stroke in progress or a cursor: to the others only (on every node), newest wins on a
@@ -160,8 +204,10 @@ actor StoryboardDesk {
                 document: .storyboard))
     }
 
-    /// Another node's stroke in progress or cursor (`key`: `drawing.<editor>` or `cursor.<editor>`).
-    func relayed(key: String, frame: ByteBuffer) {
+    /// Another node's stroke in progress or cursor (`key`: `drawing.<editor>` or `cursor.<editor>`),
+    /// or its editors (``editorsKey``).
+    func relayed(key: String, frame: ByteBuffer, from other: String) async {
+        if key == Self.editorsKey { return await editorsElsewhere(frame, from: other) }
         let parts = key.split(separator: ".")
         guard parts.count == 2, let editor = Int(parts[1]), let slot = Self.ephemeralKey(String(parts[0]), editor: editor)
         else { return }
@@ -280,6 +326,8 @@ actor StoryboardDesk {
     static let palette = ["#e8590c", "#1c7ed6", "#2f9e44", "#ae3ec9", "#f08c00", "#0ca678", "#d6336c", "#5c7cfa"]
     static let drawingKeys = (0..<64).map { EphemeralKey("storyboard.drawing.\($0)") }
     static let cursorKeys = (0..<64).map { EphemeralKey("storyboard.cursor.\($0)") }
+    /// The bus key of a node's list of editors.
+    static let editorsKey = "editors"
 }
 
 extension StoryboardEditorInfo: Comparable {

@@ -129,7 +129,7 @@ actor StoryboardHub: SessionBusNode {
         guard note.document == .storyboard, let desk = desks[note.sessionId] else { return }
         switch note.kind {
         case .ephemeral(let key, let frame):
-            await desk.relayed(key: key, frame: frame)
+            await desk.relayed(key: key, frame: frame, from: note.node)
         case .access:
             do {
                 if try await store.storyboard(id: note.sessionId) == nil { await close(note.sessionId) }
@@ -148,7 +148,12 @@ actor StoryboardHub: SessionBusNode {
     /// catches up from the store, side by side.
     func resynchronize(records: Bool) async {
         await withTaskGroup(of: Void.self) { group in
-            for desk in desks.values { group.addTask { await desk.catchUp() } }
+            for desk in desks.values {
+                group.addTask {
+                    await desk.catchUp()
+                    await desk.refreshEditors()
+                }
+            }
         }
     }
 
