@@ -31,6 +31,19 @@ protocol LiveDocumentKind: Sendable {
     static var passesAnswersOn: Bool { get }
 }
 
+/// The connection under a ``LiveStream``: a ``WebSocket``, or in tests a socket they drive.
+protocol LiveTransport: AnyObject, Sendable {
+    /// The text messages received, ending when the connection does.
+    var messages: AsyncStream<String> { get }
+    /// Why it ended, once it has.
+    var closeReason: String { get }
+    func send(_ text: String) async throws
+    /// Closes (`abruptly`: cut, as a lost network does).
+    func close(abruptly: Bool) async
+}
+
+extension WebSocket: LiveTransport {}
+
 /// One frame, as the stream acts on it.
 enum LiveFrame<Kind: LiveDocumentKind>: Sendable {
     /// `missed`: the events after the hello's `lastSeq`, when the server could replay them (nil:
@@ -64,10 +77,13 @@ enum LiveStreamUpdate<Kind: LiveDocumentKind>: Sendable {
 /// ``ReconnectPolicy``, and closes.
 actor LiveStream<Kind: LiveDocumentKind> {
     typealias Update = LiveStreamUpdate<Kind>
+    /// Opens a connection to the URL with these upgrade headers.
+    typealias Connect = @Sendable (URL, [(String, String)]) async throws -> any LiveTransport
 
     let url: URL
     let kind: Kind
     let policy: ReconnectPolicy
+    private let connect: Connect
     private let deliver: @Sendable (Update) -> Void
     private let end: @Sendable ((any Error)?) -> Void
 
@@ -80,7 +96,7 @@ actor LiveStream<Kind: LiveDocumentKind> {
     /// Commands sent again because the server said `retry`.
     private(set) var retried = 0
 
-    private var socket: WebSocket?
+    private var socket: (any LiveTransport)?
     private var welcomed = false
     private var stopped = false
     private var pending: [String: Pending] = [:]
@@ -104,14 +120,16 @@ actor LiveStream<Kind: LiveDocumentKind> {
     static var maxRetries: Int { 10 }
 
     /// `deliver` gets every update in order; `end` once, when the stream ends (with the reason
-    /// when it failed).
+    /// when it failed). `connect` opens a ``WebSocket`` unless a test gives its own.
     init(
-        url: URL, kind: Kind, policy: ReconnectPolicy, deliver: @escaping @Sendable (Update) -> Void,
-        end: @escaping @Sendable ((any Error)?) -> Void
+        url: URL, kind: Kind, policy: ReconnectPolicy,
+        connect: @escaping Connect = { url, headers in try await WebSocket.connect(url: url, headers: headers) },
+        deliver: @escaping @Sendable (Update) -> Void, end: @escaping @Sendable ((any Error)?) -> Void
     ) {
         self.url = url
         self.kind = kind
         self.policy = policy
+        self.connect = connect
         self.deliver = deliver
         self.end = end
     }
@@ -167,7 +185,7 @@ actor LiveStream<Kind: LiveDocumentKind> {
         stopped = true
         let socket = self.socket
         self.socket = nil
-        await socket?.close()
+        await socket?.close(abruptly: false)
         runner?.cancel()
         finish(throwing: nil)
     }
@@ -180,7 +198,7 @@ actor LiveStream<Kind: LiveDocumentKind> {
     /// Tests: the next command's write is followed at once by a dropped connection.
     func dropAfterNextCommandIsSent() { dropAfterNextCommand = true }
 
-    private func write(_ text: String, on socket: WebSocket, isCommand: Bool) async {
+    private func write(_ text: String, on socket: any LiveTransport, isCommand: Bool) async {
         do {
             try await socket.send(text)
         } catch {
@@ -244,7 +262,7 @@ actor LiveStream<Kind: LiveDocumentKind> {
     /// One socket from upgrade to close; returns how long to wait before the next one when the
     /// server said (shutting down), nil otherwise.
     private func connection() async throws -> Duration? {
-        let socket = try await WebSocket.connect(url: url, headers: kind.headers)
+        let socket = try await connect(url, kind.headers)
         self.socket = socket
         connections += 1
         try await socket.send(try kind.hello(lastSeq: lastSeq))
@@ -305,7 +323,7 @@ actor LiveStream<Kind: LiveDocumentKind> {
     /// 1–5 s, so a hall does not come back at once.
     private static func shutdownWait() -> Duration { .milliseconds(Int.random(in: 1000...5000)) }
 
-    private func handleWelcome(_ welcome: Kind.Welcome, seq: Int, missed: [Kind.Event]?, on socket: WebSocket) async {
+    private func handleWelcome(_ welcome: Kind.Welcome, seq: Int, missed: [Kind.Event]?, on socket: any LiveTransport) async {
         let first = self.welcome == nil
         self.welcome = welcome
         welcomed = true
@@ -329,7 +347,7 @@ actor LiveStream<Kind: LiveDocumentKind> {
         for id in order { if let text = pending[id]?.text { await write(text, on: socket, isCommand: true) } }
     }
 
-    private func receive(_ event: Kind.Event, on socket: WebSocket) {
+    private func receive(_ event: Kind.Event, on socket: any LiveTransport) {
         let seq = Kind.seq(of: event)
         let last = lastSeq ?? 0
         if seq <= last { return }  // seen already (a resync's answer overlapping)
@@ -353,7 +371,7 @@ actor LiveStream<Kind: LiveDocumentKind> {
     /// The server could not take the command now (it caught up first): send it again, same id,
     /// at once the first time and then after the policy's backoff; past ``maxRetries`` its
     /// sender hears the error.
-    private func retry(_ id: String, on socket: WebSocket) {
+    private func retry(_ id: String, on socket: any LiveTransport) {
         guard var entry = pending[id] else { return }
         retried += 1
         entry.retries += 1
@@ -369,7 +387,7 @@ actor LiveStream<Kind: LiveDocumentKind> {
         }
     }
 
-    private func resend(_ id: String, _ text: String, on socket: WebSocket) async {
+    private func resend(_ id: String, _ text: String, on socket: any LiveTransport) async {
         // Still waiting, on the same socket (a rejoin sends every pending command anyway).
         guard pending[id] != nil, self.socket === socket, welcomed else { return }
         await write(text, on: socket, isCommand: true)

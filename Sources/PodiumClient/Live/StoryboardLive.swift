@@ -177,6 +177,43 @@ public actor StoryboardLiveSession {
     /// the reconnection).
     public nonisolated func dropConnection() async { await stream.dropConnection() }
 
+    /// Connects and returns once welcomed (``PodiumClient/editStoryboard(id:reconnect:)``;
+    /// tests give their own `connect`).
+    static func open(
+        url: URL, token: String?, reconnect: ReconnectPolicy,
+        connect: @escaping LiveStream<StoryboardSocketKind>.Connect = { url, headers in
+            try await WebSocket.connect(url: url, headers: headers)
+        }
+    ) async throws -> StoryboardLiveSession {
+        let (messages, continuation) = AsyncStream.makeStream(of: StoryboardMessage.self)
+        let stream = LiveStream(
+            url: url, kind: StoryboardSocketKind(token: token), policy: reconnect, connect: connect,
+            deliver: { update in
+                switch update {
+                case .welcome(_, first: true): break  // the session's own welcome
+                case .welcome(let welcome, first: false): continuation.yield(.welcome(welcome))
+                case .event(let edited): continuation.yield(edited.message)
+                case .resumed(let welcome, let replayed): continuation.yield(.resumed(welcome, replayed: replayed))
+                case .message(let message): continuation.yield(message)
+                case .disconnected(let reason, let retryIn): continuation.yield(.disconnected(reason: reason, retryIn: retryIn))
+                }
+            },
+            end: { error in
+                if let error = error as? PodiumError {
+                    continuation.yield(.error(id: nil, code: error.code, message: error.message))
+                }
+                continuation.finish()
+            })
+        do {
+            try await stream.start()
+        } catch {
+            continuation.finish()
+            throw error
+        }
+        guard let welcome = await stream.welcome else { throw PodiumTransportError(.socketClosed, "no welcome") }
+        return StoryboardLiveSession(stream: stream, welcome: welcome, messages: messages)
+    }
+
     static func encode(_ message: JSONValue) throws -> String {
         String(decoding: try JSONEncoder().encode(message), as: UTF8.self)
     }
@@ -267,33 +304,7 @@ extension PodiumClient {
     /// Opens a storyboard for editing; throws ``PodiumError`` when the hello is refused. A
     /// dropped connection comes back by `reconnect`, resuming after the last edit seen.
     public func editStoryboard(id: String, reconnect: ReconnectPolicy = .standard) async throws -> StoryboardLiveSession {
-        let (messages, continuation) = AsyncStream.makeStream(of: StoryboardMessage.self)
-        let stream = LiveStream(
-            url: try socketURL(.storyboardLive, ["id": id]), kind: StoryboardSocketKind(token: token), policy: reconnect,
-            deliver: { update in
-                switch update {
-                case .welcome(_, first: true): break  // the session's own welcome
-                case .welcome(let welcome, first: false): continuation.yield(.welcome(welcome))
-                case .event(let edited): continuation.yield(edited.message)
-                case .resumed(let welcome, let replayed): continuation.yield(.resumed(welcome, replayed: replayed))
-                case .message(let message): continuation.yield(message)
-                case .disconnected(let reason, let retryIn): continuation.yield(.disconnected(reason: reason, retryIn: retryIn))
-                }
-            },
-            end: { error in
-                if let error = error as? PodiumError {
-                    continuation.yield(.error(id: nil, code: error.code, message: error.message))
-                }
-                continuation.finish()
-            })
-        do {
-            try await stream.start()
-        } catch {
-            continuation.finish()
-            throw error
-        }
-        guard let welcome = await stream.welcome else { throw PodiumTransportError(.socketClosed, "no welcome") }
-        return StoryboardLiveSession(stream: stream, welcome: welcome, messages: messages)
+        try await StoryboardLiveSession.open(url: try socketURL(.storyboardLive, ["id": id]), token: token, reconnect: reconnect)
     }
 
     /// Follows the lobby: each update is the whole list of listed live sessions. Ends when the

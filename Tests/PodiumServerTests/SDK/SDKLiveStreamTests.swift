@@ -182,6 +182,133 @@ struct SDKLiveStreamTests {
     }
 }
 
+/// The stream's rules against a socket the test answers frame by frame (`LiveStream` takes its
+/// connection from outside): what a real server seldom does on cue, a gap, a `retry` that does
+/// not stop.
+@Suite("Swift SDK: the live stream on a scripted socket", .timeLimit(.minutes(1)))
+struct LiveStreamScriptTests {
+    static let welcome =
+        ##"{"type":"welcome","seq":SEQ,"storyboard":{"scenes":[]},"you":{"editor":1,"userId":"u_1","name":"Ada","color":"#e8590c"},"editors":[]MISSED}"##
+
+    static func welcome(seq: Int, missed: [Int]? = nil) -> String {
+        welcome.replacingOccurrences(of: "SEQ", with: "\(seq)").replacingOccurrences(
+            of: "MISSED", with: missed.map { #","missed":["# + $0.map { edited($0) }.joined(separator: ",") + "]" } ?? "")
+    }
+
+    static func edited(_ seq: Int, by: String? = nil) -> String {
+        #"{"type":"edited","seq":\#(seq),"author":"u_2","by":\#(by.map { "\"\($0)\"" } ?? "null"),"edit":{"op":"renumberShots"}}"#
+    }
+
+    @Test func aGapOnTheStoryboardSocketIsMendedByComingBackWithLastSeq() async throws {
+        let server = ScriptedServer { socket, message in
+            guard message["type"]?.string == "hello" else { return }
+            if socket.number == 1 {
+                socket.reply(Self.welcome(seq: 0))
+                socket.reply(Self.edited(1))
+                socket.reply(Self.edited(3))  // 2 never came
+            } else {
+                socket.reply(Self.welcome(seq: 3, missed: [2, 3]))
+            }
+        }
+        let editor = try await StoryboardLiveSession.open(
+            url: URL(string: "ws://scripted")!, token: nil, reconnect: immediately, connect: { _, _ in server.open() })
+        let seen = EditorMessages(editor)
+        try await seen.waitFor("the resume") { $0.contains { if case .resumed = $0 { true } else { false } } }
+        #expect(seen.editedSeqs == [1, 2, 3])
+        #expect(seen.all.contains { if case .resumed(_, replayed: 2) = $0 { true } else { false } })
+        #expect(await editor.connections == 2)
+        #expect(await editor.lastSeq == 3)
+        let hellos = server.sent.filter { $0.message["type"]?.string == "hello" }
+        #expect(hellos.map(\.message["lastSeq"]) == [nil, .number(1)])
+        await editor.close()
+    }
+
+    @Test func anEditAnsweredRetryIsSentAgainWithItsIdAndGivenUpOnAtLast() async throws {
+        let server = ScriptedServer { socket, message in
+            switch (message["type"]?.string, message["id"]?.string) {
+            case ("hello", _): socket.reply(Self.welcome(seq: 0))
+            case ("edit", "once"?) where socket.server?.sent.filter({ $0.message["id"]?.string == "once" }).count == 1:
+                socket.reply(#"{"type":"error","id":"once","code":"retry","message":"Send it again."}"#)
+            case ("edit", "once"?):
+                socket.reply(#"{"type":"ack","id":"once","seq":1}"#)
+                socket.reply(Self.edited(1, by: "once"))
+            case ("edit", let id?):
+                socket.reply(#"{"type":"error","id":"\#(id)","code":"retry","message":"Send it again."}"#)
+            default: break
+            }
+        }
+        let editor = try await StoryboardLiveSession.open(
+            url: URL(string: "ws://scripted")!, token: nil, reconnect: immediately, connect: { _, _ in server.open() })
+        let seen = EditorMessages(editor)
+        #expect(try await editor.commit(.renumberShots(), id: "once") == 1)
+        let sentOnce = server.sent.filter { $0.message["id"]?.string == "once" }
+        #expect(sentOnce.count == 2 && Set(sentOnce.map(\.text)).count == 1)
+        #expect(await editor.stream.retried == 1)
+
+        // One the server never takes: sent again up to the limit, then its sender hears why.
+        do {
+            try await editor.commit(.renumberShots(), id: "never")
+            Issue.record("an edit never stored was acknowledged")
+        } catch let error as PodiumError {
+            #expect(error.code == "retry")
+        }
+        let limit = LiveStream<StoryboardSocketKind>.maxRetries
+        #expect(server.sent.filter { $0.message["id"]?.string == "never" }.count == 1 + limit)
+        #expect(await editor.connections == 1)
+        try await seen.waitFor("the edit") { _ in seen.editedSeqs == [1] }
+        #expect(!seen.all.contains { if case .error(_, "retry", _) = $0 { true } else { false } })
+        await editor.close()
+    }
+}
+
+/// Opens ``ScriptedSocket``s, numbered from 1, and keeps what the SDK sent on them.
+final class ScriptedServer: Sendable {
+    typealias Script = @Sendable (ScriptedSocket, JSONValue) -> Void
+    private let script: Script
+    private let state = Mutex<(opened: Int, sent: [(socket: Int, text: String, message: JSONValue)])>((0, []))
+
+    init(_ script: @escaping Script) { self.script = script }
+
+    var sent: [(socket: Int, text: String, message: JSONValue)] { state.withLock { $0.sent } }
+
+    func open() -> ScriptedSocket {
+        let number = state.withLock { state in
+            state.opened += 1
+            return state.opened
+        }
+        return ScriptedSocket(number: number, server: self)
+    }
+
+    func received(_ text: String, on socket: ScriptedSocket) {
+        let message = (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) ?? .null
+        state.withLock { $0.sent.append((socket.number, text, message)) }
+        script(socket, message)
+    }
+}
+
+/// One connection of a ``ScriptedServer``: what the SDK sends goes to the script, which answers
+/// with ``reply(_:)``.
+final class ScriptedSocket: LiveTransport {
+    let number: Int
+    let messages: AsyncStream<String>
+    private let incoming: AsyncStream<String>.Continuation
+    weak let server: ScriptedServer?
+
+    init(number: Int, server: ScriptedServer) {
+        self.number = number
+        self.server = server
+        (messages, incoming) = AsyncStream.makeStream(of: String.self)
+    }
+
+    var closeReason: String { "closed by the test" }
+
+    func reply(_ text: String) { incoming.yield(text) }
+
+    func send(_ text: String) async throws { server?.received(text, on: self) }
+
+    func close(abruptly: Bool) async { incoming.finish() }
+}
+
 /// Everything a storyboard session handed its reader, collected as it comes.
 final class EditorMessages: Sendable {
     private final class Box: Sendable {
