@@ -101,6 +101,41 @@ struct PresenterOutageTests {
         try await sqlite.close()
     }
 
+    /// The storyboard socket likewise: an editor's cursor and stroke in progress reach the other
+    /// editor while the store holds that editor's edit, which is answered once let go.
+    @Test func aStoryboardEditorsCursorPassesAnEditTheStoreHolds() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
+        let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
+        let store = GatedStore(base: sqlite, holding: "nobody", arrived: arrival)
+        try await server.run(store: store) { client in
+            let token = try await client.login()
+            let project = try await StoryboardServerTests.create(client, token: token)
+            let id = try #require(project["id"] as? String)
+            let (_, shot, layer) = try StoryboardServerTests.firstShot(project)
+            let (ada, _) = try await StoryboardServerTests.editor(client, project: id, token: token)
+            let (bob, _) = try await StoryboardServerTests.editor(client, project: id, token: token)
+
+            store.holdNextAppend.store(true, ordering: .relaxed)
+            try await ada.send([
+                "type": "edit", "id": "held",
+                "edit": ["op": "addStrokes", "shot": shot, "layer": layer, "strokes": [StoryboardServerTests.stroke("s1")]],
+            ])
+            for await _ in arrived { break }  // the edit waits for the store
+            try await ada.send(["type": "cursor", "shot": shot, "x": 0.25, "y": 0.5])
+            let cursor = try #require(try await bob.next(ofType: "cursor"))
+            #expect(cursor["x"] as? Double == 0.25)
+            try await ada.send(#"{"type":"ping","t":3}"#)
+            #expect(try await ada.next(ofType: "pong")?["t"] as? Int == 3)
+
+            store.release()
+            #expect(try await ada.next(ofType: "ack")?["id"] as? String == "held")
+            #expect(try await bob.next(ofType: "edited")?["by"] as? String == "held")
+        }
+        try await sqlite.close()
+    }
+
     /// A socket's queue of durable commands is bounded: past the limit a command is refused
     /// (the socket answers it `rate_limited`) rather than kept.
     @Test func theQueueOfWaitingCommandsIsBounded() {

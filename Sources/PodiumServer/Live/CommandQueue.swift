@@ -49,3 +49,5 @@ struct CommandQueue<Item> {
     /// How many wait (the one being handled not counted).
     var waiting: Int { items.count }
 }
+
+extension CommandQueue: Sendable where Item: Sendable {}

@@ -37,6 +37,9 @@ final class StoryboardSocket: SocketEndpoint {
         var joined: Joined?
         var budget: TokenBucket
         var helloDeadline: Scheduled<Void>?
+        /// Edits, undo and redo waiting for the store, in order (see ``CommandQueue``): the stroke
+        /// in progress and the cursor never wait behind them.
+        var commands = CommandQueue<StoryboardClientMessage>()
     }
 
     let outbox: Outbox
@@ -81,7 +84,17 @@ final class StoryboardSocket: SocketEndpoint {
 
     func opened() async {}
 
+    /// Charged on the loop as a message arrives (see ``SocketEndpoint/chargeArrival()``).
+    func chargeArrival() -> Bool {
+        let now = context.now()
+        return state.withLockedValue { $0.budget.take(now: now) }
+    }
+
     func received(_ text: String) async {
+        await received(text, withinBudget: true)
+    }
+
+    func received(_ text: String, withinBudget: Bool) async {
         let message: StoryboardClientMessage
         do {
             message = try ClientText.decode(
@@ -91,15 +104,37 @@ final class StoryboardSocket: SocketEndpoint {
             if state.withLockedValue({ $0.joined == nil }) { outbox.close(.finished) }
             return
         }
-        let now = context.now()
-        let (joined, allowed) = state.withLockedValue { state in
-            (state.joined, state.joined == nil || state.budget.take(now: now))
-        }
-        guard let joined else { return await hello(message) }
-        guard allowed else {
+        guard let joined = state.withLockedValue({ $0.joined }) else { return await hello(message) }
+        guard withinBudget else {
             outbox.push(Frames.encode(StoryboardErrorMessage(id: message.commandID, .rateLimited)))
             return
         }
+        switch message {
+        case .edit, .undo, .redo:
+            let added = state.withLockedValue {
+                $0.commands.add(message, limit: CommandQueue<StoryboardClientMessage>.defaultLimit)
+            }
+            switch added {
+            case .start: Task { await performCommands(joined) }
+            case .queued: break
+            case .full:
+                // The store has not answered this editor's edits for a while: refused, not held.
+                outbox.push(Frames.encode(StoryboardErrorMessage(id: message.commandID, .rateLimited)))
+            }
+        default:
+            await handle(message, joined)
+        }
+    }
+
+    /// The socket's edits, one at a time in order, until none waits; then the task ends.
+    private func performCommands(_ joined: Joined) async {
+        while let message = state.withLockedValue({ $0.commands.next() }) {
+            guard !outbox.isClosed else { continue }
+            await handle(message, joined)
+        }
+    }
+
+    private func handle(_ message: StoryboardClientMessage, _ joined: Joined) async {
         switch message {
         case .hello:
             outbox.push(Frames.encode(StoryboardErrorMessage(.badMessage("You said hello already."))))

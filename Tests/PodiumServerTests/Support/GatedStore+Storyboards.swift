@@ -51,6 +51,7 @@ extension GatedStore {
     }
 
     func appendStoryboardEdits(_ edits: [StoryboardEditRecord], summary: StoryboardSummaryChange) async throws {
+        await holdIfAsked()
         let rival = Self.storyboardRivals.withLock { rivals in
             guard let left = rivals[ObjectIdentifier(self)], left > 0 else { return false }
             rivals[ObjectIdentifier(self)] = left - 1

@@ -40,6 +40,15 @@ final class GatedStore: PodiumStore {
         self.arrived = arrived
     }
 
+    /// Waits here until ``release()`` when ``holdNextAppend`` is set (a storyboard's edits are held so).
+    func holdIfAsked() async {
+        guard holdNextAppend.exchange(false, ordering: .relaxed) else { return }
+        await withCheckedContinuation { continuation in
+            waiting.withLock { $0 = continuation }
+            arrived.yield()
+        }
+    }
+
     /// Lets the held call go on.
     func release() {
         waiting.withLock { continuation in
