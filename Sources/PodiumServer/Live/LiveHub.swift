@@ -178,14 +178,17 @@ actor LiveHub: Service, SessionBusNode {
 
     /// Another node stored events of a session this node may be serving.
     public func appended(_ hint: AppendedHint) async {
-        guard let session = sessions[hint.code], session.record.id == hint.sessionId else { return }
+        // A storyboard's hint is the StoryboardHub's (subscribed beside this hub).
+        guard hint.kind == .session, let session = sessions[hint.code], session.record.id == hint.sessionId else { return }
         await session.catchUp(to: hint.seq)
         PodiumMetrics.shared.hintLag.recordDuration(since: hint.sentAt, now: Date())
     }
 
     /// Another node's note about a session this node may be serving.
     public func note(_ note: SessionNote) async {
-        guard let session = sessions[note.code], session.record.id == note.sessionId else { return }
+        guard note.document == .session, let session = sessions[note.code], session.record.id == note.sessionId else {
+            return
+        }
         switch note.kind {
         case .records:
             await session.reloadRecords()
