@@ -7,8 +7,10 @@
 /// reading the socket. So the socket's endpoint queues its durable commands here and goes on;
 /// they keep their order among themselves, and so do their answers.
 ///
-/// Bounded: past ``limit`` commands waiting, a new one is refused (the endpoint answers it
-/// `rate_limited`) instead of holding ever more memory for a store that does not answer.
+/// Bounded: past ``limit`` commands waiting, the socket's inbox waits for room (``roomWaiter``),
+/// so its own bound then stops the socket being read, instead of holding ever more memory for a
+/// store that does not answer; every command is still answered, in order. While the store is known
+/// to be unreachable commands fail at once, so the queue does not fill in an outage.
 /// A value kept inside the endpoint's own locked state (no allocation of its own per socket);
 /// the endpoint starts the task when ``add(_:)`` says so and takes items with ``next()``.
 struct CommandQueue<Item> {
@@ -17,6 +19,9 @@ struct CommandQueue<Item> {
 
     private var items: [Item] = []
     private(set) var running = false
+    /// The inbox's task, waiting for room after ``add(_:limit:)`` said ``Added/full``: resumed
+    /// (with true: try again) when the running task takes the next item.
+    var roomWaiter: CheckedContinuation<Bool, Never>?
 
     /// What became of an item given to ``add(_:)``.
     enum Added {
@@ -24,7 +29,7 @@ struct CommandQueue<Item> {
         case start
         /// Queued behind others; the running task takes it.
         case queued
-        /// Not queued: `limit` commands wait already.
+        /// Not queued: `limit` commands wait already (wait in ``roomWaiter``, then add again).
         case full
     }
 

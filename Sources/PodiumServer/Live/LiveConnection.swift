@@ -221,12 +221,22 @@ final class LiveConnection: Sendable {
     }
 
     /// Whether a joined socket's message waits for the store, in order with the others like it
-    /// (``LiveSocket`` queues these in its ``CommandQueue``), or is handled at once: the pointer,
-    /// ink in progress, pings and resyncs never wait behind a command the store holds.
+    /// (``LiveSocket`` queues these in its ``CommandQueue``), or is handled at once: the pointer
+    /// and ink in progress never wait behind a command the store holds.
     static func isDurable(_ message: ClientMessage) -> Bool {
         switch message {
         case .command, .buffering: true
         case .hello, .pointer, .inking, .resync, .ping: false
+        }
+    }
+
+    /// Whether a message is answered after the commands sent before it (queued behind them while
+    /// any wait, handled at once otherwise): a `pong` says everything sent before its `ping` was
+    /// answered, and a resync's events follow the acks before it.
+    static func keepsOrderWithCommands(_ message: ClientMessage) -> Bool {
+        switch message {
+        case .ping, .resync: true
+        case .hello, .command, .buffering, .pointer, .inking: false
         }
     }
 

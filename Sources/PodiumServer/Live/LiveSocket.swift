@@ -89,17 +89,13 @@ final class LiveSocket: SocketEndpoint {
                 outbox.push(Frames.encode(ErrorMessage(id: message.commandID, .rateLimited)))
                 return
             }
-            guard LiveConnection.isDurable(message) else {
-                return await connection.handle(message, joined: joined, outbox: outbox, log: log)
-            }
-            let limit = connection.commandBacklog
-            switch state.withLock({ $0.commands.add(message, limit: limit) }) {
-            case .start: Task { await handleCommands(joined: joined) }
-            case .queued: break
-            case .full:
-                // The store has not answered this socket's commands for a while: refused, not held.
-                outbox.push(Frames.encode(ErrorMessage(id: message.commandID, .rateLimited)))
-            }
+            // A ping (or resync) behind waiting commands waits its turn; with none waiting, every
+            // command before it was answered already.
+            let queued =
+                LiveConnection.isDurable(message)
+                || (LiveConnection.keepsOrderWithCommands(message) && state.withLock { $0.commands.running })
+            guard queued else { return await connection.handle(message, joined: joined, outbox: outbox, log: log) }
+            await enqueue(message, joined: joined)
         } else if let joined = await connection.hello(
             message, code: code, requester: requester, outbox: outbox, log: log)
         {
@@ -107,9 +103,35 @@ final class LiveSocket: SocketEndpoint {
         }
     }
 
+    /// Queues a durable command. When ``LiveConnection/commandBacklog`` wait already, waits for
+    /// room: the inbox then fills and the socket is no longer read (a bound, not a refusal).
+    private func enqueue(_ message: ClientMessage, joined: LiveConnection.Joined) async {
+        let limit = connection.commandBacklog
+        while true {
+            // True: the queue was full, and has room now; try again.
+            let again = await withCheckedContinuation { (room: CheckedContinuation<Bool, Never>) in
+                let added = state.withLock { state in
+                    let added = state.commands.add(message, limit: limit)
+                    if added == .full { state.commands.roomWaiter = room }
+                    return added
+                }
+                if added == .full { return }
+                if added == .start { Task { await handleCommands(joined: joined) } }
+                room.resume(returning: false)
+            }
+            if !again { return }
+        }
+    }
+
     /// The socket's durable commands, one at a time in order, until none waits; then the task ends.
     private func handleCommands(joined: LiveConnection.Joined) async {
-        while let message = state.withLock({ $0.commands.next() }) {
+        while true {
+            let (message, room) = state.withLock { state in
+                let message = state.commands.next()
+                return (message, message == nil ? nil : state.commands.roomWaiter.take())
+            }
+            room?.resume(returning: true)
+            guard let message else { return }
             // A socket that closed has its waiting commands dropped, as its inbox drops its messages.
             guard !outbox.isClosed else { continue }
             await connection.handle(message, joined: joined, outbox: outbox, log: log)

@@ -110,16 +110,24 @@ final class StoryboardSocket: SocketEndpoint {
             return
         }
         switch message {
-        case .edit, .undo, .redo:
-            let added = state.withLockedValue {
-                $0.commands.add(message, limit: CommandQueue<StoryboardClientMessage>.defaultLimit)
-            }
-            switch added {
-            case .start: Task { await performCommands(joined) }
-            case .queued: break
-            case .full:
-                // The store has not answered this editor's edits for a while: refused, not held.
-                outbox.push(Frames.encode(StoryboardErrorMessage(id: message.commandID, .rateLimited)))
+        case .ping where !state.withLockedValue({ $0.commands.running }):
+            // No edit waits: every one before this ping was answered.
+            await handle(message, joined)
+        case .edit, .undo, .redo, .ping:
+            // A ping behind waiting edits waits its turn: its pong still says they were answered.
+            // Past the limit, waits for room: the inbox then fills and the socket is not read.
+            while true {
+                let again = await withCheckedContinuation { (room: CheckedContinuation<Bool, Never>) in
+                    let added = state.withLockedValue { state in
+                        let added = state.commands.add(message, limit: CommandQueue<StoryboardClientMessage>.defaultLimit)
+                        if added == .full { state.commands.roomWaiter = room }
+                        return added
+                    }
+                    if added == .full { return }
+                    if added == .start { Task { await performCommands(joined) } }
+                    room.resume(returning: false)
+                }
+                if !again { break }
             }
         default:
             await handle(message, joined)
@@ -128,7 +136,13 @@ final class StoryboardSocket: SocketEndpoint {
 
     /// The socket's edits, one at a time in order, until none waits; then the task ends.
     private func performCommands(_ joined: Joined) async {
-        while let message = state.withLockedValue({ $0.commands.next() }) {
+        while true {
+            let (message, room) = state.withLockedValue { state in
+                let message = state.commands.next()
+                return (message, message == nil ? nil : state.commands.roomWaiter.take())
+            }
+            room?.resume(returning: true)
+            guard let message else { return }
             guard !outbox.isClosed else { continue }
             await handle(message, joined)
         }
