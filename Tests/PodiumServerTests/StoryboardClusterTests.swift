@@ -145,6 +145,19 @@ struct StoryboardClusterTests {
     }
 
     @Test(arguments: ClusterBusTests.transports)
+    func aProjectDeletedOnADisconnectsItsEditorsOnB(transport: Transport) async throws {
+        try await ClusterBusTests.twoNodes(transport) { nodeA, nodeB, _, _ in
+            let project = try await Self.project(nodeA)
+            let (bob, _) = try await Self.editor(nodeB, project)
+            let deleted = try await nodeA.request(.delete, "/api/v1/storyboards/\(project.id)", token: project.token)
+            #expect(deleted.status == .noContent)
+            let error = try #require(try await bob.next(ofType: "error"))
+            #expect(error["code"] as? String == "not_found", "\(error)")
+            try await bob.waitForClose()
+        }
+    }
+
+    @Test(arguments: ClusterBusTests.transports)
     func editsOnBothNodesAtOnceAreAllStoredAndNoneIsRefused(transport: Transport) async throws {
         try await ClusterBusTests.twoNodes(transport) { nodeA, nodeB, store, _ in
             let project = try await Self.project(nodeA)

@@ -123,19 +123,17 @@ actor StoryboardHub: SessionBusNode {
         await desk.catchUp(to: hint.seq)
     }
 
-    /// Another node's note about a project: a stroke in progress or a cursor, or (`access`) the
-    /// project may have been deleted.
+    /// Another node's note about a project: a stroke in progress, a cursor or its editors, or
+    /// (`access`) the project is being deleted.
     func note(_ note: SessionNote) async {
         guard note.document == .storyboard, let desk = desks[note.sessionId] else { return }
         switch note.kind {
         case .ephemeral(let key, let frame):
             await desk.relayed(key: key, frame: frame, from: note.node)
         case .access:
-            do {
-                if try await store.storyboard(id: note.sessionId) == nil { await close(note.sessionId) }
-            } catch {
-                logger.warning("storyboard \(note.sessionId): could not check whether it was deleted: \(error)")
-            }
+            // Sent only as the project is deleted (its row may still be there: the editors go
+            // first, so none of them edits it meanwhile).
+            await close(note.sessionId)
         case .records:
             break
         }
