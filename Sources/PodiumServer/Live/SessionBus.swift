@@ -16,6 +16,9 @@ import Synchronization
 /// questions, votes and viewers are stored beside the events, so other nodes re-read them), a
 /// session's access changed, and ephemeral frames (the pointer, ink in progress).
 ///
+/// Storyboards open for editing share the bus (``BusDocumentKind/storyboard`` on a hint or a
+/// note): ``StoryboardHub`` subscribes beside ``LiveHub`` under the node's name.
+///
 /// ``LocalSessionBus`` carries it within one process; ``PostgresSessionBus`` (`pg_notify` on one
 /// channel, coalesced, with a periodic check) implements the same protocol for several processes.
 public protocol SessionBus: Sendable {
