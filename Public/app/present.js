@@ -56,7 +56,8 @@ function send(command) {
       showEnded();
       return;
     }
-    if (error && (error.code || error.message)) toast(errorText(error), { kind: 'error' });
+    // `unavailable`: the save banner says it, across the stage, until the server saves again.
+    if (error && error.code !== 'unavailable' && (error.code || error.message)) toast(errorText(error), { kind: 'error' });
     reconcile();
   });
 }

@@ -57,7 +57,8 @@ function send(command) {
     return ack;
   }, (error) => {
     if (error && error.code === 'ended') showEnded();
-    else toast(errorText(error), { kind: 'error' });
+    // `unavailable`: the save banner says it, across the stage, until the server saves again.
+    else if (!error || error.code !== 'unavailable') toast(errorText(error), { kind: 'error' });
     reconcile();
     return null;
   });

@@ -190,7 +190,9 @@ public final class PostgresSessionBus: SessionBus, Service {
             } catch {
                 return
             }
-            await resynchronize(records: false)
+            // Records too: a lost note costs one read of the record log after the node's
+            // record seq (#39), no longer a reload of the whole audience.
+            await resynchronize(records: true)
         }
     }
 

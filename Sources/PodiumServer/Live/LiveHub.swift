@@ -213,11 +213,10 @@ actor LiveHub: Service, SessionBusNode {
             for session in sessions.values {
                 group.addTask {
                     guard await !session.isEnded else { return }
-                    if records {
-                        await session.reloadRecords()
-                    } else {
-                        await session.catchUp()
-                    }
+                    // The events first (a lost hint), then the audience's records after this
+                    // node's record seq (a lost note): both one cheap read when nothing is new.
+                    await session.catchUp()
+                    if records { await session.reloadRecords() }
                 }
             }
         }

@@ -45,7 +45,8 @@ public protocol SessionBusNode: AnyObject, Sendable {
     func note(_ note: SessionNote) async
     /// Hints may have been lost (the bus reconnected, or it is time for the periodic check):
     /// every live session this node serves reads the events the store has beyond it, and with
-    /// `records` (after a reconnection: notes were lost too) the audience's records.
+    /// `records` (after a reconnection, and at the periodic check: notes may be lost too) the
+    /// audience's records after the node's record seq.
     func resynchronize(records: Bool) async
 }
 
