@@ -270,14 +270,10 @@ actor StoryboardDesk {
     }
 
     /// Another node stored edits up to `seq` (a hint): take them, unless this desk has them.
-    func catchUp(to seq: Int) async {
+    /// Without a `seq` (the bus reconnected, the periodic check), takes whatever the store has
+    /// beyond this desk.
+    func catchUp(to seq: Int? = nil) async {
         await log.catchUp(to: seq, for: self)
-    }
-
-    /// Takes the edits the store has beyond this desk's seq (the bus reconnected, the periodic
-    /// check).
-    func catchUp() async {
-        await log.catchUp(for: self)
     }
 
     /// The content and its seq as new as the store (a REST read, an export, present).
