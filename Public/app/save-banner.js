@@ -6,7 +6,7 @@
 import { t } from './i18n.js';
 
 /**
- * @param {EventTarget} live a LiveClient: its `rejected` ({id, code}) and `ack` events
+ * @param {EventTarget} live a LiveClient: its `rejected` ({id, code}), `ack` and `change` events
  * @param {HTMLElement} host where the banner goes (the stage's wrap)
  * @returns {{element: HTMLElement, stop: () => void}}
  */
@@ -30,15 +30,19 @@ export function mountSaveBanner(live, host) {
     text.textContent = t('live.cannot-save-text');
     banner.hidden = false;
   };
-  // The next command the server accepted: it saves again.
+  // The next command the server accepted, or any new durable event (it was stored): it saves
+  // again. A command answered `unavailable` as the database went away may still have been stored;
+  // its event then arrives once the server catches up, and the page follows it without an ack.
   const onAck = () => { banner.hidden = true; };
   live.addEventListener('rejected', onRejected);
   live.addEventListener('ack', onAck);
+  live.addEventListener('change', onAck);
   return {
     element: banner,
     stop() {
       live.removeEventListener('rejected', onRejected);
       live.removeEventListener('ack', onAck);
+      live.removeEventListener('change', onAck);
       banner.remove();
     },
   };
