@@ -15,7 +15,7 @@
 #        DWARF 5: Debian 13's valgrind package unpacked with dpkg-deb -x works, its launcher run
 #        with VALGRIND_LIB=<unpacked>/usr/libexec/valgrind); callgrind_control and
 #        callgrind_annotate from Debian 12's valgrind package are fine.
-# Results and what they mean: docs/performance.md, "Instructions per delivery and per join".
+# Results: docs/performance.md (current), docs/performance-log.md "Instructions per delivery and per join" (how).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 viewers=${1:-200}

@@ -8,7 +8,7 @@
 # Usage: Benchmarks/idle-memory.sh [viewers (2000)] [rows (40)]
 # Needs: swift build -c release --product podium && swift build -c release --product podium-load;
 #        apt install heaptrack
-# Results and what they mean: docs/performance.md, "Memory per idle viewer".
+# Results: docs/performance.md (current), docs/performance-log.md "Memory per idle viewer" (how).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 viewers=${1:-2000}
