@@ -294,7 +294,8 @@ const [storyboardId, token, shot, layer, done] = arguments;
   await until(() => a.conn.state === 'offline', 'A offline');
   b.edit(stroke('st-b'));
   b.edit({ op: 'updateShot', shot, dialogue: 'While you were away' });
-  await until(() => b.conn.pendingCount === 0, 'B\'s edits stored');
+  // An ack can come before the `edited` frame that moves B's seq: wait for both.
+  await until(() => b.conn.pendingCount === 0 && b.seq >= seqBefore + 2, 'B\'s edits stored and seen by B');
   out.seqB = b.seq;
   envA.advance(10000); // A's back-off ends: a real socket again
   await until(() => a.conn.state === 'live' && a.seq === b.seq, 'A back, caught up');
