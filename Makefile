@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PORT ?= 8080
 
-.PHONY: run test build test-swift test-browser test-cluster format clean
+.PHONY: run test build test-js test-swift test-browser test-cluster format clean
 
 ## Run Podium on http://localhost:$(PORT) with its data in ./data.
 run:
@@ -20,7 +20,7 @@ run:
 # compiling its plugins), three times.
 test:
 	scripts/setup-beside --test -- $(SWIFT) build --build-tests $(TEST_BUILD_FLAGS)
-	$(MAKE) test-swift test-browser test-cluster BUILD_TESTS=true BUILD_PODIUM=true
+	$(MAKE) test-js test-swift test-browser test-cluster BUILD_TESTS=true BUILD_PODIUM=true
 
 # One build of every target (BUILD_TESTS): the tests, and the podium binary that the
 # crash-recovery tests and then the browser and cluster tests run.
@@ -62,6 +62,12 @@ test-swift:
 	  export PODIUM_TEST_DATABASE_URL="$$url"; \
 	  $(SWIFT_TEST); \
 	fi
+
+# The browser client's pure modules (the live reducer and socket, the storyboard model, stroke
+# outlines) under Node's test runner, against the fixtures the Swift tests write: no build, no
+# browser, a few seconds (Tests/JS).
+test-js:
+	node --test Tests/JS/*.test.mjs
 
 test-browser:
 	$(BUILD_PODIUM)

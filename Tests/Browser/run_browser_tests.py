@@ -454,7 +454,7 @@ def visible(driver, css):
 
 
 def wait_translated(driver):
-    """The page's words are in (app/i18n.js): until then its body is hidden, or, past a second,
+    """The page's words are in (app/core/i18n.js): until then its body is hidden, or, past a second,
     shown in English while its script still waits."""
     wait_for(driver, lambda d: d.execute_script(
         "return document.readyState === 'complete' && !document.documentElement.classList.contains('i18n-pending')"),
@@ -476,11 +476,17 @@ def screenshot(driver, name):
 
 def take_screenshot(driver, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
     try:  # let CSS transitions and animations finish, so the picture shows the settled page
         WebDriverWait(driver, 2, poll_frequency=0.05).until(lambda d: d.execute_script(
             "return document.getAnimations().every(a => a.playState !== 'running')"))
     except (TimeoutException, WebDriverException):
-        pass
+        if PROFILE:
+            running = driver.execute_script(
+                "return document.getAnimations().filter(a => a.playState === 'running')"
+                ".map(a => (a.animationName || a.transitionProperty || 'script') + ':' + a.effect.getTiming().iterations"
+                " + '@' + (a.effect.target ? a.effect.target.tagName + '.' + a.effect.target.getAttribute('class') : ''))")
+            profiled("(screenshot still animating: " + ", ".join(sorted(set(running)))[:150] + ")", started)
     path = SHOTS / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     if not driver.save_screenshot(str(path)):
@@ -1019,33 +1025,6 @@ class LiveBroadcastTests(BrowserTest):
         self.press(viewer, Keys.ARROW_LEFT)
         wait_for(viewer, lambda d: stage_attr(d, "data-page") == str(DEMO_DECK["pageCount"] - 1), "browsing an ended session")
 
-    def test_9_live_client_protocol_rules(self):
-        """live.js against a scripted socket: order, duplicates, gaps and resync, resume, resend, fatal errors.
-
-        The socket, its timers and its clock are fakes handed to the client (live/socket.js): a
-        socket opens when the script says, the back-off waits on the fake clock, so nothing races."""
-        driver = self.driver(800, 600)
-        driver.get(SERVER.base + "/")
-        driver.set_script_timeout(30)
-        result = driver.execute_async_script(LIVE_CLIENT_SCRIPT)
-        self.assertNotIn("error", result, result.get("error"))
-        self.assertTrue(result["firstURL"].endswith("/api/v1/sessions/ABCDEF/live"), result["firstURL"])
-        self.assertEqual(result["hello1"], {"type": "hello", "role": "viewer", "name": "Tess"})
-        self.assertEqual(result["afterWelcome"], {"page": 2, "lastSeq": 5, "connection": "live"})
-        self.assertEqual(result["resync"], {"type": "resync", "afterSeq": 6}, "a gap asks for the missing events")
-        self.assertEqual(result["blankBeforeFill"], "none", "an event after a gap waits for the gap")
-        self.assertEqual(result["applied"], [6, 7, 8, 9], "each event once, in seq order")
-        self.assertEqual(result["reconnectWaits"], [375], "the first reconnect waits half the first back-off plus jitter")
-        self.assertEqual((result["socketsBeforeBackoff"], result["socketsAfterBackoff"]), (1, 2), "the reconnect opens when the back-off ends, not before")
-        self.assertEqual(result["hello2"]["lastSeq"], 8, "a reconnect resumes from the last applied seq")
-        self.assertEqual(result["resent"], result["goto"], "an unacknowledged command is sent again with its id")
-        self.assertTrue(result["goto"]["id"])
-        self.assertEqual(result["acked"], {"type": "ack", "id": result["goto"]["id"], "seq": 9})
-        self.assertEqual(result["final"], {"page": 4, "lastSeq": 9, "blank": "black"})
-        self.assertEqual(result["hello3"], {"type": "hello", "role": "viewer", "passcode": "nope"})
-        self.assertEqual(result["fatal"], {"code": "passcode_wrong", "connection": "failed", "stopped": True})
-        self.assertEqual((result["socketsAfterFatal"], result["timersAfterFatal"]), (1, []), "a refused hello is not tried again")
-
     def test_6_unknown_code(self):
         """A mistyped code gets a friendly page."""
         driver = self.driver(390, 844)
@@ -1055,119 +1034,11 @@ class LiveBroadcastTests(BrowserTest):
         screenshot(driver, "viewer-not-found")
 
 
-# A fake WebSocket and fake timers for live/socket.js and its users (live.js, the storyboard's
-# connection.js): nothing happens until the test says so. A socket opens when the test calls
-# open(), time moves only with advance(ms) (running the timers due, in order), and random() is
-# env.randomValue. No real timer takes part, so a reconnect cannot race the test.
-FAKE_ENV_JS = r"""
-const fakeEnv = () => {
-  const clock = { t: 1000, timers: [], next: 1 };
-  const env = { randomValue: 0.5, sockets: [] };
-  env.now = () => clock.t;
-  env.random = () => env.randomValue;
-  env.setTimeout = (fn, ms) => {
-    const id = clock.next++;
-    clock.timers.push({ id, at: clock.t + Math.max(0, Number(ms) || 0), fn });
-    return id;
-  };
-  env.clearTimeout = (id) => { clock.timers = clock.timers.filter((timer) => timer.id !== id); };
-  /** Moves the clock on by ms, running each timer that falls due on the way, in order. */
-  env.advance = (ms) => {
-    const end = clock.t + ms;
-    for (;;) {
-      const due = clock.timers.filter((timer) => timer.at <= end).sort((a, b) => a.at - b.at || a.id - b.id)[0];
-      if (!due) break;
-      clock.timers = clock.timers.filter((timer) => timer !== due);
-      clock.t = due.at;
-      due.fn();
-    }
-    clock.t = end;
-  };
-  /** How long until each timer waiting now, soonest first. */
-  env.waits = () => clock.timers.map((timer) => timer.at - clock.t).sort((a, b) => a - b);
-  env.window = new EventTarget();
-  env.document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
-  class FakeSocket {
-    constructor(url) { this.url = url; this.readyState = 0; this.sent = []; this.closed = false; env.sockets.push(this); }
-    open() { this.readyState = 1; if (this.onopen) this.onopen({}); }
-    send(text) { if (this.readyState !== 1) throw new Error('not open'); this.sent.push(JSON.parse(text)); }
-    close() { this.readyState = 3; this.closed = true; }
-    receive(message) { this.onmessage({ data: JSON.stringify(message) }); }
-    drop() { this.readyState = 3; if (this.onclose) this.onclose({}); }
-  }
-  FakeSocket.OPEN = 1;
-  env.WebSocket = FakeSocket;
-  return env;
-};
-"""
-
-LIVE_CLIENT_SCRIPT = r"""
-const done = arguments[arguments.length - 1];
-""" + FAKE_ENV_JS + r"""
-(async () => {
-  const { LiveClient } = await import('/app/live.js');
-  const env = fakeEnv();
-  const sockets = env.sockets;
-  const out = {};
-  const full = { x: 0, y: 0, w: 1, h: 1 };
-  const client = new LiveClient('ABCDEF', { role: 'viewer', name: 'Tess' }, env);
-  const applied = [];
-  client.addEventListener('change', (e) => applied.push(e.detail.event.seq));
-  client.connect();
-  out.firstURL = sockets[0].url;
-  sockets[0].open();
-  const first = sockets[0];
-  out.hello1 = first.sent[0];
-  first.receive({ type: 'welcome', role: 'viewer', seq: 5, session: { pages: [] }, viewers: 1,
-    snapshot: { page: 2, viewport: full, blank: 'none', locked: true, ended: false } });
-  out.afterWelcome = { page: client.state.page, lastSeq: client.lastSeq, connection: client.connection };
-  first.receive({ type: 'page', seq: 6, page: 3 });
-  first.receive({ type: 'page', seq: 6, page: 3 });
-  first.receive({ type: 'page', seq: 5, page: 1 });
-  first.receive({ type: 'blank', seq: 8, mode: 'black' });
-  out.resync = first.sent[first.sent.length - 1];
-  out.blankBeforeFill = client.state.blank;
-  first.receive({ type: 'zoom', seq: 7, viewport: { x: 0.25, y: 0.25, w: 0.5, h: 0.5 } });
-  first.receive({ type: 'blank', seq: 8, mode: 'black' });
-  const acked = client.send({ type: 'goto', page: 4 });
-  out.goto = first.sent[first.sent.length - 1];
-  first.drop();
-  // The first reconnect waits between 250 and 500 ms (random 0.5: 375 ms), on the fake clock.
-  out.reconnectWaits = env.waits();
-  env.advance(374);
-  out.socketsBeforeBackoff = sockets.length;
-  env.advance(1);
-  out.socketsAfterBackoff = sockets.length;
-  const second = sockets[1];
-  second.open();
-  out.hello2 = second.sent[0];
-  second.receive({ type: 'welcome', role: 'viewer', seq: 9, session: { pages: [] }, viewers: 1,
-    snapshot: { page: 4, viewport: full, blank: 'black', locked: true, ended: false },
-    events: [{ type: 'blank', seq: 8, mode: 'black' }, { type: 'page', seq: 9, page: 4 }] });
-  out.resent = second.sent[1];
-  second.receive({ type: 'page', seq: 9, page: 4 });
-  second.receive({ type: 'ack', id: out.goto.id, seq: 9 });
-  out.acked = await acked;
-  out.applied = applied;
-  out.final = { page: client.state.page, lastSeq: client.lastSeq, blank: client.state.blank };
-  client.close();
-
-  const env2 = fakeEnv();
-  const refused = new LiveClient('ABCDEF', { role: 'viewer', passcode: 'nope' }, env2);
-  let fatal = null;
-  refused.addEventListener('fatal', (e) => { fatal = e.detail; });
-  refused.connect();
-  env2.sockets[0].open();
-  out.hello3 = env2.sockets[0].sent[0];
-  env2.sockets[0].receive({ type: 'error', code: 'passcode_wrong', message: 'Wrong passcode.' });
-  env2.sockets[0].drop();
-  out.fatal = { code: fatal && fatal.code, connection: refused.connection, stopped: refused.stopped };
-  env2.advance(60000);
-  out.socketsAfterFatal = env2.sockets.length;
-  out.timersAfterFatal = env2.waits();
-  done(out);
-})().catch((error) => done({ error: String(error && error.stack || error) }));
-"""
+# A fake WebSocket and fake timers for live/socket.js and its users (the storyboard's
+# connection.js in test_live_socket.py): Tests/JS/fake-env.mjs, which the pure-module tests under
+# `node --test` import, put into a page without its `export`. Nothing happens until the test says
+# so: a socket opens when the test calls open(), time moves only with advance(ms).
+FAKE_ENV_JS = (REPO / "Tests" / "JS" / "fake-env.mjs").read_text().replace("export const fakeEnv", "const fakeEnv")
 
 
 def collect_tests(patterns):
@@ -1257,6 +1128,7 @@ def run_side_by_side(groups, jobs):
     pending = list(enumerate(groups))
     lock = threading.Lock()
     totals = [0, 0, 0]
+    classes = []  # (seconds, class, tests): the summary at the end
 
     def work():
         process = subprocess.Popen(
@@ -1280,7 +1152,9 @@ def run_side_by_side(groups, jobs):
                         break
                     output.append(line)
                 with lock:
-                    print(f"---- {type(group[0]).__name__} ({time.monotonic() - started:.0f} s, log test-artifacts/{log})")
+                    seconds = time.monotonic() - started
+                    classes.append((seconds, type(group[0]).__name__, len(group)))
+                    print(f"---- {type(group[0]).__name__} ({seconds:.0f} s, log test-artifacts/{log})")
                     print("".join(output), end="", flush=True)
                     if counts is None:  # the runner itself failed: count it as a failure, and stop it
                         print(f"---- the runner ended while running {type(group[0]).__name__}", flush=True)
@@ -1300,7 +1174,17 @@ def run_side_by_side(groups, jobs):
     for index, group in pending:  # groups no runner was left to run
         print(f"---- {type(group[0]).__name__} not run: its runners ended")
         totals[1] += len(group)
+    print_classes(classes)
     return tuple(totals)
+
+
+def print_classes(classes):
+    """One line per class, the slowest first: its whole time on its runner (server start, browsers,
+    the tests), then what its tests took, and the runners' time in all."""
+    print("---- classes, slowest first (whole class: server start and tests)")
+    for seconds, name, count in sorted(classes, reverse=True):
+        print(f"class: {seconds:6.1f} s  {name} ({count} tests)")
+    print(f"classes: {sum(seconds for seconds, _, _ in classes):.0f} s on the runners in all")
 
 
 # Roughly how long each class of tests takes, in seconds, measured on a loaded two-core machine:
@@ -1321,7 +1205,6 @@ EXPECTED_SECONDS = {
     "InkTests": 34,
     "AudienceInteractionTests": 19,
     "ScreenDetailsTests": 14,
-    "ReducerTests": 3,
     # live/socket.js with a fake socket and fake timers (#39): four scripts, no waiting.
     "LiveSocketTests": 5,
     # Storyboards, measured on a busy two-core machine.
@@ -1330,7 +1213,6 @@ EXPECTED_SECONDS = {
     # The storyboard artist's tablet (#38): seven tests at 820 x 1180, two browsers in one.
     "StoryboardTabletTests": 35,
     "ChannelTests": 15,
-    "StoryboardModelTests": 5,
     "FreehandTests": 4,
     # The channel's places and quizzes, measured on a busy two-core machine.
     "ChannelPlacesTests": 18,
@@ -1399,6 +1281,11 @@ def main():
         finally:
             POOL.close()
             drop_template()
+        by_class = {}
+        for seconds, name in TimedResult.durations:  # (the tests' times: server starts not counted)
+            count, total = by_class.get(name.split(".")[-2], (0, 0.0))
+            by_class[name.split(".")[-2]] = (count + 1, total + seconds)
+        print_classes([(total, name, count) for name, (count, total) in by_class.items()])
     print(f"browser tests took {time.monotonic() - started:.0f} s")
     print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
     return 0 if failed == 0 and passed + skipped > 0 else 1

@@ -1,15 +1,15 @@
 #!/usr/bin/python3
-"""The browser outlines storyboard strokes as the server does: ``Public/app/storyboard/freehand.js``,
-loaded in Chromium, must give the outlines, tool options and simplified strokes of
-``Tests/Fixtures/stroke-outlines.json`` (written by ``Tests/PodiumCoreTests/StrokeOutlineTests.swift``
-from the core's ``StrokeOutline``), and ``drawStroke`` must paint a canvas where the stroke is and
-nowhere far from it.
+"""The browser paints storyboard strokes: ``drawStroke`` of ``Public/app/storyboard/freehand.js``,
+loaded in Chromium, must paint a canvas where the stroke is and nowhere far from it.
+
+That the module outlines strokes as the server does (the outlines, tool options and simplified
+strokes of ``Tests/Fixtures/stroke-outlines.json``) needs no page: ``Tests/JS/freehand.test.mjs``
+under ``node --test`` (``make test-js``).
 
 Runs inside the suite of ``run_browser_tests.py`` (which loads this module and shares its
 harness). Alone:  python3 Tests/Browser/run_browser_tests.py freehand
 """
 
-import json
 import sys
 
 harness = sys.modules.get("run_browser_tests")
@@ -19,21 +19,6 @@ if harness is None:  # imported directly: load the harness under its own name
 BrowserTest = harness.BrowserTest
 SERVER = harness.SERVER
 DEMO_DECK = harness.DEMO_DECK
-
-FIXTURE = harness.REPO / "Tests" / "Fixtures" / "stroke-outlines.json"
-RELATIVE = 1e-9
-
-# Every case of the fixture through the module: outlines, tool options, simplified strokes.
-REPLAY_JS = """
-const [fixture, done] = [arguments[0], arguments[arguments.length - 1]];
-import('/app/storyboard/freehand.js').then((freehand) => {
-  done({
-    outlines: fixture.outlines.map((c) => freehand.strokeOutline(c.points, c.options)),
-    tools: fixture.tools.map((c) => freehand.toolOptions(c.tool, c.width, c.points === null ? undefined : c.points)),
-    simplified: fixture.simplified.map((c) => freehand.simplify(c.points, c.tolerance)),
-  });
-}).catch((error) => done({ error: String(error && error.stack || error) }));
-"""
 
 # Strokes drawn with drawStroke on a 400 × 225 canvas (a 16:9 shot), then read back: the alpha
 # and colour of chosen pixels, and the box of every painted pixel.
@@ -72,32 +57,6 @@ import('/app/storyboard/freehand.js').then((freehand) => {
 """
 
 
-def close(expected, actual):
-    return abs(expected - actual) <= RELATIVE * max(abs(expected), abs(actual), 1.0)
-
-
-def point_difference(expected, actual, path):
-    """The first place where two lists of points differ beyond the tolerance, or None."""
-    if len(expected) != len(actual):
-        return f"{path}: {len(expected)} points from Swift, {len(actual)} from JavaScript"
-    for index, (left, right) in enumerate(zip(expected, actual)):
-        if len(left) != len(right):
-            return f"{path}[{index}]: Swift {left}, JavaScript {right}"
-        for a, b in zip(left, right):
-            if not close(a, b):
-                return f"{path}[{index}]: Swift {left}, JavaScript {right}"
-    return None
-
-
-def largest_difference(expected, actual):
-    """The largest relative difference between two lists of points of the same shape."""
-    worst = 0.0
-    for left, right in zip(expected, actual):
-        for a, b in zip(left, right):
-            worst = max(worst, abs(a - b) / max(abs(a), abs(b), 1.0))
-    return worst
-
-
 def setUpModule():
     if not DEMO_DECK or not SERVER.proc or SERVER.proc.poll() is not None:
         harness.setUpModule()
@@ -108,33 +67,6 @@ def tearDownModule():
 
 
 class FreehandTests(BrowserTest):
-    def test_freehand_js_outlines_strokes_as_the_server_does(self):
-        fixture = json.loads(FIXTURE.read_text())
-        self.assertGreaterEqual(len(fixture["outlines"]), 15)
-        driver = self.driver(800, 600)
-        driver.set_script_timeout(harness.WAIT)
-        driver.get(SERVER.base + "/")
-        answer = driver.execute_async_script(REPLAY_JS, fixture)
-        self.assertNotIn("error", answer, answer.get("error"))
-        failures = []
-        worst = 0.0
-        for case, outline in zip(fixture["outlines"], answer["outlines"]):
-            found = point_difference(case["outline"], outline, f"outline of {case['name']!r}")
-            if found:
-                failures.append(found)
-            else:
-                worst = max(worst, largest_difference(case["outline"], outline))
-        for case, options in zip(fixture["tools"], answer["tools"]):
-            expected = {key: value for key, value in case["options"].items() if key != "last"}
-            if options != expected:
-                failures.append(f"options of {case['tool']!r}: Swift {expected}, JavaScript {options}")
-        for case, points in zip(fixture["simplified"], answer["simplified"]):
-            found = point_difference(case["simplified"], points, f"simplified {case['name']!r}")
-            if found:
-                failures.append(found)
-        self.assertEqual(failures, [], "freehand.js disagrees with the server:\n  " + "\n  ".join(failures))
-        print(f"\n  freehand: largest relative difference from Swift {worst:.1e}", file=sys.stderr)
-
     def test_freehand_draw_stroke_paints_the_stroke_and_nothing_far_from_it(self):
         line = [[0.1 + 0.8 * i / 40, 0.5, 0.6] for i in range(41)]
         strokes = [

@@ -1,21 +1,21 @@
 #!/usr/bin/python3
-"""The browser's one reconnecting socket (``Public/app/live/socket.js``) and its two users, the
-live pages' ``live.js`` and the storyboard editor's ``storyboard/connection.js`` (through
-``StoryDoc``), driven deterministically: each test hands the client a fake ``WebSocket``, fake
-timers and a fake clock (``FAKE_ENV_JS`` of the harness), opens and drops sockets itself and moves
-time on by hand, so a reconnect happens exactly when the test says and nothing races a real timer.
+"""The storyboard editor's use of the browser's one reconnecting socket
+(``Public/app/live/socket.js`` through ``storyboard/connection.js`` and ``StoryDoc``), driven
+deterministically: each test hands the client a fake ``WebSocket``, fake timers and a fake clock
+(``FAKE_ENV_JS`` of the harness, from ``Tests/JS/fake-env.mjs``), opens and drops sockets itself
+and moves time on by hand, so a reconnect happens exactly when the test says and nothing races a
+real timer.
 
-- drop -> back-off (half to the whole of 0.5 s doubling to 10 s, jitter from the injected random)
-  -> reconnect with ``lastSeq``; the back-off starts again after a welcome; ``online`` reconnects
-  at once; a silent socket is pinged and then dropped;
-- commands not acknowledged are sent again after the welcome, once each, in the order sent;
-- ``reconnect`` with reason ``shutdown``: back in 1-5 s, status says why;
-- every error frame reaches the page's ``error`` hook (for the presenter's banner);
 - the storyboard editor resumes: its hello carries ``lastSeq``, the welcome's ``missed`` edits are
   applied to the content it holds (not replacing it), and an edit answered ``retry`` is sent
-  again with the same id, unseen by the person.
+  again with the same id, unseen by the person;
+- the same against the real server.
 
-The modules are imported into a page the test server serves (``/``). Alone:
+The socket's own rules as the live pages' ``live.js`` uses it (back-off, resend, shutdown, the
+protocol's order and gaps) need no page: they run under ``node --test``
+(``Tests/JS/live-socket.test.mjs``, ``make test-js``). ``storyboard/connection.js`` imports the
+page's ``i18n.js``, which reads the document as it loads, so its tests stay here: the modules are
+imported into a page the test server serves (``/``). Alone:
     python3 Tests/Browser/run_browser_tests.py live_socket
 """
 
@@ -28,162 +28,6 @@ if harness is None:  # imported directly: load the harness under its own name
 BrowserTest = harness.BrowserTest
 SERVER = harness.SERVER
 FAKE_ENV_JS = harness.FAKE_ENV_JS
-
-RECONNECT_JS = r"""
-const done = arguments[arguments.length - 1];
-""" + FAKE_ENV_JS + r"""
-(async () => {
-  const { LiveClient } = await import('/app/live.js');
-  const env = fakeEnv();
-  const out = {};
-  const full = { x: 0, y: 0, w: 1, h: 1 };
-  const welcome = (seq) => ({ type: 'welcome', role: 'viewer', seq, session: { pages: [] }, viewers: 1,
-    snapshot: { page: 1, viewport: full, blank: 'none', locked: true, ended: false }, events: [] });
-  const client = new LiveClient('QWERTY', { role: 'viewer', name: 'Ola' }, env);
-  const statuses = [];
-  client.addEventListener('status', (e) => statuses.push(e.detail.state));
-  client.connect();
-  env.sockets[0].open();
-  env.sockets[0].receive(welcome(3));
-  env.sockets[0].receive({ type: 'page', seq: 4, page: 2 });
-  // Drops that never reach a welcome: each wait is half the back-off plus random × half.
-  env.randomValue = 0;
-  const waits = [];
-  let socket = env.sockets[0];
-  for (let i = 0; i < 7; i += 1) {
-    const before = env.sockets.length;
-    socket.drop();
-    const [wait] = env.waits();
-    waits.push(wait);
-    env.advance(wait - 1);
-    if (env.sockets.length !== before) throw new Error('opened before its back-off ended, drop ' + i);
-    env.advance(1);
-    if (env.sockets.length !== before + 1) throw new Error('no socket when the back-off ended, drop ' + i);
-    socket = env.sockets[env.sockets.length - 1];
-    socket.open();
-    if (i === 0) env.randomValue = 0.99999;
-  }
-  out.waits = waits;
-  out.helloAfterDrops = socket.sent[0];
-  out.statuses = statuses.slice();
-  socket.receive(welcome(4));
-  out.connection = client.connection;
-  // After a welcome the back-off starts from the beginning again.
-  env.randomValue = 0.5;
-  socket.drop();
-  out.waitAfterWelcome = env.waits()[0];
-  // The browser says it is online again: no waiting.
-  env.window.dispatchEvent(new Event('online'));
-  out.socketsAfterOnline = env.sockets.length;
-  out.waitsAfterOnline = env.waits();
-  socket = env.sockets[env.sockets.length - 1];
-  socket.open();
-  out.helloOnline = socket.sent[0];
-  socket.receive(welcome(4));
-  // A socket that goes silent: pinged every 20 s, dropped and opened again after 45 s of silence.
-  const count = env.sockets.length;
-  env.advance(20000);
-  out.ping = socket.sent.filter((m) => m.type === 'ping').length;
-  env.advance(20000);
-  out.socketsWhileSilent = env.sockets.length - count;
-  env.advance(20000);
-  out.socketsAfterSilence = env.sockets.length - count;
-  out.silentClosed = socket.closed;
-  client.close();
-  out.timersAfterClose = env.waits();
-  done(out);
-})().catch((error) => done({ error: String(error && error.stack || error) }));
-"""
-
-RESEND_JS = r"""
-const done = arguments[arguments.length - 1];
-""" + FAKE_ENV_JS + r"""
-(async () => {
-  const { LiveClient } = await import('/app/live.js');
-  const env = fakeEnv();
-  const out = {};
-  const full = { x: 0, y: 0, w: 1, h: 1 };
-  const welcome = (seq) => ({ type: 'welcome', role: 'presenter', seq, session: { pages: [] }, viewers: 0,
-    snapshot: { page: 1, viewport: full, blank: 'none', locked: true, ended: false }, events: [] });
-  const client = new LiveClient('ZXCVBN', { role: 'presenter', token: 't' }, env);
-  const errors = [];
-  client.addEventListener('error', (e) => errors.push(e.detail));
-  const rejected = [];
-  client.addEventListener('rejected', (e) => rejected.push(e.detail.code));
-  client.connect();
-  const first = env.sockets[0];
-  first.open();
-  first.receive(welcome(1));
-  const acks = [client.send({ type: 'goto', page: 2 }), client.send({ type: 'goto', page: 3 })];
-  const sentFirst = first.sent.filter((m) => m.type === 'goto').map((m) => m.id);
-  first.drop();
-  // Sent while away: kept, not sent anywhere yet.
-  acks.push(client.send({ type: 'goto', page: 4 }));
-  out.pendingWhileAway = client.pendingCount;
-  env.advance(env.waits()[0]);
-  const second = env.sockets[1];
-  second.open();
-  out.beforeWelcome = second.sent.map((m) => m.type);
-  second.receive(welcome(1));
-  out.resent = second.sent.slice(1).map((m) => [m.type, m.page, m.id]);
-  out.sentFirst = sentFirst;
-  second.sent.slice(1).forEach((m, i) => second.receive({ type: 'ack', id: m.id, seq: 2 + i }));
-  out.acks = (await Promise.all(acks)).map((a) => a.seq);
-  out.pendingAfterAcks = client.pendingCount;
-  // Acknowledged commands are not sent again on the next reconnect.
-  second.drop();
-  env.advance(env.waits()[0]);
-  const third = env.sockets[2];
-  third.open();
-  third.receive(welcome(4));
-  out.sentAfterAcked = third.sent.map((m) => m.type);
-  // The server cannot store a command: it is refused, and the page's error hook hears of it.
-  const refused = client.send({ type: 'goto', page: 5 }).catch((e) => e.code);
-  const goto5 = third.sent[third.sent.length - 1];
-  third.receive({ type: 'error', id: goto5.id, code: 'unavailable', message: 'The database is away.' });
-  out.refused = await refused;
-  out.rejected = rejected;
-  out.errors = errors.map((e) => [e.code, e.id === goto5.id, e.hello]);
-  client.close();
-  done(out);
-})().catch((error) => done({ error: String(error && error.stack || error) }));
-"""
-
-SHUTDOWN_JS = r"""
-const done = arguments[arguments.length - 1];
-""" + FAKE_ENV_JS + r"""
-(async () => {
-  const { LiveClient } = await import('/app/live.js');
-  const env = fakeEnv();
-  const out = {};
-  const full = { x: 0, y: 0, w: 1, h: 1 };
-  const client = new LiveClient('ASDFGH', { role: 'viewer', name: 'Kai' }, env);
-  const statuses = [];
-  client.addEventListener('status', (e) => statuses.push([e.detail.state, e.detail.reason || null]));
-  client.connect();
-  const first = env.sockets[0];
-  first.open();
-  first.receive({ type: 'welcome', role: 'viewer', seq: 7, session: { pages: [] }, viewers: 1,
-    snapshot: { page: 3, viewport: full, blank: 'none', locked: true, ended: false } });
-  env.randomValue = 0.25;
-  first.receive({ type: 'reconnect', reason: 'shutdown' });
-  first.drop();
-  out.waits = env.waits(); // 1 s + random × 4 s
-  env.advance(out.waits[0] - 1);
-  out.socketsBefore = env.sockets.length;
-  env.advance(1);
-  out.socketsAfter = env.sockets.length;
-  const second = env.sockets[1];
-  second.open();
-  out.hello = second.sent[0];
-  second.receive({ type: 'welcome', role: 'viewer', seq: 7, session: { pages: [] }, viewers: 1,
-    snapshot: { page: 3, viewport: full, blank: 'none', locked: true, ended: false }, events: [] });
-  out.statuses = statuses;
-  out.page = client.state.page;
-  client.close();
-  done(out);
-})().catch((error) => done({ error: String(error && error.stack || error) }));
-"""
 
 STORYBOARD_JS = r"""
 const done = arguments[arguments.length - 1];
@@ -329,49 +173,6 @@ class LiveSocketTests(BrowserTest):
         result = driver.execute_async_script(script)
         self.assertNotIn("error", result, result.get("error"))
         return result
-
-    def test_live_socket_backoff_and_reconnect(self):
-        """Drop -> back-off with jitter -> reconnect with lastSeq; online; a silent socket."""
-        result = self.run_script(RECONNECT_JS)
-        # random 0 for the first wait, then 0.99999: 250 ms, then the whole of 1, 2, 4, 8, 10, 10 s.
-        self.assertEqual(result["waits"][0], 250)
-        self.assertEqual([round(w) for w in result["waits"][1:]], [1000, 2000, 4000, 8000, 10000, 10000])
-        self.assertEqual(result["helloAfterDrops"], {"type": "hello", "role": "viewer", "name": "Ola", "lastSeq": 4},
-                         "a reconnect resumes from the last applied seq")
-        self.assertEqual(result["statuses"], ["connecting", "live", "reconnecting"])
-        self.assertEqual(result["connection"], "live")
-        self.assertEqual(result["waitAfterWelcome"], 375, "the back-off starts again after a welcome")
-        self.assertEqual((result["socketsAfterOnline"], result["waitsAfterOnline"]), (9, []),
-                         "back online: reconnect at once, no wait left")
-        self.assertEqual(result["helloOnline"]["lastSeq"], 4)
-        self.assertEqual(result["ping"], 1, "a ping after 20 s")
-        self.assertEqual(result["socketsWhileSilent"], 0, "40 s of silence: still the same socket")
-        self.assertEqual(result["socketsAfterSilence"], 1, "past 45 s of silence: dropped and opened again")
-        self.assertTrue(result["silentClosed"])
-        self.assertEqual(result["timersAfterClose"], [], "close() leaves no timer behind")
-
-    def test_live_socket_resends_pending_once_in_order(self):
-        """Commands not acknowledged go again after the welcome, once each, in the order sent."""
-        result = self.run_script(RESEND_JS)
-        self.assertEqual(result["pendingWhileAway"], 3)
-        self.assertEqual(result["beforeWelcome"], ["hello"], "nothing but the hello before the welcome")
-        self.assertEqual([r[:2] for r in result["resent"]], [["goto", 2], ["goto", 3], ["goto", 4]])
-        self.assertEqual([r[2] for r in result["resent"][:2]], result["sentFirst"], "the same ids again")
-        self.assertEqual(result["acks"], [2, 3, 4])
-        self.assertEqual(result["pendingAfterAcks"], 0)
-        self.assertEqual(result["sentAfterAcked"], ["hello"], "acknowledged commands are not sent again")
-        self.assertEqual(result["refused"], "unavailable")
-        self.assertEqual(result["rejected"], ["unavailable"])
-        self.assertEqual(result["errors"], [["unavailable", True, False]], "the page's error hook hears every error")
-
-    def test_live_socket_shutdown_reconnects(self):
-        """`reconnect` with reason shutdown: back in 1-5 s with lastSeq, and the status says why."""
-        result = self.run_script(SHUTDOWN_JS)
-        self.assertEqual(result["waits"], [2000], "1 s + random (0.25) × 4 s")
-        self.assertEqual((result["socketsBefore"], result["socketsAfter"]), (1, 2))
-        self.assertEqual(result["hello"], {"type": "hello", "role": "viewer", "name": "Kai", "lastSeq": 7})
-        self.assertEqual(result["statuses"], [["connecting", None], ["live", None], ["reconnecting", "shutdown"], ["live", None]])
-        self.assertEqual(result["page"], 3)
 
     def test_live_socket_storyboard_resume_and_retry(self):
         """The storyboard editor resumes with lastSeq and `missed`, and sends an edit again on `retry`."""
