@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
 import HTTPTypes
 import PodiumClient
 import PodiumCore
+import Synchronization
 import Testing
 
 @testable import PodiumStore
@@ -56,7 +56,7 @@ struct DataDirectoryTests {
         let api = PodiumClient(baseURL: URL(string: server.url + "/")!)
         try await api.signIn(email: "admin", password: TestServer.adminPassword)
         let deck = try await api.waitUntilReady(
-                deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
+            deck: try await api.uploadDeck(pdf: Data(contentsOf: TestServer.demoDeck)).item.id)
         let code = try await api.startSession(deckId: deck.id).code
         let token = try #require(api.token)
         let path = "/api/v1/sessions/\(code)/live"

@@ -109,7 +109,8 @@ struct StoryboardServerTests {
             #expect(try await client.request(.post, "/api/v1/users", token: tokens.owner, json: body).status == .forbidden)
             let made = try await client.request(.post, "/api/v1/users", token: tokens.admin, json: body)
             #expect(made.status == .created)
-            #expect(try made.object()["email"] as? String == "crew@example.org" && made.object()["role"] as? String == "presenter")
+            #expect(
+                try made.object()["email"] as? String == "crew@example.org" && made.object()["role"] as? String == "presenter")
             let again = try await client.request(.post, "/api/v1/users", token: tokens.admin, json: body)
             #expect(again.status == .conflict && again.errorCode == "email_taken")
             let short = try await client.request(
