@@ -327,7 +327,7 @@ class AccessTests(BrowserTest):
             # How processing progress reads (the module's own words).
             words = driver.execute_async_script("""
                 const done = arguments[arguments.length - 1];
-                import('/app/uploader.js').then((m) => done([
+                import('/app/media/uploader.js').then((m) => done([
                   m.processingText({stage: 'rendering', done: 6, total: 36}),
                   m.processingText({stage: 'inspecting', done: 1, total: 2}),
                   m.processingText({stage: 'queued', done: 0, total: 0}),

@@ -70,7 +70,7 @@ def console_sound(driver):
     """Whether the console's video screen would play sound (its own module instance, by URL)."""
     return driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
-        "import('/app/video-stage.js').then((m) => done(m.mountVideo({ container: document.getElementById('stage-wrap') }).wantsSound));")
+        "import('/app/media/video-stage.js').then((m) => done(m.mountVideo({ container: document.getElementById('stage-wrap') }).wantsSound));")
 
 
 # A second socket of the presenter, from the console's page (its cookie): opens a poll and puts its
@@ -253,7 +253,7 @@ class BigScreenTests(BrowserTest):
                 getScreenDetails: details === 'refused' ? () => Promise.reject(new Error('denied')) : () => Promise.resolve(details),
                 open: (url, name, features) => { calls.push(features); return opens ? {} : null; } };
             };
-            import('/app/big-screen-button.js').then(async (m) => {
+            import('/app/sessions/big-screen-button.js').then(async (m) => {
               const two = fake({ screens: [main, wall], currentScreen: main });
               const placed = await m.openBigScreen('/s/X/screen', 'n', two);
               const one = fake(null);

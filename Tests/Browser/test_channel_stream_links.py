@@ -123,7 +123,7 @@ def publish_station():
 
 BUFFER_2S = """
 const done = arguments[arguments.length - 1];
-import('/app/video-stage.js').then((m) => m.loadPlayerLibrary()).then((videojs) => {
+import('/app/media/video-stage.js').then((m) => m.loadPlayerLibrary()).then((videojs) => {
   videojs.Hls.GOAL_BUFFER_LENGTH = 2; videojs.Hls.MAX_GOAL_BUFFER_LENGTH = 2; done(true);
 });
 """
@@ -194,7 +194,7 @@ class ChannelStreamLinkTests(BrowserTest):
         driver.get(SERVER.base + "/login")
         result = driver.execute_async_script("""
             const done = arguments[arguments.length - 1];
-            Promise.all([import('/app/stream-renewal.js'), import('/app/video-stage.js').then((m) => m.loadPlayerLibrary())])
+            Promise.all([import('/app/media/stream-renewal.js'), import('/app/media/video-stage.js').then((m) => m.loadPlayerLibrary())])
               .then(async ([r, videojs]) => {
                 let clock = Date.parse('2026-01-01T00:00:00Z');
                 const now = () => clock;

@@ -8,7 +8,7 @@ harness), on a server of its own with small passcode limits (set through the env
 Alone:  python3 Tests/Browser/run_browser_tests.py FinishTests
 
 State the tests read: ``#gate-error[data-retry-after]`` (the seconds left of a passcode wait,
-countdown.js) on every join screen; ``#report-kind`` (the report's top bar); ``<body data-drives>``
+live/passcode-wait.js) on every join screen; ``#report-kind`` (the report's top bar); ``<body data-drives>``
 and ``#polls-hint`` on a room presenter's page.
 """
 
@@ -115,7 +115,7 @@ class FinishTests(BrowserTest):
         wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "the rehearsal stage")
         loaded = driver.execute_script(
             "return performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)")
-        self.assertIn("/app/stage-driver.js", loaded, "rehearsal uses the shared stage driver")
+        self.assertIn("/app/stage/driver.js", loaded, "rehearsal uses the shared stage driver")
         # The slide keys work with the focus on the question bank's button.
         bank_button = driver.find_element(By.CSS_SELECTOR, '#bank-panel [data-action="new-question"]')
         driver.execute_script("arguments[0].focus()", bank_button)

@@ -81,7 +81,7 @@ def run_module(driver, script):
     """Runs `script` with `i18n` bound to the imported module; returns its `result`."""
     return driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
-        "import('/app/i18n.js').then((i18n) => { " + script + " }).catch((error) => done('error: ' + error));"
+        "import('/app/core/i18n.js').then((i18n) => { " + script + " }).catch((error) => done('error: ' + error));"
     )
 
 

@@ -115,7 +115,7 @@ class I18nLiveTestCase(BrowserTest):
         """A presenter's live client on `driver` (signed in), to send commands as the console would."""
         result = driver.execute_async_script(
             "const done = arguments[arguments.length - 1];"
-            "import('/app/live.js').then(({ LiveClient }) => {"
+            "import('/app/live/live.js').then(({ LiveClient }) => {"
             "  const live = new LiveClient(arguments[0], { role: 'presenter' });"
             "  window.testPresenter = live;"
             "  live.addEventListener('welcome', () => done('ok'));"

@@ -13,7 +13,7 @@ State the tests read: ``<body data-presenter-view>``, ``[data-action=presenter-v
 ``#speaker-notes[data-page][data-empty]`` and ``#speaker-notes-text``,
 ``[data-role=countdown][data-running][data-level]``, ``[data-role=elapsed][data-seconds]``,
 ``[data-role=clock]``. The countdown and the elapsed time read ``clock.now()`` of
-``/app/presenter-timer.js``, whose ``skew`` a test moves.
+``/app/sessions/presenter-timer.js``, whose ``skew`` a test moves.
 """
 
 import re
@@ -77,7 +77,7 @@ return out;
 
 SKEW_JS = """
 const done = arguments[arguments.length - 1];
-import('/app/presenter-timer.js').then((m) => { m.clock.skew = arguments[0]; done(true); }, (e) => done(String(e)));
+import('/app/sessions/presenter-timer.js').then((m) => { m.clock.skew = arguments[0]; done(true); }, (e) => done(String(e)));
 """
 
 

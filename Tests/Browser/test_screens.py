@@ -292,7 +292,7 @@ class ScreenDetailsTests(BrowserTest):
         for name, url in (("home", "/"), ("console", f"/present/{code}")):
             presenter.get(SERVER.base + url)
             wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, "button, a"), f"the {name} page")
-            # The page shows (and takes the focus) once its messages are in (app/i18n.js).
+            # The page shows (and takes the focus) once its messages are in (app/core/i18n.js).
             wait_for(presenter, lambda d: d.execute_script("return !document.documentElement.classList.contains('i18n-pending')"),
                      f"the {name} page's messages")
             self.press(presenter, Keys.TAB)

@@ -402,7 +402,7 @@ class SpotlightTests(BrowserTest):
         moderator.set_script_timeout(harness.WAIT)
         connected = moderator.execute_async_script("""
             const [code, done] = [arguments[0], arguments[arguments.length - 1]];
-            import('/app/live.js').then(({ LiveClient }) => {
+            import('/app/live/live.js').then(({ LiveClient }) => {
               const live = new LiveClient(code, { role: 'moderator' });
               window.moderatorLive = live;
               live.addEventListener('welcome', () => done(true), { once: true });

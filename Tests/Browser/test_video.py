@@ -399,7 +399,7 @@ class VideoTests(BrowserTest):
         driver.get(SERVER.base + "/login")
         result = driver.execute_async_script("""
             const done = arguments[arguments.length - 1];
-            Promise.all([import('/app/video-sync.js'), import('/app/clock.js')]).then(([sync, clock]) => {
+            Promise.all([import('/app/media/video-sync.js'), import('/app/live/clock.js')]).then(([sync, clock]) => {
               const playing = {state: 'playing', position: 10, anchor: 100, rate: 2, duration: 30};
               done({
                 beforeAnchor: sync.referencePosition(playing, 99),

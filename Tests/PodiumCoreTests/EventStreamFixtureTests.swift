@@ -3,7 +3,7 @@ import Testing
 
 @testable import PodiumCore
 
-/// The recorded event streams the browser's reducer (`applyEvent` in `Public/app/live.js`) is
+/// The recorded event streams the browser's reducer (`applyEvent` in `Public/app/live/live.js`) is
 /// checked against (`Tests/Browser/test_reducers.py`): a session and a room driven through every
 /// kind of durable event by real commands, with the snapshot after each event.
 ///

@@ -1,9 +1,10 @@
 // The channel's admin (the CMS of seed 004): a menu of sections, each a module filling its
 // section (mount once, show on every hash change: #videos, #videos/archived, #members...).
-import { api, currentUser, goToLogin } from '../api.js';
-import { errorText, t } from '../i18n.js';
-import { sectionRouter } from '../sections.js';
-import { el, hydrateIcons, toast } from '../ui.js';
+import { api, goToLogin } from '../core/api.js';
+import { startPage, signedInUser } from '../core/page.js';
+import { errorText, t } from '../core/i18n.js';
+import { sectionRouter } from '../core/sections.js';
+import { el, toast } from '../core/ui.js';
 
 const SECTIONS = ['videos', 'categories', 'radio', 'places', 'quizzes', 'members'];
 
@@ -25,12 +26,11 @@ const route = sectionRouter({
 });
 
 async function start() {
-  hydrateIcons();
-  const user = await currentUser().catch((error) => {
+  const user = await signedInUser((error) => {
     toast(errorText(error), { kind: 'error' });
-    return null;
+    goToLogin();
   });
-  if (!user) return goToLogin();
+  if (!user) return;
   if (user.role !== 'admin') {
     document.getElementById('admin-main').replaceChildren(
       el('p', { class: 'admin-empty', text: t('channeladmin.admins-only') }));
@@ -43,4 +43,4 @@ async function start() {
   document.body.dataset.ready = 'true';
 }
 
-start();
+startPage(start);

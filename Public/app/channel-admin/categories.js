@@ -5,8 +5,8 @@
 // Hooks for tests: [data-role=add-category], rows tr[data-id] with [data-role=edit|archive|
 // restore|delete-forever].
 
-import { errorText, t } from '../i18n.js';
-import { el, modalDialog, confirmDialog } from '../ui.js';
+import { errorText, t } from '../core/i18n.js';
+import { el, modalDialog, confirmDialog } from '../core/ui.js';
 import { call, archiveSwitch, sortableRows, reorderHandle, rowButton, ensureStyles } from './video-admin-common.js';
 
 let ctx = null;

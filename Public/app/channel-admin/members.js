@@ -1,7 +1,7 @@
 // Members: every account, searchable, with membership granted or revoked by one click.
 // A member meets none of the channel's limits; admins see everything whatever this says.
-import { errorText, t } from '../i18n.js';
-import { el } from '../ui.js';
+import { errorText, t } from '../core/i18n.js';
+import { el } from '../core/ui.js';
 
 let ctx;
 let root;

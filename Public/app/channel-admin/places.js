@@ -2,9 +2,9 @@
 // with restore and delete for ever), a form whose coordinates are picked by clicking a Leaflet
 // map (or typed), with the address typed (no geocoding: it must work offline), categories, a
 // picture per place, and the venue's picture shown above the audience's list and map.
-import { api } from '../api.js';
-import { errorText, t } from '../i18n.js';
-import { confirmDialog, el, promptDialog } from '../ui.js';
+import { api } from '../core/api.js';
+import { errorText, t } from '../core/i18n.js';
+import { confirmDialog, el, promptDialog } from '../core/ui.js';
 import { createMap } from '../channel/places-map.js';
 import { handle, makeReorderable } from './reorder.js';
 import { useStylesheet } from '../channel/stylesheet.js';

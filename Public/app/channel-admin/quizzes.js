@@ -1,9 +1,9 @@
 // The admin's quizzes: a table (reorder, publish, delete = archive, the archive with restore and
 // delete for ever) and an editor: name, description, questions with their answers and which are
 // right (one or more), questions reordered by dragging their handle or with the arrow keys.
-import { api } from '../api.js';
-import { errorText, t } from '../i18n.js';
-import { confirmDialog, el } from '../ui.js';
+import { api } from '../core/api.js';
+import { errorText, t } from '../core/i18n.js';
+import { confirmDialog, el } from '../core/ui.js';
 import { handle, makeReorderable } from './reorder.js';
 import { useStylesheet } from '../channel/stylesheet.js';
 

@@ -9,9 +9,9 @@
 // [data-role=radio-filter]; [data-role=track-table] > tr[data-id][data-status];
 // [data-role=track-upload] (a file input).
 
-import { api } from '../api.js';
-import { errorText, formatNumber, t } from '../i18n.js';
-import { el, icon, confirmDialog } from '../ui.js';
+import { api } from '../core/api.js';
+import { errorText, formatNumber, t } from '../core/i18n.js';
+import { el, icon, confirmDialog } from '../core/ui.js';
 
 let ctx = null;
 let root = null;

@@ -1,8 +1,8 @@
 // Reordering rows of a list by dragging their handle or, with the handle focused, by the arrow
 // keys (Up/Down moves one place, Home/End to the ends). The new order of ids is handed to
 // `onReorder` after each move; the list is reordered in place first.
-import { t } from '../i18n.js';
-import { el } from '../ui.js';
+import { t } from '../core/i18n.js';
+import { el } from '../core/ui.js';
 
 /** A drag handle for a row with `data-id`; put it in the row. */
 export function handle(label) {

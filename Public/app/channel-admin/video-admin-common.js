@@ -2,9 +2,9 @@
 // a table whose rows reorder by drag or by keyboard (Alt+Arrow on a row's handle), and the
 // "Current / Archived" switch.
 
-import { api } from '../api.js';
-import { t } from '../i18n.js';
-import { el, icon } from '../ui.js';
+import { api } from '../core/api.js';
+import { t } from '../core/i18n.js';
+import { el, icon } from '../core/ui.js';
 
 export const BASE = '/api/v1/channel';
 

@@ -5,8 +5,8 @@
 // Hooks for tests: [data-role=add-video], rows tr[data-id] with [data-role=edit|publish|archive|
 // restore|delete-forever], [data-role=status-all|status-archived].
 
-import { errorText, t } from '../i18n.js';
-import { el, modalDialog, confirmDialog } from '../ui.js';
+import { errorText, t } from '../core/i18n.js';
+import { el, modalDialog, confirmDialog } from '../core/ui.js';
 import {
   call, archiveSwitch, sortableRows, reorderHandle, rowButton, ensureStyles, clock, seconds,
 } from './video-admin-common.js';

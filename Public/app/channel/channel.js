@@ -1,10 +1,11 @@
 // The channel's audience page: a tab per kind of content, each a module that fills its section
 // (mount/show, see ../sections.js), routed by the hash: #videos, #videos/<id>, #radio/<id>, #places/<id>,
 // #quizzes/<id>, #new. Phone first: the tabs sit at the bottom of a phone, at the top of a laptop.
-import { api, ApiError } from '../api.js';
-import { errorText, has, t } from '../i18n.js';
-import { sectionRouter } from '../sections.js';
-import { el, hydrateIcons, toast } from '../ui.js';
+import { api, ApiError } from '../core/api.js';
+import { errorText, has, t } from '../core/i18n.js';
+import { sectionRouter } from '../core/sections.js';
+import { el, hydrateIcons, toast } from '../core/ui.js';
+import { startPage } from '../core/page.js';
 
 const SECTIONS = ['videos', 'radio', 'places', 'quizzes', 'new'];
 let me = null;
@@ -117,7 +118,6 @@ const route = sectionRouter({
 });
 
 async function start() {
-  hydrateIcons();
   try {
     me = await api('/api/v1/channel/me');
   } catch (error) {
@@ -143,4 +143,4 @@ async function start() {
   document.body.dataset.ready = 'true';
 }
 
-start();
+startPage(start);

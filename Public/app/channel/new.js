@@ -1,7 +1,7 @@
 // What is new: everything published since the person last looked (videos, radio, places,
 // quizzes), newest first. Opening the tab marks it seen, so the badge counts only what came after.
-import { errorText, formatDate, formatNumber, t } from '../i18n.js';
-import { el, hydrateIcons } from '../ui.js';
+import { errorText, formatDate, formatNumber, t } from '../core/i18n.js';
+import { el, hydrateIcons } from '../core/ui.js';
 
 const ICON = { video: 'film', radio: 'radio', place: 'map-pin', quiz: 'quiz' };
 const KINDS = new Set(['video', 'radio', 'place', 'quiz']);

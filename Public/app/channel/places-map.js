@@ -2,7 +2,7 @@
 // basemap the server serves at /tiles/ (OpenStreetMap tiles to zoom 6), for the audience's
 // places page and the admin's place form alike.
 
-import { t } from '../i18n.js';
+import { t } from '../core/i18n.js';
 
 let leafletPromise = null;
 

@@ -2,9 +2,9 @@
 // and a map (Leaflet on the server's offline basemap): tabs on a phone, side by side on a laptop.
 // A place's page has its address, phone, website, opening hours, a Directions button (members:
 // the device's maps app and OpenStreetMap; others: the membership message) and a share button.
-import { api } from '../api.js';
-import { errorText, formatNumber, t } from '../i18n.js';
-import { el, icon } from '../ui.js';
+import { api } from '../core/api.js';
+import { errorText, formatNumber, t } from '../core/i18n.js';
+import { el, icon } from '../core/ui.js';
 import { createMap, fitTo } from './places-map.js';
 import { useStylesheet } from './stylesheet.js';
 

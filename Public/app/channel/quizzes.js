@@ -2,9 +2,9 @@
 // only, and see the membership message for the rest), each with the person's best score. A quiz
 // is taken one question at a time: choosing an answer moves on; the score comes at the end,
 // scored by the server, with the right answers and a share button.
-import { api } from '../api.js';
-import { errorText, formatDate, formatList, t } from '../i18n.js';
-import { el, icon } from '../ui.js';
+import { api } from '../core/api.js';
+import { errorText, formatDate, formatList, t } from '../core/i18n.js';
+import { el, icon } from '../core/ui.js';
 import { useStylesheet } from './stylesheet.js';
 
 let ctx = null;

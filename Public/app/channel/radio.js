@@ -18,11 +18,11 @@
 // [data-role=radio-next], [data-role=radio-elapsed], [data-role=radio-remaining-time],
 // [data-role=radio-progress]; [data-role=radio-allowance] (non-members); [data-role=radio-share].
 
-import { errorText, t } from '../i18n.js';
-import { el, icon } from '../ui.js';
-import { keepStreamFresh } from '../stream-renewal.js';
+import { errorText, t } from '../core/i18n.js';
+import { el, icon } from '../core/ui.js';
+import { keepStreamFresh } from '../media/stream-renewal.js';
 // Video.js, loaded once for the page (the videos' player loads the same one).
-import { loadPlayerLibrary } from '../video-stage.js';
+import { loadPlayerLibrary } from '../media/video-stage.js';
 
 /** What to say about a failed request: the server's error in the page's language, else `fallbackKey`'s message. */
 function failure(body, fallbackKey) {

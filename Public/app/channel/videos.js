@@ -13,11 +13,11 @@
 // [data-role=favourites-row], [data-role=video-detail][data-id], [data-role=video-player],
 // [data-role=quality], [data-role=chapter], [data-role=share], [data-role=video-progress].
 
-import { api } from '../api.js';
-import { errorText, formatDate, t } from '../i18n.js';
-import { el, icon } from '../ui.js';
-import { loadPlayerLibrary, clockText } from '../video-stage.js';
-import { keepStreamFresh } from '../stream-renewal.js';
+import { api } from '../core/api.js';
+import { errorText, formatDate, t } from '../core/i18n.js';
+import { el, icon } from '../core/ui.js';
+import { loadPlayerLibrary, clockText } from '../media/video-stage.js';
+import { keepStreamFresh } from '../media/stream-renewal.js';
 
 const BASE = '/api/v1/channel';
 const SAVE_EVERY = 10_000; // ms between saved positions while playing

@@ -2,9 +2,9 @@
 // layers with their transform and opacity, its strokes with freehand.js) on a canvas, the save
 // indicator, and new ids for scenes, shots, layers and strokes.
 
-import { el, icon } from '../ui.js';
+import { el, icon } from '../core/ui.js';
 import { drawStroke } from './freehand.js';
-import { errorText, formatNumber, has, t } from '../i18n.js';
+import { errorText, formatNumber, has, t } from '../core/i18n.js';
 import { newId, SAVE_TEXT } from './connection.js';
 
 export { newId };

@@ -34,7 +34,7 @@
 //   save     {state, pending}               saving | saved | offline | failed
 //   fatal    {code, message}
 //   error    {code, message, id, retryAfter, hello}   every error the server sends (socket.js)
-import { t } from '../i18n.js';
+import { t } from '../core/i18n.js';
 import { ReconnectingSocket } from '../live/socket.js';
 
 const MIN_DELAY = 500;

@@ -4,9 +4,9 @@
 //
 // State for tests: dialog#shot-history, li[data-seq] per version, button[data-action=restore].
 
-import { api } from '../api.js';
-import { errorText, formatDate, t } from '../i18n.js';
-import { el, icon, modalDialog, toast } from '../ui.js';
+import { api } from '../core/api.js';
+import { errorText, formatDate, t } from '../core/i18n.js';
+import { el, icon, modalDialog, toast } from '../core/ui.js';
 import { drawShot, aspectValue } from './common.js';
 
 /** Opens the history of `shotId` of the project `record`; restores through `doc` (a StoryDoc). */

@@ -14,9 +14,9 @@
 // [data-locked][data-group][data-image (the blob)]; #reference-file, #reference-camera (file inputs),
 // #reference-size (the current reference's scale); .sk-layers-section[data-uploading].
 
-import { api } from '../api.js';
-import { t } from '../i18n.js';
-import { el, icon, iconButton, confirmDialog, promptDialog, toast } from '../ui.js';
+import { api } from '../core/api.js';
+import { t } from '../core/i18n.js';
+import { el, icon, iconButton, confirmDialog, promptDialog, toast } from '../core/ui.js';
 import { emptyLayer, newId } from './common.js';
 
 /** A picture larger than this (a side, in pixels) is made smaller in the browser before it is sent. */

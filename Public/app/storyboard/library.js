@@ -8,9 +8,9 @@
 // State for tests: #storyboards li.storyboard-card[data-storyboard-id][data-title];
 // img.storyboard-first-shot[data-shot] once drawn.
 
-import { api } from '../api.js';
-import { errorText, formatDate, loadAreas, t } from '../i18n.js';
-import { el, icon, iconButton, toast, confirmDialog, promptDialog, chooseDialog, modalDialog } from '../ui.js';
+import { api } from '../core/api.js';
+import { errorText, formatDate, loadAreas, t } from '../core/i18n.js';
+import { el, icon, iconButton, toast, confirmDialog, promptDialog, chooseDialog, modalDialog } from '../core/ui.js';
 import { ASPECT_RATIOS, aspectValue, allShots, drawShot, strokeCount } from './common.js';
 
 // The library page has its own areas; the storyboard cards' words are the storyboard's. They load

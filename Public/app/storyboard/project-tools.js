@@ -6,9 +6,9 @@
 // State for tests: #exports > li[data-export-id][data-status]; #editors-list > li[data-user-id];
 // #present[data-state].
 
-import { api } from '../api.js';
-import { errorText, formatNumber, t } from '../i18n.js';
-import { el, icon, toast, confirmDialog } from '../ui.js';
+import { api } from '../core/api.js';
+import { errorText, formatNumber, t } from '../core/i18n.js';
+import { el, icon, toast, confirmDialog } from '../core/ui.js';
 
 // The export formats; their words are the catalogue's `storyboard.export.<value>.label|short|title`.
 const FORMATS = ['sheet', 'pdf', 'png', 'animatic'].map((value) => ({

@@ -8,9 +8,10 @@
 // State for tests: #scenes > li.sb-scene[data-scene-id] with .sb-shot[data-shot-id][data-number];
 // #save-state[data-state]; body[data-ready] once the first welcome is in.
 
-import { api, currentUser, goToLogin } from '../api.js';
-import { errorText, t } from '../i18n.js';
-import { el, icon, iconButton, hydrateIcons, toast, confirmDialog, promptDialog, modalDialog, isTyping, dialogOpen } from '../ui.js';
+import { api } from '../core/api.js';
+import { startPage, signedInUser } from '../core/page.js';
+import { errorText, t } from '../core/i18n.js';
+import { el, icon, iconButton, toast, confirmDialog, promptDialog, modalDialog, isTyping, dialogOpen } from '../core/ui.js';
 import { StoryDoc, userId } from './doc.js';
 import { mountProjectTools } from './project-tools.js';
 import { openShotHistory } from './history.js';
@@ -34,7 +35,6 @@ const state = {
 
 const save = saveIndicator();
 $('save-slot').replaceWith(save.node);
-hydrateIcons();
 
 // ---- start ----
 
@@ -43,17 +43,8 @@ async function start() {
     fail(t('storyboard.no-id'));
     return;
   }
-  let user;
-  try {
-    user = await currentUser();
-  } catch (error) {
-    fail(errorText(error));
-    return;
-  }
-  if (!user) {
-    goToLogin();
-    return;
-  }
+  const user = await signedInUser((error) => fail(errorText(error)));
+  if (!user) return;
   try {
     state.record = await api('/api/v1/storyboards/' + encodeURIComponent(projectId));
   } catch (error) {
@@ -664,4 +655,4 @@ window.addEventListener('keydown', (event) => {
 $('add-scene').addEventListener('click', addScene);
 $('renumber').addEventListener('click', () => state.doc && state.doc.edit({ op: 'renumberShots' }));
 
-start();
+startPage(start);

@@ -1,8 +1,8 @@
 // The shot editor's side panel: the layers (layers.js), the onion skin (how many shots before and
 // after, and how strongly), the shot's fields and its history (history.js).
 
-import { t } from '../i18n.js';
-import { el, iconButton } from '../ui.js';
+import { t } from '../core/i18n.js';
+import { el, iconButton } from '../core/ui.js';
 import { LayersPanel } from './layers.js';
 import { openShotHistory } from './history.js';
 import { $, state, hooks, edit, flash, remember, currentShot } from './sketch-context.js';

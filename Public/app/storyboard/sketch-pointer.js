@@ -3,8 +3,8 @@
 // view (or the layer); the wheel zooms. Their marks (ruler, lasso, selection, eraser's path) go on
 // the overlay canvas.
 
-import { t } from '../i18n.js';
-import { iconButton } from '../ui.js';
+import { t } from '../core/i18n.js';
+import { iconButton } from '../core/ui.js';
 import { newId, transformPoint, untransformPoint } from './common.js';
 import {
   strokeHit, lassoSelect, densify, bounds, transformStrokes, eraseFrom, snapToRuler, rulerDistance, capPoints, clampWidth, round, movePoint,

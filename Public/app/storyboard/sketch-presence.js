@@ -1,8 +1,8 @@
 // Who else is editing: their cursors with their names and colours, and their strokes while they
 // draw them (`drawing` frames, until the stroke ends), on the shot in view.
 
-import { t } from '../i18n.js';
-import { el } from '../ui.js';
+import { t } from '../core/i18n.js';
+import { el } from '../core/ui.js';
 import { $, state, renderer, hooks, LIVE_STALE_MS, CURSOR_STALE_MS } from './sketch-context.js';
 
 // ---- others: cursors and strokes being drawn ----

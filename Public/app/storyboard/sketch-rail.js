@@ -1,8 +1,8 @@
 // The shot editor's tool rail: tools, the palette, a colour input and recent colours, widths,
 // undo and redo; and the view's zoom buttons.
 
-import { formatNumber, t } from '../i18n.js';
-import { el, iconButton } from '../ui.js';
+import { formatNumber, t } from '../core/i18n.js';
+import { el, iconButton } from '../core/ui.js';
 import { clampWidth, MIN_WIDTH, MAX_WIDTH } from './geometry.js';
 import { TOOL_ALPHA } from './freehand.js';
 import { $, state, stage, renderer, hooks, remember, DEFAULT_WIDTH } from './sketch-context.js';

@@ -12,9 +12,10 @@
 // State for tests: body[data-ready]; #stage[data-tool][data-layer][data-selected][data-live]
 // [data-shot]; #sketch-canvas (the composed shot: getImageData), #stage[data-view] ("panX,panY,zoom,rot").
 
-import { api, currentUser, goToLogin } from '../api.js';
-import { errorText, formatNumber, t } from '../i18n.js';
-import { el, hydrateIcons, toast, isTyping, dialogOpen, modalDialog } from '../ui.js';
+import { api } from '../core/api.js';
+import { startPage, signedInUser } from '../core/page.js';
+import { errorText, formatNumber, t } from '../core/i18n.js';
+import { el, toast, isTyping, dialogOpen, modalDialog } from '../core/ui.js';
 import { StoryDoc, userId } from './doc.js';
 import { locateShot, neighbourShots, allShots, durationText, storyErrorText } from './common.js';
 import {
@@ -25,8 +26,6 @@ import { onDrawing, onCursor, placeCursors, renderEditors } from './sketch-prese
 import { buildTools, setTool, changeWidth } from './sketch-rail.js';
 import { layers, buildPanel, renderShotFields } from './sketch-panel.js';
 
-hydrateIcons();
-
 // ---- start ----
 
 async function start() {
@@ -34,17 +33,8 @@ async function start() {
     showMessage(t('storyboard.no-id'));
     return;
   }
-  let user;
-  try {
-    user = await currentUser();
-  } catch (error) {
-    showMessage(errorText(error));
-    return;
-  }
-  if (!user) {
-    goToLogin();
-    return;
-  }
+  const user = await signedInUser((error) => showMessage(errorText(error)));
+  if (!user) return;
   state.author = userId(user);
   $('back').href = '/storyboard.html?id=' + encodeURIComponent(projectId) + (state.shotId ? '&shot=' + encodeURIComponent(state.shotId) : '');
   try {
@@ -359,4 +349,4 @@ buildTools();
 buildPanel();
 // A phone is for looking (one hand, swipe through the shots); a pen or a mouse draws.
 setTool(window.matchMedia('(max-width: 600px)').matches ? 'view' : 'pen');
-start();
+startPage(start);

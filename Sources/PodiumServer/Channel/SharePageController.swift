@@ -69,7 +69,7 @@ struct SharePageController {
               <meta name="description" content="\(escape(description))">
             \(tags)
               <meta http-equiv="refresh" content="0; url=\(target)">
-              <link rel="stylesheet" href="/app/styles.css">
+              <link rel="stylesheet" href="/app/core/styles.css">
             </head>
             <body>
               <main class="share-page">
