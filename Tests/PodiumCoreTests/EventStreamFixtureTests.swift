@@ -4,12 +4,12 @@ import Testing
 @testable import PodiumCore
 
 /// The recorded event streams the browser's reducer (`applyEvent` in `Public/app/live/live.js`) is
-/// checked against (`Tests/Browser/test_reducers.py`): a session and a room driven through every
+/// checked against (`Tests/JS/reducers.test.mjs`, `make test-js`): a session and a room driven through every
 /// kind of durable event by real commands, with the snapshot after each event.
 ///
-/// The fixture is committed, so the browser test needs no Swift. This test fails when the core
+/// The fixture is committed, so the JavaScript test needs no Swift. This test fails when the core
 /// would write something else: run it with `PODIUM_UPDATE_FIXTURES=1` to write the file anew,
-/// then run the browser test, which tells whether `live.js` still agrees.
+/// then `make test-js`, which tells whether `live.js` still agrees.
 @Suite("Event stream fixture")
 struct EventStreamFixtureTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -25,7 +25,7 @@ struct EventStreamFixtureTests {
 
     struct Fixture: Encodable {
         var note =
-            "Written by Tests/PodiumCoreTests/EventStreamFixtureTests.swift (PODIUM_UPDATE_FIXTURES=1); read by Tests/Browser/test_reducers.py."
+            "Written by Tests/PodiumCoreTests/EventStreamFixtureTests.swift (PODIUM_UPDATE_FIXTURES=1); read by Tests/JS/reducers.test.mjs."
         var streams: [Stream]
     }
 
@@ -229,7 +229,7 @@ struct EventStreamFixtureTests {
             """
             Tests/Fixtures/event-stream.json differs from what the core produces. If the change is meant, \
             write it anew with `PODIUM_UPDATE_FIXTURES=1 swift test --filter EventStreamFixtureTests`, then run \
-            `Tests/Browser/run_browser_tests.py test_reducers` to check that live.js agrees.
+            `make test-js` to check that live.js agrees.
             """)
     }
 }

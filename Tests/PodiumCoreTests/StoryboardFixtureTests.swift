@@ -4,13 +4,13 @@ import Testing
 @testable import PodiumCore
 
 /// The recorded edit stream the browser's model (`applyEdit` in `Public/app/storyboard/model.js`)
-/// is checked against (`Tests/Browser/test_storyboard_model.py`): two people's edits in the
+/// is checked against (`Tests/JS/storyboard-model.test.mjs`, `make test-js`): two people's edits in the
 /// server's order, some refused, some undone and redone, with the content and the inverse after
 /// each edit, or the error code.
 ///
-/// The fixture is committed, so the browser test needs no Swift. This test fails when the core
+/// The fixture is committed, so the JavaScript test needs no Swift. This test fails when the core
 /// would write something else: run it with `PODIUM_UPDATE_FIXTURES=1` to write the file anew,
-/// then run the browser test, which tells whether `model.js` still agrees.
+/// then `make test-js`, which tells whether `model.js` still agrees.
 @Suite("Storyboard edits fixture")
 struct StoryboardFixtureTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -32,7 +32,7 @@ struct StoryboardFixtureTests {
 
     struct Fixture: Encodable {
         var note =
-            "Written by Tests/PodiumCoreTests/StoryboardFixtureTests.swift (PODIUM_UPDATE_FIXTURES=1); read by Tests/Browser/test_storyboard_model.py."
+            "Written by Tests/PodiumCoreTests/StoryboardFixtureTests.swift (PODIUM_UPDATE_FIXTURES=1); read by Tests/JS/storyboard-model.test.mjs."
         var initial: Storyboard
         var steps: [Step] = []
         /// Seeded random edits by two people (``RandomEdits``), many refused, from ``Sample/board``:
@@ -241,7 +241,7 @@ struct StoryboardFixtureTests {
             """
             Tests/Fixtures/storyboard-edits.json differs from what the core produces. If the change is meant, \
             write it anew with `PODIUM_UPDATE_FIXTURES=1 swift test --filter StoryboardFixtureTests`, then run \
-            `Tests/Browser/run_browser_tests.py storyboard_model` to check that model.js still agrees.
+            `make test-js` to check that model.js still agrees.
             """)
     }
 }
