@@ -6,7 +6,7 @@ import PodiumStore
 /// everything published since the person last looked, newest first; and the share links, each a
 /// small page with the item's preview (Open Graph) that leads to it on the channel page.
 struct ChannelFeedController {
-    let store: any PodiumStore
+    let store: any ChannelSettingsStore
     /// Each part of the channel, by kind (`video`, `radio`, `place`, `quiz`).
     let parts: [String: any ChannelPublications]
     let now: @Sendable () -> Date

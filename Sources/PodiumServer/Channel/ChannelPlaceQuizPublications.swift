@@ -4,7 +4,7 @@ import PodiumStore
 /// The published places, for the "new" feed and share previews: a place in an archived category
 /// is hidden with it.
 struct ChannelPlacePublications: ChannelPublications {
-    let store: any PodiumStore
+    let store: any ChannelPlaceStore
 
     func published() async throws -> [ChannelPublication] {
         let hidden = Set(try await store.placeCategories(.archived).map(\.id))
@@ -32,7 +32,7 @@ struct ChannelPlacePublications: ChannelPublications {
 
 /// The published quizzes, for the "new" feed and share previews.
 struct ChannelQuizPublications: ChannelPublications {
-    let store: any PodiumStore
+    let store: any ChannelQuizStore
 
     func published() async throws -> [ChannelPublication] {
         try await store.quizzes(.published).compactMap(Self.publication)

@@ -5,7 +5,7 @@ import PodiumStore
 
 /// The library: upload, list, rename, move and delete decks (folders: ``FolderController``).
 struct DeckController {
-    let store: any PodiumStore
+    let store: any DeckStore
     let blobs: any BlobStore
     let jobs: JobQueue
     let uploadDirectory: URL

@@ -5,7 +5,7 @@ import PodiumStore
 /// The library's folders: one tree of the owner's for decks, videos and storyboards. Folders
 /// nest; a move that would put a folder inside itself is refused.
 struct FolderController {
-    let store: any PodiumStore
+    let store: any DeckStore
     let now: @Sendable () -> Date
 
     /// How deep folders may nest: deep enough for anyone's filing, small enough to walk.
@@ -85,7 +85,7 @@ struct FolderController {
     }
 
     /// The folder, if `user` owns it.
-    static func owned(_ id: String, user: UserRecord, store: any PodiumStore) async throws -> FolderRecord {
+    static func owned(_ id: String, user: UserRecord, store: any DeckStore) async throws -> FolderRecord {
         guard let folder = try await store.folder(id: id), folder.ownerId == user.id else {
             throw APIError.notFound("folder")
         }

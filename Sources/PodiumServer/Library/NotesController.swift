@@ -5,7 +5,8 @@ import PodiumStore
 
 /// A viewer's private notes per slide, kept under their identity cookie, and their Markdown export.
 struct NotesController {
-    let store: any PodiumStore
+    let store: any NotesAndAttendanceStore & DeckStore
+    var deckStore: any DeckStore { store }
     let hub: LiveHub
     let now: @Sendable () -> Date
 
@@ -49,7 +50,7 @@ struct NotesController {
     @Sendable func markdown(_ request: Request, context: AppRequestContext) async throws -> Response {
         let (session, viewer) = try await admittedViewer(context)
         let notes = try await store.notes(sessionId: session.record.id, viewerId: viewer)
-        let pages = try await session.record.deckId.asyncMap { try await store.pages(deckId: $0) } ?? []
+        let pages = try await session.record.deckId.asyncMap { try await deckStore.pages(deckId: $0) } ?? []
         var lines = ["# Notes: \(session.info.title)", ""]
         for page in pages where notes[page.number] != nil {
             lines += ["## Slide \(page.number): \(Self.slideTitle(page.text, number: page.number))", "", notes[page.number]!, ""]

@@ -8,7 +8,9 @@ import PodiumStore
 /// The packaged files are blobs: the pictures served by `/blobs/<name>`, the media only through
 /// the capability URLs each answer carries (`/stream/<token>/<name>`, see ``VideoResponse``).
 struct VideoController {
-    let store: any PodiumStore
+    let store: any VideoStore & DeckStore
+    /// The library's folders.
+    var deckStore: any DeckStore { store }
     let blobs: any BlobStore
     let jobs: JobQueue
     let probe: VideoProbe
@@ -39,7 +41,7 @@ struct VideoController {
         let user = try context.requireUser()
         let folderId = request.uri.queryParameters.get("folderId")
         if let folderId {
-            guard let folder = try await store.folder(id: folderId), folder.ownerId == user.id else {
+            guard let folder = try await deckStore.folder(id: folderId), folder.ownerId == user.id else {
                 throw APIError.notFound("folder")
             }
         }
@@ -127,7 +129,7 @@ struct VideoController {
         }
         if let folderId = patch.folderId {
             if let folderId {
-                guard let folder = try await store.folder(id: folderId), folder.ownerId == video.ownerId else {
+                guard let folder = try await deckStore.folder(id: folderId), folder.ownerId == video.ownerId else {
                     throw APIError.notFound("folder")
                 }
             }

@@ -55,7 +55,7 @@ actor LiveHub: Service, SessionBusNode {
         var sessions: [LobbyEntry]
     }
 
-    private let store: any PodiumStore
+    private let stores: LiveStores
     private let now: @Sendable () -> Date
     private let logger: Logger
     private var sessions: [String: LiveSession] = [:]
@@ -73,7 +73,7 @@ actor LiveHub: Service, SessionBusNode {
         store: any PodiumStore, bus: any SessionBus, node: String = IDs.make("n"), now: @escaping @Sendable () -> Date,
         logger: Logger
     ) {
-        self.store = store
+        self.stores = LiveStores(Stores(store))
         self.bus = bus
         self.nodeName = node
         self.now = now
@@ -102,7 +102,7 @@ actor LiveHub: Service, SessionBusNode {
 
     /// Loads every live session, so clients of a restarted server resume at once.
     func loadLiveSessions() async throws {
-        for record in try await store.liveSessions() {
+        for record in try await stores.sessions.liveSessions() {
             do {
                 _ = try await session(code: record.code)
             } catch {
@@ -133,8 +133,8 @@ actor LiveHub: Service, SessionBusNode {
     }
 
     private func load(code: String) async throws -> LiveSession? {
-        guard let record = try await store.session(code: code) else { return nil }
-        let presenter = try await store.user(id: record.presenterId)
+        guard let record = try await stores.sessions.session(code: code) else { return nil }
+        let presenter = try await stores.users.user(id: record.presenterId)
         let info: SessionInfo
         if record.isRoom {
             // A room's decks arrive with its presenters; they are in its events.
@@ -149,22 +149,22 @@ actor LiveHub: Service, SessionBusNode {
                 pageCount: 0, allowDownload: record.allowDownload, hasPasscode: record.passcodeHash != nil, pages: [],
                 startedAt: record.createdAt.timeIntervalSince1970)
         } else {
-            guard let deckId = record.deckId, let deck = try await store.deck(id: deckId) else { return nil }
-            let pages = try await store.pages(deckId: deck.id)
+            guard let deckId = record.deckId, let deck = try await stores.decks.deck(id: deckId) else { return nil }
+            let pages = try await stores.decks.pages(deckId: deck.id)
             info = SessionInfo(
                 id: record.id, code: record.code, title: deck.title, presenter: presenter?.name ?? "Presenter",
                 pageCount: pages.count, allowDownload: record.allowDownload, hasPasscode: record.passcodeHash != nil,
                 pages: pages.map(DeckResponse.pageInfo), startedAt: record.createdAt.timeIntervalSince1970)
         }
         // The audience's records before the events (see `Restored.load`).
-        let restored = try await LiveSession.Restored.load(from: store, sessionId: record.id)
-        let history = try await store.events(sessionId: record.id, afterSeq: 0)
+        let restored = try await LiveSession.Restored.load(from: stores, sessionId: record.id)
+        let history = try await stores.sessions.events(sessionId: record.id, afterSeq: 0)
         let session = try LiveSession(
-            record: record, info: info, history: history, store: store, restored: restored, bus: bus, node: nodeName,
+            record: record, info: info, history: history, stores: stores, restored: restored, bus: bus, node: nodeName,
             now: now, logger: logger)
         if await session.isEnded, record.endedAt == nil {
             // Crashed between storing `ended` and flagging the row: finish the job.
-            try await store.markSessionEnded(id: record.id, at: now())
+            try await stores.sessions.markSessionEnded(id: record.id, at: now())
         } else if record.endedAt == nil {
             let current = access.access(of: record)
             lobby[code] = LobbyEntry(
@@ -194,7 +194,7 @@ actor LiveHub: Service, SessionBusNode {
             await session.reloadRecords()
         case .access:
             do {
-                guard let record = try await store.session(id: note.sessionId) else { return }
+                guard let record = try await stores.sessions.session(id: note.sessionId) else { return }
                 applyAccess(record)
             } catch {
                 logger.error("could not read the access of session \(note.code): \(error)")

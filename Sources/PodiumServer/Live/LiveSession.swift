@@ -49,13 +49,14 @@ actor LiveSession {
         /// record the tables hold up to `recordSeq` was stored after the events it refers to (the
         /// poll it answers), so those are in the history read next; a later one is read again from
         /// the record log, after the events (``LiveSession/reloadRecords()``).
-        static func load(from store: any PodiumStore, sessionId: String) async throws -> Restored {
-            let recordSeq = try await store.audienceRecordSeq(sessionId: sessionId)
+        static func load(from stores: LiveStores, sessionId: String) async throws -> Restored {
+            let audience = stores.audience
+            let recordSeq = try await audience.audienceRecordSeq(sessionId: sessionId)
             return Restored(
-                answers: try await store.answers(sessionId: sessionId),
-                questions: try await store.questions(sessionId: sessionId),
-                viewers: try await store.viewers(sessionId: sessionId), votes: try await store.votes(sessionId: sessionId),
-                commands: try await store.recordedCommands(sessionId: sessionId, limit: SessionState.commandMemory),
+                answers: try await audience.answers(sessionId: sessionId),
+                questions: try await audience.questions(sessionId: sessionId),
+                viewers: try await audience.viewers(sessionId: sessionId), votes: try await audience.votes(sessionId: sessionId),
+                commands: try await stores.sessions.recordedCommands(sessionId: sessionId, limit: SessionState.commandMemory),
                 recordSeq: recordSeq)
         }
     }
@@ -90,24 +91,24 @@ actor LiveSession {
     var heldForProjector: Playback?
     /// The log's gate: commands, catch-ups and record reloads one at a time.
     private var gate: SerialGate { log.gate }
-    private let store: any PodiumStore
+    private let stores: LiveStores
     private let bus: any SessionBus
     private let node: String
     private let now: @Sendable () -> Date
     private let logger: Logger
 
     init(
-        record: SessionRecord, info: SessionInfo, history: [StoredEvent], store: any PodiumStore, restored: Restored,
+        record: SessionRecord, info: SessionInfo, history: [StoredEvent], stores: LiveStores, restored: Restored,
         bus: any SessionBus, node: String, now: @escaping @Sendable () -> Date, logger: Logger
     ) throws(SessionError) {
         self.record = record
         self.info = info
         self.log = LiveLog(
             document: try Self.rebuild(pageCount: info.pageCount, room: record.isRoom, history: history, restored: restored),
-            history: history, store: SessionLogStore(store: store, sessionId: record.id), name: "session \(record.code)",
-            appendAttempts: Self.appendAttempts, now: now, logger: logger)
+            history: history, store: SessionLogStore(store: stores.sessions, sessionId: record.id),
+            name: "session \(record.code)", appendAttempts: Self.appendAttempts, now: now, logger: logger)
         self.recordSeq = restored.recordSeq
-        self.store = store
+        self.stores = stores
         self.bus = bus
         self.node = node
         self.now = now
@@ -163,7 +164,7 @@ actor LiveSession {
             }
             do {
                 // The visit and the viewer in one transaction: one trip to the store per hello.
-                let stored = try await store.visitStarted(
+                let stored = try await stores.attendance.visitStarted(
                     id: thisVisit, sessionId: record.id, viewerId: viewerId, saving: saving, at: now())
                 if newcomer, let stored { state.restoreViewers([stored]) }
                 if saving != nil {
@@ -208,7 +209,7 @@ actor LiveSession {
         guard let member = fanOut.remove(id) else { return }
         if let visit = member.visit {
             do {
-                try await store.attendanceEnded(id: visit, at: now())
+                try await stores.attendance.attendanceEnded(id: visit, at: now())
             } catch {
                 logger.error("could not record attendance in session \(record.code): \(error)")
             }
@@ -262,7 +263,7 @@ actor LiveSession {
         while true {
             let batch: [StoredAudienceRecord]
             do {
-                batch = try await store.audienceRecords(
+                batch = try await stores.audience.audienceRecords(
                     sessionId: record.id, afterRecordSeq: recordSeq, limit: Self.recordBatch)
             } catch {
                 logger.error("could not read the records of session \(record.code): \(error)")
@@ -337,7 +338,7 @@ actor LiveSession {
 
     func sessionEnded() async {
         do {
-            try await store.markSessionEnded(id: record.id, at: now())
+            try await stores.sessions.markSessionEnded(id: record.id, at: now())
         } catch {
             // The `ended` event is stored, which is what counts; the flag is rebuilt at start.
             logger.error("could not mark session \(record.code) ended: \(error)")
@@ -389,7 +390,7 @@ extension LiveSession: LiveLogOwner {
 struct SessionLogStore: LiveLogStore {
     typealias Document = SessionState
 
-    let store: any PodiumStore
+    let store: any SessionStore
     let sessionId: String
 
     func append(_ decision: SessionDecision, after seq: Int, at time: Date) async throws {

@@ -6,7 +6,8 @@ import PodiumStore
 
 /// Rooms over REST: opening one, and decks joining it. Control and the stage are on the socket.
 struct RoomController {
-    let store: any PodiumStore
+    let store: any SessionStore & DeckStore
+    var deckStore: any DeckStore { store }
     let hub: LiveHub
     let accounts: Accounts
     let sessions: SessionController
@@ -78,14 +79,14 @@ struct RoomController {
 
         if request.headers[.contentType]?.hasPrefix("application/json") == true {
             let body = try await request.decode(as: AddDeckRequest.self, context: context)
-            guard let user, let deck = try await store.deck(id: body.deckId), deck.ownerId == user.id || user.role == .admin
+            guard let user, let deck = try await deckStore.deck(id: body.deckId), deck.ownerId == user.id || user.role == .admin
             else {
                 throw APIError.notFound("deck")
             }
             guard deck.status == .ready else {
                 throw APIError(.conflict, code: "deck_not_ready", message: "This deck is not ready to present yet.")
             }
-            try await Self.join(deck, session: session, role: role, presenterId: presenterId, store: store)
+            try await Self.join(deck, session: session, role: role, presenterId: presenterId, deckStore: deckStore)
             return EditedResponse(
                 status: .created, response: AddDeckResponse(deckId: deck.id, title: deck.title, status: "ready"))
         }
@@ -159,7 +160,8 @@ struct RoomController {
     /// A deck uploaded into a room has been processed (by the `pdf` job, maybe after a restart):
     /// it joins the room if the room is still live, or whoever brought it hears why it failed.
     static func uploadProcessed(
-        _ deck: DeckRecord, into upload: DeckIngestRequest.RoomUpload, store: any PodiumStore, hub: LiveHub, logger: Logger
+        _ deck: DeckRecord, into upload: DeckIngestRequest.RoomUpload, store: any SessionStore & DeckStore, hub: LiveHub,
+        logger: Logger
     ) async {
         do {
             guard let record = try await store.session(id: upload.sessionId), record.isLive,
@@ -177,7 +179,7 @@ struct RoomController {
                 await session.tell(presenterId: upload.presenterId, Frames.encode(failure))
                 return
             }
-            try await join(deck, session: session, role: upload.role, presenterId: upload.presenterId, store: store)
+            try await join(deck, session: session, role: upload.role, presenterId: upload.presenterId, deckStore: store)
         } catch {
             logger.notice("deck \(deck.id) could not join room \(upload.sessionId): \(error)")
         }
@@ -197,9 +199,9 @@ struct RoomController {
     }
 
     private static func join(
-        _ deck: DeckRecord, session: LiveSession, role: Role, presenterId: String?, store: any PodiumStore
+        _ deck: DeckRecord, session: LiveSession, role: Role, presenterId: String?, deckStore: any DeckStore
     ) async throws {
-        let pages = try await store.pages(deckId: deck.id).map(DeckResponse.pageInfo)
+        let pages = try await deckStore.pages(deckId: deck.id).map(DeckResponse.pageInfo)
         let roomDeck = RoomDeck(id: deck.id, title: deck.title, owner: presenterId, pages: pages)
         do {
             _ = try await session.perform(.addDeck(roomDeck), id: "deck-\(deck.id)", actor: Actor(role, presenterId: presenterId))

@@ -5,7 +5,8 @@ import PodiumStore
 
 /// A deck's question bank: `GET/POST /api/v1/decks/{id}/questions`, `PATCH/DELETE …/{questionId}`.
 struct QuestionBankController {
-    let store: any PodiumStore
+    let store: any QuestionBankStore & DeckStore
+    var deckStore: any DeckStore { store }
     let now: @Sendable () -> Date
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -78,7 +79,7 @@ struct QuestionBankController {
 
     private func ownedDeck(_ context: AppRequestContext) async throws -> DeckRecord {
         let user = try context.requireUser()
-        guard let deck = try await store.deck(id: try context.parameters.require("id")),
+        guard let deck = try await deckStore.deck(id: try context.parameters.require("id")),
             deck.ownerId == user.id || user.role == .admin
         else { throw APIError.notFound("deck") }
         return deck

@@ -6,7 +6,9 @@ import PodiumStore
 /// The presenter's report of a session: attendance over time, polls with results, open answers,
 /// questions and the clips shown; as JSON for the browser and as one CSV file per kind.
 struct ReportController {
-    let store: any PodiumStore
+    let store: any SessionStore & NotesAndAttendanceStore & VideoStore
+    var notesStore: any NotesAndAttendanceStore { store }
+    var videoStore: any VideoStore { store }
     let hub: LiveHub
     /// The clock the sessions' events are timed by: a clip still on stage counts up to now.
     let now: @Sendable () -> Date
@@ -131,7 +133,7 @@ struct ReportController {
         await session.reloadRecords()
         let views = await session.views
         let state = views.state
-        let visits = try await store.attendance(sessionId: record.id)
+        let visits = try await notesStore.attendance(sessionId: record.id)
         let end = record.endedAt ?? now()
         var polls: [Report.PollReport] = []
         for snapshot in state.snapshot.polls {
@@ -145,7 +147,7 @@ struct ReportController {
                         ? state.polls.tallies[snapshot.poll.id]?.openAnswers.reversed().map(\.text) ?? [] : nil))
         }
         let attendance = Self.attendanceByMinute(visits, from: record.createdAt, to: end)
-        let clips = try await ClipsShown(state.clips, store: store).clips.map { ClipReport($0, until: now()) }
+        let clips = try await ClipsShown(state.clips, store: videoStore).clips.map { ClipReport($0, until: now()) }
         return Report(
             code: record.code, kind: record.kind, title: session.info.title, startedAt: record.createdAt, endedAt: record.endedAt,
             uniqueViewers: Set(visits.map(\.viewerId)).count, peakViewers: attendance.map(\.viewers).max() ?? 0,

@@ -146,7 +146,7 @@ extension SessionController {
             // A room's export holds the pages and clips it showed: none shown, no export.
             let showedPages = showedClips ? true : try await store.hasEvent(sessionId: record.id, ofTypes: ["deckShown"])
             if showedPages { exports.append(pdf) }
-        } else if let deckId = record.deckId, let deck = try await store.deck(id: deckId) {
+        } else if let deckId = record.deckId, let deck = try await deckStore.deck(id: deckId) {
             title = title ?? deck.title
             exports.append(pdf)
         }

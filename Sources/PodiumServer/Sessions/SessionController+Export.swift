@@ -39,7 +39,7 @@ extension SessionController {
         guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("session") }
         let state = await session.state
         let snapshot = state.snapshot
-        let clips = try await ClipsShown(state.clips, store: store).clips
+        let clips = try await ClipsShown(state.clips, store: videoStore).clips
         let slides: [ShownPage]
         if let room = snapshot.room {
             guard !room.shown.isEmpty || !clips.isEmpty else {
@@ -47,15 +47,17 @@ extension SessionController {
             }
             slides = room.shown
         } else {
-            guard let deckId = record.deckId, let deck = try await store.deck(id: deckId) else { throw APIError.notFound("deck") }
+            guard let deckId = record.deckId, let deck = try await deckStore.deck(id: deckId) else {
+                throw APIError.notFound("deck")
+            }
             slides = (1...max(1, deck.pageCount)).map { ShownPage(deck: deck.id, page: $0) }
         }
         var decks: [String: (record: DeckRecord, source: URL, pages: [Int: PageRecord])] = [:]
         for deckId in Set(slides.map(\.deck)) {
-            guard let deck = try await store.deck(id: deckId), let source = blobs.file(named: deck.sourceHash) else {
+            guard let deck = try await deckStore.deck(id: deckId), let source = blobs.file(named: deck.sourceHash) else {
                 throw APIError.notFound("deck")
             }
-            let pages = try await store.pages(deckId: deckId)
+            let pages = try await deckStore.pages(deckId: deckId)
             decks[deckId] = (deck, source, Dictionary(uniqueKeysWithValues: pages.map { ($0.number, $0) }))
         }
         let sequence = Self.sequence(slides: slides, clips: clips)

@@ -7,7 +7,11 @@ import PodiumStore
 
 /// Starting, listing, looking up and ending live sessions over REST. The live part is the socket.
 struct SessionController {
-    let store: any PodiumStore
+    let store: any SessionStore & DeckStore & UserStore & VideoStore
+    var deckStore: any DeckStore { store }
+    var userStore: any UserStore { store }
+    /// The clips a session showed, for its export.
+    var videoStore: any VideoStore { store }
     let blobs: any BlobStore
     let hub: LiveHub
     let accounts: Accounts
@@ -39,7 +43,7 @@ struct SessionController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
         let user = try context.requireUser()
         let body = try await request.decode(as: CreateRequest.self, context: context)
-        guard let deck = try await store.deck(id: body.deckId), deck.ownerId == user.id || user.role == .admin else {
+        guard let deck = try await deckStore.deck(id: body.deckId), deck.ownerId == user.id || user.role == .admin else {
             throw APIError.notFound("deck")
         }
         guard deck.status == .ready else {
@@ -114,7 +118,7 @@ struct SessionController {
             throw APIError(
                 .notFound, code: "no_single_deck", message: "A room has several decks: download its export (export.pdf) instead.")
         }
-        guard let deck = try await store.deck(id: deckId) else { throw APIError.notFound("deck") }
+        guard let deck = try await deckStore.deck(id: deckId) else { throw APIError.notFound("deck") }
         return try await WebController.pdfResponse(deck: deck, blobs: blobs, request: request, context: context)
     }
 
@@ -138,8 +142,8 @@ struct SessionController {
 
     /// The session as `user` may see it: its host also gets the passcode.
     func response(_ record: SessionRecord, request: Request, for user: UserRecord? = nil) async throws -> SessionResponse {
-        let deck = try await record.deckId.asyncMap { try await store.deck(id: $0) } ?? nil
-        let presenter = try await store.user(id: record.presenterId)
+        let deck = try await record.deckId.asyncMap { try await deckStore.deck(id: $0) } ?? nil
+        let presenter = try await userStore.user(id: record.presenterId)
         let links = joinBase.links(code: record.code, room: record.isRoom, request: request)
         return SessionResponse(
             id: record.id, code: record.code, kind: record.kind, joinUrl: links.joinUrl, presenterUrl: links.presenterUrl,

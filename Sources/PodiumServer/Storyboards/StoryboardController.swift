@@ -7,7 +7,11 @@ import PodiumStore
 /// share with other editors, and each shot's version history. The content itself changes only
 /// through the storyboard socket (``StoryboardSocket``).
 struct StoryboardController {
-    let store: any PodiumStore
+    let store: any StoryboardStore & UserStore & DeckStore
+    /// Editors' accounts.
+    var userStore: any UserStore { store }
+    /// The library's folders.
+    var deckStore: any DeckStore { store }
     let hub: StoryboardHub
     let now: @Sendable () -> Date
 
@@ -48,7 +52,7 @@ struct StoryboardController {
         let body = try await request.decode(as: CreateBody.self, context: context)
         let title = try Self.title(body.title)
         let aspectRatio = try Self.aspectRatio(body.aspectRatio ?? "16:9")
-        if let folderId = body.folderId { _ = try await FolderController.owned(folderId, user: user, store: store) }
+        if let folderId = body.folderId { _ = try await FolderController.owned(folderId, user: user, store: deckStore) }
         let content = Storyboard.empty(firstScene: IDs.make("sc"), firstShot: IDs.make("sh"), layer: IDs.make("ly"))
         let date = now()
         let record = StoryboardRecord(
@@ -95,7 +99,7 @@ struct StoryboardController {
         if let aspectRatio = patch.aspectRatio { record.aspectRatio = try Self.aspectRatio(aspectRatio) }
         if let folderId = patch.folderId {
             guard record.ownerId == user.id else { throw APIError.forbidden }
-            if let folderId { _ = try await FolderController.owned(folderId, user: user, store: store) }
+            if let folderId { _ = try await FolderController.owned(folderId, user: user, store: deckStore) }
             record.folderId = folderId
         }
         record.updatedAt = now()
@@ -125,7 +129,7 @@ struct StoryboardController {
         guard record.ownerId == user.id || user.role == .admin else { throw APIError.forbidden }
         let email = try await request.decode(as: EditorBody.self, context: context).email
             .trimmingCharacters(in: .whitespaces).lowercased()
-        guard let invited = try await store.user(email: email) else {
+        guard let invited = try await userStore.user(email: email) else {
             throw APIError(.notFound, code: "not_found", message: "No account has the address \(email).")
         }
         guard invited.id != record.ownerId else { throw APIError.badRequest("The owner edits already.") }
@@ -160,7 +164,7 @@ struct StoryboardController {
             }
             guard versions.count < Self.maxVersions else { break }
             if names[edit.authorId] == nil {
-                let user = try await store.user(id: edit.authorId)
+                let user = try await userStore.user(id: edit.authorId)
                 names[edit.authorId] = user.map { $0.name.isEmpty ? $0.email : $0.name } ?? "Someone"
             }
             versions.append(

@@ -38,7 +38,7 @@ actor StoryboardDesk {
     /// goes out before the edit's `edited`.
     private var awaitingAck: [String: [(id: String, outbox: Outbox)]] = [:]
     private var editsSinceSnapshot = 0
-    private let store: any PodiumStore
+    private let store: any StoryboardStore
     private let bus: any SessionBus
     private let node: String
     private let now: @Sendable () -> Date
@@ -71,7 +71,7 @@ actor StoryboardDesk {
     ///   (a reconnecting editor's `missed` comes from them).
     init(
         id: String, document: StoryboardDocument, recentEdits: [StoryboardLogEntry] = [], editsSinceSnapshot: Int,
-        store: any PodiumStore, bus: any SessionBus = LocalSessionBus(), node: String = "", editorBase: Int = 0,
+        store: any StoryboardStore, bus: any SessionBus = LocalSessionBus(), node: String = "", editorBase: Int = 0,
         settings: Settings, now: @escaping @Sendable () -> Date, logger: Logger
     ) {
         self.id = id
@@ -376,7 +376,7 @@ extension StoryboardDesk: LiveLogOwner {
 struct StoryboardLogStore: LiveLogStore {
     typealias Document = StoryboardDocument
 
-    let store: any PodiumStore
+    let store: any StoryboardStore
     let storyboardId: String
 
     func append(_ decision: StoryboardDecision, after seq: Int, at time: Date) async throws {

@@ -8,7 +8,7 @@ import PodiumStore
 /// shots as PDF, PNGs in a ZIP, an animatic), or presented (its shots become a deck in the
 /// owner's library, pages to show live with everything a deck has).
 struct StoryboardExportController {
-    let store: any PodiumStore
+    let store: any StoryboardStore
     let blobs: any BlobStore
     let jobs: JobQueue
     let hub: StoryboardHub

@@ -15,7 +15,7 @@ struct StoryboardExportRequest: Codable, Sendable {
 /// PNG for its shot's duration). Progress: `render` (shots), then `encode`.
 struct StoryboardExportWorker: JobWorker {
     let kind = StoryboardExportRequest.kind
-    let store: any PodiumStore
+    let store: any StoryboardStore
     let blobs: any BlobStore
     let runner: any ToolRunner
     let workRoot: URL

@@ -16,7 +16,7 @@ actor StoryboardHub: SessionBusNode {
     private var members: [String: Int] = [:]
     /// Opens in progress: two editors arriving together share one.
     private var opening: [String: Task<StoryboardDesk, any Error>] = [:]
-    private let store: any PodiumStore
+    private let store: any StoryboardStore
     private let bus: any SessionBus
     /// This node's name on the bus (``LiveHub``'s: the bus skips a node's own messages by it).
     nonisolated let nodeName: String
@@ -28,7 +28,7 @@ actor StoryboardHub: SessionBusNode {
     private let logger: Logger
 
     init(
-        store: any PodiumStore, bus: any SessionBus = LocalSessionBus(), node: String = "", editorBase: Int = 0,
+        store: any StoryboardStore, bus: any SessionBus = LocalSessionBus(), node: String = "", editorBase: Int = 0,
         settings: StoryboardDesk.Settings = .init(), now: @escaping @Sendable () -> Date, logger: Logger
     ) {
         self.store = store
@@ -167,7 +167,7 @@ actor StoryboardHub: SessionBusNode {
 
     /// The content after edit `throughSeq` (the newest when nil): the snapshot at or before it and
     /// the edits after that, replayed. The undo history covers the replayed edits.
-    static func load(_ id: String, throughSeq: Int?, store: any PodiumStore) async throws -> Loaded {
+    static func load(_ id: String, throughSeq: Int?, store: any StoryboardStore) async throws -> Loaded {
         guard let snapshot = try await store.storyboardSnapshot(storyboardId: id, atOrBefore: throughSeq) else {
             throw StoryboardLoadError(message: "storyboard \(id) has no snapshot")
         }

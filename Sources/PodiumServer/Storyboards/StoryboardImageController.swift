@@ -10,7 +10,7 @@ import PodiumStore
 /// and ``Limits/side`` pixels a side, ``Limits/pixels`` in all. Kept as a blob, served at
 /// `/blobs/<name>` (named by its content hash, as every picture there).
 struct StoryboardImageController {
-    let store: any PodiumStore
+    let store: any StoryboardStore
     let blobs: any BlobStore
     let uploadDirectory: URL
     var limits = Limits()

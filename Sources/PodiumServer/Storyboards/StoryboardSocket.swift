@@ -15,7 +15,7 @@ final class StoryboardSocket: SocketEndpoint {
 
     struct Context: Sendable {
         let hub: StoryboardHub
-        let store: any PodiumStore
+        let store: any StoryboardStore
         let accounts: Accounts
         let outboxLimit: Int
         let heartbeat: Outbox.Heartbeat
@@ -230,7 +230,7 @@ final class StoryboardSocket: SocketEndpoint {
 
 /// Who may open and edit a storyboard: its owner, the editors the owner invited, and admins.
 enum StoryboardAccess {
-    static func mayEdit(_ storyboard: StoryboardRecord, user: UserRecord, store: any PodiumStore) async throws -> Bool {
+    static func mayEdit(_ storyboard: StoryboardRecord, user: UserRecord, store: any StoryboardStore) async throws -> Bool {
         if storyboard.ownerId == user.id || user.role == .admin { return true }
         return try await store.storyboardEditors(storyboardId: storyboard.id).contains { $0.id == user.id }
     }

@@ -7,7 +7,7 @@ import PodiumStore
 /// Appendix B (`/pois…`), searchable and sorted by distance; directions for members only; admin
 /// writes on the same paths, deleting by archiving.
 struct ChannelPlaceController {
-    let store: any PodiumStore
+    let store: any ChannelPlaceStore
     let blobs: any BlobStore
     let channel: ChannelConfiguration
     let uploadDirectory: URL

@@ -7,7 +7,7 @@ import PodiumStore
 /// to take (never saying which answer is right), attempts scored by the server; non-members take
 /// only the newest quiz. Admin writes on the same paths, deleting by archiving.
 struct ChannelQuizController {
-    let store: any PodiumStore
+    let store: any ChannelQuizStore
     let channel: ChannelConfiguration
     let now: @Sendable () -> Date
 

@@ -74,12 +74,14 @@ typealias ChannelVideoBlobSets = StreamBlobSets
 extension StreamBlobSets {
     /// The files of `channelVideoId` while it is playable; nil when it is not (unknown,
     /// unpublished, archived, its category archived, or its library video not ready).
-    func files(of channelVideoId: String, store: any PodiumStore) async throws -> Set<String>? {
+    func files(
+        of channelVideoId: String, store: any ChannelVideoStore, videoStore: any VideoStore
+    ) async throws -> Set<String>? {
         try await files(of: channelVideoId) {
             guard let entry = try await store.channelVideo(id: channelVideoId),
                 entry.record.publishedAt != nil, entry.record.archivedAt == nil,
                 let category = try await store.channelVideoCategory(id: entry.record.categoryId), category.archivedAt == nil,
-                let video = try await store.video(id: entry.record.videoId), video.status == .ready
+                let video = try await videoStore.video(id: entry.record.videoId), video.status == .ready
             else { return nil }
             return Set(video.fileNames)
         }
@@ -89,12 +91,13 @@ extension StreamBlobSets {
 /// Serves `/stream/<token>/<file>` for tokens of kind `video` (`video:<channel video id>`): only
 /// the blobs of that video (see ``StreamBlobSets/respond(file:files:blobs:request:context:)``).
 struct VideoStreamSource: StreamSource {
-    let store: any PodiumStore
+    let store: any ChannelVideoStore & VideoStore
+    var videoStore: any VideoStore { store }
     let blobs: any BlobStore
     let blobSets: ChannelVideoBlobSets
 
     func respond(file: String, claims: StreamClaims, request: Request, context: AppRequestContext) async throws -> Response {
-        guard let files = try await blobSets.files(of: String(claims.id), store: store) else {
+        guard let files = try await blobSets.files(of: String(claims.id), store: store, videoStore: videoStore) else {
             throw APIError.notFound("video")
         }
         return try await StreamBlobSets.respond(file: file, files: files, blobs: blobs, request: request, context: context)

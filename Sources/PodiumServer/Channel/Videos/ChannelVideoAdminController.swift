@@ -7,7 +7,9 @@ import PodiumStore
 /// (DELETE), restored, and deleted for ever from the archive. A channel video plays a ready
 /// library video; uploading stays the library's job.
 struct ChannelVideoAdminController {
-    let store: any PodiumStore
+    let store: any ChannelVideoStore & VideoStore
+    /// The library's videos, which channel videos play.
+    var videoStore: any VideoStore { store }
     let blobSets: ChannelVideoBlobSets
     let now: @Sendable () -> Date
 
@@ -34,7 +36,7 @@ struct ChannelVideoAdminController {
     /// The ready library videos an admin may publish, newest first.
     @Sendable func library(_ request: Request, context: AppRequestContext) async throws -> [ChannelLibraryVideoResponse] {
         let admin = try Self.requireAdmin(context)
-        return try await store.videos(ownerId: admin.id, folderId: nil).filter { $0.status == .ready && $0.hasVideo }.map {
+        return try await videoStore.videos(ownerId: admin.id, folderId: nil).filter { $0.status == .ready && $0.hasVideo }.map {
             ChannelLibraryVideoResponse(
                 id: $0.id, title: $0.title, duration: $0.duration, posterUrl: $0.poster.map { "/blobs/\($0)" },
                 createdAt: $0.createdAt)
@@ -84,7 +86,7 @@ struct ChannelVideoAdminController {
         guard let videoId = body.videoId, let categoryId = body.categoryId else {
             throw APIError.badRequest("A channel video needs videoId (a library video) and categoryId.")
         }
-        guard let library = try await store.video(id: videoId), library.roomId == nil else {
+        guard let library = try await videoStore.video(id: videoId), library.roomId == nil else {
             throw APIError.notFound("library video")
         }
         guard library.status == .ready else {

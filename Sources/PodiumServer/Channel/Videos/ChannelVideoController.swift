@@ -8,7 +8,7 @@ import PodiumStore
 /// person's favourites, "continue watching" and resume positions. Admins' writes on the same
 /// paths are in ``ChannelVideoAdminController``.
 struct ChannelVideoController {
-    let store: any PodiumStore
+    let store: any ChannelVideoStore
     let tokens: StreamTokens
     let configuration: ChannelConfiguration
     let now: @Sendable () -> Date

@@ -3,7 +3,7 @@ import PodiumStore
 
 /// The channel's published videos, for the feed of what is new and for share previews.
 struct ChannelVideoPublications: ChannelPublications {
-    let store: any PodiumStore
+    let store: any ChannelVideoStore
 
     /// More than a channel publishes: the feed keeps what is newer than a person's last visit.
     static let limit = 10_000

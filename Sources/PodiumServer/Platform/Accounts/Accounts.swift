@@ -9,7 +9,7 @@ import PodiumStore
 ///
 /// bcrypt is deliberately slow, so it runs on the thread pool, never on an event loop.
 struct Accounts: Sendable {
-    let store: any PodiumStore
+    let store: any UserStore
     let cost: UInt8
     let tokenLifetime: TimeInterval
     let now: @Sendable () -> Date

@@ -6,7 +6,7 @@ import PodiumStore
 /// library, and can be invited to edit someone's storyboard), grant and revoke channel
 /// membership. There is no sign-up: an admin makes each account and gives its owner the password.
 struct UserController {
-    let store: any PodiumStore
+    let store: any UserStore
     let accounts: Accounts
     let now: @Sendable () -> Date
 

@@ -9,7 +9,8 @@ struct WebController {
     let vendorRoots: [URL]
     let blobs: any BlobStore
     /// To tell a link that leads nowhere (see ``DeadEnd``).
-    let store: any PodiumStore
+    let store: any SessionStore & DeckStore
+    var deckStore: any DeckStore { store }
     let fileIO = FileIO()
 
     /// Pretty URLs and the page that serves each.
@@ -62,7 +63,7 @@ struct WebController {
         case "rehearse.html":
             // Signed out, the page sends the browser to sign in; signed in, the deck must be theirs.
             guard let user = context.user, let id = context.parameters.get("id") else { return nil }
-            let deck = try await store.deck(id: id)
+            let deck = try await deckStore.deck(id: id)
             return deck.map { $0.ownerId == user.id || user.role == .admin } == true ? nil : .deck
         default:
             return nil

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The store, one field per protocol: what `buildApplication` hands each feature, which gives
+/// every actor, controller and worker only the parts it uses.
+///
+/// Production fills every field from one ``SQLStore`` (``init(_:)``). A test replaces only the
+/// part it intercepts (a ``SessionStore`` whose appends wait, a ``StoreHealth`` that fails), so a
+/// test double conforms to that one protocol and wraps nothing else:
+///
+/// ```swift
+/// var stores = Stores(sqlite)
+/// stores.health = FailingHealth(stores.health)
+/// ```
+public struct Stores: Sendable {
+    public var users: any UserStore
+    public var channelSettings: any ChannelSettingsStore
+    public var decks: any DeckStore
+    public var videos: any VideoStore
+    public var storyboards: any StoryboardStore
+    public var sessions: any SessionStore
+    public var interaction: any InteractionStore
+    public var notes: any NotesAndAttendanceStore
+    public var questionBank: any QuestionBankStore
+    public var jobs: any JobStore
+    public var channelPlaces: any ChannelPlaceStore
+    public var channelQuizzes: any ChannelQuizStore
+    public var channelRadio: any ChannelRadioStore
+    public var channelVideos: any ChannelVideoStore
+    public var health: any StoreHealth
+    public var blobCollection: any BlobCollectionStore
+    /// Whether the database can be reached, as its probe last found (PostgreSQL only; metrics show it).
+    public var availability: StoreAvailability?
+
+    /// Every part from one store.
+    public init(_ all: some PodiumStore) {
+        users = all
+        channelSettings = all
+        decks = all
+        videos = all
+        storyboards = all
+        sessions = all
+        interaction = all
+        notes = all
+        questionBank = all
+        jobs = all
+        channelPlaces = all
+        channelQuizzes = all
+        channelRadio = all
+        channelVideos = all
+        health = all
+        blobCollection = all
+        availability = (all as? SQLStore)?.availability
+    }
+}
