@@ -48,8 +48,13 @@ def setUpModule():
     os.environ.update(SETTINGS)
     harness.setUpModule()
     CATALOGUE.clear()
-    CATALOGUE["free"] = publish_clip()
+    # The station first: its live window fills with the wall clock (about 22 s for five segments),
+    # while the clip is made and packaged meanwhile.
     CATALOGUE["radio"] = publish_station()
+    CATALOGUE["free"] = publish_clip()
+    started = time.monotonic()
+    wait_for_whole_window(CATALOGUE["radio"])
+    harness.profiled("(the station's first whole window on air)", started)
 
 
 def tearDownModule():
@@ -88,7 +93,7 @@ def publish_clip():
 
 
 def publish_station():
-    """A published station of two short tones, on air with a whole window of segments; its id."""
+    """A published station of two short tones, on air (its whole window: wait_for_whole_window); its id."""
     status, radio = SERVER.api("POST", "/api/v1/channel/radios", {"name": "Short links radio", "description": ""})
     assert status == 201, radio
     with tempfile.TemporaryDirectory() as scratch:
@@ -108,16 +113,21 @@ def publish_station():
         time.sleep(0.3)
     status, _ = SERVER.api("PATCH", f"/api/v1/channel/radios/{radio['id']}", {"published": True})
     assert status == 200
-    # Until the live playlist lists a whole window (five segments), so a player has some to start on
-    # (a new URL each time: each works 3 s).
+    return radio["id"]
+
+
+def wait_for_whole_window(radio_id):
+    """Until the live playlist lists a whole window (five segments), so a player has some to start
+    on (a new URL each time: each works 3 s)."""
+    deadline = time.monotonic() + 60
     while True:
-        status, stream = SERVER.api("GET", f"/api/v1/channel/radios/{radio['id']}/stream")
+        status, stream = SERVER.api("GET", f"/api/v1/channel/radios/{radio_id}/stream")
         assert status == 200, stream
         request = urllib.request.Request(SERVER.base + stream["url"], headers={"Authorization": "Bearer " + SERVER.token})
         with urllib.request.urlopen(request, timeout=30) as response:
             if response.read().decode().count("#EXTINF") >= 5:
-                return radio["id"]
-        assert time.monotonic() < deadline + 60, "the station's playlist has no whole window"
+                return
+        assert time.monotonic() < deadline, "the station's playlist has no whole window"
         time.sleep(0.25)
 
 

@@ -228,7 +228,9 @@ class HealthTest(BrowserTest):
         shot = f"health/{page}-{state}-{size}" if state else f"health/{page}-{size}"
         screenshot(driver, shot)
         where = f"{page} ({state}) at {size}" if state else f"{page} at {size}"
+        started = time.monotonic()
         self.findings += [f"{where}: {line}" for line in page_findings(driver)]
+        harness.profiled("(the health sweep's own checks)", started)
         self.findings += [f"{where}: {line}" for line in test_screens.axe_findings(driver)]
 
     def done(self):

@@ -8,6 +8,7 @@ harness). Alone:  python3 Tests/Browser/run_browser_tests.py screens notes_stay
 """
 
 import sys
+import time
 
 harness = sys.modules.get("run_browser_tests")
 if harness is None:  # imported directly: load the harness under its own name
@@ -46,8 +47,11 @@ def attr(driver, css, name):
 
 def axe_findings(driver):
     """axe-core's serious and critical findings on the page as it is now, one line each."""
+    started = time.monotonic()
     if not driver.execute_script("return typeof window.axe === 'object'"):
         driver.execute_script(harness.AXE_JS.read_text())
+    harness.profiled("(axe-core: injected)", started)
+    started = time.monotonic()
     result = driver.execute_async_script(
         """
         const done = arguments[arguments.length - 1];
@@ -58,6 +62,7 @@ def axe_findings(driver):
           }))))
           .catch((e) => done([{ id: 'axe-error', impact: 'critical', help: String(e), nodes: [] }]));
         """, AXE_TAGS)
+    harness.profiled("(axe-core: run)", started)
     return [f"{v['id']} ({v['impact']}): {v['help']} — " + "; ".join(v["nodes"]) for v in result if v["impact"] in FAIL_ON]
 
 
