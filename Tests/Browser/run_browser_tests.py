@@ -1217,13 +1217,14 @@ EXPECTED_SECONDS = {
     # The channel's places and quizzes, measured on a busy two-core machine.
     "ChannelPlacesTests": 18,
     "ChannelQuizzesTests": 10,
-    # The channel's radio: its own server, two tracks packaged by ffmpeg, then both tests (~60 s).
-    "ChannelRadioTests": 60,
+    # The channel's radio: its own server, two tracks packaged by ffmpeg, their window on air, then
+    # both tests (~45 s).
+    "ChannelRadioTests": 45,
     # The channel's videos: two 8 s clips packaged in setUpModule, then three tests (27 s in all).
     "ChannelVideoTests": 28,
-    # #37: the stage's players at three sizes (a 45 s clip); the channel on a phone (an 8 s clip);
+    # #37: the stage's players at three sizes (a 6 s clip); the channel on a phone (an 8 s clip);
     # 3 s stream links on a server of their own (a 14 s clip and a station).
-    "StagePlayerSizeTests": 45,
+    "StagePlayerSizeTests": 30,
     "ChannelPhoneTests": 35,
     "ChannelStreamLinkTests": 45,
     # The catalogues and the language choice (#22).

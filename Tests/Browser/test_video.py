@@ -64,6 +64,9 @@ CLIP = {}
 # Long enough that a late joiner after the seek to 12.5 s still finds it playing on a busy machine
 # (at 20 s it had ended before the late joiner's browser was up, with three runners on two cores).
 CLIP_SECONDS = 45
+# The players' sizes (StagePlayerSizeTests) need only a clip loaded, paused at its start: a short
+# one spares packaging 45 s of video again on that class's own server (about 15 s of CPU).
+SIZES_CLIP_SECONDS = 6
 # Once converged, a screen is within this of the reference (the goal is far tighter: see
 # Benchmarks/video-sync.py; a test on a busy machine must not fail on a slow frame).
 CONVERGED = 0.35
@@ -72,24 +75,30 @@ CONVERGED = 0.35
 def setUpModule():
     if not DEMO_DECK or not SERVER.proc or SERVER.proc.poll() is not None:
         harness.setUpModule()
-    # Each group of tests (a class) may run on a server of its own, in a runner that ran another
-    # of this module's classes before: a clip uploaded to that server is not on this one.
-    if CLIP.get("server") != SERVER.base:
-        CLIP["id"] = upload_clip()
-        CLIP["server"] = SERVER.base
+    # The clip is uploaded by each class (setUpClass): a class may run on a server of its own.
+
+
+def use_clip(seconds):
+    """The test clip of this length on the server the tests run on (uploaded once per server and
+    length: a runner that ran another of this module's classes before has it on another server)."""
+    if CLIP.get("server") != SERVER.base or CLIP.get("seconds") != seconds:
+        started = time.monotonic()
+        CLIP["id"] = upload_clip(seconds)
+        CLIP.update(server=SERVER.base, seconds=seconds)
+        harness.profiled(f"(a {seconds} s test clip made and packaged)", started)
 
 
 def tearDownModule():
     harness.tearDownModule()
 
 
-def upload_clip():
+def upload_clip(seconds=CLIP_SECONDS):
     """A small clip (640x480, 15 fps, a tone: two renditions, 480p and 360p) uploaded and packaged; its id."""
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "clip.mp4"
         subprocess.run(
-            ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", f"testsrc2=size=640x480:rate=15:duration={CLIP_SECONDS}",
-             "-f", "lavfi", "-i", f"sine=frequency=440:duration={CLIP_SECONDS}", "-c:v", "libx264", "-preset", "ultrafast",
+            ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", f"testsrc2=size=640x480:rate=15:duration={seconds}",
+             "-f", "lavfi", "-i", f"sine=frequency=440:duration={seconds}", "-c:v", "libx264", "-preset", "ultrafast",
              "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", str(path)],
             check=True)
         status, video = SERVER.request(
@@ -138,6 +147,10 @@ def control(driver, role):
 
 
 class VideoTests(BrowserTest):
+    @classmethod
+    def setUpClass(cls):
+        use_clip(CLIP_SECONDS)
+
     def show_from_library(self, driver):
         """The console's "Show a video": the library's ready clips in a dialog; show the test clip."""
         driver.find_element(By.CSS_SELECTOR, '[data-action="show-video"]').click()
@@ -479,6 +492,10 @@ class StagePlayerSizeTests(BrowserTest):
     and a laptop's size: the <video> is taller than 0 and inside its screen, the screen inside its
     stage and the window, the presenter's controls inside the screen and on top, and the page does
     not scroll sideways."""
+
+    @classmethod
+    def setUpClass(cls):
+        use_clip(SIZES_CLIP_SECONDS)
 
     def player_fits(self, driver, who, controls=False):
         for width, height in PLAYER_SIZES:
