@@ -1201,7 +1201,7 @@ EXPECTED_SECONDS = {
     "MoreInteractionTests": 50,
     "ScreensTests": 49,
     "SpotlightTests": 36,
-    "FinishTests": 34,
+    "PresentingPagesTests": 34,
     "InkTests": 34,
     "AudienceInteractionTests": 19,
     "ScreenDetailsTests": 14,

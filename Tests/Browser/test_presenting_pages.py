@@ -5,7 +5,7 @@ called so, and a presenter's poll controls while someone else has the stage.
 
 Runs inside the suite of ``run_browser_tests.py`` (which loads this module and shares its
 harness), on a server of its own with small passcode limits (set through the environment below).
-Alone:  python3 Tests/Browser/run_browser_tests.py FinishTests
+Alone:  python3 Tests/Browser/run_browser_tests.py PresentingPagesTests
 
 State the tests read: ``#gate-error[data-retry-after]`` (the seconds left of a passcode wait,
 live/passcode-wait.js) on every join screen; ``#report-kind`` (the report's top bar); ``<body data-drives>``
@@ -67,7 +67,7 @@ def retry_after(driver):
     return driver.execute_script("return Number(document.getElementById('gate-error').dataset.retryAfter || 0)")
 
 
-class FinishTests(BrowserTest):
+class PresentingPagesTests(BrowserTest):
     def open_room(self, title="Finish room"):
         status, room = SERVER.api("POST", "/api/v1/rooms", {"title": title, "passcode": PASSCODE})
         self.assertEqual(status, 201, room)
@@ -141,7 +141,7 @@ class FinishTests(BrowserTest):
         self.press(driver, "0")
         wait_for(driver, lambda d: stage_attr(d, "data-viewport") == "0,0,1,1", "zoom reset")
         harness.wait_settled(driver)
-        screenshot(driver, "finish-rehearse-ink")
+        screenshot(driver, "presenting-rehearse-ink")
         phone = self.driver(390, 844)
         self.sign_in_with_cookie(phone)
         phone.get(f"{SERVER.base}/decks/{DEMO_DECK['id']}")
@@ -149,7 +149,7 @@ class FinishTests(BrowserTest):
         phone.find_element(By.CSS_SELECTOR, ".thumb[data-page='2']").click()
         wait_for(phone, lambda d: stage_attr(d, "data-page") == "2", "page 2 from its thumbnail")
         harness.wait_settled(phone)
-        screenshot(phone, "finish-rehearse-phone")
+        screenshot(phone, "presenting-rehearse-phone")
 
     def test_2_room_gates_count_the_passcode_wait_down(self):
         """A room's presenter and projector with a wrong passcode: the wait counted down, the button
@@ -157,7 +157,7 @@ class FinishTests(BrowserTest):
         code = self.open_room("Passcode room")
         presenter = self.driver(390, 844)
         self.presenter_gate(presenter, code, "Ann", "1111")
-        self.assert_counts_down(presenter, "Join as presenter", "finish-room-presenter-wait")
+        self.assert_counts_down(presenter, "Join as presenter", "presenting-room-presenter-wait")
         self.presenter_gate(presenter, code, "Ann", PASSCODE)
         wait_for(presenter, lambda d: body_data(d, "connection") == "live" and body_data(d, "presenterId"),
                  "Ann in the room with the right passcode")
@@ -167,7 +167,7 @@ class FinishTests(BrowserTest):
         field = wait_for(projector, lambda d: visible(d, "#passcode"), "the projector's passcode field")
         field.send_keys("2222")
         projector.find_element(By.ID, "join-button").click()
-        self.assert_counts_down(projector, "Show the room", "finish-room-projector-wait")
+        self.assert_counts_down(projector, "Show the room", "presenting-room-projector-wait")
         field.clear()
         field.send_keys(PASSCODE)
         projector.find_element(By.ID, "join-button").click()
@@ -228,7 +228,7 @@ class FinishTests(BrowserTest):
         wait_for(ann, lambda d: visible(d, "#polls-hint"), "the hint why")
         self.assertIn("whoever has the stage", text_of(ann, "#polls-hint"))
         self.assertEqual(ann.find_element(By.ID, "active-poll").get_attribute("data-poll-status"), "open")
-        screenshot(ann, "finish-room-poll-without-stage")
+        screenshot(ann, "presenting-room-poll-without-stage")
 
         # The stage comes back, and with it Close, which works.
         moderator.find_element(By.CSS_SELECTOR, f'.presenter-item[data-presenter-id="{ann_id}"] [data-action="grant"]').click()
@@ -248,7 +248,7 @@ class FinishTests(BrowserTest):
         wait_for(moderator, lambda d: d.find_element(By.ID, "report").get_attribute("data-state") == "ready", "the report")
         self.assertEqual(text_of(moderator, "#report-kind"), "Room report")
         self.assertIn("Room report", moderator.title)
-        screenshot(moderator, "finish-room-report")
+        screenshot(moderator, "presenting-room-report")
         session = SERVER.start_session(DEMO_DECK["id"])
         moderator.get(f"{SERVER.base}/report.html?code={session['code']}")
         wait_for(moderator, lambda d: d.find_element(By.ID, "report").get_attribute("data-state") == "ready",
@@ -264,7 +264,7 @@ class FinishTests(BrowserTest):
             self.assertEqual(dialog.get_attribute("aria-labelledby"), f"{dialog_id}-title")
             self.assertEqual(text_of(driver, f"#{dialog_id}-title"), title)
             self.assertTrue(driver.find_elements(By.CSS_SELECTOR, f"#{dialog_id} > form.dialog-form .dialog-actions"))
-            screenshot(driver, f"finish-dialog-{dialog_id}")
+            screenshot(driver, f"presenting-dialog-{dialog_id}")
             ActionChains(driver).send_keys(Keys.ESCAPE).perform()
             wait_for(driver, lambda d: not d.find_elements(By.ID, dialog_id), f"the {title} dialog gone")
 
@@ -293,7 +293,7 @@ class FinishTests(BrowserTest):
         ann = self.driver(1280, 800)
         self.presenter_gate(ann, code, "Ann", PASSCODE)
         wait_for(ann, lambda d: body_data(d, "connection") == "live" and body_data(d, "presenterId"), "Ann in the room")
-        fake = Path(tempfile.mkdtemp(prefix="podium-finish-")) / "agenda.pdf"
+        fake = Path(tempfile.mkdtemp(prefix="podium-presenting-")) / "agenda.pdf"
         fake.write_text("An agenda, typed as text, not a PDF.\n" * 10)
         ann.find_element(By.ID, "file-input").send_keys(str(fake))
         wait_for(ann, lambda d: d.find_element(By.ID, "upload-status").get_attribute("data-state") == "failed",
