@@ -3,7 +3,7 @@ import Hummingbird
 import PodiumStore
 
 /// What the channel's admin parameters mean, shared by places and quizzes: `?status=` (admins
-/// only) and `?permanent=true`.
+/// only); `?permanent=true` is the archive's (``ArchivableRoutes``).
 enum ChannelStatusQuery {
     /// `published` unless an admin asks for `all` (not archived) or `archived`.
     static func filter(_ request: Request, context: AppRequestContext) throws -> ChannelItemFilter {
@@ -19,16 +19,4 @@ enum ChannelStatusQuery {
     static func requireAdmin(_ context: AppRequestContext) throws {
         guard try context.requireUser().role == .admin else { throw APIError.forbidden }
     }
-
-    /// Whether a DELETE asks to remove for ever.
-    static func permanent(_ request: Request) throws -> Bool {
-        switch request.uri.queryParameters.get("permanent") {
-        case nil, "false": false
-        case "true": true
-        default: throw APIError.badRequest("permanent is true or false.")
-        }
-    }
-
-    static let notArchived = APIError(
-        .conflict, code: "not_archived", message: "Only an archived item can be deleted for ever: delete it first.")
 }

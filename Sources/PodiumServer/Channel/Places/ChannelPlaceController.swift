@@ -24,12 +24,10 @@ struct ChannelPlaceController {
         group.post("pois/categories/order", use: reorderCategories)
         group.get("pois/categories/:id", use: categoryPlaces)
         group.patch("pois/categories/:id", use: updateCategory)
-        group.delete("pois/categories/:id", use: deleteCategory)
-        group.post("pois/categories/:id/restore", use: restoreCategory)
+        categoryArchive.addRoutes(to: group, path: "pois/categories")
         group.get("pois/:id", use: show)
         group.patch("pois/:id", use: update)
-        group.delete("pois/:id", use: delete)
-        group.post("pois/:id/restore", use: restore)
+        placeArchive.addRoutes(to: group, path: "pois")
         group.get("pois/:id/directions", use: directions)
         group.put("pois/:id/image", use: uploadImage)
         group.delete("pois/:id/image", use: deleteImage)
@@ -239,29 +237,18 @@ struct ChannelPlaceController {
         return ChannelPlaceResponse(place, distance: nil, member: true)
     }
 
-    /// Archives; `?permanent=true` removes an archived place for ever (and its picture, unless
-    /// another place shows the same one).
-    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try ChannelStatusQuery.requireAdmin(context)
-        var place = try await existingPlace(context)
-        if try ChannelStatusQuery.permanent(request) {
-            guard place.archivedAt != nil else { throw ChannelStatusQuery.notArchived }
-            if let image = try await store.deletePlace(id: place.id) { try await removeIfUnused(image) }
-        } else if place.archivedAt == nil {
-            place.archivedAt = now()
-            place.updatedAt = now()
-            try await store.updatePlace(place)
-        }
-        return Response(status: .noContent)
-    }
-
-    @Sendable func restore(_ request: Request, context: AppRequestContext) async throws -> ChannelPlaceResponse {
-        try ChannelStatusQuery.requireAdmin(context)
-        var place = try await existingPlace(context)
-        place.archivedAt = nil
-        place.updatedAt = now()
-        try await store.updatePlace(place)
-        return ChannelPlaceResponse(place, distance: nil, member: true)
+    /// The places' archive; deleting for ever also removes the place's picture, unless another
+    /// place (or the venue) shows the same one.
+    var placeArchive: ArchivableRoutes<ChannelPlaceRecord> {
+        ArchivableRoutes(
+            what: "place", now: now, find: { [store] in try await store.place(id: $0) },
+            save: { [store] in try await store.updatePlace($0) },
+            deleteForEver: { place in
+                if let image = try await store.deletePlace(id: place.id) { try await removeIfUnused(image) }
+            },
+            restored: { place, request, context in
+                try ChannelPlaceResponse(place, distance: nil, member: true).response(from: request, context: context)
+            })
     }
 
     /// `POST /channel/pois/order {ids}`: the places not archived, in their new order.
@@ -348,29 +335,15 @@ struct ChannelPlaceController {
         return ChannelPlaceCategoryResponse(category, placeCount: 0)
     }
 
-    @Sendable func deleteCategory(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try ChannelStatusQuery.requireAdmin(context)
-        var category = try await existingCategory(context)
-        if try ChannelStatusQuery.permanent(request) {
-            guard category.archivedAt != nil else { throw ChannelStatusQuery.notArchived }
-            try await store.deletePlaceCategory(id: category.id)
-        } else if category.archivedAt == nil {
-            category.archivedAt = now()
-            category.updatedAt = now()
-            try await store.updatePlaceCategory(category)
-        }
-        return Response(status: .noContent)
-    }
-
-    @Sendable func restoreCategory(_ request: Request, context: AppRequestContext) async throws
-        -> ChannelPlaceCategoryResponse
-    {
-        try ChannelStatusQuery.requireAdmin(context)
-        var category = try await existingCategory(context)
-        category.archivedAt = nil
-        category.updatedAt = now()
-        try await store.updatePlaceCategory(category)
-        return ChannelPlaceCategoryResponse(category, placeCount: 0)
+    /// The categories' archive (an archived category hides its places from public reads).
+    var categoryArchive: ArchivableRoutes<ChannelPlaceCategoryRecord> {
+        ArchivableRoutes(
+            what: "category", now: now, find: { [store] in try await store.placeCategory(id: $0) },
+            save: { [store] in try await store.updatePlaceCategory($0) },
+            deleteForEver: { [store] in try await store.deletePlaceCategory(id: $0.id) },
+            restored: { category, request, context in
+                try ChannelPlaceCategoryResponse(category, placeCount: 0).response(from: request, context: context)
+            })
     }
 
     @Sendable func reorderCategories(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -17,8 +17,7 @@ struct ChannelQuizController {
         group.post("quizzes/order", use: reorder)
         group.get("quizzes/:id", use: show)
         group.patch("quizzes/:id", use: update)
-        group.delete("quizzes/:id", use: delete)
-        group.post("quizzes/:id/restore", use: restore)
+        archive.addRoutes(to: group, path: "quizzes")
         group.post("quizzes/:id/attempts", use: attempt)
     }
 
@@ -182,29 +181,18 @@ struct ChannelQuizController {
         return taken
     }
 
-    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try ChannelStatusQuery.requireAdmin(context)
-        var quiz = try await existingQuiz(context)
-        if try ChannelStatusQuery.permanent(request) {
-            guard quiz.archivedAt != nil else { throw ChannelStatusQuery.notArchived }
-            try await store.deleteQuiz(id: quiz.id)
-        } else if quiz.archivedAt == nil {
-            quiz.archivedAt = now()
-            quiz.updatedAt = now()
-            try await store.updateQuiz(quiz)
-        }
-        return Response(status: .noContent)
-    }
-
-    @Sendable func restore(_ request: Request, context: AppRequestContext) async throws -> ChannelQuizResponse {
-        try ChannelStatusQuery.requireAdmin(context)
-        var quiz = try await existingQuiz(context)
-        quiz.archivedAt = nil
-        quiz.updatedAt = now()
-        try await store.updateQuiz(quiz)
-        let questions = try await store.quizQuestions(quizId: quiz.id)
-        let summary = ChannelQuizSummary(quiz, questionCount: questions.count, open: true, result: nil)
-        return ChannelQuizResponse(summary, questions: questions, revealing: true)
+    /// The quizzes' archive; deleting for ever also deletes the quiz's scores.
+    var archive: ArchivableRoutes<ChannelQuizRecord> {
+        ArchivableRoutes(
+            what: "quiz", now: now, find: { [store] in try await store.quiz(id: $0) },
+            save: { [store] in try await store.updateQuiz($0) },
+            deleteForEver: { [store] in try await store.deleteQuiz(id: $0.id) },
+            restored: { [store] quiz, request, context in
+                let questions = try await store.quizQuestions(quizId: quiz.id)
+                let summary = ChannelQuizSummary(quiz, questionCount: questions.count, open: true, result: nil)
+                return try ChannelQuizResponse(summary, questions: questions, revealing: true)
+                    .response(from: request, context: context)
+            })
     }
 
     @Sendable func reorder(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -31,8 +31,7 @@ struct ChannelRadioController {
         group.post("radios/order", use: reorderStations)
         group.get("radios/:id", use: show)
         group.patch("radios/:id", use: update)
-        group.delete("radios/:id", use: delete)
-        group.post("radios/:id/restore", use: restore)
+        archive.addRoutes(to: group, path: "radios")
         group.get("radios/:id/stream", use: stream)
         group.get("radios/:id/events", use: events)
         group.get("radios/:id/tracks", use: tracks)
@@ -135,33 +134,18 @@ struct ChannelRadioController {
         return try written(radio.id)
     }
 
-    /// Archives (gone from public reads); `?permanent=true` deletes an archived station for ever.
-    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
-        var radio = try await storedRadio(context)
-        if request.uri.queryParameters.get("permanent") == "true" {
-            guard radio.archivedAt != nil else {
-                throw APIError(.conflict, code: "not_archived", message: "Archive the station before deleting it for ever.")
-            }
-            for name in try await store.deleteRadio(id: radio.id) { try? blobs.remove(named: name) }
-            try await stations.reload(radio.id)
-            return Response(status: .noContent)
-        }
-        radio.archivedAt = radio.archivedAt ?? now()
-        radio.updatedAt = now()
-        try await store.updateRadio(radio)
-        try await stations.reload(radio.id)
-        return try written(radio.id)
-    }
-
-    @Sendable func restore(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
-        var radio = try await storedRadio(context)
-        radio.archivedAt = nil
-        radio.updatedAt = now()
-        try await store.updateRadio(radio)
-        try await stations.reload(radio.id)
-        return try written(radio.id)
+    /// The stations' archive (an archived station goes off the air); deleting one for ever also
+    /// deletes its tracks and their files. Archiving answers the station, as restoring does.
+    var archive: ArchivableRoutes<ChannelRadioRecord> {
+        ArchivableRoutes(
+            what: "radio", now: now, find: { [store] in try await store.radio(id: $0) },
+            save: { [store] in try await store.updateRadio($0) },
+            deleteForEver: { [store, blobs] radio in
+                for name in try await store.deleteRadio(id: radio.id) { try? blobs.remove(named: name) }
+            },
+            restored: { radio, _, _ in try written(radio.id) },
+            archived: { radio, _, _ in try written(radio.id) },
+            afterChange: { [stations] in try await stations.reload($0) })
     }
 
     struct Order: Decodable { var ids: [String] }

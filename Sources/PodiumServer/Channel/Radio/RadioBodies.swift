@@ -3,66 +3,68 @@ import Hummingbird
 import PodiumCore
 import PodiumStore
 
+/// A track as a listener is told of it: the `next` one in a station's `nowPlaying` and in the
+/// `nowplaying` event.
+struct RadioTrackInfo: Encodable, Sendable, Equatable {
+    let title: String
+    let artist: String
+    @NullEncoded var website: String?
+
+    init(_ track: RadioSchedule.Track) {
+        title = track.title
+        artist = track.artist
+        website = track.website
+    }
+}
+
+/// What a station plays: the track, when it started on the schedule, how long it is, and what
+/// comes next. A station's body shows it as `nowPlaying`; each `nowplaying` event carries its
+/// fields, with where the listener is in the track (``RadioEvents/Event``).
+struct RadioPlaying: Encodable, Sendable, Equatable {
+    let title: String
+    let artist: String
+    @NullEncoded var website: String?
+    let startedAt: Date
+    let duration: Double
+    @NullEncoded var next: RadioTrackInfo?
+
+    init(_ playing: RadioSchedule.NowPlaying) {
+        title = playing.track.title
+        artist = playing.track.artist
+        website = playing.track.website
+        startedAt = playing.startedAt
+        duration = playing.track.duration
+        next = playing.next.map(RadioTrackInfo.init)
+    }
+}
+
 /// A station as the channel's API shows it (seed Appendix B's radio, camelCase, with "now
 /// playing"). `nowPlaying` names the scheduled track and when it started; a client computes the
 /// elapsed time from `startedAt` (so the body, and its ETag, change only when the track does).
+/// Every field is sent, `null` when empty.
 struct RadioBody: Encodable, Sendable {
-    struct Playing: Encodable, Sendable {
-        let title: String
-        let artist: String
-        let website: String?
-        let startedAt: Date
-        let duration: Double
-        let next: Track?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(title, forKey: .title)
-            try container.encode(artist, forKey: .artist)
-            try container.encode(website, forKey: .website)
-            try container.encode(startedAt, forKey: .startedAt)
-            try container.encode(duration, forKey: .duration)
-            try container.encode(next, forKey: .next)
-        }
-
-        enum CodingKeys: String, CodingKey { case title, artist, website, startedAt, duration, next }
-    }
-
-    struct Track: Encodable, Sendable {
-        let title: String
-        let artist: String
-        let website: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(title, forKey: .title)
-            try container.encode(artist, forKey: .artist)
-            try container.encode(website, forKey: .website)
-        }
-
-        enum CodingKeys: String, CodingKey { case title, artist, website }
-    }
-
     let id: String
+    let radioId: String
     let name: String
     let description: String
-    let website: String?
+    @NullEncoded var website: String?
     /// Where a player asks for its own stream URL (`GET …/stream`).
     let url: String
     /// When it was published (Appendix B's `date`).
-    let date: Date?
+    @NullEncoded var date: Date?
     let position: Int
     let trackCount: Int
     /// One loop of the schedule, in seconds.
     let duration: Double
-    let publishedAt: Date?
+    @NullEncoded var publishedAt: Date?
     let updatedAt: Date
-    let archivedAt: Date?
-    let nowPlaying: Playing?
+    @NullEncoded var archivedAt: Date?
+    @NullEncoded var nowPlaying: RadioPlaying?
 
     init(_ station: RadioStations.Station, at now: Date) {
         let radio = station.record
         id = radio.id
+        radioId = radio.id
         name = radio.name
         description = radio.description
         website = radio.website
@@ -74,39 +76,11 @@ struct RadioBody: Encodable, Sendable {
         publishedAt = radio.publishedAt
         updatedAt = radio.updatedAt
         archivedAt = radio.archivedAt
-        nowPlaying = station.schedule.nowPlaying(at: now).map { playing in
-            Playing(
-                title: playing.track.title, artist: playing.track.artist, website: playing.track.website,
-                startedAt: playing.startedAt, duration: playing.track.duration,
-                next: playing.next.map { Track(title: $0.title, artist: $0.artist, website: $0.website) })
-        }
+        nowPlaying = station.schedule.nowPlaying(at: now).map(RadioPlaying.init)
     }
 
     /// When the body last changed: an edit, or the start of the track playing.
     var lastModified: Date { max(updatedAt, nowPlaying?.startedAt ?? updatedAt) }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(id, forKey: .radioId)
-        try container.encode(name, forKey: .name)
-        try container.encode(description, forKey: .description)
-        try container.encode(website, forKey: .website)
-        try container.encode(url, forKey: .url)
-        try container.encode(date, forKey: .date)
-        try container.encode(position, forKey: .position)
-        try container.encode(trackCount, forKey: .trackCount)
-        try container.encode(duration, forKey: .duration)
-        try container.encode(publishedAt, forKey: .publishedAt)
-        try container.encode(updatedAt, forKey: .updatedAt)
-        try container.encode(archivedAt, forKey: .archivedAt)
-        try container.encode(nowPlaying, forKey: .nowPlaying)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, radioId, name, description, website, url, date, position, trackCount, duration, publishedAt, updatedAt,
-            archivedAt, nowPlaying
-    }
 }
 
 /// A track as the admin sees it, with its packaging progress.
@@ -143,16 +117,6 @@ struct RadioTrackBody: Encodable, Sendable {
 struct RadioStreamBody: Encodable, Sendable {
     let url: String
     let expiresAt: Date
-    let remainingToday: Double?
-    let resetsAt: Date?
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(url, forKey: .url)
-        try container.encode(expiresAt, forKey: .expiresAt)
-        try container.encode(remainingToday, forKey: .remainingToday)
-        try container.encode(resetsAt, forKey: .resetsAt)
-    }
-
-    enum CodingKeys: String, CodingKey { case url, expiresAt, remainingToday, resetsAt }
+    @NullEncoded var remainingToday: Double?
+    @NullEncoded var resetsAt: Date?
 }

@@ -20,64 +20,37 @@ struct RadioEvents: Sendable {
 
     static let keepAlive: Double = 20
 
+    /// A `nowplaying` event: the station's ``RadioPlaying`` with the track's id, where the
+    /// schedule is in it (`elapsed`, `remaining`) and the listener's allowance left.
     struct Event: Encodable, Equatable {
-        struct Track: Encodable, Equatable {
-            let title: String
-            let artist: String
-            let website: String?
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(title, forKey: .title)
-                try container.encode(artist, forKey: .artist)
-                try container.encode(website, forKey: .website)
-            }
-
-            enum CodingKeys: String, CodingKey { case title, artist, website }
-        }
-
         let radioId: String
         let trackId: String
-        let title: String
-        let artist: String
-        let website: String?
-        let startedAt: Date
-        let duration: Double
+        let playing: RadioPlaying
         let elapsed: Double
         let remaining: Double
-        let next: Track?
         /// Seconds of today's allowance left; null for members.
         let remainingToday: Double?
 
+        /// One object: the ids, the playing track's fields, then the listener's.
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(radioId, forKey: .radioId)
             try container.encode(trackId, forKey: .trackId)
-            try container.encode(title, forKey: .title)
-            try container.encode(artist, forKey: .artist)
-            try container.encode(website, forKey: .website)
-            try container.encode(startedAt, forKey: .startedAt)
-            try container.encode(duration, forKey: .duration)
+            try playing.encode(to: encoder)
             try container.encode(elapsed, forKey: .elapsed)
             try container.encode(remaining, forKey: .remaining)
-            try container.encode(next, forKey: .next)
             try container.encode(remainingToday, forKey: .remainingToday)
         }
 
-        enum CodingKeys: String, CodingKey {
-            case radioId, trackId, title, artist, website, startedAt, duration, elapsed, remaining, next, remainingToday
-        }
+        enum CodingKeys: String, CodingKey { case radioId, trackId, elapsed, remaining, remainingToday }
     }
 
     /// The event for what plays now, nil when nothing does.
     func event(at date: Date, remainingToday: Double?) -> Event? {
         guard let playing = stations.station(stationId)?.schedule.nowPlaying(at: date) else { return nil }
         return Event(
-            radioId: stationId, trackId: playing.track.id, title: playing.track.title, artist: playing.track.artist,
-            website: playing.track.website, startedAt: playing.startedAt, duration: playing.track.duration,
-            elapsed: playing.elapsed, remaining: playing.remaining,
-            next: playing.next.map { Event.Track(title: $0.title, artist: $0.artist, website: $0.website) },
-            remainingToday: remainingToday)
+            radioId: stationId, trackId: playing.track.id, playing: RadioPlaying(playing), elapsed: playing.elapsed,
+            remaining: playing.remaining, remainingToday: remainingToday)
     }
 
     /// Writes events until the client goes or the station goes off the air.
@@ -94,7 +67,9 @@ struct RadioEvents: Sendable {
             let date = now()
             let remainingToday = viewer.isMember ? nil : try await listening.remaining(viewer.key, pool: pool)
             if let event = event(at: date, remainingToday: remainingToday) {
-                let key = (event.trackId, event.startedAt, event.title, event.artist, event.website)
+                let key = (
+                    event.trackId, event.playing.startedAt, event.playing.title, event.playing.artist, event.playing.website
+                )
                 if sent.map({ $0 != key }) ?? true {
                     let data = String(decoding: try Frames.encoder.encode(event), as: UTF8.self)
                     try await writer.write(ByteBuffer(string: "event: nowplaying\ndata: \(data)\n\n"))

@@ -19,17 +19,12 @@ struct ChannelVideoAdminController {
         group.post("videos", use: createVideo)
         group.put("videos/order", use: orderVideos)
         group.patch("videos/:id", use: updateVideo)
-        group.delete("videos/:id", use: deleteVideo)
-        group.post("videos/:id/restore", use: restoreVideo)
+        videoArchive.addRoutes(to: group, path: "videos")
         group.post("videos/categories", use: createCategory)
         group.put("videos/categories/order", use: orderCategories)
         group.patch("videos/categories/:id", use: updateCategory)
-        group.delete("videos/categories/:id", use: deleteCategory)
-        group.post("videos/categories/:id/restore", use: restoreCategory)
+        categoryArchive.addRoutes(to: group, path: "videos/categories")
     }
-
-    static let notArchived = APIError(
-        .conflict, code: "not_archived", message: "Only an archived item can be deleted for ever: delete it once to archive it.")
 
     // MARK: - Videos
 
@@ -180,36 +175,14 @@ struct ChannelVideoAdminController {
         return .noContent
     }
 
-    /// Archives a video, or with `?permanent=true` deletes an archived one for ever.
-    @Sendable func deleteVideo(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try Self.requireAdmin(context)
-        guard var record = try await store.channelVideo(id: try context.parameters.require("id"))?.record else {
-            throw APIError.notFound("video")
-        }
-        if try Self.permanent(request) {
-            guard record.archivedAt != nil else { throw Self.notArchived }
-            try await store.deleteChannelVideo(id: record.id)
-        } else if record.archivedAt == nil {
-            record.archivedAt = now()
-            record.updatedAt = now()
-            try await store.updateChannelVideo(record)
-        }
-        blobSets.invalidate(record.id)
-        return .noContent
-    }
-
-    @Sendable func restoreVideo(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
-        guard var record = try await store.channelVideo(id: try context.parameters.require("id"))?.record else {
-            throw APIError.notFound("video")
-        }
-        if record.archivedAt != nil {
-            record.archivedAt = nil
-            record.updatedAt = now()
-            try await store.updateChannelVideo(record)
-        }
-        blobSets.invalidate(record.id)
-        return try await respond(record.id, request, context)
+    /// The videos' archive; what streams a video plays is looked up again after each change.
+    var videoArchive: ArchivableRoutes<ChannelVideoRecord> {
+        ArchivableRoutes(
+            what: "video", now: now, find: { [store] in try await store.channelVideo(id: $0)?.record },
+            save: { [store] in try await store.updateChannelVideo($0) },
+            deleteForEver: { [store] in try await store.deleteChannelVideo(id: $0.id) },
+            restored: { record, request, context in try await respond(record.id, request, context) },
+            afterChange: { [blobSets] in blobSets.invalidate($0) })
     }
 
     private func respond(_ id: String, _ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -307,39 +280,21 @@ struct ChannelVideoAdminController {
         return .noContent
     }
 
-    @Sendable func deleteCategory(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try Self.requireAdmin(context)
-        guard var record = try await store.channelVideoCategory(id: try context.parameters.require("id")) else {
-            throw APIError.notFound("category")
-        }
-        if try Self.permanent(request) {
-            guard record.archivedAt != nil else { throw Self.notArchived }
-            guard try await store.deleteChannelVideoCategory(id: record.id) else {
-                throw APIError(
-                    .conflict, code: "category_in_use",
-                    message: "Videos or sub-categories still use this category: move or delete them first.")
-            }
-        } else if record.archivedAt == nil {
-            record.archivedAt = now()
-            record.updatedAt = now()
-            try await store.updateChannelVideoCategory(record)
-        }
-        blobSets.invalidateAll()
-        return .noContent
-    }
-
-    @Sendable func restoreCategory(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
-        guard var record = try await store.channelVideoCategory(id: try context.parameters.require("id")) else {
-            throw APIError.notFound("category")
-        }
-        if record.archivedAt != nil {
-            record.archivedAt = nil
-            record.updatedAt = now()
-            try await store.updateChannelVideoCategory(record)
-        }
-        blobSets.invalidateAll()
-        return try await respondCategory(record.id, request, context)
+    /// The categories' archive (an archived category takes its videos out of public reads); one
+    /// that videos or sub-categories still use is not deleted for ever (409 `category_in_use`).
+    var categoryArchive: ArchivableRoutes<ChannelVideoCategoryRecord> {
+        ArchivableRoutes(
+            what: "category", now: now, find: { [store] in try await store.channelVideoCategory(id: $0) },
+            save: { [store] in try await store.updateChannelVideoCategory($0) },
+            deleteForEver: { [store] record in
+                guard try await store.deleteChannelVideoCategory(id: record.id) else {
+                    throw APIError(
+                        .conflict, code: "category_in_use",
+                        message: "Videos or sub-categories still use this category: move or delete them first.")
+                }
+            },
+            restored: { record, request, context in try await respondCategory(record.id, request, context) },
+            afterChange: { [blobSets] _ in blobSets.invalidateAll() })
     }
 
     private func respondCategory(_ id: String, _ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -366,14 +321,6 @@ struct ChannelVideoAdminController {
         let user = try context.requireUser()
         guard user.role == .admin else { throw APIError.forbidden }
         return user
-    }
-
-    static func permanent(_ request: Request) throws -> Bool {
-        switch request.uri.queryParameters.get("permanent") {
-        case nil, "false": false
-        case "true": true
-        default: throw APIError.badRequest("permanent is true or false.")
-        }
     }
 
     /// A JSON body, or a 400 that says it could not be read.
