@@ -474,19 +474,30 @@ def screenshot(driver, name):
         profiled("(screenshots)", started)
 
 
+# The CSS transitions and animations running now, let finish (at most 2 s), so that a screenshot
+# shows the settled page. Not those that never end (a pulsing icon), and not those started while
+# waiting: a page that starts a transition every half second (the radio's progress bar) never has
+# none running, and each of its screenshots waited the whole 2 s.
+ANIMATIONS_END_JS = """
+const done = arguments[arguments.length - 1];
+const running = document.getAnimations().filter((a) => a.playState === 'running'
+  && !(a.effect && a.effect.getTiming().iterations === Infinity));
+Promise.race([
+  Promise.all(running.map((a) => a.finished.catch(() => null))),
+  new Promise((resolve) => setTimeout(resolve, 2000)),
+]).then(() => done(running.length));
+"""
+
+
 def take_screenshot(driver, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    try:  # let CSS transitions and animations finish, so the picture shows the settled page
-        WebDriverWait(driver, 2, poll_frequency=0.05).until(lambda d: d.execute_script(
-            "return document.getAnimations().every(a => a.playState !== 'running')"))
-    except (TimeoutException, WebDriverException):
-        if PROFILE:
-            running = driver.execute_script(
-                "return document.getAnimations().filter(a => a.playState === 'running')"
-                ".map(a => (a.animationName || a.transitionProperty || 'script') + ':' + a.effect.getTiming().iterations"
-                " + '@' + (a.effect.target ? a.effect.target.tagName + '.' + a.effect.target.getAttribute('class') : ''))")
-            profiled("(screenshot still animating: " + ", ".join(sorted(set(running)))[:150] + ")", started)
+    try:
+        driver.execute_async_script(ANIMATIONS_END_JS)
+    except WebDriverException:
+        pass
+    if PROFILE and time.monotonic() - started > 1.5:
+        profiled("(screenshots: animations that took over 1.5 s to end)", started)
     path = SHOTS / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     if not driver.save_screenshot(str(path)):
