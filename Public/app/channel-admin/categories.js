@@ -6,8 +6,9 @@
 // restore|delete-forever].
 
 import { errorText, t } from '../core/i18n.js';
-import { el, modalDialog, confirmDialog } from '../core/ui.js';
-import { call, archiveSwitch, sortableRows, reorderHandle, rowButton, ensureStyles } from './video-admin-common.js';
+import { el, modalDialog } from '../core/ui.js';
+import { BASE, call, sortableRows, reorderHandle, rowButton, ensureStyles } from './video-admin-common.js';
+import { archiveActions, archiveSwitch } from './archive.js';
 
 let ctx = null;
 let status = 'all';
@@ -31,7 +32,7 @@ export function mount(section, context) {
   });
   section.classList.add('cva');
   section.replaceChildren(
-    el('div', { class: 'cva-head' }, [el('h1', { text: t('channeladmin.categories.title') }), archiveSwitch((value) => { status = value; load(); }), add]),
+    el('div', { class: 'cva-head' }, [el('h1', { text: t('channeladmin.categories.title') }), archiveSwitch({ onChange: (value) => { status = value; load(); } }), add]),
     el('div', { class: 'cva-scroll' }, [el('table', { class: 'cva-table' }, [
       el('thead', {}, [el('tr', {}, [
         el('th', { attrs: { scope: 'col' } }, [el('span', { class: 'visually-hidden', text: t('channeladmin.order') })]),
@@ -65,14 +66,17 @@ async function load() {
 
 function render(list) {
   tbody.replaceChildren(...list.map((category) => {
+    const archive = archiveActions(BASE + '/videos/categories/' + encodeURIComponent(category.id), {
+      ctx, done: load, archived: t('channeladmin.categories.archived'), confirm: t('channeladmin.delete-forever-message', { name: category.name }),
+    });
     const actions = status === 'archived'
       ? [
-        rowButton(t('channeladmin.restore'), 'restore', () => act(category, 'restore')),
-        rowButton(t('channeladmin.delete-forever'), 'delete-forever', () => act(category, 'forever'), { danger: true }),
+        rowButton(t('channeladmin.restore'), 'restore', archive.restore),
+        rowButton(t('channeladmin.delete-forever'), 'delete-forever', archive.forever, { danger: true }),
       ]
       : [
         rowButton(t('channeladmin.edit'), 'edit', () => editDialog(category)),
-        rowButton(t('channeladmin.delete'), 'archive', () => act(category, 'archive'), { danger: true }),
+        rowButton(t('channeladmin.delete'), 'archive', archive.archive, { danger: true }),
       ];
     return el('tr', { attrs: { 'data-id': category.id }, class: category.parentId ? 'cva-sub' : '' }, [
       el('td', {}, [status === 'archived' ? null : reorderHandle(category.name)]),
@@ -85,29 +89,6 @@ function render(list) {
       attrs: { colspan: 3 }, class: 'cva-muted', text: status === 'archived' ? t('channeladmin.archive-empty') : t('channeladmin.categories.none'),
     })]));
   }
-}
-
-async function act(category, action) {
-  const path = '/videos/categories/' + encodeURIComponent(category.id);
-  try {
-    if (action === 'archive') {
-      await call(path, { method: 'DELETE' });
-      ctx.toast(t('channeladmin.categories.archived'));
-    } else if (action === 'restore') {
-      await call(path + '/restore', { method: 'POST' });
-      ctx.toast(t('channeladmin.restored'));
-    } else {
-      const sure = await confirmDialog({
-        title: t('channeladmin.delete-forever-title'), message: t('channeladmin.delete-forever-message', { name: category.name }), confirmLabel: t('channeladmin.delete-forever'), danger: true,
-      });
-      if (!sure) return;
-      await call(path + '?permanent=true', { method: 'DELETE' });
-      ctx.toast(t('channeladmin.deleted'));
-    }
-  } catch (error) {
-    ctx.toast(errorText(error));
-  }
-  load();
 }
 
 function editDialog(category) {

@@ -4,9 +4,10 @@
 // picture per place, and the venue's picture shown above the audience's list and map.
 import { api } from '../core/api.js';
 import { errorText, t } from '../core/i18n.js';
-import { confirmDialog, el, promptDialog } from '../core/ui.js';
+import { el, promptDialog } from '../core/ui.js';
 import { createMap } from '../channel/places-map.js';
 import { handle, makeReorderable } from './reorder.js';
+import { archiveActions, archiveSwitch } from './archive.js';
 import { useStylesheet } from '../channel/stylesheet.js';
 
 let ctx = null;
@@ -19,11 +20,11 @@ export async function mount(section, context) {
   ctx = context;
   root = section;
   root.classList.add('admin-places');
-  parts.filter = el('div', { class: 'admin-filter', attrs: { role: 'group', 'aria-label': t('channeladmin.show') } }, [
-    filterButton('all', t('channeladmin.places')),
-    filterButton('archived', t('channeladmin.archived')),
-  ]);
   parts.add = el('button', { class: 'btn btn-primary admin-add-place', text: t('channeladmin.places.add'), attrs: { type: 'button' }, on: { click: () => edit(null) } });
+  parts.filter = archiveSwitch({
+    current: t('channeladmin.places'), classes: ['admin-filter', 'btn admin-filter-button'], hides: [parts.add],
+    onChange: (status) => { state.status = status; load(); },
+  });
   parts.table = el('ul', { class: 'admin-rows admin-place-rows', attrs: { 'aria-label': t('channeladmin.places') } });
   makeReorderable(parts.table, (ids) => save('/api/v1/channel/pois/order', 'POST', { ids }, t('channeladmin.order-saved')));
   parts.categories = el('ul', { class: 'admin-rows admin-category-rows', attrs: { 'aria-label': t('channeladmin.places.categories-label') } });
@@ -51,22 +52,6 @@ export function show() {
   load();
 }
 
-function filterButton(status, label) {
-  return el('button', {
-    class: 'btn admin-filter-button',
-    text: label,
-    data: { status },
-    attrs: { type: 'button', 'aria-pressed': String(state.status === status) },
-    on: {
-      click: () => {
-        state.status = status;
-        for (const b of parts.filter.children) b.setAttribute('aria-pressed', String(b.dataset.status === status));
-        parts.add.hidden = status === 'archived';
-        load();
-      },
-    },
-  });
-}
 
 async function save(path, method, body, message) {
   try {
@@ -113,10 +98,13 @@ function renderPlaces() {
   parts.table.replaceChildren(...[
     ...state.places.map((place) => {
       const published = Boolean(place.publishedAt);
+      const archive = archiveActions('/api/v1/channel/pois/' + encodeURIComponent(place.id), {
+        ctx, done: load, archived: t('channeladmin.archived-named', { name: place.name }), confirm: t('channeladmin.places.delete-forever-message', { name: place.name }),
+      });
       const actions = archived
         ? [
-            el('button', { class: 'btn', text: t('channeladmin.restore'), attrs: { type: 'button' }, on: { click: () => act(place, 'restore') } }),
-            el('button', { class: 'btn btn-danger', text: t('channeladmin.delete-forever'), attrs: { type: 'button' }, on: { click: () => act(place, 'purge') } }),
+            el('button', { class: 'btn', text: t('channeladmin.restore'), attrs: { type: 'button' }, on: { click: archive.restore } }),
+            el('button', { class: 'btn btn-danger', text: t('channeladmin.delete-forever'), attrs: { type: 'button' }, on: { click: archive.forever } }),
           ]
         : [
             el('button', { class: 'btn', text: t('channeladmin.edit'), attrs: { type: 'button' }, on: { click: () => edit(place) } }),
@@ -124,9 +112,9 @@ function renderPlaces() {
               class: 'btn',
               text: published ? t('channeladmin.unpublish') : t('channeladmin.publish'),
               attrs: { type: 'button' },
-              on: { click: () => act(place, published ? 'unpublish' : 'publish') },
+              on: { click: () => publish(place, !published) },
             }),
-            el('button', { class: 'btn btn-ghost', text: t('channeladmin.delete'), attrs: { type: 'button' }, on: { click: () => act(place, 'archive') } }),
+            el('button', { class: 'btn btn-ghost', text: t('channeladmin.delete'), attrs: { type: 'button' }, on: { click: archive.archive } }),
           ];
       return el('li', { class: 'admin-row', data: { id: place.id } }, [
         archived ? null : handle(place.name),
@@ -141,19 +129,8 @@ function renderPlaces() {
   ].filter(Boolean));
 }
 
-async function act(place, action) {
-  const path = '/api/v1/channel/pois/' + encodeURIComponent(place.id);
-  if (action === 'publish' || action === 'unpublish') {
-    await save(path, 'PATCH', { published: action === 'publish' }, action === 'publish' ? t('channeladmin.published-toast') : t('channeladmin.unpublished-toast'));
-  } else if (action === 'archive') {
-    await save(path, 'DELETE', undefined, t('channeladmin.archived-named', { name: place.name }));
-  } else if (action === 'restore') {
-    await save(path + '/restore', 'POST', undefined, t('channeladmin.restored'));
-  } else if (action === 'purge') {
-    const sure = await confirmDialog({ title: t('channeladmin.delete-forever-title'), message: t('channeladmin.places.delete-forever-message', { name: place.name }), confirmLabel: t('channeladmin.delete-forever'), danger: true });
-    if (!sure) return;
-    await save(path + '?permanent=true', 'DELETE', undefined, t('channeladmin.deleted'));
-  }
+async function publish(place, published) {
+  await save('/api/v1/channel/pois/' + encodeURIComponent(place.id), 'PATCH', { published }, published ? t('channeladmin.published-toast') : t('channeladmin.unpublished-toast'));
   load();
 }
 
@@ -294,6 +271,10 @@ function closeForm() {
 }
 
 function renderCategories(categories, archived) {
+  // A category's archive asks nothing before deleting for ever, nor says it restored or deleted.
+  const archiveOf = (category) => archiveActions('/api/v1/channel/pois/categories/' + category.id, {
+    ctx, done: load, archived: t('channeladmin.places.category-archived'), restored: null, deleted: null,
+  });
   const row = (category, isArchived) =>
     el('li', { class: 'admin-row', data: { id: isArchived ? '' : category.id } }, [
       isArchived ? null : handle(category.name),
@@ -306,12 +287,12 @@ function renderCategories(categories, archived) {
         { class: 'admin-row-actions' },
         isArchived
           ? [
-              el('button', { class: 'btn', text: t('channeladmin.restore'), attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/pois/categories/' + category.id + '/restore', 'POST'); load(); } } }),
-              el('button', { class: 'btn btn-danger', text: t('channeladmin.delete-forever'), attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/pois/categories/' + category.id + '?permanent=true', 'DELETE'); load(); } } }),
+              el('button', { class: 'btn', text: t('channeladmin.restore'), attrs: { type: 'button' }, on: { click: archiveOf(category).restore } }),
+              el('button', { class: 'btn btn-danger', text: t('channeladmin.delete-forever'), attrs: { type: 'button' }, on: { click: archiveOf(category).forever } }),
             ]
           : [
               el('button', { class: 'btn', text: t('channeladmin.rename'), attrs: { type: 'button' }, on: { click: () => renameCategory(category) } }),
-              el('button', { class: 'btn btn-ghost', text: t('channeladmin.delete'), attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/pois/categories/' + category.id, 'DELETE', undefined, t('channeladmin.places.category-archived')); load(); } } }),
+              el('button', { class: 'btn btn-ghost', text: t('channeladmin.delete'), attrs: { type: 'button' }, on: { click: archiveOf(category).archive } }),
             ],
       ),
     ]);

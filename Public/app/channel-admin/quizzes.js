@@ -3,8 +3,9 @@
 // right (one or more), questions reordered by dragging their handle or with the arrow keys.
 import { api } from '../core/api.js';
 import { errorText, t } from '../core/i18n.js';
-import { confirmDialog, el } from '../core/ui.js';
+import { el } from '../core/ui.js';
 import { handle, makeReorderable } from './reorder.js';
+import { archiveActions, archiveSwitch } from './archive.js';
 import { useStylesheet } from '../channel/stylesheet.js';
 
 let ctx = null;
@@ -17,11 +18,11 @@ export async function mount(section, context) {
   ctx = context;
   root = section;
   root.classList.add('admin-quizzes');
-  parts.filter = el('div', { class: 'admin-filter', attrs: { role: 'group', 'aria-label': t('channeladmin.show') } }, [
-    filterButton('all', t('channeladmin.quizzes')),
-    filterButton('archived', t('channeladmin.archived')),
-  ]);
   parts.add = el('button', { class: 'btn btn-primary admin-add-quiz', text: t('channeladmin.quizzes.add'), attrs: { type: 'button' }, on: { click: () => edit(null) } });
+  parts.filter = archiveSwitch({
+    current: t('channeladmin.quizzes'), classes: ['admin-filter', 'btn admin-filter-button'], hides: [parts.add],
+    onChange: (status) => { state.status = status; load(); },
+  });
   parts.table = el('ul', { class: 'admin-rows', attrs: { 'aria-label': t('channeladmin.quizzes') } });
   makeReorderable(parts.table, (ids) => save('/api/v1/channel/quizzes/order', 'POST', { ids }, t('channeladmin.order-saved')));
   parts.form = el('section', { class: 'admin-quiz-form', attrs: { hidden: true, 'aria-label': t('channeladmin.quizzes.quiz') } });
@@ -30,23 +31,6 @@ export async function mount(section, context) {
 
 export function show() {
   load();
-}
-
-function filterButton(status, label) {
-  return el('button', {
-    class: 'btn admin-filter-button',
-    text: label,
-    data: { status },
-    attrs: { type: 'button', 'aria-pressed': String(state.status === status) },
-    on: {
-      click: () => {
-        state.status = status;
-        for (const b of parts.filter.children) b.setAttribute('aria-pressed', String(b.dataset.status === status));
-        parts.add.hidden = status === 'archived';
-        load();
-      },
-    },
-  });
 }
 
 async function save(path, method, body, message) {
@@ -77,21 +61,13 @@ async function load() {
     ...state.quizzes.map((quiz) => {
       const published = Boolean(quiz.publishedAt);
       const path = '/api/v1/channel/quizzes/' + encodeURIComponent(quiz.id);
+      const archive = archiveActions(path, {
+        ctx, done: load, archived: t('channeladmin.archived-named', { name: quiz.name }), confirm: t('channeladmin.quizzes.delete-forever-message', { name: quiz.name }),
+      });
       const actions = archived
         ? [
-            el('button', { class: 'btn', text: t('channeladmin.restore'), attrs: { type: 'button' }, on: { click: async () => { await save(path + '/restore', 'POST', undefined, t('channeladmin.restored')); load(); } } }),
-            el('button', {
-              class: 'btn btn-danger',
-              text: t('channeladmin.delete-forever'),
-              attrs: { type: 'button' },
-              on: {
-                click: async () => {
-                  if (!(await confirmDialog({ title: t('channeladmin.delete-forever-title'), message: t('channeladmin.quizzes.delete-forever-message', { name: quiz.name }), confirmLabel: t('channeladmin.delete-forever'), danger: true }))) return;
-                  await save(path + '?permanent=true', 'DELETE', undefined, t('channeladmin.deleted'));
-                  load();
-                },
-              },
-            }),
+            el('button', { class: 'btn', text: t('channeladmin.restore'), attrs: { type: 'button' }, on: { click: archive.restore } }),
+            el('button', { class: 'btn btn-danger', text: t('channeladmin.delete-forever'), attrs: { type: 'button' }, on: { click: archive.forever } }),
           ]
         : [
             el('button', { class: 'btn', text: t('channeladmin.edit'), attrs: { type: 'button' }, on: { click: () => edit(quiz) } }),
@@ -101,7 +77,7 @@ async function load() {
               attrs: { type: 'button' },
               on: { click: async () => { await save(path, 'PATCH', { published: !published }, published ? t('channeladmin.unpublished-toast') : t('channeladmin.published-toast')); load(); } },
             }),
-            el('button', { class: 'btn btn-ghost', text: t('channeladmin.delete'), attrs: { type: 'button' }, on: { click: async () => { await save(path, 'DELETE', undefined, t('channeladmin.archived-named', { name: quiz.name })); load(); } } }),
+            el('button', { class: 'btn btn-ghost', text: t('channeladmin.delete'), attrs: { type: 'button' }, on: { click: archive.archive } }),
           ];
       return el('li', { class: 'admin-row', data: { id: quiz.id } }, [
         archived ? null : handle(quiz.name),

@@ -12,6 +12,7 @@
 import { api } from '../core/api.js';
 import { errorText, formatNumber, t } from '../core/i18n.js';
 import { el, icon, confirmDialog } from '../core/ui.js';
+import { archiveActions } from './archive.js';
 
 let ctx = null;
 let root = null;
@@ -110,16 +111,20 @@ async function showStations(filter = 'all') {
   }
   for (const radio of radios) {
     const published = radio.publishedAt !== null;
+    const archive = archiveActions(`/api/v1/channel/radios/${radio.id}`, {
+      ctx, done: () => showStations(filter), archived: t('channeladmin.radio.archived-toast'), restored: null, deleted: null,
+      confirm: t('channeladmin.radio.delete-forever-message', { name: radio.name }),
+    });
     const actions = filter === 'archived'
       ? [
-          el('button', { class: 'btn', attrs: { type: 'button' }, text: t('channeladmin.restore'), on: { click: () => act(api(`/api/v1/channel/radios/${radio.id}/restore`, { method: 'POST' }), filter) } }),
-          el('button', { class: 'btn btn-danger', attrs: { type: 'button' }, text: t('channeladmin.delete-forever'), on: { click: () => deleteForEver(radio) } }),
+          el('button', { class: 'btn', attrs: { type: 'button' }, text: t('channeladmin.restore'), on: { click: archive.restore } }),
+          el('button', { class: 'btn btn-danger', attrs: { type: 'button' }, text: t('channeladmin.delete-forever'), on: { click: archive.forever } }),
         ]
       : [
           el('a', { class: 'btn', attrs: { href: `#radio/${radio.id}` }, text: t('channeladmin.radio.tracks') }),
           el('button', { class: 'btn', attrs: { type: 'button' }, text: t('channeladmin.edit'), on: { click: () => editStation(radio) } }),
           el('button', { class: 'btn', attrs: { type: 'button', 'data-role': 'publish' }, text: published ? t('channeladmin.unpublish') : t('channeladmin.publish'), on: { click: () => act(api(`/api/v1/channel/radios/${radio.id}`, { method: 'PATCH', body: { published: !published } }), filter) } }),
-          el('button', { class: 'btn btn-danger', attrs: { type: 'button' }, text: t('channeladmin.delete'), on: { click: () => act(api(`/api/v1/channel/radios/${radio.id}`, { method: 'DELETE' }), filter, t('channeladmin.radio.archived-toast')) } }),
+          el('button', { class: 'btn btn-danger', attrs: { type: 'button' }, text: t('channeladmin.delete'), on: { click: archive.archive } }),
         ];
     tbody.append(el('tr', { attrs: { 'data-id': radio.id, draggable: filter === 'all' ? 'true' : null } }, [
       el('td', {}, [filter === 'all' ? moveHandle(radio.name) : null]),
@@ -135,19 +140,13 @@ async function showStations(filter = 'all') {
   }
 }
 
-async function act(promise, filter, message) {
+async function act(promise, filter) {
   try {
     await promise;
-    if (message) toast(message);
   } catch (error) {
     failed(error);
   }
   showStations(filter);
-}
-
-async function deleteForEver(radio) {
-  const ok = await confirmDialog({ title: t('channeladmin.delete-forever-title'), message: t('channeladmin.radio.delete-forever-message', { name: radio.name }), confirmLabel: t('channeladmin.delete-forever'), danger: true });
-  if (ok) act(api(`/api/v1/channel/radios/${radio.id}?permanent=true`, { method: 'DELETE' }), 'archived');
 }
 
 function field(label, input) {

@@ -1,6 +1,6 @@
 // What the admin's Videos and Categories tables share: JSON calls that keep the server's message,
-// a table whose rows reorder by drag or by keyboard (Alt+Arrow on a row's handle), and the
-// "Current / Archived" switch.
+// and a table whose rows reorder by drag or by keyboard (Alt+Arrow on a row's handle). Their
+// archive (actions and the "Current / Archived" switch) is archive.js, as every part's.
 
 import { api } from '../core/api.js';
 import { t } from '../core/i18n.js';
@@ -11,24 +11,6 @@ export const BASE = '/api/v1/channel';
 /** Calls the channel API (api.js); rejects with ApiError, whose message is the server's. */
 export function call(path, options) {
   return api(BASE + path, options);
-}
-
-/** A two-way switch: Current | Archived. Calls onChange('all' | 'archived'). */
-export function archiveSwitch(onChange) {
-  const make = (label, value) => el('button', {
-    class: 'cva-tab', text: label, attrs: { type: 'button', 'data-role': 'status-' + value, 'aria-pressed': String(value === 'all') },
-  });
-  const current = make(t('channeladmin.current'), 'all');
-  const archived = make(t('channeladmin.archived'), 'archived');
-  const node = el('div', { class: 'cva-tabs', attrs: { role: 'group', 'aria-label': t('channeladmin.show') } }, [current, archived]);
-  for (const button of [current, archived]) {
-    button.addEventListener('click', () => {
-      current.setAttribute('aria-pressed', String(button === current));
-      archived.setAttribute('aria-pressed', String(button === archived));
-      onChange(button === current ? 'all' : 'archived');
-    });
-  }
-  return node;
 }
 
 /**

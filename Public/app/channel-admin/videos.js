@@ -6,10 +6,11 @@
 // restore|delete-forever], [data-role=status-all|status-archived].
 
 import { errorText, t } from '../core/i18n.js';
-import { el, modalDialog, confirmDialog } from '../core/ui.js';
+import { el, modalDialog } from '../core/ui.js';
 import {
-  call, archiveSwitch, sortableRows, reorderHandle, rowButton, ensureStyles, clock, seconds,
+  BASE, call, sortableRows, reorderHandle, rowButton, ensureStyles, clock, seconds,
 } from './video-admin-common.js';
+import { archiveActions, archiveSwitch } from './archive.js';
 
 let ctx = null;
 let status = 'all';
@@ -43,7 +44,7 @@ export function mount(section, context) {
   ]);
   section.classList.add('cva');
   section.replaceChildren(
-    el('div', { class: 'cva-head' }, [el('h1', { text: t('channeladmin.videos') }), archiveSwitch((value) => { status = value; load(); }), add]),
+    el('div', { class: 'cva-head' }, [el('h1', { text: t('channeladmin.videos') }), archiveSwitch({ onChange: (value) => { status = value; load(); } }), add]),
     el('div', { class: 'cva-scroll' }, [table]),
   );
 }
@@ -65,17 +66,20 @@ async function load() {
   const name = (id) => (categories.find((c) => c.id === id) || {}).name || '—';
   tbody.replaceChildren(...videos.map((video) => {
     const published = Boolean(video.publishedAt);
+    const archive = archiveActions(BASE + '/videos/' + encodeURIComponent(video.id), {
+      ctx, done: load, archived: t('channeladmin.archived-toast'), confirm: t('channeladmin.videos.delete-forever-message', { title: video.title }),
+    });
     const flags = [published ? t('channeladmin.published') : t('channeladmin.draft'), video.free ? t('channeladmin.videos.free') : null, video.promoted ? t('channeladmin.videos.promoted') : null]
       .filter(Boolean).join(' · ');
     const actions = status === 'archived'
       ? [
-        rowButton(t('channeladmin.restore'), 'restore', () => act(video, 'restore')),
-        rowButton(t('channeladmin.delete-forever'), 'delete-forever', () => act(video, 'forever'), { danger: true }),
+        rowButton(t('channeladmin.restore'), 'restore', archive.restore),
+        rowButton(t('channeladmin.delete-forever'), 'delete-forever', archive.forever, { danger: true }),
       ]
       : [
         rowButton(t('channeladmin.edit'), 'edit', () => editDialog(video)),
-        rowButton(published ? t('channeladmin.unpublish') : t('channeladmin.publish'), 'publish', () => act(video, published ? 'unpublish' : 'publish')),
-        rowButton(t('channeladmin.delete'), 'archive', () => act(video, 'archive'), { danger: true }),
+        rowButton(published ? t('channeladmin.unpublish') : t('channeladmin.publish'), 'publish', () => publish(video, !published)),
+        rowButton(t('channeladmin.delete'), 'archive', archive.archive, { danger: true }),
       ];
     return el('tr', { attrs: { 'data-id': video.id } }, [
       el('td', {}, [status === 'archived' ? null : reorderHandle(video.title)]),
@@ -95,27 +99,10 @@ async function load() {
   }
 }
 
-async function act(video, action) {
-  const path = '/videos/' + encodeURIComponent(video.id);
+async function publish(video, published) {
   try {
-    if (action === 'publish' || action === 'unpublish') {
-      await call(path, { method: 'PATCH', body: { published: action === 'publish' } });
-      ctx.toast(action === 'publish' ? t('channeladmin.published-toast') : t('channeladmin.unpublished-toast'));
-    } else if (action === 'archive') {
-      await call(path, { method: 'DELETE' });
-      ctx.toast(t('channeladmin.archived-toast'));
-    } else if (action === 'restore') {
-      await call(path + '/restore', { method: 'POST' });
-      ctx.toast(t('channeladmin.restored'));
-    } else if (action === 'forever') {
-      const sure = await confirmDialog({
-        title: t('channeladmin.delete-forever-title'), message: t('channeladmin.videos.delete-forever-message', { title: video.title }),
-        confirmLabel: t('channeladmin.delete-forever'), danger: true,
-      });
-      if (!sure) return;
-      await call(path + '?permanent=true', { method: 'DELETE' });
-      ctx.toast(t('channeladmin.deleted'));
-    }
+    await call('/videos/' + encodeURIComponent(video.id), { method: 'PATCH', body: { published } });
+    ctx.toast(published ? t('channeladmin.published-toast') : t('channeladmin.unpublished-toast'));
   } catch (error) {
     ctx.toast(errorText(error));
   }
