@@ -6,6 +6,7 @@ processes are fault_test.py's (imported from it)."""
 import glob
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -142,3 +143,29 @@ def nofile_limit():
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def verdict(problems, passed):
+    """The test's end: each problem (the first 20) and their count as FAIL lines, exit status 1;
+    or `passed` logged as PASS, exit status 0."""
+    if problems:
+        for problem in problems[:20]:
+            print("FAIL: " + problem, file=sys.stderr)
+        print(f"FAIL: {len(problems)} problem(s) ({time.monotonic() - ft.STARTED:.1f} s)", file=sys.stderr)
+        return 1
+    log(f"PASS: {passed} ({time.monotonic() - ft.STARTED:.1f} s)")
+    return 0
+
+
+def clean_up(cluster, failed, tasks=()):
+    """Cancels the test's tasks, prints the nodes' last log lines if it failed, stops the cluster,
+    and keeps its work directory (logs) if it failed or CLUSTER_KEEP=1, else removes it."""
+    for task in tasks:
+        task.cancel()
+    if failed:
+        cluster.tail_logs()
+    cluster.stop()
+    if os.environ.get("CLUSTER_KEEP") == "1" or failed:
+        print(f"logs kept in {cluster.work}", file=sys.stderr)
+    else:
+        shutil.rmtree(cluster.work, ignore_errors=True)

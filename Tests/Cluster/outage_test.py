@@ -26,12 +26,11 @@ Exit status 0 when every check holds, 1 otherwise.
 import asyncio
 import json
 import os
-import shutil
 import statistics
 import sys
 import time
 
-from nodes import Failure, Nodes, api, ft, log, nofile_limit, sign_in
+from nodes import Failure, Nodes, api, clean_up, ft, log, nofile_limit, sign_in, verdict
 
 PORT = int(os.environ.get("CLUSTER_PORT", "18130"))
 PG_PORT = int(os.environ.get("CLUSTER_PG_PORT", "55456"))
@@ -40,7 +39,6 @@ OUTAGE = float(os.environ.get("CLUSTER_OUTAGE_SECONDS", "10"))
 UNAVAILABLE_WITHIN = float(os.environ.get("CLUSTER_UNAVAILABLE_WITHIN", "5"))
 PHASE_TIMEOUT = float(os.environ.get("CLUSTER_PHASE_TIMEOUT", "20"))
 OUTAGES = os.environ.get("CLUSTER_OUTAGES", "stop,freeze").split(",")
-KEEP = os.environ.get("CLUSTER_KEEP") == "1"
 PAGE_RATE, POINTER_RATE = 5.0, 20.0
 FLOWING = 0.8  # the share of an outage's seconds in which every viewer on node 1 must see the pointer
 
@@ -293,28 +291,14 @@ async def main():
             f"{sorted({m.get('code') for _, m in presenter.errors})}")
         for figure in figures:
             print("FIGURES " + figure, flush=True)
-        if problems:
-            for problem in problems[:20]:
-                print("FAIL: " + problem, file=sys.stderr)
-            print(f"FAIL: {len(problems)} problem(s) ({time.monotonic() - ft.STARTED:.1f} s)", file=sys.stderr)
-            return 1
-        log(f"PASS: the presenter's node kept the pointer flowing, refused nothing as rate_limited and answered "
-            f"unavailable within {UNAVAILABLE_WITHIN:.0f} s; every viewer has the table's events ({time.monotonic() - ft.STARTED:.1f} s)")
-        failed = False
-        return 0
+        failed = verdict(problems, "the presenter's node kept the pointer flowing, refused nothing as rate_limited and answered "
+                                   f"unavailable within {UNAVAILABLE_WITHIN:.0f} s; every viewer has the table's events") != 0
+        return int(failed)
     except Failure as error:
         print(f"FAIL: {error}", file=sys.stderr)
         return 1
     finally:
-        for t in tasks:
-            t.cancel()
-        if failed:
-            cluster.tail_logs()
-        cluster.stop()
-        if KEEP or failed:
-            print(f"logs kept in {cluster.work}", file=sys.stderr)
-        else:
-            shutil.rmtree(cluster.work, ignore_errors=True)
+        clean_up(cluster, failed, tasks)
 
 
 if __name__ == "__main__":

@@ -28,17 +28,15 @@ Exit status 0 when every check holds, 1 otherwise (with what was lost, repeated 
 import asyncio
 import json
 import os
-import shutil
 import sys
 import time
 
-from nodes import Failure, Nodes, api, ft, log, nofile_limit, sign_in
+from nodes import Failure, Nodes, api, clean_up, ft, log, nofile_limit, sign_in, verdict
 
 PORT = int(os.environ.get("CLUSTER_PORT", "18120"))
 PG_PORT = int(os.environ.get("CLUSTER_PG_PORT", "55450"))
 EDIT_RATE = float(os.environ.get("CLUSTER_EDIT_RATE", "10"))
 PHASE_TIMEOUT = float(os.environ.get("CLUSTER_PHASE_TIMEOUT", "20"))
-KEEP = os.environ.get("CLUSTER_KEEP") == "1"
 WINDOW = 4  # edits in flight at once per editor
 PHASE_EDITS = 20  # new acknowledged edits per editor that end a phase
 
@@ -402,28 +400,13 @@ async def main():
             log(e.summary())
         log(f"{len(stored)} edits stored (seq {stored[0][0] if stored else '-'} to {stored[-1][0] if stored else '-'}), "
             + ", ".join(f"GET on {n}: seq {s}, {len(ids)} strokes" for n, (s, ids) in served.items()))
-        if problems:
-            for problem in problems[:20]:
-                print("FAIL: " + problem, file=sys.stderr)
-            print(f"FAIL: {len(problems)} problem(s) ({time.monotonic() - ft.STARTED:.1f} s)", file=sys.stderr)
-            return 1
-        log(f"PASS: both editors and both nodes have exactly the table's strokes, every edit once, in order "
-            f"({time.monotonic() - ft.STARTED:.1f} s)")
-        failed = False
-        return 0
+        failed = verdict(problems, "both editors and both nodes have exactly the table's strokes, every edit once, in order") != 0
+        return int(failed)
     except Failure as error:
         print(f"FAIL: {error}", file=sys.stderr)
         return 1
     finally:
-        for t in tasks:
-            t.cancel()
-        if failed:
-            cluster.tail_logs()
-        cluster.stop()
-        if KEEP or failed:
-            print(f"logs kept in {cluster.work}", file=sys.stderr)
-        else:
-            shutil.rmtree(cluster.work, ignore_errors=True)
+        clean_up(cluster, failed, tasks)
 
 
 if __name__ == "__main__":
