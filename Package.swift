@@ -38,6 +38,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "PodiumCore", swiftSettings: swiftSettings),
+        // The REST bodies and answers and the frames not in PodiumCore: encoded by the server, decoded by the SDK.
+        .target(name: "PodiumWire", dependencies: ["PodiumCore"], swiftSettings: swiftSettings),
         .target(
             name: "PodiumStore",
             dependencies: [
@@ -61,7 +63,7 @@ let package = Package(
         .target(
             name: "PodiumServer",
             dependencies: [
-                "PodiumCore", "PodiumStore", "PodiumMedia",
+                "PodiumCore", "PodiumStore", "PodiumMedia", "PodiumWire",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -83,7 +85,7 @@ let package = Package(
         .target(
             name: "PodiumClient",
             dependencies: [
-                "PodiumCore",
+                "PodiumCore", "PodiumWire",
                 // The live socket (Sources/PodiumClient/Live/WebSocket.swift says why not URLSession).
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,15 +1,5 @@
 import Foundation
-
-/// An account as the server shows it.
-public struct User: Codable, Sendable, Equatable {
-    public var id: String
-    public var email: String
-    public var name: String
-    /// `admin` or `presenter`.
-    public var role: String
-    /// A member of the channel.
-    public var member: Bool
-}
+import PodiumWire
 
 extension Endpoint {
     public static let login = Endpoint("POST", "/api/v1/auth/login")
@@ -35,11 +25,7 @@ extension PodiumClient {
             let email: String
             let password: String
         }
-        struct Reply: Decodable {
-            let token: String
-            let user: User
-        }
-        let reply = try await call(.login, json: Body(email: email, password: password), as: Reply.self)
+        let reply = try await call(.login, json: Body(email: email, password: password), as: LoginResponse.self)
         token = reply.token
         return reply.user
     }

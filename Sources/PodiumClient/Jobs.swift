@@ -1,22 +1,5 @@
 import Foundation
-
-/// A processing job kept on the server (a deck's PDF, a video's packaging…).
-public struct Job: Codable, Sendable, Equatable {
-    public var id: String
-    /// `pdf`, `video`…
-    public var kind: String
-    /// What the job works on (the deck's or video's id).
-    public var subjectId: String
-    /// `queued`, `running`, `done` or `failed`.
-    public var state: String
-    public var attempts: Int
-    public var progress: WorkProgress?
-    public var error: FailureDetail?
-    public var createdAt: Date
-    public var updatedAt: Date
-
-    public var isFinished: Bool { state == "done" || state == "failed" }
-}
+import PodiumWire
 
 extension Endpoint {
     public static let job = Endpoint("GET", "/api/v1/jobs/{id}")

@@ -1,55 +1,10 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 
-/// Where long work stands: a deck's or a video's processing, a job.
-public struct WorkProgress: Codable, Sendable, Equatable {
-    public var stage: String
-    public var done: Int
-    public var total: Int
-}
-
-/// The `{"code", "message"}` of a failed deck, video or job.
-public struct FailureDetail: Codable, Sendable, Equatable {
-    public var code: String
-    public var message: String
-}
-
-/// A deck of the library.
-public struct Deck: Codable, Sendable, Equatable {
-    public var id: String
-    public var title: String
-    /// `processing`, `ready` or `failed`.
-    public var status: String
-    public var folderId: String?
-    public var createdAt: Date
-    public var pageCount: Int
-    public var thumbnailUrl: String?
-    public var progress: WorkProgress?
-    public var error: FailureDetail?
-    /// Present on ``PodiumClient/deck(id:)``; listings leave it out.
-    public var pages: [PageInfo]?
-
+extension Deck {
     public var isReady: Bool { status == "ready" }
     public var isFinished: Bool { status != "processing" }
-}
-
-/// An upload's answer: the new item and the job that processes it.
-public struct Uploaded<Item: Decodable & Sendable>: Decodable, Sendable {
-    public var item: Item
-    public var jobId: String
-
-    enum CodingKeys: String, CodingKey { case jobId }
-
-    public init(from decoder: any Decoder) throws {
-        item = try Item(from: decoder)
-        jobId = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .jobId)
-    }
-}
-
-public struct Folder: Codable, Sendable, Equatable {
-    public var id: String
-    public var name: String
-    public var parentId: String?
 }
 
 /// A prepared poll of a deck's question bank.

@@ -1,4 +1,6 @@
 import Foundation
+// The wire types (Deck, Folder, User, …) are the SDK's own: a client that imports PodiumClient sees them.
+@_exported import PodiumWire
 import Synchronization
 
 #if canImport(FoundationNetworking)

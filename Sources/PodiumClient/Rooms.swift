@@ -1,13 +1,5 @@
 import Foundation
-
-/// A deck brought into a room.
-public struct RoomDeckAdded: Codable, Sendable, Equatable {
-    public var deckId: String
-    public var title: String
-    /// `processing` (an upload: it joins when processed) or `ready`.
-    public var status: String
-    public var jobId: String?
-}
+import PodiumWire
 
 extension Endpoint {
     public static let openRoom = Endpoint("POST", "/api/v1/rooms")

@@ -1,69 +1,10 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-
-/// A live session or a room, as the REST API shows it.
-public struct LiveSessionInfo: Codable, Sendable, Equatable {
-    public var id: String
-    public var code: String
-    public var kind: SessionKind
-    /// Where viewers join (`<base>/s/<code>`).
-    public var joinUrl: String
-    /// Rooms: where presenters join, the moderator's console, the projector's page.
-    public var presenterUrl: String?
-    public var moderatorUrl: String?
-    public var projectorUrl: String?
-    /// The big screen (content only, for the projector): a session's `/s/<code>/screen`, a
-    /// room's projector page. Nil from an older server.
-    public var screenUrl: String?
-    /// The session's deck; nil for a room.
-    public var deckId: String?
-    public var title: String
-    public var presenter: String
-    public var hasPasscode: Bool
-    public var allowDownload: Bool
-    public var live: Bool
-    public var pageCount: Int
-    public var createdAt: Date
-    public var startedAt: Date
-    public var endedAt: Date?
-    /// Connected viewers, while live.
-    public var viewers: Int?
-    public var unlisted: Bool?
-    /// The passcode, for the host alone.
-    public var passcode: String?
-}
-
-/// One of the signed-in user's sessions or rooms, live or past (`GET /api/v1/history`).
-public struct HistoryEntry: Codable, Sendable, Equatable {
-    public struct Export: Codable, Sendable, Equatable {
-        /// `csv` or `pdf`.
-        public var format: String
-        public var label: String
-        public var url: String
-    }
-    public var id: String
-    public var code: String
-    public var kind: SessionKind
-    public var title: String
-    public var live: Bool
-    public var hasPasscode: Bool
-    public var unlisted: Bool
-    public var createdAt: Date
-    public var endedAt: Date?
-    public var consoleUrl: String?
-    public var reportUrl: String
-    public var exports: [Export]
-}
-
-/// One page of history; pass `next` as `before` for the next, older page.
-public struct HistoryPage: Codable, Sendable, Equatable {
-    public var sessions: [HistoryEntry]
-    public var next: String?
-}
 
 /// What a HEAD of a file says.
 public struct FileInfo: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 
 extension Endpoint {
     public static let storyboards = Endpoint("GET", "/api/v1/storyboards")
@@ -20,101 +21,6 @@ extension Endpoint {
     public static let uploadStoryboardImage = Endpoint("POST", "/api/v1/storyboards/{id}/images")
     /// The storyboard editing socket (docs/protocol.md, "The storyboard socket").
     public static let storyboardLive = Endpoint("GET", "/api/v1/storyboards/{id}/live")
-}
-
-/// A storyboard project as the library lists it; ``content`` (the model, `PodiumCore.Storyboard`)
-/// only when one project is shown, created or edited.
-public struct StoryboardProject: Codable, Sendable, Equatable {
-    public var id: String
-    public var title: String
-    public var description: String
-    /// `16:9`, `4:3`, `2.39:1`… as the server accepts them.
-    public var aspectRatio: String
-    /// The owner's folder; nil at the top level and for a project shared with the one asking.
-    public var folderId: String?
-    public var ownerId: String
-    /// Whether the one asking owns it (a shared project is someone else's).
-    public var owned: Bool
-    public var sceneCount: Int
-    public var shotCount: Int
-    /// The last edit's sequence number.
-    public var seq: Int
-    public var createdAt: Date
-    public var updatedAt: Date
-    public var content: Storyboard?
-}
-
-/// Someone who may edit a storyboard project besides its owner.
-public struct StoryboardEditor: Codable, Sendable, Equatable {
-    public var id: String
-    public var name: String
-    public var email: String
-}
-
-/// What a storyboard export makes.
-public enum StoryboardExportFormat: String, Codable, Sendable, CaseIterable {
-    /// Panels with their text on A4 landscape pages (``StoryboardExport/layout`` panels a page).
-    case sheet
-    /// One page per shot.
-    case pdf
-    /// A zip of one PNG per shot.
-    case png
-    /// An MP4 of the shots for their durations.
-    case animatic
-}
-
-/// An export of a storyboard project (a file made by a job).
-public struct StoryboardExport: Codable, Sendable, Equatable {
-    public var id: String
-    public var format: StoryboardExportFormat
-    /// Panels a page for a sheet; 0 otherwise.
-    public var layout: Int
-    /// The project's sequence number the export was made of.
-    public var seq: Int
-    /// `queued`, `ready` or `failed`.
-    public var status: String
-    public var bytes: Int
-    /// Where the file is once ready; nil before.
-    public var url: String?
-    public var fileName: String
-    public var error: FailureDetail?
-    /// While queued: how far its job has come (nil when not running).
-    public var progress: WorkProgress?
-    /// Only in the answer to the request that made it.
-    public var jobId: String?
-    public var createdAt: Date
-
-    public var isReady: Bool { status == "ready" }
-}
-
-/// A reference image uploaded for a storyboard: place it with an `addLayer` edit whose layer has
-/// `image: LayerImage(blob:width:height:)` (``layerImage``).
-public struct StoryboardImage: Codable, Sendable, Equatable {
-    /// The blob's name, `<sha256>.jpg|png|webp`.
-    public var blob: String
-    /// `/blobs/<blob>`.
-    public var url: String
-    /// `image/jpeg`, `image/png` or `image/webp`.
-    public var type: String
-    public var width: Int
-    public var height: Int
-    public var bytes: Int
-
-    /// What a layer records of it.
-    public var layerImage: LayerImage { LayerImage(blob: blob, width: width, height: height) }
-}
-
-/// One version of a shot in its history (restore it with a `restoreShot` edit).
-public struct ShotVersion: Codable, Sendable, Equatable {
-    /// Restoring this version restores the shot as it was after this edit.
-    public var seq: Int
-    /// When the version's last edit was made.
-    public var at: Date
-    /// When its first edit was made.
-    public var firstAt: Date
-    /// The author's user id.
-    public var author: String
-    public var authorName: String
 }
 
 /// Storyboards: projects, their editors, exports and shots' histories. The content is

@@ -1,39 +1,7 @@
 import Foundation
+import PodiumWire
 
-/// A video or audio clip of the library.
-public struct Video: Codable, Sendable, Equatable {
-    public struct Rendition: Codable, Sendable, Equatable {
-        public var playlistUrl: String
-        public var bandwidth: Int
-        public var width: Int?
-        public var height: Int?
-        public var codecs: String
-    }
-    public var id: String
-    public var title: String
-    /// `queued`, `processing`, `ready` or `failed`.
-    public var status: String
-    public var folderId: String?
-    public var createdAt: Date
-    public var sourceBytes: Int
-    public var duration: Double
-    public var width: Int
-    public var height: Int
-    public var hasVideo: Bool
-    public var hasAudio: Bool
-    public var progress: WorkProgress?
-    public var error: FailureDetail?
-    /// The media, once ready: capability URLs (`/stream/<token>/<file>`) made for the caller
-    /// that expire (`410 stream_expired`; fetch the video again for fresh ones). The renditions'
-    /// `playlistUrl`s too: the video variants, tallest first, then the audio rendition.
-    public var masterPlaylistUrl: String?
-    /// The pictures, at `/blobs/` for good (``PodiumClient/blob(_:)``).
-    public var posterUrl: String?
-    public var thumbnailsUrl: String?
-    public var thumbnailTrackUrl: String?
-    public var mp4Url: String?
-    public var renditions: [Rendition]
-
+extension Video {
     public var isReady: Bool { status == "ready" }
 }
 

@@ -1,18 +1,6 @@
 import Foundation
 import PodiumCore
-
-/// The answer to a `ping`: `t` as sent, and the server's clock (seconds since 1970).
-public struct Pong: Codable, Sendable, Equatable {
-    public var t: Double?
-    public var server: Double
-}
-
-/// A deck uploaded into a room that could not be processed (to its uploader and the moderator).
-public struct DeckFailedMessage: Codable, Sendable, Equatable {
-    public var deckId: String
-    public var title: String
-    public var error: FailureDetail
-}
+import PodiumWire
 
 /// One message from the server on the live socket, decoded into `PodiumCore`'s types.
 public enum LiveMessage: Sendable, Equatable {

@@ -1,39 +1,6 @@
 import Foundation
 import PodiumCore
-
-/// Someone editing a storyboard: one connection (a person in two tabs is two editors).
-public struct StoryboardEditorInfo: Codable, Sendable, Equatable {
-    /// This connection's number in the project.
-    public var editor: Int
-    public var userId: String
-    public var name: String
-    /// Their cursor's and name tag's colour.
-    public var color: String
-}
-
-/// The storyboard socket's welcome: the project's content as of `seq`, who you are, who edits.
-public struct StoryboardWelcome: Codable, Sendable, Equatable {
-    public var seq: Int
-    public var storyboard: Storyboard
-    public var you: StoryboardEditorInfo
-    public var editors: [StoryboardEditorInfo]
-}
-
-/// A stroke being drawn, shown live to the other editors (not stored; the edit that ends it is).
-public struct StoryboardDrawingStroke: Codable, Sendable, Equatable {
-    public var tool: SketchStroke.Tool
-    public var color: String
-    public var width: Double
-    /// `[x, y, pressure]` each, 0...1.
-    public var points: [[Double]]
-
-    public init(tool: SketchStroke.Tool, color: String, width: Double, points: [[Double]]) {
-        self.tool = tool
-        self.color = color
-        self.width = width
-        self.points = points
-    }
-}
+import PodiumWire
 
 /// A message of the storyboard socket after the welcome (docs/protocol.md, "The storyboard socket").
 public enum StoryboardMessage: Sendable, Equatable {
@@ -64,27 +31,21 @@ public enum StoryboardMessage: Sendable, Equatable {
         struct Header: Decodable { let type: String }
         switch try decoder.decode(Header.self, from: data).type {
         case "ack":
-            struct Ack: Decodable { let id: String, seq: Int }
-            let ack = try decoder.decode(Ack.self, from: data)
+            let ack = try decoder.decode(StoryboardAck.self, from: data)
             return .ack(id: ack.id, seq: ack.seq)
         case "edited":
-            struct Edited: Decodable { let seq: Int, author: String, by: String?, edit: StoryboardEdit }
-            let edited = try decoder.decode(Edited.self, from: data)
+            let edited = try decoder.decode(StoryboardEdited.self, from: data)
             return .edited(seq: edited.seq, author: edited.author, by: edited.by, edit: edited.edit)
         case "editors":
-            struct Editors: Decodable { let editors: [StoryboardEditorInfo] }
-            return .editors(try decoder.decode(Editors.self, from: data).editors)
+            return .editors(try decoder.decode(StoryboardEditors.self, from: data).editors)
         case "drawing":
-            struct Drawing: Decodable { let editor: Int, shot: String, layer: String, stroke: StoryboardDrawingStroke? }
-            let drawing = try decoder.decode(Drawing.self, from: data)
+            let drawing = try decoder.decode(StoryboardDrawing.self, from: data)
             return .drawing(editor: drawing.editor, shot: drawing.shot, layer: drawing.layer, stroke: drawing.stroke)
         case "cursor":
-            struct Cursor: Decodable { let editor: Int, shot: String, x: Double, y: Double }
-            let cursor = try decoder.decode(Cursor.self, from: data)
+            let cursor = try decoder.decode(StoryboardCursor.self, from: data)
             return .cursor(editor: cursor.editor, shot: cursor.shot, x: cursor.x, y: cursor.y)
         case "error":
-            struct Failure: Decodable { let id: String?, code: String, message: String }
-            let failure = try decoder.decode(Failure.self, from: data)
+            let failure = try decoder.decode(StoryboardErrorMessage.self, from: data)
             return .error(id: failure.id, code: failure.code, message: failure.message)
         case let type:
             return .other(type: type, try decoder.decode(JSONValue.self, from: data))
@@ -220,12 +181,9 @@ public actor StoryboardLiveSession {
 }
 
 /// An `edited` frame: the durable event of the storyboard socket.
-struct StoryboardEditedEvent: Decodable, Sendable {
-    let seq: Int
-    let author: String
-    let by: String?
-    let edit: StoryboardEdit
+typealias StoryboardEditedEvent = StoryboardEdited
 
+extension StoryboardEdited {
     var message: StoryboardMessage { .edited(seq: seq, author: author, by: by, edit: edit) }
 }
 
@@ -252,10 +210,9 @@ struct StoryboardSocketKind: LiveDocumentKind {
         struct Header: Decodable { let type: String }
         switch try decoder.decode(Header.self, from: data).type {
         case "welcome":
-            /// `missed`: the edits after the hello's `lastSeq`, when the server could replay them.
-            struct Missed: Decodable { let missed: [StoryboardEditedEvent]? }
+            // `missed`: the edits after the hello's `lastSeq`, when the server could replay them.
             let welcome = try decoder.decode(StoryboardWelcome.self, from: data)
-            return .welcome(welcome, seq: welcome.seq, missed: try decoder.decode(Missed.self, from: data).missed)
+            return .welcome(welcome, seq: welcome.seq, missed: welcome.missed)
         case "edited":
             return .event(try decoder.decode(StoryboardEditedEvent.self, from: data))
         default:

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumStore
+import PodiumWire
 
 /// The published places, for the "new" feed and share previews: a place in an archived category
 /// is hidden with it.

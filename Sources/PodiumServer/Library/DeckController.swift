@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumMedia
 import PodiumStore
+import PodiumWire
 
 /// The library: upload, list, rename, move and delete decks (folders: ``FolderController``).
 struct DeckController {

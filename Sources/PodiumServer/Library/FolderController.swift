@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PodiumStore
+import PodiumWire
 
 /// The library's folders: one tree of the owner's for decks, videos and storyboards. Folders
 /// nest; a move that would put a folder inside itself is refused.

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import PodiumMedia
 import PodiumStore
+import PodiumWire
 
 /// The video library: upload, list, show (with packaging progress), rename, move and delete.
 /// The packaged files are blobs: the pictures served by `/blobs/<name>`, the media only through

@@ -2,72 +2,38 @@ import Foundation
 import Hummingbird
 import PodiumMedia
 import PodiumStore
+import PodiumWire
 
-/// A video as the REST API shows it. Its pictures (poster, thumbnail sprite) are blobs, served
-/// at `/blobs/<name>` like page images; its media (playlists, segments, MP4, thumbnail track)
+/// A video as the REST API shows it (PodiumWire's `Video`, which the SDK decodes). Its pictures
+/// (poster, thumbnail sprite) are blobs, served at `/blobs/<name>` like page images; its media
+/// (playlists, segments, MP4, thumbnail track)
 /// only through a capability URL, `/stream/<token>/<name>`, whose token names this video
 /// (`clip:<id>`), the person it was given to and when it expires (see ``ClipStreamSource``).
-struct VideoResponse: Codable, Sendable, ResponseEncodable {
-    struct Rendition: Codable, Sendable {
-        let playlistUrl: String
-        let bandwidth: Int
-        let width: Int?
-        let height: Int?
-        let codecs: String
-    }
+typealias VideoResponse = Video
 
-    let id: String
-    let title: String
-    /// `queued`, `processing`, `ready` or `failed`.
-    let status: String
-    let folderId: String?
-    let createdAt: Date
-    let sourceBytes: Int
-    let duration: Double
-    let width: Int
-    let height: Int
-    let hasVideo: Bool
-    let hasAudio: Bool
-    let progress: IngestProgressResponse?
-    let error: ErrorDetail?
-    let masterPlaylistUrl: String?
-    let posterUrl: String?
-    let thumbnailsUrl: String?
-    let thumbnailTrackUrl: String?
-    let mp4Url: String?
-    let renditions: [Rendition]
-
+extension Video: ResponseEncodable {
     /// `stream`: the capability URLs of this video for the person asking (nil when it is not ready).
     init(_ video: VideoRecord, progress: IngestProgress?, stream: ClipStreamSource.URLs?) {
-        id = video.id
-        title = video.title
-        status = video.status.rawValue
-        folderId = video.folderId
-        createdAt = video.createdAt
-        sourceBytes = video.sourceBytes
-        duration = video.duration
-        width = video.width
-        height = video.height
-        hasVideo = video.hasVideo
-        hasAudio = video.hasAudio
         let unfinished = video.status == .queued || video.status == .processing
-        self.progress = unfinished ? progress.map(IngestProgressResponse.init) : nil
-        error = video.errorCode.map { ErrorDetail(code: $0, message: video.errorMessage ?? "") }
         let ready = video.status == .ready
         let picture = { (name: String?) in ready ? name.map(DeckResponse.blobURL) : nil }
         let media = { (name: String?) in ready ? name.flatMap { name in stream?.url(name) } : nil }
-        masterPlaylistUrl = media(video.masterPlaylist)
-        posterUrl = picture(video.poster)
-        thumbnailsUrl = picture(video.thumbnailSprite)
-        thumbnailTrackUrl = media(video.thumbnailTrack)
-        mp4Url = media(video.mp4)
-        renditions = (ready ? Self.renditions(of: video) : []).compactMap { variant in
+        let renditions = (ready ? Self.renditions(of: video) : []).compactMap { variant in
             media(variant.playlist).map {
                 Rendition(
                     playlistUrl: $0, bandwidth: variant.bandwidth, width: variant.width, height: variant.height,
                     codecs: variant.codecs)
             }
         }
+        self.init(
+            id: video.id, title: video.title, status: video.status.rawValue, folderId: video.folderId,
+            createdAt: video.createdAt, sourceBytes: video.sourceBytes, duration: video.duration, width: video.width,
+            height: video.height, hasVideo: video.hasVideo, hasAudio: video.hasAudio,
+            progress: unfinished ? progress.map(WorkProgress.init) : nil,
+            error: video.errorCode.map { FailureDetail(code: $0, message: video.errorMessage ?? "") },
+            masterPlaylistUrl: media(video.masterPlaylist), posterUrl: picture(video.poster),
+            thumbnailsUrl: picture(video.thumbnailSprite), thumbnailTrackUrl: media(video.thumbnailTrack),
+            mp4Url: media(video.mp4), renditions: renditions)
     }
 
     /// The master playlist's video variants, tallest first, then the audio rendition. The

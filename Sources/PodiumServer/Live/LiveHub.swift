@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import PodiumCore
 import PodiumStore
+import PodiumWire
 import ServiceLifecycle
 import Synchronization
 

@@ -8,6 +8,7 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 import NIOWebSocket
+import PodiumWire
 import Synchronization
 
 /// What a route leaves in the request context to accept a WebSocket upgrade: it installs the

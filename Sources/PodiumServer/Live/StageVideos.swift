@@ -34,22 +34,3 @@ struct LibraryStageVideos: StageVideos {
         return VideoOnStage(id: video.id, duration: video.duration > 0 ? video.duration : nil, media: media)
     }
 }
-
-/// The live socket's answer to a ping: the client's `t` back and the server's clock, from which
-/// the client estimates the server's time NTP-style (the offset of the pings that took least time).
-struct Pong: Encodable {
-    let type = "pong"
-    /// The ping's `t`, or null when it had none.
-    let t: Double?
-    /// The server's time when it answered, in seconds since 1970.
-    let server: Double
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(type, forKey: .type)
-        try container.encode(t, forKey: .t)
-        try container.encode(server, forKey: .server)
-    }
-
-    enum CodingKeys: String, CodingKey { case type, t, server }
-}

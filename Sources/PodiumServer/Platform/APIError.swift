@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import PodiumWire
 
 /// An error that answers with Podium's own error body (`{"error":{"code":…,"message":…,…}}`), which
 /// the security middleware passes on as it is rather than rewriting it from the status alone.

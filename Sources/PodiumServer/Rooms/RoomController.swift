@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// Rooms over REST: opening one, and decks joining it. Control and the stage are on the socket.
 struct RoomController {
@@ -58,13 +59,8 @@ struct RoomController {
         let deckId: String
     }
 
-    struct AddDeckResponse: Codable, ResponseEncodable {
-        let deckId: String
-        let title: String
-        let status: String
-        /// An upload's processing job (`GET /api/v1/jobs/{id}`); absent for a deck from the library.
-        var jobId: String? = nil
-    }
+    /// PodiumWire's, which the SDK decodes.
+    typealias AddDeckResponse = RoomDeckAdded
 
     /// A deck joins a room: uploaded as a PDF (it joins when processed) or, for a signed-in
     /// user, `{"deckId"}` from their library. The moderator brings decks as themselves; anyone
@@ -183,19 +179,6 @@ struct RoomController {
         } catch {
             logger.notice("deck \(deck.id) could not join room \(upload.sessionId): \(error)")
         }
-    }
-
-    /// `{"type":"deckFailed","deckId","title","error":{"code","message"}}`: an upload into a room
-    /// could not be processed.
-    struct DeckFailedMessage: Encodable {
-        struct Failure: Encodable {
-            let code: String
-            let message: String
-        }
-        var type = "deckFailed"
-        let deckId: String
-        let title: String
-        let error: Failure
     }
 
     private static func join(

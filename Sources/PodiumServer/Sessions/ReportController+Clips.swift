@@ -1,6 +1,7 @@
 import Foundation
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 extension ReportController {
     /// A clip shown, in the report: when it was on stage and how much of it played, so a host sees

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// Who may find and join a session (its passcode, whether "Live now" lists it), changed by its
 /// host at any time; and the host's history of past sessions and rooms.
@@ -62,36 +63,9 @@ extension SessionController {
         return try await response(record, request: request, for: user)
     }
 
-    /// One past (or live) session or room in the library's history, with where its report and
-    /// exports are.
-    struct HistoryEntry: Codable, Sendable {
-        struct Export: Codable, Sendable {
-            /// `csv` or `pdf`.
-            let format: String
-            let label: String
-            let url: String
-        }
-        let id: String
-        let code: String
-        let kind: SessionKind
-        let title: String
-        let live: Bool
-        let hasPasscode: Bool
-        let unlisted: Bool
-        let createdAt: Date
-        let endedAt: Date?
-        /// The console, while live: `/present/{code}`, or a room's `/r/{code}/moderate`.
-        let consoleUrl: String?
-        /// The report page: attendance, polls, questions.
-        let reportUrl: String
-        let exports: [Export]
-    }
-
-    struct HistoryPage: Codable, Sendable, ResponseEncodable {
-        let sessions: [HistoryEntry]
-        /// Pass as `before` for the next (older) page; absent on the last page.
-        let next: String?
-    }
+    /// One past (or live) session or room in the library's history (PodiumWire's, which the SDK decodes).
+    typealias HistoryEntry = PodiumWire.HistoryEntry
+    typealias HistoryPage = PodiumWire.HistoryPage
 
     static let historyPageSize = 20
     static let historyMaxPageSize = 100
@@ -158,3 +132,5 @@ extension SessionController {
             reportUrl: "/report.html?code=\(code)", exports: exports)
     }
 }
+
+extension HistoryPage: ResponseEncodable {}

@@ -4,6 +4,7 @@ import NIOCore
 import PodiumCore
 import PodiumMedia
 import PodiumStore
+import PodiumWire
 
 /// Starting, listing, looking up and ending live sessions over REST. The live part is the socket.
 struct SessionController {

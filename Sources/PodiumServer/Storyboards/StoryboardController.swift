@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// Storyboard projects over REST: list, create, show (with content), rename and move, delete,
 /// share with other editors, and each shot's version history. The content itself changes only
@@ -233,87 +234,32 @@ struct StoryboardController {
     }
 }
 
-/// A storyboard as the library lists it; `content` and `seq` when one is shown.
-struct StoryboardResponse: Encodable, Sendable {
-    let id: String
-    let title: String
-    let description: String
-    let aspectRatio: String
-    /// The owner's folder; null at the top level (and for a project shared with the viewer).
-    let folderId: String?
-    let ownerId: String
-    /// Whether the one asking owns it (a shared project is someone else's).
-    let owned: Bool
-    let sceneCount: Int
-    let shotCount: Int
-    let seq: Int
-    let createdAt: Date
-    let updatedAt: Date
-    let content: Storyboard?
+/// A storyboard as the library lists it; `content` and `seq` when one is shown (PodiumWire's
+/// `StoryboardProject`, which the SDK decodes).
+typealias StoryboardResponse = StoryboardProject
 
+extension StoryboardProject: ResponseEncodable {
     init(_ record: StoryboardRecord, viewer: UserRecord, content: Storyboard? = nil) {
-        id = record.id
-        title = record.title
-        description = record.description
-        aspectRatio = record.aspectRatio
-        owned = record.ownerId == viewer.id
-        folderId = owned ? record.folderId : nil
-        ownerId = record.ownerId
-        sceneCount = content?.scenes.count ?? record.sceneCount
-        shotCount = content?.shotCount ?? record.shotCount
-        seq = record.seq
-        createdAt = record.createdAt
-        updatedAt = record.updatedAt
-        self.content = content
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, title, description, aspectRatio, folderId, ownerId, owned, sceneCount, shotCount, seq, createdAt, updatedAt,
-            content
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(description, forKey: .description)
-        try container.encode(aspectRatio, forKey: .aspectRatio)
-        try container.encode(folderId, forKey: .folderId)
-        try container.encode(ownerId, forKey: .ownerId)
-        try container.encode(owned, forKey: .owned)
-        try container.encode(sceneCount, forKey: .sceneCount)
-        try container.encode(shotCount, forKey: .shotCount)
-        try container.encode(seq, forKey: .seq)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(updatedAt, forKey: .updatedAt)
-        try container.encodeIfPresent(content, forKey: .content)
+        let owned = record.ownerId == viewer.id
+        self.init(
+            id: record.id, title: record.title, description: record.description, aspectRatio: record.aspectRatio,
+            folderId: owned ? record.folderId : nil, ownerId: record.ownerId, owned: owned,
+            sceneCount: content?.scenes.count ?? record.sceneCount, shotCount: content?.shotCount ?? record.shotCount,
+            seq: record.seq, createdAt: record.createdAt, updatedAt: record.updatedAt, content: content)
     }
 }
 
-extension StoryboardResponse: ResponseEncodable {}
+typealias EditorResponse = StoryboardEditor
 
-struct EditorResponse: Codable, Sendable, ResponseEncodable {
-    let id: String
-    let name: String
-    let email: String
-
+extension StoryboardEditor: ResponseEncodable {
     init(_ user: UserRecord) {
-        id = user.id
-        name = user.name
-        email = user.email
+        self.init(id: user.id, name: user.name, email: user.email)
     }
 }
 
-struct ShotVersionResponse: Encodable, Sendable, ResponseEncodable {
-    /// Restoring this version restores the shot as it was after this edit.
-    let seq: Int
-    /// When the version's last edit was made.
-    let at: Date
-    /// When its first edit was made.
-    var firstAt: Date
-    let author: String
-    let authorName: String
-}
+typealias ShotVersionResponse = ShotVersion
+
+extension ShotVersion: ResponseEncodable {}
 
 /// A shot, encoded as the model's JSON.
 struct ShotResponse: Encodable, Sendable, ResponseEncodable {

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// One storyboard open for editing on this node: a ``LiveLog`` of its ``StoryboardDocument``
 /// (content, undo histories, seq, recent edit ids) and the editors connected to it here.
@@ -324,10 +325,6 @@ actor StoryboardDesk {
     static let cursorKeys = (0..<64).map { EphemeralKey("storyboard.cursor.\($0)") }
     /// The bus key of a node's list of editors.
     static let editorsKey = "editors"
-}
-
-extension StoryboardEditorInfo: Comparable {
-    static func < (lhs: Self, rhs: Self) -> Bool { lhs.editor < rhs.editor }
 }
 
 extension Storyboard {

@@ -3,6 +3,7 @@ import Hummingbird
 import PodiumCore
 import PodiumMedia
 import PodiumStore
+import PodiumWire
 
 /// A storyboard out of the editor: exported as a file (a `storyboard-export` job: a sheet, the
 /// shots as PDF, PNGs in a ZIP, an animatic), or presented (its shots become a deck in the
@@ -119,36 +120,19 @@ struct StoryboardExportController {
     }
 }
 
-struct ExportResponse: Encodable, Sendable, ResponseEncodable {
-    let id: String
-    let format: StoryboardExportRecord.Format
-    let layout: Int
-    let seq: Int
-    let status: StoryboardExportRecord.Status
-    let bytes: Int
-    /// Where the file is, once ready; null before.
-    let url: String?
-    let fileName: String
-    let error: ErrorDetail?
-    /// While queued: how far its job has come (null when not running).
-    let progress: JobProgress?
-    /// Only in the answer to the request that made it.
-    let jobId: String?
-    let createdAt: Date
+/// An export as the API shows it (PodiumWire's `StoryboardExport`, which the SDK decodes).
+typealias ExportResponse = StoryboardExport
 
+extension StoryboardExport: ResponseEncodable {
     init(_ export: StoryboardExportRecord, storyboard: StoryboardRecord, jobId: String?, progress: JobProgress?) {
-        id = export.id
-        format = export.format
-        layout = export.layout
-        seq = export.seq
-        status = export.status
-        bytes = export.bytes
-        url = export.status == .ready ? "/api/v1/storyboards/\(storyboard.id)/exports/\(export.id)/file" : nil
-        fileName = Self.fileName(export, storyboard: storyboard)
-        error = export.errorCode.map { ErrorDetail(code: $0, message: export.errorMessage ?? "") }
-        self.progress = progress
-        self.jobId = jobId
-        createdAt = export.createdAt
+        self.init(
+            id: export.id, format: StoryboardExportFormat(export.format), layout: export.layout, seq: export.seq,
+            status: export.status.rawValue, bytes: export.bytes,
+            url: export.status == .ready ? "/api/v1/storyboards/\(storyboard.id)/exports/\(export.id)/file" : nil,
+            fileName: Self.fileName(export, storyboard: storyboard),
+            error: export.errorCode.map { FailureDetail(code: $0, message: export.errorMessage ?? "") },
+            progress: progress.map { WorkProgress(stage: $0.stage, done: $0.done, total: $0.total) }, jobId: jobId,
+            createdAt: export.createdAt)
     }
 
     static func fileName(_ export: StoryboardExportRecord, storyboard: StoryboardRecord) -> String {
@@ -161,24 +145,15 @@ struct ExportResponse: Encodable, Sendable, ResponseEncodable {
         case .animatic: return "\(name) - animatic.mp4"
         }
     }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case id, format, layout, seq, status, bytes, url, fileName, error, progress, jobId, createdAt
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(format, forKey: .format)
-        try container.encode(layout, forKey: .layout)
-        try container.encode(seq, forKey: .seq)
-        try container.encode(status, forKey: .status)
-        try container.encode(bytes, forKey: .bytes)
-        try container.encode(url, forKey: .url)
-        try container.encode(fileName, forKey: .fileName)
-        try container.encode(error, forKey: .error)
-        try container.encode(progress, forKey: .progress)
-        try container.encodeIfPresent(jobId, forKey: .jobId)
-        try container.encode(createdAt, forKey: .createdAt)
+extension StoryboardExportFormat {
+    init(_ format: StoryboardExportRecord.Format) {
+        switch format {
+        case .sheet: self = .sheet
+        case .pdf: self = .pdf
+        case .png: self = .png
+        case .animatic: self = .animatic
+        }
     }
 }

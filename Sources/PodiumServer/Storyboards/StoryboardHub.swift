@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// The storyboards open for editing on this node: one ``StoryboardDesk`` per project while
 /// anyone edits it, opened from the store (the newest snapshot and the edits after it) on the

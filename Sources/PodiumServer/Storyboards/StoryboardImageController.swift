@@ -3,6 +3,7 @@ import Hummingbird
 import PodiumCore
 import PodiumMedia
 import PodiumStore
+import PodiumWire
 
 /// `POST /api/v1/storyboards/{id}/images`: a reference image for a storyboard's layers (an editor
 /// of the project uploads it, then places it with an `addLayer` edit naming the blob). JPEG, PNG
@@ -25,16 +26,8 @@ struct StoryboardImageController {
         group.post("storyboards/:id/images", use: upload)
     }
 
-    struct ImageResponse: ResponseEncodable, Sendable {
-        /// The blob's name: what a layer's `image.blob` names.
-        let blob: String
-        let url: String
-        /// `image/jpeg`, `image/png` or `image/webp`.
-        let type: String
-        let width: Int
-        let height: Int
-        let bytes: Int
-    }
+    /// PodiumWire's, which the SDK decodes.
+    typealias ImageResponse = StoryboardImage
 
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ImageResponse> {
         let user = try context.requireUser()
@@ -67,3 +60,5 @@ struct StoryboardImageController {
                 height: size.height, bytes: received.bytes))
     }
 }
+
+extension StoryboardImage: ResponseEncodable {}

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 
 /// What an editor sends on the storyboard socket (`docs/protocol.md`, "Storyboard editing").
 enum StoryboardClientMessage: Sendable {
@@ -60,13 +61,10 @@ extension StoryboardClientMessage: Decodable {
     }
 }
 
-/// A stroke while it is drawn: no id yet, only what the others need to draw it.
-struct DrawingStroke: Codable, Sendable, Equatable {
-    var tool: SketchStroke.Tool
-    var color: String
-    var width: Double
-    var points: [[Double]]
+/// A stroke while it is drawn (PodiumWire's, which the SDK decodes).
+typealias DrawingStroke = StoryboardDrawingStroke
 
+extension StoryboardDrawingStroke {
     /// Whether it could become a stroke (the same limits as a committed one).
     var isValid: Bool {
         (try? SketchStroke(id: "drawing", author: "drawing", tool: tool, color: color, width: width, points: points)
@@ -74,47 +72,8 @@ struct DrawingStroke: Codable, Sendable, Equatable {
     }
 }
 
-/// An editor as the others see them.
-struct StoryboardEditorInfo: Codable, Sendable, Equatable {
-    /// This connection's number in the project (a person editing in two tabs is two editors).
-    let editor: Int
-    let userId: String
-    let name: String
-    /// Their cursor's and name tag's colour.
-    let color: String
-}
-
-struct StoryboardWelcome: Encodable {
-    let type = "welcome"
-    let seq: Int
-    let storyboard: Storyboard
-    let you: StoryboardEditorInfo
-    let editors: [StoryboardEditorInfo]
-    /// The `edited` frames after the hello's `lastSeq` (left out when there was none, or when the
-    /// editor must take `storyboard` whole).
-    var missed: [StoryboardEdited]? = nil
-}
-
-struct StoryboardEdited: Encodable, Sendable {
-    let type = "edited"
-    let seq: Int
-    /// The user whose edit it is.
-    let author: String
-    /// The id the author's editor gave it (null: none).
-    let by: String?
-    let edit: StoryboardEdit
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(type, forKey: .type)
-        try container.encode(seq, forKey: .seq)
-        try container.encode(author, forKey: .author)
-        try container.encode(by, forKey: .by)
-        try container.encode(edit, forKey: .edit)
-    }
-
-    enum CodingKeys: String, CodingKey { case type, seq, author, by, edit }
-}
+// The frames the server sends (StoryboardWelcome, StoryboardEdited, StoryboardAck,
+// StoryboardEditors, StoryboardDrawing, StoryboardCursor, StoryboardErrorMessage) are PodiumWire's.
 
 extension StoryboardEdited {
     /// A stored edit as sent (nil when it could not be read).
@@ -124,57 +83,7 @@ extension StoryboardEdited {
     }
 }
 
-struct StoryboardAck: Encodable {
-    let type = "ack"
-    let id: String
-    let seq: Int
-}
-
-struct StoryboardEditors: Encodable {
-    let type = "editors"
-    let editors: [StoryboardEditorInfo]
-}
-
-struct StoryboardDrawing: Encodable {
-    let type = "drawing"
-    let editor: Int
-    let shot: String
-    let layer: String
-    let stroke: DrawingStroke?
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(type, forKey: .type)
-        try container.encode(editor, forKey: .editor)
-        try container.encode(shot, forKey: .shot)
-        try container.encode(layer, forKey: .layer)
-        try container.encode(stroke, forKey: .stroke)
-    }
-
-    enum CodingKeys: String, CodingKey { case type, editor, shot, layer, stroke }
-}
-
-struct StoryboardCursor: Encodable {
-    let type = "cursor"
-    let editor: Int
-    let shot: String
-    let x: Double
-    let y: Double
-}
-
-/// An error on the storyboard socket: about a command (`id`) or the socket itself (null).
-struct StoryboardErrorMessage: Encodable {
-    let type = "error"
-    let id: String?
-    let code: String
-    let message: String
-
-    init(id: String? = nil, code: String, message: String) {
-        self.id = id
-        self.code = code
-        self.message = message
-    }
-
+extension StoryboardErrorMessage {
     init(id: String? = nil, _ error: StoryboardError) {
         self.init(id: id, code: error.code, message: error.message)
     }
@@ -182,16 +91,6 @@ struct StoryboardErrorMessage: Encodable {
     init(id: String? = nil, _ error: SessionError) {
         self.init(id: id, code: error.code, message: error.message)
     }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(type, forKey: .type)
-        try container.encode(id, forKey: .id)
-        try container.encode(code, forKey: .code)
-        try container.encode(message, forKey: .message)
-    }
-
-    enum CodingKeys: String, CodingKey { case type, id, code, message }
 }
 
 extension StoryboardEdit {

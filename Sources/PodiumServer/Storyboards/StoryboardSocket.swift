@@ -5,6 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// The storyboard editor's socket (`/api/v1/storyboards/{id}/live`): hello with an API token of
 /// someone who may edit the project, then edits, undo and redo (answered with `ack` or `error`,

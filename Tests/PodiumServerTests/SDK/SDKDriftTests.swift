@@ -7,31 +7,21 @@ import Testing
 /// entry point (`Endpoint.all`) and the SDK calls nothing the document lacks; every message type
 /// of docs/protocol.md is one the SDK sends or decodes, and the reverse; every example frame of
 /// the server decodes into a typed case of `LiveMessage`, and every client example is a message
-/// the SDK can send.
+/// the SDK can send. The wire types (PodiumWire, which the server encodes and the SDK decodes)
+/// are encoded from examples and compared with openapi.yaml's schemas (read as JSON, not by its
+/// lines) and with protocol.md's example frames.
 @Suite("Swift SDK: no drift from the documents")
 struct SDKDriftTests {
     static let root = TestServer.repositoryRoot
 
     /// `(METHOD, /path)` of every operation in the OpenAPI document.
     static func openAPIOperations() throws -> Set<String> {
-        let text = try String(contentsOf: root.appendingPathComponent("Public/openapi.yaml"), encoding: .utf8)
+        guard case .object(let paths)? = try OpenAPISchemas.shared.get().document["paths"] else { return [] }
         var operations: Set<String> = []
-        var path: String?
-        var inPaths = false
-        for line in text.components(separatedBy: "\n") {
-            if line.hasPrefix("paths:") {
-                inPaths = true
-                continue
-            }
-            if inPaths, let first = line.first, first != " ", first != "#" { inPaths = false }
-            guard inPaths else { continue }
-            if line.hasPrefix("  /"), line.hasSuffix(":") {
-                path = String(line.dropFirst(2).dropLast())
-            } else if let path, line.hasPrefix("    "), !line.hasPrefix("     ") {
-                let key = line.trimmingCharacters(in: .whitespaces)
-                for method in ["get", "post", "put", "patch", "delete", "head"] where key.hasPrefix("\(method):") {
-                    operations.insert("\(method.uppercased()) \(path)")
-                }
+        for (path, item) in paths {
+            guard case .object(let methods) = item else { continue }
+            for method in ["get", "post", "put", "patch", "delete", "head"] where methods[method] != nil {
+                operations.insert("\(method.uppercased()) \(path)")
             }
         }
         return operations
@@ -46,6 +36,241 @@ struct SDKDriftTests {
         let undocumented = sdk.subtracting(documented).sorted()
         #expect(missing.isEmpty, "operations without an SDK call: \(missing)")
         #expect(undocumented.isEmpty, "SDK calls the document lacks: \(undocumented)")
+    }
+
+    // MARK: - The wire types against the documents
+
+    /// An example value of a wire type, encoded as the server encodes it, and the schema of the
+    /// OpenAPI document it must have.
+    struct WireExample {
+        let name: String
+        let json: JSONValue
+        let schema: @Sendable (OpenAPISchemas) throws -> JSONValue
+
+        init(_ name: String, _ value: some Encodable, schema: @escaping @Sendable (OpenAPISchemas) throws -> JSONValue) throws {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            self.name = name
+            self.json = try JSONDecoder().decode(JSONValue.self, from: encoder.encode(value))
+            self.schema = schema
+        }
+    }
+
+    static let created = Date(timeIntervalSince1970: 1_764_080_000)
+
+    /// Every REST wire type, with each optional field both set and unset somewhere.
+    static func restExamples() throws -> [WireExample] {
+        let user = User(id: "u_1", email: "ada@example.com", name: "Ada", role: "presenter", member: false)
+        let page = PageInfo(
+            number: 1, width: 720, height: 405, imageUrl: "/blobs/a.jpg", mediumUrl: "/blobs/b.jpg", thumbnailUrl: "/blobs/c.jpg")
+        let processing = Deck(
+            id: "d_1", title: "Intro", status: "processing", folderId: nil, createdAt: created, pageCount: 0, thumbnailUrl: nil,
+            progress: WorkProgress(stage: "rendering", done: 2, total: 5))
+        let ready = Deck(
+            id: "d_2", title: "Talk", status: "ready", folderId: "f_1", createdAt: created, pageCount: 1,
+            thumbnailUrl: "/blobs/c.jpg", pages: [page], outline: [.init(page: 1, title: "Welcome")],
+            speakerNotes: [.init(page: 1, text: "Smile.")])
+        let failed = Deck(
+            id: "d_3", title: "Locked", status: "failed", folderId: nil, createdAt: created, pageCount: 0, thumbnailUrl: nil,
+            error: FailureDetail(code: "encrypted", message: "The PDF is password-protected."))
+        let liveRoom = LiveSessionInfo(
+            id: "s_1", code: "K7M4QX", kind: .room, joinUrl: "http://podium.local/s/K7M4QX",
+            presenterUrl: "http://podium.local/r/K7M4QX", moderatorUrl: "http://podium.local/r/K7M4QX/moderate",
+            projectorUrl: "http://podium.local/r/K7M4QX/projector", screenUrl: "http://podium.local/r/K7M4QX/projector",
+            deckId: nil, title: "Panel", presenter: "Ada", hasPasscode: true, allowDownload: false, live: true, pageCount: 0,
+            createdAt: created, startedAt: created, endedAt: nil, viewers: 3, unlisted: true, passcode: "1234")
+        let endedSession = LiveSessionInfo(
+            id: "s_2", code: "ABCDEF", kind: .session, joinUrl: "http://podium.local/s/ABCDEF", presenterUrl: nil,
+            moderatorUrl: nil, projectorUrl: nil, screenUrl: "http://podium.local/s/ABCDEF/screen", deckId: "d_2",
+            title: "Talk", presenter: "Ada", hasPasscode: false, allowDownload: true, live: false, pageCount: 1,
+            createdAt: created, startedAt: created, endedAt: created.addingTimeInterval(60), viewers: nil)
+        let history = HistoryPage(
+            sessions: [
+                HistoryEntry(
+                    id: "s_1", code: "K7M4QX", kind: .room, title: "Panel", live: true, hasPasscode: true, unlisted: true,
+                    createdAt: created, endedAt: nil, consoleUrl: "/r/K7M4QX/moderate", reportUrl: "/report.html?code=K7M4QX",
+                    exports: [.init(format: "csv", label: "Attendance", url: "/api/v1/sessions/K7M4QX/report/attendance.csv")]),
+                HistoryEntry(
+                    id: "s_2", code: "ABCDEF", kind: .session, title: "Talk", live: false, hasPasscode: false, unlisted: false,
+                    createdAt: created, endedAt: created, consoleUrl: nil, reportUrl: "/report.html?code=ABCDEF", exports: []),
+            ], next: "1764080000.0")
+        let runningJob = Job(
+            id: "j_1", kind: "pdf", subjectId: "d_1", state: "running", attempts: 1,
+            progress: WorkProgress(stage: "rendering", done: 1, total: 4), error: nil, createdAt: created, updatedAt: created)
+        let failedJob = Job(
+            id: "j_2", kind: "video", subjectId: "v_1", state: "failed", attempts: 1, progress: nil,
+            error: FailureDetail(code: "corrupt", message: "The file could not be read."), createdAt: created, updatedAt: created)
+        let readyVideo = Video(
+            id: "v_1", title: "Clip", status: "ready", folderId: "f_1", createdAt: created, sourceBytes: 1_000_000,
+            duration: 12.5, width: 1280, height: 720, hasVideo: true, hasAudio: true, progress: nil, error: nil,
+            masterPlaylistUrl: "/stream/t/master.m3u8", posterUrl: "/blobs/p.jpg", thumbnailsUrl: "/blobs/s.jpg",
+            thumbnailTrackUrl: "/stream/t/thumbs.vtt", mp4Url: "/stream/t/clip.mp4",
+            renditions: [
+                .init(playlistUrl: "/stream/t/720.m3u8", bandwidth: 2_000_000, width: 1280, height: 720, codecs: "avc1.64001f"),
+                .init(playlistUrl: "/stream/t/audio.m3u8", bandwidth: 128_000, width: nil, height: nil, codecs: "mp4a.40.2"),
+            ])
+        let processingVideo = Video(
+            id: "v_2", title: "Clip", status: "processing", folderId: nil, createdAt: created, sourceBytes: 10, duration: 0,
+            width: 0, height: 0, hasVideo: true, hasAudio: false, progress: WorkProgress(stage: "packaging", done: 1, total: 9),
+            error: nil, masterPlaylistUrl: nil, posterUrl: nil, thumbnailsUrl: nil, thumbnailTrackUrl: nil, mp4Url: nil,
+            renditions: [])
+        var failedVideo = processingVideo
+        failedVideo.status = "failed"
+        failedVideo.progress = nil
+        failedVideo.error = FailureDetail(code: "not_video", message: "Not a video.")
+        let project = StoryboardProject(
+            id: "sb_1", title: "Chase", description: "Act one", aspectRatio: "16:9", folderId: nil, ownerId: "u_1", owned: true,
+            sceneCount: 1, shotCount: 1, seq: 3, createdAt: created, updatedAt: created,
+            content: .empty(firstScene: "sc_1", firstShot: "sh_1", layer: "l_1"))
+        let sharedProject = [
+            StoryboardProject(
+                id: "sb_2", title: "Heist", description: "", aspectRatio: "2.39:1", folderId: nil, ownerId: "u_2", owned: false,
+                sceneCount: 2, shotCount: 5, seq: 9, createdAt: created, updatedAt: created, content: nil)
+        ]
+        let queuedExport = StoryboardExport(
+            id: "x_1", format: .sheet, layout: 6, seq: 3, status: "queued", bytes: 0, url: nil, fileName: "Chase - sheet.pdf",
+            error: nil, progress: WorkProgress(stage: "render", done: 1, total: 3), jobId: "j_4", createdAt: created)
+        let readyExport = StoryboardExport(
+            id: "x_2", format: .animatic, layout: 0, seq: 3, status: "ready", bytes: 12_345,
+            url: "/api/v1/storyboards/sb_1/exports/x_2/file", fileName: "Chase - animatic.mp4", error: nil, progress: nil,
+            jobId: nil, createdAt: created)
+        let failedExport = StoryboardExport(
+            id: "x_3", format: .png, layout: 0, seq: 3, status: "failed", bytes: 0, url: nil, fileName: "Chase - shots.zip",
+            error: FailureDetail(code: "internal", message: "The export failed."), progress: nil, jobId: nil, createdAt: created)
+        let image = StoryboardImage(
+            blob: "ab12.png", url: "/blobs/ab12.png", type: "image/png", width: 640, height: 480, bytes: 2048)
+        return [
+            try WireExample("User", user) { try $0.schema("User") },
+            try WireExample("GET /api/v1/me", user) { try $0.body("GET", "/api/v1/me", status: "200") },
+            try WireExample("LoginResponse", LoginResponse(token: "t0k3n", user: user)) {
+                try $0.body("POST", "/api/v1/auth/login", status: "200")
+            },
+            try WireExample("Deck processing", processing) { try $0.schema("Deck") },
+            try WireExample("Deck ready, with its pages", ready) { try $0.body("GET", "/api/v1/decks/{id}", status: "200") },
+            try WireExample("Deck failed", failed) { try $0.schema("Deck") },
+            try WireExample("GET /api/v1/decks", [ready, processing]) { try $0.body("GET", "/api/v1/decks", status: "200") },
+            try WireExample("Uploaded<Deck>", Uploaded(item: processing, jobId: "j_1")) {
+                try $0.body("POST", "/api/v1/decks", status: "201")
+            },
+            try WireExample("Folder at the top level", Folder(id: "f_1", name: "Talks", parentId: nil)) {
+                try $0.schema("Folder")
+            },
+            try WireExample("GET /api/v1/folders", [Folder(id: "f_2", name: "2025", parentId: "f_1")]) {
+                try $0.body("GET", "/api/v1/folders", status: "200")
+            },
+            try WireExample("Error", ["error": FailureDetail(code: "not_found", message: "No such deck.")]) {
+                try $0.schema("Error")
+            },
+            try WireExample("Session, live room", liveRoom) { try $0.body("POST", "/api/v1/rooms", status: "201") },
+            try WireExample("Session, ended", endedSession) { try $0.body("POST", "/api/v1/sessions/{code}/end", status: "200") },
+            try WireExample("GET /api/v1/history", history) { try $0.body("GET", "/api/v1/history", status: "200") },
+            try WireExample("Job running", runningJob) { try $0.body("GET", "/api/v1/jobs/{id}", status: "200") },
+            try WireExample("Job failed", failedJob) { try $0.schema("Job") },
+            try WireExample("Video ready", readyVideo) { try $0.body("GET", "/api/v1/videos/{id}", status: "200") },
+            try WireExample("Video processing", processingVideo) { try $0.schema("Video") },
+            try WireExample("Video failed", failedVideo) { try $0.schema("Video") },
+            try WireExample("Uploaded<Video>", Uploaded(item: processingVideo, jobId: "j_3")) {
+                try $0.body("POST", "/api/v1/videos", status: "201")
+            },
+            try WireExample("StoryboardProject, shown", project) { try $0.body("POST", "/api/v1/storyboards", status: "201") },
+            try WireExample("StoryboardProject, listed and shared", sharedProject) {
+                try $0.body("GET", "/api/v1/storyboards", status: "200")
+            },
+            try WireExample("StoryboardEditor", StoryboardEditor(id: "u_2", name: "Grace", email: "grace@example.com")) {
+                try $0.body("POST", "/api/v1/storyboards/{id}/editors", status: "201")
+            },
+            try WireExample("StoryboardExport queued", queuedExport) {
+                try $0.body("POST", "/api/v1/storyboards/{id}/exports", status: "202")
+            },
+            try WireExample("StoryboardExport ready", readyExport) {
+                try $0.body("GET", "/api/v1/storyboards/{id}/exports/{export}", status: "200")
+            },
+            try WireExample("StoryboardExport failed", failedExport) { try $0.schema("StoryboardExport") },
+            try WireExample("StoryboardImage", image) { try $0.body("POST", "/api/v1/storyboards/{id}/images", status: "201") },
+            try WireExample("ShotVersion", [ShotVersion(seq: 4, at: created, firstAt: created, author: "u_1", authorName: "Ada")])
+            {
+                try $0.body("GET", "/api/v1/storyboards/{id}/shots/{shot}/versions", status: "200")
+            },
+            try WireExample(
+                "RoomDeckAdded, uploaded", RoomDeckAdded(deckId: "d_1", title: "Intro", status: "processing", jobId: "j_1")
+            ) {
+                try $0.body("POST", "/api/v1/sessions/{code}/decks", status: "201")
+            },
+            try WireExample("RoomDeckAdded, from the library", RoomDeckAdded(deckId: "d_2", title: "Talk", status: "ready")) {
+                try $0.body("POST", "/api/v1/sessions/{code}/decks", status: "201")
+            },
+        ]
+    }
+
+    /// The REST wire types have the fields and JSON types of their schemas in
+    /// Public/openapi.yaml: no field the document lacks, every required field there, `null` only
+    /// where the document allows it, strings within their `enum`.
+    @Test func theWireTypesEncodeAsTheOpenAPIDocumentSays() throws {
+        let schemas = try OpenAPISchemas.shared.get()
+        for example in try Self.restExamples() {
+            let problems = schemas.problems(example.json, try example.schema(schemas))
+            #expect(problems.isEmpty, "\(example.name) (\(example.json)): \(problems)")
+        }
+    }
+
+    /// The schema check finds what it is for (a check that finds nothing would pass the test above).
+    @Test func theSchemaCheckFindsAFieldTooManyAMissingOneAndAWrongNull() throws {
+        let schemas = try OpenAPISchemas.shared.get()
+        let folder = try schemas.schema("Folder")
+        let extra = try JSONValue(text: #"{"id": "f", "name": "n", "parentId": null, "colour": "red"}"#)
+        let missing = try JSONValue(text: #"{"id": "f", "name": "n"}"#)
+        let wrongNull = try JSONValue(text: #"{"id": "f", "name": null, "parentId": null}"#)
+        #expect(schemas.problems(extra, folder) == ["$.colour: not in the document"])
+        #expect(schemas.problems(missing, folder) == ["$.parentId: missing"])
+        #expect(schemas.problems(wrongNull, folder) == ["$.name: null where the document says string"])
+        let deck = try JSONValue(text: #"{"id": "d", "title": "t", "status": "lost", "createdAt": "x", "pageCount": 1.5}"#)
+        #expect(
+            schemas.problems(deck, try schemas.schema("Deck")) == [
+                "$.pageCount: number where the document says integer",
+                "$.status: \"lost\" is not one of [\"processing\", \"ready\", \"failed\"]",
+            ])
+    }
+
+    /// The frames of the wire module, by the names of docs/protocol.md's server examples.
+    static let wireFrames: [String: @Sendable (Data) throws -> Data] = [
+        "pong": roundTrip(Pong.self), "pong (no t)": roundTrip(Pong.self), "deckFailed": roundTrip(DeckFailedMessage.self),
+        "storyboard welcome": roundTrip(StoryboardWelcome.self),
+        "storyboard welcome (resumed)": roundTrip(StoryboardWelcome.self), "storyboard ack": roundTrip(StoryboardAck.self),
+        "storyboard edited": roundTrip(StoryboardEdited.self), "storyboard editors": roundTrip(StoryboardEditors.self),
+        "storyboard drawing": roundTrip(StoryboardDrawing.self),
+        "storyboard drawing (ended)": roundTrip(StoryboardDrawing.self),
+        "storyboard cursor": roundTrip(StoryboardCursor.self), "storyboard error": roundTrip(StoryboardErrorMessage.self),
+    ]
+
+    static func roundTrip<Frame: Codable>(_ type: Frame.Type) -> @Sendable (Data) throws -> Data {
+        { data in try JSONEncoder().encode(try JSONDecoder().decode(Frame.self, from: data)) }
+    }
+
+    /// Every frame of the wire module, decoded from docs/protocol.md's example (as the SDK reads
+    /// it) and encoded again (as the server writes it), has the example's shape: its `type`, the
+    /// same fields of the same JSON types, `null` where the example shows `null`.
+    @Test func theWireFramesEncodeAsTheProtocolDocumentShows() throws {
+        let examples = Dictionary(
+            try ProtocolDocumentTests.examples().filter { $0.side == .server }.map { ($0.name, $0) },
+            uniquingKeysWith: { first, _ in first })
+        for (name, roundTrip) in Self.wireFrames.sorted(by: { $0.key < $1.key }) {
+            let example = try #require(examples[name], "protocol.md has no server example \(name)")
+            let expected = try JSONValue(text: example.text)
+            let encoded = try JSONDecoder().decode(JSONValue.self, from: try roundTrip(Data(example.text.utf8)))
+            let problems = expected.shapeProblems(in: encoded, at: name)
+            #expect(problems.isEmpty, "\(name): \(problems)")
+            #expect(encoded["type"] == expected["type"], "\(name)")
+        }
+        // The live socket's reader takes the same frames into typed cases.
+        let pong = Pong(t: nil, server: 1_764_080_123.461)
+        #expect(try LiveMessage.decode(try Self.text(pong)) == .pong(pong))
+        let failed = DeckFailedMessage(
+            deckId: "d_1", title: "Broken", error: FailureDetail(code: "corrupt", message: "The PDF could not be read."))
+        #expect(try LiveMessage.decode(try Self.text(failed)) == .deckFailed(failed))
+    }
+
+    static func text(_ value: some Encodable) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
 
     /// The protocol document's lines, split into the storyboard socket's parts and the rest.

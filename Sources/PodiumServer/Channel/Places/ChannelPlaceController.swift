@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// The channel's places (points of interest) and their categories: public reads as in the seed's
 /// Appendix B (`/pois…`), searchable and sorted by distance; directions for members only; admin

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// A place as the channel's API shows it (Appendix B's POI, camelCase, with what the page needs).
 struct ChannelPlaceResponse: Encodable, Sendable, Equatable {

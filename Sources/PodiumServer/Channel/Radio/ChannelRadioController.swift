@@ -6,6 +6,7 @@ import NIOCore
 import PodiumCore
 import PodiumMedia
 import PodiumStore
+import PodiumWire
 
 /// The channel's radio: the public reads (`GET /api/v1/channel/radios…`, a person's stream URL,
 /// the now-playing events) and the admin's writes (stations, tracks, their order).

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PodiumStore
+import PodiumWire
 
 /// Sign in, sign out, who am I.
 struct AuthController {

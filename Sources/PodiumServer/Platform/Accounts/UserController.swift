@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PodiumStore
+import PodiumWire
 
 /// Accounts, for administrators: list and search them, make new ones (presenters who get a
 /// library, and can be invited to edit someone's storyboard), grant and revoke channel

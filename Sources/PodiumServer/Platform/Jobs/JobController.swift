@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PodiumStore
+import PodiumWire
 
 /// `GET /api/v1/jobs/{id}`: where a job stands. Only its owner and admins see it; to anyone
 /// else it does not exist.
@@ -21,32 +22,17 @@ struct JobController {
     }
 }
 
-/// A job as the API shows it (see `Public/openapi.yaml`).
-struct JobResponse: ResponseEncodable, Codable {
-    let id: String
-    let kind: String
-    /// What it works on: a deck's id for `pdf`.
-    let subjectId: String
-    /// `queued`, `running`, `done` or `failed`.
-    let state: String
-    /// Runs started (a run cut short by a graceful shutdown is not counted).
-    let attempts: Int
-    /// While queued or running: the newest known.
-    let progress: JobProgress?
-    /// When failed.
-    let error: JobFailure?
-    let createdAt: Date
-    let updatedAt: Date
+/// A job as the API shows it (PodiumWire's `Job`, which the SDK decodes; see `Public/openapi.yaml`).
+typealias JobResponse = Job
 
+extension Job: ResponseEncodable {
     init(_ job: JobRecord, newestProgress: JobProgress?) {
-        id = job.id
-        kind = job.kind
-        subjectId = job.subjectId
-        state = job.state.rawValue
-        attempts = job.attempts
-        progress = job.isFinished ? nil : (newestProgress ?? job.progress)
-        error = job.state == .failed ? job.error : nil
-        createdAt = job.createdAt
-        updatedAt = job.updatedAt
+        let progress = job.isFinished ? nil : (newestProgress ?? job.progress)
+        let error = job.state == .failed ? job.error : nil
+        self.init(
+            id: job.id, kind: job.kind, subjectId: job.subjectId, state: job.state.rawValue, attempts: job.attempts,
+            progress: progress.map { WorkProgress(stage: $0.stage, done: $0.done, total: $0.total) },
+            error: error.map { FailureDetail(code: $0.code, message: $0.message) }, createdAt: job.createdAt,
+            updatedAt: job.updatedAt)
     }
 }
