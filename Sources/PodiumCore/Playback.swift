@@ -201,11 +201,93 @@ public enum PlaybackCommand: Sendable, Equatable {
     case rate(Double)
 }
 
+/// What puts a video on the stage, drives it, or takes it off.
+public enum VideoCommand: Sendable, Equatable {
+    /// Puts a video from the library on the stage, stopped at its start (built by the server
+    /// once it found the video ready and checked who may show it; a client names only its id).
+    case show(VideoOnStage)
+    /// Plays, pauses, stops, seeks or changes the speed of the video on the stage.
+    case playback(PlaybackCommand)
+    /// Takes the video off the stage: the deck's page shows again.
+    case hide
+}
+
+extension VideoCommand: FeatureCommand {
+    public static let wireTypes = ["showVideo", "playback", "hideVideo"]
+
+    enum Keys: String, CodingKey { case type, videoId, action, position, rate }
+
+    public init(wireType type: String, id: String, from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        switch type {
+        case "showVideo":
+            // The server looks the video up and fills in what the library knows of it.
+            let videoId = try c.decode(String.self, forKey: .videoId)
+            guard !videoId.isEmpty, videoId.count <= ClientMessage.maxIDLength else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .videoId, in: c, debugDescription: "videoId must be 1 to 64 characters")
+            }
+            self = .show(VideoOnStage(id: videoId, duration: nil))
+        case "hideVideo": self = .hide
+        default: self = .playback(try Self.playback(c))
+        }
+    }
+
+    private static func playback(_ c: KeyedDecodingContainer<Keys>) throws -> PlaybackCommand {
+        switch try c.decode(String.self, forKey: .action) {
+        case "play": .play
+        case "pause": .pause
+        case "stop": .stop
+        case "seek": .seek(try c.decode(Double.self, forKey: .position))
+        case "rate": .rate(try c.decode(Double.self, forKey: .rate))
+        case let action:
+            throw DecodingError.dataCorruptedError(forKey: .action, in: c, debugDescription: "unknown playback action \(action)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .show(let video):
+            try c.encode("showVideo", forKey: .type)
+            try c.encode(video.id, forKey: .videoId)
+        case .hide:
+            try c.encode("hideVideo", forKey: .type)
+        case .playback(let command):
+            try c.encode("playback", forKey: .type)
+            switch command {
+            case .play: try c.encode("play", forKey: .action)
+            case .pause: try c.encode("pause", forKey: .action)
+            case .stop: try c.encode("stop", forKey: .action)
+            case .seek(let position):
+                try c.encode("seek", forKey: .action)
+                try c.encode(position, forKey: .position)
+            case .rate(let rate):
+                try c.encode("rate", forKey: .action)
+                try c.encode(rate, forKey: .rate)
+            }
+        }
+    }
+
+    public var sessionCommand: SessionCommand { .video(self) }
+}
+
+extension SessionCommand {
+    public static func showVideo(_ video: VideoOnStage) -> Self { .video(.show(video)) }
+    public static func playback(_ command: PlaybackCommand) -> Self { .video(.playback(command)) }
+    public static var hideVideo: Self { .video(.hide) }
+}
+
 extension SessionState {
     /// Decides what puts a video on stage, drives it, or takes it off.
-    func decidePlayback(_ command: SessionCommand, at time: Double) throws(SessionError) -> FeatureDecision {
+    func decide(_ command: VideoCommand, by actor: Actor, at time: Double) throws(SessionError) -> FeatureDecision {
+        // A video on stage is driven like its pages: in a room, by whoever holds control.
+        guard drives(actor.role, presenterId: actor.presenterId) else {
+            throw snapshot.room == nil ? .forbidden : .notInControl
+        }
+        guard !snapshot.ended else { throw .ended }
         switch command {
-        case .showVideo(let video):
+        case .show(let video):
             if let playback = snapshot.playback, playback.video == video.id {
                 // The clip on stage again: it stays where it is and how it plays; only what the
                 // screens load is renewed (the server makes a fresh stream URL, the old one
@@ -225,10 +307,8 @@ extension SessionState {
             guard let playback = snapshot.playback else { throw .noVideo }
             guard let next = try playback.applying(command, at: time) else { return .nothing }
             return FeatureDecision(changes: [.playback(next)])
-        case .hideVideo:
+        case .hide:
             return snapshot.playback == nil ? .nothing : FeatureDecision(changes: [.playback(nil)])
-        default:
-            return .nothing
         }
     }
 }

@@ -24,19 +24,109 @@ public struct PollBook: Sendable, Equatable {
     }
 }
 
+/// What runs a session's polls, and the audience's answers.
+public enum PollCommand: Sendable, Equatable {
+    case open(Poll)
+    case close(pollId: Int)
+    /// Shows the right answer (a quiz's) and, with `results`, the results.
+    case reveal(pollId: Int, results: Bool)
+    /// Where a poll's results are: on every viewer's device (true) or hidden from the audience.
+    case showResults(pollId: Int, shown: Bool)
+    case shareAnswer(pollId: Int, answerId: String)
+    /// A viewer's answer to a poll (one per viewer, changeable while the poll is open).
+    case answer(pollId: Int, PollAnswer)
+}
+
+extension PollCommand: FeatureCommand {
+    public static let wireTypes = ["openPoll", "closePoll", "revealPoll", "showResults", "shareAnswer", "answer"]
+
+    enum Keys: String, CodingKey { case type, poll, pollId, results, shown, answerId, choices, text }
+
+    public init(wireType type: String, id: String, from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        switch type {
+        case "openPoll": self = .open(try c.decode(Poll.self, forKey: .poll))
+        case "closePoll": self = .close(pollId: try c.decode(Int.self, forKey: .pollId))
+        case "revealPoll":
+            self = .reveal(
+                pollId: try c.decode(Int.self, forKey: .pollId),
+                results: try c.decodeIfPresent(Bool.self, forKey: .results) ?? false)
+        case "showResults":
+            self = .showResults(pollId: try c.decode(Int.self, forKey: .pollId), shown: try c.decode(Bool.self, forKey: .shown))
+        case "shareAnswer":
+            self = .shareAnswer(
+                pollId: try c.decode(Int.self, forKey: .pollId), answerId: try c.decode(String.self, forKey: .answerId))
+        default:
+            let answer: PollAnswer
+            if let text = try c.decodeIfPresent(String.self, forKey: .text) {
+                answer = .text(text)
+            } else {
+                answer = .choices(try c.decode([Int].self, forKey: .choices))
+            }
+            self = .answer(pollId: try c.decode(Int.self, forKey: .pollId), answer)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .open(let poll):
+            try c.encode("openPoll", forKey: .type)
+            try c.encode(poll, forKey: .poll)
+        case .close(let pollId):
+            try c.encode("closePoll", forKey: .type)
+            try c.encode(pollId, forKey: .pollId)
+        case .reveal(let pollId, let results):
+            try c.encode("revealPoll", forKey: .type)
+            try c.encode(pollId, forKey: .pollId)
+            try c.encode(results, forKey: .results)
+        case .showResults(let pollId, let shown):
+            try c.encode("showResults", forKey: .type)
+            try c.encode(pollId, forKey: .pollId)
+            try c.encode(shown, forKey: .shown)
+        case .shareAnswer(let pollId, let answerId):
+            try c.encode("shareAnswer", forKey: .type)
+            try c.encode(pollId, forKey: .pollId)
+            try c.encode(answerId, forKey: .answerId)
+        case .answer(let pollId, let answer):
+            try c.encode("answer", forKey: .type)
+            try c.encode(pollId, forKey: .pollId)
+            switch answer {
+            case .choices(let choices): try c.encode(choices, forKey: .choices)
+            case .text(let text): try c.encode(text, forKey: .text)
+            }
+        }
+    }
+
+    public var sessionCommand: SessionCommand { .polls(self) }
+}
+
+extension SessionCommand {
+    public static func openPoll(_ poll: Poll) -> Self { .polls(.open(poll)) }
+    public static func closePoll(pollId: Int) -> Self { .polls(.close(pollId: pollId)) }
+    public static func revealPoll(pollId: Int, results: Bool) -> Self { .polls(.reveal(pollId: pollId, results: results)) }
+    public static func showResults(pollId: Int, shown: Bool) -> Self { .polls(.showResults(pollId: pollId, shown: shown)) }
+    public static func shareAnswer(pollId: Int, answerId: String) -> Self {
+        .polls(.shareAnswer(pollId: pollId, answerId: answerId))
+    }
+    public static func answer(pollId: Int, _ answer: PollAnswer) -> Self { .polls(.answer(pollId: pollId, answer)) }
+}
+
 extension SessionState {
     /// Decides the poll commands: opening, closing, revealing, sharing, and the audience's answers.
-    func decidePolls(_ command: SessionCommand, by actor: Actor) throws(SessionError) -> FeatureDecision {
+    func decide(_ command: PollCommand, by actor: Actor) throws(SessionError) -> FeatureDecision {
+        try authorize(command, by: actor)
+        guard !snapshot.ended else { throw .ended }
         switch command {
-        case .openPoll(let poll):
+        case .open(let poll):
             guard poll.isValid else { throw .invalidPoll }
             // Its id is the seq of its event, known once the session numbers it (see `handle`).
             return FeatureDecision(changes: [.pollOpened(poll)])
-        case .closePoll(let pollId):
+        case .close(let pollId):
             guard let poll = snapshot.poll(pollId) else { throw .pollNotFound }
             guard poll.status == .open else { return .nothing }
             return FeatureDecision(changes: [.pollClosed(pollId: pollId)])
-        case .revealPoll(let pollId, let results):
+        case .reveal(let pollId, let results):
             guard let poll = snapshot.poll(pollId) else { throw .pollNotFound }
             let unchanged = poll.status == .revealed && (poll.resultsRevealed || !results)
             if unchanged { return .nothing }
@@ -58,8 +148,16 @@ extension SessionState {
             return FeatureDecision(changes: [.answerShared(pollId: pollId, answer)])
         case .answer(let pollId, let answer):
             return try decideAnswer(pollId: pollId, answer, by: actor)
-        default:
-            return .nothing
+        }
+    }
+
+    /// Who may send a poll command: viewers answer; whoever runs the polls does the rest.
+    private func authorize(_ command: PollCommand, by actor: Actor) throws(SessionError) {
+        switch command {
+        case .answer:
+            guard actor.role == .viewer, actor.viewerId != nil else { throw .forbidden }
+        case .open, .close, .reveal, .showResults, .shareAnswer:
+            guard runsPolls(actor.role, presenterId: actor.presenterId) else { throw .forbidden }
         }
     }
 

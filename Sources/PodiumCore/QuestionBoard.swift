@@ -47,11 +47,98 @@ public struct QuestionBoard: Sendable, Equatable {
     }
 }
 
+/// The audience's questions: asking, voting, and what the host does with them.
+public enum QuestionCommand: Sendable, Equatable {
+    /// Whether questions are public, and whether they need approval first.
+    case setMode(QuestionMode)
+    /// A viewer's question for the host; its id is the command's id.
+    case ask(id: String, text: String, page: Int?, anonymous: Bool)
+    /// The host marks a question answered or not.
+    case mark(questionId: String, answered: Bool)
+    /// The host approves a question for the public list, or withdraws it.
+    case approve(questionId: String, approved: Bool)
+    /// A viewer's upvote of a public question, or its withdrawal.
+    case vote(questionId: String, up: Bool)
+}
+
+extension QuestionCommand: FeatureCommand {
+    public static let wireTypes = ["setQuestionMode", "ask", "markQuestion", "approveQuestion", "vote"]
+
+    enum Keys: String, CodingKey { case type, questions, text, page, anonymous, questionId, answered, approved, up }
+
+    public init(wireType type: String, id: String, from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        switch type {
+        case "setQuestionMode": self = .setMode(try c.decode(QuestionMode.self, forKey: .questions))
+        case "ask":
+            self = .ask(
+                id: id, text: try c.decode(String.self, forKey: .text), page: try c.decodeIfPresent(Int.self, forKey: .page),
+                anonymous: try c.decodeIfPresent(Bool.self, forKey: .anonymous) ?? false)
+        case "markQuestion":
+            self = .mark(
+                questionId: try c.decode(String.self, forKey: .questionId),
+                answered: try c.decodeIfPresent(Bool.self, forKey: .answered) ?? true)
+        case "approveQuestion":
+            self = .approve(
+                questionId: try c.decode(String.self, forKey: .questionId),
+                approved: try c.decodeIfPresent(Bool.self, forKey: .approved) ?? true)
+        default:
+            self = .vote(
+                questionId: try c.decode(String.self, forKey: .questionId),
+                up: try c.decodeIfPresent(Bool.self, forKey: .up) ?? true)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .setMode(let mode):
+            try c.encode("setQuestionMode", forKey: .type)
+            try c.encode(mode, forKey: .questions)
+        case .ask(_, let text, let page, let anonymous):
+            try c.encode("ask", forKey: .type)
+            try c.encode(text, forKey: .text)
+            try c.encodeIfPresent(page, forKey: .page)
+            try c.encode(anonymous, forKey: .anonymous)
+        case .mark(let questionId, let answered):
+            try c.encode("markQuestion", forKey: .type)
+            try c.encode(questionId, forKey: .questionId)
+            try c.encode(answered, forKey: .answered)
+        case .approve(let questionId, let approved):
+            try c.encode("approveQuestion", forKey: .type)
+            try c.encode(questionId, forKey: .questionId)
+            try c.encode(approved, forKey: .approved)
+        case .vote(let questionId, let up):
+            try c.encode("vote", forKey: .type)
+            try c.encode(questionId, forKey: .questionId)
+            try c.encode(up, forKey: .up)
+        }
+    }
+
+    public var sessionCommand: SessionCommand { .questions(self) }
+}
+
+extension SessionCommand {
+    public static func setQuestionMode(_ mode: QuestionMode) -> Self { .questions(.setMode(mode)) }
+    public static func ask(id: String, text: String, page: Int?, anonymous: Bool) -> Self {
+        .questions(.ask(id: id, text: text, page: page, anonymous: anonymous))
+    }
+    public static func markQuestion(questionId: String, answered: Bool) -> Self {
+        .questions(.mark(questionId: questionId, answered: answered))
+    }
+    public static func approveQuestion(questionId: String, approved: Bool) -> Self {
+        .questions(.approve(questionId: questionId, approved: approved))
+    }
+    public static func vote(questionId: String, up: Bool) -> Self { .questions(.vote(questionId: questionId, up: up)) }
+}
+
 extension SessionState {
     /// Decides the question commands: asking, marking, approving, voting, and the mode.
-    func decideQuestions(_ command: SessionCommand, by actor: Actor, at time: Double) throws(SessionError) -> FeatureDecision {
+    func decide(_ command: QuestionCommand, by actor: Actor, at time: Double) throws(SessionError) -> FeatureDecision {
+        try authorize(command, by: actor)
+        guard !snapshot.ended else { throw .ended }
         switch command {
-        case .setQuestionMode(let mode):
+        case .setMode(let mode):
             guard mode != snapshot.questionMode else { return .nothing }
             // Approval switched on: a question on screen that nobody approved comes off it.
             let unapproved = spotlitQuestion.map { mode.needsApproval && !$0.approved } ?? false
@@ -70,11 +157,11 @@ extension SessionState {
                 name: viewers.entry(viewer)?.displayName, askedAt: Date(timeIntervalSince1970: time),
                 presenter: turns.presenter(at: time))
             return FeatureDecision(records: [.question(question)], actions: [.refreshQuestions, .refreshViewerList])
-        case .markQuestion(let questionId, let answered):
+        case .mark(let questionId, let answered):
             guard let question = questions.question(questionId) else { throw .questionNotFound }
             guard question.answered != answered else { return .nothing }
             return FeatureDecision(records: [.questionAnswered(questionId: questionId, answered)], actions: [.refreshQuestions])
-        case .approveQuestion(let questionId, let approved):
+        case .approve(let questionId, let approved):
             guard let question = questions.question(questionId) else { throw .questionNotFound }
             guard question.approved != approved else { return .nothing }
             // Withdrawn while on screen (and approval is needed): it comes off the screen too.
@@ -92,8 +179,20 @@ extension SessionState {
             return FeatureDecision(
                 records: [.vote(questionId: questionId, viewerId: viewer, up: up)],
                 actions: [.tellVotes(viewerId: viewer), .refreshQuestions])
-        default:
-            return .nothing
+        }
+    }
+
+    /// Who may send a question command: viewers ask and vote; the host sets the mode; whoever
+    /// handles a question (the host, a room's presenter the questions of their turns) marks and
+    /// approves it.
+    private func authorize(_ command: QuestionCommand, by actor: Actor) throws(SessionError) {
+        switch command {
+        case .ask, .vote:
+            guard actor.role == .viewer, actor.viewerId != nil else { throw .forbidden }
+        case .mark(let id, _), .approve(let id, _):
+            guard handlesQuestion(id, role: actor.role, presenterId: actor.presenterId) else { throw .forbidden }
+        case .setMode:
+            guard isHost(actor.role) else { throw .forbidden }
         }
     }
 

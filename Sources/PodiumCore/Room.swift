@@ -206,6 +206,93 @@ public struct RoomSnapshot: Codable, Sendable, Equatable {
     }
 }
 
+extension RoomCommand: FeatureCommand {
+    /// `join` and `addDeck` are not among them: a presenter joins with hello, a deck over REST.
+    public static let wireTypes = [
+        "request", "cancelRequest", "grant", "handOverNext", "withdraw", "pass", "returnControl", "doNotDisturb",
+        "setQueueCap", "setTalkLength", "showTalkTimer", "showDeck", "setBackground",
+    ]
+
+    enum Keys: String, CodingKey { case type, name, presenterId, on, cap, seconds, deckId, page, color }
+
+    public init(wireType type: String, id: String, from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        switch type {
+        case "request": self = .request
+        case "cancelRequest": self = .cancelRequest
+        case "grant": self = .grant(presenterId: try c.decode(String.self, forKey: .presenterId))
+        case "handOverNext": self = .handOverNext
+        case "withdraw": self = .withdraw
+        case "pass": self = .pass(presenterId: try c.decode(String.self, forKey: .presenterId))
+        case "returnControl": self = .returnControl
+        case "doNotDisturb": self = .doNotDisturb(try c.decode(Bool.self, forKey: .on))
+        case "setTalkLength":
+            self = .setTalkLength(
+                presenterId: try c.decodeIfPresent(String.self, forKey: .presenterId),
+                seconds: try c.decodeIfPresent(Int.self, forKey: .seconds))
+        case "showTalkTimer": self = .showTalkTimer(try c.decode(Bool.self, forKey: .on))
+        case "showDeck":
+            self = .showDeck(
+                deckId: try c.decode(String.self, forKey: .deckId), page: try c.decodeIfPresent(Int.self, forKey: .page))
+        case "setBackground": self = .setBackground(try c.decode(String.self, forKey: .color))
+        default: self = .setQueueCap(try c.decodeIfPresent(Int.self, forKey: .cap))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .join(let name):
+            // Not a socket message: presenters join with hello. Encoded for logs and tests.
+            try c.encode("join", forKey: .type)
+            try c.encode(name, forKey: .name)
+        case .request: try c.encode("request", forKey: .type)
+        case .cancelRequest: try c.encode("cancelRequest", forKey: .type)
+        case .grant(let presenterId):
+            try c.encode("grant", forKey: .type)
+            try c.encode(presenterId, forKey: .presenterId)
+        case .handOverNext: try c.encode("handOverNext", forKey: .type)
+        case .withdraw: try c.encode("withdraw", forKey: .type)
+        case .pass(let presenterId):
+            try c.encode("pass", forKey: .type)
+            try c.encode(presenterId, forKey: .presenterId)
+        case .returnControl: try c.encode("returnControl", forKey: .type)
+        case .doNotDisturb(let on):
+            try c.encode("doNotDisturb", forKey: .type)
+            try c.encode(on, forKey: .on)
+        case .setQueueCap(let cap):
+            try c.encode("setQueueCap", forKey: .type)
+            try c.encode(cap, forKey: .cap)
+        case .setTalkLength(let presenterId, let seconds):
+            try c.encode("setTalkLength", forKey: .type)
+            try c.encode(presenterId, forKey: .presenterId)
+            try c.encode(seconds, forKey: .seconds)
+        case .showTalkTimer(let on):
+            try c.encode("showTalkTimer", forKey: .type)
+            try c.encode(on, forKey: .on)
+        case .addDeck(let deck):
+            // Not a socket message: decks join through REST. Encoded for logs and tests.
+            try c.encode("addDeck", forKey: .type)
+            try c.encode(deck.id, forKey: .deckId)
+        case .showDeck(let deckId, let page):
+            try c.encode("showDeck", forKey: .type)
+            try c.encode(deckId, forKey: .deckId)
+            try c.encodeIfPresent(page, forKey: .page)
+        case .setBackground(let color):
+            try c.encode("setBackground", forKey: .type)
+            try c.encode(color, forKey: .color)
+        }
+    }
+
+    public var sessionCommand: SessionCommand { .room(self) }
+}
+
+extension SessionCommand {
+    public static func addDeck(_ deck: RoomDeck) -> Self { .room(.addDeck(deck)) }
+    public static func showDeck(deckId: String, page: Int?) -> Self { .room(.showDeck(deckId: deckId, page: page)) }
+    public static func setBackground(_ color: String) -> Self { .room(.setBackground(color)) }
+}
+
 /// Who had a room's stage when: every control change with its time, as the events say. Kept by
 /// the state (not sent: clients have the events), so a question knows whose turn it came in.
 public struct RoomTurns: Sendable, Equatable {
@@ -274,17 +361,19 @@ extension SessionState {
         return questions.question(id)?.presenter == presenterId
     }
 
-    func decideRoom(_ command: SessionCommand, by role: Role, presenterId: String?, at time: Double) throws(SessionError)
-        -> [SessionChange]?
+    /// Decides a room's command: control, decks, the projector. Each command checks its own rules
+    /// (who may, the session not ended).
+    func decide(_ command: RoomCommand, by actor: Actor, at time: Double) throws(SessionError) -> FeatureDecision {
+        FeatureDecision(changes: try decideRoom(command, by: actor.role, presenterId: actor.presenterId, at: time))
+    }
+
+    private func decideRoom(_ command: RoomCommand, by role: Role, presenterId: String?, at time: Double)
+        throws(SessionError) -> [SessionChange]
     {
-        guard let room = snapshot.room else {
-            switch command {
-            case .room, .addDeck, .showDeck, .setBackground: throw .notARoom
-            default: return nil
-            }
-        }
+        guard let room = snapshot.room else { throw .notARoom }
         switch command {
-        case .room(let roomCommand):
+        case .join, .request, .cancelRequest, .grant, .handOverNext, .withdraw, .pass, .returnControl, .doNotDisturb,
+            .setQueueCap, .setTalkLength, .showTalkTimer:
             let actor: RoomActor
             switch role {
             case .moderator: actor = .moderator
@@ -295,7 +384,7 @@ extension SessionState {
             }
             guard !snapshot.ended else { throw .ended }
             var control = room.control
-            var changes = try control.handle(roomCommand, by: actor)
+            var changes = try control.handle(command, by: actor)
             // Setting a talk's length or the projector's countdown as it is changes nothing.
             changes.removeAll { change in
                 switch change {
@@ -346,8 +435,6 @@ extension SessionState {
             guard role == .moderator else { throw .forbidden }
             guard Stroke.isColor(color) else { throw .badMessage("A background is a colour like #1a1a1a.") }
             return color == room.background ? [] : [.background(color)]
-        default:
-            return nil
         }
     }
 }

@@ -5,7 +5,8 @@ public enum RoomActor: Sendable, Equatable {
     case presenter(String)
 }
 
-/// What an actor asks of the room's control.
+/// What an actor asks of a room: of its control (decided by ``RoomControl``), its decks and its
+/// projector (decided in Room.swift, where their wire form is).
 public enum RoomCommand: Sendable, Equatable {
     /// A presenter enters the room under a name.
     case join(name: String)
@@ -31,6 +32,12 @@ public enum RoomCommand: Sendable, Equatable {
     case setTalkLength(presenterId: String?, seconds: Int?)
     /// The moderator shows the talk's countdown on the projector, or hides it.
     case showTalkTimer(Bool)
+    /// A deck joins the room (built by the server once it checked who may bring it).
+    case addDeck(RoomDeck)
+    /// Puts a deck on the stage, at a page or where it was left.
+    case showDeck(deckId: String, page: Int?)
+    /// The projector's colour around the slide.
+    case setBackground(String)
 }
 
 /// A durable change to a room's control, applied by every client in order.

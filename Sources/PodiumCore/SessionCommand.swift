@@ -1,47 +1,87 @@
 /// What a client asks a live session to do. Every one is decided by ``SessionState/take(_:id:from:at:)``.
+///
+/// Commands nest by feature: each feature keeps its commands in its own file, with their wire
+/// form (``FeatureCommand``), who may send them and how they are decided, so a new command of a
+/// feature is a change in that feature's file (and docs/protocol.md). This enum only says which
+/// feature a command is for; the feature files also give the flat shorthands the SDK and the tests
+/// use (`.goto(page: 2)` is `.stage(.goto(page: 2))`).
 public enum SessionCommand: Sendable, Equatable {
-    case goto(page: Int)
-    case zoom(Viewport)
-    case blank(BlankMode)
+    /// Pages, zoom, blanking and committed ink (StageContent.swift).
+    case stage(StageCommand)
+    /// Polls and the audience's answers (PollBook.swift).
+    case polls(PollCommand)
+    /// The audience's questions, their votes and the question mode (QuestionBoard.swift).
+    case questions(QuestionCommand)
+    /// What the big screens show over the stage: a spotlight, how to join (Spotlight.swift).
+    case screen(ScreenCommand)
+    /// A video on the stage (Playback.swift).
+    case video(VideoCommand)
+    /// Rooms: control, decks and the projector (Room.swift).
+    case room(RoomCommand)
+    /// Viewers follow the presenter (true) or may browse alone.
     case lock(Bool)
     case end
-    case openPoll(Poll)
-    case closePoll(pollId: Int)
-    case revealPoll(pollId: Int, results: Bool)
-    /// Where a poll's results are: on every viewer's device (true) or hidden from the audience.
-    case showResults(pollId: Int, shown: Bool)
-    case shareAnswer(pollId: Int, answerId: String)
-    case setQuestionMode(QuestionMode)
-    case stroke(Stroke)
-    case erase(strokeId: String)
-    case clearPage(page: Int)
-    /// Rooms: a control command (request, grant, hand over, pass, return, do-not-disturb...).
-    case room(RoomCommand)
-    /// Rooms: a deck joins the room (built by the server once it checked who may bring it).
-    case addDeck(RoomDeck)
-    /// Rooms: put a deck on the stage, at a page or where it was left.
-    case showDeck(deckId: String, page: Int?)
-    /// Rooms: the projector's colour around the slide.
-    case setBackground(String)
-    /// A viewer's answer to a poll (one per viewer, changeable while the poll is open).
-    case answer(pollId: Int, PollAnswer)
-    /// A viewer's question for the host; its id is the command's id.
-    case ask(id: String, text: String, page: Int?, anonymous: Bool)
-    /// The host marks a question answered or not.
-    case markQuestion(questionId: String, answered: Bool)
-    /// The host approves a question for the public list, or withdraws it.
-    case approveQuestion(questionId: String, approved: Bool)
-    /// A viewer's upvote of a public question, or its withdrawal.
-    case vote(questionId: String, up: Bool)
-    /// The host puts results, answers, the leaderboard or a question on screen; nil takes it off.
-    case spotlight(Spotlight?)
-    /// The host shows how to join (the code, the link's QR code) on the big screens, or takes it off.
-    case showJoinInfo(Bool)
-    /// Puts a video from the library on the stage, stopped at its start (built by the server
-    /// once it found the video ready and checked who may show it; a client names only its id).
-    case showVideo(VideoOnStage)
-    /// Plays, pauses, stops, seeks or changes the speed of the video on the stage.
-    case playback(PlaybackCommand)
-    /// Takes the video off the stage: the deck's page shows again.
-    case hideVideo
+}
+
+/// One feature's commands on the live socket: their `type`s, how each is read from a client's
+/// frame and written back. ``ClientMessage`` reads and writes the `type` and the `id`; the feature
+/// reads and writes the rest.
+public protocol FeatureCommand: Encodable, Sendable, Equatable {
+    /// The `type` of every command of the feature that a client may send.
+    static var wireTypes: [String] { get }
+    /// Decodes the command of `type` (one of ``wireTypes``) sent with the client's (valid) `id`.
+    init(wireType type: String, id: String, from decoder: any Decoder) throws
+    /// The command as a session takes it.
+    var sessionCommand: SessionCommand { get }
+}
+
+extension SessionCommand {
+    /// A decoder for each command `type` a client may send: the features' ``FeatureCommand/wireTypes``
+    /// and the session's own (`lock`, `end`). A new feature is one line here.
+    static let decoders: [String: @Sendable (String, String, any Decoder) throws -> SessionCommand] = {
+        var table: [String: @Sendable (String, String, any Decoder) throws -> SessionCommand] = [:]
+        func add<Feature: FeatureCommand>(_: Feature.Type) {
+            for type in Feature.wireTypes {
+                precondition(table[type] == nil, "two features send \(type)")
+                table[type] = { try Feature(wireType: $0, id: $1, from: $2).sessionCommand }
+            }
+        }
+        add(StageCommand.self)
+        add(PollCommand.self)
+        add(QuestionCommand.self)
+        add(ScreenCommand.self)
+        add(VideoCommand.self)
+        add(RoomCommand.self)
+        table["lock"] = { _, _, decoder in
+            .lock(try decoder.container(keyedBy: SessionKeys.self).decode(Bool.self, forKey: .locked))
+        }
+        table["end"] = { _, _, _ in .end }
+        return table
+    }()
+
+    /// Every command `type` a client may send.
+    public static var wireTypes: Set<String> { Set(decoders.keys) }
+
+    private enum SessionKeys: String, CodingKey { case type, locked }
+}
+
+extension SessionCommand: Encodable {
+    /// Writes the command's `type` and fields (``ClientMessage`` writes its `id`).
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .stage(let command): try command.encode(to: encoder)
+        case .polls(let command): try command.encode(to: encoder)
+        case .questions(let command): try command.encode(to: encoder)
+        case .screen(let command): try command.encode(to: encoder)
+        case .video(let command): try command.encode(to: encoder)
+        case .room(let command): try command.encode(to: encoder)
+        case .lock(let locked):
+            var c = encoder.container(keyedBy: SessionKeys.self)
+            try c.encode("lock", forKey: .type)
+            try c.encode(locked, forKey: .locked)
+        case .end:
+            var c = encoder.container(keyedBy: SessionKeys.self)
+            try c.encode("end", forKey: .type)
+        }
+    }
 }

@@ -6,8 +6,11 @@ import Foundation
 /// question mode, a room's control and decks), the server's own ``PollBook`` (answers),
 /// ``QuestionBoard`` (the audience's questions and votes), ``ViewerRoster`` (who came) and
 /// ``ClipLog`` (the clips shown).
-/// Each feature decides its commands in its own file (`decideStage`, `decidePolls`,
-/// `decideQuestions`, `decideRoom`); a new feature is a new part and a new `decide…`.
+/// Each feature decides its commands in its own file, beside the command enum, its wire form and
+/// who may send it (`decide(_: StageCommand, …)` in StageContent.swift, `PollCommand` in
+/// PollBook.swift, `QuestionCommand` in QuestionBoard.swift, `ScreenCommand` in Spotlight.swift,
+/// `VideoCommand` in Playback.swift, `RoomCommand` in Room.swift); a new feature is a new part,
+/// a new case of ``SessionCommand`` and a new `decide`.
 ///
 /// The server holds one per live session and is the only thing that changes it: it calls
 /// ``take(_:id:from:at:)``, stores what the returned ``SessionDecision`` says, sends its events
@@ -128,69 +131,28 @@ public struct SessionState: Sendable, Equatable {
 
     func isPage(_ page: Int) -> Bool { page >= 1 && page <= pageCount }
 
-    /// The rules: who may, then which feature decides.
+    /// The rules: the feature a command is for checks who may send it, then decides it.
     func decide(_ command: SessionCommand, by actor: Actor, at time: Double) throws(SessionError) -> FeatureDecision {
-        if let room = try decideRoom(command, by: actor.role, presenterId: actor.presenterId, at: time) {
-            return FeatureDecision(changes: room)
-        }
-        if case .goto(let page) = command, actor.role == .viewer {
-            // A viewer's own navigation never changes the session for anyone else.
-            guard isPage(page) else { throw .invalidPage }
-            guard !snapshot.locked else { throw .followingPresenter }
-            return .nothing
-        }
-        try authorize(command, by: actor)
-        guard !snapshot.ended else { throw .ended }
         switch command {
-        case .goto, .zoom, .blank, .stroke, .erase, .clearPage:
-            return try decideStage(command, by: actor)
-        case .openPoll, .closePoll, .revealPoll, .showResults, .shareAnswer, .answer:
-            return try decidePolls(command, by: actor)
-        case .setQuestionMode, .ask, .markQuestion, .approveQuestion, .vote:
-            return try decideQuestions(command, by: actor, at: time)
-        case .spotlight(let spotlight):
-            return try decideSpotlight(spotlight)
-        case .showJoinInfo(let on):
-            return on == (snapshot.joinInfo ?? false) ? .nothing : FeatureDecision(changes: [.joinInfo(on)])
-        case .showVideo, .playback, .hideVideo:
-            return try decidePlayback(command, at: time)
+        case .stage(let command): return try decide(command, by: actor)
+        case .polls(let command): return try decide(command, by: actor)
+        case .questions(let command): return try decide(command, by: actor, at: time)
+        case .screen(let command): return try decide(command, by: actor)
+        case .video(let command): return try decide(command, by: actor, at: time)
+        case .room(let command): return try decide(command, by: actor, at: time)
         case .lock(let locked):
+            try hostOnly(actor)
             return locked == snapshot.locked ? .nothing : FeatureDecision(changes: [.lock(locked)])
         case .end:
+            try hostOnly(actor)
             return FeatureDecision(changes: [.ended])
-        case .room, .addDeck, .showDeck, .setBackground:
-            return .nothing  // decided by decideRoom
         }
     }
 
-    /// Who may do what: the one who drives the stage moves it and draws on it; the host runs the
-    /// session; viewers answer, ask and vote; in a room the moderator may always blank the projector,
-    /// the presenter in control runs polls too, and a presenter handles the questions of their turns.
-    private func authorize(_ command: SessionCommand, by actor: Actor) throws(SessionError) {
-        let role = actor.role
-        let presenterId = actor.presenterId
-        switch command {
-        case .goto, .zoom, .stroke, .erase, .clearPage:
-            guard drives(role, presenterId: presenterId) else { throw snapshot.room == nil ? .forbidden : .notInControl }
-            if snapshot.room != nil, snapshot.room?.deck == nil { throw .noDeck }
-        case .showVideo, .playback, .hideVideo:
-            // A video on stage is driven like its pages: in a room, by whoever holds control.
-            guard drives(role, presenterId: presenterId) else { throw snapshot.room == nil ? .forbidden : .notInControl }
-        case .blank:
-            guard drives(role, presenterId: presenterId) || (snapshot.room != nil && role == .moderator) else {
-                throw snapshot.room == nil ? .forbidden : .notInControl
-            }
-        case .answer, .ask, .vote:
-            guard role == .viewer, actor.viewerId != nil else { throw .forbidden }
-        case .openPoll, .closePoll, .revealPoll, .showResults, .shareAnswer, .spotlight:
-            // Whoever runs the polls puts results on everyone's screen: in a room, the presenter
-            // in control as well as the moderator.
-            guard runsPolls(role, presenterId: presenterId) else { throw .forbidden }
-        case .markQuestion(let id, _), .approveQuestion(let id, _):
-            guard handlesQuestion(id, role: role, presenterId: presenterId) else { throw .forbidden }
-        default:
-            guard isHost(role) else { throw .forbidden }
-        }
+    /// The session's own commands (lock, end) are its host's, until it ended.
+    private func hostOnly(_ actor: Actor) throws(SessionError) {
+        guard isHost(actor.role) else { throw .forbidden }
+        guard !snapshot.ended else { throw .ended }
     }
 
     /// Registers a viewer identity on arrival (see ``ViewerRoster/register(_:name:)``).

@@ -47,6 +47,47 @@ public struct Spotlight: Codable, Sendable, Equatable {
     public var showsTally: Bool { kind == .pollResults || kind == .wordCloud }
 }
 
+/// What the big screens show over the stage, for everyone: a spotlight, how to join.
+public enum ScreenCommand: Sendable, Equatable {
+    /// The host puts results, answers, the leaderboard or a question on screen; nil takes it off.
+    case spotlight(Spotlight?)
+    /// The host shows how to join (the code, the link's QR code) on the big screens, or takes it off.
+    case showJoinInfo(Bool)
+}
+
+extension ScreenCommand: FeatureCommand {
+    public static let wireTypes = ["spotlight", "showJoinInfo"]
+
+    enum Keys: String, CodingKey { case type, spotlight, on }
+
+    public init(wireType type: String, id: String, from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        switch type {
+        case "spotlight": self = .spotlight(try c.decodeIfPresent(Spotlight.self, forKey: .spotlight))
+        default: self = .showJoinInfo(try c.decode(Bool.self, forKey: .on))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .spotlight(let spotlight):
+            try c.encode("spotlight", forKey: .type)
+            try c.encode(spotlight, forKey: .spotlight)
+        case .showJoinInfo(let on):
+            try c.encode("showJoinInfo", forKey: .type)
+            try c.encode(on, forKey: .on)
+        }
+    }
+
+    public var sessionCommand: SessionCommand { .screen(self) }
+}
+
+extension SessionCommand {
+    public static func spotlight(_ spotlight: Spotlight?) -> Self { .screen(.spotlight(spotlight)) }
+    public static func showJoinInfo(_ on: Bool) -> Self { .screen(.showJoinInfo(on)) }
+}
+
 extension SessionError {
     public static let invalidSpotlight = SessionError(
         code: "invalid_spotlight",
@@ -77,11 +118,35 @@ extension SessionSnapshot {
 }
 
 extension SessionState {
+    /// Decides what the big screens show over the stage.
+    func decide(_ command: ScreenCommand, by actor: Actor) throws(SessionError) -> FeatureDecision {
+        try authorize(command, by: actor)
+        guard !snapshot.ended else { throw .ended }
+        switch command {
+        case .spotlight(let spotlight):
+            return try decideSpotlight(spotlight)
+        case .showJoinInfo(let on):
+            return on == (snapshot.joinInfo ?? false) ? .nothing : FeatureDecision(changes: [.joinInfo(on)])
+        }
+    }
+
+    /// Who may change the big screens: whoever runs the polls puts results (and the rest) on
+    /// everyone's screen, in a room the presenter in control as well as the moderator; the host
+    /// shows how to join.
+    private func authorize(_ command: ScreenCommand, by actor: Actor) throws(SessionError) {
+        switch command {
+        case .spotlight:
+            guard runsPolls(actor.role, presenterId: actor.presenterId) else { throw .forbidden }
+        case .showJoinInfo:
+            guard isHost(actor.role) else { throw .forbidden }
+        }
+    }
+
     /// Decides what goes on screen: the host names it, this checks it exists and may be shown.
     ///
     /// Putting a poll's results on screen shows them to the room, revealed or not: that is the
     /// host's choice. An unapproved question never goes on screen while questions need approval.
-    func decideSpotlight(_ requested: Spotlight?) throws(SessionError) -> FeatureDecision {
+    private func decideSpotlight(_ requested: Spotlight?) throws(SessionError) -> FeatureDecision {
         guard let requested else {
             return snapshot.spotlight == nil ? .nothing : FeatureDecision(changes: [.spotlight(nil)])
         }

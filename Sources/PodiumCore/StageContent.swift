@@ -25,6 +25,73 @@ public enum StageContent: Sendable, Hashable {
     }
 }
 
+/// What moves or marks the stage: pages, zoom, blanking and committed ink.
+public enum StageCommand: Sendable, Equatable {
+    case goto(page: Int)
+    case zoom(Viewport)
+    case blank(BlankMode)
+    /// A finished ink stroke; its id is the command's id.
+    case stroke(Stroke)
+    case erase(strokeId: String)
+    case clearPage(page: Int)
+}
+
+extension StageCommand: FeatureCommand {
+    public static let wireTypes = ["goto", "zoom", "blank", "stroke", "erase", "clearPage"]
+
+    enum Keys: String, CodingKey { case type, page, viewport, mode, stroke, strokeId }
+
+    public init(wireType type: String, id: String, from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        switch type {
+        case "goto": self = .goto(page: try c.decode(Int.self, forKey: .page))
+        case "zoom": self = .zoom(try c.decode(Viewport.self, forKey: .viewport))
+        case "blank": self = .blank(try c.decode(BlankMode.self, forKey: .mode))
+        case "stroke":
+            var stroke = try c.decode(Stroke.self, forKey: .stroke)
+            stroke.id = id
+            self = .stroke(stroke)
+        case "erase": self = .erase(strokeId: try c.decode(String.self, forKey: .strokeId))
+        default: self = .clearPage(page: try c.decode(Int.self, forKey: .page))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .goto(let page):
+            try c.encode("goto", forKey: .type)
+            try c.encode(page, forKey: .page)
+        case .zoom(let viewport):
+            try c.encode("zoom", forKey: .type)
+            try c.encode(viewport, forKey: .viewport)
+        case .blank(let mode):
+            try c.encode("blank", forKey: .type)
+            try c.encode(mode, forKey: .mode)
+        case .stroke(let stroke):
+            try c.encode("stroke", forKey: .type)
+            try c.encode(stroke, forKey: .stroke)
+        case .erase(let strokeId):
+            try c.encode("erase", forKey: .type)
+            try c.encode(strokeId, forKey: .strokeId)
+        case .clearPage(let page):
+            try c.encode("clearPage", forKey: .type)
+            try c.encode(page, forKey: .page)
+        }
+    }
+
+    public var sessionCommand: SessionCommand { .stage(self) }
+}
+
+extension SessionCommand {
+    public static func goto(page: Int) -> Self { .stage(.goto(page: page)) }
+    public static func zoom(_ viewport: Viewport) -> Self { .stage(.zoom(viewport)) }
+    public static func blank(_ mode: BlankMode) -> Self { .stage(.blank(mode)) }
+    public static func stroke(_ stroke: Stroke) -> Self { .stage(.stroke(stroke)) }
+    public static func erase(strokeId: String) -> Self { .stage(.erase(strokeId: strokeId)) }
+    public static func clearPage(page: Int) -> Self { .stage(.clearPage(page: page)) }
+}
+
 extension Stroke {
     /// What the stroke was drawn on.
     public var content: StageContent { .deckPage(deck: deck, page: page) }
@@ -55,7 +122,15 @@ extension SessionState {
     var deckOnStage: Bool { snapshot.room.map { $0.deck != nil } ?? (deckPageCount > 0) }
 
     /// Decides what moves or marks the stage: pages, zoom, blanking, committed ink.
-    func decideStage(_ command: SessionCommand, by actor: Actor) throws(SessionError) -> FeatureDecision {
+    func decide(_ command: StageCommand, by actor: Actor) throws(SessionError) -> FeatureDecision {
+        if case .goto(let page) = command, actor.role == .viewer {
+            // A viewer's own navigation never changes the session for anyone else.
+            guard isPage(page) else { throw .invalidPage }
+            guard !snapshot.locked else { throw .followingPresenter }
+            return .nothing
+        }
+        try authorize(command, by: actor)
+        guard !snapshot.ended else { throw .ended }
         switch command {
         case .goto(let page):
             guard deckOnStage else { throw .noDeck }
@@ -90,8 +165,21 @@ extension SessionState {
             guard isPage(page) else { throw .invalidPage }
             let inked = snapshot.strokes.contains { $0.content == .deckPage(deck: deck, page: page) }
             return inked ? FeatureDecision(changes: [.pageCleared(page: page, deck: deck)]) : .nothing
-        default:
-            return .nothing
+        }
+    }
+
+    /// Who may move or mark the stage: whoever drives it (in a room, with a deck on it); in a room
+    /// the moderator may always blank the projector.
+    private func authorize(_ command: StageCommand, by actor: Actor) throws(SessionError) {
+        let (role, presenterId) = (actor.role, actor.presenterId)
+        switch command {
+        case .goto, .zoom, .stroke, .erase, .clearPage:
+            guard drives(role, presenterId: presenterId) else { throw snapshot.room == nil ? .forbidden : .notInControl }
+            if snapshot.room != nil, snapshot.room?.deck == nil { throw .noDeck }
+        case .blank:
+            guard drives(role, presenterId: presenterId) || (snapshot.room != nil && role == .moderator) else {
+                throw snapshot.room == nil ? .forbidden : .notInControl
+            }
         }
     }
 

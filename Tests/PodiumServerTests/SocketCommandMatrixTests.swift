@@ -27,27 +27,51 @@ struct SocketCommandMatrixTests {
         var description: String { rawValue }
 
         /// Which command a decoded message is. The switches are exhaustive on purpose: a new case
-        /// of `ClientMessage`, `SessionCommand` or `RoomCommand` stops this file compiling until
-        /// it has a command here, and then the tables below must give it a row.
+        /// of `ClientMessage`, `SessionCommand` or a feature's command enum (`StageCommand`,
+        /// `PollCommand`, `RoomCommand`, ...) stops this file compiling until it has a command
+        /// here, and then the tables below must give it a row.
         static func of(_ message: ClientMessage) -> Command? {
             switch message {
             case .hello: .hello
             case .command(_, let command):
                 switch command {
-                case .goto: .goto
-                case .zoom: .zoom
-                case .blank: .blank
-                case .lock: .lock
-                case .end: .end
-                case .openPoll: .openPoll
-                case .closePoll: .closePoll
-                case .revealPoll: .revealPoll
-                case .showResults: .showResults
-                case .shareAnswer: .shareAnswer
-                case .setQuestionMode: .setQuestionMode
-                case .stroke: .stroke
-                case .erase: .erase
-                case .clearPage: .clearPage
+                case .stage(let stage):
+                    switch stage {
+                    case .goto: .goto
+                    case .zoom: .zoom
+                    case .blank: .blank
+                    case .stroke: .stroke
+                    case .erase: .erase
+                    case .clearPage: .clearPage
+                    }
+                case .polls(let polls):
+                    switch polls {
+                    case .open: .openPoll
+                    case .close: .closePoll
+                    case .reveal: .revealPoll
+                    case .showResults: .showResults
+                    case .shareAnswer: .shareAnswer
+                    case .answer: .answer
+                    }
+                case .questions(let questions):
+                    switch questions {
+                    case .setMode: .setQuestionMode
+                    case .ask: .ask
+                    case .mark: .markQuestion
+                    case .approve: .approveQuestion
+                    case .vote: .vote
+                    }
+                case .screen(let screen):
+                    switch screen {
+                    case .spotlight: .spotlight
+                    case .showJoinInfo: .showJoinInfo
+                    }
+                case .video(let video):
+                    switch video {
+                    case .show: .showVideo
+                    case .hide: .hideVideo
+                    case .playback: .playback
+                    }
                 case .room(let room):
                     switch room {
                     case .join: nil  // not a socket message: a room presenter joins with hello
@@ -62,20 +86,12 @@ struct SocketCommandMatrixTests {
                     case .setQueueCap: .setQueueCap
                     case .setTalkLength: .setTalkLength
                     case .showTalkTimer: .showTalkTimer
+                    case .addDeck: nil  // not a socket message: decks join a room over REST
+                    case .showDeck: .showDeck
+                    case .setBackground: .setBackground
                     }
-                case .addDeck: nil  // not a socket message: decks join a room over REST
-                case .showDeck: .showDeck
-                case .setBackground: .setBackground
-                case .answer: .answer
-                case .ask: .ask
-                case .markQuestion: .markQuestion
-                case .approveQuestion: .approveQuestion
-                case .vote: .vote
-                case .spotlight: .spotlight
-                case .showJoinInfo: .showJoinInfo
-                case .showVideo: .showVideo
-                case .hideVideo: .hideVideo
-                case .playback: .playback
+                case .lock: .lock
+                case .end: .end
                 }
             case .pointer: .pointer
             case .inking: .inking
@@ -399,6 +415,8 @@ struct SocketCommandMatrixTests {
             let decoded = try JSONDecoder().decode(ClientMessage.self, from: Data(command.json(made, id: "x").utf8))
             #expect(Command.of(decoded) == command, "the sample of \(command) decodes as \(decoded)")
         }
+        // Every type a client may send (every feature's commands) is a command here.
+        #expect(Set(Command.allCases.map(\.rawValue)) == ClientMessage.wireTypes)
         #expect(Self.sessionTable.map(\.command) == Command.allCases, "one session row per command, in order")
         #expect(Self.roomTable.map(\.command) == Command.allCases, "one room row per command, in order")
         for row in Self.sessionTable { #expect(Set(row.expected.keys) == Set(SessionRole.allCases)) }

@@ -6,7 +6,6 @@ import NIOCore
 import NIOWebSocket
 import PodiumCore
 import PodiumStore
-import PodiumWire
 import Synchronization
 
 /// What every live socket shares: the hub, the limits, and what a socket does with a message
@@ -247,7 +246,7 @@ final class LiveConnection: Sendable {
             outbox.push(Frames.encode(ErrorMessage(.badMessage("hello was already sent on this socket."))))
         case .command(let id, var command):
             do {
-                if case .showVideo(let named) = command {
+                if case .video(.show(let named)) = command {
                     // Only someone who drives the stage has a video looked up; the session checks
                     // again when it decides.
                     try await joined.session.state.mayDriveStage(joined.role, presenterId: joined.presenterId)
