@@ -6,6 +6,7 @@ import NIOCore
 import NIOWebSocket
 import PodiumCore
 import PodiumStore
+import PodiumWire
 import Synchronization
 
 /// What every live socket shares: the hub, the limits, and what a socket does with a message
