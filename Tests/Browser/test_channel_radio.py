@@ -4,8 +4,8 @@ allowance is spent and sees the membership message, never a broken player; a mem
 "now playing" follows the track changes.
 
 A server of its own runs these, with a tiny allowance (``--radio-daily-minutes 0.2``: 12 s) and a
-station of two short tones (2 s and 3 s, so tracks change every few seconds, and the five
-segments of a live window are on air 12 s after the station is published) packaged by the
+station of two short tones (1 s and 2 s, so tracks change every second or two, and the five
+segments of a live window are on air 7 s after the station is published) packaged by the
 server (AAC in MPEG-TS). Alone: python3 Tests/Browser/run_browser_tests.py channel_radio
 """
 
@@ -82,7 +82,7 @@ def setUpModule():
     status, radio = SERVER.api("POST", "/api/v1/channel/radios", {"name": "Folk Radio", "description": "Polkas and waltzes"})
     assert status == 201, radio
     with tempfile.TemporaryDirectory() as scratch:
-        for seconds, frequency, title, artist in [(2, 440, "Polka in A", "The Band"), (3, 660, "Waltz in E", "The Trio")]:
+        for seconds, frequency, title, artist in [(1, 440, "Polka in A", "The Band"), (2, 660, "Waltz in E", "The Trio")]:
             path = Path(scratch) / f"{frequency}.mp3"
             subprocess.run(
                 ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
