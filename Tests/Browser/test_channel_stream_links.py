@@ -8,8 +8,9 @@ A server of this module's own gives out stream URLs that work for 3 s
 free. The page's HLS engine is told to buffer only 2 s ahead (``GOAL_BUFFER_LENGTH``), so it asks
 for segments all through playback, as it does on a long film, instead of fetching the short clip at
 once. Without renewal the third segment (asked for about 6 s in) is refused with 410 and playback
-stops. A station of two tones (AAC in MPEG-TS, as the radio's test makes it) refreshes its live
-playlist every few seconds: without renewal the refresh after 3 s is refused.
+stops. A station of two tones of 1 s and 2 s (AAC in MPEG-TS, as the radio's test makes it)
+refreshes its live playlist every two seconds or so: without renewal the refresh after 3 s is
+refused.
 Alone: python3 Tests/Browser/run_browser_tests.py stream_links
 """
 
@@ -48,8 +49,8 @@ def setUpModule():
     os.environ.update(SETTINGS)
     harness.setUpModule()
     CATALOGUE.clear()
-    # The station first: its live window fills with the wall clock (about 22 s for five segments),
-    # while the clip is made and packaged meanwhile.
+    # The station first: its live window fills with the wall clock (about 7 s for five segments of
+    # its 1 s and 2 s tones), while the clip is made and packaged meanwhile.
     CATALOGUE["radio"] = publish_station()
     CATALOGUE["free"] = publish_clip()
     started = time.monotonic()
@@ -97,7 +98,7 @@ def publish_station():
     status, radio = SERVER.api("POST", "/api/v1/channel/radios", {"name": "Short links radio", "description": ""})
     assert status == 201, radio
     with tempfile.TemporaryDirectory() as scratch:
-        for seconds, frequency in ((4, 440), (5, 660)):
+        for seconds, frequency in ((1, 440), (2, 660)):
             path = Path(scratch) / f"{frequency}.mp3"
             subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
                             f"sine=frequency={frequency}:duration={seconds}", "-c:a", "libmp3lame", str(path)], check=True)
