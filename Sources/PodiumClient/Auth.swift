@@ -11,12 +11,6 @@ extension Endpoint {
     public static let limits = Endpoint("GET", "/api/v1/limits")
 }
 
-/// What a client checks before it sends a file.
-public struct Limits: Codable, Sendable, Equatable {
-    public var maxUploadBytes: Int
-    public var uploadTypes: [String]
-}
-
 extension PodiumClient {
     /// Signs in and keeps the token for the calls that follow; returns the account.
     @discardableResult

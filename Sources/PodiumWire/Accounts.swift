@@ -29,3 +29,23 @@ public struct LoginResponse: Codable, Sendable, Equatable {
         self.user = user
     }
 }
+
+/// What a client checks before it sends a file (`GET /api/v1/limits`): refusing an upload in the
+/// browser saves sending gigabytes the server would refuse.
+public struct Limits: Codable, Sendable, Equatable {
+    /// The largest deck upload, in bytes; a larger one is refused with `413 too_large`.
+    public var maxUploadBytes: Int
+    /// What a deck upload may be (by its bytes, whatever its name).
+    public var uploadTypes: [String]
+    /// The largest video or audio file, in bytes (`413 too_large` above it).
+    public var maxVideoUploadBytes: Int
+    /// The longest clip accepted, in seconds (`too_long` above it, found by probing the file).
+    public var maxVideoSeconds: Int
+
+    public init(maxUploadBytes: Int, uploadTypes: [String], maxVideoUploadBytes: Int, maxVideoSeconds: Int) {
+        self.maxUploadBytes = maxUploadBytes
+        self.uploadTypes = uploadTypes
+        self.maxVideoUploadBytes = maxVideoUploadBytes
+        self.maxVideoSeconds = maxVideoSeconds
+    }
+}

@@ -142,6 +142,12 @@ struct SDKDriftTests {
         return [
             try WireExample("User", user) { try $0.schema("User") },
             try WireExample("GET /api/v1/me", user) { try $0.body("GET", "/api/v1/me", status: "200") },
+            try WireExample(
+                "Limits",
+                Limits(
+                    maxUploadBytes: 200 << 20, uploadTypes: ["application/pdf"], maxVideoUploadBytes: 2 << 30,
+                    maxVideoSeconds: 7200)
+            ) { try $0.body("GET", "/api/v1/limits", status: "200") },
             try WireExample("LoginResponse", LoginResponse(token: "t0k3n", user: user)) {
                 try $0.body("POST", "/api/v1/auth/login", status: "200")
             },
