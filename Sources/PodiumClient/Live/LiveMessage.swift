@@ -83,13 +83,8 @@ public enum LiveMessage: Sendable, Equatable {
 /// `ClientMessage` and `SessionCommand` as the SDK sends them (the drift test compares this
 /// list with docs/protocol.md).
 public enum LiveCommands {
-    public static let types: Set<String> = [
-        "hello", "goto", "zoom", "blank", "lock", "end", "pointer", "resync", "ping", "buffering",
-        "openPoll", "closePoll", "revealPoll", "showResults", "shareAnswer", "answer", "ask", "markQuestion", "setQuestionMode",
-        "approveQuestion", "vote", "spotlight", "inking", "stroke", "erase", "clearPage", "showVideo", "playback", "hideVideo",
-        "request", "cancelRequest", "grant", "handOverNext", "withdraw", "pass", "returnControl", "doNotDisturb",
-        "setQueueCap", "showDeck", "setBackground", "setTalkLength", "showTalkTimer", "showJoinInfo",
-    ]
+    /// Every feature's command types and the socket's own messages, as PodiumCore decodes them.
+    public static let types: Set<String> = ClientMessage.wireTypes
 
     /// The `type` a command goes out with.
     public static func type(of message: ClientMessage) -> String {
