@@ -44,8 +44,8 @@ let package = Package(
             name: "PodiumStore",
             dependencies: [
                 "PodiumCore",
-                // Its tools (pg_dump, pg_restore) run as PodiumMedia's other tools do (ChildProcess).
-                "PodiumMedia",
+                // Its tools (pg_dump, pg_restore) run as child processes, as PodiumMedia's tools do.
+                "ChildProcesses",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -55,15 +55,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Programs run as child processes (posix_spawn): the media tools, pg_dump and pg_restore, discovery.
+        .target(name: "ChildProcesses", swiftSettings: swiftSettings),
         .target(
             name: "PodiumMedia",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["ChildProcesses", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "PodiumServer",
             dependencies: [
-                "PodiumCore", "PodiumStore", "PodiumMedia", "PodiumWire",
+                "PodiumCore", "PodiumStore", "PodiumMedia", "PodiumWire", "ChildProcesses",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -108,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "podium-load",
             dependencies: [
-                "PodiumMedia",
+                "ChildProcesses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -118,6 +120,7 @@ let package = Package(
             swiftSettings: testSwiftSettings
         ),
         .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumCore"], swiftSettings: testSwiftSettings),
+        .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses"], swiftSettings: testSwiftSettings),
         .testTarget(name: "PodiumMediaTests", dependencies: ["PodiumMedia"], swiftSettings: testSwiftSettings),
         .testTarget(
             name: "PodiumServerTests",

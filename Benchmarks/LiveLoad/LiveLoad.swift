@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import NIOCore
 import NIOPosix
-import PodiumMedia
+import ChildProcesses
 import Synchronization
 
 /// `podium-load`: opens N viewer sockets to one live channel, publishes page and pointer events

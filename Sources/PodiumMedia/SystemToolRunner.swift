@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 /// Runs tools as local subprocesses (``ChildProcess``), under `prlimit`.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PodiumMedia
+import ChildProcesses
 
 #if canImport(Glibc)
     import Glibc

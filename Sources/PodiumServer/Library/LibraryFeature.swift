@@ -1,0 +1,94 @@
+import Foundation
+import Hummingbird
+import Logging
+import PodiumMedia
+import PodiumStore
+
+/// A presenter's library: decks (PDF and Office ingest), folders, videos (HLS packaging) and the
+/// speaker's and audience's notes on them.
+struct LibraryFeature: ServerFeature {
+    /// The library's long work (ingest of decks, packaging of videos), built before the job queue
+    /// that runs it.
+    struct Workers {
+        let pdf: PDFIngestWorker
+        let video: VideoPackagingWorker
+        /// Shared with the video routes, which probe an upload before they accept it.
+        let videoProbe: VideoProbe
+
+        var all: [any JobWorker] { [pdf, video] }
+
+        /// - Parameter roomUploadProcessed: told when a deck uploaded into a room is ready or
+        ///   has failed (see ``RoomsFeature/uploadProcessed(store:hub:logger:)``).
+        init(
+            configuration: ServerConfiguration, store: any PodiumStore, blobs: any BlobStore, logger: Logger,
+            roomUploadProcessed: @escaping @Sendable (DeckRecord, DeckIngestRequest.RoomUpload) async -> Void
+        ) {
+            pdf = PDFIngestWorker(
+                store: store, blobs: blobs,
+                ingester: PDFIngester(limits: configuration.ingestLimits, runner: configuration.toolRunner),
+                converter: OfficeConverter(
+                    limits: configuration.officeLimits, ingestLimits: configuration.ingestLimits,
+                    runner: configuration.toolRunner, logger: logger),
+                workRoot: configuration.temporaryDirectory, logger: logger, roomUploadProcessed: roomUploadProcessed)
+            videoProbe = VideoProbe(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger)
+            video = VideoPackagingWorker(
+                store: store, blobs: blobs, probe: videoProbe,
+                packager: VideoPackager(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger),
+                workRoot: configuration.temporaryDirectory, logger: logger)
+        }
+    }
+
+    let decks: DeckController
+    let folders: FolderController
+    let videos: VideoController
+    let notes: NotesController
+    /// Library and stage clips at `/stream/<token>/<file>` (the channel's ``StreamController``
+    /// serves every kind).
+    let streamSources: [String: any StreamSource]
+
+    init(_ platform: Platform, workers: Workers) {
+        let configuration = platform.configuration
+        decks = DeckController(
+            store: platform.store, blobs: platform.blobs, jobs: platform.jobs, uploadDirectory: configuration.temporaryDirectory,
+            maxUploadBytes: configuration.maxUploadBytes, now: platform.now)
+        folders = FolderController(store: platform.store, now: platform.now)
+        let clipFiles = StreamBlobSets(now: platform.now)
+        videos = VideoController(
+            store: platform.store, blobs: platform.blobs, jobs: platform.jobs, probe: workers.videoProbe,
+            uploadDirectory: configuration.temporaryDirectory, maxUploadBytes: configuration.maxVideoUploadBytes,
+            tokens: platform.streamTokens, clipFiles: clipFiles, logger: platform.logger, now: platform.now)
+        notes = NotesController(store: platform.store, hub: platform.hub, now: platform.now)
+        streamSources = [
+            ClipStreamSource.kind: ClipStreamSource(store: platform.store, blobs: platform.blobs, blobSets: clipFiles)
+        ]
+    }
+
+    func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {
+        decks.addRoutes(to: api)
+        folders.addRoutes(to: api)
+        videos.addRoutes(to: api)
+        notes.addRoutes(to: api)
+    }
+
+    /// Puts the demo deck into the first admin's library, so a new server has something to present.
+    static func seedDemoDeck(
+        configuration: ServerConfiguration, store: any PodiumStore, blobs: any BlobStore, jobs: JobQueue,
+        now: @escaping @Sendable () -> Date, logger: Logger
+    ) async throws {
+        guard FileManager.default.fileExists(atPath: configuration.demoDeck.path),
+            let admin = try await store.user(email: "admin")
+        else {
+            logger.notice("no demo deck at \(configuration.demoDeck.path); the library starts empty")
+            return
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: configuration.demoDeck.path)
+        let deck = DeckRecord(
+            id: IDs.make("d"), ownerId: admin.id, folderId: nil, title: "Welcome to Podium", status: .processing,
+            sourceHash: try blobs.put(fileAt: configuration.demoDeck, fileExtension: "pdf"),
+            sourceBytes: (attributes[.size] as? Int) ?? 0, createdAt: now())
+        try await store.insertDeck(deck)
+        _ = try await jobs.enqueue(
+            kind: DeckIngestRequest.kind, subjectId: deck.id, ownerId: admin.id,
+            payload: DeckIngestRequest(useDocumentTitle: false))
+    }
+}

@@ -1,0 +1,26 @@
+import Hummingbird
+import PodiumStore
+
+/// Live sessions over REST: starting, ending, listing and exporting them, their reports, and the
+/// question banks a presenter sends polls from. The sockets are the ``LiveFeature``'s.
+struct SessionsFeature: ServerFeature {
+    let questionBanks: QuestionBankController
+    let reports: ReportController
+    let sessions: SessionController
+
+    /// - Parameter joinBase: how join links and QR codes are written (the public URL, or this
+    ///   machine's addresses).
+    init(_ platform: Platform, joinBase: JoinURLBuilder) {
+        questionBanks = QuestionBankController(store: platform.store, now: platform.now)
+        reports = ReportController(store: platform.store, hub: platform.hub, now: platform.now)
+        sessions = SessionController(
+            store: platform.store, blobs: platform.blobs, hub: platform.hub, accounts: platform.accounts, joinBase: joinBase,
+            workDirectory: platform.configuration.temporaryDirectory, now: platform.now)
+    }
+
+    func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {
+        questionBanks.addRoutes(to: api)
+        reports.addRoutes(to: api)
+        sessions.addRoutes(to: api)
+    }
+}
