@@ -119,6 +119,11 @@ let package = Package(
             path: "Benchmarks/LiveLoad",
             swiftSettings: testSwiftSettings
         ),
+        // `Benchmarks/stroke-outline.sh`: StrokeOutline's time for a long stroke (StrokeOutlineTests keep its shape).
+        .executableTarget(
+            name: "stroke-outline", dependencies: ["PodiumCore"], path: "Benchmarks/StrokeOutline",
+            swiftSettings: testSwiftSettings
+        ),
         .testTarget(name: "PodiumCoreTests", dependencies: ["PodiumCore"], swiftSettings: testSwiftSettings),
         .testTarget(name: "ChildProcessesTests", dependencies: ["ChildProcesses"], swiftSettings: testSwiftSettings),
         .testTarget(name: "PodiumMediaTests", dependencies: ["PodiumMedia"], swiftSettings: testSwiftSettings),
