@@ -1,8 +1,8 @@
 import ArgumentParser
+import ChildProcesses
 import Foundation
 import NIOCore
 import NIOPosix
-import ChildProcesses
 import Synchronization
 
 /// `podium-load`: opens N viewer sockets to one live channel, publishes page and pointer events

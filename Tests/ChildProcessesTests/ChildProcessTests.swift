@@ -1,7 +1,6 @@
+import ChildProcesses
 import Foundation
 import Testing
-
-import ChildProcesses
 
 #if canImport(Glibc)
     import Glibc

@@ -401,7 +401,9 @@ struct ProtocolDocumentTests {
         var sent = try Self.codes(in: ["Sources/PodiumCore/Storyboard"], pattern: #"StoryboardError\(\s*code:\s*"([a-z_]+)""#)
         sent.formUnion(
             try Self.codes(
-                in: ["Desk", "Hub", "Messages", "Rendering", "Socket"].map { "Sources/PodiumServer/Storyboards/Storyboard\($0).swift" }
+                in: ["Desk", "Hub", "Messages", "Rendering", "Socket"].map {
+                    "Sources/PodiumServer/Storyboards/Storyboard\($0).swift"
+                }
             ))
         sent.formUnion(["bad_message", "hello_required", "rate_limited", "unavailable", "internal"])
         #expect(sent.subtracting(documented).isEmpty, "codes missing from protocol.md: \(sent.subtracting(documented).sorted())")

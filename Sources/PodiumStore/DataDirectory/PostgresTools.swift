@@ -1,5 +1,5 @@
-import Foundation
 import ChildProcesses
+import Foundation
 
 /// `pg_dump` and `pg_restore`, PostgreSQL's own tools (Debian's `postgresql-client`), run as
 /// child processes. The password goes in the environment (`PGPASSWORD`), not on the command line

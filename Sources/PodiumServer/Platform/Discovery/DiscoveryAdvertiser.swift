@@ -1,7 +1,7 @@
+import ChildProcesses
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
-import ChildProcesses
 import ServiceLifecycle
 
 /// Advertises the server on the local network with DNS-SD: `_podium._tcp` (for Podium's apps
