@@ -2,7 +2,7 @@
 SWIFT ?= swift
 PORT ?= 8080
 
-.PHONY: run test build test-js test-swift test-browser test-cluster format clean
+.PHONY: run test check lint build test-js test-swift test-browser test-cluster format clean
 
 ## Run Podium on http://localhost:$(PORT) with its data in ./data.
 run:
@@ -81,6 +81,20 @@ test-cluster:
 	/usr/bin/python3 Tests/Cluster/fault_test.py
 	/usr/bin/python3 Tests/Cluster/storyboard_fault_test.py
 	/usr/bin/python3 Tests/Cluster/outage_test.py
+
+## The quick loop before a commit, a couple of minutes on a warm build: the format lint, the core
+## tests, the store tests (on SQLite; on PostgreSQL too when PODIUM_TEST_DATABASE_URL is set) and
+## the pure JavaScript tests. `make test` runs all of it and the rest.
+#
+# The store tests are the suites named *StoreTests and MigrationTests (Tests/PodiumServerTests).
+CHECK_TESTS ?= ^PodiumCoreTests\.|StoreTests|^PodiumServerTests\.MigrationTests
+check: lint test-js
+	$(BUILD_TESTS)
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 $(SWIFT) test --skip-build $(TEST_BUILD_FLAGS) --filter '$(CHECK_TESTS)'
+
+## The Swift code as `make format` leaves it (.swift-format); fails on any warning (CI runs it).
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Benchmarks Package.swift
 
 build:
 	$(SWIFT) build --product podium
