@@ -199,7 +199,7 @@ struct LiveProtocolTests {
         }
     }
 
-    @Test func helloErrors() async throws {
+    @Test func eachWrongHelloGetsItsOwnErrorAndTheRightPasscodeGetsIn() async throws {
         try await withSession(passcode: "4711") { client, token, code in
             let unknown = try await client.socket(code: "ZZZZZZ")
             #expect(try await unknown.hello(["role": "viewer"])["code"] as? String == "not_found")
