@@ -1,4 +1,5 @@
 import Foundation
+import PodiumCore
 
 /// A radio station of the channel: a looping schedule of its ready tracks (see `RadioSchedule`).
 public struct ChannelRadioRecord: Sendable, Equatable, Codable {
@@ -47,15 +48,8 @@ public struct ChannelRadioTrackRecord: Sendable, Equatable, Codable {
         case failed
     }
 
-    public struct Segment: Sendable, Equatable, Codable {
-        public var blob: String
-        public var duration: Double
-
-        public init(blob: String, duration: Double) {
-            self.blob = blob
-            self.duration = duration
-        }
-    }
+    /// A packaged segment: its blob and seconds, as the schedule plays it.
+    public typealias Segment = RadioSchedule.Segment
 
     public var id: String
     public var radioId: String

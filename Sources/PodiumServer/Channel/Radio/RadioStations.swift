@@ -91,7 +91,7 @@ final class RadioStations: Sendable {
     static func track(_ record: ChannelRadioTrackRecord) -> RadioSchedule.Track {
         RadioSchedule.Track(
             id: record.id, title: record.title, artist: record.artist, website: record.website,
-            segments: record.segmentList.map { RadioSchedule.Segment(blob: $0.blob, duration: $0.duration) })
+            segments: record.segmentList)
     }
 
     /// A count of a station's changes, to wait for the next one (``waitForChange(_:after:)``).

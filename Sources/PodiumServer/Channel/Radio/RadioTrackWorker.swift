@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PodiumCore
 import PodiumMedia
 import PodiumStore
 
