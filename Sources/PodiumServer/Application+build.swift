@@ -46,15 +46,16 @@ public typealias PodiumApplication = Application<RouterResponder<AppRequestConte
 ///
 /// - Parameters:
 ///   - configuration: where data lives, what to listen on, limits.
-///   - store: the store to use; nil opens PostgreSQL when `configuration.databaseURL` is set,
-///     else SQLite in the data directory (migrations run here, before the server accepts requests).
+///   - stores: the store's parts to use (see ``Stores``); nil opens PostgreSQL when
+///     `configuration.databaseURL` is set, else SQLite in the data directory (migrations run here,
+///     before the server accepts requests).
 ///   - bus: how this node hears of other nodes' events and presence; nil: a ``PostgresSessionBus``
 ///     when `configuration.databaseURL` is set, else this node alone.
 ///   - now: the clock.
 ///   - onServerRunning: called with the listening channel (its local address tells the port).
 public func buildApplication(
     configuration: ServerConfiguration,
-    store providedStore: (any PodiumStore)? = nil,
+    stores providedStores: Stores? = nil,
     bus providedBus: (any SessionBus)? = nil,
     logger: Logger = Logger(label: "podium"),
     now: @escaping @Sendable () -> Date = { Date() },
@@ -63,11 +64,11 @@ public func buildApplication(
     let fileManager = FileManager.default
     try fileManager.createDirectory(at: configuration.dataDirectory, withIntermediateDirectories: true)
     try fileManager.createDirectory(at: configuration.temporaryDirectory, withIntermediateDirectories: true)
-    let store: any PodiumStore
+    let stores: Stores
     var services: [any Service] = []
     var closeOpenedStore: (@Sendable () async throws -> Void)?
-    if let providedStore {
-        store = providedStore
+    if let providedStores {
+        stores = providedStores
     } else {
         let opened =
             if let url = configuration.databaseURL {
@@ -75,7 +76,7 @@ public func buildApplication(
             } else {
                 try await SQLStore.openSQLite(path: configuration.databasePath, logger: logger)
             }
-        store = opened
+        stores = Stores(opened)
         closeOpenedStore = opened.close
         services.append(CloseOnShutdown(name: "database", close: opened.close))
     }
@@ -88,7 +89,7 @@ public func buildApplication(
                 return try PostgresSessionBus(url: url, settings: settings, logger: logger)
             } ?? LocalSessionBus()
         return try await assembleApplication(
-            configuration: configuration, store: store, bus: bus, services: services, logger: logger,
+            configuration: configuration, stores: stores, bus: bus, services: services, logger: logger,
             now: now, alone: !(bus is PostgresSessionBus) && providedBus == nil,
             onServerRunning: onServerRunning)
     } catch {
@@ -98,36 +99,55 @@ public func buildApplication(
     }
 }
 
+/// ``buildApplication(configuration:stores:bus:logger:now:onServerRunning:)`` with every part of
+/// the store taken from `store`.
+public func buildApplication(
+    configuration: ServerConfiguration,
+    store: any PodiumStore,
+    bus: (any SessionBus)? = nil,
+    logger: Logger = Logger(label: "podium"),
+    now: @escaping @Sendable () -> Date = { Date() },
+    onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }
+) async throws -> (PodiumApplication, StartupReport) {
+    try await buildApplication(
+        configuration: configuration, stores: Stores(store), bus: bus, logger: logger, now: now,
+        onServerRunning: onServerRunning)
+}
+
 /// Everything `buildApplication` does once the store is open: the platform's pieces (blobs,
 /// accounts, the live hub, the job queue with every feature's workers, the stream tokens), then
 /// the features in the order their routes are added, then the application. A feature is a folder
 /// with a ``ServerFeature`` type; a new one is one more line here.
 private func assembleApplication(
-    configuration: ServerConfiguration, store: any PodiumStore, bus: any SessionBus, services: [any Service], logger: Logger,
+    configuration: ServerConfiguration, stores: Stores, bus: any SessionBus, services: [any Service], logger: Logger,
     now: @escaping @Sendable () -> Date, alone: Bool = false,
     onServerRunning: @escaping @Sendable (any Channel) async -> Void
 ) async throws -> (PodiumApplication, StartupReport) {
     let blobs = try FileBlobStore(root: configuration.blobDirectory)
-    let accounts = Accounts(store: store, cost: configuration.bcryptCost, tokenLifetime: configuration.tokenLifetime, now: now)
-    let hub = LiveHub(store: store, bus: bus, now: now, logger: logger)
+    let accounts = Accounts(
+        store: stores.users, cost: configuration.bcryptCost, tokenLifetime: configuration.tokenLifetime, now: now)
+    let hub = LiveHub(stores: LiveStores(stores), bus: bus, now: now, logger: logger)
     // The features' long work, built first: the one job queue runs it all.
     let libraryWork = LibraryFeature.Workers(
-        configuration: configuration, store: store, blobs: blobs, logger: logger,
-        roomUploadProcessed: RoomsFeature.uploadProcessed(store: store, hub: hub, logger: logger))
-    let storyboardWork = StoryboardsFeature.Workers(configuration: configuration, store: store, blobs: blobs, logger: logger)
-    let channelWork = ChannelFeature.Workers(configuration: configuration, store: store, blobs: blobs, logger: logger, now: now)
+        configuration: configuration, stores: stores, blobs: blobs, logger: logger,
+        roomUploadProcessed: RoomsFeature.uploadProcessed(stores: stores, hub: hub, logger: logger))
+    let storyboardWork = StoryboardsFeature.Workers(
+        configuration: configuration, store: stores.storyboards, blobs: blobs, logger: logger)
+    let channelWork = ChannelFeature.Workers(
+        configuration: configuration, store: stores.channelRadio, blobs: blobs, logger: logger, now: now)
     let jobs = JobsFeature(
-        configuration: configuration, store: store, workers: libraryWork.all + storyboardWork.all + channelWork.all,
+        configuration: configuration, stores: stores, workers: libraryWork.all + storyboardWork.all + channelWork.all,
         logger: logger, now: now)
 
     let (adminCreated, generatedPassword) = try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
     if adminCreated, configuration.seedDemoDeck {
         try await LibraryFeature.seedDemoDeck(
-            configuration: configuration, store: store, blobs: blobs, jobs: jobs.queue, now: now, logger: logger)
+            configuration: configuration, stores: stores, blobs: blobs, jobs: jobs.queue, now: now, logger: logger)
     }
     let platform = Platform(
-        configuration: configuration, store: store, bus: bus, blobs: blobs, accounts: accounts, hub: hub, jobs: jobs.queue,
-        streamTokens: try await streamTokens(configuration: configuration, store: store, now: now), logger: logger, now: now)
+        configuration: configuration, stores: stores, bus: bus, blobs: blobs, accounts: accounts, hub: hub, jobs: jobs.queue,
+        streamTokens: try await streamTokens(configuration: configuration, store: stores.channelSettings, now: now),
+        logger: logger, now: now)
     let lanAddresses = NetworkAddresses.lanIPv4()
     let joinURLs = JoinURLBuilder(
         publicURL: configuration.publicURL, listenHost: configuration.host, port: configuration.port, lanAddresses: lanAddresses)
@@ -165,7 +185,7 @@ private func assembleApplication(
         logger: logger)
     let report = StartupReport(
         generatedAdminPassword: generatedPassword, adminCreated: adminCreated, lanAddresses: lanAddresses,
-        drainLiveClients: { await hub.drain() }, liveSessionCount: { try await store.liveSessions().count })
+        drainLiveClients: { await hub.drain() }, liveSessionCount: { try await stores.sessions.liveSessions().count })
     return (app, report)
 }
 
@@ -173,7 +193,7 @@ private func assembleApplication(
 /// clips) is served only at `/stream/<token>/<file>`: per-person URLs signed with a key all nodes
 /// share (stored once, by the first node that starts).
 private func streamTokens(
-    configuration: ServerConfiguration, store: any PodiumStore, now: @escaping @Sendable () -> Date
+    configuration: ServerConfiguration, store: any ChannelSettingsStore, now: @escaping @Sendable () -> Date
 ) async throws -> StreamTokens {
     let streamKeyText = try await store.channelSetting(StreamTokens.settingName, orInsert: StreamTokens.newKeyText())
     guard let streamKey = StreamTokens.key(fromText: streamKeyText) else {

@@ -19,7 +19,8 @@ protocol ServerFeature {
 /// What every feature builds on, made once by `buildApplication` before the features are.
 struct Platform: Sendable {
     let configuration: ServerConfiguration
-    let store: any PodiumStore
+    /// The store, one value per protocol: each feature hands its parts to what uses them.
+    let stores: Stores
     /// How this node hears of other nodes' events and presence.
     let bus: any SessionBus
     let blobs: FileBlobStore

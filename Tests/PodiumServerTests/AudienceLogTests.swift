@@ -149,11 +149,13 @@ struct AudienceLogTests {
         let channel = ClusterBusTests.channel()
         let busA = try ClusterBusTests.bus(transport, shared: local, channel: channel)
         let busB = try ClusterBusTests.bus(transport, shared: local, channel: channel)
-        let (_, arrival) = AsyncStream.makeStream(of: Void.self)
-        let counted = GatedStore(base: store, holding: "nobody", arrived: arrival)
+        let counted = CountedAudienceReads(store)
+        var countedParts = Stores(store)
+        countedParts.interaction = counted
+        let countedStores = countedParts
         try await closing(store, then: cleanUp) {
             try await first.run(store: store, bus: busA) { nodeA in
-                try await second.run(store: counted, bus: busB) { nodeB in
+                try await second.run(stores: countedStores, bus: busB) { nodeB in
                     try await waitUntil("both buses listen") {
                         [busA, busB].allSatisfy { ($0 as? PostgresSessionBus)?.isListening ?? true }
                     }

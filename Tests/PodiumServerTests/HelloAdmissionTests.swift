@@ -120,8 +120,10 @@ struct HelloAdmissionTests {
         let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
         let held = InteractionTests.identity(1)
         let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
-        let store = GatedStore(base: sqlite, holding: held, arrived: arrival)
-        try await server.run(store: store) { client in
+        let gate = StoreGate(arrived: arrival)
+        var stores = Stores(sqlite)
+        stores.notes = HeldVisits(stores.notes, holding: held, gate: gate)
+        try await server.run(stores: stores) { client in
             let (_, code, _) = try await client.presentSession()
             let stuck = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(held)"])
             try await stuck.send(["type": "hello", "role": "viewer"])
@@ -131,7 +133,7 @@ struct HelloAdmissionTests {
             let other = try await client.socket(code: code, headers: [.cookie: "podium_viewer=\(InteractionTests.identity(2))"])
             #expect(try await other.hello(["role": "viewer"])["type"] as? String == "welcome")
 
-            store.release()
+            gate.release()
             #expect(try await stuck.next(ofType: "welcome") != nil)
         }
         try await sqlite.close()

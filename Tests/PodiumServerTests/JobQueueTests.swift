@@ -208,12 +208,13 @@ struct JobQueueTests {
         defer { server.removeData() }
         let base = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
         try await closing(base) {
-            let (_, arrived) = AsyncStream.makeStream(of: Void.self)
-            let store = GatedStore(base: base, holding: "nobody", arrived: arrived)
-            try await server.run(store: store) { client in
+            let decks = FailingDeckReads(base)
+            var stores = Stores(base)
+            stores.decks = decks
+            try await server.run(stores: stores) { client in
                 let token = try await client.login()
                 // The first read of the deck is the ingest's: the database fails it.
-                store.failingDeckReads.store(1, ordering: .relaxed)
+                decks.failures.store(1, ordering: .relaxed)
                 let uploaded = try await client.upload(TestServer.demoDeck, token: token).object()
                 let deckId = try #require(uploaded["id"] as? String)
                 let job = try await Self.waitForJob(try #require(uploaded["jobId"] as? String), client: client, token: token)

@@ -161,11 +161,12 @@ struct PipelineTests {
         let server = TestServer()
         defer { server.removeData() }
         let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
-        let (_, arrival) = AsyncStream.makeStream(of: Void.self)
-        let store = GatedStore(base: sqlite, holding: "nobody", arrived: arrival)
-        try await server.run(store: store) { client in
+        let users = FailingTokenLookups(sqlite)
+        var stores = Stores(sqlite)
+        stores.users = users
+        try await server.run(stores: stores) { client in
             let (token, code, _) = try await client.presentSession()
-            store.failingTokenLookups.store(true, ordering: .relaxed)
+            users.failing.store(true, ordering: .relaxed)
             let presenter = try await client.socket(code: code)
             let refused = try await presenter.hello(["role": "presenter", "token": token])
             #expect(refused["type"] as? String == "error")

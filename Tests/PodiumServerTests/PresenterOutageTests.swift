@@ -20,12 +20,14 @@ struct PresenterOutageTests {
         defer { server.removeData() }
         let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
         let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
-        let store = GatedStore(base: sqlite, holding: "nobody", arrived: arrival)
-        try await server.run(store: store) { client in
+        let gate = StoreGate(arrived: arrival)
+        var stores = Stores(sqlite)
+        stores.sessions = HeldAppends(stores.sessions, gate: gate)
+        try await server.run(stores: stores) { client in
             let (_, code, presenter) = try await client.presentSession()
             let viewer = try await InteractionTests().viewer(client, code: code, identity: InteractionTests.identity(1))
 
-            store.holdNextAppend.store(true, ordering: .relaxed)
+            gate.holdNextAppend.store(true, ordering: .relaxed)
             try await presenter.send(#"{"type":"goto","id":"held","page":2}"#)
             for await _ in arrived { break }  // the page change waits for the store
 
@@ -36,7 +38,7 @@ struct PresenterOutageTests {
             while let message = try await viewer.next(ofType: "pointer"), message["x"] as? Double != 0.5 {}
             try await presenter.send(#"{"type":"ping","t":7}"#)
 
-            store.release()
+            gate.release()
             var answers: [String] = []
             while answers.count < 2, let message = try await presenter.nextDurable() {
                 switch message["type"] as? String {
@@ -65,12 +67,14 @@ struct PresenterOutageTests {
         let clock = SteppedClock()
         let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
         let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
-        let store = GatedStore(base: sqlite, holding: "nobody", arrived: arrival)
-        try await server.run(store: store, now: { clock.now }) { client in
+        let gate = StoreGate(arrived: arrival)
+        var stores = Stores(sqlite)
+        stores.sessions = HeldAppends(stores.sessions, gate: gate)
+        try await server.run(stores: stores, now: { clock.now }) { client in
             let (_, code, presenter) = try await client.presentSession()
             let viewer = try await InteractionTests().viewer(client, code: code, identity: InteractionTests.identity(1))
 
-            store.holdNextAppend.store(true, ordering: .relaxed)
+            gate.holdNextAppend.store(true, ordering: .relaxed)
             try await presenter.send(#"{"type":"goto","id":"c0","page":2}"#)
             for await _ in arrived { break }
             var ids = ["c0"]
@@ -91,7 +95,7 @@ struct PresenterOutageTests {
                 clock.advance(1)
             }
 
-            store.release()
+            gate.release()
             var acked: [String] = []
             while acked.count < ids.count, let message = try await presenter.nextDurable() {
                 switch message["type"] as? String {
@@ -114,8 +118,10 @@ struct PresenterOutageTests {
         defer { server.removeData() }
         let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
         let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
-        let store = GatedStore(base: sqlite, holding: "nobody", arrived: arrival)
-        try await server.run(store: store) { client in
+        let gate = StoreGate(arrived: arrival)
+        var stores = Stores(sqlite)
+        stores.storyboards = HeldStoryboardEdits(stores.storyboards, gate: gate)
+        try await server.run(stores: stores) { client in
             let token = try await client.login()
             let project = try await StoryboardServerTests.create(client, token: token)
             let id = try #require(project["id"] as? String)
@@ -123,7 +129,7 @@ struct PresenterOutageTests {
             let (ada, _) = try await StoryboardServerTests.editor(client, project: id, token: token)
             let (bob, _) = try await StoryboardServerTests.editor(client, project: id, token: token)
 
-            store.holdNextAppend.store(true, ordering: .relaxed)
+            gate.holdNextAppend.store(true, ordering: .relaxed)
             try await ada.send([
                 "type": "edit", "id": "held",
                 "edit": ["op": "addStrokes", "shot": shot, "layer": layer, "strokes": [StoryboardServerTests.stroke("s1")]],
@@ -135,7 +141,7 @@ struct PresenterOutageTests {
             try await bob.send(#"{"type":"ping","t":3}"#)  // another editor's socket answers at once
             #expect(try await bob.next(ofType: "pong")?["t"] as? Int == 3)
 
-            store.release()
+            gate.release()
             #expect(try await ada.next(ofType: "ack")?["id"] as? String == "held")
             #expect(try await bob.next(ofType: "edited")?["by"] as? String == "held")
         }

@@ -12,20 +12,21 @@ struct ReadinessTests {
         let server = TestServer()
         defer { server.removeData() }
         let (base, cleanUp) = try await TestStores.open(kind)
-        let (_, arrival) = AsyncStream.makeStream(of: Void.self)
-        let store = GatedStore(base: base, holding: "nobody", arrived: arrival)
-        try await server.run(store: store) { client in
+        let health = FailingPings(base)
+        var stores = Stores(base)
+        stores.health = health
+        try await server.run(stores: stores) { client in
             let ready = try await client.request(.get, "/readyz")
             #expect(ready.status == .ok)
             #expect(try ready.object()["status"] as? String == "ready")
 
-            store.failingPings.store(true, ordering: .relaxed)
+            health.failing.store(true, ordering: .relaxed)
             let unavailable = try await client.request(.get, "/readyz")
             #expect(unavailable.status == .serviceUnavailable)
             #expect(unavailable.errorCode == "store_unavailable")
             #expect(try await client.request(.get, "/healthz").status == .ok)
 
-            store.failingPings.store(false, ordering: .relaxed)
+            health.failing.store(false, ordering: .relaxed)
             #expect(try await client.request(.get, "/readyz").status == .ok)
         }
         try await base.close()

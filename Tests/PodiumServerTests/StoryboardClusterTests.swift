@@ -265,14 +265,15 @@ struct StoryboardClusterTests {
         let server = TestServer()
         defer { server.removeData() }
         let (base, cleanUp) = try await TestStores.open(kind)
-        let (_, arrival) = AsyncStream.makeStream(of: Void.self)
-        let store = GatedStore(base: base, holding: "nobody", arrived: arrival)
+        let rivals = RivalStoryboards(base)
+        var stores = Stores(base)
+        stores.storyboards = rivals
         try await closing(base, then: cleanUp) {
-            try await server.run(store: store) { client in
+            try await server.run(stores: stores) { client in
                 let project = try await Self.project(client)
                 let (ada, _) = try await Self.editor(client, project)
                 // Three other nodes' edits land first, one before each attempt: the fourth stores it.
-                store.rivalStoryboardAppends(3)
+                rivals.rivalAppends(3)
                 try await Self.draw(ada, project, id: "a1")
                 let received = try await Self.collect(ada) { Self.ofType("edited", $0).count >= 4 }
                 let ack = try #require(Self.answers(in: received).first)
@@ -282,11 +283,11 @@ struct StoryboardClusterTests {
                 #expect(seen.map { $0["by"] as? String } == [nil, nil, nil, "a1"])
 
                 // Others win every attempt: nothing is stored, and the editor is asked to send it again.
-                store.rivalStoryboardAppends(1000)
+                rivals.rivalAppends(1000)
                 try await Self.draw(ada, project, id: "a2", x: 0.5)
                 let refused = try #require(try await Self.answers(ada, count: 1)["a2"])
                 #expect(refused["type"] as? String == "error" && refused["code"] as? String == "retry", "\(refused)")
-                store.rivalStoryboardAppends(0)
+                rivals.rivalAppends(0)
                 try await Self.draw(ada, project, id: "a2", x: 0.5)
                 let stored = try #require(try await Self.answers(ada, count: 1)["a2"])
                 #expect(stored["type"] as? String == "ack", "\(stored)")

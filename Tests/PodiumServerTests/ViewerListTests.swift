@@ -47,14 +47,15 @@ struct ViewerListTests {
         let server = TestServer()
         defer { server.removeData() }
         let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
-        let (_, arrival) = AsyncStream.makeStream(of: Void.self)
-        let store = GatedStore(base: sqlite, holding: "nobody", arrived: arrival)
-        try await server.run(store: store) { client in
+        let audience = CountedAudienceReads(sqlite)
+        var stores = Stores(sqlite)
+        stores.interaction = audience
+        try await server.run(stores: stores) { client in
             let (_, code, presenter) = try await client.presentSession()
             let session = try #require(try await sqlite.session(code: code))
             _ = try await sqlite.saveViewer(
                 sessionId: session.id, ViewerEntry(id: "on-another-node", number: 1, name: nil), at: Date())
-            store.staleViewerReads.store(true, ordering: .relaxed)
+            audience.staleViewerReads.store(true, ordering: .relaxed)
             _ = try await InteractionTests().viewer(client, code: code, identity: InteractionTests.identity(1))
             let list = try await Self.latestList(presenter) { $0.count == 1 }
             #expect(list.first?["name"] as? String == "Guest 2")
@@ -69,17 +70,19 @@ struct ViewerListTests {
         defer { server.removeData() }
         let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
         let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
-        let store = GatedStore(base: sqlite, holding: "nobody", arrived: arrival)
-        try await server.run(store: store) { client in
+        let gate = StoreGate(arrived: arrival)
+        var stores = Stores(sqlite)
+        stores.sessions = HeldAppends(stores.sessions, gate: gate)
+        try await server.run(stores: stores) { client in
             let (_, code, presenter) = try await client.presentSession()
             let tests = InteractionTests()
             let bob = try await tests.viewer(client, code: code, identity: InteractionTests.identity(2), name: "Bob")
             _ = try await Self.latestList(presenter) { $0.count == 1 }
-            store.holdNextAppend.store(true, ordering: .relaxed)
+            gate.holdNextAppend.store(true, ordering: .relaxed)
             try await presenter.send(#"{"type":"goto","id":"g","page":2}"#)
             for await _ in arrived { break }  // the command waits for the store
             let ada = try await tests.viewer(client, code: code, identity: InteractionTests.identity(1), name: "Ada")
-            store.release()
+            gate.release()
             #expect(try await presenter.next(ofType: "ack")?["id"] as? String == "g")
 
             // Bob (guest 1, the first to come) leaves: the list sent then still has Ada (guest 2).

@@ -18,8 +18,10 @@ struct WelcomeOrderTests {
         let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
         let held = InteractionTests.identity(4)
         let (arrived, arrival) = AsyncStream.makeStream(of: Void.self)
-        let store = GatedStore(base: sqlite, holding: held, arrived: arrival)
-        try await server.run(store: store) { client in
+        let gate = StoreGate(arrived: arrival)
+        var stores = Stores(sqlite)
+        stores.notes = HeldVisits(stores.notes, holding: held, gate: gate)
+        try await server.run(stores: stores) { client in
             let (token, code, presenter) = try await client.presentSession()
 
             // A viewer says hello; its join stops at the store, halfway.
@@ -31,7 +33,7 @@ struct WelcomeOrderTests {
             // Meanwhile the presenter turns the page (and is answered: the event has gone out).
             try await presenter.send(#"{"type":"goto","id":"during-join","page":2}"#)
             _ = try await presenter.next(ofType: "ack")
-            store.release()
+            gate.release()
 
             let first = try #require(try await viewer.next())
             #expect(first["type"] as? String == "welcome", "the first frame after hello was \(first)")

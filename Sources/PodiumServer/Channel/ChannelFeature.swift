@@ -21,7 +21,7 @@ struct ChannelFeature: ServerFeature {
         var all: [any JobWorker] { [radioTrack] }
 
         init(
-            configuration: ServerConfiguration, store: any PodiumStore, blobs: any BlobStore, logger: Logger,
+            configuration: ServerConfiguration, store: any ChannelRadioStore, blobs: any BlobStore, logger: Logger,
             now: @escaping @Sendable () -> Date
         ) {
             let radioStations = RadioStations(store: store, now: now, logger: logger)
@@ -54,7 +54,7 @@ struct ChannelFeature: ServerFeature {
     ///   served beside the channel's at `/stream/<token>/<file>`.
     init(_ platform: Platform, workers: Workers, otherStreams: [String: any StreamSource]) async throws {
         let configuration = platform.configuration
-        let (store, blobs, now, logger) = (platform.store, platform.blobs, platform.now, platform.logger)
+        let (stores, blobs, now, logger) = (platform.stores, platform.blobs, platform.now, platform.logger)
         var tiles: TileSet?
         if let file = configuration.basemapFile {
             do {
@@ -67,35 +67,38 @@ struct ChannelFeature: ServerFeature {
         tileRoutes = TileController(tiles: tiles)
         channel = ChannelController(configuration: configuration.channel)
         let channelVideoBlobs = ChannelVideoBlobSets(now: now)
-        videoAdmin = ChannelVideoAdminController(store: store, blobSets: channelVideoBlobs, now: now)
+        videoAdmin = ChannelVideoAdminController(
+            store: stores.channelVideos, videoStore: stores.videos, blobSets: channelVideoBlobs, now: now)
         videos = ChannelVideoController(
-            store: store, tokens: platform.streamTokens, configuration: configuration.channel, now: now)
+            store: stores.channelVideos, tokens: platform.streamTokens, configuration: configuration.channel, now: now)
         places = ChannelPlaceController(
-            store: store, blobs: blobs, channel: configuration.channel, uploadDirectory: configuration.temporaryDirectory,
+            store: stores.channelPlaces, blobs: blobs, channel: configuration.channel,
+            uploadDirectory: configuration.temporaryDirectory,
             tiles: tiles, now: now)
-        quizzes = ChannelQuizController(store: store, channel: configuration.channel, now: now)
+        quizzes = ChannelQuizController(store: stores.channelQuizzes, channel: configuration.channel, now: now)
         let radioStations = workers.radioStations
         try await radioStations.load()
         radioListening = RadioListening(
-            store: store, allowance: configuration.channel.radioDailyAllowance,
+            store: stores.channelRadio, allowance: configuration.channel.radioDailyAllowance,
             listenersPerAddress: configuration.channel.radioListenersPerAddress, timeZone: configuration.channel.timeZone,
             logger: logger, now: now)
         radio = ChannelRadioController(
-            store: store, stations: radioStations, listening: radioListening, tokens: platform.streamTokens,
+            store: stores.channelRadio, stations: radioStations, listening: radioListening, tokens: platform.streamTokens,
             jobs: platform.jobs, blobs: blobs, packager: workers.audioPackager, uploadDirectory: configuration.temporaryDirectory,
             maxUploadBytes: configuration.maxVideoUploadBytes, configuration: configuration.channel, logger: logger, now: now)
         var publications: [String: any ChannelPublications] = [:]
-        publications["video"] = ChannelVideoPublications(store: store)
-        publications["place"] = ChannelPlacePublications(store: store)
-        publications["quiz"] = ChannelQuizPublications(store: store)
+        publications["video"] = ChannelVideoPublications(store: stores.channelVideos)
+        publications["place"] = ChannelPlacePublications(store: stores.channelPlaces)
+        publications["quiz"] = ChannelQuizPublications(store: stores.channelQuizzes)
         publications[RadioStreamSource.kind] = RadioPublications(stations: radioStations)
-        feed = ChannelFeedController(store: store, parts: publications, now: now)
+        feed = ChannelFeedController(store: stores.channelSettings, parts: publications, now: now)
         sharePages = SharePageController(
             parts: publications, channelName: configuration.channel.name, publicURL: configuration.publicURL)
         var streamSources = otherStreams
         streamSources[RadioStreamSource.kind] = RadioStreamSource(
             stations: radioStations, listening: radioListening, blobs: blobs, configuration: configuration.channel, now: now)
-        streamSources["video"] = VideoStreamSource(store: store, blobs: blobs, blobSets: channelVideoBlobs)
+        streamSources["video"] = VideoStreamSource(
+            store: stores.channelVideos, videoStore: stores.videos, blobs: blobs, blobSets: channelVideoBlobs)
         streams = StreamController(tokens: platform.streamTokens, sources: streamSources)
     }
 

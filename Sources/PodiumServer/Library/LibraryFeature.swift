@@ -18,13 +18,13 @@ struct LibraryFeature: ServerFeature {
         var all: [any JobWorker] { [pdf, video] }
 
         /// - Parameter roomUploadProcessed: told when a deck uploaded into a room is ready or
-        ///   has failed (see ``RoomsFeature/uploadProcessed(store:hub:logger:)``).
+        ///   has failed (see ``RoomsFeature/uploadProcessed(stores:hub:logger:)``).
         init(
-            configuration: ServerConfiguration, store: any PodiumStore, blobs: any BlobStore, logger: Logger,
+            configuration: ServerConfiguration, stores: Stores, blobs: any BlobStore, logger: Logger,
             roomUploadProcessed: @escaping @Sendable (DeckRecord, DeckIngestRequest.RoomUpload) async -> Void
         ) {
             pdf = PDFIngestWorker(
-                store: store, blobs: blobs,
+                store: stores.decks, blobs: blobs,
                 ingester: PDFIngester(limits: configuration.ingestLimits, runner: configuration.toolRunner),
                 converter: OfficeConverter(
                     limits: configuration.officeLimits, ingestLimits: configuration.ingestLimits,
@@ -32,7 +32,7 @@ struct LibraryFeature: ServerFeature {
                 workRoot: configuration.temporaryDirectory, logger: logger, roomUploadProcessed: roomUploadProcessed)
             videoProbe = VideoProbe(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger)
             video = VideoPackagingWorker(
-                store: store, blobs: blobs, probe: videoProbe,
+                store: stores.videos, blobs: blobs, probe: videoProbe,
                 packager: VideoPackager(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger),
                 workRoot: configuration.temporaryDirectory, logger: logger)
         }
@@ -49,17 +49,20 @@ struct LibraryFeature: ServerFeature {
     init(_ platform: Platform, workers: Workers) {
         let configuration = platform.configuration
         decks = DeckController(
-            store: platform.store, blobs: platform.blobs, jobs: platform.jobs, uploadDirectory: configuration.temporaryDirectory,
+            store: platform.stores.decks, blobs: platform.blobs, jobs: platform.jobs,
+            uploadDirectory: configuration.temporaryDirectory,
             maxUploadBytes: configuration.maxUploadBytes, now: platform.now)
-        folders = FolderController(store: platform.store, now: platform.now)
+        folders = FolderController(store: platform.stores.decks, now: platform.now)
         let clipFiles = StreamBlobSets(now: platform.now)
         videos = VideoController(
-            store: platform.store, blobs: platform.blobs, jobs: platform.jobs, probe: workers.videoProbe,
+            store: platform.stores.videos, deckStore: platform.stores.decks, blobs: platform.blobs, jobs: platform.jobs,
+            probe: workers.videoProbe,
             uploadDirectory: configuration.temporaryDirectory, maxUploadBytes: configuration.maxVideoUploadBytes,
             tokens: platform.streamTokens, clipFiles: clipFiles, logger: platform.logger, now: platform.now)
-        notes = NotesController(store: platform.store, hub: platform.hub, now: platform.now)
+        notes = NotesController(
+            store: platform.stores.notes, deckStore: platform.stores.decks, hub: platform.hub, now: platform.now)
         streamSources = [
-            ClipStreamSource.kind: ClipStreamSource(store: platform.store, blobs: platform.blobs, blobSets: clipFiles)
+            ClipStreamSource.kind: ClipStreamSource(store: platform.stores.videos, blobs: platform.blobs, blobSets: clipFiles)
         ]
     }
 
@@ -72,11 +75,11 @@ struct LibraryFeature: ServerFeature {
 
     /// Puts the demo deck into the first admin's library, so a new server has something to present.
     static func seedDemoDeck(
-        configuration: ServerConfiguration, store: any PodiumStore, blobs: any BlobStore, jobs: JobQueue,
+        configuration: ServerConfiguration, stores: Stores, blobs: any BlobStore, jobs: JobQueue,
         now: @escaping @Sendable () -> Date, logger: Logger
     ) async throws {
         guard FileManager.default.fileExists(atPath: configuration.demoDeck.path),
-            let admin = try await store.user(email: "admin")
+            let admin = try await stores.users.user(email: "admin")
         else {
             logger.notice("no demo deck at \(configuration.demoDeck.path); the library starts empty")
             return
@@ -86,7 +89,7 @@ struct LibraryFeature: ServerFeature {
             id: IDs.make("d"), ownerId: admin.id, folderId: nil, title: "Welcome to Podium", status: .processing,
             sourceHash: try blobs.put(fileAt: configuration.demoDeck, fileExtension: "pdf"),
             sourceBytes: (attributes[.size] as? Int) ?? 0, createdAt: now())
-        try await store.insertDeck(deck)
+        try await stores.decks.insertDeck(deck)
         _ = try await jobs.enqueue(
             kind: DeckIngestRequest.kind, subjectId: deck.id, ownerId: admin.id,
             payload: DeckIngestRequest(useDocumentTitle: false))

@@ -5,8 +5,8 @@ import PodiumStore
 
 /// A viewer's private notes per slide, kept under their identity cookie, and their Markdown export.
 struct NotesController {
-    let store: any NotesAndAttendanceStore & DeckStore
-    var deckStore: any DeckStore { store }
+    let store: any NotesAndAttendanceStore
+    let deckStore: any DeckStore
     let hub: LiveHub
     let now: @Sendable () -> Date
 

@@ -9,9 +9,9 @@ import PodiumWire
 /// The packaged files are blobs: the pictures served by `/blobs/<name>`, the media only through
 /// the capability URLs each answer carries (`/stream/<token>/<name>`, see ``VideoResponse``).
 struct VideoController {
-    let store: any VideoStore & DeckStore
+    let store: any VideoStore
     /// The library's folders.
-    var deckStore: any DeckStore { store }
+    let deckStore: any DeckStore
     let blobs: any BlobStore
     let jobs: JobQueue
     let probe: VideoProbe

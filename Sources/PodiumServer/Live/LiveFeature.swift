@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import NIOCore
+import PodiumStore
 
 /// The live sockets of sessions and rooms (`/api/v1/sessions/:code/live`) and of the lobby
 /// (`/api/v1/lobby`), on this node's ``LiveHub``. The routes decide (origin, session code) and
@@ -16,7 +17,7 @@ struct LiveFeature: ServerFeature {
         live = LiveConnection(
             hub: platform.hub, accounts: platform.accounts,
             videos: LibraryStageVideos(
-                store: platform.store, tokens: platform.streamTokens, lifetime: configuration.stageVideoLinkLifetime),
+                store: platform.stores.videos, tokens: platform.streamTokens, lifetime: configuration.stageVideoLinkLifetime),
             passcodesPerClient: Backoff(
                 .init(
                     freeFailures: configuration.passcodeAttempts, firstDelay: configuration.passcodeDelay,

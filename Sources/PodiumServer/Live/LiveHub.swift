@@ -71,10 +71,10 @@ actor LiveHub: Service, SessionBusNode {
     nonisolated let access = AccessBook()
 
     init(
-        store: any PodiumStore, bus: any SessionBus, node: String = IDs.make("n"), now: @escaping @Sendable () -> Date,
+        stores: LiveStores, bus: any SessionBus, node: String = IDs.make("n"), now: @escaping @Sendable () -> Date,
         logger: Logger
     ) {
-        self.stores = LiveStores(Stores(store))
+        self.stores = stores
         self.bus = bus
         self.nodeName = node
         self.now = now

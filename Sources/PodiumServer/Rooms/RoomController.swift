@@ -7,8 +7,8 @@ import PodiumWire
 
 /// Rooms over REST: opening one, and decks joining it. Control and the stage are on the socket.
 struct RoomController {
-    let store: any SessionStore & DeckStore
-    var deckStore: any DeckStore { store }
+    let store: any SessionStore
+    let deckStore: any DeckStore
     let hub: LiveHub
     let accounts: Accounts
     let sessions: SessionController
@@ -156,11 +156,11 @@ struct RoomController {
     /// A deck uploaded into a room has been processed (by the `pdf` job, maybe after a restart):
     /// it joins the room if the room is still live, or whoever brought it hears why it failed.
     static func uploadProcessed(
-        _ deck: DeckRecord, into upload: DeckIngestRequest.RoomUpload, store: any SessionStore & DeckStore, hub: LiveHub,
-        logger: Logger
+        _ deck: DeckRecord, into upload: DeckIngestRequest.RoomUpload, sessionStore: any SessionStore, deckStore: any DeckStore,
+        hub: LiveHub, logger: Logger
     ) async {
         do {
-            guard let record = try await store.session(id: upload.sessionId), record.isLive,
+            guard let record = try await sessionStore.session(id: upload.sessionId), record.isLive,
                 let session = try await hub.session(code: record.code)
             else {
                 logger.notice("deck \(deck.id) was processed after its room \(upload.sessionId) ended")
@@ -175,7 +175,7 @@ struct RoomController {
                 await session.tell(presenterId: upload.presenterId, Frames.encode(failure))
                 return
             }
-            try await join(deck, session: session, role: upload.role, presenterId: upload.presenterId, deckStore: store)
+            try await join(deck, session: session, role: upload.role, presenterId: upload.presenterId, deckStore: deckStore)
         } catch {
             logger.notice("deck \(deck.id) could not join room \(upload.sessionId): \(error)")
         }

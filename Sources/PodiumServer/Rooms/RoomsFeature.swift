@@ -10,7 +10,8 @@ struct RoomsFeature: ServerFeature {
     /// - Parameters: the routes of other features a room's routes go through.
     init(_ platform: Platform, sessions: SessionController, decks: DeckController, videos: VideoController) {
         rooms = RoomController(
-            store: platform.store, hub: platform.hub, accounts: platform.accounts, sessions: sessions, decks: decks,
+            store: platform.stores.sessions, deckStore: platform.stores.decks, hub: platform.hub, accounts: platform.accounts,
+            sessions: sessions, decks: decks,
             videos: videos, logger: platform.logger, now: platform.now)
     }
 
@@ -21,8 +22,11 @@ struct RoomsFeature: ServerFeature {
     /// What the library's deck ingest tells the rooms: a deck uploaded into a room is ready, or
     /// has failed.
     static func uploadProcessed(
-        store: any PodiumStore, hub: LiveHub, logger: Logger
+        stores: Stores, hub: LiveHub, logger: Logger
     ) -> @Sendable (DeckRecord, DeckIngestRequest.RoomUpload) async -> Void {
-        { deck, room in await RoomController.uploadProcessed(deck, into: room, store: store, hub: hub, logger: logger) }
+        { deck, room in
+            await RoomController.uploadProcessed(
+                deck, into: room, sessionStore: stores.sessions, deckStore: stores.decks, hub: hub, logger: logger)
+        }
     }
 }

@@ -5,8 +5,8 @@ import PodiumStore
 
 /// A deck's question bank: `GET/POST /api/v1/decks/{id}/questions`, `PATCH/DELETE …/{questionId}`.
 struct QuestionBankController {
-    let store: any QuestionBankStore & DeckStore
-    var deckStore: any DeckStore { store }
+    let store: any QuestionBankStore
+    let deckStore: any DeckStore
     let now: @Sendable () -> Date
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {

@@ -6,9 +6,9 @@ import PodiumStore
 /// The presenter's report of a session: attendance over time, polls with results, open answers,
 /// questions and the clips shown; as JSON for the browser and as one CSV file per kind.
 struct ReportController {
-    let store: any SessionStore & NotesAndAttendanceStore & VideoStore
-    var notesStore: any NotesAndAttendanceStore { store }
-    var videoStore: any VideoStore { store }
+    let store: any SessionStore
+    let notesStore: any NotesAndAttendanceStore
+    let videoStore: any VideoStore
     let hub: LiveHub
     /// The clock the sessions' events are timed by: a clip still on stage counts up to now.
     let now: @Sendable () -> Date

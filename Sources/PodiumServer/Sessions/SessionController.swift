@@ -8,11 +8,11 @@ import PodiumWire
 
 /// Starting, listing, looking up and ending live sessions over REST. The live part is the socket.
 struct SessionController {
-    let store: any SessionStore & DeckStore & UserStore & VideoStore
-    var deckStore: any DeckStore { store }
-    var userStore: any UserStore { store }
+    let store: any SessionStore
+    let deckStore: any DeckStore
+    let userStore: any UserStore
     /// The clips a session showed, for its export.
-    var videoStore: any VideoStore { store }
+    let videoStore: any VideoStore
     let blobs: any BlobStore
     let hub: LiveHub
     let accounts: Accounts

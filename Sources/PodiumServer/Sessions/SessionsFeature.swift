@@ -11,10 +11,15 @@ struct SessionsFeature: ServerFeature {
     /// - Parameter joinBase: how join links and QR codes are written (the public URL, or this
     ///   machine's addresses).
     init(_ platform: Platform, joinBase: JoinURLBuilder) {
-        questionBanks = QuestionBankController(store: platform.store, now: platform.now)
-        reports = ReportController(store: platform.store, hub: platform.hub, now: platform.now)
+        questionBanks = QuestionBankController(
+            store: platform.stores.questionBank, deckStore: platform.stores.decks, now: platform.now)
+        reports = ReportController(
+            store: platform.stores.sessions, notesStore: platform.stores.notes, videoStore: platform.stores.videos,
+            hub: platform.hub, now: platform.now)
         sessions = SessionController(
-            store: platform.store, blobs: platform.blobs, hub: platform.hub, accounts: platform.accounts, joinBase: joinBase,
+            store: platform.stores.sessions, deckStore: platform.stores.decks, userStore: platform.stores.users,
+            videoStore: platform.stores.videos, blobs: platform.blobs, hub: platform.hub, accounts: platform.accounts,
+            joinBase: joinBase,
             workDirectory: platform.configuration.temporaryDirectory, now: platform.now)
     }
 

@@ -8,11 +8,11 @@ import PodiumWire
 /// share with other editors, and each shot's version history. The content itself changes only
 /// through the storyboard socket (``StoryboardSocket``).
 struct StoryboardController {
-    let store: any StoryboardStore & UserStore & DeckStore
+    let store: any StoryboardStore
     /// Editors' accounts.
-    var userStore: any UserStore { store }
+    let userStore: any UserStore
     /// The library's folders.
-    var deckStore: any DeckStore { store }
+    let deckStore: any DeckStore
     let hub: StoryboardHub
     let now: @Sendable () -> Date
 

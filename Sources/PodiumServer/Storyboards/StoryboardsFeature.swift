@@ -13,7 +13,7 @@ struct StoryboardsFeature: ServerFeature {
 
         var all: [any JobWorker] { [exporter] }
 
-        init(configuration: ServerConfiguration, store: any PodiumStore, blobs: any BlobStore, logger: Logger) {
+        init(configuration: ServerConfiguration, store: any StoryboardStore, blobs: any BlobStore, logger: Logger) {
             exporter = StoryboardExportWorker(
                 store: store, blobs: blobs, runner: configuration.toolRunner, workRoot: configuration.temporaryDirectory,
                 logger: logger)
@@ -35,17 +35,19 @@ struct StoryboardsFeature: ServerFeature {
         // Storyboards on the same bus as the sessions, under this node's name; editor numbers that
         // cannot collide with another node's unless this node is alone.
         hub = StoryboardHub(
-            store: platform.store, bus: platform.bus, node: platform.hub.nodeName,
+            store: platform.stores.storyboards, bus: platform.bus, node: platform.hub.nodeName,
             editorBase: alone ? 0 : StoryboardHub.randomEditorBase(), now: platform.now, logger: platform.logger)
         await platform.bus.subscribe(hub)
-        storyboards = StoryboardController(store: platform.store, hub: hub, now: platform.now)
+        storyboards = StoryboardController(
+            store: platform.stores.storyboards, userStore: platform.stores.users, deckStore: platform.stores.decks,
+            hub: hub, now: platform.now)
         exports = StoryboardExportController(
-            store: platform.store, blobs: platform.blobs, jobs: platform.jobs, hub: hub, decks: decks,
+            store: platform.stores.storyboards, blobs: platform.blobs, jobs: platform.jobs, hub: hub, decks: decks,
             workDirectory: configuration.temporaryDirectory, now: platform.now)
         images = StoryboardImageController(
-            store: platform.store, blobs: platform.blobs, uploadDirectory: configuration.temporaryDirectory)
+            store: platform.stores.storyboards, blobs: platform.blobs, uploadDirectory: configuration.temporaryDirectory)
         sockets = StoryboardSocket.Context(
-            hub: hub, store: platform.store, accounts: platform.accounts, outboxLimit: configuration.outboxLimit,
+            hub: hub, store: platform.stores.storyboards, accounts: platform.accounts, outboxLimit: configuration.outboxLimit,
             heartbeat: Outbox.Heartbeat(
                 interval: TimeAmount(configuration.livePingInterval), silenceLimit: TimeAmount(configuration.liveSilenceLimit)),
             helloTimeout: TimeAmount(configuration.liveHelloTimeout), messageRate: configuration.socketMessageRate,

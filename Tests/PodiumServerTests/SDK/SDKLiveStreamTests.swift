@@ -157,9 +157,10 @@ struct SDKLiveStreamTests {
         let server = TestServer()
         defer { server.removeData() }
         let sqlite = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
-        let (_, arrival) = AsyncStream.makeStream(of: Void.self)
-        let store = GatedStore(base: sqlite, holding: "v_nobody", arrived: arrival)
-        try await server.run(store: store) { client in
+        let storyboards = RivalStoryboards(sqlite)
+        var stores = Stores(sqlite)
+        stores.storyboards = storyboards
+        try await server.run(stores: stores) { client in
             let podium = try await client.adminSDK()
             let project = try await Self.project(podium)
             let ada = try await podium.editStoryboard(id: project.id, reconnect: immediately)
@@ -168,7 +169,7 @@ struct SDKLiveStreamTests {
             // Other nodes keep storing first: more times than the server decides an edit again,
             // so it answers `retry`, and the stream sends the edit again until it is stored.
             let rivals = 20
-            store.rivalStoryboardAppends(rivals)
+            storyboards.rivalAppends(rivals)
             let seq = try await ada.commit(.renameScene(scene: project.scene, title: "Opening"), id: "contested")
             #expect(await ada.stream.retried >= 1)
             #expect(seq == ada.welcome.seq + rivals + 1)

@@ -76,14 +76,18 @@ struct TestServer {
     /// returns once it has stopped. The test client's connection is closed first; one the server
     /// closed already (tests of `httpIdleTimeout`) is no error. `body`'s error comes first, then
     /// the server's.
+    ///
+    /// `store` gives every part of the store; `stores` its parts one by one (a test double in
+    /// place of one: see StoreDoubles.swift).
     func run(
-        store: (any PodiumStore)? = nil, bus: (any SessionBus)? = nil, now: @escaping @Sendable () -> Date = { Date() },
-        _ body: @escaping @Sendable (Client) async throws -> Void
+        store: (any PodiumStore)? = nil, stores: Stores? = nil, bus: (any SessionBus)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }, _ body: @escaping @Sendable (Client) async throws -> Void
     ) async throws {
-        if store == nil, let url = configuration.databaseURL { try await TestStores.ensureDatabase(url) }
+        let stores = stores ?? store.map { Stores($0) }
+        if stores == nil, let url = configuration.databaseURL { try await TestStores.ensureDatabase(url) }
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let (app, _) = try await buildApplication(
-            configuration: configuration, store: store, bus: bus, logger: Self.logger(), now: now,
+            configuration: configuration, stores: stores, bus: bus, logger: Self.logger(), now: now,
             onServerRunning: { channel in
                 portContinuation.yield(channel.localAddress?.port ?? 0)
                 portContinuation.finish()

@@ -91,8 +91,8 @@ extension StreamBlobSets {
 /// Serves `/stream/<token>/<file>` for tokens of kind `video` (`video:<channel video id>`): only
 /// the blobs of that video (see ``StreamBlobSets/respond(file:files:blobs:request:context:)``).
 struct VideoStreamSource: StreamSource {
-    let store: any ChannelVideoStore & VideoStore
-    var videoStore: any VideoStore { store }
+    let store: any ChannelVideoStore
+    let videoStore: any VideoStore
     let blobs: any BlobStore
     let blobSets: ChannelVideoBlobSets
 

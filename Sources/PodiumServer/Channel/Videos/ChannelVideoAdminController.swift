@@ -7,9 +7,9 @@ import PodiumStore
 /// (DELETE), restored, and deleted for ever from the archive. A channel video plays a ready
 /// library video; uploading stays the library's job.
 struct ChannelVideoAdminController {
-    let store: any ChannelVideoStore & VideoStore
+    let store: any ChannelVideoStore
     /// The library's videos, which channel videos play.
-    var videoStore: any VideoStore { store }
+    let videoStore: any VideoStore
     let blobSets: ChannelVideoBlobSets
     let now: @Sendable () -> Date
 

@@ -10,7 +10,7 @@ struct AccountsFeature: ServerFeature {
 
     init(_ platform: Platform) {
         let configuration = platform.configuration
-        let store = platform.store
+        let channelVideos = platform.stores.channelVideos
         auth = AuthController(
             accounts: platform.accounts, tokenLifetime: configuration.tokenLifetime,
             failuresPerClient: AttemptLimiter(limit: configuration.loginAttempts, window: configuration.passcodeWindow),
@@ -18,9 +18,9 @@ struct AccountsFeature: ServerFeature {
             now: platform.now,
             // What the browser kept on the channel before signing in (favourites, positions) is the person's.
             signedIn: { viewerId, user in
-                if let viewerId { try await store.adoptChannelViewer(from: viewerId, into: user.id) }
+                if let viewerId { try await channelVideos.adoptChannelViewer(from: viewerId, into: user.id) }
             })
-        users = UserController(store: platform.store, accounts: platform.accounts, now: platform.now)
+        users = UserController(store: platform.stores.users, accounts: platform.accounts, now: platform.now)
     }
 
     func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {

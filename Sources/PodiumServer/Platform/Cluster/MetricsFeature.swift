@@ -13,7 +13,7 @@ struct MetricsFeature {
             MetricsServer(
                 address: address, token: configuration.metricsToken, required: configuration.metricsAddressRequired,
                 hub: platform.hub, logger: platform.logger, onListening: configuration.onMetricsListening,
-                availability: (platform.store as? SQLStore)?.availability)
+                availability: platform.stores.availability)
         }
     }
 }

@@ -15,20 +15,20 @@ struct JobsFeature: ServerFeature {
     /// - Parameter workers: every feature's workers; the configuration's additional ones (tests')
     ///   come after them, so they never take a kind a feature's worker takes.
     init(
-        configuration: ServerConfiguration, store: any PodiumStore, workers: [any JobWorker], logger: Logger,
+        configuration: ServerConfiguration, stores: Stores, workers: [any JobWorker], logger: Logger,
         now: @escaping @Sendable () -> Date
     ) {
         queue = JobQueue(
-            store: store, workers: workers + configuration.additionalJobWorkers,
+            store: stores.jobs, workers: workers + configuration.additionalJobWorkers,
             settings: JobQueue.Settings(
                 concurrency: configuration.jobConcurrency, maxAttempts: configuration.jobAttempts,
                 progressSaveInterval: configuration.jobProgressSaveInterval,
                 pollInterval: configuration.jobPollInterval, heartbeatInterval: configuration.jobHeartbeatInterval),
             logger: logger, now: now)
-        jobs = JobController(store: store, queue: queue)
+        jobs = JobController(store: stores.jobs, queue: queue)
         blobCollection = [configuration.blobCollectionInterval].compactMap { $0 }.map { interval in
             BlobCollectionService(
-                store: store, root: configuration.blobDirectory,
+                store: stores.blobCollection, root: configuration.blobDirectory,
                 settings: .init(
                     interval: interval, check: configuration.blobCollectionCheck,
                     collector: BlobCollector.Settings(grace: configuration.blobCollectionGrace)),

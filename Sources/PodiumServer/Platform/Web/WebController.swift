@@ -9,8 +9,8 @@ struct WebController {
     let vendorRoots: [URL]
     let blobs: any BlobStore
     /// To tell a link that leads nowhere (see ``DeadEnd``).
-    let store: any SessionStore & DeckStore
-    var deckStore: any DeckStore { store }
+    let store: any SessionStore
+    let deckStore: any DeckStore
     let fileIO = FileIO()
 
     /// Pretty URLs and the page that serves each.

@@ -25,8 +25,9 @@ struct WebFeature: ServerFeature {
             AuthMiddleware(accounts: platform.accounts, trustedProxies: configuration.trustedProxies),
         ]
         web = WebController(
-            webRoot: configuration.webRoot, vendorRoots: configuration.vendorRoots, blobs: platform.blobs, store: platform.store)
-        readiness = Readiness(store: platform.store, timeout: configuration.readinessTimeout)
+            webRoot: configuration.webRoot, vendorRoots: configuration.vendorRoots, blobs: platform.blobs,
+            store: platform.stores.sessions, deckStore: platform.stores.decks)
+        readiness = Readiness(store: platform.stores.health, timeout: configuration.readinessTimeout)
         limits = LimitsController(
             limits: .init(
                 maxUploadBytes: configuration.maxUploadBytes, maxVideoUploadBytes: configuration.maxVideoUploadBytes,
