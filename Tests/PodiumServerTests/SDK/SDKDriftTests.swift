@@ -248,7 +248,7 @@ struct SDKDriftTests {
         "storyboard cursor": roundTrip(StoryboardCursor.self), "storyboard error": roundTrip(StoryboardErrorMessage.self),
     ]
 
-    static func roundTrip<Frame: Codable>(_ type: Frame.Type) -> @Sendable (Data) throws -> Data {
+    static func roundTrip<Frame: Codable & SendableMetatype>(_ type: Frame.Type) -> @Sendable (Data) throws -> Data {
         { data in try JSONEncoder().encode(try JSONDecoder().decode(Frame.self, from: data)) }
     }
 
