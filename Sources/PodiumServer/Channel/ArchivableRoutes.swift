@@ -63,8 +63,9 @@ struct ArchivableRoutes<Record: ArchivableRecord>: Sendable {
             return Response(status: .noContent)
         }
         if record.archivedAt == nil {
-            record.archivedAt = now()
-            record.updatedAt = now()
+            let at = now()
+            record.archivedAt = at
+            record.updatedAt = at
             try await save(record)
         }
         try await afterChange(record.id)
