@@ -76,6 +76,13 @@ export function countdownText(left) {
   return left > 0 ? formatDuration(Math.ceil(left)) : '+' + formatDuration(-left);
 }
 
+/** A talk's time left as people say it: "4:12 left", or "over by 0:12". */
+export function remainingText(clock) {
+  return clock.remaining < 0
+    ? t('rooms.talk.over-by', { time: formatDuration(-clock.remaining) })
+    : t('rooms.talk.time-left', { time: formatDuration(Math.ceil(clock.remaining)) });
+}
+
 /** Seconds since a time given as seconds since 1970 (the server's clock). */
 export function secondsSince(epochSeconds) {
   if (!epochSeconds) return 0;
@@ -118,29 +125,6 @@ export async function uploadToRoom(code, file, { onProgress, asPresenter = false
     const failure = new ApiError(error && error.status, error && error.code, t('rooms.upload-failed-file', { file: file.name, reason }));
     failure.said = true; // already in the page's language, with the file's name
     throw failure;
-  }
-}
-
-/** Copies text to the clipboard (with the old way for plain http on a LAN address). */
-export async function copyText(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch (_) {
-    const field = document.createElement('textarea');
-    field.value = text;
-    field.className = 'visually-hidden';
-    field.setAttribute('readonly', '');
-    document.body.append(field);
-    field.select();
-    let ok = false;
-    try {
-      ok = document.execCommand('copy');
-    } catch (_) {
-      ok = false;
-    }
-    field.remove();
-    return ok;
   }
 }
 

@@ -6,12 +6,14 @@
 import { api, goToLogin } from '../core/api.js';
 import { errorText as sharedErrorText, formatList, formatNumber, t } from '../core/i18n.js';
 import { LiveClient } from '../live/live.js';
-import { StageDriver } from '../stage/driver.js';
+import { consoleDriver } from '../stage/console-driver.js';
+import { liveCommands, markPending } from '../live/commands.js';
 import { mountPresenterInteraction } from '../interaction/presenter-panel.js';
 import { toast, confirmDialog, el } from '../core/ui.js';
 import { startPage, signedInUser } from '../core/page.js';
 import { showQR } from '../core/qr.js';
-import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, countdownText, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, copyText, wireSidePanel, pickFromLibrary, onStageText } from './common.js';
+import { copyText } from '../core/clipboard.js';
+import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, formatDuration, countdownText, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, wireSidePanel, pickFromLibrary, onStageText } from './common.js';
 import { serverNow, talkClock, talkLength, timeOnStage, parseLength } from './talk.js';
 import { roomOf, controlOf, moderatorDrives } from './control.js';
 import { roomVideos } from './videos.js';
@@ -32,59 +34,34 @@ let heldBefore = false; // do-not-disturb was on at the last render
 let talkPhase = null; // the phase of the talk on stage at the last tick ({presenter, phase})
 const pendingUploads = new Map(); // deck id -> title, until the deck joins the room
 
-const driver = new StageDriver({
-  stage,
-  stageWrap: $('stage-wrap'),
-  controls: $('controls'),
-  thumbs: $('thumbs'),
-  inkBar: $('ink-bar'),
+// ---- talking to the server ----
+
+// Commands go out through the page's senders (live/commands.js); errors become a toast.
+const commands = liveCommands({
+  live: () => live,
+  closed: () => ended,
+  reconcile: () => reconcile(),
+  ended: () => showEnded(),
+  // `unavailable`: the save banner says it, across the stage, until the server saves again.
+  refused: (error) => {
+    if (!error || error.code !== 'unavailable') toast(errorText(error), { kind: 'error' });
+  },
+  errorText,
+});
+/** Sends a command; errors become a toast. Resolves with the ack or null. */
+const send = (command) => commands.send(command);
+
+const driver = consoleDriver({
+  commands,
   inkKey: code + '.moderator',
   live: () => live,
   state: () => (live && started ? live.state : null),
   drives: () => moderatorDrives(live, ended),
-  send: (command) => send(command),
-  sendForResult: (command) => sendForResult(command),
-  error: (text) => toast(text, { kind: 'error' }),
 });
-
-// ---- talking to the server ----
-
-/** Sends a command; errors become a toast. Resolves with the ack or null. */
-function send(command) {
-  if (!live || ended) return Promise.resolve(null);
-  const sent = live.send(command);
-  markPending();
-  return sent.then((ack) => {
-    reconcile();
-    return ack;
-  }, (error) => {
-    if (error && error.code === 'ended') showEnded();
-    // `unavailable`: the save banner says it, across the stage, until the server saves again.
-    else if (!error || error.code !== 'unavailable') toast(errorText(error), { kind: 'error' });
-    reconcile();
-    return null;
-  });
-}
-
-/** Sends an ink command and hands its outcome back (the ink tools keep a stroke until it is answered). */
-function sendForResult(command) {
-  if (!live || ended) return Promise.reject({ code: 'ended', message: '' });
-  const sent = live.send(command);
-  markPending();
-  sent.then(reconcile, (error) => {
-    if (error && error.code === 'ended') showEnded();
-    reconcile();
-  });
-  return sent.catch((error) => Promise.reject({ code: error.code, message: errorText(error) }));
-}
-
-function markPending() {
-  document.body.dataset.pending = String(live ? live.pendingCount : 0);
-}
 
 /** Takes the server's state once nothing of ours is in flight. */
 function reconcile() {
-  markPending();
+  markPending(live);
   if (!live || !started) return;
   render();
 }

@@ -5,10 +5,11 @@
 import { api, currentUser } from '../core/api.js';
 import { formatNumber, t } from '../core/i18n.js';
 import { LiveClient } from '../live/live.js';
-import { StageDriver } from '../stage/driver.js';
+import { consoleDriver } from '../stage/console-driver.js';
+import { liveCommands, markPending } from '../live/commands.js';
 import { RoomVideos } from './videos.js';
 import { mountPresenterInteraction } from '../interaction/presenter-panel.js';
-import { showRetry, passcodeRefusal } from '../live/passcode-wait.js';
+import { joinGate } from '../live/join-gate.js';
 import { toast, el, cleanCode, CODE_LENGTH } from '../core/ui.js';
 import { startPage, addressPart } from '../core/page.js';
 import { presenterName, nowPresenting, formatDuration, countdownText, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary, onStageText } from './common.js';
@@ -40,19 +41,25 @@ const pendingUploads = new Map(); // deck id -> title, until it joins the room
 
 document.body.classList.add('viewer-page');
 
-const driver = new StageDriver({
-  stage,
-  stageWrap: $('stage-wrap'),
-  controls: $('controls'),
-  thumbs: $('thumbs'),
-  inkBar: $('ink-bar'),
+// Commands go out through the page's senders (live/commands.js); a refusal is said once, in the
+// control card, which is always on screen.
+const commands = liveCommands({
+  live: () => live,
+  closed: () => ended,
+  reconcile: () => reconcile(),
+  accepted: () => { $('control-error').textContent = ''; },
+  refused: (error) => { $('control-error').textContent = errorText(error); },
+  errorText,
+});
+/** Sends a command; a refusal shows as a clear message. Resolves with the ack, or null. */
+const send = (command) => commands.send(command);
+
+const driver = consoleDriver({
+  commands,
   inkKey: code,
   live: () => live,
   state: () => (live && joined ? live.state : null),
   drives: () => presenterDrives(live, myId, ended),
-  send: (command) => send(command),
-  sendForResult: (command) => sendForResult(command),
-  error: (text) => toast(text, { kind: 'error' }),
 });
 
 // ---- the gate ----
@@ -130,24 +137,11 @@ function gateFailed(title, text, link) {
   show('gate');
 }
 
-$('gate-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  gateError.textContent = '';
-  nameInput.removeAttribute('aria-invalid');
-  passcodeInput.removeAttribute('aria-invalid');
-  if (!nameInput.value.trim()) {
-    gateError.textContent = t('rooms.gate.enter-name');
-    nameInput.setAttribute('aria-invalid', 'true');
-    nameInput.focus();
-    return;
-  }
-  if (info && info.hasPasscode && !passcodeInput.value.trim()) {
-    gateError.textContent = t('rooms.enter-the-passcode');
-    passcodeInput.setAttribute('aria-invalid', 'true');
-    passcodeInput.focus();
-    return;
-  }
-  join();
+const gate = joinGate({
+  form: $('gate-form'), nameInput, passcodeInput, passcodeField: $('passcode-field'), error: gateError, button: joinButton,
+  needsPasscode: () => Boolean(info && info.hasPasscode),
+  nameRequired: t('rooms.gate.enter-name'), passcodeMissing: t('rooms.enter-the-passcode'),
+  onJoin: () => join(),
 });
 
 function join() {
@@ -190,14 +184,7 @@ function onFatal({ code: errorCode, message, retryAfter = 0 }) {
   }
   show('gate');
   // A wrong passcode may come with a wait: counted down, Join off meanwhile (live/passcode-wait.js).
-  const refusal = passcodeRefusal(errorCode, retryAfter);
-  showRetry(gateError, refusal || errorText({ code: errorCode, message }), { wait: refusal ? retryAfter : 0, button: joinButton, label: t('rooms.join-as-presenter') });
-  if (refusal || errorCode === 'passcode_required') {
-    $('passcode-field').hidden = false;
-    passcodeInput.setAttribute('aria-invalid', 'true');
-    passcodeInput.focus();
-    passcodeInput.select();
-  }
+  gate.refused(errorCode, retryAfter, errorText({ code: errorCode, message }), t('rooms.join-as-presenter'));
 }
 
 function onWelcome(welcome, { name, passcode }) {
@@ -236,38 +223,8 @@ function onWelcome(welcome, { name, passcode }) {
 
 // ---- commands ----
 
-/** Sends a command; a refusal shows as a clear message. Resolves with the ack, or null. */
-function send(command) {
-  if (!live || ended) return Promise.resolve(null);
-  const sent = live.send(command);
-  markPending();
-  return sent.then((ack) => {
-    $('control-error').textContent = '';
-    reconcile();
-    return ack;
-  }, (error) => {
-    // Said once, in the control card, which is always on screen.
-    $('control-error').textContent = errorText(error);
-    reconcile();
-    return null;
-  });
-}
-
-/** Sends an ink command and hands its outcome back (the ink tools keep a stroke until it is answered). */
-function sendForResult(command) {
-  if (!live || ended) return Promise.reject({ code: 'ended', message: '' });
-  const sent = live.send(command);
-  markPending();
-  sent.then(reconcile, reconcile);
-  return sent.catch((error) => Promise.reject({ code: error.code, message: errorText(error) }));
-}
-
-function markPending() {
-  document.body.dataset.pending = String(live ? live.pendingCount : 0);
-}
-
 function reconcile() {
-  markPending();
+  markPending(live);
   if (joined) render();
 }
 

@@ -4,10 +4,12 @@
 import { t, errorText, formatNumber } from '../core/i18n.js';
 import { api, goToLogin } from '../core/api.js';
 import { LiveClient } from '../live/live.js';
-import { StageDriver } from '../stage/driver.js';
+import { consoleDriver } from '../stage/console-driver.js';
+import { liveCommands, markPending } from '../live/commands.js';
 import { toast, confirmDialog, el } from '../core/ui.js';
 import { startPage, addressPart, signedInUser } from '../core/page.js';
 import { showQR } from '../core/qr.js';
+import { copyText } from '../core/clipboard.js';
 import { mountPresenterInteraction } from '../interaction/presenter-panel.js';
 import { mountPasscodeControl } from './passcode-control.js';
 import { mountBigScreenButton } from './big-screen-button.js';
@@ -22,19 +24,25 @@ let live = null;
 let ended = false;
 let started = false;
 
-const driver = new StageDriver({
-  stage,
-  stageWrap: $('stage-wrap'),
-  controls: $('controls'),
-  thumbs: $('thumbs'),
-  inkBar: $('ink-bar'),
+// Commands go out through the page's senders (live/commands.js); the stage driver uses them too.
+const commands = liveCommands({
+  live: () => live,
+  closed: () => ended,
+  reconcile: () => reconcile(),
+  ended: () => showEnded(),
+  // `unavailable`: the save banner says it, across the stage, until the server saves again.
+  refused: (error) => {
+    if (error && error.code !== 'unavailable' && (error.code || error.message)) toast(errorText(error), { kind: 'error' });
+  },
+});
+const send = (command) => commands.send(command);
+
+const driver = consoleDriver({
+  commands,
   inkKey: code,
   live: () => live,
   state: () => (live && started ? live.state : null),
   drives: () => started && !ended,
-  send: (command) => send(command),
-  sendForResult: (command) => sendForResult(command),
-  error: (text) => toast(text, { kind: 'error' }),
   onChange: () => updateSide(),
   videos: true,
   lead: true,
@@ -46,45 +54,13 @@ const presenterView = new PresenterView({
   body: document.querySelector('.console-body'), bar: document.querySelector('.console-bar'), before: $('connection'),
 });
 
-function send(command) {
-  if (!live || ended) return;
-  const sent = live.send(command);
-  markPending();
-  sent.then(reconcile, (error) => {
-    if (error && error.code === 'ended') {
-      showEnded();
-      return;
-    }
-    // `unavailable`: the save banner says it, across the stage, until the server saves again.
-    if (error && error.code !== 'unavailable' && (error.code || error.message)) toast(errorText(error), { kind: 'error' });
-    reconcile();
-  });
-}
-
-/** Sends a command and hands its outcome back (ink keeps its strokes until they are answered). */
-function sendForResult(command) {
-  if (!live || ended) return Promise.reject({ code: 'ended', message: '' });
-  const sent = live.send(command);
-  markPending();
-  sent.then(reconcile, (error) => {
-    if (error && error.code === 'ended') showEnded();
-    reconcile();
-  });
-  return sent;
-}
-
 /** Takes the server's state once nothing of ours is in flight. */
 function reconcile() {
-  markPending();
+  markPending(live);
   if (!live || !started) return;
   driver.sync(live.state, live.session);
   if (live.pendingCount === 0 && !deckConsole.busy) $('follow-lock').checked = live.state.locked !== false;
   if (live.state.ended) showEnded();
-}
-
-/** How many commands await the server's ack, on <body data-pending> (tests wait for 0). */
-function markPending() {
-  document.body.dataset.pending = String(live ? live.pendingCount : 0);
 }
 
 function showMessage(title, text, link) {
@@ -163,28 +139,6 @@ function setJoinInfo(joinUrl) {
   showQR($('join-screen-qr'), url, 12);
   $('copy-link').dataset.url = url;
   $('join-qr').dataset.url = url;
-}
-
-async function copyText(text) {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch (_) {
-    // Plain http on a LAN address has no clipboard API: the old way.
-    const field = el('textarea', { attrs: { readonly: true, 'aria-hidden': 'true' } });
-    field.value = text;
-    field.className = 'visually-hidden';
-    document.body.append(field);
-    field.select();
-    let ok = false;
-    try {
-      ok = document.execCommand('copy');
-    } catch (_) {
-      ok = false;
-    }
-    field.remove();
-    return ok;
-  }
 }
 
 // ---- UI wiring ----

@@ -10,7 +10,7 @@ import { ViewerNotes } from './viewer-notes.js';
 import { strokesFor, inkDeck, onPage } from '../stage/ink.js';
 import { mountSpotlight } from '../interaction/spotlight.js';
 import { mountVideo } from '../media/video-stage.js';
-import { showRetry, passcodeRefusal } from '../live/passcode-wait.js';
+import { joinGate } from '../live/join-gate.js';
 import { t, errorText, languageSwitcher } from '../core/i18n.js';
 import { startPage, addressPart } from '../core/page.js';
 
@@ -97,17 +97,11 @@ function readSaved() {
   }
 }
 
-form.addEventListener('submit', (event) => {
-  event.preventDefault();
-  gateError.textContent = '';
-  passcodeInput.removeAttribute('aria-invalid');
-  if (info && info.hasPasscode && !passcodeInput.value.trim()) {
-    gateError.textContent = t('live.enter-passcode');
-    passcodeInput.setAttribute('aria-invalid', 'true');
-    passcodeInput.focus();
-    return;
-  }
-  join();
+const gate = joinGate({
+  form, nameInput, passcodeInput, passcodeField: $('passcode-field'), error: gateError, button: joinButton,
+  needsPasscode: () => Boolean(info && info.hasPasscode),
+  passcodeMissing: t('live.enter-passcode'),
+  onJoin: () => join(),
 });
 
 function join() {
@@ -137,19 +131,6 @@ function join() {
   live.connect();
 }
 
-/** Says `text` on the gate; with `wait` seconds, counts them down ("Try again in 4 s") and keeps Join off meanwhile. */
-function gateRetry(text, focusPasscode, wait = 0) {
-  show('gate');
-  const label = info && info.live === false ? t('live.view-slides') : t('common.join');
-  showRetry(gateError, text, { wait, button: joinButton, label });
-  if (focusPasscode) {
-    $('passcode-field').hidden = false;
-    passcodeInput.setAttribute('aria-invalid', 'true');
-    passcodeInput.focus();
-    passcodeInput.select();
-  }
-}
-
 function onFatal({ code: errorCode, message, retryAfter = 0 }) {
   sessionStorage.removeItem('podium.join.' + code);
   if (joined) {
@@ -157,23 +138,15 @@ function onFatal({ code: errorCode, message, retryAfter = 0 }) {
     setStatus(errorCode === 'ended' ? 'ended' : 'failed');
     return;
   }
-  switch (errorCode) {
-    case 'passcode_wrong':
-    case 'rate_limited':
-      gateRetry(passcodeRefusal(errorCode, retryAfter), true, retryAfter);
-      break;
-    case 'passcode_required':
-      gateRetry(t('errors.passcode_required'), true);
-      break;
-    case 'not_found':
-      notFound();
-      break;
-    case 'ended':
-      gateRetry(t('errors.ended'), false);
-      break;
-    default:
-      gateRetry(errorText({ code: errorCode, message: message || t('live.could-not-join', { code: errorCode }) }), false);
+  if (errorCode === 'not_found') {
+    notFound();
+    return;
   }
+  // Said on the gate; a wrong passcode's wait counted down with Join off meanwhile (live/passcode-wait.js).
+  show('gate');
+  const text = { passcode_required: t('errors.passcode_required'), ended: t('errors.ended') }[errorCode]
+    || errorText({ code: errorCode, message: message || t('live.could-not-join', { code: errorCode }) });
+  gate.refused(errorCode, retryAfter, text, info && info.live === false ? t('live.view-slides') : t('common.join'));
 }
 
 // ---- watching ----
