@@ -7,46 +7,19 @@
 
 import { errorText, t } from '../core/i18n.js';
 import { el, modalDialog } from '../core/ui.js';
-import { BASE, call, sortableRows, reorderHandle, rowButton, ensureStyles } from './video-admin-common.js';
-import { archiveActions, archiveSwitch } from './archive.js';
+import { BASE, call, reorderHandle, rowButton, tablePart, archivedButtons, messageRow, emptyRow } from './video-admin-common.js';
+import { archiveActions } from './archive.js';
 
-let ctx = null;
-let status = 'all';
-let tbody = null;
 let categories = [];
 
-export function mount(section, context) {
-  ctx = context;
-  ensureStyles();
-  const add = el('button', { class: 'btn btn-primary', text: t('channeladmin.categories.add'), attrs: { type: 'button', 'data-role': 'add-category' } });
-  add.addEventListener('click', () => editDialog(null));
-  tbody = el('tbody');
-  sortableRows(tbody, async (ids) => {
-    try {
-      await call('/videos/categories/order', { method: 'PUT', body: { ids } });
-      ctx.toast(t('channeladmin.order-saved'));
-    } catch (error) {
-      ctx.toast(errorText(error));
-    }
-    load();
-  });
-  section.classList.add('cva');
-  section.replaceChildren(
-    el('div', { class: 'cva-head' }, [el('h1', { text: t('channeladmin.categories.title') }), archiveSwitch({ onChange: (value) => { status = value; load(); } }), add]),
-    el('div', { class: 'cva-scroll' }, [el('table', { class: 'cva-table' }, [
-      el('thead', {}, [el('tr', {}, [
-        el('th', { attrs: { scope: 'col' } }, [el('span', { class: 'visually-hidden', text: t('channeladmin.order') })]),
-        el('th', { text: t('channeladmin.name'), attrs: { scope: 'col' } }),
-        el('th', { text: t('channeladmin.actions'), attrs: { scope: 'col' } }),
-      ])]),
-      tbody,
-    ])]),
-  );
-}
-
-export function show() {
-  load();
-}
+// The page: its section's context (`table.ctx`), the Current/Archived choice (`table.view`), the rows (`table.tbody`).
+const table = tablePart({
+  title: t('channeladmin.categories.title'),
+  add: { label: t('channeladmin.categories.add'), role: 'add-category', onClick: () => editDialog(null) },
+  columns: [t('channeladmin.name'), t('channeladmin.actions')],
+  orderPath: '/videos/categories/order', reloadAfterOrder: true, load: () => load(),
+});
+export const { mount, show } = table;
 
 /** Top-level categories, each followed by its sub-categories (the order the table and the API keep). */
 function ordered(list) {
@@ -57,37 +30,32 @@ function ordered(list) {
 async function load() {
   try {
     categories = await call('/videos/categories?status=all');
-    const shown = status === 'archived' ? await call('/videos/categories?status=archived') : ordered(categories);
+    const shown = table.view.status === 'archived' ? await call('/videos/categories?status=archived') : ordered(categories);
     render(shown);
   } catch (error) {
-    tbody.replaceChildren(el('tr', {}, [el('td', { attrs: { colspan: 3 }, text: errorText(error) })]));
+    table.tbody.replaceChildren(messageRow(errorText(error), 3));
   }
 }
 
 function render(list) {
-  tbody.replaceChildren(...list.map((category) => {
+  table.tbody.replaceChildren(...list.map((category) => {
     const archive = archiveActions(BASE + '/videos/categories/' + encodeURIComponent(category.id), {
-      ctx, done: load, archived: t('channeladmin.categories.archived'), confirm: t('channeladmin.delete-forever-message', { name: category.name }),
+      ctx: table.ctx, done: load, archived: t('channeladmin.categories.archived'), confirm: t('channeladmin.delete-forever-message', { name: category.name }),
     });
-    const actions = status === 'archived'
-      ? [
-        rowButton(t('channeladmin.restore'), 'restore', archive.restore),
-        rowButton(t('channeladmin.delete-forever'), 'delete-forever', archive.forever, { danger: true }),
-      ]
+    const actions = table.view.status === 'archived'
+      ? archivedButtons(archive)
       : [
         rowButton(t('channeladmin.edit'), 'edit', () => editDialog(category)),
         rowButton(t('channeladmin.delete'), 'archive', archive.archive, { danger: true }),
       ];
     return el('tr', { attrs: { 'data-id': category.id }, class: category.parentId ? 'cva-sub' : '' }, [
-      el('td', {}, [status === 'archived' ? null : reorderHandle(category.name)]),
+      el('td', {}, [table.view.status === 'archived' ? null : reorderHandle(category.name)]),
       el('td', {}, [el('span', { text: (category.parentId ? '↳ ' : '') + category.name })]),
       el('td', {}, [el('div', { class: 'cva-actions' }, actions)]),
     ]);
   }));
   if (!list.length) {
-    tbody.replaceChildren(el('tr', {}, [el('td', {
-      attrs: { colspan: 3 }, class: 'cva-muted', text: status === 'archived' ? t('channeladmin.archive-empty') : t('channeladmin.categories.none'),
-    })]));
+    table.tbody.replaceChildren(emptyRow(table.view, t('channeladmin.categories.none'), 3));
   }
 }
 
@@ -124,7 +92,7 @@ function editDialog(category) {
       return;
     }
     dialog.close();
-    ctx.toast(category ? t('channeladmin.saved') : t('channeladmin.added'));
+    table.ctx.toast(category ? t('channeladmin.saved') : t('channeladmin.added'));
     load();
   });
 }

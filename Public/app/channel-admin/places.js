@@ -7,63 +7,39 @@ import { errorText, t } from '../core/i18n.js';
 import { el, promptDialog } from '../core/ui.js';
 import { createMap } from '../channel/places-map.js';
 import { handle, makeReorderable } from './reorder.js';
-import { archiveActions, archiveSwitch } from './archive.js';
-import { useStylesheet } from '../channel/stylesheet.js';
+import { archiveActions } from './archive.js';
+import { listPart, rowActions, itemRow, closePane, submitForm } from './rows.js';
 
-let ctx = null;
-let root = null;
 const state = { status: 'all', places: [], categories: [], mapInfo: null };
 const parts = {};
 
-export async function mount(section, context) {
-  await useStylesheet('/app/channel-admin/places-quizzes.css');
-  ctx = context;
-  root = section;
-  root.classList.add('admin-places');
-  parts.add = el('button', { class: 'btn btn-primary admin-add-place', text: t('channeladmin.places.add'), attrs: { type: 'button' }, on: { click: () => edit(null) } });
-  parts.filter = archiveSwitch({
-    current: t('channeladmin.places'), classes: ['admin-filter', 'btn admin-filter-button'], hides: [parts.add],
-    onChange: (status) => { state.status = status; load(); },
-  });
-  parts.table = el('ul', { class: 'admin-rows admin-place-rows', attrs: { 'aria-label': t('channeladmin.places') } });
-  makeReorderable(parts.table, (ids) => save('/api/v1/channel/pois/order', 'POST', { ids }, t('channeladmin.order-saved')));
-  parts.categories = el('ul', { class: 'admin-rows admin-category-rows', attrs: { 'aria-label': t('channeladmin.places.categories-label') } });
-  makeReorderable(parts.categories, (ids) => save('/api/v1/channel/pois/categories/order', 'POST', { ids }, t('channeladmin.order-saved')));
-  parts.venue = el('div', { class: 'admin-venue' });
-  parts.form = el('section', { class: 'admin-place-form', attrs: { hidden: true, 'aria-label': t('channeladmin.places.place') } });
-  root.append(
-    el('div', { class: 'admin-toolbar' }, [el('h1', { text: t('channeladmin.places') }), parts.filter, parts.add]),
-    parts.form,
-    parts.table,
-    el('div', { class: 'admin-columns' }, [
-      el('section', { class: 'admin-card' }, [
-        el('div', { class: 'admin-card-head' }, [
-          el('h2', { text: t('channeladmin.categories') }),
-          el('button', { class: 'btn', text: t('channeladmin.categories.add'), attrs: { type: 'button' }, on: { click: addCategory } }),
+// The page: its section's context (`page.ctx`) and saver (`page.save`) once mounted.
+const page = listPart({
+  parts, state, load: () => load(),
+  cls: 'admin-places', title: t('channeladmin.places'),
+  addLabel: t('channeladmin.places.add'), addClass: 'admin-add-place', onAdd: () => edit(null),
+  tableClass: 'admin-rows admin-place-rows', onReorder: (ids) => page.save('/api/v1/channel/pois/order', 'POST', { ids }, t('channeladmin.order-saved')),
+  formClass: 'admin-place-form', formLabel: t('channeladmin.places.place'),
+  more: () => {
+    parts.categories = el('ul', { class: 'admin-rows admin-category-rows', attrs: { 'aria-label': t('channeladmin.places.categories-label') } });
+    makeReorderable(parts.categories, (ids) => page.save('/api/v1/channel/pois/categories/order', 'POST', { ids }, t('channeladmin.order-saved')));
+    parts.venue = el('div', { class: 'admin-venue' });
+    return [
+      el('div', { class: 'admin-columns' }, [
+        el('section', { class: 'admin-card' }, [
+          el('div', { class: 'admin-card-head' }, [
+            el('h2', { text: t('channeladmin.categories') }),
+            el('button', { class: 'btn', text: t('channeladmin.categories.add'), attrs: { type: 'button' }, on: { click: addCategory } }),
+          ]),
+          parts.categories,
         ]),
-        parts.categories,
+        el('section', { class: 'admin-card' }, [el('h2', { text: t('channeladmin.places.venue') }), parts.venue]),
       ]),
-      el('section', { class: 'admin-card' }, [el('h2', { text: t('channeladmin.places.venue') }), parts.venue]),
-    ]),
-  );
-}
+    ];
+  },
+});
+export const { mount, show } = page;
 
-export function show() {
-  load();
-}
-
-
-async function save(path, method, body, message) {
-  try {
-    const result = await api(path, { method, body });
-    if (message) ctx.toast(message);
-    return result ?? true;
-  } catch (error) {
-    ctx.toast(errorText(error), { kind: 'error' });
-    load();
-    return null;
-  }
-}
 
 async function load() {
   try {
@@ -99,38 +75,18 @@ function renderPlaces() {
     ...state.places.map((place) => {
       const published = Boolean(place.publishedAt);
       const archive = archiveActions('/api/v1/channel/pois/' + encodeURIComponent(place.id), {
-        ctx, done: load, archived: t('channeladmin.archived-named', { name: place.name }), confirm: t('channeladmin.places.delete-forever-message', { name: place.name }),
+        ctx: page.ctx, done: load, archived: t('channeladmin.archived-named', { name: place.name }), confirm: t('channeladmin.places.delete-forever-message', { name: place.name }),
       });
-      const actions = archived
-        ? [
-            el('button', { class: 'btn', text: t('channeladmin.restore'), attrs: { type: 'button' }, on: { click: archive.restore } }),
-            el('button', { class: 'btn btn-danger', text: t('channeladmin.delete-forever'), attrs: { type: 'button' }, on: { click: archive.forever } }),
-          ]
-        : [
-            el('button', { class: 'btn', text: t('channeladmin.edit'), attrs: { type: 'button' }, on: { click: () => edit(place) } }),
-            el('button', {
-              class: 'btn',
-              text: published ? t('channeladmin.unpublish') : t('channeladmin.publish'),
-              attrs: { type: 'button' },
-              on: { click: () => publish(place, !published) },
-            }),
-            el('button', { class: 'btn btn-ghost', text: t('channeladmin.delete'), attrs: { type: 'button' }, on: { click: archive.archive } }),
-          ];
-      return el('li', { class: 'admin-row', data: { id: place.id } }, [
-        archived ? null : handle(place.name),
-        el('span', { class: 'admin-row-title' }, [
-          el('strong', { text: place.name }),
-          el('span', { class: 'admin-row-meta', text: [categoryName(place.categoryId), place.address].filter(Boolean).join(' · ') }),
-        ]),
-        el('span', { class: 'badge ' + (published ? 'badge-live' : 'badge-draft'), text: published ? t('channeladmin.published') : t('channeladmin.draft') }),
-        el('span', { class: 'admin-row-actions' }, actions),
-      ]);
+      const actions = rowActions({ archived, archive, published, edit: () => edit(place), publish: (on) => publish(place, on) });
+      return itemRow({
+        id: place.id, name: place.name, meta: [categoryName(place.categoryId), place.address].filter(Boolean).join(' · '), archived, published, actions,
+      });
     }),
   ].filter(Boolean));
 }
 
 async function publish(place, published) {
-  await save('/api/v1/channel/pois/' + encodeURIComponent(place.id), 'PATCH', { published }, published ? t('channeladmin.published-toast') : t('channeladmin.unpublished-toast'));
+  await page.save('/api/v1/channel/pois/' + encodeURIComponent(place.id), 'PATCH', { published }, published ? t('channeladmin.published-toast') : t('channeladmin.unpublished-toast'));
   load();
 }
 
@@ -224,56 +180,52 @@ async function edit(place) {
   latitude.addEventListener('input', typed);
   longitude.addEventListener('input', typed);
 
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    error.textContent = '';
-    if (!name.value.trim()) {
-      error.textContent = t('channeladmin.places.name-required');
-      name.focus();
-      return;
-    }
-    if (latitude.value === '' || longitude.value === '') {
-      error.textContent = t('channeladmin.places.pick');
-      latitude.focus();
-      return;
-    }
-    const body = {
-      name: name.value,
-      categoryId: category.value || null,
-      description: description.value,
-      address: address.value,
-      phone: phone.value,
-      website: website.value,
-      openingHours: hours.value,
-      latitude: Number(latitude.value),
-      longitude: Number(longitude.value),
-      published: published.checked,
-    };
-    try {
+  submitForm(form, {
+    error, ctx: page.ctx, pane: parts.form, load, saved: place ? t('channeladmin.saved') : t('channeladmin.places.added'),
+    check() {
+      if (!name.value.trim()) {
+        error.textContent = t('channeladmin.places.name-required');
+        name.focus();
+        return false;
+      }
+      if (latitude.value === '' || longitude.value === '') {
+        error.textContent = t('channeladmin.places.pick');
+        latitude.focus();
+        return false;
+      }
+      return true;
+    },
+    async send() {
+      const body = {
+        name: name.value,
+        categoryId: category.value || null,
+        description: description.value,
+        address: address.value,
+        phone: phone.value,
+        website: website.value,
+        openingHours: hours.value,
+        latitude: Number(latitude.value),
+        longitude: Number(longitude.value),
+        published: published.checked,
+      };
       const saved = place
         ? await api('/api/v1/channel/pois/' + encodeURIComponent(place.id), { method: 'PATCH', body })
         : await api('/api/v1/channel/pois', { method: 'POST', body });
       if (image.files && image.files[0]) {
         await api('/api/v1/channel/pois/' + encodeURIComponent(saved.id) + '/image', { method: 'PUT', body: image.files[0] });
       }
-      ctx.toast(place ? t('channeladmin.saved') : t('channeladmin.places.added'));
-      closeForm();
-      load();
-    } catch (failure) {
-      error.textContent = errorText(failure);
-    }
+    },
   });
 }
 
 function closeForm() {
-  parts.form.hidden = true;
-  parts.form.replaceChildren();
+  closePane(parts.form);
 }
 
 function renderCategories(categories, archived) {
   // A category's archive asks nothing before deleting for ever, nor says it restored or deleted.
   const archiveOf = (category) => archiveActions('/api/v1/channel/pois/categories/' + category.id, {
-    ctx, done: load, archived: t('channeladmin.places.category-archived'), restored: null, deleted: null,
+    ctx: page.ctx, done: load, archived: t('channeladmin.places.category-archived'), restored: null, deleted: null,
   });
   const row = (category, isArchived) =>
     el('li', { class: 'admin-row', data: { id: isArchived ? '' : category.id } }, [
@@ -303,14 +255,14 @@ function renderCategories(categories, archived) {
 async function addCategory() {
   const name = await promptDialog({ title: t('channeladmin.places.new-category'), label: t('channeladmin.name'), confirmLabel: t('channeladmin.add'), maxLength: 100 });
   if (!name) return;
-  await save('/api/v1/channel/pois/categories', 'POST', { name }, t('channeladmin.places.category-added'));
+  await page.save('/api/v1/channel/pois/categories', 'POST', { name }, t('channeladmin.places.category-added'));
   load();
 }
 
 async function renameCategory(category) {
   const name = await promptDialog({ title: t('channeladmin.places.rename-category'), label: t('channeladmin.name'), value: category.name, confirmLabel: t('channeladmin.save'), maxLength: 100 });
   if (!name) return;
-  await save('/api/v1/channel/pois/categories/' + category.id, 'PATCH', { name }, t('channeladmin.renamed'));
+  await page.save('/api/v1/channel/pois/categories/' + category.id, 'PATCH', { name }, t('channeladmin.renamed'));
   load();
 }
 
@@ -319,7 +271,7 @@ function renderVenue() {
   const file = el('input', { attrs: { type: 'file', accept: 'image/jpeg,image/png,image/webp', 'aria-label': t('channeladmin.places.venue') } });
   file.addEventListener('change', async () => {
     if (!file.files[0]) return;
-    await save('/api/v1/channel/map/venue-image', 'PUT', file.files[0], t('channeladmin.places.venue-saved'));
+    await page.save('/api/v1/channel/map/venue-image', 'PUT', file.files[0], t('channeladmin.places.venue-saved'));
     load();
   });
   parts.venue.replaceChildren(...[
@@ -327,7 +279,7 @@ function renderVenue() {
     url ? el('img', { class: 'admin-venue-image', attrs: { src: url, alt: t('channeladmin.places.venue-alt') } }) : null,
     file,
     url
-      ? el('button', { class: 'btn btn-ghost', text: t('channeladmin.remove'), attrs: { type: 'button' }, on: { click: async () => { await save('/api/v1/channel/map/venue-image', 'DELETE', undefined, t('channeladmin.removed')); load(); } } })
+      ? el('button', { class: 'btn btn-ghost', text: t('channeladmin.remove'), attrs: { type: 'button' }, on: { click: async () => { await page.save('/api/v1/channel/map/venue-image', 'DELETE', undefined, t('channeladmin.removed')); load(); } } })
       : null,
   ].filter(Boolean));
 }

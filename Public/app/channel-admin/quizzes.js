@@ -5,45 +5,21 @@ import { api } from '../core/api.js';
 import { errorText, t } from '../core/i18n.js';
 import { el } from '../core/ui.js';
 import { handle, makeReorderable } from './reorder.js';
-import { archiveActions, archiveSwitch } from './archive.js';
-import { useStylesheet } from '../channel/stylesheet.js';
+import { archiveActions } from './archive.js';
+import { listPart, rowActions, itemRow, closePane, submitForm } from './rows.js';
 
-let ctx = null;
-let root = null;
 const state = { status: 'all', quizzes: [] };
 const parts = {};
 
-export async function mount(section, context) {
-  await useStylesheet('/app/channel-admin/places-quizzes.css');
-  ctx = context;
-  root = section;
-  root.classList.add('admin-quizzes');
-  parts.add = el('button', { class: 'btn btn-primary admin-add-quiz', text: t('channeladmin.quizzes.add'), attrs: { type: 'button' }, on: { click: () => edit(null) } });
-  parts.filter = archiveSwitch({
-    current: t('channeladmin.quizzes'), classes: ['admin-filter', 'btn admin-filter-button'], hides: [parts.add],
-    onChange: (status) => { state.status = status; load(); },
-  });
-  parts.table = el('ul', { class: 'admin-rows', attrs: { 'aria-label': t('channeladmin.quizzes') } });
-  makeReorderable(parts.table, (ids) => save('/api/v1/channel/quizzes/order', 'POST', { ids }, t('channeladmin.order-saved')));
-  parts.form = el('section', { class: 'admin-quiz-form', attrs: { hidden: true, 'aria-label': t('channeladmin.quizzes.quiz') } });
-  root.append(el('div', { class: 'admin-toolbar' }, [el('h1', { text: t('channeladmin.quizzes') }), parts.filter, parts.add]), parts.form, parts.table);
-}
-
-export function show() {
-  load();
-}
-
-async function save(path, method, body, message) {
-  try {
-    const result = await api(path, { method, body });
-    if (message) ctx.toast(message);
-    return result ?? true;
-  } catch (error) {
-    ctx.toast(errorText(error), { kind: 'error' });
-    load();
-    return null;
-  }
-}
+// The page: its section's context (`page.ctx`) and saver (`page.save`) once mounted.
+const page = listPart({
+  parts, state, load: () => load(),
+  cls: 'admin-quizzes', title: t('channeladmin.quizzes'),
+  addLabel: t('channeladmin.quizzes.add'), addClass: 'admin-add-quiz', onAdd: () => edit(null),
+  tableClass: 'admin-rows', onReorder: (ids) => page.save('/api/v1/channel/quizzes/order', 'POST', { ids }, t('channeladmin.order-saved')),
+  formClass: 'admin-quiz-form', formLabel: t('channeladmin.quizzes.quiz'),
+});
+export const { mount, show } = page;
 
 async function load() {
   try {
@@ -62,32 +38,13 @@ async function load() {
       const published = Boolean(quiz.publishedAt);
       const path = '/api/v1/channel/quizzes/' + encodeURIComponent(quiz.id);
       const archive = archiveActions(path, {
-        ctx, done: load, archived: t('channeladmin.archived-named', { name: quiz.name }), confirm: t('channeladmin.quizzes.delete-forever-message', { name: quiz.name }),
+        ctx: page.ctx, done: load, archived: t('channeladmin.archived-named', { name: quiz.name }), confirm: t('channeladmin.quizzes.delete-forever-message', { name: quiz.name }),
       });
-      const actions = archived
-        ? [
-            el('button', { class: 'btn', text: t('channeladmin.restore'), attrs: { type: 'button' }, on: { click: archive.restore } }),
-            el('button', { class: 'btn btn-danger', text: t('channeladmin.delete-forever'), attrs: { type: 'button' }, on: { click: archive.forever } }),
-          ]
-        : [
-            el('button', { class: 'btn', text: t('channeladmin.edit'), attrs: { type: 'button' }, on: { click: () => edit(quiz) } }),
-            el('button', {
-              class: 'btn',
-              text: published ? t('channeladmin.unpublish') : t('channeladmin.publish'),
-              attrs: { type: 'button' },
-              on: { click: async () => { await save(path, 'PATCH', { published: !published }, published ? t('channeladmin.unpublished-toast') : t('channeladmin.published-toast')); load(); } },
-            }),
-            el('button', { class: 'btn btn-ghost', text: t('channeladmin.delete'), attrs: { type: 'button' }, on: { click: archive.archive } }),
-          ];
-      return el('li', { class: 'admin-row', data: { id: quiz.id } }, [
-        archived ? null : handle(quiz.name),
-        el('span', { class: 'admin-row-title' }, [
-          el('strong', { text: quiz.name }),
-          el('span', { class: 'admin-row-meta', text: t('channeladmin.quizzes.questions', { count: quiz.questionCount }) }),
-        ]),
-        el('span', { class: 'badge ' + (published ? 'badge-live' : 'badge-draft'), text: published ? t('channeladmin.published') : t('channeladmin.draft') }),
-        el('span', { class: 'admin-row-actions' }, actions),
-      ]);
+      const actions = rowActions({
+        archived, archive, published, edit: () => edit(quiz),
+        publish: async (on) => { await page.save(path, 'PATCH', { published: on }, on ? t('channeladmin.published-toast') : t('channeladmin.unpublished-toast')); load(); },
+      });
+      return itemRow({ id: quiz.id, name: quiz.name, meta: t('channeladmin.quizzes.questions', { count: quiz.questionCount }), archived, published, actions });
     }),
   );
 }
@@ -145,7 +102,7 @@ async function edit(summary) {
     try {
       quiz = await api('/api/v1/channel/quizzes/' + encodeURIComponent(summary.id) + '?status=all');
     } catch (error) {
-      ctx.toast(errorText(error), { kind: 'error' });
+      page.ctx.toast(errorText(error), { kind: 'error' });
       return;
     }
   }
@@ -175,23 +132,16 @@ async function edit(summary) {
   parts.form.replaceChildren(form);
   parts.form.hidden = false;
   name.focus();
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    error.textContent = '';
-    const body = { name: name.value, description: description.value, published: published.checked, questions: collect(questions) };
-    try {
+  submitForm(form, {
+    error, ctx: page.ctx, pane: parts.form, load, saved: quiz ? t('channeladmin.saved') : t('channeladmin.quizzes.added'),
+    async send() {
+      const body = { name: name.value, description: description.value, published: published.checked, questions: collect(questions) };
       if (quiz) await api('/api/v1/channel/quizzes/' + encodeURIComponent(quiz.quiz.id), { method: 'PATCH', body });
       else await api('/api/v1/channel/quizzes', { method: 'POST', body });
-      ctx.toast(quiz ? t('channeladmin.saved') : t('channeladmin.quizzes.added'));
-      closeForm();
-      load();
-    } catch (failure) {
-      error.textContent = errorText(failure);
-    }
+    },
   });
 }
 
 function closeForm() {
-  parts.form.hidden = true;
-  parts.form.replaceChildren();
+  closePane(parts.form);
 }

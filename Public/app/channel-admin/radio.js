@@ -13,6 +13,7 @@ import { api } from '../core/api.js';
 import { errorText, formatNumber, t } from '../core/i18n.js';
 import { el, icon, confirmDialog } from '../core/ui.js';
 import { archiveActions } from './archive.js';
+import { sortableRows } from './video-admin-common.js';
 
 let ctx = null;
 let root = null;
@@ -42,38 +43,7 @@ function failed(error) {
 
 /** A row that moves with drag and drop, or Alt+Arrow keys on its handle; `moved(ids)` saves. */
 function makeSortable(tbody, moved) {
-  let dragging = null;
-  tbody.addEventListener('dragstart', (event) => {
-    dragging = event.target.closest('tr');
-    event.dataTransfer.effectAllowed = 'move';
-    dragging.classList.add('is-dragging');
-  });
-  tbody.addEventListener('dragover', (event) => {
-    if (!dragging) return;
-    event.preventDefault();
-    const over = event.target.closest('tr');
-    if (!over || over === dragging) return;
-    const box = over.getBoundingClientRect();
-    over.parentNode.insertBefore(dragging, event.clientY < box.top + box.height / 2 ? over : over.nextSibling);
-  });
-  tbody.addEventListener('dragend', () => {
-    if (!dragging) return;
-    dragging.classList.remove('is-dragging');
-    dragging = null;
-    moved([...tbody.children].map((row) => row.dataset.id));
-  });
-  tbody.addEventListener('keydown', (event) => {
-    const handle = event.target.closest('[data-role=move]');
-    if (!handle || !event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
-    event.preventDefault();
-    const row = handle.closest('tr');
-    const sibling = event.key === 'ArrowUp' ? row.previousElementSibling : row.nextElementSibling;
-    if (!sibling) return;
-    if (event.key === 'ArrowUp') sibling.before(row);
-    else sibling.after(row);
-    handle.focus();
-    moved([...tbody.children].map((r) => r.dataset.id));
-  });
+  sortableRows(tbody, moved, { handle: '[data-role=move]' });
 }
 
 function moveHandle(label) {

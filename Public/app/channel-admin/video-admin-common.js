@@ -1,10 +1,12 @@
 // What the admin's Videos and Categories tables share: JSON calls that keep the server's message,
-// and a table whose rows reorder by drag or by keyboard (Alt+Arrow on a row's handle). Their
-// archive (actions and the "Current / Archived" switch) is archive.js, as every part's.
+// the page (head and table), the archived rows' actions, and a table whose rows reorder by drag or
+// by keyboard (Alt+Arrow on a row's handle; the radio's tables too). Their archive (actions and
+// the "Current / Archived" switch) is archive.js, as every part's.
 
 import { api } from '../core/api.js';
-import { t } from '../core/i18n.js';
+import { errorText, t } from '../core/i18n.js';
 import { el, icon } from '../core/ui.js';
+import { archiveSwitch } from './archive.js';
 
 export const BASE = '/api/v1/channel';
 
@@ -14,10 +16,97 @@ export function call(path, options) {
 }
 
 /**
- * A table body whose rows (each with data-id) can be reordered: dragged by their handle, or moved
- * with Alt+ArrowUp/ArrowDown while the handle has focus. `onOrder(ids)` saves the new order.
+ * A table page in `section`: its head (the `title`, the Current/Archived switch, which sets
+ * `view.status` and calls `load()`, the Add button `add` = {label, role, onClick}), then the table in its scroll box,
+ * with a header cell for the rows' order handle and one for each of `columns`. Its rows reorder
+ * (`onOrder(ids)` saves). Returns the table's body.
  */
-export function sortableRows(tbody, onOrder) {
+export function tablePage(section, { title, add, view, load, columns, onOrder }) {
+  ensureStyles();
+  const addButton = el('button', { class: 'btn btn-primary', text: add.label, attrs: { type: 'button', 'data-role': add.role } });
+  addButton.addEventListener('click', add.onClick);
+  const tbody = el('tbody');
+  sortableRows(tbody, onOrder);
+  section.classList.add('cva');
+  section.replaceChildren(
+    el('div', { class: 'cva-head' }, [el('h1', { text: title }), archiveSwitch({ onChange: (status) => { view.status = status; load(); } }), addButton]),
+    el('div', { class: 'cva-scroll' }, [el('table', { class: 'cva-table' }, [
+      el('thead', {}, [el('tr', {}, [
+        el('th', { attrs: { scope: 'col' } }, [el('span', { class: 'visually-hidden', text: t('channeladmin.order') })]),
+        ...columns.map((text) => el('th', { text, attrs: { scope: 'col' } })),
+      ])]),
+      tbody,
+    ])]),
+  );
+  return tbody;
+}
+
+/**
+ * A table part of the admin (Videos, Categories): `mount(section, context)` makes its page
+ * (tablePage) and `show()` calls `load()`; it keeps the section's context (`ctx`), the
+ * Current/Archived choice (`view`) and the table's body (`tbody`). Its rows' order is saved at
+ * `orderPath` (orderSaver, reading the table again after saving with `reloadAfterOrder`).
+ */
+export function tablePart({ title, add, columns, orderPath, reloadAfterOrder = false, load }) {
+  const part = {
+    ctx: null,
+    view: { status: 'all' },
+    tbody: null,
+    mount(section, context) {
+      part.ctx = context;
+      part.tbody = tablePage(section, {
+        title, add, view: part.view, load, columns, onOrder: orderSaver(orderPath, { ctx: context, load, always: reloadAfterOrder }),
+      });
+    },
+    show() {
+      load();
+    },
+  };
+  return part;
+}
+
+/**
+ * Saves a table's new order (PUT `path`, under BASE) and says so in a toast of the section's
+ * `ctx`; then reads the table again with `load()`: after a failure, and with `always` after
+ * success too.
+ */
+export function orderSaver(path, { ctx, load, always = false }) {
+  return async (ids) => {
+    try {
+      await call(path, { method: 'PUT', body: { ids } });
+      ctx.toast(t('channeladmin.order-saved'));
+      if (always) load();
+    } catch (error) {
+      ctx.toast(errorText(error));
+      load();
+    }
+  };
+}
+
+/** An archived row's actions: Restore and Delete for ever (archive.js's actions). */
+export function archivedButtons(archive) {
+  return [
+    rowButton(t('channeladmin.restore'), 'restore', archive.restore),
+    rowButton(t('channeladmin.delete-forever'), 'delete-forever', archive.forever, { danger: true }),
+  ];
+}
+
+/** The row of an empty table: the archive's words, or `none` for the current items. */
+export function emptyRow(view, none, colspan) {
+  return messageRow(view.status === 'archived' ? t('channeladmin.archive-empty') : none, colspan, 'cva-muted');
+}
+
+/** The one row of a table that shows `text` across its `colspan` columns. */
+export function messageRow(text, colspan, cls = null) {
+  return el('tr', {}, [el('td', { attrs: { colspan }, class: cls, text })]);
+}
+
+/**
+ * A table body whose rows (each with data-id) can be reordered: dragged by their handle, or moved
+ * with Alt+ArrowUp/ArrowDown while the handle (`handle`, a selector) has focus. `onOrder(ids)`
+ * saves the new order.
+ */
+export function sortableRows(tbody, onOrder, { handle: handleSelector = '[data-role=reorder]' } = {}) {
   let dragged = null;
   tbody.addEventListener('dragstart', (event) => {
     dragged = event.target.closest('tr');
@@ -41,7 +130,7 @@ export function sortableRows(tbody, onOrder) {
     onOrder([...tbody.rows].map((row) => row.dataset.id));
   });
   tbody.addEventListener('keydown', (event) => {
-    const handle = event.target.closest('[data-role=reorder]');
+    const handle = event.target.closest(handleSelector);
     if (!handle || !event.altKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return;
     event.preventDefault();
     const row = handle.closest('tr');

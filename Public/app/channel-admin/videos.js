@@ -8,81 +8,48 @@
 import { errorText, t } from '../core/i18n.js';
 import { el, modalDialog } from '../core/ui.js';
 import {
-  BASE, call, sortableRows, reorderHandle, rowButton, ensureStyles, clock, seconds,
+  BASE, call, reorderHandle, rowButton, clock, seconds, tablePart, archivedButtons, messageRow, emptyRow,
 } from './video-admin-common.js';
-import { archiveActions, archiveSwitch } from './archive.js';
+import { archiveActions } from './archive.js';
 
-let ctx = null;
-let status = 'all';
-let tbody = null;
 let categories = [];
 
-export function mount(section, context) {
-  ctx = context;
-  ensureStyles();
-  const add = el('button', { class: 'btn btn-primary', text: t('channeladmin.videos.add'), attrs: { type: 'button', 'data-role': 'add-video' } });
-  add.addEventListener('click', () => editDialog(null));
-  tbody = el('tbody');
-  sortableRows(tbody, async (ids) => {
-    try {
-      await call('/videos/order', { method: 'PUT', body: { ids } });
-      ctx.toast(t('channeladmin.order-saved'));
-    } catch (error) {
-      ctx.toast(errorText(error));
-      load();
-    }
-  });
-  const table = el('table', { class: 'cva-table' }, [
-    el('thead', {}, [el('tr', {}, [
-      el('th', { attrs: { scope: 'col' } }, [el('span', { class: 'visually-hidden', text: t('channeladmin.order') })]),
-      el('th', { text: t('channeladmin.videos.video'), attrs: { scope: 'col' } }),
-      el('th', { text: t('channeladmin.videos.category'), attrs: { scope: 'col' } }),
-      el('th', { text: t('channeladmin.status'), attrs: { scope: 'col' } }),
-      el('th', { text: t('channeladmin.actions'), attrs: { scope: 'col' } }),
-    ])]),
-    tbody,
-  ]);
-  section.classList.add('cva');
-  section.replaceChildren(
-    el('div', { class: 'cva-head' }, [el('h1', { text: t('channeladmin.videos') }), archiveSwitch({ onChange: (value) => { status = value; load(); } }), add]),
-    el('div', { class: 'cva-scroll' }, [table]),
-  );
-}
-
-export function show() {
-  load();
-}
+// The page: its section's context (`table.ctx`), the Current/Archived choice (`table.view`), the rows (`table.tbody`).
+const table = tablePart({
+  title: t('channeladmin.videos'),
+  add: { label: t('channeladmin.videos.add'), role: 'add-video', onClick: () => editDialog(null) },
+  columns: [t('channeladmin.videos.video'), t('channeladmin.videos.category'), t('channeladmin.status'), t('channeladmin.actions')],
+  orderPath: '/videos/order', load: () => load(),
+});
+export const { mount, show } = table;
 
 async function load() {
   let videos;
   try {
     [videos, categories] = await Promise.all([
-      call('/videos?status=' + status + '&limit=100'), call('/videos/categories?status=all'),
+      call('/videos?status=' + table.view.status + '&limit=100'), call('/videos/categories?status=all'),
     ]);
   } catch (error) {
-    tbody.replaceChildren(el('tr', {}, [el('td', { attrs: { colspan: 5 }, text: errorText(error) })]));
+    table.tbody.replaceChildren(messageRow(errorText(error), 5));
     return;
   }
   const name = (id) => (categories.find((c) => c.id === id) || {}).name || '—';
-  tbody.replaceChildren(...videos.map((video) => {
+  table.tbody.replaceChildren(...videos.map((video) => {
     const published = Boolean(video.publishedAt);
     const archive = archiveActions(BASE + '/videos/' + encodeURIComponent(video.id), {
-      ctx, done: load, archived: t('channeladmin.archived-toast'), confirm: t('channeladmin.videos.delete-forever-message', { title: video.title }),
+      ctx: table.ctx, done: load, archived: t('channeladmin.archived-toast'), confirm: t('channeladmin.videos.delete-forever-message', { title: video.title }),
     });
     const flags = [published ? t('channeladmin.published') : t('channeladmin.draft'), video.free ? t('channeladmin.videos.free') : null, video.promoted ? t('channeladmin.videos.promoted') : null]
       .filter(Boolean).join(' · ');
-    const actions = status === 'archived'
-      ? [
-        rowButton(t('channeladmin.restore'), 'restore', archive.restore),
-        rowButton(t('channeladmin.delete-forever'), 'delete-forever', archive.forever, { danger: true }),
-      ]
+    const actions = table.view.status === 'archived'
+      ? archivedButtons(archive)
       : [
         rowButton(t('channeladmin.edit'), 'edit', () => editDialog(video)),
         rowButton(published ? t('channeladmin.unpublish') : t('channeladmin.publish'), 'publish', () => publish(video, !published)),
         rowButton(t('channeladmin.delete'), 'archive', archive.archive, { danger: true }),
       ];
     return el('tr', { attrs: { 'data-id': video.id } }, [
-      el('td', {}, [status === 'archived' ? null : reorderHandle(video.title)]),
+      el('td', {}, [table.view.status === 'archived' ? null : reorderHandle(video.title)]),
       el('td', {}, [el('div', { class: 'cva-video' }, [
         video.posterUrl ? el('img', { class: 'cva-poster', attrs: { src: video.posterUrl, alt: '' } }) : el('span', { class: 'cva-poster' }),
         el('div', {}, [el('strong', { text: video.title }), el('div', { class: 'cva-muted', text: clock(video.duration) })]),
@@ -93,18 +60,16 @@ async function load() {
     ]);
   }));
   if (!videos.length) {
-    tbody.replaceChildren(el('tr', {}, [el('td', {
-      attrs: { colspan: 5 }, class: 'cva-muted', text: status === 'archived' ? t('channeladmin.archive-empty') : t('channeladmin.videos.none'),
-    })]));
+    table.tbody.replaceChildren(emptyRow(table.view, t('channeladmin.videos.none'), 5));
   }
 }
 
 async function publish(video, published) {
   try {
     await call('/videos/' + encodeURIComponent(video.id), { method: 'PATCH', body: { published } });
-    ctx.toast(published ? t('channeladmin.published-toast') : t('channeladmin.unpublished-toast'));
+    table.ctx.toast(published ? t('channeladmin.published-toast') : t('channeladmin.unpublished-toast'));
   } catch (error) {
-    ctx.toast(errorText(error));
+    table.ctx.toast(errorText(error));
   }
   load();
 }
@@ -133,17 +98,17 @@ async function editDialog(video) {
     try {
       library = await call('/videos/library');
     } catch (error) {
-      ctx.toast(errorText(error));
+      table.ctx.toast(errorText(error));
       return;
     }
     if (!library.length) {
-      ctx.toast(t('channeladmin.videos.library-empty'));
+      table.ctx.toast(t('channeladmin.videos.library-empty'));
       return;
     }
   }
   const top = categories.filter((c) => !c.parentId);
   if (!top.length) {
-    ctx.toast(t('channeladmin.videos.category-first'));
+    table.ctx.toast(t('channeladmin.videos.category-first'));
     return;
   }
   const pick = el('select', { class: 'input', attrs: { name: 'videoId', 'data-role': 'library-video' } },
@@ -208,7 +173,7 @@ async function editDialog(video) {
       return;
     }
     dialog.close();
-    ctx.toast(video ? t('channeladmin.saved') : t('channeladmin.added'));
+    table.ctx.toast(video ? t('channeladmin.saved') : t('channeladmin.added'));
     load();
   });
 }
