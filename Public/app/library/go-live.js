@@ -1,9 +1,10 @@
 // The "Go live" dialog: optional passcode, download switch, then POST /api/v1/sessions and on to
 // the presenter console.
 
-import { t, errorText } from '../core/i18n.js';
+import { t } from '../core/i18n.js';
 import { api } from '../core/api.js';
 import { el, icon, modalDialog } from '../core/ui.js';
+import { switchField, submitToStart } from '../core/start-dialog.js';
 
 /** Opens the dialog for a deck ({id, title, pageCount, thumbnailUrl}). */
 export function openGoLive(deck) {
@@ -40,40 +41,17 @@ export function openGoLive(deck) {
         passcode,
         el('span', { class: 'field-hint', text: t('library.golive-passcode-hint'), attrs: { id: 'golive-passcode-hint' } }),
       ]),
-      el('label', { class: 'switch', attrs: { for: 'golive-listed' } }, [
-        el('span', { class: 'switch-text' }, [
-          el('span', { class: 'field-label', text: t('library.golive-listed') }),
-          el('span', { class: 'field-hint', text: t('library.golive-listed-hint') }),
-        ]),
-        listed,
-      ]),
-      el('label', { class: 'switch', attrs: { for: 'golive-download' } }, [
-        el('span', {}, [el('span', { class: 'field-label', text: t('library.golive-download') })]),
-        download,
-      ]),
-      el('label', { class: 'switch', attrs: { for: 'golive-questions-public' } }, [
-        el('span', { class: 'switch-text' }, [
-          el('span', { class: 'field-label', text: t('library.golive-questions-public') }),
-          el('span', { class: 'field-hint', text: t('library.golive-questions-public-hint') }),
-        ]),
-        publicQuestions,
-      ]),
-      el('label', { class: 'switch', attrs: { for: 'golive-questions-approval' } }, [
-        el('span', { class: 'switch-text' }, [
-          el('span', { class: 'field-label', text: t('library.golive-approval') }),
-          el('span', { class: 'field-hint', text: t('library.golive-approval-hint') }),
-        ]),
-        approval,
-      ]),
+      switchField(listed, t('library.golive-listed'), t('library.golive-listed-hint')),
+      switchField(download, t('library.golive-download')),
+      switchField(publicQuestions, t('library.golive-questions-public'), t('library.golive-questions-public-hint')),
+      switchField(approval, t('library.golive-approval'), t('library.golive-approval-hint')),
       error,
     ],
   });
   cancel.addEventListener('click', () => dialog.close());
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    error.textContent = '';
-    start.disabled = true;
-    try {
+  submitToStart(form, {
+    error, start,
+    async create() {
       const body = {
         deckId: deck.id, allowDownload: download.checked, unlisted: !listed.checked,
         questions: { public: publicQuestions.checked, approval: publicQuestions.checked && approval.checked },
@@ -81,11 +59,8 @@ export function openGoLive(deck) {
       const code = passcode.value.trim();
       if (code) body.passcode = code;
       const session = await api('/api/v1/sessions', { method: 'POST', body });
-      location.assign('/present/' + encodeURIComponent(session.code));
-    } catch (failure) {
-      error.textContent = errorText(failure);
-      start.disabled = false;
-    }
+      return '/present/' + encodeURIComponent(session.code);
+    },
   });
   dialog.showModal();
   passcode.focus();

@@ -2,8 +2,9 @@
 // POST /api/v1/rooms and on to the moderator console (/r/{code}/moderate).
 
 import { api } from '../core/api.js';
-import { errorText, loadAreas, t } from '../core/i18n.js';
+import { loadAreas, t } from '../core/i18n.js';
 import { el, icon, modalDialog } from '../core/ui.js';
+import { switchField, submitToStart } from '../core/start-dialog.js';
 
 // The library page has its own areas; this dialog's words are the rooms'. They load while the
 // page does, and the button answers at once: a click before they arrive waits for them (with
@@ -39,31 +40,20 @@ export async function openRoomDialog() {
         passcode,
         el('span', { class: 'field-hint', text: t('rooms.open.passcode-hint') }),
       ]),
-      el('label', { class: 'switch', attrs: { for: 'room-download' } }, [
-        el('span', { class: 'switch-text' }, [
-          el('span', { class: 'field-label', text: t('rooms.open.download') }),
-          el('span', { class: 'field-hint', text: t('rooms.every-page-shown-with-its') }),
-        ]),
-        download,
-      ]),
+      switchField(download, t('rooms.open.download'), t('rooms.every-page-shown-with-its')),
       error,
     ],
   });
   cancel.addEventListener('click', () => dialog.close());
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    error.textContent = '';
-    start.disabled = true;
-    try {
+  submitToStart(form, {
+    error, start,
+    async create() {
       const body = { allowDownload: download.checked };
       if (title.value.trim()) body.title = title.value.trim();
       if (passcode.value.trim()) body.passcode = passcode.value.trim();
       const room = await api('/api/v1/rooms', { method: 'POST', body });
-      location.assign('/r/' + encodeURIComponent(room.code) + '/moderate');
-    } catch (failure) {
-      error.textContent = errorText(failure);
-      start.disabled = false;
-    }
+      return '/r/' + encodeURIComponent(room.code) + '/moderate';
+    },
   });
   dialog.showModal();
   title.focus();
