@@ -174,6 +174,41 @@ export async function pickFromLibrary({ code, room, asPresenter = false }) {
   }));
 }
 
+/**
+ * A deck in a room's list (the moderator's decks, a presenter's own): its first page small, its
+ * title with "On stage" when it is, `meta` under it, and `action` (a button, or null) after.
+ */
+export function deckItem(deck, { onStage, meta, action }) {
+  const first = deck.pages[0];
+  return el('li', { class: 'room-item deck-item', data: { deckId: deck.id } }, [
+    first ? el('img', { class: 'deck-mini', attrs: { src: first.thumbnailUrl || first.mediumUrl, alt: '', loading: 'lazy' } }) : el('span', { class: 'deck-mini' }),
+    el('span', { class: 'room-item-main' }, [
+      el('span', { class: 'room-item-title' }, [el('strong', { text: deck.title }), onStage ? el('span', { class: 'badge badge-live', text: t('rooms.on-stage') }) : null]),
+      el('span', { class: 'room-item-meta', text: meta }),
+    ]),
+    action,
+  ]);
+}
+
+/**
+ * The uploads (`pending`, deck id to title) not yet in the room's `decks`, as list items saying
+ * `text` (each with `data`); an upload that has joined the room leaves `pending`.
+ */
+export function pendingDeckItems(pending, decks, { text, data = {} }) {
+  const items = [];
+  for (const [id, title] of pending) {
+    if (decks.some((d) => d.id === id)) {
+      pending.delete(id);
+      continue;
+    }
+    items.push(el('li', { class: 'room-item deck-item is-processing', data }, [
+      el('span', { class: 'deck-mini' }),
+      el('span', { class: 'room-item-main' }, [el('strong', { text: title }), el('span', { class: 'room-item-meta', text })]),
+    ]));
+  }
+  return items;
+}
+
 /** What the stage shows, in words: the video on it, else the deck and its slide. */
 export function onStageText(state, deck) {
   const media = state.playback && state.playback.media;

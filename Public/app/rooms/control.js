@@ -21,3 +21,10 @@ export function moderatorDrives(live, ended) {
 export function presenterDrives(live, presenterId, ended) {
   return Boolean(presenterId) && controlOf(live).active === presenterId && !ended;
 }
+
+/** Calls `onChange(ids)` (a Set of presenter ids) whenever the room says which presenters have a socket open. */
+export function watchRoomPresence(live, onChange) {
+  live.addEventListener('message', (event) => {
+    if (event.detail.type === 'roomPresence') onChange(new Set(event.detail.connected || []));
+  });
+}

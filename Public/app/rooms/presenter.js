@@ -1,9 +1,12 @@
 // A presenter's page in a room: /r/{code}. Name (and passcode) first; then their decks
 // (upload, or pick from the library when signed in), asking for control, and — while in
 // control — driving the stage: which deck, pages, zoom, laser pointer, ink (draw mode, ink.js).
+// This entry module wires the page's parts: the join gate (live/join-gate.js), the control card
+// (presenter-control.js), my decks and the presenters (presenter-decks.js), the clocks
+// (presenter-clocks.js), the room's videos, the stage driver and the side panel.
 
 import { api, currentUser } from '../core/api.js';
-import { formatNumber, t } from '../core/i18n.js';
+import { t } from '../core/i18n.js';
 import { LiveClient } from '../live/live.js';
 import { consoleDriver } from '../stage/console-driver.js';
 import { liveCommands, markPending } from '../live/commands.js';
@@ -12,9 +15,12 @@ import { mountPresenterInteraction } from '../interaction/presenter-panel.js';
 import { joinGate } from '../live/join-gate.js';
 import { toast, el, cleanCode, CODE_LENGTH } from '../core/ui.js';
 import { startPage, addressPart } from '../core/page.js';
-import { presenterName, nowPresenting, formatDuration, countdownText, secondsSince, everySecond, errorText, uploadToRoom, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary, onStageText } from './common.js';
-import { serverNow, talkClock, talkLength, timeOnStage } from './talk.js';
-import { roomOf, controlOf, presenterDrives } from './control.js';
+import { nowPresenting, everySecond, errorText, stageDeck, roomLinks, shortURL, wireSidePanel, pickFromLibrary, onStageText } from './common.js';
+import { roomOf, controlOf, presenterDrives, watchRoomPresence } from './control.js';
+import { presenterControl } from './presenter-control.js';
+import { presenterDecks } from './presenter-decks.js';
+import { presenterClocks } from './presenter-clocks.js';
+import { showConnection, toastOtherRejections } from '../live/console-bar.js';
 import { mountSaveBanner } from '../live/save-banner.js';
 
 wireSidePanel();
@@ -37,7 +43,6 @@ let ended = false;
 let myId = null;
 let connected = new Set();
 let interaction = null; // the side panel: polls and the questions of my turns
-const pendingUploads = new Map(); // deck id -> title, until it joins the room
 
 document.body.classList.add('viewer-page');
 
@@ -61,6 +66,12 @@ const driver = consoleDriver({
   state: () => (live && joined ? live.state : null),
   drives: () => presenterDrives(live, myId, ended),
 });
+
+// The page's parts: the control card, my decks and the presenters, the clocks.
+const parts = { live: () => live, myId: () => myId, ended: () => ended, connected: () => connected };
+const control = presenterControl({ ...parts, send });
+const decks = presenterDecks({ ...parts, code, send, render: () => render() });
+const clocks = presenterClocks(parts);
 
 // ---- the gate ----
 
@@ -159,15 +170,11 @@ function join() {
   live.addEventListener('status', (event) => setConnection(event.detail.state));
   live.addEventListener('fatal', (event) => onFatal(event.detail));
   driver.listen(live);
-  live.addEventListener('message', (event) => {
-    if (event.detail.type === 'roomPresence') {
-      connected = new Set(event.detail.connected || []);
-      if (joined) render();
-    }
+  watchRoomPresence(live, (ids) => {
+    connected = ids;
+    if (joined) render();
   });
-  live.addEventListener('rejected', (event) => {
-    if (!event.detail.id && event.detail.message) toast(errorText(event.detail), { kind: 'error' });
-  });
+  toastOtherRejections(live, errorText);
   live.connect();
 }
 
@@ -228,54 +235,7 @@ function reconcile() {
   if (joined) render();
 }
 
-$('request').addEventListener('click', () => send({ type: 'request' }));
-$('cancel-request').addEventListener('click', () => send({ type: 'cancelRequest' }));
-$('return-control').addEventListener('click', () => send({ type: 'returnControl' }));
-$('pass').addEventListener('click', () => {
-  const target = $('pass-to').value;
-  if (target) send({ type: 'pass', presenterId: target });
-});
-$('dnd').addEventListener('change', (event) => send({ type: 'doNotDisturb', on: event.target.checked }));
-
 // ---- decks ----
-
-$('upload').addEventListener('click', () => $('file-input').click());
-$('file-input').addEventListener('change', async (event) => {
-  const file = event.target.files && event.target.files[0];
-  event.target.value = '';
-  if (file) await upload(file);
-});
-
-async function upload(file) {
-  const status = $('upload-status');
-  const bar = el('span', { class: 'progress-bar' });
-  const label = el('span', { class: 'room-upload-label', text: t('rooms.uploading', { file: file.name, percent: 0 }) });
-  status.replaceChildren(label, el('span', { class: 'progress-track' }, [bar]));
-  status.hidden = false;
-  status.dataset.state = 'uploading';
-  $('upload').disabled = true;
-  try {
-    const added = await uploadToRoom(code, file, {
-      asPresenter: true,
-      onProgress: (fraction) => {
-        const percent = Math.round(fraction * 100);
-        bar.style.width = percent + '%';
-        label.textContent = t('rooms.uploading', { file: file.name, percent });
-      },
-    });
-    if (!((roomOf(live) && roomOf(live).decks) || []).some((d) => d.id === added.deckId)) pendingUploads.set(added.deckId, added.title);
-    status.hidden = true;
-    status.dataset.state = 'done';
-  } catch (error) {
-    status.dataset.state = 'failed';
-    label.textContent = errorText(error);
-    toast(errorText(error), { kind: 'error' });
-    setTimeout(() => { status.hidden = true; }, 6000);
-  } finally {
-    $('upload').disabled = false;
-    render();
-  }
-}
 
 $('from-library').addEventListener('click', () => pickFromLibrary({ code, room: roomOf(live), asPresenter: true }));
 
@@ -347,203 +307,16 @@ function render() {
   $('now-presenting').textContent = driving ? t('rooms.you-are-presenting') : t('rooms.now-presenting', { name: nowPresenting(r) });
   $('now-pill').className = 'pill nowpill' + (driving ? ' pill-live' : '');
 
-  renderControl(c);
-  renderMyDecks(r, driving);
-  renderPresenters(r, c);
-  tick();
+  control.render(c);
+  decks.render(r, c, driving);
+  clocks.tick();
 }
 
-function renderControl(c) {
-  const queue = c.queue || [];
-  const position = queue.indexOf(myId);
-  const presenting = c.active === myId;
-  const borrowed = presenting && Boolean(c.lender);
-  const lent = c.lender === myId;
-  let state = 'idle';
-  let title = t('rooms.you-are-not-presenting');
-  let text = t('rooms.control.has-stage-ask', { name: nowPresenting(roomOf(live)) });
-  if (presenting) {
-    state = 'presenting';
-    title = t('rooms.you-are-presenting');
-    text = borrowed && position >= 0 ? t('rooms.control.lent-you-queued', { name: presenterName(roomOf(live), c.lender), position: position + 1 })
-      : borrowed ? t('rooms.control.lent-you', { name: presenterName(roomOf(live), c.lender) })
-      : live.state.playback ? t('rooms.control.video-on')
-        : t('rooms.control.deck-on');
-  } else if (lent) {
-    state = 'lent';
-    title = t('rooms.control.you-lent');
-    text = t('rooms.control.has-it', { name: presenterName(roomOf(live), c.active) });
-  } else if (position >= 0) {
-    state = 'waiting';
-    title = position === 0 ? t('rooms.control.you-are-next') : t('rooms.control.waiting', { position: position + 1 });
-    text = c.moderatorDoNotDisturb ? t('rooms.control.sees-soon') : t('rooms.control.sees');
-  } else if (!c.active && !c.presenters.length) {
-    text = t('rooms.control.moderator-has');
-  }
-  if (ended) {
-    state = 'idle';
-    title = t('rooms.control.ended');
-    text = t('rooms.control.thank-you');
-  }
-  $('control-card').dataset.state = state;
-  $('control-card').dataset.position = position >= 0 ? String(position + 1) : '';
-  $('control-title').textContent = title;
-  $('control-text').textContent = text;
-  // A borrower may ask for a turn of their own; whoever presents in their own right has one.
-  $('request').hidden = (presenting && !borrowed) || lent || position >= 0 || ended;
-  $('cancel-request').hidden = position < 0 || ended;
-  $('return-control').hidden = !(borrowed || lent) || ended;
-  $('return-control').querySelector('span:last-child').textContent = lent ? t('rooms.control.take-back') : t('rooms.return-control');
-
-  const others = (c.presenters || []).filter((p) => p.id !== myId);
-  const canPass = presenting && !borrowed && others.length > 0 && !ended;
-  $('pass-field').hidden = !canPass;
-  const select = $('pass-to');
-  const keep = select.value;
-  select.replaceChildren(...others.map((p) => el('option', {
-    text: connected.has(p.id) ? p.name : t('rooms.offline-name', { name: p.name }), attrs: { value: p.id },
-  })));
-  if (others.some((p) => p.id === keep)) select.value = keep;
-
-  $('dnd-field').hidden = !presenting || ended;
-  $('dnd').checked = Boolean(c.presenterDoNotDisturb);
-  $('dnd-hint').textContent = c.presenterDoNotDisturb && queue.length
-    ? t('rooms.dnd-waiting', { count: queue.length })
-    : t('rooms.requests-from-others-wait-quietly');
-}
-
-function renderMyDecks(r, driving) {
-  const mine = (r.decks || []).filter((d) => d.owner === myId);
-  $('deck-count').textContent = formatNumber(mine.length);
-  $('my-decks-empty').hidden = mine.length > 0 || pendingUploads.size > 0;
-  const items = mine.map((deck) => {
-    const first = deck.pages[0];
-    const onStage = deck.id === r.deck;
-    return el('li', { class: 'room-item deck-item', data: { deckId: deck.id } }, [
-      first ? el('img', { class: 'deck-mini', attrs: { src: first.thumbnailUrl || first.mediumUrl, alt: '', loading: 'lazy' } }) : el('span', { class: 'deck-mini' }),
-      el('span', { class: 'room-item-main' }, [
-        el('span', { class: 'room-item-title' }, [el('strong', { text: deck.title }), onStage ? el('span', { class: 'badge badge-live', text: t('rooms.on-stage') }) : null]),
-        el('span', { class: 'room-item-meta', text: deck.page > 1 && !onStage ? t('rooms.slides-left-at', { count: deck.pages.length, page: deck.page }) : t('rooms.slides', { count: deck.pages.length }) }),
-      ]),
-      driving && !onStage ? el('button', {
-        class: 'btn btn-sm', text: t('rooms.show'),
-        attrs: { type: 'button', 'data-action': 'show-deck', disabled: onStage, title: t('rooms.show-deck-title') },
-        on: { click: () => send({ type: 'showDeck', deckId: deck.id }) },
-      }) : null,
-    ]);
-  });
-  for (const [id, title] of pendingUploads) {
-    if ((r.decks || []).some((d) => d.id === id)) {
-      pendingUploads.delete(id);
-      continue;
-    }
-    items.push(el('li', { class: 'room-item deck-item is-processing', data: { processing: 'true' } }, [
-      el('span', { class: 'deck-mini' }),
-      el('span', { class: 'room-item-main' }, [el('strong', { text: title }), el('span', { class: 'room-item-meta', text: t('rooms.preparing-slides') })]),
-    ]));
-  }
-  $('my-decks').replaceChildren(...items);
-
-  // Deck tabs over the thumbnails while presenting with more than one deck.
-  const bar = $('deckbar');
-  bar.hidden = !driving || mine.length < 2;
-  if (!bar.hidden) {
-    bar.replaceChildren(el('span', { class: 'deckbar-label', text: t('rooms.deckbar-show') }), ...mine.map((deck) => el('button', {
-      class: 'deck-tab', text: deck.title,
-      attrs: { type: 'button', 'aria-pressed': String(deck.id === r.deck), 'data-deck-id': deck.id },
-      on: { click: () => send({ type: 'showDeck', deckId: deck.id }) },
-    })));
-  }
-}
-
-function renderPresenters(r, c) {
-  const presenters = c.presenters || [];
-  $('presenter-count').textContent = formatNumber(presenters.length);
-  $('presenters').replaceChildren(...presenters.map((p) => {
-    const online = connected.has(p.id);
-    const position = (c.queue || []).indexOf(p.id);
-    const decks = (r.decks || []).filter((d) => d.owner === p.id).length;
-    return el('li', { class: 'room-item presenter-item', data: { presenterId: p.id, connected: String(online) } }, [
-      el('span', { class: 'presence-dot' + (online ? ' is-on' : ''), attrs: { title: online ? t('rooms.connected') : t('rooms.not-connected') } }),
-      el('span', { class: 'room-item-main' }, [
-        el('span', { class: 'room-item-title' }, [
-          el('strong', { text: p.id === myId ? t('rooms.you-name', { name: p.name }) : p.name }),
-          c.active === p.id ? el('span', { class: 'badge badge-live', text: t('rooms.presenting') }) : null,
-          position >= 0 ? el('span', { class: 'badge badge-wait', text: t('rooms.waiting-position', { position: position + 1 }) }) : null,
-        ]),
-        el('span', { class: 'room-item-meta', text: t('rooms.decks-count', { count: decks }) }),
-      ]),
-    ]);
-  }));
-}
-
-let talkPhase = null; // the phase of the talk I speak in at the last tick ({presenter, phase})
-
-function tick() {
-  if (!live || !live.session) return;
-  const r = roomOf(live);
-  const now = serverNow(live);
-  // The talk on stage: its time adds up across lends and turns (talk.js).
-  const clock = r ? talkClock(r, now, { ended }) : null;
-  $('now-time').textContent = clock && clock.remaining != null ? remainingText(clock)
-    : formatDuration(clock ? clock.elapsed : secondsSince((r && r.controlSince) || live.session.startedAt));
-  $('now-pill').dataset.phase = clock ? clock.phase : 'idle';
-  if (r) renderTalkClock(r, clock, now);
-}
-
-/** "4:12 left", or "over by 0:12". */
-function remainingText(clock) {
-  return clock.remaining < 0
-    ? t('rooms.talk.over-by', { time: formatDuration(-clock.remaining) })
-    : t('rooms.talk.time-left', { time: formatDuration(Math.ceil(clock.remaining)) });
-}
-
-/**
- * My talk's clock in the control card: counting down while I speak (in my own time, or in the
- * time of whoever lent me the stage), with a warning two minutes and thirty seconds before the end
- * and over time; while I wait, the length of my talk and the time I have had.
- */
-function renderTalkClock(r, clock, now) {
-  const box = $('talk-clock');
-  const c = r.control || {};
-  const speaking = clock && (clock.presenter === myId || c.active === myId) && !ended;
-  const length = talkLength(r, myId);
-  const used = myId ? timeOnStage(r, myId, now) : 0;
-  box.hidden = !speaking && !length && !used;
-  if (box.hidden) {
-    talkPhase = null;
-    return;
-  }
-  if (!speaking) {
-    box.dataset.phase = 'idle';
-    $('talk-clock-label').textContent = t('rooms.talk.yours');
-    $('talk-clock-time').textContent = length ? formatDuration(Math.max(0, length - used)) : formatDuration(used);
-    $('talk-clock-note').textContent = length
-      ? (used ? t('rooms.talk.waiting-used', { used: formatDuration(used), length: formatDuration(length) }) : t('rooms.talk.waiting-length', { length: formatDuration(length) }))
-      : t('rooms.talk.waiting-open', { used: formatDuration(used) });
-    talkPhase = null;
-    return;
-  }
-  box.dataset.phase = clock.phase;
-  $('talk-clock-label').textContent = clock.presenter === myId ? t('rooms.talk.yours') : t('rooms.talk.named', { name: presenterName(r, clock.presenter) });
-  $('talk-clock-time').textContent = clock.remaining == null ? formatDuration(clock.elapsed) : countdownText(clock.remaining);
-  $('talk-clock-note').textContent = clock.remaining == null ? t('rooms.talk.speaking-open')
-    : t('rooms.talk.speaking-' + clock.phase, { length: formatDuration(clock.length) });
-  // The warnings, said once each as the talk reaches them.
-  const before = talkPhase && talkPhase.presenter === clock.presenter ? talkPhase.phase : null;
-  if (before && before !== clock.phase && clock.phase !== 'running') {
-    toast(t('rooms.talk.toast-' + clock.phase), { kind: clock.phase === 'warning' ? 'info' : 'error', timeout: 6000 });
-  }
-  talkPhase = { presenter: clock.presenter, phase: clock.phase };
-}
-everySecond(tick);
+everySecond(() => clocks.tick());
 
 function setConnection(state) {
   if (ended) state = 'ended';
-  document.body.dataset.connection = state;
-  const text = ['connecting', 'live', 'reconnecting', 'ended', 'failed'].includes(state) ? t('rooms.state.' + state) : state;
-  $('connection-text').textContent = text;
-  $('connection').className = 'pill ' + ({ live: 'pill-live', reconnecting: 'pill-warn', connecting: 'pill-warn', ended: 'pill-ended', failed: 'pill-ended' }[state] || '');
+  showConnection(state, ['connecting', 'live', 'reconnecting', 'ended', 'failed'].includes(state) ? t('rooms.state.' + state) : state);
 }
 
 startPage(start);

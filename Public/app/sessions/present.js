@@ -6,7 +6,7 @@ import { api, goToLogin } from '../core/api.js';
 import { LiveClient } from '../live/live.js';
 import { consoleDriver } from '../stage/console-driver.js';
 import { liveCommands, markPending } from '../live/commands.js';
-import { toast, confirmDialog, el } from '../core/ui.js';
+import { toast } from '../core/ui.js';
 import { startPage, addressPart, signedInUser } from '../core/page.js';
 import { showQR } from '../core/qr.js';
 import { copyText } from '../core/clipboard.js';
@@ -15,6 +15,7 @@ import { mountPasscodeControl } from './passcode-control.js';
 import { mountBigScreenButton } from './big-screen-button.js';
 import { PresenterView } from './presenter-view.js';
 import { mountSaveBanner } from '../live/save-banner.js';
+import { showConnection, showConsoleMessage, wireEndButton, toastOtherRejections } from '../live/console-bar.js';
 
 const code = addressPart().toUpperCase();
 const $ = (id) => document.getElementById(id);
@@ -64,10 +65,7 @@ function reconcile() {
 }
 
 function showMessage(title, text, link) {
-  const parts = [el('h2', { text: title }), el('p', { text })];
-  if (link) parts.push(el('a', { class: 'btn btn-primary', text: link.label, attrs: { href: link.href } }));
-  message.replaceChildren(el('div', {}, parts));
-  message.hidden = false;
+  showConsoleMessage(message, title, text, link);
 }
 
 function showEnded() {
@@ -81,11 +79,8 @@ function showEnded() {
 }
 
 function setConnection(state) {
-  document.body.dataset.connection = state;
-  const pill = $('connection');
   const text = { connecting: t('live.status-connecting'), live: t('live.status-live'), reconnecting: t('live.status-reconnecting'), ended: t('live.connection-ended'), failed: t('live.connection-failed') }[state] || state;
-  $('connection-text').textContent = text;
-  pill.className = 'pill ' + ({ live: 'pill-live', reconnecting: 'pill-warn', connecting: 'pill-warn', ended: 'pill-ended', failed: 'pill-ended' }[state] || '');
+  showConnection(state, text);
 }
 
 function setViewers(n) {
@@ -169,28 +164,10 @@ function toggleJoinPanel(show = !document.body.classList.contains('show-join')) 
 $('code-chip').addEventListener('click', () => toggleJoinPanel());
 $('close-join').addEventListener('click', () => toggleJoinPanel(false));
 
-$('end-session').addEventListener('click', async () => {
-  const ok = await confirmDialog({
-    title: t('live.end-title'), message: t('live.end-message'),
-    confirmLabel: t('live.end-session'), danger: true,
-  });
-  if (!ok) return;
-  $('end-session').disabled = true;
-  try {
-    if (live && live.isOpen) {
-      await live.send({ type: 'end' });
-    } else {
-      await api('/api/v1/sessions/' + encodeURIComponent(code) + '/end', { method: 'POST' });
-    }
-    showEnded();
-  } catch (error) {
-    if (error && error.code === 'ended') {
-      showEnded();
-      return;
-    }
-    $('end-session').disabled = false;
-    toast(error && (error.code || error.message) ? errorText(error) : t('live.could-not-end'), { kind: 'error' });
-  }
+wireEndButton($('end-session'), {
+  code, live: () => live, ended: showEnded,
+  failed: (error) => toast(error && (error.code || error.message) ? errorText(error) : t('live.could-not-end'), { kind: 'error' }),
+  confirm: { title: t('live.end-title'), message: t('live.end-message'), confirmLabel: t('live.end-session') },
 });
 
 // ---- start ----
@@ -250,10 +227,8 @@ async function start() {
   live.addEventListener('sync', reconcile);
   live.addEventListener('presence', (event) => setViewers(event.detail.viewers));
   // The server echoes our own `inking` to us too: the stroke is already drawn here as it moves.
-  live.addEventListener('rejected', (event) => {
-    // Command errors are reported where they were sent; others (pointer) only here.
-    if (!event.detail.id && event.detail.message) toast(errorText(event.detail), { kind: 'error' });
-  });
+  // Command errors are reported where they were sent; others (pointer) only here.
+  toastOtherRejections(live, errorText);
   live.addEventListener('fatal', (event) => {
     const { code: errorCode, message: text } = event.detail;
     if (errorCode === 'ended') {
