@@ -4,7 +4,7 @@
 
 import { formatList, formatNumber, t } from '../core/i18n.js';
 import { el, toast } from '../core/ui.js';
-import { presenterName } from './common.js';
+import { presenterName, deckItem, pendingDeckItems } from './common.js';
 import { roomOf } from './control.js';
 
 const $ = (id) => document.getElementById(id);
@@ -121,15 +121,11 @@ export function moderatorLists(page) {
     const decks = r.decks || [];
     $('deck-count').textContent = formatNumber(decks.length);
     const items = decks.map((deck) => {
-      const first = deck.pages[0];
       const onStage = deck.id === r.deck;
-      return el('li', { class: 'room-item deck-item', data: { deckId: deck.id } }, [
-        first ? el('img', { class: 'deck-mini', attrs: { src: first.thumbnailUrl || first.mediumUrl, alt: '', loading: 'lazy' } }) : el('span', { class: 'deck-mini' }),
-        el('span', { class: 'room-item-main' }, [
-          el('span', { class: 'room-item-title' }, [el('strong', { text: deck.title }), onStage ? el('span', { class: 'badge badge-live', text: t('rooms.on-stage') }) : null]),
-          el('span', { class: 'room-item-meta', text: t('rooms.deck-meta', { owner: deck.owner ? presenterName(r, deck.owner) : t('rooms.you'), count: deck.pages.length }) }),
-        ]),
-        el('button', {
+      return deckItem(deck, {
+        onStage,
+        meta: t('rooms.deck-meta', { owner: deck.owner ? presenterName(r, deck.owner) : t('rooms.you'), count: deck.pages.length }),
+        action: el('button', {
           class: 'btn btn-sm', text: t('rooms.show'),
           attrs: {
             type: 'button', 'data-action': 'show-deck', disabled: !driving || (onStage),
@@ -137,18 +133,9 @@ export function moderatorLists(page) {
           },
           on: { click: () => send({ type: 'showDeck', deckId: deck.id }) },
         }),
-      ]);
+      });
     });
-    for (const [id, title] of pendingUploads) {
-      if (decks.some((d) => d.id === id)) {
-        pendingUploads.delete(id);
-        continue;
-      }
-      items.push(el('li', { class: 'room-item deck-item is-processing' }, [
-        el('span', { class: 'deck-mini' }),
-        el('span', { class: 'room-item-main' }, [el('strong', { text: title }), el('span', { class: 'room-item-meta', text: t('rooms.processing') })]),
-      ]));
-    }
+    items.push(...pendingDeckItems(pendingUploads, decks, { text: t('rooms.processing') }));
     $('decks').replaceChildren(...items);
   }
 

@@ -8,7 +8,7 @@ import { api, goToLogin } from '../core/api.js';
 import { errorText as sharedErrorText, t } from '../core/i18n.js';
 import { LiveClient } from '../live/live.js';
 import { consoleDriver } from '../stage/console-driver.js';
-import { liveCommands, markPending } from '../live/commands.js';
+import { liveCommands, markPending, toastRefusal } from '../live/commands.js';
 import { mountPresenterInteraction } from '../interaction/presenter-panel.js';
 import { toast, el } from '../core/ui.js';
 import { startPage, signedInUser } from '../core/page.js';
@@ -39,15 +39,8 @@ const pendingUploads = new Map(); // deck id -> title, until the deck joins the 
 
 // Commands go out through the page's senders (live/commands.js); errors become a toast.
 const commands = liveCommands({
-  live: () => live,
-  closed: () => ended,
-  reconcile: () => reconcile(),
-  ended: () => showEnded(),
-  // `unavailable`: the save banner says it, across the stage, until the server saves again.
-  refused: (error) => {
-    if (!error || error.code !== 'unavailable') toast(errorText(error), { kind: 'error' });
-  },
-  errorText,
+  live: () => live, closed: () => ended, reconcile: () => reconcile(), ended: () => showEnded(),
+  refused: toastRefusal(errorText), errorText,
 });
 /** Sends a command; errors become a toast. Resolves with the ack or null. */
 const send = (command) => commands.send(command);

@@ -4,7 +4,7 @@
 
 import { formatNumber, t } from '../core/i18n.js';
 import { el, toast } from '../core/ui.js';
-import { errorText, uploadToRoom } from './common.js';
+import { errorText, uploadToRoom, deckItem, pendingDeckItems } from './common.js';
 import { roomOf } from './control.js';
 
 const $ = (id) => document.getElementById(id);
@@ -71,31 +71,18 @@ export function presenterDecks(page) {
     $('deck-count').textContent = formatNumber(mine.length);
     $('my-decks-empty').hidden = mine.length > 0 || pendingUploads.size > 0;
     const items = mine.map((deck) => {
-      const first = deck.pages[0];
       const onStage = deck.id === r.deck;
-      return el('li', { class: 'room-item deck-item', data: { deckId: deck.id } }, [
-        first ? el('img', { class: 'deck-mini', attrs: { src: first.thumbnailUrl || first.mediumUrl, alt: '', loading: 'lazy' } }) : el('span', { class: 'deck-mini' }),
-        el('span', { class: 'room-item-main' }, [
-          el('span', { class: 'room-item-title' }, [el('strong', { text: deck.title }), onStage ? el('span', { class: 'badge badge-live', text: t('rooms.on-stage') }) : null]),
-          el('span', { class: 'room-item-meta', text: deck.page > 1 && !onStage ? t('rooms.slides-left-at', { count: deck.pages.length, page: deck.page }) : t('rooms.slides', { count: deck.pages.length }) }),
-        ]),
-        driving && !onStage ? el('button', {
+      return deckItem(deck, {
+        onStage,
+        meta: deck.page > 1 && !onStage ? t('rooms.slides-left-at', { count: deck.pages.length, page: deck.page }) : t('rooms.slides', { count: deck.pages.length }),
+        action: driving && !onStage ? el('button', {
           class: 'btn btn-sm', text: t('rooms.show'),
           attrs: { type: 'button', 'data-action': 'show-deck', disabled: onStage, title: t('rooms.show-deck-title') },
           on: { click: () => send({ type: 'showDeck', deckId: deck.id }) },
         }) : null,
-      ]);
+      });
     });
-    for (const [id, title] of pendingUploads) {
-      if ((r.decks || []).some((d) => d.id === id)) {
-        pendingUploads.delete(id);
-        continue;
-      }
-      items.push(el('li', { class: 'room-item deck-item is-processing', data: { processing: 'true' } }, [
-        el('span', { class: 'deck-mini' }),
-        el('span', { class: 'room-item-main' }, [el('strong', { text: title }), el('span', { class: 'room-item-meta', text: t('rooms.preparing-slides') })]),
-      ]));
-    }
+    items.push(...pendingDeckItems(pendingUploads, r.decks || [], { text: t('rooms.preparing-slides'), data: { processing: 'true' } }));
     $('my-decks').replaceChildren(...items);
 
     // Deck tabs over the thumbnails while presenting with more than one deck.

@@ -49,9 +49,7 @@ document.body.classList.add('viewer-page');
 // Commands go out through the page's senders (live/commands.js); a refusal is said once, in the
 // control card, which is always on screen.
 const commands = liveCommands({
-  live: () => live,
-  closed: () => ended,
-  reconcile: () => reconcile(),
+  live: () => live, closed: () => ended, reconcile: () => reconcile(),
   accepted: () => { $('control-error').textContent = ''; },
   refused: (error) => { $('control-error').textContent = errorText(error); },
   errorText,

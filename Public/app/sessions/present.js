@@ -5,7 +5,7 @@ import { t, errorText, formatNumber } from '../core/i18n.js';
 import { api, goToLogin } from '../core/api.js';
 import { LiveClient } from '../live/live.js';
 import { consoleDriver } from '../stage/console-driver.js';
-import { liveCommands, markPending } from '../live/commands.js';
+import { liveCommands, markPending, toastRefusal } from '../live/commands.js';
 import { toast } from '../core/ui.js';
 import { startPage, addressPart, signedInUser } from '../core/page.js';
 import { showQR } from '../core/qr.js';
@@ -27,14 +27,8 @@ let started = false;
 
 // Commands go out through the page's senders (live/commands.js); the stage driver uses them too.
 const commands = liveCommands({
-  live: () => live,
-  closed: () => ended,
-  reconcile: () => reconcile(),
-  ended: () => showEnded(),
-  // `unavailable`: the save banner says it, across the stage, until the server saves again.
-  refused: (error) => {
-    if (error && error.code !== 'unavailable' && (error.code || error.message)) toast(errorText(error), { kind: 'error' });
-  },
+  live: () => live, closed: () => ended, reconcile: () => reconcile(), ended: () => showEnded(),
+  refused: toastRefusal(errorText, { wordless: false }),
 });
 const send = (command) => commands.send(command);
 
