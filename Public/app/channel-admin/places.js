@@ -8,12 +8,12 @@ import { el, promptDialog } from '../core/ui.js';
 import { createMap } from '../channel/places-map.js';
 import { handle, makeReorderable } from './reorder.js';
 import { archiveActions } from './archive.js';
-import { listPart, rowActions, itemRow, closePane, submitForm } from './rows.js';
+import { listPart, rowActions, itemRow, closePane, submitForm, formActions, openPane } from './rows.js';
 
 const state = { status: 'all', places: [], categories: [], mapInfo: null };
 const parts = {};
 
-// The page: its section's context (`page.ctx`) and saver (`page.save`) once mounted.
+// The places page (rows.js): its section's context (`page.ctx`) and saver (`page.save`) once mounted.
 const page = listPart({
   parts, state, load: () => load(),
   cls: 'admin-places', title: t('channeladmin.places'),
@@ -137,13 +137,9 @@ async function edit(place) {
       ]),
     ]),
     error,
-    el('div', { class: 'admin-form-actions' }, [
-      el('button', { class: 'btn', text: t('channeladmin.cancel'), attrs: { type: 'button' }, on: { click: closeForm } }),
-      el('button', { class: 'btn btn-primary', text: t('channeladmin.save'), attrs: { type: 'submit' } }),
-    ]),
+    formActions(closeForm),
   ]);
-  parts.form.replaceChildren(form);
-  parts.form.hidden = false;
+  openPane(parts.form, form);
   parts.form.scrollIntoView({ block: 'start' });
   name.focus();
 

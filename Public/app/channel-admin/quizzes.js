@@ -6,12 +6,12 @@ import { errorText, t } from '../core/i18n.js';
 import { el } from '../core/ui.js';
 import { handle, makeReorderable } from './reorder.js';
 import { archiveActions } from './archive.js';
-import { listPart, rowActions, itemRow, closePane, submitForm } from './rows.js';
+import { listPart, rowActions, itemRow, closePane, submitForm, formActions, openPane } from './rows.js';
 
 const state = { status: 'all', quizzes: [] };
 const parts = {};
 
-// The page: its section's context (`page.ctx`) and saver (`page.save`) once mounted.
+// The quizzes page (rows.js): its section's context (`page.ctx`) and saver (`page.save`) once mounted.
 const page = listPart({
   parts, state, load: () => load(),
   cls: 'admin-quizzes', title: t('channeladmin.quizzes'),
@@ -124,13 +124,9 @@ async function edit(summary) {
     questions,
     el('button', { class: 'btn admin-add-question', text: t('channeladmin.quizzes.add-question'), attrs: { type: 'button' }, on: { click: () => questionEditor(null, questions).focus() } }),
     error,
-    el('div', { class: 'admin-form-actions' }, [
-      el('button', { class: 'btn', text: t('channeladmin.cancel'), attrs: { type: 'button' }, on: { click: closeForm } }),
-      el('button', { class: 'btn btn-primary', text: t('channeladmin.save'), attrs: { type: 'submit' } }),
-    ]),
+    formActions(closeForm),
   ]);
-  parts.form.replaceChildren(form);
-  parts.form.hidden = false;
+  openPane(parts.form, form);
   name.focus();
   submitForm(form, {
     error, ctx: page.ctx, pane: parts.form, load, saved: quiz ? t('channeladmin.saved') : t('channeladmin.quizzes.added'),

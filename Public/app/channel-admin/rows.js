@@ -129,6 +129,20 @@ export function submitForm(form, { error, check = () => true, send, ctx, saved, 
   });
 }
 
+/** A form's Cancel (calling `onCancel`) and Save buttons. */
+export function formActions(onCancel) {
+  return el('div', { class: 'admin-form-actions' }, [
+    el('button', { class: 'btn', text: t('channeladmin.cancel'), attrs: { type: 'button' }, on: { click: onCancel } }),
+    el('button', { class: 'btn btn-primary', text: t('channeladmin.save'), attrs: { type: 'submit' } }),
+  ]);
+}
+
+/** Shows `form` in a part's form pane. */
+export function openPane(pane, form) {
+  pane.replaceChildren(form);
+  pane.hidden = false;
+}
+
 /** Hides a part's form pane and empties it. */
 export function closePane(pane) {
   pane.hidden = true;
