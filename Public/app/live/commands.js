@@ -4,8 +4,6 @@
 // answer comes the page takes the server's state again (`reconcile`). What a refusal looks like
 // is the page's: a toast, a line in a card, the ended overlay.
 
-import { toast } from '../core/ui.js';
-
 /** How many commands await the server's ack, on <body data-pending>. */
 export function markPending(live) {
   document.body.dataset.pending = String(live ? live.pendingCount : 0);
@@ -56,18 +54,5 @@ export function liveCommands({ live, closed, reconcile, accepted = () => {}, ref
       });
       return errorText ? sent.catch((error) => Promise.reject({ code: error.code, message: errorText(error) })) : sent;
     },
-  };
-}
-
-/**
- * A refused command as an error toast in `errorText`'s words; not `unavailable`, which the save
- * banner says across the stage until the server saves again. With `wordless: false`, a refusal
- * with neither a code nor a message is not said either.
- */
-export function toastRefusal(errorText, { wordless = true } = {}) {
-  return (error) => {
-    if (error && error.code === 'unavailable') return;
-    if (!wordless && !(error && (error.code || error.message))) return;
-    toast(errorText(error), { kind: 'error' });
   };
 }

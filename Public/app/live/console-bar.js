@@ -55,3 +55,16 @@ export function toastOtherRejections(live, errorText) {
     if (!event.detail.id && event.detail.message) toast(errorText(event.detail), { kind: 'error' });
   });
 }
+
+/**
+ * A refused command as an error toast in `errorText`'s words; not `unavailable`, which the save
+ * banner says across the stage until the server saves again. With `wordless: false`, a refusal
+ * with neither a code nor a message is not said either.
+ */
+export function toastRefusal(errorText, { wordless = true } = {}) {
+  return (error) => {
+    if (error && error.code === 'unavailable') return;
+    if (!wordless && !(error && (error.code || error.message))) return;
+    toast(errorText(error), { kind: 'error' });
+  };
+}

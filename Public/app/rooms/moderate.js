@@ -8,7 +8,7 @@ import { api, goToLogin } from '../core/api.js';
 import { errorText as sharedErrorText, t } from '../core/i18n.js';
 import { LiveClient } from '../live/live.js';
 import { consoleDriver } from '../stage/console-driver.js';
-import { liveCommands, markPending, toastRefusal } from '../live/commands.js';
+import { liveCommands, markPending } from '../live/commands.js';
 import { mountPresenterInteraction } from '../interaction/presenter-panel.js';
 import { toast, el } from '../core/ui.js';
 import { startPage, signedInUser } from '../core/page.js';
@@ -18,7 +18,7 @@ import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, everySecon
 import { roomOf, controlOf, moderatorDrives, watchRoomPresence } from './control.js';
 import { moderatorLists } from './moderate-lists.js';
 import { moderatorTalks } from './moderate-talks.js';
-import { showConnection, showConsoleMessage, wireEndButton, toastOtherRejections } from '../live/console-bar.js';
+import { showConnection, showConsoleMessage, wireEndButton, toastOtherRejections, toastRefusal } from '../live/console-bar.js';
 import { roomVideos } from './videos.js';
 import { mountSaveBanner } from '../live/save-banner.js';
 

@@ -5,7 +5,7 @@ import { t, errorText, formatNumber } from '../core/i18n.js';
 import { api, goToLogin } from '../core/api.js';
 import { LiveClient } from '../live/live.js';
 import { consoleDriver } from '../stage/console-driver.js';
-import { liveCommands, markPending, toastRefusal } from '../live/commands.js';
+import { liveCommands, markPending } from '../live/commands.js';
 import { toast } from '../core/ui.js';
 import { startPage, addressPart, signedInUser } from '../core/page.js';
 import { showQR } from '../core/qr.js';
@@ -15,7 +15,7 @@ import { mountPasscodeControl } from './passcode-control.js';
 import { mountBigScreenButton } from './big-screen-button.js';
 import { PresenterView } from './presenter-view.js';
 import { mountSaveBanner } from '../live/save-banner.js';
-import { showConnection, showConsoleMessage, wireEndButton, toastOtherRejections } from '../live/console-bar.js';
+import { showConnection, showConsoleMessage, wireEndButton, toastOtherRejections, toastRefusal } from '../live/console-bar.js';
 
 const code = addressPart().toUpperCase();
 const $ = (id) => document.getElementById(id);
