@@ -1,8 +1,8 @@
 // The wait after wrong passcodes, counted down on a join screen: the server's `retryAfter`
 // seconds (docs/protocol.md, "Wrong passcodes") as "Wrong passcode. Try again in 4 s.", with the
 // join button off ("Wait 4 s") until the wait is over. Used by every page with a passcode gate:
-// the session viewer (view.js), a room's presenter (rooms/presenter.js) and projector
-// (rooms/projector.js).
+// the session viewer (sessions/view.js) and a room's presenter (rooms/presenter.js) through their
+// join gate (live/join-gate.js), and the big screens' (stage/big-screen.js).
 //
 // State for tests: the message's data-retry-after (the seconds left, absent when nothing to wait).
 
