@@ -64,10 +64,11 @@ LD_PRELOAD="$work/sigsuspend.so" serve "$valgrind" --tool=callgrind --instr-atst
 token=$(login | json token)
 
 echo "machine: $(nproc) cores; $(date -u +%F); $("$valgrind" --version); $(git rev-parse --short HEAD)"
-callgrind_control --instr=on "$server" > /dev/null
+# Counting starts after a warm-up: the server's first page changes fill its runtime's caches (type
+# metadata, protocol conformances: a one-time cost that grows with the binary, not with viewers).
 "$bin/podium-load" --podium "ws://127.0.0.1:$port/api/v1/sessions/$code/live" --token "$token" \
   --viewers "$viewers" --page-rate "$rate" --pointer-rate 0 --seconds "$seconds" --late-joiners 0 \
-  --drain-seconds 60 \
+  --drain-seconds 60 --warm-up-pages 8 --after-warm-up "callgrind_control --instr=on $server > /dev/null" \
   --before-publishing "callgrind_control --dump=joins $server > /dev/null" \
   --after-publishing "callgrind_control --dump=fanout $server > /dev/null" | tee "$work/load.txt"
 

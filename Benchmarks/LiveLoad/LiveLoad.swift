@@ -46,6 +46,13 @@ struct LiveLoad: AsyncParsableCommand {
     var beforePublishing: String?
     @Option(help: "A shell command run once every page event has been delivered (or the drain has given up).")
     var afterPublishing: String?
+    @Option(
+        help:
+            "Podium: page changes the presenter makes before any viewer connects, each acknowledged, so the server's one-time work on its first commands is not in the figures."
+    )
+    var warmUpPages = 0
+    @Option(help: "A shell command run after the warm-up pages, before any viewer connects (an instruction count's start).")
+    var afterWarmUp: String?
     @Option(help: "Seconds to wait after publishing for every viewer to have every page event.") var drainSeconds = 3.0
     @Option(help: "Commands in flight with --saturate (Podium: unacknowledged gotos; nchan: open POSTs).") var window = 8
 
@@ -79,6 +86,10 @@ struct LiveLoad: AsyncParsableCommand {
         let control = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let controlLoop = control.next()
         let fleet = try await Fleet.make(group: group)
+        if case .podium(let url, let token) = target, warmUpPages > 0 {
+            try await Publisher.warmUp(url: try WebSocketURL(url), token: token, pages: warmUpPages, loop: controlLoop)
+        }
+        if let afterWarmUp { try Hook.run(afterWarmUp) }
         let rssBefore = pids.flatMap(ProcStat.rssKiB)
         let connectCPUBefore = pids.flatMap(ProcStat.cpuSeconds)
 

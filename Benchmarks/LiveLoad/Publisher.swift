@@ -77,6 +77,34 @@ enum Publisher {
 
     // MARK: Podium: one presenter socket
 
+    /// Changes pages `pages` times, each after the last was acknowledged, on a presenter socket
+    /// of its own. A server's first commands do one-time work (its runtime fills the caches of
+    /// type metadata and protocol conformances on the command path, more of it the more types the
+    /// binary holds): an instruction count of the fan-out that starts after this measures each
+    /// delivery, not that. The pages alternate 3 and 1 (ids `w<n>`), so the run's first
+    /// `goto` (page 2) changes the page whatever the count.
+    static func warmUp(url: WebSocketURL, token: String, pages: Int, loop: any EventLoop) async throws {
+        let (events, continuation) = AsyncStream.makeStream(of: PresenterEvent.self)
+        let welcome = loop.makePromise(of: Void.self)
+        loop.scheduleTask(in: .seconds(10)) { welcome.fail(LoadError("warm-up presenter: no welcome within 10 s")) }
+        let channel = try await WebSocketClient.connect(url, on: loop) {
+            PresenterReceiver(token: token, welcome: welcome, events: continuation)
+        }.get()
+        try await welcome.futureResult.get()
+        var answers = events.makeAsyncIterator()
+        for n in 0..<pages {
+            let frame = #"{"type":"goto","id":"w\#(n)","page":\#(n % 2 == 0 ? 3 : 1)}"#
+            channel.writeAndFlush(OutgoingFrame.text(frame, allocator: channel.allocator), promise: nil)
+            switch await answers.next() {
+            case .ack: continue
+            case let other: throw LoadError("warm-up page \(n): \(other.map { "\($0)" } ?? "the socket ended")")
+            }
+        }
+        channel.writeAndFlush(OutgoingFrame.close(allocator: channel.allocator), promise: nil)
+        channel.close(promise: nil)
+        continuation.finish()
+    }
+
     static func podium(url: WebSocketURL, token: String, options: PublishOptions, ledger: Ledger, loop: any EventLoop)
         async throws
     {
