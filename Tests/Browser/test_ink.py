@@ -92,7 +92,7 @@ class InkTests(BrowserTest):
     def draw(self, presenter, start, moves, hold_check=None):
         """A pointer drag on the stage: from `start` (pixels from the stage's centre) by each of `moves`."""
         stage = presenter.find_element(By.CSS_SELECTOR, "podium-stage")
-        actions = ActionChains(presenter)
+        actions = ActionChains(presenter, duration=harness.DRAG_MOVE_MS)
         actions.move_to_element_with_offset(stage, *start).click_and_hold()
         for dx, dy in moves:
             actions.move_by_offset(dx, dy)
@@ -105,7 +105,7 @@ class InkTests(BrowserTest):
 
     def tap(self, presenter, offset):
         stage = presenter.find_element(By.CSS_SELECTOR, "podium-stage")
-        ActionChains(presenter).move_to_element_with_offset(stage, *offset).click().perform()
+        ActionChains(presenter, duration=harness.DRAG_MOVE_MS).move_to_element_with_offset(stage, *offset).click().perform()
 
     def test_ink_presenter_draws_viewers_see(self):
         """Draw mode: a red stroke reaches a viewer and a late joiner; undo, eraser, clear page; export."""

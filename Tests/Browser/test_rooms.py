@@ -153,7 +153,7 @@ class PublicURLServer(harness.Server):
 def draw(driver, start, moves):
     """A mouse drag on the stage: from `start` (pixels from the stage's centre) by each of `moves`."""
     stage = driver.find_element(By.CSS_SELECTOR, "podium-stage")
-    actions = ActionChains(driver)
+    actions = ActionChains(driver, duration=harness.DRAG_MOVE_MS)
     actions.move_to_element_with_offset(stage, *start).click_and_hold()
     for dx, dy in moves:
         actions.move_by_offset(dx, dy)
