@@ -172,8 +172,11 @@ class RoomTests(BrowserTest):
                  f"{name} to join the room")
         return body_data(driver, "presenterId")
 
-    def upload_deck(self, presenter, moderator, path, pages):
-        presenter.find_element(By.ID, "file-input").send_keys(str(path))
+    def upload_deck(self, presenter, moderator, path, pages, chosen=False):
+        """A presenter's deck, chosen in their file field (unless `chosen` already), once it has
+        joined the room: in the presenter's list and the moderator's. Its id."""
+        if not chosen:
+            presenter.find_element(By.ID, "file-input").send_keys(str(path))
         # The deck joins the room once processed: the presenter's list and the moderator's.
         item = wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, "#my-decks .deck-item[data-deck-id]"),
                         f"{path.name} in the presenter's decks", timeout=120)[0]
@@ -238,8 +241,12 @@ class RoomTests(BrowserTest):
         for presenter_id in (ann_id, bob_id):
             wait_for(moderator, lambda d: attr(d, f'.presenter-item[data-presenter-id="{presenter_id}"]', "data-connected") == "true",
                      "the presenters listed as connected on the console")
-        deck_a = self.upload_deck(ann, moderator, DECK_A, 3)
-        deck_b = self.upload_deck(bob, moderator, DECK_B, 2)
+        # Both choose their decks at once (as two people would), so the server processes them side
+        # by side.
+        ann.find_element(By.ID, "file-input").send_keys(str(DECK_A))
+        bob.find_element(By.ID, "file-input").send_keys(str(DECK_B))
+        deck_a = self.upload_deck(ann, moderator, DECK_A, 3, chosen=True)
+        deck_b = self.upload_deck(bob, moderator, DECK_B, 2, chosen=True)
         self.assertIn("Ann", text_of(moderator, f'.presenter-item[data-presenter-id="{ann_id}"]'))
 
         # Ann asks for control; the moderator sees the request and grants it.
