@@ -1,43 +1,8 @@
 import Foundation
 import PodiumCore
+import PodiumWire
 
-/// A place of the channel (a point of interest on the venue map).
-public struct ChannelPlace: Codable, Sendable, Equatable {
-    public var id: String
-    public var categoryId: String?
-    public var name: String
-    public var description: String
-    public var address: String
-    public var phone: String
-    public var website: String
-    public var openingHours: String
-    public var latitude: Double
-    public var longitude: Double
-    /// Its picture (`/blobs/…`); nil without one.
-    public var imageUrl: String?
-    public var position: Int
-    /// Nil while a draft.
-    public var publishedAt: Date?
-    public var updatedAt: Date
-    public var archivedAt: Date?
-    /// Metres from the `near` point of a listing; nil without one.
-    public var distanceMeters: Double?
-    /// For members: how to hand off to a maps app; nil for others.
-    public var directions: Directions?
-}
-
-/// The venue map: the tile basemap (where the server has tiles) or a picture of the venue.
-public struct ChannelMap: Codable, Sendable, Equatable {
-    public struct Basemap: Codable, Sendable, Equatable {
-        /// `/tiles/{z}/{x}/{y}.png`.
-        public var tileUrl: String
-        public var minZoom: Int
-        public var maxZoom: Int
-        public var attribution: String
-    }
-    public var basemap: Basemap?
-    public var venueImageUrl: String?
-}
+// ChannelPlace and ChannelMap are PodiumWire's (re-exported).
 
 extension Endpoint {
     public static let channelPlaceDirections = Endpoint("GET", "/api/v1/channel/pois/{id}/directions")

@@ -1,4 +1,5 @@
 import Foundation
+import PodiumWire
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -15,86 +16,8 @@ extension Endpoint {
     public static let deleteChannelRadioTrack = Endpoint("DELETE", "/api/v1/channel/radios/{id}/tracks/{trackId}")
 }
 
-/// A radio station of the channel, with what it plays now.
-public struct ChannelRadioStation: Codable, Sendable, Equatable {
-    /// A track of the schedule.
-    public struct Track: Codable, Sendable, Equatable {
-        public var title: String
-        public var artist: String
-        public var website: String?
-    }
-    /// The track playing: a client computes the elapsed time from ``startedAt``.
-    public struct Playing: Codable, Sendable, Equatable {
-        public var title: String
-        public var artist: String
-        public var website: String?
-        public var startedAt: Date
-        public var duration: Double
-        public var next: Track?
-    }
-    public var id: String
-    public var name: String
-    public var description: String
-    public var website: String?
-    /// Where a player asks for its own stream URL (``PodiumClient/channelRadioStream(id:)``).
-    public var url: String
-    /// When it was published (nil while a draft).
-    public var date: Date?
-    public var position: Int
-    /// Ready tracks in the schedule.
-    public var trackCount: Int
-    /// One loop of the schedule, in seconds.
-    public var duration: Double
-    public var publishedAt: Date?
-    public var updatedAt: Date
-    public var archivedAt: Date?
-    /// Nil while nothing is scheduled.
-    public var nowPlaying: Playing?
-}
-
-/// A station's stream for the one asking: their own URL, until when it works, and how much of
-/// the daily allowance is left (nil for members).
-public struct ChannelRadioStream: Codable, Sendable, Equatable {
-    public var url: String
-    public var expiresAt: Date
-    public var remainingToday: Double?
-    public var resetsAt: Date?
-}
-
-/// A track of a station as its admin sees it, with its packaging progress.
-public struct ChannelRadioTrack: Codable, Sendable, Equatable {
-    public var id: String
-    public var radioId: String
-    public var position: Int
-    public var title: String
-    public var artist: String
-    public var website: String?
-    /// `queued`, `processing`, `ready` or `failed`.
-    public var status: String
-    public var error: FailureDetail?
-    /// Seconds (0 until packaged).
-    public var duration: Double
-    public var segmentCount: Int
-    public var progress: WorkProgress?
-    public var createdAt: Date
-    public var updatedAt: Date
-}
-
-/// What a station plays now, as its events tell it.
-public struct ChannelRadioNowPlaying: Codable, Sendable, Equatable {
-    public var radioId: String
-    public var trackId: String
-    public var title: String
-    public var artist: String
-    public var website: String?
-    public var startedAt: Date
-    public var duration: Double
-    public var elapsed: Double
-    public var remaining: Double
-    public var next: ChannelRadioStation.Track?
-    /// Seconds of today's allowance left; nil for members.
-    public var remainingToday: Double?
-}
+// ChannelRadioStation (with its Track and Playing), ChannelRadioStream, ChannelRadioTrack and
+// ChannelRadioNowPlaying are PodiumWire's (re-exported).
 
 /// One event of a station's stream of events.
 public enum ChannelRadioEvent: Sendable, Equatable {

@@ -7,12 +7,9 @@ extension Deck {
     public var isFinished: Bool { status != "processing" }
 }
 
-/// A prepared poll of a deck's question bank.
-public struct BankQuestion: Codable, Sendable, Equatable {
-    public var id: String
-    public var position: Int
-    public var poll: Poll
-}
+/// A prepared poll of a deck's question bank: the SDK's name for PodiumWire's
+/// `QuestionBankItem` (the document's `BankQuestion`).
+public typealias BankQuestion = QuestionBankItem
 
 extension Endpoint {
     public static let decks = Endpoint("GET", "/api/v1/decks")

@@ -1,59 +1,7 @@
 import Foundation
-import PodiumCore
+import PodiumWire
 
-/// A session's (or room's) report: who came, the polls, the questions, the clips.
-public struct SessionReport: Codable, Sendable, Equatable {
-    public struct Attendance: Codable, Sendable, Equatable {
-        public var at: Date
-        public var viewers: Int
-    }
-    /// A poll with its results.
-    public struct PollResult: Codable, Sendable, Equatable {
-        public var id: Int
-        /// `choice` or `open`.
-        public var kind: String
-        public var question: String
-        public var choices: [String]
-        /// The indexes of the right choices (empty when none is marked).
-        public var correct: [Int]
-        public var status: String
-        /// Votes per choice, in the order of ``choices``.
-        public var counts: [Int]
-        public var answered: Int
-        /// An open poll's answers; nil for the others.
-        public var answers: [String]?
-    }
-    /// A clip put on stage: when, and how much of it played.
-    public struct Clip: Codable, Sendable, Equatable {
-        /// The video's id in the library.
-        public var video: String
-        /// Nil: deleted from the library since.
-        public var title: String?
-        public var shownAt: Date
-        /// Nil while it is on stage.
-        public var hiddenAt: Date?
-        public var onStageSeconds: Double
-        public var playedSeconds: Double
-        /// Nil when not known.
-        public var duration: Double?
-        /// Its poster frame (`/blobs/…`); nil for a deleted clip or one without pictures.
-        public var posterUrl: String?
-    }
-    public var code: String
-    public var kind: SessionKind
-    public var title: String
-    public var startedAt: Date
-    public var endedAt: Date?
-    public var uniqueViewers: Int
-    public var peakViewers: Int
-    public var attendance: [Attendance]
-    public var polls: [PollResult]
-    public var questions: [QuestionView]
-    /// Every clip put on stage, in the order shown (a clip shown twice is there twice).
-    public var clips: [Clip]
-    /// A room's presenters, for the names of the questions' `presenter` (empty for a session).
-    public var presenters: [RoomPresenter]
-}
+// SessionReport is PodiumWire's (re-exported).
 
 /// The CSV parts of a report.
 public enum ReportFile: String, Sendable, CaseIterable {

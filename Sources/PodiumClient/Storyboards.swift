@@ -40,7 +40,7 @@ extension PodiumClient {
         return try await call(.createStoryboard, json: patch)
     }
 
-    /// The project with its ``StoryboardProject/content``.
+    /// The project with its `content`.
     public func storyboard(id: String) async throws -> StoryboardProject { try await call(.storyboard, ["id": id]) }
 
     /// Renames, describes, reshapes or files a project (filing is the owner's); nil leaves a field alone.

@@ -160,3 +160,17 @@ public struct RoomDeckAdded: Codable, Sendable, Equatable {
         self.jobId = jobId
     }
 }
+
+/// A prepared poll of a deck's question bank (`GET/POST /api/v1/decks/{id}/questions`, `PATCH
+/// …/{questionId}`; the document's `BankQuestion`, a name PodiumStore's record has too).
+public struct QuestionBankItem: Codable, Sendable, Equatable {
+    public var id: String
+    public var position: Int
+    public var poll: Poll
+
+    public init(id: String, position: Int, poll: Poll) {
+        self.id = id
+        self.position = position
+        self.poll = poll
+    }
+}

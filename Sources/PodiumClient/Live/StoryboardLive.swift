@@ -239,17 +239,7 @@ struct StoryboardSocketKind: LiveDocumentKind {
     static var passesAnswersOn: Bool { true }
 }
 
-/// A live session as the lobby lists it (never an unlisted one; never its passcode).
-public struct LobbySession: Codable, Sendable, Equatable {
-    public var code: String
-    public var title: String
-    public var presenter: String
-    public var viewers: Int
-    /// Whether joining takes a passcode.
-    public var hasPasscode: Bool
-    public var startedAt: Date
-    public var kind: SessionKind
-}
+// LobbySession and its frame, LobbyMessage, are PodiumWire's (re-exported).
 
 /// The lobby: the listed live sessions, pushed whenever they change.
 public struct LobbyUpdate: Sendable, Equatable {
@@ -271,14 +261,11 @@ extension PodiumClient {
         return AsyncStream { continuation in
             let task = Task {
                 for await text in socket.messages {
-                    struct Message: Decodable {
-                        let type: String
-                        let sessions: [LobbySession]?
+                    // Another type (`reconnect`) is not a list.
+                    guard let message = try? Self.makeDecoder().decode(LobbyMessage.self, from: Data(text.utf8)) else {
+                        continue
                     }
-                    guard let message = try? Self.makeDecoder().decode(Message.self, from: Data(text.utf8)),
-                        message.type == "sessions", let sessions = message.sessions
-                    else { continue }
-                    continuation.yield(LobbyUpdate(sessions: sessions))
+                    continuation.yield(LobbyUpdate(sessions: message.sessions))
                 }
                 continuation.finish()
             }

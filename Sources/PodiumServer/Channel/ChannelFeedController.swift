@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PodiumStore
+import PodiumWire
 
 /// What is new on the channel (seed 004, 1.2.7 "notify a user about updates"), in the page:
 /// everything published since the person last looked, newest first; and the share links, each a
@@ -21,56 +22,6 @@ struct ChannelFeedController {
         channel.post("new/seen", use: seen)
     }
 
-    struct Item: Encodable {
-        let kind: String
-        let id: String
-        let title: String
-        let description: String
-        let imageUrl: String?
-        let publishedAt: Date
-        let url: String
-        let shareUrl: String
-
-        init(_ publication: ChannelPublication) {
-            kind = publication.kind
-            id = publication.id
-            title = publication.title
-            description = publication.description
-            imageUrl = publication.imagePath
-            publishedAt = publication.publishedAt
-            url = publication.pagePath
-            shareUrl = publication.sharePath
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(id, forKey: .id)
-            try container.encode(title, forKey: .title)
-            try container.encode(description, forKey: .description)
-            try container.encode(imageUrl, forKey: .imageUrl)
-            try container.encode(publishedAt, forKey: .publishedAt)
-            try container.encode(url, forKey: .url)
-            try container.encode(shareUrl, forKey: .shareUrl)
-        }
-
-        enum CodingKeys: String, CodingKey { case kind, id, title, description, imageUrl, publishedAt, url, shareUrl }
-    }
-
-    struct Feed: Encodable {
-        /// When the person last looked (null: never; the feed then shows the last month).
-        let lastSeenAt: Date?
-        let items: [Item]
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(lastSeenAt, forKey: .lastSeenAt)
-            try container.encode(items, forKey: .items)
-        }
-
-        enum CodingKeys: String, CodingKey { case lastSeenAt, items }
-    }
-
     /// `GET /api/v1/channel/new`: what was published since the person last looked.
     @Sendable func feed(_ request: Request, context: AppRequestContext) async throws -> Response {
         let viewer = try context.requireChannelViewer()
@@ -79,7 +30,7 @@ struct ChannelFeedController {
         var items: [ChannelPublication] = []
         for part in parts.values { items += try await part.published().filter { $0.publishedAt > since } }
         items.sort { ($0.publishedAt, $0.id) > ($1.publishedAt, $1.id) }
-        let body = Feed(lastSeenAt: lastSeen, items: items.prefix(Self.limit).map(Item.init))
+        let body = ChannelFeed(lastSeenAt: lastSeen, items: items.prefix(Self.limit).map(ChannelFeed.Item.init))
         return try ChannelAPI.respond(body, lastModified: nil, to: request, context: context, cache: .personal)
     }
 
@@ -88,5 +39,14 @@ struct ChannelFeedController {
         let viewer = try context.requireChannelViewer()
         try await store.markChannelSeen(viewerKey: viewer.key, at: now())
         return Response(status: .noContent)
+    }
+}
+
+extension ChannelFeed.Item {
+    init(_ publication: ChannelPublication) {
+        self.init(
+            kind: publication.kind, id: publication.id, title: publication.title, description: publication.description,
+            imageUrl: publication.imagePath, publishedAt: publication.publishedAt, url: publication.pagePath,
+            shareUrl: publication.sharePath)
     }
 }

@@ -11,6 +11,8 @@ public struct ChannelViewer: Sendable, Equatable {
     public let user: UserRecord?
     /// Members and admins meet no limit.
     public var isMember: Bool { user?.seesWholeChannel ?? false }
+    /// The channel's admin: sees drafts and the archive, edits (``ChannelStatusQuery/isAdmin(_:)``).
+    var isAdmin: Bool { ChannelStatusQuery.isAdmin(user) }
 }
 
 extension AppRequestContext {

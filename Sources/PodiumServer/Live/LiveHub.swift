@@ -15,20 +15,11 @@ import Synchronization
 /// It is a `Service`: on graceful shutdown it tells every socket to reconnect, so clients resume
 /// on the next server with `lastSeq`.
 actor LiveHub: Service, SessionBusNode {
-    struct LobbyEntry: Codable, Sendable, Equatable {
-        var code: String
-        var title: String
-        var presenter: String
-        var viewers: Int
-        var hasPasscode: Bool
-        /// Whether joining takes a passcode (the same as `hasPasscode`; never the passcode).
-        var passcode: Bool
-        var startedAt: Date
-        var kind = SessionKind.session
-        /// Left out of the published list (joined by code or link only).
+    /// A live session of the lobby: as it is listed (PodiumWire's `LobbySession`), and whether it
+    /// is left out of the published list (joined by code or link only).
+    struct LobbyEntry: Sendable, Equatable {
+        var session: LobbySession
         var unlisted = false
-
-        enum CodingKeys: String, CodingKey { case code, title, presenter, viewers, hasPasscode, passcode, startedAt, kind }
     }
 
     /// Who may find and join a session, as changed since its record was loaded: a hello checks
@@ -49,11 +40,6 @@ actor LiveHub: Service, SessionBusNode {
         func set(_ access: Access, for sessionId: String) {
             changed.withLock { $0[sessionId] = access }
         }
-    }
-
-    struct LobbyMessage: Encodable {
-        var type = "sessions"
-        var sessions: [LobbyEntry]
     }
 
     private let stores: LiveStores
@@ -169,9 +155,11 @@ actor LiveHub: Service, SessionBusNode {
         } else if record.endedAt == nil {
             let current = access.access(of: record)
             lobby[code] = LobbyEntry(
-                code: code, title: info.title, presenter: info.presenter, viewers: 0,
-                hasPasscode: current.passcodeHash != nil, passcode: current.passcodeHash != nil, startedAt: record.createdAt,
-                kind: info.kind, unlisted: current.unlisted)
+                session: LobbySession(
+                    code: code, title: info.title, presenter: info.presenter, viewers: 0,
+                    hasPasscode: current.passcodeHash != nil, passcode: current.passcodeHash != nil,
+                    startedAt: record.createdAt, kind: info.kind),
+                unlisted: current.unlisted)
             publishLobby()
         }
         return session
@@ -249,16 +237,16 @@ actor LiveHub: Service, SessionBusNode {
         }
         guard lobby[update.code] != nil else { return }
         viewersByNode[update.code, default: [:]][update.node] = update.viewers
-        lobby[update.code]?.viewers = viewersByNode[update.code]?.values.reduce(0, +) ?? 0
+        lobby[update.code]?.session.viewers = viewersByNode[update.code]?.values.reduce(0, +) ?? 0
         publishLobby()
     }
 
     /// The number of connected viewers of a live session.
-    func viewerCount(code: String) -> Int? { lobby[code]?.viewers }
+    func viewerCount(code: String) -> Int? { lobby[code]?.session.viewers }
 
     /// The listed live sessions, newest first: what the lobby publishes.
-    func lobbyEntries() -> [LobbyEntry] {
-        lobby.values.filter { !$0.unlisted }.sorted { $0.startedAt > $1.startedAt }
+    func lobbyEntries() -> [LobbySession] {
+        lobby.values.filter { !$0.unlisted }.map(\.session).sorted { $0.startedAt > $1.startedAt }
     }
 
     /// A session's passcode or listing changed (see ``AccessBook``): hellos check the new
@@ -272,8 +260,8 @@ actor LiveHub: Service, SessionBusNode {
         let access = AccessBook.Access(passcodeHash: record.passcodeHash, unlisted: record.unlisted)
         self.access.set(access, for: record.id)
         guard lobby[record.code] != nil else { return }
-        lobby[record.code]?.hasPasscode = access.passcodeHash != nil
-        lobby[record.code]?.passcode = access.passcodeHash != nil
+        lobby[record.code]?.session.hasPasscode = access.passcodeHash != nil
+        lobby[record.code]?.session.passcode = access.passcodeHash != nil
         lobby[record.code]?.unlisted = access.unlisted
         publishLobby()
     }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// A deck's question bank: `GET/POST /api/v1/decks/{id}/questions`, `PATCH/DELETE …/{questionId}`.
 struct QuestionBankController {
@@ -16,17 +17,9 @@ struct QuestionBankController {
         group.delete("decks/:id/questions/:questionId", use: delete)
     }
 
-    struct QuestionResponse: ResponseEncodable {
-        let id: String
-        let position: Int
-        let poll: Poll
-
-        init(_ question: BankQuestion) {
-            id = question.id
-            position = question.position
-            poll = question.poll
-        }
-    }
+    /// A bank question as the API shows it (PodiumWire's `QuestionBankItem`; `BankQuestion` here
+    /// is PodiumStore's record).
+    typealias QuestionResponse = QuestionBankItem
 
     /// `{"poll": {...}, "position"?: n}`
     struct QuestionBody: Decodable {
@@ -92,5 +85,11 @@ struct QuestionBankController {
             throw APIError.notFound("question")
         }
         return question
+    }
+}
+
+extension QuestionBankItem: ResponseEncodable {
+    init(_ question: BankQuestion) {
+        self.init(id: question.id, position: question.position, poll: question.poll)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// The presenter's report of a session: attendance over time, polls with results, open answers,
 /// questions and the clips shown; as JSON for the browser and as one CSV file per kind.
@@ -18,46 +19,8 @@ struct ReportController {
         group.get("sessions/:code/report/:file", use: csv)
     }
 
-    struct Report: ResponseEncodable {
-        struct AttendancePoint: Codable {
-            let at: Date
-            let viewers: Int
-        }
-
-        struct PollReport: Codable {
-            let id: Int
-            let kind: String
-            let question: String
-            let choices: [String]
-            let correct: [Int]
-            let status: String
-            let counts: [Int]
-            let answered: Int
-            let answers: [String]?
-        }
-
-        let code: String
-        let kind: SessionKind
-        let title: String
-        let startedAt: Date
-        let endedAt: Date?
-        let uniqueViewers: Int
-        let peakViewers: Int
-        let attendance: [AttendancePoint]
-        let polls: [PollReport]
-        let questions: [QuestionView]
-        /// Every clip put on stage, in the order shown (a clip shown twice is there twice).
-        let clips: [ClipReport]
-        /// A room's presenters, for the names of the questions' `presenter` (empty for a session).
-        let presenters: [RoomPresenter]
-
-        /// Who had the stage when a question was asked: a presenter's name, or the moderator.
-        func presenterName(of question: QuestionView) -> String {
-            guard kind == .room else { return "" }
-            guard let id = question.presenter else { return "Moderator" }
-            return presenters.first { $0.id == id }?.name ?? "A presenter"
-        }
-    }
+    /// The report (PodiumWire's `SessionReport`).
+    typealias Report = SessionReport
 
     @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Report {
         try await build(context)
@@ -135,11 +98,11 @@ struct ReportController {
         let state = views.state
         let visits = try await notesStore.attendance(sessionId: record.id)
         let end = record.endedAt ?? now()
-        var polls: [Report.PollReport] = []
+        var polls: [SessionReport.PollResult] = []
         for snapshot in state.snapshot.polls {
             let results = views.results(for: snapshot.poll.id, forHosts: true)
             polls.append(
-                Report.PollReport(
+                SessionReport.PollResult(
                     id: snapshot.poll.id, kind: snapshot.poll.kind.rawValue, question: snapshot.poll.question,
                     choices: snapshot.poll.choices, correct: snapshot.poll.correct, status: snapshot.status.rawValue,
                     counts: results.counts, answered: results.answered,
@@ -158,15 +121,24 @@ struct ReportController {
     /// How many distinct viewers were connected in each minute of the session.
     static func attendanceByMinute(
         _ visits: [(viewerId: String, joinedAt: Date, leftAt: Date?)], from start: Date, to end: Date
-    ) -> [Report.AttendancePoint] {
+    ) -> [SessionReport.Attendance] {
         guard end > start else { return [] }
         let minutes = min(Int(end.timeIntervalSince(start) / 60) + 1, 24 * 60)
         return (0..<minutes).map { minute in
             let from = start.addingTimeInterval(Double(minute) * 60)
             let to = from.addingTimeInterval(60)
             let present = visits.filter { $0.joinedAt < to && ($0.leftAt ?? end) >= from }
-            return Report.AttendancePoint(at: from, viewers: Set(present.map(\.viewerId)).count)
+            return SessionReport.Attendance(at: from, viewers: Set(present.map(\.viewerId)).count)
         }
+    }
+}
+
+extension SessionReport: ResponseEncodable {
+    /// Who had the stage when a question was asked: a presenter's name, or the moderator.
+    func presenterName(of question: QuestionView) -> String {
+        guard kind == .room else { return "" }
+        guard let id = question.presenter else { return "Moderator" }
+        return presenters.first { $0.id == id }?.name ?? "A presenter"
     }
 }
 

@@ -64,6 +64,9 @@ struct OpenAPISchemas: Sendable {
     /// How `value` (as encoded) differs from `schema`: a field the schema lacks, a required field
     /// missing, a JSON type the schema does not allow (`null` included), a string outside an `enum`.
     func problems(_ value: JSONValue, _ schema: JSONValue, at path: String = "$") -> [String] {
+        if case .string(let reference)? = schema["$ref"], resolve(schema) == .null {
+            return ["\(path): \(reference) is not in the document"]
+        }
         let schema = resolve(schema)
         if case .array(let parts)? = schema["allOf"] {
             return problems(value, merged(parts), at: path)

@@ -118,6 +118,11 @@ struct SDKDriftTests {
         failedVideo.status = "failed"
         failedVideo.progress = nil
         failedVideo.error = FailureDetail(code: "not_video", message: "Not a video.")
+        var trimmedVideo = readyVideo
+        trimmedVideo.trimStart = 1.5
+        trimmedVideo.trimEnd = 9
+        trimmedVideo.loop = true
+        trimmedVideo.loudness = -23.1
         let project = StoryboardProject(
             id: "sb_1", title: "Chase", description: "Act one", aspectRatio: "16:9", folderId: nil, ownerId: "u_1", owned: true,
             sceneCount: 1, shotCount: 1, seq: 3, createdAt: created, updatedAt: created,
@@ -175,6 +180,12 @@ struct SDKDriftTests {
             try WireExample("Video ready", readyVideo) { try $0.body("GET", "/api/v1/videos/{id}", status: "200") },
             try WireExample("Video processing", processingVideo) { try $0.schema("Video") },
             try WireExample("Video failed", failedVideo) { try $0.schema("Video") },
+            try WireExample("Video trimmed and looping", trimmedVideo) {
+                try $0.body("PUT", "/api/v1/videos/{id}/clip", status: "200")
+            },
+            try WireExample("VideoClipSettings", VideoClipSettings(trimStart: 1.5, trimEnd: nil, loop: true)) {
+                try $0.body("PUT", "/api/v1/videos/{id}/clip")
+            },
             try WireExample("Uploaded<Video>", Uploaded(item: processingVideo, jobId: "j_3")) {
                 try $0.body("POST", "/api/v1/videos", status: "201")
             },
@@ -208,12 +219,181 @@ struct SDKDriftTests {
         ]
     }
 
+    /// Every channel wire type (videos, places, quizzes, the catalogue, the viewer, radio), each
+    /// field documented as `null` once unset, so `NullEncoded` must send it.
+    static func channelExamples() throws -> [WireExample] {
+        let chapter = ChannelVideo.Chapter(start: 0, title: "Opening")
+        let video = ChannelVideo(
+            id: "cv_1", categoryId: "cc_1", subcategoryId: "cc_2", title: "Keynote", description: "The opening talk.",
+            chapters: [chapter], posterUrl: "/blobs/p.jpg", duration: 600, free: true, promoted: false, membersOnly: false,
+            isNew: true, position: 0, publishedAt: created, updatedAt: created, archivedAt: nil, libraryVideoId: "v_1")
+        let draft = ChannelVideo(
+            id: "cv_2", categoryId: "cc_1", subcategoryId: nil, title: "Draft", description: "", chapters: [],
+            posterUrl: nil, duration: 0, free: false, promoted: false, membersOnly: true, isNew: false, position: 1,
+            publishedAt: nil, updatedAt: created, archivedAt: created, libraryVideoId: "v_2")
+        let category = ChannelVideoCategory(
+            id: "cc_1", parentId: nil, name: "Talks", kind: "video", level: 0, position: 0, updatedAt: created,
+            archivedAt: nil)
+        let subcategory = ChannelVideoCategory(
+            id: "cc_2", parentId: "cc_1", name: "2025", kind: "video", level: 1, position: 0, updatedAt: created,
+            archivedAt: created)
+        let place = ChannelPlace(
+            id: "p_1", categoryId: "pc_1", name: "Café", description: "Coffee", address: "1 Main St", phone: "+1 555",
+            website: "https://example.com", openingHours: "8-18", latitude: 52.5, longitude: 13.4,
+            imageUrl: "/blobs/i.jpg", position: 0, publishedAt: created, updatedAt: created, archivedAt: nil,
+            distanceMeters: 120.5, directions: Directions(to: try GeoPoint(latitude: 52.5, longitude: 13.4), name: "Café"))
+        let bare = ChannelPlace(
+            id: "p_2", categoryId: nil, name: "Gate", description: "", address: "", phone: "", website: "",
+            openingHours: "", latitude: 0, longitude: 0, imageUrl: nil, position: 1, publishedAt: nil, updatedAt: created,
+            archivedAt: created, distanceMeters: nil, directions: nil)
+        let placeCategory = ChannelPlaceCategory(
+            id: "pc_1", name: "Food", position: 0, placeCount: 3, updatedAt: created, archivedAt: nil)
+        let taken = ChannelQuizSummary(
+            id: "q_1", name: "Trivia", description: "Ten questions", questionCount: 10, position: 0,
+            publishedAt: created, updatedAt: created, archivedAt: nil, open: true, membersOnly: false,
+            result: .init(score: 7, bestScore: 9, total: 10, takenAt: created, bestAt: created))
+        let untaken = ChannelQuizSummary(
+            id: "q_2", name: "Draft", description: "", questionCount: 0, position: 1, publishedAt: nil, updatedAt: created,
+            archivedAt: created, open: false, membersOnly: true, result: nil)
+        let question = ChannelQuiz.Question(
+            id: "qq_1", text: "Two and two?",
+            answers: [.init(id: "qa_1", text: "Four", correct: true), .init(id: "qa_2", text: "Five", correct: false)])
+        let publicQuestion = ChannelQuiz.Question(
+            id: "qq_1", text: "Two and two?", answers: [.init(id: "qa_1", text: "Four", correct: nil)])
+        let score = ChannelQuizScore(
+            score: 1, total: 2, bestScore: 1,
+            questions: [
+                .init(questionId: "qq_1", chosenAnswerId: "qa_1", correct: true, correctAnswerIds: ["qa_1"]),
+                .init(questionId: "qq_2", chosenAnswerId: nil, correct: false, correctAnswerIds: ["qa_4"]),
+            ])
+        let me = ChannelMe(
+            key: "u_1", signedIn: true, member: true, admin: false, name: "Ada",
+            channel: .init(name: "Podium", membershipInfo: "Ask us.", membershipURL: "https://example.com/join"))
+        let anonymous = ChannelMe(
+            key: "v_1", signedIn: false, member: false, admin: false, name: nil,
+            channel: .init(name: "Podium", membershipInfo: "", membershipURL: nil))
+        let feed = ChannelFeed(
+            lastSeenAt: nil,
+            items: [
+                .init(
+                    kind: "video", id: "cv_1", title: "Keynote", description: "", imageUrl: "/blobs/p.jpg",
+                    publishedAt: created, url: "/channel#video/cv_1", shareUrl: "/c/video/cv_1"),
+                .init(
+                    kind: "quiz", id: "q_1", title: "Trivia", description: "", imageUrl: nil, publishedAt: created,
+                    url: "/channel#quiz/q_1", shareUrl: "/c/quiz/q_1"),
+            ])
+        let next = ChannelRadioStation.Track(title: "Waltz", artist: "", website: nil)
+        let playing = ChannelRadioStation.Playing(
+            title: "Polka", artist: "The Band", website: "https://example.com", startedAt: created, duration: 184.2,
+            next: next)
+        let station = ChannelRadioStation(
+            id: "r_1", radioId: "r_1", name: "Lounge", description: "All day", website: "https://example.com",
+            url: "/api/v1/channel/radios/r_1/stream", date: created, position: 0, trackCount: 2, duration: 368.4,
+            publishedAt: created, updatedAt: created, archivedAt: nil, nowPlaying: playing)
+        let silent = ChannelRadioStation(
+            id: "r_2", radioId: "r_2", name: "Draft", description: "", website: nil, url: "/api/v1/channel/radios/r_2/stream",
+            date: nil, position: 1, trackCount: 0, duration: 0, publishedAt: nil, updatedAt: created, archivedAt: created,
+            nowPlaying: .init(title: "Solo", artist: "", website: nil, startedAt: created, duration: 10, next: nil))
+        return [
+            try WireExample("ChannelVideo, published", video) { try $0.schema("ChannelVideo") },
+            try WireExample("ChannelVideo, an archived draft", [draft]) {
+                try $0.body("GET", "/api/v1/channel/videos", status: "200")
+            },
+            try WireExample("ChannelVideoCategory", [category, subcategory]) {
+                try $0.body("GET", "/api/v1/channel/videos/categories", status: "200")
+            },
+            try WireExample(
+                "ChannelVideoStream, resumed", ChannelVideoStream(url: "/stream/t/master.m3u8", expiresAt: created, resumeAt: 42)
+            ) { try $0.body("GET", "/api/v1/channel/videos/{id}/stream", status: "200") },
+            try WireExample(
+                "ChannelVideoStream, from the start",
+                ChannelVideoStream(url: "/stream/t/master.m3u8", expiresAt: created, resumeAt: nil)
+            ) { try $0.body("GET", "/api/v1/channel/videos/{id}/stream", status: "200") },
+            try WireExample("ChannelPlace, for a member", place) {
+                try $0.body("GET", "/api/v1/channel/pois/{id}", status: "200")
+            },
+            try WireExample("ChannelPlace, bare", [bare]) { try $0.body("GET", "/api/v1/channel/pois", status: "200") },
+            try WireExample("ChannelPlaceCategory", placeCategory) {
+                try $0.body("POST", "/api/v1/channel/pois/categories", status: "201")
+            },
+            try WireExample(
+                "ChannelMap with tiles",
+                ChannelMap(
+                    basemap: .init(tileUrl: "/tiles/{z}/{x}/{y}.png", minZoom: 0, maxZoom: 6, attribution: "© OpenStreetMap"),
+                    venueImageUrl: "/blobs/v.jpg")
+            ) { try $0.body("GET", "/api/v1/channel/map", status: "200") },
+            try WireExample("ChannelMap without", ChannelMap(basemap: nil, venueImageUrl: nil)) {
+                try $0.body("GET", "/api/v1/channel/map", status: "200")
+            },
+            try WireExample("ChannelQuizSummary", [taken, untaken]) {
+                try $0.body("GET", "/api/v1/channel/quizzes", status: "200")
+            },
+            try WireExample("ChannelQuiz, for its admin", ChannelQuiz(quiz: untaken, questions: [question])) {
+                try $0.body("POST", "/api/v1/channel/quizzes", status: "201")
+            },
+            try WireExample("ChannelQuiz, public", ChannelQuiz(quiz: taken, questions: [publicQuestion])) {
+                try $0.body("GET", "/api/v1/channel/quizzes/{id}", status: "200")
+            },
+            try WireExample(
+                "ChannelQuizSubmission",
+                ChannelQuizSubmission(answers: [ChannelQuizChoice(questionId: "qq_1", answerId: "qa_1")])
+            ) { try $0.body("POST", "/api/v1/channel/quizzes/{id}/attempts") },
+            try WireExample("ChannelQuizScore", score) {
+                try $0.body("POST", "/api/v1/channel/quizzes/{id}/attempts", status: "200")
+            },
+            try WireExample("ChannelMe, a member", me) { try $0.body("GET", "/api/v1/channel/me", status: "200") },
+            try WireExample("ChannelMe, anonymous", anonymous) { try $0.schema("ChannelViewer") },
+            try WireExample("ChannelFeed", feed) { try $0.body("GET", "/api/v1/channel/new", status: "200") },
+            try WireExample("ChannelRadioStation", [station, silent]) {
+                try $0.body("GET", "/api/v1/channel/radios", status: "200")
+            },
+            try WireExample(
+                "ChannelRadioStream, a guest",
+                ChannelRadioStream(url: "/stream/t/live.m3u8", expiresAt: created, remainingToday: 845, resetsAt: created)
+            ) { try $0.body("GET", "/api/v1/channel/radios/{id}/stream", status: "200") },
+            try WireExample(
+                "ChannelRadioStream, a member",
+                ChannelRadioStream(url: "/stream/t/live.m3u8", expiresAt: created, remainingToday: nil, resetsAt: nil)
+            ) { try $0.body("GET", "/api/v1/channel/radios/{id}/stream", status: "200") },
+        ]
+    }
+
+    /// The radio's `nowplaying` event (Server-Sent Events, not a socket frame) has the shape of
+    /// docs/protocol.md's example, `null`s included; a station's track and the event decode back.
+    @Test func theRadioEventEncodesAsTheProtocolDocumentShows() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("docs/protocol.md"), encoding: .utf8)
+        let start = try #require(text.range(of: "event: nowplaying\ndata: "), "protocol.md shows no nowplaying event")
+        let end = try #require(text.range(of: "}\n", range: start.upperBound..<text.endIndex))
+        let data = text[start.upperBound..<end.upperBound].split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.joined()
+        let expected = try JSONValue(text: data)
+        let playing = ChannelRadioStation.Playing(
+            title: "Polka", artist: "The Band", website: "https://example.com", startedAt: Self.created, duration: 184.2,
+            next: .init(title: "Waltz", artist: "", website: nil))
+        let event = ChannelRadioNowPlaying(
+            radioId: "r_1", trackId: "t_1", playing: playing, elapsed: 12.5, remaining: 171.7, remainingToday: 845)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let encoded = try JSONDecoder().decode(JSONValue.self, from: encoder.encode(event))
+        let problems = expected.shapeProblems(in: encoded, at: "nowplaying")
+        #expect(problems.isEmpty, "\(problems)")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        #expect(try decoder.decode(ChannelRadioNowPlaying.self, from: encoder.encode(event)) == event)
+        #expect(event.playing == playing)
+        // A field sent as null and one left out both read as nil.
+        let track = try decoder.decode(ChannelRadioStation.Track.self, from: Data(#"{"title": "A", "artist": "B"}"#.utf8))
+        #expect(track == ChannelRadioStation.Track(title: "A", artist: "B", website: nil))
+        #expect(String(decoding: try JSONEncoder().encode(track), as: UTF8.self).contains(#""website":null"#))
+    }
+
     /// The REST wire types have the fields and JSON types of their schemas in
     /// Public/openapi.yaml: no field the document lacks, every required field there, `null` only
     /// where the document allows it, strings within their `enum`.
     @Test func theWireTypesEncodeAsTheOpenAPIDocumentSays() throws {
         let schemas = try OpenAPISchemas.shared.get()
-        for example in try Self.restExamples() {
+        for example in try Self.restExamples() + Self.channelExamples() {
             let problems = schemas.problems(example.json, try example.schema(schemas))
             #expect(problems.isEmpty, "\(example.name) (\(example.json)): \(problems)")
         }
@@ -229,6 +409,11 @@ struct SDKDriftTests {
         #expect(schemas.problems(extra, folder) == ["$.colour: not in the document"])
         #expect(schemas.problems(missing, folder) == ["$.parentId: missing"])
         #expect(schemas.problems(wrongNull, folder) == ["$.name: null where the document says string"])
+        // A reference to a schema the document lacks (the channel's places and quizzes were once
+        // filed under `components.headers`) checks nothing: it is a problem itself.
+        #expect(
+            schemas.problems(missing, .object(["$ref": .string("#/components/headers/Folder")]))
+                == ["$: #/components/headers/Folder is not in the document"])
         let deck = try JSONValue(text: #"{"id": "d", "title": "t", "status": "lost", "createdAt": "x", "pageCount": 1.5}"#)
         #expect(
             schemas.problems(deck, try schemas.schema("Deck")) == [
@@ -246,10 +431,18 @@ struct SDKDriftTests {
         "storyboard drawing": roundTrip(StoryboardDrawing.self),
         "storyboard drawing (ended)": roundTrip(StoryboardDrawing.self),
         "storyboard cursor": roundTrip(StoryboardCursor.self), "storyboard error": roundTrip(StoryboardErrorMessage.self),
+        "sessions": roundTrip(LobbyMessage.self),
     ]
 
+    /// Dates as the server writes them and the SDK reads them (ISO 8601).
     static func roundTrip<Frame: Codable & SendableMetatype>(_ type: Frame.Type) -> @Sendable (Data) throws -> Data {
-        { data in try JSONEncoder().encode(try JSONDecoder().decode(Frame.self, from: data)) }
+        { data in
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            return try encoder.encode(try decoder.decode(Frame.self, from: data))
+        }
     }
 
     /// Every frame of the wire module, decoded from docs/protocol.md's example (as the SDK reads

@@ -1,5 +1,6 @@
 import Foundation
 import PodiumStore
+import PodiumWire
 
 /// A quiz as an admin sends it. On PATCH absent fields stay; `questions`, when given, replace
 /// all of them (ids sent back keep theirs, so a person halfway through still scores).
@@ -60,12 +61,5 @@ struct ChannelQuizBody: Decodable {
     }
 }
 
-/// `POST /channel/quizzes/{id}/attempts`.
-struct ChannelQuizAttemptBody: Decodable {
-    struct Choice: Decodable {
-        let questionId: String
-        let answerId: String
-    }
-
-    let answers: [Choice]
-}
+/// `POST /channel/quizzes/{id}/attempts` (PodiumWire's `ChannelQuizSubmission`).
+typealias ChannelQuizAttemptBody = ChannelQuizSubmission

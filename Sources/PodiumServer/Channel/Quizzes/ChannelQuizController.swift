@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// The channel's quizzes: the list (newest first, each with this person's best score), one quiz
 /// to take (never saying which answer is right), attempts scored by the server; non-members take

@@ -59,7 +59,7 @@ struct ChannelRadioController {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let station = try visibleStation(context)
         let body = RadioBody(station, at: now())
-        let admin = try context.requireChannelViewer().user?.role == .admin
+        let admin = try context.requireChannelViewer().isAdmin
         return try ChannelAPI.respond(
             body, lastModified: body.lastModified, to: request, context: context, cache: admin ? .personal : .revalidate)
     }
@@ -106,7 +106,7 @@ struct ChannelRadioController {
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         let input = try await request.decode(as: StationInput.self, context: context)
         let name = try Self.clean(input.name, what: "A station needs a name.")
         let date = now()
@@ -121,7 +121,7 @@ struct ChannelRadioController {
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         var radio = try await storedRadio(context)
         let input = try await request.decode(as: StationInput.self, context: context)
         if let name = input.name { radio.name = try Self.clean(name, what: "A station needs a name.") }
@@ -152,7 +152,7 @@ struct ChannelRadioController {
     struct Order: Decodable { var ids: [String] }
 
     @Sendable func reorderStations(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         let order = try await request.decode(as: Order.self, context: context)
         let radios = try await store.radios()
         guard Set(order.ids) == Set(radios.map(\.id)), order.ids.count == radios.count else {
@@ -171,7 +171,7 @@ struct ChannelRadioController {
     // MARK: Admin: tracks
 
     @Sendable func tracks(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         let radio = try await storedRadio(context)
         let bodies = try await store.radioTracks(radioId: radio.id).map {
             RadioTrackBody(record: $0, progress: jobs.progress(subjectId: $0.id))
@@ -182,7 +182,7 @@ struct ChannelRadioController {
     /// Takes an uploaded sound file (`?title=&artist=`), refuses what is not audio with its reason
     /// (leaving nothing behind), and queues its packaging (a `radio-track` job).
     @Sendable func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let admin = try Self.requireAdmin(context)
+        let admin = try ChannelStatusQuery.requireAdmin(context)
         let radio = try await storedRadio(context)
         let received = try await Upload.receive(request, into: uploadDirectory, limit: maxUploadBytes)
         defer { try? FileManager.default.removeItem(at: received.file) }
@@ -222,7 +222,7 @@ struct ChannelRadioController {
     }
 
     @Sendable func updateTrack(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         var track = try await storedTrack(context)
         let input = try await request.decode(as: TrackInput.self, context: context)
         if let title = input.title { track.title = try Self.clean(title, what: "A track needs a title.") }
@@ -235,7 +235,7 @@ struct ChannelRadioController {
     }
 
     @Sendable func deleteTrack(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         let track = try await storedTrack(context)
         _ = try await store.deleteRadioTrack(id: track.id)
         try await touch(track.radioId)
@@ -254,7 +254,7 @@ struct ChannelRadioController {
     }
 
     @Sendable func reorderTracks(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         let radio = try await storedRadio(context)
         let order = try await request.decode(as: Order.self, context: context)
         let existing = try await store.radioTracks(radioId: radio.id).map(\.id)
@@ -269,37 +269,18 @@ struct ChannelRadioController {
     // MARK: Helpers
 
     /// Which stations a list shows: the audience sees the published ones; an admin may ask for all
-    /// or the archived.
-    enum Status: Equatable {
-        case published, all, archived
-
-        func includes(_ radio: ChannelRadioRecord) -> Bool {
-            switch self {
-            case .published: RadioStreamSource.isOnAir(radio)
-            case .all: radio.archivedAt == nil
-            case .archived: radio.archivedAt != nil
-            }
-        }
-    }
+    /// or the archived (``ChannelItemFilter/includes(_:)``).
+    typealias Status = ChannelItemFilter
 
     static func status(_ request: Request, viewer: ChannelViewer) throws -> Status {
-        guard let text = request.uri.queryParameters.get("status") else { return .published }
-        let status: Status
-        switch text {
-        case "published": status = .published
-        case "all": status = .all
-        case "archived": status = .archived
-        default: throw APIError.badRequest("status is published, all or archived.")
-        }
-        if status != .published, viewer.user?.role != .admin { throw APIError.forbidden }
-        return status
+        try ChannelStatusQuery.filter(request, user: viewer.user)
     }
 
     /// The station of the path as the asker may see it: on air, or any for an admin.
     private func visibleStation(_ context: AppRequestContext) throws -> RadioStations.Station {
         let viewer = try context.requireChannelViewer()
         guard let station = stations.station(try context.parameters.require("id")),
-            RadioStreamSource.isOnAir(station.record) || viewer.user?.role == .admin
+            RadioStreamSource.isOnAir(station.record) || viewer.isAdmin
         else { throw APIError.notFound("radio") }
         return station
     }
@@ -340,13 +321,6 @@ struct ChannelRadioController {
             status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try Frames.encoder.encode(body))))
     }
 
-    @discardableResult
-    static func requireAdmin(_ context: AppRequestContext) throws -> UserRecord {
-        let user = try context.requireUser()
-        guard user.role == .admin else { throw APIError.forbidden }
-        return user
-    }
-
     static func clean(_ text: String?, what: String) throws -> String {
         let cleaned = DeckController.cleanTitle(text ?? "")
         guard !cleaned.isEmpty else { throw APIError.badRequest(what) }
@@ -360,5 +334,16 @@ struct ChannelRadioController {
             url.host?.isEmpty == false
         else { throw APIError.badRequest("website must be an http or https address.") }
         return text
+    }
+}
+
+extension ChannelItemFilter {
+    /// Whether a station is in the list: the audience's are those on the air.
+    func includes(_ radio: ChannelRadioRecord) -> Bool {
+        switch self {
+        case .published: RadioStreamSource.isOnAir(radio)
+        case .all: radio.archivedAt == nil
+        case .archived: radio.archivedAt != nil
+        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import PodiumCore
+import PodiumWire
 
 /// One listener's now-playing feed as Server-Sent Events (docs/protocol.md, "Radio now
 /// playing"): a `nowplaying` event at once, then at every track change of the schedule (by the
@@ -20,30 +21,10 @@ struct RadioEvents: Sendable {
 
     static let keepAlive: Double = 20
 
-    /// A `nowplaying` event: the station's ``RadioPlaying`` with the track's id, where the
-    /// schedule is in it (`elapsed`, `remaining`) and the listener's allowance left.
-    struct Event: Encodable, Equatable {
-        let radioId: String
-        let trackId: String
-        let playing: RadioPlaying
-        let elapsed: Double
-        let remaining: Double
-        /// Seconds of today's allowance left; null for members.
-        let remainingToday: Double?
-
-        /// One object: the ids, the playing track's fields, then the listener's.
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(radioId, forKey: .radioId)
-            try container.encode(trackId, forKey: .trackId)
-            try playing.encode(to: encoder)
-            try container.encode(elapsed, forKey: .elapsed)
-            try container.encode(remaining, forKey: .remaining)
-            try container.encode(remainingToday, forKey: .remainingToday)
-        }
-
-        enum CodingKeys: String, CodingKey { case radioId, trackId, elapsed, remaining, remainingToday }
-    }
+    /// A `nowplaying` event (PodiumWire's `ChannelRadioNowPlaying`): the station's
+    /// ``RadioPlaying`` with the track's id, where the schedule is in it (`elapsed`, `remaining`)
+    /// and the listener's allowance left (null for members), as one object.
+    typealias Event = ChannelRadioNowPlaying
 
     /// The event for what plays now, nil when nothing does.
     func event(at date: Date, remainingToday: Double?) -> Event? {
@@ -67,9 +48,7 @@ struct RadioEvents: Sendable {
             let date = now()
             let remainingToday = viewer.isMember ? nil : try await listening.remaining(viewer.key, pool: pool)
             if let event = event(at: date, remainingToday: remainingToday) {
-                let key = (
-                    event.trackId, event.playing.startedAt, event.playing.title, event.playing.artist, event.playing.website
-                )
+                let key = (event.trackId, event.startedAt, event.title, event.artist, event.website)
                 if sent.map({ $0 != key }) ?? true {
                     let data = String(decoding: try Frames.encoder.encode(event), as: UTF8.self)
                     try await writer.write(ByteBuffer(string: "event: nowplaying\ndata: \(data)\n\n"))

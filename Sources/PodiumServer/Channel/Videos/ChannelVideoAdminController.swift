@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PodiumStore
+import PodiumWire
 
 /// The admin's side of the video catalogue, on the public paths (admins only, 403 otherwise):
 /// categories and videos created, edited, reordered, published and unpublished, archived
@@ -30,7 +31,7 @@ struct ChannelVideoAdminController {
 
     /// The ready library videos an admin may publish, newest first.
     @Sendable func library(_ request: Request, context: AppRequestContext) async throws -> [ChannelLibraryVideoResponse] {
-        let admin = try Self.requireAdmin(context)
+        let admin = try ChannelStatusQuery.requireAdmin(context)
         return try await videoStore.videos(ownerId: admin.id, folderId: nil).filter { $0.status == .ready && $0.hasVideo }.map {
             ChannelLibraryVideoResponse(
                 id: $0.id, title: $0.title, duration: $0.duration, posterUrl: $0.poster.map { "/blobs/\($0)" },
@@ -76,7 +77,7 @@ struct ChannelVideoAdminController {
 
     /// Publishes a ready library video on the channel (`published` false keeps it a draft).
     @Sendable func createVideo(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Response> {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         let body = try await Self.decode(VideoBody.self, request, context)
         guard let videoId = body.videoId, let categoryId = body.categoryId else {
             throw APIError.badRequest("A channel video needs videoId (a library video) and categoryId.")
@@ -99,7 +100,7 @@ struct ChannelVideoAdminController {
     }
 
     @Sendable func updateVideo(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         let body = try await Self.decode(VideoBody.self, request, context)
         guard let entry = try await store.channelVideo(id: try context.parameters.require("id")) else {
             throw APIError.notFound("video")
@@ -165,7 +166,7 @@ struct ChannelVideoAdminController {
     }
 
     @Sendable func orderVideos(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         let body = try await Self.decode(OrderBody.self, request, context)
         let known = Set(try await store.channelVideos(.init(listing: .all, limit: 10_000)).map(\.record.id))
         guard Set(body.ids).count == body.ids.count, Set(body.ids).isSubset(of: known) else {
@@ -214,7 +215,7 @@ struct ChannelVideoAdminController {
     }
 
     @Sendable func createCategory(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Response> {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         let body = try await Self.decode(CategoryBody.self, request, context)
         guard let name = body.name else { throw APIError.badRequest("A category needs a name.") }
         var record = ChannelVideoCategoryRecord(id: IDs.make("vc"), parentId: nil, name: "", position: 0, updatedAt: now())
@@ -228,7 +229,7 @@ struct ChannelVideoAdminController {
     }
 
     @Sendable func updateCategory(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         let body = try await Self.decode(CategoryBody.self, request, context)
         guard var record = try await store.channelVideoCategory(id: try context.parameters.require("id")) else {
             throw APIError.notFound("category")
@@ -270,7 +271,7 @@ struct ChannelVideoAdminController {
     }
 
     @Sendable func orderCategories(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        try Self.requireAdmin(context)
+        try ChannelStatusQuery.requireAdmin(context)
         let body = try await Self.decode(OrderBody.self, request, context)
         let known = Set(try await store.channelVideoCategories(.all).map(\.id))
         guard Set(body.ids).count == body.ids.count, Set(body.ids).isSubset(of: known) else {
@@ -314,13 +315,6 @@ struct ChannelVideoAdminController {
         guard ids.count < order.count else { return }
         ids.insert(id, at: min(max(0, position), ids.count))
         try await save(ids)
-    }
-
-    @discardableResult
-    static func requireAdmin(_ context: AppRequestContext) throws -> UserRecord {
-        let user = try context.requireUser()
-        guard user.role == .admin else { throw APIError.forbidden }
-        return user
     }
 
     /// A JSON body, or a 400 that says it could not be read.

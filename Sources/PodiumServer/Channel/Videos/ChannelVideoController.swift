@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
 /// The channel's video catalogue for everyone (seed 004, Appendix B): categories, videos by
 /// category, search, one video with its chapters, and the per-person stream URL; and each
@@ -248,11 +249,6 @@ struct ChannelVideoController {
 
     /// `?status=published` (the default), `all` or `archived`; the last two for admins only.
     static func listing(_ request: Request, context: AppRequestContext) throws -> ChannelListing {
-        guard let status = request.uri.queryParameters.get("status") else { return .published }
-        guard let listing = ChannelListing(rawValue: status) else {
-            throw APIError.badRequest("status is published, all or archived.")
-        }
-        if listing != .published, context.user?.role != .admin { throw APIError.forbidden }
-        return listing
+        ChannelListing(try ChannelStatusQuery.filter(request, user: context.user))
     }
 }

@@ -1,12 +1,12 @@
 import Foundation
 import PodiumCore
 import PodiumStore
+import PodiumWire
 
-/// A chapter of a channel video: where it starts (seconds) and its title.
-struct ChannelChapter: Codable, Sendable, Equatable {
-    var start: Double
-    var title: String
+/// A chapter of a channel video: where it starts (seconds) and its title (PodiumWire's).
+typealias ChannelChapter = ChannelVideo.Chapter
 
+extension ChannelVideo.Chapter {
     /// The stored JSON, read leniently: a record written by an older version still shows.
     static func decode(_ json: String) -> [ChannelChapter] {
         (try? JSONDecoder().decode([ChannelChapter].self, from: Data(json.utf8))) ?? []
@@ -33,111 +33,46 @@ struct ChannelChapter: Codable, Sendable, Equatable {
     }
 }
 
-/// A category as the channel API shows it (Appendix B's `kind` and `level` kept).
-struct ChannelCategoryResponse: Encodable, Sendable {
-    let record: ChannelVideoCategoryRecord
+/// A category as the channel API shows it (PodiumWire's `ChannelVideoCategory`).
+typealias ChannelCategoryResponse = ChannelVideoCategory
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(record.id, forKey: .id)
-        try container.encode(record.parentId, forKey: .parentId)
-        try container.encode(record.name, forKey: .name)
-        try container.encode("video", forKey: .kind)
-        try container.encode(record.parentId == nil ? 0 : 1, forKey: .level)
-        try container.encode(record.position, forKey: .position)
-        try container.encode(record.updatedAt, forKey: .updatedAt)
-        try container.encode(record.archivedAt, forKey: .archivedAt)
+extension ChannelVideoCategory {
+    init(record: ChannelVideoCategoryRecord) {
+        self.init(
+            id: record.id, parentId: record.parentId, name: record.name, kind: "video", level: record.parentId == nil ? 0 : 1,
+            position: record.position, updatedAt: record.updatedAt, archivedAt: record.archivedAt)
     }
-
-    enum CodingKeys: String, CodingKey { case id, parentId, name, kind, level, position, updatedAt, archivedAt }
 }
 
-/// A channel video as the API shows it. The same for everyone (so it can be cached and
-/// revalidated): `membersOnly` says whether a non-member may play it, not whether the asker may.
-struct ChannelVideoResponse: Encodable, Sendable {
-    let entry: ChannelVideoEntry
-    let membersOnly: Bool
-    let isNew: Bool
+/// A channel video as the API shows it (PodiumWire's `ChannelVideo`). The same for everyone (so
+/// it can be cached and revalidated): `membersOnly` says whether a non-member may play it, not
+/// whether the asker may.
+typealias ChannelVideoResponse = ChannelVideo
 
+extension ChannelVideo {
     /// A video is "new" for a week after it is published.
     static let newFor: TimeInterval = 7 * 24 * 3600
 
     init(_ entry: ChannelVideoEntry, latestPublishedId: String?, now: Date) {
-        self.entry = entry
         let record = entry.record
-        membersOnly = !ChannelVideoAccess.isOpen(
+        let membersOnly = !ChannelVideoAccess.isOpen(
             .init(id: record.id, free: record.free, promoted: record.promoted), latestPublishedId: latestPublishedId)
-        isNew = record.publishedAt.map { now.timeIntervalSince($0) < Self.newFor } ?? false
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        let record = entry.record
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(record.id, forKey: .id)
-        try container.encode(record.categoryId, forKey: .categoryId)
-        try container.encode(record.subcategoryId, forKey: .subcategoryId)
-        try container.encode(record.title, forKey: .title)
-        try container.encode(record.description, forKey: .description)
-        try container.encode(ChannelChapter.decode(record.chapters), forKey: .chapters)
-        try container.encode(entry.poster.map { "/blobs/\($0)" }, forKey: .posterUrl)
-        try container.encode(entry.duration, forKey: .duration)
-        try container.encode(record.free, forKey: .free)
-        try container.encode(record.promoted, forKey: .promoted)
-        try container.encode(membersOnly, forKey: .membersOnly)
-        try container.encode(isNew, forKey: .new)
-        try container.encode(record.position, forKey: .position)
-        try container.encode(record.publishedAt, forKey: .publishedAt)
-        try container.encode(record.updatedAt, forKey: .updatedAt)
-        try container.encode(record.archivedAt, forKey: .archivedAt)
-        try container.encode(record.videoId, forKey: .libraryVideoId)
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, categoryId, subcategoryId, title, description, chapters, posterUrl, duration, free, promoted, membersOnly,
-            new, position, publishedAt, updatedAt, archivedAt, libraryVideoId
+        self.init(
+            id: record.id, categoryId: record.categoryId, subcategoryId: record.subcategoryId, title: record.title,
+            description: record.description, chapters: ChannelChapter.decode(record.chapters),
+            posterUrl: entry.poster.map { "/blobs/\($0)" }, duration: entry.duration, free: record.free,
+            promoted: record.promoted, membersOnly: membersOnly,
+            isNew: record.publishedAt.map { now.timeIntervalSince($0) < Self.newFor } ?? false, position: record.position,
+            publishedAt: record.publishedAt, updatedAt: record.updatedAt, archivedAt: record.archivedAt,
+            libraryVideoId: record.videoId)
     }
 }
 
 /// One row of "continue watching": the video, and where the person stopped.
-struct ChannelContinueResponse: Encodable, Sendable {
-    let video: ChannelVideoResponse
-    let seconds: Double
-    let duration: Double
-    let updatedAt: Date
-}
+typealias ChannelContinueResponse = ChannelContinueWatching
 
 /// Where to play a video from: a per-person URL that expires, and where the person stopped.
-struct ChannelStreamResponse: Encodable, Sendable {
-    let url: String
-    let expiresAt: Date
-    let resumeAt: Double?
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(url, forKey: .url)
-        try container.encode(expiresAt, forKey: .expiresAt)
-        try container.encode(resumeAt, forKey: .resumeAt)
-    }
-
-    enum CodingKeys: String, CodingKey { case url, expiresAt, resumeAt }
-}
+typealias ChannelStreamResponse = ChannelVideoStream
 
 /// A library video an admin may publish on the channel.
-struct ChannelLibraryVideoResponse: Encodable, Sendable {
-    let id: String
-    let title: String
-    let duration: Double
-    let posterUrl: String?
-    let createdAt: Date
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(duration, forKey: .duration)
-        try container.encode(posterUrl, forKey: .posterUrl)
-        try container.encode(createdAt, forKey: .createdAt)
-    }
-
-    enum CodingKeys: String, CodingKey { case id, title, duration, posterUrl, createdAt }
-}
+typealias ChannelLibraryVideoResponse = ChannelLibraryVideo
