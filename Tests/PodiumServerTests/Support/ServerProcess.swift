@@ -29,6 +29,10 @@ final class ServerProcess {
         }
         var environment = ProcessInfo.processInfo.environment
         environment["PODIUM_ADMIN_PASSWORD"] = TestServer.adminPassword
+        // Small page images, as TestServer's (480 px): these tests kill and restart servers, they
+        // do not look at pixels, and drawing the demo deck and the 192-page deck at 1920 px was
+        // most of their time.
+        environment["PODIUM_PAGE_IMAGE_SIZE"] = "480"
         let process = ChildProcess(
             Self.binary,
             arguments: [
