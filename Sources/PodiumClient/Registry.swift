@@ -12,7 +12,7 @@ extension Endpoint {
             .folders, .createFolder, .updateFolder, .deleteFolder,
             .deckQuestions, .addDeckQuestion, .updateDeckQuestion, .deleteDeckQuestion,
             .blob, .blobHead, .job,
-            .videos, .uploadVideo, .video, .updateVideo, .deleteVideo,
+            .videos, .uploadVideo, .video, .updateVideo, .deleteVideo, .setVideoClip,
             .liveSessions, .startSession, .session, .updateSession, .endSession, .history,
             .sessionDownload, .sessionDownloadHead, .sessionNotes, .putSessionNote, .sessionNotesMarkdown,
             .openRoom, .addRoomDeck, .roomVideos, .uploadRoomVideo, .exportPDF,

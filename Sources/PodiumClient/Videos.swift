@@ -11,6 +11,7 @@ extension Endpoint {
     public static let video = Endpoint("GET", "/api/v1/videos/{id}")
     public static let updateVideo = Endpoint("PATCH", "/api/v1/videos/{id}")
     public static let deleteVideo = Endpoint("DELETE", "/api/v1/videos/{id}")
+    public static let setVideoClip = Endpoint("PUT", "/api/v1/videos/{id}/clip")
 }
 
 extension PodiumClient {
@@ -52,6 +53,12 @@ extension PodiumClient {
         try patch.add("title", title)
         try patch.add("folderId", folderId)
         return try await call(.updateVideo, ["id": id], json: patch)
+    }
+
+    /// Sets how the clip plays on a stage: its trim (nil: its own start or end; `invalid_trim`
+    /// unless `0 ≤ start < end ≤ duration`) and whether it loops. The whole setting each time.
+    public func setVideoClip(id: String, _ settings: VideoClipSettings) async throws -> Video {
+        try await call(.setVideoClip, ["id": id], json: settings)
     }
 
     public func deleteVideo(id: String) async throws {

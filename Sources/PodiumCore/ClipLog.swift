@@ -35,8 +35,7 @@ public struct ClipLog: Sendable, Equatable {
         }
 
         static func span(of playback: Playback, until time: Double) -> Double {
-            guard playback.state == .playing else { return 0 }
-            return max(0, playback.position(at: time) - playback.position)
+            playback.played(until: time)
         }
 
         mutating func move(to next: Playback?, at time: Double) {

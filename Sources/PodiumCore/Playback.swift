@@ -24,6 +24,13 @@ public struct Playback: Codable, Sendable, Equatable {
     public var anchor: Double
     /// Playback speed, 1 = normal (``rates``).
     public var rate: Double
+    /// The clip's trim: where it starts and ends on the stage (seconds into it; nil: its own start
+    /// or end). Positions are kept inside it: a play starts at `start`, the clip stops at `end`.
+    public var start: Double? = nil
+    public var end: Double? = nil
+    /// Reaching its end (or `end`), the clip goes on from its start (or `start`): every screen
+    /// computes the same wrap from the reference, so no event is needed and none drifts.
+    public var loop: Bool = false
 
     /// How far ahead of the command a play or a seek while playing is anchored: the time a
     /// screen needs to hear of it and start (a phone on Wi-Fi is well under this).
@@ -44,13 +51,31 @@ public struct Playback: Codable, Sendable, Equatable {
         self.rate = rate
     }
 
-    /// A clip just put on stage: stopped at its start.
+    /// A clip just put on stage: stopped at its start (its trim's start).
     public init(stopped video: VideoOnStage, at time: Double) {
         self.init(
-            video: video.id, media: video.media, duration: video.duration, state: .stopped, position: 0, anchor: time)
+            video: video.id, media: video.media, duration: video.duration, state: .stopped, position: video.start ?? 0,
+            anchor: time)
+        start = video.start
+        end = video.end
+        loop = video.loop
     }
 
-    enum CodingKeys: String, CodingKey { case video, media, duration, state, position, anchor, rate }
+    enum CodingKeys: String, CodingKey { case video, media, duration, state, position, anchor, rate, start, end, loop }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        video = try container.decode(String.self, forKey: .video)
+        media = try container.decodeIfPresent(PlaybackMedia.self, forKey: .media)
+        duration = try container.decodeIfPresent(Double.self, forKey: .duration)
+        state = try container.decode(State.self, forKey: .state)
+        position = try container.decode(Double.self, forKey: .position)
+        anchor = try container.decode(Double.self, forKey: .anchor)
+        rate = try container.decode(Double.self, forKey: .rate)
+        start = try container.decodeIfPresent(Double.self, forKey: .start)
+        end = try container.decodeIfPresent(Double.self, forKey: .end)
+        loop = try container.decodeIfPresent(Bool.self, forKey: .loop) ?? false
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -62,23 +87,47 @@ public struct Playback: Codable, Sendable, Equatable {
         try container.encode(position, forKey: .position)
         try container.encode(anchor, forKey: .anchor)
         try container.encode(rate, forKey: .rate)
+        // Only a trimmed or looping clip says so: references without them read as before.
+        try container.encodeIfPresent(start, forKey: .start)
+        try container.encodeIfPresent(end, forKey: .end)
+        if loop { try container.encode(loop, forKey: .loop) }
     }
+
+    /// Where the clip starts on the stage: its trim's start, or 0.
+    public var lower: Double { start ?? 0 }
+    /// Where it ends on the stage: its trim's end, or its length (nil when neither is known).
+    public var upper: Double? { end ?? duration }
 
     /// Where the clip is (seconds into it) at server time `time`: it waits at `position` until
-    /// its anchor, then moves at `rate` until its end.
+    /// its anchor, then moves at `rate` until its end (its trim's end), where a looping clip
+    /// goes on from its start: `lower + (p - lower) mod (upper - lower)`, the same arithmetic
+    /// (IEEE remainder, exact) on every screen (`referencePosition` in video-sync.js).
     public func position(at time: Double) -> Double {
         guard state == .playing, time > anchor else { return position }
-        return clamped(position + (time - anchor) * rate)
+        let moved = position + (time - anchor) * rate
+        if loop, let upper, upper > lower, moved >= upper {
+            return clamped(lower + (moved - lower).truncatingRemainder(dividingBy: upper - lower))
+        }
+        return clamped(moved)
     }
 
-    /// Whether a playing clip has reached its end by `time` (a clip of unknown length never does).
+    /// Whether a playing clip has reached its end by `time` (a clip of unknown length, or one
+    /// that loops, never does).
     public func ended(at time: Double) -> Bool {
-        guard let duration else { return false }
-        return state == .playing && position(at: time) >= duration
+        guard let upper, !loop else { return false }
+        return state == .playing && position(at: time) >= upper
+    }
+
+    /// Seconds of the clip played from the anchor to `time` (the distance the reference moved,
+    /// each lap of a looping clip counted).
+    public func played(until time: Double) -> Double {
+        guard state == .playing, time > anchor else { return 0 }
+        if loop, let upper, upper > lower { return (time - anchor) * rate }
+        return max(0, position(at: time) - position)
     }
 
     func clamped(_ seconds: Double) -> Double {
-        max(0, duration.map { min($0, seconds) } ?? seconds)
+        max(lower, upper.map { min($0, seconds) } ?? seconds)
     }
 
     /// What a playback command makes of this reference at server time `time`, or nil when it
@@ -89,9 +138,9 @@ public struct Playback: Codable, Sendable, Equatable {
         switch command {
         case .play:
             guard state != .playing || ended(at: time) else { return nil }
-            // Played again from its end (or stopped), the clip starts over.
-            let atEnd = duration.map { now >= $0 } ?? false
-            next.position = state == .stopped || atEnd ? 0 : now
+            // Played again from its end (or stopped), the clip starts over (from its trim's start).
+            let atEnd = upper.map { now >= $0 } ?? false
+            next.position = state == .stopped || atEnd ? lower : now
             next.state = .playing
             next.anchor = time + Self.startLead
         case .pause:
@@ -100,15 +149,16 @@ public struct Playback: Codable, Sendable, Equatable {
             next.position = now
             next.anchor = time
         case .stop:
-            guard state != .stopped || position != 0 else { return nil }
+            guard state != .stopped || position != lower else { return nil }
             next.state = .stopped
-            next.position = 0
+            next.position = lower
             next.anchor = time
         case .seek(let seconds):
             guard seconds.isFinite, seconds >= 0, duration.map({ seconds <= $0 }) ?? true else {
                 throw .invalidPlayback
             }
-            next.position = seconds
+            // Inside the clip, but outside its trim: to the trim's nearer end.
+            next.position = clamped(seconds)
             // A seek while playing goes on playing from there, together (like a play); paused or
             // stopped, the clip waits there (a stopped clip moved is paused).
             if state == .playing {
@@ -139,11 +189,21 @@ public struct VideoOnStage: Sendable, Equatable {
     public var duration: Double?
     /// Its files, as screens load them; nil until the library has looked the video up.
     public var media: PlaybackMedia?
+    /// Its trim (seconds into it; nil: its own start or end) and whether it loops, as the library keeps them.
+    public var start: Double?
+    public var end: Double?
+    public var loop: Bool
 
-    public init(id: String, duration: Double?, media: PlaybackMedia? = nil) {
+    public init(
+        id: String, duration: Double?, media: PlaybackMedia? = nil, start: Double? = nil, end: Double? = nil,
+        loop: Bool = false
+    ) {
         self.id = id
         self.duration = duration
         self.media = media
+        self.start = start
+        self.end = end
+        self.loop = loop
     }
 }
 
@@ -293,13 +353,22 @@ extension SessionState {
                 // screens load is renewed (the server makes a fresh stream URL, the old one
                 // expires). Re-anchored at `time` on the same course, so no screen jumps and
                 // the time played so far is counted once.
-                guard let media = video.media, media != playback.media else { return .nothing }
+                // A trim or loop changed in the library since is taken on too, the clip kept inside it.
+                let media = video.media ?? playback.media
+                let sameClip = playback.start == video.start && playback.end == video.end && playback.loop == video.loop
+                guard media != playback.media || (video.media != nil && !sameClip) else { return .nothing }
                 var renewed = playback
                 if playback.state == .playing, time > playback.anchor {
                     renewed.position = playback.position(at: time)
                     renewed.anchor = time
                 }
                 renewed.media = media
+                if video.media != nil {
+                    renewed.start = video.start
+                    renewed.end = video.end
+                    renewed.loop = video.loop
+                    renewed.position = renewed.clamped(renewed.position)
+                }
                 return FeatureDecision(changes: [.playback(renewed)])
             }
             return FeatureDecision(changes: [.playback(Playback(stopped: video, at: time))])

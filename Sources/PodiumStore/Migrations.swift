@@ -451,6 +451,7 @@ enum Migrations {
             ]),
         blobCollectionMigration,
         audienceLogMigration,
+        clipPresentationMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

@@ -218,6 +218,15 @@ public struct VideoRecord: Sendable, Equatable, Codable {
     /// Every blob the packaged clip uses, as a JSON array of names: what its routes may serve.
     public var files: String
     public var createdAt: Date
+    /// Where the clip starts and ends on a stage (seconds into it; nil: its own start or end).
+    /// Metadata only: the packaged files are whole (migration 26).
+    public var trimStart: Double? = nil
+    public var trimEnd: Double? = nil
+    /// On a stage, reaching its end starts it again from its start.
+    public var loops: Bool = false
+    /// The integrated loudness its packaging measured (LUFS, EBU R128) before normalising it;
+    /// nil before packaging, for a clip without sound, or packaged before migration 26.
+    public var loudness: Double? = nil
 
     public init(
         id: String, ownerId: String, folderId: String?, roomId: String? = nil, title: String, status: Status,

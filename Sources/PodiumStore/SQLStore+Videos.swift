@@ -55,8 +55,26 @@ extension SQLStore: VideoStore {
                 .set("thumbnail_track", to: optional(video.thumbnailTrack))
                 .set("mp4", to: optional(video.mp4))
                 .set("files", to: video.files)
+                .set("loudness", to: video.loudness.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null)
                 .where("id", .equal, video.id)
                 .run()
+        }
+    }
+
+    public func updateVideoClip(id: String, trimStart: Double?, trimEnd: Double?, loops: Bool) async throws -> Bool {
+        try await serial { db in
+            @Sendable func optional(_ value: Double?) -> any SQLExpression { value.map { SQLBind($0) } ?? SQLLiteral.null }
+            struct Row: Decodable { let id: String }
+            guard
+                try await db.select().column("id").from("videos").where("id", .equal, id).first(decoding: Row.self) != nil
+            else { return false }
+            try await db.update("videos")
+                .set("trim_start", to: optional(trimStart))
+                .set("trim_end", to: optional(trimEnd))
+                .set("loops", to: loops)
+                .where("id", .equal, id)
+                .run()
+            return true
         }
     }
 

@@ -69,6 +69,9 @@ public protocol VideoStore: Sendable {
     func videos(roomId: String) async throws -> [VideoRecord]
     /// Saves every field but the id, owner, source and creation time.
     func updateVideo(_ video: VideoRecord) async throws
+    /// Saves how the clip is presented (its trim and whether it loops) and nothing else, so a
+    /// packaging job saving the rest meanwhile does not undo it; false when there is no such video.
+    func updateVideoClip(id: String, trimStart: Double?, trimEnd: Double?, loops: Bool) async throws -> Bool
     /// Deletes the video and returns the blobs no other video uses (its source and packaged
     /// files), which the caller may remove.
     func deleteVideo(id: String) async throws -> [String]

@@ -48,6 +48,15 @@ public struct Video: Codable, Sendable, Equatable {
     public var thumbnailTrackUrl: String?
     public var mp4Url: String?
     public var renditions: [Rendition]
+    /// Where the clip starts and ends on a stage (seconds into it; left out: its own start or
+    /// end), set by `PUT /api/v1/videos/{id}/clip`. Metadata: the files are whole.
+    public var trimStart: Double? = nil
+    public var trimEnd: Double? = nil
+    /// On a stage, reaching its end (or `trimEnd`) starts it again from its start (or `trimStart`).
+    public var loop: Bool = false
+    /// The integrated loudness packaging measured in the upload (LUFS, EBU R128) before
+    /// normalising its sound to the server's target; left out before packaging or without sound.
+    public var loudness: Double? = nil
 
     public init(
         id: String, title: String, status: String, folderId: String?, createdAt: Date, sourceBytes: Int, duration: Double,

@@ -78,6 +78,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
+            "Loudness every clip's sound is normalised to at packaging, in LUFS (EBU R128), or off (env PODIUM_LOUDNESS_TARGET; -16)."
+    )
+    var loudnessTarget: String?
+
+    @Option(
+        help:
             "Hours the stream URL of a clip put on a stage works; putting it on again makes a new one (env PODIUM_STAGE_VIDEO_LINK_HOURS; 12)."
     )
     var stageVideoLinkHours: Double?
@@ -205,6 +211,16 @@ struct Serve: AsyncParsableCommand {
         if let minutes = videoPackagingMinutes ?? environment["PODIUM_VIDEO_PACKAGING_MINUTES"].flatMap(Int.init) {
             guard minutes > 0 else { throw ValidationError("--video-packaging-minutes must be a positive number") }
             configuration.videoLimits.packagingTimeout = .seconds(minutes * 60)
+        }
+        if let target = loudnessTarget ?? environment["PODIUM_LOUDNESS_TARGET"] {
+            if target.lowercased() == "off" {
+                configuration.videoLimits.loudness = nil
+            } else {
+                guard let lufs = Double(target), (-70.0...(-5.0)).contains(lufs) else {
+                    throw ValidationError("--loudness-target must be LUFS from -70 to -5 (like -16), or off")
+                }
+                configuration.videoLimits.loudness = LoudnessTarget(integrated: lufs)
+            }
         }
         if let hours = try stageVideoLinkHours
             ?? environment["PODIUM_STAGE_VIDEO_LINK_HOURS"].map({ text in

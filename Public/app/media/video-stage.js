@@ -20,7 +20,7 @@ import { t, formatNumber, errorText } from '../core/i18n.js';
 import { el, icon, toggleFullscreen, isTyping, dialogOpen } from '../core/ui.js';
 import { serverClock } from '../live/clock.js';
 import { renewalDelay } from './stream-renewal.js';
-import { referencePosition, shouldPlay, correction, learnSeekDelay } from './video-sync.js';
+import { referencePosition, shouldPlay, correction, learnSeekDelay, clipRange } from './video-sync.js';
 
 const VIDEOJS = '/vendor/videojs/7.5.5/';
 const TICK = 100; // ms between corrections
@@ -300,6 +300,7 @@ export class VideoScreen {
     clearTimeout(this.renewTimer);
     this.freshFor = null;
     clearTimeout(this.startTimer);
+    clearTimeout(this.endTimer);
     clearTimeout(this.stallTimer);
     if (this.player) this.player.dispose();
     this.player = null;
@@ -362,6 +363,13 @@ export class VideoScreen {
       if (!this.blocked) this.start(element);
       return;
     }
+    // The trim's end (or a loop's wrap) falls before the next tick: correct at that moment, so the
+    // clip never plays on past it.
+    const { upper } = clipRange(playback);
+    if (upper !== null && upper > target && (upper - target) / playback.rate < TICK / 1000) {
+      clearTimeout(this.endTimer);
+      this.endTimer = setTimeout(() => this.tick(), ((upper - target) / playback.rate) * 1000 + 5);
+    }
     // Buffering: a seek now would only buffer again, unless the clip is far behind.
     const drift = element.currentTime - target;
     if (element.readyState < 3 && drift > -3) return;
@@ -371,11 +379,12 @@ export class VideoScreen {
   }
 
   seek(position) {
-    const duration = this.playback && typeof this.playback.duration === 'number' ? this.playback.duration : Infinity;
+    // Inside the clip's trim (its whole length when untrimmed).
+    const { lower, upper } = this.playback ? clipRange(this.playback) : { lower: 0, upper: null };
     this.seeking = { started: performance.now() };
     // Through the player: its HLS engine resets its segment loaders on a seek it is told of. Set on
     // the <video> alone, a seek back into what it had dropped waited for ever.
-    this.player.currentTime(Math.max(0, Math.min(duration, position)));
+    this.player.currentTime(Math.max(lower, Math.min(upper ?? Infinity, position)));
   }
 
   onSeeked() {

@@ -31,19 +31,38 @@ export const NUDGE = 0.08;
  */
 const NUDGE_HORIZON = 1.0;
 
-/** Where the clip is at server time `now` (seconds), by the reference. Mirrors Playback.position(at:). */
+/**
+ * Where the clip plays on the stage: from its trim's start (or 0) to its trim's end (or its
+ * length; null when neither is known). Mirrors Playback.lower/upper.
+ */
+export function clipRange(playback) {
+  const lower = typeof playback.start === 'number' ? playback.start : 0;
+  const upper = typeof playback.end === 'number' ? playback.end : typeof playback.duration === 'number' ? playback.duration : null;
+  return { lower, upper };
+}
+
+/**
+ * Where the clip is at server time `now` (seconds), by the reference: kept inside its trim, and
+ * a looping clip past its end goes on from its start (the same remainder as the server's, so every
+ * screen wraps at the same moment). Mirrors Playback.position(at:).
+ */
 export function referencePosition(playback, now) {
+  const { lower, upper } = clipRange(playback);
   let position = playback.position;
-  if (playback.state === 'playing' && now > playback.anchor) position += (now - playback.anchor) * playback.rate;
-  position = Math.max(0, position);
-  if (typeof playback.duration === 'number') position = Math.min(playback.duration, position);
+  if (playback.state === 'playing' && now > playback.anchor) {
+    position += (now - playback.anchor) * playback.rate;
+    if (playback.loop && upper !== null && upper > lower && position >= upper) position = lower + ((position - lower) % (upper - lower));
+  }
+  position = Math.max(lower, position);
+  if (upper !== null) position = Math.min(upper, position);
   return position;
 }
 
-/** Whether the clip should be moving at `now` (playing, its start reached, not at its end). */
+/** Whether the clip should be moving at `now` (playing, its start reached, not at its end; a looping clip always). */
 export function shouldPlay(playback, now) {
   if (playback.state !== 'playing' || now < playback.anchor) return false;
-  return typeof playback.duration !== 'number' || referencePosition(playback, now) < playback.duration;
+  const { upper } = clipRange(playback);
+  return playback.loop === true || upper === null || referencePosition(playback, now) < upper;
 }
 
 /**

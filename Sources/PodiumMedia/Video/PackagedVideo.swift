@@ -38,4 +38,7 @@ public struct PackagedVideo: Sendable, Equatable {
     public var mp4: String?
     /// Every file written, relative to the directory.
     public var files: [String]
+    /// What loudnorm measured in the source's sound before normalising it; nil without sound,
+    /// or when no loudness target is set.
+    public var loudness: LoudnessMeasurement? = nil
 }

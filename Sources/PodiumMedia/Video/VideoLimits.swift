@@ -24,6 +24,9 @@ public struct VideoLimits: Sendable {
     public var segmentSeconds: Int
     /// Encoder threads (`-threads`); one per core by default.
     public var threads: Int
+    /// The loudness every clip's sound is normalised to at packaging (EBU R128); nil leaves the
+    /// sound as uploaded (and measures nothing).
+    public var loudness: LoudnessTarget? = LoudnessTarget()
 
     /// Creates limits; the defaults suit talks and lecture clips on a small server.
     /// - Parameters:

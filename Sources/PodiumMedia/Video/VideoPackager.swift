@@ -55,14 +55,17 @@ public struct VideoPackager: Sendable {
     ///     its length), then the extras (`finishing`, steps done of three); one call at a time.
     /// - Throws: ``IngestError`` (`corrupt` when the clip cannot be decoded, `timeout`,
     ///   `tool_missing`); `CancellationError` when cancelled (running tools are killed).
+    ///   - loudness: what ``measureLoudness(_:probed:)`` found in the source: its sound is
+    ///     normalised to ``VideoLimits/loudness`` with it (nil: left as it is).
     public func package(
-        _ source: URL, probed: ProbedMedia, into directory: URL,
+        _ source: URL, probed: ProbedMedia, into directory: URL, loudness: LoudnessMeasurement? = nil,
         progress: @escaping @Sendable (IngestProgress) -> Void
     ) async throws -> PackagedVideo {
         let deadline = limits.packagingTimeout
         return try await withThrowingTaskGroup(of: PackagedVideo?.self) { group in
             group.addTask {
-                try await self.packageWithoutDeadline(source, probed: probed, into: directory, progress: progress)
+                try await self.packageWithoutDeadline(
+                    source, probed: probed, into: directory, loudness: loudness, progress: progress)
             }
             group.addTask {
                 try await Task.sleep(for: deadline)
@@ -77,7 +80,7 @@ public struct VideoPackager: Sendable {
     }
 
     private func packageWithoutDeadline(
-        _ source: URL, probed: ProbedMedia, into directory: URL,
+        _ source: URL, probed: ProbedMedia, into directory: URL, loudness: LoudnessMeasurement?,
         progress: @escaping @Sendable (IngestProgress) -> Void
     ) async throws -> PackagedVideo {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -89,7 +92,8 @@ public struct VideoPackager: Sendable {
             progress(IngestProgress(stage: "packaging", done: done, total: totalMilliseconds))
         }
         try await ffmpeg(
-            ladderArguments(source: source, probed: probed, into: directory), step: "its streams could not be decoded",
+            ladderArguments(source: source, probed: probed, into: directory, loudness: loudness),
+            step: "its streams could not be decoded",
             onStdout: { reader.consume($0) })
         progress(IngestProgress(stage: "packaging", done: totalMilliseconds, total: totalMilliseconds))
 
@@ -102,7 +106,7 @@ public struct VideoPackager: Sendable {
         guard !variants.isEmpty else { throw IngestError.corruptVideo(detail: "no stream could be packaged") }
         var packaged = PackagedVideo(
             directory: directory, masterPlaylist: master, variants: variants, poster: nil, thumbnailSprite: nil,
-            thumbnailTrack: nil, mp4: nil, files: [])
+            thumbnailTrack: nil, mp4: nil, files: [], loudness: loudness)
         if probed.hasVideo {
             progress(IngestProgress(stage: "finishing", done: 0, total: 3))
             packaged.mp4 = try await middleMP4(probed: probed, directory: directory)
@@ -121,7 +125,11 @@ public struct VideoPackager: Sendable {
     /// rendition of `source` and writes the playlists into `directory` (ffmpeg makes the folders
     /// it names). Public so that a benchmark runs exactly the command packaging runs, not a copy
     /// that drifts from it.
-    public func ladderArguments(source: URL, probed: ProbedMedia, into directory: URL) -> [String] {
+    /// With `loudness` (the source's, measured by ``measureLoudness(_:probed:)``) and a target
+    /// in ``VideoLimits/loudness``, the audio is normalised to it.
+    public func ladderArguments(
+        source: URL, probed: ProbedMedia, into directory: URL, loudness: LoudnessMeasurement? = nil
+    ) -> [String] {
         let segment = limits.segmentSeconds
         var arguments = [
             "-nostdin", "-v", "error", "-y", "-i", Self.input(source), "-progress", "pipe:1", "-nostats", "-map_metadata",
@@ -156,7 +164,9 @@ public struct VideoPackager: Sendable {
             }
         }
         if probed.hasAudio {
-            arguments += ["-map", "0:a:0", "-c:a", "aac", "-b:a", "\(Self.audioKilobits)k", "-ac", "2", "-ar", "48000"]
+            arguments += ["-map", "0:a:0"]
+            if let loudness, let target = limits.loudness { arguments += ["-filter:a", target.normalisingFilter(loudness)] }
+            arguments += ["-c:a", "aac", "-b:a", "\(Self.audioKilobits)k", "-ac", "2", "-ar", "48000"]
             streamMap.append("a:0\(audioGroup)")
         }
         arguments += [
@@ -168,6 +178,22 @@ public struct VideoPackager: Sendable {
             directory.appendingPathComponent("stream_%v/index.m3u8").path,
         ]
         return arguments
+    }
+
+    /// Loudnorm's first pass over the source's sound (EBU R128): what ``package(_:probed:into:loudness:progress:)``
+    /// normalises its audio with. Nil without sound, without a target, or for silence (nothing
+    /// to normalise); a clip whose sound cannot be decoded fails here as `corrupt`. One decode of
+    /// the sound alone, under the packaging deadline's limits.
+    public func measureLoudness(_ source: URL, probed: ProbedMedia) async throws -> LoudnessMeasurement? {
+        guard probed.hasAudio, let target = limits.loudness else { return nil }
+        let arguments = [
+            "-nostdin", "-hide_banner", "-nostats", "-v", "info", "-i", Self.input(source), "-map", "0:a:0", "-vn", "-sn", "-dn",
+            "-af", target.measuringFilter, "-f", "null", "-",
+        ]
+        let result = try await ffmpeg(arguments, step: "its sound could not be measured")
+        let measured = LoudnessMeasurement.parse(result.stderr)
+        if measured == nil { logger.notice("loudnorm measured nothing", metadata: ["stderr": "\(result.stderr.suffix(400))"]) }
+        return measured
     }
 
     /// `source` as ffmpeg's input: with `file:`, a name with a colon is never taken for a protocol.
@@ -223,9 +249,10 @@ public struct VideoPackager: Sendable {
     }
 
     /// Runs ffmpeg; a failure becomes `corrupt` naming `step` (its standard error is logged).
+    @discardableResult
     private func ffmpeg(
         _ arguments: [String], step: String, onStdout: (@Sendable (Data) -> Void)? = nil
-    ) async throws {
+    ) async throws -> ToolResult {
         let toolLimits = limits.toolLimits(timeout: limits.packagingTimeout, capturedOutput: 64 * 1024)
         let result: ToolResult
         do {
@@ -243,6 +270,7 @@ public struct VideoPackager: Sendable {
                 "ffmpeg failed", metadata: ["exit": "\(result.exitCode)", "stderr": "\(result.stderr.suffix(800))"])
             throw IngestError.corruptVideo(detail: step)
         }
+        return result
     }
 
     /// Every regular file under `directory`, relative to it, sorted.

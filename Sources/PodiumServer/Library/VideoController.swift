@@ -31,6 +31,7 @@ struct VideoController {
         group.get("videos", use: list)
         group.get("videos/:id", use: show)
         group.patch("videos/:id", use: update)
+        group.put("videos/:id/clip", use: setClip)
         group.delete("videos/:id", use: delete)
     }
 
@@ -164,7 +165,7 @@ struct VideoController {
     }
 
     /// The video named in the path, if the signed-in user owns it (admins see every one).
-    private func ownedVideo(_ context: AppRequestContext) async throws -> VideoRecord {
+    func ownedVideo(_ context: AppRequestContext) async throws -> VideoRecord {
         let user = try context.requireUser()
         guard let video = try await store.video(id: try context.parameters.require("id")),
             video.ownerId == user.id || user.role == .admin

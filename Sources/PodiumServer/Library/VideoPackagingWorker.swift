@@ -52,7 +52,9 @@ struct VideoPackagingWorker: JobWorker {
             video.hasVideo = probed.hasVideo
             video.hasAudio = probed.hasAudio
             try await saving(videoId) { try await store.updateVideo(try await current(video)) }
-            let packaged = try await packager.package(source, probed: probed, into: work) { step in
+            // Its sound's loudness first (EBU R128), which the ladder's audio is normalised with.
+            let loudness = try await packager.measureLoudness(source, probed: probed)
+            let packaged = try await packager.package(source, probed: probed, into: work, loudness: loudness) { step in
                 progress(JobProgress(stage: step.stage, done: step.done, total: step.total))
             }
             let plan = try HLSBlobs.plan(packaged)
@@ -67,6 +69,7 @@ struct VideoPackagingWorker: JobWorker {
             video.thumbnailSprite = stored.thumbnailSprite
             video.thumbnailTrack = stored.thumbnailTrack
             video.mp4 = stored.mp4
+            video.loudness = packaged.loudness?.inputIntegrated
         } catch let error as IngestError {
             throw JobFailure(code: error.code, message: error.message)
         } catch let failure as JobFailure {

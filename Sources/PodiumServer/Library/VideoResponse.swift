@@ -34,6 +34,10 @@ extension Video: ResponseEncodable {
             masterPlaylistUrl: media(video.masterPlaylist), posterUrl: picture(video.poster),
             thumbnailsUrl: picture(video.thumbnailSprite), thumbnailTrackUrl: media(video.thumbnailTrack),
             mp4Url: media(video.mp4), renditions: renditions)
+        trimStart = video.trimStart
+        trimEnd = video.trimEnd
+        loop = video.loops
+        loudness = video.loudness
     }
 
     /// The master playlist's video variants, tallest first, then the audio rendition. The

@@ -31,6 +31,9 @@ struct LibraryStageVideos: StageVideos {
             title: video.title, playlist: stream.url(playlist), poster: video.poster.map(DeckResponse.blobURL),
             thumbnails: video.thumbnailTrack.map(stream.url), audioOnly: !video.hasVideo,
             expiresAt: stream.expiresAt.timeIntervalSince1970)
-        return VideoOnStage(id: video.id, duration: video.duration > 0 ? video.duration : nil, media: media)
+        // The clip's trim and loop go on stage with it (#41): every screen keeps to them.
+        return VideoOnStage(
+            id: video.id, duration: video.duration > 0 ? video.duration : nil, media: media, start: video.trimStart,
+            end: video.trimEnd, loop: video.loops)
     }
 }
