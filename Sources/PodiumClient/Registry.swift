@@ -13,6 +13,7 @@ extension Endpoint {
             .deckQuestions, .addDeckQuestion, .updateDeckQuestion, .deleteDeckQuestion,
             .blob, .blobHead, .job,
             .videos, .uploadVideo, .video, .updateVideo, .deleteVideo, .setVideoClip,
+            .captionTracks, .captionTrack, .putCaptionTrack, .deleteCaptionTrack, .editCaptionCue,
             .liveSessions, .startSession, .session, .updateSession, .endSession, .history,
             .sessionDownload, .sessionDownloadHead, .sessionNotes, .putSessionNote, .sessionNotesMarkdown,
             .openRoom, .addRoomDeck, .roomVideos, .uploadRoomVideo, .exportPDF,

@@ -451,6 +451,7 @@ enum Migrations {
             ]),
         blobCollectionMigration,
         audienceLogMigration,
+        captionsMigration,
         clipPresentationMigration,
     ]
 

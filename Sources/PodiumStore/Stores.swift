@@ -16,6 +16,7 @@ public struct Stores: Sendable {
     public var channelSettings: any ChannelSettingsStore
     public var decks: any DeckStore
     public var videos: any VideoStore
+    public var captions: any CaptionStore
     public var storyboards: any StoryboardStore
     public var sessions: any SessionStore
     public var interaction: any InteractionStore
@@ -37,6 +38,7 @@ public struct Stores: Sendable {
         channelSettings = all
         decks = all
         videos = all
+        captions = all
         storyboards = all
         sessions = all
         interaction = all

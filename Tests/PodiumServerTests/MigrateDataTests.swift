@@ -79,6 +79,10 @@ struct MigrateDataTests {
                 id: "v1", ownerId: "u1", folderId: "f1", title: "Clip", status: .ready,
                 sourceHash: String(repeating: "a", count: 64) + ".video", sourceBytes: 1, hasVideo: true,
                 createdAt: StoreTests.t0))
+        _ = try await store.putCaptionTrack(
+            CaptionTrackRecord(
+                videoId: "v1", language: "en", label: "English", kind: .subtitles,
+                webvtt: "WEBVTT\n\n1\n00:00:00.000 --> 00:00:01.000\nHi\n", createdAt: StoreTests.t0, updatedAt: StoreTests.t0))
         // The blob collector's bookkeeping: a mark and its lease.
         _ = try await store.markUnreferencedBlobs([String(repeating: "b", count: 64) + ".jpg"], at: StoreTests.t0)
         _ = try await store.claimBlobCollection(holder: "n1", at: StoreTests.t0, leaseUntil: StoreTests.t1, startedBefore: nil)

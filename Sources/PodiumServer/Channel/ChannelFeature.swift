@@ -98,7 +98,8 @@ struct ChannelFeature: ServerFeature {
         streamSources[RadioStreamSource.kind] = RadioStreamSource(
             stations: radioStations, listening: radioListening, blobs: blobs, configuration: configuration.channel, now: now)
         streamSources["video"] = VideoStreamSource(
-            store: stores.channelVideos, videoStore: stores.videos, blobs: blobs, blobSets: channelVideoBlobs)
+            store: stores.channelVideos, videoStore: stores.videos, blobs: blobs, blobSets: channelVideoBlobs,
+            captions: CaptionStreams(store: stores.captions))
         streams = StreamController(tokens: platform.streamTokens, sources: streamSources)
     }
 

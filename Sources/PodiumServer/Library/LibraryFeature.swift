@@ -42,6 +42,7 @@ struct LibraryFeature: ServerFeature {
     let folders: FolderController
     let videos: VideoController
     let notes: NotesController
+    let captions: CaptionController
     /// Library and stage clips at `/stream/<token>/<file>` (the channel's ``StreamController``
     /// serves every kind).
     let streamSources: [String: any StreamSource]
@@ -59,10 +60,16 @@ struct LibraryFeature: ServerFeature {
             probe: workers.videoProbe,
             uploadDirectory: configuration.temporaryDirectory, maxUploadBytes: configuration.maxVideoUploadBytes,
             tokens: platform.streamTokens, clipFiles: clipFiles, logger: platform.logger, now: platform.now)
+        captions = CaptionController(
+            store: platform.stores.captions, videoStore: platform.stores.videos,
+            uploadDirectory: configuration.temporaryDirectory, maxCaptionBytes: configuration.maxCaptionBytes,
+            tokens: platform.streamTokens, now: platform.now)
         notes = NotesController(
             store: platform.stores.notes, deckStore: platform.stores.decks, hub: platform.hub, now: platform.now)
         streamSources = [
-            ClipStreamSource.kind: ClipStreamSource(store: platform.stores.videos, blobs: platform.blobs, blobSets: clipFiles)
+            ClipStreamSource.kind: ClipStreamSource(
+                store: platform.stores.videos, blobs: platform.blobs, blobSets: clipFiles,
+                captions: CaptionStreams(store: platform.stores.captions))
         ]
     }
 
@@ -70,6 +77,7 @@ struct LibraryFeature: ServerFeature {
         decks.addRoutes(to: api)
         folders.addRoutes(to: api)
         videos.addRoutes(to: api)
+        captions.addRoutes(to: api)
         notes.addRoutes(to: api)
     }
 

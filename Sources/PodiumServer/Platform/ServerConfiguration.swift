@@ -51,6 +51,8 @@ public struct ServerConfiguration: Sendable {
     public var officeLimits = OfficeLimits()
     /// The largest video or audio file accepted, in bytes (`413 too_large` past it).
     public var maxVideoUploadBytes = 2 * 1024 * 1024 * 1024
+    /// The largest caption file (WebVTT or SRT) accepted, in bytes (`413 caption_too_large` past it).
+    public var maxCaptionBytes = 1024 * 1024
     /// Limits on a clip (length, picture size) and on packaging it (time, memory, file size).
     public var videoLimits = VideoLimits()
     /// How long the stream URL of a clip put on a session's or room's stage works (12 h: a day

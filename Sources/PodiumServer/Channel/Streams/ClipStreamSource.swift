@@ -13,6 +13,8 @@ struct ClipStreamSource: StreamSource {
     let store: any VideoStore
     let blobs: any BlobStore
     let blobSets: StreamBlobSets
+    /// The clip's caption tracks, served beside its files (nil: none).
+    var captions: CaptionStreams? = nil
 
     /// The resource a clip's tokens name.
     static func resource(_ videoId: String) -> String { "\(kind):\(videoId)" }
@@ -37,6 +39,12 @@ struct ClipStreamSource: StreamSource {
             return Set(video.fileNames)
         }
         guard let files else { throw APIError.notFound("video") }
+        if let captions, file.hasPrefix("captions-") || file.hasSuffix(".m3u8"),
+            let video = try await store.video(id: id), video.status == .ready,
+            let answer = try await captions.respond(file: file, video: video, blobs: blobs)
+        {
+            return answer
+        }
         return try await StreamBlobSets.respond(file: file, files: files, blobs: blobs, request: request, context: context)
     }
 }

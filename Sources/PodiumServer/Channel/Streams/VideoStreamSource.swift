@@ -95,10 +95,19 @@ struct VideoStreamSource: StreamSource {
     let videoStore: any VideoStore
     let blobs: any BlobStore
     let blobSets: ChannelVideoBlobSets
+    /// The library clip's caption tracks, served beside its files (nil: none).
+    var captions: CaptionStreams? = nil
 
     func respond(file: String, claims: StreamClaims, request: Request, context: AppRequestContext) async throws -> Response {
         guard let files = try await blobSets.files(of: String(claims.id), store: store, videoStore: videoStore) else {
             throw APIError.notFound("video")
+        }
+        if let captions, file.hasPrefix("captions-") || file.hasSuffix(".m3u8"),
+            let entry = try await store.channelVideo(id: String(claims.id)),
+            let video = try await videoStore.video(id: entry.record.videoId),
+            let answer = try await captions.respond(file: file, video: video, blobs: blobs)
+        {
+            return answer
         }
         return try await StreamBlobSets.respond(file: file, files: files, blobs: blobs, request: request, context: context)
     }

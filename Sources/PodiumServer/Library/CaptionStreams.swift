@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PodiumMedia
+import PodiumStore
+
+/// A clip's caption tracks as its stream serves them, under the clip's token beside its other
+/// files: the master playlist with the tracks listed as subtitle renditions
+/// (`#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",…`, every variant `SUBTITLES="subs"`), each
+/// track's media playlist (`captions-<language>.m3u8`, one WebVTT segment lasting the whole clip)
+/// and its WebVTT file (`captions-<language>.vtt`). Used by the library's and stage's clip
+/// streams (``ClipStreamSource``) and the channel's (``VideoStreamSource``).
+struct CaptionStreams: Sendable {
+    let store: any CaptionStore
+
+    /// The answer for `file` when it is a caption file or the master playlist of a clip with
+    /// tracks; nil when the clip's blobs answer it (a clip without tracks keeps its master blob).
+    func respond(file: String, video: VideoRecord, blobs: any BlobStore) async throws -> Response? {
+        if file == video.masterPlaylist {
+            let tracks = try await store.captionTracks(videoId: video.id)
+            guard !tracks.isEmpty, let url = blobs.file(named: file) else { return nil }
+            let master = try String(contentsOf: url, encoding: .utf8)
+            let renditions = tracks.map {
+                Captions.Rendition(
+                    language: $0.language, name: $0.label, uri: CaptionController.playlistName($0.language))
+            }
+            return Self.text(Captions.masterPlaylist(master, subtitles: renditions), type: "application/vnd.apple.mpegurl")
+        }
+        for suffix in [".vtt", ".m3u8"] where file.hasPrefix("captions-") && file.hasSuffix(suffix) {
+            let language = String(file.dropFirst("captions-".count).dropLast(suffix.count))
+            guard Captions.isLanguageTag(language),
+                let track = try await store.captionTrack(videoId: video.id, language: language)
+            else { throw APIError.notFound("file") }
+            if suffix == ".vtt" { return Self.text(track.webvtt, type: "text/vtt; charset=utf-8") }
+            return Self.text(
+                Captions.mediaPlaylist(duration: video.duration, uri: CaptionController.vttName(language)),
+                type: "application/vnd.apple.mpegurl")
+        }
+        return nil
+    }
+
+    /// Tracks change (an edit, a new language): players ask again rather than keep them.
+    private static func text(_ text: String, type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "private, no-cache"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
