@@ -13,6 +13,7 @@ import { el, icon, iconButton, toast, confirmDialog, promptDialog, chooseDialog 
 import { UploadQueue, processingText, trackVideo, checkVideoFile, looksLikeMedia, uploadLimits, formatBytes } from '../media/uploader.js';
 import { progressBar, uploadCard } from './upload-cards.js';
 import { clockText } from '../media/video-stage.js';
+import { editClip, clipSummary } from './clip-editor.js';
 
 const POLL_MS = 500;
 
@@ -119,6 +120,8 @@ export class LibraryVideos {
     if (ready) {
       const shape = video.hasVideo ? video.width + '×' + video.height : t('library.audio');
       meta.append(el('span', { class: 'deck-pages', text: shape + ' · ' + formatBytes(video.sourceBytes) }));
+      const clip = clipSummary(video);
+      if (clip) meta.append(el('span', { class: 'deck-pages clip-badge', text: clip, attrs: { 'data-role': 'clip-badge' } }));
     }
     const body = el('div', { class: 'deck-body' }, [el('div', { class: 'deck-title', text: video.title, attrs: { title: video.title } }), meta]);
     if (!ready && !failed) {
@@ -130,6 +133,7 @@ export class LibraryVideos {
       body.append(el('p', { class: 'deck-error', attrs: { 'data-role': 'error' } }, [icon('alert', 16), el('span', { text: message })]));
     }
     const actions = el('div', { class: 'deck-actions' }, [
+      ready ? iconButton('film', t('library.clip-edit'), { cls: 'btn', on: { click: () => this.editClip(video) }, attrs: { 'data-action': 'edit-clip', 'aria-label': t('library.clip-edit-named', { title: video.title }) } }) : null,
       ready ? iconButton('edit', t('library.rename'), { cls: 'btn', on: { click: () => this.rename(video) }, attrs: { 'data-action': 'rename-video', 'aria-label': t('library.rename-named', { title: video.title }) } }) : null,
       ready && this.o.folders().length ? iconButton('folder', t('library.move'), { cls: 'btn', on: { click: () => this.move(video) }, attrs: { 'data-action': 'move-video', 'aria-label': t('library.move-named', { title: video.title }) } }) : null,
       iconButton('trash', t('library.delete'), { cls: 'btn', on: { click: () => this.remove(video) }, attrs: { 'data-action': 'delete-video', 'aria-label': t('library.delete-named', { title: video.title }) } }),
@@ -176,6 +180,14 @@ export class LibraryVideos {
     } catch (error) {
       toast(errorText(error), { kind: 'error' });
     }
+  }
+
+  /** Trim and loop (clip-editor.js): the card shows what was saved. */
+  async editClip(video) {
+    const updated = await editClip(video);
+    if (!updated) return;
+    this.videos = this.videos.map((v) => (v.id === video.id ? updated : v));
+    this.render();
   }
 
   async move(video) {
