@@ -18,6 +18,7 @@ import { errorText, formatDate, t } from '../core/i18n.js';
 import { el, icon } from '../core/ui.js';
 import { loadPlayerLibrary, clockText } from '../media/video-stage.js';
 import { keepStreamFresh } from '../media/stream-renewal.js';
+import { CaptionLayer } from '../media/captions.js';
 
 const BASE = '/api/v1/channel';
 const SAVE_EVERY = 10_000; // ms between saved positions while playing
@@ -399,6 +400,11 @@ async function play(video, stage, quality) {
   player = { id: video.id, vjs, timer: null, lastSaved: null, duration: video.duration, resumed: false, fresh: null };
   const current = player;
   vjs.src({ src: stream.url, type: 'application/x-mpegURL' });
+  // Captions (media/captions.js): the clip's subtitle renditions, over the picture; CC beside the quality.
+  const captions = new CaptionLayer({ container: vjs.el() });
+  if (quality.parentElement) quality.parentElement.querySelectorAll('[data-role=captions-choice]').forEach((old) => old.remove());
+  quality.after(captions.picker);
+  captions.attach(element, stream.url);
   // The stream URL expires (6 hours by default): a new one before it does, or when a request was
   // refused anyway, playing on from the same place; an error only if no new one is to be had.
   current.fresh = keepStreamFresh(vjs, {

@@ -14,6 +14,7 @@ import { UploadQueue, processingText, trackVideo, checkVideoFile, looksLikeMedia
 import { progressBar, uploadCard } from './upload-cards.js';
 import { clockText } from '../media/video-stage.js';
 import { editClip, clipSummary } from './clip-editor.js';
+import { editCaptions } from './caption-editor.js';
 
 const POLL_MS = 500;
 
@@ -122,6 +123,7 @@ export class LibraryVideos {
       meta.append(el('span', { class: 'deck-pages', text: shape + ' · ' + formatBytes(video.sourceBytes) }));
       const clip = clipSummary(video);
       if (clip) meta.append(el('span', { class: 'deck-pages clip-badge', text: clip, attrs: { 'data-role': 'clip-badge' } }));
+      meta.append(this.captionBadge(video));
     }
     const body = el('div', { class: 'deck-body' }, [el('div', { class: 'deck-title', text: video.title, attrs: { title: video.title } }), meta]);
     if (!ready && !failed) {
@@ -134,6 +136,7 @@ export class LibraryVideos {
     }
     const actions = el('div', { class: 'deck-actions' }, [
       ready ? iconButton('film', t('library.clip-edit'), { cls: 'btn', on: { click: () => this.editClip(video) }, attrs: { 'data-action': 'edit-clip', 'aria-label': t('library.clip-edit-named', { title: video.title }) } }) : null,
+      ready ? iconButton('message', t('library.captions'), { cls: 'btn', on: { click: () => this.editCaptions(video) }, attrs: { 'data-action': 'edit-captions', 'aria-label': t('library.captions-named', { title: video.title }) } }) : null,
       ready ? iconButton('edit', t('library.rename'), { cls: 'btn', on: { click: () => this.rename(video) }, attrs: { 'data-action': 'rename-video', 'aria-label': t('library.rename-named', { title: video.title }) } }) : null,
       ready && this.o.folders().length ? iconButton('folder', t('library.move'), { cls: 'btn', on: { click: () => this.move(video) }, attrs: { 'data-action': 'move-video', 'aria-label': t('library.move-named', { title: video.title }) } }) : null,
       iconButton('trash', t('library.delete'), { cls: 'btn', on: { click: () => this.remove(video) }, attrs: { 'data-action': 'delete-video', 'aria-label': t('library.delete-named', { title: video.title }) } }),
@@ -180,6 +183,33 @@ export class LibraryVideos {
     } catch (error) {
       toast(errorText(error), { kind: 'error' });
     }
+  }
+
+  /** Which languages the clip has captions in, or that it has none (WCAG 1.2.2), filled in when known. */
+  captionBadge(video) {
+    const badge = el('span', { class: 'deck-pages caption-badge', attrs: { 'data-role': 'captions-badge', hidden: true } });
+    const show = (languages) => {
+      badge.dataset.captions = languages.length ? languages.join(' ') : 'none';
+      badge.textContent = languages.length ? 'CC ' + languages.join(', ') : t('library.captions-missing');
+      badge.classList.toggle('is-missing', !languages.length);
+      badge.hidden = false;
+    };
+    this.captionLanguages = this.captionLanguages || new Map();
+    if (this.captionLanguages.has(video.id)) show(this.captionLanguages.get(video.id));
+    else {
+      api('/api/v1/videos/' + encodeURIComponent(video.id) + '/captions').then((tracks) => {
+        this.captionLanguages.set(video.id, tracks.map((track) => track.language));
+        show(this.captionLanguages.get(video.id));
+      }).catch(() => {});
+    }
+    return badge;
+  }
+
+  /** Captions (caption-editor.js): the card says which languages it has after. */
+  async editCaptions(video) {
+    const languages = await editCaptions(video);
+    (this.captionLanguages = this.captionLanguages || new Map()).set(video.id, languages);
+    this.render();
   }
 
   /** Trim and loop (clip-editor.js): the card shows what was saved. */

@@ -20,6 +20,7 @@ import { t, formatNumber, errorText } from '../core/i18n.js';
 import { el, icon, toggleFullscreen, isTyping, dialogOpen } from '../core/ui.js';
 import { serverClock } from '../live/clock.js';
 import { renewalDelay } from './stream-renewal.js';
+import { CaptionLayer } from './captions.js';
 import { referencePosition, shouldPlay, correction, learnSeekDelay, clipRange } from './video-sync.js';
 
 const VIDEOJS = '/vendor/videojs/7.5.5/';
@@ -110,7 +111,9 @@ export class VideoScreen {
       class: 'input video-quality', attrs: { 'aria-label': t('video.quality-label'), title: t('video.quality'), 'data-role': 'video-quality', hidden: true },
     });
     this.quality.addEventListener('change', () => this.chooseQuality(this.quality.value));
-    const corner = el('div', { class: 'video-corner' }, [this.quality, this.soundButton]);
+    // Captions (captions.js): the cue at the synced position, large on the big screen.
+    this.captions = new CaptionLayer({ container: this.frame, large: role === 'projector' });
+    const corner = el('div', { class: 'video-corner' }, [this.captions.picker, this.quality, this.soundButton]);
     const parts = [this.frame, this.card, this.notice, this.tap, corner];
     if (send) {
       parts.push(this.buildControls());
@@ -195,7 +198,7 @@ export class VideoScreen {
       class: 'video-js', attrs: { playsinline: true, preload: 'auto', 'aria-label': media.title, poster: media.poster || null },
     });
     video.muted = !this.wantsSound;
-    this.frame.replaceChildren(video);
+    this.frame.replaceChildren(video, this.captions.overlay);
     // Safari (and iOS) play HLS themselves; elsewhere Video.js's engine feeds Media Source
     // Extensions, also where the browser says it "maybe" plays HLS (recent Chromium): one engine
     // everywhere, with its renditions to choose from. (Video.js 7's engine reads `hls` options.)
@@ -207,6 +210,7 @@ export class VideoScreen {
     });
     this.player.src({ src: media.playlist, type: 'application/x-mpegURL' });
     const element = this.element();
+    this.captions.attach(element, media.playlist);
     element.addEventListener('seeked', () => this.onSeeked());
     element.addEventListener('waiting', () => this.onWaiting());
     element.addEventListener('playing', () => this.onPlaying());
@@ -302,6 +306,7 @@ export class VideoScreen {
     clearTimeout(this.startTimer);
     clearTimeout(this.endTimer);
     clearTimeout(this.stallTimer);
+    this.captions.detach();
     if (this.player) this.player.dispose();
     this.player = null;
     this.media = null;
