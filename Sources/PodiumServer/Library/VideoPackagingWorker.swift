@@ -52,7 +52,9 @@ struct VideoPackagingWorker: JobWorker {
             video.hasVideo = probed.hasVideo
             video.hasAudio = probed.hasAudio
             try await saving(videoId) { try await store.updateVideo(try await current(video)) }
-            // Its sound's loudness first (EBU R128), which the ladder's audio is normalised with.
+            // Its sound's loudness first (EBU R128), which the ladder's audio is normalised with:
+            // part of packaging (the stage the API shows while it runs).
+            progress(JobProgress(stage: "packaging", done: 0, total: max(1, Int(probed.duration * 1000))))
             let loudness = try await packager.measureLoudness(source, probed: probed)
             let packaged = try await packager.package(source, probed: probed, into: work, loudness: loudness) { step in
                 progress(JobProgress(stage: step.stage, done: step.done, total: step.total))
