@@ -67,6 +67,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest video or audio file accepted, in megabytes (env PODIUM_MAX_VIDEO_UPLOAD_MB; 2048).")
     var maxVideoUploadMB: Int?
 
+    @Option(help: "Largest caption file (WebVTT or SRT) accepted, in kilobytes (env PODIUM_MAX_CAPTION_KB; 1024).")
+    var maxCaptionKB: Int?
+
     @Option(help: "Longest clip accepted, in minutes (env PODIUM_MAX_VIDEO_MINUTES; 180).")
     var maxVideoMinutes: Int?
 
@@ -195,6 +198,10 @@ struct Serve: AsyncParsableCommand {
         }
         if let megabytes = maxVideoUploadMB ?? environment["PODIUM_MAX_VIDEO_UPLOAD_MB"].flatMap(Int.init) {
             configuration.maxVideoUploadBytes = megabytes * 1024 * 1024
+        }
+        if let kilobytes = maxCaptionKB ?? environment["PODIUM_MAX_CAPTION_KB"].flatMap(Int.init) {
+            guard kilobytes > 0 else { throw ValidationError("--max-caption-kb must be a positive number") }
+            configuration.maxCaptionBytes = kilobytes * 1024
         }
         if let minutes = maxVideoMinutes ?? environment["PODIUM_MAX_VIDEO_MINUTES"].flatMap(Int.init) {
             guard minutes > 0 else { throw ValidationError("--max-video-minutes must be a positive number") }
