@@ -66,10 +66,13 @@ public struct SessionReport: Codable, Sendable, Equatable {
         @NullEncoded public var duration: Double?
         /// Its poster frame (`/blobs/…`); nil for a deleted clip or one without pictures.
         @NullEncoded public var posterUrl: String?
+        /// The languages the clip has caption tracks in (empty: none, WCAG 1.2.2); left out for a
+        /// deleted clip.
+        public var captions: [String]?
 
         public init(
             video: String, title: String?, shownAt: Date, hiddenAt: Date?, onStageSeconds: Double, playedSeconds: Double,
-            duration: Double?, posterUrl: String?
+            duration: Double?, posterUrl: String?, captions: [String]? = nil
         ) {
             self.video = video
             self.title = title
@@ -79,6 +82,7 @@ public struct SessionReport: Codable, Sendable, Equatable {
             self.playedSeconds = playedSeconds
             self.duration = duration
             self.posterUrl = posterUrl
+            self.captions = captions
         }
     }
 

@@ -396,6 +396,10 @@ class MoreInteractionTests(BrowserTest):
         self.assertIn("Opening clip", clip.text)
         self.assertIn("on stage", clip.text)
         self.assertIn("of 2 s played", text_of(presenter, '.report-clip [data-role="clip-played"]'))
+        # Shown without captions (WCAG 1.2.2): the report says so, visibly.
+        captions = wait_for(presenter, lambda d: visible(d, '.report-clip [data-role="clip-captions"]'), "the clip's captions line")
+        self.assertEqual(captions.get_attribute("data-captions"), "none")
+        self.assertEqual(captions.text, "No captions")
         wait_for(presenter, lambda d: d.execute_script(
             "const i = document.querySelector('.report-clip-poster img'); return i && i.complete && i.naturalWidth > 0;"),
             "the poster frame")

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import NIOCore
 import Synchronization
 import Testing
 
@@ -49,6 +50,14 @@ struct ClipReportTests {
             let clip = clips[0]
             #expect(clip["video"] as? String == videoId)
             #expect(clip["title"] as? String == "Opening clip")
+            // Shown without captions: the report says so; with a track, its language.
+            #expect(clip["captions"] as? [String] == [], "\(clip)")
+            let track = try await client.request(
+                .put, "/api/v1/videos/\(videoId)/captions/en", token: token,
+                body: ByteBuffer(string: "1\n00:00:00,000 --> 00:00:01,000\nHello\n"))
+            #expect(track.status == .created)
+            let captioned = try await client.request(.get, "/api/v1/sessions/\(code)/report", token: token).object()
+            #expect((captioned["clips"] as? [[String: Any]])?.first?["captions"] as? [String] == ["en"])
             #expect((clip["duration"] as? Double).map { abs($0 - 3) < 0.2 } == true, "\(clip)")
             // Dates go over the wire to the second.
             let shownAt = try #require((clip["shownAt"] as? String).flatMap(Self.date))

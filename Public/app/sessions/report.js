@@ -148,6 +148,12 @@ function clipItem(clip, index) {
         length ? el('div', { class: 'report-clip-track', attrs: { 'aria-hidden': 'true' } }, [fill]) : null,
         el('span', { class: 'report-meta', text: playedText, attrs: { 'data-role': 'clip-played' } }),
       ]),
+      // Which clips have captions (WCAG 1.2.2), and which lack them.
+      Array.isArray(clip.captions) ? el('p', {
+        class: 'report-meta report-clip-captions' + (clip.captions.length ? '' : ' is-missing'),
+        text: clip.captions.length ? t('report.clip.captions', { languages: clip.captions.join(', ') }) : t('report.clip.no-captions'),
+        attrs: { 'data-role': 'clip-captions', 'data-captions': clip.captions.join(' ') || 'none' },
+      }) : null,
     ]),
   ]);
 }

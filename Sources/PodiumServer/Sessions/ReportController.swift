@@ -10,6 +10,8 @@ struct ReportController {
     let store: any SessionStore
     let notesStore: any NotesAndAttendanceStore
     let videoStore: any VideoStore
+    /// Which clips shown have captions (nil: not said).
+    var captionStore: (any CaptionStore)? = nil
     let hub: LiveHub
     /// The clock the sessions' events are timed by: a clip still on stage counts up to now.
     let now: @Sendable () -> Date
@@ -110,7 +112,13 @@ struct ReportController {
                         ? state.polls.tallies[snapshot.poll.id]?.openAnswers.reversed().map(\.text) ?? [] : nil))
         }
         let attendance = Self.attendanceByMinute(visits, from: record.createdAt, to: end)
-        let clips = try await ClipsShown(state.clips, store: videoStore).clips.map { ClipReport($0, until: now()) }
+        var clips = try await ClipsShown(state.clips, store: videoStore).clips.map { ClipReport($0, until: now()) }
+        if let captionStore {
+            let languages = try await captionStore.captionLanguages(videoIds: clips.filter { $0.title != nil }.map(\.video))
+            for index in clips.indices where clips[index].title != nil {
+                clips[index].captions = languages[clips[index].video] ?? []
+            }
+        }
         return Report(
             code: record.code, kind: record.kind, title: session.info.title, startedAt: record.createdAt, endedAt: record.endedAt,
             uniqueViewers: Set(visits.map(\.viewerId)).count, peakViewers: attendance.map(\.viewers).max() ?? 0,

@@ -15,7 +15,7 @@ struct SessionsFeature: ServerFeature {
             store: platform.stores.questionBank, deckStore: platform.stores.decks, now: platform.now)
         reports = ReportController(
             store: platform.stores.sessions, notesStore: platform.stores.notes, videoStore: platform.stores.videos,
-            hub: platform.hub, now: platform.now)
+            captionStore: platform.stores.captions, hub: platform.hub, now: platform.now)
         sessions = SessionController(
             store: platform.stores.sessions, deckStore: platform.stores.decks, userStore: platform.stores.users,
             videoStore: platform.stores.videos, blobs: platform.blobs, hub: platform.hub, accounts: platform.accounts,
