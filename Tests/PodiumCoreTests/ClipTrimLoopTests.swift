@@ -161,16 +161,6 @@ struct ClipPositionFixtureTests {
 
     @Test func theCommittedFixtureIsWhatTheCoreComputes() throws {
         let data = try Self.encoded()
-        if ProcessInfo.processInfo.environment["PODIUM_UPDATE_FIXTURES"] == "1" {
-            try data.write(to: Self.fixture)
-            return
-        }
-        let committed = try? Data(contentsOf: Self.fixture)
-        #expect(
-            committed == data,
-            """
-            Tests/Fixtures/clip-positions.json differs from what the core computes. If the change is meant, write it \
-            anew with `PODIUM_UPDATE_FIXTURES=1 swift test --filter ClipPositionFixtureTests`, then run `make test-js`.
-            """)
+        try expectCommittedFixture(data, at: Self.fixture, suite: "ClipPositionFixtureTests", jsCheck: "video-sync.js")
     }
 }

@@ -219,17 +219,6 @@ struct EventStreamFixtureTests {
 
     @Test func theCommittedFixtureIsWhatTheCoreProduces() throws {
         let data = try Self.encoded()
-        if ProcessInfo.processInfo.environment["PODIUM_UPDATE_FIXTURES"] == "1" {
-            try data.write(to: Self.fixture)
-            return
-        }
-        let committed = try? Data(contentsOf: Self.fixture)
-        #expect(
-            committed == data,
-            """
-            Tests/Fixtures/event-stream.json differs from what the core produces. If the change is meant, \
-            write it anew with `PODIUM_UPDATE_FIXTURES=1 swift test --filter EventStreamFixtureTests`, then run \
-            `make test-js` to check that live.js agrees.
-            """)
+        try expectCommittedFixture(data, at: Self.fixture, suite: "EventStreamFixtureTests", jsCheck: "live.js")
     }
 }

@@ -231,17 +231,6 @@ struct StoryboardFixtureTests {
 
     @Test func theCommittedFixtureIsWhatTheCoreProduces() throws {
         let data = try Self.encoded()
-        if ProcessInfo.processInfo.environment["PODIUM_UPDATE_FIXTURES"] == "1" {
-            try data.write(to: Self.fixture)
-            return
-        }
-        let committed = try? Data(contentsOf: Self.fixture)
-        #expect(
-            committed == data,
-            """
-            Tests/Fixtures/storyboard-edits.json differs from what the core produces. If the change is meant, \
-            write it anew with `PODIUM_UPDATE_FIXTURES=1 swift test --filter StoryboardFixtureTests`, then run \
-            `make test-js` to check that model.js still agrees.
-            """)
+        try expectCommittedFixture(data, at: Self.fixture, suite: "StoryboardFixtureTests", jsCheck: "model.js")
     }
 }

@@ -468,17 +468,6 @@ struct StrokeOutlineFixtureTests {
 
     @Test func theCommittedFixtureIsWhatTheCoreProduces() throws {
         let data = try Self.encoded()
-        if ProcessInfo.processInfo.environment["PODIUM_UPDATE_FIXTURES"] == "1" {
-            try data.write(to: Self.fixture)
-            return
-        }
-        let committed = try? Data(contentsOf: Self.fixture)
-        #expect(
-            committed == data,
-            """
-            Tests/Fixtures/stroke-outlines.json differs from what the core produces. If the change is meant, \
-            write it anew with `PODIUM_UPDATE_FIXTURES=1 swift test --filter StrokeOutlineFixtureTests`, then run \
-            `make test-js` to check that freehand.js agrees.
-            """)
+        try expectCommittedFixture(data, at: Self.fixture, suite: "StrokeOutlineFixtureTests", jsCheck: "freehand.js")
     }
 }
