@@ -44,7 +44,9 @@ struct CaptionRoutesTests {
             #expect(cues.first?["text"] as? String == "Hello room")
             #expect(cues.first?["start"] as? Double == 0.2)
             let vttURL = try #require(track["url"] as? String)
-            #expect(vttURL == base + "captions-en.vtt")
+            // Under a stream token of its own (minted now: its expiry second may differ from the
+            // master's), beside the clip's files; it opens the track further down.
+            #expect(vttURL.hasPrefix("/stream/") && vttURL.hasSuffix("/captions-en.vtt"), "\(vttURL)")
 
             // Replacing answers 200; a second language is listed beside it.
             #expect(try await put("en", Self.srt, query: "?label=English&kind=captions").status == .ok)

@@ -14,13 +14,16 @@ import PodiumStore
 struct CaptionStreams: Sendable {
     let store: any CaptionStore
 
-    /// The answer for `file` when it is a caption file or the master playlist of a clip with
-    /// tracks; nil when the clip's blobs answer it (a clip without tracks keeps its master blob).
+    /// The answer for `file` when it is a caption file or the master playlist; nil when the
+    /// clip's blobs answer it. The master playlist is always answered here, never cached for
+    /// good, with or without tracks: a track added after a player first loaded the clip must
+    /// reach it on its next load under the same stream address.
     func respond(file: String, video: VideoRecord, blobs: any BlobStore) async throws -> Response? {
         if file == video.masterPlaylist {
+            guard let url = blobs.file(named: file) else { return nil }
             let tracks = try await store.captionTracks(videoId: video.id)
-            guard !tracks.isEmpty, let url = blobs.file(named: file) else { return nil }
             let master = try String(contentsOf: url, encoding: .utf8)
+            if tracks.isEmpty { return Self.text(master, type: "application/vnd.apple.mpegurl") }
             let renditions = tracks.map {
                 Captions.Rendition(
                     language: $0.language, name: $0.label, uri: CaptionController.playlistName($0.language))
