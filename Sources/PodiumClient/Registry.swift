@@ -29,6 +29,8 @@ extension Endpoint {
             .channelRadioStream, .channelRadioEvents, .channelRadioTracks, .uploadChannelRadioTrack,
             .orderChannelRadioTracks, .updateChannelRadioTrack, .deleteChannelRadioTrack,
             .channelVideoLibrary, .channelVideoStream, .channelVideoCategoryVideos,
+            .resumableUploadOptions, .createResumableUpload, .resumableUploadHead, .resumableUpload,
+            .patchResumableUpload, .deleteResumableUpload,
         ] + channelCollections
 
     /// The sockets (documented in docs/protocol.md, not operations of the OpenAPI document).

@@ -20,7 +20,7 @@ struct SDKDriftTests {
         var operations: Set<String> = []
         for (path, item) in paths {
             guard case .object(let methods) = item else { continue }
-            for method in ["get", "post", "put", "patch", "delete", "head"] where methods[method] != nil {
+            for method in ["get", "post", "put", "patch", "delete", "head", "options"] where methods[method] != nil {
                 operations.insert("\(method.uppercased()) \(path)")
             }
         }
