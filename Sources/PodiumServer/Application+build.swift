@@ -160,10 +160,11 @@ private func assembleApplication(
     let sessions = SessionsFeature(platform, joinBase: joinURLs)
     let storyboards = await StoryboardsFeature(platform, workers: storyboardWork, decks: library.decks, alone: alone)
     let rooms = RoomsFeature(platform, sessions: sessions.sessions, decks: library.decks, videos: library.videos)
+    let uploads = UploadsFeature(platform, decks: library.decks, videos: library.videos, rooms: rooms.rooms)
     let channel = try await ChannelFeature(platform, workers: channelWork, otherStreams: library.streamSources)
     let metrics = MetricsFeature(platform)
     let features: [any ServerFeature] = [
-        web, AccountsFeature(platform), library, jobs, sessions, storyboards, rooms, channel, LiveFeature(platform),
+        web, AccountsFeature(platform), library, jobs, sessions, storyboards, rooms, uploads, channel, LiveFeature(platform),
     ]
     let router = Router(context: AppRequestContext.self)
     web.addMiddlewares(to: router)
@@ -180,7 +181,7 @@ private func assembleApplication(
         // Services start in order and stop in reverse: the database closes last, the bus's
         // listening connection (a PostgresSessionBus) after the hub, the basemap first.
         services: services + [bus as? any Service].compactMap { $0 } + [hub, jobs.queue] + channel.services
-            + metrics.services + jobs.blobCollection + channel.basemapServices,
+            + metrics.services + jobs.blobCollection + uploads.services + channel.basemapServices,
         onServerRunning: onServerRunning,
         logger: logger)
     let report = StartupReport(

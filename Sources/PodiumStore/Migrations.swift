@@ -453,6 +453,7 @@ enum Migrations {
         audienceLogMigration,
         captionsMigration,
         clipPresentationMigration,
+        uploadsMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

@@ -458,4 +458,4 @@ public protocol BlobCollectionStore: Sendable {
 /// Everything Podium keeps. One implementation on SQL (SQLite by default, PostgreSQL for several nodes).
 public typealias PodiumStore = UserStore & DeckStore & VideoStore & SessionStore & InteractionStore & QuestionBankStore
     & NotesAndAttendanceStore & JobStore & StoryboardStore & ChannelSettingsStore & ChannelVideoStore & ChannelPlaceStore
-    & ChannelQuizStore & ChannelRadioStore & StoreHealth & BlobCollectionStore & CaptionStore
+    & ChannelQuizStore & ChannelRadioStore & StoreHealth & BlobCollectionStore & CaptionStore & UploadStore

@@ -17,6 +17,7 @@ public struct Stores: Sendable {
     public var decks: any DeckStore
     public var videos: any VideoStore
     public var captions: any CaptionStore
+    public var uploads: any UploadStore
     public var storyboards: any StoryboardStore
     public var sessions: any SessionStore
     public var interaction: any InteractionStore
@@ -39,6 +40,7 @@ public struct Stores: Sendable {
         decks = all
         videos = all
         captions = all
+        uploads = all
         storyboards = all
         sessions = all
         interaction = all

@@ -30,7 +30,7 @@ public struct ResumableUpload: Codable, Sendable, Equatable {
     }
 
     /// The one-shot route's answer for the upload's target.
-    public enum Result: Sendable, Equatable {
+    public enum Result: Encodable, Sendable, Equatable {
         case deck(Uploaded<Deck>)
         case video(Uploaded<Video>)
         case roomDeck(RoomDeckAdded)

@@ -70,6 +70,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Largest caption file (WebVTT or SRT) accepted, in kilobytes (env PODIUM_MAX_CAPTION_KB; 1024).")
     var maxCaptionKB: Int?
 
+    @Option(help: "How long a resumable upload is kept after its last piece, in seconds (env PODIUM_UPLOAD_EXPIRY; 86400).")
+    var uploadExpiry: Int?
+
     @Option(help: "Longest clip accepted, in minutes (env PODIUM_MAX_VIDEO_MINUTES; 180).")
     var maxVideoMinutes: Int?
 
@@ -202,6 +205,10 @@ struct Serve: AsyncParsableCommand {
         if let kilobytes = maxCaptionKB ?? environment["PODIUM_MAX_CAPTION_KB"].flatMap(Int.init) {
             guard kilobytes > 0 else { throw ValidationError("--max-caption-kb must be a positive number") }
             configuration.maxCaptionBytes = kilobytes * 1024
+        }
+        if let seconds = uploadExpiry ?? environment["PODIUM_UPLOAD_EXPIRY"].flatMap(Int.init) {
+            guard seconds > 0 else { throw ValidationError("--upload-expiry must be a positive number of seconds") }
+            configuration.uploadExpiry = TimeInterval(seconds)
         }
         if let minutes = maxVideoMinutes ?? environment["PODIUM_MAX_VIDEO_MINUTES"].flatMap(Int.init) {
             guard minutes > 0 else { throw ValidationError("--max-video-minutes must be a positive number") }

@@ -83,6 +83,11 @@ struct MigrateDataTests {
             CaptionTrackRecord(
                 videoId: "v1", language: "en", label: "English", kind: .subtitles,
                 webvtt: "WEBVTT\n\n1\n00:00:00.000 --> 00:00:01.000\nHi\n", createdAt: StoreTests.t0, updatedAt: StoreTests.t0))
+        // A resumable upload under way (its bytes are a file beside the blobs).
+        try await store.insertUpload(
+            UploadRecord(
+                id: "u1", ownerKey: "user:u1", target: "video", metadata: "{}", uploadLength: 10, uploadOffset: 4,
+                expiresAt: StoreTests.t1, createdAt: StoreTests.t0))
         // The blob collector's bookkeeping: a mark and its lease.
         _ = try await store.markUnreferencedBlobs([String(repeating: "b", count: 64) + ".jpg"], at: StoreTests.t0)
         _ = try await store.claimBlobCollection(holder: "n1", at: StoreTests.t0, leaseUntil: StoreTests.t1, startedBefore: nil)

@@ -42,11 +42,28 @@ struct DeckController {
         _ request: Request, ownerId: String, folderId: String?, roomId: String? = nil,
         room: DeckIngestRequest.RoomUpload? = nil
     ) async throws -> (DeckRecord, JobRecord) {
-        let files = try await Upload.receiveFiles(request, into: uploadDirectory, limit: maxUploadBytes)
+        let files = try await receive(request)
         defer { for file in files { try? FileManager.default.removeItem(at: file.file) } }
+        return try await take(
+            files, title: request.uri.queryParameters.get("title"), ownerId: ownerId, folderId: folderId, roomId: roomId,
+            room: room)
+    }
+
+    /// A deck upload's body, on disk (the caller removes the files), refused past the limit.
+    func receive(_ request: Request) async throws -> [Upload.Received] {
+        try await Upload.receiveFiles(request, into: uploadDirectory, limit: maxUploadBytes)
+    }
+
+    /// Takes received files (a one-shot upload's body, or a finished resumable upload) as one
+    /// deck: what the one-shot route does once the body is in, with the same checks and codes.
+    /// The caller removes `files`.
+    func take(
+        _ files: [Upload.Received], title: String?, ownerId: String, folderId: String?, roomId: String? = nil,
+        room: DeckIngestRequest.RoomUpload? = nil
+    ) async throws -> (DeckRecord, JobRecord) {
         let (received, format) = try Self.oneDeck(of: files, in: uploadDirectory)
         defer { if received.file != files[0].file { try? FileManager.default.removeItem(at: received.file) } }
-        let given = request.uri.queryParameters.get("title") ?? received.filename.map(Self.title(fromFilename:))
+        let given = title ?? received.filename.map(Self.title(fromFilename:))
         return try await ingest(
             file: received.file, bytes: received.bytes, title: given, ownerId: ownerId, folderId: folderId, roomId: roomId,
             room: room, format: format)

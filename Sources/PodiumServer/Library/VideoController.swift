@@ -66,15 +66,30 @@ struct VideoController {
     /// Receives an uploaded file, refuses what is not a clip (with a clear reason, leaving nothing
     /// behind), stores it and queues its packaging: the library's upload and a room's.
     func accept(_ request: Request, ownerId: String, folderId: String?, roomId: String?) async throws -> (VideoRecord, String) {
-        let received = try await Upload.receive(request, into: uploadDirectory, limit: maxUploadBytes)
+        let received = try await receive(request)
         defer { try? FileManager.default.removeItem(at: received.file) }
+        return try await take(
+            received, title: request.uri.queryParameters.get("title"), ownerId: ownerId, folderId: folderId, roomId: roomId)
+    }
+
+    /// A clip upload's body, on disk (the caller removes the file), refused past the limit.
+    func receive(_ request: Request) async throws -> Upload.Received {
+        try await Upload.receive(request, into: uploadDirectory, limit: maxUploadBytes)
+    }
+
+    /// Takes a received file (a one-shot upload's body, or a finished resumable upload) as a clip:
+    /// probes it, stores it and queues its packaging, with the one-shot route's checks and codes.
+    /// The caller removes the file.
+    func take(_ received: Upload.Received, title: String?, ownerId: String, folderId: String?, roomId: String?)
+        async throws -> (VideoRecord, String)
+    {
         do {
             _ = try await probe.probe(received.file)
         } catch let error as IngestError {
             throw Self.refusal(error)
         }
         let sourceHash = try blobs.put(fileAt: received.file, fileExtension: "video")
-        let given = request.uri.queryParameters.get("title") ?? received.filename.map(Self.title(fromFilename:))
+        let given = title ?? received.filename.map(Self.title(fromFilename:))
         let title = given.map(DeckController.cleanTitle).flatMap { $0.isEmpty ? nil : $0 } ?? Self.placeholderTitle
         let video = VideoRecord(
             id: IDs.make("v"), ownerId: ownerId, folderId: folderId, roomId: roomId, title: title, status: .queued,

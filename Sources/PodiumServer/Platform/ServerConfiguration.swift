@@ -53,6 +53,11 @@ public struct ServerConfiguration: Sendable {
     public var maxVideoUploadBytes = 2 * 1024 * 1024 * 1024
     /// The largest caption file (WebVTT or SRT) accepted, in bytes (`413 caption_too_large` past it).
     public var maxCaptionBytes = 1024 * 1024
+    /// How long a resumable upload (`/api/v1/uploads`) is kept after its last `PATCH`, in
+    /// seconds (`--upload-expiry`); then its row and its partial bytes are swept.
+    public var uploadExpiry: TimeInterval = 86400
+    /// How often this node sweeps expired resumable uploads.
+    public var uploadSweepInterval = Duration.seconds(5 * 60)
     /// Limits on a clip (length, picture size) and on packaging it (time, memory, file size).
     public var videoLimits = VideoLimits()
     /// How long the stream URL of a clip put on a session's or room's stage works (12 h: a day

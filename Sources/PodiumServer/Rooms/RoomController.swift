@@ -66,10 +66,7 @@ struct RoomController {
     /// user, `{"deckId"}` from their library. The moderator brings decks as themselves; anyone
     /// else must have joined the room as a presenter from this browser.
     @Sendable func addDeck(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<AddDeckResponse> {
-        let record = try await sessions.record(context)
-        guard record.isRoom else { throw APIError(.conflict, code: "not_a_room", message: "Only rooms take more decks.") }
-        guard record.isLive else { throw APIError(.conflict, code: "ended", message: "This room has ended.") }
-        guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("room") }
+        let (record, session) = try await deckRoom(try await sessions.record(context))
         let user = context.user
         let (role, presenterId) = try await Self.bringer(request, context: context, record: record, session: session)
 
@@ -87,18 +84,47 @@ struct RoomController {
                 status: .created, response: AddDeckResponse(deckId: deck.id, title: deck.title, status: "ready"))
         }
 
+        let files = try await decks.receive(request)
+        defer { for file in files { try? FileManager.default.removeItem(at: file.file) } }
+        return EditedResponse(
+            status: .created,
+            response: try await takeDeck(
+                files, title: request.uri.queryParameters.get("title"), user: user, record: record, role: role,
+                presenterId: presenterId))
+    }
+
+    /// A room that takes decks (live, a room): the room route's refusals.
+    func deckRoom(_ record: SessionRecord) async throws -> (SessionRecord, LiveSession) {
+        guard record.isRoom else { throw APIError(.conflict, code: "not_a_room", message: "Only rooms take more decks.") }
+        guard record.isLive else { throw APIError(.conflict, code: "ended", message: "This room has ended.") }
+        guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("room") }
+        return (record, session)
+    }
+
+    /// The session of a join code (a resumable upload names its room in its metadata).
+    func session(code: String) async throws -> SessionRecord {
+        guard let code = JoinCode.normalize(code), let record = try await store.session(code: code) else {
+            throw APIError.notFound("session")
+        }
+        return record
+    }
+
+    /// Takes an uploaded deck (a one-shot upload's body, a finished resumable upload) into the
+    /// room, brought by `role`/`presenterId` (``bringer(_:context:record:session:)``).
+    func takeDeck(
+        _ files: [Upload.Received], title: String?, user: UserRecord?, record: SessionRecord, role: Role,
+        presenterId: String?
+    ) async throws -> AddDeckResponse {
         // An upload joins the room once processed: the job remembers the room, so this holds
         // across a restart (see `uploadProcessed`). The moderator's upload is theirs, in their
         // library; a guest presenter's belongs to them if they are signed in, else to the room
         // alone (owned by the moderator for the foreign key, but never in the moderator's library).
         let owner: (id: String, roomId: String?) =
             role == .moderator ? (record.presenterId, nil) : user.map { ($0.id, nil) } ?? (record.presenterId, record.id)
-        let (deck, job) = try await decks.accept(
-            request, ownerId: owner.id, folderId: nil, roomId: owner.roomId,
+        let (deck, job) = try await decks.take(
+            files, title: title, ownerId: owner.id, folderId: nil, roomId: owner.roomId,
             room: DeckIngestRequest.RoomUpload(sessionId: record.id, role: role, presenterId: presenterId))
-        return EditedResponse(
-            status: .created,
-            response: AddDeckResponse(deckId: deck.id, title: deck.title, status: deck.status.rawValue, jobId: job.id))
+        return AddDeckResponse(deckId: deck.id, title: deck.title, status: deck.status.rawValue, jobId: job.id)
     }
 
     /// Who brings something into a room: the moderator (as themselves, unless `?as=presenter`),
@@ -106,11 +132,21 @@ struct RoomController {
     static func bringer(_ request: Request, context: AppRequestContext, record: SessionRecord, session: LiveSession)
         async throws -> (Role, String?)
     {
+        try await bringer(
+            asPresenter: request.uri.queryParameters.get("as") == "presenter",
+            marked: request.headers[AuthMiddleware.csrfHeader] != nil, context: context, record: record, session: session)
+    }
+
+    /// ``bringer(_:context:record:session:)`` of a request whose `as` (`presenter` or not) comes
+    /// from elsewhere (a resumable upload's metadata); `marked`: it has the `X-Podium-Request` header.
+    static func bringer(
+        asPresenter: Bool, marked: Bool, context: AppRequestContext, record: SessionRecord, session: LiveSession
+    ) async throws -> (Role, String?) {
         let isModerator = context.user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
-        if isModerator, request.uri.queryParameters.get("as") != "presenter" { return (.moderator, nil) }
+        if isModerator, !asPresenter { return (.moderator, nil) }
         guard let viewerId = context.viewerId else { throw APIError.forbidden }
         // The identity cookie signs this request: a cross-site form cannot add the header.
-        guard request.headers[AuthMiddleware.csrfHeader] != nil else { throw APIError.csrf }
+        guard marked else { throw APIError.csrf }
         let id = LiveConnection.presenterId(viewerId: viewerId, sessionId: record.id)
         guard await session.state.snapshot.room?.control.isPresenter(id) == true else {
             throw APIError(.forbidden, code: "not_in_room", message: "Join the room as a presenter first.")
@@ -120,7 +156,11 @@ struct RoomController {
 
     /// The live room of a request, for bringing or listing its clips.
     private func liveRoom(_ context: AppRequestContext) async throws -> (SessionRecord, LiveSession) {
-        let record = try await sessions.record(context)
+        try await videoRoom(try await sessions.record(context))
+    }
+
+    /// A room that takes clips (live, a room): the room route's refusals.
+    func videoRoom(_ record: SessionRecord) async throws -> (SessionRecord, LiveSession) {
         guard record.isRoom else { throw APIError(.conflict, code: "not_a_room", message: "Only rooms take clips of their own.") }
         guard record.isLive else { throw APIError(.conflict, code: "ended", message: "This room has ended.") }
         guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("room") }
@@ -134,10 +174,22 @@ struct RoomController {
     > {
         let (record, session) = try await liveRoom(context)
         _ = try await Self.bringer(request, context: context, record: record, session: session)
-        let (video, jobId) = try await videos.accept(request, ownerId: record.presenterId, folderId: nil, roomId: record.id)
+        let received = try await videos.receive(request)
+        defer { try? FileManager.default.removeItem(at: received.file) }
         return EditedResponse(
             status: .created,
-            response: UploadedResponse(item: videos.response(video, viewerKey: Self.clipViewerKey(context)), jobId: jobId))
+            response: try await takeVideo(
+                received, title: request.uri.queryParameters.get("title"), context: context, record: record))
+    }
+
+    /// Takes an uploaded clip (a one-shot upload's body, a finished resumable upload) into the
+    /// room: it belongs to the room alone.
+    func takeVideo(_ received: Upload.Received, title: String?, context: AppRequestContext, record: SessionRecord)
+        async throws -> UploadedResponse<VideoResponse>
+    {
+        let (video, jobId) = try await videos.take(
+            received, title: title, ownerId: record.presenterId, folderId: nil, roomId: record.id)
+        return UploadedResponse(item: videos.response(video, viewerKey: Self.clipViewerKey(context)), jobId: jobId)
     }
 
     /// A room's own clips, newest first, with their packaging progress: for its moderator and presenters.
