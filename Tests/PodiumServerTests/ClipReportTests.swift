@@ -52,6 +52,9 @@ struct ClipReportTests {
             #expect(clip["title"] as? String == "Opening clip")
             // Shown without captions: the report says so; with a track, its language.
             #expect(clip["captions"] as? [String] == [], "\(clip)")
+            let uncaptioned = String(
+                buffer: try await client.request(.get, "/api/v1/sessions/\(code)/report/clips.csv", token: token).body)
+            #expect(uncaptioned.split(separator: "\r\n").last?.hasSuffix(",none") == true, "\(uncaptioned)")
             let track = try await client.request(
                 .put, "/api/v1/videos/\(videoId)/captions/en", token: token,
                 body: ByteBuffer(string: "1\n00:00:00,000 --> 00:00:01,000\nHello\n"))
@@ -81,9 +84,11 @@ struct ClipReportTests {
             #expect(
                 rows.first == [
                     "clip", "title", "shown_at", "hidden_at", "on_stage_seconds", "played_seconds", "duration_seconds",
+                    "captions",
                 ])
             try #require(rows.count == 2, "\(csv)")
             #expect(rows[1][0] == "1" && rows[1][1] == "Opening clip")
+            #expect(rows[1][7] == "en", "the clip's caption languages: \(csv)")
             #expect(rows[1][5] == String(format: "%.1f", played))
             #expect(Self.date(rows[1][2]) == shownAt)
 

@@ -8,15 +8,26 @@ extension ReportController {
     /// how much of it played, so a host sees what the audience watched.
     typealias ClipReport = SessionReport.Clip
 
-    /// `clips.csv`: one row per clip shown, numbered in the order shown.
+    /// `clips.csv`: one row per clip shown, numbered in the order shown. Its last column,
+    /// `captions`, says which languages the clip has caption tracks in (space-separated, as
+    /// `en de`), or `none` (WCAG 1.2.2: the host sees which clips lacked them); empty for a clip
+    /// deleted since, of which nothing is known.
     static func clipRows(_ clips: [ClipReport], iso: ISO8601DateFormatter) -> [[String]] {
         let seconds = { (value: Double) in String(format: "%.1f", value) }
-        return [["clip", "title", "shown_at", "hidden_at", "on_stage_seconds", "played_seconds", "duration_seconds"]]
+        let captions = { (languages: [String]?) in
+            languages.map { $0.isEmpty ? "none" : $0.joined(separator: " ") } ?? ""
+        }
+        return [
+            [
+                "clip", "title", "shown_at", "hidden_at", "on_stage_seconds", "played_seconds", "duration_seconds",
+                "captions",
+            ]
+        ]
             + zip(1..., clips).map { number, clip in
                 [
                     String(number), clip.title ?? ClipsShown.deletedTitle, iso.string(from: clip.shownAt),
                     clip.hiddenAt.map(iso.string(from:)) ?? "", seconds(clip.onStageSeconds), seconds(clip.playedSeconds),
-                    clip.duration.map(seconds) ?? "",
+                    clip.duration.map(seconds) ?? "", captions(clip.captions),
                 ]
             }
     }
