@@ -34,6 +34,8 @@ screenshot = harness.screenshot
 CLIP_SECONDS = 4
 SRT = "1\r\n00:00:00,000 --> 00:00:02,000\r\nHello <font color=\"red\">room</font>\r\n\r\n2\r\n00:00:02,000 --> 00:00:04,000\r\nSecond cue\r\n"
 CUES = [(0, 2, "Hello room"), (2, 4, "Second cue")]
+# A WebVTT file whose second cue ends before it starts: refused with 422 caption_order, cue 2.
+BAD_VTT = "WEBVTT\n\n00:00.000 --> 00:01.000\nFine\n\n00:03.000 --> 00:02.000\nBackwards\n"
 
 
 def setUpModule():
@@ -155,3 +157,33 @@ class CaptionTests(BrowserTest):
         badge = wait_for(driver, lambda d: d.find_element(By.CSS_SELECTOR, card + ' [data-role="captions-badge"][data-captions="de en"]'), "the badge with both languages")
         status, _ = SERVER.request("DELETE", f"/api/v1/videos/{self.video_id}/captions/de", token=SERVER.token)
         self.assertEqual(status, 204)
+
+    def test_a_refused_caption_file_says_why_in_the_persons_language(self):
+        """The server refuses a bad file with a code (and the cue at fault); the dialog says why in
+        the page's language, not the server's English message."""
+        expected = "Untertitel 2 endet, bevor er beginnt. Prüfen Sie seine Zeiten."  # errors.caption_order, de
+        driver = self.driver(1280, 900)
+        self.sign_in_with_cookie(driver)
+        driver.get(SERVER.base + "/library?lang=de")
+        card = f'.video-card[data-video-id="{self.video_id}"]'
+        wait_for(driver, lambda d: visible(d, card + ' [data-action="edit-captions"]'), "the card's Captions button").click()
+        wait_for(driver, lambda d: visible(d, 'dialog#caption-editor[open] [data-field="caption-file"]'), "the Captions dialog")
+        with tempfile.TemporaryDirectory() as scratch:
+            path = Path(scratch) / "rueckwaerts.vtt"
+            path.write_text(BAD_VTT, encoding="utf-8")
+            driver.find_element(By.CSS_SELECTOR, '#caption-editor [data-field="caption-file"]').send_keys(str(path))
+            language = driver.find_element(By.CSS_SELECTOR, '#caption-editor [data-field="caption-language"]')
+            language.clear()
+            language.send_keys("fr")
+            driver.find_element(By.CSS_SELECTOR, '#caption-editor [data-action="upload-captions"]').click()
+            error = wait_for(driver, lambda d: visible(d, '#caption-editor [data-role="caption-error"]'), "the refusal's reason")
+        self.assertEqual(error.text, expected)
+        self.assertNotIn("before it starts", error.text)
+        # Readable where it is: inside the dialog, not covered.
+        on_top = driver.execute_script(
+            "const e = arguments[0]; e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
+            "return e.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));", error)
+        self.assertTrue(on_top, "the reason is covered")
+        screenshot(driver, "captions-refused-german")
+        # Nothing was stored.
+        self.assertNotIn("fr", [t["language"] for t in SERVER.api("GET", f"/api/v1/videos/{self.video_id}/captions")[1]])

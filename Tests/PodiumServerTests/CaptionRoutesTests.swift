@@ -69,6 +69,17 @@ struct CaptionRoutesTests {
             ] {
                 let refused = try await put(language, text)
                 #expect(refused.status == status && refused.errorCode == code, "\(code): \(String(buffer: refused.body))")
+                // What a client needs to say it in its own language: the cue at fault, the limit.
+                let detail = (try? refused.object())?["error"] as? [String: Any]
+                let expected: [String: Int] =
+                    switch code {
+                    case "caption_too_large": ["maxKB": 2]
+                    case "caption_language": [:]
+                    default: ["cue": 1]
+                    }
+                #expect(
+                    (detail ?? [:]).filter { ["cue", "maxKB"].contains($0.key) }.compactMapValues { $0 as? Int } == expected,
+                    "\(code): \(String(buffer: refused.body))")
             }
             #expect(try await put("fr", Self.srt, query: "?kind=karaoke").errorCode == "caption_kind")
             #expect(try await client.request(.get, "/api/v1/videos/\(id)/captions", token: token).array().count == 2)

@@ -149,7 +149,9 @@ export class CaptionLayer {
     if (!video || !video.videoWidth || !video.videoHeight || !video.clientHeight) return;
     const scale = Math.min(video.clientWidth / video.videoWidth, video.clientHeight / video.videoHeight);
     const picture = video.videoHeight * scale;
-    this.overlay.style.bottom = Math.round((video.clientHeight - picture) / 2 + picture * 0.05) + 'px';
+    // Above the browser's own control bar where it has one (the library's preview), not over its timeline.
+    const controls = video.controls ? 52 : 0;
+    this.overlay.style.bottom = Math.round(Math.max(controls, (video.clientHeight - picture) / 2 + picture * 0.05)) + 'px';
   }
 
   detach() {

@@ -14,14 +14,17 @@ public struct CaptionCue: Sendable, Equatable, Codable {
     }
 }
 
-/// Why a caption file was refused: a stable `code` for programs, a `message` for people.
+/// Why a caption file was refused: a stable `code` for programs, a `message` for people, and the
+/// number of the cue at fault (1-based) when one is, so a client can say it in its own language.
 public struct CaptionError: Error, Equatable, CustomStringConvertible {
     public let code: String
     public let message: String
+    public let cue: Int?
 
-    public init(code: String, message: String) {
+    public init(code: String, message: String, cue: Int? = nil) {
         self.code = code
         self.message = message
+        self.cue = cue
     }
 
     public var description: String { "\(code): \(message)" }
@@ -59,7 +62,8 @@ public enum Captions {
             }
             guard let timing = block.prefix(2).firstIndex(where: { $0.contains("-->") }) else {
                 throw CaptionError(
-                    code: "caption_cue", message: "Cue \(cues.count + 1) has no timing line (start --> end).")
+                    code: "caption_cue", message: "Cue \(cues.count + 1) has no timing line (start --> end).",
+                    cue: cues.count + 1)
             }
             let parts = block[timing].components(separatedBy: "-->")
             let startText = parts[0].trimmingCharacters(in: .whitespaces)
@@ -68,12 +72,13 @@ public enum Captions {
                 throw CaptionError(
                     code: "caption_time",
                     message:
-                        "Cue \(cues.count + 1) has a time that does not parse: \(block[timing].trimmingCharacters(in: .whitespaces))"
-                )
+                        "Cue \(cues.count + 1) has a time that does not parse: \(block[timing].trimmingCharacters(in: .whitespaces))",
+                    cue: cues.count + 1)
             }
             guard end > start else {
                 throw CaptionError(
-                    code: "caption_order", message: "Cue \(cues.count + 1) ends (\(endText)) before it starts (\(startText)).")
+                    code: "caption_order", message: "Cue \(cues.count + 1) ends (\(endText)) before it starts (\(startText)).",
+                    cue: cues.count + 1)
             }
             let body = block[(timing + 1)...].joined(separator: "\n")
             cues.append(CaptionCue(start: start, end: end, text: clean(body)))

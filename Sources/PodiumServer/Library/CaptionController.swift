@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import PodiumMedia
 import PodiumStore
 import PodiumWire
@@ -58,9 +59,10 @@ struct CaptionController {
         do {
             received = try await Upload.receive(request, into: uploadDirectory, limit: maxCaptionBytes)
         } catch let error as APIError where error.code == "too_large" {
-            throw APIError(
-                .contentTooLarge, code: "caption_too_large",
-                message: "A caption file may be at most \(max(1, maxCaptionBytes / 1024)) KB.")
+            let kilobytes = max(1, maxCaptionBytes / 1024)
+            throw CaptionRefusal(
+                status: .contentTooLarge, code: "caption_too_large",
+                message: "A caption file may be at most \(kilobytes) KB.", maxKB: kilobytes)
         }
         defer { try? FileManager.default.removeItem(at: received.file) }
         let data = try Data(contentsOf: received.file)
@@ -109,7 +111,7 @@ struct CaptionController {
         do {
             return try Captions.parse(text)
         } catch {
-            throw APIError(.unprocessableContent, code: error.code, message: error.message)
+            throw CaptionRefusal(status: .unprocessableContent, code: error.code, message: error.message, cue: error.cue)
         }
     }
 
@@ -144,3 +146,32 @@ struct CaptionController {
 }
 
 extension CaptionTrack: ResponseEncodable {}
+
+/// A caption file refused: Podium's error body with what a client needs to say why in its own
+/// language, beside the English `message`: `cue` (the cue at fault, 1-based) for `caption_time`,
+/// `caption_order` and `caption_cue`, `maxKB` (the server's limit) for `caption_too_large`.
+/// `{"error":{"code":"caption_order","message":"Cue 2 ends …","cue":2}}`
+struct CaptionRefusal: PodiumErrorBody, Sendable {
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+    var cue: Int? = nil
+    var maxKB: Int? = nil
+
+    private struct Body: Encodable {
+        struct Detail: Encodable {
+            let code: String
+            let message: String
+            let cue: Int?
+            let maxKB: Int?
+        }
+        let error: Detail
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let data = try JSONEncoder().encode(Body(error: .init(code: code, message: message, cue: cue, maxKB: maxKB)))
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
