@@ -316,4 +316,64 @@ struct ResumableUploadTests {
             #expect(try await client.waitForDeck(deckId, token: token)["status"] as? String == "ready")
         }
     }
+
+    @Test func aGuestPresenterBringsAClipIntoARoomInPieces() async throws {
+        let server = VideoLibraryTests.server()
+        defer { server.removeData() }
+        let work = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let clip = try Data(contentsOf: try await VideoClipMaker.mp4(seconds: 1, in: work))
+        let marked = HTTPField.Name("X-Podium-Request")!
+        try await server.run { client in
+            let token = try await client.login()
+            let code = try await RoomTests.openRoom(client, token: token)
+            let ann = try await client.socket(code: code, headers: [.cookie: RoomTests.identity("ann")])
+            #expect(try await ann.hello(["role": "presenter", "name": "Ann"])["type"] as? String == "welcome")
+
+            // A browser that has not joined the room as a presenter may not start one.
+            var eve = Self.tus
+            eve[.cookie] = RoomTests.identity("eve")
+            eve[marked] = "1"
+            eve[HTTPField.Name("Upload-Length")!] = String(clip.count)
+            eve[HTTPField.Name("Upload-Metadata")!] = Self.metadata(["target": "room-video", "session": code])
+            let refused = try await client.request(.post, "/api/v1/uploads", headers: eve)
+            #expect(refused.status == .forbidden)
+            #expect(String(buffer: refused.body).contains("not_in_room"))
+
+            var headers = eve
+            headers[.cookie] = RoomTests.identity("ann")
+            headers[HTTPField.Name("Upload-Metadata")!] = Self.metadata(
+                ["target": "room-video", "session": code, "filename": "demo.mp4"])
+            let created = try await client.request(.post, "/api/v1/uploads", headers: headers)
+            #expect(created.status == .created, "\(String(buffer: created.body))")
+            let path = try #require(created.headers[.location])
+            // Another browser does not see it.
+            #expect(try await client.request(.head, path, headers: [.cookie: RoomTests.identity("eve")]).status == .notFound)
+            #expect(try await client.request(.head, path, token: token).status == .notFound)
+
+            var piece = Self.tus
+            piece[.cookie] = RoomTests.identity("ann")
+            piece[marked] = "1"
+            piece[.contentType] = "application/offset+octet-stream"
+            var offset = 0
+            var last: TestResponse?
+            while offset < clip.count {
+                let end = min(offset + clip.count / 3 + 1, clip.count)
+                piece[Self.offsetName] = String(offset)
+                last = try await client.request(
+                    .patch, path, headers: piece, body: ByteBuffer(bytes: clip.subdata(in: offset..<end)))
+                offset = end
+            }
+            let answer = try #require(last)
+            #expect(answer.status == .ok, "\(String(buffer: answer.body))")
+            let video = try answer.object()
+            #expect(video["title"] as? String == "demo")
+            let id = try #require(video["id"] as? String)
+            let listed = try await client.request(
+                .get, "/api/v1/sessions/\(code)/videos", headers: [.cookie: RoomTests.identity("ann"), marked: "1"])
+            #expect(try listed.array().compactMap { $0["id"] as? String } == [id])
+            // The room's clip is in nobody's library.
+            #expect(try await client.request(.get, "/api/v1/videos", token: token).array().isEmpty)
+        }
+    }
 }
