@@ -265,4 +265,11 @@ public struct VideoRecord: Sendable, Equatable, Codable {
     public var fileNames: [String] {
         (try? JSONDecoder().decode([String].self, from: Data(files.utf8))) ?? []
     }
+
+    /// Whether a `ready` clip has its whole ladder (every rendition, the MP4, the thumbnails).
+    /// Packaging stores a first playable rendition and its poster before the rest (issue #41):
+    /// the clip is `ready` (it plays, on every stage) from then on, and its MP4, which comes
+    /// with the whole ladder only, says the ladder is complete. A clip without a picture is
+    /// packaged in one go. False while not `ready`.
+    public var ladderComplete: Bool { status == .ready && (!hasVideo || mp4 != nil) }
 }

@@ -6,6 +6,14 @@ public struct WorkProgress: Codable, Sendable, Equatable {
     public var stage: String
     public var done: Int
     public var total: Int
+    /// A video's packaging only: its place among the clips waiting to be packaged (1: next),
+    /// while it waits; left out otherwise.
+    public var queuePosition: Int? = nil
+    /// A video's packaging only: about how many seconds the step under way has left (queued:
+    /// until it is packaged whole, from the lengths of the clips before it and this server's
+    /// measured pace; processing: until it is playable; adding renditions: until they are all
+    /// there), from the progress rate; left out when unknown.
+    public var secondsLeft: Int? = nil
 
     public init(stage: String, done: Int, total: Int) {
         self.stage = stage

@@ -34,7 +34,8 @@ public struct Video: Codable, Sendable, Equatable {
     public var height: Int
     public var hasVideo: Bool
     public var hasAudio: Bool
-    /// While queued or processing.
+    /// While queued or processing, and while a `ready` clip's ladder is still packaged
+    /// (`ladderComplete` false: stage `renditions`, then `finishing`).
     public var progress: WorkProgress?
     /// When failed.
     public var error: FailureDetail?
@@ -57,6 +58,12 @@ public struct Video: Codable, Sendable, Equatable {
     /// The integrated loudness packaging measured in the upload (LUFS, EBU R128) before
     /// normalising its sound to the server's target; left out before packaging or without sound.
     public var loudness: Double? = nil
+    /// Once `ready`: whether every rendition of its ladder is packaged. A clip with more than one
+    /// rung is `ready` (it plays, on every stage and in the channel) as soon as a first rendition
+    /// (its lowest rung, with the sound and the poster) is stored; until its other renditions,
+    /// its MP4 and thumbnails follow, this is false and `renditions` lists what exists so far.
+    /// Left out while not ready.
+    public var ladderComplete: Bool? = nil
 
     public init(
         id: String, title: String, status: String, folderId: String?, createdAt: Date, sourceBytes: Int, duration: Double,

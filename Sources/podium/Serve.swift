@@ -210,6 +210,10 @@ struct Serve: AsyncParsableCommand {
             guard seconds > 0 else { throw ValidationError("--upload-expiry must be a positive number of seconds") }
             configuration.uploadExpiry = TimeInterval(seconds)
         }
+        // Tests only: hold packaging after a clip's first rendition while this file exists.
+        if let hold = environment["PODIUM_TEST_LADDER_HOLD"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            configuration.videoLadderHold = URL(fileURLWithPath: hold)
+        }
         if let minutes = maxVideoMinutes ?? environment["PODIUM_MAX_VIDEO_MINUTES"].flatMap(Int.init) {
             guard minutes > 0 else { throw ValidationError("--max-video-minutes must be a positive number") }
             configuration.videoLimits.maxDuration = .seconds(minutes * 60)

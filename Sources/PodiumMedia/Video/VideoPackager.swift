@@ -49,6 +49,15 @@ public struct VideoPackager: Sendable {
     /// The rungs of a probed clip (by its size as shown).
     static func rungs(_ probed: ProbedMedia) -> [Rung] { rungs(sourceLines: min(probed.width, probed.height)) }
 
+    /// The video renditions of the ladder of `probed` (none without a picture).
+    public static func rungCount(_ probed: ProbedMedia) -> Int { probed.hasVideo ? rungs(probed).count : 0 }
+
+    /// Whether `probed` is packaged in two steps, a first playable rendition
+    /// (``packageFirstRendition(_:probed:into:loudness:progress:)``) before the whole ladder: a
+    /// clip with a picture and more than one rung. Any other clip's ladder is its first rendition
+    /// (one rung, or sound alone), packaged in one go.
+    public static func packagesFirstRendition(_ probed: ProbedMedia) -> Bool { rungCount(probed) > 1 }
+
     /// Packages `source` into `directory` (created; the caller removes it).
     /// - Parameters:
     ///   - progress: told as the ladder is encoded (`packaging`, milliseconds of the clip done of
@@ -61,12 +70,50 @@ public struct VideoPackager: Sendable {
         _ source: URL, probed: ProbedMedia, into directory: URL, loudness: LoudnessMeasurement? = nil,
         progress: @escaping @Sendable (IngestProgress) -> Void
     ) async throws -> PackagedVideo {
+        try await withDeadline {
+            try await self.packageWithoutDeadline(
+                source, probed: probed, into: directory, loudness: loudness, progress: progress)
+        }
+    }
+
+    /// Packages a first playable rendition of `source` into `directory` (created; the caller
+    /// removes it): the ladder's lowest rung with the sound (normalised as the ladder's), its
+    /// master playlist, and the poster, so a clip can be played (and its card show a picture)
+    /// long before its whole ladder is packaged. The MP4 and the thumbnails come with the ladder.
+    ///
+    /// Why the lowest rung and not the source remuxed (`-c copy`) when its codecs allow it: a
+    /// remux is only reliably fast and seekable when the source's keyframes fall near every
+    /// segment boundary, which phone and camera files (GOPs of 1-4 s, variable) often do not
+    /// (a segment then starts late, and the first rendition is no rung of the ladder: a player
+    /// switching to a ladder rung would not find aligned segments); it would also keep the
+    /// source's full bit rate (a 1080p file is heavy on conference Wi-Fi) and skip the loudness
+    /// normalisation. The lowest rung is one more small encode whose time is mostly decoding the
+    /// source: in `Benchmarks/video-packaging.sh` (a 10-minute 1080p clip) it takes well under a
+    /// third of the ladder, every time, whatever the source's keyframes (docs/performance.md).
+    /// - Parameter progress: told as it is encoded (`packaging`, milliseconds of the clip done
+    ///   of its length); one call at a time.
+    public func packageFirstRendition(
+        _ source: URL, probed: ProbedMedia, into directory: URL, loudness: LoudnessMeasurement? = nil,
+        progress: @escaping @Sendable (IngestProgress) -> Void
+    ) async throws -> PackagedVideo {
+        try await withDeadline {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var packaged = try await self.encode(
+                source, probed: probed, rungs: Array(Self.rungs(probed).suffix(1)), into: directory, loudness: loudness,
+                stage: "packaging", progress: progress)
+            if probed.hasVideo {
+                packaged.poster = try await self.poster(input: Self.input(source), probed: probed, directory: directory)
+            }
+            packaged.files = try Self.files(under: directory)
+            return packaged
+        }
+    }
+
+    /// Runs `work` under the packaging deadline (``VideoLimits/packagingTimeout``).
+    private func withDeadline(_ work: @escaping @Sendable () async throws -> PackagedVideo) async throws -> PackagedVideo {
         let deadline = limits.packagingTimeout
         return try await withThrowingTaskGroup(of: PackagedVideo?.self) { group in
-            group.addTask {
-                try await self.packageWithoutDeadline(
-                    source, probed: probed, into: directory, loudness: loudness, progress: progress)
-            }
+            group.addTask { try await work() }
             group.addTask {
                 try await Task.sleep(for: deadline)
                 return nil
@@ -85,28 +132,9 @@ public struct VideoPackager: Sendable {
     ) async throws -> PackagedVideo {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let input = Self.input(source)
-        let totalMilliseconds = max(1, Int(probed.duration * 1000))
-        progress(IngestProgress(stage: "packaging", done: 0, total: totalMilliseconds))
-        let reader = ProgressReader { microseconds in
-            let done = min(totalMilliseconds, Int(microseconds / 1000))
-            progress(IngestProgress(stage: "packaging", done: done, total: totalMilliseconds))
-        }
-        try await ffmpeg(
-            ladderArguments(source: source, probed: probed, into: directory, loudness: loudness),
-            step: "its streams could not be decoded",
-            onStdout: { reader.consume($0) })
-        progress(IngestProgress(stage: "packaging", done: totalMilliseconds, total: totalMilliseconds))
-
-        let master = "master.m3u8"
-        let masterURL = directory.appendingPathComponent(master)
-        let written = try String(contentsOf: masterURL, encoding: .utf8)
-        let tidied = MasterPlaylist.withoutAudioOnlyVariants(written)
-        if tidied != written { try tidied.write(to: masterURL, atomically: true, encoding: .utf8) }
-        let variants = MasterPlaylist.variants(tidied)
-        guard !variants.isEmpty else { throw IngestError.corruptVideo(detail: "no stream could be packaged") }
-        var packaged = PackagedVideo(
-            directory: directory, masterPlaylist: master, variants: variants, poster: nil, thumbnailSprite: nil,
-            thumbnailTrack: nil, mp4: nil, files: [], loudness: loudness)
+        var packaged = try await encode(
+            source, probed: probed, rungs: Self.rungs(probed), into: directory, loudness: loudness, stage: "packaging",
+            progress: progress)
         if probed.hasVideo {
             progress(IngestProgress(stage: "finishing", done: 0, total: 3))
             packaged.mp4 = try await middleMP4(probed: probed, directory: directory)
@@ -121,6 +149,44 @@ public struct VideoPackager: Sendable {
         return packaged
     }
 
+    /// Encodes `rungs` (and the sound) of `source` in one ffmpeg run into `directory`, reporting
+    /// `stage` in milliseconds of the clip; the master playlist tidied and read.
+    private func encode(
+        _ source: URL, probed: ProbedMedia, rungs: [Rung], into directory: URL, loudness: LoudnessMeasurement?,
+        stage: String, progress: @escaping @Sendable (IngestProgress) -> Void
+    ) async throws -> PackagedVideo {
+        let totalMilliseconds = max(1, Int(probed.duration * 1000))
+        progress(IngestProgress(stage: stage, done: 0, total: totalMilliseconds))
+        let reader = ProgressReader { microseconds in
+            let done = min(totalMilliseconds, Int(microseconds / 1000))
+            progress(IngestProgress(stage: stage, done: done, total: totalMilliseconds))
+        }
+        try await ffmpeg(
+            arguments(source: source, probed: probed, rungs: rungs, into: directory, loudness: loudness),
+            step: "its streams could not be decoded",
+            onStdout: { reader.consume($0) })
+        progress(IngestProgress(stage: stage, done: totalMilliseconds, total: totalMilliseconds))
+
+        let master = "master.m3u8"
+        let masterURL = directory.appendingPathComponent(master)
+        let written = try String(contentsOf: masterURL, encoding: .utf8)
+        let tidied = MasterPlaylist.withoutAudioOnlyVariants(written)
+        if tidied != written { try tidied.write(to: masterURL, atomically: true, encoding: .utf8) }
+        let variants = MasterPlaylist.variants(tidied)
+        guard !variants.isEmpty else { throw IngestError.corruptVideo(detail: "no stream could be packaged") }
+        return PackagedVideo(
+            directory: directory, masterPlaylist: master, variants: variants, poster: nil, thumbnailSprite: nil,
+            thumbnailTrack: nil, mp4: nil, files: [], loudness: loudness)
+    }
+
+    /// The `ffmpeg` arguments of the first playable rendition's run (see
+    /// ``packageFirstRendition(_:probed:into:loudness:progress:)``): the lowest rung and the sound.
+    public func firstRenditionArguments(
+        source: URL, probed: ProbedMedia, into directory: URL, loudness: LoudnessMeasurement? = nil
+    ) -> [String] {
+        arguments(source: source, probed: probed, rungs: Array(Self.rungs(probed).suffix(1)), into: directory, loudness: loudness)
+    }
+
     /// The `ffmpeg` arguments (the program's name left out) of the one run that encodes every
     /// rendition of `source` and writes the playlists into `directory` (ffmpeg makes the folders
     /// it names). Public so that a benchmark runs exactly the command packaging runs, not a copy
@@ -130,6 +196,12 @@ public struct VideoPackager: Sendable {
     public func ladderArguments(
         source: URL, probed: ProbedMedia, into directory: URL, loudness: LoudnessMeasurement? = nil
     ) -> [String] {
+        arguments(source: source, probed: probed, rungs: Self.rungs(probed), into: directory, loudness: loudness)
+    }
+
+    private func arguments(
+        source: URL, probed: ProbedMedia, rungs: [Rung], into directory: URL, loudness: LoudnessMeasurement?
+    ) -> [String] {
         let segment = limits.segmentSeconds
         var arguments = [
             "-nostdin", "-v", "error", "-y", "-i", Self.input(source), "-progress", "pipe:1", "-nostats", "-map_metadata",
@@ -138,7 +210,6 @@ public struct VideoPackager: Sendable {
         var streamMap: [String] = []
         let audioGroup = probed.hasAudio && probed.hasVideo ? ",agroup:audio" : ""
         if probed.hasVideo {
-            let rungs = Self.rungs(probed)
             let portrait = probed.width < probed.height
             let labels = rungs.indices.map { "s\($0)" }
             var graph = rungs.count == 1 ? "[0:v:0]null[s0]" : "[0:v:0]split=\(rungs.count)" + labels.map { "[\($0)]" }.joined()

@@ -18,8 +18,11 @@ struct CaptionStreams: Sendable {
     /// clip's blobs answer it. The master playlist is always answered here, never cached for
     /// good, with or without tracks: a track added after a player first loaded the clip must
     /// reach it on its next load under the same stream address.
+    /// A master playlist the clip had before (its first rendition's, while its ladder was
+    /// packaged) is answered with the current one: a player that reloads it sees every rung.
     func respond(file: String, video: VideoRecord, blobs: any BlobStore) async throws -> Response? {
-        if file == video.masterPlaylist {
+        if file == video.masterPlaylist || Self.isEarlierMaster(file, of: video, blobs: blobs) {
+            guard let file = video.masterPlaylist else { return nil }
             guard let url = blobs.file(named: file) else { return nil }
             let tracks = try await store.captionTracks(videoId: video.id)
             let master = try String(contentsOf: url, encoding: .utf8)
@@ -41,6 +44,15 @@ struct CaptionStreams: Sendable {
                 type: "application/vnd.apple.mpegurl")
         }
         return nil
+    }
+
+    /// Whether `file` is one of the clip's playlists that lists variants (a master) but not its
+    /// master now: its first rendition's master, kept while players may still hold it.
+    private static func isEarlierMaster(_ file: String, of video: VideoRecord, blobs: any BlobStore) -> Bool {
+        guard file.hasSuffix(".m3u8"), file != video.masterPlaylist, video.fileNames.contains(file),
+            let url = blobs.file(named: file), let text = try? String(contentsOf: url, encoding: .utf8)
+        else { return false }
+        return text.contains("#EXT-X-STREAM-INF:")
     }
 
     /// Tracks change (an edit, a new language): players ask again rather than keep them.

@@ -108,6 +108,25 @@ enum HLSBlobs {
         return name
     }
 
+    /// The blobs a stored master playlist plays (itself, its media playlists and their
+    /// segments and init files), and the poster: what a clip that is `ready` serves, whatever
+    /// else its record lists. Names that are no stored blob are left out.
+    static func reachable(from master: String?, poster: String?, in blobs: any BlobStore) -> [String] {
+        var found = Set<String>()
+        var pending = master.map { [$0] } ?? []
+        while let name = pending.popLast() {
+            guard !found.contains(name), let url = blobs.file(named: name) else { continue }
+            found.insert(name)
+            guard name.hasSuffix(".m3u8"), let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+            _ = try? rewritePlaylist(text) { reference in
+                pending.append(reference)
+                return reference
+            }
+        }
+        if let poster, blobs.file(named: poster) != nil { found.insert(poster) }
+        return found.sorted()
+    }
+
     /// Every URI of a playlist: the lines that are not tags, and the `URI="…"` attributes of tags.
     static func rewritePlaylist(_ text: String, resolve: (String) throws -> String) throws -> String {
         var lines: [String] = []

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PodiumMedia
 import PodiumStore
+import Synchronization
 
 /// The payload of a `video` job: nothing beyond the video itself (the job's subject), kept as
 /// an object so later fields (a room to join, say) need no new kind.
@@ -9,12 +10,38 @@ struct VideoPackagingRequest: Codable, Sendable {
     static let kind = "video"
 }
 
+/// How long packaging a clip whole takes on this server, per second of the clip: measured on the
+/// last clip packaged here (its run's wall time over its length), 1 until then (a 10-minute
+/// 1080p clip took about 10 minutes on the 2-core reference machine). What the time left of a
+/// queued clip is estimated with.
+final class PackagingPace: Sendable {
+    private let secondsPerClipSecond = Mutex(1.0)
+
+    var current: Double { secondsPerClipSecond.withLock { $0 } }
+
+    /// A clip of `clipSeconds` took `seconds` to package (only clips of at least a second count).
+    func record(seconds: Double, clipSeconds: Double) {
+        guard clipSeconds >= 1, seconds > 0 else { return }
+        secondsPerClipSecond.withLock { $0 = seconds / clipSeconds }
+    }
+}
+
 /// Packages an uploaded clip for HLS: probes it, runs ``VideoPackager``, stores every file as a
 /// blob (named by its content, so nodes sharing one blob directory are safe) with the playlists
 /// rewritten to refer to the blob names, and records the result. The `video` kind of job.
 ///
+/// In two steps when the clip has more than one rung (issue #41, "playable in a minute"): first
+/// a playable rendition (the lowest rung with the sound, and the poster), stored, and the clip
+/// made `ready` with a master playlist that lists it alone (``VideoRecord/ladderComplete`` false:
+/// no MP4 yet); then the whole ladder, stored, and the record switched to a new master that lists
+/// every rung, with the MP4 and the thumbnails. The first step's files stay the clip's (a player
+/// that loaded its master keeps playing it; a request for that master is answered with the
+/// current one, see ``CaptionStreams``), removed with the clip.
+///
 /// Nothing is served before the video is `ready`: packaging writes to a work directory of its
 /// own, named after the video so a run after a crash first removes what the stopped run left.
+/// A run stopped after the first step goes on with the ladder: the clip stays playable, and what
+/// the stopped run stored beyond what its master plays is removed first.
 struct VideoPackagingWorker: JobWorker {
     let kind = VideoPackagingRequest.kind
     let store: any VideoStore
@@ -23,14 +50,22 @@ struct VideoPackagingWorker: JobWorker {
     let packager: VideoPackager
     let workRoot: URL
     let logger: Logger
+    /// Called once the first rendition is stored and the clip is playable, before the ladder:
+    /// tests hold packaging here (see ``ServerConfiguration/videoLadderHold``).
+    var afterFirstRendition: @Sendable (_ videoId: String) async throws -> Void = { _ in }
+    /// Told how long each clip took, for the estimates of queued ones.
+    var pace = PackagingPace()
 
     func run(_ job: JobRecord, progress: @escaping @Sendable (JobProgress) -> Void) async throws {
         let videoId = job.subjectId
+        let started = ContinuousClock.now
         guard var video = try await saving(videoId, { try await store.video(id: videoId) }) else {
             logger.info("video \(videoId) was deleted before it was packaged")
             return
         }
-        guard video.status == .queued || video.status == .processing else { return }
+        // Playable from its first rendition, and a run stopped before its ladder was stored.
+        let resuming = video.status == .ready && !video.ladderComplete
+        guard video.status == .queued || video.status == .processing || resuming else { return }
         guard let source = blobs.file(named: video.sourceHash) else {
             throw JobFailure(code: "corrupt", message: "The uploaded file is missing from storage. Upload it again.")
         }
@@ -38,31 +73,78 @@ struct VideoPackagingWorker: JobWorker {
         // What a run stopped half way left: its work directory, and the blobs it had begun to store.
         try? FileManager.default.removeItem(at: work)
         defer { try? FileManager.default.removeItem(at: work) }
-        if !video.fileNames.isEmpty {
+        /// The files the clip plays now, which stay: after a first rendition, what its master and poster name.
+        var kept: [String] = []
+        if resuming {
+            kept = HLSBlobs.reachable(from: video.masterPlaylist, poster: video.poster, in: blobs)
+            let leftover = video.fileNames.filter { !kept.contains($0) }
+            if !leftover.isEmpty {
+                await removeUnused(leftover, of: videoId)
+                video.files = Self.json(kept)
+                try await saving(videoId) { try await store.updateVideo(try await current(video)) }
+            }
+        } else if !video.fileNames.isEmpty {
             await removeUnused(video.fileNames, of: videoId)
             video.files = "[]"
         }
         do {
             progress(JobProgress(stage: "probing", done: 0, total: 1))
             let probed = try await probe.probe(source)
-            video.status = .processing
-            video.duration = probed.duration
-            video.width = probed.width
-            video.height = probed.height
-            video.hasVideo = probed.hasVideo
-            video.hasAudio = probed.hasAudio
-            try await saving(videoId) { try await store.updateVideo(try await current(video)) }
+            if !resuming {
+                video.status = .processing
+                video.duration = probed.duration
+                video.width = probed.width
+                video.height = probed.height
+                video.hasVideo = probed.hasVideo
+                video.hasAudio = probed.hasAudio
+                try await saving(videoId) { try await store.updateVideo(try await current(video)) }
+            }
             // Its sound's loudness first (EBU R128), which the ladder's audio is normalised with:
             // part of packaging (the stage the API shows while it runs).
             progress(JobProgress(stage: "packaging", done: 0, total: max(1, Int(probed.duration * 1000))))
             let loudness = try await packager.measureLoudness(source, probed: probed)
-            let packaged = try await packager.package(source, probed: probed, into: work, loudness: loudness) { step in
-                progress(JobProgress(stage: step.stage, done: step.done, total: step.total))
+            if !resuming, VideoPackager.packagesFirstRendition(probed) {
+                let first = try await packager.packageFirstRendition(
+                    source, probed: probed, into: work.appendingPathComponent("first"), loudness: loudness
+                ) { step in
+                    progress(JobProgress(stage: step.stage, done: step.done, total: step.total))
+                }
+                let plan = try HLSBlobs.plan(first)
+                video.files = Self.json(plan.stored.files)
+                try await saving(videoId) { try await store.updateVideo(try await current(video)) }
+                try HLSBlobs.put(plan, in: blobs)
+                video.renditions = String(decoding: try JSONEncoder().encode(plan.stored.variants), as: UTF8.self)
+                video.masterPlaylist = plan.stored.masterPlaylist
+                video.poster = plan.stored.poster
+                video.loudness = first.loudness?.inputIntegrated
+                video.status = .ready
+                video.errorCode = nil
+                video.errorMessage = nil
+                guard (try await saving(videoId, { try await store.video(id: videoId) })) != nil else {
+                    logger.info("video \(videoId) was deleted while it was packaged")
+                    await removeUnused(video.fileNames, of: videoId)
+                    return
+                }
+                // Its ladder's stage from the moment it is playable: what its card shows next.
+                progress(JobProgress(stage: "renditions", done: 0, total: max(1, Int(probed.duration * 1000))))
+                try await saving(videoId) { try await store.updateVideo(try await current(video)) }
+                logger.info("video \(videoId) playable from its first rendition; packaging its ladder")
+                kept = plan.stored.files
+                try? FileManager.default.removeItem(at: work.appendingPathComponent("first"))
+                try await afterFirstRendition(videoId)
+            }
+            let playable = video.status == .ready
+            let packaged = try await packager.package(
+                source, probed: probed, into: work.appendingPathComponent("ladder"), loudness: loudness
+            ) { step in
+                // While the clip plays from its first rendition, its ladder is `renditions`.
+                let stage = playable && step.stage == "packaging" ? "renditions" : step.stage
+                progress(JobProgress(stage: stage, done: step.done, total: step.total))
             }
             let plan = try HLSBlobs.plan(packaged)
             let stored = plan.stored
             // Recorded before anything is stored, so whatever a stop leaves is known.
-            video.files = String(decoding: try JSONEncoder().encode(stored.files), as: UTF8.self)
+            video.files = Self.json(kept + stored.files)
             try await saving(videoId) { try await store.updateVideo(try await current(video)) }
             try HLSBlobs.put(plan, in: blobs)
             video.renditions = String(decoding: try JSONEncoder().encode(stored.variants), as: UTF8.self)
@@ -89,12 +171,34 @@ struct VideoPackagingWorker: JobWorker {
             return
         }
         try await saving(videoId) { try await store.updateVideo(try await current(video)) }
+        if !resuming {
+            let elapsed = ContinuousClock.now - started
+            pace.record(
+                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                clipSeconds: video.duration)
+        }
         logger.info("video \(videoId) ready: \(video.width)x\(video.height), \(video.duration) s")
+    }
+
+    /// A sorted JSON array of blob names, without repeats (the record's `files`).
+    private static func json(_ names: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(Array(Set(names)).sorted())) ?? Data("[]".utf8), as: UTF8.self)
     }
 
     func failed(_ job: JobRecord, because failure: JobFailure) async {
         do {
-            guard var video = try await store.video(id: job.subjectId), video.status != .ready else { return }
+            // A clip playable from its first rendition stays so: its ladder is missing, and it
+            // keeps what it plays (a run after this one, were there any, would add the rest).
+            guard var video = try await store.video(id: job.subjectId) else { return }
+            if video.status == .ready {
+                guard !video.ladderComplete else { return }
+                logger.error("video \(job.subjectId) stays on its first rendition: its ladder failed (\(failure))")
+                let kept = HLSBlobs.reachable(from: video.masterPlaylist, poster: video.poster, in: blobs)
+                await removeUnused(video.fileNames.filter { !kept.contains($0) }, of: video.id)
+                video.files = Self.json(kept)
+                try await store.updateVideo(video)
+                return
+            }
             await removeUnused(video.fileNames, of: video.id)
             video.files = "[]"
             video.status = .failed

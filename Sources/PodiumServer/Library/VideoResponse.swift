@@ -14,7 +14,9 @@ typealias VideoResponse = Video
 extension Video: ResponseEncodable {
     /// `stream`: the capability URLs of this video for the person asking (nil when it is not ready).
     init(_ video: VideoRecord, progress: IngestProgress?, stream: ClipStreamSource.URLs?) {
-        let unfinished = video.status == .queued || video.status == .processing
+        // A ready clip whose ladder is still packaged shows its progress too.
+        let unfinished =
+            video.status == .queued || video.status == .processing || (video.status == .ready && !video.ladderComplete)
         let ready = video.status == .ready
         let picture = { (name: String?) in ready ? name.map(DeckResponse.blobURL) : nil }
         let media = { (name: String?) in ready ? name.flatMap { name in stream?.url(name) } : nil }
@@ -38,6 +40,7 @@ extension Video: ResponseEncodable {
         trimEnd = video.trimEnd
         loop = video.loops
         loudness = video.loudness
+        ladderComplete = ready ? video.ladderComplete : nil
     }
 
     /// The master playlist's video variants, tallest first, then the audio rendition. The

@@ -60,6 +60,10 @@ public struct ServerConfiguration: Sendable {
     public var uploadSweepInterval = Duration.seconds(5 * 60)
     /// Limits on a clip (length, picture size) and on packaging it (time, memory, file size).
     public var videoLimits = VideoLimits()
+    /// Tests only (`PODIUM_TEST_LADDER_HOLD`): while this file exists, packaging waits after a
+    /// clip's first playable rendition, before its ladder, so a test can show a clip whose top
+    /// rung does not exist yet. Nil (the default): never waits.
+    public var videoLadderHold: URL? = nil
     /// How long the stream URL of a clip put on a session's or room's stage works (12 h: a day
     /// of classes or a conference track); putting the clip on the stage again makes a new one.
     public var stageVideoLinkLifetime: TimeInterval = 12 * 3600

@@ -25,10 +25,13 @@ final class StreamBlobSets: Sendable {
     }
 
     /// The files of `id`, from memory or from `load`; nil when `load` says the resource may not
-    /// be streamed (unknown, hidden, not ready).
-    func files(of id: String, load: () async throws -> Set<String>?) async throws -> Set<String>? {
+    /// be streamed (unknown, hidden, not ready). With `needing`, a held set without that file is
+    /// loaded again: a clip's files grow while its ladder is packaged (another node's change too).
+    func files(of id: String, needing: String? = nil, load: () async throws -> Set<String>?) async throws -> Set<String>? {
         let moment = now()
-        if let entry = entries.withLock({ $0[id] }), moment.timeIntervalSince(entry.loadedAt) < lifetime {
+        if let entry = entries.withLock({ $0[id] }), moment.timeIntervalSince(entry.loadedAt) < lifetime,
+            needing.map(entry.files.contains) ?? true
+        {
             return entry.files
         }
         guard let files = try await load() else {
@@ -75,9 +78,9 @@ extension StreamBlobSets {
     /// The files of `channelVideoId` while it is playable; nil when it is not (unknown,
     /// unpublished, archived, its category archived, or its library video not ready).
     func files(
-        of channelVideoId: String, store: any ChannelVideoStore, videoStore: any VideoStore
+        of channelVideoId: String, needing: String? = nil, store: any ChannelVideoStore, videoStore: any VideoStore
     ) async throws -> Set<String>? {
-        try await files(of: channelVideoId) {
+        try await files(of: channelVideoId, needing: needing) {
             guard let entry = try await store.channelVideo(id: channelVideoId),
                 entry.record.publishedAt != nil, entry.record.archivedAt == nil,
                 let category = try await store.channelVideoCategory(id: entry.record.categoryId), category.archivedAt == nil,
@@ -99,7 +102,10 @@ struct VideoStreamSource: StreamSource {
     var captions: CaptionStreams? = nil
 
     func respond(file: String, claims: StreamClaims, request: Request, context: AppRequestContext) async throws -> Response {
-        guard let files = try await blobSets.files(of: String(claims.id), store: store, videoStore: videoStore) else {
+        guard
+            let files = try await blobSets.files(
+                of: String(claims.id), needing: file, store: store, videoStore: videoStore)
+        else {
             throw APIError.notFound("video")
         }
         if let captions, file.hasPrefix("captions-") || file.hasSuffix(".m3u8"),

@@ -45,6 +45,9 @@ final class JobQueue: Service, Sendable {
         var attempt = 0
         /// Progress reported since it was last saved.
         var unsaved = false
+        /// When its progress entered the current stage (reported here), and how much was done
+        /// then: the stage's rate, for an estimate of the time it has left.
+        var stageSince: (at: Date, done: Int)?
     }
 
     private struct Board {
@@ -102,6 +105,26 @@ final class JobQueue: Service, Sendable {
     /// The newest progress of the unfinished job about `subjectId`.
     func progress(subjectId: String) -> JobProgress? {
         board.withLock { board in board.jobBySubject[subjectId].flatMap { board.jobs[$0]?.progress } }
+    }
+
+    /// About how many seconds the current stage of the unfinished job about `subjectId` has left,
+    /// from its rate since it entered that stage here (at least a second and some progress
+    /// ago); nil when unknown.
+    func secondsLeft(subjectId: String) -> Double? {
+        let moment = now()
+        return board.withLock { board -> Double? in
+            guard let id = board.jobBySubject[subjectId], let tracked = board.jobs[id], let since = tracked.stageSince
+            else { return nil }
+            let elapsed = moment.timeIntervalSince(since.at)
+            let done = tracked.progress.done - since.done
+            guard elapsed >= 1, done > 0, tracked.progress.total >= tracked.progress.done else { return nil }
+            return Double(tracked.progress.total - tracked.progress.done) * elapsed / Double(done)
+        }
+    }
+
+    /// The jobs of `kind` queued or running in the store (every node's), the oldest first.
+    func unfinished(kind: String) async throws -> [JobRecord] {
+        try await store.unfinishedJobs().filter { $0.kind == kind }
     }
 
     /// The newest progress of an unfinished job, nil when this server does not know it as unfinished.
@@ -277,7 +300,10 @@ final class JobQueue: Service, Sendable {
 
     private func report(jobId: String, _ progress: JobProgress) {
         board.withLock { board in
-            guard board.jobs[jobId] != nil else { return }
+            guard let tracked = board.jobs[jobId] else { return }
+            if tracked.stageSince == nil || tracked.progress.stage != progress.stage || progress.done < tracked.progress.done {
+                board.jobs[jobId]?.stageSince = (now(), progress.done)
+            }
             board.jobs[jobId]?.progress = progress
             board.jobs[jobId]?.unsaved = true
         }
