@@ -24,9 +24,11 @@ function titleFromFilename(name) {
  * `replaceCard(deck)` draw the page again. Returns {queue, uploadFiles, dismissUpload, poll}.
  */
 export function mountDeckUploads({ state, videos, render, renderDecks, renderFolders, replaceCard }) {
-  // One upload at a time; each file is checked (size, PDF) before it is sent. The folder goes in
-  // the upload's URL, so the deck lands there.
+  // One upload at a time; each file is checked (size, PDF) before it is sent, resumably (its
+  // metadata carries the title and folder, so the deck lands there). An image set goes in one POST
+  // to `url`.
   const queue = new UploadQueue({
+    target: 'deck',
     url: (item) => '/api/v1/decks?title=' + encodeURIComponent(item.data.title)
       + (item.data.folderId ? '&folderId=' + encodeURIComponent(item.data.folderId) : ''),
   });

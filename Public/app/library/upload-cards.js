@@ -38,6 +38,11 @@ export function uploadCard(upload, { onDismiss, cls = '' }) {
   }
   return el('li', {
     class: 'deck-card' + (cls ? ' ' + cls : '') + (failed ? ' is-failed' : ''),
-    attrs: { 'data-upload': upload.key, 'data-status': failed ? 'failed' : 'uploading', 'data-upload-state': upload.state, 'data-title': upload.data.title },
+    attrs: {
+      'data-upload': upload.key, 'data-status': failed ? 'failed' : 'uploading', 'data-upload-state': upload.state, 'data-title': upload.data.title,
+      // A remembered upload that continued: where it resumed (percent); a lost connection: the seconds to the next try.
+      'data-resumed-at': upload.resumedAt === null || upload.resumedAt === undefined ? null : String(Math.round(upload.resumedAt * 100)),
+      'data-retry-in': upload.retryIn ? String(upload.retryIn) : null,
+    },
   }, [el('div', { class: 'deck-thumb' + (failed ? ' is-failed' : ''), attrs: { 'aria-hidden': 'true' } }, [icon(failed ? 'alert' : 'upload', 36)]), body, actions]);
 }

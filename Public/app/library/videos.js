@@ -33,6 +33,7 @@ export class LibraryVideos {
     this.videos = [];
     this.polling = new Set();
     this.queue = new UploadQueue({
+      target: 'video', // resumable; the metadata carries the title and folder
       url: (item) => '/api/v1/videos?title=' + encodeURIComponent(item.data.title)
         + (item.data.folderId ? '&folderId=' + encodeURIComponent(item.data.folderId) : ''),
       check: checkVideoFile,

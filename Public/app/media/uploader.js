@@ -11,12 +11,22 @@
 // step (`error` says why). `statusText(item)` is the line to show: "Waiting — 1 upload at a
 // time", "Uploading 43 %", "Processing page 3 of 12", "Failed: not a PDF".
 //
-// Rooms post to their own URL (/api/v1/sessions/{code}/decks): pass it as `url`, and as `track`
-// `trackJob` (a signed-in moderator follows the upload's job) or null (a presenter who is not
-// signed in stops at "uploaded"; the room's deckAdded event says when it is ready).
+// Files go up resumably (media/resumable.js, the tus protocol of /api/v1/uploads): pass the
+// upload's `target` (deck, video) and its `metadata(item)` (title, folderId). A lost connection
+// is tried again for about a minute ("Connection lost — retrying in 4 s"), and the same file
+// chosen again after a reload continues where the server stopped ("Resuming at 43 %"). Without a
+// target (and for an image set) a file goes in one POST to `url`.
+//
+// Rooms send through `uploadFile` with their targets (room-deck, room-video) and the room's
+// `session` code; a presenter who is not signed in stops at "uploaded" (the room's deckAdded event
+// says when it is ready).
 
 import { t } from '../core/i18n.js';
 import { api, ApiError } from '../core/api.js';
+import { resumableUpload } from './resumable.js';
+import { trackDeck } from './upload-tracking.js';
+
+export { trackDeck, trackVideo, trackJob } from './upload-tracking.js';
 
 let limitsPromise = null;
 
@@ -52,7 +62,8 @@ export function isImage(file) {
 /**
  * Several images chosen together: one deck, a page each, in the order of their names (as the
  * server orders them: `p2` before `p10`). It goes to the queue as one upload, sent as a
- * multipart form of `file` fields.
+ * multipart form of `file` fields in one POST, not resumably: a resumable upload carries one
+ * file, and an image set is small (a few pictures).
  */
 export class ImageSet {
   constructor(files) {
@@ -121,12 +132,28 @@ export function processingText(progress) {
   return t('upload.processing');
 }
 
+/** How long "Resuming at 43 %" stays, at least, so that it can be read. */
+export const RESUMED_MS = 3000;
+
+/**
+ * An upload on its way: "Connection lost — retrying in 4 s" while it waits to try again,
+ * "Resuming at 43 %" when a remembered upload continues (for RESUMED_MS, and until a percent
+ * more is sent), else "Uploading 57 %".
+ */
+export function uploadingText(item, now = Date.now()) {
+  if (item.retryIn) return t('upload.retrying', { seconds: item.retryIn });
+  const percent = Math.round(item.fraction * 100);
+  const resumed = item.resumedAt !== null && item.resumedAt !== undefined ? Math.round(item.resumedAt * 100) : null;
+  if (resumed !== null && (percent <= resumed || now - item.resumedTime < RESUMED_MS)) return t('upload.resuming', { percent: resumed });
+  return t('upload.uploading', { percent });
+}
+
 /** The one line that says what is happening to an upload, and why it waits. */
 export function statusText(item) {
   switch (item.state) {
     case 'checking': return t('upload.checking-file');
     case 'waiting': return t('upload.waiting', { count: item.queue.concurrency });
-    case 'uploading': return t('upload.uploading', { percent: Math.round(item.fraction * 100) });
+    case 'uploading': return uploadingText(item);
     case 'processing': return processingText(item.progress);
     case 'ready': return t('upload.ready');
     case 'failed': return t('upload.failed-because', { reason: item.error });
@@ -178,77 +205,27 @@ export function send(url, file, { onProgress, contentType = 'application/pdf' } 
   });
 }
 
-const POLL_MS = 500;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
- * Follows a deck the library accepted until it is ready or failed: polls GET /api/v1/decks/{id},
- * reporting its progress. Resolves with the deck; throws an ApiError when processing failed.
+ * Sends a file resumably (media/resumable.js) to `target` (deck, video, room-deck, room-video)
+ * with its `metadata` (title, folderId, session, as). Resolves with the one-shot route's answer;
+ * rejects with an ApiError whose message completes "Failed: …". `onResume(fraction)` says a
+ * remembered upload continues; `onRetry(seconds)` counts down to the next try after a lost
+ * connection; `onProgress(fraction)` follows the bytes.
  */
-export async function trackDeck(answer, report) {
-  const id = answer.id || answer.deckId;
-  for (;;) {
-    let deck;
-    try {
-      deck = await api('/api/v1/decks/' + encodeURIComponent(id));
-    } catch (error) {
-      if (error.status === 404 || error.status === 401) throw error;
-      await sleep(POLL_MS * 4); // the server is busy or away for a moment
-      continue;
+export async function uploadFile(file, { target, metadata = {}, chunkBytes, onProgress, onResume, onRetry } = {}) {
+  try {
+    return await resumableUpload(file, { target, metadata, chunkBytes, onProgress, onResume, onRetry });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    const code = (error && error.code) || 'failed';
+    let message = error && error.message !== code ? error.message : '';
+    if (!message) {
+      message = code === 'too_large' ? t('upload.reason-too-large')
+        : code === 'aborted' ? t('upload.reason-cancelled')
+        : code === 'network' ? t('upload.reason-lost')
+        : t('upload.reason-http', { status: String((error && error.status) || 0) });
     }
-    if (deck.status === 'ready') return deck;
-    if (deck.status === 'failed') {
-      throw new ApiError(422, (deck.error && deck.error.code) || 'failed', (deck.error && deck.error.message) || t('upload.reason-pdf-failed'));
-    }
-    report(deck.progress || null);
-    await sleep(POLL_MS);
-  }
-}
-
-/**
- * Follows a video the library accepted until it is packaged or failed: polls GET
- * /api/v1/videos/{id}, reporting its progress. Resolves with the video.
- */
-export async function trackVideo(answer, report) {
-  for (;;) {
-    let video;
-    try {
-      video = await api('/api/v1/videos/' + encodeURIComponent(answer.id));
-    } catch (error) {
-      if (error.status === 404 || error.status === 401) throw error;
-      await sleep(POLL_MS * 4);
-      continue;
-    }
-    if (video.status === 'ready') return video;
-    if (video.status === 'failed') {
-      throw new ApiError(422, (video.error && video.error.code) || 'failed', (video.error && video.error.message) || t('upload.reason-video-failed'));
-    }
-    report(video.progress || (video.status === 'queued' ? { stage: 'queued', done: 0, total: 0 } : null));
-    await sleep(POLL_MS);
-  }
-}
-
-/**
- * Follows an upload's processing job (the answer's `jobId`): polls GET /api/v1/jobs/{id}, which
- * its signed-in owner may read (a room's moderator, say). Resolves with the finished job.
- */
-export async function trackJob(answer, report) {
-  if (!answer.jobId) return answer; // nothing to process (a deck from the library)
-  for (;;) {
-    let job;
-    try {
-      job = await api('/api/v1/jobs/' + encodeURIComponent(answer.jobId));
-    } catch (error) {
-      if (error.status === 404 || error.status === 401) throw error;
-      await sleep(POLL_MS * 4);
-      continue;
-    }
-    if (job.state === 'done') return { ...answer, job };
-    if (job.state === 'failed') {
-      throw new ApiError(422, (job.error && job.error.code) || 'failed', (job.error && job.error.message) || t('upload.reason-pdf-failed'));
-    }
-    report(job.progress || null);
-    await sleep(POLL_MS);
+    throw new ApiError((error && error.status) || 0, code, message);
   }
 }
 
@@ -326,10 +303,20 @@ export class UploadQueue extends EventTarget {
    *   throws to fail the item. Defaults to `trackDeck`; null stops at "ready" when the file is sent.
    * @param {function(File): Promise} [options.check] refuses a file before it is sent (throws); `checkFile` (a PDF)
    * @param {function(File): string} [options.contentType] the upload's Content-Type
+   * @param {string} [options.target] the resumable upload's target (deck, video, room-deck,
+   *   room-video): files go through /api/v1/uploads; an image set still goes in one POST to `url`
+   * @param {function(item): object} [options.metadata] the upload's metadata (title, folderId, session, as)
+   * @param {number} [options.chunkBytes] the most one PATCH carries (8 MiB)
    */
-  constructor({ url, concurrency = 1, track = trackDeck, check = checkFile, contentType = (file) => file.type || 'application/octet-stream' } = {}) {
+  constructor({
+    url, concurrency = 1, track = trackDeck, check = checkFile, contentType = (file) => file.type || 'application/octet-stream',
+    target = null, metadata = (item) => ({ title: item.data.title, folderId: item.data.folderId }), chunkBytes,
+  } = {}) {
     super();
     this.url = url;
+    this.target = target;
+    this.metadata = metadata;
+    this.chunkBytes = chunkBytes;
     this.checkFile = check;
     this.contentType = contentType;
     this.concurrency = concurrency;
@@ -342,6 +329,7 @@ export class UploadQueue extends EventTarget {
     const item = {
       key: 'upload-' + ++counter, file, name: file.name, data, queue: this,
       state: 'checking', fraction: 0, progress: null, error: null, result: null, answer: null,
+      resumedAt: null, retryIn: null,
     };
     this.items.push(item);
     this.changed(item);
@@ -391,25 +379,41 @@ export class UploadQueue extends EventTarget {
     item.fraction = 0;
     this.changed(item);
     let lastPaint = 0;
+    const onProgress = (fraction) => {
+      item.fraction = fraction;
+      const now = Date.now();
+      if (item.retryIn || now - lastPaint > 80 || fraction >= 1) {
+        item.retryIn = null;
+        lastPaint = now;
+        this.changed(item);
+      }
+    };
     try {
-      const url = typeof this.url === 'function' ? this.url(item) : this.url;
-      item.answer = await send(url, item.file, {
-        contentType: this.contentType(item.file),
-        onProgress: (fraction) => {
-          item.fraction = fraction;
-          const now = Date.now();
-          if (now - lastPaint > 80 || fraction >= 1) {
-            lastPaint = now;
+      if (this.target && !(item.file instanceof ImageSet)) {
+        item.answer = await uploadFile(item.file, {
+          target: this.target, metadata: this.metadata(item), chunkBytes: this.chunkBytes, onProgress,
+          onResume: (fraction) => {
+            item.resumedAt = fraction;
+            item.resumedTime = Date.now();
+            item.fraction = fraction;
             this.changed(item);
-          }
-        },
-      });
+          },
+          onRetry: (seconds) => {
+            item.retryIn = seconds;
+            this.changed(item);
+          },
+        });
+      } else {
+        const url = typeof this.url === 'function' ? this.url(item) : this.url;
+        item.answer = await send(url, item.file, { contentType: this.contentType(item.file), onProgress });
+      }
     } catch (error) {
       this.fail(item, error);
       this.pump();
       return;
     }
     // Sent: the next file may go while the server processes this one.
+    item.retryIn = null;
     item.state = 'processing';
     item.progress = item.answer.progress || null;
     this.changed(item);

@@ -5,7 +5,7 @@ import { api, ApiError } from '../core/api.js';
 import { errorText as sharedErrorText, formatNumber, t } from '../core/i18n.js';
 import { el, modalDialog, toast } from '../core/ui.js';
 import { addressPart } from '../core/page.js';
-import { checkFile, send } from '../media/uploader.js';
+import { checkFile, uploadFile, RESUMED_MS } from '../media/uploader.js';
 import { stageDeck } from '../live/live.js';
 
 export { stageDeck };
@@ -108,17 +108,18 @@ export function errorText(error) {
 }
 
 /**
- * Uploads a PDF into a room (POST /api/v1/sessions/{code}/decks) with upload progress.
- * Resolves with {deckId, title, status}; the deck joins the room (deckAdded) once processed.
+ * Uploads a deck into a room, resumably (target room-deck: the answer is POST
+ * /api/v1/sessions/{code}/decks's), with upload progress; `onResume(fraction)` and
+ * `onRetry(seconds)` as uploader.js's `uploadFile`. Resolves with {deckId, title, status}; the
+ * deck joins the room (deckAdded) once processed.
  */
-export async function uploadToRoom(code, file, { onProgress, asPresenter = false } = {}) {
+export async function uploadToRoom(code, file, { onProgress, onResume, onRetry, asPresenter = false } = {}) {
   const title = file.name ? file.name.replace(/\.pdf$/i, '') : '';
-  const query = [];
-  if (title) query.push('title=' + encodeURIComponent(title));
-  if (asPresenter) query.push('as=presenter');
   try {
     await checkFile(file);
-    return await send('/api/v1/sessions/' + encodeURIComponent(code) + '/decks' + (query.length ? '?' + query.join('&') : ''), file, { onProgress });
+    return await uploadFile(file, {
+      target: 'room-deck', metadata: { title, session: code, as: asPresenter ? 'presenter' : null }, onProgress, onResume, onRetry,
+    });
   } catch (error) {
     // The uploader's reasons complete "Failed: …"; here they stand alone, as a sentence.
     const reason = error && (error.code || error.message) ? errorText(error) : t('rooms.upload-failed');
@@ -126,6 +127,33 @@ export async function uploadToRoom(code, file, { onProgress, asPresenter = false
     failure.said = true; // already in the page's language, with the file's name
     throw failure;
   }
+}
+
+/**
+ * The callbacks of a room's upload line (`label`, text, and `bar`, a progress bar's width) for
+ * `uploadToRoom` and uploader.js's `uploadFile`: "Uploading talk.pdf… 57%", "Resuming talk.pdf at
+ * 43%" (until a percent more is sent), "talk.pdf: connection lost — retrying in 4 s".
+ */
+export function uploadLine(label, bar, file) {
+  let resumed = null;
+  let resumedTime = 0;
+  const width = (fraction) => { if (bar) bar.style.width = Math.round(fraction * 100) + '%'; };
+  return {
+    onProgress: (fraction) => {
+      width(fraction);
+      const percent = Math.round(fraction * 100);
+      label.textContent = resumed !== null && (percent <= resumed || Date.now() - resumedTime < RESUMED_MS)
+        ? t('rooms.upload-resuming', { file: file.name, percent: resumed })
+        : t('rooms.uploading', { file: file.name, percent });
+    },
+    onResume: (fraction) => {
+      resumed = Math.round(fraction * 100);
+      resumedTime = Date.now();
+      width(fraction);
+      label.textContent = t('rooms.upload-resuming', { file: file.name, percent: resumed });
+    },
+    onRetry: (seconds) => { label.textContent = t('rooms.upload-retrying', { file: file.name, seconds }); },
+  };
 }
 
 /**

@@ -14,7 +14,7 @@ import { toast, el } from '../core/ui.js';
 import { startPage, signedInUser } from '../core/page.js';
 import { showQR } from '../core/qr.js';
 import { copyText } from '../core/clipboard.js';
-import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, everySecond, errorText, uploadToRoom, stageDeck, wireSidePanel, pickFromLibrary, onStageText } from './common.js';
+import { roomCode, roomLinks, shortURL, presenterName, nowPresenting, everySecond, errorText, uploadToRoom, uploadLine, stageDeck, wireSidePanel, pickFromLibrary, onStageText } from './common.js';
 import { roomOf, controlOf, moderatorDrives, watchRoomPresence } from './control.js';
 import { moderatorLists } from './moderate-lists.js';
 import { moderatorTalks } from './moderate-talks.js';
@@ -213,10 +213,11 @@ $('file-input').addEventListener('change', async (event) => {
   if (!file) return;
   const status = $('upload-status');
   const bar = el('span', { class: 'progress-bar' });
-  status.replaceChildren(el('span', { class: 'room-upload-label', text: t('rooms.uploading-file', { file: file.name }) }), el('span', { class: 'progress-track' }, [bar]));
+  const label = el('span', { class: 'room-upload-label', text: t('rooms.uploading-file', { file: file.name }) });
+  status.replaceChildren(label, el('span', { class: 'progress-track' }, [bar]));
   status.hidden = false;
   try {
-    const added = await uploadToRoom(code, file, { onProgress: (f) => { bar.style.width = Math.round(f * 100) + '%'; } });
+    const added = await uploadToRoom(code, file, uploadLine(label, bar, file));
     if (!(roomOf(live).decks || []).some((d) => d.id === added.deckId)) pendingUploads.set(added.deckId, added.title);
     toast(t('rooms.deck-preparing', { title: added.title }), { kind: 'success' });
   } catch (error) {

@@ -4,7 +4,7 @@
 
 import { formatNumber, t } from '../core/i18n.js';
 import { el, toast } from '../core/ui.js';
-import { errorText, uploadToRoom, deckItem, pendingDeckItems } from './common.js';
+import { errorText, uploadToRoom, uploadLine, deckItem, pendingDeckItems } from './common.js';
 import { roomOf } from './control.js';
 
 const $ = (id) => document.getElementById(id);
@@ -44,14 +44,7 @@ export function presenterDecks(page) {
     status.dataset.state = 'uploading';
     $('upload').disabled = true;
     try {
-      const added = await uploadToRoom(code, file, {
-        asPresenter: true,
-        onProgress: (fraction) => {
-          const percent = Math.round(fraction * 100);
-          bar.style.width = percent + '%';
-          label.textContent = t('rooms.uploading', { file: file.name, percent });
-        },
-      });
+      const added = await uploadToRoom(code, file, { asPresenter: true, ...uploadLine(label, bar, file) });
       if (!((roomOf(live) && roomOf(live).decks) || []).some((d) => d.id === added.deckId)) pendingUploads.set(added.deckId, added.title);
       status.hidden = true;
       status.dataset.state = 'done';

@@ -11,9 +11,9 @@
 import { api } from '../core/api.js';
 import { t } from '../core/i18n.js';
 import { el, toast } from '../core/ui.js';
-import { send, checkVideoFile, processingText } from '../media/uploader.js';
+import { uploadFile, checkVideoFile, processingText } from '../media/uploader.js';
 import { clockText } from '../media/video-stage.js';
-import { errorText } from './common.js';
+import { errorText, uploadLine } from './common.js';
 
 const POLL_MS = 1000;
 
@@ -69,13 +69,10 @@ export class RoomVideos {
     try {
       await checkVideoFile(file);
       const title = file.name.replace(/\.[a-z0-9]{2,5}$/i, '');
-      await send('/api/v1/sessions/' + encodeURIComponent(this.code) + '/videos?title=' + encodeURIComponent(title), file, {
-        contentType: file.type || 'application/octet-stream',
-        onProgress: (fraction) => {
-          const percent = Math.round(fraction * 100);
-          bar.style.width = percent + '%';
-          label.textContent = t('rooms.uploading', { file: file.name, percent });
-        },
+      // Resumable (target room-video): a lost connection is tried again, and the same file chosen
+      // again after a reload continues where the server stopped.
+      await uploadFile(file, {
+        target: 'room-video', metadata: { title, session: this.code }, ...uploadLine(label, bar, file),
       });
       this.status.hidden = true;
       this.status.dataset.state = 'done';
