@@ -15,6 +15,7 @@ import { progressBar, uploadCard } from './upload-cards.js';
 import { clockText } from '../media/video-stage.js';
 import { editClip, clipSummary } from './clip-editor.js';
 import { editCaptions } from './caption-editor.js';
+import { isPackaging, videoProgressText, videoProgressFraction } from '../media/video-progress.js';
 
 const POLL_MS = 500;
 
@@ -60,7 +61,7 @@ export class LibraryVideos {
       this.o.onError(error);
       return;
     }
-    for (const video of this.videos) if (video.status === 'queued' || video.status === 'processing') this.poll(video.id);
+    for (const video of this.videos) if (isPackaging(video)) this.poll(video.id);
   }
 
   /** Files chosen or dropped: the video and audio files among them (the rest are the decks'). */
@@ -96,6 +97,7 @@ export class LibraryVideos {
       const video = item.state === 'ready' ? item.result : { ...item.answer, status: 'failed', error: { message: item.error } };
       this.videos = [video, ...this.videos.filter((v) => v.id !== video.id)];
       this.render();
+      if (isPackaging(video)) this.poll(video.id); // playable, its ladder still packaged
       return;
     }
     if (item.state === 'failed') toast(t('library.not-uploaded', { name: item.name, reason: item.error }), { kind: 'error' });
@@ -127,9 +129,12 @@ export class LibraryVideos {
       meta.append(this.captionBadge(video));
     }
     const body = el('div', { class: 'deck-body' }, [el('div', { class: 'deck-title', text: video.title, attrs: { title: video.title } }), meta]);
-    if (!ready && !failed) {
-      const p = video.progress;
-      body.append(progressBar(p && p.total ? p.done / p.total : 0, processingText(p || (video.status === 'queued' ? { stage: 'queued' } : null)), true));
+    // Queued (place in line, time left), packaging, or playable while its ladder is packaged.
+    const packaging = videoProgressText(video, processingText);
+    if (packaging) {
+      const bar = progressBar(video.status === 'queued' ? 0 : videoProgressFraction(video), packaging, true);
+      bar.dataset.stage = video.status === 'ready' ? 'renditions' : video.status;
+      body.append(bar);
     }
     if (failed) {
       const message = video.error && (video.error.code || video.error.message) ? errorText(video.error) : t('library.video-failed');
@@ -168,7 +173,7 @@ export class LibraryVideos {
       }
       this.videos = this.videos.map((v) => (v.id === id ? video : v));
       this.render();
-      if (video.status === 'queued' || video.status === 'processing') setTimeout(tick, POLL_MS);
+      if (isPackaging(video)) setTimeout(tick, POLL_MS);
       else this.polling.delete(id);
     };
     setTimeout(tick, POLL_MS);

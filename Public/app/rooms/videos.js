@@ -13,6 +13,7 @@ import { t } from '../core/i18n.js';
 import { el, toast } from '../core/ui.js';
 import { uploadFile, checkVideoFile, processingText } from '../media/uploader.js';
 import { clockText } from '../media/video-stage.js';
+import { isPackaging, videoProgressText } from '../media/video-progress.js';
 import { errorText, uploadLine } from './common.js';
 
 const POLL_MS = 1000;
@@ -54,7 +55,7 @@ export class RoomVideos {
     }
     this.render();
     clearTimeout(this.timer);
-    if (this.videos.some((v) => v.status === 'queued' || v.status === 'processing')) {
+    if (this.videos.some(isPackaging)) {
       this.timer = setTimeout(() => this.refresh(), POLL_MS);
     }
   }
@@ -93,9 +94,11 @@ export class RoomVideos {
     this.list.replaceChildren(...this.videos.map((video) => {
       const ready = video.status === 'ready';
       const failed = video.status === 'failed';
-      const detail = ready ? clockText(video.duration)
+      // A clip playable while its ladder is packaged says so beside its length.
+      const packaging = videoProgressText(video, processingText);
+      const detail = ready ? [clockText(video.duration), packaging].filter(Boolean).join(' · ')
         : failed ? (video.error ? errorText(video.error) : t('rooms.video-failed'))
-        : processingText(video.progress || (video.status === 'queued' ? { stage: 'queued' } : null));
+        : packaging;
       const onStage = Boolean(this.onStage && this.onStage() === video.id);
       const item = el('li', {
         class: 'room-item video-item' + (ready || failed ? '' : ' is-processing'),
