@@ -11,15 +11,22 @@ page's own requests (its PATCHes, counted by a script put in before the page's o
 server: the upload the page remembered (localStorage `podium.uploads`) is the one that finished
 (GET /api/v1/uploads/{id}), and the bytes sent after the reload are the file's rest, not all of it.
 
-State the test reads: `[data-upload][data-upload-state][data-resumed-at]` (the card of an upload,
-where it resumed in percent) and its `.progress-label`.  Alone:
+A second test cuts the line instead (a proxy between the browser and the server drops every
+connection and closes new ones): the card counts down to the next try ("Connection lost — retrying
+in N s"), and once the line is back the same upload goes on from the server's offset.
+
+State the tests read: `[data-upload][data-upload-state][data-resumed-at][data-retry-in]` (the card
+of an upload, where it resumed in percent, the seconds to its next try) and its `.progress-label`.
+Alone:
 python3 Tests/Browser/run_browser_tests.py resumable
 """
 
 import json
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 harness = sys.modules.get("run_browser_tests")
@@ -163,3 +170,128 @@ class ResumableUploadTests(BrowserTest):
         status, video = SERVER.api("GET", f"/api/v1/videos/{video_id}")
         self.assertEqual((status, video["title"], video["status"]), (200, title, "ready"))
         self.assertEqual(driver.execute_script("return localStorage.getItem('podium.uploads')"), None)
+
+    def test_upload_goes_on_after_the_connection_comes_back(self):
+        """The line drops half way (a proxy between the browser and the server cuts every
+        connection and refuses new ones): the card counts down to the next try ("Connection lost —
+        retrying in N s"); once the line is back the upload goes on from the server's offset."""
+        title = "Offline rehearsal"
+        proxy = CuttableProxy(SERVER.port)
+        harness.add_origin(proxy.port)
+        base = f"http://127.0.0.1:{proxy.port}"
+        try:
+            with tempfile.TemporaryDirectory() as scratch:
+                clip = Path(scratch) / f"{title}.mp4"
+                subprocess.run(
+                    ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi",
+                     "-i", "testsrc2=size=480x270:rate=15:duration=2,noise=alls=60:allf=t",
+                     "-c:v", "libx264", "-preset", "ultrafast", "-qp", "24", "-pix_fmt", "yuv420p", str(clip)], check=True)
+                size = clip.stat().st_size
+                driver = self.driver(1280, 900)
+                driver.get(base + "/healthz")
+                driver.add_cookie({"name": "podium_auth", "value": SERVER.token, "path": "/"})
+                counting = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": COUNT_PATCHES})
+                try:
+                    driver.get(base + "/library")
+                    wait_translated(driver)
+                    driver.execute_cdp_cmd("Network.enable", {})
+                    line = {"offline": False, "latency": 5, "downloadThroughput": -1, "uploadThroughput": SLOW}
+                    driver.execute_cdp_cmd("Network.emulateNetworkConditions", line)
+                    driver.find_element(By.ID, "video-input").send_keys(str(clip))
+                    wait_for(driver, lambda d: (card_percent(d, title) or 0) >= 20, "a fifth of the clip sent", timeout=30)
+
+                    proxy.cut()
+                    card = f'[data-upload][data-title="{title}"]'
+                    wait_for(driver, lambda d: visible(d, card + "[data-retry-in]"), "the card waiting to try again")
+                    label = text_of(driver, card + " .progress-label span")
+                    self.assertRegex(label, r"^Connection lost — retrying in [1-8] s$")
+                    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", visible(driver, card))
+                    screenshot(driver, "upload-retrying")
+
+                    proxy.restore()
+                    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {**line, "uploadThroughput": -1})
+                    wait_for(driver, lambda d: visible(d, f'#videos .video-card[data-video-id][data-title="{title}"][data-status="ready"]'),
+                             "the clip ready in the library", timeout=60)
+                    patches = driver.execute_script("return window.patches")
+                finally:
+                    driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", counting)
+        finally:
+            proxy.close()
+            harness.remove_origin(proxy.port)
+        # One upload: the PATCH cut off, then the rest from where the server stopped.
+        self.assertGreaterEqual(len(patches), 2, patches)
+        self.assertEqual(len({p["url"] for p in patches}), 1, patches)
+        self.assertEqual(patches[0]["offset"], 0)
+        self.assertGreater(patches[1]["offset"], 0, patches)
+        self.assertEqual(patches[-1]["offset"] + patches[-1]["bytes"], size)
+        self.assertLess(sum(p["bytes"] for p in patches), 2 * size)
+
+
+class CuttableProxy:
+    """A TCP proxy on a free port of 127.0.0.1 to the server's: `cut()` drops every connection
+    and closes new ones at once (a lost Wi-Fi), `restore()` lets them through again."""
+
+    def __init__(self, target_port):
+        self.target_port = target_port
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = self.listener.getsockname()[1]
+        self.up = True
+        self.open = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            if not self.up:
+                client.close()
+                continue
+            try:
+                server = socket.create_connection(("127.0.0.1", self.target_port))
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.open += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self.pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def pipe(source, sink):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                sink.sendall(data)
+        except OSError:
+            pass
+        for s in (source, sink):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self):
+        self.up = False
+        with self.lock:
+            sockets, self.open = self.open, []
+        for s in sockets:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+
+    def restore(self):
+        self.up = True
+
+    def close(self):
+        self.cut()
+        self.listener.close()
