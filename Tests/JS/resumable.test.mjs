@@ -268,3 +268,35 @@ test('an offset mismatch goes on from the offset the 409 gives', async () => {
   assert.deepEqual(server.log.slice(1).map((line) => line.split(' @')[1]), ['0', '4', '8']);
   assert.equal(server.received, 10);
 });
+
+test('a 409 that moves nothing (the server still reads a cut-off request) waits, asks, and goes on', async () => {
+  const server = fakeServer();
+  const { o, waits, retries } = client(server, { chunkBytes: 4 });
+  let busy = 2;
+  o.request = async (method, url, options) => {
+    if (method === 'PATCH' && busy > 0) {
+      busy -= 1;
+      const upload = server.uploads.get(url.split('/').pop());
+      server.log.push('PATCH (busy)');
+      return { status: 409, header: (name) => (name.toLowerCase() === 'upload-offset' ? String(upload.offset) : null), body: '{"error":{"code":"offset_mismatch"}}' };
+    }
+    return server.request(method, url, options);
+  };
+  const result = await resumableUpload(file(10), o);
+  assert.equal(result.id, 'd1');
+  assert.deepEqual(server.log.slice(1).map((line) => line.split(' ')[0]), ['PATCH', 'HEAD', 'PATCH', 'HEAD', 'PATCH', 'PATCH', 'PATCH']);
+  assert.deepEqual(retries, [1, 2, 1]);
+  assert.deepEqual(waits, [1000, 1000, 1000]);
+  assert.equal(server.received, 10);
+});
+
+test('a server that stays busy for about a minute: fails with network, the upload still remembered', async () => {
+  const server = fakeServer();
+  const { o } = client(server, { chunkBytes: 4 });
+  o.request = async (method, url, options) => (method === 'PATCH'
+    ? { status: 409, header: (name) => (name.toLowerCase() === 'upload-offset' ? '0' : null), body: '' }
+    : server.request(method, url, options));
+  await assert.rejects(resumableUpload(file(10), o), (error) => error.code === 'network');
+  assert.equal(Object.keys(rememberedUploads(o.storage)).length, 1);
+});
+

@@ -211,6 +211,14 @@ export async function resumableUpload(file, {
   const print = fingerprint({ target, name: file.name, size, lastModified: file.lastModified, folderId: fields.folderId, session: fields.session, as: fields.as });
   const headers = (more = {}) => ({ 'Tus-Resumable': TUS_VERSION, 'X-Podium-Request': '1', Accept: 'application/json', ...more });
 
+  /** Waits `ms`, saying every second how many are left. */
+  async function countdown(ms) {
+    for (let left = ms; left > 0; left -= 1000) {
+      onRetry(Math.ceil(left / 1000));
+      await sleep(Math.min(1000, left));
+    }
+  }
+
   /** Runs `attempt` until it answers; a lost connection (or a "not now") waits out the back-off, counting down. */
   async function patiently(attempt) {
     for (let tries = 0; ; tries += 1) {
@@ -222,10 +230,7 @@ export async function resumableUpload(file, {
       }
       if (response && !TRANSIENT.has(response.status)) return response;
       if (tries >= backoff.length) throw new UploadError(0, 'network');
-      for (let left = backoff[tries]; left > 0; left -= 1000) {
-        onRetry(Math.ceil(left / 1000));
-        await sleep(Math.min(1000, left));
-      }
+      await countdown(backoff[tries]);
     }
   }
 
@@ -277,7 +282,7 @@ export async function resumableUpload(file, {
   onProgress(offset / size);
 
   let restarts = 0;
-  let mismatches = 0; // 409s in a row
+  let busy = 0; // 409s in a row that moved nothing: the server still holds an earlier request of this upload
   for (;;) {
     if (offset >= size) {
       // Every byte is there but the answer was lost: the result waits with the upload.
@@ -312,7 +317,7 @@ export async function resumableUpload(file, {
       continue;
     }
     if (response.status === 204) {
-      mismatches = 0;
+      busy = 0;
       const next = parseOffset(response.header('Upload-Offset'));
       offset = next === null ? end : next;
       onProgress(offset / size);
@@ -323,13 +328,22 @@ export async function resumableUpload(file, {
       onProgress(1);
       return resultBody(parseJSON(response.body));
     }
-    if (response.status === 409 && mismatches++ < 3) {
-      // Another try of ours got further (or less far) than we knew: go on from the server's offset.
+    if (response.status === 409) {
       const next = parseOffset(response.header('Upload-Offset'));
-      offset = next === null ? (await offsetOf(url)) ?? 0 : next;
+      if (next !== null && next !== offset) {
+        // Another try of ours got further (or less far) than we knew: go on from the server's offset.
+        offset = next;
+        onProgress(offset / size);
+        continue;
+      }
+      // The server is still reading an earlier request of this upload (one cut off on our side
+      // that it has not seen end yet): its offset is known once that ends. Wait, then ask.
+      if (busy >= backoff.length) throw new UploadError(0, 'network');
+      await countdown(backoff[busy++]);
+      const held = await offsetOf(url);
+      if (held !== null) offset = held;
       continue;
     }
-    mismatches = 0;
     if (response.status === 404 && restarts++ === 0) {
       forget(storage, print);
       ({ url, offset } = await create());
