@@ -130,21 +130,23 @@ class ResumableUploadTests(BrowserTest):
 
                 # The same file chosen again: it continues where the server stopped.
                 driver.find_element(By.ID, "video-input").send_keys(str(clip))
-                card = wait_for(driver, lambda d: visible(d, f'[data-upload][data-title="{title}"][data-resumed-at]'),
-                                "the card of the resumed upload")
-                resumed_at = int(card.get_attribute("data-resumed-at"))
+                # (The card is drawn anew as the upload goes on: read from the page as it is now.)
+                card = f'[data-upload][data-title="{title}"]'
+                resumed_at = int(wait_for(driver, lambda d: d.execute_script(
+                    "const c = document.querySelector(arguments[0]); return c && c.dataset.resumedAt", card),
+                    "the card of the resumed upload"))
                 self.assertEqual(resumed_at, round(held["offset"] * 100 / size))
                 label = wait_for(driver, lambda d: (lambda t: t.startswith("Resuming at") and t)(
                     text_of(d, f'[data-upload][data-title="{title}"] .progress-label span') or ""), "Resuming at … %")
                 self.assertEqual(label, f"Resuming at {resumed_at} %")
-                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", card)
+                driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", card)
                 screenshot(driver, "upload-resuming")
                 driver.delete_network_conditions()
 
                 wait_for(driver, lambda d: visible(d, f'#videos .video-card[data-video-id][data-title="{title}"][data-status="ready"]'),
                          "the clip ready in the library", timeout=60)
-                driver.execute_script("arguments[0].scrollIntoView({block: 'center'})",
-                                      visible(driver, f'#videos .video-card[data-title="{title}"]'))
+                driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
+                                      f'#videos .video-card[data-title="{title}"]')
                 screenshot(driver, "upload-resumed-ready")
                 patches = driver.execute_script("return window.patches")
             finally:
@@ -205,7 +207,7 @@ class ResumableUploadTests(BrowserTest):
                     wait_for(driver, lambda d: visible(d, card + "[data-retry-in]"), "the card waiting to try again")
                     label = text_of(driver, card + " .progress-label span")
                     self.assertRegex(label, r"^Connection lost — retrying in [1-8] s$")
-                    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", visible(driver, card))
+                    driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", card)
                     screenshot(driver, "upload-retrying")
 
                     proxy.restore()
