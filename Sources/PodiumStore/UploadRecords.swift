@@ -37,6 +37,13 @@ public struct UploadRecord: Sendable, Equatable, Codable {
     }
 }
 
+/// Where resumable uploads' partial bytes live: `<blob-dir>/uploads/<id>.part`, beside the blob
+/// directories (shared by the nodes as the blobs are). Not blobs: the blob collector and `podium
+/// check` pass them by.
+public enum UploadFiles {
+    public static let directoryName = "uploads"
+}
+
 /// Resumable uploads. The offset only moves by compare-and-set, so two requests (on one node or
 /// two) can never both append at the same place.
 public protocol UploadStore: Sendable {

@@ -210,6 +210,8 @@ public enum DataDirectoryCheck {
         var files: [(name: String, url: URL, bytes: Int64)] = []
         let fileManager = FileManager.default
         for prefix in ((try? fileManager.contentsOfDirectory(atPath: root.path)) ?? []).sorted() {
+            // Resumable uploads' partial bytes, not blobs.
+            if prefix == UploadFiles.directoryName { continue }
             let directory = root.appendingPathComponent(prefix)
             var isDirectory: ObjCBool = false
             guard fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {

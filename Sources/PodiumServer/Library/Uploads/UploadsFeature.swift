@@ -10,7 +10,7 @@ struct UploadsFeature: ServerFeature {
     let services: [any Service]
 
     init(_ platform: Platform, decks: DeckController, videos: VideoController, rooms: RoomController) {
-        let directory = platform.configuration.blobDirectory.appendingPathComponent("uploads")
+        let directory = platform.configuration.blobDirectory.appendingPathComponent(UploadFiles.directoryName)
         uploads = ResumableUploadController(
             store: platform.stores.uploads, deckStore: platform.stores.decks, decks: decks, videos: videos, rooms: rooms,
             directory: directory, expiry: platform.configuration.uploadExpiry, locks: UploadLocks(), now: platform.now)
