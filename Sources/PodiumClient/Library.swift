@@ -68,23 +68,39 @@ extension PodiumClient {
     /// Keynote, OpenDocument, Word, an image or a ZIP of images; the server tells them by their
     /// bytes). `progress` hears of every chunk sent. The deck comes back `processing`: wait with
     /// ``waitUntilReady(deck:pollEvery:)``.
+    ///
+    /// The file goes up resumably (`/api/v1/uploads`, in chunks of at most 8 MiB): a dropped
+    /// connection costs a retry from the bytes the server has, not the whole file (see
+    /// ``uploadPolicy``). With `resume`, an upload interrupted in an earlier run (a crash, a
+    /// killed process) continues where the server has it. A server without resumable uploads
+    /// gets the file in one request, as before.
     public func uploadDeck(
-        file: URL, title: String? = nil, folderId: String? = nil, progress: ProgressHandler? = nil
+        file: URL, title: String? = nil, folderId: String? = nil, progress: ProgressHandler? = nil,
+        resume: (any UploadResumeStore)? = nil
     ) async throws -> Uploaded<Deck> {
-        let request = try request(
-            .uploadDeck, query: ["title": title ?? file.deletingPathExtension().lastPathComponent, "folderId": folderId],
-            contentType: "application/octet-stream")
-        let (data, _) = try await upload(request, file: file, data: nil, progress: progress)
-        return try Self.decode(Uploaded<Deck>.self, from: data, "\(Endpoint.uploadDeck)")
+        let title = title ?? file.deletingPathExtension().lastPathComponent
+        return try await resumableUpload(
+            .file(file), to: .deck(title: title, folderId: folderId), filename: file.lastPathComponent, resume: resume,
+            progress: progress, as: Uploaded<Deck>.self
+        ) {
+            let request = try request(
+                .uploadDeck, query: ["title": title, "folderId": folderId], contentType: "application/octet-stream")
+            return try await upload(request, file: file, data: nil, progress: progress).0
+        }
     }
 
-    /// Uploads a PDF held in memory.
+    /// Uploads a PDF held in memory (resumably, as ``uploadDeck(file:title:folderId:progress:resume:)``,
+    /// within this call).
     public func uploadDeck(
         pdf: Data, title: String? = nil, folderId: String? = nil, progress: ProgressHandler? = nil
     ) async throws -> Uploaded<Deck> {
-        let request = try request(.uploadDeck, query: ["title": title, "folderId": folderId], contentType: "application/pdf")
-        let (data, _) = try await upload(request, file: nil, data: pdf, progress: progress)
-        return try Self.decode(Uploaded<Deck>.self, from: data, "\(Endpoint.uploadDeck)")
+        try await resumableUpload(
+            .data(pdf), to: .deck(title: title, folderId: folderId), filename: nil, resume: nil, progress: progress,
+            as: Uploaded<Deck>.self
+        ) {
+            let request = try request(.uploadDeck, query: ["title": title, "folderId": folderId], contentType: "application/pdf")
+            return try await upload(request, file: nil, data: pdf, progress: progress).0
+        }
     }
 
     /// Waits until the deck has been processed ("as it lands"): returns it `ready`, or throws

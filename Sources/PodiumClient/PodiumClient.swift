@@ -26,6 +26,7 @@ public final class PodiumClient: Sendable {
     public let baseURL: URL
     let session: URLSession
     private let tokenBox: Mutex<String?>
+    let uploadBox = Mutex(UploadClientState())
 
     /// The bearer token sent with every call (set by ``signIn(email:password:)``).
     public var token: String? {

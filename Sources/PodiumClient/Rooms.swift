@@ -27,11 +27,18 @@ extension PodiumClient {
         return try await call(.addRoomDeck, ["code": code], json: Body(deckId: deckId))
     }
 
-    /// Uploads a PDF into the room; it joins once processed.
-    public func uploadDeckToRoom(code: String, file: URL, progress: ProgressHandler? = nil) async throws -> RoomDeckAdded {
-        let request = try request(.addRoomDeck, ["code": code], contentType: "application/pdf")
-        let (data, _) = try await upload(request, file: file, data: nil, progress: progress)
-        return try Self.decode(RoomDeckAdded.self, from: data, "\(Endpoint.addRoomDeck)")
+    /// Uploads a PDF into the room; it joins once processed. Resumably, as
+    /// ``uploadDeck(file:title:folderId:progress:resume:)``.
+    public func uploadDeckToRoom(
+        code: String, file: URL, progress: ProgressHandler? = nil, resume: (any UploadResumeStore)? = nil
+    ) async throws -> RoomDeckAdded {
+        try await resumableUpload(
+            .file(file), to: .roomDeck(code: code, asPresenter: false), filename: file.lastPathComponent, resume: resume,
+            progress: progress, as: RoomDeckAdded.self
+        ) {
+            let request = try request(.addRoomDeck, ["code": code], contentType: "application/pdf")
+            return try await upload(request, file: file, data: nil, progress: progress).0
+        }
     }
 
     /// The room's own clips, newest first.
@@ -39,14 +46,20 @@ extension PodiumClient {
         try await call(.roomVideos, ["code": code])
     }
 
-    /// Uploads a clip that belongs to the room alone.
-    public func uploadRoomVideo(code: String, file: URL, title: String? = nil, progress: ProgressHandler? = nil) async throws
-        -> Uploaded<Video>
-    {
-        let request = try request(
-            .uploadRoomVideo, ["code": code], query: ["title": title], contentType: "application/octet-stream")
-        let (data, _) = try await upload(request, file: file, data: nil, progress: progress)
-        return try Self.decode(Uploaded<Video>.self, from: data, "\(Endpoint.uploadRoomVideo)")
+    /// Uploads a clip that belongs to the room alone. Resumably, as
+    /// ``uploadVideo(file:title:folderId:progress:resume:)``.
+    public func uploadRoomVideo(
+        code: String, file: URL, title: String? = nil, progress: ProgressHandler? = nil,
+        resume: (any UploadResumeStore)? = nil
+    ) async throws -> Uploaded<Video> {
+        try await resumableUpload(
+            .file(file), to: .roomVideo(code: code, title: title, asPresenter: false), filename: file.lastPathComponent,
+            resume: resume, progress: progress, as: Uploaded<Video>.self
+        ) {
+            let request = try request(
+                .uploadRoomVideo, ["code": code], query: ["title": title], contentType: "application/octet-stream")
+            return try await upload(request, file: file, data: nil, progress: progress).0
+        }
     }
 
     /// Downloads the slides shown with their ink (and the clips shown) as one PDF

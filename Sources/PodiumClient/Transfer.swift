@@ -63,6 +63,8 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var file: FileHandle?
         var received: Int64 = 0
         var expected: Int64?
+        /// The answer's header fields, names in lower case.
+        var headers: [String: String] = [:]
     }
 
     private let progress: ProgressHandler?
@@ -75,6 +77,9 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         self.destination = destination
         self.direction = direction
     }
+
+    /// The answer's header fields (names in lower case) once it has come.
+    var headers: [String: String] { state.withLock { $0.headers } }
 
     func run(_ makeTask: () -> URLSessionTask) async throws -> (Data, Int) {
         try await withCheckedThrowingContinuation { continuation in
@@ -99,6 +104,9 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         let status = http?.statusCode ?? 0
         state.withLock { state in
             state.status = status
+            for (name, value) in http?.allHeaderFields ?? [:] {
+                if let name = name as? String, let value = value as? String { state.headers[name.lowercased()] = value }
+            }
             state.expected = response.expectedContentLength > 0 ? response.expectedContentLength : nil
             if direction == .download, (200..<300).contains(status), let destination {
                 try? FileManager.default.removeItem(at: destination)

@@ -24,14 +24,23 @@ extension PodiumClient {
     }
 
     /// Uploads a video or audio file (judged by its content); it comes back `queued`.
-    public func uploadVideo(file: URL, title: String? = nil, folderId: String? = nil, progress: ProgressHandler? = nil)
-        async throws -> Uploaded<Video>
-    {
-        let request = try request(
-            .uploadVideo, query: ["title": title ?? file.deletingPathExtension().lastPathComponent, "folderId": folderId],
-            contentType: "application/octet-stream")
-        let (data, _) = try await upload(request, file: file, data: nil, progress: progress)
-        return try Self.decode(Uploaded<Video>.self, from: data, "\(Endpoint.uploadVideo)")
+    ///
+    /// Resumably, in chunks of at most 8 MiB, as ``uploadDeck(file:title:folderId:progress:resume:)``:
+    /// a dropped connection is retried from the server's offset, and with `resume` a later call
+    /// for the same file continues an upload an earlier run left unfinished.
+    public func uploadVideo(
+        file: URL, title: String? = nil, folderId: String? = nil, progress: ProgressHandler? = nil,
+        resume: (any UploadResumeStore)? = nil
+    ) async throws -> Uploaded<Video> {
+        let title = title ?? file.deletingPathExtension().lastPathComponent
+        return try await resumableUpload(
+            .file(file), to: .video(title: title, folderId: folderId), filename: file.lastPathComponent, resume: resume,
+            progress: progress, as: Uploaded<Video>.self
+        ) {
+            let request = try request(
+                .uploadVideo, query: ["title": title, "folderId": folderId], contentType: "application/octet-stream")
+            return try await upload(request, file: file, data: nil, progress: progress).0
+        }
     }
 
     /// Waits until the video is packaged: `ready`, or ``PodiumError`` with its failure code.

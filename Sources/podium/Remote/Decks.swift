@@ -10,7 +10,15 @@ struct Decks: AsyncParsableCommand {
 
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "import", abstract: "Upload PDF files and wait until each is ready.")
+            commandName: "import", abstract: "Upload PDF files and wait until each is ready.",
+            discussion: """
+                Uploads are resumable: a dropped connection is retried from the bytes the server \
+                has, and running the same command again for the same, unchanged file continues an \
+                upload a dropped connection or a killed run left unfinished ("Resuming talk.pdf at \
+                43 %"). Unfinished uploads are remembered in $XDG_STATE_HOME/podium/uploads.json \
+                (else ~/.local/state/podium/uploads.json); the server forgets an unfinished upload \
+                after a day (its --upload-expiry).
+                """)
 
         @OptionGroup var remote: RemoteOptions
 
@@ -40,7 +48,9 @@ struct Decks: AsyncParsableCommand {
                 for file in files {
                     let url = URL(fileURLWithPath: file)
                     let progress = output.progressBar("Uploading \(url.lastPathComponent)")
-                    let uploaded = try await client.uploadDeck(file: url, title: title, folderId: folder, progress: progress)
+                    let uploaded = try await client.uploadDeck(
+                        file: url, title: title, folderId: folder, progress: progress,
+                        resume: CLIUploadResumeStore(name: url.lastPathComponent))
                     if progress != nil { output.endProgress() }
                     decks.append(noWait ? uploaded.item : try await client.waitUntilReady(deck: uploaded.item.id))
                 }

@@ -22,7 +22,9 @@ struct CLIRemoteTests {
     }
 
     /// Runs `podium <arguments>` with only `environment` (and PATH) set, waiting without blocking
-    /// a thread of the cooperative pool; output goes through files, so no pipe fills up.
+    /// a thread of the cooperative pool; output goes through files, so no pipe fills up. Its
+    /// state (unfinished uploads) goes into the run's own directory unless `environment` sets
+    /// XDG_STATE_HOME, never into the home directory.
     static func podium(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) async throws -> Run {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -33,7 +35,8 @@ struct CLIRemoteTests {
         for file in [out, err] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         _ = FileManager.default.createFile(atPath: input.path, contents: Data((stdin ?? "").utf8))
         let process = ChildProcess(
-            binary, arguments: arguments, environment: environment.merging(["PATH": "/usr/bin:/bin"]) { mine, _ in mine },
+            binary, arguments: arguments,
+            environment: environment.merging(["PATH": "/usr/bin:/bin", "XDG_STATE_HOME": directory.path]) { mine, _ in mine },
             directory: directory, standardInput: .file(try FileHandle(forReadingFrom: input)),
             standardOutput: .file(try FileHandle(forWritingTo: out)), standardError: .file(try FileHandle(forWritingTo: err)))
         try process.run()
