@@ -5,7 +5,8 @@ import PodiumStore
 import Testing
 
 /// Presenting clips (issue #41): a clip's trim and loop are kept on the video (both databases),
-/// set by `PUT /api/v1/videos/{id}/clip` with clear refusals, carried onto a stage; packaging
+/// set by `PUT /api/v1/videos/{id}/clip` with clear refusals, carried onto a stage (and onto a
+/// stage that shows the clip when they change); packaging
 /// measures its loudness and the API shows it.
 @Suite("Clip trim, loop and loudness", .timeLimit(.minutes(2)))
 struct VideoClipTests {
@@ -86,6 +87,8 @@ struct VideoClipTests {
             // On stage: the reference carries the trim and loop, stopped at the trim's start.
             let presenter = try await client.socket(code: code)
             _ = try await presenter.hello(["role": "presenter", "token": token])
+            let viewer = try await client.socket(code: code)
+            _ = try await viewer.hello(["role": "viewer"])
             try await presenter.send(#"{"type":"showVideo","id":"v1","videoId":"\#(videoId)"}"#)
             let playback = try #require(try await presenter.next(ofType: "playback")?["playback"] as? [String: Any])
             #expect(playback["start"] as? Double == 0.5 && playback["end"] as? Double == 2.25)
@@ -95,12 +98,42 @@ struct VideoClipTests {
             try await presenter.send(#"{"type":"playback","id":"p1","action":"seek","position":2.9}"#)
             let sought = try #require(try await presenter.next(ofType: "playback")?["playback"] as? [String: Any])
             #expect(sought["position"] as? Double == 2.25)
+            // The viewer saw both.
+            for position in [0.5, 2.25] {
+                #expect(
+                    (try await viewer.next(ofType: "playback")?["playback"] as? [String: Any])?["position"] as? Double == position
+                )
+            }
 
             // Cleared: the whole clip again, not looping.
             let clearedResponse = try await client.request(.put, path, token: token, json: #"{"trimStart":null}"#)
             #expect(clearedResponse.status == .ok)
             let cleared = try clearedResponse.object()
             #expect(cleared["trimStart"] == nil && cleared["trimEnd"] == nil && cleared["loop"] as? Bool == false)
+            // The clip is on stage: the change applies now, on every screen, without a new show.
+            // The reference keeps its place and the files the screens play (none reloads). (After
+            // each change the presenter changes the speed: the event that must come first comes
+            // before that one, and a test without it fails at once instead of waiting.)
+            try await presenter.send(#"{"type":"playback","id":"r1","action":"rate","rate":1.5}"#)
+            for socket in [presenter, viewer] {
+                let live = try #require(try await socket.next(ofType: "playback")?["playback"] as? [String: Any])
+                #expect(live["start"] == nil && live["end"] == nil && live["loop"] == nil, "\(live)")
+                #expect(live["position"] as? Double == 2.25 && live["rate"] as? Double == 1, "\(live)")
+                #expect(
+                    (live["media"] as? [String: Any])?["playlist"] as? String
+                        == (playback["media"] as? [String: Any])?["playlist"] as? String)
+                #expect((try await socket.next(ofType: "playback")?["playback"] as? [String: Any])?["rate"] as? Double == 1.5)
+            }
+            // A new trim that ends before where the clip is: it waits at the new end.
+            #expect(
+                try await client.request(.put, path, token: token, json: #"{"trimStart":1,"trimEnd":2,"loop":true}"#).status
+                    == .ok)
+            try await presenter.send(#"{"type":"playback","id":"r2","action":"rate","rate":1}"#)
+            for socket in [presenter, viewer] {
+                let live = try #require(try await socket.next(ofType: "playback")?["playback"] as? [String: Any])
+                #expect(live["start"] as? Double == 1 && live["end"] as? Double == 2 && live["loop"] as? Bool == true, "\(live)")
+                #expect(live["position"] as? Double == 2 && live["rate"] as? Double == 1.5, "\(live)")
+            }
         }
     }
 }

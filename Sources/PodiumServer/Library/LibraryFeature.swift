@@ -55,11 +55,13 @@ struct LibraryFeature: ServerFeature {
             maxUploadBytes: configuration.maxUploadBytes, now: platform.now)
         folders = FolderController(store: platform.stores.decks, now: platform.now)
         let clipFiles = StreamBlobSets(now: platform.now)
+        let stages = StageClipUpdates(sessions: platform.stores.sessions, hub: platform.hub, logger: platform.logger)
         videos = VideoController(
             store: platform.stores.videos, deckStore: platform.stores.decks, blobs: platform.blobs, jobs: platform.jobs,
             probe: workers.videoProbe,
             uploadDirectory: configuration.temporaryDirectory, maxUploadBytes: configuration.maxVideoUploadBytes,
-            tokens: platform.streamTokens, clipFiles: clipFiles, logger: platform.logger, now: platform.now)
+            tokens: platform.streamTokens, clipFiles: clipFiles, logger: platform.logger, now: platform.now,
+            clipChanged: { await stages.clipChanged($0) })
         captions = CaptionController(
             store: platform.stores.captions, videoStore: platform.stores.videos,
             uploadDirectory: configuration.temporaryDirectory, maxCaptionBytes: configuration.maxCaptionBytes,

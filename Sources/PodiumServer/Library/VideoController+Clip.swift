@@ -4,7 +4,8 @@ import PodiumStore
 import PodiumWire
 
 /// `PUT /api/v1/videos/{id}/clip`: a clip's trim and loop (issue #41), kept as metadata (the
-/// packaged files stay whole). A stage takes them when the clip is put on it, or shown again.
+/// packaged files stay whole). A stage takes them when the clip is put on it, and a stage that
+/// shows it now takes them at once (``StageClipUpdates``).
 extension VideoController {
     @Sendable func setClip(_ request: Request, context: AppRequestContext) async throws -> VideoResponse {
         let video = try await ownedVideo(context)
@@ -15,6 +16,7 @@ extension VideoController {
                 id: video.id, trimStart: settings.trimStart, trimEnd: settings.trimEnd, loops: settings.loop),
             let saved = try await store.video(id: video.id)
         else { throw APIError.notFound("video") }
+        await clipChanged(saved)
         return response(saved, viewerKey: Self.viewerKey(try context.requireUser()))
     }
 

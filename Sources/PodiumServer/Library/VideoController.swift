@@ -23,6 +23,8 @@ struct VideoController {
     let clipFiles: StreamBlobSets
     let logger: Logger
     let now: @Sendable () -> Date
+    /// Told when a clip's trim or loop changed, so a stage showing it takes them on now (``StageClipUpdates``).
+    var clipChanged: @Sendable (VideoRecord) async -> Void = { _ in }
 
     static let placeholderTitle = "Untitled video"
 
