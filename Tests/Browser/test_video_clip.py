@@ -111,6 +111,58 @@ class ClipTrimLoopTests(BrowserTest):
         error = wait_for(driver, lambda d: visible(d, '#clip-editor [data-role="clip-error"]'), "the refusal")
         self.assertIn("start before its end", error.text)
 
+    def test_a_trim_changed_while_on_stage_applies_at_once_and_the_seek_bar_spans_it(self):
+        """The lecturer trims the clip in the library while it is on stage: every screen takes the
+        trim now (not at the next show), and the console's seek bar spans start..end."""
+        SERVER.api("PUT", f"/api/v1/videos/{self.video_id}/clip", {})
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        viewer = self.driver(390, 844)
+        self.join_as_viewer(viewer, code)
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="show-video"]').click()
+        choice = wait_for(presenter, lambda d: visible(d, "dialog[open] select"), "the video picker")
+        test_video.Select(choice).select_by_value(self.video_id)
+        presenter.find_element(By.CSS_SELECTOR, 'dialog[open] button[value="ok"]').click()
+        for driver, who in ((presenter, "console"), (viewer, "viewer")):
+            wait_for(driver, lambda d: test_video.still_at(d, 0), f"the whole clip at 0 on the {who}")
+
+        def bar(d):
+            return d.execute_script(
+                "const b = document.querySelector('#video-screen [data-role=\"video-seek\"]');"
+                "const t = document.querySelector('#video-screen [data-role=\"video-time\"]');"
+                "return {min: Number(b.min), max: Number(b.max), value: Number(b.value), time: t.textContent};")
+
+        wait_for(presenter, lambda d: abs(bar(d)["max"] - CLIP_SECONDS) < 0.2, "the bar spanning the whole clip")
+        self.assertEqual(bar(presenter)["min"], 0)
+        status, _ = SERVER.api("PUT", f"/api/v1/videos/{self.video_id}/clip", {"trimStart": START, "trimEnd": END, "loop": True})
+        self.assertEqual(status, 200)
+        # Every screen moves into the new trim at once: stopped at 0, the clip waits at its start.
+        for driver, who in ((presenter, "console"), (viewer, "viewer")):
+            wait_for(driver, lambda d: test_video.still_at(d, START), f"the clip at the new trim's start on the {who}")
+        # The bar spans the trim, its value at the trim's start; the time counts from the trim's
+        # start, as PowerPoint and Keynote show a trimmed clip (0:00 of its 1.6 s).
+        wait_for(presenter, lambda d: bar(d)["min"] == START and bar(d)["max"] == END, "the bar spanning the trim")
+        self.assertEqual(bar(presenter), {"min": START, "max": END, "value": START, "time": "0:00 / 0:01"})
+        screenshot(presenter, "video-clip-trimmed-seek-bar")
+        # Playing, the viewer keeps inside the new trim and wraps (it loops now).
+        self.press(presenter, " ")
+        samples = []
+
+        def wrapped(d):
+            video = viewer_video(d)
+            if video and not video["paused"]:
+                samples.append(video["time"])
+            near_end = next((i for i, t in enumerate(samples) if t > END - 0.5), None)
+            return near_end is not None and any(t < START + 0.5 for t in samples[near_end:])
+
+        wait_for(viewer, wrapped, "the viewer's clip wrapping inside the new trim", timeout=20)
+        outside = [round(t, 2) for t in samples if not (START - SLACK <= t <= END + SLACK)]
+        self.assertFalse(outside, f"the viewer's clip left [{START}, {END}]: {samples}")
+        value = bar(presenter)["value"]
+        self.assertTrue(START <= value <= END, f"the bar's value inside the trim: {value}")
+
     def test_a_trimmed_looping_clip_wraps_inside_its_trim_on_a_viewer(self):
         status, _ = SERVER.api("PUT", f"/api/v1/videos/{self.video_id}/clip", {"trimStart": START, "trimEnd": END, "loop": True})
         self.assertEqual(status, 200)

@@ -511,6 +511,9 @@ export class VideoScreen {
     this.seekBar = el('input', {
       class: 'video-seek', attrs: { type: 'range', min: 0, max: 1, step: 0.1, value: 0, 'aria-label': t('video.position'), 'data-role': 'video-seek' },
     });
+    // The bar spans the clip's trim (start..end, seconds of the clip itself, which is what a seek
+    // sends); the times it shows count from the trim's start, as PowerPoint and Keynote show a
+    // trimmed video: a shorter clip, 0:00 to its trimmed length (renderTime, previewAt).
     this.seekBar.addEventListener('input', () => this.previewAt(Number(this.seekBar.value)));
     this.seekBar.addEventListener('change', () => {
       this.scrubbing = false;
@@ -557,8 +560,9 @@ export class VideoScreen {
   skip(seconds) {
     if (!this.playback || !this.clock) return;
     const now = this.clock.now() ?? 0;
+    const { lower, upper } = clipRange(this.playback);
     let position = referencePosition(this.playback, now) + seconds;
-    position = Math.max(0, typeof this.playback.duration === 'number' ? Math.min(this.playback.duration, position) : position);
+    position = Math.max(lower, upper !== null ? Math.min(upper, position) : position);
     this.command({ type: 'playback', action: 'seek', position: Math.round(position * 1000) / 1000 });
   }
 
@@ -570,14 +574,16 @@ export class VideoScreen {
     const label = playing ? t('video.pause') : t('video.play');
     this.playButton.setAttribute('aria-label', label);
     this.playButton.title = label;
-    this.seekBar.max = String(typeof playback.duration === 'number' ? playback.duration : 0);
+    const { lower, upper } = clipRange(playback);
+    this.seekBar.min = String(lower);
+    this.seekBar.max = String(upper !== null ? upper : lower);
     this.rateSelect.value = String(playback.rate);
     if (this.media && this.media.thumbnails && this.thumbnailsFor !== this.media.thumbnails) this.loadThumbnails(this.media.thumbnails);
   }
 
   renderTime(position) {
-    const duration = this.playback && typeof this.playback.duration === 'number' ? this.playback.duration : null;
-    const text = clockText(position) + (duration !== null ? ' / ' + clockText(duration) : '');
+    const { lower, upper } = this.playback ? clipRange(this.playback) : { lower: 0, upper: null };
+    const text = clockText(position - lower) + (upper !== null ? ' / ' + clockText(upper - lower) : '');
     if (this.timeText.textContent !== text) this.timeText.textContent = text;
     if (!this.scrubbing) this.seekBar.value = String(position);
     this.seekBar.setAttribute('aria-valuetext', text);
@@ -599,10 +605,12 @@ export class VideoScreen {
   hoverAt(event) {
     const box = this.seekBar.getBoundingClientRect();
     const fraction = Math.max(0, Math.min(1, (event.clientX - box.left) / Math.max(1, box.width)));
-    this.previewAt(fraction * Number(this.seekBar.max), fraction);
+    const lower = Number(this.seekBar.min);
+    this.previewAt(lower + fraction * (Number(this.seekBar.max) - lower), fraction);
   }
 
-  previewAt(seconds, fraction = seconds / Math.max(0.001, Number(this.seekBar.max))) {
+  /** The preview over the bar at `seconds` of the clip: its thumbnail, and its time from the trim's start. */
+  previewAt(seconds, fraction = (seconds - Number(this.seekBar.min)) / Math.max(0.001, Number(this.seekBar.max) - Number(this.seekBar.min))) {
     const cue = (this.thumbnails || []).find((c) => seconds >= c.start && seconds < c.end);
     const image = this.preview.firstChild;
     image.hidden = !cue;
@@ -612,7 +620,7 @@ export class VideoScreen {
       image.style.width = cue.w + 'px';
       image.style.height = cue.h + 'px';
     }
-    this.preview.lastChild.textContent = clockText(seconds);
+    this.preview.lastChild.textContent = clockText(seconds - Number(this.seekBar.min));
     this.preview.style.left = (fraction * 100).toFixed(2) + '%';
     this.preview.hidden = false;
   }
@@ -628,7 +636,7 @@ export class VideoScreen {
       const actions = {
         ' ': () => this.togglePlay(), k: () => this.togglePlay(), K: () => this.togglePlay(),
         ArrowLeft: () => this.skip(-10), ArrowRight: () => this.skip(10),
-        Home: () => this.command({ type: 'playback', action: 'seek', position: 0 }),
+        Home: () => this.command({ type: 'playback', action: 'seek', position: clipRange(this.playback).lower }),
         m: () => this.setSound(!this.wantsSound), M: () => this.setSound(!this.wantsSound),
       };
       const action = actions[event.key];
