@@ -59,10 +59,58 @@ struct VideoController {
     static func viewerKey(_ user: UserRecord) -> String { "user:\(user.id)" }
 
     /// A video as the API shows it to the person of `viewerKey`, with stream URLs made for them.
-    func response(_ video: VideoRecord, viewerKey: String) -> VideoResponse {
+    func response(_ video: VideoRecord, viewerKey: String, queue: PackagingQueue? = nil) -> VideoResponse {
         let stream =
             video.status == .ready ? ClipStreamSource.URLs(videoId: video.id, viewerKey: viewerKey, tokens: tokens) : nil
-        return VideoResponse(video, progress: progress(of: video), stream: stream)
+        var answer = VideoResponse(video, progress: progress(of: video), stream: stream)
+        if answer.progress != nil {
+            if video.status == .queued, let queue, let position = queue.position(of: video.id) {
+                answer.progress?.queuePosition = position
+                answer.progress?.secondsLeft = queue.secondsLeft(of: video.id)
+            } else {
+                answer.progress?.secondsLeft = jobs.secondsLeft(subjectId: video.id).map { Int($0.rounded(.up)) }
+            }
+        }
+        return answer
+    }
+
+    /// The clips waiting to be packaged, for their place in line and time left (read once per answer).
+    func packagingQueue(for videos: [VideoRecord]) async -> PackagingQueue? {
+        guard videos.contains(where: { $0.status == .queued }) else { return nil }
+        do {
+            let unfinished = try await jobs.unfinished(kind: VideoPackagingRequest.kind)
+            let waiting = unfinished.filter { $0.state == .queued }
+            var durations: [String: Double] = [:]
+            for job in waiting {
+                if let known = videos.first(where: { $0.id == job.subjectId }) {
+                    durations[job.subjectId] = known.duration
+                } else {
+                    durations[job.subjectId] = try await store.video(id: job.subjectId)?.duration ?? 0
+                }
+            }
+            // Seconds of packaging per second of clip: the last clip packaged here, or 1 (a
+            // 10-minute 1080p clip took about 10 minutes on the 2-core reference machine).
+            var pace = 1.0
+            if let last = jobs.lastRun(kind: VideoPackagingRequest.kind),
+                let video = try await store.video(id: last.subjectId), video.duration >= 1
+            {
+                pace = last.seconds / video.duration
+            }
+            // The clip packaged now (this node's), whose time left comes first.
+            var ahead = 0.0
+            for job in unfinished where job.state == .running {
+                if let left = jobs.secondsLeft(subjectId: job.subjectId) {
+                    ahead += left
+                } else if let video = try await store.video(id: job.subjectId) {
+                    ahead += video.duration * pace / 2
+                }
+            }
+            return PackagingQueue(
+                order: waiting.map(\.subjectId), durations: durations, busyFor: ahead, pace: pace)
+        } catch {
+            logger.warning("could not read the packaging queue: \(error)")
+            return nil
+        }
     }
 
     /// Receives an uploaded file, refuses what is not a clip (with a clear reason, leaving nothing
@@ -85,8 +133,9 @@ struct VideoController {
     func take(_ received: Upload.Received, title: String?, ownerId: String, folderId: String?, roomId: String?)
         async throws -> (VideoRecord, String)
     {
+        let probed: ProbedMedia
         do {
-            _ = try await probe.probe(received.file)
+            probed = try await probe.probe(received.file)
         } catch let error as IngestError {
             throw Self.refusal(error)
         }
@@ -95,7 +144,8 @@ struct VideoController {
         let title = given.map(DeckController.cleanTitle).flatMap { $0.isEmpty ? nil : $0 } ?? Self.placeholderTitle
         let video = VideoRecord(
             id: IDs.make("v"), ownerId: ownerId, folderId: folderId, roomId: roomId, title: title, status: .queued,
-            sourceHash: sourceHash, sourceBytes: received.bytes, createdAt: now())
+            sourceHash: sourceHash, sourceBytes: received.bytes, duration: probed.duration, width: probed.width,
+            height: probed.height, hasVideo: probed.hasVideo, hasAudio: probed.hasAudio, createdAt: now())
         do {
             try await store.insertVideo(video)
             let job = try await jobs.enqueue(
@@ -120,7 +170,9 @@ struct VideoController {
 
     /// A room's clips as the API shows them to the person of `viewerKey`.
     func roomVideos(roomId: String, viewerKey: String) async throws -> [VideoResponse] {
-        try await store.videos(roomId: roomId).map { response($0, viewerKey: viewerKey) }
+        let videos = try await store.videos(roomId: roomId)
+        let queue = await packagingQueue(for: videos)
+        return videos.map { response($0, viewerKey: viewerKey, queue: queue) }
     }
 
     private func progress(of video: VideoRecord) -> IngestProgress? {
@@ -129,13 +181,14 @@ struct VideoController {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [VideoResponse] {
         let user = try context.requireUser()
-        return try await store.videos(ownerId: user.id, folderId: request.uri.queryParameters.get("folderId"))
-            .map { response($0, viewerKey: Self.viewerKey(user)) }
+        let videos = try await store.videos(ownerId: user.id, folderId: request.uri.queryParameters.get("folderId"))
+        let queue = await packagingQueue(for: videos)
+        return videos.map { response($0, viewerKey: Self.viewerKey(user), queue: queue) }
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> VideoResponse {
         let video = try await ownedVideo(context)
-        return response(video, viewerKey: Self.viewerKey(try context.requireUser()))
+        return response(video, viewerKey: Self.viewerKey(try context.requireUser()), queue: await packagingQueue(for: [video]))
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> VideoResponse {
@@ -194,5 +247,26 @@ struct VideoController {
         let base = (name as NSString).lastPathComponent
         let stem = (base as NSString).deletingPathExtension
         return stem.isEmpty ? base : stem
+    }
+}
+
+/// The clips waiting to be packaged, the next first, and what is known of the work before them:
+/// a queued clip's place in line (1: next) and about how long until it is packaged whole (the
+/// time left of the clip packaged now, then each waiting clip's length times this server's pace).
+struct PackagingQueue: Sendable {
+    var order: [String]
+    var durations: [String: Double]
+    /// Seconds until the clips packaged now are done.
+    var busyFor: Double
+    /// Seconds of packaging per second of clip.
+    var pace: Double
+
+    func position(of videoId: String) -> Int? { order.firstIndex(of: videoId).map { $0 + 1 } }
+
+    func secondsLeft(of videoId: String) -> Int? {
+        guard let index = order.firstIndex(of: videoId) else { return nil }
+        let clips = order[...index].reduce(0.0) { $0 + (durations[$1] ?? 0) }
+        guard durations[videoId] ?? 0 > 0 else { return nil }
+        return Int((busyFor + clips * pace).rounded(.up))
     }
 }

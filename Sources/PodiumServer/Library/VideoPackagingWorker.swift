@@ -2,28 +2,11 @@ import Foundation
 import Logging
 import PodiumMedia
 import PodiumStore
-import Synchronization
 
 /// The payload of a `video` job: nothing beyond the video itself (the job's subject), kept as
 /// an object so later fields (a room to join, say) need no new kind.
 struct VideoPackagingRequest: Codable, Sendable {
     static let kind = "video"
-}
-
-/// How long packaging a clip whole takes on this server, per second of the clip: measured on the
-/// last clip packaged here (its run's wall time over its length), 1 until then (a 10-minute
-/// 1080p clip took about 10 minutes on the 2-core reference machine). What the time left of a
-/// queued clip is estimated with.
-final class PackagingPace: Sendable {
-    private let secondsPerClipSecond = Mutex(1.0)
-
-    var current: Double { secondsPerClipSecond.withLock { $0 } }
-
-    /// A clip of `clipSeconds` took `seconds` to package (only clips of at least a second count).
-    func record(seconds: Double, clipSeconds: Double) {
-        guard clipSeconds >= 1, seconds > 0 else { return }
-        secondsPerClipSecond.withLock { $0 = seconds / clipSeconds }
-    }
 }
 
 /// Packages an uploaded clip for HLS: probes it, runs ``VideoPackager``, stores every file as a
@@ -53,12 +36,9 @@ struct VideoPackagingWorker: JobWorker {
     /// Called once the first rendition is stored and the clip is playable, before the ladder:
     /// tests hold packaging here (see ``ServerConfiguration/videoLadderHold``).
     var afterFirstRendition: @Sendable (_ videoId: String) async throws -> Void = { _ in }
-    /// Told how long each clip took, for the estimates of queued ones.
-    var pace = PackagingPace()
 
     func run(_ job: JobRecord, progress: @escaping @Sendable (JobProgress) -> Void) async throws {
         let videoId = job.subjectId
-        let started = ContinuousClock.now
         guard var video = try await saving(videoId, { try await store.video(id: videoId) }) else {
             logger.info("video \(videoId) was deleted before it was packaged")
             return
@@ -171,12 +151,6 @@ struct VideoPackagingWorker: JobWorker {
             return
         }
         try await saving(videoId) { try await store.updateVideo(try await current(video)) }
-        if !resuming {
-            let elapsed = ContinuousClock.now - started
-            pace.record(
-                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                clipSeconds: video.duration)
-        }
         logger.info("video \(videoId) ready: \(video.width)x\(video.height), \(video.duration) s")
     }
 

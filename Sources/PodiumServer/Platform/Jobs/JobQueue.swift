@@ -53,6 +53,8 @@ final class JobQueue: Service, Sendable {
     private struct Board {
         var jobs: [String: Tracked] = [:]
         var jobBySubject: [String: String] = [:]
+        /// The last job of each kind that ended well here: its subject, and how long its run took.
+        var lastRun: [String: (subjectId: String, seconds: TimeInterval)] = [:]
     }
 
     private let store: any JobStore
@@ -120,6 +122,12 @@ final class JobQueue: Service, Sendable {
             guard elapsed >= 1, done > 0, tracked.progress.total >= tracked.progress.done else { return nil }
             return Double(tracked.progress.total - tracked.progress.done) * elapsed / Double(done)
         }
+    }
+
+    /// The last job of `kind` that ended well on this server, and how long its run took (its
+    /// wall time): what a kind's estimates of the time queued work will take start from.
+    func lastRun(kind: String) -> (subjectId: String, seconds: TimeInterval)? {
+        board.withLock { $0.lastRun[kind] }
     }
 
     /// The jobs of `kind` queued or running in the store (every node's), the oldest first.
@@ -221,6 +229,7 @@ final class JobQueue: Service, Sendable {
             return
         }
         logger.info("job \(job.id): \(job.kind) of \(job.subjectId), attempt \(job.attempts)")
+        let started = now()
         do {
             // The worker's end decides; the saver only stops with it (or first, when cancelled:
             // then the worker's error is still to come, and must not be dropped).
@@ -238,6 +247,8 @@ final class JobQueue: Service, Sendable {
                     if workerEnded { return }
                 }
             }
+            let seconds = now().timeIntervalSince(started)
+            board.withLock { $0.lastRun[job.kind] = (job.subjectId, seconds) }
             await finish(job, failure: nil, worker: worker)
         } catch  where Task.isCancelled {
             // The server is stopping: the job goes back to the queue. This task is cancelled, so
