@@ -31,10 +31,17 @@ struct LibraryFeature: ServerFeature {
                     runner: configuration.toolRunner, logger: logger),
                 workRoot: configuration.temporaryDirectory, logger: logger, roomUploadProcessed: roomUploadProcessed)
             videoProbe = VideoProbe(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger)
-            video = VideoPackagingWorker(
+            var video = VideoPackagingWorker(
                 store: stores.videos, blobs: blobs, probe: videoProbe,
                 packager: VideoPackager(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger),
                 workRoot: configuration.temporaryDirectory, logger: logger)
+            if let hold = configuration.videoLadderHold {
+                video.afterFirstRendition = { videoId in
+                    logger.notice("video \(videoId): its ladder waits while \(hold.path) exists (a test's hold)")
+                    while FileManager.default.fileExists(atPath: hold.path) { try await Task.sleep(for: .milliseconds(100)) }
+                }
+            }
+            self.video = video
         }
     }
 
