@@ -186,6 +186,40 @@ struct ResumableUploadTests {
         }
     }
 
+    @Test func aPieceWhoseConnectionWentSilentIsTakenOverByTheNextOne() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let pdf = try Data(contentsOf: TestServer.fixtures.appendingPathComponent("cairo-slides.pdf"))
+        let half = pdf.count / 2
+        try await server.run { client in
+            let token = try await client.login()
+            let created = try await Self.create(client, token: token, length: pdf.count, metadata: ["target": "deck"])
+            let path = try #require(created.headers[.location])
+            let part = server.configuration.blobDirectory.appendingPathComponent("uploads")
+                .appendingPathComponent("\((path as NSString).lastPathComponent).part")
+
+            // Half the file sent, then nothing more, and the connection stays open: the server
+            // cannot tell it from a slow one (Wi-Fi gone without a word).
+            let silent = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: "127.0.0.1", port: client.port).get()
+            let head =
+                "PATCH \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\nTus-Resumable: 1.0.0\r\n"
+                + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\nContent-Length: \(pdf.count)\r\n\r\n"
+            try await silent.writeAndFlush(ByteBuffer(bytes: Array(head.utf8) + pdf.prefix(half)))
+            try await waitUntil("half the file is on disk") {
+                ((try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) ?? 0) == half
+            }
+            // The client resumes from the offset it last knew; the silent request is stopped,
+            // keeps its half, and the answer says where to go on.
+            let resumed = try await Self.patch(client, path, token: token, offset: 0, pdf)
+            #expect(resumed.status == .conflict, "\(String(buffer: resumed.body))")
+            #expect(resumed.headers[Self.offsetName] == String(half))
+            let last = try await Self.send(client, path, token: token, pdf, piece: pdf.count, from: half)
+            #expect(last.status == .ok, "\(String(buffer: last.body))")
+            try? await silent.close()
+        }
+    }
+
     @Test func creationIsRefusedAsTheOneShotRoutesRefuse() async throws {
         let server = TestServer { $0.maxUploadBytes = 1000 }
         defer { server.removeData() }

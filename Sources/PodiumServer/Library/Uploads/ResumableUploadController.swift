@@ -197,13 +197,15 @@ struct ResumableUploadController {
         guard let offsetText = request.headers[.uploadOffset], let offset = Int(offsetText), offset >= 0 else {
             throw APIError.badRequest("Upload-Offset must be the number of bytes already sent.")
         }
-        guard locks.lock(upload.id) else {
-            // Another request of this node is still writing this upload's bytes (the client
-            // may have given it up already): its offset is only known once it ends.
+        // One request at a time writes the upload (on this node). One still writing it is asked to
+        // stop: its client has most likely lost its connection without the server noticing, and
+        // resumed; it keeps what it received, and this request then finds the offset moved.
+        let stopper = UploadLocks.Stopper()
+        guard let token = await locks.take(upload.id, stop: { stopper.stop() }) else {
             throw mismatch(
                 upload.uploadOffset, message: "Another request is still sending this upload's bytes; ask again in a moment.")
         }
-        defer { locks.unlock(upload.id) }
+        defer { locks.release(upload.id, token: token) }
         // Read again under the lock: the request before may have moved it.
         guard var current = try await store.upload(id: upload.id) else { throw APIError.notFound("upload") }
         guard offset == current.uploadOffset else {
@@ -218,7 +220,24 @@ struct ResumableUploadController {
             return try jsonResponse(.ok, Data(result.utf8), headers: progressHeaders(current))
         }
         if remaining > 0 {
-            let received = try await receive(request, into: current, remaining: remaining)
+            let receiving = Task { [current] in try await receive(request, into: current, remaining: remaining) }
+            stopper.watch { receiving.cancel() }
+            let (received, failure) = try await withTaskCancellationHandler {
+                try await receiving.value
+            } onCancel: {
+                receiving.cancel()
+            }
+            if let failure {
+                // The body was cut off (or this request stopped for a later one): the bytes
+                // received are kept, and the offset committed here, outside the reading task,
+                // which may have been cancelled.
+                if received > 0 {
+                    _ = try? await store.advanceUpload(
+                        id: current.id, from: current.uploadOffset, to: current.uploadOffset + received,
+                        expiresAt: now().addingTimeInterval(expiry))
+                }
+                throw failure
+            }
             let moved = try await store.advanceUpload(
                 id: current.id, from: current.uploadOffset, to: current.uploadOffset + received,
                 expiresAt: now().addingTimeInterval(expiry))
@@ -234,9 +253,11 @@ struct ResumableUploadController {
 
     /// Writes the body to the partial file from the stored offset, as it arrives, and returns
     /// how many bytes it held. When the body fails half way (the connection dropped), the bytes
-    /// received are kept and the offset committed before the error goes on; past `remaining`,
-    /// nothing of this body is kept.
-    private func receive(_ request: Request, into upload: UploadRecord, remaining: Int) async throws -> Int {
+    /// received are kept on disk and returned with the failure, for the caller to commit; past
+    /// `remaining`, nothing of this body is kept.
+    private func receive(_ request: Request, into upload: UploadRecord, remaining: Int) async throws -> (
+        Int, (any Error)?
+    ) {
         let file = partFile(upload.id)
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
         guard let size, size >= upload.uploadOffset else {
@@ -262,18 +283,12 @@ struct ResumableUploadController {
             throw error
         } catch {
             // The connection dropped: keep what arrived, so the client resumes from there.
-            let kept = received
-            try? handle.truncate(atOffset: UInt64(upload.uploadOffset + kept))
+            try? handle.truncate(atOffset: UInt64(upload.uploadOffset + received))
             try? handle.synchronize()
-            if kept > 0 {
-                _ = try? await store.advanceUpload(
-                    id: upload.id, from: upload.uploadOffset, to: upload.uploadOffset + kept,
-                    expiresAt: now().addingTimeInterval(expiry))
-            }
-            throw error
+            return (received, error)
         }
         try handle.synchronize()
-        return received
+        return (received, nil)
     }
 
     /// The last byte is in: the file is taken as the target's one-shot route takes it, and the
@@ -418,14 +433,65 @@ struct ResumableUploadController {
     }
 }
 
-/// One `PATCH` at a time per upload on this node.
+/// One `PATCH` at a time per upload on this node; a later one takes over from an earlier one.
 final class UploadLocks: Sendable {
-    private let held = Mutex<Set<String>>([])
+    private struct Holder: Sendable {
+        let token: Int
+        let stop: @Sendable () -> Void
+    }
 
-    /// False when another request holds it.
-    func lock(_ id: String) -> Bool { held.withLock { $0.insert(id).inserted } }
+    private let state = Mutex<(next: Int, held: [String: Holder])>((0, [:]))
 
-    func unlock(_ id: String) { _ = held.withLock { $0.remove(id) } }
+    /// Takes the lock of upload `id` for a request that `stop` ends. A request holding it is
+    /// asked to stop (once), and this waits until it has let go, at most `wait`: its token, or
+    /// nil when the other did not let go in time.
+    func take(_ id: String, stop: @escaping @Sendable () -> Void, wait: Duration = .seconds(10)) async -> Int? {
+        let deadline = ContinuousClock.now + wait
+        var asked = false
+        while true {
+            let (token, holder): (Int?, Holder?) = state.withLock { state in
+                if let holder = state.held[id] { return (nil, holder) }
+                state.next += 1
+                state.held[id] = Holder(token: state.next, stop: stop)
+                return (state.next, nil)
+            }
+            if let token { return token }
+            if !asked {
+                holder?.stop()
+                asked = true
+            }
+            guard ContinuousClock.now < deadline else { return nil }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    func release(_ id: String, token: Int) {
+        state.withLock { state in
+            if state.held[id]?.token == token { state.held[id] = nil }
+        }
+    }
+
+    /// Stops a request's reading of its body, now or as soon as it starts.
+    final class Stopper: Sendable {
+        private let state = Mutex<(stopped: Bool, action: (@Sendable () -> Void)?)>((false, nil))
+
+        func stop() {
+            let action = state.withLock { state in
+                state.stopped = true
+                return state.action
+            }
+            action?()
+        }
+
+        /// `action` runs on `stop()`, or at once if that came already.
+        func watch(_ action: @escaping @Sendable () -> Void) {
+            let stopped = state.withLock { state in
+                state.action = action
+                return state.stopped
+            }
+            if stopped { action() }
+        }
+    }
 }
 
 /// A refusal with headers of its own (`Upload-Offset` on `409 offset_mismatch`, `Tus-Version` on `412`).
