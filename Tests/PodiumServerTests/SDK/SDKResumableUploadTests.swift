@@ -342,6 +342,27 @@ struct SDKResumableUploadTests {
         }
     }
 
+    @Test func roomUploadsAndInMemoryDecksGoTheResumableWayToo() async throws {
+        try await Self.withProxy { client, proxy, podium, waits in
+            let scratch = try VideoClipMaker.scratch()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let sound = try await VideoClipMaker.m4a(seconds: 1, in: scratch)
+            let room = try await podium.openRoom(title: "Seminar")
+            let deck = try await podium.uploadDeckToRoom(code: room.code, file: Self.deck)
+            #expect(deck.status == "processing")
+            #expect(deck.jobId != nil)
+            let clip = try await podium.uploadRoomVideo(code: room.code, file: sound, title: "Jingle")
+            #expect(clip.item.title == "Jingle")
+            #expect(try await podium.roomVideos(code: room.code).map(\.id) == [clip.item.id])
+            let memory = try await podium.uploadDeck(pdf: Data(contentsOf: Self.deck), title: "From memory")
+            #expect(memory.item.title == "From memory")
+            let size = Int64(try Data(contentsOf: Self.deck).count)
+            let deckOffsets = Array(stride(from: Int64(0), to: size, by: Self.chunk))
+            #expect(proxy.patchOffsets == deckOffsets + [0] + deckOffsets, "every upload went in PATCHes")
+            #expect(waits.all.isEmpty)
+        }
+    }
+
     @Test func aServerThatStaysUnreachableFailsAfterTheBackOffAndIsRemembered() async throws {
         try await Self.withProxy { client, proxy, podium, waits in
             let store = MemoryUploadResumeStore()
