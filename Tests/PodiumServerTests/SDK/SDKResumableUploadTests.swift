@@ -162,9 +162,9 @@ struct SDKResumableUploadTests {
     /// The test server behind a proxy, and the SDK signed in through the proxy, with waits that
     /// only record how long they would have been.
     static func withProxy(
-        _ body: @escaping @Sendable (Client, CuttingProxy, PodiumClient, Waits) async throws -> Void
+        store: StoreKind = .sqlite, _ body: @escaping @Sendable (Client, CuttingProxy, PodiumClient, Waits) async throws -> Void
     ) async throws {
-        let server = TestServer()
+        let server = TestServer(store: store)
         defer { server.removeData() }
         try await server.run { client in
             let proxy = try await CuttingProxy.start(target: client.port)
@@ -230,8 +230,10 @@ struct SDKResumableUploadTests {
         return location
     }
 
-    @Test func anUploadLeftHalfDoneIsContinuedFromTheServersOffset() async throws {
-        try await Self.withProxy { client, proxy, podium, waits in
+    @Test(arguments: TestStores.kinds) func anUploadLeftHalfDoneIsContinuedFromTheServersOffset(_ store: StoreKind)
+        async throws
+    {
+        try await Self.withProxy(store: store) { client, proxy, podium, waits in
             let token = try #require(podium.token)
             let size = try Data(contentsOf: Self.deck).count
             let half = size / 2
@@ -267,8 +269,10 @@ struct SDKResumableUploadTests {
         }
     }
 
-    @Test func aConnectionCutMidPatchIsRetriedFromWhatTheServerKept() async throws {
-        try await Self.withProxy { client, proxy, podium, waits in
+    @Test(arguments: TestStores.kinds) func aConnectionCutMidPatchIsRetriedFromWhatTheServerKept(_ store: StoreKind)
+        async throws
+    {
+        try await Self.withProxy(store: store) { client, proxy, podium, waits in
             let size = try Data(contentsOf: Self.deck).count
             proxy.cutNextPatch(.body(afterBytes: 5000))
             let store = MemoryUploadResumeStore()
