@@ -5,7 +5,9 @@ In the library, a video card's Captions dialog takes an SRT file for a language,
 shows its cues in a small editor (a cue's text edited and saved) and plays the clip with them; the
 card says which languages the clip has, or that it has none. On a session's stage every screen
 shows the cue of the synced position: the viewer's <video> has the track's active cue (a hidden
-TextTrack) and our overlay shows its text, visibly, over the lower part of the picture.
+TextTrack) and our overlay shows its text, visibly, over the lower part of the picture; the big
+screen (1920x1080) shows it large (a line at least 1/20 of the screen's height), with nothing on
+top. A refused file is explained in the page's language (German here), not in the server's English.
 
 State the tests read: ``dialog#caption-editor`` with ``[data-field=caption-file|caption-language|
 caption-label]``, ``[data-action=upload-captions|save-cue]``, ``ol[data-role=caption-cues]``; the
@@ -126,6 +128,48 @@ class CaptionTests(BrowserTest):
         picker = wait_for(viewer, lambda d: visible(d, '#video-screen [data-role="captions-choice"]'), "the CC choice")
         test_video.Select(picker).select_by_value("off")
         wait_for(viewer, lambda d: not (stage_caption(d) or {}).get("text"), "no caption once turned off")
+
+    def test_the_big_screen_shows_the_caption_large_and_uncovered(self):
+        """The projector's screen (1920x1080, read from the back of a room) shows the cue of the
+        synced position large, over the picture's lower part, with nothing on top of it."""
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        presenter.find_element(By.CSS_SELECTOR, '[data-action="show-video"]').click()
+        choice = wait_for(presenter, lambda d: visible(d, "dialog[open] select"), "the video picker")
+        test_video.Select(choice).select_by_value(self.video_id)
+        presenter.find_element(By.CSS_SELECTOR, 'dialog[open] button[value="ok"]').click()
+        # The presenter moves the clip to 2.5 s (the second cue) with the seek bar: paused there.
+        bar = wait_for(presenter, lambda d: visible(d, '#video-screen [data-role="video-seek"]'), "the seek bar")
+        wait_for(presenter, lambda d: test_video.still_at(d, 0) and float(bar.get_attribute("max")) >= CLIP_SECONDS - 0.2, "the clip on the console")
+        presenter.execute_script("arguments[0].value = '2.5'; arguments[0].dispatchEvent(new Event('change'))", bar)
+        wait_for(presenter, lambda d: test_video.still_at(d, 2.5), "the console's clip at 2.5 s")
+        screen = self.driver(1920, 1080)
+        self.sign_in_with_cookie(screen)
+        screen.get(f"{SERVER.base}/s/{code}/screen")
+        wait_for(screen, lambda d: (stage_caption(d) or {}).get("text") == CUES[1][2], "the second cue on the big screen")
+        wait_for(screen, lambda d: (stage_caption(d) or {}).get("picture"), "the picture's size known")
+        sample = stage_caption(screen)
+        self.assertAlmostEqual(sample["time"], 2.5, delta=0.3, msg=sample)
+        box, picture = sample["box"], sample["picture"]
+        size = screen.execute_script(
+            "const line = document.querySelector('#video-screen .caption-overlay .caption-line');"
+            "return {font: parseFloat(getComputedStyle(line).fontSize), height: line.getBoundingClientRect().height};")
+        # Large: at least 1/20 of the screen's height a line (54 px at 1080p; a phone's is 16-28 px).
+        self.assertGreaterEqual(size["font"], 1080 / 20, size)
+        self.assertGreaterEqual(size["height"], 1080 / 20, size)
+        self.assertTrue(sample["visible"], sample)
+        self.assertTrue(sample["onTop"], f"the caption is covered on the big screen: {sample}")
+        # Nothing on top at its ends either (the corner's controls, a notice, the tap button).
+        ends = screen.execute_script(
+            "const o = document.querySelector('#video-screen .caption-overlay .caption-line'); const r = o.getBoundingClientRect();"
+            "o.style.pointerEvents = 'auto'; const hits = [[r.left + 4, r.top + 4], [r.right - 4, r.top + 4], [r.left + 4, r.bottom - 4],"
+            " [r.right - 4, r.bottom - 4]].map(([x, y]) => o.contains(document.elementFromPoint(x, y))); o.style.pointerEvents = ''; return hits;")
+        self.assertEqual(ends, [True] * 4, f"something covers the caption's corners: {sample}")
+        self.assertGreater(box["top"], (picture["top"] + picture["bottom"]) / 2, f"in the picture's lower half: {sample}")
+        self.assertLessEqual(box["top"] + box["height"], picture["bottom"] + 1, f"over the picture: {sample}")
+        screenshot(screen, "captions-big-screen")
 
     def test_the_library_dialog_uploads_lists_and_edits_cues(self):
         driver = self.driver(1280, 900)

@@ -132,12 +132,21 @@ export class CaptionLayer {
     this.render();
   }
 
-  /** Draws the active cues (textContent only). */
+  /**
+   * Draws the active cues (textContent only), from the <video>'s position: also called on every
+   * tick of a stage, since a position set before the clip loaded lands without a `seeked` (a big
+   * screen opened on a paused clip kept the first cue). Unchanged lines are left as they are.
+   */
   render() {
     const track = this.track && this.track.mode !== 'disabled' ? this.track : null;
     const time = this.video ? this.video.currentTime : 0;
     const active = track && track.cues ? [...track.cues].filter((cue) => cue.startTime <= time && time < cue.endTime) : [];
     const lines = active.flatMap((cue) => plainText(cue.text).split('\n'));
+    const shown = [...this.overlay.children].map((line) => line.textContent);
+    if (shown.length === lines.length && shown.every((line, i) => line === lines[i])) {
+      if (lines.length) this.place();
+      return;
+    }
     this.overlay.replaceChildren(...lines.map((line) => el('span', { class: 'caption-line', text: line })));
     this.overlay.hidden = !lines.length;
     if (lines.length) this.place();

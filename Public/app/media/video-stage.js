@@ -345,6 +345,7 @@ export class VideoScreen {
     if (now === null) return; // no pong yet: it comes within a round trip
     const target = referencePosition(playback, now);
     if (this.controls) this.renderTime(target);
+    this.captions.render();
     // A seek's delay is not drift: measure again once it has landed (or, if it never does, try again).
     if (this.seeking && performance.now() - this.seeking.started < SEEK_GIVE_UP) return;
     this.seeking = null;
