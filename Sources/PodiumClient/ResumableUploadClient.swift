@@ -215,6 +215,7 @@ extension PodiumClient {
         var id: String?
         var offset: Int64 = 0
         var needsHead = false
+        var mismatched = false
         var lastError = ""
 
         if let store, let fingerprint, let remembered = await store.uploadURL(for: fingerprint) {
@@ -291,7 +292,10 @@ extension PodiumClient {
                     })
                 switch outcome {
                 case .accepted(let next):
-                    if next > offset { failures = 0 }
+                    if next > offset {
+                        failures = 0
+                        mismatched = false
+                    }
                     offset = next
                 case .finished(let data):
                     await forget()
@@ -307,11 +311,14 @@ extension PodiumClient {
                 offset = 0
                 needsHead = false
             } catch let error as PodiumError where error.status == 409 && error.code == "offset_mismatch" {
-                // Another PATCH (an earlier try of ours) got further: ask where to go on from.
-                failures += 1
-                lastError = error.description
-                guard failures <= policy.retryDelays.count else { throw error }
-                needsHead = true
+                // An earlier try of ours got further, or the server is still taking it: ask where
+                // to go on from, at once the first time, after a wait when it happens again.
+                if mismatched {
+                    try await retry(error.description)
+                } else {
+                    mismatched = true
+                    needsHead = true
+                }
             } catch let error as PodiumError where [502, 503, 504].contains(error.status) {
                 try await retry(error.description)
             } catch let error as PodiumError {
