@@ -169,6 +169,9 @@ class CaptionTests(BrowserTest):
         self.assertEqual(ends, [True] * 4, f"something covers the caption's corners: {sample}")
         self.assertGreater(box["top"], (picture["top"] + picture["bottom"]) / 2, f"in the picture's lower half: {sample}")
         self.assertLessEqual(box["top"] + box["height"], picture["bottom"] + 1, f"over the picture: {sample}")
+        # The picture itself at 2.5 s too before the screenshot (the cue is drawn from the position at once).
+        wait_for(screen, lambda d: d.execute_script(
+            "const v = document.querySelector('#video-screen video'); return v.readyState >= 2 && !v.seeking"), "the frame at 2.5 s")
         screenshot(screen, "captions-big-screen")
 
     def test_the_library_dialog_uploads_lists_and_edits_cues(self):
