@@ -154,6 +154,18 @@ struct VideoPlaybackServerTests {
             #expect(try await moderator.next(ofType: "ack")?["id"] as? String == "g1")
             try await ann.send(#"{"type":"showVideo","id":"s1","videoId":"\#(videoId)"}"#)
             #expect(try await ann.next(ofType: "ack")?["id"] as? String == "s1")
+            // The moderator trims it meanwhile: the room's stage takes the trim at once, sent as
+            // Ann, who drives (a moderator's command would be refused while she has control).
+            #expect(
+                try await client.request(.put, "/api/v1/videos/\(videoId)/clip", token: token, json: #"{"trimStart":0.5}"#).status
+                    == .ok)
+            var trimmed: [String: Any]?
+            while trimmed == nil, let event = try await ann.next(ofType: "playback") {
+                let playback = event["playback"] as? [String: Any]
+                if playback?["start"] != nil { trimmed = playback }
+            }
+            #expect(
+                trimmed?["start"] as? Double == 0.5 && trimmed?["position"] as? Double == 0.5, "\(String(describing: trimmed))")
 
             // The moderator's plain session cannot show the room's clip.
             let deckId = try await client.readyDeck(token: token)
