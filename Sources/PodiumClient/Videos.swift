@@ -2,7 +2,11 @@ import Foundation
 import PodiumWire
 
 extension Video {
+    /// It plays (in a preview, on a stage, in the channel): from its first rendition on, while the
+    /// rest of its ladder may still be packaged (``isPackagedWhole``).
     public var isReady: Bool { status == "ready" }
+    /// Ready with every rendition of its ladder, its MP4 and thumbnails.
+    public var isPackagedWhole: Bool { isReady && ladderComplete != false }
 }
 
 extension Endpoint {
@@ -43,11 +47,24 @@ extension PodiumClient {
         }
     }
 
-    /// Waits until the video is packaged: `ready`, or ``PodiumError`` with its failure code.
+    /// Waits until the video plays: `ready` (from its first rendition on, its other renditions
+    /// perhaps still packaged: `ladderComplete` false), or ``PodiumError`` with its failure code.
     public func waitUntilReady(video id: String, pollEvery interval: Duration = .milliseconds(250)) async throws -> Video {
+        try await waitForVideo(id, until: \.isReady, pollEvery: interval)
+    }
+
+    /// Waits until the video is packaged whole: ready with its whole ladder (``Video/isPackagedWhole``),
+    /// or ``PodiumError`` with its failure code.
+    public func waitUntilPackagedWhole(video id: String, pollEvery interval: Duration = .milliseconds(250)) async throws
+        -> Video
+    {
+        try await waitForVideo(id, until: \.isPackagedWhole, pollEvery: interval)
+    }
+
+    private func waitForVideo(_ id: String, until done: (Video) -> Bool, pollEvery interval: Duration) async throws -> Video {
         while true {
             let video = try await video(id: id)
-            if video.isReady { return video }
+            if done(video) { return video }
             if video.status == "failed" {
                 throw PodiumError(
                     code: video.error?.code ?? "failed", message: video.error?.message ?? "The video could not be packaged.",

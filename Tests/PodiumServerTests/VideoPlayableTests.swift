@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PodiumClient
 import PodiumMedia
 import PodiumServer
 import PodiumStore
@@ -203,6 +204,28 @@ struct VideoPlayableTests {
             #expect(((playing["progress"] as? [String: Any])?["queuePosition"]) == nil)
             try FileManager.default.removeItem(at: hold)
             for id in ids { #expect(try await client.waitForVideo(id, token: token)["status"] as? String == "ready") }
+        }
+    }
+
+    @Test func theSDKWaitsForAPlayableClipOrForItsWholeLadder() async throws {
+        let work = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let hold = try Self.hold(in: work)
+        let server = Self.server(hold: hold)
+        defer { server.removeData() }
+        let clip = try await Self.clip(seconds: 2, in: work)
+        try await server.run { client in
+            let podium = try await client.adminSDK()
+            let id = try await podium.uploadVideo(file: clip, title: "SDK clip").item.id
+            let playable = try await podium.waitUntilReady(video: id)
+            #expect(playable.isReady && !playable.isPackagedWhole)
+            #expect(playable.ladderComplete == false)
+            #expect(playable.progress?.stage == "renditions")
+            #expect(playable.renditions.compactMap(\.height) == [360])
+            try FileManager.default.removeItem(at: hold)
+            let whole = try await podium.waitUntilPackagedWhole(video: id)
+            #expect(whole.ladderComplete == true && whole.progress == nil)
+            #expect(whole.renditions.compactMap(\.height) == [480, 360])
         }
     }
 
