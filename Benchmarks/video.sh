@@ -34,21 +34,27 @@ stop_video_podium() {
   fi
 }
 
-# upload_video FILE: uploads FILE and waits until it is packaged. Sets video (its id),
-# upload_seconds (the upload, answered once ffprobe has checked it) and ready_seconds (from the
-# start of the upload until the video is ready).
+# upload_video FILE: uploads FILE and waits until it is packaged whole. Sets video (its id),
+# upload_seconds (the upload, answered once ffprobe has checked it), playable_seconds (from the
+# start of the upload until it is ready: it plays, from its first rendition when it has more than
+# one rung) and ready_seconds (until its whole ladder is packaged: ladderComplete).
 upload_video() {
-  local start uploaded status
+  local start uploaded status answer
   start=$(now)
   video=$(curl -sf -X POST "$base/api/v1/videos?title=bench" -H "Authorization: Bearer $token" \
     -H 'Content-Type: video/mp4' --data-binary @"$1" | json id)
   uploaded=$(now)
+  playable_seconds=
   while true; do
-    status=$(curl -sf "$base/api/v1/videos/$video" -H "Authorization: Bearer $token" | json status)
-    [[ $status == ready ]] && break
+    answer=$(curl -sf "$base/api/v1/videos/$video" -H "Authorization: Bearer $token")
+    status=$(json status <<<"$answer")
+    if [[ $status == ready ]]; then
+      [[ -n $playable_seconds ]] || playable_seconds=$(echo "$(now) - $start" | bc -l)
+      [[ $(python3 -c "import sys,json;print(json.load(sys.stdin).get('ladderComplete', True))" <<<"$answer") == True ]] && break
+    fi
     if [[ $status == failed ]]; then
       echo "packaging failed:" >&2
-      curl -s "$base/api/v1/videos/$video" -H "Authorization: Bearer $token" >&2
+      echo "$answer" >&2
       return 1
     fi
     sleep 0.25

@@ -88,8 +88,9 @@ public struct VideoPackager: Sendable {
     /// switching to a ladder rung would not find aligned segments); it would also keep the
     /// source's full bit rate (a 1080p file is heavy on conference Wi-Fi) and skip the loudness
     /// normalisation. The lowest rung is one more small encode whose time is mostly decoding the
-    /// source: in `Benchmarks/video-packaging.sh` (a 10-minute 1080p clip) it takes well under a
-    /// third of the ladder, every time, whatever the source's keyframes (docs/performance.md).
+    /// source: in `Benchmarks/video-packaging.sh` (a 10-minute 1080p clip) the clip is playable
+    /// after 14 % of the whole packaging's time, whatever the source's keyframes, and the ladder
+    /// behind it costs about a fifth more CPU (docs/performance-log.md, "First playable rendition").
     /// - Parameter progress: told as it is encoded (`packaging`, milliseconds of the clip done
     ///   of its length); one call at a time.
     public func packageFirstRendition(
