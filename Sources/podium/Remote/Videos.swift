@@ -10,7 +10,7 @@ struct Videos: AsyncParsableCommand {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Upload video or audio files and wait until each is packaged.",
+            abstract: "Upload video or audio files and wait until each plays.",
             discussion: """
                 Uploads are resumable: a dropped connection is retried from the bytes the server \
                 has, and running the same command again for the same, unchanged file continues an \
@@ -31,7 +31,7 @@ struct Videos: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Put the clips into this folder (its id).", valueName: "id"))
         var folder: String?
 
-        @Flag(help: "Return once uploaded, without waiting for packaging.")
+        @Flag(help: "Return once uploaded, without waiting until the clip plays (its first rendition).")
         var noWait = false
 
         func validate() throws {
