@@ -108,7 +108,9 @@ def upload_clip(seconds=CLIP_SECONDS):
     deadline = time.monotonic() + 120
     while True:
         status, video = SERVER.api("GET", f"/api/v1/videos/{video['id']}")
-        if status == 200 and video["status"] in ("ready", "failed"):
+        # Packaged whole: a clip plays from its first rendition (ready, ladderComplete false) while
+        # its ladder is packaged behind it; the sync tests want no ffmpeg beside them.
+        if status == 200 and (video["status"] == "failed" or (video["status"] == "ready" and video.get("ladderComplete") is not False)):
             break
         if time.monotonic() > deadline:
             raise AssertionError(f"the clip is still packaging after 120 s: {video}")
