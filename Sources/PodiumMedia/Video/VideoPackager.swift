@@ -89,7 +89,7 @@ public struct VideoPackager: Sendable {
     /// source's full bit rate (a 1080p file is heavy on conference Wi-Fi) and skip the loudness
     /// normalisation. The lowest rung is one more small encode whose time is mostly decoding the
     /// source: in `Benchmarks/video-packaging.sh` (a 10-minute 1080p clip) the clip is playable
-    /// after 14 % of the whole packaging's time, whatever the source's keyframes, and the ladder
+    /// after 14-19 % of the whole packaging's time, whatever the source's keyframes, and the ladder
     /// behind it costs about a fifth more CPU (docs/performance-log.md, "First playable rendition").
     /// - Parameter progress: told as it is encoded (`packaging`, milliseconds of the clip done
     ///   of its length); one call at a time.
