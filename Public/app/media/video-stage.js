@@ -348,13 +348,17 @@ export class VideoScreen {
     this.captions.render();
     // A seek's delay is not drift: measure again once it has landed (or, if it never does, try again).
     if (this.seeking && performance.now() - this.seeking.started < SEEK_GIVE_UP) return;
+    // A seek of ours that never landed: the element may still say `seeking` at the very position
+    // asked for (a big screen opened on a paused clip showed its first frame for good, the caption
+    // of the right cue over it), so a position check alone would never try again.
+    const stuck = this.seeking !== null && element.seeking;
     this.seeking = null;
     // A start takes a moment before the clip moves (the first one most): not drift either.
     if (this.starting || (this.startedAt && performance.now() - this.startedAt < START_SETTLE && !element.paused && element.currentTime === this.startedFrom)) return;
     if (!shouldPlay(playback, now)) {
       if (!element.paused) element.pause();
       element.playbackRate = playback.rate;
-      if (Math.abs(element.currentTime - target) > 0.05) this.seek(target);
+      if (stuck || Math.abs(element.currentTime - target) > 0.05) this.seek(target);
       // A play anchored ahead: start at its moment, not at the next tick.
       if (playback.state === 'playing' && now < playback.anchor) {
         clearTimeout(this.startTimer);
@@ -363,7 +367,7 @@ export class VideoScreen {
       return;
     }
     if (element.paused) {
-      if (Math.abs(element.currentTime - target) > 0.2) this.seek(target + (this.seekDelay || 0.1) * playback.rate);
+      if (stuck || Math.abs(element.currentTime - target) > 0.2) this.seek(target + (this.seekDelay || 0.1) * playback.rate);
       element.playbackRate = playback.rate;
       // A browser that refused to play waits for the tap ("Tap to play along"), not for a retry.
       if (!this.blocked) this.start(element);
