@@ -178,10 +178,14 @@ class RoomTests(BrowserTest):
         if not chosen:
             presenter.find_element(By.ID, "file-input").send_keys(str(path))
         # The deck joins the room once processed: the presenter's list and the moderator's.
-        item = wait_for(presenter, lambda d: d.find_elements(By.CSS_SELECTOR, "#my-decks .deck-item[data-deck-id]"),
-                        f"{path.name} in the presenter's decks", timeout=120)[0]
-        deck_id = item.get_attribute("data-deck-id")
-        self.assertIn(f"{pages} slides", item.text)
+        # Read in one script: the list is drawn anew as the upload's card and the deck's events
+        # arrive, and an element found a moment before can be gone when it is read.
+        item = wait_for(presenter, lambda d: d.execute_script(
+            "const i = document.querySelector('#my-decks .deck-item[data-deck-id]');"
+            "return i ? {id: i.dataset.deckId, text: i.innerText} : null;"),
+            f"{path.name} in the presenter's decks", timeout=120)
+        deck_id = item["id"]
+        self.assertIn(f"{pages} slides", item["text"])
         wait_for(moderator, lambda d: d.find_elements(By.CSS_SELECTOR, f'#decks [data-deck-id="{deck_id}"]'),
                  "the deck in the moderator's list")
         return deck_id
