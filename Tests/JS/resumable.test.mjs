@@ -8,7 +8,7 @@ import { app } from './support.mjs';
 
 const {
   backoffSchedule, encodeMetadata, decodeMetadata, parseOffset, parseExpires, uploadURL, fingerprint,
-  rememberedUploads, remember, forget, resultBody, resumableUpload, STORE_KEY,
+  rememberedUploads, rememberedEntries, remember, forget, forgetExpired, pruneUploads, resultBody, resumableUpload, STORE_KEY,
 } = await app('media/resumable.js');
 
 test('metadata is tus syntax: key and base64 of the UTF-8 value, empty values left out', () => {
@@ -56,15 +56,31 @@ test('headers: offsets are plain integers, dates RFC 9110, Location a path of th
 
 test('the remembered uploads live under podium.uploads and go when forgotten', () => {
   const storage = memoryStorage();
-  remember(storage, 'a', '/api/v1/uploads/u1');
+  remember(storage, 'a', '/api/v1/uploads/u1', new Date(1700000000000));
   remember(storage, 'b', '/api/v1/uploads/u2');
-  assert.deepEqual(JSON.parse(storage.getItem(STORE_KEY)), { a: '/api/v1/uploads/u1', b: '/api/v1/uploads/u2' });
+  assert.deepEqual(JSON.parse(storage.getItem(STORE_KEY)), {
+    a: { url: '/api/v1/uploads/u1', expires: 1700000000000 }, b: { url: '/api/v1/uploads/u2', expires: null },
+  });
   forget(storage, 'a');
   assert.deepEqual(rememberedUploads(storage), { b: '/api/v1/uploads/u2' });
   forget(storage, 'b');
   assert.equal(storage.getItem(STORE_KEY), null);
   storage.setItem(STORE_KEY, 'not json');
   assert.deepEqual(rememberedUploads(storage), {});
+  // An entry of the first format (the URL alone) reads with no known expiry.
+  storage.setItem(STORE_KEY, JSON.stringify({ old: '/api/v1/uploads/u0', bad: 7 }));
+  assert.deepEqual(rememberedEntries(storage), { old: { url: '/api/v1/uploads/u0', expires: null } });
+});
+
+test('an entry past the server\'s Upload-Expires is forgotten, one before it kept', () => {
+  const storage = memoryStorage();
+  remember(storage, 'past', '/api/v1/uploads/u1', 1000);
+  remember(storage, 'edge', '/api/v1/uploads/u2', 2000);
+  remember(storage, 'future', '/api/v1/uploads/u3', 2001);
+  remember(storage, 'unknown', '/api/v1/uploads/u4');
+  assert.deepEqual(forgetExpired(storage, 2000), ['past', 'edge']);
+  assert.deepEqual(Object.keys(rememberedUploads(storage)).sort(), ['future', 'unknown']);
+  assert.deepEqual(forgetExpired(storage, 2000), []);
 });
 
 test("a finished upload's body is the one-shot route's", () => {
@@ -300,3 +316,62 @@ test('a server that stays busy for about a minute: fails with network, the uploa
   assert.equal(Object.keys(rememberedUploads(o.storage)).length, 1);
 });
 
+
+test('the expiry the server gives is remembered, and an upload past it is not asked for again', async () => {
+  const server = fakeServer();
+  const expires = 'Mon, 30 Nov 2026 16:00:00 GMT';
+  const withExpiry = async (...args) => {
+    const response = await server.request(...args);
+    return { ...response, header: (name) => (name.toLowerCase() === 'upload-expires' ? expires : response.header(name)) };
+  };
+  const storage = memoryStorage();
+  const { o } = client(server, { storage, chunkBytes: 4, backoff: [] });
+  let patches = 0;
+  o.request = async (method, ...rest) => {
+    if (patches > 0 || (method === 'PATCH' && ++patches > 1)) throw Object.assign(new Error('network'), { code: 'network' });
+    return withExpiry(method, ...rest);
+  };
+  await assert.rejects(resumableUpload(file(10), o), (error) => error.code === 'network');
+  const [entry] = Object.values(rememberedEntries(storage));
+  assert.equal(entry.expires, Date.parse(expires));
+
+  // The same file chosen the day after the server's expiry: a new upload, without asking for the old one.
+  server.log.length = 0;
+  const later = client(server, { storage, chunkBytes: 16, request: withExpiry, now: () => Date.parse(expires) + 1 });
+  await resumableUpload(file(10), later.o);
+  assert.deepEqual(server.log.map((line) => line.split(' ')[0]), ['POST', 'PATCH']);
+  assert.deepEqual(rememberedUploads(storage), {}, 'forgotten once done');
+});
+
+test('pruning: expired entries go; unknown ones are asked: gone (404, 410) or finished go, others keep their expiry', async () => {
+  const server = fakeServer();
+  const storage = memoryStorage();
+  const make = (offset, length) => {
+    const id = 'u' + String(server.next++).padStart(32, '0');
+    server.uploads.set(id, { length, offset, metadata: {}, result: null });
+    return '/api/v1/uploads/' + id;
+  };
+  const receiving = make(4, 10);
+  const finished = make(10, 10);
+  remember(storage, 'expired', make(2, 10), 1000);
+  remember(storage, 'future', make(3, 10), 5000);
+  remember(storage, 'gone', '/api/v1/uploads/ugone');
+  remember(storage, 'finished', finished);
+  remember(storage, 'receiving', receiving);
+  remember(storage, 'unreachable', '/api/v1/uploads/unreachable');
+  storage.setItem(STORE_KEY, JSON.stringify({ ...JSON.parse(storage.getItem(STORE_KEY)), legacy: '/api/v1/uploads/ulegacy', gone410: { url: '/api/v1/uploads/u410', expires: null } }));
+  const request = async (method, url, options) => {
+    if (url.endsWith('/unreachable')) throw Object.assign(new Error('network'), { code: 'network' });
+    if (url.endsWith('/u410')) return { status: 410, header: () => null, body: '' };
+    const response = await server.request(method, url, options);
+    return { ...response, header: (name) => (name.toLowerCase() === 'upload-expires' ? 'Mon, 30 Nov 2026 16:00:00 GMT' : response.header(name)) };
+  };
+  await pruneUploads({ storage, request, now: () => 2000 });
+  const left = rememberedEntries(storage);
+  assert.deepEqual(Object.keys(left).sort(), ['future', 'receiving', 'unreachable']);
+  assert.equal(left.receiving.expires, Date.parse('Mon, 30 Nov 2026 16:00:00 GMT'));
+  assert.equal(left.unreachable.expires, null);
+  assert.equal(left.future.expires, 5000);
+  // Only the entries without a known expiry were asked.
+  assert.ok(!server.log.some((line) => line.includes(rememberedUploads(storage).future)));
+});

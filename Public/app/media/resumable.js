@@ -3,8 +3,10 @@
 // (POST with Upload-Length and Upload-Metadata), then sent in PATCHes of at most `chunkBytes`
 // from the offset the server holds. A network error is met with HEAD and the rest from the
 // offset it gives, after 1, 2, 4, 8, 8 … s (about a minute in all); the upload's address is
-// remembered in localStorage (`podium.uploads`, fingerprint → URL), so the same file chosen again
-// after a reload or a crash continues where the server stopped. The last PATCH's answer is the
+// remembered in localStorage (`podium.uploads`, fingerprint → {url, expires}), so the same file
+// chosen again after a reload or a crash continues where the server stopped. An entry goes when
+// its upload finishes or is refused, when the server no longer has it (404, 410), and once past
+// the server's `Upload-Expires` (pruneUploads tidies entries of files never chosen again). The last PATCH's answer is the
 // one-shot route's (a deck, a video, a room's deck).
 //
 // Nothing here reads the page or its language (the uploader, media/uploader.js, says things in
@@ -99,14 +101,30 @@ export function fingerprint({ target, name, size, lastModified, folderId = null,
   return ['tus', target, name, size, lastModified || 0, folderId || '', session || '', as || ''].map(String).join('|');
 }
 
-/** The remembered uploads ({fingerprint: URL}) in `storage` (localStorage), {} when none or unreadable. */
-export function rememberedUploads(storage) {
+/**
+ * The remembered uploads in `storage` (localStorage): {fingerprint: {url, expires}}, `expires`
+ * the server's `Upload-Expires` in ms (null when not known: an entry written before it was kept).
+ * {} when none or unreadable.
+ */
+export function rememberedEntries(storage) {
+  let value;
   try {
-    const value = JSON.parse((storage && storage.getItem(STORE_KEY)) || '{}');
-    return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+    value = JSON.parse((storage && storage.getItem(STORE_KEY)) || '{}');
   } catch (_) {
     return {};
   }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  const entries = {};
+  for (const [print, entry] of Object.entries(value)) {
+    if (typeof entry === 'string') entries[print] = { url: entry, expires: null };
+    else if (entry && typeof entry.url === 'string') entries[print] = { url: entry.url, expires: Number.isFinite(entry.expires) ? entry.expires : null };
+  }
+  return entries;
+}
+
+/** The remembered uploads' addresses: {fingerprint: URL}. */
+export function rememberedUploads(storage) {
+  return Object.fromEntries(Object.entries(rememberedEntries(storage)).map(([print, entry]) => [print, entry.url]));
 }
 
 function writeUploads(storage, uploads) {
@@ -119,15 +137,54 @@ function writeUploads(storage, uploads) {
   }
 }
 
-export function remember(storage, print, url) {
-  writeUploads(storage, { ...rememberedUploads(storage), [print]: url });
+/** Remembers `print`'s upload at `url`, which the server keeps until `expires` (a Date, ms, or null). */
+export function remember(storage, print, url, expires = null) {
+  const ms = expires instanceof Date ? expires.getTime() : Number.isFinite(expires) ? expires : null;
+  writeUploads(storage, { ...rememberedEntries(storage), [print]: { url, expires: ms } });
 }
 
 export function forget(storage, print) {
-  const uploads = rememberedUploads(storage);
+  const uploads = rememberedEntries(storage);
   if (!(print in uploads)) return;
   delete uploads[print];
   writeUploads(storage, uploads);
+}
+
+/** Forgets the uploads the server has let expire (by their `Upload-Expires`); the fingerprints dropped. */
+export function forgetExpired(storage, now = Date.now()) {
+  const uploads = rememberedEntries(storage);
+  const dropped = Object.keys(uploads).filter((print) => uploads[print].expires !== null && uploads[print].expires <= now);
+  if (dropped.length) {
+    for (const print of dropped) delete uploads[print];
+    writeUploads(storage, uploads);
+  }
+  return dropped;
+}
+
+/**
+ * Tidies the remembered uploads (a page that uploads calls it once): the expired ones go, and
+ * each one whose expiry is not known is asked (HEAD): gone (404, 410, 403) or finished (every byte
+ * there) it goes, else its expiry is kept. A lost connection leaves an entry as it is.
+ */
+export async function pruneUploads({ storage = globalThis.localStorage, request = xhrRequest, now = Date.now } = {}) {
+  forgetExpired(storage, now());
+  for (const [print, entry] of Object.entries(rememberedEntries(storage))) {
+    if (entry.expires !== null) continue;
+    let response;
+    try {
+      response = await request('HEAD', entry.url, { headers: { 'Tus-Resumable': TUS_VERSION, 'X-Podium-Request': '1' } });
+    } catch (_) {
+      continue;
+    }
+    const offset = parseOffset(response.header('Upload-Offset'));
+    const length = parseOffset(response.header('Upload-Length'));
+    const expires = parseExpires(response.header('Upload-Expires'));
+    if ([403, 404, 410].includes(response.status) || (response.status === 200 && offset !== null && offset === length)) {
+      forget(storage, print);
+    } else if (response.status === 200 && expires) {
+      remember(storage, print, entry.url, expires);
+    }
+  }
 }
 
 /** An error of the upload: `code` as the server's (`network` when the connection was lost for good). */
@@ -201,10 +258,12 @@ const realSleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * @param {function} [o.request]  (method, url, {headers, body, onProgress}) → {status, header(name), body}
  * @param {function(number): Promise} [o.sleep]
  * @param {number[]} [o.backoff]  the waits (ms) before each new try
+ * @param {function(): number} [o.now]  the time (ms), to forget uploads the server has let expire
  */
 export async function resumableUpload(file, {
   target, metadata = {}, chunkBytes = DEFAULT_CHUNK_BYTES, onProgress = () => {}, onResume = () => {}, onRetry = () => {},
   storage = globalThis.localStorage, request = xhrRequest, sleep = realSleep, backoff = backoffSchedule(), endpoint = UPLOADS_URL,
+  now = Date.now,
 } = {}) {
   const size = file.size;
   const fields = { target, filename: file.name, ...metadata };
@@ -241,7 +300,7 @@ export async function resumableUpload(file, {
     if (response.status !== 201) throw refusal(response);
     const url = uploadURL(response.header('Location'));
     if (!url) throw new UploadError(response.status, 'bad_location');
-    remember(storage, print, url);
+    remember(storage, print, url, parseExpires(response.header('Upload-Expires')));
     return { url, offset: parseOffset(response.header('Upload-Offset')) || 0 };
   }
 
@@ -251,6 +310,7 @@ export async function resumableUpload(file, {
     if (response.status === 404 || response.status === 410 || response.status === 403) return null;
     const offset = parseOffset(response.header('Upload-Offset'));
     if (response.status !== 200 || offset === null) throw refusal(response);
+    keepExpiry(url, response);
     return offset;
   }
 
@@ -266,6 +326,13 @@ export async function resumableUpload(file, {
     throw new UploadError(0, 'network');
   }
 
+  /** The server moved the upload's expiry on (each PATCH does): remembered with it. */
+  function keepExpiry(url, response) {
+    const expires = parseExpires(response.header('Upload-Expires'));
+    if (expires && rememberedUploads(storage)[print] === url) remember(storage, print, url, expires);
+  }
+
+  forgetExpired(storage, now());
   let url = rememberedUploads(storage)[print] || null;
   let offset = 0;
   if (url) {
@@ -318,6 +385,7 @@ export async function resumableUpload(file, {
     }
     if (response.status === 204) {
       busy = 0;
+      keepExpiry(url, response);
       const next = parseOffset(response.header('Upload-Offset'));
       offset = next === null ? end : next;
       onProgress(offset / size);

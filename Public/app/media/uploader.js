@@ -23,7 +23,7 @@
 
 import { t } from '../core/i18n.js';
 import { api, ApiError } from '../core/api.js';
-import { resumableUpload } from './resumable.js';
+import { pruneUploads, resumableUpload } from './resumable.js';
 import { trackDeck } from './upload-tracking.js';
 
 export { trackDeck, trackVideo, trackJob } from './upload-tracking.js';
@@ -292,6 +292,8 @@ export async function checkVideoFile(file) {
   if (await looksLikePDF(file)) throw new ApiError(415, 'is_pdf', t('upload.reason-is-pdf'));
 }
 
+let pruned = false;
+
 /** A queue of uploads to one target, `concurrency` at a time (one by default). */
 export class UploadQueue extends EventTarget {
   /**
@@ -322,6 +324,11 @@ export class UploadQueue extends EventTarget {
     this.concurrency = concurrency;
     this.track = track;
     this.items = [];
+    // Once a page: the remembered uploads of files never chosen again, past their expiry or gone.
+    if (target && !pruned) {
+      pruned = true;
+      pruneUploads().catch(() => {});
+    }
   }
 
   /** Queues `file`; `data` is kept on the item for the page (a title, a folder). Returns the item. */
