@@ -167,6 +167,11 @@ class CaptionTests(BrowserTest):
             "o.style.pointerEvents = 'auto'; const hits = [[r.left + 4, r.top + 4], [r.right - 4, r.top + 4], [r.left + 4, r.bottom - 4],"
             " [r.right - 4, r.bottom - 4]].map(([x, y]) => o.contains(document.elementFromPoint(x, y))); o.style.pointerEvents = ''; return hits;")
         self.assertEqual(ends, [True] * 4, f"something covers the caption's corners: {sample}")
+        # No one stands at a big screen to pick captions or a quality: no picker over the picture.
+        pickers = screen.execute_script(
+            "return [...document.querySelectorAll('#video-screen select')].filter((s) => s.getClientRects().length)"
+            ".map((s) => s.dataset.role || s.className)")
+        self.assertEqual(pickers, [], "the big screen shows a player's pickers over the picture")
         self.assertGreater(box["top"], (picture["top"] + picture["bottom"]) / 2, f"in the picture's lower half: {sample}")
         self.assertLessEqual(box["top"] + box["height"], picture["bottom"] + 1, f"over the picture: {sample}")
         # The picture itself at 2.5 s too before the screenshot (the cue is drawn from the position at once).

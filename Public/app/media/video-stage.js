@@ -113,7 +113,10 @@ export class VideoScreen {
     this.quality.addEventListener('change', () => this.chooseQuality(this.quality.value));
     // Captions (captions.js): the cue at the synced position, large on the big screen.
     this.captions = new CaptionLayer({ container: this.frame, large: role === 'projector' });
-    const corner = el('div', { class: 'video-corner' }, [this.captions.picker, this.quality, this.soundButton]);
+    // A big screen has no one to click a picker: its captions follow the remembered choice (or
+    // the page's language) and its quality is the HLS engine's; only the sound button stays.
+    const pickers = role === 'projector' ? [] : [this.captions.picker, this.quality];
+    const corner = el('div', { class: 'video-corner' }, [...pickers, this.soundButton]);
     const parts = [this.frame, this.card, this.notice, this.tap, corner];
     if (send) {
       parts.push(this.buildControls());
