@@ -67,8 +67,9 @@ def release():
         os.remove(HOLD["file"])
 
 
-def upload(title, seconds):
-    """A 640x480 clip with a tone (two rungs: 480p and 360p), uploaded; its answer."""
+def upload(title, seconds, into="/api/v1/videos"):
+    """A 640x480 clip with a tone (two rungs: 480p and 360p), uploaded (to the library, or to the
+    room whose clips `into` names); its answer."""
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "clip.mp4"
         subprocess.run(
@@ -77,7 +78,7 @@ def upload(title, seconds):
              "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", str(path)],
             check=True)
         status, video = SERVER.request(
-            "POST", "/api/v1/videos?title=" + title.replace(" ", "%20"), token=SERVER.token, raw=path.read_bytes(),
+            "POST", into + "?title=" + title.replace(" ", "%20"), token=SERVER.token, raw=path.read_bytes(),
             content_type="video/mp4")
     if status != 201:
         raise AssertionError(f"video upload answered {status}: {video}")
@@ -124,7 +125,38 @@ def card_line(driver, video_id):
         "return p && p.getClientRects().length ? p.textContent : null;", video_id)
 
 
+# Whether a line (a CSS selector) is seen whole: inside `box` (its card or list item, a selector)
+# and not overflowing itself, nothing of the page on its first and last words or its middle. Found
+# again on each call: the lists are drawn anew as packaging goes on.
+LINE_FIT_JS = """
+const line = document.querySelector(arguments[0]), box = document.querySelector(arguments[1]);
+if (!line || !box) return null;
+line.scrollIntoView({block: 'center'});
+const r = line.getBoundingClientRect(), b = box.getBoundingClientRect();
+const range = document.createRange(); range.selectNodeContents(line);
+const rects = [...range.getClientRects()].filter((q) => q.width > 0);
+const first = rects[0], last = rects[rects.length - 1];
+const on = (x, y) => { const hit = document.elementFromPoint(x, y); return Boolean(hit && (hit === line || line.contains(hit))); };
+return {
+  text: line.textContent, width: r.width, height: r.height, lines: new Set(rects.map((q) => Math.round(q.top))).size,
+  inside: r.left >= b.left - 1 && r.right <= b.right + 1 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1,
+  overflowing: line.scrollWidth > line.clientWidth + 1,
+  seen: Boolean(first && last) && on(first.left + 3, first.top + first.height / 2) && on(last.right - 3, last.top + last.height / 2)
+    && on(r.left + r.width / 2, r.top + r.height / 2),
+};
+"""
+
+
+def line_fit(driver, line, box):
+    return driver.execute_script(LINE_FIT_JS, line, box)
+
+
 class VideoPlayableTests(BrowserTest):
+    def assert_line_whole(self, driver, line, box, where):
+        fit = wait_for(driver, lambda d: line_fit(d, line, box), f"{where}: the line")
+        self.assertTrue(fit["inside"] and not fit["overflowing"] and fit["seen"], f"{where}: the line is cut off or covered: {fit}")
+        return fit
+
     def test_1_a_clip_on_stage_before_its_top_rung_exists(self):
         clip_id = held_clip()
         before = video(clip_id)
@@ -186,6 +218,19 @@ class VideoPlayableTests(BrowserTest):
             "document.querySelector('.video-card[data-video-id=\"' + arguments[0] + '\"]').scrollIntoView({block: 'center'})",
             clip_id)
         screenshot(driver, "video-playable-cards-queued")
+        # On a phone and a tablet too: each card's line whole, in its card, nothing over it.
+        for width, height, name in ((390, 844, "phone"), (820, 1180, "tablet")):
+            harness.size_driver(driver, width, height)
+            for video_id in [clip_id] + queued:
+                card = f'.video-card[data-video-id="{video_id}"]'
+                wait_for(driver, lambda d: card_line(d, video_id), "the card's line")
+                self.assert_line_whole(driver, card + " [data-role=processing] .progress-label span", card,
+                                       f"{name}, {card_line(driver, video_id)}")
+            driver.execute_script(
+                "document.querySelector('.video-card[data-video-id=\"' + arguments[0] + '\"]').scrollIntoView({block: 'center'})",
+                clip_id)
+            screenshot(driver, f"video-playable-cards-{name}")
+        harness.size_driver(driver, 1280, 900)
 
         release()
         # The ladder comes: the card says nothing more, and the others follow it.
@@ -194,3 +239,36 @@ class VideoPlayableTests(BrowserTest):
             wait_for(driver, lambda d: card_line(d, video_id) is None, "a queued clip packaged", timeout=90)
         self.assertIs(video(clip_id).get("ladderComplete"), True)
         screenshot(driver, "video-playable-cards-done")
+
+    def test_3_a_rooms_clip_list_says_it_plays_while_adding_renditions(self):
+        """A room's own clip, playable from its first rendition, says so in the presenter's clip
+        list (as the library's card does), with a Show button; on a phone the line is whole."""
+        hold()
+        status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Playable room"})
+        self.assertEqual(status, 201, room)
+        code = room["code"]
+        clip = upload("Room clip", 12, into=f"/api/v1/sessions/{code}/videos")
+        answer = wait_playable(clip["id"])
+        self.assertIs(answer.get("ladderComplete"), False, answer)
+        item_css = f'#room-videos li[data-video-id="{clip["id"]}"]'
+        for width, height, name in ((1280, 800, "laptop"), (390, 844, "phone")):
+            ann = self.driver(width, height)
+            ann.get(f"{SERVER.base}/r/{code}")
+            wait_for(ann, lambda d: visible(d, "#gate-form"), "the presenter's join gate")
+            ann.find_element(By.ID, "presenter-name").send_keys("Ann")
+            ann.find_element(By.ID, "join-button").click()
+            wait_for(ann, lambda d: d.execute_script("return document.body.dataset.presenterId"), "Ann in the room")
+            detail = wait_for(ann, lambda d: "Playable — adding HD versions (" in d.find_element(
+                By.CSS_SELECTOR, item_css + ' [data-role="detail"]').text and d.find_element(
+                By.CSS_SELECTOR, item_css + ' [data-role="detail"]'), f"the playable line in the room's list ({name})")
+            self.assertTrue(detail.text.startswith("0:12 · Playable — adding HD versions ("), detail.text)
+            self.assertEqual(ann.find_element(By.CSS_SELECTOR, item_css).get_attribute("data-status"), "ready")
+            self.assertTrue(ann.find_elements(By.CSS_SELECTOR, item_css + ' [data-action="show-room-video"]'), "a Show button")
+            self.assert_line_whole(ann, item_css + ' [data-role="detail"]', item_css, name)
+            screenshot(ann, f"video-playable-room-list-{name}")
+            if name != "phone":
+                self.release(ann)
+        release()
+        # Whole: the list, still following it, says its length alone.
+        wait_for(ann, lambda d: d.find_element(By.CSS_SELECTOR, item_css + ' [data-role="detail"]').text == "0:12",
+                 "the clip whole in the room's list", timeout=60)
