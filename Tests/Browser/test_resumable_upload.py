@@ -11,6 +11,11 @@ page's own requests (its PATCHes, counted by a script put in before the page's o
 server: the upload the page remembered (localStorage `podium.uploads`) is the one that finished
 (GET /api/v1/uploads/{id}), and the bytes sent after the reload are the file's rest, not all of it.
 
+A third test looks at the waiting line ("Connection lost — retrying in N s") in the library's
+card and in a room's clip list (a presenter's page) on a phone (390x844) and a tablet (820x1180):
+the whole line inside its card, not cut off, on top (elementFromPoint), and the bar showing what
+went.
+
 A second test cuts the line instead (a proxy between the browser and the server drops every
 connection and closes new ones): the card counts down to the next try ("Connection lost — retrying
 in N s"), and once the line is back the same upload goes on from the server's offset.
@@ -22,6 +27,7 @@ python3 Tests/Browser/run_browser_tests.py resumable
 """
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -114,7 +120,11 @@ class ResumableUploadTests(BrowserTest):
                 wait_for(driver, lambda d: (card_percent(d, title) or 0) >= 20, "a fifth of the clip sent", timeout=30)
                 remembered = driver.execute_script("return JSON.parse(localStorage.getItem('podium.uploads') || '{}')")
                 self.assertEqual(len(remembered), 1, remembered)
-                url = next(iter(remembered.values()))
+                entry = next(iter(remembered.values()))
+                url = entry["url"]
+                # Remembered with the server's expiry (Upload-Expires: a day by default), to be forgotten after it.
+                now_ms = driver.execute_script("return Date.now()")
+                self.assertGreater(entry["expires"], now_ms + 3600 * 1000, entry)
                 self.assertRegex(url, r"^/api/v1/uploads/[A-Za-z0-9_-]{16,}$")
                 first = driver.execute_script("return window.patches")
                 self.assertEqual([(p["url"], p["offset"]) for p in first], [(url, 0)], "one PATCH of the whole clip, from 0")
@@ -227,6 +237,113 @@ class ResumableUploadTests(BrowserTest):
         self.assertGreater(patches[1]["offset"], 0, patches)
         self.assertEqual(patches[-1]["offset"] + patches[-1]["bytes"], size)
         self.assertLess(sum(p["bytes"] for p in patches), 2 * size)
+
+
+    def test_the_card_lines_fit_on_a_phone_and_a_tablet(self):
+        """The lines of an upload that waits for the line to come back ("Connection lost —
+        retrying in N s"), in the library's card and in a room's clip list (a presenter's page), on a phone (390x844)
+        and a tablet (820x1180): the whole line is inside its card, not cut off, and on top."""
+        status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Wi-Fi check"})
+        self.assertEqual(status, 201, room)
+        proxy = CuttableProxy(SERVER.port)
+        harness.add_origin(proxy.port)
+        base = f"http://127.0.0.1:{proxy.port}"
+        try:
+            with tempfile.TemporaryDirectory() as scratch:
+                clip = Path(scratch) / "Conference Wi-Fi rehearsal with a long name.mp4"
+                subprocess.run(
+                    ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi",
+                     "-i", "testsrc2=size=480x270:rate=15:duration=2,noise=alls=60:allf=t",
+                     "-c:v", "libx264", "-preset", "ultrafast", "-qp", "24", "-pix_fmt", "yuv420p", str(clip)], check=True)
+                driver = self.driver(390, 844)
+                harness.size_driver(driver, 390, 844)
+                driver.get(base + "/healthz")
+                driver.add_cookie({"name": "podium_auth", "value": SERVER.token, "path": "/"})
+                driver.execute_cdp_cmd("Network.enable", {})
+                line = {"offline": False, "latency": 5, "downloadThroughput": -1, "uploadThroughput": SLOW}
+                places = (
+                    ("library", base + "/library", "#video-input",
+                     '[data-upload][data-title="Conference Wi-Fi rehearsal with a long name"]',
+                     '[data-upload] .progress-label span', "[data-upload]"),
+                    ("room", f"{base}/r/{room['code']}", "#video-file",
+                     "#video-upload-status", "#video-upload-status .room-upload-label", "#videos-card"),
+                )
+                for place, url, chooser, waiting, label, card in places:
+                    try:
+                        driver.get(url)
+                        wait_translated(driver)
+                        if place == "room":  # a presenter's page: the clip list is theirs once they joined
+                            name = wait_for(driver, lambda d: visible(d, "#presenter-name"), "the presenter's join gate")
+                            name.clear()
+                            name.send_keys("Ann")
+                            driver.find_element(By.ID, "join-button").click()
+                            wait_for(driver, lambda d: d.execute_script("return document.body.dataset.presenterId"), "Ann in the room")
+                        driver.execute_cdp_cmd("Network.emulateNetworkConditions", line)
+                        driver.find_element(By.CSS_SELECTOR, chooser).send_keys(str(clip))
+                        wait_for(driver, lambda d: (lambda m: m and int(m.group(1)) >= 20)(
+                            re.search(r"(\d+)\s*%", text_of(d, label) or "")), f"a fifth sent ({place})", timeout=30)
+                        proxy.cut()
+                        wait_for(driver, lambda d: "retrying in" in (text_of(d, label) or "").lower(),
+                                 f"the {place}'s line waiting to try again")
+                        for width, height in ((390, 844), (820, 1180)):
+                            harness.size_driver(driver, width, height)
+                            driver.execute_script(SHOW_JS, label)
+                            fit = wait_for(driver, lambda d: d.execute_script(LINE_FITS, label, card), f"the {place}'s line laid out")
+                            self.assertEqual(fit["problems"], [], f"{place} at {width}x{height}: {fit}")
+                            self.assertRegex(fit["text"], r"(?i)connection lost — retrying in [1-8] s")
+                            screenshot(driver, f"upload-retrying-{place}-{width}")
+                    finally:
+                        proxy.restore()
+                        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {**line, "uploadThroughput": -1})
+                        harness.size_driver(driver, 390, 844)
+                    wait_for(driver, lambda d: not (text_of(d, label) or "").lower().count("retrying"),
+                             f"the {place}'s upload going on", timeout=30)
+        finally:
+            proxy.close()
+            harness.remove_origin(proxy.port)
+
+
+# Whether the line `label` (a selector) is whole inside its card (`card`, its closest ancestor
+# matching it) and on top: {text, problems: [...]}; null while it is not laid out.
+LINE_FITS = """
+const [labelSelector, cardSelector] = arguments;
+const label = document.querySelector(labelSelector);
+if (!label) return null;
+const card = label.closest(cardSelector);
+const l = label.getBoundingClientRect(), c = card.getBoundingClientRect();
+if (!l.width || !l.height) return null;
+const problems = [];
+if (l.left < c.left - 0.5 || l.right > c.right + 0.5 || l.top < c.top - 0.5 || l.bottom > c.bottom + 0.5)
+  problems.push(`outside its card: ${JSON.stringify(l)} in ${JSON.stringify(c)}`);
+if (l.left < 0 || l.right > innerWidth) problems.push('outside the screen');
+for (let box = label; box && box !== card.parentElement; box = box.parentElement) {
+  const style = getComputedStyle(box);
+  if (style.overflowX !== 'visible' && box.scrollWidth > box.clientWidth + 1) problems.push(`cut off by ${box.className || box.tagName}`);
+  if (box.scrollWidth > box.clientWidth + 1 && style.textOverflow === 'ellipsis') problems.push(`ellipsis on ${box.className}`);
+}
+for (const range of label.getClientRects()) {
+  const hit = document.elementFromPoint(range.left + range.width / 2, range.top + range.height / 2);
+  if (!hit || !(label === hit || label.contains(hit) || hit.contains(label))) problems.push(`covered by ${hit && (hit.className || hit.tagName)}`);
+}
+// The bar shows what went before the line was lost (a fifth or more).
+const bar = card.querySelector('.progress-bar');
+const track = bar && bar.parentElement.getBoundingClientRect();
+const filled = bar ? bar.getBoundingClientRect().width / track.width : 0;
+if (!(filled >= 0.15) || !(bar.getBoundingClientRect().height > 0)) problems.push(`the bar shows ${filled}`);
+return { text: label.textContent, filled, problems };
+"""
+
+# Brings `arguments[0]` to the middle of its scroller, as a person scrolls to it: a page whose
+# body does not scroll (overflow: hidden, the rooms' pages) is left where it is.
+SHOW_JS = """
+const target = document.querySelector(arguments[0]);
+target.scrollIntoView({block: 'center'});
+for (let box = target.parentElement; box; box = box.parentElement) {
+  const style = getComputedStyle(box);
+  if (style.overflowY === 'hidden' || (box === document.body && getComputedStyle(document.documentElement).overflowY === 'hidden')) box.scrollTop = 0;
+}
+if (getComputedStyle(document.body).overflowY === 'hidden') document.scrollingElement.scrollTop = 0;
+"""
 
 
 class CuttableProxy:
