@@ -32,13 +32,14 @@ except ImportError:  # a pyenv or venv python: use Debian's package
     sys.path.append("/usr/lib/python3/dist-packages")
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
+from selenium.common.exceptions import (
+    NoSuchElementException, StaleElementReferenceException, WebDriverException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.action_builder import ActionBuilder
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts"
@@ -483,18 +484,42 @@ POOL = BrowserPool()
 # output (where a slow test spends its time).
 PROFILE = os.environ.get("PODIUM_BROWSER_PROFILE") == "1"
 WAITED = {}
+# How many times the waits asked their conditions (PODIUM_BROWSER_PROFILE=1).
+ASKED = [0]
+
+
+# How often a wait asks its condition: every 50 ms at first, then less and less often, at most
+# every WAIT_POLL_MAX seconds. Each ask is one or more WebDriver commands (about 5 ms of CPU
+# between Python, chromedriver and Chromium for the smallest), so a wait of seconds at a steady
+# 50 ms (a clip packaged, a socket reconnecting) cost half a second of CPU each 5 s. A condition met
+# at once is seen as soon as before; one that takes seconds is seen at most WAIT_POLL_MAX late.
+WAIT_POLL_FIRST = 0.05
+WAIT_POLL_GROWTH = 1.25
+WAIT_POLL_MAX = 0.2
 
 
 def wait_for(driver, condition, message, timeout=WAIT):
     """Waits until condition(driver) is truthy; returns its value."""
     started = time.monotonic()
+    deadline = started + timeout
+    interval = WAIT_POLL_FIRST
     try:
-        # An element the page replaced between finding it and reading it (a list re-rendered by
-        # the next event) is stale: the condition is asked again, on the page as it is now.
-        return WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,)).until(
-            lambda d: condition(d), message)
-    except TimeoutException as error:
-        raise AssertionError(f"timed out: {message}") from error
+        while True:
+            try:
+                ASKED[0] += 1
+                value = condition(driver)
+                if value:
+                    return value
+            except (StaleElementReferenceException, NoSuchElementException):
+                # An element the page replaced between finding it and reading it (a list
+                # re-rendered by the next event) is stale, or not there yet: the condition is
+                # asked again, on the page as it is now.
+                pass
+            now = time.monotonic()
+            if now >= deadline:
+                raise AssertionError(f"timed out: {message}")
+            time.sleep(min(interval, deadline - now))
+            interval = min(interval * WAIT_POLL_GROWTH, WAIT_POLL_MAX)
     finally:
         if PROFILE:
             total, count = WAITED.get(message, (0.0, 0))
@@ -1168,7 +1193,10 @@ def run_here(tests):
         print(f"slowest: {seconds:6.1f} s  {name}")
     for message, (seconds, count) in sorted(WAITED.items(), key=lambda item: -item[1][0])[:15]:
         print(f"waited: {seconds:6.1f} s  {count:3d}x  {message}")
+    if PROFILE:
+        print(f"asked: {ASKED[0]} times by the waits")
     WAITED.clear()
+    ASKED[0] = 0
     return result.testsRun - failed - len(result.skipped), failed, len(result.skipped)
 
 

@@ -19,7 +19,7 @@ SQLite node behind HAProxy, killed with -9 and restarted; the PostgreSQL faults 
 
 Settings (environment): PODIUM_BIN (.build/debug/podium), CLUSTER_VIEWERS (300),
 CLUSTER_COMMAND_RATE (durable commands a second, 10), CLUSTER_POINTER_RATE (10),
-CLUSTER_PORT (HAProxy; nodes on the next three, 18090), CLUSTER_PG_PORT (55434),
+CLUSTER_PORT (HAProxy; nodes on the next three, 18090), CLUSTER_PG_PORT (25434),
 CLUSTER_PHASE_TIMEOUT (seconds one phase may take, 20), CLUSTER_KEEP=1 keeps the logs.
 Exit status 0 when every check holds, 1 otherwise (with what was lost or repeated).
 """
@@ -44,7 +44,7 @@ VIEWERS = int(os.environ.get("CLUSTER_VIEWERS", "300"))
 COMMAND_RATE = float(os.environ.get("CLUSTER_COMMAND_RATE", "10"))
 POINTER_RATE = float(os.environ.get("CLUSTER_POINTER_RATE", "10"))
 PORT = int(os.environ.get("CLUSTER_PORT", "18090"))
-PG_PORT = int(os.environ.get("CLUSTER_PG_PORT", "55434"))
+PG_PORT = int(os.environ.get("CLUSTER_PG_PORT", "25434"))
 PHASE_TIMEOUT = float(os.environ.get("CLUSTER_PHASE_TIMEOUT", "20"))
 KEEP = os.environ.get("CLUSTER_KEEP") == "1"
 # Commands in flight at once (the presenter does not wait for each ack before the next).

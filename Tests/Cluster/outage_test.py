@@ -17,7 +17,7 @@ event of the `session_events` table after its first welcome, exactly once and in
 The figures (pointer frames a second, answer times) are printed whatever the outcome.
 
 Settings (environment): PODIUM_BIN (.build/debug/podium), CLUSTER_PORT (nodes on the next two,
-18130), CLUSTER_PG_PORT (55456), CLUSTER_VIEWERS (viewers on node 1, 30; a fifth of that on node 2),
+18130), CLUSTER_PG_PORT (25456), CLUSTER_VIEWERS (viewers on node 1, 30; a fifth of that on node 2),
 CLUSTER_OUTAGE_SECONDS (10), CLUSTER_UNAVAILABLE_WITHIN (5), CLUSTER_PHASE_TIMEOUT (20),
 CLUSTER_OUTAGES (stop,freeze), CLUSTER_KEEP=1 keeps the logs.
 Exit status 0 when every check holds, 1 otherwise.
@@ -33,7 +33,7 @@ import time
 from nodes import Failure, Nodes, api, clean_up, ft, log, nofile_limit, sign_in, verdict
 
 PORT = int(os.environ.get("CLUSTER_PORT", "18130"))
-PG_PORT = int(os.environ.get("CLUSTER_PG_PORT", "55456"))
+PG_PORT = int(os.environ.get("CLUSTER_PG_PORT", "25456"))
 VIEWERS = int(os.environ.get("CLUSTER_VIEWERS", "30"))
 OUTAGE = float(os.environ.get("CLUSTER_OUTAGE_SECONDS", "10"))
 UNAVAILABLE_WITHIN = float(os.environ.get("CLUSTER_UNAVAILABLE_WITHIN", "5"))

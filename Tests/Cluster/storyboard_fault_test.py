@@ -20,7 +20,7 @@ the seq of its ack, and both editors' layers and `GET /api/v1/storyboards/{id}` 
 exactly the table's strokes, in its order; each editor applied every seq once, in order.
 
 Settings (environment): PODIUM_BIN (.build/debug/podium), CLUSTER_PORT (nodes on the next two,
-18120), CLUSTER_PG_PORT (55450), CLUSTER_EDIT_RATE (edits a second per editor, 10),
+18120), CLUSTER_PG_PORT (25450), CLUSTER_EDIT_RATE (edits a second per editor, 10),
 CLUSTER_PHASE_TIMEOUT (seconds one phase may take, 20), CLUSTER_KEEP=1 keeps the logs.
 Exit status 0 when every check holds, 1 otherwise (with what was lost, repeated or refused).
 """
@@ -34,7 +34,7 @@ import time
 from nodes import Failure, Nodes, api, clean_up, ft, log, nofile_limit, sign_in, verdict
 
 PORT = int(os.environ.get("CLUSTER_PORT", "18120"))
-PG_PORT = int(os.environ.get("CLUSTER_PG_PORT", "55450"))
+PG_PORT = int(os.environ.get("CLUSTER_PG_PORT", "25450"))
 EDIT_RATE = float(os.environ.get("CLUSTER_EDIT_RATE", "10"))
 PHASE_TIMEOUT = float(os.environ.get("CLUSTER_PHASE_TIMEOUT", "20"))
 WINDOW = 4  # edits in flight at once per editor
