@@ -114,14 +114,23 @@ final class CuttingProxy: Sendable {
                             }
                             if let budget = request.budget {
                                 let pass = min(budget, chunk.readableBytes)
-                                if pass > 0, let part = chunk.readSlice(length: pass) { try await toServer.write(part) }
                                 request.budget = budget - pass
+                                let cutsHere = request.budget == 0 && !request.holds
+                                if pass > 0, let part = chunk.readSlice(length: pass) {
+                                    if cutsHere {
+                                        // The last bytes before a cut are written straight to the
+                                        // channel and waited for: the future completes once they
+                                        // are in the socket (after the writer's earlier bytes, which
+                                        // the event loop took first), so closing cannot drop them.
+                                        try await server.channel.writeAndFlush(part).get()
+                                    } else {
+                                        try await toServer.write(part)
+                                    }
+                                }
                                 if request.budget == 0, request.holds {
                                     holds = true
                                     self.holding.withLock { $0 += 1 }
-                                } else if request.budget == 0 {
-                                    // Let the bytes reach the server before the connection closes.
-                                    try await Task.sleep(for: .milliseconds(200))
+                                } else if cutsHere {
                                     throw Dropped()
                                 }
                             } else {
