@@ -34,31 +34,23 @@ struct Decks: AsyncParsableCommand {
         @Flag(help: "Return once uploaded, without waiting for processing.")
         var noWait = false
 
-        func validate() throws {
-            if title != nil, files.count > 1 { throw ValidationError("--title names one deck; give one file.") }
-        }
+        func validate() throws { try FileImport<Deck>.validate(title: title, files: files, noun: "deck") }
 
         func run() async throws {
-            try await remote.run { output in
-                for file in files where !FileManager.default.isReadableFile(atPath: file) {
-                    throw RemoteFailure.usage("Cannot read \(file).")
-                }
-                let client = try await remote.client()
-                var decks: [Deck] = []
-                for file in files {
-                    let url = URL(fileURLWithPath: file)
-                    let progress = output.progressBar("Uploading \(url.lastPathComponent)")
-                    let uploaded = try await client.uploadDeck(
-                        file: url, title: title, folderId: folder, progress: progress,
-                        resume: CLIUploadResumeStore(name: url.lastPathComponent))
-                    if progress != nil { output.endProgress() }
-                    decks.append(noWait ? uploaded.item : try await client.waitUntilReady(deck: uploaded.item.id))
-                }
-                try output.emit(decks) {
-                    decks.map { "\($0.id)\t\($0.status)\t\($0.pageCount) pages\t\($0.title)" }.joined(separator: "\n")
-                }
-            }
+            let (title, folder) = (title, folder)
+            try await FileImport(
+                files: files, noWait: noWait,
+                upload: { client, file, progress, resume in
+                    try await client.uploadDeck(
+                        file: file, title: title, folderId: folder, progress: progress, resume: resume
+                    ).item
+                },
+                waitUntilReady: { client, deck in try await client.waitUntilReady(deck: deck.id) },
+                line: { Self.line($0) }
+            ).run(remote)
         }
+
+        static func line(_ deck: Deck) -> String { "\(deck.id)\t\(deck.status)\t\(deck.pageCount) pages\t\(deck.title)" }
     }
 
     struct List: AsyncParsableCommand {
@@ -72,9 +64,7 @@ struct Decks: AsyncParsableCommand {
         func run() async throws {
             try await remote.run { output in
                 let decks = try await remote.client().decks(folderId: folder)
-                try output.emit(decks) {
-                    decks.map { "\($0.id)\t\($0.status)\t\($0.pageCount) pages\t\($0.title)" }.joined(separator: "\n")
-                }
+                try output.emit(decks) { decks.map(Import.line).joined(separator: "\n") }
             }
         }
     }

@@ -34,28 +34,20 @@ struct Videos: AsyncParsableCommand {
         @Flag(help: "Return once uploaded, without waiting until the clip plays (its first rendition).")
         var noWait = false
 
-        func validate() throws {
-            if title != nil, files.count > 1 { throw ValidationError("--title names one clip; give one file.") }
-        }
+        func validate() throws { try FileImport<Video>.validate(title: title, files: files, noun: "clip") }
 
         func run() async throws {
-            try await remote.run { output in
-                for file in files where !FileManager.default.isReadableFile(atPath: file) {
-                    throw RemoteFailure.usage("Cannot read \(file).")
-                }
-                let client = try await remote.client()
-                var videos: [Video] = []
-                for file in files {
-                    let url = URL(fileURLWithPath: file)
-                    let progress = output.progressBar("Uploading \(url.lastPathComponent)")
-                    let uploaded = try await client.uploadVideo(
-                        file: url, title: title, folderId: folder, progress: progress,
-                        resume: CLIUploadResumeStore(name: url.lastPathComponent))
-                    if progress != nil { output.endProgress() }
-                    videos.append(noWait ? uploaded.item : try await client.waitUntilReady(video: uploaded.item.id))
-                }
-                try output.emit(videos) { videos.map(Self.line).joined(separator: "\n") }
-            }
+            let (title, folder) = (title, folder)
+            try await FileImport(
+                files: files, noWait: noWait,
+                upload: { client, file, progress, resume in
+                    try await client.uploadVideo(
+                        file: file, title: title, folderId: folder, progress: progress, resume: resume
+                    ).item
+                },
+                waitUntilReady: { client, video in try await client.waitUntilReady(video: video.id) },
+                line: { Self.line($0) }
+            ).run(remote)
         }
 
         static func line(_ video: Video) -> String {
