@@ -46,6 +46,12 @@ struct CaptionStreams: Sendable {
         return nil
     }
 
+    /// Whether `file` names a caption file (`captions-<language>.vtt` or `.m3u8`): answered from
+    /// the caption store, never one of the clip's blobs.
+    static func isCaptionFile(_ file: String) -> Bool {
+        file.hasPrefix("captions-") && (file.hasSuffix(".vtt") || file.hasSuffix(".m3u8"))
+    }
+
     /// Whether `file` is one of the clip's playlists that lists variants (a master) but not its
     /// master now: its first rendition's master, kept while players may still hold it.
     private static func isEarlierMaster(_ file: String, of video: VideoRecord, blobs: any BlobStore) -> Bool {

@@ -34,7 +34,7 @@ struct ClipStreamSource: StreamSource {
 
     func respond(file: String, claims: StreamClaims, request: Request, context: AppRequestContext) async throws -> Response {
         let id = String(claims.id)
-        let files = try await blobSets.files(of: id, needing: file) {
+        let files = try await blobSets.files(of: id, serving: file) {
             guard let video = try await store.video(id: id), video.status == .ready else { return nil }
             return Set(video.fileNames)
         }

@@ -17,22 +17,29 @@ final class StreamBlobSets: Sendable {
 
     private let entries = Mutex<[String: Entry]>([:])
     let lifetime: TimeInterval
+    /// How old a held set must be before a miss (`needing` a file it lacks) loads it again: a
+    /// name no blob answers, asked again and again under a valid token, costs a store query at
+    /// most this often per resource.
+    let missInterval: TimeInterval
     let now: @Sendable () -> Date
 
-    init(lifetime: TimeInterval = 60, now: @escaping @Sendable () -> Date) {
+    init(lifetime: TimeInterval = 60, missInterval: TimeInterval = 1, now: @escaping @Sendable () -> Date) {
         self.lifetime = lifetime
+        self.missInterval = missInterval
         self.now = now
     }
 
     /// The files of `id`, from memory or from `load`; nil when `load` says the resource may not
     /// be streamed (unknown, hidden, not ready). With `needing`, a held set without that file is
-    /// loaded again: a clip's files grow while its ladder is packaged (another node's change too).
+    /// loaded again once it is `missInterval` old: a clip's files grow while its ladder is
+    /// packaged (another node's change too).
     func files(of id: String, needing: String? = nil, load: () async throws -> Set<String>?) async throws -> Set<String>? {
         let moment = now()
-        if let entry = entries.withLock({ $0[id] }), moment.timeIntervalSince(entry.loadedAt) < lifetime,
-            needing.map(entry.files.contains) ?? true
-        {
-            return entry.files
+        if let entry = entries.withLock({ $0[id] }) {
+            let age = moment.timeIntervalSince(entry.loadedAt)
+            if age >= 0, age < lifetime, age < missInterval || (needing.map(entry.files.contains) ?? true) {
+                return entry.files
+            }
         }
         guard let files = try await load() else {
             _ = entries.withLock { $0.removeValue(forKey: id) }
@@ -40,6 +47,13 @@ final class StreamBlobSets: Sendable {
         }
         entries.withLock { $0[id] = Entry(files: files, loadedAt: moment) }
         return files
+    }
+
+    /// The files of `id` for a request of `file`: a caption file (`captions-<language>.vtt` or
+    /// `.m3u8`) is answered from the caption store, never from the set, so it never loads the set
+    /// again; any other name the held set lacks may (see ``files(of:needing:load:)``).
+    func files(of id: String, serving file: String, load: () async throws -> Set<String>?) async throws -> Set<String>? {
+        try await files(of: id, needing: CaptionStreams.isCaptionFile(file) ? nil : file, load: load)
     }
 
     /// Forgets one resource's files: it changed (archived, unpublished, deleted).
@@ -78,9 +92,9 @@ extension StreamBlobSets {
     /// The files of `channelVideoId` while it is playable; nil when it is not (unknown,
     /// unpublished, archived, its category archived, or its library video not ready).
     func files(
-        of channelVideoId: String, needing: String? = nil, store: any ChannelVideoStore, videoStore: any VideoStore
+        of channelVideoId: String, serving file: String, store: any ChannelVideoStore, videoStore: any VideoStore
     ) async throws -> Set<String>? {
-        try await files(of: channelVideoId, needing: needing) {
+        try await files(of: channelVideoId, serving: file) {
             guard let entry = try await store.channelVideo(id: channelVideoId),
                 entry.record.publishedAt != nil, entry.record.archivedAt == nil,
                 let category = try await store.channelVideoCategory(id: entry.record.categoryId), category.archivedAt == nil,
@@ -104,7 +118,7 @@ struct VideoStreamSource: StreamSource {
     func respond(file: String, claims: StreamClaims, request: Request, context: AppRequestContext) async throws -> Response {
         guard
             let files = try await blobSets.files(
-                of: String(claims.id), needing: file, store: store, videoStore: videoStore)
+                of: String(claims.id), serving: file, store: store, videoStore: videoStore)
         else {
             throw APIError.notFound("video")
         }
