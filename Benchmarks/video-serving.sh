@@ -12,7 +12,8 @@
 #
 # Usage: Benchmarks/video-serving.sh [seconds of clip]   (default 60: 15 segments a rendition)
 # Settings: CONNECTIONS (200), SECONDS_PER_RUN (20), THREADS (wrk's, 1), BIN (.build/release),
-# PORT (Podium, 18098), NGINX_PORT (18099).
+# PORT (Podium, 18098), NGINX_PORT (18099), COMPARE_BUFFERED (set: Podium is also run with
+# PODIUM_NO_SENDFILE=1, reading files into buffers, between its own run and nginx's).
 # Needs: swift build -c release --product podium; ffmpeg; nginx and wrk (installed with apt-get
 # when missing).
 set -euo pipefail
@@ -175,6 +176,16 @@ load() {
 echo; echo "=== $connections connections for ${seconds} s (wrk on core 1, each server alone on core 0) ==="
 load podium "$base" "$podium_pid"
 stop_video_podium
+if [[ -n ${COMPARE_BUFFERED:-} ]]; then
+  # The same server reading files into buffers (PODIUM_NO_SENDFILE): what sendfile is worth.
+  PODIUM_NO_SENDFILE=1 podium_on_core_0
+  load buffers "$base" "$podium_pid"
+  stop_video_podium
+fi
 load nginx "http://127.0.0.1:$nginx_port" "$nginx_worker"
 printf 'ratio Podium / nginx: %.3f (requests/s), %.3f (MB/s)\n' "$(echo "$rps_podium / $rps_nginx" | bc -l)" \
   "$(echo "$mbps_podium / $mbps_nginx" | bc -l)"
+if [[ -n ${COMPARE_BUFFERED:-} ]]; then
+  printf 'ratio Podium without sendfile / nginx: %.3f (requests/s), %.3f (MB/s)\n' \
+    "$(echo "$rps_buffers / $rps_nginx" | bc -l)" "$(echo "$mbps_buffers / $mbps_nginx" | bc -l)"
+fi

@@ -176,7 +176,7 @@ private func assembleApplication(
         server: PodiumServerChannel.builder(
             router: router, maxFrameSize: max(LiveConnection.maxMessageBytes, StoryboardSocket.maxMessageBytes),
             idleTimeout: TimeAmount(configuration.httpIdleTimeout),
-            sendBuffer: configuration.connectionSendBuffer),
+            sendBuffer: configuration.connectionSendBuffer, fileRegions: configuration.sendfile),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
         // Services start in order and stop in reverse: the database closes last, the bus's
         // listening connection (a PostgresSessionBus) after the hub, the basemap first.

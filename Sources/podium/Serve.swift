@@ -140,6 +140,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The name the local network sees (env PODIUM_DISCOVERY_NAME; \"Podium on <host>\").")
     var discoveryName: String?
 
+    @Flag(
+        help:
+            "Send files by reading them into buffers, not with sendfile (env PODIUM_NO_SENDFILE=1): for a file system where sendfile misbehaves."
+    )
+    var noSendfile = false
+
     func run() async throws {
         // One event loop per CPU the process may use: pinned to one core, two loops would only
         // take turns on it, and a fan-out would pay for the switches.
@@ -186,6 +192,8 @@ struct Serve: AsyncParsableCommand {
         if let proxies = environment["PODIUM_TRUSTED_PROXIES"] {
             configuration.trustedProxies = Set(proxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
         }
+        let noSendfileEnv = environment["PODIUM_NO_SENDFILE"].map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false
+        configuration.sendfile = !(noSendfile || noSendfileEnv)
         if let megabytes = maxUploadMB ?? environment["PODIUM_MAX_UPLOAD_MB"].flatMap(Int.init) {
             configuration.maxUploadBytes = megabytes * 1024 * 1024
         }

@@ -64,26 +64,31 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
     let http1: HTTP1Channel.Configuration
     /// Each connection's `SO_SNDBUF`; nil for the kernel's (see ``ServerConfiguration/connectionSendBuffer``).
     let sendBuffer: Int?
+    /// Whether file bodies go to the socket as `FileRegion`s (``FileRegionBody``), see
+    /// ``ServerConfiguration/sendfile``.
+    let fileRegions: Bool
 
     init(
         responder: @escaping HTTPChannelHandler.Responder, upgradeResponder: RouterResponder<AppRequestContext>,
-        maxFrameSize: Int, idleTimeout: TimeAmount, sendBuffer: Int? = nil
+        maxFrameSize: Int, idleTimeout: TimeAmount, sendBuffer: Int? = nil, fileRegions: Bool = true
     ) {
         self.responder = Self.redirectingLateUpgrades(responder)
         self.upgradeResponder = upgradeResponder
         self.maxFrameSize = maxFrameSize
         self.http1 = HTTP1Channel.Configuration(idleTimeout: idleTimeout)
         self.sendBuffer = sendBuffer
+        self.fileRegions = fileRegions
     }
 
     static func builder(
-        router: Router<AppRequestContext>, maxFrameSize: Int, idleTimeout: TimeAmount, sendBuffer: Int? = nil
+        router: Router<AppRequestContext>, maxFrameSize: Int, idleTimeout: TimeAmount, sendBuffer: Int? = nil,
+        fileRegions: Bool = true
     ) -> HTTPServerBuilder {
         let upgradeResponder = router.buildResponder()
         return HTTPServerBuilder { responder in
             PodiumServerChannel(
                 responder: responder, upgradeResponder: upgradeResponder, maxFrameSize: maxFrameSize, idleTimeout: idleTimeout,
-                sendBuffer: sendBuffer)
+                sendBuffer: sendBuffer, fileRegions: fileRegions)
         }
     }
 
@@ -148,7 +153,11 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                 notUpgradingCompletionHandler: { channel in
                     headDeadline.value.take()?.cancel()
                     return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+                        // Named: a file body goes below it as a FileRegion (``FileRegionBody``), which
+                        // only a plain TCP connection may carry (no TLS handler under it). Unnamed,
+                        // file bodies are read into buffers.
+                        try channel.pipeline.syncOperations.addHandler(
+                            HTTP1ToHTTPServerCodec(secure: false), name: fileRegions ? FileRegionBody.plainHTTP1Codec : nil)
                         try channel.pipeline.syncOperations.addHandlers(http1.additionalChannelHandlers())
                         try channel.pipeline.syncOperations.addHandler(
                             HTTPConnectionStateHandler(idleTimeout: http1.idleTimeout.map { .init($0) }, logger: logger))

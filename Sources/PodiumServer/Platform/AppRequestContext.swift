@@ -9,6 +9,9 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Where a socket route accepts a WebSocket upgrade (see ``PodiumServerChannel``).
     let socketUpgrade: SocketUpgrade
     public let remoteAddress: SocketAddress?
+    /// The connection the request came on: a file body is written to it as a `FileRegion`
+    /// (``FileRegionBody``).
+    let channel: any Channel
     /// The signed-in account, set by ``AuthMiddleware``.
     public var user: UserRecord?
     /// True when `user` came from the session cookie rather than a bearer token (CSRF matters).
@@ -22,6 +25,7 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
         coreContext = .init(source: source)
         socketUpgrade = SocketUpgrade()
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     /// JSON bodies are small; uploads stream past this limit through their own path.

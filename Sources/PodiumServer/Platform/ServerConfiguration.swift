@@ -141,6 +141,10 @@ public struct ServerConfiguration: Sendable {
     /// the kernel's own, which grows with the connection to megabytes. Tests set it small, so
     /// that a client that stops reading fills it in a few frames instead of thousands.
     public var connectionSendBuffer: Int?
+    /// Whether files (blobs, HLS segments, downloads) are sent with `sendfile` (NIO's
+    /// `FileRegion`, see `FileRegionBody`); false reads them into buffers and writes those, for
+    /// a file system where `sendfile` misbehaves (as nginx's `sendfile off`).
+    public var sendfile = true
     /// Messages per second one socket may send on average, bursts of twice that (a pen sends
     /// about 60 pointer moves a second).
     public var socketMessageRate = 100.0

@@ -17,7 +17,10 @@ import Hummingbird
 ///   `If-Modified-Since` no older than the file → `304`.
 /// - `HEAD`: the headers a `GET` would get, no body. `Range` is for `GET` only (§14.2).
 ///
-/// The body is streamed from the file in chunks (Hummingbird's ``FileIO``), never read whole.
+/// The body (the whole file or its one range) is written to the connection as NIO's `FileRegion`
+/// (``FileRegionBody``: `sendfile`, no byte read into the process); on a connection that cannot
+/// carry one (TLS), or with a context that does not know its connection, it is read in chunks and
+/// streamed, never read whole.
 struct RangeResponse {
     /// What a conditional or range request gets.
     enum Answer: Equatable {
@@ -96,6 +99,10 @@ struct RangeResponse {
         headers[.contentLength] = String(range.count)
         guard request.method != .head, !range.isEmpty else {
             return Response(status: status, headers: headers)
+        }
+        if let channel = (context as? AppRequestContext)?.channel {
+            return Response(
+                status: status, headers: headers, body: FileRegionBody.body(path: path, range: range, channel: channel))
         }
         let body = try await fileIO.loadFile(path: path, range: range.lowerBound...(range.upperBound - 1), context: context)
         return Response(status: status, headers: headers, body: body)
