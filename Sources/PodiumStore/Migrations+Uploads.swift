@@ -19,3 +19,22 @@ extension Migrations {
         ]
     }
 }
+
+extension Migrations {
+    /// Migration 28: the writer's lease of a resumable upload (several nodes): which request
+    /// writes its part file (`lease_holder`, a random id per request) and until when
+    /// (`lease_until`, renewed while it writes), and which request asked to take over
+    /// (`lease_wanted`: the holder stops at its next renewal). Taken by compare-and-set.
+    static let uploadLeaseMigration = Migration(
+        version: 28, name: "resumable upload writer lease",
+        statements: uploadLeaseColumns(date: "REAL"),
+        postgres: uploadLeaseColumns(date: "TIMESTAMPTZ"))
+
+    static func uploadLeaseColumns(date: String) -> [String] {
+        [
+            "ALTER TABLE uploads ADD COLUMN lease_holder TEXT",
+            "ALTER TABLE uploads ADD COLUMN lease_until \(date)",
+            "ALTER TABLE uploads ADD COLUMN lease_wanted TEXT",
+        ]
+    }
+}

@@ -454,6 +454,7 @@ enum Migrations {
         captionsMigration,
         clipPresentationMigration,
         uploadsMigration,
+        uploadLeaseMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

@@ -18,16 +18,71 @@ extension SQLStore: UploadStore {
         }
     }
 
-    public func advanceUpload(id: String, from: Int, to: Int, expiresAt: Date) async throws -> Bool {
+    public func advanceUpload(id: String, from: Int, to: Int, expiresAt: Date, holder: String) async throws -> Bool {
         struct Moved: Decodable { let id: String }
         return try await serial { db in
             try await db.raw(
                 """
                 UPDATE uploads SET upload_offset = \(bind: to), expires_at = \(bind: expiresAt)
                 WHERE id = \(bind: id) AND upload_offset = \(bind: from) AND result IS NULL
+                  AND lease_holder = \(bind: holder)
                 RETURNING id
                 """
             ).all(decoding: Moved.self).isEmpty == false
+        }
+    }
+
+    public func takeUploadLease(id: String, holder: String, until: Date, now: Date) async throws -> Bool {
+        struct Taken: Decodable { let id: String }
+        return try await serial { db in
+            try await db.raw(
+                """
+                UPDATE uploads SET lease_holder = \(bind: holder), lease_until = \(bind: until), lease_wanted = NULL
+                WHERE id = \(bind: id)
+                  AND (lease_holder IS NULL OR lease_until < \(bind: now) OR lease_holder = \(bind: holder))
+                RETURNING id
+                """
+            ).all(decoding: Taken.self).isEmpty == false
+        }
+    }
+
+    public func wantUploadLease(id: String, holder: String) async throws {
+        try await serial { db in
+            try await db.raw(
+                """
+                UPDATE uploads SET lease_wanted = \(bind: holder)
+                WHERE id = \(bind: id) AND lease_holder IS NOT NULL AND lease_holder <> \(bind: holder)
+                """
+            ).run()
+        }
+    }
+
+    public func renewUploadLease(id: String, holder: String, until: Date) async throws -> UploadLeaseRenewal {
+        struct Renewed: Decodable {
+            let wanted: String?
+            enum CodingKeys: String, CodingKey { case wanted = "lease_wanted" }
+        }
+        let rows = try await serial { db in
+            try await db.raw(
+                """
+                UPDATE uploads SET lease_until = \(bind: until)
+                WHERE id = \(bind: id) AND lease_holder = \(bind: holder)
+                RETURNING lease_wanted
+                """
+            ).all(decoding: Renewed.self)
+        }
+        guard let row = rows.first else { return .lost }
+        return row.wanted == nil ? .renewed : .wanted
+    }
+
+    public func releaseUploadLease(id: String, holder: String) async throws {
+        try await serial { db in
+            try await db.raw(
+                """
+                UPDATE uploads SET lease_holder = NULL, lease_until = NULL
+                WHERE id = \(bind: id) AND lease_holder = \(bind: holder)
+                """
+            ).run()
         }
     }
 

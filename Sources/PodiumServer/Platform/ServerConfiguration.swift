@@ -58,6 +58,11 @@ public struct ServerConfiguration: Sendable {
     public var uploadExpiry: TimeInterval = 86400
     /// How often this node sweeps expired resumable uploads.
     public var uploadSweepInterval = Duration.seconds(5 * 60)
+    /// The term of a resumable upload's writer's lease (several nodes: one request at a time
+    /// writes an upload's part file), and how often the writer renews it, which is also how soon
+    /// it lets go when a request on another node asks to take over.
+    public var uploadLeaseTerm: TimeInterval = 20
+    public var uploadLeaseRenewal = Duration.seconds(2)
     /// Limits on a clip (length, picture size) and on packaging it (time, memory, file size).
     public var videoLimits = VideoLimits()
     /// Tests only (`PODIUM_TEST_LADDER_HOLD`): while this file exists, packaging waits after a

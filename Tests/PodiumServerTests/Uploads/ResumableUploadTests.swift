@@ -220,6 +220,172 @@ struct ResumableUploadTests {
         }
     }
 
+    /// Two nodes sharing the database and the part files: a client retrying through a load
+    /// balancer sends the piece to node B while node A still takes it on a connection gone
+    /// silent. B does not write beside A: A is asked to let go (the writer's lease), keeps the
+    /// bytes it received, and B answers where to go on; the upload then finishes through B.
+    @Test(arguments: TestStores.kinds) func aPieceOnAnotherNodeWaitsForTheWriterThere(_ kind: StoreKind) async throws {
+        let first = TestServer { $0.uploadLeaseRenewal = .milliseconds(50) }
+        let blobs = first.configuration.blobDirectory
+        let second = TestServer {
+            $0.blobDirectory = blobs
+            $0.uploadLeaseRenewal = .milliseconds(50)
+        }
+        defer {
+            first.removeData()
+            second.removeData()
+        }
+        let pdf = try Data(contentsOf: TestServer.fixtures.appendingPathComponent("cairo-slides.pdf"))
+        let half = pdf.count / 2
+        let (store, storeOfB, closeStores) = try await TestStores.openNodes(kind)
+        do {
+            try await first.run(store: store) { nodeA in
+                try await second.run(store: storeOfB) { nodeB in
+                    let token = try await nodeA.login()
+                    let created = try await Self.create(nodeA, token: token, length: pdf.count, metadata: ["target": "deck"])
+                    let path = try #require(created.headers[.location])
+                    let part = blobs.appendingPathComponent("uploads")
+                        .appendingPathComponent("\((path as NSString).lastPathComponent).part")
+                    let silent = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                        .connect(host: "127.0.0.1", port: nodeA.port).get()
+                    let head =
+                        "PATCH \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+                        + "Tus-Resumable: 1.0.0\r\nContent-Type: application/offset+octet-stream\r\nUpload-Offset: 0\r\n"
+                        + "Content-Length: \(pdf.count)\r\n\r\n"
+                    try await silent.writeAndFlush(ByteBuffer(bytes: Array(head.utf8) + pdf.prefix(half)))
+                    try await waitUntil("half the file is on disk") {
+                        ((try? FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) ?? 0) == half
+                    }
+                    // Node B: the whole piece again from 0. A's half is kept, B wrote nothing.
+                    let resumed = try await Self.patch(nodeB, path, token: token, offset: 0, pdf)
+                    #expect(resumed.status == .conflict, "\(String(buffer: resumed.body))")
+                    #expect(resumed.headers[Self.offsetName] == String(half))
+                    #expect(try await Self.offset(nodeB, path, token: token) == half)
+                    let last = try await Self.send(nodeB, path, token: token, pdf, piece: pdf.count, from: half)
+                    #expect(last.status == .ok, "\(String(buffer: last.body))")
+                    let deckId = try #require(try last.object()["id"] as? String)
+                    #expect(try await nodeA.waitForDeck(deckId, token: token)["status"] as? String == "ready")
+                    try? await silent.close()
+                }
+            }
+        } catch {
+            await closeStores()
+            throw error
+        }
+        await closeStores()
+    }
+
+    /// A node that died while writing an upload holds its lease, and nobody writes the part file
+    /// beside it: a PATCH waits (asking for the lease), and takes over once the lease's term is past.
+    @Test(arguments: TestStores.kinds) func aLeaseWhoseNodeDiedIsTakenOverOnceItsTermIsPast(_ kind: StoreKind) async throws {
+        let clock = SteppedClock()
+        let server = TestServer { $0.uploadLeaseTerm = 20 }
+        defer { server.removeData() }
+        let (store, cleanUp) = try await TestStores.open(kind)
+        do {
+            try await server.run(store: store, now: { clock.now }) { client in
+                let token = try await client.login()
+                let created = try await Self.create(client, token: token, length: 100, metadata: ["target": "deck"])
+                let path = try #require(created.headers[.location])
+                let id = (path as NSString).lastPathComponent
+                #expect(try await store.takeUploadLease(id: id, holder: "dead", until: clock.now + 20, now: clock.now))
+                let patching = Task { try await Self.patch(client, path, token: token, offset: 0, Data(count: 40)) }
+                try await waitUntil("the PATCH asks for the lease") {
+                    try await store.renewUploadLease(id: id, holder: "dead", until: clock.now + 20) == .wanted
+                }
+                #expect(partFiles(server) == ["\(id).part"])
+                let part = server.configuration.blobDirectory.appendingPathComponent("uploads/\(id).part")
+                #expect((try FileManager.default.attributesOfItem(atPath: part.path)[.size] as? Int) == 0)
+                clock.advance(21)
+                let answer = try await patching.value
+                #expect(answer.status == .noContent, "\(String(buffer: answer.body))")
+                #expect(try await Self.offset(client, path, token: token) == 40)
+            }
+        } catch {
+            try? await store.close()
+            await cleanUp()
+            throw error
+        }
+        try? await store.close()
+        await cleanUp()
+    }
+
+    /// A tus client reads `Tus-Resumable` on every answer: refusals given before the upload
+    /// routes (the CSRF check, an unknown route, a method the routes lack: 404) carry it too; the
+    /// other routes do not.
+    @Test func everyAnswerUnderUploadsCarriesTheProtocolVersion() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let tusName = HTTPField.Name("Tus-Resumable")!
+        try await server.run { client in
+            let token = try await client.login()
+            let created = try await Self.create(client, token: token, length: 100, metadata: ["target": "deck"])
+            let path = try #require(created.headers[.location])
+            var answers: [(String, TestResponse, HTTPResponse.Status)] = []
+            // Signed in by cookie, without X-Podium-Request: the auth middleware's 403 csrf.
+            var cookie = Self.tus
+            cookie[.cookie] = "\(AuthMiddleware.cookieName)=\(token)"
+            cookie[.contentType] = "application/offset+octet-stream"
+            cookie[Self.offsetName] = "0"
+            answers.append(
+                ("csrf", try await client.request(.patch, path, headers: cookie, body: ByteBuffer(bytes: [1])), .forbidden))
+            answers.append(("bad token", try await Self.patch(client, path, token: "nonsense", offset: 0, Data([1])), .notFound))
+            answers.append(
+                (
+                    "bad token, creation",
+                    try await Self.create(
+                        client, token: "nonsense", length: 10, metadata: ["target": "deck"], expect: .unauthorized),
+                    .unauthorized
+                ))
+            answers.append(("unknown route", try await client.request(.get, "\(path)/parts", token: token), .notFound))
+            answers.append(("unknown route, HEAD", try await client.request(.head, "\(path)/parts", token: token), .notFound))
+            answers.append(("no such method", try await client.request(.put, path, token: token), .notFound))
+            for (name, answer, status) in answers {
+                #expect(answer.status == status, "\(name): \(String(buffer: answer.body))")
+                #expect(answer.headers[tusName] == "1.0.0", "\(name)")
+            }
+            #expect(answers[4].1.body.readableBytes == 0)
+            #expect(String(buffer: answers[0].1.body).contains("csrf"))
+            // Elsewhere, no tus header.
+            let decks = try await client.request(.get, "/api/v1/decks", token: token)
+            #expect(decks.status == .ok)
+            #expect(decks.headers[tusName] == nil)
+            #expect(try await client.request(.get, "/api/v1/uploadsX", token: token).headers[tusName] == nil)
+        }
+    }
+
+    /// A PATCH carries at most 8 MiB (what the clients send, what a proxy's limit needs): 8 MiB
+    /// is taken, one byte more is 413 `piece_too_large`; the upload's remainder is taken, one
+    /// byte more is 400 `too_long`; a refused piece keeps nothing.
+    @Test func aPieceIsAtMost8MiBAndAtMostWhatTheUploadLacks() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        let piece = 8 << 20
+        let length = piece + 1000
+        try await server.run { client in
+            let token = try await client.login()
+            let created = try await Self.create(client, token: token, length: length, metadata: ["target": "deck"])
+            let path = try #require(created.headers[.location])
+            let over = try await Self.patch(client, path, token: token, offset: 0, Data(count: piece + 1))
+            #expect(over.status == .contentTooLarge)
+            #expect(String(buffer: over.body).contains("piece_too_large"))
+            #expect(over.headers[HTTPField.Name("Tus-Resumable")!] == "1.0.0")
+            #expect(try await Self.offset(client, path, token: token) == 0)
+            let whole = try await Self.patch(client, path, token: token, offset: 0, Data(count: piece))
+            #expect(whole.status == .noContent, "\(String(buffer: whole.body))")
+            #expect(try await Self.offset(client, path, token: token) == piece)
+
+            let tooLong = try await Self.patch(client, path, token: token, offset: piece, Data(count: 1001))
+            #expect(tooLong.status == .badRequest)
+            #expect(String(buffer: tooLong.body).contains("too_long"))
+            #expect(try await Self.offset(client, path, token: token) == piece)
+            // The remainder exactly is taken, and the file judged: zeros are no deck.
+            let last = try await Self.patch(client, path, token: token, offset: piece, Data(count: 1000))
+            #expect(last.status == .unsupportedMediaType, "\(String(buffer: last.body))")
+            #expect(!String(buffer: last.body).contains("too_long"))
+        }
+    }
+
     @Test func creationIsRefusedAsTheOneShotRoutesRefuse() async throws {
         let server = TestServer { $0.maxUploadBytes = 1000 }
         defer { server.removeData() }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 import PodiumCore
 import PodiumStore
@@ -25,13 +26,19 @@ struct ResumableUploadController {
     /// How long an upload is kept after its creation or its last `PATCH`.
     let expiry: TimeInterval
     let locks: UploadLocks
+    /// The writer's lease in the upload's row: one request at a time on every node.
+    let leases: UploadLeases
     let now: @Sendable () -> Date
 
     static let version = "1.0.0"
     static let offsetContentType = "application/offset+octet-stream"
+    /// The largest `PATCH` body taken (the browser, the SDK and the CLI send at most this much),
+    /// so a reverse proxy's body limit of 8 MiB is enough for resumable uploads; more is
+    /// `413 piece_too_large`, nothing of it kept.
+    static let maxPieceBytes = 8 << 20
 
     func addRoutes(to api: RouterGroup<AppRequestContext>) {
-        let group = api.group("uploads").add(middleware: TusHeadersMiddleware())
+        let group = api.group("uploads")
         group.on("", method: .options, use: options)
         group.post(use: create)
         group.head(":id", use: head)
@@ -197,17 +204,35 @@ struct ResumableUploadController {
         guard let offsetText = request.headers[.uploadOffset], let offset = Int(offsetText), offset >= 0 else {
             throw APIError.badRequest("Upload-Offset must be the number of bytes already sent.")
         }
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > Self.maxPieceBytes {
+            throw pieceTooLarge()
+        }
         // One request at a time writes the upload (on this node). One still writing it is asked to
         // stop: its client has most likely lost its connection without the server noticing, and
         // resumed; it keeps what it received, and this request then finds the offset moved.
         let stopper = UploadLocks.Stopper()
         guard let token = await locks.take(upload.id, stop: { stopper.stop() }) else {
-            throw mismatch(
-                upload.uploadOffset, message: "Another request is still sending this upload's bytes; ask again in a moment.")
+            throw busy(upload.uploadOffset)
         }
         defer { locks.release(upload.id, token: token) }
-        // Read again under the lock: the request before may have moved it.
-        guard var current = try await store.upload(id: upload.id) else { throw APIError.notFound("upload") }
+        // And on every node: the writer's lease in the upload's row (one on another node is
+        // asked to let go, as above).
+        let answer = try await leases.holding(upload.id, stop: { stopper.stop() }) { lease in
+            try await write(
+                request, context: context, id: upload.id, target: target, offset: offset, lease: lease, stopper: stopper)
+        }
+        guard let answer else { throw busy(upload.uploadOffset) }
+        return answer
+    }
+
+    /// The `PATCH` under the writer's lease: the body written from the offset, committed, and the
+    /// file taken when it is the last piece.
+    private func write(
+        _ request: Request, context: AppRequestContext, id: String, target: ResumableUploadTarget, offset: Int,
+        lease: UploadLeases.Hold, stopper: UploadLocks.Stopper
+    ) async throws -> Response {
+        // Read again under the lease: the request before may have moved it.
+        guard var current = try await store.upload(id: id) else { throw APIError.notFound("upload") }
         guard offset == current.uploadOffset else {
             throw mismatch(current.uploadOffset, message: "The upload has \(current.uploadOffset) bytes, not \(offset).")
         }
@@ -220,7 +245,9 @@ struct ResumableUploadController {
             return try jsonResponse(.ok, Data(result.utf8), headers: progressHeaders(current))
         }
         if remaining > 0 {
-            let receiving = Task { [current] in try await receive(request, into: current, remaining: remaining) }
+            let receiving = Task { [current] in
+                try await receive(request, into: current, remaining: remaining, lease: lease)
+            }
             stopper.watch { receiving.cancel() }
             let (received, failure) = try await withTaskCancellationHandler {
                 try await receiving.value
@@ -231,16 +258,29 @@ struct ResumableUploadController {
                 // The body was cut off (or this request stopped for a later one): the bytes
                 // received are kept, and the offset committed here, outside the reading task,
                 // which may have been cancelled.
-                if received > 0 {
-                    _ = try? await store.advanceUpload(
+                var kept = current.uploadOffset
+                if received > 0,
+                    (try? await store.advanceUpload(
                         id: current.id, from: current.uploadOffset, to: current.uploadOffset + received,
-                        expiresAt: now().addingTimeInterval(expiry))
+                        expiresAt: now().addingTimeInterval(expiry), holder: lease.holder)) == true
+                {
+                    kept += received
                 }
-                throw failure
+                // Normal on a bad network, not a server fault: a notice, not an error.
+                context.logger.notice(
+                    "resumable upload: a PATCH ended before its body did; its bytes are kept",
+                    metadata: [
+                        "upload": .string(current.id), "received": .stringConvertible(received),
+                        "offset": .stringConvertible(kept), "length": .stringConvertible(current.uploadLength),
+                        "reason": .string(
+                            failure is CancellationError
+                                ? "stopped" : failure is UploadLeases.Lost ? "lease lost" : "\(failure)"),
+                    ])
+                throw mismatch(kept, message: "This request ended before its body did; the upload has \(kept) bytes.")
             }
             let moved = try await store.advanceUpload(
                 id: current.id, from: current.uploadOffset, to: current.uploadOffset + received,
-                expiresAt: now().addingTimeInterval(expiry))
+                expiresAt: now().addingTimeInterval(expiry), holder: lease.holder)
             guard moved else { throw try await lostRace(current.id) }
             current.uploadOffset += received
             current.expiresAt = now().addingTimeInterval(expiry)
@@ -255,9 +295,9 @@ struct ResumableUploadController {
     /// how many bytes it held. When the body fails half way (the connection dropped), the bytes
     /// received are kept on disk and returned with the failure, for the caller to commit; past
     /// `remaining`, nothing of this body is kept.
-    private func receive(_ request: Request, into upload: UploadRecord, remaining: Int) async throws -> (
-        Int, (any Error)?
-    ) {
+    private func receive(
+        _ request: Request, into upload: UploadRecord, remaining: Int, lease: UploadLeases.Hold
+    ) async throws -> (Int, (any Error)?) {
         let file = partFile(upload.id)
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? nil
         guard let size, size >= upload.uploadOffset else {
@@ -275,12 +315,18 @@ struct ResumableUploadController {
         do {
             for try await chunk in request.body {
                 guard received + chunk.readableBytes <= remaining else { throw tooLong(remaining) }
+                guard received + chunk.readableBytes <= Self.maxPieceBytes else { throw pieceTooLarge() }
+                guard lease.isWritable else { throw UploadLeases.Lost() }
                 try handle.write(contentsOf: chunk.readableBytesView)
                 received += chunk.readableBytes
             }
         } catch let error as TusRefusal {
             try? handle.truncate(atOffset: UInt64(upload.uploadOffset))
             throw error
+        } catch let error as UploadLeases.Lost {
+            // Another request may be writing the file now: leave it alone; what this one wrote
+            // is not counted (its offset moves only under the lease).
+            return (0, error)
         } catch {
             // The connection dropped: keep what arrived, so the client resumes from there.
             try? handle.truncate(atOffset: UInt64(upload.uploadOffset + received))
@@ -385,6 +431,10 @@ struct ResumableUploadController {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
+    private func busy(_ stored: Int) -> TusRefusal {
+        mismatch(stored, message: "Another request is still sending this upload's bytes; ask again in a moment.")
+    }
+
     private func mismatch(_ stored: Int, message: String) -> TusRefusal {
         var headers = HTTPFields()
         headers[.uploadOffset] = String(stored)
@@ -396,6 +446,16 @@ struct ResumableUploadController {
             APIError(
                 .badRequest, code: "too_long",
                 message: "The upload takes \(remaining) more bytes; this piece has more. Nothing of it was kept."),
+            headers: [:])
+    }
+
+    private func pieceTooLarge() -> TusRefusal {
+        TusRefusal(
+            APIError(
+                .contentTooLarge, code: "piece_too_large",
+                message:
+                    "A PATCH carries at most \(Self.maxPieceBytes) bytes (8 MiB); send the rest in the next one. Nothing of this one was kept."
+            ),
             headers: [:])
     }
 
@@ -513,23 +573,31 @@ struct TusRefusal: PodiumErrorBody, Sendable {
     }
 }
 
-/// `Tus-Resumable: 1.0.0` on every answer of `/api/v1/uploads`, refusals too; a refused `HEAD`
-/// has no body.
-struct TusHeadersMiddleware: RouterMiddleware {
-    typealias Context = AppRequestContext
+/// `Tus-Resumable: 1.0.0` on every answer under `/api/v1/uploads`, refusals too, whoever gives
+/// them: the routes, and the middleware before them (a bad token's 401, the CSRF check's 403, an
+/// unknown route's 404, Hummingbird's and NIO's refusals). Added to the router outside
+/// ``SecurityHeadersMiddleware``, which turns every error into an answer, so it sees them all. A
+/// refused `HEAD` has no body.
+struct TusHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var prefix: String { "/api/v1/uploads" }
+
+    static func applies(to path: String) -> Bool {
+        path == prefix || path.hasPrefix(prefix + "/")
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
+        guard Self.applies(to: request.uri.path) else { return try await next(request, context) }
         var response: Response
         do {
             response = try await next(request, context)
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
-            if request.method == .head {
-                response = Response(status: response.status, headers: response.headers)
-                response.headers[.contentLength] = nil
-            }
+        }
+        if request.method == .head, response.status.code >= 400 {
+            response = Response(status: response.status, headers: response.headers)
+            response.headers[.contentLength] = nil
         }
         response.headers[.tusResumable] = ResumableUploadController.version
         return response

@@ -13,7 +13,11 @@ struct UploadsFeature: ServerFeature {
         let directory = platform.configuration.blobDirectory.appendingPathComponent(UploadFiles.directoryName)
         uploads = ResumableUploadController(
             store: platform.stores.uploads, deckStore: platform.stores.decks, decks: decks, videos: videos, rooms: rooms,
-            directory: directory, expiry: platform.configuration.uploadExpiry, locks: UploadLocks(), now: platform.now)
+            directory: directory, expiry: platform.configuration.uploadExpiry, locks: UploadLocks(),
+            leases: UploadLeases(
+                store: platform.stores.uploads, term: platform.configuration.uploadLeaseTerm,
+                renewal: platform.configuration.uploadLeaseRenewal, now: platform.now),
+            now: platform.now)
         services = [
             UploadSweepService(
                 store: platform.stores.uploads, directory: directory,

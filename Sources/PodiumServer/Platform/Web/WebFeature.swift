@@ -18,6 +18,9 @@ struct WebFeature: ServerFeature {
         let configuration = platform.configuration
         middlewares = [
             FormQueryMiddleware(),
+            // Outside the security headers' middleware, which turns errors into answers: the
+            // resumable uploads' header on every answer under /api/v1/uploads, refusals included.
+            TusHeadersMiddleware(),
             SecurityHeadersMiddleware(),
             DeadEndMiddleware(webRoot: configuration.webRoot),
             FileMiddleware(
