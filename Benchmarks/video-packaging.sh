@@ -7,7 +7,8 @@
 #   2. `podium bench package-video`: probe and the whole VideoPackager (the ladder under prlimit,
 #      then the MP4 copy, the poster and the thumbnail sprite); the ladder is timed on its own too
 #   3. `podium serve`: POST /api/v1/videos, then GET /api/v1/videos/:id until it is ready, which
-#      is when it plays (its first rendition: the lowest rung and the sound, #41), then until its
+#      is when it plays (its first rendition: the upload's picture copied when it allows, else the
+#      lowest rung, with the sound, #41), then until its
 #      whole ladder is packaged (ladderComplete): time to first playable against the whole ladder
 #
 # Usage: Benchmarks/video-packaging.sh [seconds]   (default 600: a 10-minute clip)

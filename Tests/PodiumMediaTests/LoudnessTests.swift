@@ -48,6 +48,12 @@ struct LoudnessTests {
             target.normalisingFilter(measured)
                 == "loudnorm=I=-16.00:TP=-1.50:LRA=11.00:measured_I=-37.71:measured_TP=-33.98:measured_LRA=0.00"
                 + ":measured_thresh=-47.71:offset=0.47:linear=true:print_format=none")
+        // A first rendition's: the same linear gain as a plain volume, lowered under the true peak.
+        #expect(target.gainFilter(measured) == "volume=21.71dB")
+        var loud = measured
+        loud.inputIntegrated = -20
+        loud.inputTruePeak = -0.5
+        #expect(target.gainFilter(loud) == "volume=-1.00dB", "4 dB up would put the peak over -1.5 dBTP")
         // Out of loudnorm's ranges: brought inside them.
         #expect(LoudnessTarget(integrated: -99, truePeak: 3, range: 0) == LoudnessTarget(integrated: -70, truePeak: 0, range: 1))
     }
@@ -92,5 +98,33 @@ struct LoudnessTests {
         untouched.loudness = nil
         let source = try await Self.tone(volume: 6.0, in: work)
         #expect(try await VideoPackager(limits: untouched).measureLoudness(source, probed: try await probe.probe(source)) == nil)
+    }
+
+    @Test func aFirstRenditionsSoundIsAtTheTargetToo() async throws {
+        let work = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let limits = VideoLimits(segmentSeconds: 1)
+        let packager = VideoPackager(limits: limits)
+        // A quiet tone under a 640x480 picture: two rungs, so a first rendition (encoded).
+        let source = work.appendingPathComponent("quiet.mp4")
+        let made = try await SystemToolRunner().run(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x480:rate=25:duration=5", "-f", "lavfi",
+                "-i", "sine=frequency=440:sample_rate=48000:duration=5", "-af", "volume=0.2", "-c:v", "libx264", "-preset",
+                "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", source.path,
+            ], limits: ToolLimits(timeout: .seconds(60)))
+        #expect(made.succeeded, "\(made.stderr)")
+        let probed = try await VideoProbe(limits: limits).probe(source)
+        #expect(VideoPackager.packagesFirstRendition(probed))
+        let loudness = try #require(try await packager.measureLoudness(source, probed: probed))
+        #expect(loudness.inputIntegrated < -30, "\(loudness)")
+        let output = work.appendingPathComponent("first")
+        let packaged = try await packager.packageFirstRendition(source, probed: probed, into: output, loudness: loudness) { _ in }
+        #expect(packaged.variants.compactMap(\.height) == [360])
+        // Its sound is the stream after the picture's (var_stream_map: v:0, then a:0).
+        let sound = output.appendingPathComponent("stream_1/index.m3u8")
+        let result = try #require(try await packager.measureLoudness(sound, probed: probed))
+        #expect(abs(result.inputIntegrated - (-16)) <= 1.5, "first rendition: \(result.inputIntegrated) LUFS")
     }
 }

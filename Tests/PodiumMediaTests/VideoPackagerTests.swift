@@ -157,6 +157,99 @@ struct VideoPackagerTests {
         #expect(shown.contains("file:" + source.path))
     }
 
+    @Test("a 720p H.264 upload with keyframes a second apart plays first from its own picture, copied")
+    func firstRenditionRemuxed() async throws {
+        let work = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let clip = VideoClips.Clip(
+            name: "MP4 720p, a keyframe a second",
+            encode: [
+                "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-b:v", "1500k", "-pix_fmt", "yuv420p", "-c:a", "aac",
+            ],
+            fileName: "keyframes.mp4", width: 1280, height: 720, seconds: 3, hasVideo: true, hasAudio: true)
+        let source = try await VideoClips.make(clip, in: work)
+        let probed = try await VideoProbe(limits: Self.limits).probe(source)
+        #expect(probed.video?.codec == "h264" && probed.video?.pixelFormat == "yuv420p", "\(probed)")
+        #expect(VideoPackager.mayRemux(probed), "\(probed)")
+        let runner = RecordingRunner(passingThrough: true)
+        let output = work.appendingPathComponent("first")
+        let packaged = try await VideoPackager(limits: Self.limits, runner: runner).packageFirstRendition(
+            source, probed: probed, into: output
+        ) { _ in }
+        // The upload's own 720p picture, not a 360p encode: copied, and named for players.
+        #expect(packaged.variants.compactMap(\.height) == [720])
+        let codecs = try #require(packaged.variants.first?.codecs)
+        #expect(codecs.hasPrefix("avc1.42E0") || codecs.hasPrefix("avc1.4D40") || codecs.hasPrefix("avc1.6400"), "\(codecs)")
+        #expect(codecs.hasSuffix(",mp4a.40.2"))
+        let encodes = runner.runs.filter { $0.tool == "ffmpeg" && $0.arguments.contains("pipe:1") }
+        #expect(encodes.count == 1 && encodes[0].arguments.contains("copy") && !encodes[0].arguments.contains("libx264"))
+        let playlist = try Self.mediaPlaylist(output.appendingPathComponent(try #require(packaged.variants.first).playlist))
+        #expect(abs(playlist.durations.reduce(0, +) - 3) < 0.1, "\(playlist.durations)")
+        try await Self.expectKeyframeAtEachSegmentStart(playlist, work: work)
+        #expect(packaged.poster != nil)
+    }
+
+    @Test("an upload whose keyframes are too far apart has its first rendition encoded, fast, at 360p")
+    func firstRenditionEncodedWhenKeyframesAreSparse() async throws {
+        let work = try TestSupport.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        // x264's own keyframe interval (250 frames), so one keyframe in its 4 s; the limit brought
+        // down to 2 s so the clip stays short. A bit rate that alone would allow a copy.
+        let clip = VideoClips.Clip(
+            name: "MP4 720p, one keyframe",
+            encode: ["-c:v", "libx264", "-preset", "ultrafast", "-b:v", "1500k", "-pix_fmt", "yuv420p", "-c:a", "aac"],
+            fileName: "sparse.mp4", width: 1280, height: 720, seconds: 4, hasVideo: true, hasAudio: true)
+        let source = try await VideoClips.make(clip, in: work)
+        var limits = Self.limits
+        limits.remuxKeyframeSeconds = 2
+        let probed = try await VideoProbe(limits: limits).probe(source)
+        #expect(VideoPackager.mayRemux(probed), "its codec and size alone would allow it: \(probed)")
+        let runner = RecordingRunner(passingThrough: true)
+        let packaged = try await VideoPackager(limits: limits, runner: runner).packageFirstRendition(
+            source, probed: probed, into: work.appendingPathComponent("first")
+        ) { _ in }
+        #expect(packaged.variants.compactMap(\.height) == [360])
+        let encode = try #require(runner.runs.first { $0.tool == "ffmpeg" && $0.arguments.contains("pipe:1") })
+        #expect(encode.arguments.contains("superfast") && encode.arguments.contains("-skip_loop_filter"))
+        #expect(encode.arguments.joined(separator: " ").contains("flags=fast_bilinear"))
+    }
+
+    @Test("which uploads may be copied into a first rendition, and the keyframe gaps read")
+    func remuxRules() {
+        func probed(
+            width: Int = 1920, height: Int = 1080, codec: String = "h264", profile: String = "High",
+            pixelFormat: String = "yuv420p", kilobits: Int? = 5500, rotation: Int = 0
+        ) -> ProbedMedia {
+            ProbedMedia(
+                container: "mov,mp4,m4a,3gp,3g2,mj2", duration: 600, width: width, height: height, frameRate: 30,
+                hasVideo: true, hasAudio: true,
+                video: VideoStreamInfo(
+                    codec: codec, profile: profile, level: 40, pixelFormat: pixelFormat, bitRate: kilobits.map { $0 * 1000 },
+                    rotation: rotation))
+        }
+        #expect(VideoPackager.mayRemux(probed()))
+        #expect(VideoPackager.mayRemux(probed(width: 1280, height: 720, kilobits: 4400)))
+        #expect(!VideoPackager.mayRemux(probed(width: 1280, height: 720, kilobits: 4600)), "over 1.6x the 720p rung")
+        #expect(!VideoPackager.mayRemux(probed(kilobits: 17_000)), "a phone's 1080p bit rate")
+        #expect(!VideoPackager.mayRemux(probed(kilobits: nil)), "an unknown bit rate")
+        #expect(!VideoPackager.mayRemux(probed(width: 3840, height: 2160)), "above 1080p")
+        #expect(!VideoPackager.mayRemux(probed(width: 854, height: 480)), "a small upload is encoded, cheaply")
+        #expect(!VideoPackager.mayRemux(probed(codec: "hevc", profile: "Main")))
+        #expect(!VideoPackager.mayRemux(probed(profile: "High 10", pixelFormat: "yuv420p10le")))
+        #expect(!VideoPackager.mayRemux(probed(pixelFormat: "yuv422p")))
+        #expect(!VideoPackager.mayRemux(probed(width: 1080, height: 1920, rotation: 90)), "a turned picture")
+        #expect(VideoPackager.mayRemux(probed(width: 1080, height: 1920)), "stored upright")
+        #expect(VideoPackager.codecs(probed()) == "avc1.640028,mp4a.40.2")
+        #expect(VideoPackager.codecs(probed(profile: "Constrained Baseline")) == "avc1.42E028,mp4a.40.2")
+
+        #expect(
+            abs((VideoPackager.longestKeyframeGap("0.000000,\n8.333333,\n16.666667,\n", duration: 20) ?? 0) - 8.333333) < 1e-5)
+        #expect(VideoPackager.longestKeyframeGap("0.000000,\n8.333333,\n", duration: 20) == 20 - 8.333333, "to the end")
+        #expect(VideoPackager.longestKeyframeGap("N/A,0.04\nN/A,2.04\n", duration: 3) == 2)
+        #expect(VideoPackager.longestKeyframeGap("", duration: 3) == nil)
+        #expect(VideoPackager.longestKeyframeGap("4.0,\n", duration: 6) == nil, "no keyframe at the start")
+    }
+
     @Test("progress lines split across chunks are read whole")
     func progressReader() {
         let log = Mutex<[Int64]>([])
@@ -211,11 +304,16 @@ struct VideoPackagerTests {
 /// Records what it is asked to run and runs nothing: each run fails.
 final class RecordingRunner: ToolRunner {
     private let recorded = Mutex<[(tool: String, arguments: [String])]>([])
+    /// Whether the tools really run (by ``SystemToolRunner``); else every run fails at once.
+    let passingThrough: Bool
+
+    init(passingThrough: Bool = false) { self.passingThrough = passingThrough }
 
     var runs: [(tool: String, arguments: [String])] { recorded.withLock { $0 } }
 
     func run(_ tool: String, _ arguments: [String], limits: ToolLimits) async throws -> ToolResult {
         recorded.withLock { $0.append((tool, arguments)) }
+        if passingThrough { return try await SystemToolRunner().run(tool, arguments, limits: limits) }
         return ToolResult(exitCode: 1, stdout: Data(), stderr: "not run", timedOut: false)
     }
 }

@@ -29,6 +29,16 @@ enum MasterPlaylist {
         return kept.joined(separator: "\n")
     }
 
+    /// The master playlist with `codecs` on each video variant that names none.
+    static func withCodecs(_ text: String, _ codecs: String) -> String {
+        text.components(separatedBy: "\n").map { line in
+            guard line.hasPrefix("#EXT-X-STREAM-INF:"),
+                attributes(String(line.dropFirst("#EXT-X-STREAM-INF:".count)))["CODECS"] == nil
+            else { return line }
+            return line + ",CODECS=\"\(codecs)\""
+        }.joined(separator: "\n")
+    }
+
     static func variants(_ text: String) -> [PackagedVideo.Variant] {
         var variants: [PackagedVideo.Variant] = []
         var pending: [String: String]?

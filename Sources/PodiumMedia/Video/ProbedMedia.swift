@@ -15,9 +15,14 @@ public struct ProbedMedia: Sendable, Equatable {
     public var frameRate: Double
     public var hasVideo: Bool
     public var hasAudio: Bool
+    /// What the first video stream is, as `ffprobe` names it: what decides whether its picture
+    /// can be copied into a first playable rendition rather than encoded (see
+    /// ``VideoPackager/mayRemux(_:)``). Nil when unknown or for an audio-only file.
+    public var video: VideoStreamInfo?
 
     public init(
-        container: String, duration: Double, width: Int, height: Int, frameRate: Double, hasVideo: Bool, hasAudio: Bool
+        container: String, duration: Double, width: Int, height: Int, frameRate: Double, hasVideo: Bool, hasAudio: Bool,
+        video: VideoStreamInfo? = nil
     ) {
         self.container = container
         self.duration = duration
@@ -26,6 +31,35 @@ public struct ProbedMedia: Sendable, Equatable {
         self.frameRate = frameRate
         self.hasVideo = hasVideo
         self.hasAudio = hasAudio
+        self.video = video
+    }
+}
+
+/// The codec details of a clip's video stream that `ffprobe` reports.
+public struct VideoStreamInfo: Sendable, Equatable {
+    /// `h264`, `hevc`, `vp9`, ...
+    public var codec: String
+    /// `High`, `Main`, `Constrained Baseline`, `High 10`, ... (nil when not said).
+    public var profile: String?
+    /// The H.264 level times ten (40: level 4.0); nil when not said.
+    public var level: Int?
+    /// `yuv420p`, `yuv422p10le`, ...
+    public var pixelFormat: String?
+    /// Bits per second of the video stream, or of the whole file when the stream does not say.
+    public var bitRate: Int?
+    /// The turn the picture takes when shown (0, 90, 180 or 270).
+    public var rotation: Int
+
+    public init(
+        codec: String, profile: String? = nil, level: Int? = nil, pixelFormat: String? = nil, bitRate: Int? = nil,
+        rotation: Int = 0
+    ) {
+        self.codec = codec
+        self.profile = profile
+        self.level = level
+        self.pixelFormat = pixelFormat
+        self.bitRate = bitRate
+        self.rotation = rotation
     }
 }
 
@@ -34,6 +68,7 @@ struct ProbeOutput: Decodable {
     struct Format: Decodable {
         var formatName: String?
         var duration: String?
+        var bitRate: String?
     }
 
     struct Stream: Decodable {
@@ -43,6 +78,10 @@ struct ProbeOutput: Decodable {
 
         var codecType: String?
         var codecName: String?
+        var profile: String?
+        var level: Int?
+        var pixFmt: String?
+        var bitRate: String?
         var width: Int?
         var height: Int?
         var avgFrameRate: String?

@@ -27,6 +27,9 @@ public struct VideoLimits: Sendable {
     /// The loudness every clip's sound is normalised to at packaging (EBU R128); nil leaves the
     /// sound as uploaded (and measures nothing).
     public var loudness: LoudnessTarget? = LoudnessTarget()
+    /// The longest gap between keyframes (seconds) of an upload whose picture is copied, not
+    /// encoded, into its first playable rendition (``VideoPackager/mayRemux(_:)``); 0 never copies.
+    public var remuxKeyframeSeconds: Double = 10
 
     /// Creates limits; the defaults suit talks and lecture clips on a small server.
     /// - Parameters:

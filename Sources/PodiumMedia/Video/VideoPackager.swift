@@ -77,21 +77,27 @@ public struct VideoPackager: Sendable {
     }
 
     /// Packages a first playable rendition of `source` into `directory` (created; the caller
-    /// removes it): the ladder's lowest rung with the sound (normalised as the ladder's), its
-    /// master playlist, and the poster, so a clip can be played (and its card show a picture)
-    /// long before its whole ladder is packaged. The MP4 and the thumbnails come with the ladder.
+    /// removes it), with the sound (normalised as the ladder's), its master playlist, and the
+    /// poster, so a clip can be played (and its card show a picture) long before its whole ladder
+    /// is packaged. The MP4 and the thumbnails come with the ladder.
     ///
-    /// Why the lowest rung and not the source remuxed (`-c copy`) when its codecs allow it: a
-    /// remux is only reliably fast and seekable when the source's keyframes fall near every
-    /// segment boundary, which phone and camera files (GOPs of 1-4 s, variable) often do not
-    /// (a segment then starts late, and the first rendition is no rung of the ladder: a player
-    /// switching to a ladder rung would not find aligned segments); it would also keep the
-    /// source's full bit rate (a 1080p file is heavy on conference Wi-Fi) and skip the loudness
-    /// normalisation. The lowest rung is one more small encode whose time is mostly decoding the
-    /// source: in `Benchmarks/video-packaging.sh` (a 10-minute 1080p clip) the clip is playable
-    /// after 14-19 % of the whole packaging's time, whatever the source's keyframes, and the ladder
-    /// behind it costs about a fifth more CPU (docs/performance-log.md, "First playable rendition").
-    /// - Parameter progress: told as it is encoded (`packaging`, milliseconds of the clip done
+    /// Its picture is, in the order tried:
+    /// - the upload's own H.264 picture copied, not encoded (`-c:v copy`), when ``mayRemux(_:)``
+    ///   says its codec, size, bit rate and turn allow it and its keyframes are at most
+    ///   ``VideoLimits/remuxKeyframeSeconds`` apart (read with `ffprobe -skip_frame nokey`,
+    ///   which decodes the keyframes alone). Its costs: segments cut at the upload's keyframes
+    ///   (8.3 s apart in the benchmark's clip, so a seek on the stage decodes up to that much
+    ///   more), the upload's bit rate (at most 1.6 times the ladder's top rung for its size:
+    ///   5.5 Mbit/s for the benchmark's 1080p clip, against 0.8 for the 360p rung), and its files
+    ///   are as large as the upload's picture and stay with the clip (a player that loaded them
+    ///   keeps playing). What it saves: decoding the whole 1080p source once more, the bulk of
+    ///   the encoded first rendition's time (in `Benchmarks/video-packaging.sh`, 75 s of CPU of
+    ///   a 10-minute 1080p clip's decode alone, against about 8 s for the whole remux, most of
+    ///   it the sound's encode), so such an upload plays in well under a minute;
+    /// - else the ladder's lowest rung (360p, or the source's own size when smaller), encoded
+    ///   with settings for speed (it is thrown away for the ladder's rungs): x264 `superfast`,
+    ///   the source decoded without its loop filter, a fast bilinear scaler.
+    /// - Parameter progress: told as it is packaged (`packaging`, milliseconds of the clip done
     ///   of its length); one call at a time.
     public func packageFirstRendition(
         _ source: URL, probed: ProbedMedia, into directory: URL, loudness: LoudnessMeasurement? = nil,
@@ -99,15 +105,78 @@ public struct VideoPackager: Sendable {
     ) async throws -> PackagedVideo {
         try await withDeadline {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let remux = try await self.remuxes(source, probed: probed)
             var packaged = try await self.encode(
                 source, probed: probed, rungs: Array(Self.rungs(probed).suffix(1)), into: directory, loudness: loudness,
-                stage: "packaging", progress: progress)
+                stage: "packaging", first: remux ? .remux : .fastEncode, progress: progress)
             if probed.hasVideo {
                 packaged.poster = try await self.poster(input: Self.input(source), probed: probed, directory: directory)
             }
             packaged.files = try Self.files(under: directory)
             return packaged
         }
+    }
+
+    /// How a first playable rendition's picture is made (nil: a rung of the ladder).
+    enum FirstRendition {
+        /// The upload's picture copied into the segments.
+        case remux
+        /// The lowest rung, encoded for speed.
+        case fastEncode
+    }
+
+    /// Whether what `ffprobe` said of `probed`'s picture lets it be copied into a first playable
+    /// rendition (its keyframes still to be checked, see
+    /// ``packageFirstRendition(_:probed:into:loudness:progress:)``): H.264 that every browser
+    /// plays (8-bit 4:2:0, Baseline, Main or High profile), not turned, 720p to 1080p (a smaller
+    /// upload's lowest rung is quickly encoded: its decode is cheap), at most 1.6 times the bit
+    /// rate of the ladder's top rung for its size.
+    public static func mayRemux(_ probed: ProbedMedia) -> Bool {
+        guard probed.hasVideo, let video = probed.video, video.codec == "h264", video.rotation == 0,
+            ["yuv420p", "yuvj420p"].contains(video.pixelFormat ?? ""),
+            ["Baseline", "Constrained Baseline", "Main", "High"].contains(video.profile ?? ""),
+            let bitRate = video.bitRate, bitRate > 0
+        else { return false }
+        let lines = min(probed.width, probed.height)
+        guard (720...1080).contains(lines), let top = rungs(probed).first else { return false }
+        return bitRate <= top.kilobits * 1000 * 8 / 5
+    }
+
+    /// Whether the first rendition copies `source`'s picture: ``mayRemux(_:)`` and its keyframes
+    /// at most ``VideoLimits/remuxKeyframeSeconds`` apart, the last one as far from the end.
+    private func remuxes(_ source: URL, probed: ProbedMedia) async throws -> Bool {
+        guard limits.remuxKeyframeSeconds > 0, Self.mayRemux(probed) else { return false }
+        let result: ToolResult
+        do {
+            result = try await runner.run(
+                "ffprobe",
+                [
+                    "-v", "error", "-select_streams", "v:0", "-skip_frame", "nokey", "-show_entries",
+                    "frame=pts_time,pkt_dts_time", "-of", "csv=p=0", Self.input(source),
+                ], limits: limits.toolLimits(timeout: limits.probeTimeout, capturedOutput: 4 * 1024 * 1024))
+        } catch let error as IngestError where error.code == "tool_missing" {
+            throw IngestError.videoToolMissing(tool: "ffprobe")
+        }
+        guard result.succeeded, !result.timedOut,
+            let gap = Self.longestKeyframeGap(String(decoding: result.stdout, as: UTF8.self), duration: probed.duration)
+        else { return false }
+        logger.debug("longest keyframe gap \(gap) s")
+        return gap <= limits.remuxKeyframeSeconds
+    }
+
+    /// The longest time between keyframes in `ffprobe`'s CSV of keyframe times (`pts,dts` a
+    /// line; either may be `N/A`), from the first to the clip's end; nil when none is read or
+    /// the first is not near the start.
+    static func longestKeyframeGap(_ csv: String, duration: Double) -> Double? {
+        let times = csv.split(whereSeparator: \.isNewline).compactMap { line in
+            line.split(separator: ",", omittingEmptySubsequences: false).lazy.compactMap {
+                Double($0.trimmingCharacters(in: .whitespaces))
+            }.first { $0.isFinite }
+        }.sorted()
+        guard let first = times.first, first < 0.5 else { return nil }
+        var longest = max(0, duration - times[times.count - 1])
+        for (earlier, later) in zip(times, times.dropFirst()) { longest = max(longest, later - earlier) }
+        return longest
     }
 
     /// Runs `work` under the packaging deadline (``VideoLimits/packagingTimeout``).
@@ -154,7 +223,7 @@ public struct VideoPackager: Sendable {
     /// `stage` in milliseconds of the clip; the master playlist tidied and read.
     private func encode(
         _ source: URL, probed: ProbedMedia, rungs: [Rung], into directory: URL, loudness: LoudnessMeasurement?,
-        stage: String, progress: @escaping @Sendable (IngestProgress) -> Void
+        stage: String, first: FirstRendition? = nil, progress: @escaping @Sendable (IngestProgress) -> Void
     ) async throws -> PackagedVideo {
         let totalMilliseconds = max(1, Int(probed.duration * 1000))
         progress(IngestProgress(stage: stage, done: 0, total: totalMilliseconds))
@@ -163,7 +232,7 @@ public struct VideoPackager: Sendable {
             progress(IngestProgress(stage: stage, done: done, total: totalMilliseconds))
         }
         try await ffmpeg(
-            arguments(source: source, probed: probed, rungs: rungs, into: directory, loudness: loudness),
+            arguments(source: source, probed: probed, rungs: rungs, into: directory, loudness: loudness, first: first),
             step: "its streams could not be decoded",
             onStdout: { reader.consume($0) })
         progress(IngestProgress(stage: stage, done: totalMilliseconds, total: totalMilliseconds))
@@ -171,7 +240,9 @@ public struct VideoPackager: Sendable {
         let master = "master.m3u8"
         let masterURL = directory.appendingPathComponent(master)
         let written = try String(contentsOf: masterURL, encoding: .utf8)
-        let tidied = MasterPlaylist.withoutAudioOnlyVariants(written)
+        var tidied = MasterPlaylist.withoutAudioOnlyVariants(written)
+        // FFmpeg names no codecs for a copied picture; players choose by them (Safari above all).
+        if first == .remux, let codecs = Self.codecs(probed) { tidied = MasterPlaylist.withCodecs(tidied, codecs) }
         if tidied != written { try tidied.write(to: masterURL, atomically: true, encoding: .utf8) }
         let variants = MasterPlaylist.variants(tidied)
         guard !variants.isEmpty else { throw IngestError.corruptVideo(detail: "no stream could be packaged") }
@@ -182,10 +253,29 @@ public struct VideoPackager: Sendable {
 
     /// The `ffmpeg` arguments of the first playable rendition's run (see
     /// ``packageFirstRendition(_:probed:into:loudness:progress:)``): the lowest rung and the sound.
+    /// `remux`: the upload's picture copied (when ``mayRemux(_:)`` and its keyframes allow it).
     public func firstRenditionArguments(
-        source: URL, probed: ProbedMedia, into directory: URL, loudness: LoudnessMeasurement? = nil
+        source: URL, probed: ProbedMedia, into directory: URL, loudness: LoudnessMeasurement? = nil, remux: Bool = false
     ) -> [String] {
-        arguments(source: source, probed: probed, rungs: Array(Self.rungs(probed).suffix(1)), into: directory, loudness: loudness)
+        arguments(
+            source: source, probed: probed, rungs: Array(Self.rungs(probed).suffix(1)), into: directory, loudness: loudness,
+            first: remux ? .remux : .fastEncode)
+    }
+
+    /// The `CODECS` of a copied H.264 picture (with AAC sound when it has some): `avc1.` and
+    /// its profile, constraints and level in hex, as an encoder's playlist names them.
+    static func codecs(_ probed: ProbedMedia) -> String? {
+        guard let video = probed.video, video.codec == "h264", let level = video.level, level > 0 else { return nil }
+        let profile: String
+        switch video.profile {
+        case "Constrained Baseline": profile = "42E0"
+        case "Baseline": profile = "4200"
+        case "Main": profile = "4D40"
+        case "High": profile = "6400"
+        default: return nil
+        }
+        let avc = "avc1." + profile + String(format: "%02X", level)
+        return probed.hasAudio ? avc + ",mp4a.40.2" : avc
     }
 
     /// The `ffmpeg` arguments (the program's name left out) of the one run that encodes every
@@ -201,29 +291,40 @@ public struct VideoPackager: Sendable {
     }
 
     private func arguments(
-        source: URL, probed: ProbedMedia, rungs: [Rung], into directory: URL, loudness: LoudnessMeasurement?
+        source: URL, probed: ProbedMedia, rungs: [Rung], into directory: URL, loudness: LoudnessMeasurement?,
+        first: FirstRendition? = nil
     ) -> [String] {
         let segment = limits.segmentSeconds
-        var arguments = [
-            "-nostdin", "-v", "error", "-y", "-i", Self.input(source), "-progress", "pipe:1", "-nostats", "-map_metadata",
-            "-1",
-        ]
+        // A fast first rendition's decode: no loop filter (its blocking is lost in the scaling
+        // down to 360p) and the decoder's shortcuts.
+        let fastDecode = first == .fastEncode && probed.hasVideo ? ["-skip_loop_filter", "all", "-flags2", "+fast"] : []
+        var arguments =
+            ["-nostdin", "-v", "error", "-y"] + fastDecode + [
+                "-i", Self.input(source), "-progress", "pipe:1", "-nostats", "-map_metadata", "-1",
+            ]
         var streamMap: [String] = []
         let audioGroup = probed.hasAudio && probed.hasVideo ? ",agroup:audio" : ""
-        if probed.hasVideo {
+        if probed.hasVideo, first == .remux {
+            // The upload's picture as it is: segments cut at its keyframes, the first at or after
+            // each segment's length (see packageFirstRendition).
+            arguments += ["-map", "0:v:0", "-c:v", "copy"]
+            streamMap.append("v:0\(audioGroup)")
+        } else if probed.hasVideo {
             let portrait = probed.width < probed.height
             let labels = rungs.indices.map { "s\($0)" }
             var graph = rungs.count == 1 ? "[0:v:0]null[s0]" : "[0:v:0]split=\(rungs.count)" + labels.map { "[\($0)]" }.joined()
+            let scaler = first == .fastEncode ? ":flags=fast_bilinear" : ""
             for (index, rung) in rungs.enumerated() {
                 let size = portrait ? "\(rung.lines):-2" : "-2:\(rung.lines)"
-                graph += ";[s\(index)]scale=\(size),format=yuv420p[v\(index)]"
+                graph += ";[s\(index)]scale=\(size)\(scaler),format=yuv420p[v\(index)]"
             }
             arguments += ["-filter_complex", graph]
             for index in rungs.indices { arguments += ["-map", "[v\(index)]"] }
             // A keyframe at every segment boundary and nowhere else: a fixed GOP of one segment.
             let gop = max(1, Int((probed.frameRate * Double(segment)).rounded()))
             arguments += [
-                "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high", "-sc_threshold", "0",
+                "-c:v", "libx264", "-preset", first == .fastEncode ? "superfast" : "veryfast", "-profile:v", "high",
+                "-sc_threshold", "0",
                 "-g", String(gop), "-keyint_min", String(gop),
                 "-force_key_frames", "expr:gte(t,n_forced*\(segment))",
             ]
@@ -237,8 +338,14 @@ public struct VideoPackager: Sendable {
         }
         if probed.hasAudio {
             arguments += ["-map", "0:a:0"]
-            if let loudness, let target = limits.loudness { arguments += ["-filter:a", target.normalisingFilter(loudness)] }
+            if let loudness, let target = limits.loudness {
+                // A first rendition's sound: the linear gain alone (LoudnessTarget.gainFilter).
+                let filter = first == nil ? target.normalisingFilter(loudness) : target.gainFilter(loudness)
+                arguments += ["-filter:a", filter]
+            }
             arguments += ["-c:a", "aac", "-b:a", "\(Self.audioKilobits)k", "-ac", "2", "-ar", "48000"]
+            // A first rendition's AAC: the encoder's fast search, a third of its default's CPU.
+            if first != nil { arguments += ["-aac_coder", "fast"] }
             streamMap.append("a:0\(audioGroup)")
         }
         arguments += [

@@ -78,6 +78,7 @@ public struct VideoProbe: Sendable {
         var width = 0
         var height = 0
         var frameRate = 0.0
+        var info: VideoStreamInfo?
         if let video {
             width = video.width ?? 0
             height = video.height ?? 0
@@ -91,9 +92,12 @@ public struct VideoProbe: Sendable {
             if video.isQuarterTurned { swap(&width, &height) }
             frameRate = ProbeOutput.rate(video.avgFrameRate) ?? ProbeOutput.rate(video.rFrameRate) ?? 30
             if frameRate > 240 { frameRate = 30 }  // a timebase, not a frame rate
+            info = VideoStreamInfo(
+                codec: video.codecName ?? "", profile: video.profile, level: video.level, pixelFormat: video.pixFmt,
+                bitRate: (video.bitRate ?? output.format?.bitRate).flatMap { Int($0) }, rotation: video.rotation)
         }
         return ProbedMedia(
             container: formatName, duration: duration, width: width, height: height, frameRate: frameRate,
-            hasVideo: video != nil, hasAudio: hasAudio)
+            hasVideo: video != nil, hasAudio: hasAudio, video: info)
     }
 }

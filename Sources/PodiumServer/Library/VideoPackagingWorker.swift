@@ -14,7 +14,9 @@ struct VideoPackagingRequest: Codable, Sendable {
 /// rewritten to refer to the blob names, and records the result. The `video` kind of job.
 ///
 /// In two steps when the clip has more than one rung (issue #41, "playable in a minute"): first
-/// a playable rendition (the lowest rung with the sound, and the poster), stored, and the clip
+/// a playable rendition (the upload's own H.264 picture copied when it allows, else the lowest
+/// rung encoded for speed, see ``VideoPackager/packageFirstRendition(_:probed:into:loudness:progress:)``;
+/// with the sound, and the poster), stored, and the clip
 /// made `ready` with a master playlist that lists it alone (``VideoRecord/ladderComplete`` false:
 /// no MP4 yet); then the whole ladder, stored, and the record switched to a new master that lists
 /// every rung, with the MP4 and the thumbnails. The first step's files stay the clip's (a player
