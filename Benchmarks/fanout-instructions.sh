@@ -34,7 +34,7 @@ json() { python3 -c "import sys,json;print(json.load(sys.stdin)[\"$1\"])"; }
 
 cc -shared -fPIC -O2 -o "$work/sigsuspend.so" Benchmarks/valgrind-sigsuspend.c
 ulimit -n "$(ulimit -Hn)"
-port=8093
+port=${PORT:-8093}  # PORT=<n>: another port, for two runs side by side
 base="http://127.0.0.1:$port"
 login() { curl -sf -X POST "$base/api/v1/auth/login" -d '{"email":"admin","password":"bench"}'; }
 # serve [launcher...]: the server on the benchmark's data directory, until it signs the admin in.

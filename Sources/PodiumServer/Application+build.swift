@@ -163,8 +163,9 @@ private func assembleApplication(
     let uploads = UploadsFeature(platform, decks: library.decks, videos: library.videos, rooms: rooms.rooms)
     let channel = try await ChannelFeature(platform, workers: channelWork, otherStreams: library.streamSources)
     let metrics = MetricsFeature(platform)
+    let live = LiveFeature(platform)
     let features: [any ServerFeature] = [
-        web, AccountsFeature(platform), library, jobs, sessions, storyboards, rooms, uploads, channel, LiveFeature(platform),
+        web, AccountsFeature(platform), library, jobs, sessions, storyboards, rooms, uploads, channel, live,
     ]
     let router = Router(context: AppRequestContext.self)
     web.addMiddlewares(to: router)
@@ -174,7 +175,8 @@ private func assembleApplication(
     let app = Application(
         router: router,
         server: PodiumServerChannel.builder(
-            router: router, maxFrameSize: max(LiveConnection.maxMessageBytes, StoryboardSocket.maxMessageBytes),
+            router: router, liveUpgrade: live.upgrade,
+            maxFrameSize: max(LiveConnection.maxMessageBytes, StoryboardSocket.maxMessageBytes),
             idleTimeout: TimeAmount(configuration.httpIdleTimeout),
             sendBuffer: configuration.connectionSendBuffer, fileRegions: configuration.sendfile),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),

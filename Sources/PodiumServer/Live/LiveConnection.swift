@@ -111,8 +111,14 @@ final class LiveConnection: Sendable {
     /// Accepts the upgrade of `/sessions/:code/live`: once the handshake is answered, the
     /// socket's handlers go on the channel and the client has ``helloTimeout`` to say hello.
     func accept(code: String, context: AppRequestContext) -> SocketUpgrade.Install {
-        let requester = Requester(user: context.user, viewerId: context.viewerId, clientKey: context.clientKey)
-        let log = SocketLog(shared: logger, request: context.logger)
+        accept(
+            code: code, requester: Requester(user: context.user, viewerId: context.viewerId, clientKey: context.clientKey),
+            requestLogger: context.logger)
+    }
+
+    /// The same, for an upgrade decided without the router (``LiveUpgrade``).
+    func accept(code: String, requester: Requester, requestLogger: Logger) -> SocketUpgrade.Install {
+        let log = SocketLog(shared: logger, request: requestLogger)
         return { channel in
             let socket = LiveSocket(connection: self, code: code, requester: requester, channel: channel, log: log)
             try SocketHandler.install(on: channel, endpoint: socket, maxMessageBytes: Self.maxMessageBytes)

@@ -11,6 +11,8 @@ struct LiveFeature: ServerFeature {
     let origins: OriginCheck
     let hub: LiveHub
     let logger: Logger
+    /// A viewer's upgrade of the live route, decided before the router (see ``LiveUpgrade``).
+    let upgrade: LiveUpgrade
 
     init(_ platform: Platform) {
         let configuration = platform.configuration
@@ -35,6 +37,7 @@ struct LiveFeature: ServerFeature {
         origins = OriginCheck(publicURL: configuration.publicURL)
         hub = platform.hub
         logger = platform.logger
+        upgrade = LiveUpgrade(live: live, origins: origins, trustedProxies: configuration.trustedProxies)
     }
 
     func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {

@@ -78,7 +78,12 @@ final class LiveSocket: SocketEndpoint {
     func received(_ text: String, withinBudget: Bool) async {
         let message: ClientMessage
         do {
-            message = try ClientText.decode(ClientMessage.self, from: text, isValidID: ClientMessage.isValidID)
+            // The first message, when it is a plain hello, is read without the general decoder.
+            if state.withLock({ $0.joined == nil }), let hello = HelloReader.read(text) {
+                message = .hello(hello)
+            } else {
+                message = try ClientText.decode(ClientMessage.self, from: text, isValidID: ClientMessage.isValidID)
+            }
         } catch {
             outbox.push(Frames.encode(ErrorMessage(id: error.id, .badMessage(error.reason))))
             if state.withLock({ $0.joined == nil }) { outbox.close(.finished) }

@@ -57,6 +57,9 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     /// Decides upgrades: the application's router, so socket routes get the same middleware.
     let upgradeResponder: RouterResponder<AppRequestContext>
+    /// Decides a viewer's upgrade of the live route on the loop, before the router (see
+    /// ``LiveUpgrade``); what it leaves goes to `upgradeResponder`.
+    let liveUpgrade: LiveUpgrade?
     /// The largest frame a client may send; a message of several frames is bounded by its socket.
     let maxFrameSize: Int
     /// Kept-alive connections are closed after this long between requests (Hummingbird's
@@ -70,10 +73,12 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
 
     init(
         responder: @escaping HTTPChannelHandler.Responder, upgradeResponder: RouterResponder<AppRequestContext>,
-        maxFrameSize: Int, idleTimeout: TimeAmount, sendBuffer: Int? = nil, fileRegions: Bool = true
+        liveUpgrade: LiveUpgrade? = nil, maxFrameSize: Int, idleTimeout: TimeAmount, sendBuffer: Int? = nil,
+        fileRegions: Bool = true
     ) {
         self.responder = Self.redirectingLateUpgrades(responder)
         self.upgradeResponder = upgradeResponder
+        self.liveUpgrade = liveUpgrade
         self.maxFrameSize = maxFrameSize
         self.http1 = HTTP1Channel.Configuration(idleTimeout: idleTimeout)
         self.sendBuffer = sendBuffer
@@ -81,14 +86,14 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
     }
 
     static func builder(
-        router: Router<AppRequestContext>, maxFrameSize: Int, idleTimeout: TimeAmount, sendBuffer: Int? = nil,
-        fileRegions: Bool = true
+        router: Router<AppRequestContext>, liveUpgrade: LiveUpgrade? = nil, maxFrameSize: Int, idleTimeout: TimeAmount,
+        sendBuffer: Int? = nil, fileRegions: Bool = true
     ) -> HTTPServerBuilder {
         let upgradeResponder = router.buildResponder()
         return HTTPServerBuilder { responder in
             PodiumServerChannel(
-                responder: responder, upgradeResponder: upgradeResponder, maxFrameSize: maxFrameSize, idleTimeout: idleTimeout,
-                sendBuffer: sendBuffer, fileRegions: fileRegions)
+                responder: responder, upgradeResponder: upgradeResponder, liveUpgrade: liveUpgrade, maxFrameSize: maxFrameSize,
+                idleTimeout: idleTimeout, sendBuffer: sendBuffer, fileRegions: fileRegions)
         }
     }
 
@@ -125,6 +130,11 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                 shouldUpgrade: { channel, head in
                     headDeadline.value.take()?.cancel()
                     upgradeAttempted.value = true
+                    // A viewer's upgrade of the live route: accepted here, on the loop, with no task.
+                    if let direct = liveUpgrade?.accept(head, channel: channel, logger: logger) {
+                        accepted.withLock { $0 = direct.install }
+                        return channel.eventLoop.makeSucceededFuture(direct.headers)
+                    }
                     let promise = channel.eventLoop.makePromise(of: HTTPHeaders?.self)
                     promise.completeWithTask {
                         switch await decide(head, channel: channel, logger: logger) {

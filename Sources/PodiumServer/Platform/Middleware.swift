@@ -97,10 +97,15 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try APIError(.internalServerError, code: "internal", message: "Something went wrong on the server.")
                 .response(from: request, context: context)
         }
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
-        response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
-        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        for field in Self.fields { response.headers[field.name] = field.value }
         return response
+    }
+
+    /// The headers every answer gets (a viewer's `101` too: ``LiveUpgrade``).
+    static var fields: HTTPFields {
+        [
+            .contentSecurityPolicy: contentSecurityPolicy, HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            HTTPField.Name("X-Frame-Options")!: "DENY", HTTPField.Name("Referrer-Policy")!: "same-origin",
+        ]
     }
 }

@@ -37,6 +37,8 @@ final class RawWebSocket {
     private(set) var closed = false
     /// The reason text of the server's close frame, once it came.
     private(set) var closeReason: String?
+    /// The handshake's response head, as the server sent it.
+    private(set) var responseHead = ""
 
     private init(channel: any Channel, chunks: AsyncStream<ByteBuffer>.Iterator) {
         self.channel = channel
@@ -71,6 +73,7 @@ final class RawWebSocket {
             let bytes = socket.buffer.readableBytesView
             if let end = bytes.firstRange(of: terminator) {
                 let head = String(decoding: bytes[bytes.startIndex..<end.upperBound], as: UTF8.self)
+                socket.responseHead = head
                 socket.buffer.moveReaderIndex(forwardBy: end.upperBound - bytes.startIndex)
                 guard head.hasPrefix("HTTP/1.1 101") else {
                     socket.close()
