@@ -103,6 +103,8 @@ actor LiveStream<Kind: LiveDocumentKind> {
     private var order: [String] = []
     private var resyncAsked: Int?
     private var runner: Task<Void, Never>?
+    /// The last write asked for: the next waits for it (see ``writeInOrder(_:on:isCommand:)``).
+    private var lastWrite: Task<Void, Never>?
     private var firstJoin: CheckedContinuation<Void, any Error>?
     /// Tests: cut the socket right after the next command goes out, before its ack can come.
     private var dropAfterNextCommand = false
@@ -171,7 +173,7 @@ actor LiveStream<Kind: LiveDocumentKind> {
         pending[id] = Pending(text: text, waiters: waiter.map { [$0] } ?? [])
         order.append(id)
         guard welcomed, let socket else { return }  // goes out after the (re)join
-        Task { await self.write(text, on: socket, isCommand: true) }
+        writeInOrder(text, on: socket, isCommand: true)
     }
 
     /// Sends an ephemeral message: dropped while disconnected.
@@ -197,6 +199,17 @@ actor LiveStream<Kind: LiveDocumentKind> {
 
     /// Tests: the next command's write is followed at once by a dropped connection.
     func dropAfterNextCommandIsSent() { dropAfterNextCommand = true }
+
+    /// Writes `text` once every write asked for before it is done. A task per write alone may
+    /// run in either order, and two edits sent one after the other then reached the server the
+    /// other way round (seen on a loaded machine: a storyboard's rename after its shot's edit).
+    private func writeInOrder(_ text: String, on socket: any LiveTransport, isCommand: Bool) {
+        let previous = lastWrite
+        lastWrite = Task {
+            await previous?.value
+            await self.write(text, on: socket, isCommand: isCommand)
+        }
+    }
 
     private func write(_ text: String, on socket: any LiveTransport, isCommand: Bool) async {
         do {
@@ -356,7 +369,7 @@ actor LiveStream<Kind: LiveDocumentKind> {
             if resyncAsked != last {
                 resyncAsked = last
                 if let text = Kind.resync(afterSeq: last) {
-                    Task { await self.write(text, on: socket, isCommand: false) }
+                    writeInOrder(text, on: socket, isCommand: false)
                 } else {
                     // No way to ask on this socket: come back with lastSeq on a new one.
                     Task { await socket.close(abruptly: true) }
