@@ -211,9 +211,9 @@ class VideoPlayableTests(BrowserTest):
         wait_for(driver, lambda d: card_line(d, queued[1]) == "1 clip ahead of it · less than a minute left",
                  "the last clip's place in line and time left")
         # The held clip's card has its picture already.
-        self.assertTrue(driver.execute_script(
+        wait_for(driver, lambda d: d.execute_script(
             "const i = document.querySelector('.video-card[data-video-id=\"' + arguments[0] + '\"] .deck-thumb img');"
-            "return Boolean(i && i.complete && i.naturalWidth > 0)", clip_id))
+            "return Boolean(i && i.complete && i.naturalWidth > 0)", clip_id), "the held clip's picture")
         driver.execute_script(
             "document.querySelector('.video-card[data-video-id=\"' + arguments[0] + '\"]').scrollIntoView({block: 'center'})",
             clip_id)
