@@ -1308,7 +1308,7 @@ EXPECTED_SECONDS = {
     "PresentingPagesTests": 34,
     "InkTests": 34,
     "AudienceInteractionTests": 19,
-    "ScreenDetailsTests": 14,
+    "ScreenDetailsTests": 20,
     # live/socket.js with a fake socket and fake timers (#39): four scripts, no waiting.
     "LiveSocketTests": 5,
     # Storyboards, measured on a busy two-core machine.

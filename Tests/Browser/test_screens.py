@@ -217,6 +217,45 @@ class ScreensTests(BrowserTest):
 class ScreenDetailsTests(BrowserTest):
     """Notes, the shortcuts list and the focus ring: small things, one server."""
 
+    def test_a_note_begun_while_the_notes_still_load_keeps_its_slide(self):
+        """On a slow server the viewer's notes load late: a note typed before they arrive, across
+        a slide change, stays on its slide when they come (seen once on a loaded machine)."""
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        presenter = self.driver(1280, 800)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        viewer = self.driver(390, 844)
+        # The page's first GET of its notes answers 3 s late (the page's own fetch, held).
+        # (The pool hands this browser to later tests: the script is taken off at the end.)
+        added = viewer.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            const fetchNow = window.fetch;
+            let held = false;
+            window.fetch = (url, init) => {
+                const get = !init || !init.method || init.method === 'GET';
+                if (!held && get && String(url).endsWith('/notes')) {
+                    held = true;
+                    window.__notesHeld = 'waiting';
+                    return new Promise((done) => setTimeout(done, 3000))
+                        .then(() => { window.__notesHeld = 'answered'; return fetchNow(url, init); });
+                }
+                return fetchNow(url, init);
+            };"""})
+        try:
+            self.join_as_viewer(viewer, code, name="Noor")
+            viewer.find_element(By.ID, "notes-button").click()
+            field = wait_for(viewer, lambda d: visible(d, "#notes-text"), "the notes panel")
+            self.assertEqual(viewer.execute_script("return window.__notesHeld"), "waiting")
+            field.send_keys("Begun before the notes came")
+            self.press(presenter, Keys.ARROW_RIGHT)
+            wait_for(viewer, lambda d: harness.stage_attr(d, "data-page") == "2", "the viewer on slide 2")
+            wait_for(viewer, lambda d: d.execute_script("return window.__notesHeld") == "answered",
+                     "the notes answered")
+            wait_for(viewer, lambda d: attr(d, "#notes-panel", "data-behind") == "2", "the notice of slide 2")
+            self.assertEqual(attr(viewer, "#notes-panel", "data-page"), "1")
+            self.assertEqual(field.get_attribute("value"), "Begun before the notes came")
+        finally:
+            viewer.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
     def test_notes_stay_on_the_slide_they_were_started_on(self):
         """A note typed while the presenter changes slide stays whole, on the slide it was started on."""
         code = SERVER.start_session(DEMO_DECK["id"])["code"]

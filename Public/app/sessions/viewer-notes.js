@@ -102,7 +102,9 @@ export class ViewerNotes {
     } catch (_) {
       // Not joined yet or offline: the panel still works; a save will tell.
     }
-    this.follow(true);
+    // A note begun while the notes were still loading (a slow server) keeps its slide: forced,
+    // the panel jumped to the slide on show under the viewer's typing.
+    this.follow(!this.writing);
   }
 
   shownPage() {
