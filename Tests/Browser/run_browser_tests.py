@@ -48,7 +48,12 @@ FIXTURES = REPO / "Tests" / "Fixtures" / "pdf"
 DEMO_PDF = REPO / "Public" / "demo" / "podium-demo.pdf"
 # axe-core, for the accessibility checks: `scripts/setup --test` puts PyPI's copy here.
 AXE_JS = REPO / ".build" / "python-packages" / "selenium_axe_python" / "axe-core" / "axe.min.js"
-CHROMIUM = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+# Chromium's headless shell (Debian's chromium-headless-shell: the same engine without the
+# browser's own windows and services) when it is installed: the suite passed whole on it and the
+# pages' CPU is most of the browser tests' (see docs/performance.md, "Test suite"). CHROMIUM_BIN
+# chooses another (the full browser, /usr/bin/chromium, runs the same tests under --headless=new).
+HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell"
+CHROMIUM = os.environ.get("CHROMIUM_BIN") or (HEADLESS_SHELL if os.path.exists(HEADLESS_SHELL) else "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER_BIN", "/usr/bin/chromedriver")
 WAIT = float(os.environ.get("PODIUM_BROWSER_WAIT", "20"))
 
