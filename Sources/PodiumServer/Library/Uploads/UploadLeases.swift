@@ -69,6 +69,12 @@ struct UploadLeases: Sendable {
     private func take(_ id: String, wait: Duration) async throws -> Hold? {
         let holder = ResumableUploadController.newID()
         let deadline = ContinuousClock.now + wait
+        // Asked again after 50 ms, then less and less often, at most every 0.4 s (or every
+        // renewal, if that is shorter): a holder on another node sees the request only when it
+        // renews, and each ask costs three store queries; one on this node lets go as soon as it
+        // is stopped, so the wait stays short there (it was a steady 50 ms: 60 queries a second).
+        var interval = Duration.milliseconds(50)
+        let longest = max(min(renewal, .milliseconds(400)), .milliseconds(50))
         while true {
             let start = now()
             if try await store.takeUploadLease(id: id, holder: holder, until: start + term, now: start) {
@@ -77,7 +83,8 @@ struct UploadLeases: Sendable {
             guard try await store.upload(id: id) != nil else { throw APIError.notFound("upload") }
             guard ContinuousClock.now < deadline else { return nil }
             try await store.wantUploadLease(id: id, holder: holder)
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: interval)
+            interval = min(interval * 2, longest)
         }
     }
 
