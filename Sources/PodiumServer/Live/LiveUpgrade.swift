@@ -68,14 +68,8 @@ struct LiveUpgrade: Sendable {
         else { return nil }  // the router refuses it, with its own answer
         let viewerId = cookies[ViewerCookie.name].map(\.value).flatMap(ViewerCookie.validate)
         let peer = remoteAddress?.ipAddress
-        var forwardedFor: String?
-        if let peer, trustedProxies.contains(peer) {
-            let forwarded = fields["X-Forwarded-For"]
-            if !forwarded.isEmpty, let last = forwarded.joined(separator: ",").split(separator: ",").last {
-                let client = last.trimmingCharacters(in: .whitespaces)
-                if !client.isEmpty { forwardedFor = String(client.prefix(64)) }
-            }
-        }
+        let forwardedFor = ForwardedFor.client(
+            peer: peer, trustedProxies: trustedProxies, values: fields["X-Forwarded-For"])
         return Plan(code: code, viewerId: viewerId, clientKey: forwardedFor ?? peer ?? "unknown")
     }
 

@@ -33,12 +33,9 @@ struct AuthMiddleware: RouterMiddleware {
             throw APIError.csrf
         }
         context.viewerId = request.cookies[ViewerCookie.name].map(\.value).flatMap(ViewerCookie.validate)
-        if let peer = context.remoteAddress?.ipAddress, trustedProxies.contains(peer),
-            let forwarded = request.headers[Self.forwardedFor]?.split(separator: ",").last
-        {
-            let client = forwarded.trimmingCharacters(in: .whitespaces)
-            if !client.isEmpty { context.forwardedFor = String(client.prefix(64)) }
-        }
+        context.forwardedFor = ForwardedFor.client(
+            peer: context.remoteAddress?.ipAddress, trustedProxies: trustedProxies,
+            values: request.headers[values: Self.forwardedFor])
         return try await next(request, context)
     }
 }
