@@ -455,6 +455,7 @@ enum Migrations {
         clipPresentationMigration,
         uploadsMigration,
         uploadLeaseMigration,
+        accountsMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

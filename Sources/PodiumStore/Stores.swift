@@ -18,6 +18,8 @@ public struct Stores: Sendable {
     public var videos: any VideoStore
     public var captions: any CaptionStore
     public var uploads: any UploadStore
+    /// Account links sent by email, roles, the audit log.
+    public var accounts: any AccountStore
     public var storyboards: any StoryboardStore
     public var sessions: any SessionStore
     public var interaction: any InteractionStore
@@ -41,6 +43,7 @@ public struct Stores: Sendable {
         videos = all
         captions = all
         uploads = all
+        accounts = all
         storyboards = all
         sessions = all
         interaction = all

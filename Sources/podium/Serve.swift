@@ -58,6 +58,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The URL people use to reach this server, for join links and QR codes (env PODIUM_PUBLIC_URL).")
     var publicURL: String?
 
+    @Option(
+        help:
+            "Mail relay for invitations, sign-ups and password resets, smtp://user:password@host:port (env PODIUM_SMTP_URL; or PODIUM_SMTP_HOST, _PORT, _USER, _PASSWORD). Without one, an admin passes invitation links on by hand."
+    )
+    var smtpUrl: String?
+
+    @Option(help: "Sender of that mail, e.g. 'Podium <podium@school.example>' (env PODIUM_MAIL_FROM).")
+    var mailFrom: String?
+
+    @Flag(help: "Let visitors ask for an account, which an admin approves; needs a mail relay (env PODIUM_ALLOW_SIGN_UP=1).")
+    var allowSignUp = false
+
     @Option(help: "Largest PDF accepted, in megabytes (env PODIUM_MAX_UPLOAD_MB).")
     var maxUploadMB: Int?
 
@@ -171,6 +183,11 @@ struct Serve: AsyncParsableCommand {
         configuration.host = host ?? environment["PODIUM_HOST"] ?? "0.0.0.0"
         configuration.port = try port ?? environment["PODIUM_PORT"].map(Self.parsePort) ?? 8080
         configuration.publicURL = publicURL ?? environment["PODIUM_PUBLIC_URL"]
+        configuration.smtpRelay = try Self.smtpRelay(url: smtpUrl, environment: environment)
+        if let from = (mailFrom ?? environment["PODIUM_MAIL_FROM"]).flatMap({ $0.isEmpty ? nil : $0 }) {
+            configuration.mailFrom = from
+        }
+        configuration.allowSignUp = allowSignUp || environment["PODIUM_ALLOW_SIGN_UP"] == "1"
         configuration.databaseURL = (database ?? environment["PODIUM_DATABASE_URL"]).flatMap { $0.isEmpty ? nil : $0 }
         if let connections = databaseConnections ?? environment["PODIUM_DATABASE_CONNECTIONS"].flatMap(Int.init) {
             guard connections >= 2 else { throw ValidationError("--database-connections must be at least 2") }
@@ -371,6 +388,27 @@ struct Serve: AsyncParsableCommand {
         if let value = try count("PODIUM_PASSCODE_SESSION_ATTEMPTS") { configuration.passcodeSessionAttempts = value }
         if let value = try seconds("PODIUM_PASSCODE_SESSION_DELAY") { configuration.passcodeSessionDelay = value }
         if let value = try seconds("PODIUM_PASSCODE_SESSION_MAX_DELAY") { configuration.passcodeSessionMaxDelay = value }
+    }
+
+    /// The mail relay of `--smtp-url`, PODIUM_SMTP_URL, or PODIUM_SMTP_HOST (with _PORT, _USER,
+    /// _PASSWORD); nil when none is set.
+    static func smtpRelay(url: String?, environment: [String: String]) throws -> SMTPRelay? {
+        if let text = (url ?? environment["PODIUM_SMTP_URL"]).flatMap({ $0.isEmpty ? nil : $0 }) {
+            guard let relay = SMTPRelay(url: text) else {
+                throw ValidationError("--smtp-url must be smtp://[user[:password]@]host[:port]")
+            }
+            return relay
+        }
+        guard let host = environment["PODIUM_SMTP_HOST"], !host.isEmpty else { return nil }
+        let port = try environment["PODIUM_SMTP_PORT"].map { text in
+            guard let port = Int(text), (1...65535).contains(port) else {
+                throw ValidationError("PODIUM_SMTP_PORT must be a port number")
+            }
+            return port
+        }
+        return SMTPRelay(
+            host: host, port: port ?? 25, username: environment["PODIUM_SMTP_USER"].flatMap { $0.isEmpty ? nil : $0 },
+            password: environment["PODIUM_SMTP_PASSWORD"])
     }
 
     static func parsePort(_ text: String) throws -> Int {

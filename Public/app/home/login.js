@@ -3,6 +3,7 @@
 import { t, errorText } from '../core/i18n.js';
 import { api, currentUser } from '../core/api.js';
 import { startPage } from '../core/page.js';
+import { accountErrorText } from '../accounts/common.js';
 
 const form = document.getElementById('login-form');
 const email = document.getElementById('email');
@@ -44,6 +45,8 @@ form.addEventListener('submit', async (event) => {
       error.textContent = t('errors.bad_credentials');
       password.setAttribute('aria-invalid', 'true');
       password.select();
+    } else if (failure.code === 'too_many_attempts') {
+      error.textContent = accountErrorText(failure);
     } else {
       error.textContent = errorText(failure);
     }
@@ -57,6 +60,15 @@ function start() {
   currentUser().then((user) => {
     if (user) location.replace(nextPath());
   }).catch(() => {});
+  // Self sign-up, when the server allows it; "Forgot password?" carries the address typed.
+  api('/api/v1/auth/account-options').then((options) => {
+    document.getElementById('sign-up-link').hidden = !options.signUp;
+  }).catch(() => {});
+  const forgot = document.getElementById('forgot-password');
+  forgot.addEventListener('click', () => {
+    const typed = email.value.trim();
+    if (typed.includes('@')) forgot.href = '/reset-password?email=' + encodeURIComponent(typed);
+  });
   email.focus();
 }
 

@@ -28,6 +28,30 @@ final class AttemptLimiter: Sendable {
             for key in keys { failures[key, default: []].append(now) }
         }
     }
+
+    /// How long until every one of `keys` may try again at `now` (0: now): until enough of its
+    /// failures have left the window.
+    func retryAfter(_ keys: [String], now: Date) -> TimeInterval {
+        failures.withLock { failures in
+            keys.map { key in
+                let recent = (failures[key] ?? []).filter { now.timeIntervalSince($0) < window }.sorted()
+                guard recent.count >= limit, limit > 0 else { return 0 }
+                return max(0, window - now.timeIntervalSince(recent[recent.count - limit]))
+            }.max() ?? 0
+        }
+    }
+
+    /// `key`'s failures within the window at `now`.
+    func recentCount(_ key: String, now: Date) -> Int {
+        failures.withLock { failures in (failures[key] ?? []).filter { now.timeIntervalSince($0) < window }.count }
+    }
+
+    /// Forgets `keys`' failures.
+    func reset(_ keys: [String]) {
+        failures.withLock { failures in
+            for key in keys { failures[key] = nil }
+        }
+    }
 }
 
 /// Growing waits after wrong guesses, per key: the `freeFailures`-th wrong guess starts a wait

@@ -125,6 +125,19 @@ public struct ServerConfiguration: Sendable {
     /// Wrong passwords allowed per client address within `passcodeWindow` (four times as many
     /// per account, from everyone together).
     public var loginAttempts = 10
+    /// The mail relay for invitations, sign-ups and password resets (`--smtp-url`); nil: no mail
+    /// is sent and an admin passes each invitation's link on by hand.
+    public var smtpRelay: SMTPRelay?
+    /// The sender of that mail (`--mail-from`).
+    public var mailFrom = "Podium <podium@localhost>"
+    /// Visitors may ask for an account, which an admin approves (`--allow-sign-up`; needs a relay).
+    public var allowSignUp = false
+    /// How long an invitation's, a sign-up's and a password reset's links work.
+    public var invitationLifetime: TimeInterval = 7 * 24 * 3600
+    public var signUpVerificationLifetime: TimeInterval = 24 * 3600
+    public var passwordResetLifetime: TimeInterval = 3600
+    /// Sign-ups and password resets asked for per client address per hour.
+    public var accountMailPerHour = 10
     /// Addresses of reverse proxies whose `X-Forwarded-For` is believed (the last address in it
     /// is the client's). Loopback by default: a proxy on the same machine.
     public var trustedProxies: Set<String> = ["127.0.0.1", "::1"]

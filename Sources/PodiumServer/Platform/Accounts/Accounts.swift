@@ -34,9 +34,14 @@ struct Accounts: Sendable {
         guard let user = try await store.user(email: Self.accountKey(email)),
             try await verify(password, against: user.passwordHash)
         else { return nil }
+        return (user, try await newToken(for: user))
+    }
+
+    /// A new sign-in token for `user`.
+    func newToken(for user: UserRecord) async throws -> String {
         let token = Self.randomToken()
         try await store.insertToken(hash: Self.tokenHash(token), userId: user.id, expiresAt: now() + tokenLifetime)
-        return (user, token)
+        return token
     }
 
     func user(token: String) async throws -> UserRecord? {

@@ -7,24 +7,51 @@ import PodiumStore
 struct AccountsFeature: ServerFeature {
     let auth: AuthController
     let users: UserController
+    let invitations: InvitationController
+    let signUps: SignUpController
+    let passwordResets: PasswordResetController
+    let audit: AuditController
 
     init(_ platform: Platform) {
         let configuration = platform.configuration
         let channelVideos = platform.stores.channelVideos
+        let auditLog = AuditLog(store: platform.stores.accounts, now: platform.now)
         auth = AuthController(
             accounts: platform.accounts, tokenLifetime: configuration.tokenLifetime,
-            failuresPerClient: AttemptLimiter(limit: configuration.loginAttempts, window: configuration.passcodeWindow),
-            failuresPerAccount: AttemptLimiter(limit: configuration.loginAttempts * 4, window: configuration.passcodeWindow),
+            limits: SignInLimits(
+                limit: configuration.loginAttempts, window: configuration.passcodeWindow,
+                deviceKey: SignInLimits.deviceKey(from: platform.streamTokens.keyBytes)),
+            audit: auditLog,
             now: platform.now,
             // What the browser kept on the channel before signing in (favourites, positions) is the person's.
             signedIn: { viewerId, user in
                 if let viewerId { try await channelVideos.adoptChannelViewer(from: viewerId, into: user.id) }
             })
-        users = UserController(store: platform.stores.users, accounts: platform.accounts, now: platform.now)
+        users = UserController(
+            store: platform.stores.users, accounts: platform.accounts, now: platform.now, roles: platform.stores.accounts,
+            audit: auditLog)
+        let links = AccountLinks(
+            store: platform.stores.accounts, users: platform.stores.users, accounts: platform.accounts,
+            mailer: Mailer(relay: configuration.smtpRelay, from: configuration.mailFrom, logger: platform.logger),
+            audit: auditLog, publicURL: configuration.publicURL, invitationLifetime: configuration.invitationLifetime,
+            verificationLifetime: configuration.signUpVerificationLifetime,
+            resetLifetime: configuration.passwordResetLifetime, now: platform.now)
+        invitations = InvitationController(links: links, auth: auth)
+        signUps = SignUpController(
+            links: links, allowSignUp: configuration.allowSignUp,
+            asksPerClient: AttemptLimiter(limit: configuration.accountMailPerHour, window: 3600))
+        passwordResets = PasswordResetController(
+            links: links, asksPerClient: AttemptLimiter(limit: configuration.accountMailPerHour, window: 3600),
+            logger: platform.logger)
+        audit = AuditController(store: platform.stores.accounts)
     }
 
     func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {
         auth.addRoutes(to: api)
         users.addRoutes(to: api)
+        invitations.addRoutes(to: api)
+        signUps.addRoutes(to: api)
+        passwordResets.addRoutes(to: api)
+        audit.addRoutes(to: api)
     }
 }

@@ -7,10 +7,12 @@ import PodiumWire
 struct AuthController {
     let accounts: Accounts
     let tokenLifetime: TimeInterval
-    /// Wrong passwords per client address and per account: guessing is slow from one place,
-    /// and slow against one account from many.
-    let failuresPerClient: AttemptLimiter
-    let failuresPerAccount: AttemptLimiter
+    /// Wrong passwords per client address and per account (guessing is slow from one place, and
+    /// slow against one account from many), and per device cookie (a browser that signed in
+    /// before is never blocked by others' guesses): see ``SignInLimits``.
+    let limits: SignInLimits
+    /// Records when a sign-in lock-out begins.
+    var audit: AuditLog? = nil
     let now: @Sendable () -> Date
     /// Called after a sign-in with the browser's anonymous viewer id (the `podium_viewer`
     /// cookie), if it sent one: what the person kept anonymously (channel favourites and
@@ -31,17 +33,30 @@ struct AuthController {
 
     @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.decode(as: LoginRequest.self, context: context)
-        let client = [context.clientKey]
-        let account = [Accounts.accountKey(body.email)]
-        guard failuresPerClient.allows(client, now: now()), failuresPerAccount.allows(account, now: now()) else {
-            throw APIError(
-                .tooManyRequests, code: "rate_limited", message: "Too many wrong passwords. Wait a minute and try again.")
-        }
+        let account = Accounts.accountKey(body.email)
+        let keys = limits.keys(
+            account: account, address: context.clientKey, cookie: request.cookies[SignInLimits.cookieName]?.value)
+        let wait = limits.wait(keys, now: now())
+        if wait > 0 { throw TooManyAttempts(retryAfter: wait) }
         guard let (user, token) = try await accounts.signIn(email: body.email, password: body.password) else {
-            failuresPerClient.recordFailure(client, now: now())
-            failuresPerAccount.recordFailure(account, now: now())
+            if limits.recordFailure(keys, now: now()) {
+                try await audit?.record(
+                    "sign_in.locked_out", by: nil, target: account,
+                    detail: keys.trustedDevice ? "device" : "address or account", address: context.clientKey)
+            }
             throw APIError(.unauthorized, code: "bad_credentials", message: "Wrong email or password.")
         }
+        var response = try await signInResponse(user, token: token, request: request, context: context)
+        response.setCookie(limits.deviceCookie(account: account))
+        return response
+    }
+
+    /// Signs `user` in: a new token, unless given, in the answer and in the cookie.
+    func signInResponse(_ user: UserRecord, token given: String? = nil, request: Request, context: AppRequestContext)
+        async throws -> Response
+    {
+        let token: String
+        if let given { token = given } else { token = try await accounts.newToken(for: user) }
         let viewerId = request.cookies[ViewerCookie.name].map(\.value).flatMap(ViewerCookie.validate)
         try await signedIn(viewerId, user)
         var response = try LoginResponse(token: token, user: UserResponse(user)).response(from: request, context: context)

@@ -5,11 +5,14 @@ import PodiumWire
 
 /// Accounts, for administrators: list and search them, make new ones (presenters who get a
 /// library, and can be invited to edit someone's storyboard), grant and revoke channel
-/// membership. There is no sign-up: an admin makes each account and gives its owner the password.
+/// membership, change roles. Accounts are also made by invitation and by approved sign-up
+/// (Invitations.swift, SignUp.swift). Every change is recorded in the audit log.
 struct UserController {
     let store: any UserStore
     let accounts: Accounts
     let now: @Sendable () -> Date
+    let roles: any AccountStore
+    let audit: AuditLog
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("users", use: list)
@@ -32,26 +35,43 @@ struct UserController {
         let member: Bool?
         /// A new password (8 to 200 characters); the account's sign-ins end.
         let password: String?
+        /// `admin` or `presenter`; the last admin stays one (`409 last_admin`).
+        let role: UserRecord.Role?
     }
 
-    /// Grants or revokes channel membership, or sets a new password.
+    /// Grants or revokes channel membership, sets a new password, or changes the role.
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> UserResponse {
-        try requireAdmin(context)
+        let admin = try requireAdmin(context)
         let body = try await request.decode(as: UpdateBody.self, context: context)
         guard var user = try await store.user(id: try context.parameters.require("id")) else {
             throw APIError.notFound("account")
         }
-        guard body.member != nil || body.password != nil else {
-            throw APIError.badRequest("Say what to change: member or password.")
+        guard body.member != nil || body.password != nil || body.role != nil else {
+            throw APIError.badRequest("Say what to change: member, password or role.")
         }
         if let password = body.password {
             guard password.count >= 8, password.count <= 200 else {
                 throw APIError.badRequest("A password has 8 to 200 characters.")
             }
             try await store.setPasswordHash(userId: user.id, try await accounts.hash(password))
+            try await audit.record("user.password_set", by: admin, target: user.email, context: context)
+        }
+        if let role = body.role, role != user.role {
+            if user.role == .admin, try await roles.adminCount() <= 1 {
+                throw APIError(.conflict, code: "last_admin", message: "The last admin stays an admin.")
+            }
+            try await roles.setRole(userId: user.id, role)
+            try await audit.record(
+                "user.role_changed", by: admin, target: user.email, detail: role.rawValue, context: context)
+            user.role = role
         }
         if let member = body.member {
             try await store.setMember(userId: user.id, member)
+            if member != user.isMember {
+                try await audit.record(
+                    "user.membership_changed", by: admin, target: user.email, detail: member ? "member" : "not a member",
+                    context: context)
+            }
             user.isMember = member
         }
         return UserResponse(user)
@@ -65,7 +85,7 @@ struct UserController {
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<UserResponse> {
-        try requireAdmin(context)
+        let admin = try requireAdmin(context)
         let body = try await request.decode(as: CreateBody.self, context: context)
         let email = body.email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard email.count <= 200, email.contains("@"), !email.contains(" ") else {
@@ -82,10 +102,14 @@ struct UserController {
             id: IDs.make("u"), email: email, name: name.isEmpty ? email : name, role: body.role ?? .presenter,
             passwordHash: try await accounts.hash(body.password), createdAt: now())
         try await store.insertUser(user)
+        try await audit.record("user.created", by: admin, target: email, detail: user.role.rawValue, context: context)
         return EditedResponse(status: .created, response: UserResponse(user))
     }
 
-    private func requireAdmin(_ context: AppRequestContext) throws {
-        guard try context.requireUser().role == .admin else { throw APIError.forbidden }
+    @discardableResult
+    private func requireAdmin(_ context: AppRequestContext) throws -> UserRecord {
+        let user = try context.requireUser()
+        guard user.role == .admin else { throw APIError.forbidden }
+        return user
     }
 }

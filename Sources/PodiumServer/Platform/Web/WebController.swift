@@ -20,6 +20,8 @@ struct WebController {
         ("/s/:code/screen", "screen.html"),
         ("/r/:code", "room.html"), ("/r/:code/moderate", "moderate.html"), ("/r/:code/projector", "projector.html"),
         ("/channel", "channel.html"), ("/channel/admin", "channel-admin.html"),
+        // Account links sent by email (issue #43) and "Forgot password?".
+        ("/invitation", "invitation.html"), ("/sign-up", "sign-up.html"), ("/reset-password", "reset-password.html"),
     ]
 
     func addRoutes(to router: Router<AppRequestContext>) {
