@@ -166,6 +166,7 @@ private func assembleApplication(
     let live = LiveFeature(platform)
     let features: [any ServerFeature] = [
         web, AccountsFeature(platform), library, jobs, sessions, storyboards, rooms, uploads, channel, live,
+        LTIFeature(platform),
     ]
     let router = Router(context: AppRequestContext.self)
     web.addMiddlewares(to: router)

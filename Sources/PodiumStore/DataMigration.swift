@@ -17,6 +17,7 @@ public enum DataMigration {
         "channel_venue", "channel_quizzes", "channel_quiz_questions", "channel_quiz_answers", "channel_quiz_results",
         "channel_radios", "channel_radio_tracks", "channel_radio_usage", "blob_marks", "blob_collection",
         "audience_log_heads", "audience_log", "caption_tracks", "uploads",
+        "lti_platforms", "lti_logins", "lti_users", "lti_deep_links",
     ]
 
     /// One table's rows in the source and, after the copy, in the target.

@@ -456,6 +456,7 @@ enum Migrations {
         uploadsMigration,
         uploadLeaseMigration,
         accountsMigration,
+        ltiMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

@@ -18,6 +18,8 @@ public struct Stores: Sendable {
     public var videos: any VideoStore
     public var captions: any CaptionStore
     public var uploads: any UploadStore
+    /// LTI 1.3: registered platforms, logins under way, deep links.
+    public var lti: any LTIStore
     /// Account links sent by email, roles, the audit log.
     public var accounts: any AccountStore
     public var storyboards: any StoryboardStore
@@ -43,6 +45,7 @@ public struct Stores: Sendable {
         videos = all
         captions = all
         uploads = all
+        lti = all
         accounts = all
         storyboards = all
         sessions = all

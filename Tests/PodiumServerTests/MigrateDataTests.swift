@@ -150,6 +150,17 @@ struct MigrateDataTests {
         try await store.addChannelFavourite(viewerKey: "u1", channelVideoId: "cv1", at: StoreTests.t1)
         try await store.saveChannelPosition(
             ChannelPositionRecord(viewerKey: "u1", channelVideoId: "cv1", seconds: 1.5, duration: 4, updatedAt: StoreTests.t1))
+        // LTI 1.3: a platform, a login under way, a teacher's account, a deep link being answered.
+        try await store.insertLTIPlatform(LTIStoreTests.platform("lp1"))
+        try await store.insertLTILogin(
+            LTILoginRecord(state: "st1", nonce: "n1", platformId: "lp1", targetLinkURI: "x", expiresAt: StoreTests.t1),
+            now: StoreTests.t0)
+        try await store.linkLTIUser(platformId: "lp1", subject: "sub-1", userId: "u1")
+        try await store.insertLTIDeepLink(
+            LTIDeepLinkRecord(
+                id: "dl1", platformId: "lp1", deploymentId: "1", userId: "u1", returnURL: "https://lms.example/return",
+                data: nil, acceptMultiple: false, expiresAt: StoreTests.t1),
+            now: StoreTests.t0)
     }
 
     @Test(.enabled(if: TestStores.databaseURL != nil))

@@ -6,7 +6,7 @@ import { errorText, t } from '../core/i18n.js';
 import { sectionRouter } from '../core/sections.js';
 import { el, toast } from '../core/ui.js';
 
-const SECTIONS = ['videos', 'categories', 'radio', 'places', 'quizzes', 'accounts', 'members'];
+const SECTIONS = ['videos', 'categories', 'radio', 'places', 'quizzes', 'accounts', 'members', 'lti'];
 
 const context = {
   api,

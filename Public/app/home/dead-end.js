@@ -27,6 +27,11 @@ function messages() {
       action: t('common.enter-another-code'), other: t('home.deadend-moderator'),
     };
   }
+  if (reason.startsWith('lti-')) {
+    // A course link that could not open Podium (LTI 1.3): why, by the server's reason.
+    const kind = reason.slice(4);
+    return { title: t('lti.deadend-' + kind + '-title'), message: t('lti.deadend-' + kind + '-message'), action: t('common.home'), other: t('home.deadend-presenter') };
+  }
   if (reason === 'deck') return { title: t('home.deadend-deck-title'), message: t('home.deadend-deck-message'), action: t('home.deadend-go-library') };
   return {
     title: t('home.deadend-page-title'), message: t('home.deadend-page-message'),

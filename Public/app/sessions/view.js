@@ -86,7 +86,8 @@ function fillGate() {
   const ended = info && info.live === false;
   $('gate-ended').hidden = !ended;
   joinButton.textContent = ended ? t('live.view-slides') : t('common.join');
-  nameInput.value = localStorage.getItem('podium.name') || '';
+  // A course link (LTI) brings the student's name in the address: /s/{code}?name=…
+  nameInput.value = (new URLSearchParams(location.search).get('name') || '').trim().slice(0, 60) || localStorage.getItem('podium.name') || '';
 }
 
 function readSaved() {

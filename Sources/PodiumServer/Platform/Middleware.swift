@@ -16,6 +16,10 @@ struct AuthMiddleware: RouterMiddleware {
 
     static let cookieName = "podium_auth"
     static let csrfHeader = HTTPField.Name("X-Podium-Request")!
+    /// Forms another site posts by design, which prove themselves and use no account of the
+    /// cookie: LTI's login initiation and its signed launch (a platform on the same site would
+    /// send the cookie).
+    static let crossSitePosts: Set<String> = ["/api/v1/lti/login", "/api/v1/lti/launch"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
@@ -28,7 +32,7 @@ struct AuthMiddleware: RouterMiddleware {
             context.authenticatedByCookie = context.user != nil
         }
         if context.authenticatedByCookie, request.method != .get, request.method != .head,
-            request.headers[Self.csrfHeader] == nil
+            request.headers[Self.csrfHeader] == nil, !Self.crossSitePosts.contains(request.uri.path)
         {
             throw APIError.csrf
         }
@@ -94,7 +98,13 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try APIError(.internalServerError, code: "internal", message: "Something went wrong on the server.")
                 .response(from: request, context: context)
         }
+        // A page may carry a policy of its own, the strict one with one source added (the LTI
+        // picker's form goes to the learning platform: LTIController.picker); any other is replaced.
+        let own = response.headers[.contentSecurityPolicy]
         for field in Self.fields { response.headers[field.name] = field.value }
+        if let own, own.hasPrefix(Self.contentSecurityPolicy.prefix(while: { $0 != ";" })) {
+            response.headers[.contentSecurityPolicy] = own
+        }
         return response
     }
 

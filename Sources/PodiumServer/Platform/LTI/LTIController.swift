@@ -1,0 +1,441 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import PodiumStore
+import PodiumWire
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Podium as an LTI 1.3 tool (issue #43): an admin registers a learning platform; a course's link
+/// starts an OpenID Connect login initiation (`/api/v1/lti/login`), the platform posts back a
+/// signed launch (`/api/v1/lti/launch`); a teacher lands signed in (their library, a deck, a
+/// session's console or report), a student on the session's join page with their name; a deep
+/// linking request opens the picker (`/lti/pick/{id}`), whose choice goes back signed with the
+/// tool's key (``LTIToolKey``).
+struct LTIController {
+    let store: any LTIStore
+    let users: any UserStore
+    let sessions: any SessionStore
+    let decks: any DeckStore
+    let accounts: Accounts
+    let toolKey: LTIToolKey
+    let keySets: JSONWebKeySetCache
+    let publicURL: String?
+    let webRoot: URL
+    let tokenLifetime: TimeInterval
+    let now: @Sendable () -> Date
+
+    /// How long a login initiation waits for its launch, and a teacher may take in the picker.
+    static let loginLifetime: TimeInterval = 600
+    static let deepLinkLifetime: TimeInterval = 3600
+    /// The custom parameters a resource link carries (Podium writes them in deep linking).
+    static let deckParameter = "podium_deck"
+    static let sessionParameter = "podium_session"
+    static let reportParameter = "podium_report"
+
+    func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {
+        api.get("lti/jwks", use: jwks)
+        api.get("lti/tool", use: tool)
+        api.get("lti/platforms", use: platforms)
+        api.post("lti/platforms", use: register)
+        api.delete("lti/platforms/:id", use: unregister)
+        api.get("lti/login", use: login)
+        api.post("lti/login", use: login)
+        api.post("lti/launch", use: launch)
+        api.post("lti/deep-links/:id", use: answerDeepLink)
+        router.get("/lti/pick/:id", use: picker)
+    }
+
+    // MARK: Registration (admins)
+
+    func baseURL(_ request: Request) -> String {
+        if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
+        return "http://\(request.head.authority ?? "localhost")"
+    }
+
+    func toolURLs(_ request: Request) -> LTIToolURLs {
+        let base = baseURL(request)
+        return LTIToolURLs(
+            loginURL: base + "/api/v1/lti/login", launchURL: base + "/api/v1/lti/launch",
+            deepLinkingURL: base + "/api/v1/lti/launch", jwksURL: base + "/api/v1/lti/jwks")
+    }
+
+    @Sendable func jwks(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.cacheControl] = "public, max-age=300"
+        return Response(
+            status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try await toolKey.publicKeySet())))
+    }
+
+    @Sendable func tool(_ request: Request, context: AppRequestContext) async throws -> LTIToolURLs {
+        try requireAdmin(context)
+        return toolURLs(request)
+    }
+
+    @Sendable func platforms(_ request: Request, context: AppRequestContext) async throws -> [LTIPlatform] {
+        try requireAdmin(context)
+        return try await store.ltiPlatforms().map(Self.wire)
+    }
+
+    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<LTIPlatform> {
+        try requireAdmin(context)
+        let body = try await request.decode(as: LTIPlatformRegistration.self, context: context)
+        let trim = { (text: String) in text.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let issuer = trim(body.issuer)
+        let clientId = trim(body.clientId)
+        let deployments = body.deploymentIds.map(trim).filter { !$0.isEmpty }
+        guard !issuer.isEmpty, issuer.count <= 500, !clientId.isEmpty, clientId.count <= 500 else {
+            throw APIError.badRequest("A platform needs its issuer and the client id it gave Podium.")
+        }
+        guard !deployments.isEmpty, deployments.count <= 100, deployments.allSatisfy({ $0.count <= 500 }) else {
+            throw APIError.badRequest("A platform needs at least one deployment id.")
+        }
+        let urls = [body.authLoginURL, body.tokenURL, body.jwksURL].map(trim)
+        guard urls.allSatisfy(Self.isWebURL) else {
+            throw APIError.badRequest("The login, token and key set URLs must be http or https addresses.")
+        }
+        guard try await store.ltiPlatforms(issuer: issuer).allSatisfy({ $0.clientId != clientId }) else {
+            throw APIError(.conflict, code: "platform_taken", message: "This issuer and client id are registered already.")
+        }
+        let name = DeckController.cleanTitle(body.name ?? "")
+        let record = LTIPlatformRecord(
+            id: IDs.make("lti"), name: name.isEmpty ? (URL(string: issuer)?.host ?? issuer) : name, issuer: issuer,
+            clientId: clientId, deploymentIds: Array(Set(deployments)).sorted(), authLoginURL: urls[0], tokenURL: urls[1],
+            jwksURL: urls[2], createdAt: now())
+        try await store.insertLTIPlatform(record)
+        return EditedResponse(status: .created, response: Self.wire(record))
+    }
+
+    @Sendable func unregister(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try requireAdmin(context)
+        guard try await store.deleteLTIPlatform(id: try context.parameters.require("id")) else {
+            throw APIError.notFound("platform")
+        }
+        return Response(status: .noContent)
+    }
+
+    static func isWebURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host?.isEmpty == false else { return false }
+        return scheme == "https" || scheme == "http"
+    }
+
+    static func wire(_ record: LTIPlatformRecord) -> LTIPlatform {
+        LTIPlatform(
+            id: record.id, name: record.name, issuer: record.issuer, clientId: record.clientId,
+            deploymentIds: record.deploymentIds, authLoginURL: record.authLoginURL, tokenURL: record.tokenURL,
+            jwksURL: record.jwksURL, createdAt: record.createdAt)
+    }
+
+    private func requireAdmin(_ context: AppRequestContext) throws {
+        guard try context.requireUser().role == .admin else { throw APIError.forbidden }
+    }
+
+    // MARK: Login initiation and launch
+
+    /// The parameters of a GET's query or a POSTed form.
+    func parameters(_ request: Request, context: AppRequestContext) async throws -> [String: String] {
+        var values: [String: String] = [:]
+        for (key, value) in request.uri.queryParameters { values[String(key)] = String(value) }
+        if request.method == .post {
+            let body = try await request.body.collect(upTo: 256 * 1024)
+            values.merge(Self.form(String(buffer: body)), uniquingKeysWith: { _, form in form })
+        }
+        return values
+    }
+
+    static func form(_ text: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (part: Substring) in
+                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+            }
+            guard let key = parts.first else { continue }
+            values[decode(key)] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return values
+    }
+
+    /// OIDC login initiation (LTI 1.3 §4.1): the platform sends the browser here with its issuer and
+    /// hints; Podium keeps a state and nonce and sends the browser on to the platform's
+    /// authorisation endpoint, which posts the signed launch to `/api/v1/lti/launch`.
+    @Sendable func login(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let values = try await parameters(request, context: context)
+        guard let issuer = values["iss"], let loginHint = values["login_hint"], let target = values["target_link_uri"] else {
+            return try page(.unknownPlatform)
+        }
+        let candidates = try await store.ltiPlatforms(issuer: issuer)
+        let platform: LTIPlatformRecord? =
+            if let clientId = values["client_id"] { candidates.first { $0.clientId == clientId } } else {
+                candidates.count == 1 ? candidates.first : nil
+            }
+        guard let platform else { return try page(.unknownPlatform) }
+        if let deployment = values["lti_deployment_id"], !platform.deploymentIds.contains(deployment) {
+            return try page(.unknownDeployment)
+        }
+        let login = LTILoginRecord(
+            state: Accounts.randomToken(), nonce: Accounts.randomToken(), platformId: platform.id, targetLinkURI: target,
+            expiresAt: now() + Self.loginLifetime)
+        try await store.insertLTILogin(login, now: now())
+        var query: [(String, String)] = [
+            ("scope", "openid"), ("response_type", "id_token"), ("response_mode", "form_post"), ("prompt", "none"),
+            ("client_id", platform.clientId), ("redirect_uri", toolURLs(request).launchURL), ("login_hint", loginHint),
+            ("state", login.state), ("nonce", login.nonce),
+        ]
+        if let hint = values["lti_message_hint"] { query.append(("lti_message_hint", hint)) }
+        let separator = platform.authLoginURL.contains("?") ? "&" : "?"
+        let location =
+            platform.authLoginURL + separator + query.map { "\(Self.escape($0))=\(Self.escape($1))" }.joined(separator: "&")
+        return Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    static func escape(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+
+    /// The launch (LTI 1.3 §5.1): the platform's signed `id_token` with the `state` Podium sent.
+    @Sendable func launch(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let values = try await parameters(request, context: context)
+        do {
+            guard let state = values["state"], let token = values["id_token"],
+                let login = try await store.takeLTILogin(state: state, now: now())
+            else { throw LTIRefusal.loginExpired }
+            guard let platform = try await store.ltiPlatform(id: login.platformId) else { throw LTIRefusal.unknownPlatform }
+            let launch = try LTILaunch.read(
+                payload: try await verify(token, platform: platform), platform: platform, nonce: login.nonce)
+            return try await land(launch, platform: platform, request: request)
+        } catch let refusal as LTIRefusal {
+            context.logger.notice("LTI launch refused: \(refusal)")
+            return try page(refusal)
+        }
+    }
+
+    /// The token's payload once its signature (the platform's key set, fetched and kept) and times
+    /// are proven.
+    func verify(_ token: String, platform: LTIPlatformRecord) async throws(LTIRefusal) -> Data {
+        guard let url = URL(string: platform.jwksURL) else { throw .keysUnavailable }
+        let keyID = Self.keyID(of: token)
+        let keys: JSONWebKeySet
+        do { keys = try await keySets.keys(at: url, needing: keyID) } catch { throw .keysUnavailable }
+        do {
+            return try JSONWebToken.verify(token, keys: keys, now: now())
+        } catch {
+            switch error {
+            case .expired, .notYetValid: throw .tokenExpired
+            default: throw .badSignature
+            }
+        }
+    }
+
+    /// The `kid` of a token's header, if it has one.
+    static func keyID(of token: String) -> String? {
+        guard let header = token.split(separator: ".").first, let bytes = Base64URL.decode(header),
+            let object = (try? JSONSerialization.jsonObject(with: bytes)) as? [String: Any]
+        else { return nil }
+        return object["kid"] as? String
+    }
+
+    /// Where the launch takes the person.
+    func land(_ launch: LTILaunch, platform: LTIPlatformRecord, request: Request) async throws -> Response {
+        switch launch.kind {
+        case .deepLinking(let returnURL, let data, let acceptMultiple):
+            guard launch.isInstructor else { throw LTIRefusal.notInstructor }
+            let user = try await teacher(launch, platform: platform)
+            let link = LTIDeepLinkRecord(
+                id: IDs.make("dl", length: 24), platformId: platform.id, deploymentId: launch.deploymentId, userId: user.id,
+                returnURL: returnURL, data: data, acceptMultiple: acceptMultiple, expiresAt: now() + Self.deepLinkLifetime)
+            try await store.insertLTIDeepLink(link, now: now())
+            return try await signIn(user, to: "/lti/pick/\(link.id)", request: request)
+        case .resourceLink:
+            if launch.isInstructor {
+                let user = try await teacher(launch, platform: platform)
+                return try await signIn(user, to: Self.teacherPath(launch.custom), request: request)
+            }
+            let code = try await learnerSession(launch)
+            var path = "/s/\(Self.escape(code))"
+            if let name = launch.name { path += "?name=\(Self.escape(String(name.prefix(60))))" }
+            return Response(status: .seeOther, headers: [.location: path, .cacheControl: "no-store"])
+        }
+    }
+
+    static func teacherPath(_ custom: [String: String]) -> String {
+        if let code = custom[sessionParameter], !code.isEmpty { return "/present/\(escape(code))" }
+        if let code = custom[reportParameter], !code.isEmpty { return "/report.html?code=\(escape(code))" }
+        if let deck = custom[deckParameter], !deck.isEmpty { return "/decks/\(escape(deck))" }
+        return "/library"
+    }
+
+    /// The session a student's link names: its custom parameters (a session's or report's code, or a
+    /// deck, whose newest live session it is), else a join link as its target.
+    func learnerSession(_ launch: LTILaunch) async throws -> String {
+        if let code = launch.custom[Self.sessionParameter] ?? launch.custom[Self.reportParameter] {
+            guard let session = try await sessions.session(code: code.uppercased()) else { throw LTIRefusal.noSession }
+            return session.code
+        }
+        if let deck = launch.custom[Self.deckParameter] {
+            let live = try await sessions.liveSessions().filter { $0.deckId == deck }.max { $0.createdAt < $1.createdAt }
+            guard let live else { throw LTIRefusal.notLive }
+            return live.code
+        }
+        if let target = launch.targetLinkURI.flatMap(URL.init(string:)) {
+            let parts = target.path.split(separator: "/")
+            if parts.count == 2, parts[0] == "s", let session = try await sessions.session(code: String(parts[1]).uppercased()) {
+                return session.code
+            }
+        }
+        throw LTIRefusal.noSession
+    }
+
+    /// The Podium account of a platform's teacher: the one they launched as before, else a new
+    /// presenter named from the token (their address when no other account has it). Accounts are
+    /// never joined by address alone: a platform must not speak for an account made elsewhere.
+    func teacher(_ launch: LTILaunch, platform: LTIPlatformRecord) async throws -> UserRecord {
+        if let id = try await store.ltiUserId(platformId: platform.id, subject: launch.subject),
+            let user = try await users.user(id: id)
+        {
+            return user
+        }
+        var email =
+            "lti-\(Accounts.tokenHash(platform.id + "\n" + launch.subject).prefix(16))@\(URL(string: platform.issuer)?.host ?? "lti")"
+        if let claimed = launch.email, claimed.contains("@"), claimed.count <= 200, try await users.user(email: claimed) == nil {
+            email = claimed
+        }
+        let name = DeckController.cleanTitle(launch.name ?? launch.email ?? "")
+        let user = UserRecord(
+            id: IDs.make("u"), email: email, name: name.isEmpty ? "Teacher" : name, role: .presenter,
+            passwordHash: try await accounts.hash(Accounts.randomToken()), createdAt: now())
+        try await users.insertUser(user)
+        try await store.linkLTIUser(platformId: platform.id, subject: launch.subject, userId: user.id)
+        return user
+    }
+
+    /// Signs `user` in (the same cookie as a password sign-in) and sends the browser to `path`.
+    func signIn(_ user: UserRecord, to path: String, request: Request) async throws -> Response {
+        let token = Accounts.randomToken()
+        try await users.insertToken(hash: Accounts.tokenHash(token), userId: user.id, expiresAt: now() + tokenLifetime)
+        var response = Response(status: .seeOther, headers: [.location: path, .cacheControl: "no-store"])
+        let secure = baseURL(request).hasPrefix("https://")
+        response.setCookie(
+            Cookie(
+                name: AuthMiddleware.cookieName, value: token, maxAge: Int(tokenLifetime), path: "/", secure: secure,
+                httpOnly: true, sameSite: .lax))
+        return response
+    }
+
+    func page(_ refusal: LTIRefusal) throws -> Response {
+        var response = try refusal.deadEnd.response(webRoot: webRoot)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    // MARK: Deep linking
+
+    /// The picker page of a deep linking request: its own Content-Security-Policy lets its form go
+    /// to the platform's return URL, and only there.
+    @Sendable func picker(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let user = context.user else {
+            return Response(status: .seeOther, headers: [.location: "/login?next=" + Self.escape(request.uri.path)])
+        }
+        guard let link = try await store.ltiDeepLink(id: try context.parameters.require("id"), now: now()),
+            link.userId == user.id, let origin = Self.origin(link.returnURL)
+        else { return try page(.loginExpired) }
+        let url = webRoot.appendingPathComponent("lti-pick.html")
+        var response = Response(
+            status: .ok,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try Data(contentsOf: url))))
+        response.headers[.contentSecurityPolicy] = SecurityHeadersMiddleware<AppRequestContext>.contentSecurityPolicy
+            .replacingOccurrences(of: "form-action 'self'", with: "form-action 'self' \(origin)")
+        return response
+    }
+
+    /// `scheme://host[:port]` of a URL, for a Content-Security-Policy source.
+    static func origin(_ text: String) -> String? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+            let host = url.host, host.allSatisfy({ $0.isLetter || $0.isNumber || ".-[]:".contains($0) })
+        else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
+
+    /// The teacher's choice, as a signed LtiDeepLinkingResponse for the picker to post to the platform.
+    @Sendable func answerDeepLink(_ request: Request, context: AppRequestContext) async throws -> LTIDeepLinkAnswer {
+        let user = try context.requireUser()
+        let choices = try await request.decode(as: [LTIDeepLinkChoice].self, context: context)
+        guard let link = try await store.ltiDeepLink(id: try context.parameters.require("id"), now: now()),
+            link.userId == user.id, let platform = try await store.ltiPlatform(id: link.platformId)
+        else { throw APIError.notFound("deep link") }
+        guard !choices.isEmpty, choices.count <= 20, link.acceptMultiple || choices.count == 1 else {
+            throw APIError.badRequest(link.acceptMultiple ? "Choose 1 to 20 items." : "This course takes one item at a time.")
+        }
+        var items: [[String: Any]] = []
+        let launchURL = toolURLs(request).launchURL
+        for choice in choices {
+            let (title, parameter, value) = try await item(choice, user: user)
+            items.append([
+                "type": "ltiResourceLink", "title": title, "url": launchURL, "custom": [parameter: value],
+            ])
+        }
+        let (key, keyID) = try await toolKey.key()
+        let issued = now().timeIntervalSince1970.rounded(.down)
+        var claims: [String: Any] = [
+            "iss": platform.clientId, "aud": platform.issuer, "azp": platform.clientId, "iat": issued,
+            "exp": issued + 600, "nonce": Accounts.randomToken(),
+            LTILaunch.claim + "message_type": "LtiDeepLinkingResponse", LTILaunch.claim + "version": "1.3.0",
+            LTILaunch.claim + "deployment_id": link.deploymentId, LTILaunch.deepLinkingClaim + "content_items": items,
+        ]
+        if let data = link.data { claims[LTILaunch.deepLinkingClaim + "data"] = data }
+        let jwt = try JSONWebToken.signRS256(
+            payload: try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys]), key: key, keyID: keyID)
+        _ = try await store.deleteLTIDeepLink(id: link.id)
+        return LTIDeepLinkAnswer(url: link.returnURL, jwt: jwt)
+    }
+
+    /// A picked item's title and custom parameter; only what the teacher may present.
+    func item(_ choice: LTIDeepLinkChoice, user: UserRecord) async throws -> (String, String, String) {
+        switch choice.kind {
+        case "deck":
+            guard let deck = try await decks.deck(id: choice.id), deck.ownerId == user.id || user.role == .admin else {
+                throw APIError.notFound("deck")
+            }
+            return (deck.title, Self.deckParameter, deck.id)
+        case "session", "report":
+            guard let session = try await sessions.session(code: choice.id.uppercased()),
+                session.presenterId == user.id || user.role == .admin
+            else { throw APIError.notFound("session") }
+            let title = try await sessionTitle(session)
+            return choice.kind == "session"
+                ? (title, Self.sessionParameter, session.code) : ("\(title) (report)", Self.reportParameter, session.code)
+        default:
+            throw APIError.badRequest("Choose a deck, a session or a report.")
+        }
+    }
+
+    func sessionTitle(_ session: SessionRecord) async throws -> String {
+        if let title = session.title, !title.isEmpty { return title }
+        if let deckId = session.deckId, let deck = try await decks.deck(id: deckId) { return deck.title }
+        return session.code
+    }
+}
+
+extension LTIPlatform: ResponseEncodable {}
+extension LTIToolURLs: ResponseEncodable {}
+extension LTIDeepLinkAnswer: ResponseEncodable {}
+
+/// Fetches a platform's key set over HTTP(S) (FoundationNetworking's URLSession), 10 s at most.
+enum LTIKeySetFetch {
+    struct Failed: Error {}
+
+    static func fetch(_ url: URL) async throws -> Data {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200, data.count <= 1_000_000 else { throw Failed() }
+        return data
+    }
+}

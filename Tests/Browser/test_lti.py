@@ -1,0 +1,362 @@
+#!/usr/bin/python3
+"""LTI 1.3 (issue #43): Podium launched from a real LTI 1.3 platform, Tests/LTI/lti_platform.py (PyPI's
+lti1p3platform in a small HTTP server started here): the OIDC login initiation's redirect, a
+teacher's signed launch landing in the library signed in, a student's landing on the session's
+join page with their name, a forged signature, an unknown deployment and a replayed launch
+refused with a page that says so, and a deep linking round trip (the picker, the signed answer
+the platform verifies against Podium's key set).
+
+Runs inside the suite of ``run_browser_tests.py`` (which loads this module and shares its
+harness and server). Alone:  python3 Tests/Browser/run_browser_tests.py LTITests
+"""
+
+import html
+import json
+import re
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+harness = sys.modules.get("run_browser_tests")
+if harness is None:  # imported directly: load the harness under its own name
+    import run_browser_tests as harness  # noqa: E402
+
+from selenium.webdriver.common.by import By  # noqa: E402
+
+BrowserTest = harness.BrowserTest
+SERVER = harness.SERVER
+wait_for = harness.wait_for
+visible = harness.visible
+text_of = harness.text_of
+screenshot = harness.screenshot
+wait_translated = harness.wait_translated
+
+INSTRUCTOR = ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"]
+LEARNER = ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"]
+FIXTURE = harness.FIXTURES / "cairo-slides.pdf"
+
+
+def setUpModule():
+    if not harness.DEMO_DECK or not SERVER.proc or SERVER.proc.poll() is not None:
+        harness.setUpModule()
+
+
+def tearDownModule():
+    harness.tearDownModule()
+
+
+def load_platform_module():
+    """Tests/LTI/lti_platform.py, loaded by its path (Tests/LTI is not on the module path)."""
+    import importlib.util
+    path = Path(__file__).resolve().parents[1] / "LTI" / "lti_platform.py"
+    spec = importlib.util.spec_from_file_location("lti_test_platform", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["lti_test_platform"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+OPENER = urllib.request.build_opener(NoRedirect)
+
+
+def fetch(url, form=None, cookie=None):
+    """One request, redirects not followed: (status, headers, body text)."""
+    data = urllib.parse.urlencode(form).encode() if form is not None else None
+    request = urllib.request.Request(url, data=data, method="POST" if form is not None else "GET")
+    if form is not None:
+        request.add_header("Content-Type", "application/x-www-form-urlencoded")
+    if cookie:
+        request.add_header("Cookie", cookie)
+    request.add_header("Accept", "text/html")
+    try:
+        with OPENER.open(request, timeout=30) as response:
+            return response.status, response.headers, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read().decode()
+
+
+def launch_form(page):
+    """The platform's auto-posted launch form: (action, id_token, state)."""
+    action = re.search(r'action="([^"]+)"', page).group(1)
+    token = re.search(r'name="id_token" value="([^"]+)"', page).group(1)
+    state = re.search(r'name="state" value="([^"]+)"', page).group(1)
+    return html.unescape(action), html.unescape(token), html.unescape(state)
+
+
+def reason_of(page):
+    found = re.search(r'data-reason="([^"]*)"', page)
+    return found.group(1) if found else None
+
+
+class LTITests(BrowserTest):
+    @classmethod
+    def setUpClass(cls):
+        module = load_platform_module()
+        cls.module = module
+        cls.platform = None
+        # A port of the LTI tests' own range, else any free one.
+        for port in list(range(26410, 26500)) + [0]:
+            try:
+                cls.platform = module.PlatformServer(SERVER.base, port).start()
+                break
+            except OSError:
+                continue
+        harness.add_origin(cls.platform.server_address[1])
+        status, registered = SERVER.api("POST", "/api/v1/lti/platforms", cls.platform.registration_body())
+        assert status == 201, (status, registered)
+        cls.registration = registered
+        # The teacher's first launch makes their account; they then upload a deck and go live.
+        cls.teacher = dict(user="teacher-1", roles=INSTRUCTOR, name="Tess Teacher", email="tess@school.example")
+        final = cls.launch_http(**cls.teacher)["final"]
+        assert final[0] == 303 and final[1]["Location"] == "/library", final[:2]
+        cls.teacher_token = re.search(r"podium_auth=([0-9a-f]+)", final[1]["Set-Cookie"]).group(1)
+        status, deck = SERVER.request(
+            "POST", "/api/v1/decks?title=Optics", token=cls.teacher_token, raw=FIXTURE.read_bytes())
+        assert status == 201, (status, deck)
+        deadline = time.monotonic() + 120
+        while True:
+            status, deck = SERVER.request("GET", f"/api/v1/decks/{deck['id']}", token=cls.teacher_token)
+            if deck["status"] != "processing":
+                break
+            assert time.monotonic() < deadline, "the teacher's deck is still processing"
+            time.sleep(0.25)
+        assert deck["status"] == "ready", deck
+        cls.deck = deck
+        status, session = SERVER.request("POST", "/api/v1/sessions", {"deckId": deck["id"]}, token=cls.teacher_token)
+        assert status == 201, (status, session)
+        cls.session = session
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.platform:
+            cls.platform.stop()
+            harness.remove_origin(cls.platform.server_address[1])
+        SERVER.api("DELETE", f"/api/v1/lti/platforms/{cls.registration['id']}")
+
+    @classmethod
+    def launch_http(cls, **hint):
+        """A whole launch without a browser: the course link, Podium's login initiation, the
+        platform's authorisation, the posted launch. Every step's (status, headers, body)."""
+        steps = {}
+        steps["start"] = fetch(cls.platform.course_link(**hint))
+        assert steps["start"][0] == 302, steps["start"]
+        steps["login"] = fetch(steps["start"][1]["Location"])
+        if steps["login"][0] != 302:
+            steps["final"] = steps["login"]
+            return steps
+        steps["auth"] = fetch(steps["login"][1]["Location"])
+        assert steps["auth"][0] == 200, steps["auth"]
+        action, token, state = launch_form(steps["auth"][2])
+        steps["form"] = {"action": action, "id_token": token, "state": state}
+        steps["final"] = fetch(action, {"id_token": token, "state": state})
+        return steps
+
+    def test_lti_1_the_login_initiation_sends_the_browser_to_the_platform_with_a_state_and_nonce(self):
+        """GET and POST login initiations answer 302 to the platform's authentication request URL
+        with what OIDC's implicit flow and LTI 1.3 ask for; each has its own state and nonce; an
+        unknown issuer or deployment gets a page saying so."""
+        link = urllib.parse.urlsplit(self.platform.course_link(user="someone", roles=LEARNER))
+        status, headers, _ = fetch(self.platform.course_link(user="someone", roles=LEARNER))
+        self.assertEqual(status, 302)
+        initiation = headers["Location"]
+        self.assertTrue(initiation.startswith(SERVER.base + "/api/v1/lti/login?"), initiation)
+        sent = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(initiation).query))
+        self.assertEqual(sent["iss"], self.platform.issuer)
+        self.assertEqual(sent["lti_deployment_id"], self.module.DEPLOYMENT_ID)
+        self.assertTrue(link.query)
+
+        answers = [fetch(initiation), fetch(SERVER.base + "/api/v1/lti/login", form=sent)]
+        seen = []
+        for status, headers, body in answers:
+            self.assertEqual(status, 302, body[:300])
+            target = urllib.parse.urlsplit(headers["Location"])
+            self.assertEqual(f"{target.scheme}://{target.netloc}{target.path}", self.platform.issuer + "/auth")
+            query = dict(urllib.parse.parse_qsl(target.query))
+            self.assertEqual(query["scope"], "openid")
+            self.assertEqual(query["response_type"], "id_token")
+            self.assertEqual(query["response_mode"], "form_post")
+            self.assertEqual(query["prompt"], "none")
+            self.assertEqual(query["client_id"], self.module.CLIENT_ID)
+            self.assertEqual(query["redirect_uri"], SERVER.base + "/api/v1/lti/launch")
+            self.assertEqual(query["login_hint"], "someone")
+            self.assertEqual(query["lti_message_hint"], sent["lti_message_hint"])
+            self.assertGreaterEqual(len(query["state"]), 32)
+            self.assertGreaterEqual(len(query["nonce"]), 32)
+            seen += [query["state"], query["nonce"]]
+        self.assertEqual(len(set(seen)), 4, "every login has its own state and nonce")
+
+        unknown = dict(sent, iss="https://unknown.example")
+        status, _, page = fetch(SERVER.base + "/api/v1/lti/login?" + urllib.parse.urlencode(unknown))
+        self.assertEqual((status, reason_of(page)), (400, "lti-platform"))
+        wrong = dict(sent, lti_deployment_id="deployment-9")
+        status, _, page = fetch(SERVER.base + "/api/v1/lti/login?" + urllib.parse.urlencode(wrong))
+        self.assertEqual((status, reason_of(page)), (403, "lti-deployment"))
+
+    def test_lti_2_a_teacher_lands_in_the_library_signed_in(self):
+        """A teacher's launch from the course, in a browser: their library, signed in as the account
+        made from the launch's name and address; a link naming a deck opens that deck."""
+        driver = self.driver(1280, 800)
+        driver.get(self.platform.course_link(**self.teacher))
+        wait_for(driver, lambda d: d.current_url == SERVER.base + "/library", "the library after the launch")
+        wait_translated(driver)
+        chip = wait_for(driver, lambda d: visible(d, "#user-chip"), "the signed-in account in the library")
+        self.assertEqual(text_of(driver, "#user-name"), "Tess Teacher")
+        self.assertTrue(chip.is_displayed())
+        wait_for(driver, lambda d: "Optics" in (text_of(d, "body") or ""), "the teacher's deck in the library")
+        me = driver.execute_async_script(
+            "const done = arguments[0]; fetch('/api/v1/me').then((r) => r.json()).then(done, (e) => done(String(e)));")
+        self.assertEqual((me["name"], me["email"], me["role"]), ("Tess Teacher", "tess@school.example", "presenter"))
+        screenshot(driver, "lti-teacher-library")
+
+        driver.get(self.platform.course_link(**self.teacher, custom={"podium_deck": self.deck["id"]}))
+        wait_for(driver, lambda d: d.current_url == f"{SERVER.base}/decks/{self.deck['id']}", "the deck's page")
+
+    def test_lti_3_a_student_lands_on_the_join_page_with_their_name(self):
+        """A student's launch of a link naming the session: the session's join page, the code
+        known, their name already in the field, nothing to type; Join takes them in."""
+        driver = self.driver(390, 844)
+        code = self.session["code"]
+        driver.get(self.platform.course_link(
+            user="student-1", roles=LEARNER, name="Ada Lovelace", custom={"podium_session": code}))
+        wait_for(driver, lambda d: d.current_url.startswith(f"{SERVER.base}/s/{code}"), "the session's join page")
+        wait_translated(driver)
+        field = wait_for(driver, lambda d: visible(d, "#viewer-name"), "the name field of the join gate")
+        wait_for(driver, lambda d: field.get_attribute("value") == "Ada Lovelace", "the student's name in the field")
+        self.assertEqual(text_of(driver, "#gate-code"), code)
+        button = visible(driver, "#join-button")
+        self.assertIsNotNone(button)
+        screenshot(driver, "lti-student-join")
+        button.click()
+        self.wait_watching(driver)
+
+        # A student's link to a deck goes to its live session; the same deck not presented: a page.
+        final = self.launch_http(user="student-2", roles=LEARNER, name="Bo", custom={"podium_deck": self.deck["id"]})["final"]
+        self.assertEqual((final[0], final[1]["Location"]), (303, f"/s/{code}?name=Bo"))
+        final = self.launch_http(user="student-2", roles=LEARNER, custom={"podium_deck": "d_nothing"})["final"]
+        self.assertEqual((final[0], reason_of(final[2])), (404, "lti-not-live"))
+
+    def test_lti_4_a_forged_signature_is_refused_with_a_page_that_says_so(self):
+        """A launch signed with a key that is not the platform's (under the platform's key id)."""
+        steps = self.launch_http(user="student-3", roles=LEARNER, name="Eve", custom={"podium_session": self.session["code"]},
+                                 rogue=True)
+        status, headers, page = steps["final"]
+        self.assertEqual((status, reason_of(page)), (401, "lti-signature"))
+        self.assertNotIn("Set-Cookie", headers)
+        driver = self.driver(800, 700)
+        driver.get(self.platform.course_link(user="student-3", roles=LEARNER, rogue=True,
+                                             custom={"podium_session": self.session["code"]}))
+        wait_for(driver, lambda d: visible(d, "#not-found-title"), "the refusal page")
+        wait_translated(driver)
+        self.assertEqual(text_of(driver, "#not-found-title"), "This launch could not be verified")
+        self.assertIn("not signed with its registered key", text_of(driver, "#not-found-text"))
+        self.assertTrue(driver.current_url.endswith("/api/v1/lti/launch"))
+        screenshot(driver, "lti-bad-signature")
+
+    def test_lti_5_a_deployment_that_is_not_registered_is_refused(self):
+        """The login initiation names no deployment; the launch's deployment_id is not registered."""
+        steps = self.launch_http(user="teacher-1", roles=INSTRUCTOR, deployment="deployment-9", omitDeployment=True)
+        self.assertIn("form", steps, "the login initiation without a deployment goes on to the platform")
+        status, headers, page = steps["final"]
+        self.assertEqual((status, reason_of(page)), (403, "lti-deployment"))
+        self.assertNotIn("Set-Cookie", headers)
+
+    def test_lti_6_a_replayed_launch_is_refused(self):
+        """The same launch posted again, and its id_token (with its nonce) posted with another
+        login's fresh state: both refused, nobody signed in."""
+        steps = self.launch_http(**self.teacher)
+        self.assertEqual(steps["final"][0], 303)
+        form = steps["form"]
+        status, headers, page = fetch(form["action"], {"id_token": form["id_token"], "state": form["state"]})
+        self.assertEqual((status, reason_of(page)), (400, "lti-expired"))
+        self.assertNotIn("Set-Cookie", headers)
+        # A new login initiation's state, with the old token: its nonce is not this login's.
+        fresh = fetch(fetch(self.platform.course_link(**self.teacher))[1]["Location"])
+        state = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(fresh[1]["Location"]).query))["state"]
+        status, headers, page = fetch(form["action"], {"id_token": form["id_token"], "state": state})
+        self.assertEqual((status, reason_of(page)), (401, "lti-claims"))
+        self.assertNotIn("Set-Cookie", headers)
+
+    def test_lti_7_deep_linking_places_a_deck_in_the_course(self):
+        """A teacher's deep linking request: the picker lists their deck, session and report; the
+        chosen deck goes back to the platform as an ltiResourceLink in a response the platform
+        verifies against Podium's key set; a student's launch of that link joins the deck's session."""
+        before = len(self.platform.deep_links)
+        driver = self.driver(820, 1180)
+        driver.get(self.platform.course_link(**self.teacher, kind="deep"))
+        wait_for(driver, lambda d: "/lti/pick/" in d.current_url, "the picker")
+        wait_translated(driver)
+        wait_for(driver, lambda d: d.execute_script("return document.getElementById('lti-pick').dataset.state") == "ready",
+                 "the picker's lists")
+        deck_choice = wait_for(driver, lambda d: visible(d, f'input[value="deck:{self.deck["id"]}"]'), "the deck to pick")
+        self.assertTrue(visible(driver, f'input[value="session:{self.session["code"]}"]'))
+        self.assertTrue(visible(driver, f'input[value="report:{self.session["code"]}"]'))
+        screenshot(driver, "lti-picker")
+        # What the eye sees at the choice is the choice's own label, not something over it.
+        label = deck_choice.find_element(By.XPATH, "..")
+        covering = driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect();"
+            "const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+            "return arguments[0].contains(e);", label)
+        self.assertTrue(covering, "the deck's choice is on top")
+        label.click()
+        driver.find_element(By.ID, "lti-add").click()
+        wait_for(driver, lambda d: visible(d, "#items"), "the platform's page after the deep linking response")
+        items = json.loads(text_of(driver, "#items"))
+        self.assertEqual(len(self.platform.deep_links), before + 1)
+        claims = self.platform.deep_links[-1]["claims"]
+        self.assertEqual(claims["iss"], self.module.CLIENT_ID)
+        self.assertEqual(claims["aud"], self.platform.issuer)
+        self.assertEqual(claims["https://purl.imsglobal.org/spec/lti/claim/deployment_id"], self.module.DEPLOYMENT_ID)
+        self.assertEqual(claims["https://purl.imsglobal.org/spec/lti/claim/message_type"], "LtiDeepLinkingResponse")
+        self.assertEqual(claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"], "opaque-course-data")
+        self.assertEqual(items, [{
+            "type": "ltiResourceLink", "title": "Optics", "url": SERVER.base + "/api/v1/lti/launch",
+            "custom": {"podium_deck": self.deck["id"]},
+        }])
+        screenshot(driver, "lti-deep-link-returned")
+        # The placed link, launched by a student: the deck's live session, with the name.
+        final = self.launch_http(user="student-4", roles=LEARNER, name="Grace", custom=items[0]["custom"])["final"]
+        self.assertEqual((final[0], final[1]["Location"]), (303, f"/s/{self.session['code']}?name=Grace"))
+        # The picker's request is used up.
+        picker = driver.execute_script("return location.href")
+        self.assertTrue(picker.startswith(self.platform.issuer))
+
+    def test_lti_8_the_admin_page_shows_podiums_urls_and_registers_a_platform(self):
+        """Channel admin, Courses (LTI): the URLs to paste into the platform, the platform the
+        tests registered, and the form registering another (then removed again)."""
+        driver = self.driver(1280, 900)
+        self.sign_in_with_cookie(driver)
+        driver.get(SERVER.base + "/channel/admin#lti")
+        wait_translated(driver)
+        launch = wait_for(driver, lambda d: visible(d, "#lti-tool-launchURL"), "the tool's launch URL")
+        self.assertEqual(launch.get_attribute("value"), SERVER.base + "/api/v1/lti/launch")
+        self.assertEqual(driver.find_element(By.ID, "lti-tool-loginURL").get_attribute("value"), SERVER.base + "/api/v1/lti/login")
+        self.assertEqual(driver.find_element(By.ID, "lti-tool-jwksURL").get_attribute("value"), SERVER.base + "/api/v1/lti/jwks")
+        wait_for(driver, lambda d: self.platform.issuer in (text_of(d, "#lti-platforms") or ""), "the registered platform")
+        values = {
+            "name": "Canvas of the school", "issuer": "https://canvas.instructure.com", "clientId": "10000000000001",
+            "deploymentIds": "12:abc, 13:def", "authLoginURL": "https://sso.canvaslms.com/api/lti/authorize_redirect",
+            "tokenURL": "https://sso.canvaslms.com/login/oauth2/token", "jwksURL": "https://sso.canvaslms.com/api/lti/security/jwks",
+        }
+        for name, value in values.items():
+            field = driver.find_element(By.ID, "lti-field-" + name)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", field)
+            field.send_keys(value)
+        screenshot(driver, "lti-admin-form")
+        driver.find_element(By.ID, "lti-register-submit").click()
+        row = wait_for(driver, lambda d: [r for r in d.find_elements(By.CSS_SELECTOR, "#lti-platforms tbody tr")
+                                          if "Canvas of the school" in r.text], "the new platform's row")[0]
+        self.assertIn("12:abc, 13:def", row.text)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+        screenshot(driver, "lti-admin-platforms")
+        row.find_element(By.CSS_SELECTOR, "[data-action=remove]").click()
+        driver.switch_to.alert.accept()
+        wait_for(driver, lambda d: "Canvas of the school" not in (text_of(d, "#lti-platforms") or ""), "the platform removed")

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@testable import PodiumStore
+
+/// LTI 1.3's records on both databases: platforms one per issuer and client id, a login
+/// initiation taken once and only in time, the platform users' accounts, deep links in time, and a
+/// platform's removal taking its rows with it.
+@Suite("LTI store on SQLite and PostgreSQL", .timeLimit(.minutes(2)))
+struct LTIStoreTests {
+    static let t0 = Date(timeIntervalSince1970: 1_700_000_000.25)
+
+    static func platform(_ id: String, clientId: String = "client-1") -> LTIPlatformRecord {
+        LTIPlatformRecord(
+            id: id, name: "Moodle", issuer: "https://moodle.example.edu", clientId: clientId, deploymentIds: ["1", "dep-2"],
+            authLoginURL: "https://moodle.example.edu/mod/lti/auth.php", tokenURL: "https://moodle.example.edu/mod/lti/token.php",
+            jwksURL: "https://moodle.example.edu/mod/lti/certs.php", createdAt: t0)
+    }
+
+    @Test(arguments: TestStores.kinds) func platformsAreOnePerIssuerAndClient(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            try await store.insertLTIPlatform(Self.platform("p1"))
+            try await store.insertLTIPlatform(Self.platform("p2", clientId: "client-2"))
+            await #expect(throws: (any Error).self) { try await store.insertLTIPlatform(Self.platform("p3")) }
+            #expect(try await store.ltiPlatform(id: "p1") == Self.platform("p1"))
+            #expect(try await store.ltiPlatform(id: "p9") == nil)
+            #expect(try await store.ltiPlatforms().map(\.id) == ["p1", "p2"])
+            #expect(
+                try await store.ltiPlatforms(issuer: "https://moodle.example.edu").map(\.clientId) == ["client-1", "client-2"])
+            #expect(try await store.ltiPlatforms(issuer: "https://canvas.example.edu").isEmpty)
+        }
+    }
+
+    @Test(arguments: TestStores.kinds) func aLoginIsTakenOnceAndOnlyInTime(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            try await store.insertLTIPlatform(Self.platform("p1"))
+            let login = LTILoginRecord(
+                state: "s1", nonce: "n1", platformId: "p1", targetLinkURI: "https://podium/s/ABC", expiresAt: Self.t0 + 600)
+            try await store.insertLTILogin(login, now: Self.t0)
+            try await store.insertLTILogin(
+                LTILoginRecord(state: "s2", nonce: "n2", platformId: "p1", targetLinkURI: "x", expiresAt: Self.t0 + 600),
+                now: Self.t0)
+            #expect(try await store.takeLTILogin(state: "s1", now: Self.t0 + 10) == login)
+            // A replay finds nothing.
+            #expect(try await store.takeLTILogin(state: "s1", now: Self.t0 + 10) == nil)
+            // Too late.
+            #expect(try await store.takeLTILogin(state: "s2", now: Self.t0 + 601) == nil)
+            // Expired ones are swept by the next login.
+            try await store.insertLTILogin(
+                LTILoginRecord(state: "s3", nonce: "n3", platformId: "p1", targetLinkURI: "x", expiresAt: Self.t0 + 600),
+                now: Self.t0)
+            try await store.insertLTILogin(
+                LTILoginRecord(state: "s4", nonce: "n4", platformId: "p1", targetLinkURI: "x", expiresAt: Self.t0 + 2000),
+                now: Self.t0 + 700)
+            #expect(try await store.takeLTILogin(state: "s3", now: Self.t0) == nil)
+            #expect(try await store.takeLTILogin(state: "s4", now: Self.t0 + 700)?.nonce == "n4")
+        }
+    }
+
+    @Test(arguments: TestStores.kinds) func usersAndDeepLinksGoWithTheirPlatform(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            try await store.insertUser(
+                UserRecord(id: "u1", email: "t@example.edu", name: "T", role: .presenter, passwordHash: "x", createdAt: Self.t0))
+            try await store.insertLTIPlatform(Self.platform("p1"))
+            #expect(try await store.ltiUserId(platformId: "p1", subject: "sub-1") == nil)
+            try await store.linkLTIUser(platformId: "p1", subject: "sub-1", userId: "u1")
+            try await store.linkLTIUser(platformId: "p1", subject: "sub-1", userId: "u1")
+            #expect(try await store.ltiUserId(platformId: "p1", subject: "sub-1") == "u1")
+            #expect(try await store.ltiUserId(platformId: "p1", subject: "sub-2") == nil)
+
+            let link = LTIDeepLinkRecord(
+                id: "dl1", platformId: "p1", deploymentId: "1", userId: "u1", returnURL: "https://moodle/return", data: "opaque",
+                acceptMultiple: true, expiresAt: Self.t0 + 3600)
+            try await store.insertLTIDeepLink(link, now: Self.t0)
+            #expect(try await store.ltiDeepLink(id: "dl1", now: Self.t0) == link)
+            #expect(try await store.ltiDeepLink(id: "dl1", now: Self.t0 + 3601) == nil)
+            #expect(try await store.deleteLTIDeepLink(id: "dl1"))
+            #expect(try await !store.deleteLTIDeepLink(id: "dl1"))
+            var second = link
+            second.id = "dl2"
+            second.data = nil
+            try await store.insertLTIDeepLink(second, now: Self.t0)
+            #expect(try await store.ltiDeepLink(id: "dl2", now: Self.t0) == second)
+
+            #expect(try await store.deleteLTIPlatform(id: "p1"))
+            #expect(try await !store.deleteLTIPlatform(id: "p1"))
+            #expect(try await store.ltiUserId(platformId: "p1", subject: "sub-1") == nil)
+            #expect(try await store.ltiDeepLink(id: "dl2", now: Self.t0) == nil)
+            #expect(try await store.user(id: "u1") != nil)
+        }
+    }
+}
