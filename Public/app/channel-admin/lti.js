@@ -57,20 +57,21 @@ export async function mount(section, context) {
   root.replaceChildren(
     el('div', { class: 'admin-head' }, [el('h1', { text: t('lti.admin.title') })]),
     el('p', { class: 'admin-hint', text: t('lti.admin.hint') }),
-    el('h2', { text: t('lti.admin.tool-heading') }),
-    urls,
-    el('h2', { text: t('lti.admin.platforms-heading') }),
-    el('div', { class: 'admin-table-wrap' }, [
-      el('table', { class: 'admin-table', attrs: { id: 'lti-platforms' } }, [
-        el('thead', {}, [el('tr', {}, [
-          el('th', { text: t('lti.admin.name') }), el('th', { text: t('lti.admin.issuer') }),
-          el('th', { text: t('lti.admin.client-id') }), el('th', { text: t('lti.admin.deployments') }), el('th', { text: '' }),
-        ])]),
-        list,
+    // (The blocks are spaced as the Accounts section's.)
+    el('div', { class: 'accounts-block' }, [el('h2', { text: t('lti.admin.tool-heading') }), urls]),
+    el('div', { class: 'accounts-block' }, [
+      el('h2', { text: t('lti.admin.platforms-heading') }),
+      el('div', { class: 'admin-table-wrap' }, [
+        el('table', { class: 'admin-table', attrs: { id: 'lti-platforms' } }, [
+          el('thead', {}, [el('tr', {}, [
+            el('th', { text: t('lti.admin.name') }), el('th', { text: t('lti.admin.issuer') }),
+            el('th', { text: t('lti.admin.client-id') }), el('th', { text: t('lti.admin.deployments') }), el('th', { text: '' }),
+          ])]),
+          list,
+        ]),
       ]),
     ]),
-    el('h2', { text: t('lti.admin.register-heading') }),
-    form,
+    el('div', { class: 'accounts-block' }, [el('h2', { text: t('lti.admin.register-heading') }), form]),
   );
 }
 

@@ -53,7 +53,8 @@ struct LTIController {
 
     func baseURL(_ request: Request) -> String {
         if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
-        return "http://\(request.head.authority ?? "localhost")"
+        // Served over TLS by the server itself, the request says so; behind a proxy, --public-url does.
+        return "\(request.head.scheme ?? "http")://\(request.head.authority ?? "localhost")"
     }
 
     func toolURLs(_ request: Request) -> LTIToolURLs {
