@@ -91,6 +91,12 @@ def launch_form(page):
     return html.unescape(action), html.unescape(token), html.unescape(state)
 
 
+def health_findings(driver):
+    """The page-health sweep's layout checks and axe-core's serious findings (test_page_health.py)."""
+    import test_page_health
+    return test_page_health.page_findings(driver) + test_page_health.test_screens.axe_findings(driver)
+
+
 def reason_of(page):
     found = re.search(r'data-reason="([^"]*)"', page)
     return found.group(1) if found else None
@@ -259,6 +265,7 @@ class LTITests(BrowserTest):
         self.assertIn("not signed with its registered key", text_of(driver, "#not-found-text"))
         self.assertTrue(driver.current_url.endswith("/api/v1/lti/launch"))
         screenshot(driver, "lti-bad-signature")
+        self.assertEqual(health_findings(driver), [], "the refusal page's layout and accessibility")
 
     def test_lti_5_a_deployment_that_is_not_registered_is_refused(self):
         """The login initiation names no deployment; the launch's deployment_id is not registered."""
@@ -299,6 +306,7 @@ class LTITests(BrowserTest):
         self.assertTrue(visible(driver, f'input[value="session:{self.session["code"]}"]'))
         self.assertTrue(visible(driver, f'input[value="report:{self.session["code"]}"]'))
         screenshot(driver, "lti-picker")
+        self.assertEqual(health_findings(driver), [], "the picker's layout and accessibility")
         # What the eye sees at the choice is the choice's own label, not something over it.
         label = deck_choice.find_element(By.XPATH, "..")
         covering = driver.execute_script(

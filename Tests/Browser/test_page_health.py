@@ -889,13 +889,13 @@ class ChannelAdminHealthTests(ChannelPages):
         self.admin("projector", ("videos", "categories", "radio"))
 
     def test_health_channel_admin_more_phone(self):
-        self.admin("phone", ("places", "quizzes", "members"))
+        self.admin("phone", ("places", "quizzes", "members", "lti"))
 
     def test_health_channel_admin_more_tablet(self):
-        self.admin("tablet", ("places", "quizzes", "members"))
+        self.admin("tablet", ("places", "quizzes", "members", "lti"))
 
     def test_health_channel_admin_more_laptop(self):
-        self.admin("laptop", ("places", "quizzes", "members"))
+        self.admin("laptop", ("places", "quizzes", "members", "lti"))
 
     def test_health_channel_admin_more_projector(self):
-        self.admin("projector", ("places", "quizzes", "members"))
+        self.admin("projector", ("places", "quizzes", "members", "lti"))

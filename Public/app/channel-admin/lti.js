@@ -61,7 +61,8 @@ export async function mount(section, context) {
     el('div', { class: 'accounts-block' }, [el('h2', { text: t('lti.admin.tool-heading') }), urls]),
     el('div', { class: 'accounts-block' }, [
       el('h2', { text: t('lti.admin.platforms-heading') }),
-      el('div', { class: 'admin-table-wrap' }, [
+      // Scrolled sideways on a phone: reachable by keyboard even when it holds no button yet.
+      el('div', { class: 'admin-table-wrap', attrs: { tabindex: '0', role: 'region', 'aria-label': t('lti.admin.platforms-heading') } }, [
         el('table', { class: 'admin-table', attrs: { id: 'lti-platforms' } }, [
           el('thead', {}, [el('tr', {}, [
             el('th', { text: t('lti.admin.name') }), el('th', { text: t('lti.admin.issuer') }),
