@@ -223,8 +223,14 @@ class AccountTests(BrowserTest):
         row = "#invitations-table tr[data-invitation-id]"
         wait_for(driver, lambda d: "lin@school.test" in (text_of(d, row) or ""), "the pending invitation")
         wait_for_link("lin@school.test")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:  # the server records the relay's answer just after it
+            status, pending = SERVER.api("GET", "/api/v1/invitations")
+            if any(i["email"] == "lin@school.test" and i["delivery"] == "sent" for i in pending):
+                break
+            time.sleep(0.05)
         # The list says how its message fared once it is asked again (a new look at the section).
-        driver.get(SERVER.base + "/channel/admin#accounts")
+        driver.refresh()
         wait_for(driver, lambda d: d.execute_script(
             "const s = document.querySelector(arguments[0] + ' [data-status]'); return s && s.dataset.status", row)
             == "delivery-sent", "the invitation shown as sent")
@@ -235,3 +241,27 @@ class AccountTests(BrowserTest):
                  "the invitation in the audit log")
         self.assertIn("lin@school.test", text_of(driver, "#audit-table tbody tr[data-action='user.invited']"))
         screenshot(driver, "accounts-admin")
+
+    def test_accounts_4_an_admin_changes_a_role_in_members_and_the_audit_log_says_so(self):
+        status, user = SERVER.api("POST", "/api/v1/users", {"email": "noor@school.test", "name": "Noor", "password": "noor presents"})
+        self.assertEqual(status, 201, user)
+        driver = self.driver(1280, 800)
+        self.sign_in_with_cookie(driver)
+        driver.get(SERVER.base + "/channel/admin#members")
+        wait_translated(driver)
+        select = f'#members-table tr[data-user-id="{user["id"]}"] select[data-action=role]'
+        wait_for(driver, lambda d: visible(d, select), "Noor's role in the members' list")
+        self.assertEqual(driver.find_element(By.CSS_SELECTOR, select).get_attribute("value"), "presenter")
+        self.assertEqual(driver.find_element(By.CSS_SELECTOR, select).get_attribute("aria-label"), "Role of Noor")
+        self.assertTrue(on_top(driver, select), "the role's menu is on screen and nothing covers it")
+        from selenium.webdriver.support.ui import Select
+        Select(driver.find_element(By.CSS_SELECTOR, select)).select_by_value("admin")
+        wait_for(driver, lambda d: "role is changed" in (text_of(d, "#toasts") or ""), "the change confirmed")
+        status, users = SERVER.api("GET", "/api/v1/users?search=noor")
+        self.assertEqual([u["role"] for u in users], ["admin"])
+        screenshot(driver, "accounts-members-role")
+        driver.get(SERVER.base + "/channel/admin#accounts")
+        entry = "#audit-table tbody tr[data-action='user.role_changed']"
+        wait_for(driver, lambda d: visible(d, entry), "the role change in the audit log")
+        self.assertIn("Changed the role to admin", text_of(driver, entry))
+        self.assertIn("noor@school.test", text_of(driver, entry))

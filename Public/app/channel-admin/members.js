@@ -70,10 +70,28 @@ function row(user) {
       toggle.disabled = false;
     }
   });
+  // The role: an admin may make a presenter an admin and back (the last admin stays one); each
+  // change is in the audit log (the Accounts section).
+  const role = el('select', {
+    class: 'input admin-role', attrs: { 'aria-label': t('accounts.admin.role-of', { name: user.name }), 'data-action': 'role' },
+  }, ['presenter', 'admin'].map((value) => el('option', { text: t('channeladmin.members.role-' + value), attrs: { value } })));
+  role.value = user.role;
+  role.addEventListener('change', async () => {
+    role.disabled = true;
+    try {
+      const updated = await ctx.api('/api/v1/users/' + encodeURIComponent(user.id), { method: 'PATCH', body: { role: role.value } });
+      ctx.toast(t('accounts.admin.role-changed', { name: updated.name }), { kind: 'success' });
+      tr.replaceWith(row(updated));
+    } catch (error) {
+      ctx.toast(error && error.code === 'last_admin' ? t('accounts.error.last_admin') : errorText(error), { kind: 'error' });
+      role.value = user.role;
+      role.disabled = false;
+    }
+  });
   const tr = el('tr', { data: { userId: user.id } }, [
     el('td', { text: user.name }),
     el('td', { text: user.email }),
-    el('td', { text: ['admin', 'presenter'].includes(user.role) ? t('channeladmin.members.role-' + user.role) : user.role }),
+    el('td', {}, [role]),
     el('td', {}, [el('span', { class: 'admin-status', text: status, data: { status: user.member ? 'member' : user.role } })]),
     el('td', {}, [el('div', { class: 'admin-actions' }, [toggle])]),
   ]);
