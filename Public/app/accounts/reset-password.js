@@ -66,13 +66,25 @@ setForm.addEventListener('submit', async (event) => {
   }
 });
 
-function start() {
+async function start() {
   if (token) {
     heading.textContent = t('accounts.reset.choose-heading');
     lead.textContent = t('accounts.reset.choose-lead');
     setForm.hidden = false;
     password.focus();
   } else {
+    // Without a mail relay no link can be sent: say who can help instead of a form that cannot.
+    try {
+      const options = await api('/api/v1/auth/account-options');
+      if (!options.passwordReset) {
+        finish(t('accounts.reset.no-mail'));
+        done.dataset.state = 'no-mail';
+        document.body.dataset.ready = 'true';
+        return;
+      }
+    } catch (_) {
+      // Asked again when the form is sent.
+    }
     askForm.hidden = false;
     const given = new URLSearchParams(location.search).get('email');
     if (given) email.value = given;
