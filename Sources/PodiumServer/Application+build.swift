@@ -149,8 +149,11 @@ private func assembleApplication(
         streamTokens: try await streamTokens(configuration: configuration, store: stores.channelSettings, now: now),
         logger: logger, now: now)
     let lanAddresses = NetworkAddresses.lanIPv4()
+    // HTTPS served here (Platform/TLS), when configured.
+    let tls = try TLSFeature(configuration: configuration, logger: logger, now: now)
     let joinURLs = JoinURLBuilder(
-        publicURL: configuration.publicURL, listenHost: configuration.host, port: configuration.port, lanAddresses: lanAddresses)
+        publicURL: configuration.publicURL, listenHost: configuration.host, port: configuration.port, lanAddresses: lanAddresses,
+        scheme: tls.scheme)
 
     // The features, in the order their routes are added: where two features' routes could match
     // one path, the first added wins (the channel's admin routes come before its video ids, inside
@@ -169,6 +172,8 @@ private func assembleApplication(
         LTIFeature(platform),
     ]
     let router = Router(context: AppRequestContext.self)
+    // Outermost: HSTS and `Secure` go on every answer, whatever made it.
+    router.add(middleware: tls.middleware)
     web.addMiddlewares(to: router)
     let api = router.group("api/v1")
     for feature in features { feature.addRoutes(to: api, router: router) }
@@ -179,13 +184,16 @@ private func assembleApplication(
             router: router, liveUpgrade: live.upgrade,
             maxFrameSize: max(LiveConnection.maxMessageBytes, StoryboardSocket.maxMessageBytes),
             idleTimeout: TimeAmount(configuration.httpIdleTimeout),
-            sendBuffer: configuration.connectionSendBuffer, fileRegions: configuration.sendfile),
+            sendBuffer: configuration.connectionSendBuffer, fileRegions: configuration.sendfile, tls: tls.box),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
         // Services start in order and stop in reverse: the database closes last, the bus's
         // listening connection (a PostgresSessionBus) after the hub, the basemap first.
         services: services + [bus as? any Service].compactMap { $0 } + [hub, jobs.queue] + channel.services
-            + metrics.services + jobs.blobCollection + uploads.services + channel.basemapServices,
-        onServerRunning: onServerRunning,
+            + metrics.services + jobs.blobCollection + uploads.services + channel.basemapServices + tls.services,
+        onServerRunning: { [httpsPort = tls.httpsPort] channel in
+            if let port = channel.localAddress?.port { httpsPort.set(port) }
+            await onServerRunning(channel)
+        },
         logger: logger)
     let report = StartupReport(
         generatedAdminPassword: generatedPassword, adminCreated: adminCreated, lanAddresses: lanAddresses,

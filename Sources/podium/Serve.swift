@@ -158,6 +158,31 @@ struct Serve: AsyncParsableCommand {
     )
     var noSendfile = false
 
+    @Option(
+        help: "Serve HTTPS with this PEM certificate (chain), re-read when it changes (env PODIUM_TLS_CERT; needs --tls-key).")
+    var tlsCert: String?
+
+    @Option(help: "The PEM private key of --tls-cert (env PODIUM_TLS_KEY).")
+    var tlsKey: String?
+
+    @Option(
+        help:
+            "With HTTPS: a plain HTTP port that redirects to HTTPS and answers ACME challenges (env PODIUM_HTTP_PORT; 80 when --port is 443 or with --acme-domain, otherwise none)."
+    )
+    var httpPort: Int?
+
+    @Option(
+        help:
+            "Get and renew a certificate for this public name with ACME (Let's Encrypt by default), HTTP-01 on the HTTP port (env PODIUM_ACME_DOMAIN)."
+    )
+    var acmeDomain: String?
+
+    @Option(help: "The ACME account's contact address (env PODIUM_ACME_EMAIL).")
+    var acmeEmail: String?
+
+    @Option(help: "The ACME CA's directory URL (env PODIUM_ACME_DIRECTORY; Let's Encrypt's).")
+    var acmeDirectory: String?
+
     func run() async throws {
         // One event loop per CPU the process may use: pinned to one core, two loops would only
         // take turns on it, and a fan-out would pay for the switches.
@@ -282,6 +307,7 @@ struct Serve: AsyncParsableCommand {
         try Self.readMetrics(self, environment, into: &configuration)
         try Self.readPasscodeLimits(environment, into: &configuration)
         try Self.readBlobCollection(environment, into: &configuration)
+        try Self.readTLS(self, environment, into: &configuration)
         guard FileManager.default.fileExists(atPath: configuration.webRoot.appendingPathComponent("index.html").path) else {
             throw ValidationError(
                 "No browser client at \(configuration.webRoot.path). Run from the repository, or pass --web-root.")
@@ -295,12 +321,13 @@ struct Serve: AsyncParsableCommand {
         let reportBox = ReportBox()
         let configuredPort = configuration.port
         let listenHost = configuration.host
+        let scheme = configuration.tls == nil ? "http" : "https"
         let discovery = Self.discovery(self, environment, logger: logger, report: reportBox)
         let (app, report) = try await buildApplication(
             configuration: configuration, logger: logger,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuredPort
-                Self.printBanner(host: listenHost, port: port, report: await reportBox.value)
+                Self.printBanner(host: listenHost, port: port, report: await reportBox.value, scheme: scheme)
                 if let discovery {
                     discovery.serverListening(port: port)
                     Task {
@@ -499,8 +526,8 @@ struct Serve: AsyncParsableCommand {
 
     /// The addresses people use (only those the server listens on: `host`), where to sign in,
     /// and on a first start the admin's password.
-    static func printBanner(host: String, port: Int, report: StartupReport?) {
-        let urls = ListenURLs.listening(on: host, port: port, lanAddresses: report?.lanAddresses ?? [])
+    static func printBanner(host: String, port: Int, report: StartupReport?, scheme: String = "http") {
+        let urls = ListenURLs.listening(on: host, port: port, lanAddresses: report?.lanAddresses ?? [], scheme: scheme)
         var lines = ["", "  Podium is running.", ""]
         if let local = urls.thisMachine { lines.append("    On this machine:   \(local)") }
         for url in urls.network { lines.append("    On your network:   \(url)") }

@@ -7,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
+import NIOSSL
 import NIOWebSocket
 import PodiumWire
 import Synchronization
@@ -68,13 +69,16 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
     /// Each connection's `SO_SNDBUF`; nil for the kernel's (see ``ServerConfiguration/connectionSendBuffer``).
     let sendBuffer: Int?
     /// Whether file bodies go to the socket as `FileRegion`s (``FileRegionBody``), see
-    /// ``ServerConfiguration/sendfile``.
+    /// ``ServerConfiguration/sendfile``. Never over TLS.
     let fileRegions: Bool
+    /// The certificate of HTTPS (``TLSSettings``): each connection begins with a TLS handshake
+    /// with the pair installed when it arrived; nil for plain HTTP.
+    let tls: TLSCertificateBox?
 
     init(
         responder: @escaping HTTPChannelHandler.Responder, upgradeResponder: RouterResponder<AppRequestContext>,
         liveUpgrade: LiveUpgrade? = nil, maxFrameSize: Int, idleTimeout: TimeAmount, sendBuffer: Int? = nil,
-        fileRegions: Bool = true
+        fileRegions: Bool = true, tls: TLSCertificateBox? = nil
     ) {
         self.responder = Self.redirectingLateUpgrades(responder)
         self.upgradeResponder = upgradeResponder
@@ -82,18 +86,20 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
         self.maxFrameSize = maxFrameSize
         self.http1 = HTTP1Channel.Configuration(idleTimeout: idleTimeout)
         self.sendBuffer = sendBuffer
-        self.fileRegions = fileRegions
+        // A FileRegion cannot go through TLS: file bodies are read into buffers there.
+        self.fileRegions = fileRegions && tls == nil
+        self.tls = tls
     }
 
     static func builder(
         router: Router<AppRequestContext>, liveUpgrade: LiveUpgrade? = nil, maxFrameSize: Int, idleTimeout: TimeAmount,
-        sendBuffer: Int? = nil, fileRegions: Bool = true
+        sendBuffer: Int? = nil, fileRegions: Bool = true, tls: TLSCertificateBox? = nil
     ) -> HTTPServerBuilder {
         let upgradeResponder = router.buildResponder()
         return HTTPServerBuilder { responder in
             PodiumServerChannel(
                 responder: responder, upgradeResponder: upgradeResponder, liveUpgrade: liveUpgrade, maxFrameSize: maxFrameSize,
-                idleTimeout: idleTimeout, sendBuffer: sendBuffer, fileRegions: fileRegions)
+                idleTimeout: idleTimeout, sendBuffer: sendBuffer, fileRegions: fileRegions, tls: tls)
         }
     }
 
@@ -107,6 +113,14 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.receiveBuffers)
             if let sendBuffer {
                 try channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(sendBuffer))
+            }
+            if let tls {
+                // An ACME server before its first certificate: the connection is closed.
+                guard let installed = tls.current else {
+                    channel.close(promise: nil)
+                    throw TLSFileError("no TLS certificate yet")
+                }
+                try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: installed.context))
             }
             // Until its first request head is whole, a connection is in NIO's upgrade handler,
             // which has no timeout of its own: one that sends nothing, or trickles its headers,
@@ -167,7 +181,7 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                         // only a plain TCP connection may carry (no TLS handler under it). Unnamed,
                         // file bodies are read into buffers.
                         try channel.pipeline.syncOperations.addHandler(
-                            HTTP1ToHTTPServerCodec(secure: false), name: fileRegions ? FileRegionBody.plainHTTP1Codec : nil)
+                            HTTP1ToHTTPServerCodec(secure: tls != nil), name: fileRegions ? FileRegionBody.plainHTTP1Codec : nil)
                         try channel.pipeline.syncOperations.addHandlers(http1.additionalChannelHandlers())
                         try channel.pipeline.syncOperations.addHandler(
                             HTTPConnectionStateHandler(idleTimeout: http1.idleTimeout.map { .init($0) }, logger: logger))
@@ -205,7 +219,8 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
         let context = AppRequestContext(source: .init(channel: channel, logger: logger))
         let response: Response
         do {
-            let request = Request(head: try HTTPRequest(head, secure: false, splitCookie: false), body: .init(buffer: .init()))
+            let request = Request(
+                head: try HTTPRequest(head, secure: tls != nil, splitCookie: false), body: .init(buffer: .init()))
             response = try await upgradeResponder.respond(to: request, context: context)
         } catch {
             // The router's middleware turns errors into answers; only a head that is not HTTP

@@ -39,6 +39,9 @@ public struct ServerConfiguration: Sendable {
     public var basemapFile: URL? = ServerConfiguration.basemap(inVendor: URL(fileURLWithPath: ".build/vendor", isDirectory: true))
     /// The URL people use to reach this server, when it is behind a proxy or has a name.
     public var publicURL: String?
+    /// HTTPS served by Podium itself (certificate files or ACME, the HTTP port's redirects,
+    /// HSTS); nil: plain HTTP, or TLS ended by a reverse proxy.
+    public var tls: TLSSettings?
     /// The first admin's password; generated and printed when nil.
     public var adminPassword: String?
     /// Import the demo deck into the first admin's library on first start.

@@ -73,7 +73,7 @@ final class ServerProcess {
             let chunk = handle.availableData
             guard !chunk.isEmpty else { throw Failure("the server exited before it listened: \(text)") }
             text += String(decoding: chunk, as: UTF8.self)
-            if let range = text.range(of: #"http://localhost:(\d+)"#, options: .regularExpression),
+            if let range = text.range(of: #"https?://localhost:(\d+)"#, options: .regularExpression),
                 let port = Int(text[range].split(separator: ":").last ?? ""), port != 0
             {
                 return (port, text)

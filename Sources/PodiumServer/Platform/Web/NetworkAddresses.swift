@@ -47,23 +47,26 @@ public struct ListenURLs: Sendable, Equatable {
     /// - Parameters:
     ///   - host: the address the server is bound to (`--host`)
     ///   - lanAddresses: the machine's network addresses (``NetworkAddresses/lanIPv4()``)
-    public static func listening(on host: String, port: Int, lanAddresses: [String]) -> ListenURLs {
+    ///   - scheme: `https` when the server serves TLS itself (``TLSSettings``)
+    public static func listening(on host: String, port: Int, lanAddresses: [String], scheme: String = "http") -> ListenURLs {
         let bare = host.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         let name = bare.lowercased()
-        let local = "http://localhost:\(port)"
+        let local = "\(scheme)://localhost:\(port)"
         if ["", "*", "0.0.0.0", "::", "0:0:0:0:0:0:0:0"].contains(name) {
-            return ListenURLs(thisMachine: local, network: lanAddresses.map { url($0, port) })
+            return ListenURLs(thisMachine: local, network: lanAddresses.map { url($0, port, scheme: scheme) })
         }
         if name == "localhost" || name == "127.0.0.1" { return ListenURLs(thisMachine: local, network: []) }
-        if name.hasPrefix("127.") || name == "::1" { return ListenURLs(thisMachine: url(bare, port), network: []) }
-        return ListenURLs(thisMachine: nil, network: [url(bare, port)])
+        if name.hasPrefix("127.") || name == "::1" {
+            return ListenURLs(thisMachine: url(bare, port, scheme: scheme), network: [])
+        }
+        return ListenURLs(thisMachine: nil, network: [url(bare, port, scheme: scheme)])
     }
 
     /// The first of them: where the banner sends the presenter to sign in.
     public var first: String? { thisMachine ?? network.first }
 
-    static func url(_ address: String, _ port: Int) -> String {
-        address.contains(":") ? "http://[\(address)]:\(port)" : "http://\(address):\(port)"
+    static func url(_ address: String, _ port: Int, scheme: String = "http") -> String {
+        address.contains(":") ? "\(scheme)://[\(address)]:\(port)" : "\(scheme)://\(address):\(port)"
     }
 }
 
@@ -87,6 +90,8 @@ struct JoinURLBuilder: Sendable {
     let listenHost: String
     let port: Int
     let lanAddresses: [String]
+    /// `https` when the server serves TLS itself; a request's own scheme comes first.
+    var scheme = "http"
 
     /// The network address to offer for loopback requests, if the server listens there.
     var reachableLAN: String? {
@@ -96,9 +101,10 @@ struct JoinURLBuilder: Sendable {
 
     func baseURL(request: Request?) -> String {
         if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
-        if let host = request?.head.authority, !Self.isLoopback(host) { return "http://\(host)" }
-        if let lan = reachableLAN { return "http://\(lan):\(port)" }
-        return "http://\(request?.head.authority ?? "localhost:\(port)")"
+        let scheme = request?.head.scheme ?? scheme
+        if let host = request?.head.authority, !Self.isLoopback(host) { return "\(scheme)://\(host)" }
+        if let lan = reachableLAN { return "\(scheme)://\(lan):\(port)" }
+        return "\(scheme)://\(request?.head.authority ?? "localhost:\(port)")"
     }
 
     func joinURL(code: String, request: Request?) -> String { links(code: code, room: false, request: request).joinUrl }
