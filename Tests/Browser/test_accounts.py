@@ -265,3 +265,58 @@ class AccountTests(BrowserTest):
         wait_for(driver, lambda d: visible(d, entry), "the role change in the audit log")
         self.assertIn("Changed the role to admin", text_of(driver, entry))
         self.assertIn("noor@school.test", text_of(driver, entry))
+
+    def test_accounts_5_a_visitor_asks_for_an_account_confirms_it_and_an_admin_approves(self):
+        phone = self.driver(390, 844)
+        phone.get(SERVER.base + "/sign-up")
+        wait_translated(phone)
+        wait_for(phone, lambda d: visible(d, "#sign-up-form"), "the sign-up form")
+        for css in ("#sign-up-email", "#sign-up-name", "#sign-up-password"):
+            self.assertGreaterEqual(phone.find_element(By.CSS_SELECTOR, css).size["width"], 300, css)
+        self.assertTrue(on_top(phone, "#sign-up-submit"))
+        screenshot(phone, "accounts-sign-up-phone")
+        phone.find_element(By.ID, "sign-up-email").send_keys("mia@school.test")
+        phone.find_element(By.ID, "sign-up-name").send_keys("Mia Teacher")
+        phone.find_element(By.ID, "sign-up-password").send_keys("mia presents")
+        phone.find_element(By.ID, "sign-up-submit").click()
+        wait_for(phone, lambda d: visible(d, "#sign-up-done"), "the answer to the request")
+        self.assertIn("mia@school.test", text_of(phone, "#sign-up-done-text"))
+        self.assertFalse(visible(phone, "#sign-up-form"))
+
+        phone.get(wait_for_link("mia@school.test"))
+        wait_for(phone, lambda d: phone.execute_script("return document.body.dataset.ready") == "true"
+                 and visible(d, "#sign-up-done"), "the address confirmed")
+        self.assertIn("address is confirmed", text_of(phone, "#sign-up-done-text"))
+        self.assertTrue(on_top(phone, "#sign-up-done-text"))
+        screenshot(phone, "accounts-sign-up-confirmed-phone")
+
+        admin = self.driver(1280, 800)
+        self.sign_in_with_cookie(admin)
+        admin.get(SERVER.base + "/channel/admin#accounts")
+        wait_translated(admin)
+        row = "#sign-ups-table tr[data-sign-up-id]"
+        wait_for(admin, lambda d: visible(d, "#sign-ups") and "Mia Teacher" in (text_of(d, row) or ""), "the waiting request")
+        self.assertTrue(on_top(admin, row + " [data-action=approve]"))
+        screenshot(admin, "accounts-admin-sign-ups")
+        admin.find_element(By.CSS_SELECTOR, row + " [data-action=approve]").click()
+        wait_for(admin, lambda d: not visible(d, "#sign-ups"), "the request gone once approved")
+        self.assertIn("approved", wait_for_link_or_text("mia@school.test", 2))
+
+        phone.get(SERVER.base + "/login")
+        wait_for(phone, lambda d: visible(d, "#email"), "the sign-in form")
+        phone.find_element(By.ID, "email").send_keys("mia@school.test")
+        phone.find_element(By.ID, "password").send_keys("mia presents")
+        phone.find_element(By.ID, "login-submit").click()
+        wait_for(phone, lambda d: text_of(d, "#user-name") == "Mia Teacher", "Mia signed in to her library")
+
+
+def wait_for_link_or_text(address, count, timeout=20):
+    """The text of the count-th message to address."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with MAIL["lock"]:
+            received = [text for to, text in MAIL["messages"] if address in to]
+        if len(received) >= count:
+            return received[count - 1]
+        time.sleep(0.05)
+    raise AssertionError(f"no message {count} to {address} within {timeout} s")

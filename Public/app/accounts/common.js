@@ -10,6 +10,11 @@ import { errorText, has, t } from '../core/i18n.js';
 export function takeToken() {
   const match = /(?:^#|&)token=([0-9a-f]{64})(?:&|$)/.exec(location.hash);
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+  // A link followed into this very page (the same address, another #token) changes only the
+  // hash, which loads nothing: start again with the new token.
+  window.addEventListener('hashchange', () => {
+    if (/(?:^#|&)token=[0-9a-f]{64}/.test(location.hash)) location.reload();
+  });
   return match ? match[1] : null;
 }
 
