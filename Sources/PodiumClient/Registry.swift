@@ -7,6 +7,7 @@ extension Endpoint {
     public static let all: [Endpoint] =
         [
             .healthz, .readyz, .metrics, .limits, .login, .logout, .me,
+            .signInOptions, .oidcStart, .oidcCallback,
             .users, .createUser, .updateUser,
             .decks, .uploadDeck, .deck, .updateDeck, .deleteDeck, .deckPDF, .deckPDFHead,
             .folders, .createFolder, .updateFolder, .deleteFolder,

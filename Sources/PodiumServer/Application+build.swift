@@ -168,7 +168,8 @@ private func assembleApplication(
     let metrics = MetricsFeature(platform)
     let live = LiveFeature(platform)
     let features: [any ServerFeature] = [
-        web, AccountsFeature(platform), library, jobs, sessions, storyboards, rooms, uploads, channel, live,
+        web, AccountsFeature(platform), OIDCFeature(platform), library, jobs, sessions, storyboards, rooms, uploads,
+        channel, live,
         LTIFeature(platform),
     ]
     let router = Router(context: AppRequestContext.self)

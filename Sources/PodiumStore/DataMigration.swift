@@ -16,7 +16,7 @@ public enum DataMigration {
         "channel_videos", "channel_favourites", "channel_positions", "channel_place_categories", "channel_places",
         "channel_venue", "channel_quizzes", "channel_quiz_questions", "channel_quiz_answers", "channel_quiz_results",
         "channel_radios", "channel_radio_tracks", "channel_radio_usage", "blob_marks", "blob_collection",
-        "audience_log_heads", "audience_log", "caption_tracks", "uploads",
+        "audience_log_heads", "audience_log", "caption_tracks", "uploads", "external_identities",
         "lti_platforms", "lti_logins", "lti_users", "lti_deep_links",
     ]
 

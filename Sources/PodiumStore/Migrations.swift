@@ -456,6 +456,7 @@ enum Migrations {
         uploadsMigration,
         uploadLeaseMigration,
         accountsMigration,
+        externalIdentityMigration,
         ltiMigration,
     ]
 

@@ -20,6 +20,8 @@ public struct Stores: Sendable {
     public var uploads: any UploadStore
     /// LTI 1.3: registered platforms, logins under way, deep links.
     public var lti: any LTIStore
+    /// Single sign-on: which account each OpenID provider's person signs in as.
+    public var externalIdentities: any ExternalIdentityStore
     /// Account links sent by email, roles, the audit log.
     public var accounts: any AccountStore
     public var storyboards: any StoryboardStore
@@ -46,6 +48,7 @@ public struct Stores: Sendable {
         captions = all
         uploads = all
         lti = all
+        externalIdentities = all
         accounts = all
         storyboards = all
         sessions = all

@@ -152,6 +152,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The name the local network sees (env PODIUM_DISCOVERY_NAME; \"Podium on <host>\").")
     var discoveryName: String?
 
+    /// Single sign-on with OpenID Connect (ServeOIDC.swift).
+    @OptionGroup var oidc: OIDCOptions
+
     @Flag(
         help:
             "Send files by reading them into buffers, not with sendfile (env PODIUM_NO_SENDFILE=1): for a file system where sendfile misbehaves."
@@ -307,6 +310,7 @@ struct Serve: AsyncParsableCommand {
         try Self.readMetrics(self, environment, into: &configuration)
         try Self.readPasscodeLimits(environment, into: &configuration)
         try Self.readBlobCollection(environment, into: &configuration)
+        configuration.oidc = try oidc.settings(environment)
         try Self.readTLS(self, environment, into: &configuration)
         guard FileManager.default.fileExists(atPath: configuration.webRoot.appendingPathComponent("index.html").path) else {
             throw ValidationError(

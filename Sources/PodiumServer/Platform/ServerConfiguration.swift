@@ -107,6 +107,8 @@ public struct ServerConfiguration: Sendable {
     public var bcryptCost: UInt8 = 11
     /// How long a sign-in lasts.
     public var tokenLifetime: TimeInterval = 30 * 24 * 3600
+    /// Single sign-on with an OpenID Connect provider (`--oidc-issuer`); nil: local accounts only.
+    public var oidc: OIDCSettings?
     /// The wrong passcode (counting per client: its viewer identity; without one, its address)
     /// after which that client has to wait before trying again: `passcodeDelay` seconds,
     /// doubling with every further wrong one up to `passcodeMaxDelay`. Meanwhile its hellos are refused with `rate_limited` and the

@@ -156,6 +156,11 @@ struct SDKDriftTests {
             try WireExample("LoginResponse", LoginResponse(token: "t0k3n", user: user)) {
                 try $0.body("POST", "/api/v1/auth/login", status: "200")
             },
+            try WireExample(
+                "SignInOptionsResponse",
+                SignInOptionsResponse(
+                    password: true, singleSignOn: .init(name: "School account", start: "/api/v1/auth/oidc/start"))
+            ) { try $0.body("GET", "/api/v1/auth/options", status: "200") },
             try WireExample("Deck processing", processing) { try $0.schema("Deck") },
             try WireExample("Deck ready, with its pages", ready) { try $0.body("GET", "/api/v1/decks/{id}", status: "200") },
             try WireExample("Deck failed", failed) { try $0.schema("Deck") },

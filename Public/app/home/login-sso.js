@@ -1,0 +1,29 @@
+// Single sign-on on the sign-in page: a "Sign in with <name>" button when the server has an
+// OpenID provider (GET /api/v1/auth/options), and, back from a sign-in there that failed
+// (/login?sso_error=<code>), why, in the person's language.
+
+import { t, has } from '../core/i18n.js';
+import { api } from '../core/api.js';
+
+const params = new URLSearchParams(location.search);
+
+const failure = params.get('sso_error');
+if (failure) {
+  const line = document.getElementById('sso-error');
+  const key = `login.sso-error-${failure}`;
+  line.textContent = t(has(key) ? key : 'login.sso-error-failed');
+  line.hidden = false;
+}
+
+api('/api/v1/auth/options').then((options) => {
+  const sso = options.singleSignOn;
+  if (!sso) return;
+  const button = document.getElementById('sso-button');
+  button.textContent = t('login.sso-button', { name: sso.name });
+  // Where to go once signed in (the server accepts only a path of this site).
+  const start = new URL(sso.start, location.origin);
+  const next = params.get('next');
+  if (next) start.searchParams.set('next', next);
+  button.href = start.pathname + start.search;
+  document.getElementById('sso').hidden = false;
+}).catch(() => {});
