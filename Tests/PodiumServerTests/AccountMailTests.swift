@@ -167,6 +167,11 @@ struct AccountMailTests {
         defer { server.removeData() }
         try await server.run { client in
             let admin = try await client.login()
+            // An admin with an address is told when a request waits.
+            let head = try await client.request(
+                .post, "/api/v1/users", token: admin,
+                json: #"{"email":"head@school.test","password":"head teacher","role":"admin"}"#)
+            #expect(head.status == .created)
             #expect(try await client.request(.get, "/api/v1/auth/account-options").object()["signUp"] as? Bool == true)
             let asked = try await client.request(
                 .post, "/api/v1/auth/sign-up",
@@ -181,6 +186,9 @@ struct AccountMailTests {
             let verified = try await client.request(.post, "/api/v1/auth/sign-up/verify", json: Self.json(["token": token]))
             #expect(verified.status == .ok)
             #expect(try verified.object()["status"] as? String == "awaiting_approval")
+            let waitingNotice = try await sink.waitForMessage(to: "head@school.test")
+            #expect(waitingNotice.contains("New Teacher (new@school.test) asked for a presenter account"))
+            #expect(waitingNotice.contains("http://podium.test/channel/admin#accounts"))
             #expect(
                 try await client.request(.post, "/api/v1/auth/sign-up/verify", json: Self.json(["token": token])).status
                     == .gone)
@@ -216,7 +224,7 @@ struct AccountMailTests {
             #expect(try await client.request(.post, "/api/v1/sign-ups/\(declineId)/decline", token: admin).status == .noContent)
             #expect(try await sink.waitForMessage(to: "no@school.test", count: 2).contains("declined"))
             let actions = try await client.request(.get, "/api/v1/audit", token: admin).object()["entries"] as? [[String: Any]]
-            #expect(actions?.compactMap { $0["action"] as? String } == ["sign_up.declined", "user.approved"])
+            #expect(actions?.compactMap { $0["action"] as? String } == ["sign_up.declined", "user.approved", "user.created"])
         }
     }
 

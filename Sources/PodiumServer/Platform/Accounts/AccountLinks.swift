@@ -153,6 +153,18 @@ enum AccountMail {
                 """)
     }
 
+    static func signUpWaiting(to email: String, name: String, email asking: String, page: String) -> MailMessage {
+        MailMessage(
+            to: email, subject: "A Podium account waits for your approval",
+            text: """
+                Hello,
+
+                \(name) (\(asking)) asked for a presenter account and confirmed the address. Approve or decline it here:
+
+                \(page)
+                """)
+    }
+
     static func approved(to email: String, signIn: String) -> MailMessage {
         MailMessage(
             to: email, subject: "Your Podium account is ready",

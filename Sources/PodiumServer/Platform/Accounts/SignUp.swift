@@ -75,6 +75,12 @@ struct SignUpController {
         guard try await links.store.moveAccountLink(id: link.id, from: .pending, to: .verified, now: links.now()) else {
             throw AccountLinks.invalid
         }
+        // The admins who have an address are told that someone waits for them.
+        let page = links.base(request) + "/channel/admin#accounts"
+        for admin in try await links.users.users() where admin.role == .admin && admin.email.contains("@") {
+            links.mailer.send(
+                AccountMail.signUpWaiting(to: admin.email, name: link.name ?? link.email, email: link.email, page: page))
+        }
         return Self.accepted("awaiting_approval", status: .ok)
     }
 
