@@ -247,6 +247,9 @@ struct TLSTests {
             let session = try await call(
                 "POST", "/api/v1/sessions", token: token, type: "application/json", body: Array(#"{"deckId":"\#(deckId)"}"#.utf8))
             let code = try #require(session["code"] as? String)
+            // The join link (and its QR code) names HTTPS.
+            let joinURL = try #require(session["joinUrl"] as? String)
+            #expect(joinURL == "https://localhost:\(client.port)/s/\(code)", "\(joinURL)")
             // A viewer: the upgrade taken on the connection's loop (LiveUpgrade), over TLS.
             let socket = try await TLSTestConnection.connect(port: client.port, trusting: ca)
             defer { Task { await socket.close() } }
