@@ -250,6 +250,16 @@ struct TLSTests {
             // The join link (and its QR code) names HTTPS.
             let joinURL = try #require(session["joinUrl"] as? String)
             #expect(joinURL == "https://localhost:\(client.port)/s/\(code)", "\(joinURL)")
+            // A place's share page names its https:// address for link previews.
+            let place = try await call(
+                "POST", "/api/v1/channel/pois", token: token, type: "application/json",
+                body: Array(#"{"name":"Castle","latitude":1,"longitude":2,"published":true}"#.utf8))
+            let placeId = try #require(place["id"] as? String)
+            let share = try await TLSTestConnection.request(port: client.port, trusting: ca, path: "/c/place/\(placeId)")
+            let html = String(decoding: share.body, as: UTF8.self)
+            #expect(
+                html.contains(#"<meta property="og:url" content="https://localhost:\#(client.port)/c/place/\#(placeId)">"#),
+                "\(html)")
             // A viewer: the upgrade taken on the connection's loop (LiveUpgrade), over TLS.
             let socket = try await TLSTestConnection.connect(port: client.port, trusting: ca)
             defer { Task { await socket.close() } }

@@ -37,10 +37,11 @@ struct SharePageController {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
-    /// `http://<Host>` of the request: what the person who shared it reached the server by.
+    /// `<scheme>://<Host>` of the request: what the person who shared it reached the server by
+    /// (`https` when the server serves TLS itself).
     static func origin(of request: Request) -> String {
         let host = request.head.authority ?? "localhost"
-        return "http://\(host)"
+        return "\(request.head.scheme ?? "http")://\(host)"
     }
 
     static func html(_ item: ChannelPublication, channelName: String, base: String) -> String {
