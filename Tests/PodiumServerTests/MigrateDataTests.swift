@@ -88,6 +88,11 @@ struct MigrateDataTests {
             UploadRecord(
                 id: "u1", ownerKey: "user:u1", target: "video", metadata: "{}", uploadLength: 10, uploadOffset: 4,
                 expiresAt: StoreTests.t1, createdAt: StoreTests.t0))
+        // A person of a single sign-on provider, linked to the account.
+        _ = try await store.insertExternalIdentity(
+            ExternalIdentityRecord(
+                issuer: "https://idp.example", subject: "t-1", userId: "u1", email: "ada@example.org", createdAt: StoreTests.t0,
+                lastSignInAt: StoreTests.t1))
         // The blob collector's bookkeeping: a mark and its lease.
         _ = try await store.markUnreferencedBlobs([String(repeating: "b", count: 64) + ".jpg"], at: StoreTests.t0)
         _ = try await store.claimBlobCollection(holder: "n1", at: StoreTests.t0, leaseUntil: StoreTests.t1, startedBefore: nil)
@@ -161,6 +166,15 @@ struct MigrateDataTests {
                 id: "dl1", platformId: "lp1", deploymentId: "1", userId: "u1", returnURL: "https://lms.example/return",
                 data: nil, acceptMultiple: false, expiresAt: StoreTests.t1),
             now: StoreTests.t0)
+        // Accounts by email: an invitation waiting, and the audit log's first entries.
+        try await store.insertAccountLink(
+            AccountStoreTests.link("al1", .invitation, email: "grace@school.test", hash: "alh1"))
+        for number in 1...2 {
+            _ = try await store.appendAudit(
+                AuditRecord(
+                    at: StoreTests.t0 + Double(number), actorId: "u1", actorName: "Ada", action: "user.invited",
+                    target: "grace@school.test", detail: "presenter", address: "10.0.0.1"))
+        }
     }
 
     @Test(.enabled(if: TestStores.databaseURL != nil))
@@ -203,6 +217,14 @@ struct MigrateDataTests {
                 #expect(try await postgres.user(tokenHash: "th", now: StoreTests.t0)?.id == "u1")
                 #expect(try await postgres.job(id: "j1")?.updatedAt == StoreTests.t1)
                 #expect(try await postgres.pages(deckId: "d1").map(\.width) == [841.89])
+                #expect(try await postgres.accountLink(tokenHash: "alh1")?.email == "grace@school.test")
+                // The audit log's numbers go on after the copied ones (its sequence was set past them).
+                let copiedAudit = try await postgres.auditEntries(before: nil, limit: 10)
+                let next = try await postgres.appendAudit(
+                    AuditRecord(
+                        at: StoreTests.t1, actorId: "u1", actorName: "Ada", action: "user.created",
+                        target: "grace@school.test", detail: "presenter", address: nil))
+                #expect(copiedAudit.count == 2 && next.seq > (copiedAudit.map(\.seq).max() ?? .max))
             } catch {
                 try? await postgres.close()
                 throw error
