@@ -16,7 +16,7 @@ public enum DataMigration {
         "channel_videos", "channel_favourites", "channel_positions", "channel_place_categories", "channel_places",
         "channel_venue", "channel_quizzes", "channel_quiz_questions", "channel_quiz_answers", "channel_quiz_results",
         "channel_radios", "channel_radio_tracks", "channel_radio_usage", "blob_marks", "blob_collection",
-        "audience_log_heads", "audience_log", "caption_tracks", "uploads", "external_identities",
+        "audience_log_heads", "audience_log", "caption_tracks", "uploads", "account_links", "audit_log", "external_identities",
         "lti_platforms", "lti_logins", "lti_users", "lti_deep_links",
     ]
 
@@ -57,6 +57,7 @@ public enum DataMigration {
                         let copied = try await copyTable(table, from: sqlite, to: postgres)
                         logger.info("copied \(copied) rows of \(table)")
                     }
+                    try await advanceSequences(on: postgres)
                     let sourceCounts = try await countRows(on: sqlite)
                     let targetCounts = try await countRows(on: postgres)
                     for table in tables {
@@ -77,6 +78,30 @@ public enum DataMigration {
                 try? await sqlite.raw("ROLLBACK").run()
                 throw error
             }
+        }
+    }
+
+    /// PostgreSQL's serial columns (the audit log's `seq`) were copied with SQLite's numbers, which
+    /// their sequences do not know: each sequence is set past the largest copied value, or the
+    /// next row would be given a number already taken.
+    private static func advanceSequences(on postgres: any SQLDatabase) async throws {
+        struct Serial: Decodable {
+            let tableName: String
+            let columnName: String
+        }
+        let serials = try await postgres.raw(
+            """
+            SELECT table_name, column_name FROM information_schema.columns
+            WHERE table_schema = current_schema() AND column_default LIKE 'nextval(%'
+            """
+        ).all(decoding: Serial.self, with: SQLStore.decoding)
+        for serial in serials {
+            try await postgres.raw(
+                """
+                SELECT setval(pg_get_serial_sequence(\(bind: serial.tableName), \(bind: serial.columnName)),
+                  COALESCE((SELECT MAX(\(ident: serial.columnName)) FROM \(ident: serial.tableName)), 0) + 1, false)
+                """
+            ).run()
         }
     }
 
