@@ -91,6 +91,22 @@ def on_top(driver, css):
         """, css)
 
 
+def axe_serious(driver):
+    """axe-core's serious and critical WCAG findings on the page as it is now (as test_screens.py)."""
+    if not driver.execute_script("return typeof window.axe === 'object'"):
+        driver.execute_script(harness.AXE_JS.read_text())
+    result = driver.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+                            resultTypes: ['violations'] })
+          .then((r) => done(r.violations.map((v) => ({ id: v.id, impact: v.impact,
+                                                       nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))))
+          .catch((e) => done([{ id: 'axe-error', impact: 'critical', nodes: [String(e)] }]));
+        """)
+    return [f"{v['id']}: {v['nodes']}" for v in result if v["impact"] in ("serious", "critical")]
+
+
 def sign_in_at_provider(driver, subject):
     """The school's button, then the provider's page answered as that person."""
     wait_for(driver, lambda d: visible(d, "#sso-button"), "the school account's button")
@@ -116,6 +132,7 @@ class SingleSignOnTests(BrowserTest):
         self.assertLess(button.location["y"], phone.find_element(By.ID, "email").location["y"],
                         "the school's button comes before the password form")
         self.assertFalse(visible(phone, "#sso-error"), "no error before a sign-in failed")
+        self.assertEqual(axe_serious(phone), [], "the sign-in page with the school's button")
         screenshot(phone, "sso-login-phone")
 
         sign_in_at_provider(phone, "t-1")
@@ -133,6 +150,7 @@ class SingleSignOnTests(BrowserTest):
         self.assertIn("may not use Podium", text_of(driver, "#sso-error"))
         self.assertTrue(on_top(driver, "#sso-error"), "the refusal is on screen and nothing covers it")
         self.assertTrue(visible(driver, "#sso-button"), "the button stays, to try again")
+        self.assertEqual(axe_serious(driver), [], "the sign-in page with the refusal")
         screenshot(driver, "sso-refused")
 
         driver.get(SERVER.base + "/login?sso_error=not_allowed&lang=de")
