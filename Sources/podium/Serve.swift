@@ -60,7 +60,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help:
-            "Mail relay for invitations, sign-ups and password resets, smtp://user:password@host:port (env PODIUM_SMTP_URL; or PODIUM_SMTP_HOST, _PORT, _USER, _PASSWORD). Without one, an admin passes invitation links on by hand."
+            "Mail relay for invitations, sign-ups and password resets, smtp://user:password@host:port (STARTTLS when the relay offers it) or smtps://… (TLS from the start, port 465) (env PODIUM_SMTP_URL; or PODIUM_SMTP_HOST, _PORT, _USER, _PASSWORD; PODIUM_SMTP_CA_FILE for a CA of your own). Without one, an admin passes invitation links on by hand."
     )
     var smtpUrl: String?
 
@@ -422,11 +422,17 @@ struct Serve: AsyncParsableCommand {
     }
 
     /// The mail relay of `--smtp-url`, PODIUM_SMTP_URL, or PODIUM_SMTP_HOST (with _PORT, _USER,
-    /// _PASSWORD); nil when none is set.
+    /// _PASSWORD); nil when none is set. PODIUM_SMTP_CA_FILE: a CA its certificate may be signed by.
     static func smtpRelay(url: String?, environment: [String: String]) throws -> SMTPRelay? {
+        guard var relay = try smtpRelayAddress(url: url, environment: environment) else { return nil }
+        relay.trustedCAFile = environment["PODIUM_SMTP_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        return relay
+    }
+
+    private static func smtpRelayAddress(url: String?, environment: [String: String]) throws -> SMTPRelay? {
         if let text = (url ?? environment["PODIUM_SMTP_URL"]).flatMap({ $0.isEmpty ? nil : $0 }) {
             guard let relay = SMTPRelay(url: text) else {
-                throw ValidationError("--smtp-url must be smtp://[user[:password]@]host[:port]")
+                throw ValidationError("--smtp-url must be smtp://[user[:password]@]host[:port] or smtps://…")
             }
             return relay
         }

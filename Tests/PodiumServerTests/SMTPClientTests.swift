@@ -44,6 +44,74 @@ struct SMTPClientTests {
         #expect(message.contains("Subject: =?UTF-8?B?"))
     }
 
+    @Test func theSchemeSaysHowTheRelayIsProtected() {
+        #expect(SMTPRelay(url: "smtp://mail.school.example")?.security == .startTLS)
+        #expect(
+            SMTPRelay(url: "smtps://mail.school.example")
+                == SMTPRelay(host: "mail.school.example", port: 465, security: .implicitTLS))
+        #expect(SMTPRelay(url: "smtps://mail.school.example:2465")?.port == 2465)
+        #expect(SMTPRelay(url: "smtp://localhost?tls=off")?.security == SMTPRelay.Security.none)
+        #expect(SMTPRelay(url: "smtps://localhost?tls=off") == nil)
+    }
+
+    /// A relay that takes no mail before STARTTLS (as Microsoft 365's on port 587): the message
+    /// goes inside TLS, to a certificate signed by the school's own CA given to the client.
+    @Test func aRelayOfferingSTARTTLSGetsTheMessageInsideTLS() async throws {
+        let certificates = try TLSTestCertificates()
+        defer { certificates.remove() }
+        let leaf = try certificates.leaf("relay", serial: 2)
+        let sink = try await SMTPSink(tls: .startTLS(certificate: leaf.certificate, key: leaf.key))
+        defer { sink.stop() }
+        var relay = sink.relay
+        relay.trustedCAFile = certificates.caFile.path
+        try await SMTPClient(relay: relay, from: "podium@school.test").send(
+            MailMessage(to: "ada@school.test", subject: "Inside TLS", text: "Hello"))
+        let message = try await sink.waitForMessage(to: "ada@school.test")
+        #expect(message.contains("Subject: Inside TLS"))
+
+        // The same relay, its CA not trusted: refused at the handshake, nothing sent.
+        await #expect(throws: (any Error).self) {
+            try await SMTPClient(relay: sink.relay, from: "podium@school.test", timeout: .seconds(10)).send(
+                MailMessage(to: "bob@school.test", subject: "x", text: "x"))
+        }
+        #expect(sink.messages(to: "bob@school.test").isEmpty)
+        // Nor with TLS turned off: this relay takes no mail in the clear (530), so none went.
+        var plain = sink.relay
+        plain.security = .none
+        await #expect(throws: SMTPError.self) {
+            try await SMTPClient(relay: plain, from: "podium@school.test", timeout: .seconds(10)).send(
+                MailMessage(to: "bob@school.test", subject: "x", text: "x"))
+        }
+        #expect(sink.messages(to: "bob@school.test").isEmpty)
+    }
+
+    @Test func smtpsSpeaksTLSFromTheFirstByte() async throws {
+        let certificates = try TLSTestCertificates()
+        defer { certificates.remove() }
+        let leaf = try certificates.leaf("relay", serial: 3)
+        let sink = try await SMTPSink(tls: .implicit(certificate: leaf.certificate, key: leaf.key))
+        defer { sink.stop() }
+        let relay = SMTPRelay(
+            host: "127.0.0.1", port: sink.port, security: .implicitTLS, trustedCAFile: certificates.caFile.path)
+        try await SMTPClient(relay: relay, from: "podium@school.test").send(
+            MailMessage(to: "ada@school.test", subject: "smtps", text: "Hello"))
+        #expect(try await sink.waitForMessage(to: "ada@school.test").contains("Subject: smtps"))
+    }
+
+    /// A relay offering no STARTTLS is not given the password in the clear.
+    @Test func aPasswordIsNeverSentWithoutTLS() async throws {
+        let sink = try await SMTPSink()
+        defer { sink.stop() }
+        var relay = sink.relay
+        relay.username = "podium"
+        relay.password = "secret"
+        await #expect(throws: SMTPError.self) {
+            try await SMTPClient(relay: relay, from: "podium@school.test", timeout: .seconds(10)).send(
+                MailMessage(to: "ada@school.test", subject: "x", text: "x"))
+        }
+        #expect(sink.messages(to: "ada@school.test").isEmpty)
+    }
+
     @Test func aRelayThatCannotBeReachedFailsWithAReason() async throws {
         // Port 9 (discard): nothing listens on it on a test machine.
         let client = SMTPClient(relay: SMTPRelay(host: "127.0.0.1", port: 9), from: "podium@school.test", timeout: .seconds(10))

@@ -19,14 +19,29 @@ final class SMTPSink: Sendable {
         let description: String
     }
 
+    /// How the sink speaks TLS, with the certificate and key files given.
+    enum TLS {
+        /// Offers STARTTLS and takes no mail before it.
+        case startTLS(certificate: URL, key: URL)
+        /// TLS from the first byte (smtps).
+        case implicit(certificate: URL, key: URL)
+
+        var arguments: [String] {
+            switch self {
+            case .startTLS(let certificate, let key): ["--starttls", certificate.path, key.path]
+            case .implicit(let certificate, let key): ["--tls", certificate.path, key.path]
+            }
+        }
+    }
+
     /// Starts a sink on a free port; `refuse`: it answers every recipient 550.
-    init(refuse: Bool = false) async throws {
+    init(refuse: Bool = false, tls: TLS? = nil) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("podium-smtp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         input = Pipe()
         process = ChildProcess(
             URL(fileURLWithPath: "/usr/bin/python3"),
-            arguments: [Self.script.path, directory.path] + (refuse ? ["--refuse"] : []),
+            arguments: [Self.script.path, directory.path] + (refuse ? ["--refuse"] : []) + (tls?.arguments ?? []),
             standardInput: .pipe(input), standardOutput: .null, standardError: .null)
         try process.run()
         let portFile = directory.appendingPathComponent("port")

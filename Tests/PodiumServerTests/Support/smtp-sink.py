@@ -1,15 +1,18 @@
 #!/usr/bin/python3
 """A real SMTP server for the account mail tests (Debian's python3-aiosmtpd).
 
-    smtp-sink.py DIRECTORY [--refuse]
+    smtp-sink.py DIRECTORY [--refuse] [--starttls CERT KEY | --tls CERT KEY]
 
 Listens on a free port of 127.0.0.1, writes the port to DIRECTORY/port once it listens, and
 each message it accepts to DIRECTORY/<n>.eml (the envelope's recipients first, as
-`X-Envelope-To:` lines). With --refuse it answers every recipient `550` instead. Runs until
+`X-Envelope-To:` lines). With --refuse it answers every recipient `550` instead. With
+--starttls it offers STARTTLS with that certificate and refuses mail before it (`530`); with
+--tls it speaks TLS from the first byte (smtps). Runs until
 killed (SIGTERM) or until its standard input closes.
 """
 import os
 import socket
+import ssl
 import sys
 import threading
 
@@ -52,7 +55,17 @@ def main():
     refuse = "--refuse" in sys.argv[2:]
     os.makedirs(directory, exist_ok=True)
     port = free_port()
-    controller = Controller(Sink(directory, refuse), hostname="127.0.0.1", port=port)
+    options = {}
+    for flag in ("--starttls", "--tls"):
+        if flag in sys.argv:
+            at = sys.argv.index(flag)
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            context.load_cert_chain(sys.argv[at + 1], sys.argv[at + 2])
+            if flag == "--starttls":
+                options = {"tls_context": context, "require_starttls": True}
+            else:
+                options = {"ssl_context": context}
+    controller = Controller(Sink(directory, refuse), hostname="127.0.0.1", port=port, **options)
     controller.start()
     with open(os.path.join(directory, "port.part"), "w") as file:
         file.write(str(port))

@@ -1,31 +1,60 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// Where mail goes: an SMTP relay (`--smtp-url smtp://user:password@host:587`).
 public struct SMTPRelay: Sendable, Equatable {
+    /// How the connection is protected.
+    public enum Security: String, Sendable, Equatable {
+        /// `smtp://`: STARTTLS whenever the relay offers it (as Microsoft 365's and Google's
+        /// relays on port 587 do), the certificate checked; plain only with a relay that offers
+        /// none (a local Postfix), and then never with a password.
+        case startTLS
+        /// `smtps://`: TLS from the first byte (port 465).
+        case implicitTLS
+        /// `smtp://…?tls=off`: plain SMTP even when STARTTLS is offered, for a relay on the same
+        /// host whose certificate cannot be checked (Debian's Postfix offers STARTTLS with a
+        /// self-signed certificate). The one choice that sends a password in the clear.
+        case none
+    }
+
     public var host: String
     public var port: Int
     public var username: String?
     public var password: String?
+    public var security: Security
+    /// A CA the relay's certificate may be signed by besides the system's (a school's own CA;
+    /// `PODIUM_SMTP_CA_FILE`).
+    public var trustedCAFile: String?
 
-    public init(host: String, port: Int = 25, username: String? = nil, password: String? = nil) {
+    public init(
+        host: String, port: Int = 25, username: String? = nil, password: String? = nil, security: Security = .startTLS,
+        trustedCAFile: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.username = username
         self.password = password
+        self.security = security
+        self.trustedCAFile = trustedCAFile
     }
 
-    /// `smtp://[user[:password]@]host[:port]` (user and password percent-encoded); nil when it
-    /// is not such a URL. The port is 25 unless given.
+    /// `smtp://[user[:password]@]host[:port][?tls=off]` or `smtps://…` (user and password
+    /// percent-encoded); nil when it is not such a URL. The port is 25 (smtps: 465) unless given.
     public init?(url text: String) {
-        guard let components = URLComponents(string: text), components.scheme?.lowercased() == "smtp",
-            let host = components.host, !host.isEmpty
-        else { return nil }
+        guard let components = URLComponents(string: text), let host = components.host, !host.isEmpty else { return nil }
+        let tlsOff = components.queryItems?.contains { $0.name == "tls" && $0.value?.lowercased() == "off" } ?? false
+        switch components.scheme?.lowercased() {
+        case "smtp": security = tlsOff ? .none : .startTLS
+        case "smtps" where !tlsOff: security = .implicitTLS
+        default: return nil
+        }
         self.host = host
-        self.port = components.port ?? 25
+        self.port = components.port ?? (security == .implicitTLS ? 465 : 25)
         self.username = components.percentEncodedUser.flatMap { $0.removingPercentEncoding }.flatMap { $0.isEmpty ? nil : $0 }
         self.password = components.percentEncodedPassword.flatMap { $0.removingPercentEncoding }
+        self.trustedCAFile = nil
     }
 }
 
@@ -47,11 +76,11 @@ public struct SMTPError: Error, Sendable, CustomStringConvertible {
     public let description: String
 }
 
-/// A small SMTP client (RFC 5321) on SwiftNIO: one connection per message, EHLO, AUTH PLAIN when
-/// the relay is given a user, MAIL, RCPT, DATA, QUIT. The whole exchange has a time limit.
-///
-/// Not done: STARTTLS. Use a relay on the same host or network (a local Postfix that relays on
-/// with TLS), as docs/operations.md says.
+/// A small SMTP client (RFC 5321) on SwiftNIO: one connection per message, EHLO, STARTTLS
+/// (RFC 3207) when the relay offers it and EHLO again, AUTH PLAIN when the relay is given a user,
+/// MAIL, RCPT, DATA, QUIT; or all of it inside TLS from the start (`smtps://`). The relay's
+/// certificate is checked against the system's CAs (and `trustedCAFile`) and its name. The whole
+/// exchange has a time limit.
 struct SMTPClient: Sendable {
     let relay: SMTPRelay
     /// The envelope's and the header's sender.
@@ -77,12 +106,17 @@ struct SMTPClient: Sendable {
 
     private func exchange(relay: SMTPRelay, message: MailMessage, data: String) async throws {
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
+        let tls = try Self.tlsContext(relay)
+        let implicitTLS = relay.security == .implicitTLS
         do {
             channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.seconds(10))
                 .connect(host: relay.host, port: relay.port) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                        if implicitTLS {
+                            try channel.pipeline.syncOperations.addHandler(Self.tlsHandler(tls, host: relay.host))
+                        }
+                        return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                     }
                 }
         } catch {
@@ -95,8 +129,24 @@ struct SMTPClient: Sendable {
                 try await outbound.write(ByteBuffer(string: line + "\r\n"))
                 return try await replies.expect(codes, after: what)
             }
-            _ = try await command("EHLO \(heloName)", expect: [250], what: "EHLO")
+            var hello = try await command("EHLO \(heloName)", expect: [250], what: "EHLO")
+            var secured = implicitTLS
+            if !secured, relay.security == .startTLS, hello.lines.contains(where: { $0.uppercased() == "STARTTLS" }) {
+                _ = try await command("STARTTLS", expect: [220], what: "STARTTLS")
+                // Nothing more comes in the clear: the relay waits for the handshake, which the
+                // handler (nearest the socket) begins as it is added; what follows goes inside it.
+                try await channel.channel.pipeline.addHandler(
+                    try Self.tlsHandler(tls, host: relay.host), position: .first
+                ).get()
+                hello = try await command("EHLO \(heloName)", expect: [250], what: "EHLO after STARTTLS")
+                secured = true
+            }
+            _ = hello
             if let username = relay.username {
+                guard secured || relay.security == .none else {
+                    throw SMTPError(
+                        description: "the relay offers no STARTTLS: its password is not sent in the clear (use smtps://)")
+                }
                 let credentials = Data(("\0" + username + "\0" + (relay.password ?? "")).utf8).base64EncodedString()
                 _ = try await command("AUTH PLAIN \(credentials)", expect: [235], what: "AUTH")
             }
@@ -107,6 +157,24 @@ struct SMTPClient: Sendable {
             try? await outbound.write(ByteBuffer(string: "QUIT\r\n"))
             _ = try? await replies.next()
         }
+    }
+
+    private static func tlsContext(_ relay: SMTPRelay) throws -> NIOSSLContext {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        if let file = relay.trustedCAFile { configuration.additionalTrustRoots = [.file(file)] }
+        do {
+            return try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw SMTPError(description: "TLS for the relay could not be set up: \(error)")
+        }
+    }
+
+    /// The TLS handler of a connection to `host`: its name checked against the certificate (an
+    /// address is checked as an address, and not sent as the server name, which TLS forbids).
+    private static func tlsHandler(_ context: NIOSSLContext, host: String) throws -> NIOSSLClientHandler {
+        let isAddress =
+            host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" } && host.contains(where: { $0 == "." || $0 == ":" })
+        return try NIOSSLClientHandler(context: context, serverHostname: isAddress ? nil : host)
     }
 
     /// The bare address of `Name <address>` or of an address.
@@ -143,6 +211,8 @@ struct SMTPClient: Sendable {
     struct Reply {
         var code: Int
         var text: String
+        /// Each line's text (EHLO's extensions, one a line).
+        var lines: [String] = []
     }
 
     /// Reads replies: lines `250-…` go on, `250 …` ends one.
@@ -174,7 +244,7 @@ struct SMTPClient: Sendable {
                 }
                 text.append(String(line.dropFirst(4)))
                 if line.utf8.count == 3 || line[line.index(line.startIndex, offsetBy: 3)] != "-" {
-                    return Reply(code: code, text: text.joined(separator: " "))
+                    return Reply(code: code, text: text.joined(separator: " "), lines: text)
                 }
             }
             throw SMTPError(description: "the relay closed the connection")
