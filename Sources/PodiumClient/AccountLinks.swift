@@ -8,7 +8,6 @@ extension Endpoint {
     public static let revokeInvitation = Endpoint("DELETE", "/api/v1/invitations/{id}")
     public static let invitationPreview = Endpoint("GET", "/api/v1/auth/invitation")
     public static let acceptInvitation = Endpoint("POST", "/api/v1/auth/invitation")
-    public static let authOptions = Endpoint("GET", "/api/v1/auth/account-options")
     public static let signUp = Endpoint("POST", "/api/v1/auth/sign-up")
     public static let verifySignUp = Endpoint("POST", "/api/v1/auth/sign-up/verify")
     public static let signUps = Endpoint("GET", "/api/v1/sign-ups")
@@ -19,7 +18,7 @@ extension Endpoint {
     public static let audit = Endpoint("GET", "/api/v1/audit")
 
     static let accountLinks: [Endpoint] = [
-        .invitations, .invite, .resendInvitation, .revokeInvitation, .invitationPreview, .acceptInvitation, .authOptions,
+        .invitations, .invite, .resendInvitation, .revokeInvitation, .invitationPreview, .acceptInvitation,
         .signUp, .verifySignUp, .signUps, .approveSignUp, .declineSignUp, .requestPasswordReset, .completePasswordReset,
         .audit,
     ]
@@ -66,10 +65,6 @@ extension PodiumClient {
             .acceptInvitation, json: Body(token: token, name: name, password: password), as: LoginResponse.self)
         self.token = reply.token
         return reply.user
-    }
-
-    public func authOptions() async throws -> AuthOptions {
-        try await call(.authOptions)
     }
 
     /// Asks for an account (when the server allows sign-up); a message to `email` confirms it.

@@ -59,19 +59,6 @@ public struct SignUpRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// What the sign-in page offers (`GET /api/v1/auth/account-options`).
-public struct AuthOptions: Codable, Sendable, Equatable {
-    /// Visitors may ask for an account (`--allow-sign-up` with a mail relay).
-    public var signUp: Bool
-    /// A mail relay is configured: "Forgot password?" can send a link.
-    public var passwordReset: Bool
-
-    public init(signUp: Bool, passwordReset: Bool) {
-        self.signUp = signUp
-        self.passwordReset = passwordReset
-    }
-}
-
 /// One entry of the audit log (`GET /api/v1/audit`).
 public struct AuditEntry: Codable, Sendable, Equatable {
     public var seq: Int

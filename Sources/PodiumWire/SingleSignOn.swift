@@ -1,4 +1,5 @@
-/// The answer to `GET /api/v1/auth/options`: how people may sign in here, for the sign-in page.
+/// The answer to `GET /api/v1/auth/options`: how people may sign in here, and what else the
+/// sign-in page offers (asking for an account, a password reset by email).
 public struct SignInOptionsResponse: Codable, Sendable, Equatable {
     /// A single sign-on provider: the button's name and where a browser starts.
     public struct SingleSignOn: Codable, Sendable, Equatable {
@@ -17,9 +18,15 @@ public struct SignInOptionsResponse: Codable, Sendable, Equatable {
     public var password: Bool
     /// nil: no single sign-on is configured.
     public var singleSignOn: SingleSignOn?
+    /// Visitors may ask for an account (`--allow-sign-up` with a mail relay).
+    public var signUp: Bool
+    /// A mail relay is configured: "Forgot password?" can send a link.
+    public var passwordReset: Bool
 
-    public init(password: Bool, singleSignOn: SingleSignOn?) {
+    public init(password: Bool, singleSignOn: SingleSignOn?, signUp: Bool, passwordReset: Bool) {
         self.password = password
         self.singleSignOn = singleSignOn
+        self.signUp = signUp
+        self.passwordReset = passwordReset
     }
 }

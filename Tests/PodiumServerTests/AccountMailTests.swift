@@ -110,7 +110,7 @@ struct AccountMailTests {
             let closed = try await client.request(
                 .post, "/api/v1/auth/sign-up", json: #"{"email":"x@school.test","password":"a long secret"}"#)
             #expect(closed.errorCode == "sign_up_closed")
-            let options = try await client.request(.get, "/api/v1/auth/account-options").object()
+            let options = try await client.request(.get, "/api/v1/auth/options").object()
             #expect(options["signUp"] as? Bool == false)
             #expect(options["passwordReset"] as? Bool == false)
 
@@ -172,7 +172,7 @@ struct AccountMailTests {
                 .post, "/api/v1/users", token: admin,
                 json: #"{"email":"head@school.test","password":"head teacher","role":"admin"}"#)
             #expect(head.status == .created)
-            #expect(try await client.request(.get, "/api/v1/auth/account-options").object()["signUp"] as? Bool == true)
+            #expect(try await client.request(.get, "/api/v1/auth/options").object()["signUp"] as? Bool == true)
             let asked = try await client.request(
                 .post, "/api/v1/auth/sign-up",
                 json: Self.json(["email": "new@school.test", "name": "New Teacher", "password": "my own secret"]))

@@ -75,7 +75,7 @@ async function start() {
   } else {
     // Without a mail relay no link can be sent: say who can help instead of a form that cannot.
     try {
-      const options = await api('/api/v1/auth/account-options');
+      const options = await api('/api/v1/auth/options');
       if (!options.passwordReset) {
         finish(t('accounts.reset.no-mail'));
         done.dataset.state = 'no-mail';

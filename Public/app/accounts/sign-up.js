@@ -59,7 +59,7 @@ async function start() {
     return;
   }
   try {
-    const options = await api('/api/v1/auth/account-options');
+    const options = await api('/api/v1/auth/options');
     if (!options.signUp) {
       finish(t('accounts.error.sign_up_closed'), 'closed');
       return;

@@ -1,9 +1,8 @@
 // Single sign-on on the sign-in page: a "Sign in with <name>" button when the server has an
-// OpenID provider (GET /api/v1/auth/options), and, back from a sign-in there that failed
-// (/login?sso_error=<code>), why, in the person's language.
+// OpenID provider (the options of GET /api/v1/auth/options, which login.js reads), and, back
+// from a sign-in there that failed (/login?sso_error=<code>), why, in the person's language.
 
 import { t, has } from '../core/i18n.js';
-import { api } from '../core/api.js';
 
 const params = new URLSearchParams(location.search);
 
@@ -15,7 +14,8 @@ if (failure) {
   line.hidden = false;
 }
 
-api('/api/v1/auth/options').then((options) => {
+/** Shows the button when `options` (the server's sign-in options) name a provider. */
+export function showSingleSignOn(options) {
   const sso = options.singleSignOn;
   if (!sso) return;
   const button = document.getElementById('sso-button');
@@ -26,4 +26,4 @@ api('/api/v1/auth/options').then((options) => {
   if (next) start.searchParams.set('next', next);
   button.href = start.pathname + start.search;
   document.getElementById('sso').hidden = false;
-}).catch(() => {});
+}

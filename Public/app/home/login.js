@@ -4,6 +4,7 @@ import { t, errorText } from '../core/i18n.js';
 import { api, currentUser } from '../core/api.js';
 import { startPage } from '../core/page.js';
 import { accountErrorText } from '../accounts/common.js';
+import { showSingleSignOn } from './login-sso.js';
 
 const form = document.getElementById('login-form');
 const email = document.getElementById('email');
@@ -60,8 +61,10 @@ function start() {
   currentUser().then((user) => {
     if (user) location.replace(nextPath());
   }).catch(() => {});
-  // Self sign-up, when the server allows it; "Forgot password?" carries the address typed.
-  api('/api/v1/auth/account-options').then((options) => {
+  // Single sign-on and self sign-up, when the server offers them; "Forgot password?" carries
+  // the address typed.
+  api('/api/v1/auth/options').then((options) => {
+    showSingleSignOn(options);
     document.getElementById('sign-up-link').hidden = !options.signUp;
   }).catch(() => {});
   const forgot = document.getElementById('forgot-password');

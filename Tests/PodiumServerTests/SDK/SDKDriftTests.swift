@@ -159,7 +159,8 @@ struct SDKDriftTests {
             try WireExample(
                 "SignInOptionsResponse",
                 SignInOptionsResponse(
-                    password: true, singleSignOn: .init(name: "School account", start: "/api/v1/auth/oidc/start"))
+                    password: true, singleSignOn: .init(name: "School account", start: "/api/v1/auth/oidc/start"),
+                    signUp: false, passwordReset: true)
             ) { try $0.body("GET", "/api/v1/auth/options", status: "200") },
             try WireExample("Deck processing", processing) { try $0.schema("Deck") },
             try WireExample("Deck ready, with its pages", ready) { try $0.body("GET", "/api/v1/decks/{id}", status: "200") },

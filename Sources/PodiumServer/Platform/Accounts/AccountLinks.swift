@@ -206,4 +206,3 @@ enum AccountMail {
 extension Invitation: ResponseEncodable {}
 extension InvitationPreview: ResponseEncodable {}
 extension SignUpRequest: ResponseEncodable {}
-extension AuthOptions: ResponseEncodable {}

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import PodiumStore
+import PodiumWire
 
 /// Accounts: signing in and out (`/api/v1/auth`) and the admin's users (`/api/v1/users`). The
 /// ``Accounts`` themselves are the platform's: every feature checks who asks.
@@ -11,6 +12,9 @@ struct AccountsFeature: ServerFeature {
     let signUps: SignUpController
     let passwordResets: PasswordResetController
     let audit: AuditController
+    /// What the sign-in page offers (`GET /api/v1/auth/options`): the single sign-on button
+    /// (``OIDCFeature``), asking for an account, a password reset by email.
+    let signInOptions: SignInOptionsResponse
 
     init(_ platform: Platform) {
         let configuration = platform.configuration
@@ -44,9 +48,17 @@ struct AccountsFeature: ServerFeature {
             links: links, asksPerClient: AttemptLimiter(limit: configuration.accountMailPerHour, window: 3600),
             logger: platform.logger)
         audit = AuditController(store: platform.stores.accounts)
+        signInOptions = SignInOptionsResponse(
+            password: true,
+            singleSignOn: configuration.oidc.map {
+                SignInOptionsResponse.SingleSignOn(name: $0.name, start: "/api/v1/auth/oidc/start")
+            },
+            signUp: signUps.isOpen, passwordReset: links.mailer.isConfigured)
     }
 
     func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {
+        let options = signInOptions
+        api.get("auth/options") { _, _ in options }
         auth.addRoutes(to: api)
         users.addRoutes(to: api)
         invitations.addRoutes(to: api)

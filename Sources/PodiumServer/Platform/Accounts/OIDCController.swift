@@ -5,7 +5,7 @@ import Logging
 import PodiumStore
 import PodiumWire
 
-/// Single sign-on routes: what the sign-in page offers (`GET /api/v1/auth/options`), the start of
+/// Single sign-on routes (the button on the sign-in page: ``AccountsFeature``'s options): the start of
 /// a sign-in at the provider (`GET /api/v1/auth/oidc/start`) and its return
 /// (`GET /api/v1/auth/oidc/callback`).
 ///
@@ -34,17 +34,8 @@ struct OIDCController {
     static let stateLifetime: TimeInterval = 600
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("auth/options", use: options)
         group.get("auth/oidc/start", use: start)
         group.get("auth/oidc/callback", use: callback)
-    }
-
-    @Sendable func options(_ request: Request, context: AppRequestContext) async throws -> SignInOptionsResponse {
-        SignInOptionsResponse(
-            password: true,
-            singleSignOn: provider.map {
-                SignInOptionsResponse.SingleSignOn(name: $0.settings.name, start: "/api/v1/auth/oidc/start")
-            })
     }
 
     /// The cookie's contents.

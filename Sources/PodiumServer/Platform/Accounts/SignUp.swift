@@ -17,9 +17,6 @@ struct SignUpController {
     var isOpen: Bool { allowSignUp && links.mailer.isConfigured }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.get("auth/account-options") { _, _ -> AuthOptions in
-            AuthOptions(signUp: isOpen, passwordReset: links.mailer.isConfigured)
-        }
         group.post("auth/sign-up", use: ask)
         group.post("auth/sign-up/verify", use: verify)
         group.get("sign-ups", use: list)
