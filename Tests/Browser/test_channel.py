@@ -57,7 +57,7 @@ class ChannelTests(BrowserTest):
         ilse.find_element(By.CSS_SELECTOR, ".channel-tab[data-section=new]").click()
         wait_for(ilse, lambda d: visible(d, "#section-new"), "the New tab")
         self.assertEqual(ilse.find_element(By.CSS_SELECTOR, ".channel-tab[data-section=new]").get_attribute("aria-current"), "page")
-        wait_for(ilse, lambda d: "Nothing new" in text_of(d, "#new-items"), "an empty feed")
+        wait_for(ilse, lambda d: "Nothing new" in (text_of(d, "#new-items") or ""), "an empty feed")
         screenshot(ilse, "channel-new-phone")
 
         admin = self.driver(1280, 860)

@@ -142,15 +142,15 @@ class ChannelRadioTests(BrowserTest):
         wait_for(driver, ready, "the channel page")
         item = wait_for(driver, lambda d: visible(d, f"[data-role=radio-item][data-id='{RADIO['id']}']"), "the station")
         item.click()
-        wait_for(driver, lambda d: "Polka" in text_of(d, "[data-role=radio-title]")
-                 or "Waltz" in text_of(d, "[data-role=radio-title]"), "now playing")
+        wait_for(driver, lambda d: "Polka" in (text_of(d, "[data-role=radio-title]") or "")
+                 or "Waltz" in (text_of(d, "[data-role=radio-title]") or ""), "now playing")
 
     def test_radio_1_a_non_member_listens_until_the_allowance_is_spent(self):
         """A phone without an account: the minutes left are shown; playing spends them (the
         server counts the segments it serves) and the membership message replaces the player."""
         phone = self.driver(390, 844)
         self.open_station(phone)
-        wait_for(phone, lambda d: "left today" in text_of(d, "[data-role=radio-allowance]"), "the allowance")
+        wait_for(phone, lambda d: "left today" in (text_of(d, "[data-role=radio-allowance]") or ""), "the allowance")
         screenshot(phone, "channel-radio-phone")
         phone.find_element(By.CSS_SELECTOR, "[data-role=radio-play]").click()
         wait_for(phone, lambda d: state(d) in ("playing", "limit"), "playback")

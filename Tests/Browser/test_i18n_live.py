@@ -177,7 +177,7 @@ class I18nLiveViewerTests(I18nLiveTestCase):
         self.assertAllTranslated(viewer, "viewer-poll-open", allowed)
         viewer.find_element(By.CSS_SELECTOR, "#poll-sheet .poll-option").click()
         viewer.find_element(By.CSS_SELECTOR, "#poll-sheet button[type=submit]").click()
-        wait_for(viewer, lambda d: "⟦" in text_of(d, "[data-role=poll-note]"), "the answer sent")
+        wait_for(viewer, lambda d: "⟦" in (text_of(d, "[data-role=poll-note]") or ""), "the answer sent")
         poll_id = presenter.execute_script("const polls = window.testPresenter.state.polls; return polls[polls.length - 1].poll.id;")
         self.command(presenter, {"type": "revealPoll", "pollId": poll_id, "results": True})
         wait_for(viewer, lambda d: d.find_elements(By.CSS_SELECTOR, "#poll-sheet .bar-row"), "the chart revealed")

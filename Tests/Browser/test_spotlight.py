@@ -201,7 +201,7 @@ class SpotlightTests(BrowserTest):
 
         # The earlier poll can go on screen too, from its own row.
         set_on_screen(presenter, ".history-item", "pollResults")
-        wait_for(projector, lambda d: on_screen(d, "pollResults") and "Poll 1" in text_of(d, "#spotlight .spot-kicker"),
+        wait_for(projector, lambda d: on_screen(d, "pollResults") and "Poll 1" in (text_of(d, "#spotlight .spot-kicker") or ""),
                  "Poll 1's chart on screen")
         set_on_screen(presenter, ".history-item", "pollResults", on=False)
         wait_for(projector, lambda d: on_screen(d, None), "Poll 1 taken off")
@@ -374,7 +374,7 @@ class SpotlightTests(BrowserTest):
         wait_for(presenter, lambda d: d.find_elements(By.XPATH, prepared), "the prepared question in the console's bank")
         presenter.find_element(By.XPATH, prepared + '//button[@data-action="send-poll"]').click()
         wait_for(presenter, lambda d: attr(d, "#active-poll", "data-poll-status") == "open"
-                 and "Prepared in rehearsal? Yes." in text_of(d, "#active-poll"), "the prepared poll sent")
+                 and "Prepared in rehearsal? Yes." in (text_of(d, "#active-poll") or ""), "the prepared poll sent")
         presenter.find_element(By.XPATH, prepared + '//button[@data-action="delete-question"]').click()
         click(presenter, 'dialog [data-role="confirm"]')
         wait_for(presenter, lambda d: not d.find_elements(By.XPATH, prepared), "the question deleted")
