@@ -20,6 +20,8 @@ public enum SessionCommand: Sendable, Equatable {
     case room(RoomCommand)
     /// Viewers follow the presenter (true) or may browse alone.
     case lock(Bool)
+    /// The host records the session for its replay (true) or stops.
+    case recording(Bool)
     case end
 }
 
@@ -37,7 +39,7 @@ public protocol FeatureCommand: Encodable, Sendable, Equatable {
 
 extension SessionCommand {
     /// A decoder for each command `type` a client may send: the features' ``FeatureCommand/wireTypes``
-    /// and the session's own (`lock`, `end`). A new feature is one line here.
+    /// and the session's own (`lock`, `recording`, `end`). A new feature is one line here.
     static let decoders: [String: @Sendable (String, String, any Decoder) throws -> SessionCommand] = {
         var table: [String: @Sendable (String, String, any Decoder) throws -> SessionCommand] = [:]
         func add<Feature: FeatureCommand>(_: Feature.Type) {
@@ -55,6 +57,9 @@ extension SessionCommand {
         table["lock"] = { _, _, decoder in
             .lock(try decoder.container(keyedBy: SessionKeys.self).decode(Bool.self, forKey: .locked))
         }
+        table["recording"] = { _, _, decoder in
+            .recording(try decoder.container(keyedBy: SessionKeys.self).decode(Bool.self, forKey: .on))
+        }
         table["end"] = { _, _, _ in .end }
         return table
     }()
@@ -62,7 +67,7 @@ extension SessionCommand {
     /// Every command `type` a client may send.
     public static var wireTypes: Set<String> { Set(decoders.keys) }
 
-    private enum SessionKeys: String, CodingKey { case type, locked }
+    private enum SessionKeys: String, CodingKey { case type, locked, on }
 }
 
 extension SessionCommand: Encodable {
@@ -79,6 +84,10 @@ extension SessionCommand: Encodable {
             var c = encoder.container(keyedBy: SessionKeys.self)
             try c.encode("lock", forKey: .type)
             try c.encode(locked, forKey: .locked)
+        case .recording(let on):
+            var c = encoder.container(keyedBy: SessionKeys.self)
+            try c.encode("recording", forKey: .type)
+            try c.encode(on, forKey: .on)
         case .end:
             var c = encoder.container(keyedBy: SessionKeys.self)
             try c.encode("end", forKey: .type)

@@ -36,6 +36,9 @@ public enum SessionChange: Sendable, Equatable {
     case spotlight(Spotlight?)
     /// The big screens show how to join (the code and the link's QR code), or no longer do.
     case joinInfo(Bool)
+    /// The presenter records the session for its replay (the pointer's side log, the voice), or
+    /// no longer does.
+    case recording(Bool)
     /// The video on the stage and where it is (nil: no video, the page shows).
     case playback(Playback?)
 }
@@ -90,6 +93,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case .background: "background"
         case .spotlight: "spotlight"
         case .joinInfo: "joinInfo"
+        case .recording: "recording"
         case .playback: "playback"
         }
     }
@@ -161,6 +165,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         // An explicit null: "nothing on screen" is information here.
         case .spotlight(let spotlight): try container.encode(spotlight, forKey: .spotlight)
         case .joinInfo(let on): try container.encode(on, forKey: .on)
+        case .recording(let on): try container.encode(on, forKey: .on)
         // An explicit null: "no video" is information here.
         case .playback(let playback): try container.encode(playback, forKey: .playback)
         }
@@ -209,6 +214,7 @@ public struct SessionEvent: Sendable, Equatable, Codable {
         case "background": change = .background(try container.decode(String.self, forKey: .color))
         case "spotlight": change = .spotlight(try container.decodeIfPresent(Spotlight.self, forKey: .spotlight))
         case "joinInfo": change = .joinInfo(try container.decode(Bool.self, forKey: .on))
+        case "recording": change = .recording(try container.decode(Bool.self, forKey: .on))
         case "playback": change = .playback(try container.decodeIfPresent(Playback.self, forKey: .playback))
         default:
             throw DecodingError.dataCorruptedError(
@@ -264,6 +270,9 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
     public var playback: Playback?
     /// True while the host shows how to join on the big screens; absent otherwise.
     public var joinInfo: Bool?
+    /// True while the presenter records the session for its replay; false until first set and
+    /// after the end.
+    public var recording = false
 
     public init(
         page: Int = 1, viewport: Viewport = .fullPage, blank: BlankMode = .none, locked: Bool = true, ended: Bool = false,
@@ -314,6 +323,7 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             spotlight = nil
             playback = nil
             joinInfo = nil
+            recording = false
             updatePolls(where: { $0.status == .open }) { $0.status = .closed }
         case .pollOpened(let poll):
             updatePolls(where: { $0.status == .open }) { $0.status = .closed }
@@ -359,6 +369,8 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
             self.spotlight = spotlight
         case .joinInfo(let on):
             joinInfo = on ? true : nil
+        case .recording(let on):
+            recording = on
         case .playback(let playback):
             self.playback = playback
         }

@@ -143,6 +143,11 @@ public struct SessionState: Sendable, Equatable {
         case .lock(let locked):
             try hostOnly(actor)
             return locked == snapshot.locked ? .nothing : FeatureDecision(changes: [.lock(locked)])
+        case .recording(let on):
+            // The session's presenter, a room's moderator or the presenter in control.
+            guard runsPolls(actor.role, presenterId: actor.presenterId) else { throw .forbidden }
+            guard !snapshot.ended else { throw .ended }
+            return on == snapshot.recording ? .nothing : FeatureDecision(changes: [.recording(on)])
         case .end:
             try hostOnly(actor)
             return FeatureDecision(changes: [.ended])

@@ -167,10 +167,12 @@ private func assembleApplication(
     let channel = try await ChannelFeature(platform, workers: channelWork, otherStreams: library.streamSources)
     let metrics = MetricsFeature(platform)
     let live = LiveFeature(platform)
+    let replay = ReplayFeature(platform, sessions: sessions.sessions)
     let features: [any ServerFeature] = [
         web, AccountsFeature(platform), OIDCFeature(platform), library, jobs, sessions, storyboards, rooms, uploads,
         channel, live,
         LTIFeature(platform),
+        replay,
     ]
     let router = Router(context: AppRequestContext.self)
     // Outermost: HSTS and `Secure` go on every answer, whatever made it.

@@ -18,6 +18,7 @@ public enum DataMigration {
         "channel_radios", "channel_radio_tracks", "channel_radio_usage", "blob_marks", "blob_collection",
         "audience_log_heads", "audience_log", "caption_tracks", "uploads", "account_links", "audit_log", "external_identities",
         "lti_platforms", "lti_logins", "lti_users", "lti_deep_links",
+        "replay_samples",
     ]
 
     /// One table's rows in the source and, after the copy, in the target.

@@ -458,6 +458,7 @@ enum Migrations {
         accountsMigration,
         externalIdentityMigration,
         ltiMigration,
+        replayMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

@@ -152,12 +152,15 @@ public struct SessionRecord: Sendable, Equatable, Codable {
     public var unlisted: Bool
     public var createdAt: Date
     public var endedAt: Date?
+    /// Who may watch its replay: the host (the default), or anyone with the link.
+    public var replay: ReplayAccess
 
     public init(
         id: String, code: String, kind: Kind = .session, title: String? = nil, deckId: String?, presenterId: String,
         passcodeHash: String?, passcode: String? = nil, allowDownload: Bool, unlisted: Bool = false, createdAt: Date,
-        endedAt: Date? = nil
+        endedAt: Date? = nil, replay: ReplayAccess = .host
     ) {
+        self.replay = replay
         self.id = id
         self.code = code
         self.kind = kind

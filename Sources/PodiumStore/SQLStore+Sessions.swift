@@ -49,6 +49,12 @@ extension SQLStore: SessionStore {
         }
     }
 
+    public func updateSessionReplay(id: String, replay: ReplayAccess) async throws {
+        try await serial { db in
+            try await db.update("sessions").set("replay", to: replay.rawValue).where("id", .equal, id).run()
+        }
+    }
+
     public func sessions(presenterId: String, before: Date?, limit: Int) async throws -> [SessionRecord] {
         try await serial { db in
             var query = db.select().column("*").from("sessions").where("presenter_id", .equal, presenterId)

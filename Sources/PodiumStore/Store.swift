@@ -130,6 +130,8 @@ public protocol SessionStore: Sendable {
     /// Changes who may find and join a session: its passcode (both nil: none) and whether the
     /// live list shows it.
     func updateSessionAccess(id: String, passcode: String?, passcodeHash: String?, unlisted: Bool) async throws
+    /// Changes who may watch a session's replay.
+    func updateSessionReplay(id: String, replay: ReplayAccess) async throws
     /// A presenter's sessions and rooms, live and ended, newest first: at most `limit`, started
     /// before `before` when given (the previous page's last `createdAt`).
     func sessions(presenterId: String, before: Date?, limit: Int) async throws -> [SessionRecord]
@@ -459,4 +461,4 @@ public protocol BlobCollectionStore: Sendable {
 public typealias PodiumStore = UserStore & DeckStore & VideoStore & SessionStore & InteractionStore & QuestionBankStore
     & NotesAndAttendanceStore & JobStore & StoryboardStore & ChannelSettingsStore & ChannelVideoStore & ChannelPlaceStore
     & ChannelQuizStore & ChannelRadioStore & StoreHealth & BlobCollectionStore & CaptionStore & UploadStore
-    & AccountStore & LTIStore & ExternalIdentityStore
+    & AccountStore & LTIStore & ExternalIdentityStore & ReplayStore

@@ -36,6 +36,8 @@ public struct Stores: Sendable {
     public var channelVideos: any ChannelVideoStore
     public var health: any StoreHealth
     public var blobCollection: any BlobCollectionStore
+    /// The pointer side log of sessions recorded for their replay (issue #44).
+    public var replay: any ReplayStore
     /// Whether the database can be reached, as its probe last found (PostgreSQL only; metrics show it).
     public var availability: StoreAvailability?
 
@@ -62,6 +64,7 @@ public struct Stores: Sendable {
         channelVideos = all
         health = all
         blobCollection = all
+        replay = all
         availability = (all as? SQLStore)?.availability
     }
 }

@@ -36,13 +36,24 @@ public struct LiveSessionInfo: Codable, Sendable, Equatable {
     /// The passcode, for the host alone (absent for everyone else, and when there is none or it
     /// was set before passcodes were kept).
     public var passcode: String?
+    /// Who may watch the replay: `host` or `link` (anyone with the link). Always sent by this
+    /// server; nil from an older one.
+    public var replay: ReplayAccess?
+    /// The replay's page (`<base>/s/<code>/replay`, a room's `/r/<code>/replay`). Always sent by
+    /// this server; nil from an older one.
+    public var replayUrl: String?
+    /// A session's deck, page by page: sent in a replay's `session` only (a room's decks are in
+    /// its `deckAdded` events); absent elsewhere.
+    public var pages: [PageInfo]?
 
     public init(
         id: String, code: String, kind: SessionKind, joinUrl: String, presenterUrl: String?, moderatorUrl: String?,
         projectorUrl: String?, screenUrl: String?, deckId: String?, title: String, presenter: String, hasPasscode: Bool,
         allowDownload: Bool, live: Bool, pageCount: Int, createdAt: Date, startedAt: Date, endedAt: Date?, viewers: Int?,
-        unlisted: Bool? = false, passcode: String? = nil
+        unlisted: Bool? = false, passcode: String? = nil, replay: ReplayAccess? = nil, replayUrl: String? = nil
     ) {
+        self.replay = replay
+        self.replayUrl = replayUrl
         self.id = id
         self.code = code
         self.kind = kind

@@ -118,6 +118,10 @@ struct EventStreamFixtureTests {
         try session.run(.showJoinInfo(true))
         try session.run(.showJoinInfo(false))
         try session.run(.showJoinInfo(true))
+        // Recording for the replay, off and on again; the end stops it.
+        try session.run(.recording(true))
+        try session.run(.recording(false))
+        try session.run(.recording(true))
         // Opening a poll closes the open one.
         try session.run(.openPoll(Poll(kind: .choice, question: "More?", choices: ["Yes", "No"], correct: [0])))
         try session.run(.stroke(stroke("s1", page: 2)))
@@ -171,6 +175,7 @@ struct EventStreamFixtureTests {
         try room.run(.room(.setTalkLength(presenterId: nil, seconds: 1200)), .moderator)
         try room.run(.room(.setTalkLength(presenterId: "pann", seconds: 600)), .moderator)
         try room.run(.room(.showTalkTimer(true)), .moderator)
+        try room.run(.recording(true), .moderator)
         // Control to Ann: her deck goes on the stage (control, then deckShown).
         try room.run(.room(.grant(presenterId: "pann")), .moderator, at: 1_795_300_000.5)
         try room.run(.room(.doNotDisturb(true)), .presenter, "pann")
@@ -211,7 +216,7 @@ struct EventStreamFixtureTests {
             "page", "zoom", "blank", "lock", "ended", "pollOpened", "pollClosed", "pollRevealed", "resultsShown", "answerShared",
             "questionMode", "stroke", "erased", "pageCleared", "presenterJoined", "requested", "requestCancelled", "control",
             "doNotDisturb", "queueCap", "deckAdded", "deckShown", "background", "spotlight", "playback",
-            "talkLength", "talkTimerShown", "joinInfo",
+            "talkLength", "talkTimerShown", "joinInfo", "recording",
         ]
         #expect(every.subtracting(seen).isEmpty, "not in the streams: \(every.subtracting(seen).sorted())")
         #expect(seen.subtracting(every).isEmpty, "new event types: add them here and to live.js")

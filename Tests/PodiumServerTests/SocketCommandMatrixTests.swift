@@ -23,6 +23,7 @@ struct SocketCommandMatrixTests {
         case request, cancelRequest, grant, handOverNext, withdraw, pass, returnControl, doNotDisturb, setQueueCap
         case setTalkLength, showTalkTimer
         case showDeck, setBackground, spotlight, showJoinInfo, showVideo, hideVideo, playback, buffering
+        case recording
 
         var description: String { rawValue }
 
@@ -91,6 +92,7 @@ struct SocketCommandMatrixTests {
                     case .setBackground: .setBackground
                     }
                 case .lock: .lock
+                case .recording: .recording
                 case .end: .end
                 }
             case .pointer: .pointer
@@ -145,6 +147,7 @@ struct SocketCommandMatrixTests {
             case .spotlight:
                 #"{"type":"spotlight","id":"\#(id)","spotlight":{"kind":"sharedAnswers","pollId":\#(made.pollId)}}"#
             case .showJoinInfo: #"{"type":"showJoinInfo","id":"\#(id)","on":true}"#
+            case .recording: #"{"type":"recording","id":"\#(id)","on":true}"#
             // No video is in the fixture's library: who may drive is told so, the others are refused first.
             case .showVideo: #"{"type":"showVideo","id":"\#(id)","videoId":"vid_none"}"#
             case .hideVideo: #"{"type":"hideVideo","id":"\#(id)"}"#
@@ -269,6 +272,8 @@ struct SocketCommandMatrixTests {
         .init(.spotlight, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
         // So is showing how to join on the big screens.
         .init(.showJoinInfo, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
+        // Recording for the replay: the host's.
+        .init(.recording, viewer: .forbidden, presenter: .ack, otherPresenter: strangerHello, admin: .ack),
         // Video is driven like the pages. The fixture has no video: the presenter hears so, and that
         // nothing plays; taking off a video that is not there changes nothing.
         .init(
@@ -391,6 +396,8 @@ struct SocketCommandMatrixTests {
         .init(.spotlight, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         // The join info on the projector is the chair's.
         .init(.showJoinInfo, moderator: .ack, holder: .forbidden, waiting: .forbidden, viewer: .forbidden, admin: .ack),
+        // Recording for the replay: the moderator's, and the presenter's in control.
+        .init(.recording, moderator: .ack, holder: .ack, waiting: .forbidden, viewer: .forbidden, admin: .ack),
         // Video, like the pages, is the holder's to drive (no video is in the fixture's library).
         .init(
             .showVideo, moderator: .notInControl, holder: .refused("video_not_found"), waiting: .notInControl,

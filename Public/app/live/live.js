@@ -45,7 +45,7 @@ export function newId() {
 export function emptyState() {
   return {
     page: 1, viewport: { x: 0, y: 0, w: 1, h: 1 }, blank: 'none', locked: true, ended: false,
-    polls: [], questionMode: { public: false, approval: false }, strokes: [],
+    polls: [], questionMode: { public: false, approval: false }, strokes: [], recording: false,
   };
 }
 
@@ -85,6 +85,7 @@ export function applyEvent(state, event) {
       delete next.spotlight; // nothing stays on screen
       delete next.playback; // nor a video
       delete next.joinInfo; // nor the join info
+      next.recording = false; // and recording stops
       for (const p of polls()) if (p.status === 'open') p.status = 'closed';
       break;
     // What the host put on screen for everyone (absent: nothing). See spotlight.js.
@@ -101,6 +102,10 @@ export function applyEvent(state, event) {
     case 'joinInfo':
       if (event.on) next.joinInfo = true;
       else delete next.joinInfo;
+      break;
+    // The presenter records the session for its replay (docs/protocol.md, "Replay").
+    case 'recording':
+      next.recording = event.on === true;
       break;
     // Polls: oldest first; opening one closes the one open.
     case 'pollOpened':

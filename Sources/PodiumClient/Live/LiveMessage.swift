@@ -32,7 +32,7 @@ public enum LiveMessage: Sendable, Equatable {
         "page", "zoom", "blank", "lock", "ended", "pollOpened", "pollClosed", "pollRevealed", "resultsShown", "answerShared",
         "questionMode",
         "stroke", "erased", "pageCleared", "presenterJoined", "requested", "requestCancelled", "control", "doNotDisturb",
-        "queueCap", "deckAdded", "deckShown", "background", "spotlight", "playback", "joinInfo",
+        "queueCap", "deckAdded", "deckShown", "background", "spotlight", "playback", "joinInfo", "recording",
         "talkLength", "talkTimerShown",
     ]
 

@@ -96,6 +96,8 @@ actor LiveSession {
     private let node: String
     private let now: @Sendable () -> Date
     private let logger: Logger
+    /// The pointer's side log while the presenter records (replay): noted without waiting.
+    let replayRecorder: ReplayRecorder
 
     init(
         record: SessionRecord, info: SessionInfo, history: [StoredEvent], stores: LiveStores, restored: Restored,
@@ -113,6 +115,7 @@ actor LiveSession {
         self.node = node
         self.now = now
         self.logger = logger
+        self.replayRecorder = ReplayRecorder(sessionId: record.id, store: stores.replay, now: now, logger: logger)
     }
 
     /// The state a restart would build: the events replayed, then the audience's records.
@@ -235,7 +238,10 @@ actor LiveSession {
     /// Decides a command, stores what it causes, sends its events and refreshes what it changed.
     /// - Returns: the seq to acknowledge the command with.
     func perform(_ command: SessionCommand, id: String, actor: Actor) async throws(SessionError) -> Int {
-        try await log.perform(command, id: id, from: actor, for: self)
+        let seq = try await log.perform(command, id: id, from: actor, for: self)
+        // Recording stopped: the pointer's side log is stored whole before the answer (rare).
+        if command == .recording(false) || command == .end { await replayRecorder.flush() }
+        return seq
     }
 
     /// Another node stored events up to `seq`: read what this node lacks and send it on.
@@ -295,12 +301,14 @@ actor LiveSession {
     /// The stroke being drawn: ephemeral like the pointer, so a slow viewer gets only the newest.
     func inking(_ message: InkingMessage, role: Role, presenterId: String? = nil) async throws(SessionError) {
         let message = try state.inking(message, by: role, presenterId: presenterId)
+        if state.snapshot.recording { replayRecorder.inking(message) }
         await relay(.inking, Frames.encode(message))
     }
 
     /// Moves or hides the laser pointer: ephemeral, never stored, coalesced per socket.
     func pointer(_ point: PagePoint?, role: Role, presenterId: String? = nil) async throws(SessionError) {
         let update = try state.pointer(point, by: role, presenterId: presenterId)
+        if state.snapshot.recording { replayRecorder.pointer(update.point, page: update.page, deck: update.content.deck) }
         await relay(.pointer, Frames.encode(PointerMessage(update)))
     }
 

@@ -14,6 +14,8 @@ struct LiveStores: Sendable {
     var users: any UserStore
     /// A session's deck and its pages.
     var decks: any DeckStore
+    /// The pointer's side log while the presenter records (replay).
+    var replay: any ReplayStore
 
     init(_ stores: Stores) {
         sessions = stores.sessions
@@ -21,5 +23,6 @@ struct LiveStores: Sendable {
         attendance = stores.notes
         users = stores.users
         decks = stores.decks
+        replay = stores.replay
     }
 }

@@ -21,8 +21,10 @@ extension SessionController {
         /// nil: unchanged; .some(nil): remove the passcode.
         let passcode: String??
         let unlisted: Bool?
+        /// Who may watch the replay: `host` or `link`.
+        let replay: ReplayAccess?
 
-        enum CodingKeys: String, CodingKey { case passcode, unlisted }
+        enum CodingKeys: String, CodingKey { case passcode, unlisted, replay }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -34,17 +36,28 @@ extension SessionController {
                 passcode = .some(try container.decode(String.self, forKey: .passcode))
             }
             unlisted = try container.decodeIfPresent(Bool.self, forKey: .unlisted)
+            replay = try container.decodeIfPresent(ReplayAccess.self, forKey: .replay)
         }
     }
 
     /// `PATCH /api/v1/sessions/{code}`: the host changes the passcode or the listing. Viewers
-    /// already in stay in; the next hello needs the new passcode.
+    /// already in stay in; the next hello needs the new passcode. Who may watch the replay
+    /// (`replay`) may change after the end too.
     @Sendable func updateAccess(_ request: Request, context: AppRequestContext) async throws -> SessionResponse {
         let user = try context.requireUser()
         let body = try await request.decode(as: AccessRequest.self, context: context)
         var record = try await record(context)
         guard Self.isHost(user, of: record) else { throw APIError.forbidden }
-        guard record.isLive else { throw APIError(.conflict, code: "ended", message: "This session has ended.") }
+        // Who may watch the replay may change once the session is over; nothing else may.
+        let replayOnly = body.passcode == nil && body.unlisted == nil && body.replay != nil
+        guard record.isLive || replayOnly else {
+            throw APIError(.conflict, code: "ended", message: "This session has ended.")
+        }
+        if let replay = body.replay, replay != record.replay {
+            try await store.updateSessionReplay(id: record.id, replay: replay)
+            record.replay = replay
+        }
+        if replayOnly { return try await response(record, request: request, for: user) }
         if let change = body.passcode {
             let passcode = change?.trimmingCharacters(in: .whitespaces) ?? ""
             guard passcode.count <= 64 else { throw APIError.badRequest("A passcode has at most 64 characters.") }

@@ -153,7 +153,8 @@ struct SessionController {
             hasPasscode: record.passcodeHash != nil, allowDownload: record.allowDownload, live: record.isLive,
             pageCount: deck?.pageCount ?? 0, createdAt: record.createdAt, startedAt: record.createdAt, endedAt: record.endedAt,
             viewers: record.isLive ? await hub.viewerCount(code: record.code) : nil, unlisted: record.unlisted,
-            passcode: Self.isHost(user, of: record) ? record.passcode : nil)
+            passcode: Self.isHost(user, of: record) ? record.passcode : nil, replay: record.replay,
+            replayUrl: "\(joinBase.baseURL(request: request))/\(record.isRoom ? "r" : "s")/\(record.code)/replay")
     }
 }
 

@@ -233,6 +233,9 @@ extension ForwardingSessionStore {
     func updateSessionAccess(id: String, passcode: String?, passcodeHash: String?, unlisted: Bool) async throws {
         try await base.updateSessionAccess(id: id, passcode: passcode, passcodeHash: passcodeHash, unlisted: unlisted)
     }
+    func updateSessionReplay(id: String, replay: ReplayAccess) async throws {
+        try await base.updateSessionReplay(id: id, replay: replay)
+    }
 
     func sessions(presenterId: String, before: Date?, limit: Int) async throws -> [SessionRecord] {
         try await base.sessions(presenterId: presenterId, before: before, limit: limit)

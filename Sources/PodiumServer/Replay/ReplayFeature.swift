@@ -1,0 +1,18 @@
+import Hummingbird
+import PodiumStore
+
+/// Replays of sessions and rooms (issue #44): the timeline a replay page plays, built from the
+/// stored events, the audience's records and the pointer's side log.
+struct ReplayFeature: ServerFeature {
+    let replay: ReplayController
+
+    /// - Parameter sessions: how a session is looked up and shown over REST.
+    init(_ platform: Platform, sessions: SessionController) {
+        replay = ReplayController(
+            stores: platform.stores, sessions: sessions, accounts: platform.accounts, now: platform.now)
+    }
+
+    func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {
+        replay.addRoutes(to: api)
+    }
+}
