@@ -37,6 +37,11 @@ function exportLabel(file) {
   return t('library.csv', { label: known ? t('library.export-' + known) : file.label });
 }
 
+/** The replay page of a session or room. */
+export function replayPath(kind, code) {
+  return (kind === 'room' ? '/r/' : '/s/') + encodeURIComponent(code) + '/replay';
+}
+
 function historyRow(entry) {
   const when = el('time', { text: formatDate(entry.createdAt, { dateStyle: 'medium', timeStyle: 'short' }), attrs: { datetime: entry.createdAt } });
   const parts = [entry.kind === 'room' ? t('library.room') : t('library.session'), when, duration(entry), t('library.code', { code: entry.code })].filter(Boolean);
@@ -50,6 +55,10 @@ function historyRow(entry) {
     links.append(el('a', { class: 'btn btn-sm btn-primary', attrs: { href: entry.consoleUrl, 'data-role': 'console' } }, [icon('broadcast', 16), t('library.open-console')]));
   }
   links.append(el('a', { class: 'btn btn-sm', attrs: { href: entry.reportUrl, 'data-role': 'report' } }, [icon('grid', 16), t('library.report')]));
+  // The replay (issue #44): the session or room as it happened, a running one up to now.
+  links.append(el('a', {
+    class: 'btn btn-sm', attrs: { href: replayPath(entry.kind, entry.code), 'data-role': 'replay', title: t('replay.replay-link-title') },
+  }, [icon('play', 16), t('replay.replay-link')]));
   const exports = el('ul', { class: 'past-exports', attrs: { 'aria-label': t('library.exports-of', { title: entry.title }) } });
   for (const file of entry.exports) {
     exports.append(el('li', {}, [el('a', {

@@ -5,7 +5,10 @@
 // another, except that the lead screen (`lead`: the console of a plain session, a room's
 // projector) pauses everyone while it buffers and starts everyone together again once it can play.
 //
-//   mountVideo({ live, container, role: 'presenter'|'projector'|'viewer', send, lead })
+//   mountVideo({ live, container, role: 'presenter'|'projector'|'viewer', send, lead, clock })
+//
+// `clock` (a replay, replay/replay-client.js): read instead of the server's clock (clock.js); its
+// `speed` is the replay's (0 while paused), so the clip follows the replay's play, pause and speed.
 //
 // HLS plays through Video.js and its HLS engine (served at /vendor/videojs/, installed by the
 // set-up from PyPI); Safari plays HLS itself.
@@ -62,10 +65,10 @@ export function clockText(seconds) {
 }
 
 /** Puts the video screen over `container`, following `live`. Returns the screen. */
-export function mountVideo({ live, container, role = 'viewer', send = null, lead = false, mayDrive = () => true }) {
+export function mountVideo({ live, container, role = 'viewer', send = null, lead = false, mayDrive = () => true, clock = null }) {
   let screen = screens.get(container);
   if (!screen) {
-    screen = new VideoScreen(container, { role, send, lead, mayDrive });
+    screen = new VideoScreen(container, { role, send, lead, mayDrive, clock });
     screens.set(container, screen);
   }
   if (live) screen.attach(live);
@@ -73,8 +76,9 @@ export function mountVideo({ live, container, role = 'viewer', send = null, lead
 }
 
 export class VideoScreen {
-  constructor(container, { role, send, lead, mayDrive = () => true }) {
+  constructor(container, { role, send, lead, mayDrive = () => true, clock = null }) {
     ensureStyles();
+    this.givenClock = clock; // a replay's clock, else the server's (attach)
     this.container = container;
     this.role = role;
     this.send = send; // (command) => Promise, on a page that may drive
@@ -136,7 +140,7 @@ export class VideoScreen {
   attach(live) {
     if (this.live === live) return;
     this.live = live;
-    this.clock = serverClock(live);
+    this.clock = this.givenClock || serverClock(live);
     const mine = (handler) => () => { if (this.live === live) handler(); };
     live.addEventListener('welcome', mine(() => this.update()));
     live.addEventListener('change', mine(() => this.update()));
@@ -346,6 +350,9 @@ export class VideoScreen {
     if (!playback || !element || !this.clock || element.readyState < 1) return;
     const now = this.clock.now();
     if (now === null) return; // no pong yet: it comes within a round trip
+    // A replay's clock runs at the replay's speed (0: paused); the server's at 1.
+    const speed = typeof this.clock.speed === 'number' ? this.clock.speed : 1;
+    const rate = playback.rate * (speed || 1);
     const target = referencePosition(playback, now);
     if (this.controls) this.renderTime(target);
     this.captions.render();
@@ -358,20 +365,20 @@ export class VideoScreen {
     this.seeking = null;
     // A start takes a moment before the clip moves (the first one most): not drift either.
     if (this.starting || (this.startedAt && performance.now() - this.startedAt < START_SETTLE && !element.paused && element.currentTime === this.startedFrom)) return;
-    if (!shouldPlay(playback, now)) {
+    if (!shouldPlay(playback, now) || speed === 0) {
       if (!element.paused) element.pause();
       element.playbackRate = playback.rate;
       if (stuck || Math.abs(element.currentTime - target) > 0.05) this.seek(target);
       // A play anchored ahead: start at its moment, not at the next tick.
-      if (playback.state === 'playing' && now < playback.anchor) {
+      if (playback.state === 'playing' && now < playback.anchor && speed > 0) {
         clearTimeout(this.startTimer);
-        this.startTimer = setTimeout(() => this.tick(), Math.max(0, (playback.anchor - now) * 1000));
+        this.startTimer = setTimeout(() => this.tick(), Math.max(0, ((playback.anchor - now) * 1000) / speed));
       }
       return;
     }
     if (element.paused) {
-      if (stuck || Math.abs(element.currentTime - target) > 0.2) this.seek(target + (this.seekDelay || 0.1) * playback.rate);
-      element.playbackRate = playback.rate;
+      if (stuck || Math.abs(element.currentTime - target) > 0.2) this.seek(target + (this.seekDelay || 0.1) * rate);
+      element.playbackRate = rate;
       // A browser that refused to play waits for the tap ("Tap to play along"), not for a retry.
       if (!this.blocked) this.start(element);
       return;
@@ -379,15 +386,15 @@ export class VideoScreen {
     // The trim's end (or a loop's wrap) falls before the next tick: correct at that moment, so the
     // clip never plays on past it.
     const { upper } = clipRange(playback);
-    if (upper !== null && upper > target && (upper - target) / playback.rate < TICK / 1000) {
+    if (upper !== null && upper > target && (upper - target) / rate < TICK / 1000) {
       clearTimeout(this.endTimer);
-      this.endTimer = setTimeout(() => this.tick(), ((upper - target) / playback.rate) * 1000 + 5);
+      this.endTimer = setTimeout(() => this.tick(), ((upper - target) / rate) * 1000 + 5);
     }
     // Buffering: a seek now would only buffer again, unless the clip is far behind.
     const drift = element.currentTime - target;
     if (element.readyState < 3 && drift > -3) return;
-    const fix = correction(drift, playback.rate);
-    if (fix.action === 'seek') this.seek(target + (this.seekDelay || 0.1) * playback.rate);
+    const fix = correction(drift, rate);
+    if (fix.action === 'seek') this.seek(target + (this.seekDelay || 0.1) * rate);
     else element.playbackRate = fix.rate;
   }
 

@@ -247,7 +247,13 @@ function render(report, info) {
   main.replaceChildren(...[
     el('div', { class: 'report-head' }, [
       el('div', {}, [el('h1', { class: 'report-title', text: report.title }), el('p', { class: 'report-meta', text: meta })]),
-      el('a', { class: 'btn btn-sm', attrs: { href: (room ? '/r/' + encodeURIComponent(report.code) + '/moderate' : '/present/' + encodeURIComponent(report.code)) } }, [el('span', { text: t('report.open-console') })]),
+      el('div', { class: 'report-head-links' }, [
+        // The replay (issue #44): the session or room as it happened, a running one up to now.
+        el('a', {
+          class: 'btn btn-sm', attrs: { href: (room ? '/r/' : '/s/') + encodeURIComponent(report.code) + '/replay', 'data-role': 'replay', title: t('replay.replay-link-title') },
+        }, [el('span', { text: t('replay.replay-link') })]),
+        el('a', { class: 'btn btn-sm', attrs: { href: (room ? '/r/' + encodeURIComponent(report.code) + '/moderate' : '/present/' + encodeURIComponent(report.code)) } }, [el('span', { text: t('report.open-console') })]),
+      ]),
     ]),
     el('div', { class: 'report-stats' }, [
       stat(formatNumber(report.uniqueViewers), t('report.stat.unique', { count: report.uniqueViewers }), 'unique-viewers'),

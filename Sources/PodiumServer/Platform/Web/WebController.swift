@@ -18,6 +18,8 @@ struct WebController {
         ("/", "index.html"), ("/login", "login.html"), ("/library", "library.html"),
         ("/decks/:id", "rehearse.html"), ("/present/:code", "present.html"), ("/s/:code", "view.html"),
         ("/s/:code/screen", "screen.html"),
+        // A session's or room's replay (issue #44): one page for both.
+        ("/s/:code/replay", "replay.html"), ("/r/:code/replay", "replay.html"),
         ("/r/:code", "room.html"), ("/r/:code/moderate", "moderate.html"), ("/r/:code/projector", "projector.html"),
         ("/channel", "channel.html"), ("/channel/admin", "channel-admin.html"),
         // Account links sent by email (issue #43) and "Forgot password?".
@@ -52,13 +54,13 @@ struct WebController {
     /// Why the page `name` would lead nowhere for these parameters, if it would.
     func deadEnd(_ name: String, context: AppRequestContext) async throws -> DeadEnd? {
         switch name {
-        case "view.html", "screen.html", "room.html", "moderate.html", "projector.html", "present.html":
+        case "view.html", "screen.html", "room.html", "moderate.html", "projector.html", "present.html", "replay.html":
             let raw = context.parameters.get("code") ?? ""
             let typed = raw.removingPercentEncoding ?? raw
             let shown = String(typed.prefix(12))
             let record = try await JoinCode.normalize(typed).asyncMap { try await store.session(code: $0) } ?? nil
             switch name {
-            case "view.html", "screen.html": return record == nil ? .session(shown) : nil
+            case "view.html", "screen.html", "replay.html": return record == nil ? .session(shown) : nil
             case "present.html": return record == nil ? .console(shown) : nil
             default: return record?.isRoom == true ? nil : .room(shown)
             }
