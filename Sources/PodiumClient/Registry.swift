@@ -32,7 +32,7 @@ extension Endpoint {
             .channelVideoLibrary, .channelVideoStream, .channelVideoCategoryVideos,
             .resumableUploadOptions, .createResumableUpload, .resumableUploadHead, .resumableUpload,
             .patchResumableUpload, .deleteResumableUpload,
-        ] + channelCollections + accountLinks + lti
+        ] + channelCollections + accountLinks + lti + recordingEndpoints
 
     /// The sockets (documented in docs/protocol.md, not operations of the OpenAPI document).
     public static let sockets: [Endpoint] = [.live, .lobby, .storyboardLive]

@@ -135,8 +135,10 @@ private func assembleApplication(
         configuration: configuration, store: stores.storyboards, blobs: blobs, logger: logger)
     let channelWork = ChannelFeature.Workers(
         configuration: configuration, store: stores.channelRadio, blobs: blobs, logger: logger, now: now)
+    let recordingWork = RecordingsFeature.Workers(configuration: configuration, stores: stores, logger: logger)
     let jobs = JobsFeature(
-        configuration: configuration, stores: stores, workers: libraryWork.all + storyboardWork.all + channelWork.all,
+        configuration: configuration, stores: stores,
+        workers: libraryWork.all + storyboardWork.all + channelWork.all + recordingWork.all,
         logger: logger, now: now)
 
     let (adminCreated, generatedPassword) = try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
@@ -167,11 +169,13 @@ private func assembleApplication(
     let channel = try await ChannelFeature(platform, workers: channelWork, otherStreams: library.streamSources)
     let metrics = MetricsFeature(platform)
     let live = LiveFeature(platform)
+    let recordings = RecordingsFeature(platform)
     let replay = ReplayFeature(platform, sessions: sessions.sessions)
     let features: [any ServerFeature] = [
         web, AccountsFeature(platform), OIDCFeature(platform), library, jobs, sessions, storyboards, rooms, uploads,
         channel, live,
         LTIFeature(platform),
+        recordings,
         replay,
     ]
     let router = Router(context: AppRequestContext.self)
@@ -192,7 +196,8 @@ private func assembleApplication(
         // Services start in order and stop in reverse: the database closes last, the bus's
         // listening connection (a PostgresSessionBus) after the hub, the basemap first.
         services: services + [bus as? any Service].compactMap { $0 } + [hub, jobs.queue] + channel.services
-            + metrics.services + jobs.blobCollection + uploads.services + channel.basemapServices + tls.services,
+            + metrics.services + jobs.blobCollection + uploads.services + channel.basemapServices + tls.services
+            + recordings.services,
         onServerRunning: { [httpsPort = tls.httpsPort] channel in
             if let port = channel.localAddress?.port { httpsPort.set(port) }
             await onServerRunning(channel)

@@ -19,6 +19,7 @@ public enum DataMigration {
         "audience_log_heads", "audience_log", "caption_tracks", "uploads", "account_links", "audit_log", "external_identities",
         "lti_platforms", "lti_logins", "lti_users", "lti_deep_links",
         "replay_samples",
+        "recordings", "recording_chunks",
     ]
 
     /// One table's rows in the source and, after the copy, in the target.

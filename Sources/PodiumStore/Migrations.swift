@@ -459,6 +459,7 @@ enum Migrations {
         externalIdentityMigration,
         ltiMigration,
         replayMigration,
+        recordingsMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

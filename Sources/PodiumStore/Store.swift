@@ -461,4 +461,4 @@ public protocol BlobCollectionStore: Sendable {
 public typealias PodiumStore = UserStore & DeckStore & VideoStore & SessionStore & InteractionStore & QuestionBankStore
     & NotesAndAttendanceStore & JobStore & StoryboardStore & ChannelSettingsStore & ChannelVideoStore & ChannelPlaceStore
     & ChannelQuizStore & ChannelRadioStore & StoreHealth & BlobCollectionStore & CaptionStore & UploadStore
-    & AccountStore & LTIStore & ExternalIdentityStore & ReplayStore
+    & AccountStore & LTIStore & ExternalIdentityStore & RecordingStore & ReplayStore

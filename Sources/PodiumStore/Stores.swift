@@ -38,6 +38,8 @@ public struct Stores: Sendable {
     public var blobCollection: any BlobCollectionStore
     /// The pointer side log of sessions recorded for their replay (issue #44).
     public var replay: any ReplayStore
+    /// Audio takes of a presenter's microphone (replay, issue #44).
+    public var recordings: any RecordingStore
     /// Whether the database can be reached, as its probe last found (PostgreSQL only; metrics show it).
     public var availability: StoreAvailability?
 
@@ -65,6 +67,7 @@ public struct Stores: Sendable {
         health = all
         blobCollection = all
         replay = all
+        recordings = all
         availability = (all as? SQLStore)?.availability
     }
 }

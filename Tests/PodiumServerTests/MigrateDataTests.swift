@@ -175,6 +175,9 @@ struct MigrateDataTests {
                     at: StoreTests.t0 + Double(number), actorId: "u1", actorName: "Ada", action: "user.invited",
                     target: "grace@school.test", detail: "presenter", address: "10.0.0.1"))
         }
+        // An audio take of session s1 with its first chunk (replay, #44).
+        try await store.insertRecording(RecordingStoreTests.take("rec1", session: "s1"))
+        _ = try await store.appendRecordingChunk(id: "rec1", n: 0, bytes: 1000, at: StoreTests.t1)
         // The pointer's side log of session s1 (replay, #44).
         try await store.appendReplaySamples(
             sessionId: "s1", [ReplaySample(at: StoreTests.t1, .pointer(page: 1, deck: nil, x: 0.5, y: 0.25))])

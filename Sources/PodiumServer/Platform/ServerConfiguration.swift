@@ -61,6 +61,9 @@ public struct ServerConfiguration: Sendable {
     public var uploadExpiry: TimeInterval = 86400
     /// How often this node sweeps expired resumable uploads.
     public var uploadSweepInterval = Duration.seconds(5 * 60)
+    /// Audio takes of a presenter's microphone (replay, issue #44): chunk size, the sweep of
+    /// takes that stopped sending, packaging.
+    public var recordings = RecordingSettings()
     /// The term of a resumable upload's writer's lease (several nodes: one request at a time
     /// writes an upload's part file), and how often the writer renews it, which is also how soon
     /// it lets go when a request on another node asks to take over.

@@ -212,6 +212,8 @@ public enum DataDirectoryCheck {
         for prefix in ((try? fileManager.contentsOfDirectory(atPath: root.path)) ?? []).sorted() {
             // Resumable uploads' partial bytes, not blobs.
             if prefix == UploadFiles.directoryName { continue }
+            // Audio takes' chunks and their HLS, not blobs.
+            if prefix == RecordingFiles.directoryName { continue }
             let directory = root.appendingPathComponent(prefix)
             var isDirectory: ObjCBool = false
             guard fileManager.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {

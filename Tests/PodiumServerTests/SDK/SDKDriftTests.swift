@@ -222,6 +222,36 @@ struct SDKDriftTests {
             try WireExample("RoomDeckAdded, from the library", RoomDeckAdded(deckId: "d_2", title: "Talk", status: "ready")) {
                 try $0.body("POST", "/api/v1/sessions/{code}/decks", status: "201")
             },
+        ] + (try recordingExamples())
+    }
+
+    /// Audio takes (replay): recording, ready, failed; the start, a chunk's receipt, the list.
+    static func recordingExamples() throws -> [WireExample] {
+        let recording = RecordingResponse(
+            id: "rec_1", startedAt: created, status: "recording", chunks: 0, bytes: 0, duration: nil, playlistUrl: nil,
+            error: nil)
+        let ready = RecordingResponse(
+            id: "rec_2", startedAt: created, status: "ready", chunks: 31, bytes: 245_000, duration: 61_020,
+            playlistUrl: "/api/v1/recordings/rec_2/hls/index.m3u8", error: nil)
+        let failed = RecordingResponse(
+            id: "rec_3", startedAt: created, status: "failed", chunks: 2, bytes: 20_200, duration: nil, playlistUrl: nil,
+            error: FailureDetail(code: "bad_audio", message: "The recording's audio could not be read."))
+        return [
+            try WireExample("RecordingResponse, recording", recording) {
+                try $0.body("POST", "/api/v1/sessions/{code}/recordings", status: "201")
+            },
+            try WireExample("RecordingResponse, packaging", ready) {
+                try $0.body("POST", "/api/v1/recordings/{id}/stop", status: "200")
+            },
+            try WireExample("RecordingList", RecordingList(recordings: [ready, failed])) {
+                try $0.body("GET", "/api/v1/sessions/{code}/recordings", status: "200")
+            },
+            try WireExample("RecordingStart", RecordingStart(startedAt: created, mimeType: "audio/webm;codecs=opus")) {
+                try $0.body("POST", "/api/v1/sessions/{code}/recordings")
+            },
+            try WireExample("RecordingChunkReceipt", RecordingChunkReceipt(chunks: 3, bytes: 30_100)) {
+                try $0.body("PUT", "/api/v1/recordings/{id}/chunks/{n}", status: "200")
+            },
         ]
     }
 
