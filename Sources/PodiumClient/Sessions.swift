@@ -27,6 +27,8 @@ extension Endpoint {
     public static let sessionNotes = Endpoint("GET", "/api/v1/sessions/{code}/notes")
     public static let putSessionNote = Endpoint("PUT", "/api/v1/sessions/{code}/notes/{page}")
     public static let sessionNotesMarkdown = Endpoint("GET", "/api/v1/sessions/{code}/notes.md")
+    /// A session's replay: its timeline (issue #44).
+    public static let sessionReplay = Endpoint("GET", "/api/v1/sessions/{code}/replay")
     /// The live socket (`docs/protocol.md`); not an OpenAPI operation.
     public static let live = Endpoint("GET", "/api/v1/sessions/{code}/live")
     /// The lobby socket (listed live sessions, pushed); not an OpenAPI operation.
@@ -56,14 +58,21 @@ extension PodiumClient {
         try await call(.session, ["code": code])
     }
 
-    /// Changes the passcode (`.set(nil)` removes it) or whether the session is listed.
-    public func updateSession(code: String, passcode: Change<String> = .keep, unlisted: Bool? = nil) async throws
-        -> LiveSessionInfo
-    {
+    /// Changes the passcode (`.set(nil)` removes it), whether the session is listed, or who may
+    /// watch its replay (that one also after the end).
+    public func updateSession(
+        code: String, passcode: Change<String> = .keep, unlisted: Bool? = nil, replay: ReplayAccess? = nil
+    ) async throws -> LiveSessionInfo {
         var patch = Patch()
         try patch.add("passcode", passcode)
         try patch.add("unlisted", unlisted)
+        try patch.add("replay", replay?.rawValue)
         return try await call(.updateSession, ["code": code], json: patch)
+    }
+
+    /// A session's replay as it happened (its host; anyone once shared by link, without a passcode).
+    public func replay(code: String) async throws -> ReplayTimelineResponse {
+        try await call(.sessionReplay, ["code": code])
     }
 
     /// Ends a session or a room (its host or an admin).

@@ -88,6 +88,7 @@ struct ProtocolDocumentTests {
                 "deck",
                 try JSON(text: String(buffer: try await client.request(.get, "/api/v1/decks/\(deckId)", token: token).body)))
             try await session(client, token: token, deckId: deckId, open: open, keep: keep)
+            try await replay(client, token: token, deckId: deckId, open: open, keep: keep)
             let lobby = try await open("/api/v1/lobby")
             try await room(client, token: token, libraryDeck: deckId, open: open, keep: keep)
             try await storyboard(client, token: token, open: open, keep: keep)
@@ -244,6 +245,44 @@ struct ProtocolDocumentTests {
 
         _ = try await presenter.command(["type": "end"])
         keep("ended", try await viewer.take("ended"))
+    }
+
+    /// A short recorded session, ended, and its replay's timeline (docs/protocol.md, "Replay").
+    static func replay(_ client: Client, token: String, deckId: String, open: Open, keep: Keep) async throws {
+        let code = try #require(try await client.startSession(deckId: deckId, token: token)["code"] as? String)
+        let live = "/api/v1/sessions/\(code)/live"
+        let presenter = try await open(live, nil)
+        _ = try await presenter.hello(["role": "presenter", "token": token])
+        let viewer = try await open(live, RoomTests.identity("replay"))
+        _ = try await viewer.hello(["role": "viewer", "name": "Ada"])
+        _ = try await presenter.command(["type": "recording", "on": true])
+        keep("recording", try await viewer.take("recording"))
+        _ = try await presenter.command(["type": "goto", "page": 2])
+        try await presenter.send(["type": "pointer", "x": 0.41, "y": 0.22])
+        _ = try await viewer.take("pointer") { $0["visible"] == .bool(true) }
+        try await presenter.send(["type": "pointer", "visible": false])
+        _ = try await viewer.take("pointer") { $0["visible"] == .bool(false) }
+        let points: [[Double]] = [[0.1, 0.2, 0.5], [0.3, 0.4, 0.6]]
+        try await presenter.send([
+            "type": "inking", "page": 2, "tool": "pen", "color": "#e53935", "width": 0.004, "points": points,
+        ])
+        _ = try await viewer.take("inking")
+        _ = try await presenter.command([
+            "type": "stroke", "stroke": ["page": 2, "tool": "pen", "color": "#e53935", "width": 0.004, "points": points],
+        ])
+        try await presenter.send(["type": "inking", "done": true])
+        _ = try await presenter.command(["type": "setQuestionMode", "questions": ["public": true, "approval": false]])
+        _ = try await viewer.command(["type": "ask", "text": "Why two?", "page": 2, "anonymous": false])
+        _ = try await presenter.command([
+            "type": "openPoll",
+            "poll": ["kind": "choice", "question": "Tea?", "choices": ["Yes", "No"], "showResults": true],
+        ])
+        let pollId = try #require(try await viewer.take("pollOpened")["poll"]?["id"])
+        _ = try await viewer.command(["type": "answer", "pollId": pollId.any, "choices": [1]])
+        _ = try await presenter.command(["type": "end"])
+        _ = try await client.request(.patch, "/api/v1/sessions/\(code)", token: token, json: #"{"replay":"link"}"#)
+        let timeline = try await client.request(.get, "/api/v1/sessions/\(code)/replay")
+        keep("replay", try JSON(text: String(buffer: timeline.body)))
     }
 
     static func room(_ client: Client, token: String, libraryDeck: String, open: Open, keep: Keep) async throws {

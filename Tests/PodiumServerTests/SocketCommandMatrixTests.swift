@@ -22,8 +22,9 @@ struct SocketCommandMatrixTests {
         case ask, markQuestion, approveQuestion, vote, resync, ping
         case request, cancelRequest, grant, handOverNext, withdraw, pass, returnControl, doNotDisturb, setQueueCap
         case setTalkLength, showTalkTimer
-        case showDeck, setBackground, spotlight, showJoinInfo, showVideo, hideVideo, playback, buffering
+        case showDeck, setBackground, spotlight, showJoinInfo
         case recording
+        case showVideo, hideVideo, playback, buffering
 
         var description: String { rawValue }
 

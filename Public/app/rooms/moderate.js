@@ -190,6 +190,18 @@ for (const button of document.querySelectorAll('#blank-group .seg')) {
 }
 $('background').addEventListener('change', (event) => send({ type: 'setBackground', color: event.target.value.toLowerCase() }));
 $('join-info').addEventListener('change', (event) => send({ type: 'showJoinInfo', on: event.target.checked }));
+// Who may watch the room's replay (docs/protocol.md, "Replay"): the moderator, or everyone with the link.
+$('replay-shared').addEventListener('change', async (event) => {
+  const on = event.target.checked;
+  try {
+    const updated = await api('/api/v1/sessions/' + encodeURIComponent(code), { method: 'PATCH', body: { replay: on ? 'link' : 'host' } });
+    event.target.checked = updated.replay === 'link';
+    toast(t(on ? 'rooms.replay-shared-on' : 'rooms.replay-shared-off'), { kind: 'success' });
+  } catch (error) {
+    event.target.checked = !on;
+    toast(errorText(error), { kind: 'error' });
+  }
+});
 $('background').addEventListener('input', (event) => { $('background-value').textContent = event.target.value.toUpperCase(); });
 
 $('export').addEventListener('click', (event) => {
@@ -261,6 +273,7 @@ async function start() {
   try {
     const info = await api('/api/v1/sessions/' + encodeURIComponent(code));
     setJoinInfo(info);
+    $('replay-shared').checked = info.replay === 'link';
     $('room-title').textContent = info.title;
     document.title = t('rooms.moderate-document-title', { title: info.title });
     if (info.kind !== 'room') {

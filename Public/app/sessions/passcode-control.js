@@ -1,9 +1,10 @@
 // The presenter console's access card in the join panel: the passcode, shown to read out and
-// changed at any time, and whether "Live now" lists the session. PATCH /api/v1/sessions/{code}.
+// changed at any time, whether "Live now" lists the session, and whether everyone with the link
+// may watch its replay (docs/protocol.md, "Replay"). PATCH /api/v1/sessions/{code}.
 //
-// State for tests and CSS: .access-card[data-has-passcode data-unlisted];
+// State for tests and CSS: .access-card[data-has-passcode data-unlisted data-replay];
 // [data-role=passcode-value]; [data-action=change-passcode], [data-action=remove-passcode];
-// #listed-switch.
+// #listed-switch; #replay-switch.
 
 import { t, errorText } from '../core/i18n.js';
 import { api } from '../core/api.js';
@@ -15,11 +16,16 @@ import { el, icon, toast, promptDialog, confirmDialog } from '../core/ui.js';
  * its own state.
  */
 export function mountPasscodeControl({ panel, after, code, info }) {
-  let session = { hasPasscode: Boolean(info && info.hasPasscode), passcode: (info && info.passcode) || null, unlisted: Boolean(info && info.unlisted) };
+  const read = (from) => ({
+    hasPasscode: Boolean(from && from.hasPasscode), passcode: (from && from.passcode) || null,
+    unlisted: Boolean(from && from.unlisted), replay: (from && from.replay) || 'host',
+  });
+  let session = read(info);
   const value = el('span', { class: 'access-passcode', attrs: { 'data-role': 'passcode-value' } });
   const change = el('button', { class: 'btn btn-sm', attrs: { type: 'button', 'data-action': 'change-passcode' } });
   const remove = el('button', { class: 'btn btn-sm btn-ghost', attrs: { type: 'button', 'data-action': 'remove-passcode' } }, [icon('x', 16), t('live.remove')]);
   const listed = el('input', { attrs: { type: 'checkbox', id: 'listed-switch', role: 'switch' } });
+  const replay = el('input', { attrs: { type: 'checkbox', id: 'replay-switch', role: 'switch' } });
   const card = el('section', { class: 'access-card', attrs: { 'aria-label': t('live.passcode-and-listing') } }, [
     el('div', { class: 'access-row' }, [
       el('span', { class: 'access-label' }, [icon('lock', 16), t('live.passcode')]),
@@ -33,11 +39,19 @@ export function mountPasscodeControl({ panel, after, code, info }) {
       ]),
       listed,
     ]),
+    el('label', { class: 'switch', attrs: { for: 'replay-switch' } }, [
+      el('span', { class: 'switch-text' }, [
+        el('span', { class: 'field-label', text: t('live.replay-shared') }),
+        el('span', { class: 'field-hint', text: t('live.replay-shared-hint') }),
+      ]),
+      replay,
+    ]),
   ]);
 
   function render() {
     card.dataset.hasPasscode = String(session.hasPasscode);
     card.dataset.unlisted = String(session.unlisted);
+    card.dataset.replay = session.replay;
     if (session.passcode) {
       value.textContent = session.passcode;
       value.classList.remove('is-muted');
@@ -48,12 +62,13 @@ export function mountPasscodeControl({ panel, after, code, info }) {
     change.replaceChildren(icon('edit', 16), session.hasPasscode ? t('live.change') : t('live.set-passcode'));
     remove.hidden = !session.hasPasscode;
     listed.checked = !session.unlisted;
+    replay.checked = session.replay === 'link';
   }
 
   async function save(body, done) {
     try {
       const updated = await api('/api/v1/sessions/' + encodeURIComponent(code), { method: 'PATCH', body });
-      session = { hasPasscode: updated.hasPasscode, passcode: updated.passcode || null, unlisted: Boolean(updated.unlisted) };
+      session = read(updated);
       render();
       if (done) toast(done, { kind: 'success' });
       return true;
@@ -80,6 +95,10 @@ export function mountPasscodeControl({ panel, after, code, info }) {
   });
   listed.addEventListener('change', () => {
     save({ unlisted: !listed.checked }, listed.checked ? t('live.shown-live-now') : t('live.hidden-live-now'));
+  });
+
+  replay.addEventListener('change', () => {
+    save({ replay: replay.checked ? 'link' : 'host' }, replay.checked ? t('live.replay-shared-on') : t('live.replay-shared-off'));
   });
 
   render();

@@ -44,7 +44,9 @@ enum ReplayTimeline {
         } else {
             session.pages = []
         }
-        let start = record.createdAt
+        // Whole seconds: `startedAt` goes out as an ISO 8601 date without fractions, and a client
+        // maps the clips' anchors (server time) onto the offsets from it (REPLAY-PAGE, #44).
+        let start = Date(timeIntervalSince1970: record.createdAt.timeIntervalSince1970.rounded(.down))
         let end = record.endedAt ?? now
         func offset(_ date: Date?) -> Int { max(0, Int(((date ?? start).timeIntervalSince(start) * 1000).rounded())) }
 

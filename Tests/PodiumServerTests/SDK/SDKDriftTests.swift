@@ -255,6 +255,37 @@ struct SDKDriftTests {
         ]
     }
 
+    /// A replay's timeline (issue #44): every kind of view, a pointer shown and hidden, a stroke's
+    /// start, the session with its replay's access, link and pages.
+    static func replayExamples() throws -> [WireExample] {
+        let page = PageInfo(
+            number: 1, width: 720, height: 405, imageUrl: "/blobs/a.jpg", mediumUrl: "/blobs/b.jpg", thumbnailUrl: "/blobs/c.jpg")
+        var session = LiveSessionInfo(
+            id: "s_2", code: "ABCDEF", kind: .session, joinUrl: "http://podium.local/s/ABCDEF", presenterUrl: nil,
+            moderatorUrl: nil, projectorUrl: nil, screenUrl: "http://podium.local/s/ABCDEF/screen", deckId: "d_2",
+            title: "Talk", presenter: "Ada", hasPasscode: false, allowDownload: true, live: false, pageCount: 1,
+            createdAt: created, startedAt: created, endedAt: created.addingTimeInterval(60), viewers: nil, replay: .link,
+            replayUrl: "http://podium.local/s/ABCDEF/replay")
+        session.pages = [page]
+        let timeline = ReplayTimelineResponse(
+            session: session, startedAt: created, duration: 60_000, live: false,
+            events: [ReplayEvent(at: 1200, event: SessionEvent(seq: 1, change: .page(2)))],
+            views: [
+                ReplayView(
+                    at: 5100,
+                    message: .results(ResultsMessage(pollId: 7, counts: [3, 1], answered: 4, connected: 4, answers: nil))),
+                ReplayView(at: 9000, message: .publicQuestions(PublicQuestionsMessage(questions: []))),
+                ReplayView(at: 9500, message: .leaderboard(LeaderboardMessage(entries: [], players: 0))),
+            ],
+            pointer: [ReplayPointer(at: 1500, page: 2, deck: nil, x: 0.41, y: 0.22), ReplayPointer(hiddenAt: 2100)],
+            drawn: ["c-41": 3100], recordings: [])
+        return [
+            try WireExample("ReplayTimelineResponse", timeline) {
+                try $0.body("GET", "/api/v1/sessions/{code}/replay", status: "200")
+            }
+        ]
+    }
+
     /// Every channel wire type (videos, places, quizzes, the catalogue, the viewer, radio), each
     /// field documented as `null` once unset, so `NullEncoded` must send it.
     static func channelExamples() throws -> [WireExample] {
@@ -429,7 +460,7 @@ struct SDKDriftTests {
     /// where the document allows it, strings within their `enum`.
     @Test func theWireTypesEncodeAsTheOpenAPIDocumentSays() throws {
         let schemas = try OpenAPISchemas.shared.get()
-        for example in try Self.restExamples() + Self.channelExamples() {
+        for example in try Self.restExamples() + Self.channelExamples() + Self.replayExamples() {
             let problems = schemas.problems(example.json, try example.schema(schemas))
             #expect(problems.isEmpty, "\(example.name) (\(example.json)): \(problems)")
         }
