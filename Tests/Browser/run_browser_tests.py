@@ -302,8 +302,10 @@ def json_difference(expected, actual, path="value"):
 # ---------------------------------------------------------------- browsers
 
 
-def launch_driver(width, height):
-    """A new Chromium with its own profile (its own cookies and storage), driven by chromedriver."""
+def launch_driver(width, height, extra=()):
+    """A new Chromium with its own profile (its own cookies and storage), driven by chromedriver.
+    `extra`: more flags, for a browser a test starts (and quits) itself, such as Chromium's fake
+    microphone (FAKE_MEDIA)."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in (
@@ -313,10 +315,16 @@ def launch_driver(width, height):
         # A page left for the next test must really be gone (its sockets closed), not kept in the
         # back-forward cache: browsers are used again by the next test (see BrowserPool).
         "--disable-features=BackForwardCache",
+        *extra,
     ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+# Chromium's fake microphone and camera (a beep), allowed without asking: what a test that records
+# the presenter's voice gives `launch_driver` (localhost is a secure context).
+FAKE_MEDIA = ("--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream")
 
 
 def size_driver(driver, width, height):
@@ -1306,6 +1314,7 @@ EXPECTED_SECONDS = {
     "StoryboardLanguageTests": 16,
     "RoomTests": 68,
     "LiveBroadcastTests": 57,
+    "RecordingTests": 30,
     "AccessTests": 54,
     "MoreInteractionTests": 50,
     "ScreensTests": 49,

@@ -22,6 +22,7 @@ import { presenterDecks } from './presenter-decks.js';
 import { presenterClocks } from './presenter-clocks.js';
 import { showConnection, toastOtherRejections } from '../live/console-bar.js';
 import { mountSaveBanner } from '../live/save-banner.js';
+import { mountRecorder } from '../media/recorder.js';
 
 wireSidePanel();
 
@@ -56,6 +57,10 @@ const commands = liveCommands({
 });
 /** Sends a command; a refusal shows as a clear message. Resolves with the ack, or null. */
 const send = (command) => commands.send(command);
+// The microphone for the replay while this presenter has the stage (media/recorder.js); the take
+// is this browser's (the identity cookie), sent as the presenter in control.
+// Made when the page joins (its texts are loaded by then).
+let recorder = null;
 
 const driver = consoleDriver({
   commands,
@@ -160,6 +165,12 @@ function join() {
   joinButton.textContent = t('rooms.gate.joining');
   if (live) live.close();
   live = new LiveClient(code, { role: 'presenter', name, passcode: passcode || undefined });
+  if (!recorder) {
+    recorder = mountRecorder({
+      code, live: () => live, send, asPresenter: true,
+      bar: document.querySelector('.console-bar'), before: document.getElementById('connection'),
+    });
+  }
   if (saveBanner) saveBanner.stop();
   saveBanner = mountSaveBanner(live, $('stage-wrap'));
   live.addEventListener('welcome', (event) => onWelcome(event.detail.welcome, { name, passcode }));
@@ -282,6 +293,11 @@ function render() {
   }
   document.body.dataset.drives = String(driving);
   if ($('polls-hint')) $('polls-hint').hidden = driving;
+  // Recording while driving; a take under way ends when the stage or the room does.
+  if (recorder) {
+    recorder.button.hidden = !driving && !recorder.recording;
+    if (recorder.recording && (!driving || ended)) recorder.stop();
+  }
   const me = (c.presenters || []).find((p) => p.id === myId);
   $('me-line').textContent = t('rooms.me-line', { name: me ? me.name : nameInput.value.trim() });
 

@@ -16,6 +16,7 @@ import { mountBigScreenButton } from './big-screen-button.js';
 import { PresenterView } from './presenter-view.js';
 import { mountSaveBanner } from '../live/save-banner.js';
 import { showConnection, showConsoleMessage, wireEndButton, toastOtherRejections, toastRefusal } from '../live/console-bar.js';
+import { mountRecorder } from '../media/recorder.js';
 
 const code = addressPart().toUpperCase();
 const $ = (id) => document.getElementById(id);
@@ -24,6 +25,7 @@ const message = $('console-message');
 let live = null;
 let ended = false;
 let started = false;
+let recorder = null;
 
 // Commands go out through the page's senders (live/commands.js); the stage driver uses them too.
 const commands = liveCommands({
@@ -66,6 +68,7 @@ function showEnded() {
   if (ended) return;
   ended = true;
   driver.stop();
+  if (recorder) recorder.stop();
   $('ended-overlay').hidden = false;
   $('end-session').disabled = true;
   $('follow-lock').disabled = true;
@@ -197,6 +200,8 @@ async function start() {
 
   live = new LiveClient(code, { role: 'presenter' });
   mountSaveBanner(live, $('stage-wrap'));
+  // The microphone for the replay: a switch and an on-air indicator in the bar (media/recorder.js).
+  recorder = mountRecorder({ code, live: () => live, send, bar: document.querySelector('.console-bar'), before: $('big-screen') });
   mountPresenterInteraction({
     live, code, deckId: info && info.deckId, gotoPage: (page) => deckConsole.goto(page),
     panel: $('join-panel'), controls: $('controls'), lockSwitch: $('follow-lock'),

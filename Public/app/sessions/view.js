@@ -13,6 +13,7 @@ import { mountVideo } from '../media/video-stage.js';
 import { joinGate } from '../live/join-gate.js';
 import { t, errorText, languageSwitcher } from '../core/i18n.js';
 import { startPage, addressPart } from '../core/page.js';
+import { recordingBadge } from '../media/recorder.js';
 
 const $ = (id) => document.getElementById(id);
 const raw = addressPart();
@@ -264,6 +265,8 @@ function roomLine(state) {
   return t('live.room-now-presenting', { deck: deck.title, name: presenter ? presenter.name : t('live.the-moderator') });
 }
 
+let recordingShown = null;
+
 function render() {
   if (!live || !joined) return;
   const state = live.state;
@@ -271,6 +274,9 @@ function render() {
   if (localPage !== null && (state.locked || localPage === state.page)) localPage = null;
   const following = localPage === null;
   document.body.dataset.locked = String(state.locked !== false);
+  // "Recording" while the presenter records their voice for the replay.
+  if (!recordingShown) recordingShown = recordingBadge($('watch-bar'), { before: $('status') });
+  recordingShown.update(state);
   stage.show({
     page: shownPage(),
     viewport: following ? state.viewport : { x: 0, y: 0, w: 1, h: 1 },

@@ -30,6 +30,7 @@ import { showQR } from '../core/qr.js';
 import { followStage, showInking } from './driver.js';
 import { mountSpotlight } from '../interaction/spotlight.js';
 import { mountVideo } from '../media/video-stage.js';
+import { recordingBadge } from '../media/recorder.js';
 import { showRetry, passcodeRefusal } from '../live/passcode-wait.js';
 
 const $ = (id) => document.getElementById(id);
@@ -50,6 +51,8 @@ export function mountBigScreen(options) {
   let live = null;
   let joined = false;
   let pointer = null;
+  // "Recording" in a corner while the presenter records their voice for the replay.
+  const recordingShown = recordingBadge($('projector'), { floating: true });
 
   function show(which) {
     $('gate').hidden = which !== 'gate';
@@ -198,6 +201,7 @@ export function mountBigScreen(options) {
     $('idle').dataset.requested = String(requested);
     $('ended').hidden = !state.ended;
     document.body.dataset.idle = String(idle);
+    recordingShown.update(state);
     if (live.session && $('idle-title').textContent !== live.session.title) $('idle-title').textContent = live.session.title;
     renderPointer();
   }
