@@ -100,6 +100,11 @@ struct ReplayTests {
             let pollId = try #require((opened["poll"] as? [String: Any])?["id"] as? Int)
             try await Self.command(viewer, ["type": "answer", "pollId": pollId, "choices": [1]])
             try await Self.command(presenter, ["type": "recording", "on": false])
+            // An audio take begun: the timeline lists it with its status.
+            let take = try await client.request(
+                .post, "/api/v1/sessions/\(code)/recordings", token: token,
+                json: #"{"startedAt":"\#(ISO8601DateFormatter().string(from: began))","mimeType":"audio/webm;codecs=opus"}"#)
+            #expect(take.status == .created, "\(String(buffer: take.body))")
 
             // The host's replay of a running session: up to now.
             let response = try await Self.timeline(client, code, token: token)
@@ -150,7 +155,8 @@ struct ReplayTests {
             let drawn = try #require(timeline["drawn"] as? [String: Int])
             #expect(drawn.keys.sorted() == [strokeId])
             #expect((drawn[strokeId] ?? .max) <= (strokeEvent["at"] as? Int ?? 0))
-            #expect(timeline["recordings"] as? [Any] != nil)
+            let takes = try #require(timeline["recordings"] as? [[String: Any]])
+            #expect(takes.map { $0["status"] as? String } == ["recording"])
 
             // Who may watch: the host; anyone else once the host shares it by link.
             let stranger = try await Self.timeline(client, code)

@@ -19,12 +19,10 @@ enum ReplayTimeline {
     /// The most audience records read at once.
     static let recordBatch = 5000
 
-    /// The audio takes of a session, as the timeline lists them. RECORDING fills this hook (its
-    /// ``RecordingStore``'s takes as ``RecordingResponse``s); until then a timeline has none.
-    nonisolated(unsafe) static var recordings:
-        @Sendable (_ stores: Stores, _ record: SessionRecord) async throws -> [RecordingResponse] = {
-            _, _ in []
-        }
+    /// The audio takes of a session, oldest first, as the recordings' routes show them.
+    static func recordings(_ stores: Stores, _ record: SessionRecord) async throws -> [RecordingResponse] {
+        try await stores.recordings.recordings(sessionId: record.id).map(RecordingResponse.init)
+    }
 
     /// The timeline of `record` (live or ended) up to `now`.
     /// - Parameters:
