@@ -33,7 +33,7 @@ extension Endpoint {
             .channelVideoLibrary, .channelVideoStream, .channelVideoCategoryVideos,
             .resumableUploadOptions, .createResumableUpload, .resumableUploadHead, .resumableUpload,
             .patchResumableUpload, .deleteResumableUpload,
-        ] + channelCollections + accountLinks + lti + recordingEndpoints
+        ] + channelCollections + accountLinks + lti + recordingEndpoints + replayExportEndpoints
 
     /// The sockets (documented in docs/protocol.md, not operations of the OpenAPI document).
     public static let sockets: [Endpoint] = [.live, .lobby, .storyboardLive]

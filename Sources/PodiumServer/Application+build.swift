@@ -136,9 +136,11 @@ private func assembleApplication(
     let channelWork = ChannelFeature.Workers(
         configuration: configuration, store: stores.channelRadio, blobs: blobs, logger: logger, now: now)
     let recordingWork = RecordingsFeature.Workers(configuration: configuration, stores: stores, logger: logger)
+    let replayExportWork = ReplayExportFeature.Workers(
+        configuration: configuration, stores: stores, blobs: blobs, logger: logger, now: now)
     let jobs = JobsFeature(
         configuration: configuration, stores: stores,
-        workers: libraryWork.all + storyboardWork.all + channelWork.all + recordingWork.all,
+        workers: libraryWork.all + storyboardWork.all + channelWork.all + recordingWork.all + replayExportWork.all,
         logger: logger, now: now)
 
     let (adminCreated, generatedPassword) = try await accounts.ensureAdmin(password: configuration.adminPassword, logger: logger)
@@ -169,14 +171,17 @@ private func assembleApplication(
     let channel = try await ChannelFeature(platform, workers: channelWork, otherStreams: library.streamSources)
     let metrics = MetricsFeature(platform)
     let live = LiveFeature(platform)
-    let recordings = RecordingsFeature(platform)
     let replay = ReplayFeature(platform, sessions: sessions.sessions)
+    let recordings = RecordingsFeature(platform)
+    let replayExports = ReplayExportFeature(
+        platform, workers: replayExportWork, videos: library.videos, channelAdmin: channel.videoAdmin)
     let features: [any ServerFeature] = [
         web, AccountsFeature(platform), OIDCFeature(platform), library, jobs, sessions, storyboards, rooms, uploads,
         channel, live,
         LTIFeature(platform),
-        recordings,
         replay,
+        recordings,
+        replayExports,
     ]
     let router = Router(context: AppRequestContext.self)
     // Outermost: HSTS and `Secure` go on every answer, whatever made it.

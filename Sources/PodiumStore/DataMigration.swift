@@ -20,6 +20,7 @@ public enum DataMigration {
         "lti_platforms", "lti_logins", "lti_users", "lti_deep_links",
         "replay_samples",
         "recordings", "recording_chunks",
+        "replay_exports",
     ]
 
     /// One table's rows in the source and, after the copy, in the target.

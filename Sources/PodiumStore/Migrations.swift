@@ -460,6 +460,7 @@ enum Migrations {
         ltiMigration,
         replayMigration,
         recordingsMigration,
+        replayExportsMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

@@ -462,3 +462,4 @@ public typealias PodiumStore = UserStore & DeckStore & VideoStore & SessionStore
     & NotesAndAttendanceStore & JobStore & StoryboardStore & ChannelSettingsStore & ChannelVideoStore & ChannelPlaceStore
     & ChannelQuizStore & ChannelRadioStore & StoreHealth & BlobCollectionStore & CaptionStore & UploadStore
     & AccountStore & LTIStore & ExternalIdentityStore & RecordingStore & ReplayStore
+    & ReplayExportStore

@@ -40,6 +40,8 @@ public struct Stores: Sendable {
     public var replay: any ReplayStore
     /// Audio takes of a presenter's microphone (replay, issue #44).
     public var recordings: any RecordingStore
+    /// MP4 exports of replays (issue #44).
+    public var replayExports: any ReplayExportStore
     /// Whether the database can be reached, as its probe last found (PostgreSQL only; metrics show it).
     public var availability: StoreAvailability?
 
@@ -68,6 +70,7 @@ public struct Stores: Sendable {
         blobCollection = all
         replay = all
         recordings = all
+        replayExports = all
         availability = (all as? SQLStore)?.availability
     }
 }

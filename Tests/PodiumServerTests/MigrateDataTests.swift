@@ -181,6 +181,11 @@ struct MigrateDataTests {
         // The pointer's side log of session s1 (replay, #44).
         try await store.appendReplaySamples(
             sessionId: "s1", [ReplaySample(at: StoreTests.t1, .pointer(page: 1, deck: nil, x: 0.5, y: 0.25))])
+        // A replay of session s1 exported as an MP4 and published (#44).
+        try await store.insertReplayExport(
+            ReplayExportRecord(
+                id: "rx1", sessionId: "s1", ownerId: "u1", status: .ready, durationMs: 60_000,
+                blob: String(repeating: "e", count: 64) + ".mp4", bytes: 10, channelVideoId: "cv1", createdAt: StoreTests.t1))
     }
 
     @Test(.enabled(if: TestStores.databaseURL != nil))

@@ -255,6 +255,34 @@ struct SDKDriftTests {
         ]
     }
 
+    /// A replay's MP4 export (issue #44): queued, running, ready and published, failed; the
+    /// publish request.
+    static func replayExportExamples() throws -> [WireExample] {
+        let queued = ReplayExport(
+            id: "rx_1", status: "queued", progress: 0, duration: nil, downloadUrl: nil, error: nil, channelVideoId: nil)
+        let running = ReplayExport(
+            id: "rx_1", status: "running", progress: 0.42, duration: nil, downloadUrl: nil, error: nil, channelVideoId: nil)
+        let ready = ReplayExport(
+            id: "rx_1", status: "ready", progress: 1, duration: 734_000, downloadUrl: "/api/v1/replay-exports/rx_1/file",
+            error: nil, channelVideoId: "cv_1")
+        let failed = ReplayExport(
+            id: "rx_2", status: "failed", progress: 0, duration: nil, downloadUrl: nil,
+            error: FailureDetail(code: "encode_failed", message: "The video could not be encoded."), channelVideoId: nil)
+        return [
+            try WireExample("ReplayExport, queued", queued) {
+                try $0.body("POST", "/api/v1/sessions/{code}/replay/exports", status: "202")
+            },
+            try WireExample("ReplayExport, running", running) {
+                try $0.body("GET", "/api/v1/replay-exports/{id}", status: "200")
+            },
+            try WireExample("ReplayExport, ready", ready) { try $0.body("GET", "/api/v1/replay-exports/{id}", status: "200") },
+            try WireExample("ReplayExport, failed", failed) { try $0.body("GET", "/api/v1/replay-exports/{id}", status: "200") },
+            try WireExample("ReplayExportPublish", ReplayExportPublish(title: "Lecture 4, replayed", categoryId: "cc_1")) {
+                try $0.body("POST", "/api/v1/replay-exports/{id}/publish")
+            },
+        ]
+    }
+
     /// A replay's timeline (issue #44): every kind of view, a pointer shown and hidden, a stroke's
     /// start, the session with its replay's access, link and pages.
     static func replayExamples() throws -> [WireExample] {
@@ -460,7 +488,9 @@ struct SDKDriftTests {
     /// where the document allows it, strings within their `enum`.
     @Test func theWireTypesEncodeAsTheOpenAPIDocumentSays() throws {
         let schemas = try OpenAPISchemas.shared.get()
-        for example in try Self.restExamples() + Self.channelExamples() + Self.replayExamples() {
+        for example in try Self.restExamples() + Self.channelExamples() + Self.replayExamples()
+            + Self.replayExportExamples()
+        {
             let problems = schemas.problems(example.json, try example.schema(schemas))
             #expect(problems.isEmpty, "\(example.name) (\(example.json)): \(problems)")
         }

@@ -89,14 +89,22 @@ struct ChannelVideoAdminController {
             throw APIError(
                 .conflict, code: "video_not_ready", message: "That library video is not ready yet: wait for its packaging.")
         }
+        let record = try await insertVideo(library, categoryId: categoryId, body)
+        return EditedResponse(status: .created, response: try await respond(record.id, request, context))
+    }
+
+    /// Puts a library video on the channel as `body` says (checked as an admin's request is):
+    /// the create route's work once the request is read, and a replay export's publish (whose
+    /// clip may still be packaging: it plays once ready, see ``ChannelVideoController``).
+    func insertVideo(_ library: VideoRecord, categoryId: String, _ body: VideoBody) async throws -> ChannelVideoRecord {
         let moment = now()
         var record = ChannelVideoRecord(
-            id: IDs.make("cv"), videoId: videoId, categoryId: categoryId, title: library.title, createdAt: moment,
+            id: IDs.make("cv"), videoId: library.id, categoryId: categoryId, title: library.title, createdAt: moment,
             updatedAt: moment)
         try await apply(body, to: &record, duration: library.duration, at: moment)
         record = try await store.insertChannelVideo(record)
         blobSets.invalidate(record.id)
-        return EditedResponse(status: .created, response: try await respond(record.id, request, context))
+        return record
     }
 
     @Sendable func updateVideo(_ request: Request, context: AppRequestContext) async throws -> Response {
