@@ -3,13 +3,14 @@ import PodiumWire
 
 extension Endpoint {
     public static let createReplayExport = Endpoint("POST", "/api/v1/sessions/{code}/replay/exports")
+    public static let replayExports = Endpoint("GET", "/api/v1/sessions/{code}/replay/exports")
     public static let replayExport = Endpoint("GET", "/api/v1/replay-exports/{id}")
     public static let replayExportFile = Endpoint("GET", "/api/v1/replay-exports/{id}/file")
     public static let publishReplayExport = Endpoint("POST", "/api/v1/replay-exports/{id}/publish")
 
     /// A replay as an MP4, and published to the channel.
     static let replayExportEndpoints: [Endpoint] = [
-        .createReplayExport, .replayExport, .replayExportFile, .publishReplayExport,
+        .createReplayExport, .replayExports, .replayExport, .replayExportFile, .publishReplayExport,
     ]
 }
 
@@ -18,6 +19,11 @@ extension PodiumClient {
     /// Refusal: `nothing_shown` (no slide was ever on screen).
     public func exportReplay(session code: String) async throws -> ReplayExport {
         try await call(.createReplayExport, ["code": code])
+    }
+
+    /// Session `code`'s exports, newest first (its hosts only).
+    public func replayExports(session code: String) async throws -> [ReplayExport] {
+        try await call(.replayExports, ["code": code])
     }
 
     public func replayExport(id: String) async throws -> ReplayExport {

@@ -67,6 +67,8 @@ struct ReplayExportTests {
             #expect(created.status == .accepted)
             let id = try #require(try created.object()["id"] as? String)
             #expect(try await client.request(.get, "/api/v1/replay-exports/\(id)", token: other).status == .forbidden)
+            #expect(try await client.request(.get, exports, token: token).array().map { $0["id"] as? String } == [id])
+            #expect(try await client.request(.get, exports, token: other).status == .forbidden)
             var progress: [Double] = []
             var export: [String: Any] = [:]
             while ContinuousClock.now < begun + .seconds(25) {

@@ -28,6 +28,7 @@ struct ReplayExportController {
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("sessions/:code/replay/exports", use: create)
+        group.get("sessions/:code/replay/exports", use: list)
         group.get("replay-exports/:id", use: show)
         group.get("replay-exports/:id/file", use: download)
         group.head("replay-exports/:id/file", use: download)
@@ -35,11 +36,7 @@ struct ReplayExportController {
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<ReplayExportResponse> {
-        let user = try context.requireUser()
-        guard let code = JoinCode.normalize(try context.parameters.require("code")),
-            let session = try await sessions.session(code: code)
-        else { throw APIError.notFound("session") }
-        guard SessionController.isHost(user, of: session) else { throw APIError.forbidden }
+        let (session, user) = try await hostsSession(context)
         // Refused at once when there is nothing to show (the job would only fail).
         let scenes = ReplayScenes.scenes(of: try await sources.source(of: session))
         guard ReplayScenes.showsSlides(scenes) else {
@@ -53,6 +50,14 @@ struct ReplayExportController {
             kind: ReplayExportRequest.kind, subjectId: export.id, ownerId: user.id,
             payload: ReplayExportRequest(exportId: export.id))
         return EditedResponse(status: .accepted, response: ReplayExportResponse(export, progress: nil))
+    }
+
+    /// The session's exports, newest first (what the replay page's controls show on opening).
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [ReplayExportResponse] {
+        let (session, _) = try await hostsSession(context)
+        return try await store.replayExports(sessionId: session.id).map {
+            ReplayExportResponse($0, progress: jobs.progress(subjectId: $0.id))
+        }
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> ReplayExportResponse {
@@ -126,6 +131,16 @@ struct ReplayExportController {
             ChannelVideoCategoryRecord(
                 id: IDs.make("cc"), parentId: nil, name: Self.defaultCategory, position: position, updatedAt: now())
         ).id
+    }
+
+    /// The session named in the path, when the signed-in person hosts it.
+    private func hostsSession(_ context: AppRequestContext) async throws -> (SessionRecord, UserRecord) {
+        let user = try context.requireUser()
+        guard let code = JoinCode.normalize(try context.parameters.require("code")),
+            let session = try await sessions.session(code: code)
+        else { throw APIError.notFound("session") }
+        guard SessionController.isHost(user, of: session) else { throw APIError.forbidden }
+        return (session, user)
     }
 
     /// The export named in the path, and its session, when the signed-in person hosts it.
