@@ -16,12 +16,20 @@ ReplayClient), podium-stage[data-page][data-strokes][data-inking], #spotlight .s
 Alone:  python3 Tests/Browser/run_browser_tests.py replay
 """
 
+import subprocess
 import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
 
 harness = sys.modules.get("run_browser_tests")
 if harness is None:  # imported directly: load the harness under its own name
     import run_browser_tests as harness  # noqa: E402
 
+import test_ink  # noqa: E402  (the ink's pixels)
+import test_page_health  # noqa: E402  (the layout sweep)
+import test_screens  # noqa: E402  (axe-core)
 import test_spotlight  # noqa: E402  (answering a poll on a viewer)
 import test_video  # noqa: E402  (its clip upload)
 from selenium.webdriver.common.by import By  # noqa: E402
@@ -42,6 +50,11 @@ CLIP_SECONDS = 8
 # viewer itself is within 0.1 s of the reference, the replay's seek lands within a frame or two.
 VIDEO_SLACK = 0.4
 RED = "#e53935"
+# The presenter's voice: a take of this many seconds of a tone, sent in this many chunks.
+VOICE_SECONDS = 3
+VOICE_CHUNKS = 3
+# The voice against the replay's clock (seconds): the replay seeks it past 0.3 s of drift.
+VOICE_SLACK = 0.45
 
 
 def setUpModule():
@@ -75,6 +88,62 @@ return {
 
 def seen(driver):
     return driver.execute_script(SEEN_JS)
+
+
+VOICE_JS = """
+const box = document.getElementById('replay-audio');
+const media = box && box.querySelector('video');
+return {state: box ? box.dataset.state : null, take: box ? box.dataset.take || null : null,
+  time: media ? media.currentTime : null, paused: media ? media.paused : null, rate: media ? media.playbackRate : null,
+  ready: media ? media.readyState : 0, replay: window.podiumReplay.time, playing: window.podiumReplay.playing};
+"""
+
+
+def timeline_now(driver):
+    return driver.execute_script("return window.podiumReplay.timeline")
+
+
+def voice(driver):
+    return driver.execute_script(VOICE_JS)
+
+
+def record_voice(code):
+    """A take of the presenter's voice through REST, as the console's recorder sends one (Opus in
+    WebM, in chunks), started on a whole second of the server's clock (this machine's); its id."""
+    with tempfile.TemporaryDirectory() as scratch:
+        path = Path(scratch) / "voice.webm"
+        subprocess.run(
+            ["ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", f"sine=frequency=660:duration={VOICE_SECONDS}",
+             "-c:a", "libopus", "-b:a", "32k", "-f", "webm", str(path)],
+            check=True)
+        audio = path.read_bytes()
+    started = datetime.fromtimestamp(int(time.time()), tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    status, take = SERVER.api("POST", f"/api/v1/sessions/{code}/recordings", {"startedAt": started, "mimeType": "audio/webm;codecs=opus"})
+    if status != 201:
+        raise AssertionError(f"a take answered {status}: {take}")
+    size = -(-len(audio) // VOICE_CHUNKS)
+    for n in range(VOICE_CHUNKS):
+        status, body = SERVER.request("PUT", f"/api/v1/recordings/{take['id']}/chunks/{n}", token=SERVER.token,
+                                      raw=audio[n * size:(n + 1) * size], content_type="application/octet-stream")
+        if status != 200:
+            raise AssertionError(f"chunk {n} answered {status}: {body}")
+    return take["id"]
+
+
+def wait_take_ready(code, take_id, timeout=60):
+    deadline = time.monotonic() + timeout
+    while True:
+        status, takes = SERVER.api("GET", f"/api/v1/sessions/{code}/recordings")
+        take = next((t for t in (takes or []) if isinstance(t, dict) and t.get("id") == take_id), None) if status == 200 else None
+        if take is None and status == 200 and isinstance(takes, dict):
+            take = next((t for t in takes.get("recordings", []) if t.get("id") == take_id), None)
+        if take and take["status"] in ("ready", "failed"):
+            if take["status"] != "ready":
+                raise AssertionError(f"the take failed: {take}")
+            return take
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the take is not ready after {timeout} s: {take}")
+        time.sleep(0.25)
 
 
 class ReplayTests(BrowserTest):
@@ -121,6 +190,7 @@ class ReplayTests(BrowserTest):
               if (shown > points.length) { clearInterval(timer); done(true); }
             }, 35);""", points, page, RED)
         command({"type": "stroke", "id": stroke_id, "stroke": {"page": page, "tool": "pen", "color": RED, "width": 0.008, "points": points}})
+        driver.execute_script("window.presenterLive.sendEphemeral({ type: 'inking', done: true })")
 
     def open_replay(self, driver, code, width_check=True):
         driver.get(f"{SERVER.base}/s/{code}/replay")
@@ -141,6 +211,7 @@ class ReplayTests(BrowserTest):
         viewer = self.driver(1024, 768)
         self.join_as_viewer(viewer, code, name="Ana")
         command({"type": "recording", "on": True})
+        take_id = record_voice(code)
 
         # Moment A: page 2 with a red stroke drawn over half a second.
         command({"type": "goto", "page": 2})
@@ -148,6 +219,7 @@ class ReplayTests(BrowserTest):
         self.draw_stroke(presenter, command, "stroke-a", 2)
         wait_for(viewer, lambda d: stage_attr(d, "data-strokes") == "1" and stage_attr(d, "data-inking") == "false", "the stroke on the viewer")
         a = seen(viewer)
+        self.assertGreater(test_ink.ink_pixels(viewer, (0xE5, 0x39, 0x35))["count"], 100, "the red stroke on the viewer")
 
         # Moment B: a poll answered, its chart on everyone's screen.
         # (Each moment's instant in the replay is just before the next change the presenter made:
@@ -173,9 +245,15 @@ class ReplayTests(BrowserTest):
         c = seen(viewer)
         c_sample = test_video.sample(viewer)
         screenshot(viewer, "replay-live-viewer-clip")
+        # On the stage a while more (the replay plays it at 2x below).
+        wait_for(viewer, lambda d: (seen(d)["video"] or {}).get("time", 0) > 4.5, "the clip further on", timeout=30)
         command({"type": "hideVideo"})
         status, _ = SERVER.api("POST", f"/api/v1/sessions/{code}/end")
         self.assertEqual(status, 200)
+        status, _ = SERVER.api("POST", f"/api/v1/recordings/{take_id}/stop")
+        self.assertEqual(status, 200)
+        take = wait_take_ready(code, take_id)
+        self.assertAlmostEqual(take["duration"], VOICE_SECONDS * 1000, delta=300, msg=take)
         self.assertEqual((a["page"], a["strokes"]), ("2", "1"))
         self.assertEqual((b["spot"], b["bars"]), ("pollResults", [[0, 0], [1, 100]]))
         self.assertEqual(c["page"], "3")
@@ -202,6 +280,7 @@ class ReplayTests(BrowserTest):
         wait_for(replay, lambda d: stage_attr(d, "data-page") == "2" and stage_attr(d, "data-strokes") == "1", "moment A on the replay")
         shown = seen(replay)
         self.assertIsNone(shown["spot"], "nothing on screen at moment A")
+        self.assertGreater(test_ink.ink_pixels(replay, (0xE5, 0x39, 0x35))["count"], 100, "the red stroke drawn on the replay")
         self.assertGreater(shown["stage"]["w"], 600)
         self.assertGreater(shown["stage"]["h"], 300)
         screenshot(replay, "replay-moment-a")
@@ -237,16 +316,47 @@ class ReplayTests(BrowserTest):
         # Playing at 2x from the clip's start: the clock and the clip move at twice the speed; pause stops both.
         self.seek(replay, playing["at"] + 500)
         wait_for(replay, lambda d: (seen(d)["video"] or {}).get("paused") is True, "the clip at its start")
-        replay.execute_script("window.podiumReplay.setSpeed(2); window.podiumReplay.play()")
+        start_t = replay.execute_script("window.podiumReplay.setSpeed(2); window.podiumReplay.play(); return window.podiumReplay.time")
         wait_for(replay, lambda d: (seen(d)["video"] or {}).get("paused") is False, "the clip playing in the replay")
         rate = replay.execute_script("return document.querySelector('#video-screen video').playbackRate")
         self.assertAlmostEqual(rate, 2, delta=0.2)
-        start_t = replay.execute_script("return window.podiumReplay.time")
-        wait_for(replay, lambda d: d.execute_script("return window.podiumReplay.time") > start_t + 1000, "the replay moving")
         replay.find_element(By.ID, "play").click()
         wait_for(replay, lambda d: d.execute_script("return document.body.dataset.playing") == "false", "paused")
         wait_for(replay, lambda d: (seen(d)["video"] or {}).get("paused") is True, "the clip paused with the replay")
+        self.assertGreater(replay.execute_script("return window.podiumReplay.time"), start_t + 200, "the replay moved")
         self.assertEqual(text_of(replay, "#speed option:checked"), "2×")
+
+        # The voice: played with the replay inside its take, at the take's position and the
+        # replay's speed; paused with it; quiet outside the take.
+        replay_take = next(t for t in timeline_now(replay)["recordings"] if t["id"] == take_id)
+        take_start = replay.execute_script("return window.podiumReplay.takes.find((t) => t.id === arguments[0]).start", take_id)
+        self.assertIsNotNone(replay_take["playlistUrl"])
+        self.seek(replay, take_start + 500)
+        replay.execute_script("window.podiumReplay.setSpeed(1); window.podiumReplay.play()")
+
+        def voice_in_step(d):
+            v = voice(d)
+            return (v["state"] == "playing" and v["paused"] is False and v["time"] is not None
+                    and abs(v["time"] - (v["replay"] - take_start) / 1000) < VOICE_SLACK and v)
+        v = wait_for(replay, voice_in_step, "the voice playing in step with the replay")
+        self.assertEqual(v["take"], take_id)
+        self.assertAlmostEqual(v["rate"], 1, delta=0.01)
+        self.assertTrue(visible(replay, "#audio-state"), "the Voice chip while the take plays")
+        body = replay.find_element(By.TAG_NAME, "body")
+        body.send_keys("k")
+        wait_for(replay, lambda d: voice(d)["paused"] is True and voice(d)["state"] == "paused", "the voice paused with the replay")
+        # At 1.5x: the voice too.
+        self.seek(replay, take_start + 500)
+        replay.execute_script("window.podiumReplay.setSpeed(1.5); window.podiumReplay.play()")
+        v = wait_for(replay, lambda d: voice(d)["rate"] == 1.5 and voice_in_step(d), "the voice at 1.5x")
+        body.send_keys("k")
+        wait_for(replay, lambda d: voice(d)["paused"] is True, "the voice paused again")
+        # Past the take's end: quiet, even while playing.
+        self.seek(replay, take_start + VOICE_SECONDS * 1000 + 300)
+        body.send_keys("k")
+        wait_for(replay, lambda d: d.execute_script("return document.body.dataset.playing") == "true", "playing past the take")
+        wait_for(replay, lambda d: voice(d)["paused"] in (True, None) and voice(d)["state"] != "playing", "no voice outside the take")
+        body.send_keys("k")
 
     def test_controls_keys_chapters_phone_and_access(self):
         session = SERVER.start_session(DEMO_DECK["id"])
@@ -307,6 +417,17 @@ class ReplayTests(BrowserTest):
         self.assertGreater(stage["h"], 200)
         self.assertTrue(visible(phone, "#play"))
         screenshot(phone, "replay-phone-390")
+        findings = test_page_health.page_findings(phone) + test_screens.axe_findings(phone)
+        # A projector, full size.
+        projector = self.driver(1920, 1080)
+        self.sign_in_with_cookie(projector)
+        self.open_replay(projector, code)
+        stage = seen(projector)["stage"]
+        self.assertGreater(stage["w"], 1500)
+        self.assertGreater(stage["h"], 850)
+        screenshot(projector, "replay-projector-1920")
+        findings += test_page_health.page_findings(projector) + test_screens.axe_findings(projector)
+        self.assertEqual(findings, [], "\n".join(findings))
 
         # Someone else, signed out: not shared.
         stranger = self.driver(1024, 768)
