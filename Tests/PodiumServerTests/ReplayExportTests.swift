@@ -7,8 +7,8 @@ import Testing
 @testable import PodiumServer
 
 /// A replay exported as an MP4 (issue #44) with real pdftoppm, qpdf, ffmpeg and ffprobe: a
-/// five-second session (a stepped clock, so nothing waits) shows page 1, then page 2, then red ink
-/// on page 2, while a take of the presenter's voice (an Opus file made by ffmpeg) plays from
+/// six-second session (a stepped clock, so nothing waits) shows page 1, then page 2, then red ink
+/// on page 2, then zooms into its middle, while a take of the presenter's voice (an Opus file made by ffmpeg) plays from
 /// 1 s to 4 s. The MP4 lasts what the session lasted, its frames show each page and the ink after
 /// its stroke, its sound is where the take was; the job's progress reaches 1; it is published to
 /// the channel in one step; nobody but a host may export.
@@ -40,6 +40,9 @@ struct ReplayExportTests {
             try await presenter.send(Self.redStroke)
             _ = try await presenter.next(ofType: "ack")
             clock.advance(2)
+            try await presenter.send(#"{"type":"zoom","id":"z1","viewport":{"x":0.25,"y":0.25,"w":0.5,"h":0.5}}"#)
+            _ = try await presenter.next(ofType: "ack")
+            clock.advance(1)
             #expect(try await client.request(.post, "/api/v1/sessions/\(code)/end", token: token).status == .ok)
 
             // The presenter's voice: 3 s of a tone from 1 s into the session.
@@ -78,11 +81,11 @@ struct ReplayExportTests {
                 try await Task.sleep(for: .milliseconds(50))
             }
             let took = ContinuousClock.now - begun
-            print("replay export of a 5 s session (\(kind)): \(took)")
+            print("replay export of a 6 s session (\(kind)): \(took)")
             #expect(export["status"] as? String == "ready", "\(export)")
             #expect(progress.last == 1)
             #expect(progress == progress.sorted(), "progress only grows: \(progress)")
-            #expect(export["duration"] as? Int == 5000)
+            #expect(export["duration"] as? Int == 6000)
             #expect(export["downloadUrl"] as? String == "/api/v1/replay-exports/\(id)/file")
 
             let file = try await client.request(.get, "/api/v1/replay-exports/\(id)/file", token: token)
@@ -102,16 +105,20 @@ struct ReplayExportTests {
                 ])
             let duration = try #require(
                 probe.split(separator: "\n").first { $0.hasPrefix("duration=") }.flatMap { Double($0.dropFirst(9)) })
-            #expect(abs(duration - 5) < 0.3, "\(probe)")
+            #expect(abs(duration - 6) < 0.3, "\(probe)")
             #expect(probe.contains("codec_name=h264") && probe.contains("codec_name=aac"), "\(probe)")
             #expect(probe.contains("width=1280") && probe.contains("height=720"), "\(probe)")
 
-            // Page 1 at 1 s, page 2 at 2.5 s (before the ink), page 2 with the red line at 4 s.
+            // Page 1 at 1 s, page 2 at 2.5 s (before the ink), page 2 with the red line at 4 s,
+            // zoomed into its middle at 5.5 s (the line twice as thick, across the whole frame).
             var frames: [[UInt8]] = []
-            for seconds in [1.0, 2.5, 4.0] { frames.append(try await Self.frame(of: mp4, at: seconds, in: directory)) }
+            for seconds in [1.0, 2.5, 4.0, 5.5] { frames.append(try await Self.frame(of: mp4, at: seconds, in: directory)) }
             #expect(Self.difference(frames[0], frames[1]) > 0.02, "page 1 and page 2 look alike")
             #expect(!Self.hasRed(frames[0]) && !Self.hasRed(frames[1]))
             #expect(Self.hasRed(frames[2]), "the ink is in the frame after its stroke")
+            #expect(
+                Self.redPixels(frames[3]) > Self.redPixels(frames[2]) * 3 / 2,
+                "zoomed: \(Self.redPixels(frames[3])) red pixels against \(Self.redPixels(frames[2]))")
 
             // The voice from 1 s to 4 s, silence before it.
             #expect(try await Self.meanVolume(of: mp4, from: 0, length: 0.8) < -60)
@@ -211,7 +218,10 @@ struct ReplayExportTests {
         return Double(total) / Double(a.count) / 255
     }
 
-    static func hasRed(_ ppm: [UInt8]) -> Bool {
+    /// More than a stray pixel of the slide's own colours: a line across the page.
+    static func hasRed(_ ppm: [UInt8]) -> Bool { redPixels(ppm) > 500 }
+
+    static func redPixels(_ ppm: [UInt8]) -> Int {
         var index = 0
         var fields = 0
         while fields < 4, index < ppm.count {
@@ -223,8 +233,7 @@ struct ReplayExportTests {
             if ppm[index] > 180 && ppm[index + 1] < 90 && ppm[index + 2] < 90 { red += 1 }
             index += 3
         }
-        // More than a stray pixel of the slide's own colours: a line across the page.
-        return red > 500
+        return red
     }
 
     /// The mean volume (dB) of a stretch of the video's sound.
