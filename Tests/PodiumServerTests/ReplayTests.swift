@@ -209,6 +209,26 @@ struct ReplayTests {
         }
     }
 
+    /// A room's replay: its moderator's, under /r/{code}/replay, its decks in its events.
+    @Test func aRoomReplaysForItsModerator() async throws {
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run { client in
+            let token = try await client.login()
+            let code = try await RoomTests.openRoom(client, token: token)
+            let response = try await Self.timeline(client, code, token: token)
+            #expect(response.status == .ok, "\(String(buffer: response.body))")
+            let timeline = try response.object()
+            let session = try #require(timeline["session"] as? [String: Any])
+            #expect(session["kind"] as? String == "room")
+            #expect((session["replayUrl"] as? String)?.hasSuffix("/r/\(code)/replay") == true)
+            #expect((session["pages"] as? [Any])?.isEmpty == true)
+            #expect(timeline["live"] as? Bool == true)
+            let stranger = try await Self.timeline(client, code)
+            #expect(stranger.status == .forbidden)
+        }
+    }
+
     /// The side log's store: batches kept compactly and read back in time order.
     @Test(arguments: TestStores.kinds) func theSideLogKeepsBatchesInOrder(_ kind: StoreKind) async throws {
         try await TestStores.with(kind) { store in

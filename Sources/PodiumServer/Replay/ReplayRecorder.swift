@@ -107,7 +107,8 @@ final class ReplayRecorder: Sendable {
     private func startWriter() {
         let task = Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: ReplayRecorder.interval)
+                // Cancelled (a flush): stop at once; the flush writes what is left.
+                do { try await Task.sleep(for: ReplayRecorder.interval) } catch { return }
                 guard let self else { return }
                 await self.write(all: false)
             }
@@ -140,6 +141,8 @@ final class ReplayRecorder: Sendable {
             return state.writer
         }
         writer?.cancel()
+        // A batch the writer took is stored before this one (and before the flush returns).
+        await writer?.value
         await write(all: true)
     }
 
