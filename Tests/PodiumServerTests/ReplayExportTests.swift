@@ -194,6 +194,39 @@ struct ReplayExportTests {
         #expect(library["status"] as? String == "ready", "\(library)")
     }
 
+    /// Publishing is the channel's admins': a presenter exports their own session and downloads
+    /// it, and is refused the publish; the export of a running session lasts up to now.
+    @Test func aPresenterWhoIsNoAdminExportsButDoesNotPublish() async throws {
+        let clock = SteppedClock(Date())
+        let server = TestServer()
+        defer { server.removeData() }
+        try await server.run(now: { clock.now }) { client in
+            let admin = try await client.login()
+            let presenter = try await Self.presenter(client, admin: admin)
+            let deckId = try await client.readyDeck(
+                TestServer.fixtures.appendingPathComponent("cairo-slides.pdf"), token: presenter)
+            let code = try #require(try await client.startSession(deckId: deckId, token: presenter)["code"] as? String)
+            clock.advance(2)
+            let created = try await client.request(.post, "/api/v1/sessions/\(code)/replay/exports", token: presenter)
+            #expect(created.status == .accepted)
+            let id = try #require(try created.object()["id"] as? String)
+            let deadline = ContinuousClock.now + .seconds(20)
+            var export: [String: Any] = [:]
+            while ContinuousClock.now < deadline {
+                export = try await client.request(.get, "/api/v1/replay-exports/\(id)", token: presenter).object()
+                if export["status"] as? String == "ready" || export["status"] as? String == "failed" { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(export["status"] as? String == "ready", "\(export)")
+            #expect(export["duration"] as? Int == 2000)
+            #expect(try await client.request(.get, "/api/v1/replay-exports/\(id)/file", token: presenter).status == .ok)
+            let refused = try await Self.publish(client, export: id, title: "Mine", token: presenter)
+            #expect(refused.status == .forbidden)
+            // The admin may, as a host of every session.
+            #expect(try await Self.publish(client, export: id, title: "Theirs", token: admin).status == .created)
+        }
+    }
+
     /// A presenter account that hosts nothing here; returns its token.
     static func presenter(_ client: Client, admin: String) async throws -> String {
         let made = try await client.request(
