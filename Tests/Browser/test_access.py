@@ -154,6 +154,18 @@ class AccessTests(BrowserTest):
         wait_for(home, lambda d: d.find_elements(By.CSS_SELECTOR, f'.session-link[data-code="{code}"] [data-role="lock"]'),
                  "the session back, with its lock")
 
+        # The replay shared with everyone who has the link, then kept for the presenter again.
+        harness.dismiss_toasts(presenter)
+        presenter.find_element(By.CSS_SELECTOR, 'label[for="replay-switch"]').click()
+        wait_for(presenter, lambda d: d.execute_script(
+            "return document.querySelector('.access-card').dataset.replay") == "link", "the replay shared")
+        self.assertEqual(SERVER.api("GET", f"/api/v1/sessions/{code}")[1]["replay"], "link")
+        harness.dismiss_toasts(presenter)
+        presenter.find_element(By.CSS_SELECTOR, 'label[for="replay-switch"]').click()
+        wait_for(presenter, lambda d: d.execute_script(
+            "return document.querySelector('.access-card').dataset.replay") == "host", "the replay the presenter's again")
+        self.assertEqual(SERVER.api("GET", f"/api/v1/sessions/{code}")[1]["replay"], "host")
+
         # Remove it: no lock, and anyone with the code joins.
         harness.dismiss_toasts(presenter)
         presenter.find_element(By.CSS_SELECTOR, '[data-action="remove-passcode"]').click()
