@@ -195,17 +195,28 @@ struct ReplayExportTests {
     }
 
     /// Publishing is the channel's admins': a presenter exports their own session and downloads
-    /// it, and is refused the publish; the export of a running session lasts up to now.
+    /// it, and is refused the publish; the export of a running session lasts up to now; an audio
+    /// take ffmpeg cannot read is left out, not the video.
     @Test func aPresenterWhoIsNoAdminExportsButDoesNotPublish() async throws {
         let clock = SteppedClock(Date())
         let server = TestServer()
         defer { server.removeData() }
-        try await server.run(now: { clock.now }) { client in
+        let (store, cleanUp) = try await TestStores.open(.sqlite)
+        defer { Task { await cleanUp() } }
+        try await server.run(store: store, now: { clock.now }) { client in
             let admin = try await client.login()
             let presenter = try await Self.presenter(client, admin: admin)
             let deckId = try await client.readyDeck(
                 TestServer.fixtures.appendingPathComponent("cairo-slides.pdf"), token: presenter)
             let code = try #require(try await client.startSession(deckId: deckId, token: presenter)["code"] as? String)
+            let take = RecordingRecord(
+                id: "rec_bad", sessionId: try #require(try await store.session(code: code)?.id), ownerKey: "user:p",
+                startedAt: clock.now, mimeType: "audio/webm;codecs=opus", status: .ready, chunks: 1, bytes: 9,
+                createdAt: clock.now)
+            let takes = server.configuration.blobDirectory.appendingPathComponent(RecordingFiles.directoryName)
+            try FileManager.default.createDirectory(at: takes, withIntermediateDirectories: true)
+            try Data("not audio".utf8).write(to: takes.appendingPathComponent("rec_bad.webm"))
+            try await store.insertRecording(take)
             clock.advance(2)
             let created = try await client.request(.post, "/api/v1/sessions/\(code)/replay/exports", token: presenter)
             #expect(created.status == .accepted)

@@ -83,8 +83,17 @@ struct ReplayExportWorker: JobWorker {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("replay.mp4")
+        // A take ffmpeg cannot read (its first chunk lost, say) is left out, not the whole video.
+        var audio: [ReplayExportSource.AudioTake] = []
+        for take in source.audio {
+            if await readable(take.file) {
+                audio.append(take)
+            } else {
+                logger.notice("replay export \(export.id): the audio take \(take.file.lastPathComponent) is unreadable, left out")
+            }
+        }
         try await ReplayVideoRenderer(runner: runner).render(
-            scenes, decks: decks, audio: source.audio, to: output, in: directory
+            scenes, decks: decks, audio: audio, to: output, in: directory
         ) { stage in
             switch stage {
             case .render(let done, let total): progress(JobProgress(stage: "render", done: done, total: total))
@@ -97,6 +106,16 @@ struct ReplayExportWorker: JobWorker {
         export.durationMs = scenes.reduce(0) { $0 + $1.duration }
         export.status = .ready
         try await store.updateReplayExport(export)
+    }
+
+    /// Whether ffprobe finds a sound stream in the file.
+    private func readable(_ file: URL) async -> Bool {
+        let result = try? await runner.run(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=codec_type", "-of", "csv=p=0", file.path],
+            limits: ToolLimits(timeout: .seconds(60)))
+        guard let result, result.succeeded else { return false }
+        return String(decoding: result.stdout, as: UTF8.self).contains("audio")
     }
 
     func failed(_ job: JobRecord, because failure: JobFailure) async {
