@@ -141,20 +141,20 @@ class ReplayTests(BrowserTest):
         except WebDriverException:
             pass
 
-    def presenter_socket(self, driver, code, navigate=True):
+    def presenter_socket(self, driver, code, navigate=True, role="presenter"):
         """A presenter's live client in `driver` (signed in): commands and ephemeral messages through it."""
         if navigate:
             driver.get(SERVER.base + "/")
         driver.set_script_timeout(harness.WAIT)
         connected = driver.execute_async_script("""
-            const [code, done] = [arguments[0], arguments[arguments.length - 1]];
+            const [code, role, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
             import('/app/live/live.js').then(({ LiveClient }) => {
-              const live = new LiveClient(code, { role: 'presenter' });
+              const live = new LiveClient(code, { role });
               window.presenterLive = live;
               live.addEventListener('welcome', () => done(true), { once: true });
               live.addEventListener('fatal', (e) => done(e.detail.code), { once: true });
               live.connect();
-            });""", code)
+            });""", code, role)
         self.assertIs(connected, True)
 
         def command(message):
@@ -445,3 +445,32 @@ class ReplayTests(BrowserTest):
         row = f'.past-row[data-code="{code}"] a[data-role="replay"]'
         link = wait_for(presenter, lambda d: visible(d, row), "the history's Replay link")
         self.assertTrue(link.get_attribute("href").endswith(f"/s/{code}/replay"))
+
+    def test_a_rooms_replay(self):
+        """/r/{code}/replay: the deck the moderator put on the stage, its pages and ink, as the projector showed them."""
+        status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Replay room"})
+        self.assertEqual(status, 201)
+        code = room["code"]
+        moderator = self.driver(1280, 800)
+        self.sign_in_with_cookie(moderator)
+        command = self.presenter_socket(moderator, code, role="moderator")
+        status, added = SERVER.api("POST", f"/api/v1/sessions/{code}/decks", {"deckId": DEMO_DECK["id"]})
+        self.assertEqual(status, 201, added)
+        command({"type": "showDeck", "deckId": DEMO_DECK["id"], "page": 2})
+        command({"type": "goto", "page": 3})
+        command({"type": "stroke", "stroke": {"page": 3, "tool": "pen", "color": RED, "width": 0.008,
+                                              "points": [[0.2, 0.2, 0.5], [0.6, 0.5, 0.5]]}})
+        moderator.get(f"{SERVER.base}/r/{code}/replay")
+        wait_for(moderator, lambda d: d.execute_script("return document.body.dataset.replay") == "ready", "the room's replay")
+        body = moderator.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.END)
+        wait_for(moderator, lambda d: stage_attr(d, "data-page") == "3" and stage_attr(d, "data-strokes") == "1"
+                 and stage_attr(d, "data-deck") == DEMO_DECK["id"], "the room's deck, page and stroke at the end")
+        wait_for(moderator, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "the slide")
+        self.assertGreater(test_ink.ink_pixels(moderator, (0xE5, 0x39, 0x35))["count"], 50)
+        # Where the deck went on the stage (at page 2; the turn to 3 followed within a second and a
+        # half, so the chapters have it as one).
+        shown = moderator.execute_script("return window.podiumReplay.timeline.events.find((e) => e.event.type === 'deckShown').at")
+        self.seek(moderator, shown)
+        wait_for(moderator, lambda d: stage_attr(d, "data-page") == "2" and stage_attr(d, "data-strokes") == "0", "the deck's first page")
+        screenshot(moderator, "replay-room")

@@ -162,3 +162,22 @@ test('chapters and audio takes', () => {
   assert.equal(replay.audioAt(takes, 31000), null);
   assert.deepEqual(replay.audioTakes([{ ...recordings[0], status: 'packaging' }], startedAt), []);
 });
+
+test('a room replays from the room as it opens, as the core starts one', () => {
+  const { streams } = fixture('event-stream.json');
+  const room = streams.find((stream) => stream.initial && stream.initial.room);
+  assert.ok(room, 'the event-stream fixture has a room stream');
+  assert.deepEqual(plain(replay.initialState({ kind: 'room' })), plain({ ...live.emptyState(), ...room.initial }));
+  assert.equal(replay.initialState({ kind: 'session' }).room, undefined);
+  // Its decks come with its events: the deck shown is on the stage.
+  const client = new replay.ReplayClient({
+    session: { kind: 'room', code: 'R00M01' }, startedAt: '2026-11-30T09:00:00Z', duration: 2000,
+    events: [
+      { at: 100, event: { type: 'deckAdded', seq: 1, deck: { id: 'd1', title: 'Talk', owner: 'u1', page: 1, pages: [{ imageUrl: '/blobs/a.png' }] } } },
+      { at: 200, event: { type: 'deckShown', seq: 2, deck: 'd1', page: 1 } },
+    ],
+  }, { now: () => 0 });
+  client.seek(2000);
+  assert.equal(live.stageDeck(client.state).id, 'd1');
+  assert.equal(live.stagePages(client.session, client.state).length, 1);
+});

@@ -55,6 +55,23 @@ export function normalizeTimeline(raw) {
   };
 }
 
+/**
+ * The state a replay folds from: a session's empty state, and for a room the room's as it opens
+ * (RoomSnapshot's initial value: no decks, nobody in control), which its room events fill.
+ */
+export function initialState(session) {
+  const state = emptyState();
+  if (!session || session.kind !== 'room') return state;
+  return {
+    ...state,
+    room: {
+      background: '#000000', deck: null, decks: [], shown: [], controlSince: null,
+      control: { active: null, lender: null, moderatorDoNotDisturb: false, presenterDoNotDisturb: false, presenters: [], queue: [], queueCap: null },
+      talks: { defaultLength: null, lengths: {}, onProjector: false, used: {} },
+    },
+  };
+}
+
 /** The index of the last item with at ≤ t in a list sorted by at (-1 when none). */
 export function lastAtOrBefore(list, t) {
   let low = 0;
@@ -263,13 +280,13 @@ export class ReplayClient extends EventTarget {
     this.viewers = 0;
     this.connection = 'replay';
     this.lastSeq = null;
-    this.checkpoints = buildCheckpoints(this.timeline.events, this.every);
+    this.checkpoints = buildCheckpoints(this.timeline.events, this.every, initialState(this.session));
     this.drawings = drawings(this.timeline.events, this.timeline.drawn);
     this.chapters = chapters(this.timeline.events);
     this.takes = audioTakes(this.timeline.recordings, this.timeline.startedAt);
     this.clock = new ReplayClock(this.timeline.startedAt, env);
     this.clock.duration = this.duration;
-    this.state = emptyState();
+    this.state = this.checkpoints[0];
     this.at = -1; // the replay time the state is at
     this.count = 0; // events applied
     this.views = { results: [], publicQuestions: null, leaderboard: null };
