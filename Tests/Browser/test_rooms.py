@@ -609,6 +609,12 @@ class RoomTests(BrowserTest):
             self.assertEqual(attr(moderator, "#open-projector", "href"), f"{public}/r/{code}/projector")
             self.assertIn(f"127.0.0.1:{server.port}/s/{code}", text_of(moderator, "#link-audience"))
             screenshot(moderator, "room-moderator-links")
+            # The room's replay shared with everyone who has the link (docs/protocol.md, "Replay").
+            wait_for(moderator, lambda d: visible(d, 'label[for="replay-shared"]'), "the replay switch")
+            self.assertFalse(moderator.find_element(By.ID, "replay-shared").is_selected())
+            click(moderator, 'label[for="replay-shared"]')
+            wait_for(moderator, lambda d: server.api("GET", f"/api/v1/sessions/{code}")[1].get("replay") == "link",
+                     "the room's replay shared")
             # The console on a phone: the panel (join, polls, questions) slides over from the bar.
             phone = self.driver(390, 844)
             self.open_moderator(phone, code, base=local, token=server.token)
