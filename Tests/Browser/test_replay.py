@@ -474,3 +474,32 @@ class ReplayTests(BrowserTest):
         self.seek(moderator, shown)
         wait_for(moderator, lambda d: stage_attr(d, "data-page") == "2" and stage_attr(d, "data-strokes") == "0", "the deck's first page")
         screenshot(moderator, "replay-room")
+
+    def test_a_replay_shared_with_the_link_asks_for_the_passcode(self):
+        """Shared with the link (`replay: link`), a session with a passcode: the audience types it
+        once (a wrong one is said so), then watches; the pointer moves as it did."""
+        code = SERVER.start_session(DEMO_DECK["id"], passcode="4711")["code"]
+        status, body = SERVER.api("PATCH", f"/api/v1/sessions/{code}", {"replay": "link"})
+        self.assertEqual(status, 200, body)
+        presenter = self.driver(1024, 768)
+        self.sign_in_with_cookie(presenter)
+        command = self.presenter_socket(presenter, code)
+        command({"type": "recording", "on": True})
+        command({"type": "goto", "page": 2})
+        presenter.execute_script("window.presenterLive.sendEphemeral({ type: 'pointer', x: 0.25, y: 0.75 })")
+        # The pointer's side log is written every 2 s, and at once when recording stops.
+        command({"type": "recording", "on": False})
+        audience = self.driver(1024, 768)
+        audience.get(f"{SERVER.base}/s/{code}/replay")
+        field = wait_for(audience, lambda d: visible(d, "#passcode-form #passcode"), "the passcode form")
+        self.assertEqual(text_of(audience, "#refused-title"), "This replay needs the passcode")
+        field.send_keys("0000\n")
+        wait_for(audience, lambda d: "not right" in (text_of(d, "#refused-text") or ""), "a wrong passcode said")
+        field = audience.find_element(By.ID, "passcode")
+        field.clear()
+        field.send_keys("4711\n")
+        wait_for(audience, lambda d: d.execute_script("return document.body.dataset.replay") == "ready", "the replay after the passcode")
+        audience.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+        wait_for(audience, lambda d: stage_attr(d, "data-page") == "2" and stage_attr(d, "data-pointer") == "0.25,0.75",
+                 "page 2 with the pointer where the presenter left it")
+        screenshot(audience, "replay-shared-with-link")
