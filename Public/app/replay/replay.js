@@ -138,7 +138,7 @@ function start(timeline) {
   });
   replay.addEventListener('pointer', (event) => {
     const m = event.detail;
-    pointer = m.visible === false || !Number.isFinite(m.x) ? null : { page: m.page, x: m.x, y: m.y };
+    pointer = m.visible === false || !Number.isFinite(m.x) ? null : { page: m.page, deck: m.deck, x: m.x, y: m.y };
     renderPointer();
   });
   replay.addEventListener('inking', (event) => showInking(stage, event.detail, replay.state));
@@ -174,8 +174,11 @@ function render() {
 
 function renderPointer() {
   const state = replay.state;
-  const visible = pointer && (pointer.page === undefined || pointer.page === state.page) && !state.ended;
-  $('stage').setPointer(visible ? pointer : null);
+  // On the page shown (and in a room, on the deck shown) only.
+  const deck = state.room ? state.room.deck || null : null;
+  const visible = pointer && (pointer.page === undefined || pointer.page === state.page)
+    && (pointer.deck === undefined || (pointer.deck || null) === deck) && !state.ended;
+  $('stage').setPointer(visible ? { x: pointer.x, y: pointer.y } : null);
 }
 
 // ---- controls
