@@ -32,11 +32,14 @@ public struct RecordingResponse: Codable, Sendable, Equatable {
         self.error = error
     }
 
-    // Every field is sent, `null` included.
+    // Every field is sent, `null` included. `startedAt` keeps its milliseconds (the API's other
+    // dates are whole seconds): the replay lines the take up with the event log by it, and a
+    // second's rounding put the voice up to a second out of step with the slides.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
-        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(
+            startedAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)), forKey: .startedAt)
         try container.encode(status, forKey: .status)
         try container.encode(chunks, forKey: .chunks)
         try container.encode(bytes, forKey: .bytes)

@@ -291,3 +291,54 @@ struct ReplayTests {
         #expect(coalescer.take(now: t0 + 20).isEmpty)
     }
 }
+
+/// A clip's links in a replay: made anew when the timeline is built (the stored ones expire after
+/// `--stage-video-link-hours`), the rest of the playback as stored; a clip the library no longer
+/// has keeps its old links.
+@Suite("Replay: a clip's links")
+struct ReplayClipLinkTests {
+    struct Library: StageVideos {
+        func readyVideo(id: String, ownedBy owner: String, session sessionId: String) async throws -> VideoOnStage? {
+            guard id == "v-kept", owner == "u-1", sessionId == "s-1" else { return nil }
+            return VideoOnStage(
+                id: id, duration: 30,
+                media: PlaybackMedia(
+                    title: "Clip", playlist: "/stream/fresh/master.m3u8", poster: nil, thumbnails: "/stream/fresh/t.vtt",
+                    audioOnly: false, expiresAt: 2_000_000_000))
+        }
+    }
+
+    static func playback(_ video: String, seq: Int) -> StoredEvent {
+        let old = PlaybackMedia(
+            title: "Clip", playlist: "/stream/old/master.m3u8", poster: nil, thumbnails: nil, audioOnly: false,
+            expiresAt: 1_000)
+        return StoredEvent(
+            event: SessionEvent(
+                seq: seq,
+                change: .playback(
+                    Playback(video: video, media: old, duration: 30, state: .playing, position: 4, anchor: 900, rate: 1.5))),
+            commandID: nil)
+    }
+
+    @Test func theClipsShownGetFreshLinks() async throws {
+        let record = SessionRecord(
+            id: "s-1", code: "ABCDEF", deckId: "d-1", presenterId: "u-1", passcodeHash: nil, allowDownload: false,
+            createdAt: Date(timeIntervalSince1970: 800))
+        let events = [
+            Self.playback("v-kept", seq: 1), StoredEvent(event: SessionEvent(seq: 2, change: .page(2)), commandID: nil),
+            Self.playback("v-gone", seq: 3),
+        ]
+        let renewed = try await ReplayTimeline.freshClipLinks(events, record: record, clips: Library())
+        guard case .playback(let kept?) = renewed[0].event.change, case .playback(let gone?) = renewed[2].event.change
+        else {
+            Issue.record("the playback events are not playback events any more")
+            return
+        }
+        #expect(kept.media?.playlist == "/stream/fresh/master.m3u8")
+        #expect(kept.media?.expiresAt == 2_000_000_000)
+        #expect(kept.position == 4 && kept.anchor == 900 && kept.rate == 1.5 && kept.state == .playing)
+        #expect(renewed[0].event.seq == 1)
+        #expect(renewed[1] == events[1])
+        #expect(gone.media?.playlist == "/stream/old/master.m3u8")
+    }
+}

@@ -15,6 +15,8 @@ struct ReplayController {
     /// Wrong passcodes per client and session: guesses are slowed as on the live socket.
     let passcodeGuesses = AttemptLimiter(limit: 10, window: 60)
     let now: @Sendable () -> Date
+    /// The clips shown, for links that still work (see ``ReplayTimeline/freshClipLinks(_:record:clips:)``).
+    let clips: any StageVideos
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("sessions/:code/replay", use: timeline)
@@ -24,7 +26,8 @@ struct ReplayController {
         let record = try await sessions.record(context)
         let host = try await mayWatch(record, request: request, context: context)
         let session = try await sessions.response(record, request: request, for: context.user)
-        return try await ReplayTimeline.build(stores: stores, record: record, session: session, forHost: host, now: now())
+        return try await ReplayTimeline.build(
+            stores: stores, record: record, session: session, forHost: host, now: now(), clips: clips)
     }
 
     /// Whether `context`'s user may watch `record`'s replay: true for its host, false for anyone

@@ -9,7 +9,10 @@ struct ReplayFeature: ServerFeature {
     /// - Parameter sessions: how a session is looked up and shown over REST.
     init(_ platform: Platform, sessions: SessionController) {
         replay = ReplayController(
-            stores: platform.stores, sessions: sessions, accounts: platform.accounts, now: platform.now)
+            stores: platform.stores, sessions: sessions, accounts: platform.accounts, now: platform.now,
+            clips: LibraryStageVideos(
+                store: platform.stores.videos, tokens: platform.streamTokens,
+                lifetime: platform.configuration.stageVideoLinkLifetime))
     }
 
     func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {

@@ -30,8 +30,11 @@ enum ReplayTimeline {
     ///     without a request); its `pages` are filled in here.
     ///   - forHost: the host's replay: polls' right answers as they were stored. Anyone else gets
     ///     the events as viewers received them (no right answer before the reveal).
+    ///   - clips: gives the clips shown their links anew (see ``freshClipLinks(_:record:clips:)``);
+    ///     nil keeps the stored ones.
     static func build(
-        stores: Stores, record: SessionRecord, session: LiveSessionInfo, forHost: Bool = true, now: Date = Date()
+        stores: Stores, record: SessionRecord, session: LiveSessionInfo, forHost: Bool = true, now: Date = Date(),
+        clips: (any StageVideos)? = nil
     ) async throws -> ReplayTimelineResponse {
         var session = session
         var pageCount = 0
@@ -48,7 +51,8 @@ enum ReplayTimeline {
         let end = record.endedAt ?? now
         func offset(_ date: Date?) -> Int { max(0, Int(((date ?? start).timeIntervalSince(start) * 1000).rounded())) }
 
-        let stored = try await stores.sessions.events(sessionId: record.id, afterSeq: 0)
+        var stored = try await stores.sessions.events(sessionId: record.id, afterSeq: 0)
+        if let clips { stored = try await freshClipLinks(stored, record: record, clips: clips) }
         var records: [StoredAudienceRecord] = []
         while true {
             let batch = try await stores.interaction.audienceRecords(
@@ -64,6 +68,28 @@ enum ReplayTimeline {
             events: stored.map { ReplayEvent(at: offset($0.at), event: forHost ? $0.event : $0.event.forViewers) },
             views: views, pointer: pointer(samples, offset: offset), drawn: drawn(stored, samples: samples, offset: offset),
             recordings: try await recordings(stores, record))
+    }
+
+    /// The events with every clip shown given its links anew. A clip plays through a capability
+    /// URL made when it was put on the stage, good for `--stage-video-link-hours` (12 by
+    /// default): a replay watched the next day would find them expired. A clip no longer in the
+    /// library keeps its old links (the replay's stage then shows its title).
+    static func freshClipLinks(_ events: [StoredEvent], record: SessionRecord, clips: any StageVideos) async throws
+        -> [StoredEvent]
+    {
+        var media: [String: PlaybackMedia?] = [:]
+        var renewed = events
+        for (index, stored) in events.enumerated() {
+            guard case .playback(var playback?) = stored.event.change, playback.media != nil else { continue }
+            if media[playback.video] == nil {
+                media[playback.video] =
+                    try await clips.readyVideo(id: playback.video, ownedBy: record.presenterId, session: record.id)?.media
+            }
+            guard let fresh = media[playback.video] ?? nil else { continue }
+            playback.media = fresh
+            renewed[index].event = SessionEvent(seq: stored.event.seq, change: .playback(playback))
+        }
+        return renewed
     }
 
     /// The session as the API shows it, without a request: links under `base` (the server's
