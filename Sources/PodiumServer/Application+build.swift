@@ -172,7 +172,7 @@ private func assembleApplication(
     let metrics = MetricsFeature(platform)
     let live = LiveFeature(platform)
     let replay = ReplayFeature(platform, sessions: sessions.sessions)
-    let recordings = RecordingsFeature(platform)
+    let recordings = RecordingsFeature(platform, access: replay.access)
     let replayExports = ReplayExportFeature(
         platform, workers: replayExportWork, videos: library.videos, channelAdmin: channel.videoAdmin)
     let features: [any ServerFeature] = [

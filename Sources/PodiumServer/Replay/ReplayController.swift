@@ -1,19 +1,15 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 import PodiumCore
 import PodiumStore
 import PodiumWire
 
 /// `GET /api/v1/sessions/{code}/replay`: a session's timeline (``ReplayTimeline``) for its host,
-/// and for anyone with its link once the host allows it (`replay: link`; the passcode then as for
-/// joining, in `X-Podium-Passcode`).
+/// and for anyone with its link once the host allows it (``ReplayGate``).
 struct ReplayController {
     let stores: Stores
     let sessions: SessionController
-    let accounts: Accounts
-    /// Wrong passcodes per client and session: guesses are slowed as on the live socket.
-    let passcodeGuesses = AttemptLimiter(limit: 10, window: 60)
+    let access: ReplayGate
     let now: @Sendable () -> Date
     /// The clips shown, for links that still work (see ``ReplayTimeline/freshClipLinks(_:record:clips:)``).
     let clips: any StageVideos
@@ -24,41 +20,11 @@ struct ReplayController {
 
     @Sendable func timeline(_ request: Request, context: AppRequestContext) async throws -> ReplayTimelineResponse {
         let record = try await sessions.record(context)
-        let host = try await mayWatch(record, request: request, context: context)
+        let host = try await access.mayWatch(record, request: request, context: context)
         let session = try await sessions.response(record, request: request, for: context.user)
         return try await ReplayTimeline.build(
             stores: stores, record: record, session: session, forHost: host, now: now(), clips: clips)
     }
-
-    /// Whether `context`'s user may watch `record`'s replay: true for its host, false for anyone
-    /// else allowed; throws otherwise.
-    func mayWatch(_ record: SessionRecord, request: Request, context: AppRequestContext) async throws -> Bool {
-        if SessionController.isHost(context.user, of: record) { return true }
-        guard record.replay == .link else {
-            throw APIError(
-                .forbidden, code: "forbidden",
-                message: record.isRoom
-                    ? "The moderator has not shared this room's replay." : "The presenter has not shared this replay.")
-        }
-        guard let hash = record.passcodeHash else { return false }
-        guard let passcode = request.headers[.podiumPasscode], !passcode.isEmpty else {
-            throw APIError(.unauthorized, code: "passcode_required", message: "This session has a passcode.")
-        }
-        let keys = ["\(record.id)|\(context.clientKey)"]
-        guard passcodeGuesses.allows(keys, now: now()) else {
-            throw APIError(.tooManyRequests, code: "rate_limited", message: "Too many wrong passcodes: wait a minute.")
-        }
-        guard try await accounts.verify(passcode, against: hash) else {
-            passcodeGuesses.recordFailure(keys, now: now())
-            throw APIError(.forbidden, code: "passcode_wrong", message: "That passcode is not right.")
-        }
-        return false
-    }
-}
-
-extension HTTPField.Name {
-    /// A session's passcode, for a replay shared with the link.
-    static let podiumPasscode = HTTPField.Name("X-Podium-Passcode")!
 }
 
 extension ReplayTimelineResponse: ResponseEncodable {}

@@ -5,11 +5,14 @@ import PodiumStore
 /// stored events, the audience's records and the pointer's side log.
 struct ReplayFeature: ServerFeature {
     let replay: ReplayController
+    /// Who may watch: the recordings' files ask the same (``RecordingsFeature``).
+    let access: ReplayGate
 
     /// - Parameter sessions: how a session is looked up and shown over REST.
     init(_ platform: Platform, sessions: SessionController) {
+        access = ReplayGate(accounts: platform.accounts, now: platform.now)
         replay = ReplayController(
-            stores: platform.stores, sessions: sessions, accounts: platform.accounts, now: platform.now,
+            stores: platform.stores, sessions: sessions, access: access, now: platform.now,
             clips: LibraryStageVideos(
                 store: platform.stores.videos, tokens: platform.streamTokens,
                 lifetime: platform.configuration.stageVideoLinkLifetime))

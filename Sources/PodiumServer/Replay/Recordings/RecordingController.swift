@@ -23,13 +23,12 @@ struct RecordingController: Sendable {
     let sessions: any SessionStore
     let hub: LiveHub
     let jobs: JobQueue
-    let accounts: Accounts
+    /// Who may list and listen to a session's takes: who may watch its replay.
+    let access: ReplayGate
     /// `<blob-dir>/recordings`.
     let directory: URL
     let settings: RecordingSettings
     let locks = RecordingLocks()
-    /// Wrong passcodes per client and session: guesses are slowed as on the live socket.
-    let passcodeGuesses = AttemptLimiter(limit: 10, window: 60)
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -86,28 +85,6 @@ struct RecordingController: Sendable {
         throw context.user == nil && context.viewerId == nil ? APIError.unauthorized : APIError.forbidden
     }
 
-    /// Who may listen to a session's takes: who may watch its replay. Its host always; anyone
-    /// with the link once the host allows it (`replay: "link"`), the passcode then as for
-    /// joining, in `X-Podium-Passcode` (as `GET /api/v1/sessions/{code}/replay` asks it).
-    func mayListen(_ record: SessionRecord, request: Request, context: AppRequestContext) async throws {
-        if SessionController.isHost(context.user, of: record) { return }
-        guard record.replay == .link else {
-            throw context.user == nil && context.viewerId == nil ? APIError.unauthorized : APIError.forbidden
-        }
-        guard let hash = record.passcodeHash else { return }
-        guard let passcode = request.headers[HTTPField.Name("X-Podium-Passcode")!], !passcode.isEmpty else {
-            throw APIError(.unauthorized, code: "passcode_required", message: "This session has a passcode.")
-        }
-        let keys = ["\(record.id)|\(context.clientKey)"]
-        guard passcodeGuesses.allows(keys, now: now()) else {
-            throw APIError(.tooManyRequests, code: "rate_limited", message: "Too many wrong passcodes: wait a minute.")
-        }
-        guard try await accounts.verify(passcode, against: hash) else {
-            passcodeGuesses.recordFailure(keys, now: now())
-            throw APIError(.forbidden, code: "passcode_wrong", message: "That passcode is not right.")
-        }
-    }
-
     // MARK: routes
 
     struct StartBody: Decodable {
@@ -154,7 +131,7 @@ struct RecordingController: Sendable {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> RecordingList {
         let record = try await session(context)
-        try await mayListen(record, request: request, context: context)
+        _ = try await access.mayWatch(record, request: request, context: context)
         return RecordingList(recordings: try await store.recordings(sessionId: record.id).map(response))
     }
 
@@ -225,7 +202,7 @@ struct RecordingController: Sendable {
         guard let take = try await store.recording(id: id), take.status == .ready,
             let record = try await sessions.session(id: take.sessionId)
         else { throw APIError.notFound("recording") }
-        try await mayListen(record, request: request, context: context)
+        _ = try await access.mayWatch(record, request: request, context: context)
         guard Self.isPackageFileName(file),
             let data = try? Data(contentsOf: packageDirectory(id).appendingPathComponent(file))
         else { throw APIError.notFound("file") }

@@ -28,10 +28,11 @@ struct RecordingsFeature: ServerFeature {
         configuration.blobDirectory.appendingPathComponent(RecordingFiles.directoryName, isDirectory: true)
     }
 
-    init(_ platform: Platform) {
+    /// - Parameter access: who may watch a replay (``ReplayFeature``'s): the takes are part of it.
+    init(_ platform: Platform, access: ReplayGate) {
         recordings = RecordingController(
             store: platform.stores.recordings, sessions: platform.stores.sessions, hub: platform.hub, jobs: platform.jobs,
-            accounts: platform.accounts,
+            access: access,
             directory: Self.directory(platform.configuration), settings: platform.configuration.recordings,
             logger: platform.logger, now: platform.now)
         sweep = RecordingSweepService(
