@@ -68,7 +68,12 @@ function showEnded() {
   if (ended) return;
   ended = true;
   driver.stop();
-  if (recorder) recorder.stop();
+  if (recorder) {
+    recorder.stop();
+    // No take can start after the end: the switch leaves the bar (a German bar at 1280 px had no
+    // room for it beside "Sitzung beenden").
+    recorder.button.hidden = true;
+  }
   $('ended-overlay').hidden = false;
   $('end-session').disabled = true;
   $('follow-lock').disabled = true;
