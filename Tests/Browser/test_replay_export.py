@@ -42,6 +42,24 @@ class ReplayExportTests(BrowserTest):
         wait_for(driver, lambda d: d.execute_script("return document.body.dataset.replay") in ("ready", "refused"), "the replay page")
         self.assertEqual(driver.execute_script("return document.body.dataset.replay"), "ready")
 
+    def assert_controls_fit(self, driver, where):
+        """Download, the title and Publish inside the window and at least 24 px tall; the page no
+        wider than the window; the stage still there (not squeezed out by the controls)."""
+        found = driver.execute_script("""
+          const rect = (css) => { const e = document.querySelector(css); if (!e) return null;
+            const r = e.getBoundingClientRect(); return {left: r.left, right: r.right, width: r.width, height: r.height}; };
+          return {window: innerWidth, page: document.documentElement.scrollWidth,
+                  download: rect('.replay-export-download'), title: rect('.replay-export-title'),
+                  publish: rect('.replay-export-publish button'), stage: rect('#stage')};""")
+        self.assertLessEqual(found["page"], found["window"], f"{where}: no sideways scrolling: {found}")
+        for name in ("download", "title", "publish"):
+            box = found[name]
+            self.assertIsNotNone(box, f"{where}: {name} missing")
+            self.assertGreaterEqual(box["left"], 0, f"{where}: {name} inside the window: {found}")
+            self.assertLessEqual(box["right"], found["window"] + 0.5, f"{where}: {name} inside the window: {found}")
+            self.assertGreaterEqual(box["height"], 24, f"{where}: {name} tall enough: {found}")
+        self.assertGreater(found["stage"]["height"], 150, f"{where}: the stage keeps its room: {found}")
+
     def test_replay_export_a_host_exports_downloads_and_publishes(self):
         session = SERVER.start_session(DEMO_DECK["id"])
         code = session["code"]
@@ -66,6 +84,15 @@ class ReplayExportTests(BrowserTest):
         title = host.find_element(By.CSS_SELECTOR, ".replay-export-title")
         self.assertEqual(title.get_attribute("value"), session.get("title") or "")
         screenshot(host, "replay-export-ready")
+        self.assert_controls_fit(host, "a laptop")
+        # The same on a phone and a tablet: every control on screen, nothing wider than it.
+        for width, height in ((390, 844), (820, 1180)):
+            other = self.driver(width, height)
+            self.sign_in_with_cookie(other)
+            self.open_replay(other, code)
+            wait_for(other, lambda d: visible(d, ".replay-export-download"), f"the Download link at {width} px")
+            self.assert_controls_fit(other, f"{width}x{height}")
+            screenshot(other, f"replay-export-ready-{width}")
         title.clear()
         title.send_keys("Welcome, replayed")
         host.find_element(By.CSS_SELECTOR, ".replay-export-publish button").click()
