@@ -52,11 +52,15 @@ public struct AccountLinkRecord: Sendable, Equatable, Codable {
     public var expiresAt: Date
     public var createdAt: Date
     public var usedAt: Date?
+    /// The language its messages are written in (a catalogue's code: `de`, `zh-Hans`); nil: the
+    /// server's default.
+    public var language: String?
 
     public init(
         id: String, kind: Kind, tokenHash: String, email: String, role: UserRecord.Role = .presenter, name: String? = nil,
         passwordHash: String? = nil, userId: String? = nil, createdBy: String? = nil, status: Status = .pending,
-        delivery: Delivery = .queued, deliveryError: String? = nil, expiresAt: Date, createdAt: Date, usedAt: Date? = nil
+        delivery: Delivery = .queued, deliveryError: String? = nil, expiresAt: Date, createdAt: Date, usedAt: Date? = nil,
+        language: String? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -73,6 +77,7 @@ public struct AccountLinkRecord: Sendable, Equatable, Codable {
         self.expiresAt = expiresAt
         self.createdAt = createdAt
         self.usedAt = usedAt
+        self.language = language
     }
 }
 
@@ -125,6 +130,12 @@ public protocol AccountStore: Sendable {
     func revokeAccountLinks(kind: AccountLinkRecord.Kind, email: String) async throws
 
     func setRole(userId: String, _ role: UserRecord.Role) async throws
+    /// The language of the page the account last signed in from (nil: unknown), for the messages
+    /// it is sent.
+    func setUserLanguage(userId: String, _ language: String?) async throws
+    /// Ends every sign-in of the account (its tokens), its password unchanged.
+    func endSignIns(userId: String) async throws
+    func userLanguage(userId: String) async throws -> String?
     /// The number of admins (the last one may not be made a presenter).
     func adminCount() async throws -> Int
 

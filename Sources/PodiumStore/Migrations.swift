@@ -461,6 +461,7 @@ enum Migrations {
         replayMigration,
         recordingsMigration,
         replayExportsMigration,
+        mailLanguageMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

@@ -98,6 +98,26 @@ extension SQLStore: AccountStore {
         }
     }
 
+    public func setUserLanguage(userId: String, _ language: String?) async throws {
+        try await serial { db in
+            try await db.update("users").set("language", to: SQLBind(language)).where("id", .equal, userId).run()
+        }
+    }
+
+    public func endSignIns(userId: String) async throws {
+        try await serial { db in
+            try await db.delete(from: "auth_tokens").where("user_id", .equal, userId).run()
+        }
+    }
+
+    public func userLanguage(userId: String) async throws -> String? {
+        struct Row: Decodable { let language: String? }
+        return try await serial { db in
+            try await db.select().column("language").from("users").where("id", .equal, userId)
+                .first(decoding: Row.self)?.language
+        }
+    }
+
     public func adminCount() async throws -> Int {
         struct Row: Decodable { let count: Int }
         return try await serial { db in

@@ -67,6 +67,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Sender of that mail, e.g. 'Podium <podium@school.example>' (env PODIUM_MAIL_FROM).")
     var mailFrom: String?
 
+    @Option(
+        help:
+            "Language of mail whose reader's language is not known, one of the pages' (en, de, fr, es, cs, ar, zh-Hans; env PODIUM_MAIL_LANGUAGE). Otherwise each message is in its reader's language."
+    )
+    var mailLanguage: String?
+
     @Flag(help: "Let visitors ask for an account, which an admin approves; needs a mail relay (env PODIUM_ALLOW_SIGN_UP=1).")
     var allowSignUp = false
 
@@ -214,6 +220,9 @@ struct Serve: AsyncParsableCommand {
         configuration.smtpRelay = try Self.smtpRelay(url: smtpUrl, environment: environment)
         if let from = (mailFrom ?? environment["PODIUM_MAIL_FROM"]).flatMap({ $0.isEmpty ? nil : $0 }) {
             configuration.mailFrom = from
+        }
+        if let language = (mailLanguage ?? environment["PODIUM_MAIL_LANGUAGE"]).flatMap({ $0.isEmpty ? nil : $0 }) {
+            configuration.mailLanguage = language
         }
         configuration.allowSignUp = allowSignUp || environment["PODIUM_ALLOW_SIGN_UP"] == "1"
         configuration.databaseURL = (database ?? environment["PODIUM_DATABASE_URL"]).flatMap { $0.isEmpty ? nil : $0 }

@@ -101,6 +101,42 @@ struct LoginLimitTests {
         }
     }
 
+    /// The lecture hall: a class behind the school's one address guesses at a teacher's account
+    /// until the address is blocked and the account slowed; the teacher, in the browser they
+    /// made the account with (an invitation's page, never a sign-in with the form), still signs
+    /// in from that same address.
+    @Test func aClassGuessingFromTheSchoolsAddressNeverLocksOutTheTeachersOwnBrowser() async throws {
+        let server = TestServer { $0.loginAttempts = 2 }
+        defer { server.removeData() }
+        try await server.run { client in
+            let admin = try await client.login()
+            let invitation = try await client.request(
+                .post, "/api/v1/invitations", token: admin, json: #"{"email":"teacher@school.test"}"#
+            ).object()
+            let link = try #require(invitation["link"] as? String)
+            let token = String(link.suffix(64))
+            let accepted = try await client.request(
+                .post, "/api/v1/auth/invitation", headers: Self.from("203.0.113.7"),
+                json: #"{"token":"\#(token)","name":"Teacher","password":"the teacher's secret"}"#)
+            #expect(accepted.status == .ok)
+            let device = try #require(Self.device(accepted), "the invitation's page gives the browser its device cookie")
+
+            let right = #"{"email":"teacher@school.test","password":"the teacher's secret"}"#
+            for attempt in 1...8 {
+                let wrong = try await client.request(
+                    .post, "/api/v1/auth/login", headers: Self.from("203.0.113.7"),
+                    json: #"{"email":"teacher@school.test","password":"guess\#(attempt)"}"#)
+                #expect(wrong.status == (attempt <= 2 ? .unauthorized : .tooManyRequests))
+            }
+            // Without the cookie, from the hall: blocked; with it, from the same address: in.
+            let blocked = try await client.request(.post, "/api/v1/auth/login", headers: Self.from("203.0.113.7"), json: right)
+            #expect(blocked.errorCode == "too_many_attempts")
+            let teacher = try await client.request(
+                .post, "/api/v1/auth/login", headers: Self.from("203.0.113.7", device: device), json: right)
+            #expect(teacher.status == .ok)
+        }
+    }
+
     @Test func anAddressIsBlockedForTheRestOfTheWindowOnly() async throws {
         let clock = SteppedClock()
         let server = TestServer { $0.loginAttempts = 3 }

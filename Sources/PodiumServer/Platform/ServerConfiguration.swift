@@ -138,6 +138,9 @@ public struct ServerConfiguration: Sendable {
     public var smtpRelay: SMTPRelay?
     /// The sender of that mail (`--mail-from`).
     public var mailFrom = "Podium <podium@localhost>"
+    /// The language of a message whose reader's language is not known (`--mail-language`): a
+    /// notice to an admin who never signed in from a page, for one.
+    public var mailLanguage = "en"
     /// Visitors may ask for an account, which an admin approves (`--allow-sign-up`; needs a relay).
     public var allowSignUp = false
     /// How long an invitation's, a sign-up's and a password reset's links work.

@@ -123,15 +123,43 @@ struct SingleSignOnTests {
             // The admin group revoked: a presenter again.
             try await provider.setUser("t-1001", ["email": "ada@school.example", "email_verified": true, "groups": ["teachers"]])
             let third = try await Self.signIn(client, provider, subject: "t-1001")
-            #expect(try await Self.me(client, try #require(third.authToken))["role"] as? String == "presenter")
+            let thirdToken = try #require(third.authToken)
+            #expect(try await Self.me(client, thirdToken)["role"] as? String == "presenter")
+            // Back among the channel's members.
+            try await provider.setUser(
+                "t-1001", ["email": "ada@school.example", "email_verified": true, "groups": ["teachers", "channel-members"]])
+            let fourth = try await Self.signIn(client, provider, subject: "t-1001")
+            let fourthToken = try #require(fourth.authToken)
+            #expect(try await Self.me(client, fourthToken)["member"] as? Bool == true)
 
-            // In no allowed group any more: refused, with the sign-in page saying why.
+            // In no allowed group any more (she left the school): refused, with the sign-in page
+            // saying why; out of the members, and her sign-ins still open end at once.
             try await provider.setUser("t-1001", ["email": "ada@school.example", "email_verified": true, "groups": ["alumni"]])
             let refused = try await Self.signIn(client, provider, subject: "t-1001")
             #expect(refused.location == "/login?sso_error=not_allowed")
             #expect(refused.authToken == nil)
             let page = try await client.request(.get, "/login?sso_error=not_allowed")
             #expect(page.status == .ok)
+            #expect(try await client.request(.get, "/api/v1/me", token: fourthToken).status == .unauthorized)
+            #expect(try await client.request(.get, "/api/v1/me", token: thirdToken).status == .unauthorized)
+            let adminToken = try await client.login()
+            let ada = try await client.request(.get, "/api/v1/users", token: adminToken).array()
+                .first { $0["email"] as? String == "ada@school.example" }
+            #expect(ada?["member"] as? Bool == false)
+
+            // What the provider's groups did is in the audit log, done by the server.
+            let entries = try #require(
+                try await client.request(.get, "/api/v1/audit", token: adminToken).object()["entries"] as? [[String: Any]])
+            let actions = entries.compactMap { entry in
+                (entry["target"] as? String) == "ada@school.example" ? entry["action"] as? String : nil
+            }
+            #expect(
+                actions == [
+                    "sso.membership_changed", "sso.membership_changed", "sso.role_changed", "sso.membership_changed",
+                    "sso.role_changed", "sso.account_created",
+                ], "\(actions)")
+            let bySignOn = entries.filter { ($0["action"] as? String)?.hasPrefix("sso.") == true }
+            #expect(bySignOn.allSatisfy { $0["actorId"] == nil || $0["actorId"] is NSNull }, "by no admin")
         }
     }
 

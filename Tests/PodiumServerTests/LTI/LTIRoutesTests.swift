@@ -71,6 +71,14 @@ struct LTIRoutesTests {
             let id = try #require(platform["id"] as? String)
             #expect(try await client.request(.delete, "/api/v1/lti/platforms/\(id)", token: admin).status == .noContent)
             #expect(try await client.request(.delete, "/api/v1/lti/platforms/\(id)", token: admin).status == .notFound)
+            // Both in the audit log, by the admin, with the platform's issuer.
+            let entries = try #require(
+                try await client.request(.get, "/api/v1/audit", token: admin).object()["entries"] as? [[String: Any]])
+            let platformEntries = entries.filter { ($0["action"] as? String)?.hasPrefix("lti.") == true }
+            #expect(
+                platformEntries.compactMap { $0["action"] as? String } == ["lti.platform_removed", "lti.platform_registered"])
+            #expect(
+                platformEntries.allSatisfy { $0["target"] as? String == "https://moodle.example.edu" && $0["actorId"] is String })
         }
         // Another start on the same data: the same key.
         try await server.run { client in

@@ -11,6 +11,7 @@ struct AccountLinks: Sendable {
     let users: any UserStore
     let accounts: Accounts
     let mailer: Mailer
+    let mail: AccountMail
     let audit: AuditLog
     /// The address people use (`--public-url`); the links in messages start with it. Without
     /// it, with the address the request came to.
@@ -33,6 +34,16 @@ struct AccountLinks: Sendable {
         let host = request.head.authority ?? "localhost"
         let https = request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https"
         return (https ? "https://" : "http://") + host
+    }
+
+    /// The catalogue's language for a request's `language` (a page's), else the server's default.
+    func language(_ requested: String?) -> String {
+        mail.catalog.language(requested)
+    }
+
+    /// The language `user` reads (the page they last signed in from), else the server's default.
+    func language(of user: UserRecord) async throws -> String {
+        language(try await store.userLanguage(userId: user.id))
     }
 
     /// A new token and its hash.
@@ -100,106 +111,76 @@ struct AccountLinks: Sendable {
     }
 }
 
-/// The messages (English; the pages they open speak the reader's language).
-enum AccountMail {
-    static func days(_ lifetime: TimeInterval) -> String {
+/// The messages, in their reader's language: the texts are the `mail` catalogue's
+/// (``MailCatalog``, `Public/locales/<language>/mail.json`), the pages' own catalogues' files.
+struct AccountMail: Sendable {
+    let catalog: MailCatalog
+
+    /// `7 days`, `24 hours`, `1 hour` in `language`.
+    func lifetime(_ lifetime: TimeInterval, _ language: String) -> String {
         let days = Int((lifetime / 86400).rounded())
-        if days >= 1 { return days == 1 ? "1 day" : "\(days) days" }
-        let hours = max(1, Int((lifetime / 3600).rounded()))
-        return hours == 1 ? "1 hour" : "\(hours) hours"
+        if days >= 1 { return catalog.text("mail.days", language, count: days) }
+        return catalog.text("mail.hours", language, count: max(1, Int((lifetime / 3600).rounded())))
     }
 
-    static func invitation(to email: String, by inviter: String, link: String, lifetime: TimeInterval) -> MailMessage {
+    /// A message of paragraphs (a link is a paragraph of its own, so no client breaks it).
+    private func message(to email: String, _ language: String, subject: String, _ paragraphs: [String]) -> MailMessage {
         MailMessage(
-            to: email, subject: "You are invited to Podium",
-            text: """
-                Hello,
-
-                \(inviter) invites you to present with Podium. Open this link to choose your name and password:
-
-                \(link)
-
-                The link works once, for \(days(lifetime)).
-                """)
+            to: email, subject: catalog.text(subject, language),
+            text: ([catalog.text("mail.hello", language)] + paragraphs).joined(separator: "\n\n"), language: language)
     }
 
-    static func verifySignUp(to email: String, link: String, lifetime: TimeInterval) -> MailMessage {
-        MailMessage(
-            to: email, subject: "Confirm your address for Podium",
-            text: """
-                Hello,
-
-                Someone (we hope you) asked for a Podium account with this address. Open this link to confirm it:
-
-                \(link)
-
-                Then an administrator looks at your request; you get a message when it is approved.
-                The link works once, for \(days(lifetime)). If you did not ask, ignore this message.
-                """)
+    func invitation(
+        to email: String, by inviter: String, role: UserRecord.Role, link: String, lifetime: TimeInterval, language: String
+    ) -> MailMessage {
+        let body = role == .admin ? "mail.invitation.body-admin" : "mail.invitation.body"
+        return message(
+            to: email, language, subject: "mail.invitation.subject",
+            [
+                catalog.text(body, language, ["inviter": inviter]), link,
+                catalog.text("mail.link-once", language, ["lifetime": self.lifetime(lifetime, language)]),
+            ])
     }
 
-    static func alreadyAnAccount(to email: String, signIn: String) -> MailMessage {
-        MailMessage(
-            to: email, subject: "Your Podium account",
-            text: """
-                Hello,
-
-                Someone asked for a Podium account with this address, but it has one already. Sign in here
-                (or choose "Forgot password?" there):
-
-                \(signIn)
-
-                If you did not ask, ignore this message.
-                """)
+    func verifySignUp(to email: String, link: String, lifetime: TimeInterval, language: String) -> MailMessage {
+        message(
+            to: email, language, subject: "mail.sign-up.subject",
+            [
+                catalog.text("mail.sign-up.body", language), link, catalog.text("mail.sign-up.next", language),
+                catalog.text("mail.link-once", language, ["lifetime": self.lifetime(lifetime, language)]) + " "
+                    + catalog.text("mail.not-you", language),
+            ])
     }
 
-    static func signUpWaiting(to email: String, name: String, email asking: String, page: String) -> MailMessage {
-        MailMessage(
-            to: email, subject: "A Podium account waits for your approval",
-            text: """
-                Hello,
-
-                \(name) (\(asking)) asked for a presenter account and confirmed the address. Approve or decline it here:
-
-                \(page)
-                """)
+    func alreadyAnAccount(to email: String, signIn: String, language: String) -> MailMessage {
+        message(
+            to: email, language, subject: "mail.existing.subject",
+            [catalog.text("mail.existing.body", language), signIn, catalog.text("mail.not-you", language)])
     }
 
-    static func approved(to email: String, signIn: String) -> MailMessage {
-        MailMessage(
-            to: email, subject: "Your Podium account is ready",
-            text: """
-                Hello,
-
-                An administrator approved your Podium account. Sign in with your address and the password you chose:
-
-                \(signIn)
-                """)
+    func signUpWaiting(to email: String, name: String, email asking: String, page: String, language: String) -> MailMessage {
+        message(
+            to: email, language, subject: "mail.waiting.subject",
+            [catalog.text("mail.waiting.body", language, ["name": name, "email": asking]), page])
     }
 
-    static func declined(to email: String) -> MailMessage {
-        MailMessage(
-            to: email, subject: "Your request for a Podium account",
-            text: """
-                Hello,
-
-                An administrator declined your request for a Podium account. Ask them if you think this is a mistake.
-                """)
+    func approved(to email: String, signIn: String, language: String) -> MailMessage {
+        message(to: email, language, subject: "mail.approved.subject", [catalog.text("mail.approved.body", language), signIn])
     }
 
-    static func passwordReset(to email: String, link: String, lifetime: TimeInterval) -> MailMessage {
-        MailMessage(
-            to: email, subject: "Reset your Podium password",
-            text: """
-                Hello,
+    func declined(to email: String, language: String) -> MailMessage {
+        message(to: email, language, subject: "mail.declined.subject", [catalog.text("mail.declined.body", language)])
+    }
 
-                Someone (we hope you) asked to reset the password of your Podium account. Open this link to choose a new one:
-
-                \(link)
-
-                The link works once, for \(days(lifetime)). Choosing a new password signs you out everywhere.
-                If you did not ask, ignore this message: your password stays as it is.
-                """)
+    func passwordReset(to email: String, link: String, lifetime: TimeInterval, language: String) -> MailMessage {
+        message(
+            to: email, language, subject: "mail.reset.subject",
+            [
+                catalog.text("mail.reset.body", language), link,
+                catalog.text("mail.link-once", language, ["lifetime": self.lifetime(lifetime, language)]) + " "
+                    + catalog.text("mail.reset.signs-out", language),
+                catalog.text("mail.reset.not-you", language),
+            ])
     }
 }
 

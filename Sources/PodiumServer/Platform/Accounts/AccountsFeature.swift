@@ -26,6 +26,7 @@ struct AccountsFeature: ServerFeature {
                 limit: configuration.loginAttempts, window: configuration.passcodeWindow,
                 deviceKey: SignInLimits.deviceKey(from: platform.streamTokens.keyBytes)),
             audit: auditLog,
+            languages: platform.stores.accounts,
             now: platform.now,
             // What the browser kept on the channel before signing in (favourites, positions) is the person's.
             signedIn: { viewerId, user in
@@ -37,6 +38,8 @@ struct AccountsFeature: ServerFeature {
         let links = AccountLinks(
             store: platform.stores.accounts, users: platform.stores.users, accounts: platform.accounts,
             mailer: Mailer(relay: configuration.smtpRelay, from: configuration.mailFrom, logger: platform.logger),
+            mail: AccountMail(
+                catalog: MailCatalog(webRoot: configuration.webRoot, defaultLanguage: configuration.mailLanguage)),
             audit: auditLog, publicURL: configuration.publicURL, invitationLifetime: configuration.invitationLifetime,
             verificationLifetime: configuration.signUpVerificationLifetime,
             resetLifetime: configuration.passwordResetLifetime, now: platform.now)

@@ -13,6 +13,9 @@ struct AuthController {
     let limits: SignInLimits
     /// Records when a sign-in lock-out begins.
     var audit: AuditLog? = nil
+    /// Where the language of the page someone signs in from is kept (the messages they get later
+    /// are written in it).
+    var languages: (any AccountStore)? = nil
     let now: @Sendable () -> Date
     /// Called after a sign-in with the browser's anonymous viewer id (the `podium_viewer`
     /// cookie), if it sent one: what the person kept anonymously (channel favourites and
@@ -23,6 +26,16 @@ struct AuthController {
         /// An email address, or the user name `admin` of the first admin account.
         let email: String
         let password: String
+        /// The sign-in page's language (`de`, `zh-Hans`).
+        let language: String?
+    }
+
+    /// A language tag as sent by a page (`de`, `zh-Hans`), or nil for anything else.
+    static func languageTag(_ text: String?) -> String? {
+        guard let text, !text.isEmpty, text.count <= 35,
+            text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        else { return nil }
+        return text
     }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -45,6 +58,9 @@ struct AuthController {
                     detail: keys.trustedDevice ? "device" : "address or account", address: context.clientKey)
             }
             throw APIError(.unauthorized, code: "bad_credentials", message: "Wrong email or password.")
+        }
+        if let language = Self.languageTag(body.language) {
+            try await languages?.setUserLanguage(userId: user.id, language)
         }
         var response = try await signInResponse(user, token: token, request: request, context: context)
         response.setCookie(limits.deviceCookie(account: account))

@@ -34,6 +34,8 @@ struct InvitationController {
     struct CreateBody: Decodable {
         let email: String
         let role: UserRecord.Role?
+        /// The language of the message (`de`, `zh-Hans`); else the server's default.
+        let language: String?
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<Invitation> {
@@ -48,12 +50,15 @@ struct InvitationController {
         var record = AccountLinkRecord(
             id: IDs.make("inv"), kind: .invitation, tokenHash: hash, email: email, role: body.role ?? .presenter,
             createdBy: admin.id, delivery: links.mailer.isConfigured ? .queued : .manual,
-            expiresAt: now + links.invitationLifetime, createdAt: now)
+            expiresAt: now + links.invitationLifetime, createdAt: now, language: links.language(body.language))
         try await links.store.insertAccountLink(record)
         try await links.audit.record("user.invited", by: admin, target: email, detail: record.role.rawValue, context: context)
         let url = links.link("invitation", token: token, request: request)
         try await links.deliver(
-            AccountMail.invitation(to: email, by: admin.name, link: url, lifetime: links.invitationLifetime), for: record.id)
+            links.mail.invitation(
+                to: email, by: admin.name, role: record.role, link: url, lifetime: links.invitationLifetime,
+                language: links.language(record.language)),
+            for: record.id)
         record.delivery = links.mailer.isConfigured ? .queued : .manual
         return EditedResponse(
             status: .created, response: AccountLinks.invitation(record, link: links.mailer.isConfigured ? nil : url))
@@ -71,8 +76,11 @@ struct InvitationController {
         }
         try await links.audit.record("invitation.resent", by: admin, target: record.email, context: context)
         let url = links.link("invitation", token: token, request: request)
+        // In the language it was first sent in.
         try await links.deliver(
-            AccountMail.invitation(to: record.email, by: admin.name, link: url, lifetime: links.invitationLifetime),
+            links.mail.invitation(
+                to: record.email, by: admin.name, role: record.role, link: url, lifetime: links.invitationLifetime,
+                language: links.language(record.language)),
             for: id)
         let renewed = try await links.store.accountLink(id: id) ?? record
         return AccountLinks.invitation(renewed, link: links.mailer.isConfigured ? nil : url)
@@ -97,6 +105,8 @@ struct InvitationController {
         let token: String
         let name: String?
         let password: String
+        /// The page's language, kept as the account's (else the invitation's).
+        let language: String?
     }
 
     /// Makes the account and signs it in (as `POST /api/v1/auth/login` does).
@@ -114,7 +124,14 @@ struct InvitationController {
             id: IDs.make("u"), email: link.email, name: AccountLinks.name(body.name ?? "", or: link.email), role: link.role,
             passwordHash: hash, createdAt: links.now())
         try await links.users.insertUser(user)
+        if let language = AuthController.languageTag(body.language) ?? link.language {
+            try await links.store.setUserLanguage(userId: user.id, language)
+        }
         try await links.audit.record("invitation.accepted", by: user, target: user.email, context: context)
-        return try await auth.signInResponse(user, request: request, context: context)
+        var response = try await auth.signInResponse(user, request: request, context: context)
+        // The browser that made the account is the person's own: its later sign-ins are never
+        // blocked by others' wrong guesses (as after a sign-in with the form).
+        response.setCookie(auth.limits.deviceCookie(account: Accounts.accountKey(user.email)))
+        return response
     }
 }

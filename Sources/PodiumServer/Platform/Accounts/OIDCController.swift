@@ -25,6 +25,11 @@ struct OIDCController {
     let stateKey: [UInt8]
     let logger: Logger
     let now: @Sendable () -> Date
+    /// Records the accounts single sign-on makes and the roles and memberships the provider's
+    /// groups change (by the server: no admin did it, the school's directory did).
+    var audit: AuditLog? = nil
+    /// Where the sign-ins of someone the provider no longer allows are ended.
+    var accountStore: (any AccountStore)? = nil
     /// As the password sign-in: what the browser kept anonymously becomes the person's.
     var signedIn: @Sendable (_ viewerId: String?, _ user: UserRecord) async throws -> Void = { _, _ in }
 
@@ -124,7 +129,9 @@ struct OIDCController {
             user = local
         }
         guard let grant = settings.grant(groups: identity.groups, current: user.map { ($0.role, $0.isMember) }) else {
-            // Refused before an account is made: nobody outside the allowed groups gets one.
+            // Refused before an account is made: nobody outside the allowed groups gets one. An
+            // account linked before (someone who left the school) loses what the groups gave.
+            if let user, !isNewLink { try await withdraw(user, settings: settings) }
             throw OIDCFailure(code: .notAllowed, description: "\(identity.subject) is in none of the allowed groups")
         }
         if user == nil {
@@ -135,6 +142,7 @@ struct OIDCController {
                 // Never a password that works: a random one nobody knows (an admin may set one).
                 passwordHash: try await accounts.hash(Accounts.randomToken()), createdAt: now(), isMember: grant.isMember)
             try await users.insertUser(made)
+            try await audit?.record("sso.account_created", by: nil, target: made.email, detail: made.role.rawValue)
             user = made
         }
         guard var user else { throw OIDCFailure(code: .failed, description: "no account") }
@@ -156,10 +164,37 @@ struct OIDCController {
         }
         if user.role != grant.role || user.isMember != grant.isMember {
             try await identities.setRoleAndMembership(userId: user.id, role: grant.role, isMember: grant.isMember)
+            if user.role != grant.role {
+                try await audit?.record("sso.role_changed", by: nil, target: user.email, detail: grant.role.rawValue)
+            }
+            if user.isMember != grant.isMember {
+                try await audit?.record(
+                    "sso.membership_changed", by: nil, target: user.email,
+                    detail: grant.isMember ? "member" : "not a member")
+            }
             user.role = grant.role
             user.isMember = grant.isMember
         }
         return user
+    }
+
+    /// Someone the provider's groups no longer allow: out of the channel's members, no longer an
+    /// admin when admin groups say who is (unless the last admin: nobody could run the server),
+    /// and every sign-in of the account ended: what a school's directory takes away is gone at
+    /// once, not when an old sign-in expires.
+    func withdraw(_ user: UserRecord, settings: OIDCSettings) async throws {
+        var role = user.role
+        if role == .admin, !settings.adminGroups.isEmpty, try await (accountStore?.adminCount() ?? 0) > 1 {
+            role = .presenter
+        }
+        if role != user.role || user.isMember {
+            try await identities.setRoleAndMembership(userId: user.id, role: role, isMember: false)
+        }
+        if role != user.role { try await audit?.record("sso.role_changed", by: nil, target: user.email, detail: role.rawValue) }
+        if user.isMember {
+            try await audit?.record("sso.membership_changed", by: nil, target: user.email, detail: "not a member")
+        }
+        try await accountStore?.endSignIns(userId: user.id)
     }
 
     /// `<public URL>/api/v1/auth/oidc/callback`; without `--public-url`, from the request's Host.

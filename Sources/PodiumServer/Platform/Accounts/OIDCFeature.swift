@@ -18,6 +18,8 @@ struct OIDCFeature: ServerFeature {
             publicURL: configuration.publicURL, tokenLifetime: configuration.tokenLifetime,
             stateKey: OIDCController.stateKey(from: platform.streamTokens.keyBytes), logger: platform.logger,
             now: platform.now,
+            audit: AuditLog(store: platform.stores.accounts, now: platform.now),
+            accountStore: platform.stores.accounts,
             signedIn: { viewerId, user in
                 if let viewerId { try await channelVideos.adoptChannelViewer(from: viewerId, into: user.id) }
             })

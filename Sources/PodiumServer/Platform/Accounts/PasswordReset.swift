@@ -22,6 +22,8 @@ struct PasswordResetController {
 
     struct AskBody: Decodable {
         let email: String
+        /// The page's language: the message is written in it.
+        let language: String?
     }
 
     @Sendable func ask(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -32,12 +34,13 @@ struct PasswordResetController {
         if wait > 0 { throw TooManyAttempts(retryAfter: wait) }
         asksPerClient.recordFailure([context.clientKey], now: now)
         let url = links.base(request) + "/reset-password"
+        let language = AuthController.languageTag(body.language)
         let links = self.links
         let logger = self.logger
         // After answering: the time the answer takes says nothing about the address.
         Task {
             do {
-                try await Self.send(email: email, pageURL: url, links: links)
+                try await Self.send(email: email, pageURL: url, language: language, links: links)
             } catch {
                 logger.error("password reset not sent", metadata: ["error": "\(error)"])
             }
@@ -45,19 +48,24 @@ struct PasswordResetController {
         return SignUpController.accepted("check_email")
     }
 
-    static func send(email: String, pageURL: String, links: AccountLinks) async throws {
+    /// In the page's `language`; without one (a request by a script), the account's.
+    static func send(email: String, pageURL: String, language requested: String?, links: AccountLinks) async throws {
         guard links.mailer.isConfigured, email.contains("@"), let user = try await links.users.user(email: email) else {
             return
         }
         try await links.store.revokeAccountLinks(kind: .passwordReset, email: email)
+        var language = requested
+        if language == nil { language = try await links.store.userLanguage(userId: user.id) }
+        let written = links.language(language)
         let (token, hash) = AccountLinks.newToken()
         let now = links.now()
         let record = AccountLinkRecord(
             id: IDs.make("pr"), kind: .passwordReset, tokenHash: hash, email: email, role: user.role, userId: user.id,
-            expiresAt: now + links.resetLifetime, createdAt: now)
+            expiresAt: now + links.resetLifetime, createdAt: now, language: written)
         try await links.store.insertAccountLink(record)
         try await links.deliver(
-            AccountMail.passwordReset(to: email, link: pageURL + "#token=" + token, lifetime: links.resetLifetime),
+            links.mail.passwordReset(
+                to: email, link: pageURL + "#token=" + token, lifetime: links.resetLifetime, language: written),
             for: record.id)
     }
 

@@ -28,6 +28,8 @@ struct SignUpController {
         let email: String
         let name: String?
         let password: String
+        /// The page's language: the messages about the request are written in it.
+        let language: String?
     }
 
     static let closed = APIError(.notFound, code: "sign_up_closed", message: "This server makes accounts by invitation only.")
@@ -43,20 +45,22 @@ struct SignUpController {
         asksPerClient.recordFailure([context.clientKey], now: now)
         // Hashed either way: the answer takes as long whether the address has an account or not.
         let passwordHash = try await links.accounts.hash(password)
+        let language = links.language(body.language)
         if try await links.users.user(email: email) != nil {
-            links.mailer.send(AccountMail.alreadyAnAccount(to: email, signIn: links.base(request) + "/login"))
+            links.mailer.send(
+                links.mail.alreadyAnAccount(to: email, signIn: links.base(request) + "/login", language: language))
         } else {
             try await links.store.revokeAccountLinks(kind: .signUp, email: email)
             let (token, hash) = AccountLinks.newToken()
             let record = AccountLinkRecord(
                 id: IDs.make("su"), kind: .signUp, tokenHash: hash, email: email, role: .presenter,
                 name: AccountLinks.name(body.name ?? "", or: email), passwordHash: passwordHash,
-                expiresAt: now + links.verificationLifetime, createdAt: now)
+                expiresAt: now + links.verificationLifetime, createdAt: now, language: language)
             try await links.store.insertAccountLink(record)
             try await links.deliver(
-                AccountMail.verifySignUp(
+                links.mail.verifySignUp(
                     to: email, link: links.link("sign-up", token: token, request: request),
-                    lifetime: links.verificationLifetime),
+                    lifetime: links.verificationLifetime, language: language),
                 for: record.id)
         }
         return Self.accepted("check_email")
@@ -72,11 +76,14 @@ struct SignUpController {
         guard try await links.store.moveAccountLink(id: link.id, from: .pending, to: .verified, now: links.now()) else {
             throw AccountLinks.invalid
         }
-        // The admins who have an address are told that someone waits for them.
+        // The admins who have an address are told that someone waits for them, each in their
+        // language (the page they last signed in from), else the server's.
         let page = links.base(request) + "/channel/admin#accounts"
         for admin in try await links.users.users() where admin.role == .admin && admin.email.contains("@") {
             links.mailer.send(
-                AccountMail.signUpWaiting(to: admin.email, name: link.name ?? link.email, email: link.email, page: page))
+                links.mail.signUpWaiting(
+                    to: admin.email, name: link.name ?? link.email, email: link.email, page: page,
+                    language: try await links.language(of: admin)))
         }
         return Self.accepted("awaiting_approval", status: .ok)
     }
@@ -118,8 +125,11 @@ struct SignUpController {
             id: IDs.make("u"), email: link.email, name: link.name ?? link.email, role: .presenter, passwordHash: hash,
             createdAt: links.now())
         try await links.users.insertUser(user)
+        if let language = link.language { try await links.store.setUserLanguage(userId: user.id, language) }
         try await links.audit.record("user.approved", by: admin, target: user.email, context: context)
-        links.mailer.send(AccountMail.approved(to: user.email, signIn: links.base(request) + "/login"))
+        links.mailer.send(
+            links.mail.approved(
+                to: user.email, signIn: links.base(request) + "/login", language: links.language(link.language)))
         return EditedResponse(status: .created, response: UserResponse(user))
     }
 
@@ -130,7 +140,7 @@ struct SignUpController {
             throw APIError.notFound("sign-up request")
         }
         try await links.audit.record("sign_up.declined", by: admin, target: link.email, context: context)
-        links.mailer.send(AccountMail.declined(to: link.email))
+        links.mailer.send(links.mail.declined(to: link.email, language: links.language(link.language)))
         return .noContent
     }
 }

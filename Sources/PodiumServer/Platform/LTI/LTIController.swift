@@ -27,6 +27,8 @@ struct LTIController {
     let webRoot: URL
     let tokenLifetime: TimeInterval
     let now: @Sendable () -> Date
+    /// Records platforms registered and removed, and the accounts launches make.
+    var audit: AuditLog? = nil
 
     /// How long a login initiation waits for its launch, and a teacher may take in the picker.
     static let loginLifetime: TimeInterval = 600
@@ -83,7 +85,7 @@ struct LTIController {
     }
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<LTIPlatform> {
-        try requireAdmin(context)
+        let admin = try requireAdmin(context)
         let body = try await request.decode(as: LTIPlatformRegistration.self, context: context)
         let trim = { (text: String) in text.trimmingCharacters(in: .whitespacesAndNewlines) }
         let issuer = trim(body.issuer)
@@ -108,14 +110,20 @@ struct LTIController {
             clientId: clientId, deploymentIds: Array(Set(deployments)).sorted(), authLoginURL: urls[0], tokenURL: urls[1],
             jwksURL: urls[2], createdAt: now())
         try await store.insertLTIPlatform(record)
+        try await audit?.record(
+            "lti.platform_registered", by: admin, target: issuer, detail: "\(record.name), client \(clientId)", context: context)
         return EditedResponse(status: .created, response: Self.wire(record))
     }
 
     @Sendable func unregister(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try requireAdmin(context)
-        guard try await store.deleteLTIPlatform(id: try context.parameters.require("id")) else {
+        let admin = try requireAdmin(context)
+        let id = try context.parameters.require("id")
+        guard let platform = try await store.ltiPlatform(id: id), try await store.deleteLTIPlatform(id: id) else {
             throw APIError.notFound("platform")
         }
+        try await audit?.record(
+            "lti.platform_removed", by: admin, target: platform.issuer, detail: "\(platform.name), client \(platform.clientId)",
+            context: context)
         return Response(status: .noContent)
     }
 
@@ -131,8 +139,11 @@ struct LTIController {
             jwksURL: record.jwksURL, createdAt: record.createdAt)
     }
 
-    private func requireAdmin(_ context: AppRequestContext) throws {
-        guard try context.requireUser().role == .admin else { throw APIError.forbidden }
+    @discardableResult
+    private func requireAdmin(_ context: AppRequestContext) throws -> UserRecord {
+        let user = try context.requireUser()
+        guard user.role == .admin else { throw APIError.forbidden }
+        return user
     }
 
     // MARK: Login initiation and launch
@@ -313,6 +324,7 @@ struct LTIController {
             passwordHash: try await accounts.hash(Accounts.randomToken()), createdAt: now())
         try await users.insertUser(user)
         try await store.linkLTIUser(platformId: platform.id, subject: launch.subject, userId: user.id)
+        try await audit?.record("lti.account_created", by: nil, target: user.email, detail: platform.name)
         return user
     }
 

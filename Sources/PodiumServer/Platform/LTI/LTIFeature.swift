@@ -13,7 +13,8 @@ struct LTIFeature: ServerFeature {
             toolKey: LTIToolKey(store: platform.stores.channelSettings),
             keySets: JSONWebKeySetCache(fetch: LTIKeySetFetch.fetch, now: platform.now),
             publicURL: platform.configuration.publicURL, webRoot: platform.configuration.webRoot,
-            tokenLifetime: platform.configuration.tokenLifetime, now: platform.now)
+            tokenLifetime: platform.configuration.tokenLifetime, now: platform.now,
+            audit: AuditLog(store: platform.stores.accounts, now: platform.now))
     }
 
     func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {

@@ -63,11 +63,14 @@ public struct MailMessage: Sendable, Equatable {
     public var to: String
     public var subject: String
     public var text: String
+    /// The language it is written in (`Content-Language`), when known.
+    public var language: String?
 
-    public init(to: String, subject: String, text: String) {
+    public init(to: String, subject: String, text: String, language: String? = nil) {
         self.to = to
         self.subject = subject
         self.text = text
+        self.language = language
     }
 }
 
@@ -193,19 +196,42 @@ struct SMTPClient: Sendable {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
-        let subject =
-            message.subject.allSatisfy { $0.isASCII && !$0.isNewline }
-            ? message.subject : "=?UTF-8?B?\(Data(message.subject.utf8).base64EncodedString())?="
-        let headers = [
+        let subject = encodedHeader(message.subject)
+        var headers = [
             "From: \(from)", "To: \(message.to)", "Subject: \(subject)", "Date: \(formatter.string(from: date))",
             "Message-ID: <\(messageID)>", "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8",
             "Content-Transfer-Encoding: 8bit",
         ]
+        if let language = message.language, language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
+            headers.append("Content-Language: \(language)")
+        }
         let body = message.text.replacingOccurrences(of: "\r\n", with: "\n").split(
             separator: "\n", omittingEmptySubsequences: false
         )
         .map { $0.hasPrefix(".") ? "." + $0 : String($0) }
         return (headers + [""] + body).joined(separator: "\r\n")
+    }
+
+    /// A header's text as sent: itself when it is ASCII; else encoded words (RFC 2047, UTF-8,
+    /// base64), each of at most 64 characters and of whole characters (a character is never cut
+    /// between two words, which readers would show as garbage), on folded lines.
+    static func encodedHeader(_ text: String) -> String {
+        let line = text.replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ")
+        guard !line.allSatisfy(\.isASCII) else { return line }
+        // 39 bytes make 52 characters of base64; with `=?UTF-8?B?` and `?=`, 64: with `Subject: `
+        // before it, a line of 73 (RFC 2047: at most 76 on a line with encoded words).
+        var words: [String] = []
+        var chunk = Data()
+        for character in line {
+            let bytes = Data(String(character).utf8)
+            if chunk.count + bytes.count > 39, !chunk.isEmpty {
+                words.append(chunk.base64EncodedString())
+                chunk = Data()
+            }
+            chunk.append(bytes)
+        }
+        if !chunk.isEmpty { words.append(chunk.base64EncodedString()) }
+        return words.map { "=?UTF-8?B?\($0)?=" }.joined(separator: "\r\n ")
     }
 
     struct Reply {
