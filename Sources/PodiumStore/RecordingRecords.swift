@@ -57,7 +57,9 @@ public struct RecordingRecord: Sendable, Equatable, Codable {
 
 /// Where audio takes live: `<blob-dir>/recordings/<id>.webm` (the chunks) and
 /// `<blob-dir>/recordings/<id>/` (the HLS), beside the blob directories (shared by the nodes as
-/// the blobs are). Not blobs: the blob collector and `podium check` pass them by.
+/// the blobs are). Not blobs, but kept with them: `podium backup` copies a snapshot's takes'
+/// files, `restore` puts them back, `podium check` checks them and the blob collector deletes
+/// those of takes with no row (see `RecordingFilesOnDisk.swift`).
 public enum RecordingFiles {
     public static let directoryName = "recordings"
 }

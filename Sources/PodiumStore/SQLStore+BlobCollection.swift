@@ -32,6 +32,15 @@ extension SQLStore: BlobCollectionStore {
         }
     }
 
+    public func recordingTakeIds() async throws -> Set<String> {
+        struct Row: Decodable { let id: String }
+        return try await serial(limit: nil) { db in
+            // An older schema (`podium gc` before `serve` migrated it) has no takes.
+            guard try await DatabaseInventory.tables(on: db, dialect: self.dialect).contains("recordings") else { return [] }
+            return Set(try await db.raw("SELECT id FROM recordings").all(decoding: Row.self).map(\.id))
+        }
+    }
+
     /// The SQLite database's file, nil when it is in memory.
     private func databaseFile() async throws -> String? {
         struct Row: Decodable {

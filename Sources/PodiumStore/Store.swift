@@ -441,6 +441,9 @@ public protocol BlobCollectionStore: Sendable {
     /// Every blob name the database mentions, read as of one moment: the list `podium check`
     /// and `podium backup` use (``DatabaseInventory``).
     func referencedBlobNames() async throws -> Set<String>
+    /// The ids of every audio take with a row (``RecordingFiles``): the collector deletes the
+    /// files of no other take.
+    func recordingTakeIds() async throws -> Set<String>
     /// The marks: each blob a run found unreferenced, with when a run first found it so.
     func blobMarks() async throws -> [String: Date]
     /// Records what a run found unreferenced at `now`, in one transaction: a name already marked

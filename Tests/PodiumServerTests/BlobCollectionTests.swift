@@ -452,6 +452,8 @@ final class NamingStore: BlobCollectionStore {
         return try await base.referencedBlobNames()
     }
 
+    func recordingTakeIds() async throws -> Set<String> { try await base.recordingTakeIds() }
+
     func blobMarks() async throws -> [String: Date] { try await base.blobMarks() }
 
     func markUnreferencedBlobs(_ names: Set<String>, at now: Date) async throws -> [String: Date] {

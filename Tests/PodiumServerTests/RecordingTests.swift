@@ -137,16 +137,32 @@ struct RecordingTests {
             let duration = try #require(ready["duration"] as? Int)
             #expect(abs(Double(duration) / 1000 - sourceDuration) < 0.25, "\(duration) ms for \(sourceDuration) s")
             let playlistURL = try #require(ready["playlistUrl"] as? String)
-            #expect(playlistURL == "/api/v1/recordings/\(id)/hls/index.m3u8")
-            let playlist = try await client.request(.get, playlistURL, token: token)
+            #expect(playlistURL == "/api/v1/recordings/\(id)/hls/master.m3u8")
+            // A master playlist saying what the audio is (ffprobe's codec of the package), so an
+            // HLS player knows there is no video; it names the media playlist.
+            let master = try await client.request(.get, playlistURL, token: token)
+            #expect(master.status == .ok)
+            #expect(master.headers[.contentType] == "application/vnd.apple.mpegurl")
+            let masterText = String(buffer: master.body)
+            #expect(masterText.contains(#"CODECS="mp4a.40.2""#), "\(masterText)")
+            #expect(masterText.contains("#EXT-X-STREAM-INF:BANDWIDTH="), "\(masterText)")
+            #expect(masterText.split(separator: "\n").last == "index.m3u8", "\(masterText)")
+            let playlist = try await client.request(.get, "/api/v1/recordings/\(id)/hls/index.m3u8", token: token)
             #expect(playlist.status == .ok)
-            #expect(playlist.headers[.contentType] == "application/vnd.apple.mpegurl")
             #expect(String(buffer: playlist.body).contains("#EXT-X-ENDLIST"))
             // The playlist plays over HTTP: ffprobe fetches it and its segments as the host.
             let played = try await Self.duration(
                 "http://127.0.0.1:\(client.port)\(playlistURL)", headers: "Authorization: Bearer \(token)\r\n")
             #expect(abs(played - sourceDuration) < 0.25, "\(played) s played for \(sourceDuration) s")
             #expect(try await client.request(.get, "/api/v1/recordings/\(id)/hls/.work", token: token).status == .notFound)
+            // A take packaged before master playlists were written still opens by its master.
+            try FileManager.default.removeItem(
+                at: server.configuration.blobDirectory.appendingPathComponent("recordings/\(id)/master.m3u8"))
+            let older = try await client.request(.get, playlistURL, token: token)
+            #expect(older.status == .ok && String(buffer: older.body).contains(#"CODECS="mp4a.40.2""#))
+            let playedOlder = try await Self.duration(
+                "http://127.0.0.1:\(client.port)\(playlistURL)", headers: "Authorization: Bearer \(token)\r\n")
+            #expect(abs(playedOlder - sourceDuration) < 0.25, "\(playedOlder) s played for \(sourceDuration) s")
 
             // Only the host listens: another presenter is refused, and so is nobody.
             #expect(
@@ -193,7 +209,12 @@ struct RecordingTests {
 
     @Test func aTakeWhoseSenderWentAwayIsStoppedBySweepAndPackagedUpToItsLastChunk() async throws {
         let clock = SteppedClock()
-        let server = TestServer { $0.recordings.sweepInterval = .milliseconds(20) }
+        // Every sweep, as it happens: the test waits on one instead of sleeping.
+        let (sweeps, swept) = AsyncStream.makeStream(of: Sweep.self)
+        let server = TestServer {
+            $0.recordings.sweepInterval = .milliseconds(20)
+            $0.recordings.onSweep = { at, stopped in swept.yield(Sweep(at: at, stopped: stopped)) }
+        }
         defer { server.removeData() }
         let (audio, sourceDuration) = try await Self.source(
             seconds: 10, in: server.configuration.dataDirectory.appendingPathComponent("work"))
@@ -205,8 +226,14 @@ struct RecordingTests {
             // Half the chunks, then the laptop closes.
             for n in 0..<5 { #expect(try await Self.put(client, token: token, id, n, chunks[n]).status == .ok) }
             clock.advance(119)
-            // Not yet two minutes without a chunk: still recording (a sweep or two ran meanwhile).
-            try await Task.sleep(for: .milliseconds(100))
+            // Not yet two minutes without a chunk: a sweep that read the moved clock stops nothing.
+            let moved = clock.now
+            var next = sweeps.makeAsyncIterator()
+            while let sweep = await next.next() {
+                guard sweep.at >= moved else { continue }
+                #expect(sweep.stopped.isEmpty)
+                break
+            }
             #expect(try await Self.take(client, token: token, code: code, id: id)?["status"] as? String == "recording")
             clock.advance(2)
             let ready = try await Self.packaged(client, token: token, code: code, id: id)
@@ -218,4 +245,10 @@ struct RecordingTests {
             _ = try await Self.start(client, token: token, code: code)
         }
     }
+}
+
+/// One sweep of stalled takes, as ``RecordingSettings/onSweep`` tells it.
+struct Sweep: Sendable {
+    let at: Date
+    let stopped: [String]
 }

@@ -33,6 +33,15 @@ public struct BackupManifest: Codable, Sendable, Equatable {
         public var damaged: [String]
     }
 
+    /// The audio takes' files (`recordings/…` in the backup, from `<blob-dir>/recordings`).
+    public struct Recordings: Codable, Sendable, Equatable {
+        /// Takes in the database snapshot.
+        public var takes: Int
+        /// Their files copied (chunks, HLS packages).
+        public var files: Int
+        public var bytes: Int64
+    }
+
     public struct File: Codable, Sendable, Equatable {
         /// Relative to the backup, `/`-separated.
         public var path: String
@@ -49,6 +58,8 @@ public struct BackupManifest: Codable, Sendable, Equatable {
     /// Rows per table in the snapshot.
     public var counts: [String: Int]
     public var blobs: Blobs
+    /// Nil in a backup made before takes were backed up.
+    public var recordings: Recordings?
     public var files: [File]
 
     static let encoder: JSONEncoder = {

@@ -61,6 +61,13 @@ public struct BlobCollector: Sendable {
         /// The bytes given back (a dry run: would be given back).
         public var bytes: Int64
         public var seconds: Double
+        /// Audio takes whose files were deleted (a dry run: would be): no row names them any more
+        /// (their session was deleted) and nothing of theirs was written within the grace period.
+        public var recordingsDeleted: [String] = []
+        /// Their bytes.
+        public var recordingBytes: Int64 = 0
+        /// Takes with files and no row, kept for now: written within the grace period.
+        public var recordingsWaiting: Int = 0
 
         static func empty(at date: Date, dryRun: Bool) -> Report {
             Report(
@@ -120,6 +127,7 @@ public struct BlobCollector: Sendable {
     }
 
     private func collect(_ settings: Settings, into report: inout Report) async throws {
+        try await collectRecordings(settings, into: &report)
         let date = report.startedAt
         let cutoff = date.addingTimeInterval(-settings.grace)
         // The files first: one written after this listing is not looked at this run.
@@ -189,6 +197,57 @@ public struct BlobCollector: Sendable {
         if !settings.dryRun { try await store.unmarkBlobs(deleted) }
     }
 
+    /// The files of audio takes no row names any more (``RecordingFiles``: a deleted session's
+    /// takes go with it by the database's cascade, their files stay): deleted once nothing of a
+    /// take was written within the grace period. The files are listed before the rows are read,
+    /// and the rows read again under the lock before deleting, so a take another node is
+    /// starting (its file is made a moment before its row) or still sending to is kept; a take's
+    /// id is never used again, so no mark is needed. A backup holding the lock defers it all.
+    private func collectRecordings(_ settings: Settings, into report: inout Report) async throws {
+        let directory = root.appendingPathComponent(RecordingFiles.directoryName, isDirectory: true)
+        let onDisk = RecordingFiles.takesOnDisk(in: directory)
+        guard !onDisk.isEmpty else { return }
+        let known = try await store.recordingTakeIds()
+        let cutoff = report.startedAt.addingTimeInterval(-settings.grace)
+        var candidates: [(id: String, entries: [URL], bytes: Int64)] = []
+        for (id, entries) in onDisk.sorted(by: { $0.key < $1.key }) where !known.contains(id) {
+            let usage = RecordingFiles.usage(of: entries)
+            if usage.lastWritten > cutoff {
+                report.recordingsWaiting += 1
+            } else {
+                candidates.append((id, entries, usage.bytes))
+            }
+        }
+        guard !candidates.isEmpty else { return }
+        let hold: BlobStoreLock?
+        if settings.dryRun {
+            hold = nil
+        } else {
+            guard let taken = try BlobStoreLock.deletingIfNoBackup(root) else {
+                report.backupInProgress = true
+                logger.notice("blob collection: a backup is in progress; no audio take's files deleted this run")
+                return
+            }
+            hold = taken
+        }
+        defer { hold?.release() }
+        let stillKnown = try await store.recordingTakeIds()
+        for candidate in candidates where !stillKnown.contains(candidate.id) {
+            if !settings.dryRun {
+                do {
+                    for entry in candidate.entries where FileManager.default.fileExists(atPath: entry.path) {
+                        try FileManager.default.removeItem(at: entry)
+                    }
+                } catch {
+                    logger.error("blob collection: could not delete the files of audio take \(candidate.id): \(error)")
+                    continue
+                }
+            }
+            report.recordingsDeleted.append(candidate.id)
+            report.recordingBytes += candidate.bytes
+        }
+    }
+
     /// The blob files under `root/ab/`, by name (writes under way, `.….tmp`, and other files left out).
     static func files(in root: URL) -> [String: URL] {
         let fileManager = FileManager.default
@@ -219,6 +278,11 @@ extension BlobCollector.Report {
         text += ", \(waiting) waiting for their grace period"
         if recentlyWritten > 0 { text += ", \(recentlyWritten) kept as recently written" }
         if referencedAgain > 0 { text += ", \(referencedAgain) referenced again" }
+        if !recordingsDeleted.isEmpty {
+            text +=
+                "; \(verb) the files of \(recordingsDeleted.count) deleted audio take(s) "
+                + "(\(ByteCountFormatter.string(fromByteCount: recordingBytes, countStyle: .file)))"
+        }
         if backupInProgress { text += "; a backup is in progress, so nothing was deleted" }
         return text
     }

@@ -42,8 +42,9 @@ public struct DataLocation: Sendable {
 /// dump holds. Then the blobs that snapshot mentions: they are immutable and named by their
 /// SHA-256, so a copy made later is the same file; one written later is not needed; one deleted
 /// meanwhile is listed as missing in the manifest and the summary (never skipped in silence);
-/// the blob collector deletes none while a backup runs (``BlobStoreLock``). The manifest last,
-/// with every file's SHA-256.
+/// the blob collector deletes none while a backup runs (``BlobStoreLock``). Then the files of
+/// the audio takes the snapshot has (``RecordingFiles``: chunks and HLS, under `recordings/`).
+/// The manifest last, with every file's SHA-256.
 public enum DataDirectoryBackup {
     public static func run(
         from source: DataLocation, to target: URL, link: Bool = false, logger: Logger,
@@ -186,14 +187,48 @@ public enum DataDirectoryBackup {
             done += sizes[index]
             progress(DataDirectoryProgress(phase: "blobs", done: done, total: max(total, 1)))
         }
+        let blobsCopied = files.count - 1
+        let recordings = try copyRecordings(of: inventory, from: source.blobRoot, to: target, logger: logger)
+        files += recordings.files
         let manifest = BackupManifest(
             podiumVersion: PodiumVersion.current, schemaVersion: inventory.schemaVersion, createdAt: Date(),
             database: database, counts: inventory.counts,
             blobs: BackupManifest.Blobs(
-                referenced: inventory.blobs.count, copied: files.count - 1, bytes: bytes, missing: missing, damaged: damaged),
+                referenced: inventory.blobs.count, copied: blobsCopied, bytes: bytes, missing: missing, damaged: damaged),
+            recordings: BackupManifest.Recordings(
+                takes: inventory.recordings.count, files: recordings.files.count, bytes: recordings.bytes),
             files: files)
         try manifest.write(into: target)
         return manifest
+    }
+
+    /// The files of the snapshot's audio takes (`<blob-dir>/recordings/<id>.webm` and
+    /// `<id>/…`) into `recordings/` of the backup. Always copied, never linked: a take still
+    /// recording grows, and packaging cuts its chunks file to the length counted. A take's file
+    /// that is gone meanwhile (packaged again, its session deleted) is left out.
+    static func copyRecordings(
+        of inventory: DatabaseInventory, from blobRoot: URL, to target: URL, logger: Logger
+    ) throws -> (files: [BackupManifest.File], bytes: Int64) {
+        let directory = blobRoot.appendingPathComponent(RecordingFiles.directoryName, isDirectory: true)
+        var files: [BackupManifest.File] = []
+        var bytes: Int64 = 0
+        for id in inventory.recordings.keys.sorted() {
+            for relative in RecordingFiles.files(of: id, in: directory) {
+                let path = "\(RecordingFiles.directoryName)/\(relative)"
+                let to = target.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+                let copied: (bytes: Int64, sha256: String)
+                do {
+                    copied = try copy(directory.appendingPathComponent(relative), to: to, link: false)
+                } catch CocoaError.fileNoSuchFile, CocoaError.fileReadNoSuchFile {
+                    logger.notice("backup: \(path) went while it was copied; left out")
+                    continue
+                }
+                bytes += copied.bytes
+                files.append(BackupManifest.File(path: path, bytes: copied.bytes, sha256: copied.sha256))
+            }
+        }
+        return (files, bytes)
     }
 
     static func blobPath(_ root: URL, _ name: String) -> URL {

@@ -31,9 +31,16 @@ public enum DataDirectoryCheck {
         public var orphans: [String]
         /// The orphans' bytes: what the blob collector would give back once their grace period is over.
         public var orphanBytes: Int64
+        /// Audio takes in the database (their files under `<blob-dir>/recordings` are checked).
+        public var recordingTakes: Int = 0
+        /// Takes with files on disk and no row (their session deleted): the blob collector
+        /// deletes them after its grace period.
+        public var recordingOrphans: [String] = []
+        public var recordingOrphanBytes: Int64 = 0
 
         enum CodingKeys: String, CodingKey {
             case ok, database, schemaVersion, counts, blobsReferenced, blobsChecked, problems, orphans, orphanBytes
+            case recordingTakes, recordingOrphans, recordingOrphanBytes
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -47,6 +54,9 @@ public enum DataDirectoryCheck {
             try container.encode(problems, forKey: .problems)
             try container.encode(orphans, forKey: .orphans)
             try container.encode(orphanBytes, forKey: .orphanBytes)
+            try container.encode(recordingTakes, forKey: .recordingTakes)
+            try container.encode(recordingOrphans, forKey: .recordingOrphans)
+            try container.encode(recordingOrphanBytes, forKey: .recordingOrphanBytes)
         }
     }
 
@@ -106,10 +116,38 @@ public enum DataDirectoryCheck {
         let (blobProblems, orphans, checked, orphanBytes) = checkBlobs(
             root: location.blobRoot, referenced: inventory.map { Set($0.blobs) }, progress: progress)
         problems += blobProblems
-        return Report(
+        var report = Report(
             database: kind, schemaVersion: inventory?.schemaVersion, counts: inventory?.counts ?? [:],
             blobsReferenced: inventory?.blobs.count ?? 0, blobsChecked: checked, problems: problems, orphans: orphans,
             orphanBytes: orphanBytes)
+        if let inventory { checkRecordings(root: location.blobRoot, takes: inventory.recordings, into: &report) }
+        return report
+    }
+
+    /// The audio takes' files: a packaged take has its playlist, a take recording or packaging
+    /// with chunks has its chunks file; files of takes with no row are orphans.
+    static func checkRecordings(root: URL, takes: [String: String], into report: inout Report) {
+        let directory = root.appendingPathComponent(RecordingFiles.directoryName, isDirectory: true)
+        report.recordingTakes = takes.count
+        for (id, status) in takes.sorted(by: { $0.key < $1.key }) {
+            let files = Set(RecordingFiles.files(of: id, in: directory))
+            switch status {
+            case RecordingRecord.Status.ready.rawValue where !files.contains("\(id)/index.m3u8"):
+                report.problems.append(
+                    Problem(area: "recordings", message: "audio take \(id) is ready but its HLS files are missing"))
+            case RecordingRecord.Status.recording.rawValue, RecordingRecord.Status.packaging.rawValue:
+                if !files.contains("\(id).webm") {
+                    report.problems.append(
+                        Problem(area: "recordings", message: "audio take \(id) is \(status) but its chunks file is missing"))
+                }
+            default: break
+            }
+        }
+        for (id, entries) in RecordingFiles.takesOnDisk(in: directory).sorted(by: { $0.key < $1.key })
+        where takes[id] == nil {
+            report.recordingOrphans.append(id)
+            report.recordingOrphanBytes += RecordingFiles.usage(of: entries).bytes
+        }
     }
 
     static func describe(_ error: any Error) -> String {
@@ -212,7 +250,7 @@ public enum DataDirectoryCheck {
         for prefix in ((try? fileManager.contentsOfDirectory(atPath: root.path)) ?? []).sorted() {
             // Resumable uploads' partial bytes, not blobs.
             if prefix == UploadFiles.directoryName { continue }
-            // Audio takes' chunks and their HLS, not blobs.
+            // Audio takes' chunks and their HLS, not blobs: checked by checkRecordings.
             if prefix == RecordingFiles.directoryName { continue }
             let directory = root.appendingPathComponent(prefix)
             var isDirectory: ObjCBool = false

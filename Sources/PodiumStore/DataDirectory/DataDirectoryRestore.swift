@@ -7,7 +7,8 @@ import SQLKit
 /// In order: the manifest is read; the target is refused when a server holds it (its lock) or
 /// when it holds data (unless `force`); every file's SHA-256 is checked against the manifest
 /// before anything is written; the database is put in place (SQLite: copied beside, then renamed
-/// over; PostgreSQL: `pg_restore` in one transaction) and the blobs copied; the restored store is
+/// over; PostgreSQL: `pg_restore` in one transaction) and the blobs and the audio takes' files
+/// copied; the restored store is
 /// opened (migrating a backup of an older version) and its rows counted against the manifest.
 public enum DataDirectoryRestore {
     public struct Summary: Codable, Sendable {
@@ -16,6 +17,8 @@ public enum DataDirectoryRestore {
         public var counts: [String: Int]
         public var blobsRestored: Int
         public var blobsAlreadyPresent: Int
+        /// Files of audio takes put back under `<blob-dir>/recordings`.
+        public var recordingFilesRestored: Int
         public var missingInBackup: [String]
     }
 
@@ -98,6 +101,19 @@ public enum DataDirectoryRestore {
             progress(DataDirectoryProgress(phase: "blobs", done: done, total: max(total, 1)))
         }
 
+        // The audio takes' files, back where the server keeps them (a file there is replaced).
+        var recordingFiles = 0
+        let recordingsPrefix = "\(RecordingFiles.directoryName)/"
+        for file in manifest.files where file.path.hasPrefix(recordingsPrefix) {
+            let destination = target.blobRoot.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: destination)
+            _ = try DataDirectoryBackup.copy(backup.appendingPathComponent(file.path), to: destination, link: false)
+            recordingFiles += 1
+            done += file.bytes
+        }
+
         // Opened as the server opens it (a backup of an older version migrates here), then counted.
         let store: SQLStore
         switch target.database {
@@ -122,7 +138,7 @@ public enum DataDirectoryRestore {
         }
         return Summary(
             database: manifest.database.kind, schemaVersion: inventory.schemaVersion, counts: inventory.counts,
-            blobsRestored: restored, blobsAlreadyPresent: present,
+            blobsRestored: restored, blobsAlreadyPresent: present, recordingFilesRestored: recordingFiles,
             missingInBackup: manifest.blobs.missing + manifest.blobs.damaged)
     }
 

@@ -24,6 +24,9 @@ public struct DatabaseInventory: Sendable, Codable, Equatable {
     public var appliedMigrations: [Int]
     /// Every blob name mentioned, sorted.
     public var blobs: [String]
+    /// Every audio take (issue #44) by id, with its status: their files under
+    /// `<blob-dir>/recordings` (``RecordingFiles``) are backed up, checked and kept by them.
+    public var recordings: [String: String]
 
     /// Reads `db` (inside whatever transaction the caller holds, so of one moment).
     static func read(on db: any SQLDatabase, dialect: SQLStore.Dialect) async throws -> DatabaseInventory {
@@ -50,7 +53,18 @@ public struct DatabaseInventory: Sendable, Codable, Equatable {
         }
         let applied = try await appliedMigrations(on: db, dialect: dialect)
         return DatabaseInventory(
-            counts: counts, schemaVersion: applied.max() ?? 0, appliedMigrations: applied, blobs: names.sorted())
+            counts: counts, schemaVersion: applied.max() ?? 0, appliedMigrations: applied, blobs: names.sorted(),
+            recordings: counts["recordings"] == nil ? [:] : try await recordingTakes(on: db))
+    }
+
+    /// The audio takes' ids and statuses (the table exists).
+    static func recordingTakes(on db: any SQLDatabase) async throws -> [String: String] {
+        struct Row: Decodable {
+            let id: String
+            let status: String
+        }
+        let rows = try await db.raw("SELECT id, status FROM recordings").all(decoding: Row.self)
+        return Dictionary(rows.map { ($0.id, $0.status) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The migration versions recorded in `podium_migrations` (none when the table is missing).

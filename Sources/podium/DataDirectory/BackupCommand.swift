@@ -43,7 +43,9 @@ struct BackupCommand: AsyncParsableCommand {
                 let rows = manifest.counts.filter { $0.key != "podium_migrations" }.values.reduce(0, +)
                 print(
                     "Backed up to \(target): \(manifest.database.kind) database (schema \(manifest.schemaVersion), \(rows) rows), "
-                        + "\(manifest.blobs.copied) blobs (\(formatBytes(manifest.blobs.bytes))).")
+                        + "\(manifest.blobs.copied) blobs (\(formatBytes(manifest.blobs.bytes))), "
+                        + "\(manifest.recordings?.files ?? 0) files of \(manifest.recordings?.takes ?? 0) audio takes "
+                        + "(\(formatBytes(manifest.recordings?.bytes ?? 0))).")
                 for name in manifest.blobs.missing { print("  missing: \(name) (referenced, not in the blob store)") }
                 for name in manifest.blobs.damaged { print("  damaged: \(name) (its bytes do not match its name; left out)") }
             }
@@ -61,6 +63,7 @@ struct BackupCommand: AsyncParsableCommand {
         let database: BackupManifest.Database
         let counts: [String: Int]
         let blobs: BackupManifest.Blobs
+        let recordings: BackupManifest.Recordings?
         let files: Int
         let seconds: Double
 
@@ -74,6 +77,7 @@ struct BackupCommand: AsyncParsableCommand {
             database = manifest.database
             counts = manifest.counts
             blobs = manifest.blobs
+            recordings = manifest.recordings
             files = manifest.files.count
             self.seconds = seconds
         }

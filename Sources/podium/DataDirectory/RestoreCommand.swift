@@ -44,7 +44,8 @@ struct RestoreCommand: AsyncParsableCommand {
                 let rows = summary.counts.filter { $0.key != "podium_migrations" }.values.reduce(0, +)
                 print(
                     "Restored \(backup): \(summary.database) database (schema \(summary.schemaVersion), \(rows) rows, counted against the manifest), "
-                        + "\(summary.blobsRestored) blobs copied, \(summary.blobsAlreadyPresent) already there.")
+                        + "\(summary.blobsRestored) blobs copied, \(summary.blobsAlreadyPresent) already there, "
+                        + "\(summary.recordingFilesRestored) files of audio takes.")
                 if !summary.missingInBackup.isEmpty {
                     print(
                         "  \(summary.missingInBackup.count) blobs were missing when the backup was made: \(summary.missingInBackup.joined(separator: ", "))"

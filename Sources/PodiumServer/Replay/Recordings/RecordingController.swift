@@ -203,9 +203,19 @@ struct RecordingController: Sendable {
             let record = try await sessions.session(id: take.sessionId)
         else { throw APIError.notFound("recording") }
         _ = try await access.mayWatch(record, request: request, context: context)
-        guard Self.isPackageFileName(file),
-            let data = try? Data(contentsOf: packageDirectory(id).appendingPathComponent(file))
-        else { throw APIError.notFound("file") }
+        guard Self.isPackageFileName(file) else { throw APIError.notFound("file") }
+        let package = packageDirectory(id)
+        var data = try? Data(contentsOf: package.appendingPathComponent(file))
+        if data == nil, file == RecordingPackagingWorker.playlistName,
+            FileManager.default.fileExists(
+                atPath: package.appendingPathComponent(RecordingPackagingWorker.mediaPlaylistName).path)
+        {
+            // A take packaged before master playlists were written: AAC-LC (ffmpeg's `aac`) at
+            // the configured rate, so its master says so.
+            data = Data(
+                RecordingPackagingWorker.masterPlaylist(codecs: "mp4a.40.2", bandwidth: settings.bitRate * 11 / 10).utf8)
+        }
+        guard let data else { throw APIError.notFound("file") }
         var headers = HTTPFields()
         headers[.contentType] = Self.contentType(of: file)
         // Behind the session's access: kept by this browser only.

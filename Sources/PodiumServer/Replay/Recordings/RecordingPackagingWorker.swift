@@ -12,7 +12,9 @@ struct RecordingPackagingRequest: Codable, Sendable {
 /// (`<blob-dir>/recordings/<id>.webm`, cut to the length the store counted, so a chunk half
 /// written when a node died is left out) and writes AAC (mono, ~64 kb/s) in fMP4 segments of
 /// ~6 s with a VOD playlist into a work directory, which then becomes `<blob-dir>/recordings/<id>/`;
-/// ffprobe reads the playlist's duration. A take cut short (a closed laptop, a lost last chunk)
+/// ffprobe reads the playlist's duration and its audio's codec, written into a master playlist
+/// (`master.m3u8`, one audio-only variant with its `CODECS`, e.g. `mp4a.40.2`) so that an HLS
+/// player knows the take is audio alone. A take cut short (a closed laptop, a lost last chunk)
 /// packages up to where its audio ends; one ffmpeg cannot read fails as `bad_audio`.
 struct RecordingPackagingWorker: JobWorker {
     let kind = RecordingPackagingRequest.kind
@@ -23,7 +25,10 @@ struct RecordingPackagingWorker: JobWorker {
     let runner: any ToolRunner
     let logger: Logger
 
-    static let playlistName = "index.m3u8"
+    /// The media playlist ffmpeg writes (segments).
+    static let mediaPlaylistName = "index.m3u8"
+    /// The master playlist clients open: the media playlist as an audio-only variant with its codec.
+    static let playlistName = "master.m3u8"
 
     func run(_ job: JobRecord, progress: @escaping @Sendable (JobProgress) -> Void) async throws {
         let id = job.subjectId
@@ -61,19 +66,20 @@ struct RecordingPackagingWorker: JobWorker {
                     "-hls_time", String(settings.segmentSeconds), "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4",
                     "-hls_fmp4_init_filename", "init.mp4",
                     "-hls_segment_filename", work.appendingPathComponent("seg-%05d.m4s").path,
-                    work.appendingPathComponent(Self.playlistName).path,
+                    work.appendingPathComponent(Self.mediaPlaylistName).path,
                 ], limits: limits)
         } catch let error as IngestError {
             throw JobFailure(code: error.code, message: error.message)
         }
-        let playlist = work.appendingPathComponent(Self.playlistName)
+        let playlist = work.appendingPathComponent(Self.mediaPlaylistName)
         guard encoded.succeeded, FileManager.default.fileExists(atPath: playlist.path) else {
             logger.notice("recording \(id): ffmpeg could not read it", metadata: ["stderr": "\(encoded.stderr.prefix(500))"])
             throw encoded.timedOut
                 ? JobFailure(code: "timeout", message: "Packaging the recording took too long.")
                 : Self.unreadable
         }
-        let duration = try await probeDuration(playlist, limits: limits)
+        let probed = try await probe(playlist, limits: limits)
+        let duration = probed.duration
         guard duration > 0 else { throw Self.unreadable }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: work.path)) ?? []
         let hlsBytes = files.reduce(0) { total, name in
@@ -81,6 +87,10 @@ struct RecordingPackagingWorker: JobWorker {
                 + ((try? FileManager.default.attributesOfItem(atPath: work.appendingPathComponent(name).path)[.size]
                     as? NSNumber)?.intValue ?? 0)
         }
+        // Written last, beside the media playlist: its BANDWIDTH is the package's average rate.
+        let bandwidth = max(1, Int((Double(hlsBytes * 8) / duration).rounded(.up)))
+        try Self.masterPlaylist(codecs: probed.codecs, bandwidth: bandwidth)
+            .write(to: work.appendingPathComponent(Self.playlistName), atomically: true, encoding: .utf8)
         let target = directory.appendingPathComponent(id, isDirectory: true)
         try? FileManager.default.removeItem(at: target)
         try FileManager.default.moveItem(at: work, to: target)
@@ -88,6 +98,13 @@ struct RecordingPackagingWorker: JobWorker {
             id: id, status: .ready, durationMs: Int((duration * 1000).rounded()), hlsBytes: hlsBytes, errorCode: nil,
             errorMessage: nil)
         progress(JobProgress(stage: "packaging", done: 1, total: 1))
+        // Deleted with its session while it was packaged: nothing is left behind for it.
+        guard try await store.recording(id: id) != nil else {
+            try? FileManager.default.removeItem(at: target)
+            try? FileManager.default.removeItem(at: source)
+            logger.info("recording \(id) was deleted while it was packaged; its files are removed")
+            return
+        }
         logger.info("recording \(id) ready: \(take.chunks) chunk(s), \(take.bytes) bytes, \(duration) s, HLS \(hlsBytes) bytes")
     }
 
@@ -95,14 +112,48 @@ struct RecordingPackagingWorker: JobWorker {
         code: "bad_audio",
         message: "The recording's audio could not be read: its chunks are not Opus audio in WebM or Ogg, or are damaged.")
 
-    /// The playlist's duration in seconds, by ffprobe.
-    private func probeDuration(_ playlist: URL, limits: ToolLimits) async throws -> Double {
+    /// A master playlist of one audio-only variant: `bandwidth` bits a second, `codecs` (RFC 6381).
+    static func masterPlaylist(codecs: String, bandwidth: Int) -> String {
+        """
+        #EXTM3U
+        #EXT-X-VERSION:7
+        #EXT-X-INDEPENDENT-SEGMENTS
+        #EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),CODECS="\(codecs)"
+        \(mediaPlaylistName)
+
+        """
+    }
+
+    /// The codec string (RFC 6381) of an audio stream ffprobe describes: AAC by its profile
+    /// (LC `mp4a.40.2`, HE `mp4a.40.5`, HE v2 `mp4a.40.29`), nil for anything else.
+    static func codecString(codecName: String?, profile: String?) -> String? {
+        guard codecName == "aac" else { return nil }
+        switch profile?.uppercased() {
+        case "HE-AAC": return "mp4a.40.5"
+        case "HE-AACV2": return "mp4a.40.29"
+        default: return "mp4a.40.2"
+        }
+    }
+
+    /// The playlist's duration in seconds and its audio's codec string, by ffprobe.
+    private func probe(_ playlist: URL, limits: ToolLimits) async throws -> (duration: Double, codecs: String) {
         let probed = try await runner.run(
             "ffprobe",
-            ["-v", "error", "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1:nokey=1", playlist.path],
+            [
+                "-v", "error", "-select_streams", "a:0", "-show_entries", "format=duration:stream=codec_name,profile", "-of",
+                "json", playlist.path,
+            ],
             limits: limits)
-        guard probed.succeeded else { throw Self.unreadable }
-        return Double(String(decoding: probed.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        guard probed.succeeded,
+            let json = try? JSONSerialization.jsonObject(with: probed.stdout) as? [String: Any]
+        else { throw Self.unreadable }
+        let stream = (json["streams"] as? [[String: Any]])?.first
+        guard
+            let codecs = Self.codecString(
+                codecName: stream?["codec_name"] as? String, profile: stream?["profile"] as? String)
+        else { throw Self.unreadable }
+        let duration = ((json["format"] as? [String: Any])?["duration"] as? String).flatMap(Double.init) ?? 0
+        return (duration, codecs)
     }
 
     func failed(_ job: JobRecord, because failure: JobFailure) async {

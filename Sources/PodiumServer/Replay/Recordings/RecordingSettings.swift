@@ -17,6 +17,9 @@ public struct RecordingSettings: Sendable {
     public var bitRate = 64_000
     /// HLS segments' length, seconds.
     public var segmentSeconds = 6
+    /// Told after every sweep, with the time it swept at (the injected clock's) and the takes it
+    /// stopped (none when it failed): tests wait on a sweep instead of sleeping.
+    public var onSweep: (@Sendable (_ at: Date, _ stopped: [String]) -> Void)?
 
     public init() {}
 }

@@ -26,22 +26,22 @@ final class RecordingSweepService: Service, Sendable {
         self.now = now
     }
 
-    /// One sweep: the ids of the takes it stopped (empty when it failed, which is logged).
+    /// One sweep: the ids of the takes it stopped (up to a failure, which is logged).
     @discardableResult
     func sweep() async -> [String] {
+        let at = now()
+        var stopped: [String] = []
         do {
-            let at = now()
-            var stopped: [String] = []
             for take in try await store.stalledRecordings(before: at.addingTimeInterval(-settings.stallAfter)) {
                 try await controller.stopAndPackage(take, at: at)
                 stopped.append(take.id)
             }
             if !stopped.isEmpty { logger.info("stopped \(stopped.count) recording(s) that sent nothing for a while") }
-            return stopped
         } catch {
             logger.error("sweeping stalled recordings failed (tried again at the next sweep): \(error)")
-            return []
         }
+        settings.onSweep?(at, stopped)
+        return stopped
     }
 
     func run() async throws {
