@@ -8,6 +8,8 @@ Runs inside the suite of ``run_browser_tests.py`` on a server of its own, starte
 ``PODIUM_ALLOW_SIGN_UP=1``. Alone:  python3 Tests/Browser/run_browser_tests.py AccountTests
 """
 
+import email
+import email.header
 import os
 import re
 import socket
@@ -21,6 +23,7 @@ if harness is None:  # imported directly: load the harness under its own name
 
 from aiosmtpd.controller import Controller  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 
 BrowserTest = harness.BrowserTest
 SERVER = harness.SERVER
@@ -309,6 +312,67 @@ class AccountTests(BrowserTest):
         phone.find_element(By.ID, "login-submit").click()
         wait_for(phone, lambda d: text_of(d, "#user-name") == "Mia Teacher", "Mia signed in to her library")
 
+    def test_accounts_6_each_message_in_its_readers_language(self):
+        """The invite form's language choice starts at the admin's page language (French here)
+        and sends the invitation in the one chosen (German); a reset asked from a Czech page
+        comes in Czech; subjects that are not ASCII decode back whole."""
+        admin = self.driver(1280, 800)
+        self.sign_in_with_cookie(admin)
+        admin.get(SERVER.base + "/channel/admin?lang=fr#accounts")
+        wait_translated(admin)
+        wait_for(admin, lambda d: visible(d, "#invite-language"), "the message's language on the invitation form")
+        self.assertEqual(admin.find_element(By.ID, "invite-language").get_attribute("value"), "fr",
+                         "the admin's page language by default")
+        self.assertEqual(admin.execute_script(
+            "return document.querySelector('#invite-language').closest('label').querySelector('.field-label').textContent"),
+            "Langue du message")
+        self.assertEqual(admin.execute_script(
+            "return [...document.querySelectorAll('#invite-language option')].map((o) => o.value)"),
+            ["en", "de", "fr", "es", "cs", "zh-Hans", "ar"])
+        self.assertTrue(on_top(admin, "#invite-language"))
+        screenshot(admin, "accounts-invite-language")
+        # French unless changed.
+        admin.find_element(By.ID, "invite-email").send_keys("claire@school.test")
+        admin.find_element(By.ID, "invite-submit").click()
+        french = message_to("claire@school.test", 1)
+        self.assertEqual(header(french, "Subject"), "Vous êtes invité(e) sur Podium")
+        self.assertIn("vous invite à présenter avec Podium", body(french))
+        # German, chosen for a German colleague.
+        Select(admin.find_element(By.ID, "invite-language")).select_by_value("de")
+        admin.find_element(By.ID, "invite-email").send_keys("jonas@school.test")
+        admin.find_element(By.ID, "invite-submit").click()
+        german = message_to("jonas@school.test", 1)
+        self.assertEqual(header(german, "Subject"), "Ihre Einladung zu Podium")
+        self.assertEqual(header(german, "Content-Language"), "de")
+        self.assertIn("lädt Sie ein, mit Podium zu präsentieren", body(german))
+        self.assertIn("Der Link funktioniert einmal, 7 Tage lang.", body(german))
+
+        # On a phone the choice is on screen and wide enough to read.
+        phone = self.driver(390, 844)
+        self.sign_in_with_cookie(phone)
+        phone.get(SERVER.base + "/channel/admin?lang=cs#accounts")
+        wait_translated(phone)
+        wait_for(phone, lambda d: visible(d, "#invite-language"), "the message's language on a phone")
+        self.assertEqual(phone.find_element(By.ID, "invite-language").get_attribute("value"), "cs")
+        phone.execute_script("document.querySelector('#invite-language').scrollIntoView({block: 'center'})")
+        self.assertTrue(on_top(phone, "#invite-language"))
+        self.assertGreaterEqual(phone.find_element(By.ID, "invite-language").size["width"], 140)
+
+        # A password reset asked from the Czech reset page is in Czech.
+        status, user = SERVER.api("POST", "/api/v1/users", {"email": "petr@school.test", "password": "první heslo"})
+        self.assertEqual(status, 201, user)
+        phone.get(SERVER.base + "/reset-password?lang=cs")
+        wait_translated(phone)
+        wait_for(phone, lambda d: visible(d, "#reset-ask-form"), "the reset request form in Czech")
+        phone.find_element(By.ID, "reset-email").send_keys("petr@school.test")
+        phone.find_element(By.ID, "reset-ask-submit").click()
+        czech = message_to("petr@school.test", 1)
+        self.assertTrue(czech["Subject"].startswith("=?UTF-8?B?"), "a Czech subject is an encoded word")
+        self.assertEqual(header(czech, "Subject"), "Obnovení hesla k Podiu")
+        self.assertIn("Odkaz platí 1 hodinu a funguje jen jednou.", body(czech))
+        phone.get(wait_for_link("petr@school.test"))
+        wait_for(phone, lambda d: visible(d, "#reset-set-form"), "the new password form from the Czech message")
+
 
 def wait_for_link_or_text(address, count, timeout=20):
     """The text of the count-th message to address."""
@@ -320,3 +384,19 @@ def wait_for_link_or_text(address, count, timeout=20):
             return received[count - 1]
         time.sleep(0.05)
     raise AssertionError(f"no message {count} to {address} within {timeout} s")
+
+
+def message_to(address, count, timeout=20):
+    """The count-th message to address, parsed."""
+    return email.message_from_string(wait_for_link_or_text(address, count, timeout))
+
+
+def header(message, name):
+    """A header as a mail reader shows it: its encoded words (RFC 2047) decoded."""
+    value = message[name]
+    return str(email.header.make_header(email.header.decode_header(value)))
+
+
+def body(message):
+    """The text (sent as UTF-8, 8 bit: already text here)."""
+    return message.get_payload().replace("\r\n", "\n")

@@ -1,7 +1,7 @@
 // An invitation's link (/invitation#token=…): shows the invited address, the person chooses a
 // name and a password, and is signed in and taken to the library.
 
-import { t } from '../core/i18n.js';
+import { language, t } from '../core/i18n.js';
 import { api } from '../core/api.js';
 import { startPage } from '../core/page.js';
 import { accountErrorText, clearErrors, fieldError, takeToken } from './common.js';
@@ -32,7 +32,7 @@ form.addEventListener('submit', async (event) => {
   submit.disabled = true;
   submit.textContent = t('accounts.invitation.creating');
   try {
-    await api('/api/v1/auth/invitation', { method: 'POST', body: { token, name: name.value.trim(), password: password.value } });
+    await api('/api/v1/auth/invitation', { method: 'POST', body: { token, name: name.value.trim(), password: password.value, language } });
     location.assign('/library');
   } catch (failure) {
     if (failure.code === 'link_invalid') {

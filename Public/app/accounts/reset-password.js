@@ -1,7 +1,7 @@
 // "Forgot password?": without a token, the person asks for a link (the answer is the same for
 // every address); with the link's token (/reset-password#token=…), they choose a new password.
 
-import { t } from '../core/i18n.js';
+import { language, t } from '../core/i18n.js';
 import { api } from '../core/api.js';
 import { startPage } from '../core/page.js';
 import { accountErrorText, clearErrors, fieldError, looksLikeEmail, takeToken } from './common.js';
@@ -41,7 +41,7 @@ askForm.addEventListener('submit', async (event) => {
   }
   askSubmit.disabled = true;
   try {
-    await api('/api/v1/auth/password-reset', { method: 'POST', body: { email: address } });
+    await api('/api/v1/auth/password-reset', { method: 'POST', body: { email: address, language } });
     finish(t('accounts.reset.sent', { email: address }));
   } catch (failure) {
     fieldError(email, askError, accountErrorText(failure));

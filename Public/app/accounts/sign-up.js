@@ -1,7 +1,7 @@
 // Self sign-up (when the server allows it): the visitor asks for an account; the message's link
 // (/sign-up#token=…) confirms the address; an admin then approves it.
 
-import { t } from '../core/i18n.js';
+import { language, t } from '../core/i18n.js';
 import { api } from '../core/api.js';
 import { startPage } from '../core/page.js';
 import { accountErrorText, clearErrors, fieldError, looksLikeEmail, takeToken } from './common.js';
@@ -40,7 +40,7 @@ form.addEventListener('submit', async (event) => {
   }
   submit.disabled = true;
   try {
-    await api('/api/v1/auth/sign-up', { method: 'POST', body: { email: address, name: name.value.trim(), password: password.value } });
+    await api('/api/v1/auth/sign-up', { method: 'POST', body: { email: address, name: name.value.trim(), password: password.value, language } });
     finish(t('accounts.sign-up.sent', { email: address }), 'link-sent');
   } catch (failure) {
     fieldError(email, error, accountErrorText(failure));

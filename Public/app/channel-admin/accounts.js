@@ -1,7 +1,7 @@
 // Accounts: invite presenters and admins by email (pending invitations: sent again, revoked, or,
 // without a mail relay, their link copied to pass on by hand), approve or decline sign-ups, and
 // read the audit log of admin actions. Members (and roles) are the next section.
-import { errorText, formatDate, has, t } from '../core/i18n.js';
+import { errorText, formatDate, has, language, LANGUAGES, t } from '../core/i18n.js';
 import { copyText } from '../core/clipboard.js';
 import { el } from '../core/ui.js';
 
@@ -24,10 +24,19 @@ export function mount(section, context) {
     el('option', { text: t('channeladmin.members.role-presenter'), attrs: { value: 'presenter' } }),
     el('option', { text: t('channeladmin.members.role-admin'), attrs: { value: 'admin' } }),
   ]);
+  // The message's language: the admin's page's unless they choose the person's (each option
+  // named in its own language, as the language switcher does).
+  const messageLanguage = el(
+    'select',
+    { class: 'input', attrs: { id: 'invite-language' } },
+    LANGUAGES.map(({ code, name }) => el('option', { text: name, attrs: { value: code, lang: code } })),
+  );
+  messageLanguage.value = LANGUAGES.some(({ code }) => code === language) ? language : 'en';
   const submit = el('button', { class: 'btn btn-primary', text: t('accounts.admin.invite'), attrs: { type: 'submit', id: 'invite-submit' } });
   const form = el('form', { class: 'accounts-invite', attrs: { novalidate: true, 'aria-label': t('accounts.admin.invite-heading') } }, [
     el('label', { class: 'field' }, [el('span', { class: 'field-label', text: t('accounts.email') }), email]),
     el('label', { class: 'field' }, [el('span', { class: 'field-label', text: t('channeladmin.members.role') }), role]),
+    el('label', { class: 'field' }, [el('span', { class: 'field-label', text: t('accounts.admin.invite-language') }), messageLanguage]),
     submit,
   ]);
   form.addEventListener('submit', async (event) => {
@@ -38,7 +47,7 @@ export function mount(section, context) {
     }
     submit.disabled = true;
     try {
-      const invitation = await ctx.api('/api/v1/invitations', { method: 'POST', body: { email: email.value.trim(), role: role.value } });
+      const invitation = await ctx.api('/api/v1/invitations', { method: 'POST', body: { email: email.value.trim(), role: role.value, language: messageLanguage.value } });
       if (invitation.link) links.set(invitation.id, invitation.link);
       ctx.toast(t(invitation.link ? 'accounts.admin.invited-manual' : 'accounts.admin.invited', { email: invitation.email }), { kind: 'success' });
       email.value = '';

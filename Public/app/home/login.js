@@ -1,6 +1,6 @@
 // Presenter sign in: POST /api/v1/auth/login, then on to the library (or ?next=).
 
-import { t, errorText } from '../core/i18n.js';
+import { t, errorText, language } from '../core/i18n.js';
 import { api, currentUser } from '../core/api.js';
 import { startPage } from '../core/page.js';
 import { accountErrorText } from '../accounts/common.js';
@@ -39,7 +39,7 @@ form.addEventListener('submit', async (event) => {
   submit.disabled = true;
   submit.textContent = t('login.signing-in');
   try {
-    await api('/api/v1/auth/login', { method: 'POST', body: { email: email.value.trim(), password: password.value } });
+    await api('/api/v1/auth/login', { method: 'POST', body: { email: email.value.trim(), password: password.value, language } });
     location.assign(nextPath());
   } catch (failure) {
     if (failure.status === 401) {
