@@ -129,7 +129,7 @@ private func assembleApplication(
     let hub = LiveHub(stores: LiveStores(stores), bus: bus, now: now, logger: logger)
     // The features' long work, built first: the one job queue runs it all.
     let libraryWork = LibraryFeature.Workers(
-        configuration: configuration, stores: stores, blobs: blobs, logger: logger,
+        configuration: configuration, stores: stores, blobs: blobs, logger: logger, now: now,
         roomUploadProcessed: RoomsFeature.uploadProcessed(stores: stores, hub: hub, logger: logger))
     let storyboardWork = StoryboardsFeature.Workers(
         configuration: configuration, store: stores.storyboards, blobs: blobs, logger: logger)
@@ -202,7 +202,7 @@ private func assembleApplication(
         // listening connection (a PostgresSessionBus) after the hub, the basemap first.
         services: services + [bus as? any Service].compactMap { $0 } + [hub, jobs.queue] + channel.services
             + metrics.services + jobs.blobCollection + uploads.services + channel.basemapServices + tls.services
-            + recordings.services,
+            + recordings.services + library.services,
         onServerRunning: { [httpsPort = tls.httpsPort] channel in
             if let port = channel.localAddress?.port { httpsPort.set(port) }
             await onServerRunning(channel)

@@ -462,6 +462,7 @@ enum Migrations {
         recordingsMigration,
         replayExportsMigration,
         mailLanguageMigration,
+        retiringRenditionsMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

@@ -230,6 +230,13 @@ public struct VideoRecord: Sendable, Equatable, Codable {
     /// The integrated loudness its packaging measured (LUFS, EBU R128) before normalising it;
     /// nil before packaging, for a clip without sound, or packaged before migration 26.
     public var loudness: Double? = nil
+    /// Files that left the clip's master playlist when its whole ladder was stored (a first
+    /// rendition that is not one of the ladder's rungs: the upload's picture copied, its sound),
+    /// as a JSON array of names: still served under the clip's stream tokens, so a player that
+    /// loaded them plays on, until ``retireAt`` (migration 37).
+    public var retiringFiles: String = "[]"
+    /// When ``retiringFiles`` go: every stream token issued before they left has expired by then.
+    public var retireAt: Date? = nil
 
     public init(
         id: String, ownerId: String, folderId: String?, roomId: String? = nil, title: String, status: Status,
@@ -268,6 +275,14 @@ public struct VideoRecord: Sendable, Equatable, Codable {
     public var fileNames: [String] {
         (try? JSONDecoder().decode([String].self, from: Data(files.utf8))) ?? []
     }
+
+    /// The blob names in ``retiringFiles``.
+    public var retiringFileNames: [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(retiringFiles.utf8))) ?? []
+    }
+
+    /// What the clip's stream tokens may serve: its files and those still retiring.
+    public var servedFileNames: Set<String> { Set(fileNames).union(retiringFileNames) }
 
     /// Whether a `ready` clip has its whole ladder (every rendition, the MP4, the thumbnails).
     /// Packaging stores a first playable rendition and its poster before the rest (issue #41):

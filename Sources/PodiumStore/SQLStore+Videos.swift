@@ -56,6 +56,8 @@ extension SQLStore: VideoStore {
                 .set("mp4", to: optional(video.mp4))
                 .set("files", to: video.files)
                 .set("loudness", to: video.loudness.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null)
+                .set("retiring_files", to: video.retiringFiles)
+                .set("retire_at", to: video.retireAt.map { SQLBind($0) as any SQLExpression } ?? SQLLiteral.null)
                 .where("id", .equal, video.id)
                 .run()
         }
@@ -85,7 +87,8 @@ extension SQLStore: VideoStore {
                     .first(decoding: VideoRecord.self, with: Self.decoding)
             else { return [] }
             try await db.delete(from: "videos").where("id", .equal, id).run()
-            return try await Self.unused([video.sourceHash] + video.fileNames, exceptVideo: id, on: db)
+            return try await Self.unused(
+                [video.sourceHash] + video.fileNames + video.retiringFileNames, exceptVideo: id, on: db)
         }
     }
 
@@ -93,8 +96,34 @@ extension SQLStore: VideoStore {
         try await serial { db in try await Self.unused(names, exceptVideo: videoId, on: db) }
     }
 
-    /// The same bytes uploaded twice are one blob: keep what another video still uses. Blob
-    /// names are hex digits and a dot, nothing LIKE treats specially.
+    public func videosRetiring(until date: Date) async throws -> [VideoRecord] {
+        try await serial { db in
+            try await db.select().column("*").from("videos").where("retire_at", .lessThanOrEqual, SQLBind(date))
+                .orderBy("retire_at").all(decoding: VideoRecord.self, with: Self.decoding)
+        }
+    }
+
+    public func retireFiles(videoId: String, retireAt: Date) async throws -> [String]? {
+        try await transaction { db in
+            guard
+                let video = try await db.select().column("*").from("videos").where("id", .equal, videoId)
+                    .first(decoding: VideoRecord.self, with: Self.decoding),
+                let due = video.retireAt, abs(due.timeIntervalSince(retireAt)) < 0.001
+            else { return nil }
+            try await db.update("videos")
+                .set("retiring_files", to: "[]")
+                .set("retire_at", to: SQLLiteral.null)
+                .where("id", .equal, videoId)
+                .run()
+            // What the clip still plays stays, whatever a retiring list says.
+            let retiring = Set(video.retiringFileNames).subtracting(video.fileNames).subtracting([video.sourceHash])
+            return try await Self.unused(Array(retiring), exceptVideo: videoId, on: db)
+        }
+    }
+
+    /// The same bytes uploaded twice are one blob: keep what another video still uses (its
+    /// source, its files, the files it is retiring). Blob names are hex digits and a dot,
+    /// nothing LIKE treats specially.
     private static func unused(_ names: [String], exceptVideo videoId: String, on db: any SQLDatabase) async throws
         -> [String]
     {
@@ -103,7 +132,10 @@ extension SQLStore: VideoStore {
         for name in Set(names) {
             let users = try await db.select().column("id").from("videos")
                 .where("id", .notEqual, videoId)
-                .where { $0.where("source_hash", .equal, name).orWhere("files", .like, "%\"\(name)\"%") }
+                .where {
+                    $0.where("source_hash", .equal, name).orWhere("files", .like, "%\"\(name)\"%")
+                        .orWhere("retiring_files", .like, "%\"\(name)\"%")
+                }
                 .limit(1).all(decoding: Row.self)
             if users.isEmpty { unused.append(name) }
         }

@@ -78,6 +78,13 @@ public protocol VideoStore: Sendable {
     /// Those of `names` that no video but `videoId` uses (as its source or one of its files): what
     /// a packaging run stopped half way, or finished after its video was deleted, may remove.
     func blobsUnused(_ names: [String], exceptVideo videoId: String) async throws -> [String]
+    /// The clips whose retiring files are due to go (``VideoRecord/retireAt`` at or before `date`).
+    func videosRetiring(until date: Date) async throws -> [VideoRecord]
+    /// Drops the retiring files of `videoId` if it still has those due at `retireAt` (a
+    /// compare-and-set: of several nodes sweeping at once, one drops them) and returns those no
+    /// video uses any more (as its source, one of its files or one of its retiring files), which
+    /// the caller may remove; nil when another sweep (or a new ladder) came first.
+    func retireFiles(videoId: String, retireAt: Date) async throws -> [String]?
 }
 
 /// Storyboard projects: their records, who may edit them, and their content as snapshots and

@@ -40,4 +40,18 @@ struct MasterPlaylistTests {
             """
         #expect(MasterPlaylist.withoutAudioOnlyVariants(audio) == audio)
     }
+
+    /// A rung packaged already (a first rendition that is the ladder's lowest rung) joins the
+    /// ladder's master after its rungs, with their sound.
+    @Test func aReusedRungIsListedLastInTheRungsAudioGroup() {
+        let tidied = MasterPlaylist.withoutAudioOnlyVariants(Self.ffmpeg)
+        let rung = PackagedVideo.Variant(
+            playlist: "aa.m3u8", bandwidth: 950_000, width: 640, height: 360, codecs: "avc1.64001e,mp4a.40.2")
+        let master = MasterPlaylist.withVariant(tidied, rung, uri: "reused/index.m3u8")
+        let variants = MasterPlaylist.variants(master)
+        #expect(variants.map(\.playlist) == ["stream_0.m3u8", "stream_1.m3u8", "reused/index.m3u8"])
+        #expect(variants.last?.height == 360 && variants.last?.bandwidth == 950_000)
+        #expect(variants.last?.codecs == "avc1.64001e,mp4a.40.2")
+        #expect(master.contains(#"RESOLUTION=640x360,CODECS="avc1.64001e,mp4a.40.2",AUDIO="group_audio""#), "\(master)")
+    }
 }

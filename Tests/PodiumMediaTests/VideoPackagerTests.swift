@@ -181,6 +181,7 @@ struct VideoPackagerTests {
         let codecs = try #require(packaged.variants.first?.codecs)
         #expect(codecs.hasPrefix("avc1.42E0") || codecs.hasPrefix("avc1.4D40") || codecs.hasPrefix("avc1.6400"), "\(codecs)")
         #expect(codecs.hasSuffix(",mp4a.40.2"))
+        #expect(!VideoPackager.isLadderRung(try #require(packaged.variants.first), of: probed), "a copy is no rung")
         let encodes = runner.runs.filter { $0.tool == "ffmpeg" && $0.arguments.contains("pipe:1") }
         #expect(encodes.count == 1 && encodes[0].arguments.contains("copy") && !encodes[0].arguments.contains("libx264"))
         let playlist = try Self.mediaPlaylist(output.appendingPathComponent(try #require(packaged.variants.first).playlist))
@@ -189,7 +190,7 @@ struct VideoPackagerTests {
         #expect(packaged.poster != nil)
     }
 
-    @Test("an upload whose keyframes are too far apart has its first rendition encoded, fast, at 360p")
+    @Test("an upload whose keyframes are too far apart has its first rendition encoded at 360p, as the ladder's rung")
     func firstRenditionEncodedWhenKeyframesAreSparse() async throws {
         let work = try TestSupport.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
@@ -210,8 +211,11 @@ struct VideoPackagerTests {
         ) { _ in }
         #expect(packaged.variants.compactMap(\.height) == [360])
         let encode = try #require(runner.runs.first { $0.tool == "ffmpeg" && $0.arguments.contains("pipe:1") })
-        #expect(encode.arguments.contains("superfast") && encode.arguments.contains("-skip_loop_filter"))
-        #expect(encode.arguments.joined(separator: " ").contains("flags=fast_bilinear"))
+        // The ladder's own rung for good (it is not encoded again): the ladder's preset and scaler,
+        // from the source decoded fast.
+        #expect(encode.arguments.contains("veryfast") && encode.arguments.contains("-skip_loop_filter"))
+        #expect(!encode.arguments.joined(separator: " ").contains("fast_bilinear"))
+        #expect(VideoPackager.isLadderRung(try #require(packaged.variants.first), of: probed))
     }
 
     @Test("which uploads may be copied into a first rendition, and the keyframe gaps read")

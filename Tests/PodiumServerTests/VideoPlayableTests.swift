@@ -125,12 +125,15 @@ struct VideoPlayableTests {
         try Data("half a ladder".utf8).write(to: leftover)
         let halfStored = try blobs.put(fileAt: leftover, fileExtension: "m4s")
         let firstFiles = Mutex<[String]>([])
+        let firstRung = Mutex<String?>(nil)
         let store = try await SQLStore.openSQLite(
             path: first.configuration.dataDirectory.appendingPathComponent("podium.sqlite").path, logger: TestServer.logger())
         try await closing(store) {
             var video = try #require(try await store.video(id: id))
             #expect(video.status == .ready && !video.ladderComplete)
             firstFiles.withLock { $0 = video.fileNames }
+            let variants = try JSONDecoder().decode([PackagedVideo.Variant].self, from: Data(video.renditions.utf8))
+            firstRung.withLock { $0 = variants.first { $0.height == 360 }?.playlist }
             video.files = String(decoding: try JSONEncoder().encode(video.fileNames + [halfStored]), as: UTF8.self)
             try await store.updateVideo(video)
         }
@@ -152,15 +155,20 @@ struct VideoPlayableTests {
             #expect(Self.resolutions(String(buffer: master.body)) == ["854x480", "640x360"])
         }
         #expect(blobs.file(named: halfStored) == nil, "what the stopped run stored is removed")
-        // The first rendition's files stay, with the clip.
+        // The first rendition's files stay served: its 360p rung as the ladder's own (not encoded
+        // again by the run after the stop), its master and sound retiring.
         let store2 = try await SQLStore.openSQLite(
             path: first.configuration.dataDirectory.appendingPathComponent("podium.sqlite").path, logger: TestServer.logger())
         try await closing(store2) {
             let video = try #require(try await store2.video(id: id))
             let names = Set(video.fileNames)
+            let retiring = Set(video.retiringFileNames)
             for name in firstFiles.withLock({ $0 }) {
-                #expect(names.contains(name) && blobs.file(named: name) != nil, "\(name)")
+                #expect(names.union(retiring).contains(name) && blobs.file(named: name) != nil, "\(name)")
             }
+            let rung = try #require(firstRung.withLock { $0 })
+            #expect(names.isSuperset(of: HLSFiles.reachable(rung, in: blobs)) && !retiring.contains(rung))
+            #expect(!retiring.isEmpty, "the first master and its sound")
             #expect(!names.contains(halfStored))
         }
     }

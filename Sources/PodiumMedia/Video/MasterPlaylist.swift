@@ -39,6 +39,21 @@ enum MasterPlaylist {
         }.joined(separator: "\n")
     }
 
+    /// The master playlist with one more video variant, `variant` at `uri`, after the others,
+    /// in the others' audio group (the first video variant's `AUDIO`).
+    static func withVariant(_ text: String, _ variant: PackagedVideo.Variant, uri: String) -> String {
+        let lines = text.components(separatedBy: "\n")
+        let audio = lines.lazy.filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }
+            .compactMap { attributes(String($0.dropFirst("#EXT-X-STREAM-INF:".count)))["AUDIO"] }.first
+        var line = "#EXT-X-STREAM-INF:BANDWIDTH=\(variant.bandwidth)"
+        if let width = variant.width, let height = variant.height { line += ",RESOLUTION=\(width)x\(height)" }
+        if !variant.codecs.isEmpty { line += ",CODECS=\"\(variant.codecs)\"" }
+        if let audio { line += ",AUDIO=\"\(audio)\"" }
+        var kept = lines
+        while kept.last?.isEmpty == true { kept.removeLast() }
+        return (kept + [line, uri, ""]).joined(separator: "\n")
+    }
+
     static func variants(_ text: String) -> [PackagedVideo.Variant] {
         var variants: [PackagedVideo.Variant] = []
         var pending: [String: String]?

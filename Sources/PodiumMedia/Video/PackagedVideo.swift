@@ -41,4 +41,10 @@ public struct PackagedVideo: Sendable, Equatable {
     /// What loudnorm measured in the source's sound before normalising it; nil without sound,
     /// or when no loudness target is set.
     public var loudness: LoudnessMeasurement? = nil
+    /// Paths the master playlist names that are stored already, by their stored names: a reused
+    /// rung's playlist (``VideoPackager/PackagedRung``), at ``reusedRungPath``. Not in ``files``.
+    public var stored: [String: String] = [:]
+
+    /// Where the master playlist lists a reused rung.
+    public static let reusedRungPath = "reused/index.m3u8"
 }

@@ -66,14 +66,42 @@ public struct VideoPackager: Sendable {
     ///   `tool_missing`); `CancellationError` when cancelled (running tools are killed).
     ///   - loudness: what ``measureLoudness(_:probed:)`` found in the source: its sound is
     ///     normalised to ``VideoLimits/loudness`` with it (nil: left as it is).
+    ///   - reusing: the ladder's lowest rung, packaged already as the clip's first rendition
+    ///     (see ``isLadderRung(_:of:)``): listed in the master playlist and not encoded again.
     public func package(
         _ source: URL, probed: ProbedMedia, into directory: URL, loudness: LoudnessMeasurement? = nil,
-        progress: @escaping @Sendable (IngestProgress) -> Void
+        reusing lowest: PackagedRung? = nil, progress: @escaping @Sendable (IngestProgress) -> Void
     ) async throws -> PackagedVideo {
         try await withDeadline {
             try await self.packageWithoutDeadline(
-                source, probed: probed, into: directory, loudness: loudness, progress: progress)
+                source, probed: probed, into: directory, loudness: loudness, reusing: lowest, progress: progress)
         }
+    }
+
+    /// A rung of the ladder packaged and stored already: the clip's first rendition when it was
+    /// encoded as the ladder's lowest rung. The ladder lists it, makes its MP4 and thumbnails
+    /// from it where they come from that rung, and does not encode it again.
+    public struct PackagedRung: Sendable {
+        /// Its variant as stored (its `playlist` a stored file's name, which the master names).
+        public var variant: PackagedVideo.Variant
+        /// A copy of its media playlist naming its files by paths ffmpeg can read.
+        public var readablePlaylist: URL
+
+        public init(variant: PackagedVideo.Variant, readablePlaylist: URL) {
+            self.variant = variant
+            self.readablePlaylist = readablePlaylist
+        }
+    }
+
+    /// Whether a first rendition's video variant is the ladder's lowest rung of `probed` (so
+    /// ``package(_:probed:into:loudness:reusing:progress:)`` may reuse it) rather than the upload's
+    /// picture copied. Its size tells: a copy is made only of a 720p to 1080p upload, while the
+    /// lowest rung of a ladder of more than one rung is 360p.
+    public static func isLadderRung(_ variant: PackagedVideo.Variant, of probed: ProbedMedia) -> Bool {
+        guard probed.hasVideo, packagesFirstRendition(probed), let width = variant.width, let height = variant.height,
+            let lowest = rungs(probed).last
+        else { return false }
+        return min(width, height) == lowest.lines
     }
 
     /// Packages a first playable rendition of `source` into `directory` (created; the caller
@@ -94,9 +122,13 @@ public struct VideoPackager: Sendable {
     ///   the encoded first rendition's time (in `Benchmarks/video-packaging.sh`, 75 s of CPU of
     ///   a 10-minute 1080p clip's decode alone, against about 8 s for the whole remux, most of
     ///   it the sound's encode), so such an upload plays in well under a minute;
-    /// - else the ladder's lowest rung (360p, or the source's own size when smaller), encoded
-    ///   with settings for speed (it is thrown away for the ladder's rungs): x264 `superfast`,
-    ///   the source decoded without its loop filter, a fast bilinear scaler.
+    /// - else the ladder's lowest rung (360p), encoded as the ladder encodes it (x264 `veryfast`,
+    ///   the same bit rate, keyframes and scaler) from the source decoded fast (without its loop
+    ///   filter, with the decoder's shortcuts: the bulk of the time, whose blocking the scaling
+    ///   down to 360p hides). It is that rung for good: the ladder reuses it
+    ///   (``package(_:probed:into:loudness:reusing:progress:)``), neither encoding it again
+    ///   nor removing it. A copy of the upload's picture is no rung: once the ladder is stored it
+    ///   leaves the master playlist and is removed when no player can still be reading it.
     /// - Parameter progress: told as it is packaged (`packaging`, milliseconds of the clip done
     ///   of its length); one call at a time.
     public func packageFirstRendition(
@@ -121,7 +153,7 @@ public struct VideoPackager: Sendable {
     enum FirstRendition {
         /// The upload's picture copied into the segments.
         case remux
-        /// The lowest rung, encoded for speed.
+        /// The lowest rung, from the source decoded for speed.
         case fastEncode
     }
 
@@ -198,25 +230,46 @@ public struct VideoPackager: Sendable {
 
     private func packageWithoutDeadline(
         _ source: URL, probed: ProbedMedia, into directory: URL, loudness: LoudnessMeasurement?,
-        progress: @escaping @Sendable (IngestProgress) -> Void
+        reusing lowest: PackagedRung?, progress: @escaping @Sendable (IngestProgress) -> Void
     ) async throws -> PackagedVideo {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let input = Self.input(source)
+        let all = Self.rungs(probed)
+        let reused = probed.hasVideo && all.count > 1 ? lowest : nil
+        let encoded = reused == nil ? all : Array(all.dropLast())
         var packaged = try await encode(
-            source, probed: probed, rungs: Self.rungs(probed), into: directory, loudness: loudness, stage: "packaging",
+            source, probed: probed, rungs: encoded, into: directory, loudness: loudness, stage: "packaging",
             progress: progress)
+        if let reused { try list(reused, in: &packaged) }
         if probed.hasVideo {
+            // A rung's playlist: an encoded one's in `directory`, the reused lowest one's copy.
+            let playlist = { (index: Int) -> URL in
+                if let reused, index == all.count - 1 { return reused.readablePlaylist }
+                return directory.appendingPathComponent("stream_\(index)/index.m3u8")
+            }
+            let sound = probed.hasAudio ? directory.appendingPathComponent("stream_\(encoded.count)/index.m3u8") : nil
             progress(IngestProgress(stage: "finishing", done: 0, total: 3))
-            packaged.mp4 = try await middleMP4(probed: probed, directory: directory)
+            packaged.mp4 = try await middleMP4(video: playlist(all.count / 2), sound: sound, directory: directory)
             progress(IngestProgress(stage: "finishing", done: 1, total: 3))
             packaged.poster = try await poster(input: input, probed: probed, directory: directory)
             progress(IngestProgress(stage: "finishing", done: 2, total: 3))
             (packaged.thumbnailSprite, packaged.thumbnailTrack) = try await thumbnails(
-                probed: probed, directory: directory)
+                probed: probed, lowest: playlist(all.count - 1), directory: directory)
             progress(IngestProgress(stage: "finishing", done: 3, total: 3))
         }
         packaged.files = try Self.files(under: directory)
         return packaged
+    }
+
+    /// Adds the reused rung to the master playlist `packaged` has (after the encoded rungs:
+    /// the lowest last), with the encoded rungs' sound, and to its variants.
+    private func list(_ reused: PackagedRung, in packaged: inout PackagedVideo) throws {
+        let masterURL = packaged.directory.appendingPathComponent(packaged.masterPlaylist)
+        let master = MasterPlaylist.withVariant(
+            try String(contentsOf: masterURL, encoding: .utf8), reused.variant, uri: PackagedVideo.reusedRungPath)
+        try master.write(to: masterURL, atomically: true, encoding: .utf8)
+        packaged.variants = MasterPlaylist.variants(master)
+        packaged.stored[PackagedVideo.reusedRungPath] = reused.variant.playlist
     }
 
     /// Encodes `rungs` (and the sound) of `source` in one ffmpeg run into `directory`, reporting
@@ -313,17 +366,17 @@ public struct VideoPackager: Sendable {
             let portrait = probed.width < probed.height
             let labels = rungs.indices.map { "s\($0)" }
             var graph = rungs.count == 1 ? "[0:v:0]null[s0]" : "[0:v:0]split=\(rungs.count)" + labels.map { "[\($0)]" }.joined()
-            let scaler = first == .fastEncode ? ":flags=fast_bilinear" : ""
             for (index, rung) in rungs.enumerated() {
                 let size = portrait ? "\(rung.lines):-2" : "-2:\(rung.lines)"
-                graph += ";[s\(index)]scale=\(size)\(scaler),format=yuv420p[v\(index)]"
+                graph += ";[s\(index)]scale=\(size),format=yuv420p[v\(index)]"
             }
             arguments += ["-filter_complex", graph]
             for index in rungs.indices { arguments += ["-map", "[v\(index)]"] }
             // A keyframe at every segment boundary and nowhere else: a fixed GOP of one segment.
             let gop = max(1, Int((probed.frameRate * Double(segment)).rounded()))
             arguments += [
-                "-c:v", "libx264", "-preset", first == .fastEncode ? "superfast" : "veryfast", "-profile:v", "high",
+                // The fast first rendition is the ladder's lowest rung for good: encoded alike.
+                "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high",
                 "-sc_threshold", "0",
                 "-g", String(gop), "-keyint_min", String(gop),
                 "-force_key_frames", "expr:gte(t,n_forced*\(segment))",
@@ -378,18 +431,13 @@ public struct VideoPackager: Sendable {
     /// `source` as ffmpeg's input: with `file:`, a name with a colon is never taken for a protocol.
     static func input(_ source: URL) -> String { "file:" + source.path }
 
-    /// The middle video rendition and the audio, copied (not encoded again) into one faststart MP4.
-    private func middleMP4(probed: ProbedMedia, directory: URL) async throws -> String {
-        let videoCount = Self.rungs(probed).count
-        let middle = videoCount / 2
-        var arguments = [
-            "-nostdin", "-v", "error", "-y", "-i", directory.appendingPathComponent("stream_\(middle)/index.m3u8").path,
-        ]
-        if probed.hasAudio {
-            arguments += ["-i", directory.appendingPathComponent("stream_\(videoCount)/index.m3u8").path]
-        }
+    /// The middle video rendition (`video`, its media playlist) and the audio (`sound`), copied
+    /// (not encoded again) into one faststart MP4.
+    private func middleMP4(video: URL, sound: URL?, directory: URL) async throws -> String {
+        var arguments = ["-nostdin", "-v", "error", "-y", "-i", video.path]
+        if let sound { arguments += ["-i", sound.path] }
         arguments += ["-map", "0:v:0"]
-        if probed.hasAudio { arguments += ["-map", "1:a:0"] }
+        if sound != nil { arguments += ["-map", "1:a:0"] }
         let name = "video.mp4"
         arguments += ["-c", "copy", "-movflags", "+faststart", directory.appendingPathComponent(name).path]
         try await ffmpeg(arguments, step: "its MP4 copy could not be written")
@@ -410,9 +458,8 @@ public struct VideoPackager: Sendable {
 
     /// The sprite, from the lowest rendition rather than the source: its tiles are 160 pixels wide
     /// either way, and decoding a 1080p source once more took about 8 % of the ladder's CPU time.
-    private func thumbnails(probed: ProbedMedia, directory: URL) async throws -> (String, String) {
-        let lowest = Self.rungs(probed).count - 1
-        let input = directory.appendingPathComponent("stream_\(lowest)/index.m3u8").path
+    private func thumbnails(probed: ProbedMedia, lowest: URL, directory: URL) async throws -> (String, String) {
+        let input = lowest.path
         let track = ThumbnailTrack(duration: probed.duration, width: probed.width, height: probed.height)
         let sprite = "thumbnails.jpg"
         try await ffmpeg(

@@ -53,9 +53,10 @@ struct CaptionStreams: Sendable {
     }
 
     /// Whether `file` is one of the clip's playlists that lists variants (a master) but not its
-    /// master now: its first rendition's master, kept while players may still hold it.
+    /// master now: its first rendition's master, served while players may still hold it (one of
+    /// its retiring files once its ladder is stored).
     private static func isEarlierMaster(_ file: String, of video: VideoRecord, blobs: any BlobStore) -> Bool {
-        guard file.hasSuffix(".m3u8"), file != video.masterPlaylist, video.fileNames.contains(file),
+        guard file.hasSuffix(".m3u8"), file != video.masterPlaylist, video.servedFileNames.contains(file),
             let url = blobs.file(named: file), let text = try? String(contentsOf: url, encoding: .utf8)
         else { return false }
         return text.contains("#EXT-X-STREAM-INF:")

@@ -35,7 +35,8 @@ enum HLSBlobs {
 
     /// Names every file by its content, rewriting the playlists and the track to name theirs.
     static func plan(_ packaged: PackagedVideo) throws -> Plan {
-        var names: [String: String] = [:]  // path relative to the directory → blob name
+        // Path relative to the directory → blob name; what is stored already (a reused rung) first.
+        var names: [String: String] = packaged.stored
         var files: [(file: URL, name: String)] = []
         func add(_ file: URL, fileExtension: String) throws -> String {
             let name = "\(try FileBlobStore.sha256(of: file)).\(fileExtension)"
@@ -125,6 +126,19 @@ enum HLSBlobs {
         }
         if let poster, blobs.file(named: poster) != nil { found.insert(poster) }
         return found.sorted()
+    }
+
+    /// Writes to `url` a copy of the stored media playlist `name` naming its files by their paths
+    /// in the blob store, so ffmpeg can read the rendition (a reused rung's, for the MP4 and the
+    /// thumbnails). Throws ``MissingReference`` when one of them is missing.
+    static func writeReadableCopy(of name: String, in blobs: any BlobStore, to url: URL) throws {
+        guard let file = blobs.file(named: name) else { throw MissingReference(file: "the clip", reference: name) }
+        let text = try rewritePlaylist(try String(contentsOf: file, encoding: .utf8)) { reference in
+            guard let path = blobs.file(named: reference)?.path else { throw MissingReference(file: name, reference: reference) }
+            return path
+        }
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
     }
 
     /// Every URI of a playlist: the lines that are not tags, and the `URI="…"` attributes of tags.

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import PodiumMedia
 import PodiumStore
+import ServiceLifecycle
 
 /// A presenter's library: decks (PDF and Office ingest), folders, videos (HLS packaging) and the
 /// speaker's and audience's notes on them.
@@ -21,6 +22,7 @@ struct LibraryFeature: ServerFeature {
         ///   has failed (see ``RoomsFeature/uploadProcessed(stores:hub:logger:)``).
         init(
             configuration: ServerConfiguration, stores: Stores, blobs: any BlobStore, logger: Logger,
+            now: @escaping @Sendable () -> Date = { Date() },
             roomUploadProcessed: @escaping @Sendable (DeckRecord, DeckIngestRequest.RoomUpload) async -> Void
         ) {
             pdf = PDFIngestWorker(
@@ -35,6 +37,8 @@ struct LibraryFeature: ServerFeature {
                 store: stores.videos, blobs: blobs, probe: videoProbe,
                 packager: VideoPackager(limits: configuration.videoLimits, runner: configuration.toolRunner, logger: logger),
                 workRoot: configuration.temporaryDirectory, logger: logger)
+            video.retireAfter = Self.longestStreamLink(configuration)
+            video.now = now
             if let hold = configuration.videoLadderHold {
                 video.afterFirstRendition = { videoId in
                     logger.notice("video \(videoId): its ladder waits while \(hold.path) exists (a test's hold)")
@@ -42,6 +46,12 @@ struct LibraryFeature: ServerFeature {
                 }
             }
             self.video = video
+        }
+
+        /// The longest a clip's stream token lives: a stage's (`--stage-video-link-hours`, a
+        /// replay's too) or the library's and channel's (`--stream-token-minutes`).
+        static func longestStreamLink(_ configuration: ServerConfiguration) -> TimeInterval {
+            max(configuration.stageVideoLinkLifetime, configuration.channel.streamTokenLifetime)
         }
     }
 
@@ -53,6 +63,8 @@ struct LibraryFeature: ServerFeature {
     /// Library and stage clips at `/stream/<token>/<file>` (the channel's ``StreamController``
     /// serves every kind).
     let streamSources: [String: any StreamSource]
+    /// The removal of clips' retired first renditions (``VideoRetirementService``).
+    let services: [any Service]
 
     init(_ platform: Platform, workers: Workers) {
         let configuration = platform.configuration
@@ -75,6 +87,12 @@ struct LibraryFeature: ServerFeature {
             tokens: platform.streamTokens, now: platform.now)
         notes = NotesController(
             store: platform.stores.notes, deckStore: platform.stores.decks, hub: platform.hub, now: platform.now)
+        // As often as the job queue asks the store for work: one indexed query.
+        services = [
+            VideoRetirementService(
+                store: platform.stores.videos, blobs: platform.blobs, interval: configuration.jobPollInterval,
+                logger: platform.logger, now: platform.now)
+        ]
         streamSources = [
             ClipStreamSource.kind: ClipStreamSource(
                 store: platform.stores.videos, blobs: platform.blobs, blobSets: clipFiles,

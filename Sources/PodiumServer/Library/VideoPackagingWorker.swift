@@ -19,9 +19,13 @@ struct VideoPackagingRequest: Codable, Sendable {
 /// with the sound, and the poster), stored, and the clip
 /// made `ready` with a master playlist that lists it alone (``VideoRecord/ladderComplete`` false:
 /// no MP4 yet); then the whole ladder, stored, and the record switched to a new master that lists
-/// every rung, with the MP4 and the thumbnails. The first step's files stay the clip's (a player
-/// that loaded its master keeps playing it; a request for that master is answered with the
-/// current one, see ``CaptionStreams``), removed with the clip.
+/// every rung, with the MP4 and the thumbnails. A first rendition encoded as the ladder's lowest
+/// rung is that rung: the ladder lists it and does not encode it again. What else the first step
+/// stored (the upload's picture copied, its sound, its master) leaves the master playlist then
+/// and becomes the clip's ``VideoRecord/retiringFiles``: still served (a player that loaded them
+/// plays on; a request for the earlier master is answered with the current one, see
+/// ``CaptionStreams``) until every stream token issued before has expired (``retireAfter``),
+/// then removed by ``VideoRetirementService``.
 ///
 /// Nothing is served before the video is `ready`: packaging writes to a work directory of its
 /// own, named after the video so a run after a crash first removes what the stopped run left.
@@ -38,6 +42,11 @@ struct VideoPackagingWorker: JobWorker {
     /// Called once the first rendition is stored and the clip is playable, before the ladder:
     /// tests hold packaging here (see ``ServerConfiguration/videoLadderHold``).
     var afterFirstRendition: @Sendable (_ videoId: String) async throws -> Void = { _ in }
+    /// How long files that leave the master playlist stay served: the longest a stream token
+    /// lives (a stage's, `--stage-video-link-hours`, or any other), so no player that was given
+    /// them is cut off.
+    var retireAfter: TimeInterval = 12 * 3600
+    var now: @Sendable () -> Date = { Date() }
 
     func run(_ job: JobRecord, progress: @escaping @Sendable (JobProgress) -> Void) async throws {
         let videoId = job.subjectId
@@ -116,8 +125,10 @@ struct VideoPackagingWorker: JobWorker {
                 try await afterFirstRendition(videoId)
             }
             let playable = video.status == .ready
+            let reused = reusableRung(of: video, probed: probed, work: work)
             let packaged = try await packager.package(
-                source, probed: probed, into: work.appendingPathComponent("ladder"), loudness: loudness
+                source, probed: probed, into: work.appendingPathComponent("ladder"), loudness: loudness,
+                reusing: reused?.rung
             ) { step in
                 // While the clip plays from its first rendition, its ladder is `renditions`.
                 let stage = playable && step.stage == "packaging" ? "renditions" : step.stage
@@ -125,10 +136,19 @@ struct VideoPackagingWorker: JobWorker {
             }
             let plan = try HLSBlobs.plan(packaged)
             let stored = plan.stored
+            let ladderFiles = stored.files + (reused?.files ?? [])
             // Recorded before anything is stored, so whatever a stop leaves is known.
-            video.files = Self.json(kept + stored.files)
+            video.files = Self.json(kept + ladderFiles)
             try await saving(videoId) { try await store.updateVideo(try await current(video)) }
             try HLSBlobs.put(plan, in: blobs)
+            // What the first step stored that the ladder does not play leaves with the first master.
+            let leaving = Set(kept).subtracting(ladderFiles)
+            video.files = Self.json(ladderFiles)
+            if !leaving.isEmpty {
+                video.retiringFiles = Self.json(Array(leaving.union(video.retiringFileNames)))
+                video.retireAt = now().addingTimeInterval(retireAfter)
+                logger.info("video \(videoId): \(leaving.count) files of its first rendition leave its master playlist")
+            }
             video.renditions = String(decoding: try JSONEncoder().encode(stored.variants), as: UTF8.self)
             video.masterPlaylist = stored.masterPlaylist
             video.poster = stored.poster
@@ -154,6 +174,29 @@ struct VideoPackagingWorker: JobWorker {
         }
         try await saving(videoId) { try await store.updateVideo(try await current(video)) }
         logger.info("video \(videoId) ready: \(video.width)x\(video.height), \(video.duration) s")
+    }
+
+    /// The clip's first rendition when it is the ladder's lowest rung (see
+    /// ``VideoPackager/isLadderRung(_:of:)``): to be listed by the ladder as it is, with its files
+    /// (playlist, init, segments) and a copy of its playlist ffmpeg can read in `work`. Nil before
+    /// a first rendition, for a copy of the upload's picture, or when its files cannot be read
+    /// (then the ladder encodes the rung anew and the first one's files retire).
+    private func reusableRung(of video: VideoRecord, probed: ProbedMedia, work: URL)
+        -> (rung: VideoPackager.PackagedRung, files: [String])?
+    {
+        guard video.status == .ready,
+            let variants = try? JSONDecoder().decode([PackagedVideo.Variant].self, from: Data(video.renditions.utf8)),
+            let variant = variants.first(where: { $0.height != nil }), VideoPackager.isLadderRung(variant, of: probed)
+        else { return nil }
+        let copy = work.appendingPathComponent("reused-rung/index.m3u8")
+        do {
+            try HLSBlobs.writeReadableCopy(of: variant.playlist, in: blobs, to: copy)
+        } catch {
+            logger.notice("video \(video.id): its first rung cannot be reused, the ladder encodes it: \(error)")
+            return nil
+        }
+        let files = HLSBlobs.reachable(from: variant.playlist, poster: nil, in: blobs)
+        return (VideoPackager.PackagedRung(variant: variant, readablePlaylist: copy), files)
     }
 
     /// A sorted JSON array of blob names, without repeats (the record's `files`).

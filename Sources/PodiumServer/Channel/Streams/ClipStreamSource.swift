@@ -36,7 +36,7 @@ struct ClipStreamSource: StreamSource {
         let id = String(claims.id)
         let files = try await blobSets.files(of: id, serving: file) {
             guard let video = try await store.video(id: id), video.status == .ready else { return nil }
-            return Set(video.fileNames)
+            return video.servedFileNames
         }
         guard let files else { throw APIError.notFound("video") }
         if let captions, file.hasPrefix("captions-") || file.hasSuffix(".m3u8"),

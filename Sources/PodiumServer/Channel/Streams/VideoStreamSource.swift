@@ -100,7 +100,7 @@ extension StreamBlobSets {
                 let category = try await store.channelVideoCategory(id: entry.record.categoryId), category.archivedAt == nil,
                 let video = try await videoStore.video(id: entry.record.videoId), video.status == .ready
             else { return nil }
-            return Set(video.fileNames)
+            return video.servedFileNames
         }
     }
 }
