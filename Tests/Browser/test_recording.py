@@ -210,3 +210,38 @@ class RecordingTests(BrowserTest):
         take = takes(code)[0]
         self.assertEqual(take["status"], "ready", take)
         self.assertGreater(take["duration"], 3000, take)
+
+    def test_4_room_moderator_records(self):
+        """A room's moderator records from the moderator page, with the console's switch and on-air
+        indicator (the `recording` command is a moderator's); the take is packaged; the switch
+        leaves the bar when the room ends."""
+        status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Moderated recording"})
+        self.assertEqual(status, 201, room)
+        code = room["code"]
+        moderator = self.fake_microphone_driver(1280, 800)
+        self.sign_in_with_cookie(moderator)
+        moderator.get(f"{SERVER.base}/r/{code}/moderate")
+        wait_for(moderator, lambda d: d.execute_script("return document.body.dataset.connection") == "live",
+                 "the moderator console to connect")
+        wait_for(moderator, lambda d: visible(d, "#record-switch"), "the moderator's microphone switch").click()
+        wait_for(moderator, lambda d: visible(d, "#on-air"), "the moderator on air")
+        self.assertEqual(moderator.execute_script("return document.body.dataset.recording"), "on")
+        wait_for(moderator, lambda d: len(takes(code)) == 1 and takes(code)[0]["chunks"] >= 2, "the moderator's chunks on the server",
+                 timeout=15)
+        box = moderator.execute_script(BOX_JS, "#on-air")
+        self.assertTrue(box["onTop"] and box["right"] <= box["viewport"]["width"] + 0.5, f"the indicator on screen: {box}")
+        self.assertGreaterEqual(box["width"], 80)
+        self.assertGreaterEqual(box["height"], 24)
+        self.assertIn(box["background"], ("rgb(220, 38, 38)", "rgba(220, 38, 38, 1)"))
+        end = moderator.execute_script(BOX_JS, "#end-room")
+        self.assertTrue(end["right"] <= end["viewport"]["width"] + 0.5, f"End room still on screen: {end}")
+        screenshot(moderator, "recording/moderator-on-air")
+        moderator.find_element(By.ID, "record-switch").click()
+        wait_for(moderator, lambda d: d.execute_script("return document.body.dataset.recording") == "off", "recording off")
+        wait_for(moderator, lambda d: takes(code)[0]["status"] in ("ready", "failed"), "the take packaged", timeout=30)
+        take = takes(code)[0]
+        self.assertEqual(take["status"], "ready", take)
+        self.assertGreater(take["duration"], 1500, take)
+        status, _ = SERVER.api("POST", f"/api/v1/sessions/{code}/end")
+        self.assertEqual(status, 200)
+        wait_for(moderator, lambda d: not visible(d, "#record-switch"), "no switch once the room ended")

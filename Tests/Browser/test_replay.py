@@ -477,18 +477,30 @@ class ReplayTests(BrowserTest):
 
     def test_a_replay_shared_with_the_link_asks_for_the_passcode(self):
         """Shared with the link (`replay: link`), a session with a passcode: the audience types it
-        once (a wrong one is said so), then watches; the pointer moves as it did."""
+        once (a wrong one is said so), then watches; the pointer moves as it did, and the
+        presenter's recorded voice plays (its files ask for the passcode too)."""
         code = SERVER.start_session(DEMO_DECK["id"], passcode="4711")["code"]
         status, body = SERVER.api("PATCH", f"/api/v1/sessions/{code}", {"replay": "link"})
         self.assertEqual(status, 200, body)
-        presenter = self.driver(1024, 768)
+        # The console records its microphone (Chromium's fake one: a beep a second).
+        presenter = self.fake_microphone_driver(1024, 768)
         self.sign_in_with_cookie(presenter)
-        command = self.presenter_socket(presenter, code)
-        command({"type": "recording", "on": True})
+        self.open_console(presenter, code)
+        command = self.presenter_socket(presenter, code, navigate=False)
+        wait_for(presenter, lambda d: visible(d, "#record-switch"), "the console's Record switch").click()
+        wait_for(presenter, lambda d: d.execute_script("return document.body.dataset.recording") == "on", "recording on")
         command({"type": "goto", "page": 2})
         presenter.execute_script("window.presenterLive.sendEphemeral({ type: 'pointer', x: 0.25, y: 0.75 })")
-        # The pointer's side log is written every 2 s, and at once when recording stops.
-        command({"type": "recording", "on": False})
+        wait_for(presenter, lambda d: text_of(d, "#on-air .on-air-time") in ("0:03", "0:04", "0:05"), "three seconds recorded")
+        # Off: the pointer's side log is written at once, the take goes to be packaged.
+        presenter.find_element(By.ID, "record-switch").click()
+        wait_for(presenter, lambda d: d.execute_script("return document.body.dataset.recording") == "off", "recording off")
+        take = wait_take_ready(code)
+        self.assertTrue(take["playlistUrl"].endswith("/master.m3u8"), take)
+        # Without the passcode the take's files are refused, as the timeline is.
+        status, refused = SERVER.request("GET", take["playlistUrl"])
+        self.assertEqual((status, (refused or {}).get("error", {}).get("code")), (401, "passcode_required"))
+
         audience = self.driver(1024, 768)
         audience.get(f"{SERVER.base}/s/{code}/replay")
         field = wait_for(audience, lambda d: visible(d, "#passcode-form #passcode"), "the passcode form")
@@ -499,7 +511,22 @@ class ReplayTests(BrowserTest):
         field.clear()
         field.send_keys("4711\n")
         wait_for(audience, lambda d: d.execute_script("return document.body.dataset.replay") == "ready", "the replay after the passcode")
-        audience.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+        body = audience.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.END)
         wait_for(audience, lambda d: stage_attr(d, "data-page") == "2" and stage_attr(d, "data-pointer") == "0.25,0.75",
                  "page 2 with the pointer where the presenter left it")
         screenshot(audience, "replay-shared-with-link")
+
+        # The voice: played in step inside its take (every request for its files with the passcode).
+        take_start = audience.execute_script("return window.podiumReplay.takes.find((t) => t.id === arguments[0]).start", take["id"])
+        self.seek(audience, take_start + 300)
+        audience.execute_script("window.podiumReplay.setSpeed(1); window.podiumReplay.play()")
+
+        def voice_in_step(d):
+            v = voice(d)
+            return (v["state"] == "playing" and v["paused"] is False and v["time"] is not None and v["time"] > 0.5
+                    and abs(v["time"] - (v["replay"] - take_start) / 1000) < VOICE_SLACK and v)
+        v = wait_for(audience, voice_in_step, "the voice playing in step on the replay shared by link")
+        self.assertEqual(v["take"], take["id"])
+        body.send_keys("k")
+        wait_for(audience, lambda d: voice(d)["paused"] is True, "the voice paused with the replay")

@@ -181,3 +181,15 @@ test('a room replays from the room as it opens, as the core starts one', () => {
   assert.equal(live.stageDeck(client.state).id, 'd1');
   assert.equal(live.stagePages(client.session, client.state).length, 1);
 });
+
+test("the passcode goes with the HLS engine's requests for a take's files, and nowhere else", () => {
+  const base = 'https://podium.school.test/s/ABCDEF/replay';
+  const take = () => ({ uri: '/api/v1/recordings/rec_1/hls/master.m3u8', headers: { Accept: '*/*' } });
+  assert.deepEqual(replay.withPasscode(take(), '4711', base).headers, { Accept: '*/*', 'X-Podium-Passcode': '4711' });
+  // A segment named relative to its playlist, absolute on this server: the same.
+  assert.equal(replay.withPasscode({ uri: 'https://podium.school.test/api/v1/recordings/rec_1/hls/seg-00000.m4s' }, '4711', base).headers['X-Podium-Passcode'], '4711');
+  // No passcode, another server, another path (a clip's stream): untouched.
+  assert.deepEqual(replay.withPasscode(take(), '', base).headers, { Accept: '*/*' });
+  assert.equal(replay.withPasscode({ uri: 'https://elsewhere.test/api/v1/recordings/rec_1/hls/master.m3u8' }, '4711', base).headers, undefined);
+  assert.equal(replay.withPasscode({ uri: '/stream/tok/index.m3u8' }, '4711', base).headers, undefined);
+});

@@ -3,11 +3,12 @@
 // inside a take, at its speed, where the take is at the replay's time (a seek past 0.3 s of
 // drift); quiet outside a take.
 //
-// A take's playlist is a media playlist of AAC in fMP4 (#EXT-X-MAP) without a master, so without
-// CODECS: Video.js's HLS engine then assumes video and audio and the browser refuses the
-// audio-only stream. Such a take is fed to Media Source Extensions here (its init segment and
-// segments, in order: a voice is small, 14 MB an hour at 32 kb/s); Safari plays HLS itself, and
-// any other playlist (MPEG-TS segments) goes through Video.js as video-stage.js loads it.
+// A take's `playlistUrl` is its master playlist: one audio-only variant with its CODECS
+// (mp4a.40.2), so Video.js's HLS engine knows there is no video and feeds the browser's Media
+// Source Extensions the audio alone; Safari plays HLS itself. A replay shared with the link of a
+// session with a passcode sends it (X-Podium-Passcode) with every request for a take's files, as
+// the timeline's: through the engine's request hook (Safari then goes through the engine too,
+// its own player sends no header).
 //
 // State for tests and CSS: #replay-audio[data-take][data-state: idle|loading|playing|paused]
 // [data-blocked], and #audio-state (a "Voice" chip while a take plays).
@@ -15,14 +16,32 @@
 import { t } from '../core/i18n.js';
 import { el } from '../core/ui.js';
 import { loadPlayerLibrary } from '../media/video-stage.js';
-import { audioAt } from './replay-client.js';
+import { audioAt, withPasscode } from './replay-client.js';
 
 const DRIFT = 0.3; // seconds of drift that make a seek
 const SEEK_GAP = 600; // ms between seeks (one lands before the next is asked)
 
+// The passcode the page was let in with: sent with each request of the HLS engine for a take's files.
+let takePasscode = '';
+let hooked = false;
+
+/** Adds the passcode to the HLS engine's requests for takes' files (once; other hooks kept). */
+export function hookTakeRequests(videojs) {
+  const engine = videojs && (videojs.Vhs || videojs.Hls);
+  if (hooked || !engine || !engine.xhr) return;
+  hooked = true;
+  const before = engine.xhr.beforeRequest;
+  engine.xhr.beforeRequest = (options) => {
+    const given = typeof before === 'function' ? before(options) || options : options;
+    return withPasscode(given, takePasscode, location.href);
+  };
+}
+
 export class ReplayAudio {
-  constructor({ replay, container }) {
+  /** `passcode`: the one the replay was opened with (a replay shared with the link), or ''. */
+  constructor({ replay, container, passcode = '' }) {
     this.replay = replay;
+    takePasscode = passcode;
     this.box = el('div', { class: 'replay-audio-box', attrs: { id: 'replay-audio', 'aria-hidden': 'true' } });
     this.box.dataset.state = 'idle';
     container.append(this.box);
@@ -80,7 +99,9 @@ export class ReplayAudio {
     this.box.dataset.take = take.id;
     this.setState('loading');
     const media = el('video', { attrs: { playsinline: true, preload: 'auto', 'data-role': 'replay-voice' } });
-    const native = typeof MediaSource === 'undefined' || /Apple/.test(navigator.vendor || '');
+    // Safari's own HLS where it cannot be avoided (no Media Source Extensions) or need not be
+    // (no passcode to send).
+    const native = typeof MediaSource === 'undefined' || (/Apple/.test(navigator.vendor || '') && !takePasscode);
     if (native) {
       this.box.replaceChildren(media);
       this.element = media;
@@ -88,57 +109,15 @@ export class ReplayAudio {
       media.src = take.playlist;
       return;
     }
-    let playlist = null;
-    try {
-      const response = await fetch(take.playlist, { credentials: 'same-origin' });
-      if (response.ok) playlist = await response.text();
-    } catch (_) {
-      // said below: quiet
-    }
-    if (this.take !== take) return;
-    if (playlist && /#EXT-X-MAP/.test(playlist)) {
-      this.box.replaceChildren(media);
-      this.element = media;
-      this.feed(take, media, playlist).catch(() => this.setState('failed'));
-      return;
-    }
-    this.loadPlayer(take, media);
-  }
-
-  /** The take's fMP4 audio through Media Source Extensions: the init segment, then every segment. */
-  async feed(take, media, playlist) {
-    const base = new URL(take.playlist, location.href);
-    const lines = playlist.split(/\r?\n/).map((line) => line.trim());
-    const map = lines.map((line) => /^#EXT-X-MAP:.*URI="([^"]+)"/.exec(line)).find(Boolean);
-    const urls = [map ? map[1] : null, ...lines.filter((line) => line && !line.startsWith('#'))].filter(Boolean).map((url) => new URL(url, base).href);
-    const codecs = (/CODECS="([^"]+)"/.exec(playlist) || [])[1] || 'mp4a.40.2';
-    const source = new MediaSource();
-    media.src = URL.createObjectURL(source);
-    await new Promise((resolve) => source.addEventListener('sourceopen', resolve, { once: true }));
-    const buffer = source.addSourceBuffer(`audio/mp4; codecs="${codecs}"`);
-    this.ready = true; // seeks may go as soon as there is metadata
-    for (const url of urls) {
-      const response = await fetch(url, { credentials: 'same-origin' });
-      if (!response.ok) throw new Error('segment ' + response.status);
-      const data = await response.arrayBuffer();
-      if (this.take !== take) return;
-      buffer.appendBuffer(data);
-      await new Promise((resolve, reject) => {
-        buffer.addEventListener('updateend', resolve, { once: true });
-        buffer.addEventListener('error', reject, { once: true });
-      });
-    }
-    if (this.take === take && source.readyState === 'open') source.endOfStream();
-  }
-
-  async loadPlayer(take, media) {
     let videojs;
     try {
       videojs = await loadPlayerLibrary();
     } catch (_) {
+      this.setState('failed');
       return;
     }
     if (this.take !== take) return;
+    hookTakeRequests(videojs);
     this.box.replaceChildren(media);
     const engine = { overrideNative: true };
     this.player = videojs(media, {
@@ -154,7 +133,6 @@ export class ReplayAudio {
     if (this.player) this.player.dispose();
     else if (this.element) {
       this.element.pause();
-      if (this.element.src.startsWith('blob:')) URL.revokeObjectURL(this.element.src);
       this.element.removeAttribute('src');
       this.element.load();
     }

@@ -215,6 +215,21 @@ export function audioTakes(recordings, startedAt) {
     .sort((a, b) => a.start - b.start);
 }
 
+const TAKE_FILES = '/api/v1/recordings/';
+
+/**
+ * A request's `options` (the HLS engine's: `uri`, `headers`), with `X-Podium-Passcode` added when
+ * it asks this server (`base`'s origin) for a take's files and there is a passcode: a replay
+ * shared with the link of a session with a passcode lets its voice in only so.
+ */
+export function withPasscode(options, passcode, base) {
+  if (!options || !options.uri || !passcode) return options;
+  const url = new URL(options.uri, base);
+  if (url.origin !== new URL(base).origin || !url.pathname.startsWith(TAKE_FILES)) return options;
+  options.headers = { ...(options.headers || {}), 'X-Podium-Passcode': passcode };
+  return options;
+}
+
 /** The take playing at t and where in it (seconds), or null: quiet outside a take. */
 export function audioAt(takes, t) {
   let found = null;

@@ -5,7 +5,8 @@
 // mounts on it the very renderers of the big screen (stage/big-screen.js): the stage
 // (followStage), the stroke being drawn (showInking), the spotlight and the video on the stage
 // (with the replay's clock), so what it shows is what the audience saw. The presenter's recorded
-// voice (the ready takes, HLS audio through Video.js) plays in step with the timeline.
+// voice (the ready takes, HLS audio through Video.js, with the passcode the page was let in
+// with) plays in step with the timeline.
 //
 // Controls: the timeline with the chapters (slide changes, polls) as marks, play/pause, ±10 s,
 // speed 0.5×–2×, the chapter list; keys Space/K, ←/→ (5 s), J/L (10 s), Home/End, < and >
@@ -69,7 +70,7 @@ async function load(passcode = readPasscode()) {
   } catch (_) {
     // storage may be off
   }
-  start(timeline);
+  start(timeline, passcode);
 }
 
 /** Access refused, or no such session: a clear page (sign in, not shared, passcode). */
@@ -113,7 +114,7 @@ $('passcode-form').addEventListener('submit', (event) => {
   if (passcode) load(passcode);
 });
 
-function start(timeline) {
+function start(timeline, passcode = '') {
   replay = new ReplayClient(timeline);
   window.podiumReplay = replay;
   const session = replay.session || {};
@@ -146,7 +147,7 @@ function start(timeline) {
   // The big screen's renderers, on the replay: the video follows the replay's clock (and speed).
   mountVideo({ live: replay, container, role: 'projector', clock: replay.clock });
   mountSpotlight({ live: replay, container });
-  audio = new ReplayAudio({ replay, container: $('replay') });
+  audio = new ReplayAudio({ replay, container: $('replay'), passcode });
   buildControls();
   const wanted = Number(new URLSearchParams(location.search).get('t'));
   replay.seek(Number.isFinite(wanted) && wanted > 0 ? wanted * 1000 : 0);

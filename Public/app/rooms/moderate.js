@@ -21,6 +21,7 @@ import { moderatorTalks } from './moderate-talks.js';
 import { showConnection, showConsoleMessage, wireEndButton, toastOtherRejections, toastRefusal } from '../live/console-bar.js';
 import { roomVideos } from './videos.js';
 import { mountSaveBanner } from '../live/save-banner.js';
+import { mountRecorder } from '../media/recorder.js';
 
 wireSidePanel();
 
@@ -44,6 +45,9 @@ const commands = liveCommands({
 });
 /** Sends a command; errors become a toast. Resolves with the ack or null. */
 const send = (command) => commands.send(command);
+// The microphone for the replay (media/recorder.js): the moderator records the room as the console
+// does, with the same switch and on-air indicator. Made once the page knows it moderates a room.
+let recorder = null;
 
 const driver = consoleDriver({
   commands,
@@ -123,6 +127,11 @@ function showEnded() {
   driver.stop();
   $('ended-overlay').hidden = false;
   $('end-room').disabled = true;
+  // No take can start once the room has ended; one under way is stopped (and packaged).
+  if (recorder) {
+    if (recorder.recording) recorder.stop();
+    recorder.button.hidden = true;
+  }
   setConnection('ended');
   if (live && started) render();
 }
@@ -290,6 +299,7 @@ async function start() {
   }
 
   live = new LiveClient(code, { role: 'moderator' });
+  recorder = mountRecorder({ code, live: () => live, send, bar: document.querySelector('.console-bar'), before: $('connection') });
   mountSaveBanner(live, $('stage-wrap'));
   // The audience's polls and every question asked in the room, beside the join card.
   mountPresenterInteraction({
