@@ -208,7 +208,8 @@ class LTITests(BrowserTest):
 
     def test_lti_2_a_teacher_lands_in_the_library_signed_in(self):
         """A teacher's launch from the course, in a browser: their library, signed in as the account
-        made from the launch's name and address; a link naming a deck opens that deck."""
+        made from the launch's name and address; a link naming a deck opens its console, or its Go
+        live dialog when it is not live."""
         driver = self.driver(1280, 800)
         driver.get(self.platform.course_link(**self.teacher))
         wait_for(driver, lambda d: d.current_url == SERVER.base + "/library", "the library after the launch")
@@ -222,8 +223,17 @@ class LTITests(BrowserTest):
         self.assertEqual((me["name"], me["email"], me["role"]), ("Tess Teacher", "tess@school.example", "presenter"))
         screenshot(driver, "lti-teacher-library")
 
+        # A link naming a deck: the console of the teacher's live session of it.
         driver.get(self.platform.course_link(**self.teacher, custom={"podium_deck": self.deck["id"]}))
-        wait_for(driver, lambda d: d.current_url == f"{SERVER.base}/decks/{self.deck['id']}", "the deck's page")
+        wait_for(driver, lambda d: d.current_url == f"{SERVER.base}/present/{self.session['code']}",
+                 "the console of the deck's live session")
+        # Not presented yet, the library opens with the deck's Go live dialog (the link the
+        # launch gives then), and the address loses the parameter (a reload opens no dialog).
+        driver.get(f"{SERVER.base}/library?golive={self.deck['id']}")
+        wait_for(driver, lambda d: visible(d, "#golive-dialog") and "Optics" in (text_of(d, "#golive-dialog") or ""),
+                 "the Go live dialog of the deck")
+        self.assertTrue(visible(driver, "#golive-start"))
+        self.assertEqual(driver.current_url, f"{SERVER.base}/library")
 
     def test_lti_3_a_student_lands_on_the_join_page_with_their_name(self):
         """A student's launch of a link naming the session: the session's join page, the code

@@ -104,6 +104,18 @@ async function start() {
   if (saved && state.folders.some((f) => f.id === saved)) state.folder = saved;
   render();
   loadLiveBanner();
+  offerGoLive();
+}
+
+/** `?golive=<deck id>` (a course's link to a deck, LTI): the Go live dialog for that deck, once. */
+function offerGoLive() {
+  const url = new URL(location.href);
+  const id = url.searchParams.get('golive');
+  if (!id) return;
+  url.searchParams.delete('golive');
+  history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+  const deck = state.decks.find((d) => d.id === id && d.status === 'ready');
+  if (deck) openGoLive(deck);
 }
 
 function showUser() {

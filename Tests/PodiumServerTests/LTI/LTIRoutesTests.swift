@@ -160,7 +160,7 @@ struct LTIRoutesTests {
             }, platform: Self.platform, nonce: "n1")
         #expect(teacher.isInstructor)
         #expect(teacher.kind == .deepLinking(returnURL: "https://moodle.example.edu/return", data: "d", acceptMultiple: false))
-        #expect(LTIController.teacherPath(["podium_deck": "d_1"]) == "/decks/d_1")
+        #expect(LTIController.teacherPath(["podium_deck": "d_1"]) == "/library?golive=d_1")
         #expect(LTIController.teacherPath(["podium_session": "K7Q2MX"]) == "/present/K7Q2MX")
         #expect(LTIController.teacherPath(["podium_report": "K7Q2MX"]) == "/report.html?code=K7Q2MX")
         #expect(LTIController.teacherPath([:]) == "/library")

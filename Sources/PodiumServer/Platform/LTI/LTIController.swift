@@ -267,7 +267,7 @@ struct LTIController {
         case .resourceLink:
             if launch.isInstructor {
                 let user = try await teacher(launch, platform: platform)
-                return try await signIn(user, to: Self.teacherPath(launch.custom), request: request)
+                return try await signIn(user, to: try await teacherPath(launch.custom, user: user), request: request)
             }
             let code = try await learnerSession(launch)
             var path = "/s/\(Self.escape(code))"
@@ -276,10 +276,26 @@ struct LTIController {
         }
     }
 
+    /// A teacher's landing: a session's console, a report, the library; for a deck, the console of
+    /// the teacher's own live session of it, else the library with its Go live dialog open (the
+    /// passcode and the other choices, then Start: the console).
+    func teacherPath(_ custom: [String: String], user: UserRecord) async throws -> String {
+        if custom[Self.sessionParameter].map(\.isEmpty) == false || custom[Self.reportParameter].map(\.isEmpty) == false {
+            return Self.teacherPath(custom)
+        }
+        if let deck = custom[Self.deckParameter], !deck.isEmpty,
+            let live = try await sessions.liveSessions().filter({ $0.deckId == deck && $0.presenterId == user.id })
+                .max(by: { $0.createdAt < $1.createdAt })
+        {
+            return "/present/\(Self.escape(live.code))"
+        }
+        return Self.teacherPath(custom)
+    }
+
     static func teacherPath(_ custom: [String: String]) -> String {
         if let code = custom[sessionParameter], !code.isEmpty { return "/present/\(escape(code))" }
         if let code = custom[reportParameter], !code.isEmpty { return "/report.html?code=\(escape(code))" }
-        if let deck = custom[deckParameter], !deck.isEmpty { return "/decks/\(escape(deck))" }
+        if let deck = custom[deckParameter], !deck.isEmpty { return "/library?golive=\(escape(deck))" }
         return "/library"
     }
 
