@@ -205,6 +205,21 @@ struct AccountMailLanguageTests {
         }
     }
 
+    /// A sender's name that is not ASCII (`--mail-from "Podium – Gymnázium Brno <…>"`) is sent as
+    /// encoded words before the address as it is, not as raw 8-bit header text.
+    @Test func aSendersNameThatIsNotASCIIIsEncoded() {
+        let formatted = SMTPClient.format(
+            MailMessage(to: "a@school.test", subject: "x", text: "x"), from: "Podium – Gymnázium Brno <podium@gym.test>",
+            date: Date(), messageID: "m@gym.test")
+        let head = formatted.components(separatedBy: "\r\n\r\n")[0]
+        #expect(head.allSatisfy { $0.isASCII })
+        let from = Self.header("From", in: formatted) ?? ""
+        #expect(from.hasSuffix(" <podium@gym.test>"), "\(from)")
+        let name = String(from.dropLast(" <podium@gym.test>".count))
+        #expect(Self.header("X", in: "X: \(name)\r\n\r\n") == "Podium – Gymnázium Brno")
+        #expect(SMTPClient.mailbox("Podium <podium@school.test>") == "Podium <podium@school.test>")
+    }
+
     /// The plural forms the messages choose are those the pages' Intl.PluralRules choose.
     @Test func lifetimesTakeTheLanguagesPluralForms() {
         let mail = AccountMail(

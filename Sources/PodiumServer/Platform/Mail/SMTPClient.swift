@@ -198,7 +198,7 @@ struct SMTPClient: Sendable {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
         let subject = encodedHeader(message.subject)
         var headers = [
-            "From: \(from)", "To: \(message.to)", "Subject: \(subject)", "Date: \(formatter.string(from: date))",
+            "From: \(mailbox(from))", "To: \(message.to)", "Subject: \(subject)", "Date: \(formatter.string(from: date))",
             "Message-ID: <\(messageID)>", "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8",
             "Content-Transfer-Encoding: 8bit",
         ]
@@ -210,6 +210,14 @@ struct SMTPClient: Sendable {
         )
         .map { $0.hasPrefix(".") ? "." + $0 : String($0) }
         return (headers + [""] + body).joined(separator: "\r\n")
+    }
+
+    /// A `Name <address>` header as sent: a name that is not ASCII (a school's, `Gymnázium
+    /// Brno`) as encoded words, the address as it is.
+    static func mailbox(_ text: String) -> String {
+        guard !text.allSatisfy(\.isASCII), let open = text.lastIndex(of: "<") else { return encodedHeader(text) }
+        let name = text[..<open].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        return encodedHeader(name) + " " + String(text[open...])
     }
 
     /// A header's text as sent: itself when it is ASCII; else encoded words (RFC 2047, UTF-8,
