@@ -211,9 +211,9 @@ struct VideoPackagerTests {
         ) { _ in }
         #expect(packaged.variants.compactMap(\.height) == [360])
         let encode = try #require(runner.runs.first { $0.tool == "ffmpeg" && $0.arguments.contains("pipe:1") })
-        // The ladder's own rung for good (it is not encoded again): the ladder's preset and scaler,
-        // from the source decoded fast.
-        #expect(encode.arguments.contains("veryfast") && encode.arguments.contains("-skip_loop_filter"))
+        // The ladder's own rung for good (it is not encoded again): the ladder's scaler, from the
+        // source decoded fast, x264's superfast preset.
+        #expect(encode.arguments.contains("superfast") && encode.arguments.contains("-skip_loop_filter"))
         #expect(!encode.arguments.joined(separator: " ").contains("fast_bilinear"))
         #expect(VideoPackager.isLadderRung(try #require(packaged.variants.first), of: probed))
     }

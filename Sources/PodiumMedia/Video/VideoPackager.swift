@@ -122,10 +122,12 @@ public struct VideoPackager: Sendable {
     ///   the encoded first rendition's time (in `Benchmarks/video-packaging.sh`, 75 s of CPU of
     ///   a 10-minute 1080p clip's decode alone, against about 8 s for the whole remux, most of
     ///   it the sound's encode), so such an upload plays in well under a minute;
-    /// - else the ladder's lowest rung (360p), encoded as the ladder encodes it (x264 `veryfast`,
-    ///   the same bit rate, keyframes and scaler) from the source decoded fast (without its loop
-    ///   filter, with the decoder's shortcuts: the bulk of the time, whose blocking the scaling
-    ///   down to 360p hides). It is that rung for good: the ladder reuses it
+    /// - else the ladder's lowest rung (360p: its size, bit rate, keyframes and scaler) with x264's
+    ///   `superfast` preset, from the source decoded fast (without its loop filter, with the
+    ///   decoder's shortcuts: decoding is the bulk of the time). Measured on a 1080p clip against
+    ///   a lanczos-scaled reference: SSIM 0.9307 against 0.9315 with the ladder's `veryfast`, for
+    ///   15 % less CPU; the `fast_bilinear` scaler once used here saved 13 % more but fell to
+    ///   0.886, visibly softer and jagged. It is that rung for good: the ladder reuses it
     ///   (``package(_:probed:into:loudness:reusing:progress:)``), neither encoding it again
     ///   nor removing it. A copy of the upload's picture is no rung: once the ladder is stored it
     ///   leaves the master playlist and is removed when no player can still be reading it.
@@ -375,8 +377,9 @@ public struct VideoPackager: Sendable {
             // A keyframe at every segment boundary and nowhere else: a fixed GOP of one segment.
             let gop = max(1, Int((probed.frameRate * Double(segment)).rounded()))
             arguments += [
-                // The fast first rendition is the ladder's lowest rung for good: encoded alike.
-                "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high",
+                // The fast first rendition is the ladder's lowest rung for good: x264's `superfast`
+                // makes it as good for 15 % less CPU than `veryfast` (see packageFirstRendition).
+                "-c:v", "libx264", "-preset", first == .fastEncode ? "superfast" : "veryfast", "-profile:v", "high",
                 "-sc_threshold", "0",
                 "-g", String(gop), "-keyint_min", String(gop),
                 "-force_key_frames", "expr:gte(t,n_forced*\(segment))",
