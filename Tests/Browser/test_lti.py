@@ -304,7 +304,9 @@ class LTITests(BrowserTest):
     def test_lti_7_deep_linking_places_a_deck_in_the_course(self):
         """A teacher's deep linking request: the picker lists their deck, session and report; the
         chosen deck goes back to the platform as an ltiResourceLink in a response the platform
-        verifies against Podium's key set; a student's launch of that link joins the deck's session."""
+        verifies against Podium's key set; a student's launch of that link joins the deck's session; a
+        session and its report placed too, the teacher's launches of them land in the console and
+        on the report."""
         before = len(self.platform.deep_links)
         driver = self.driver(820, 1180)
         driver.get(self.platform.course_link(**self.teacher, kind="deep"))
@@ -346,6 +348,24 @@ class LTITests(BrowserTest):
         # The picker's request is used up.
         picker = driver.execute_script("return location.href")
         self.assertTrue(picker.startswith(self.platform.issuer))
+
+        # A session and its report placed the same way: the teacher's launch of each lands in the
+        # session's console and on its report.
+        code = self.session["code"]
+        for kind, parameter, landing in (("session", "podium_session", f"/present/{code}"),
+                                         ("report", "podium_report", f"/report.html?code={code}")):
+            driver.get(self.platform.course_link(**self.teacher, kind="deep"))
+            wait_for(driver, lambda d: "/lti/pick/" in d.current_url, f"the picker for a {kind}")
+            wait_for(driver, lambda d: d.execute_script(
+                "return document.getElementById('lti-pick').dataset.state") == "ready", "the picker's lists")
+            choice = wait_for(driver, lambda d: visible(d, f'input[value="{kind}:{code}"]'), f"the {kind} to pick")
+            choice.find_element(By.XPATH, "..").click()
+            driver.find_element(By.ID, "lti-add").click()
+            wait_for(driver, lambda d: visible(d, "#items"), f"the platform's page after placing the {kind}")
+            placed = json.loads(text_of(driver, "#items"))
+            self.assertEqual([item["custom"] for item in placed], [{parameter: code}])
+            final = self.launch_http(**self.teacher, custom=placed[0]["custom"])["final"]
+            self.assertEqual((final[0], final[1]["Location"]), (303, landing))
 
     def test_lti_8_the_admin_page_shows_podiums_urls_and_registers_a_platform(self):
         """Channel admin, Courses (LTI): the URLs to paste into the platform, the platform the
