@@ -121,6 +121,34 @@ extension SQLStore: VideoStore {
         }
     }
 
+    public func ladderCompleteVideos(afterId: String?, limit: Int) async throws -> [VideoRecord] {
+        try await serial { db in
+            var query = db.select().column("*").from("videos").where("status", .equal, VideoRecord.Status.ready.rawValue)
+                .where("mp4", .isNot, SQLLiteral.null).where("retire_at", .is, SQLLiteral.null)
+            if let afterId { query = query.where("id", .greaterThan, afterId) }
+            return try await query.orderBy("id").limit(limit).all(decoding: VideoRecord.self, with: Self.decoding)
+        }
+    }
+
+    public func startRetiring(videoId: String, files: String, retiring: [String], retireAt: Date) async throws -> Bool {
+        try await transaction { db in
+            guard
+                let video = try await db.select().column("*").from("videos").where("id", .equal, videoId)
+                    .first(decoding: VideoRecord.self, with: Self.decoding),
+                video.files == files, video.retireAt == nil
+            else { return false }
+            let leaving = Set(retiring)
+            let kept = video.fileNames.filter { !leaving.contains($0) }
+            try await db.update("videos")
+                .set("files", to: String(decoding: try JSONEncoder().encode(kept), as: UTF8.self))
+                .set("retiring_files", to: String(decoding: try JSONEncoder().encode(leaving.sorted()), as: UTF8.self))
+                .set("retire_at", to: SQLBind(retireAt))
+                .where("id", .equal, videoId)
+                .run()
+            return true
+        }
+    }
+
     /// The same bytes uploaded twice are one blob: keep what another video still uses (its
     /// source, its files, the files it is retiring). Blob names are hex digits and a dot,
     /// nothing LIKE treats specially.

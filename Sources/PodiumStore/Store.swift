@@ -85,6 +85,12 @@ public protocol VideoStore: Sendable {
     /// video uses any more (as its source, one of its files or one of its retiring files), which
     /// the caller may remove; nil when another sweep (or a new ladder) came first.
     func retireFiles(videoId: String, retireAt: Date) async throws -> [String]?
+    /// Clips packaged whole (ready, with a picture and its MP4) that retire nothing, by id after
+    /// `afterId`, at most `limit`: where files kept before retiring existed are looked for.
+    func ladderCompleteVideos(afterId: String?, limit: Int) async throws -> [VideoRecord]
+    /// Moves `retiring` of a clip's files to its retiring files, due at `retireAt`, if its files
+    /// are still `files` and it retires nothing yet (a compare-and-set); false otherwise.
+    func startRetiring(videoId: String, files: String, retiring: [String], retireAt: Date) async throws -> Bool
 }
 
 /// Storyboard projects: their records, who may edit them, and their content as snapshots and

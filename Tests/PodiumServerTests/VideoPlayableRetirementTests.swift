@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
 import PodiumMedia
-import PodiumServer
 import PodiumStore
 import Synchronization
 import Testing
+
+@testable import PodiumServer
 
 /// A clip's first rendition once its whole ladder is stored (#41): a first rendition that is not
 /// one of the ladder's rungs (the upload's picture copied, its sound) leaves the master playlist,
@@ -154,6 +155,67 @@ struct VideoPlayableRetirementTests {
                         #expect(try await client.request(.get, Self.base(url) + file).status == .ok, "\(file)")
                     }
                 }
+            }
+        } catch {
+            try? await store.close()
+            await cleanUp()
+            throw error
+        }
+        try await store.close()
+        await cleanUp()
+    }
+
+    /// A clip packaged before files retired kept its copied first rendition among its files for
+    /// good; a server of this version, started on that data, lets it go as a new ladder would.
+    @Test(arguments: TestStores.kinds)
+    func aCopyKeptByAnEarlierVersionRetiresAfterAStart(_ kind: StoreKind) async throws {
+        let work = try VideoClipMaker.scratch()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = TestServer {
+            $0.videoLimits = VideoLimits(segmentSeconds: 1)
+            $0.jobPollInterval = .milliseconds(200)
+        }
+        defer { server.removeData() }
+        let clip = try await Self.copyableClip(in: work)
+        let blobs = try FileBlobStore(root: server.configuration.blobDirectory)
+        let (store, cleanUp) = try await TestStores.open(kind)
+        let hours = Mutex<Double>(0)
+        let now: @Sendable () -> Date = { Date().addingTimeInterval(hours.withLock { $0 } * 3600) }
+        let packaged = Mutex<(id: String, kept: [String], copy: [String])?>(nil)
+        do {
+            try await server.run(store: store, now: now) { client in
+                let token = try await client.login()
+                let id = try #require(try await client.uploadVideo(clip, token: token).object()["id"] as? String)
+                _ = try await Self.waitUntilLadderComplete(client, id, token: token)
+                // The record as the earlier version left it: the first rendition among the files.
+                var video = try #require(try await store.video(id: id))
+                let copy = video.retiringFileNames
+                #expect(copy.contains { $0.hasSuffix(".m4s") })
+                video.files = String(decoding: try JSONEncoder().encode(video.fileNames + copy), as: UTF8.self)
+                video.retiringFiles = "[]"
+                video.retireAt = nil
+                try await store.updateVideo(video)
+                packaged.withLock { $0 = (id, video.fileNames, copy) }
+            }
+            let (id, kept, copy) = try #require(packaged.withLock { $0 })
+            try await server.run(store: store, now: now) { client in
+                try await waitUntil("the kept copy starts retiring", seconds: 20) {
+                    try await store.video(id: id)?.retireAt != nil
+                }
+                let video = try #require(try await store.video(id: id))
+                #expect(Set(video.retiringFileNames) == Set(copy))
+                #expect(Set(video.fileNames) == Set(kept).subtracting(copy))
+                let due = try #require(video.retireAt)
+                #expect(abs(due.timeIntervalSince(now()) - 12 * 3600) < 120, "\(due)")
+                hours.withLock { $0 = 13 }
+                try await waitUntil("the copy's segments are removed", seconds: 20) {
+                    copy.filter(VideoRetirementService.removedAtOnce).allSatisfy { blobs.file(named: $0) == nil }
+                }
+                for name in video.fileNames { #expect(blobs.file(named: name) != nil, "\(name)") }
+                let token = try await client.login()
+                let fresh = try await client.request(.get, "/api/v1/videos/\(id)", token: token).object()
+                let master = try await client.request(.get, try #require(fresh["masterPlaylistUrl"] as? String))
+                #expect(VideoPlayableTests.resolutions(String(buffer: master.body)) == ["1280x720", "854x480", "640x360"])
             }
         } catch {
             try? await store.close()

@@ -141,6 +141,24 @@ enum HLSBlobs {
         try Data(text.utf8).write(to: url)
     }
 
+    /// Whether every playlist under the stored playlist `name` (itself, the media playlists a
+    /// master lists) exists and reads as text.
+    static func readsWhole(_ name: String, in blobs: any BlobStore) -> Bool {
+        var pending = [name]
+        var seen = Set<String>()
+        while let next = pending.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            guard let url = blobs.file(named: next), let text = try? String(contentsOf: url, encoding: .utf8) else {
+                return false
+            }
+            _ = try? rewritePlaylist(text) { reference in
+                if reference.hasSuffix(".m3u8") { pending.append(reference) }
+                return reference
+            }
+        }
+        return true
+    }
+
     /// Every URI of a playlist: the lines that are not tags, and the `URI="…"` attributes of tags.
     static func rewritePlaylist(_ text: String, resolve: (String) throws -> String) throws -> String {
         var lines: [String] = []

@@ -91,7 +91,7 @@ struct LibraryFeature: ServerFeature {
         services = [
             VideoRetirementService(
                 store: platform.stores.videos, blobs: platform.blobs, interval: configuration.jobPollInterval,
-                logger: platform.logger, now: platform.now)
+                logger: platform.logger, adoptAfter: Workers.longestStreamLink(configuration), now: platform.now)
         ]
         streamSources = [
             ClipStreamSource.kind: ClipStreamSource(
