@@ -112,4 +112,46 @@ struct VideoStoreTests {
             #expect(try await store.deleteVideo(id: "v2") == [])
         }
     }
+
+    /// Retiring files (#41): listed when due, dropped once by whichever node sweeps first (the
+    /// compare-and-set a cluster's nodes rely on), and removable only when no other clip uses them.
+    @Test(arguments: TestStores.kinds) func retiringFilesAreDroppedOnceAndKeptWhileAnotherClipUsesThem(
+        _ kind: StoreKind
+    ) async throws {
+        try await TestStores.with(kind) { store in
+            try await Self.seedOwner(store)
+            let (ladder, copy, shared) = (Self.blob("1", "m4s"), Self.blob("2", "m4s"), Self.blob("3", "m4s"))
+            var first = VideoRecord(
+                id: "v1", ownerId: "u1", folderId: nil, title: "Copied", status: .ready, sourceHash: Self.blob("a", "mp4"),
+                sourceBytes: 1, files: #"["\#(ladder)"]"#, createdAt: Self.t0)
+            first.retiringFiles = #"["\#(copy)","\#(shared)"]"#
+            first.retireAt = Self.t1
+            try await store.insertVideo(first)
+            // The same bytes in another clip: one blob, kept for it.
+            try await store.insertVideo(
+                VideoRecord(
+                    id: "v2", ownerId: "u1", folderId: nil, title: "Same", status: .ready, sourceHash: Self.blob("b", "mp4"),
+                    sourceBytes: 1, files: #"["\#(shared)"]"#, createdAt: Self.t0))
+            #expect(try await store.video(id: "v1") == first)
+            #expect(try await store.video(id: "v1")?.servedFileNames == [ladder, copy, shared])
+            #expect(try await store.videosRetiring(until: Self.t0).isEmpty)
+            #expect(try await store.videosRetiring(until: Self.t1).map(\.id) == ["v1"])
+            // Two nodes sweep at once: one drops them and may remove what no clip uses.
+            #expect(try await store.retireFiles(videoId: "v1", retireAt: Self.t1) == [copy])
+            #expect(try await store.retireFiles(videoId: "v1", retireAt: Self.t1) == nil)
+            let swept = try #require(try await store.video(id: "v1"))
+            #expect(swept.retiringFileNames.isEmpty && swept.retireAt == nil && swept.fileNames == [ladder])
+            #expect(try await store.videosRetiring(until: Self.t1).isEmpty)
+            // A clip's files moved to retiring, once, and only while they are as read.
+            #expect(try await store.startRetiring(videoId: "v1", files: "[]", retiring: [ladder], retireAt: Self.t1) == false)
+            #expect(
+                try await store.startRetiring(videoId: "v1", files: swept.files, retiring: [ladder], retireAt: Self.t1))
+            #expect(
+                try await store.startRetiring(videoId: "v1", files: "[]", retiring: [ladder], retireAt: Self.t1) == false)
+            let moved = try #require(try await store.video(id: "v1"))
+            #expect(moved.fileNames.isEmpty && moved.retiringFileNames == [ladder] && moved.retireAt == Self.t1)
+            // A deleted clip's retiring files are its own to remove too.
+            #expect(try await store.deleteVideo(id: "v1") == [Self.blob("a", "mp4"), ladder].sorted())
+        }
+    }
 }
