@@ -1,4 +1,5 @@
 import Foundation
+import PodiumCore
 
 /// One sample of a session's pointer side log (replay, issue #44): kept only while the presenter
 /// records, coalesced to a few a second, written in batches beside the event log.
@@ -28,6 +29,20 @@ public protocol ReplayStore: Sendable {
     func appendReplaySamples(sessionId: String, _ samples: [ReplaySample]) async throws
     /// Every sample of a session, oldest first.
     func replaySamples(sessionId: String) async throws -> [ReplaySample]
+    /// Every durable event of a session in order, each with the JSON it was stored as: the
+    /// replay's timeline sends that as it is (decoding it only to replay the views).
+    func replayEvents(sessionId: String) async throws -> [StoredEventText]
+}
+
+/// A stored event and its JSON as stored (the event log's encoding: keys sorted).
+public struct StoredEventText: Sendable, Equatable {
+    public var stored: StoredEvent
+    public var json: String
+
+    public init(stored: StoredEvent, json: String) {
+        self.stored = stored
+        self.json = json
+    }
 }
 
 /// A batch's samples as one short text: a JSON array of rows, `[ms after the batch's start, kind,

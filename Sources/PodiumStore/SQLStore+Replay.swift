@@ -1,4 +1,5 @@
 import Foundation
+import PodiumCore
 import SQLKit
 
 /// The pointer side log of recorded sessions (migration 33): a batch a row.
@@ -25,5 +26,26 @@ extension SQLStore: ReplayStore {
                 .all(decoding: Row.self, with: Self.decoding)
         }
         return rows.flatMap { ReplaySampleCoding.decode($0.samples, from: $0.startedAt) }.sorted { $0.at < $1.at }
+    }
+
+    public func replayEvents(sessionId: String) async throws -> [StoredEventText] {
+        struct Row: Decodable {
+            let body: String
+            let commandId: String?
+            let createdAt: Date
+        }
+        let rows = try await serial { db in
+            try await db.select().columns("body", "command_id", "created_at").from("session_events")
+                .where("session_id", .equal, sessionId).orderBy("seq")
+                .all(decoding: Row.self, with: Self.decoding)
+        }
+        let decoder = JSONDecoder()
+        return try rows.map { row in
+            StoredEventText(
+                stored: StoredEvent(
+                    event: try decoder.decode(SessionEvent.self, from: Data(row.body.utf8)), commandID: row.commandId,
+                    at: row.createdAt),
+                json: row.body)
+        }
     }
 }

@@ -11,7 +11,7 @@ import PodiumWire
 /// The REST route (``ReplayController``) and the MP4 export use it:
 ///
 /// ```swift
-/// let timeline = try await ReplayTimeline.build(stores: stores, record: record, session: info)
+/// let timeline = try await ReplayTimeline.build(stores: stores, record: record, session: info).timeline
 /// ```
 enum ReplayTimeline {
     /// Views of one kind (per poll) closer together than this are one: the newest.
@@ -35,7 +35,7 @@ enum ReplayTimeline {
     static func build(
         stores: Stores, record: SessionRecord, session: LiveSessionInfo, forHost: Bool = true, now: Date = Date(),
         clips: (any StageVideos)? = nil
-    ) async throws -> ReplayTimelineResponse {
+    ) async throws -> ReplayTimelineBody {
         var session = session
         var pageCount = 0
         if !record.isRoom, let deckId = record.deckId {
@@ -51,8 +51,14 @@ enum ReplayTimeline {
         let end = record.endedAt ?? now
         func offset(_ date: Date?) -> Int { max(0, Int(((date ?? start).timeIntervalSince(start) * 1000).rounded())) }
 
-        var stored = try await stores.sessions.events(sessionId: record.id, afterSeq: 0)
+        let texts = try await stores.replay.replayEvents(sessionId: record.id)
+        var stored = texts.map(\.stored)
         if let clips { stored = try await freshClipLinks(stored, record: record, clips: clips) }
+        let events = stored.map { ReplayEvent(at: offset($0.at), event: forHost ? $0.event : $0.event.forViewers) }
+        // Each event goes out as it was stored unless it changed here (a clip's new links, a
+        // poll's right answers kept from viewers): decoding and encoding 5,000 of them again
+        // was a good part of the answer's time.
+        let storedJSON = zip(texts, events).map { text, event in text.stored.event == event.event ? text.json : nil }
         var records: [StoredAudienceRecord] = []
         while true {
             let batch = try await stores.interaction.audienceRecords(
@@ -63,11 +69,11 @@ enum ReplayTimeline {
         let views = try self.views(
             events: stored, records: records, pageCount: pageCount, room: record.isRoom, offset: offset)
         let samples = try await stores.replay.replaySamples(sessionId: record.id)
-        return ReplayTimelineResponse(
-            session: session, startedAt: start, duration: offset(end), live: record.isLive,
-            events: stored.map { ReplayEvent(at: offset($0.at), event: forHost ? $0.event : $0.event.forViewers) },
+        let timeline = ReplayTimelineResponse(
+            session: session, startedAt: start, duration: offset(end), live: record.isLive, events: events,
             views: views, pointer: pointer(samples, offset: offset), drawn: drawn(stored, samples: samples, offset: offset),
             recordings: try await recordings(stores, record))
+        return ReplayTimelineBody(timeline: timeline, storedJSON: storedJSON)
     }
 
     /// The events with every clip shown given its links anew. A clip plays through a capability
