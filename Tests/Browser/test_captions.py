@@ -129,6 +129,42 @@ class CaptionTests(BrowserTest):
         test_video.Select(picker).select_by_value("off")
         wait_for(viewer, lambda d: not (stage_caption(d) or {}).get("text"), "no caption once turned off")
 
+    def test_the_channel_player_shows_the_caption_of_its_position(self):
+        # The clip published on the channel, free: its player shows the track of the page's language.
+        status, category = SERVER.api("POST", "/api/v1/channel/videos/categories", {"name": "Captioned"})
+        self.assertEqual(status, 201, category)
+        status, entry = SERVER.api("POST", "/api/v1/channel/videos", {
+            "videoId": self.video_id, "categoryId": category["id"], "title": "A captioned clip",
+            "published": True, "free": True})
+        self.assertEqual(status, 201, entry)
+        driver = self.driver(1280, 800)
+        driver.get(f"{SERVER.base}/channel#videos/{entry['id']}")
+        player = "[data-role=video-player]"
+        wait_for(driver, lambda d: d.execute_script(
+            f"const v = document.querySelector('{player} video'); return Boolean(v && v.readyState >= 1);"),
+            "the channel's player with the clip loaded", timeout=20)
+
+        def shown(d):
+            return d.execute_script(
+                f"const o = document.querySelector('{player} .caption-overlay'); const v = document.querySelector('{player} video');"
+                "if (!o || o.hidden) return null; const r = o.getBoundingClientRect(); const s = v.getBoundingClientRect();"
+                "o.style.pointerEvents = 'auto'; o.querySelectorAll('*').forEach((e) => { e.style.pointerEvents = 'auto'; });"
+                "const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+                "o.style.pointerEvents = ''; o.querySelectorAll('*').forEach((e) => { e.style.pointerEvents = ''; });"
+                "return {text: o.textContent, time: v.currentTime, onTop: o.contains(hit), top: r.top, height: r.height,"
+                " videoTop: s.top, videoBottom: s.bottom};")
+
+        # Moved to 2.5 s (the second cue) and paused there: its cue, over the picture's lower part.
+        driver.execute_script(f"const v = document.querySelector('{player} video'); v.muted = true; v.currentTime = 2.5;")
+        sample = wait_for(driver, lambda d: (lambda s: s if s and s["text"] == CUES[1][2] else None)(shown(d)),
+                          "the second cue on the channel's player", timeout=15)
+        self.assertTrue(sample["onTop"], f"the caption is covered: {sample}")
+        self.assertGreater(sample["height"], 14, sample)
+        self.assertGreater(sample["top"], (sample["videoTop"] + sample["videoBottom"]) / 2, sample)
+        driver.execute_script(f"document.querySelector('{player} video').currentTime = 0.5;")
+        wait_for(driver, lambda d: (shown(d) or {}).get("text") == CUES[0][2], "the first cue after a seek back")
+        screenshot(driver, "captions-channel-player")
+
     def test_the_big_screen_shows_the_caption_large_and_uncovered(self):
         """The projector's screen (1920x1080, read from the back of a room) shows the cue of the
         synced position large, over the picture's lower part, with nothing on top of it."""
