@@ -2,7 +2,7 @@
 // OpenID provider (the options of GET /api/v1/auth/options, which login.js reads), and, back
 // from a sign-in there that failed (/login?sso_error=<code>), why, in the person's language.
 
-import { t, has } from '../core/i18n.js';
+import { has, language, t } from '../core/i18n.js';
 
 const params = new URLSearchParams(location.search);
 
@@ -24,6 +24,8 @@ export function showSingleSignOn(options) {
   const start = new URL(sso.start, location.origin);
   const next = params.get('next');
   if (next) start.searchParams.set('next', next);
+  // The page's language: the account keeps it for the mail it is sent (an admin's notices).
+  start.searchParams.set('lang', language);
   button.href = start.pathname + start.search;
   document.getElementById('sso').hidden = false;
 }

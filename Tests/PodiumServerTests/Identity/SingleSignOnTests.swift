@@ -35,9 +35,10 @@ struct SingleSignOnTests {
 
     static func signIn(
         _ client: Client, _ provider: OIDCTestProvider, subject: String, action: String = "allow",
-        tamper: (inout [URLQueryItem]) -> Void = { _ in }
+        language: String? = nil, tamper: (inout [URLQueryItem]) -> Void = { _ in }
     ) async throws -> SignIn {
-        let start = try await client.request(.get, "/api/v1/auth/oidc/start?next=/library%3Ftab%3Ddecks")
+        let start = try await client.request(
+            .get, "/api/v1/auth/oidc/start?next=/library%3Ftab%3Ddecks" + (language.map { "&lang=\($0)" } ?? ""))
         #expect(start.status == .found)
         let cookie = try #require(Self.cookie("podium_oidc", in: start))
         let location = try #require(start.headers[.location])
@@ -62,6 +63,7 @@ struct SingleSignOnTests {
 
     static func withProvider(
         configure: @escaping @Sendable (inout OIDCSettings) -> Void = { _ in },
+        server configureServer: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (Client, OIDCTestProvider) async throws -> Void
     ) async throws {
         let provider = try OIDCTestProvider()
@@ -71,6 +73,7 @@ struct SingleSignOnTests {
             settings.name = "School account"
             configure(&settings)
             $0.oidc = settings
+            configureServer(&$0)
         }
         defer { server.removeData() }
         do {
@@ -160,6 +163,32 @@ struct SingleSignOnTests {
                 ], "\(actions)")
             let bySignOn = entries.filter { ($0["action"] as? String)?.hasPrefix("sso.") == true }
             #expect(bySignOn.allSatisfy { $0["actorId"] == nil || $0["actorId"] is NSNull }, "by no admin")
+        }
+    }
+
+    /// An admin who only ever signs in with the school's account gets the notices in the
+    /// language of the sign-in page they came from (`lang=` on the start), as a password sign-in.
+    @Test func anAdminsNoticesAreInTheLanguageOfTheSignInPage() async throws {
+        let sink = try await SMTPSink()
+        defer { sink.stop() }
+        try await Self.withProvider(
+            configure: Self.groups,
+            server: {
+                $0.smtpRelay = sink.relay
+                $0.allowSignUp = true
+            }
+        ) { client, provider in
+            try await provider.setUser(
+                "a-1", ["email": "reditel@school.example", "email_verified": true, "groups": ["podium-admins"]])
+            let signedIn = try await Self.signIn(client, provider, subject: "a-1", language: "cs")
+            #expect(signedIn.authToken != nil)
+            _ = try await client.request(
+                .post, "/api/v1/auth/sign-up",
+                json: #"{"email":"new@school.example","name":"Nová Učitelka","password":"a long secret","language":"en"}"#)
+            let (_, token) = try #require(SMTPSink.link(in: try await sink.waitForMessage(to: "new@school.example")))
+            _ = try await client.request(.post, "/api/v1/auth/sign-up/verify", json: #"{"token":"\#(token)"}"#)
+            let notice = try await sink.waitForMessage(to: "reditel@school.example")
+            #expect(AccountMailLanguageTests.header("Subject", in: notice) == "Účet v Podiu čeká na vaše schválení")
         }
     }
 

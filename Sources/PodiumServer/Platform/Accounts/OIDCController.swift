@@ -50,6 +50,8 @@ struct OIDCController {
         let verifier: String
         let next: String
         let expires: Double
+        /// The sign-in page's language (`lang=`), kept as the account's for the mail it is sent.
+        var language: String? = nil
     }
 
     @Sendable func start(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -57,7 +59,8 @@ struct OIDCController {
         let pending = Pending(
             state: Self.random(), nonce: Self.random(), verifier: Self.random() + Self.random(),
             next: Self.safeNext(request.uri.queryParameters.get("next")),
-            expires: now().addingTimeInterval(Self.stateLifetime).timeIntervalSince1970)
+            expires: now().addingTimeInterval(Self.stateLifetime).timeIntervalSince1970,
+            language: AuthController.languageTag(request.uri.queryParameters.get("lang")))
         let location: String
         do {
             location = try await provider.authorizationURL(
@@ -94,6 +97,7 @@ struct OIDCController {
                 code: code, redirectURI: redirectURI(request), verifier: pending.verifier, nonce: pending.nonce)
             let issuer = try await provider.discovered().issuer
             let user = try await account(for: identity, issuer: issuer, settings: provider.settings)
+            if let language = pending.language { try await accountStore?.setUserLanguage(userId: user.id, language) }
             let token = Accounts.randomToken()
             try await users.insertToken(hash: Accounts.tokenHash(token), userId: user.id, expiresAt: now() + tokenLifetime)
             try await signedIn(context.viewerId, user)
