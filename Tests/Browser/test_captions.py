@@ -165,6 +165,33 @@ class CaptionTests(BrowserTest):
         wait_for(driver, lambda d: (shown(d) or {}).get("text") == CUES[0][2], "the first cue after a seek back")
         screenshot(driver, "captions-channel-player")
 
+    def test_a_rooms_projector_shows_the_caption_of_the_synced_position(self):
+        # A room: its moderator shows the captioned clip from their library; the projector shows the cue.
+        status, room = SERVER.api("POST", "/api/v1/rooms", {"title": "Captioned room"})
+        self.assertEqual(status, 201, room)
+        code = room["code"]
+        moderator = self.driver(1280, 800)
+        self.sign_in_with_cookie(moderator)
+        moderator.get(f"{SERVER.base}/r/{code}/moderate")
+        wait_for(moderator, lambda d: d.execute_script("return document.body.dataset.connection") == "live", "the moderator console")
+        projector = self.driver(1280, 720)
+        self.sign_in_with_cookie(projector)
+        projector.get(f"{SERVER.base}/r/{code}/projector")
+        wait_for(projector, lambda d: visible(d, "#idle"), "the projector's join screen")
+        moderator.find_element(By.CSS_SELECTOR, '[data-action="show-video"]').click()
+        choice = wait_for(moderator, lambda d: visible(d, "dialog[open] select"), "the video picker")
+        test_video.Select(choice).select_by_value(self.video_id)
+        moderator.find_element(By.CSS_SELECTOR, 'dialog[open] button[value="ok"]').click()
+        wait_for(projector, lambda d: (stage_caption(d) or {}).get("text") == CUES[0][2], "the first cue on the projector")
+        # Moved to 2.5 s by the moderator: the projector's cue follows the synced position.
+        bar = wait_for(moderator, lambda d: visible(d, '#video-screen [data-role="video-seek"]'), "the seek bar")
+        moderator.execute_script("arguments[0].value = '2.5'; arguments[0].dispatchEvent(new Event('change'))", bar)
+        sample = wait_for(projector, lambda d: (lambda s: s if s and s["text"] == CUES[1][2] else None)(stage_caption(d)),
+                          "the second cue on the projector", timeout=15)
+        self.assertTrue(sample["onTop"], f"the caption is covered: {sample}")
+        self.assertEqual(sample["active"], [CUES[1][2]], sample)
+        screenshot(projector, "captions-room-projector")
+
     def test_the_big_screen_shows_the_caption_large_and_uncovered(self):
         """The projector's screen (1920x1080, read from the back of a room) shows the cue of the
         synced position large, over the picture's lower part, with nothing on top of it."""
