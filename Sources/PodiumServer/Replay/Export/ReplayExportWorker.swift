@@ -78,7 +78,8 @@ struct ReplayExportWorker: JobWorker {
                 pageSizes: Dictionary(
                     pages.map { ($0.number, (width: $0.width, height: $0.height)) }, uniquingKeysWith: { a, _ in a }))
         }
-        let directory = workRoot.appendingPathComponent("replay-export-\(export.id)")
+        let directory = workRoot.appendingPathComponent("\(Self.workPrefix)\(export.id)")
+        Self.removeAbandonedWork(in: workRoot, writtenBefore: Date().addingTimeInterval(-Self.abandonedAfter), logger: logger)
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -106,6 +107,30 @@ struct ReplayExportWorker: JobWorker {
         export.durationMs = scenes.reduce(0) { $0 + $1.duration }
         export.status = .ready
         try await store.updateReplayExport(export)
+    }
+
+    static let workPrefix = "replay-export-"
+    /// An export's work directory with nothing written for this long was left by a node that
+    /// stopped mid-export (its cleanup never ran): no export takes nearly as long.
+    static let abandonedAfter: TimeInterval = 24 * 3600
+
+    /// Removes the exports' work directories under `root` (this node's temporary directory) in
+    /// which nothing was written since `cutoff`; their names.
+    @discardableResult
+    static func removeAbandonedWork(in root: URL, writtenBefore cutoff: Date, logger: Logger) -> [String] {
+        var removed: [String] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where name.hasPrefix(workPrefix) {
+            let directory = root.appendingPathComponent(name, isDirectory: true)
+            guard RecordingFiles.usage(of: [directory]).lastWritten < cutoff else { continue }
+            do {
+                try FileManager.default.removeItem(at: directory)
+                removed.append(name)
+            } catch {
+                logger.notice("replay export: could not remove the abandoned work directory \(name): \(error)")
+            }
+        }
+        if !removed.isEmpty { logger.info("replay export: removed \(removed.count) abandoned work directory(ies)") }
+        return removed
     }
 
     /// Whether ffprobe finds a sound stream in the file.
