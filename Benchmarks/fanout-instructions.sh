@@ -14,7 +14,10 @@
 #        gcc; valgrind 3.20 or newer in VALGRIND (Debian 12's 3.19 cannot read a release build's
 #        DWARF 5: Debian 13's valgrind package unpacked with dpkg-deb -x works, its launcher run
 #        with VALGRIND_LIB=<unpacked>/usr/libexec/valgrind); callgrind_control and
-#        callgrind_annotate from Debian 12's valgrind package are fine.
+#        callgrind_annotate from Debian 12's valgrind package are fine. Or Debian 12's valgrind
+#        with a release build that has no DWARF at all (`-debug-info-format none` on both
+#        builds; debug information adds no instruction), and callgrind still names every function (by its
+#        symbol; `swift demangle` reads them).
 # Results: docs/performance.md (current), docs/performance-log.md "Instructions per delivery and per join" (how).
 set -euo pipefail
 cd "$(dirname "$0")/.."

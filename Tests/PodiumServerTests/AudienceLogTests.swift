@@ -131,6 +131,25 @@ struct AudienceLogTests {
         }
     }
 
+    /// A viewer's entry is logged by hand (a hello's write): it reads back as the encoder's form
+    /// does, whatever the name holds, and is the encoder's very text for a plain one.
+    @Test(arguments: [
+        nil, "Ada", "Zoë \"the\" <best>", "back\\slash/and/slash", "tab\tnew\nline\r\u{8}\u{c}", "\u{1}\u{1f}\u{7f}",
+        "🎤 ünïcødé",
+    ])
+    func aViewersLoggedBodyReadsAsTheEncodersDoes(_ name: String?) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for entry in [ViewerEntry(id: "v_3f9a-b", number: 12, name: name), ViewerEntry(id: "odd\"/id", number: 0, name: name)] {
+            let byHand = LoggedChange.viewerBody(entry)
+            let decoded = try JSONDecoder().decode(LoggedChange.self, from: Data(byHand.utf8))
+            #expect(try decoded.change == .viewer(entry))
+            let encoded = String(decoding: try encoder.encode(LoggedChange(.viewer(entry))), as: UTF8.self)
+            if name == nil || name == "Ada" || name == "🎤 ünïcødé", entry.number == 12 { #expect(byHand == encoded) }
+            #expect(try LoggedChange.body(of: .viewer(entry)) == byHand)
+        }
+    }
+
     // MARK: Two nodes
 
     /// Viewers on node A answer, ask and vote; the host is on node B. B applies A's records

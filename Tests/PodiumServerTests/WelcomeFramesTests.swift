@@ -30,30 +30,40 @@ struct WelcomeFramesTests {
         #expect(welcomes.count >= 3)
         for welcome in welcomes {
             var frames = WelcomeFrames()
-            #expect(try Self.decoded(frames.frame(welcome)) == welcome)
+            #expect(try Self.decoded(frames.frame(welcome, host: Self.host(welcome))) == welcome)
         }
     }
 
-    /// One keeper for a whole series, as a session has: each welcome has its own session,
-    /// snapshot and participant's fields, never the ones kept from the welcome before.
+    /// Whether a documented welcome has the hosts' form of the snapshot: everyone's but a viewer's.
+    static func host(_ welcome: Welcome) -> Bool { welcome.role != .viewer }
+
+    /// One keeper for a whole series, as a session has: each welcome has the snapshot of its own
+    /// `seq` and form and its own participant's fields, never the ones kept from the welcome
+    /// before. (A live session's info never changes: each documented welcome gets a keeper.)
     @Test func aSeriesOfWelcomesNeverTakesAnotherOnesParts() throws {
-        let documented = try Self.documentedWelcomes()
-        var series: [Welcome] = []
-        for base in documented {
+        for base in try Self.documentedWelcomes() {
+            var series: [(Welcome, host: Bool)] = []
             var welcome = base
-            series.append(welcome)
-            welcome.snapshot.page += 1
-            series.append(welcome)
-            welcome.viewerId = "v_other"
-            welcome.viewers += 1
-            series.append(welcome)
-            welcome.session.title += " (renamed)"
-            series.append(welcome)
-            series.append(base)
-        }
-        var frames = WelcomeFrames()
-        for welcome in series + series.reversed() {
-            #expect(try Self.decoded(frames.frame(welcome)) == welcome)
+            for step in 0..<3 {
+                series.append((welcome, Self.host(welcome)))
+                // Another participant at the same seq: their own fields, the same head.
+                welcome.viewerId = welcome.viewerId.map { "\($0)_\(step)" }
+                welcome.viewers += 1
+                welcome.myAnswers = welcome.role == .viewer ? ["1": .choices([step])] : nil
+                series.append((welcome, Self.host(welcome)))
+                // The other form of the snapshot at the same seq (a presenter beside viewers).
+                var other = welcome
+                other.snapshot.page = welcome.snapshot.page + 100
+                series.append((other, !Self.host(welcome)))
+                series.append((welcome, Self.host(welcome)))
+                // The next event: a new seq, a new snapshot.
+                welcome.seq += 1
+                welcome.snapshot.page += 1
+            }
+            var frames = WelcomeFrames()
+            for (welcome, host) in series {
+                #expect(try Self.decoded(frames.frame(welcome, host: host)) == welcome)
+            }
         }
     }
 

@@ -16,6 +16,13 @@ struct JSONObjectWriter {
         buffer.writeStaticString("{")
     }
 
+    /// An object that begins with the members of `head` (an ``unfinished()`` object, not empty).
+    init(continuing head: ByteBuffer, capacity: Int) {
+        buffer.reserveCapacity(capacity)
+        buffer.writeImmutableBuffer(head)
+        empty = false
+    }
+
     private mutating func key(_ name: StaticString) {
         if empty {
             empty = false
@@ -68,6 +75,12 @@ struct JSONObjectWriter {
         guard let json = try? Frames.encoded(value) else { return false }
         raw(name, json)
         return true
+    }
+
+    /// The members so far, without the closing brace: a head for ``init(continuing:capacity:)``.
+    consuming func unfinished() -> ByteBuffer {
+        precondition(!empty, "a head with no member")
+        return buffer
     }
 
     consuming func finished() -> ByteBuffer {

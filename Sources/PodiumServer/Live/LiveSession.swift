@@ -199,7 +199,8 @@ actor LiveSession {
         let missed = lastSeq.flatMap { $0 >= state.seq - Self.maxReplay ? events(after: $0) : nil }
         outbox.push(
             published.welcomeFrames.frame(
-                views.welcome(info: info, role: role, viewerId: viewerId, presenterId: presenterId, missed: missed)))
+                views.welcome(info: info, role: role, viewerId: viewerId, presenterId: presenterId, missed: missed),
+                host: state.seesHostViews(role)))
         if role == .viewer, !screen {
             await presenceChanged()
             publishViewerList()
