@@ -77,12 +77,18 @@ struct TLSTestCertificates {
 /// cookies, the HTTP port's redirects, files and the live socket over TLS.
 @Suite("HTTPS", .timeLimit(.minutes(3)))
 struct TLSTests {
-    static func server(_ certificates: TLSTestCertificates, port: Int = 0, httpPort: Int? = nil) throws -> TestServer {
+    /// A server with TLS; with `httpPort`, its plain HTTP port too, whose port is told to
+    /// `listening` once it listens (it starts beside the HTTPS port, which `run` waits for).
+    static func server(
+        _ certificates: TLSTestCertificates, port: Int = 0, httpPort: Int? = nil,
+        listening: AsyncStream<Int>.Continuation? = nil
+    ) throws -> TestServer {
         let files = try certificates.serve("first")
         return TestServer { configuration in
             configuration.port = port
             var tls = TLSSettings(source: .files(certificate: files.certificate, key: files.key), httpPort: httpPort)
             tls.reloadInterval = .milliseconds(50)
+            if let listening { tls.onHTTPPortListening = { port in listening.yield(port) } }
             configuration.tls = tls
         }
     }
@@ -162,9 +168,14 @@ struct TLSTests {
         let certificates = try TLSTestCertificates()
         defer { certificates.remove() }
         try certificates.leaf("first", serial: 1)
-        let server = try Self.server(certificates, port: 26121, httpPort: 26120)
+        let (listening, continuation) = AsyncStream.makeStream(of: Int.self)
+        let server = try Self.server(certificates, port: 26121, httpPort: 26120, listening: continuation)
         defer { server.removeData() }
         try await server.run { client in
+            // The HTTP port listens beside the HTTPS one: asked before it did, the first request
+            // was refused (a failure seen once in a loaded run).
+            var ports = listening.makeAsyncIterator()
+            #expect(await ports.next() == 26120)
             let page = try await TLSTestConnection.request(
                 port: 26120, trusting: nil, path: "/s/ABCDEF?x=1", host: "podium.example.org:26120")
             #expect(page.status == 308)
