@@ -188,8 +188,10 @@ class CaptionTests(BrowserTest):
         moderator.execute_script("arguments[0].value = '2.5'; arguments[0].dispatchEvent(new Event('change'))", bar)
         sample = wait_for(projector, lambda d: (lambda s: s if s and s["text"] == CUES[1][2] else None)(stage_caption(d)),
                           "the second cue on the projector", timeout=15)
-        self.assertTrue(sample["onTop"], f"the caption is covered: {sample}")
-        self.assertEqual(sample["active"], [CUES[1][2]], sample)
+        # What shows is drawn from the picture's position: a paused clip moved by a seek may leave
+        # the hidden track's active cues empty in Chromium (see captions.js render), not the overlay.
+        self.assertTrue(sample["visible"] and sample["onTop"], f"the caption is covered: {sample}")
+        self.assertAlmostEqual(sample["time"], 2.5, delta=0.3, msg=sample)
         screenshot(projector, "captions-room-projector")
 
     def test_the_big_screen_shows_the_caption_large_and_uncovered(self):
