@@ -259,6 +259,43 @@ class LTITests(BrowserTest):
         final = self.launch_http(user="student-2", roles=LEARNER, custom={"podium_deck": "d_nothing"})["final"]
         self.assertEqual((final[0], reason_of(final[2])), (404, "lti-not-live"))
 
+    def test_lti_3b_a_student_joins_a_session_with_a_passcode_without_typing_it(self):
+        """The course vouches for its students: a launch of a session with a passcode brings it in
+        the address's fragment, which the join page takes out of the address at once; the passcode
+        field is not shown, Join takes the student in; after the host changes it, the next launch brings the new one."""
+        code = self.session["code"]
+        status, _ = SERVER.request("PATCH", f"/api/v1/sessions/{code}", {"passcode": "owl 42/7"}, token=self.teacher_token)
+        self.assertEqual(status, 200)
+        try:
+            final = self.launch_http(user="student-5", roles=LEARNER, name="Mo", custom={"podium_session": code})["final"]
+            self.assertEqual((final[0], final[1]["Location"]), (303, f"/s/{code}?name=Mo#passcode=owl%2042%2F7"))
+
+            driver = self.driver(390, 844)
+            driver.get(self.platform.course_link(
+                user="student-5", roles=LEARNER, name="Mo Student", custom={"podium_session": code}))
+            wait_for(driver, lambda d: d.current_url.startswith(f"{SERVER.base}/s/{code}"), "the session's join page")
+            wait_translated(driver)
+            field = wait_for(driver, lambda d: visible(d, "#viewer-name"), "the name field of the join gate")
+            wait_for(driver, lambda d: field.get_attribute("value") == "Mo Student", "the student's name in the field")
+            self.assertNotIn("#", driver.current_url, "the passcode left in the address")
+            self.assertNotIn("owl", driver.current_url)
+            self.assertIsNone(visible(driver, "#passcode-field"), "a passcode field the student has nothing to type in")
+            screenshot(driver, "lti-student-join-passcode")
+            visible(driver, "#join-button").click()
+            self.wait_watching(driver)
+
+            # The host changes it: the next launch brings the new one, and Join still takes them in.
+            status, _ = SERVER.request("PATCH", f"/api/v1/sessions/{code}", {"passcode": "new-one"}, token=self.teacher_token)
+            self.assertEqual(status, 200)
+            other = self.driver(390, 844)
+            other.get(self.platform.course_link(user="student-6", roles=LEARNER, name="Li", custom={"podium_session": code}))
+            wait_for(other, lambda d: d.current_url.startswith(f"{SERVER.base}/s/{code}"), "the session's join page")
+            wait_translated(other)
+            wait_for(other, lambda d: visible(d, "#join-button"), "the join button").click()
+            self.wait_watching(other)
+        finally:
+            SERVER.request("PATCH", f"/api/v1/sessions/{code}", {"passcode": None}, token=self.teacher_token)
+
     def test_lti_4_a_forged_signature_is_refused_with_a_page_that_says_so(self):
         """A launch signed with a key that is not the platform's (under the platform's key id)."""
         steps = self.launch_http(user="student-3", roles=LEARNER, name="Eve", custom={"podium_session": self.session["code"]},

@@ -25,6 +25,11 @@ const passcodeInput = $('passcode');
 const gateError = $('gate-error');
 const joinButton = $('join-button');
 
+// A course link (LTI) brings the session's passcode in the fragment, #passcode=…: taken out of the
+// address at once (not left in the history, a bookmark or a shared screen), then used as if typed.
+const givenPasscode = new URLSearchParams(location.hash.slice(1)).get('passcode');
+if (givenPasscode !== null) history.replaceState(history.state, '', location.pathname + location.search);
+
 let info = null;
 let live = null;
 let joined = false;
@@ -75,7 +80,7 @@ async function start() {
     return;
   }
   show('gate');
-  (info && info.hasPasscode && nameInput.value ? passcodeInput : nameInput).focus();
+  (info && info.hasPasscode && nameInput.value && !givenPasscode ? passcodeInput : nameInput).focus();
 }
 
 function fillGate() {
@@ -83,7 +88,9 @@ function fillGate() {
   $('gate-title').textContent = info ? info.title : t('live.join-session');
   $('gate-presenter').textContent = info && info.presenter ? t('live.by-presenter', { name: info.presenter }) : '';
   $('gate-code').textContent = code;
-  $('passcode-field').hidden = !(info && info.hasPasscode);
+  // A passcode the course gave is not asked for again: nothing to type.
+  if (givenPasscode) passcodeInput.value = givenPasscode;
+  $('passcode-field').hidden = !(info && info.hasPasscode) || Boolean(givenPasscode);
   const ended = info && info.live === false;
   $('gate-ended').hidden = !ended;
   joinButton.textContent = ended ? t('live.view-slides') : t('common.join');

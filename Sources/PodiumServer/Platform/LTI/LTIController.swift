@@ -269,9 +269,13 @@ struct LTIController {
                 let user = try await teacher(launch, platform: platform)
                 return try await signIn(user, to: try await teacherPath(launch.custom, user: user), request: request)
             }
-            let code = try await learnerSession(launch)
-            var path = "/s/\(Self.escape(code))"
+            let session = try await learnerSession(launch)
+            var path = "/s/\(Self.escape(session.code))"
             if let name = launch.name { path += "?name=\(Self.escape(String(name.prefix(60))))" }
+            // The course vouches for its students: the session's passcode goes with them, in the
+            // fragment (never sent to a server nor written in a log; the join page takes it out of
+            // the address), so a student types nothing, as with a course link that names the session.
+            if let passcode = session.passcode, !passcode.isEmpty { path += "#passcode=\(Self.escape(passcode))" }
             return Response(status: .seeOther, headers: [.location: path, .cacheControl: "no-store"])
         }
     }
@@ -301,20 +305,20 @@ struct LTIController {
 
     /// The session a student's link names: its custom parameters (a session's or report's code, or a
     /// deck, whose newest live session it is), else a join link as its target.
-    func learnerSession(_ launch: LTILaunch) async throws -> String {
+    func learnerSession(_ launch: LTILaunch) async throws -> SessionRecord {
         if let code = launch.custom[Self.sessionParameter] ?? launch.custom[Self.reportParameter] {
             guard let session = try await sessions.session(code: code.uppercased()) else { throw LTIRefusal.noSession }
-            return session.code
+            return session
         }
         if let deck = launch.custom[Self.deckParameter] {
             let live = try await sessions.liveSessions().filter { $0.deckId == deck }.max { $0.createdAt < $1.createdAt }
             guard let live else { throw LTIRefusal.notLive }
-            return live.code
+            return live
         }
         if let target = launch.targetLinkURI.flatMap(URL.init(string:)) {
             let parts = target.path.split(separator: "/")
             if parts.count == 2, parts[0] == "s", let session = try await sessions.session(code: String(parts[1]).uppercased()) {
-                return session.code
+                return session
             }
         }
         throw LTIRefusal.noSession
