@@ -21,7 +21,7 @@ extension PodiumClient {
     }
 
     /// Adds the clip's track in `language` (a BCP 47 tag) or replaces it: `text` is WebVTT or SRT
-    /// (SRT is converted). Refusals: `caption_time`, `caption_order`, `caption_cue`,
+    /// (SRT is converted). Refusals: `caption_time`, `caption_order`, `caption_cue`, `caption_markup`,
     /// `caption_empty`, `caption_encoding`, `caption_language`, `caption_kind`, `caption_too_large`.
     public func putCaptionTrack(
         video id: String, language: String, text: String, label: String? = nil, kind: String? = nil

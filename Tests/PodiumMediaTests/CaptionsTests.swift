@@ -14,7 +14,7 @@ import Testing
         2
         00:00:03,000 --> 00:01:04,000
         {\\an8}<i>Second</i> line & more
-        and a <script>alert(1)</script>third
+        and a <u>third</u>
 
         """
 
@@ -23,7 +23,7 @@ import Testing
         #expect(
             cues == [
                 CaptionCue(start: 0.5, end: 2.25, text: "Hello there"),
-                CaptionCue(start: 3, end: 64, text: "<i>Second</i> line &amp; more\nand a alert(1)third"),
+                CaptionCue(start: 3, end: 64, text: "<i>Second</i> line &amp; more\nand a <u>third</u>"),
             ])
         #expect(
             Captions.webVTT(cues) == """
@@ -36,7 +36,7 @@ import Testing
                 2
                 00:00:03.000 --> 00:01:04.000
                 <i>Second</i> line &amp; more
-                and a alert(1)third
+                and a <u>third</u>
 
                 """)
         // What it writes reads back the same.
@@ -90,6 +90,39 @@ import Testing
         #expect(Captions.clean("a --> b\n\n\nc") == "a --&gt; b\nc")
         #expect(Captions.clean("<img src=x onerror=alert(1)>x < y > z") == "x &lt; y &gt; z")
         #expect(Captions.clean("<B>loud</B> &amp; &nbsp; &") == "<b>loud</b> &amp; &nbsp; &amp;")
+    }
+
+    @Test func htmlInACueIsRefusedNamingTheCueAndTheTag() throws {
+        let file =
+            "1\n00:00:01,000 --> 00:00:02,000\nHello\n\n2\n00:00:03,000 --> 00:00:04,000\nA <img src=x onerror=alert(1)> B\n"
+        do {
+            _ = try Captions.parse(file)
+            Issue.record("an <img> in cue 2 was taken")
+        } catch {
+            #expect(error.code == "caption_markup" && error.cue == 2, "\(error)")
+            #expect(error.message.contains("<img src=x"), "\(error)")
+        }
+        for html in ["<script>x</script>", "<a href=\"https://example.com\">link</a>", "<div>x</div>", "</span>"] {
+            #expect(throws: CaptionError.self, "\(html)") { try Captions.checkMarkup(html, cue: 1) }
+        }
+    }
+
+    @Test func captionMarkupIsTakenAndStyledOrStripped() throws {
+        // SRT's font and line breaks, WebVTT's voices, classes, languages and ruby, a `<` that is text.
+        let file = """
+            WEBVTT
+
+            00:00:01.000 --> 00:00:02.000
+            <font color="#ffff00">Yellow</font> <v Roger>Hi</v> <c.loud>now</c><br>next
+
+            00:00:03.000 --> 00:00:04.000
+            <lang en>1 < 2</lang> <ruby>漢<rt>kan</rt></ruby> <s>gone</s> <i>it</i>
+            """
+        #expect(
+            try Captions.parse(file) == [
+                CaptionCue(start: 1, end: 2, text: "Yellow Hi now\nnext"),
+                CaptionCue(start: 3, end: 4, text: "1 &lt; 2 漢kan gone <i>it</i>"),
+            ])
     }
 
     @Test func languageTagsAreBCP47Shaped() {

@@ -60,6 +60,7 @@ struct CaptionRoutesTests {
                 ("fr", "1\n00:00:01,000 --> 00:00:xx,000\nA\n", HTTPResponse.Status.unprocessableContent, "caption_time"),
                 ("fr", "1\n00:00:02,000 --> 00:00:01,000\nA\n", .unprocessableContent, "caption_order"),
                 ("fr", "just text\n", .unprocessableContent, "caption_cue"),
+                ("fr", "1\n00:00:01,000 --> 00:00:02,000\n<script>alert(1)</script>\n", .unprocessableContent, "caption_markup"),
                 (
                     "fr", String(repeating: "1\n00:00:01,000 --> 00:00:02,000\nA long enough line\n\n", count: 60),
                     .contentTooLarge,
@@ -95,6 +96,14 @@ struct CaptionRoutesTests {
             #expect(
                 try await client.request(.patch, "/api/v1/videos/\(id)/captions/en/cues/7", token: token, json: #"{"text":"x"}"#)
                     .status == .notFound)
+            // HTML in an edit: refused with the cue's number (1-based), the cue left as it was.
+            let html = try await client.request(
+                .patch, "/api/v1/videos/\(id)/captions/en/cues/1", token: token, json: #"{"text":"<img src=x onerror=alert(1)>"}"#
+            )
+            #expect(html.status == .unprocessableContent && html.errorCode == "caption_markup", "\(String(buffer: html.body))")
+            #expect(((try? html.object())?["error"] as? [String: Any])?["cue"] as? Int == 2)
+            let kept = try await client.request(.get, "/api/v1/videos/\(id)/captions/en", token: token).object()
+            #expect((kept["cues"] as? [[String: Any]])?.last?["text"] as? String == "<i>See</i> you <b>soon</b>")
 
             // The stream: the master lists both tracks, each a playlist of one WebVTT segment.
             let master = String(buffer: try await client.request(.get, masterURL).body)

@@ -33,12 +33,13 @@ public struct CaptionError: Error, Equatable, CustomStringConvertible {
 /// Caption tracks in WebVTT or SRT, read into cues and written back as WebVTT (what HLS players
 /// load). Pure Swift, no tool: an SRT file is converted by reading its cues (`00:00:01,500`
 /// times) and writing them as WebVTT. Cue text keeps WebVTT's basic markup (bold, italic,
-/// underline); every other tag (SRT's `<font>`, WebVTT's voices and classes, HTML) and SSA
-/// override codes (`{\an8}`) are stripped, and a bare `&` or `<` is escaped.
+/// underline); the rest of caption markup (SRT's `<font>`, WebVTT's voices and classes) and SSA
+/// override codes (`{\an8}`) are stripped, HTML refused, and a bare `&` or `<` is escaped.
 public enum Captions {
     /// The cues of a WebVTT file (it starts `WEBVTT`) or an SRT file. Throws `caption_empty`
     /// (no cue), `caption_time` (a cue time that does not parse), `caption_order` (a cue that ends
-    /// before it starts) or `caption_cue` (a block that is not a cue).
+    /// before it starts), `caption_cue` (a block that is not a cue) or `caption_markup` (a tag that
+    /// is no caption markup, see ``checkMarkup(_:cue:)``).
     public static func parse(_ text: String) throws(CaptionError) -> [CaptionCue] {
         var text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
@@ -81,6 +82,7 @@ public enum Captions {
                     cue: cues.count + 1)
             }
             let body = block[(timing + 1)...].joined(separator: "\n")
+            try checkMarkup(body, cue: cues.count + 1)
             cues.append(CaptionCue(start: start, end: end, text: clean(body)))
         }
         guard !cues.isEmpty else { throw CaptionError(code: "caption_empty", message: "The file has no caption cues.") }
@@ -134,6 +136,37 @@ public enum Captions {
 
     private static let keptTags: Set<String> = ["b", "/b", "i", "/i", "u", "/u"]
 
+    /// What captions are written with: WebVTT's cue markup (bold, italic, underline, classes,
+    /// voices, languages, ruby) and SRT's formatting (`<font>`, `<s>`, and `<br>` as a line break).
+    /// `clean` keeps the first three, makes `<br>` a new line and strips the rest, which only style
+    /// the text.
+    private static let captionTags: Set<String> = ["b", "i", "u", "s", "c", "v", "lang", "ruby", "rt", "font", "br", "br/"]
+
+    /// Refuses (`caption_markup`, naming the cue and the tag) a cue whose text carries a tag that
+    /// is no caption markup: HTML such as `<script>`, `<img>` or `<a>` pasted into a file, whose
+    /// text would otherwise be lost without a word. A `<` that opens no tag (`1 < 2`) is text.
+    public static func checkMarkup(_ text: String, cue: Int) throws(CaptionError) {
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "<") {
+            let after = rest[rest.index(after: open)...]
+            guard let next = after.first, next.isLetter || next == "/", let close = after.firstIndex(of: ">") else {
+                rest = after
+                continue
+            }
+            let tag = after[..<close].drop { $0 == "/" }.lowercased()
+            let name = tag.split(whereSeparator: { $0 == " " || $0 == "." || $0 == "\t" }).first.map(String.init) ?? ""
+            if !captionTags.contains(name) {
+                let shown = String(after[..<close].prefix(40))
+                throw CaptionError(
+                    code: "caption_markup",
+                    message:
+                        "Cue \(cue) has markup captions cannot carry: <\(shown)>. Captions keep bold, italic and underline; take the tag out.",
+                    cue: cue)
+            }
+            rest = after[after.index(after: close)...]
+        }
+    }
+
     /// A cue's text with only WebVTT's basic markup: other tags and SSA codes stripped, bare `&`
     /// and `<` escaped, no blank lines and no `-->` (which would end the cue).
     public static func clean(_ text: String) -> String {
@@ -145,7 +178,11 @@ public enum Captions {
             {
                 let tag = rest[rest.index(after: rest.startIndex)..<close].lowercased()
                 let name = tag.split(whereSeparator: { $0 == " " || $0 == "." }).first.map(String.init) ?? ""
-                if keptTags.contains(name) { result += "<\(name)>" }
+                if keptTags.contains(name) {
+                    result += "<\(name)>"
+                } else if name == "br" || name == "br/" {
+                    result += "\n"
+                }
                 rest = rest[rest.index(after: close)...]
             } else if character == "{", rest.dropFirst().first == "\\", let close = rest.firstIndex(of: "}") {
                 rest = rest[rest.index(after: close)...]

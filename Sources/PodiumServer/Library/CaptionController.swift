@@ -100,6 +100,11 @@ struct CaptionController {
         guard let index = context.parameters.get("index").flatMap(Int.init), cues.indices.contains(index) else {
             throw APIError.notFound("cue")
         }
+        do {
+            try Captions.checkMarkup(edit.text, cue: index + 1)
+        } catch {
+            throw CaptionRefusal(status: .unprocessableContent, code: error.code, message: error.message, cue: error.cue)
+        }
         cues[index].text = Captions.clean(edit.text)
         track.webvtt = Captions.webVTT(cues)
         track.updatedAt = now()
@@ -149,7 +154,7 @@ extension CaptionTrack: ResponseEncodable {}
 
 /// A caption file refused: Podium's error body with what a client needs to say why in its own
 /// language, beside the English `message`: `cue` (the cue at fault, 1-based) for `caption_time`,
-/// `caption_order` and `caption_cue`, `maxKB` (the server's limit) for `caption_too_large`.
+/// `caption_order`, `caption_cue` and `caption_markup`, `maxKB` (the server's limit) for `caption_too_large`.
 /// `{"error":{"code":"caption_order","message":"Cue 2 ends …","cue":2}}`
 struct CaptionRefusal: PodiumErrorBody, Sendable {
     let status: HTTPResponse.Status
