@@ -125,13 +125,14 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             // Until its first request head is whole, a connection is in NIO's upgrade handler,
             // which has no timeout of its own: one that sends nothing, or trickles its headers,
             // would hold its descriptor for ever. Whichever way the head goes (an upgrade or
-            // not), the deadline is cancelled and let go there: a socket lives for hours, and the
-            // close callback below (for a connection that goes before its head) stays with it.
+            // not), the deadline is cancelled and let go there. A connection that goes before its
+            // head leaves the deadline to fire on nothing: it holds the channel weakly, so the
+            // channel is freed at once. No close callback cancels it: one would stay with every
+            // socket for its life (a closure, its box and a slot in the close future's callbacks).
             let headDeadline = NIOLoopBoundBox(
                 http1.idleTimeout.map { timeout in
-                    channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+                    channel.eventLoop.scheduleTask(in: timeout) { [weak channel] in channel?.close(promise: nil) }
                 }, eventLoop: channel.eventLoop)
-            channel.closeFuture.whenComplete { _ in headDeadline.value.take()?.cancel() }
             let upgradeAttempted = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
             let accepted = Mutex<SocketUpgrade.Install?>(nil)
             // Set by `shouldUpgrade` before NIO calls `notUpgradingCompletionHandler`.
