@@ -83,7 +83,7 @@ struct VideoPlayableRetirementTests {
         let (store, cleanUp) = try await TestStores.open(kind)
         let hours = Mutex<Double>(0)
         let now: @Sendable () -> Date = { Date().addingTimeInterval(hours.withLock { $0 } * 3600) }
-        do {
+        try await closing(store, then: cleanUp) {
             try await server.run(store: store, now: now) { client in
                 let token = try await client.login()
                 let id = try #require(try await client.uploadVideo(clip, token: token).object()["id"] as? String)
@@ -156,13 +156,7 @@ struct VideoPlayableRetirementTests {
                     }
                 }
             }
-        } catch {
-            try? await store.close()
-            await cleanUp()
-            throw error
         }
-        try await store.close()
-        await cleanUp()
     }
 
     /// A clip packaged before files retired kept its copied first rendition among its files for
@@ -182,7 +176,7 @@ struct VideoPlayableRetirementTests {
         let hours = Mutex<Double>(0)
         let now: @Sendable () -> Date = { Date().addingTimeInterval(hours.withLock { $0 } * 3600) }
         let packaged = Mutex<(id: String, kept: [String], copy: [String])?>(nil)
-        do {
+        try await closing(store, then: cleanUp) {
             try await server.run(store: store, now: now) { client in
                 let token = try await client.login()
                 let id = try #require(try await client.uploadVideo(clip, token: token).object()["id"] as? String)
@@ -217,13 +211,7 @@ struct VideoPlayableRetirementTests {
                 let master = try await client.request(.get, try #require(fresh["masterPlaylistUrl"] as? String))
                 #expect(VideoPlayableTests.resolutions(String(buffer: master.body)) == ["1280x720", "854x480", "640x360"])
             }
-        } catch {
-            try? await store.close()
-            await cleanUp()
-            throw error
         }
-        try await store.close()
-        await cleanUp()
     }
 
     @Test(arguments: TestStores.kinds)
@@ -239,7 +227,7 @@ struct VideoPlayableRetirementTests {
         let (store, cleanUp) = try await TestStores.open(kind)
         let hours = Mutex<Double>(0)
         let now: @Sendable () -> Date = { Date().addingTimeInterval(hours.withLock { $0 } * 3600) }
-        do {
+        try await closing(store, then: cleanUp) {
             try await server.run(store: store, now: now) { client in
                 let token = try await client.login()
                 let id = try #require(try await client.uploadVideo(clip, token: token).object()["id"] as? String)
@@ -294,13 +282,7 @@ struct VideoPlayableRetirementTests {
                     #expect(try await client.request(.get, Self.base(rung) + file).status == .ok, "\(file)")
                 }
             }
-        } catch {
-            try? await store.close()
-            await cleanUp()
-            throw error
         }
-        try await store.close()
-        await cleanUp()
     }
 }
 
