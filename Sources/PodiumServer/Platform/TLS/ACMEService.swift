@@ -120,10 +120,12 @@ struct ACMEService: Service {
         else { throw ACMEError("the order did not become valid: \(order.json)") }
         let chain = try await session.post(certificateURL, payload: nil, expect: [200], json: false)
         let keyPEM = Array(certificateKey.pemRepresentation.utf8)
-        let installed = try box.install(certificatePEM: Array(chain.response.body), keyPEM: keyPEM)
+        let checked = try TLSCertificateBox.check(certificatePEM: Array(chain.response.body), keyPEM: keyPEM)
+        // Kept on disk before it is served: a restart after the first HTTPS answer serves it again.
         try Self.write(chain.response.body, to: certificateFile)
         try Self.write(Data(keyPEM), to: keyFile)
-        return installed
+        box.install(checked)
+        return checked
     }
 
     /// Answers the authorization's http-01 challenge and waits until the CA has checked it.

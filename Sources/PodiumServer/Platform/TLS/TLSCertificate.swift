@@ -28,8 +28,13 @@ final class TLSCertificateBox: Sendable {
     @discardableResult
     func install(certificatePEM: [UInt8], keyPEM: [UInt8]) throws -> Installed {
         let installed = try Self.check(certificatePEM: certificatePEM, keyPEM: keyPEM)
-        state.withLock { $0 = installed }
+        install(installed)
         return installed
+    }
+
+    /// Serves a pair already checked, from the next connection on.
+    func install(_ installed: Installed) {
+        state.withLock { $0 = installed }
     }
 
     static func check(certificatePEM: [UInt8], keyPEM: [UInt8]) throws -> Installed {
