@@ -15,10 +15,13 @@ public struct Invitation: Codable, Sendable, Equatable {
     /// The link to accept it, only in the answer that made it (creating or sending again) and only
     /// when no mail relay is configured.
     public var link: String?
+    /// The language its message is written in, and sent again in (a mail catalogue's code: `de`,
+    /// `zh-Hans`); the server's default when the admin chose none. Absent from older servers.
+    public var language: String?
 
     public init(
         id: String, email: String, role: String, delivery: String, deliveryError: String? = nil, createdAt: Date,
-        expiresAt: Date, link: String? = nil
+        expiresAt: Date, link: String? = nil, language: String? = nil
     ) {
         self.id = id
         self.email = email
@@ -28,6 +31,7 @@ public struct Invitation: Codable, Sendable, Equatable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.link = link
+        self.language = language
     }
 }
 

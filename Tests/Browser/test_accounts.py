@@ -346,6 +346,23 @@ class AccountTests(BrowserTest):
         self.assertEqual(header(german, "Content-Language"), "de")
         self.assertIn("lädt Sie ein, mit Podium zu präsentieren", body(german))
         self.assertIn("Der Link funktioniert einmal, 7 Tage lang.", body(german))
+        # The pending invitations say which language each message went out in, named in itself.
+        def language_shown(address):
+            rows = [r for r in admin.find_elements(By.CSS_SELECTOR, "#invitations-table tr[data-invitation-id]")
+                    if address in r.text]
+            cells = rows[0].find_elements(By.CSS_SELECTOR, "[data-role=invitation-language]") if rows else []
+            return cells[0] if cells and cells[0].is_displayed() else None
+        jonas = wait_for(admin, lambda d: language_shown("jonas@school.test"), "Jonas's invitation's language")
+        self.assertEqual((jonas.text, jonas.get_attribute("lang")), ("Deutsch", "de"))
+        claire = language_shown("claire@school.test")
+        self.assertEqual((claire.text, claire.get_attribute("lang")), ("Français", "fr"))
+        self.assertIn("Langue du message", [h.text for h in admin.find_elements(By.CSS_SELECTOR, "#invitations-table th")])
+        admin.execute_script("arguments[0].scrollIntoView({block: 'center'})", jonas)
+        self.assertTrue(admin.execute_script(
+            "const box = arguments[0].getBoundingClientRect();"
+            "return arguments[0].contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));",
+            jonas), "Jonas's invitation's language is on screen and nothing covers it")
+        screenshot(admin, "accounts-pending-invitation-languages")
 
         # On a phone the choice is on screen and wide enough to read.
         phone = self.driver(390, 844)

@@ -78,6 +78,14 @@ struct AccountMailLanguageTests {
                 .post, "/api/v1/invitations", token: admin, json: #"{"email":"kim@schule.test","language":"ko"}"#)
             #expect(
                 Self.header("Subject", in: try await sink.waitForMessage(to: "kim@schule.test")) == "You are invited to Podium")
+            // The pending invitations say which language each message is in: the catalogue's.
+            let pending = try await client.request(.get, "/api/v1/invitations", token: admin).array()
+            let languages = Dictionary(
+                uniqueKeysWithValues: pending.compactMap { item in
+                    (item["email"] as? String).map { ($0, item["language"] as? String) }
+                })
+            #expect(
+                languages == ["lehrerin@schule.test": "de", "chef@schule.test": "de", "kim@schule.test": "en"], "\(languages)")
 
             // The account made from it keeps the language (its later messages are German).
             let accepted = try await client.request(

@@ -80,7 +80,7 @@ export function mount(section, context) {
       el('h2', { text: t('accounts.admin.pending') }),
       el('div', { class: 'admin-table-wrap' }, [
         el('table', { class: 'admin-table', attrs: { id: 'invitations-table' } }, [
-          el('thead', {}, [el('tr', {}, [th('accounts.email'), th('channeladmin.members.role'), th('accounts.admin.delivery'), th('accounts.admin.expires'), el('th', { text: '' })])]),
+          el('thead', {}, [el('tr', {}, [th('accounts.email'), th('channeladmin.members.role'), th('accounts.admin.invite-language'), th('accounts.admin.delivery'), th('accounts.admin.expires'), el('th', { text: '' })])]),
           invitationRows,
         ]),
       ]),
@@ -125,7 +125,7 @@ async function loadInvitations() {
     return;
   }
   if (invitations.length === 0) {
-    invitationRows.replaceChildren(el('tr', {}, [el('td', { text: t('accounts.admin.no-pending'), attrs: { colspan: 5 } })]));
+    invitationRows.replaceChildren(el('tr', {}, [el('td', { text: t('accounts.admin.no-pending'), attrs: { colspan: 6 } })]));
     return;
   }
   invitationRows.replaceChildren(...invitations.map(invitationRow));
@@ -179,10 +179,18 @@ function invitationRow(invitation) {
   return el('tr', { data: { invitationId: invitation.id } }, [
     el('td', {}, [el('div', { text: invitation.email }), linkCell].filter(Boolean)),
     el('td', { text: roleText(invitation.role) }),
+    languageCell(invitation.language),
     el('td', {}, [status]),
     el('td', { text: formatDate(invitation.expiresAt, { dateStyle: 'medium' }) }),
     el('td', {}, [el('div', { class: 'admin-actions' }, actions)]),
   ]);
+}
+
+/** The language an invitation's message is written in, named in itself (as the form's choices are). */
+function languageCell(code) {
+  const known = LANGUAGES.find((candidate) => candidate.code === code);
+  if (!code) return el('td', { text: '' });
+  return el('td', { text: known ? known.name : code, attrs: { lang: code }, data: { role: 'invitation-language', language: code } });
 }
 
 async function loadSignUps() {

@@ -222,6 +222,14 @@ struct SDKDriftTests {
             try WireExample("RoomDeckAdded, from the library", RoomDeckAdded(deckId: "d_2", title: "Talk", status: "ready")) {
                 try $0.body("POST", "/api/v1/sessions/{code}/decks", status: "201")
             },
+            try WireExample(
+                "Invitation, pending, in German",
+                Invitation(
+                    id: "inv_1", email: "weber@schule.example", role: "presenter", delivery: "sent", createdAt: created,
+                    expiresAt: created, language: "de")
+            ) {
+                try $0.body("POST", "/api/v1/invitations", status: "201")
+            },
         ] + (try recordingExamples())
     }
 

@@ -104,10 +104,12 @@ struct AccountLinks: Sendable {
         APIError(.conflict, code: "email_taken", message: "An account has this address already.")
     }
 
-    static func invitation(_ link: AccountLinkRecord, link url: String? = nil) -> Invitation {
+    /// An invitation as the API shows it, with the language its message is written in.
+    func invitation(_ link: AccountLinkRecord, link url: String? = nil) -> Invitation {
         Invitation(
             id: link.id, email: link.email, role: link.role.rawValue, delivery: link.delivery.rawValue,
-            deliveryError: link.deliveryError, createdAt: link.createdAt, expiresAt: link.expiresAt, link: url)
+            deliveryError: link.deliveryError, createdAt: link.createdAt, expiresAt: link.expiresAt, link: url,
+            language: language(link.language))
     }
 }
 

@@ -28,7 +28,7 @@ struct InvitationController {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [Invitation] {
         _ = try requireAdmin(context)
-        return try await links.store.accountLinks(kind: .invitation, statuses: [.pending]).map { AccountLinks.invitation($0) }
+        return try await links.store.accountLinks(kind: .invitation, statuses: [.pending]).map { links.invitation($0) }
     }
 
     struct CreateBody: Decodable {
@@ -61,7 +61,7 @@ struct InvitationController {
             for: record.id)
         record.delivery = links.mailer.isConfigured ? .queued : .manual
         return EditedResponse(
-            status: .created, response: AccountLinks.invitation(record, link: links.mailer.isConfigured ? nil : url))
+            status: .created, response: links.invitation(record, link: links.mailer.isConfigured ? nil : url))
     }
 
     @Sendable func resend(_ request: Request, context: AppRequestContext) async throws -> Invitation {
@@ -83,7 +83,7 @@ struct InvitationController {
                 language: links.language(record.language)),
             for: id)
         let renewed = try await links.store.accountLink(id: id) ?? record
-        return AccountLinks.invitation(renewed, link: links.mailer.isConfigured ? nil : url)
+        return links.invitation(renewed, link: links.mailer.isConfigured ? nil : url)
     }
 
     @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
