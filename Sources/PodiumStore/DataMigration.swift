@@ -21,6 +21,7 @@ public enum DataMigration {
         "replay_samples",
         "recordings", "recording_chunks",
         "replay_exports",
+        "session_hosts", "lti_placements",
     ]
 
     /// One table's rows in the source and, after the copy, in the target.

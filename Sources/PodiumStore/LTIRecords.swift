@@ -60,6 +60,8 @@ public struct LTIDeepLinkRecord: Sendable, Equatable, Codable {
     public var id: String
     public var platformId: String
     public var deploymentId: String
+    /// The course it came from (the launch's context claim), where the chosen items are placed.
+    public var contextId: String?
     public var userId: String
     public var returnURL: String
     public var data: String?
@@ -69,11 +71,12 @@ public struct LTIDeepLinkRecord: Sendable, Equatable, Codable {
 
     public init(
         id: String, platformId: String, deploymentId: String, userId: String, returnURL: String, data: String?,
-        acceptMultiple: Bool, expiresAt: Date
+        acceptMultiple: Bool, expiresAt: Date, contextId: String? = nil
     ) {
         self.id = id
         self.platformId = platformId
         self.deploymentId = deploymentId
+        self.contextId = contextId
         self.userId = userId
         self.returnURL = returnURL
         self.data = data
@@ -107,4 +110,11 @@ public protocol LTIStore: Sendable {
     /// The deep linking request `id`, if it is not past its time.
     func ltiDeepLink(id: String, now: Date) async throws -> LTIDeepLinkRecord?
     func deleteLTIDeepLink(id: String) async throws -> Bool
+
+    /// Records that a link in the platform's course `contextId` names `target`: a deck's id
+    /// (`kind` "deck") or a session's code ("session"). Its owner placed it (deep linking, or
+    /// their own launch of it), so the course's other teachers may run it. Kept once.
+    func placeLTIContent(platformId: String, contextId: String, kind: String, target: String, placedBy: String?, at: Date)
+        async throws
+    func isLTIContentPlaced(platformId: String, contextId: String, kind: String, target: String) async throws -> Bool
 }

@@ -463,6 +463,7 @@ enum Migrations {
         replayExportsMigration,
         mailLanguageMigration,
         retiringRenditionsMigration,
+        sessionHostsMigration,
     ]
 
     /// Migration 19's tables: the channel's places (points of interest) and their categories.

@@ -52,6 +52,7 @@ extension SQLStore: LTIStore {
         var id: String
         var platformId: String
         var deploymentId: String
+        var contextId: String?
         var userId: String
         var returnUrl: String
         var data: String?
@@ -61,7 +62,7 @@ extension SQLStore: LTIStore {
         var record: LTIDeepLinkRecord {
             LTIDeepLinkRecord(
                 id: id, platformId: platformId, deploymentId: deploymentId, userId: userId, returnURL: returnUrl, data: data,
-                acceptMultiple: acceptMultiple, expiresAt: expiresAt)
+                acceptMultiple: acceptMultiple, expiresAt: expiresAt, contextId: contextId)
         }
     }
 
@@ -101,7 +102,7 @@ extension SQLStore: LTIStore {
     public func deleteLTIPlatform(id: String) async throws -> Bool {
         struct Deleted: Decodable { let id: String }
         return try await transaction { db in
-            for table in ["lti_logins", "lti_users", "lti_deep_links"] {
+            for table in ["lti_logins", "lti_users", "lti_deep_links", "lti_placements"] {
                 try await db.delete(from: table).where("platform_id", .equal, id).run()
             }
             return try await db.raw("DELETE FROM lti_platforms WHERE id = \(bind: id) RETURNING id")
@@ -153,7 +154,8 @@ extension SQLStore: LTIStore {
 
     public func insertLTIDeepLink(_ link: LTIDeepLinkRecord, now: Date) async throws {
         let row = DeepLinkRow(
-            id: link.id, platformId: link.platformId, deploymentId: link.deploymentId, userId: link.userId,
+            id: link.id, platformId: link.platformId, deploymentId: link.deploymentId, contextId: link.contextId,
+            userId: link.userId,
             returnUrl: link.returnURL, data: link.data, acceptMultiple: link.acceptMultiple, expiresAt: link.expiresAt)
         try await serial { db in
             try await db.delete(from: "lti_deep_links").where("expires_at", .lessThan, now).run()
@@ -178,5 +180,29 @@ extension SQLStore: LTIStore {
             try await db.raw("DELETE FROM lti_deep_links WHERE id = \(bind: id) RETURNING id")
                 .all(decoding: Deleted.self).isEmpty == false
         }
+    }
+
+    public func placeLTIContent(
+        platformId: String, contextId: String, kind: String, target: String, placedBy: String?, at: Date
+    ) async throws {
+        try await serial { db in
+            try await db.raw(
+                """
+                INSERT INTO lti_placements (platform_id, context_id, kind, target, placed_by, created_at)
+                VALUES (\(bind: platformId), \(bind: contextId), \(bind: kind), \(bind: target), \(bind: placedBy), \(bind: at))
+                ON CONFLICT (platform_id, context_id, kind, target) DO NOTHING
+                """
+            ).run()
+        }
+    }
+
+    public func isLTIContentPlaced(platformId: String, contextId: String, kind: String, target: String) async throws -> Bool {
+        struct Row: Decodable { let target: String }
+        return try await serial { db in
+            try await db.select().column("target").from("lti_placements")
+                .where("platform_id", .equal, platformId).where("context_id", .equal, contextId)
+                .where("kind", .equal, kind).where("target", .equal, target)
+                .first(decoding: Row.self, with: Self.decoding)
+        } != nil
     }
 }

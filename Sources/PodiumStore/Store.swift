@@ -134,7 +134,7 @@ public protocol StoryboardStore: Sendable {
 }
 
 /// Sessions and their durable events.
-public protocol SessionStore: Sendable {
+public protocol SessionStore: SessionHostStore {
     func insertSession(_ session: SessionRecord) async throws
     func session(code: String) async throws -> SessionRecord?
     func session(id: String) async throws -> SessionRecord?

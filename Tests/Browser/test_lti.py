@@ -3,8 +3,9 @@
 lti1p3platform in a small HTTP server started here): the OIDC login initiation's redirect, a
 teacher's signed launch landing in the library signed in, a student's landing on the session's
 join page with their name, a forged signature, an unknown deployment and a replayed launch
-refused with a page that says so, and a deep linking round trip (the picker, the signed answer
-the platform verifies against Podium's key set).
+refused with a page that says so, a deep linking round trip (the picker, the signed answer
+the platform verifies against Podium's key set), a course's second teacher running the session
+the first placed there, and the launch's language on the page it lands on.
 
 Runs inside the suite of ``run_browser_tests.py`` (which loads this module and shares its
 harness and server). Alone:  python3 Tests/Browser/run_browser_tests.py LTITests
@@ -33,6 +34,7 @@ visible = harness.visible
 text_of = harness.text_of
 screenshot = harness.screenshot
 wait_translated = harness.wait_translated
+stage_attr = harness.stage_attr
 
 INSTRUCTOR = ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"]
 LEARNER = ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"]
@@ -435,3 +437,99 @@ class LTITests(BrowserTest):
         row.find_element(By.CSS_SELECTOR, "[data-action=remove]").click()
         driver.switch_to.alert.accept()
         wait_for(driver, lambda d: "Canvas of the school" not in (text_of(d, "#lti-platforms") or ""), "the platform removed")
+
+    def test_lti_9_a_second_teacher_of_the_course_runs_the_session(self):
+        """A course's second teacher (their own account, made by their first launch) opens the
+        session's link the first teacher placed in the course: the console is theirs to run (its
+        controls on screen, the slide they turn reaches a viewer), the grant is in the audit log,
+        once; a teacher of another course with the same link gets the console's refusal."""
+        code = self.session["code"]
+        link = {"podium_session": code}
+        # The first teacher's launch of the link places it in the course (as deep linking does).
+        final = self.launch_http(**self.teacher, custom=link)["final"]
+        self.assertEqual((final[0], final[1]["Location"]), (303, f"/present/{code}"))
+        self.assertGreaterEqual(self.deck["pageCount"], 2, "a deck with a slide to turn to")
+        # The first teacher prepared a poll in the deck's question bank.
+        status, question = SERVER.request(
+            "POST", f"/api/v1/decks/{self.deck['id']}/questions",
+            {"poll": {"kind": "open", "question": "Which lens bends light more?"}}, token=self.teacher_token)
+        self.assertEqual(status, 201, question)
+
+        viewer = self.driver(390, 844)
+        self.join_as_viewer(viewer, code, name="Vi")
+        colleague = self.driver(1280, 800)
+        colleague.get(self.platform.course_link(
+            user="teacher-2", roles=INSTRUCTOR, name="Cora Colleague", email="cora@school.example", custom=link))
+        wait_for(colleague, lambda d: d.current_url == f"{SERVER.base}/present/{code}", "the session's console")
+        wait_translated(colleague)
+        wait_for(colleague, lambda d: d.execute_script("return document.body.dataset.connection") == "live",
+                 "the console to connect as the session's presenter")
+        wait_for(colleague, lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"), "the slide on the console")
+        self.assertIsNone(visible(colleague, "#console-message"), "no refusal over the console")
+        self.assertEqual(text_of(colleague, "#join-code"), code)
+        self.assertIsNotNone(visible(colleague, "#end-session"))
+        turn = wait_for(colleague, lambda d: visible(d, "#controls [data-action=next]"), "the next-slide control")
+        self.assertTrue(turn.is_enabled())
+        before = int(stage_attr(viewer, "data-page"))
+        self.assertLess(before, self.deck["pageCount"], "a slide after the viewer's")
+        turn.click()
+        wait_for(colleague, lambda d: stage_attr(d, "data-page") == str(before + 1), "the console on the next slide")
+        wait_for(viewer, lambda d: stage_attr(d, "data-page") == str(before + 1), "the viewer on the slide the colleague turned to")
+        # The deck's prepared poll is theirs to send too, and nothing on the console failed.
+        colleague.find_element(By.ID, "tab-polls").click()
+        wait_for(colleague, lambda d: "Which lens bends light more?" in (text_of(d, "#pane-polls .bank-list") or ""),
+                 "the first teacher's prepared poll in the colleague's Polls tab")
+        self.assertEqual(colleague.find_elements(By.CSS_SELECTOR, "#toasts .toast-error"), [], "an error on the console")
+        screenshot(colleague, "lti-co-teacher-console")
+        colleague.find_element(By.ID, "tab-join").click()
+        colleague.find_element(By.CSS_SELECTOR, "#controls [data-action=prev]").click()
+        wait_for(viewer, lambda d: stage_attr(d, "data-page") == str(before), "the viewer back on the first teacher's slide")
+
+        # In the audit log, once, however many times the colleague comes back.
+        self.assertEqual(self.launch_http(user="teacher-2", roles=INSTRUCTOR, custom=link)["final"][0], 303)
+        status, audit = SERVER.api("GET", "/api/v1/audit?limit=100")
+        self.assertEqual(status, 200, audit)
+        grants = [e for e in audit["entries"] if e["action"] == "lti.cohost_granted"]
+        self.assertEqual([e["target"] for e in grants], ["cora@school.example"])
+        self.assertIn(f"session {code}, course Physics 101", grants[0]["detail"])
+
+        # A teacher of another course, the same link: the console refuses them, as it refuses
+        # anyone who is not the session's host.
+        stranger = self.driver(1280, 800)
+        stranger.get(self.platform.course_link(
+            user="teacher-3", roles=INSTRUCTOR, name="Sam Stranger", course="course-2", custom=link))
+        wait_for(stranger, lambda d: d.current_url == f"{SERVER.base}/present/{code}", "the console's address")
+        wait_translated(stranger)
+        wait_for(stranger, lambda d: "Not your session" in (text_of(d, "#console-message") or ""), "the console's refusal")
+        self.assertEqual(stage_attr(viewer, "data-page"), str(before))
+
+    def test_lti_9b_the_launch_lands_in_the_persons_language(self):
+        """The launch's locale (launch_presentation) goes on to the page it lands on: a student's
+        join page in German, a teacher's library in French (a regional tag); a language Podium
+        lacks falls back to the browser's (English here)."""
+        code = self.session["code"]
+        student = self.driver(390, 844)
+        student.get(self.platform.course_link(
+            user="student-7", roles=LEARNER, name="Lena", locale="de", custom={"podium_session": code}))
+        wait_for(student, lambda d: d.current_url.startswith(f"{SERVER.base}/s/{code}"), "the session's join page")
+        wait_translated(student)
+        button = wait_for(student, lambda d: visible(d, "#join-button"), "the join button")
+        self.assertEqual(button.text, "Beitreten")
+        self.assertEqual(student.execute_script("return document.documentElement.lang"), "de")
+        field = visible(student, "#viewer-name")
+        self.assertEqual(field.get_attribute("value"), "Lena")
+        screenshot(student, "lti-student-join-german")
+
+        teacher = self.driver(1280, 800)
+        teacher.get(self.platform.course_link(**self.teacher, locale="fr_CA"))
+        wait_for(teacher, lambda d: d.current_url.startswith(f"{SERVER.base}/library"), "the library")
+        wait_translated(teacher)
+        self.assertEqual(teacher.execute_script("return document.documentElement.lang"), "fr")
+        wait_for(teacher, lambda d: "Passer en direct" in (text_of(d, "body") or ""), "the library in French")
+
+        other = self.driver(390, 844)
+        other.get(self.platform.course_link(
+            user="student-8", roles=LEARNER, name="Min", locale="ko-KR", custom={"podium_session": code}))
+        wait_for(other, lambda d: d.current_url.startswith(f"{SERVER.base}/s/{code}"), "the session's join page")
+        wait_translated(other)
+        self.assertEqual(wait_for(other, lambda d: visible(d, "#join-button"), "the join button").text, "Join")

@@ -14,8 +14,9 @@ It keeps one registration of Podium as a tool and serves, on 127.0.0.1:
 
 The course link's `hint` (base64url JSON, sent on as lti_message_hint) says who launches and how:
 {"user", "roles", "name", "email", "custom", "kind": "resource"|"deep", "deployment",
-"rogue": sign with a key that is not the platform's, "omitDeployment": leave lti_deployment_id
-out of the login initiation}.
+"course": the context's id (default course-1, "Physics 101"), "locale": the launch_presentation
+claim's locale (none by default), "rogue": sign with a key that is not the platform's,
+"omitDeployment": leave lti_deployment_id out of the login initiation}.
 """
 
 import base64
@@ -122,7 +123,12 @@ class Launch(LTIAdvantageMessageLaunchAbstract):
     def prepare_launch(self, preflight_response):
         hint = self.hint
         self.set_user_data(hint["user"], hint["roles"], full_name=hint.get("name"), email_address=hint.get("email"))
-        self.set_launch_context_claim("course-1", context_title="Physics 101")
+        course = hint.get("course", "course-1")
+        self.set_launch_context_claim(course, context_title="Physics 101" if course == "course-1" else course.title())
+        if hint.get("locale"):
+            # lti1p3platform's setter knows document_target and return_url only; the claim also carries the locale.
+            self.set_extra_claims({"https://purl.imsglobal.org/spec/lti/claim/launch_presentation": {
+                "document_target": "window", "locale": hint["locale"]}})
         if hint.get("kind") == "deep":
             self.set_dl(self.server.issuer + "/deep-link-return", title="Physics 101",
                         accept_types={"ltiResourceLink"}, extra_data="opaque-course-data")

@@ -164,8 +164,13 @@ struct MigrateDataTests {
         try await store.insertLTIDeepLink(
             LTIDeepLinkRecord(
                 id: "dl1", platformId: "lp1", deploymentId: "1", userId: "u1", returnURL: "https://lms.example/return",
-                data: nil, acceptMultiple: false, expiresAt: StoreTests.t1),
+                data: nil, acceptMultiple: false, expiresAt: StoreTests.t1, contextId: "course-1"),
             now: StoreTests.t0)
+        // Session s1 placed in that course, and another teacher of it a co-host (#43).
+        try await store.placeLTIContent(
+            platformId: "lp1", contextId: "course-1", kind: "session", target: "s1", placedBy: "u1", at: StoreTests.t0)
+        _ = try await store.addSessionHost(
+            SessionHostRecord(sessionId: "s1", userId: "u9", grantedBy: nil, reason: "lti-course", createdAt: StoreTests.t1))
         // Accounts by email: an invitation waiting, and the audit log's first entries.
         try await store.insertAccountLink(
             AccountStoreTests.link("al1", .invitation, email: "grace@school.test", hash: "alh1"))

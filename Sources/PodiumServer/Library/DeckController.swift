@@ -12,6 +12,8 @@ struct DeckController {
     let uploadDirectory: URL
     let maxUploadBytes: Int
     let now: @Sendable () -> Date
+    /// Lets a session's co-hosts read the deck they present, its speaker notes with it (nil: owners only).
+    var hosts: SessionHosts? = nil
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("decks", use: upload)
@@ -137,9 +139,12 @@ struct DeckController {
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> DeckResponse {
-        let deck = try await ownedDeck(context)
+        let user = try context.requireUser()
+        guard let deck = try await store.deck(id: try context.parameters.require("id")),
+            try await hosts?.mayPresent(deck, user: user) ?? (deck.ownerId == user.id || user.role == .admin)
+        else { throw APIError.notFound("deck") }
         let pages = try await store.pages(deckId: deck.id)
-        // The owner's own view: the speaker notes come with it (a viewer's welcome never has them).
+        // The presenter's own view: the speaker notes come with it (a viewer's welcome never has them).
         return DeckResponse(deck, pages: pages, firstPage: nil, progress: progress(of: deck), speakerNotes: true)
     }
 

@@ -162,7 +162,14 @@ final class LiveConnection: Sendable {
                 return refuse(.unavailable)
             }
         }
-        let isOwner = user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
+        // Its presenter, an admin, or a co-host (a course's other teacher).
+        let isOwner: Bool
+        do {
+            isOwner = try await hub.hosts.isHost(user, of: record)
+        } catch {
+            log.logger.error("could not check the hosts of session \(code): \(error)")
+            return refuse(.unavailable)
+        }
         let viewerId = requester.viewerId ?? IDs.make("v", length: 24)
         var presenterId: String?
         switch hello.role {

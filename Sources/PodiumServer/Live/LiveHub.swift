@@ -55,6 +55,8 @@ actor LiveHub: Service, SessionBusNode {
     public nonisolated let nodeName: String
     /// Passcodes and listing changed while sessions are live.
     nonisolated let access = AccessBook()
+    /// Who may host a session besides its presenter (co-hosts).
+    nonisolated var hosts: SessionHosts { SessionHosts(store: stores.sessions) }
 
     init(
         stores: LiveStores, bus: any SessionBus, node: String = IDs.make("n"), now: @escaping @Sendable () -> Date,

@@ -9,6 +9,8 @@ struct QuestionBankController {
     let store: any QuestionBankStore
     let deckStore: any DeckStore
     let now: @Sendable () -> Date
+    /// Lets a session's co-hosts read the bank of the deck they present (nil: owners only).
+    var hosts: SessionHosts? = nil
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("decks/:id/questions", use: list)
@@ -28,7 +30,10 @@ struct QuestionBankController {
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [QuestionResponse] {
-        let deck = try await ownedDeck(context)
+        let user = try context.requireUser()
+        guard let deck = try await deckStore.deck(id: try context.parameters.require("id")),
+            try await hosts?.mayPresent(deck, user: user) ?? (deck.ownerId == user.id || user.role == .admin)
+        else { throw APIError.notFound("deck") }
         return try await store.bankQuestions(deckId: deck.id).map(QuestionResponse.init)
     }
 

@@ -93,7 +93,7 @@ struct ReportController {
         else { throw APIError.notFound("session") }
         // The record in memory is as loaded; the store knows whether the session has ended since.
         let record = try await store.session(id: session.record.id) ?? session.record
-        guard record.presenterId == user.id || user.role == .admin else { throw APIError.notFound("session") }
+        guard try await SessionHosts(store: store).isHost(user, of: record) else { throw APIError.notFound("session") }
         // Viewers on other nodes answered and asked too: read the store's records, not only this node's.
         await session.reloadRecords()
         let views = await session.views

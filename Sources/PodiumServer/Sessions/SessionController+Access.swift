@@ -47,7 +47,7 @@ extension SessionController {
         let user = try context.requireUser()
         let body = try await request.decode(as: AccessRequest.self, context: context)
         var record = try await record(context)
-        guard Self.isHost(user, of: record) else { throw APIError.forbidden }
+        guard try await hosts.isHost(user, of: record) else { throw APIError.forbidden }
         // Who may watch the replay may change once the session is over; nothing else may.
         let replayOnly = body.passcode == nil && body.unlisted == nil && body.replay != nil
         guard record.isLive || replayOnly else {

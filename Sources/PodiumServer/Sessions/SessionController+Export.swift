@@ -35,7 +35,7 @@ extension SessionController {
     /// was shown.
     @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
         let record = try await record(context)
-        try requireDownloadAllowed(record, context: context)
+        try await requireDownloadAllowed(record, context: context)
         guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("session") }
         let state = await session.state
         let snapshot = state.snapshot

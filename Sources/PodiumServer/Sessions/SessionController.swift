@@ -19,6 +19,7 @@ struct SessionController {
     let joinBase: JoinURLBuilder
     let workDirectory: URL
     let now: @Sendable () -> Date
+    var hosts: SessionHosts { SessionHosts(store: store) }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("sessions", use: create)
@@ -86,7 +87,7 @@ struct SessionController {
         var result: [SessionResponse] = []
         for record in try await store.liveSessions() {
             let current = hub.access.access(of: record)
-            guard !current.unlisted || Self.isHost(context.user, of: record) else { continue }
+            if current.unlisted, try await !hosts.isHost(context.user, of: record) { continue }
             result.append(try await response(record, request: request, for: context.user))
         }
         return result
@@ -99,7 +100,7 @@ struct SessionController {
     @Sendable func end(_ request: Request, context: AppRequestContext) async throws -> SessionResponse {
         let user = try context.requireUser()
         let record = try await record(context)
-        guard record.presenterId == user.id || user.role == .admin else { throw APIError.forbidden }
+        guard try await hosts.isHost(user, of: record) else { throw APIError.forbidden }
         guard let session = try await hub.session(code: record.code) else { throw APIError.notFound("session") }
         do {
             _ = try await session.perform(
@@ -114,7 +115,7 @@ struct SessionController {
 
     @Sendable func download(_ request: Request, context: AppRequestContext) async throws -> Response {
         let record = try await record(context)
-        try requireDownloadAllowed(record, context: context)
+        try await requireDownloadAllowed(record, context: context)
         guard let deckId = record.deckId else {
             throw APIError(
                 .notFound, code: "no_single_deck", message: "A room has several decks: download its export (export.pdf) instead.")
@@ -123,9 +124,9 @@ struct SessionController {
         return try await WebController.pdfResponse(deck: deck, blobs: blobs, request: request, context: context)
     }
 
-    func requireDownloadAllowed(_ record: SessionRecord, context: AppRequestContext) throws {
-        let isHost = context.user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
-        guard record.allowDownload || isHost else {
+    func requireDownloadAllowed(_ record: SessionRecord, context: AppRequestContext) async throws {
+        if record.allowDownload { return }
+        guard try await hosts.isHost(context.user, of: record) else {
             throw APIError(
                 .forbidden, code: "download_not_allowed",
                 message: record.isRoom
@@ -153,7 +154,7 @@ struct SessionController {
             hasPasscode: record.passcodeHash != nil, allowDownload: record.allowDownload, live: record.isLive,
             pageCount: deck?.pageCount ?? 0, createdAt: record.createdAt, startedAt: record.createdAt, endedAt: record.endedAt,
             viewers: record.isLive ? await hub.viewerCount(code: record.code) : nil, unlisted: record.unlisted,
-            passcode: Self.isHost(user, of: record) ? record.passcode : nil, replay: record.replay,
+            passcode: try await hosts.isHost(user, of: record) ? record.passcode : nil, replay: record.replay,
             replayUrl: "\(joinBase.baseURL(request: request))/\(record.isRoom ? "r" : "s")/\(record.code)/replay")
     }
 }

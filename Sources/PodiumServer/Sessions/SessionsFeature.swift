@@ -12,7 +12,8 @@ struct SessionsFeature: ServerFeature {
     ///   machine's addresses).
     init(_ platform: Platform, joinBase: JoinURLBuilder) {
         questionBanks = QuestionBankController(
-            store: platform.stores.questionBank, deckStore: platform.stores.decks, now: platform.now)
+            store: platform.stores.questionBank, deckStore: platform.stores.decks, now: platform.now,
+            hosts: SessionHosts(store: platform.stores.sessions))
         reports = ReportController(
             store: platform.stores.sessions, notesStore: platform.stores.notes, videoStore: platform.stores.videos,
             captionStore: platform.stores.captions, hub: platform.hub, now: platform.now)

@@ -89,4 +89,52 @@ struct LTIStoreTests {
             #expect(try await store.user(id: "u1") != nil)
         }
     }
+
+    /// Where a course's links point (kept once, per course) and a session's co-hosts (granted
+    /// once, listed, gone with the session's people); a deep link keeps its course.
+    @Test(arguments: TestStores.kinds) func placementsAndCoHostsAreKeptOnce(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            for id in ["u1", "u2", "u3"] {
+                try await store.insertUser(
+                    UserRecord(
+                        id: id, email: "\(id)@example.edu", name: id, role: .presenter, passwordHash: "x", createdAt: Self.t0))
+            }
+            try await store.insertLTIPlatform(Self.platform("p1"))
+            try await store.insertSession(
+                SessionRecord(
+                    id: "s1", code: "K7Q2MX", deckId: nil, presenterId: "u1", passcodeHash: nil, allowDownload: false,
+                    createdAt: Self.t0))
+
+            #expect(try await !store.isLTIContentPlaced(platformId: "p1", contextId: "c1", kind: "session", target: "s1"))
+            for _ in 0..<2 {
+                try await store.placeLTIContent(
+                    platformId: "p1", contextId: "c1", kind: "session", target: "s1", placedBy: "u1", at: Self.t0)
+            }
+            #expect(try await store.isLTIContentPlaced(platformId: "p1", contextId: "c1", kind: "session", target: "s1"))
+            #expect(try await !store.isLTIContentPlaced(platformId: "p1", contextId: "c2", kind: "session", target: "s1"))
+            #expect(try await !store.isLTIContentPlaced(platformId: "p1", contextId: "c1", kind: "deck", target: "s1"))
+
+            let grant = SessionHostRecord(sessionId: "s1", userId: "u2", grantedBy: nil, reason: "lti-course", createdAt: Self.t0)
+            #expect(try await store.addSessionHost(grant))
+            #expect(try await !store.addSessionHost(grant), "a second grant of the same person is not new")
+            #expect(
+                try await store.addSessionHost(
+                    SessionHostRecord(sessionId: "s1", userId: "u3", grantedBy: "u1", reason: "x", createdAt: Self.t0 + 1)))
+            #expect(try await store.isSessionHost(sessionId: "s1", userId: "u2"))
+            #expect(try await !store.isSessionHost(sessionId: "s1", userId: "u1"), "the presenter is no co-host")
+            #expect(try await store.sessionHosts(sessionId: "s1").map(\.userId) == ["u2", "u3"])
+            #expect(try await store.sessionHosts(sessionId: "s1").first == grant)
+
+            let link = LTIDeepLinkRecord(
+                id: "dl1", platformId: "p1", deploymentId: "1", userId: "u1", returnURL: "https://moodle/return", data: nil,
+                acceptMultiple: false, expiresAt: Self.t0 + 3600, contextId: "c1")
+            try await store.insertLTIDeepLink(link, now: Self.t0)
+            #expect(try await store.ltiDeepLink(id: "dl1", now: Self.t0)?.contextId == "c1")
+
+            #expect(try await store.deleteLTIPlatform(id: "p1"))
+            #expect(try await !store.isLTIContentPlaced(platformId: "p1", contextId: "c1", kind: "session", target: "s1"))
+            // A grant is the session's, not the platform's: it stays.
+            #expect(try await store.isSessionHost(sessionId: "s1", userId: "u2"))
+        }
+    }
 }

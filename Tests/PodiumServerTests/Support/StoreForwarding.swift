@@ -214,6 +214,18 @@ extension ForwardingSessionStore {
         try await base.insertSession(session)
     }
 
+    func addSessionHost(_ host: SessionHostRecord) async throws -> Bool {
+        try await base.addSessionHost(host)
+    }
+
+    func isSessionHost(sessionId: String, userId: String) async throws -> Bool {
+        try await base.isSessionHost(sessionId: sessionId, userId: userId)
+    }
+
+    func sessionHosts(sessionId: String) async throws -> [SessionHostRecord] {
+        try await base.sessionHosts(sessionId: sessionId)
+    }
+
     func session(code: String) async throws -> SessionRecord? {
         try await base.session(code: code)
     }

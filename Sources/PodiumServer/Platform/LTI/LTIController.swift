@@ -27,8 +27,11 @@ struct LTIController {
     let webRoot: URL
     let tokenLifetime: TimeInterval
     let now: @Sendable () -> Date
-    /// Records platforms registered and removed, and the accounts launches make.
+    /// Records platforms registered and removed, the accounts launches make, and the co-hosts
+    /// a course's teachers become.
     var audit: AuditLog? = nil
+    /// Keeps the language of a teacher's launch as their account's, for the mail they get.
+    var languages: (any AccountStore)? = nil
 
     /// How long a login initiation waits for its launch, and a teacher may take in the picker.
     static let loginLifetime: TimeInterval = 600
@@ -261,17 +264,21 @@ struct LTIController {
             let user = try await teacher(launch, platform: platform)
             let link = LTIDeepLinkRecord(
                 id: IDs.make("dl", length: 24), platformId: platform.id, deploymentId: launch.deploymentId, userId: user.id,
-                returnURL: returnURL, data: data, acceptMultiple: acceptMultiple, expiresAt: now() + Self.deepLinkLifetime)
+                returnURL: returnURL, data: data, acceptMultiple: acceptMultiple, expiresAt: now() + Self.deepLinkLifetime,
+                contextId: launch.contextId)
             try await store.insertLTIDeepLink(link, now: now())
-            return try await signIn(user, to: "/lti/pick/\(link.id)", request: request)
+            return try await signIn(user, to: Self.inLanguage("/lti/pick/\(link.id)", launch.locale), request: request)
         case .resourceLink:
             if launch.isInstructor {
                 let user = try await teacher(launch, platform: platform)
-                return try await signIn(user, to: try await teacherPath(launch.custom, user: user), request: request)
+                let path = try await teacherPath(launch, platform: platform, user: user)
+                return try await signIn(user, to: Self.inLanguage(path, launch.locale), request: request)
             }
             let session = try await learnerSession(launch)
-            var path = "/s/\(Self.escape(session.code))"
-            if let name = launch.name { path += "?name=\(Self.escape(String(name.prefix(60))))" }
+            var path = Self.inLanguage("/s/\(Self.escape(session.code))", launch.locale)
+            if let name = launch.name {
+                path += (path.contains("?") ? "&" : "?") + "name=\(Self.escape(String(name.prefix(60))))"
+            }
             // The course vouches for its students: the session's passcode goes with them, in the
             // fragment (never sent to a server nor written in a log; the join page takes it out of
             // the address), so a student types nothing, as with a course link that names the session.
@@ -280,20 +287,76 @@ struct LTIController {
         }
     }
 
+    /// `path` with the launch's language (`?lang=`, which the pages' i18n follows before the
+    /// person's stored choice and the browser's; a language Podium lacks falls back as there).
+    static func inLanguage(_ path: String, _ locale: String?) -> String {
+        guard let locale else { return path }
+        let end = path.firstIndex(of: "#") ?? path.endIndex
+        let separator = path[..<end].contains("?") ? "&" : "?"
+        return path[..<end] + separator + "lang=" + escape(locale) + path[end...]
+    }
+
     /// A teacher's landing: a session's console, a report, the library; for a deck, the console of
     /// the teacher's own live session of it, else the library with its Go live dialog open (the
-    /// passcode and the other choices, then Start: the console).
-    func teacherPath(_ custom: [String: String], user: UserRecord) async throws -> String {
-        if custom[Self.sessionParameter].map(\.isEmpty) == false || custom[Self.reportParameter].map(\.isEmpty) == false {
+    /// passcode and the other choices, then Start: the console). What the link names is shared in
+    /// its course (``shareInCourse(_:kind:launch:platform:user:)``): another teacher of the course
+    /// lands in the console of the deck's live session.
+    func teacherPath(_ launch: LTILaunch, platform: LTIPlatformRecord, user: UserRecord) async throws -> String {
+        let custom = launch.custom
+        if let code = (custom[Self.sessionParameter] ?? custom[Self.reportParameter]), !code.isEmpty {
+            if let session = try await sessions.session(code: code.uppercased()) {
+                let owns = SessionController.isHost(user, of: session)
+                try await shareInCourse(session, owns: owns, launch: launch, platform: platform, user: user)
+            }
             return Self.teacherPath(custom)
         }
-        if let deck = custom[Self.deckParameter], !deck.isEmpty,
-            let live = try await sessions.liveSessions().filter({ $0.deckId == deck && $0.presenterId == user.id })
-                .max(by: { $0.createdAt < $1.createdAt })
-        {
-            return "/present/\(Self.escape(live.code))"
-        }
-        return Self.teacherPath(custom)
+        guard let deckId = custom[Self.deckParameter], !deckId.isEmpty else { return Self.teacherPath(custom) }
+        let deck = try await decks.deck(id: deckId)
+        let owns = deck.map { $0.ownerId == user.id || user.role == .admin } ?? false
+        let live = try await sessions.liveSessions().filter { $0.deckId == deckId }
+        let newest = { (records: [SessionRecord]) in records.max(by: { $0.createdAt < $1.createdAt }) }
+        if owns { try await place("deck", deckId, launch: launch, platform: platform, user: user) }
+        if let own = newest(live.filter { $0.presenterId == user.id }) { return "/present/\(Self.escape(own.code))" }
+        if owns { return Self.teacherPath(custom) }
+        // Another teacher's deck: its live session, when the deck is placed in this course.
+        guard let session = newest(live), let contextId = launch.contextId,
+            try await store.isLTIContentPlaced(platformId: platform.id, contextId: contextId, kind: "deck", target: deckId)
+        else { return "/library" }
+        try await grant(session, launch: launch, platform: platform, user: user)
+        return "/present/\(Self.escape(session.code))"
+    }
+
+    /// A session's link launched by a teacher of its course: its host's launch places it in the
+    /// course (a link they made by hand, or before deep linking kept the course); another
+    /// teacher of the same course, where it is placed, becomes its co-host. A teacher of another
+    /// course gets nothing: the console then refuses them, as before.
+    func shareInCourse(
+        _ session: SessionRecord, owns: Bool, launch: LTILaunch, platform: LTIPlatformRecord, user: UserRecord
+    ) async throws {
+        if owns { return try await place("session", session.id, launch: launch, platform: platform, user: user) }
+        guard let contextId = launch.contextId,
+            try await store.isLTIContentPlaced(platformId: platform.id, contextId: contextId, kind: "session", target: session.id)
+        else { return }
+        try await grant(session, launch: launch, platform: platform, user: user)
+    }
+
+    /// Records that the launch's course holds a link to `target` (a deck's id, a session's id).
+    func place(_ kind: String, _ target: String, launch: LTILaunch, platform: LTIPlatformRecord, user: UserRecord) async throws {
+        guard let contextId = launch.contextId else { return }
+        try await store.placeLTIContent(
+            platformId: platform.id, contextId: contextId, kind: kind, target: target, placedBy: user.id, at: now())
+    }
+
+    /// Makes a course's teacher a co-host of `session` (the share a session's co-hosts have), in
+    /// the audit log the first time.
+    func grant(_ session: SessionRecord, launch: LTILaunch, platform: LTIPlatformRecord, user: UserRecord) async throws {
+        let host = SessionHostRecord(
+            sessionId: session.id, userId: user.id, grantedBy: nil, reason: "lti-course", createdAt: now())
+        guard try await sessions.addSessionHost(host) else { return }
+        let course = launch.contextTitle.flatMap { $0.isEmpty ? nil : $0 } ?? launch.contextId ?? "?"
+        try await audit?.record(
+            "lti.cohost_granted", by: nil, target: user.email,
+            detail: "session \(session.code), course \(course) on \(platform.name)")
     }
 
     static func teacherPath(_ custom: [String: String]) -> String {
@@ -331,6 +394,8 @@ struct LTIController {
         if let id = try await store.ltiUserId(platformId: platform.id, subject: launch.subject),
             let user = try await users.user(id: id)
         {
+            // A launch is a sign-in: the account reads its mail in the language it last came in with.
+            if let locale = launch.locale { try await languages?.setUserLanguage(userId: user.id, locale) }
             return user
         }
         var email =
@@ -344,6 +409,7 @@ struct LTIController {
             passwordHash: try await accounts.hash(Accounts.randomToken()), createdAt: now())
         try await users.insertUser(user)
         try await store.linkLTIUser(platformId: platform.id, subject: launch.subject, userId: user.id)
+        if let locale = launch.locale { try await languages?.setUserLanguage(userId: user.id, locale) }
         try await audit?.record("lti.account_created", by: nil, target: user.email, detail: platform.name)
         return user
     }
@@ -410,6 +476,15 @@ struct LTIController {
         let launchURL = toolURLs(request).launchURL
         for choice in choices {
             let (title, parameter, value) = try await item(choice, user: user)
+            if let contextId = link.contextId {
+                // Placed in the course: its other teachers may run it (``shareInCourse``).
+                let isDeck = parameter == Self.deckParameter
+                if let target = isDeck ? value : try await sessions.session(code: value)?.id {
+                    try await store.placeLTIContent(
+                        platformId: platform.id, contextId: contextId, kind: isDeck ? "deck" : "session", target: target,
+                        placedBy: user.id, at: now())
+                }
+            }
             items.append([
                 "type": "ltiResourceLink", "title": title, "url": launchURL, "custom": [parameter: value],
             ])

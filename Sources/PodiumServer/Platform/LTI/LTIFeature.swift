@@ -14,7 +14,7 @@ struct LTIFeature: ServerFeature {
             keySets: JSONWebKeySetCache(fetch: LTIKeySetFetch.fetch, now: platform.now),
             publicURL: platform.configuration.publicURL, webRoot: platform.configuration.webRoot,
             tokenLifetime: platform.configuration.tokenLifetime, now: platform.now,
-            audit: AuditLog(store: platform.stores.accounts, now: platform.now))
+            audit: AuditLog(store: platform.stores.accounts, now: platform.now), languages: platform.stores.accounts)
     }
 
     func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {

@@ -108,6 +108,13 @@ struct LTILaunch: Sendable, Equatable {
     var roles: [String]
     var custom: [String: String]
     var targetLinkURI: String?
+    /// The course it comes from (the context claim's `id` and `title`): a course's teachers share
+    /// the sessions and decks placed in it.
+    var contextId: String? = nil
+    var contextTitle: String? = nil
+    /// The person's language on the platform (`launch_presentation.locale`: `de`, `en-US`, `pt_br`),
+    /// as a language tag (`pt-br`); nil when absent or not one.
+    var locale: String? = nil
 
     static let claim = "https://purl.imsglobal.org/spec/lti/claim/"
     static let deepLinkingClaim = "https://purl.imsglobal.org/spec/lti-dl/claim/"
@@ -179,10 +186,25 @@ struct LTILaunch: Sendable, Equatable {
                 custom[key] = number.stringValue
             }
         }
+        let context = claims[claim + "context"] as? [String: Any]
+        let presentation = claims[claim + "launch_presentation"] as? [String: Any]
         return LTILaunch(
             kind: kind, deploymentId: deploymentId, subject: subject, name: displayName(claims),
             email: (claims["email"] as? String)?.trimmingCharacters(in: .whitespaces).lowercased(),
             roles: (claims[claim + "roles"] as? [String]) ?? [], custom: custom,
-            targetLinkURI: claims[claim + "target_link_uri"] as? String)
+            targetLinkURI: claims[claim + "target_link_uri"] as? String,
+            contextId: (context?["id"] as? String).flatMap { $0.isEmpty || $0.count > 255 ? nil : $0 },
+            contextTitle: (context?["title"] as? String).map { String($0.prefix(200)) },
+            locale: languageTag(presentation?["locale"] as? String))
+    }
+
+    /// A locale as a BCP 47 language tag Podium's pages and mail read (`pt_BR` -> `pt-BR`): letters,
+    /// digits and hyphens, at most 35 characters; nil for anything else.
+    static func languageTag(_ locale: String?) -> String? {
+        guard let text = locale?.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-"),
+            !text.isEmpty, text.count <= 35,
+            text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }), text.first?.isLetter == true
+        else { return nil }
+        return text
     }
 }

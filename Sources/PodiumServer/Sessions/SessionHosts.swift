@@ -1,0 +1,26 @@
+import Foundation
+import PodiumStore
+
+/// Who hosts a session, the one rule every host-only door asks (the presenter's socket, ending it,
+/// its passcode, its report): its presenter, an admin, or a co-host granted on it (a course's
+/// other teachers, issue #43; ``SessionHostStore``).
+struct SessionHosts: Sendable {
+    let store: any SessionStore
+
+    func isHost(_ user: UserRecord?, of record: SessionRecord) async throws -> Bool {
+        guard let user else { return false }
+        if SessionController.isHost(user, of: record) { return true }
+        return try await store.isSessionHost(sessionId: record.id, userId: user.id)
+    }
+
+    /// Whether `user` may read `deck` to present it (the console's speaker notes and question
+    /// bank): its owner, an admin, or a co-host of one of its live sessions. Changing it stays
+    /// its owner's.
+    func mayPresent(_ deck: DeckRecord, user: UserRecord) async throws -> Bool {
+        if deck.ownerId == user.id || user.role == .admin { return true }
+        for session in try await store.liveSessions() where session.deckId == deck.id {
+            if try await store.isSessionHost(sessionId: session.id, userId: user.id) { return true }
+        }
+        return false
+    }
+}
