@@ -10,7 +10,8 @@ struct ReplayFeature: ServerFeature {
 
     /// - Parameter sessions: how a session is looked up and shown over REST.
     init(_ platform: Platform, sessions: SessionController) {
-        access = ReplayGate(accounts: platform.accounts, now: platform.now)
+        access = ReplayGate(
+            accounts: platform.accounts, hosts: SessionHosts(store: platform.stores.sessions), now: platform.now)
         replay = ReplayController(
             stores: platform.stores, sessions: sessions, access: access, now: platform.now,
             clips: LibraryStageVideos(

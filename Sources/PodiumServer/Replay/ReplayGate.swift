@@ -12,6 +12,8 @@ import PodiumStore
 /// the passcode then as for joining, in `X-Podium-Passcode`.
 struct ReplayGate: Sendable {
     let accounts: Accounts
+    /// The session's host: its presenter, an admin, or a co-host.
+    let hosts: SessionHosts
     /// Wrong passcodes per client and session: guesses are slowed as on the live socket.
     let passcodeGuesses = AttemptLimiter(limit: 10, window: 60)
     let now: @Sendable () -> Date
@@ -19,7 +21,7 @@ struct ReplayGate: Sendable {
     /// Whether `context`'s user may watch `record`'s replay: true for its host, false for anyone
     /// else allowed; throws otherwise.
     func mayWatch(_ record: SessionRecord, request: Request, context: AppRequestContext) async throws -> Bool {
-        if SessionController.isHost(context.user, of: record) { return true }
+        if try await hosts.isHost(context.user, of: record) { return true }
         guard record.replay == .link else {
             throw APIError(
                 .forbidden, code: "forbidden",

@@ -12,6 +12,8 @@ extension SessionController {
         group.get("history", use: history)
     }
 
+    /// Its presenter or an admin: the part of ``SessionHosts/isHost(_:of:)`` that needs no store
+    /// (co-hosts are the store's).
     static func isHost(_ user: UserRecord?, of record: SessionRecord) -> Bool {
         user.map { $0.id == record.presenterId || $0.role == .admin } ?? false
     }

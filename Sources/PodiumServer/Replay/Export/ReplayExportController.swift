@@ -139,7 +139,7 @@ struct ReplayExportController {
         guard let code = JoinCode.normalize(try context.parameters.require("code")),
             let session = try await sessions.session(code: code)
         else { throw APIError.notFound("session") }
-        guard SessionController.isHost(user, of: session) else { throw APIError.forbidden }
+        guard try await SessionHosts(store: sessions).isHost(user, of: session) else { throw APIError.forbidden }
         return (session, user)
     }
 
@@ -149,7 +149,7 @@ struct ReplayExportController {
         guard let export = try await store.replayExport(id: try context.parameters.require("id")),
             let session = try await sessions.session(id: export.sessionId)
         else { throw APIError.notFound("export") }
-        guard SessionController.isHost(user, of: session) else { throw APIError.forbidden }
+        guard try await SessionHosts(store: sessions).isHost(user, of: session) else { throw APIError.forbidden }
         return (export, session)
     }
 

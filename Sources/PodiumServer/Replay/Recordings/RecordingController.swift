@@ -52,11 +52,11 @@ struct RecordingController: Sendable {
         return record
     }
 
-    /// Who sends a take: the session's host (its presenter, a room's moderator, an admin), or
+    /// Who sends a take: the session's host (its presenter, a room's moderator, an admin, a co-host), or
     /// with `?as=presenter` a room's guest presenter in control (the viewer cookie).
     private func sender(_ request: Request, context: AppRequestContext, record: SessionRecord) async throws -> String {
         let asPresenter = request.uri.queryParameters.get("as") == "presenter"
-        if SessionController.isHost(context.user, of: record), !asPresenter, let user = context.user {
+        if !asPresenter, let user = context.user, try await SessionHosts(store: sessions).isHost(user, of: record) {
             return "user:\(user.id)"
         }
         guard record.isRoom, let live = try await hub.session(code: record.code) else {
@@ -79,7 +79,9 @@ struct RecordingController: Sendable {
             guard request.headers[AuthMiddleware.csrfHeader] != nil else { throw APIError.csrf }
             return take
         }
-        if let record = try await sessions.session(id: take.sessionId), SessionController.isHost(context.user, of: record) {
+        if let record = try await sessions.session(id: take.sessionId),
+            try await SessionHosts(store: sessions).isHost(context.user, of: record)
+        {
             return take
         }
         throw context.user == nil && context.viewerId == nil ? APIError.unauthorized : APIError.forbidden
