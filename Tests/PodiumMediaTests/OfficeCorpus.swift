@@ -25,7 +25,7 @@ enum OfficeCorpus {
 
     static func file(_ name: String) async throws -> URL { try await directory.appendingPathComponent(name) }
 
-    private static let made = Task.detached { () throws -> URL in
+    private static let made = Task.detached { () async throws -> URL in
         let text = try Data(contentsOf: script)
         let checksum = text.reduce(UInt64(1_469_598_103_934_665_603)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -35,7 +35,7 @@ enum OfficeCorpus {
         }
         let staging = FileManager.default.temporaryDirectory.appendingPathComponent(
             "podium-office-corpus-\(UUID().uuidString)", isDirectory: true)
-        let status = try run("/usr/bin/python3", [script.path, staging.path])
+        let status = try await run("/usr/bin/python3", [script.path, staging.path])
         guard status == 0 else {
             throw Unavailable(description: "make-corpus.py failed (\(status)): is LibreOffice (python3-uno) installed?")
         }
@@ -52,17 +52,18 @@ enum OfficeCorpus {
         return directory
     }
 
-    /// Runs a program to its end (off the cooperative pool: this is a detached task's thread).
+    /// Runs a program to its end, waiting without holding a thread of the cooperative pool: a
+    /// blocking wait here held one of the two a two-core machine has while LibreOffice ran.
     @discardableResult
-    static func run(_ program: String, _ arguments: [String]) throws -> Int32 {
+    static func run(_ program: String, _ arguments: [String]) async throws -> Int32 {
         let process = ChildProcess(
             URL(fileURLWithPath: program), arguments: arguments, standardOutput: .null, standardError: .null)
         try process.run()
-        return process.waitUntilExit().status
+        return await process.exited().status
     }
 
     /// A ZIP whose `ppt/presentation.xml` expands from about `megabytes / 1000` to `megabytes`.
-    static func zipBomb(megabytes: Int, in directory: URL) throws -> URL {
+    static func zipBomb(megabytes: Int, in directory: URL) async throws -> URL {
         let url = directory.appendingPathComponent("bomb.pptx")
         let code = """
             import sys, zipfile
@@ -71,7 +72,7 @@ enum OfficeCorpus {
             z.writestr("ppt/presentation.xml", b"<" + b" " * (int(sys.argv[2]) * 1024 * 1024))
             z.close()
             """
-        try run("/usr/bin/python3", ["-c", code, url.path, String(megabytes)])
+        try await run("/usr/bin/python3", ["-c", code, url.path, String(megabytes)])
         return url
     }
 

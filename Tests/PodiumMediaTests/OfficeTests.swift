@@ -125,9 +125,9 @@ struct SlideOutlineTests {
         SlideOutline.Slide(title: "Thank you", notes: "Ask for questions.\nÜberraschung: ünïcödé notes."),
     ]
 
-    func parts(of file: URL) throws -> (URL, [String: Data]) {
+    func parts(of file: URL) async throws -> (URL, [String: Data]) {
         let directory = try TestSupport.scratchDirectory()
-        try OfficeCorpus.run("/usr/bin/unzip", ["-qq", "-o", file.path, "-d", directory.path])
+        try await OfficeCorpus.run("/usr/bin/unzip", ["-qq", "-o", file.path, "-d", directory.path])
         var parts: [String: Data] = [:]
         let root = directory.standardizedFileURL.path + "/"
         let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
@@ -142,21 +142,21 @@ struct SlideOutlineTests {
 
     @Test("PPTX: titles from the title placeholders, notes from the notes slides the slides name")
     func pptx() async throws {
-        let (directory, parts) = try parts(of: try await OfficeCorpus.file("slides.pptx"))
+        let (directory, parts) = try await parts(of: try await OfficeCorpus.file("slides.pptx"))
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(SlideOutline.pptx(parts: parts).slides == Self.expected)
     }
 
     @Test("ODP: title frames and presentation:notes of each page")
     func odp() async throws {
-        let (directory, parts) = try parts(of: try await OfficeCorpus.file("slides.odp"))
+        let (directory, parts) = try await parts(of: try await OfficeCorpus.file("slides.odp"))
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect(SlideOutline.odp(content: try #require(parts["content.xml"])).slides == Self.expected)
     }
 
     @Test("a hidden PPTX slide has no page, so it has no outline entry; odd XML gives an empty outline")
     func hiddenAndOdd() async throws {
-        var (directory, parts) = try parts(of: try await OfficeCorpus.file("slides.pptx"))
+        var (directory, parts) = try await parts(of: try await OfficeCorpus.file("slides.pptx"))
         defer { try? FileManager.default.removeItem(at: directory) }
         let slide2 = String(decoding: try #require(parts["ppt/slides/slide2.xml"]), as: UTF8.self)
         parts["ppt/slides/slide2.xml"] = Data(slide2.replacingOccurrences(of: "<p:sld ", with: "<p:sld show=\"0\" ").utf8)
@@ -227,7 +227,7 @@ struct OfficeConverterTests {
     func bomb() async throws {
         let directory = try TestSupport.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let bomb = try OfficeCorpus.zipBomb(megabytes: 60, in: directory)
+        let bomb = try await OfficeCorpus.zipBomb(megabytes: 60, in: directory)
         #expect(try FileManager.default.attributesOfItem(atPath: bomb.path)[.size] as? Int ?? 0 < 200_000)
         await #expect(throws: IngestError.zipBomb) {
             _ = try await convert(bomb, limits: OfficeLimits(converter: "/bin/false", maxExpandedBytes: 50 * 1024 * 1024))
@@ -268,7 +268,7 @@ struct OfficeConverterTests {
             ("img10.png", "200x100", "png"), ("img2.webp", "100x200", "webp"), ("img1.jpg", "300x300", "mjpeg"),
         ] {
             let file = directory.appendingPathComponent(name)
-            try OfficeCorpus.run(
+            try await OfficeCorpus.run(
                 "/usr/bin/ffmpeg",
                 [
                     "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=\(size)", "-frames:v", "1", "-c:v",

@@ -128,7 +128,7 @@ struct OfficeDeckTests {
             let cases: [(Data, String)] = [
                 (try Data(contentsOf: try await ServerOfficeCorpus.file("slides.pptx")), "convert_timeout"),
                 (try Data(contentsOf: try await ServerOfficeCorpus.file("locked.odp")), "encrypted"),
-                (try Data(contentsOf: try ServerOfficeCorpus.zipBomb(megabytes: 40, in: scratch)), "zip_bomb"),
+                (try Data(contentsOf: try await ServerOfficeCorpus.zipBomb(megabytes: 40, in: scratch)), "zip_bomb"),
             ]
             for (data, code) in cases {
                 let response = try await upload(client, data, token: token)
@@ -164,7 +164,7 @@ struct OfficeDeckTests {
             // Sent out of order: page order comes from the names (p2 before p10).
             for (name, size) in [("p10.png", "200x100"), ("p2.png", "100x200"), ("p1.png", "150x150")] {
                 let file = scratch.appendingPathComponent(name)
-                try ServerOfficeCorpus.run(
+                try await ServerOfficeCorpus.run(
                     "/usr/bin/ffmpeg",
                     ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=s=\(size)", "-frames:v", "1", file.path])
                 body.append(
@@ -206,7 +206,7 @@ enum ServerOfficeCorpus {
 
     static func file(_ name: String) async throws -> URL { try await made.value.appendingPathComponent(name) }
 
-    private static let made = Task.detached { () throws -> URL in
+    private static let made = Task.detached { () async throws -> URL in
         let text = try Data(contentsOf: script)
         let checksum = text.reduce(UInt64(1_469_598_103_934_665_603)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -217,7 +217,7 @@ enum ServerOfficeCorpus {
         if complete() { return directory }
         let staging = FileManager.default.temporaryDirectory.appendingPathComponent(
             "podium-office-corpus-\(UUID().uuidString)", isDirectory: true)
-        let status = try run("/usr/bin/python3", [script.path, staging.path])
+        let status = try await run("/usr/bin/python3", [script.path, staging.path])
         guard status == 0 else {
             throw Unavailable(description: "make-corpus.py failed (\(status)): is LibreOffice (python3-uno) installed?")
         }
@@ -231,14 +231,14 @@ enum ServerOfficeCorpus {
     }
 
     @discardableResult
-    static func run(_ program: String, _ arguments: [String]) throws -> Int32 {
+    static func run(_ program: String, _ arguments: [String]) async throws -> Int32 {
         let process = ChildProcess(
             URL(fileURLWithPath: program), arguments: arguments, standardOutput: .null, standardError: .null)
         try process.run()
-        return process.waitUntilExit().status
+        return await process.exited().status
     }
 
-    static func zipBomb(megabytes: Int, in directory: URL) throws -> URL {
+    static func zipBomb(megabytes: Int, in directory: URL) async throws -> URL {
         let url = directory.appendingPathComponent("bomb.pptx")
         let code = """
             import sys, zipfile
@@ -247,7 +247,7 @@ enum ServerOfficeCorpus {
             z.writestr("ppt/presentation.xml", b"<" + b" " * (int(sys.argv[2]) * 1024 * 1024))
             z.close()
             """
-        try run("/usr/bin/python3", ["-c", code, url.path, String(megabytes)])
+        try await run("/usr/bin/python3", ["-c", code, url.path, String(megabytes)])
         return url
     }
 
