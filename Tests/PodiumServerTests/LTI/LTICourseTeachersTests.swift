@@ -164,6 +164,7 @@ struct LTICourseTeachersTests {
             for path in reads {
                 #expect(try await client.request(.get, path, token: tokens.other).status == .notFound, "\(path)")
             }
+            _ = try await RecordingTests.start(client, token: tokens.other, code: code, expect: .forbidden)
             // The replay is the host's (the session's default).
             #expect(try await client.request(.get, "/api/v1/sessions/\(code)/replay", token: tokens.other).status == .forbidden)
             #expect(
@@ -185,6 +186,8 @@ struct LTICourseTeachersTests {
             let changed = try await client.request(.patch, "/api/v1/sessions/\(code)", token: tokens.other, json: passcode)
             #expect(changed.status == .ok)
             #expect(try changed.object()["passcode"] as? String == "owl")
+            // The console's microphone records for them too.
+            _ = try await RecordingTests.start(client, token: tokens.other, code: code)
             #expect(try await client.request(.get, "/api/v1/sessions/\(code)/replay", token: tokens.other).status == .ok)
             #expect(try await client.request(.post, "/api/v1/sessions/\(code)/end", token: tokens.other).status == .ok)
         }
