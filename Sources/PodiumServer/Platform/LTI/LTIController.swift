@@ -14,7 +14,8 @@ import PodiumWire
 /// signed launch (`/api/v1/lti/launch`); a teacher lands signed in (their library, a deck, a
 /// session's console or report), a student on the session's join page with their name; a deep
 /// linking request opens the picker (`/lti/pick/{id}`), whose choice goes back signed with the
-/// tool's key (``LTIToolKey``).
+/// tool's key (``LTIToolKey``). What a teacher places in a course is shared with its other
+/// teachers, who become co-hosts (``SessionHosts``); the launch's language goes on to the landing page.
 struct LTIController {
     let store: any LTIStore
     let users: any UserStore
@@ -299,7 +300,7 @@ struct LTIController {
     /// A teacher's landing: a session's console, a report, the library; for a deck, the console of
     /// the teacher's own live session of it, else the library with its Go live dialog open (the
     /// passcode and the other choices, then Start: the console). What the link names is shared in
-    /// its course (``shareInCourse(_:kind:launch:platform:user:)``): another teacher of the course
+    /// its course (``shareInCourse(_:owns:launch:platform:user:)``): another teacher of the course
     /// lands in the console of the deck's live session.
     func teacherPath(_ launch: LTILaunch, platform: LTIPlatformRecord, user: UserRecord) async throws -> String {
         let custom = launch.custom
