@@ -9,7 +9,9 @@ struct QuestionBankController {
     let store: any QuestionBankStore
     let deckStore: any DeckStore
     let now: @Sendable () -> Date
-    /// Lets a session's co-hosts read the bank of the deck they present (nil: owners only).
+    /// Lets a session's co-hosts keep the bank of the deck they present, as its owner does: a
+    /// course's teachers prepare and ask its polls together (nil: owners only). The deck's other
+    /// changes stay its owner's.
     var hosts: SessionHosts? = nil
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -30,15 +32,12 @@ struct QuestionBankController {
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> [QuestionResponse] {
-        let user = try context.requireUser()
-        guard let deck = try await deckStore.deck(id: try context.parameters.require("id")),
-            try await hosts?.mayPresent(deck, user: user) ?? (deck.ownerId == user.id || user.role == .admin)
-        else { throw APIError.notFound("deck") }
+        let deck = try await presentedDeck(context)
         return try await store.bankQuestions(deckId: deck.id).map(QuestionResponse.init)
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<QuestionResponse> {
-        let deck = try await ownedDeck(context)
+        let deck = try await presentedDeck(context)
         let body = try await request.decode(as: QuestionBody.self, context: context)
         guard var poll = body.poll else { throw APIError.badRequest("Send the question as poll.") }
         poll.id = 0
@@ -75,16 +74,18 @@ struct QuestionBankController {
         .badRequest, code: "invalid_poll",
         message: "A question needs text and, for multiple choice, 2 to 8 choices with valid right answers.")
 
-    private func ownedDeck(_ context: AppRequestContext) async throws -> DeckRecord {
+    /// The deck named in the path, if the caller owns it, is an admin or co-hosts one of its live
+    /// sessions; else 404, as for a deck that does not exist.
+    private func presentedDeck(_ context: AppRequestContext) async throws -> DeckRecord {
         let user = try context.requireUser()
         guard let deck = try await deckStore.deck(id: try context.parameters.require("id")),
-            deck.ownerId == user.id || user.role == .admin
+            try await hosts?.mayPresent(deck, user: user) ?? (deck.ownerId == user.id || user.role == .admin)
         else { throw APIError.notFound("deck") }
         return deck
     }
 
     private func ownedQuestion(_ context: AppRequestContext) async throws -> BankQuestion {
-        let deck = try await ownedDeck(context)
+        let deck = try await presentedDeck(context)
         let id = try context.parameters.require("questionId")
         guard let question = try await store.bankQuestions(deckId: deck.id).first(where: { $0.id == id }) else {
             throw APIError.notFound("question")

@@ -143,8 +143,8 @@ struct LTICourseTeachersTests {
     }
 
     /// A co-host runs the session as its presenter does: the presenter's socket, its report, its
-    /// passcode, the deck's speaker notes and question bank, ending it; before the grant each
-    /// refuses them. The deck stays its owner's to change.
+    /// passcode, the deck's speaker notes, its question bank (to ask and to keep), ending it;
+    /// before the grant each refuses them. The deck's title and pages stay its owner's to change.
     @Test func aCoHostRunsTheConsoleAndReadsTheReport() async throws {
         try await AuthorizationMatrixTests.withAccounts { client, store, tokens in
             let uploaded = try await client.upload(TestServer.demoDeck, token: tokens.owner).object()
@@ -179,6 +179,12 @@ struct LTICourseTeachersTests {
             for path in reads {
                 #expect(try await client.request(.get, path, token: tokens.other).status == .ok, "\(path)")
             }
+            // The bank is theirs to keep too: a question one teacher adds, the other asks.
+            let question = #"{"poll":{"kind":"choice","question":"Which force?","choices":["Gravity","Friction"]}}"#
+            let added = try await client.request(.post, "/api/v1/decks/\(deckId)/questions", token: tokens.other, json: question)
+            #expect(added.status == .created)
+            let bank = try await client.request(.get, "/api/v1/decks/\(deckId)/questions", token: tokens.owner).array()
+            #expect(bank.count == 1)
             let rename = #"{"title":"Mine now"}"#
             #expect(
                 try await client.request(.patch, "/api/v1/decks/\(deckId)", token: tokens.other, json: rename).status
