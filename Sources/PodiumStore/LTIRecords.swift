@@ -117,4 +117,23 @@ public protocol LTIStore: Sendable {
     func placeLTIContent(platformId: String, contextId: String, kind: String, target: String, placedBy: String?, at: Date)
         async throws
     func isLTIContentPlaced(platformId: String, contextId: String, kind: String, target: String) async throws -> Bool
+
+    /// Records that `userId` launched a link of the platform's course `contextId` as its teacher
+    /// (Instructor or Administrator) at `at`; a later launch moves the time. Kept beside what is
+    /// placed in the course (`kind` "teacher"), so the course's other teachers may start its decks.
+    func recordLTICourseTeacher(platformId: String, contextId: String, userId: String, at: Date) async throws
+    /// A course where `deckId` is placed and `userId` launched as a teacher at `since` or later,
+    /// the latest such launch's; nil when there is none.
+    func ltiCourseTeaching(userId: String, deckId: String, since: Date) async throws -> LTICourse?
+}
+
+/// A learning platform's course: what a placement and a teacher's launch share.
+public struct LTICourse: Sendable, Equatable {
+    public var platformId: String
+    public var contextId: String
+
+    public init(platformId: String, contextId: String) {
+        self.platformId = platformId
+        self.contextId = contextId
+    }
 }

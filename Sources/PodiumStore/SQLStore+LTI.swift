@@ -205,4 +205,36 @@ extension SQLStore: LTIStore {
                 .first(decoding: Row.self, with: Self.decoding)
         } != nil
     }
+
+    public func recordLTICourseTeacher(platformId: String, contextId: String, userId: String, at: Date) async throws {
+        try await serial { db in
+            try await db.raw(
+                """
+                INSERT INTO lti_placements (platform_id, context_id, kind, target, placed_by, created_at)
+                VALUES (\(bind: platformId), \(bind: contextId), 'teacher', \(bind: userId), \(bind: userId), \(bind: at))
+                ON CONFLICT (platform_id, context_id, kind, target) DO UPDATE SET created_at = excluded.created_at
+                """
+            ).run()
+        }
+    }
+
+    public func ltiCourseTeaching(userId: String, deckId: String, since: Date) async throws -> LTICourse? {
+        struct Row: Decodable {
+            let platformId: String
+            let contextId: String
+        }
+        return try await serial { db in
+            try await db.raw(
+                """
+                SELECT deck.platform_id, deck.context_id FROM lti_placements deck
+                JOIN lti_placements teacher
+                  ON teacher.platform_id = deck.platform_id AND teacher.context_id = deck.context_id
+                WHERE deck.kind = 'deck' AND deck.target = \(bind: deckId)
+                  AND teacher.kind = 'teacher' AND teacher.target = \(bind: userId) AND teacher.created_at >= \(bind: since)
+                ORDER BY teacher.created_at DESC LIMIT 1
+                """
+            ).first(decoding: Row.self, with: Self.decoding)
+        }
+        .map { LTICourse(platformId: $0.platformId, contextId: $0.contextId) }
+    }
 }

@@ -126,19 +126,8 @@ class LTITests(BrowserTest):
         final = cls.launch_http(**cls.teacher)["final"]
         assert final[0] == 303 and final[1]["Location"] == "/library", final[:2]
         cls.teacher_token = re.search(r"podium_auth=([0-9a-f]+)", final[1]["Set-Cookie"]).group(1)
-        status, deck = SERVER.request(
-            "POST", "/api/v1/decks?title=Optics", token=cls.teacher_token, raw=FIXTURE.read_bytes())
-        assert status == 201, (status, deck)
-        deadline = time.monotonic() + 120
-        while True:
-            status, deck = SERVER.request("GET", f"/api/v1/decks/{deck['id']}", token=cls.teacher_token)
-            if deck["status"] != "processing":
-                break
-            assert time.monotonic() < deadline, "the teacher's deck is still processing"
-            time.sleep(0.25)
-        assert deck["status"] == "ready", deck
-        cls.deck = deck
-        status, session = SERVER.request("POST", "/api/v1/sessions", {"deckId": deck["id"]}, token=cls.teacher_token)
+        cls.deck = cls.upload_deck("Optics")
+        status, session = SERVER.request("POST", "/api/v1/sessions", {"deckId": cls.deck["id"]}, token=cls.teacher_token)
         assert status == 201, (status, session)
         cls.session = session
 
@@ -148,6 +137,22 @@ class LTITests(BrowserTest):
             cls.platform.stop()
             harness.remove_origin(cls.platform.server_address[1])
         SERVER.api("DELETE", f"/api/v1/lti/platforms/{cls.registration['id']}")
+
+    @classmethod
+    def upload_deck(cls, title):
+        """A deck of the first teacher's, uploaded and processed."""
+        status, deck = SERVER.request(
+            "POST", f"/api/v1/decks?title={title}", token=cls.teacher_token, raw=FIXTURE.read_bytes())
+        assert status == 201, (status, deck)
+        deadline = time.monotonic() + 120
+        while True:
+            status, deck = SERVER.request("GET", f"/api/v1/decks/{deck['id']}", token=cls.teacher_token)
+            if deck["status"] != "processing":
+                break
+            assert time.monotonic() < deadline, "the teacher's deck is still processing"
+            time.sleep(0.25)
+        assert deck["status"] == "ready", deck
+        return deck
 
     @classmethod
     def launch_http(cls, **hint):
@@ -502,6 +507,63 @@ class LTITests(BrowserTest):
         wait_translated(stranger)
         wait_for(stranger, lambda d: "Not your session" in (text_of(d, "#console-message") or ""), "the console's refusal")
         self.assertEqual(stage_attr(viewer, "data-page"), str(before))
+
+    def test_lti_9c_a_second_teacher_starts_a_placed_deck_that_is_not_live(self):
+        """The first teacher placed a deck in the course and is away: the second teacher's launch
+        of its link opens the library's Go live dialog for it, which says whose it is; Start takes
+        them to the console of a session presented by the first teacher (what a viewer's join page
+        says), the slide they turn reaches the viewer. A student before the start, and a teacher of
+        another course, get nothing."""
+        deck = self.upload_deck("Waves")
+        link = {"podium_deck": deck["id"]}
+        # The first teacher's launch of the link places it in the course (as deep linking does).
+        final = self.launch_http(**self.teacher, custom=link)["final"]
+        self.assertEqual((final[0], final[1]["Location"]), (303, f"/library?golive={deck['id']}"))
+        # Not started: a student finds no lecture; a teacher of another course lands in their library.
+        status, _, page = self.launch_http(user="student-9", roles=LEARNER, name="Ada", custom=link)["final"]
+        self.assertEqual(status, 404)
+        self.assertIn("The lecture has not started yet", page)
+        final = self.launch_http(user="teacher-3", roles=INSTRUCTOR, name="Sam Stranger", course="course-2",
+                                 custom=link)["final"]
+        self.assertEqual((final[0], final[1]["Location"]), (303, "/library"))
+
+        colleague = self.driver(1280, 800)
+        colleague.get(self.platform.course_link(
+            user="teacher-2", roles=INSTRUCTOR, name="Cora Colleague", email="cora@school.example", custom=link))
+        wait_for(colleague, lambda d: visible(d, "#golive-dialog") and "Waves" in (text_of(d, "#golive-dialog") or ""),
+                 "the Go live dialog of the first teacher's deck")
+        wait_translated(colleague)
+        self.assertEqual(colleague.current_url, f"{SERVER.base}/library")
+        self.assertIn("A teacher of your course placed this deck in it", text_of(colleague, "#golive-course-deck"))
+        screenshot(colleague, "lti-co-teacher-go-live")
+        colleague.find_element(By.ID, "golive-start").click()
+        wait_for(colleague, lambda d: "/present/" in d.current_url, "the console of the started session")
+        code = colleague.current_url.rsplit("/", 1)[1]
+        wait_for(colleague, lambda d: d.execute_script("return document.body.dataset.connection") == "live",
+                 "the console to connect as the session's presenter")
+        self.assertIsNone(visible(colleague, "#console-message"), "no refusal over the console")
+
+        # The viewer's join page names the deck's owner as its presenter.
+        viewer = self.driver(390, 844)
+        viewer.get(f"{SERVER.base}/s/{code}")
+        wait_translated(viewer)
+        wait_for(viewer, lambda d: "by Tess Teacher" in (text_of(d, "#gate-presenter") or ""),
+                 "the join page's presenter")
+        self.join_as_viewer(viewer, code, name="Vi")
+        turn = wait_for(colleague, lambda d: visible(d, "#controls [data-action=next]"), "the next-slide control")
+        before = int(stage_attr(viewer, "data-page"))
+        self.assertLess(before, deck["pageCount"], "a slide after the viewer's")
+        turn.click()
+        wait_for(viewer, lambda d: stage_attr(d, "data-page") == str(before + 1), "the viewer on the slide the colleague turned to")
+        self.assertEqual(colleague.find_elements(By.CSS_SELECTOR, "#toasts .toast-error"), [], "an error on the console")
+
+        # The colleague's grant is in the audit log; the session is the first teacher's, who ends it.
+        status, audit = SERVER.api("GET", "/api/v1/audit?limit=100")
+        self.assertEqual(status, 200, audit)
+        self.assertTrue([e for e in audit["entries"] if e["action"] == "lti.cohost_granted"
+                         and e["target"] == "cora@school.example" and f"session {code}," in e["detail"]])
+        status, ended = SERVER.request("POST", f"/api/v1/sessions/{code}/end", token=self.teacher_token)
+        self.assertEqual((status, ended["presenter"]), (200, "Tess Teacher"))
 
     def test_lti_9b_the_launch_lands_in_the_persons_language(self):
         """The launch's locale (launch_presentation) goes on to the page it lands on: a student's

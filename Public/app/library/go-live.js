@@ -6,8 +6,9 @@ import { api } from '../core/api.js';
 import { el, icon, modalDialog } from '../core/ui.js';
 import { switchField, submitToStart } from '../core/start-dialog.js';
 
-/** Opens the dialog for a deck ({id, title, pageCount, thumbnailUrl}). */
-export function openGoLive(deck) {
+/** Opens the dialog for a deck ({id, title, pageCount, thumbnailUrl}); `courseDeck`: another
+ * teacher's deck placed in the course the launch came from, whose session stays theirs. */
+export function openGoLive(deck, { courseDeck = false } = {}) {
   const passcode = el('input', {
     class: 'input',
     attrs: {
@@ -36,6 +37,7 @@ export function openGoLive(deck) {
   const { dialog, content: form } = modalDialog({
     title: t('library.go-live'), id: 'golive-dialog', form: true, open: false, actions: [cancel, start], body: [
       summary,
+      courseDeck ? el('p', { class: 'field-hint', text: t('library.golive-course-deck'), attrs: { id: 'golive-course-deck' } }) : null,
       el('label', { class: 'field', attrs: { for: 'golive-passcode' } }, [
         el('span', { class: 'field-label', text: t('library.golive-passcode') }),
         passcode,

@@ -107,15 +107,19 @@ async function start() {
   offerGoLive();
 }
 
-/** `?golive=<deck id>` (a course's link to a deck, LTI): the Go live dialog for that deck, once. */
-function offerGoLive() {
+/** `?golive=<deck id>` (a course's link to a deck, LTI): the Go live dialog for that deck, once.
+ * Not one of ours: a deck another teacher placed in the course the launch came from, which the
+ * server lets the course's teachers read and start (their launch vouched for it). */
+async function offerGoLive() {
   const url = new URL(location.href);
   const id = url.searchParams.get('golive');
   if (!id) return;
   url.searchParams.delete('golive');
   history.replaceState(history.state, '', url.pathname + url.search + url.hash);
-  const deck = state.decks.find((d) => d.id === id && d.status === 'ready');
-  if (deck) openGoLive(deck);
+  let deck = state.decks.find((d) => d.id === id);
+  const courseDeck = !deck;
+  if (courseDeck) deck = await api('/api/v1/decks/' + encodeURIComponent(id)).catch(() => null);
+  if (deck && deck.status === 'ready') openGoLive(deck, { courseDeck });
 }
 
 function showUser() {

@@ -72,7 +72,7 @@ struct LibraryFeature: ServerFeature {
             store: platform.stores.decks, blobs: platform.blobs, jobs: platform.jobs,
             uploadDirectory: configuration.temporaryDirectory,
             maxUploadBytes: configuration.maxUploadBytes, now: platform.now,
-            hosts: SessionHosts(store: platform.stores.sessions))
+            hosts: SessionHosts(store: platform.stores.sessions, courses: CourseTeachers(platform)))
         folders = FolderController(store: platform.stores.decks, now: platform.now)
         let clipFiles = StreamBlobSets(now: platform.now)
         let stages = StageClipUpdates(sessions: platform.stores.sessions, hub: platform.hub, logger: platform.logger)

@@ -19,6 +19,8 @@ struct SessionController {
     let joinBase: JoinURLBuilder
     let workDirectory: URL
     let now: @Sendable () -> Date
+    /// Lets a course's teachers start a deck another teacher placed in the course (nil: owners only).
+    var courses: CourseTeachers? = nil
     var hosts: SessionHosts { SessionHosts(store: store) }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -45,9 +47,16 @@ struct SessionController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> EditedResponse<SessionResponse> {
         let user = try context.requireUser()
         let body = try await request.decode(as: CreateRequest.self, context: context)
-        guard let deck = try await deckStore.deck(id: body.deckId), deck.ownerId == user.id || user.role == .admin else {
-            throw APIError.notFound("deck")
-        }
+        guard let deck = try await deckStore.deck(id: body.deckId) else { throw APIError.notFound("deck") }
+        let owns = deck.ownerId == user.id || user.role == .admin
+        // A teacher of a course the deck is placed in (``CourseTeachers``) starts it too.
+        let course = owns ? nil : try await courses?.course(startingDeck: deck, user: user)
+        guard owns || course != nil else { throw APIError.notFound("deck") }
+        // The presenter of record is then the deck's owner, the starter its co-host: the lecture
+        // is the owner's (their sessions, reports and replays, the picker's sessions, and their
+        // own launch of the link lands in its console rather than starting a second one), and
+        // "by" on the join page and in Live now names the teacher the course knows for it.
+        let presenterId = course == nil ? user.id : deck.ownerId
         guard deck.status == .ready else {
             throw APIError(.conflict, code: "deck_not_ready", message: "This deck is not ready to present yet.")
         }
@@ -59,7 +68,7 @@ struct SessionController {
         // Codes are unique among live sessions (a unique index says so); retry on the rare clash.
         for _ in 0..<10 {
             let record = SessionRecord(
-                id: IDs.make("s"), code: JoinCode.random(using: &generator), deckId: deck.id, presenterId: user.id,
+                id: IDs.make("s"), code: JoinCode.random(using: &generator), deckId: deck.id, presenterId: presenterId,
                 passcodeHash: passcodeHash, passcode: kept, allowDownload: body.allowDownload ?? false,
                 unlisted: body.unlisted ?? false, createdAt: now())
             do {
@@ -67,6 +76,9 @@ struct SessionController {
             } catch {
                 if try await store.session(code: record.code)?.isLive == true { continue }
                 throw error
+            }
+            if let course, let courses {
+                try await courses.grant(record, to: user, course: try await courses.courseName(course))
             }
             try await hub.started(record)
             if let mode = body.questions, mode != QuestionMode(), let session = try await hub.session(code: record.code) {

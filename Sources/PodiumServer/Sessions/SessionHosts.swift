@@ -6,6 +6,8 @@ import PodiumStore
 /// other teachers, issue #43; ``SessionHostStore``).
 struct SessionHosts: Sendable {
     let store: any SessionStore
+    /// A course's teachers, who may present a deck placed in their course before it is live (nil: none).
+    var courses: CourseTeachers? = nil
 
     func isHost(_ user: UserRecord?, of record: SessionRecord) async throws -> Bool {
         guard let user else { return false }
@@ -14,13 +16,14 @@ struct SessionHosts: Sendable {
     }
 
     /// Whether `user` may read `deck` to present it (the console's speaker notes and question
-    /// bank): its owner, an admin, or a co-host of one of its live sessions. Changing it stays
+    /// bank, the library's Go live dialog): its owner, an admin, a co-host of one of its live
+    /// sessions, or a teacher of a course it is placed in, who may start it. Changing it stays
     /// its owner's.
     func mayPresent(_ deck: DeckRecord, user: UserRecord) async throws -> Bool {
         if deck.ownerId == user.id || user.role == .admin { return true }
         for session in try await store.liveSessions() where session.deckId == deck.id {
             if try await store.isSessionHost(sessionId: session.id, userId: user.id) { return true }
         }
-        return false
+        return try await courses?.course(startingDeck: deck, user: user) != nil
     }
 }

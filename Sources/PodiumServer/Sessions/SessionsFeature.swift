@@ -13,7 +13,7 @@ struct SessionsFeature: ServerFeature {
     init(_ platform: Platform, joinBase: JoinURLBuilder) {
         questionBanks = QuestionBankController(
             store: platform.stores.questionBank, deckStore: platform.stores.decks, now: platform.now,
-            hosts: SessionHosts(store: platform.stores.sessions))
+            hosts: SessionHosts(store: platform.stores.sessions, courses: CourseTeachers(platform)))
         reports = ReportController(
             store: platform.stores.sessions, notesStore: platform.stores.notes, videoStore: platform.stores.videos,
             captionStore: platform.stores.captions, hub: platform.hub, now: platform.now)
@@ -21,7 +21,7 @@ struct SessionsFeature: ServerFeature {
             store: platform.stores.sessions, deckStore: platform.stores.decks, userStore: platform.stores.users,
             videoStore: platform.stores.videos, blobs: platform.blobs, hub: platform.hub, accounts: platform.accounts,
             joinBase: joinBase,
-            workDirectory: platform.configuration.temporaryDirectory, now: platform.now)
+            workDirectory: platform.configuration.temporaryDirectory, now: platform.now, courses: CourseTeachers(platform))
     }
 
     func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {

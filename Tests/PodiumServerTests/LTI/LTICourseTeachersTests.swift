@@ -15,13 +15,13 @@ struct LTICourseTeachersTests {
     static let t0 = Date(timeIntervalSince1970: 1_700_000_000)
     static let instructor = ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"]
 
-    static func controller(_ store: SQLStore) -> LTIController {
+    static func controller(_ store: SQLStore, now: Date = t0) -> LTIController {
         LTIController(
             store: store, users: store, sessions: store, decks: store,
             accounts: Accounts(store: store, cost: 4, tokenLifetime: 3600, now: { t0 }), toolKey: LTIToolKey(store: store),
             keySets: JSONWebKeySetCache(fetch: { _ in Data() }), publicURL: "https://podium.example.edu",
-            webRoot: TestServer.repositoryRoot.appendingPathComponent("Public"), tokenLifetime: 3600, now: { t0 },
-            audit: AuditLog(store: store, now: { t0 }), languages: store)
+            webRoot: TestServer.repositoryRoot.appendingPathComponent("Public"), tokenLifetime: 3600, now: { now },
+            audit: AuditLog(store: store, now: { now }), languages: store)
     }
 
     static func launch(_ subject: String, course: String?, custom: [String: String], locale: String? = nil) -> LTILaunch {

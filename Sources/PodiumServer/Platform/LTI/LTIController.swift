@@ -301,7 +301,9 @@ struct LTIController {
     /// the teacher's own live session of it, else the library with its Go live dialog open (the
     /// passcode and the other choices, then Start: the console). What the link names is shared in
     /// its course (``shareInCourse(_:owns:launch:platform:user:)``): another teacher of the course
-    /// lands in the console of the deck's live session.
+    /// lands in the console of the deck's live session, or, when it is not live, in the same Go
+    /// live dialog for it (``CourseTeachers``: the session they start is the deck owner's, and
+    /// they its co-host).
     func teacherPath(_ launch: LTILaunch, platform: LTIPlatformRecord, user: UserRecord) async throws -> String {
         let custom = launch.custom
         if let code = (custom[Self.sessionParameter] ?? custom[Self.reportParameter]), !code.isEmpty {
@@ -319,12 +321,18 @@ struct LTIController {
         if owns { try await place("deck", deckId, launch: launch, platform: platform, user: user) }
         if let own = newest(live.filter { $0.presenterId == user.id }) { return "/present/\(Self.escape(own.code))" }
         if owns { return Self.teacherPath(custom) }
-        // Another teacher's deck: its live session, when the deck is placed in this course.
-        guard let session = newest(live), let contextId = launch.contextId,
+        // Another teacher's deck, placed in this course: its live session, else (for a teacher
+        // proper) the Go live dialog, which the launch just vouched for (``CourseTeachers``).
+        guard let deck, let contextId = launch.contextId,
             try await store.isLTIContentPlaced(platformId: platform.id, contextId: contextId, kind: "deck", target: deckId)
         else { return "/library" }
-        try await grant(session, launch: launch, platform: platform, user: user)
-        return "/present/\(Self.escape(session.code))"
+        if let session = newest(live) {
+            try await grant(session, launch: launch, platform: platform, user: user)
+            return "/present/\(Self.escape(session.code))"
+        }
+        guard launch.isCourseTeacher, deck.status == .ready else { return "/library" }
+        try await store.recordLTICourseTeacher(platformId: platform.id, contextId: contextId, userId: user.id, at: now())
+        return Self.teacherPath(custom)
     }
 
     /// A session's link launched by a teacher of its course: its host's launch places it in the
@@ -351,14 +359,11 @@ struct LTIController {
     /// Makes a course's teacher a co-host of `session` (the share a session's co-hosts have), in
     /// the audit log the first time.
     func grant(_ session: SessionRecord, launch: LTILaunch, platform: LTIPlatformRecord, user: UserRecord) async throws {
-        let host = SessionHostRecord(
-            sessionId: session.id, userId: user.id, grantedBy: nil, reason: "lti-course", createdAt: now())
-        guard try await sessions.addSessionHost(host) else { return }
         let course = launch.contextTitle.flatMap { $0.isEmpty ? nil : $0 } ?? launch.contextId ?? "?"
-        try await audit?.record(
-            "lti.cohost_granted", by: nil, target: user.email,
-            detail: "session \(session.code), course \(course) on \(platform.name)")
+        try await courses.grant(session, to: user, course: "\(course) on \(platform.name)")
     }
+
+    var courses: CourseTeachers { CourseTeachers(store: store, sessions: sessions, audit: audit, now: now) }
 
     static func teacherPath(_ custom: [String: String]) -> String {
         if let code = custom[sessionParameter], !code.isEmpty { return "/present/\(escape(code))" }

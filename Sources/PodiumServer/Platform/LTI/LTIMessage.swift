@@ -120,10 +120,15 @@ struct LTILaunch: Sendable, Equatable {
     static let deepLinkingClaim = "https://purl.imsglobal.org/spec/lti-dl/claim/"
 
     /// A teacher: the course's instructor (teaching assistants too), or an administrator.
-    var isInstructor: Bool {
+    var isInstructor: Bool { hasRole(in: ["Instructor", "TeachingAssistant", "Administrator", "ContentDeveloper"]) }
+
+    /// A course's teacher proper (Instructor or Administrator), who may start a deck another
+    /// teacher placed in the course (``CourseTeachers``); an assistant may run it once live.
+    var isCourseTeacher: Bool { hasRole(in: ["Instructor", "Administrator"]) }
+
+    func hasRole(in names: Set<String>) -> Bool {
         roles.contains { role in
-            let name = role.split(whereSeparator: { $0 == "#" || $0 == "/" }).last.map(String.init) ?? role
-            return ["Instructor", "TeachingAssistant", "Administrator", "ContentDeveloper"].contains(name)
+            names.contains(role.split(whereSeparator: { $0 == "#" || $0 == "/" }).last.map(String.init) ?? role)
         }
     }
 
