@@ -3,6 +3,8 @@
 # started servers, Podium then nginx + nchan with the same generator and pinning; then the median
 # ratio (Podium ÷ nchan) of each figure over the pairs, and its spread. One run says little on a
 # noisy machine; the median of several pairs, each measured in the same minute, says more.
+# The figures include the server CPU to welcome a viewer (connect, upgrade, hello, welcome: the
+# server's CPU while the viewers connect, over their number), Podium's and nchan's and their ratio.
 # Usage: Benchmarks/fanout-pairs.sh [pairs (5)] [viewers (1000)]
 # Needs what live-fanout.sh needs. The runs' whole output is kept in $OUT (default a temp file).
 set -euo pipefail
@@ -13,6 +15,8 @@ out=${OUT:-$(mktemp -t fanout-pairs.XXXXXX)}
 : > "$out"
 for i in $(seq "$pairs"); do
   echo "--- pair $i of $pairs ($viewers viewers) ---" | tee -a "$out"
+  # Other work on the machine moves both servers' figures: each pair says how busy it was.
+  echo "load at the start: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
   Benchmarks/live-fanout.sh "$viewers" >> "$out" 2>&1 || true
 done
 echo "raw output: $out"

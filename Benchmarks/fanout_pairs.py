@@ -13,6 +13,9 @@ FIGURES = {
     "pointer age p99 (ms)": re.compile(r"^pointer age at delivery: .*p99 ([\d.]+) ms", re.M),
     "memory per idle viewer (KiB)": re.compile(r"server memory: ([\d.]+) KiB per idle viewer"),
     "connect all (s)": re.compile(r"connect all: ([\d.]+) s"),
+    # The server's CPU (user + system, from /proc) from the first connect to the last welcome,
+    # over the viewers: a join's upgrade, hello and welcome (#42's goal: at most 3x nchan's).
+    "server CPU to welcome a viewer (µs)": re.compile(r"server CPU while connecting: .*\(([\d.]+) µs per join\)"),
 }
 LOST = re.compile(r"delivered (\d+) of (\d+), lost (\d+), duplicated (\d+)")
 
@@ -42,6 +45,9 @@ def main(path):
         print("no complete pair in the output")
         return 1
     print(f"{len(pairs)} pairs")
+    loads = re.findall(r"(?m)^load at the start: (.*)$", open(path, encoding="utf-8").read())
+    if loads:
+        print(f"load average (1, 5, 15 min) at each pair's start: {'; '.join(loads)}")
     for (_, podium, lost, duplicated), _ in pairs:
         if lost or duplicated:
             print(f"Podium lost {lost}, duplicated {duplicated} in a run")

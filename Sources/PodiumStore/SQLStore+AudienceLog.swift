@@ -20,24 +20,30 @@ extension SQLStore {
         async throws
     {
         guard !entries.isEmpty else { return }
-        struct Head: Decodable { let rseq: Int }
         let head = try await db.raw(
             """
             INSERT INTO audience_log_heads (session_id, rseq) VALUES (\(bind: sessionId), \(bind: entries.count))
             ON CONFLICT (session_id) DO UPDATE SET rseq = audience_log_heads.rseq + excluded.rseq
             RETURNING rseq
             """
-        ).first(decoding: Head.self)
-        guard let last = head?.rseq else { throw NothingReturned() }
-        let insert = db.insert(into: "audience_log")
-            .columns("session_id", "rseq", "body", "command_id", "command_seq", "created_at")
+        ).first(decodingColumn: "rseq", as: Int.self)
+        guard let last = head else { throw NothingReturned() }
+        // SQL text, not sql-kit's insert builder: see ``storeViewers(_:sessionId:at:on:)``.
+        var values: [any SQLExpression] = []
+        values.reserveCapacity(entries.count)
         for (offset, entry) in entries.enumerated() {
             let body = try LoggedChange.body(of: entry.change)
-            insert.values(
-                SQLBind(sessionId), SQLBind(last - entries.count + 1 + offset), SQLBind(body), SQLBind(entry.commandID),
-                SQLBind(entry.commandSeq), SQLBind(date))
+            values.append(
+                SQLBind.group([
+                    sessionId, last - entries.count + 1 + offset, body, entry.commandID, entry.commandSeq, date,
+                ]))
         }
-        try await insert.run()
+        try await db.raw(
+            """
+            INSERT INTO audience_log (session_id, rseq, body, command_id, command_seq, created_at) \
+            VALUES \(SQLList(values))
+            """
+        ).run()
     }
 
     public func audienceRecordSeq(sessionId: String) async throws -> Int {
