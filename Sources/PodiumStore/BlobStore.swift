@@ -10,6 +10,10 @@ public protocol BlobStore: Sendable {
     func put(fileAt url: URL, fileExtension: String) throws -> String
     /// The local file behind a blob name, if it exists.
     func file(named name: String) -> URL?
+    /// Where the file of a blob name is, without asking the file system whether it is there (nil:
+    /// not a blob name). For a caller that reads the file's attributes anyway: serving a blob
+    /// stats it once, and a missing file is its 404.
+    func path(named name: String) -> String?
     /// Removes a blob no record uses any more (a deleted video's segments); a missing one is no error.
     /// While a `podium backup` runs it is left for the blob collector (``BlobStoreLock``).
     func remove(named name: String) throws
@@ -18,9 +22,12 @@ public protocol BlobStore: Sendable {
 /// Blobs as files under `root/ab/<sha256>.<ext>`.
 public struct FileBlobStore: BlobStore {
     public let root: URL
+    /// `root`'s path, made once: a blob's path is two concatenations (``path(named:)``).
+    private let rootPath: String
 
     public init(root: URL) throws {
         self.root = root
+        self.rootPath = root.path
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
@@ -49,9 +56,13 @@ public struct FileBlobStore: BlobStore {
     }
 
     public func file(named name: String) -> URL? {
+        guard let path = path(named: name), FileManager.default.fileExists(atPath: path) else { return nil }
+        return URL(fileURLWithPath: path, isDirectory: false)
+    }
+
+    public func path(named name: String) -> String? {
         guard Self.isValidName(name) else { return nil }
-        let url = path(for: name)
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        return "\(rootPath)/\(name.prefix(2))/\(name)"
     }
 
     public func remove(named name: String) throws {
@@ -76,13 +87,25 @@ public struct FileBlobStore: BlobStore {
 
     /// `<64 hex>.<1-5 lowercase letters or digits, starting with a letter>` (`jpg`, `mp4`, `m3u8`):
     /// nothing else can reach the file system.
+    /// Read as UTF-8 bytes (every blob request asks this; a byte is cheaper than a `Character`).
     public static func isValidName(_ name: String) -> Bool {
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 64, (1...5).contains(parts[1].count) else { return false }
-        return parts[0].allSatisfy { $0.isHexDigit && !$0.isUppercase }
-            && parts[1].first?.isLetter == true
-            && parts[1].allSatisfy { $0.isASCII && ($0.isNumber || ($0.isLetter && $0.isLowercase)) }
+        let bytes = name.utf8
+        guard (66...70).contains(bytes.count) else { return false }
+        var index = 0
+        for byte in bytes {
+            switch index {
+            case 0..<64: guard isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) else { return false }
+            case 64: guard byte == UInt8(ascii: ".") else { return false }
+            case 65: guard isLowercaseLetter(byte) else { return false }
+            default: guard isLowercaseLetter(byte) || isDigit(byte) else { return false }
+            }
+            index += 1
+        }
+        return true
     }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+    private static func isLowercaseLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
 
     func path(for name: String) -> URL {
         root.appendingPathComponent(String(name.prefix(2))).appendingPathComponent(name)

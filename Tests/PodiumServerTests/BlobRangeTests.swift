@@ -315,6 +315,25 @@ struct BlobRangeTests {
         #expect(RangeResponse.parse("bytes=0-", size: 0) == .unsatisfiable)
     }
 
+    /// One `stat`: the size and the modification time in whole seconds; anything but a regular
+    /// file (missing, a directory) is the 404 a missing blob gets.
+    @Test func aFileIsReadWithOneStat() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("range-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("file")
+        try Data(repeating: 1, count: 1234).write(to: file)
+        let modified = Date(timeIntervalSince1970: 1_800_000_000.75)
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: file.path)
+
+        let answer = try RangeResponse(path: file.path, entityTag: "\"t\"", headers: [:])
+        #expect(answer.size == 1234)
+        #expect(answer.modified == Date(timeIntervalSince1970: 1_800_000_000))
+        for path in [directory.path, directory.appendingPathComponent("missing").path] {
+            #expect(throws: APIError.self, "\(path)") { try RangeResponse(path: path, entityTag: "\"t\"", headers: [:]) }
+        }
+    }
+
     @Test func httpDatesRoundTrip() throws {
         let date = Date(timeIntervalSince1970: 784_111_777)
         #expect(HTTPDate.format(date) == "Sun, 06 Nov 1994 08:49:37 GMT")

@@ -39,6 +39,21 @@ import Testing
         }
     }
 
+    /// A token's parts are read as base64url without padding, byte for byte what `base64URL` wrote;
+    /// a character outside that alphabet, padding, or a length no encoding has is no token.
+    @Test func aTokenPartIsBase64URLWithoutPadding() {
+        var generator = SystemRandomNumberGenerator()
+        for count in 0..<70 {
+            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let text = StreamTokens.base64URL(Data(bytes))
+            #expect(StreamTokens.bytes(base64URL: Substring(text)) == bytes, "\(text)")
+        }
+        #expect(StreamTokens.bytes(base64URL: "-_8") == [0xFB, 0xFF])
+        for text in ["+/8", "AA==", "AAAAA", "A", "é", "AA AA"] {
+            #expect(StreamTokens.bytes(base64URL: Substring(text)) == nil, "\(text)")
+        }
+    }
+
     @Test func theStoredKeyIsMadeOnceAndReadByEveryNode() async throws {
         try await TestStores.with(.sqlite) { store in
             let first = try await store.channelSetting(StreamTokens.settingName, orInsert: StreamTokens.newKeyText())

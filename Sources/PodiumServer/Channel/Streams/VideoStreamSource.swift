@@ -76,11 +76,12 @@ final class StreamBlobSets: Sendable {
     static func respond(
         file: String, files: Set<String>, blobs: any BlobStore, request: Request, context: AppRequestContext
     ) async throws -> Response {
-        guard files.contains(file), let url = blobs.file(named: file) else { throw APIError.notFound("file") }
+        // The file's one stat is RangeResponse's (a missing file is its 404).
+        guard files.contains(file), let path = blobs.path(named: file) else { throw APIError.notFound("file") }
         var headers = HTTPFields()
         headers[.contentType] = WebController.mediaType(for: file)
         headers[.cacheControl] = "private, max-age=31536000, immutable"
-        return try await RangeResponse(file: url, entityTag: RangeResponse.entityTag(forBlob: file), headers: headers)
+        return try await RangeResponse(path: path, entityTag: RangeResponse.entityTag(forBlob: file), headers: headers)
             .response(to: request, context: context)
     }
 }

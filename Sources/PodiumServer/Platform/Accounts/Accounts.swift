@@ -92,8 +92,19 @@ struct Accounts: Sendable {
 enum IDs {
     static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz")
 
+    /// `prefix_` and `length` characters of the alphabet, each equally likely. The alphabet has 32
+    /// letters, so a letter is 5 random bits and one 64-bit draw gives twelve: a viewer's cookie
+    /// (24 letters) asks the system for randomness twice, not once a letter (`getrandom(2)` each).
     static func make(_ prefix: String, length: Int = 12) -> String {
         var generator = SystemRandomNumberGenerator()
-        return prefix + "_" + String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+        var letters: [Character] = []
+        letters.reserveCapacity(length)
+        var bits: UInt64 = 0
+        for index in 0..<length {
+            if index % 12 == 0 { bits = generator.next() }
+            letters.append(alphabet[Int(bits & 31)])
+            bits >>= 5
+        }
+        return prefix + "_" + String(letters)
     }
 }

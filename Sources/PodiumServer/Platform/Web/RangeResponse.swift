@@ -2,6 +2,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// An immutable file answered whole or in part, as RFC 9110 describes (§13 conditional requests,
 /// §14 range requests): what seeking in a video, resuming a download and a media player's
 /// probing need. Blobs and deck downloads use it; media routes can too.
@@ -49,14 +55,24 @@ struct RangeResponse {
 
     /// Reads the file's size and modification time; `404` if it is not a regular file.
     init(file url: URL, entityTag: String, headers: HTTPFields) throws {
-        // A stat, not a read: cheap enough to do inline.
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path),
-            attributes[.type] as? FileAttributeType == .typeRegular,
-            let size = (attributes[.size] as? NSNumber)?.intValue
-        else { throw APIError.notFound("file") }
-        self.path = url.path
-        self.size = size
-        self.modified = HTTPDate.truncated((attributes[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0))
+        try self.init(path: url.path, entityTag: entityTag, headers: headers)
+    }
+
+    /// Reads the file's size and modification time with one `stat(2)`, inline (no read, no hop to
+    /// a file thread); `404` if it is missing or not a regular file. Not Foundation's
+    /// `attributesOfItem`: it also reads the extended attributes and looks up the owner's and
+    /// group's names (`/etc/passwd`, `/etc/group`): about fifteen system calls a request more.
+    init(path: String, entityTag: String, headers: HTTPFields) throws {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw APIError.notFound("file") }
+        self.path = path
+        self.size = Int(status.st_size)
+        // Whole seconds, as `Last-Modified` says it (the nanoseconds are dropped).
+        #if canImport(Glibc)
+            self.modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))
+        #else
+            self.modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtimespec.tv_sec))
+        #endif
         self.entityTag = entityTag
         self.headers = headers
     }

@@ -91,12 +91,13 @@ struct WebController {
     /// `not_found`, as if it did not exist, even when it does.
     @Sendable func blob(_ request: Request, context: AppRequestContext) async throws -> Response {
         let name = try context.parameters.require("name")
-        guard Self.isPublicBlob(name), let url = blobs.file(named: name) else { throw APIError.notFound("file") }
+        // The file's one stat is RangeResponse's (a missing file is its 404).
+        guard Self.isPublicBlob(name), let path = blobs.path(named: name) else { throw APIError.notFound("file") }
         var headers = HTTPFields()
         headers[.contentType] = Self.mediaType(for: name)
         // Named by content hash: the bytes behind a name never change.
         headers[.cacheControl] = "public, max-age=31536000, immutable"
-        return try await RangeResponse(file: url, entityTag: RangeResponse.entityTag(forBlob: name), headers: headers)
+        return try await RangeResponse(path: path, entityTag: RangeResponse.entityTag(forBlob: name), headers: headers)
             .response(to: request, context: context, fileIO: fileIO)
     }
 
