@@ -7,6 +7,11 @@ import Hummingbird
 #elseif canImport(Darwin)
     import Darwin
 #endif
+// `struct stat` belongs, for the compiler, to whichever module read <sys/stat.h> first: on Linux
+// in a fresh build that is Dispatch's C module, and member import visibility then asks for it.
+#if canImport(CDispatch)
+    import CDispatch
+#endif
 
 /// An immutable file answered whole or in part, as RFC 9110 describes (§13 conditional requests,
 /// §14 range requests): what seeking in a video, resuming a download and a media player's
