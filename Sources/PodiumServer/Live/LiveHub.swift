@@ -71,7 +71,9 @@ actor LiveHub: Service, SessionBusNode {
 
     func run() async throws {
         await bus.subscribe(self)
-        try await loadLiveSessions()
+        _ = await cancelWhenGracefulShutdown {
+            await retryingUntilItAnswers("load the live sessions", logger: self.logger) { try await self.loadLiveSessions() }
+        }
         try? await gracefulShutdown()
         await drain()
     }

@@ -144,7 +144,13 @@ final class JobQueue: Service, Sendable {
 
     func run() async throws {
         await requeueExpired(at: now())
-        let unfinished = try await store.unfinishedJobs()
+        guard
+            let unfinished = await cancelWhenGracefulShutdown({
+                await retryingUntilItAnswers("read the unfinished jobs", logger: self.logger) {
+                    try await self.store.unfinishedJobs()
+                }
+            })
+        else { return }
         for job in unfinished where workers[job.kind] != nil { track(job) }
         for kind in Set(unfinished.map(\.kind)) where workers[kind] == nil { await failUnknownKind(kind) }
 
