@@ -162,10 +162,16 @@ final class LiveConnection: Sendable {
                 return refuse(.unavailable)
             }
         }
-        // Its presenter, an admin, or a co-host (a course's other teacher).
+        // Its presenter, an admin, or a co-host (a course's other teacher). Asked only where the
+        // answer decides something below (the host roles, a passcode, a big screen): a co-host is
+        // a store read, and a signed-in viewer of an open session needs none.
+        let isScreenHello = hello.projector && hello.role == .viewer
+        let asksHost =
+            hello.role == .moderator || (hello.role == .presenter && !record.isRoom) || isScreenHello
+            || hub.access.access(of: record).passcodeHash != nil
         let isOwner: Bool
         do {
-            isOwner = try await hub.hosts.isHost(user, of: record)
+            isOwner = asksHost ? try await hub.hosts.isHost(user, of: record) : false
         } catch {
             log.logger.error("could not check the hosts of session \(code): \(error)")
             return refuse(.unavailable)
@@ -225,7 +231,7 @@ final class LiveConnection: Sendable {
             }
         }
         // A big screen (a session's screen, a room's projector) is not counted as a viewer.
-        let isScreen = hello.projector && hello.role == .viewer
+        let isScreen = isScreenHello
         let memberID = await session.join(
             role: hello.role, viewerId: viewerId, presenterId: presenterId, name: hello.name, lastSeq: hello.lastSeq,
             screen: isScreen, outbox: outbox)
