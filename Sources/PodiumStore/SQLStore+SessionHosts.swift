@@ -38,6 +38,19 @@ extension SQLStore: SessionHostStore {
         } != nil
     }
 
+    public func isHostOfLiveSession(deckId: String, userId: String) async throws -> Bool {
+        struct Row: Decodable { let userId: String }
+        return try await serial { db in
+            try await db.raw(
+                """
+                SELECT session_hosts.user_id FROM session_hosts JOIN sessions ON sessions.id = session_hosts.session_id
+                WHERE sessions.deck_id = \(bind: deckId) AND sessions.ended_at IS NULL
+                AND session_hosts.user_id = \(bind: userId) LIMIT 1
+                """
+            ).first(decoding: Row.self, with: Self.decoding)
+        } != nil
+    }
+
     public func sessionHosts(sessionId: String) async throws -> [SessionHostRecord] {
         try await serial { db in
             try await db.select().column("*").from("session_hosts").where("session_id", .equal, sessionId)

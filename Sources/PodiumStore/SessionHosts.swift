@@ -26,6 +26,9 @@ public protocol SessionHostStore: Sendable {
     /// Grants `host`; true when it is new (a second grant of the same person keeps the first).
     func addSessionHost(_ host: SessionHostRecord) async throws -> Bool
     func isSessionHost(sessionId: String, userId: String) async throws -> Bool
+    /// Whether `userId` co-hosts a live (not ended) session of the deck: one read, however many
+    /// sessions are live.
+    func isHostOfLiveSession(deckId: String, userId: String) async throws -> Bool
     /// The session's co-hosts, oldest grant first.
     func sessionHosts(sessionId: String) async throws -> [SessionHostRecord]
 }

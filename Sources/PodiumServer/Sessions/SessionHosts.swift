@@ -21,9 +21,7 @@ struct SessionHosts: Sendable {
     /// its owner's.
     func mayPresent(_ deck: DeckRecord, user: UserRecord) async throws -> Bool {
         if deck.ownerId == user.id || user.role == .admin { return true }
-        for session in try await store.liveSessions() where session.deckId == deck.id {
-            if try await store.isSessionHost(sessionId: session.id, userId: user.id) { return true }
-        }
+        if try await store.isHostOfLiveSession(deckId: deck.id, userId: user.id) { return true }
         return try await courses?.course(startingDeck: deck, user: user) != nil
     }
 }

@@ -137,4 +137,40 @@ struct LTIStoreTests {
             #expect(try await store.isSessionHost(sessionId: "s1", userId: "u2"))
         }
     }
+
+    /// A deck's co-hosts while a session of it is live: asked in one read; an ended session's
+    /// co-host, a co-host of another deck's session and the presenter themself are none.
+    @Test(arguments: TestStores.kinds) func aLiveSessionsCoHostIsFoundByItsDeck(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            for id in ["u1", "u2", "u3"] {
+                try await store.insertUser(
+                    UserRecord(
+                        id: id, email: "\(id)@example.edu", name: id, role: .presenter, passwordHash: "x", createdAt: Self.t0))
+            }
+            for deck in ["d1", "d2"] {
+                try await store.insertDeck(
+                    DeckRecord(
+                        id: deck, ownerId: "u1", folderId: nil, title: deck, status: .ready, sourceHash: deck, sourceBytes: 1,
+                        createdAt: Self.t0))
+            }
+            for (id, deck) in [("live", "d1"), ("ended", "d1"), ("other", "d2")] {
+                try await store.insertSession(
+                    SessionRecord(
+                        id: id, code: "CODE\(id.count)\(deck.suffix(1))", deckId: deck, presenterId: "u1", passcodeHash: nil,
+                        allowDownload: false, createdAt: Self.t0))
+            }
+            try await store.markSessionEnded(id: "ended", at: Self.t0 + 60)
+            for (session, user) in [("live", "u2"), ("ended", "u3"), ("other", "u3")] {
+                _ = try await store.addSessionHost(
+                    SessionHostRecord(sessionId: session, userId: user, grantedBy: nil, reason: "lti-course", createdAt: Self.t0))
+            }
+
+            #expect(try await store.isHostOfLiveSession(deckId: "d1", userId: "u2"))
+            #expect(try await !store.isHostOfLiveSession(deckId: "d1", userId: "u3"), "its session ended; u3 hosts d2's")
+            #expect(try await store.isHostOfLiveSession(deckId: "d2", userId: "u3"))
+            #expect(try await !store.isHostOfLiveSession(deckId: "d1", userId: "u1"), "the presenter is no co-host")
+            try await store.markSessionEnded(id: "live", at: Self.t0 + 120)
+            #expect(try await !store.isHostOfLiveSession(deckId: "d1", userId: "u2"))
+        }
+    }
 }

@@ -222,6 +222,10 @@ extension ForwardingSessionStore {
         try await base.isSessionHost(sessionId: sessionId, userId: userId)
     }
 
+    func isHostOfLiveSession(deckId: String, userId: String) async throws -> Bool {
+        try await base.isHostOfLiveSession(deckId: deckId, userId: userId)
+    }
+
     func sessionHosts(sessionId: String) async throws -> [SessionHostRecord] {
         try await base.sessionHosts(sessionId: sessionId)
     }
