@@ -6,6 +6,9 @@
 # The figures include the server CPU to welcome a viewer (connect, upgrade, hello, welcome: the
 # server's CPU while the viewers connect, over their number), Podium's and nchan's and their ratio.
 # Usage: Benchmarks/fanout-pairs.sh [pairs (5)] [viewers (1000)]
+# Each server on core 0 and the generator on core 1; SERVER_CORES=0,1 gives both servers both cores
+# (Podium an event loop per core, nginx a worker per core) with the generator still pinned to core 1
+# (GENERATOR_CORE), beside them.
 # Needs what live-fanout.sh needs. The runs' whole output is kept in $OUT (default a temp file).
 set -euo pipefail
 cd "$(dirname "$0")/.."

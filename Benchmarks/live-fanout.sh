@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Live fan-out: Podium against nginx + nchan, same generator, same machine, same run.
-# The server under test is pinned to core 0, the generator to core 1; loopback only.
+# The server under test is pinned to core 0, the generator to core 1; loopback only. SERVER_CORES=0,1
+# gives each server both cores (Podium an event loop per core, nginx a worker per core), the
+# generator still on GENERATOR_CORE (1) beside it.
 # Each run also has LATE_JOINERS (default 50) viewers joining one at a time while events flow: hello to
 # welcome and, for Podium, to the current page's image fetched.
 # Usage: Benchmarks/live-fanout.sh [viewers...]   (default: 1000 5000 10000)
@@ -13,20 +15,24 @@ page_rate=${PAGE_RATE:-20}
 pointer_rate=${POINTER_RATE:-60}
 seconds=${SECONDS_PER_RUN:-10}
 late_joiners=${LATE_JOINERS:-50}
+generator_core=${GENERATOR_CORE:-1}
 
 source Benchmarks/servers.sh
 start_podium
 start_nchan
+nchan_pids=()
+for worker in "${nginx_workers[@]}"; do nchan_pids+=(--server-pid "$worker"); done
 
 machine_line
+echo "server cores: $server_cores; generator core: $generator_core"
 for n in "${counts[@]}"; do
   code=$(new_session)
   echo; echo "=== $n viewers ==="
-  taskset -c 1 "$bin/podium-load" --podium "ws://127.0.0.1:8089/api/v1/sessions/$code/live" --token "$token" \
+  taskset -c "$generator_core" "$bin/podium-load" --podium "ws://127.0.0.1:8089/api/v1/sessions/$code/live" --token "$token" \
     --viewers "$n" --page-rate "$page_rate" --pointer-rate "$pointer_rate" --seconds "$seconds" \
     --late-joiners "$late_joiners" --server-pid "$podium_pid" || true
   echo
-  taskset -c 1 "$bin/podium-load" --nchan-sub "ws://127.0.0.1:8091/sub/bench$n" --nchan-pub "http://127.0.0.1:8091/pub/bench$n" \
+  taskset -c "$generator_core" "$bin/podium-load" --nchan-sub "ws://127.0.0.1:8091/sub/bench$n" --nchan-pub "http://127.0.0.1:8091/pub/bench$n" \
     --viewers "$n" --page-rate "$page_rate" --pointer-rate "$pointer_rate" --seconds "$seconds" \
-    --late-joiners "$late_joiners" --server-pid "$nginx_worker" || true
+    --late-joiners "$late_joiners" "${nchan_pids[@]}" || true
 done
