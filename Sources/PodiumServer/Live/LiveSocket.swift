@@ -101,10 +101,12 @@ final class LiveSocket: SocketEndpoint {
                 || (LiveConnection.keepsOrderWithCommands(message) && state.withLock { $0.commands.running })
             guard queued else { return await connection.handle(message, joined: joined, outbox: outbox, log: log) }
             await enqueue(message, joined: joined)
-        } else if let joined = await connection.hello(
-            message, code: code, requester: requester, outbox: outbox, log: log)
-        {
-            state.withLock { $0.joined = joined }
+        } else {
+            if let joined = await connection.hello(message, code: code, requester: requester, outbox: outbox, log: log) {
+                state.withLock { $0.joined = joined }
+            }
+            // What the hello allocated for a while is freed now (see ``HeapTrim``).
+            HeapTrim.shared.noteSocketChange(on: outbox.loop)
         }
     }
 

@@ -416,6 +416,7 @@ final class Outbox: Sendable {
             state.heartbeatSlot = nil
         }
         state.encoder = nil
+        HeapTrim.shared.noteSocketChange(on: loop)
     }
 
     var isClosed: Bool { closing.load(ordering: .acquiring) }
