@@ -42,6 +42,10 @@ public struct LiveSessionInfo: Codable, Sendable, Equatable {
     /// The replay's page (`<base>/s/<code>/replay`, a room's `/r/<code>/replay`). Always sent by
     /// this server; nil from an older one.
     public var replayUrl: String?
+    /// Whether the signed-in requester presents or co-hosts it (an admin's right over every
+    /// session does not count): the library's "you're live" banner. Always sent by this server;
+    /// nil from an older one.
+    public var yours: Bool?
     /// A session's deck, page by page: sent in a replay's `session` only (a room's decks are in
     /// its `deckAdded` events); absent elsewhere.
     public var pages: [PageInfo]?
@@ -50,8 +54,10 @@ public struct LiveSessionInfo: Codable, Sendable, Equatable {
         id: String, code: String, kind: SessionKind, joinUrl: String, presenterUrl: String?, moderatorUrl: String?,
         projectorUrl: String?, screenUrl: String?, deckId: String?, title: String, presenter: String, hasPasscode: Bool,
         allowDownload: Bool, live: Bool, pageCount: Int, createdAt: Date, startedAt: Date, endedAt: Date?, viewers: Int?,
-        unlisted: Bool? = false, passcode: String? = nil, replay: ReplayAccess? = nil, replayUrl: String? = nil
+        unlisted: Bool? = false, passcode: String? = nil, replay: ReplayAccess? = nil, replayUrl: String? = nil,
+        yours: Bool? = nil
     ) {
+        self.yours = yours
         self.replay = replay
         self.replayUrl = replayUrl
         self.id = id

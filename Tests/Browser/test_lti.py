@@ -557,6 +557,28 @@ class LTITests(BrowserTest):
         wait_for(viewer, lambda d: stage_attr(d, "data-page") == str(before + 1), "the viewer on the slide the colleague turned to")
         self.assertEqual(colleague.find_elements(By.CSS_SELECTOR, "#toasts .toast-error"), [], "an error on the console")
 
+        # Back in their library, the session is the colleague's to return to, as it is its
+        # presenter's; the live list says whose it is to everyone else.
+        colleague.get(f"{SERVER.base}/library")
+        banner = wait_for(colleague, lambda d: visible(d, "#live-banner"), "the library's you're-live banner")
+        wait_translated(colleague)
+        theirs = colleague.execute_async_script(
+            "const done = arguments[0]; fetch('/api/v1/sessions?live=true').then((r) => r.json())"
+            ".then((list) => done(list.filter((s) => s.yours).map((s) => s.code)));")
+        self.assertEqual(theirs[0], code, "the newest of theirs first")
+        # Co-host of this one and, from the course's earlier launches, of the placed session.
+        self.assertIn(f"code {code}" if len(theirs) == 1 else f"You have {len(theirs)} live sessions", banner.text)
+        self.assertGreater(banner.size["height"], 20, "a banner one can read")
+        link = banner.find_element(By.CSS_SELECTOR, "a.btn")
+        self.assertEqual(link.get_attribute("href"), f"{SERVER.base}/present/{code}")
+        self.assertTrue(link.is_displayed())
+        screenshot(colleague, "lti-co-teacher-library-live")
+        status, live = SERVER.request("GET", "/api/v1/sessions?live=true", token=self.teacher_token)
+        self.assertEqual(status, 200, live)
+        self.assertEqual([s["yours"] for s in live if s["code"] == code], [True], "the presenter's own")
+        status, live = SERVER.request("GET", "/api/v1/sessions?live=true")
+        self.assertEqual([s["yours"] for s in live if s["code"] == code], [False], "signed out: nobody's")
+
         # The colleague's grant is in the audit log; the session is the first teacher's, who ends it.
         status, audit = SERVER.api("GET", "/api/v1/audit?limit=100")
         self.assertEqual(status, 200, audit)

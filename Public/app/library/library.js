@@ -158,7 +158,8 @@ async function loadLiveBanner() {
   const banner = document.getElementById('live-banner');
   try {
     const sessions = await api('/api/v1/sessions?live=true');
-    const mine = sessions.filter((s) => s.presenter === state.user.name && s.live !== false);
+    // Theirs: presented or co-hosted (a course's other teacher) by the signed-in person.
+    const mine = sessions.filter((s) => s.yours && s.live !== false);
     if (!mine.length) {
       banner.hidden = true;
       return;

@@ -154,11 +154,12 @@ struct SessionController {
         return record
     }
 
-    /// The session as `user` may see it: its host also gets the passcode.
+    /// The session as `user` may see it: its host also gets the passcode, and whether it is theirs.
     func response(_ record: SessionRecord, request: Request, for user: UserRecord? = nil) async throws -> SessionResponse {
         let deck = try await record.deckId.asyncMap { try await deckStore.deck(id: $0) } ?? nil
         let presenter = try await userStore.user(id: record.presenterId)
         let links = joinBase.links(code: record.code, room: record.isRoom, request: request)
+        let part = try await hosts.part(of: user, in: record)
         return SessionResponse(
             id: record.id, code: record.code, kind: record.kind, joinUrl: links.joinUrl, presenterUrl: links.presenterUrl,
             moderatorUrl: links.moderatorUrl, projectorUrl: links.projectorUrl, screenUrl: links.screenUrl,
@@ -166,8 +167,9 @@ struct SessionController {
             hasPasscode: record.passcodeHash != nil, allowDownload: record.allowDownload, live: record.isLive,
             pageCount: deck?.pageCount ?? 0, createdAt: record.createdAt, startedAt: record.createdAt, endedAt: record.endedAt,
             viewers: record.isLive ? await hub.viewerCount(code: record.code) : nil, unlisted: record.unlisted,
-            passcode: try await hosts.isHost(user, of: record) ? record.passcode : nil, replay: record.replay,
-            replayUrl: "\(joinBase.baseURL(request: request))/\(record.isRoom ? "r" : "s")/\(record.code)/replay")
+            passcode: part != nil ? record.passcode : nil, replay: record.replay,
+            replayUrl: "\(joinBase.baseURL(request: request))/\(record.isRoom ? "r" : "s")/\(record.code)/replay",
+            yours: part?.isTheirs ?? false)
     }
 }
 

@@ -10,9 +10,24 @@ struct SessionHosts: Sendable {
     var courses: CourseTeachers? = nil
 
     func isHost(_ user: UserRecord?, of record: SessionRecord) async throws -> Bool {
-        guard let user else { return false }
-        if SessionController.isHost(user, of: record) { return true }
-        return try await store.isSessionHost(sessionId: record.id, userId: user.id)
+        try await part(of: user, in: record) != nil
+    }
+
+    /// How `user` hosts the session, if they do: an admin who neither presents nor co-hosts it
+    /// hosts it by right (asked no further: their co-hosting changes nothing they may do).
+    func part(of user: UserRecord?, in record: SessionRecord) async throws -> HostPart? {
+        guard let user else { return nil }
+        if user.id == record.presenterId { return .presenter }
+        if user.role == .admin { return .admin }
+        return try await store.isSessionHost(sessionId: record.id, userId: user.id) ? .coHost : nil
+    }
+
+    enum HostPart {
+        case presenter, coHost, admin
+
+        /// The session is theirs to run (the library's "you're live" banner): an admin's right
+        /// over every session does not make each one theirs.
+        var isTheirs: Bool { self != .admin }
     }
 
     /// Whether `user` may read `deck` to present it (the console's speaker notes and question
