@@ -13,7 +13,11 @@
 # Usage: Benchmarks/video-serving.sh [seconds of clip]   (default 60: 15 segments a rendition)
 # Settings: CONNECTIONS (200), SECONDS_PER_RUN (20), THREADS (wrk's, 1), BIN (.build/release),
 # PORT (Podium, 18098), NGINX_PORT (18099), COMPARE_BUFFERED (set: Podium is also run with
-# PODIUM_NO_SENDFILE=1, reading files into buffers, between its own run and nginx's).
+# PODIUM_NO_SENDFILE=1, reading files into buffers, between its own run and nginx's),
+# COMPARE_BIN (a second build's directory, e.g. the build before a change: run beside BIN on the
+# same files, the two in alternating order each round), ROUNDS (1: rounds of the servers' runs,
+# one ratio each, on the same packaged files), SYSCALLS (set: after the rounds, each server again
+# for SECONDS_PER_RUN under `strace -c -f`, system calls a request; slow, so not in the figures).
 # Needs: swift build -c release --product podium; ffmpeg; nginx and wrk (installed with apt-get
 # when missing).
 set -euo pipefail
@@ -171,21 +175,75 @@ load() {
     "$client" "$errors" "$non2xx"
   eval "rps_$1=$(echo "$requests / $wall" | bc -l)"
   eval "mbps_$1=$(echo "$body / $wall / 1000000" | bc -l)"
+  eval "cpu_$1=$(echo "($after - $before) * 1000 / $requests" | bc -l)"
 }
 
-echo; echo "=== $connections connections for ${seconds} s (wrk on core 1, each server alone on core 0) ==="
-load podium "$base" "$podium_pid"
-stop_video_podium
-if [[ -n ${COMPARE_BUFFERED:-} ]]; then
-  # The same server reading files into buffers (PODIUM_NO_SENDFILE): what sendfile is worth.
-  PODIUM_NO_SENDFILE=1 podium_on_core_0
-  load buffers "$base" "$podium_pid"
+# A build's run on the prepared files: NAME DIRECTORY [environment...].
+run_podium() {
+  local name=$1 dir=$2
+  shift 2
+  bin=$dir podium_on_core_0_with "$@"
+  load "$name" "$base" "$podium_pid"
   stop_video_podium
-fi
-load nginx "http://127.0.0.1:$nginx_port" "$nginx_worker"
-printf 'ratio Podium / nginx: %.3f (requests/s), %.3f (MB/s)\n' "$(echo "$rps_podium / $rps_nginx" | bc -l)" \
-  "$(echo "$mbps_podium / $mbps_nginx" | bc -l)"
-if [[ -n ${COMPARE_BUFFERED:-} ]]; then
-  printf 'ratio Podium without sendfile / nginx: %.3f (requests/s), %.3f (MB/s)\n' \
-    "$(echo "$rps_buffers / $rps_nginx" | bc -l)" "$(echo "$mbps_buffers / $mbps_nginx" | bc -l)"
+}
+podium_on_core_0_with() { start_video_podium "$port" env "$@" taskset -c 0; }
+stop_video_podium
+main_bin=$bin
+rounds=${ROUNDS:-1}
+echo; echo "=== $connections connections for ${seconds} s (wrk on core 1, each server alone on core 0), $rounds round(s) ==="
+for round in $(seq "$rounds"); do
+  ((rounds > 1)) && echo "--- round $round, $(uptime | sed 's/.*load/load/')"
+  # Before and after take turns going first, so that neither always follows nginx.
+  if [[ -n ${COMPARE_BIN:-} ]] && ((round % 2 == 1)); then run_podium before "$COMPARE_BIN"; fi
+  run_podium podium "$main_bin"
+  if [[ -n ${COMPARE_BIN:-} ]] && ((round % 2 == 0)); then run_podium before "$COMPARE_BIN"; fi
+  if [[ -n ${COMPARE_BUFFERED:-} ]]; then
+    # The same server reading files into buffers (PODIUM_NO_SENDFILE): what sendfile is worth.
+    run_podium buffers "$main_bin" PODIUM_NO_SENDFILE=1
+  fi
+  load nginx "http://127.0.0.1:$nginx_port" "$nginx_worker"
+  printf 'ratio Podium / nginx: %.3f (requests/s), %.3f (MB/s), %.2f (CPU a request)\n' \
+    "$(echo "$rps_podium / $rps_nginx" | bc -l)" "$(echo "$mbps_podium / $mbps_nginx" | bc -l)" \
+    "$(echo "$cpu_podium / $cpu_nginx" | bc -l)"
+  if [[ -n ${COMPARE_BIN:-} ]]; then
+    printf 'ratio before / nginx: %.3f (requests/s), %.3f (MB/s), %.2f (CPU a request)\n' \
+      "$(echo "$rps_before / $rps_nginx" | bc -l)" "$(echo "$mbps_before / $mbps_nginx" | bc -l)" \
+      "$(echo "$cpu_before / $cpu_nginx" | bc -l)"
+  fi
+  if [[ -n ${COMPARE_BUFFERED:-} ]]; then
+    printf 'ratio Podium without sendfile / nginx: %.3f (requests/s), %.3f (MB/s)\n' \
+      "$(echo "$rps_buffers / $rps_nginx" | bc -l)" "$(echo "$mbps_buffers / $mbps_nginx" | bc -l)"
+  fi
+done
+
+# System calls a request: strace -c on the server's process (all its threads) during a run.
+syscalls() {
+  local name=$1 url=$2 pid=$3
+  strace -q -c -f -p "$pid" -o "$work/strace-$name.txt" &
+  local tracer=$!
+  sleep 1
+  load "$name" "$url" "$pid" >/dev/null
+  kill -INT "$tracer"
+  wait "$tracer" 2>/dev/null || true
+  local requests
+  requests=$(grep '^RESULT' "$work/wrk-$name.txt" | cut -d' ' -f2)
+  awk -v name="$name" -v requests="$requests" '
+    $NF ~ /^[a-z_0-9]+$/ && $4 ~ /^[0-9]+$/ { calls[$NF == "total" ? "all" : $NF] = $4 }
+    END {
+      printf "%-7s %d requests under strace; system calls a request:", name, requests
+      for (call in calls) if (calls[call] / requests >= 0.05) printf " %s %.2f", call, calls[call] / requests
+      printf "\n"
+    }' "$work/strace-$name.txt"
+}
+if [[ -n ${SYSCALLS:-} ]]; then
+  echo; echo "=== system calls (strace -c -f, ${seconds} s each) ==="
+  if [[ -n ${COMPARE_BIN:-} ]]; then
+    bin=$COMPARE_BIN podium_on_core_0_with
+    syscalls before "$base" "$podium_pid"
+    stop_video_podium
+  fi
+  bin=$main_bin podium_on_core_0_with
+  syscalls podium "$base" "$podium_pid"
+  stop_video_podium
+  syscalls nginx "http://127.0.0.1:$nginx_port" "$nginx_worker"
 fi

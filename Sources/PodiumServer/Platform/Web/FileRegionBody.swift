@@ -30,7 +30,12 @@ enum FileRegionBody {
 
     /// The bytes `range` of the file at `path`, written to `channel`.
     static func body(path: String, range: Range<Int>, channel: any Channel) -> ResponseBody {
-        ResponseBody(contentLength: range.count) { writer in
+        // Before Hummingbird writes the head (it does once the route returns): the head is then
+        // corked with the region's first bytes (``FileAnswerCork``, plain connections only).
+        channel.eventLoop.execute {
+            (try? channel.pipeline.syncOperations.handler(type: FileAnswerCork.self))?.expectFileAnswer()
+        }
+        return ResponseBody(contentLength: range.count) { writer in
             if try await !send(path: path, range: range, on: channel) {
                 try await read(path: path, range: range, into: &writer)
             }
