@@ -152,6 +152,24 @@ struct JoinPathTests {
         #expect(Self.plan(twice) == nil)
     }
 
+    /// A client's first frames sent with its upgrade request, before the `101`, reach the socket:
+    /// the request decoder hands what it read past the head to the WebSocket decoder. A hello in
+    /// the same write as the upgrade gets its welcome, and a second one after it is read as one.
+    @Test func framesSentWithTheUpgradeRequestAreRead() async throws {
+        try await TestServer.withLiveSession { client, _, code in
+            let hello = RawWebSocket.frame(RawWebSocket.Opcode.text, payload: Array(#"{"type":"hello","role":"viewer"}"#.utf8))
+            let live = try await RawWebSocket.connect(
+                port: client.port, path: "/api/v1/sessions/\(code)/live", then: hello + hello)
+            let welcome = try #require(await live.nextText())
+            #expect(welcome.contains(#""type":"welcome""#))
+            // The second hello, read after the first: refused as a second hello, on the same socket.
+            var next = try #require(await live.nextText())
+            while !next.contains(#""type":"error""#) { next = try #require(await live.nextText()) }
+            #expect(next.contains("hello was already sent"))
+            live.close()
+        }
+    }
+
     /// The `101` of a viewer's upgrade says what the router's says (the lobby's upgrade still goes
     /// through the router).
     @Test func theViewersHandshakeCarriesTheRoutersHeaders() async throws {

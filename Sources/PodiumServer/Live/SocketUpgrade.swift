@@ -58,8 +58,8 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     /// Decides upgrades: the application's router, so socket routes get the same middleware.
     let upgradeResponder: RouterResponder<AppRequestContext>
-    /// Decides a viewer's upgrade of the live route on the loop, before the router (see
-    /// ``LiveUpgrade``); what it leaves goes to `upgradeResponder`.
+    /// Takes a viewer's upgrade of the live route on the loop, before NIO's upgrade handler and
+    /// the router (see ``LiveUpgradeHandler``); what it leaves goes to `upgradeResponder`.
     let liveUpgrade: LiveUpgrade?
     /// The largest frame a client may send; a message of several frames is bounded by its socket.
     let maxFrameSize: Int
@@ -145,11 +145,6 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                 shouldUpgrade: { channel, head in
                     headDeadline.value.take()?.cancel()
                     upgradeAttempted.value = true
-                    // A viewer's upgrade of the live route: accepted here, on the loop, with no task.
-                    if let direct = liveUpgrade?.accept(head, channel: channel, logger: logger) {
-                        accepted.withLock { $0 = direct.install }
-                        return channel.eventLoop.makeSucceededFuture(direct.headers)
-                    }
                     let promise = channel.eventLoop.makePromise(of: HTTPHeaders?.self)
                     promise.completeWithTask {
                         switch await decide(head, channel: channel, logger: logger) {
@@ -178,10 +173,6 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                 notUpgradingCompletionHandler: { channel in
                     headDeadline.value.take()?.cancel()
                     return channel.eventLoop.makeCompletedFuture {
-                        // A file answer's head leaves corked with its first bytes (nginx's tcp_nopush).
-                        if fileRegions && FileAnswerCork.isAvailable {
-                            try channel.pipeline.syncOperations.addHandler(FileAnswerCork())
-                        }
                         // Named: a file body goes below it as a FileRegion (``FileRegionBody``), which
                         // only a plain TCP connection may carry (no TLS handler under it). Unnamed,
                         // file bodies are read into buffers.
@@ -206,8 +197,19 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             configuration.decoderConfiguration.maxHeaderFieldSize = http1.httpDecoder.maxHeaderFieldSize
             configuration.decoderConfiguration.maxHeaderListSize = http1.httpDecoder.maxHeaderListSize
             configuration.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
-            let result = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
-            return Value(upgradeResult: result, channel: channel)
+            let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
+            guard let liveUpgrade else { return Value(upgradeResult: upgraded, channel: channel) }
+            // A viewer's upgrade of the live route is taken before NIO's upgrade handler, on the
+            // loop, with no task (``LiveUpgradeHandler``); NIO's result stands for anything else.
+            let result = channel.eventLoop.makePromise(of: UpgradeResult.self)
+            upgraded.cascade(to: result)
+            let live = LiveUpgradeHandler(
+                live: liveUpgrade, maxFrameSize: maxFrameSize, logger: logger, result: result,
+                headArrived: { headDeadline.value.take()?.cancel() })
+            let upgradeHandler = try channel.pipeline.syncOperations.handler(
+                type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
+            try channel.pipeline.syncOperations.addHandler(live, position: .before(upgradeHandler))
+            return Value(upgradeResult: result.futureResult, channel: channel)
         }
     }
 

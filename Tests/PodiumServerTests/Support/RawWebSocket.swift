@@ -49,8 +49,11 @@ final class RawWebSocket {
         let description: String
     }
 
-    /// Connects and upgrades. `headers` are added to the upgrade request as they are.
-    static func connect(port: Int, path: String, headers: [(String, String)] = []) async throws -> RawWebSocket {
+    /// Connects and upgrades. `headers` are added to the upgrade request as they are; `then` is
+    /// sent in the same write, right after the request (a client's first frames, before the `101`).
+    static func connect(
+        port: Int, path: String, headers: [(String, String)] = [], then: [UInt8] = []
+    ) async throws -> RawWebSocket {
         let (stream, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
@@ -66,7 +69,7 @@ final class RawWebSocket {
             "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: \(Data(key).base64EncodedString())\r\nSec-WebSocket-Version: 13\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
-        try await socket.write(Array((request + "\r\n").utf8))
+        try await socket.write(Array((request + "\r\n").utf8) + then)
         // The response head ends with an empty line; what follows is already frames.
         let terminator = Array("\r\n\r\n".utf8)
         while true {
