@@ -173,6 +173,10 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                 notUpgradingCompletionHandler: { channel in
                     headDeadline.value.take()?.cancel()
                     return channel.eventLoop.makeCompletedFuture {
+                        // A file answer's head leaves corked with its first bytes (nginx's tcp_nopush).
+                        if fileRegions && FileAnswerCork.isAvailable {
+                            try channel.pipeline.syncOperations.addHandler(FileAnswerCork())
+                        }
                         // Named: a file body goes below it as a FileRegion (``FileRegionBody``), which
                         // only a plain TCP connection may carry (no TLS handler under it). Unnamed,
                         // file bodies are read into buffers.
