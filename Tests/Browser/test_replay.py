@@ -190,6 +190,14 @@ class ReplayTests(BrowserTest):
     def seek(self, driver, t):
         driver.execute_script("window.podiumReplay.seek(arguments[0])", t)
 
+    def seek_into_take(self, driver, take_id, t):
+        """Seeks the paused replay to `t` inside a take and waits for its voice to be loaded there:
+        the replay's clock does not wait for the voice, so a take of a few seconds played before
+        its files arrive (a busy machine) could end before the voice ever played in step."""
+        self.seek(driver, t)
+        wait_for(driver, lambda d: (lambda v: v["take"] == take_id and v["state"] == "paused" and v["ready"] >= 3)(voice(d)),
+                 "the voice loaded at the replay's place in its take")
+
     def test_replay_shows_what_a_viewer_saw_at_three_instants(self):
         session = SERVER.start_session(DEMO_DECK["id"])
         code = session["code"]
@@ -311,12 +319,23 @@ class ReplayTests(BrowserTest):
         # Playing at 2x from the clip's start: the clock and the clip move at twice the speed; pause stops both.
         self.seek(replay, playing["at"] + 500)
         wait_for(replay, lambda d: (seen(d)["video"] or {}).get("paused") is True, "the clip at its start")
-        start_t = replay.execute_script("window.podiumReplay.setSpeed(2); window.podiumReplay.play(); return window.podiumReplay.time")
-        wait_for(replay, lambda d: (seen(d)["video"] or {}).get("paused") is False, "the clip playing in the replay")
-        rate = replay.execute_script("return document.querySelector('#video-screen video').playbackRate")
-        self.assertAlmostEqual(rate, 2, delta=0.2)
+        self.assertTrue(visible(replay, "#play"), "the Play/Pause button")
+        # Play is pressed here (a person's click: it also lets the page play sound later, the
+        # voice below); Pause by the page itself 300 ms after the clip starts: the clip's part of
+        # the replay lasts a few seconds at 2x, which a test's round trips on a busy machine can
+        # outlast (the clip then ends and hides before a click from here arrives).
+        start_t = replay.execute_script("""
+            const video = document.querySelector('#video-screen video');
+            video.addEventListener('playing', () => setTimeout(() => {
+              window.clipRateAtPause = video.playbackRate;
+              window.clipPlayedBeforePause = !video.paused;
+              document.getElementById('play').click();
+            }, 300), { once: true });
+            window.podiumReplay.setSpeed(2); return window.podiumReplay.time""")
         replay.find_element(By.ID, "play").click()
         wait_for(replay, lambda d: d.execute_script("return document.body.dataset.playing") == "false", "paused")
+        self.assertIs(replay.execute_script("return window.clipPlayedBeforePause"), True, "the clip played in the replay")
+        self.assertAlmostEqual(replay.execute_script("return window.clipRateAtPause"), 2, delta=0.2)
         wait_for(replay, lambda d: (seen(d)["video"] or {}).get("paused") is True, "the clip paused with the replay")
         self.assertGreater(replay.execute_script("return window.podiumReplay.time"), start_t + 200, "the replay moved")
         self.assertEqual(text_of(replay, "#speed option:checked"), "2×")
@@ -333,7 +352,10 @@ class ReplayTests(BrowserTest):
             v = voice(d)
             return (v["state"] == "playing" and v["paused"] is False and v["time"] is not None
                     and abs(v["time"] - (v["replay"] - take_start) / 1000) < VOICE_SLACK and v)
-        v = wait_for(replay, voice_in_step, "the voice playing in step with the replay")
+        try:
+            v = wait_for(replay, voice_in_step, "the voice playing in step with the replay")
+        except AssertionError as error:
+            raise AssertionError(f"{error}; the voice last: {voice(replay)}, take start {take_start}") from None
         self.assertEqual(v["take"], take_id)
         self.assertAlmostEqual(v["rate"], 1, delta=0.01)
         self.assertTrue(visible(replay, "#audio-state"), "the Voice chip while the take plays")
@@ -519,7 +541,7 @@ class ReplayTests(BrowserTest):
 
         # The voice: played in step inside its take (every request for its files with the passcode).
         take_start = audience.execute_script("return window.podiumReplay.takes.find((t) => t.id === arguments[0]).start", take["id"])
-        self.seek(audience, take_start + 300)
+        self.seek_into_take(audience, take["id"], take_start + 300)
         audience.execute_script("window.podiumReplay.setSpeed(1); window.podiumReplay.play()")
 
         def voice_in_step(d):
