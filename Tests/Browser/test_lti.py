@@ -569,9 +569,23 @@ class LTITests(BrowserTest):
         # Co-host of this one and, from the course's earlier launches, of the placed session.
         self.assertIn(f"code {code}" if len(theirs) == 1 else f"You have {len(theirs)} live sessions", banner.text)
         self.assertGreater(banner.size["height"], 20, "a banner one can read")
-        link = banner.find_element(By.CSS_SELECTOR, "a.btn")
-        self.assertEqual(link.get_attribute("href"), f"{SERVER.base}/present/{code}")
-        self.assertTrue(link.is_displayed())
+        # One console link per live session of theirs, the newest first, each inside the banner.
+        links = banner.find_elements(By.CSS_SELECTOR, "a.btn")
+        self.assertEqual([a.get_attribute("href") for a in links], [f"{SERVER.base}/present/{c}" for c in theirs])
+        box = banner.rect
+        for a in links:
+            self.assertTrue(a.is_displayed())
+            self.assertLessEqual(a.rect["x"] + a.rect["width"], box["x"] + box["width"] + 1, "a link past the banner")
+        if len(theirs) > 1:
+            self.assertIn(code, links[0].text)
+        # On a phone the links wrap inside the banner; the page stays the phone's width.
+        harness.size_driver(colleague, 390, 844)
+        wait_for(colleague, lambda d: d.execute_script("return window.innerWidth") == 390, "a 390 px window")
+        for a in links:
+            self.assertLessEqual(a.rect["x"] + a.rect["width"], 391, "a link past the phone's edge")
+        self.assertLessEqual(colleague.execute_script("return document.documentElement.scrollWidth"), 390, "the library wider than a phone")
+        screenshot(colleague, "lti-co-teacher-library-live-phone")
+        harness.size_driver(colleague, 1280, 800)
         screenshot(colleague, "lti-co-teacher-library-live")
         status, live = SERVER.request("GET", "/api/v1/sessions?live=true", token=self.teacher_token)
         self.assertEqual(status, 200, live)

@@ -165,13 +165,19 @@ async function loadLiveBanner() {
       return;
     }
     const first = mine[0];
+    const consoleOf = (s) => (s.kind === 'room'
+      ? '/r/' + encodeURIComponent(s.code) + '/moderate' : '/present/' + encodeURIComponent(s.code));
+    // One session: "Open console"; several: a console link for each, named by its title and code.
+    const links = mine.length === 1
+      ? [el('a', { class: 'btn btn-sm', text: t('library.open-console'), attrs: { href: consoleOf(first) } })]
+      : mine.map((s) => el('a', { class: 'btn btn-sm', text: `${s.title} · ${s.code}`,
+        attrs: { href: consoleOf(s), title: t('library.open-console') } }));
     banner.replaceChildren(
       icon('broadcast'),
       el('span', { class: 'grow', text: mine.length === 1
         ? t('library.live-with', { title: first.title, code: first.code })
         : t('library.live-sessions', { count: mine.length }) }),
-      el('a', { class: 'btn btn-sm', text: t('library.open-console'), attrs: { href: first.kind === 'room'
-        ? '/r/' + encodeURIComponent(first.code) + '/moderate' : '/present/' + encodeURIComponent(first.code) } }),
+      ...links,
     );
     banner.hidden = false;
   } catch (_) {

@@ -17,6 +17,13 @@ struct LTIStoreTests {
             jwksURL: "https://moodle.example.edu/mod/lti/certs.php", createdAt: t0)
     }
 
+    static func insertTeachers(_ ids: [String], into store: SQLStore) async throws {
+        for id in ids {
+            try await store.insertUser(
+                UserRecord(id: id, email: "\(id)@example.edu", name: id, role: .presenter, passwordHash: "x", createdAt: t0))
+        }
+    }
+
     @Test(arguments: TestStores.kinds) func platformsAreOnePerIssuerAndClient(_ kind: StoreKind) async throws {
         try await TestStores.with(kind) { store in
             try await store.insertLTIPlatform(Self.platform("p1"))
@@ -94,11 +101,7 @@ struct LTIStoreTests {
     /// once, listed, gone with the session's people); a deep link keeps its course.
     @Test(arguments: TestStores.kinds) func placementsAndCoHostsAreKeptOnce(_ kind: StoreKind) async throws {
         try await TestStores.with(kind) { store in
-            for id in ["u1", "u2", "u3"] {
-                try await store.insertUser(
-                    UserRecord(
-                        id: id, email: "\(id)@example.edu", name: id, role: .presenter, passwordHash: "x", createdAt: Self.t0))
-            }
+            try await Self.insertTeachers(["u1", "u2", "u3"], into: store)
             try await store.insertLTIPlatform(Self.platform("p1"))
             try await store.insertSession(
                 SessionRecord(
@@ -142,11 +145,7 @@ struct LTIStoreTests {
     /// co-host, a co-host of another deck's session and the presenter themself are none.
     @Test(arguments: TestStores.kinds) func aLiveSessionsCoHostIsFoundByItsDeck(_ kind: StoreKind) async throws {
         try await TestStores.with(kind) { store in
-            for id in ["u1", "u2", "u3"] {
-                try await store.insertUser(
-                    UserRecord(
-                        id: id, email: "\(id)@example.edu", name: id, role: .presenter, passwordHash: "x", createdAt: Self.t0))
-            }
+            try await Self.insertTeachers(["u1", "u2", "u3"], into: store)
             for deck in ["d1", "d2"] {
                 try await store.insertDeck(
                     DeckRecord(
