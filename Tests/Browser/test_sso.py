@@ -157,4 +157,6 @@ class SingleSignOnTests(BrowserTest):
         wait_translated(driver)
         wait_for(driver, lambda d: visible(d, "#sso-error"), "the refusal in German")
         self.assertIn("Schulkonto darf Podium nicht verwenden", text_of(driver, "#sso-error"))
-        self.assertEqual(text_of(driver, "#sso-button"), "Mit School account anmelden")
+        # The button's label waits for the sign-in options (the provider's name), not for the
+        # page's translation: waited on, as the refusal is.
+        wait_for(driver, lambda d: text_of(d, "#sso-button") == "Mit School account anmelden", "the German button label")
