@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import NIOEmbedded
 import NIOHTTP1
 import PodiumCore
 import Testing
@@ -150,6 +151,84 @@ struct JoinPathTests {
         var twice = Self.head()
         twice.headers.add(name: "Upgrade", value: "websocket")
         #expect(Self.plan(twice) == nil)
+    }
+
+    /// The head's fields, read in one pass, are what `HTTPHeaders`' reads by name give: any case,
+    /// several values in the order they came, the other fields skipped.
+    @Test func theHeadsFieldsAreReadAsByName() {
+        let headers = HTTPHeaders([
+            ("HOST", "10.0.0.5"), ("cookie", "a=1"), ("X-Other", "z"), ("Cookie", "b=2"), ("sec-websocket-KEY", "k=="),
+            ("Sec-WebSocket-Version", "13"), ("x-forwarded-for", "192.0.2.7"), ("X-Forwarded-For", "198.51.100.4"),
+            ("ORIGIN", "http://10.0.0.5"), ("upgrade", "websocket"), ("Content-Length", "0"), ("Originals", "no"),
+        ])
+        let fields = LiveUpgrade.Fields(headers)
+        #expect(fields.host == headers["Host"])
+        #expect(fields.cookie == headers["Cookie"])
+        #expect(fields.cookie == ["a=1", "b=2"])
+        #expect(fields.origin == headers["Origin"])
+        #expect(fields.upgrade == headers["Upgrade"])
+        #expect(fields.forwardedFor == headers["X-Forwarded-For"])
+        #expect(fields.forwardedFor.count == 2)
+        #expect(fields.contentLength == headers["Content-Length"])
+        #expect(fields.webSocketKey == headers["Sec-WebSocket-Key"])
+        #expect(fields.webSocketVersion == headers["Sec-WebSocket-Version"])
+        #expect(!fields.hasAuthorization && !fields.hasTransferEncoding)
+        let credentials = LiveUpgrade.Fields(HTTPHeaders([("AUTHORIZATION", "Bearer t"), ("transfer-ENCODING", "chunked")]))
+        #expect(credentials.hasAuthorization && credentials.hasTransferEncoding)
+        // Lower-case names are a viewer's upgrade as well; credentials in any case are not.
+        let lower = HTTPRequestHead(
+            version: .http1_1, method: .GET, uri: "/api/v1/sessions/ABC234/live",
+            headers: HTTPHeaders([("host", "10.0.0.5:8080"), ("upgrade", "WebSocket"), ("connection", "upgrade")]))
+        #expect(Self.plan(lower) == .init(code: "ABC234", viewerId: nil, clientKey: "10.0.0.9"))
+        var signedIn = lower
+        signedIn.headers.add(name: "COOKIE", value: "podium_auth=t")
+        #expect(Self.plan(signedIn) == nil)
+    }
+
+    /// The key and the version are taken only where NIO's `canonicalForm` (split at commas,
+    /// trimmed) reads the same single value; a value with a comma is left to NIO's handler.
+    @Test func theKeyIsTakenOnlyAsNIOReadsIt() {
+        let cases: [[String]] = [
+            ["dGhlIHNhbXBsZQ=="], [" dGhlIHNhbXBsZQ== "], ["\tk\t"], [""], [" "], ["a,b"], ["a,"], ["13, 8"], ["a", "b"], [],
+        ]
+        for values in cases {
+            // Taken only with the one value NIO reads; not taken, NIO's handler decides as before.
+            if let single = LiveUpgrade.Fields.single(values) {
+                #expect(HTTPHeaders(values.map { ("Sec-WebSocket-Key", $0) })[canonicalForm: "Sec-WebSocket-Key"] == [single])
+            }
+        }
+        #expect(LiveUpgrade.Fields.single([" dGhlIHNhbXBsZQ== "]) == "dGhlIHNhbXBsZQ==")
+        #expect(LiveUpgrade.Fields.single(["\tk\t"]) == "k")
+        #expect(LiveUpgrade.Fields.single(["13"]) == "13")
+        for declined: [String] in [[], [""], [" "], ["a,b"], ["a,"], ["13, 8"], ["a", "b"]] {
+            #expect(LiveUpgrade.Fields.single(declined) == nil, "\(declined)")
+        }
+    }
+
+    /// The viewer's `101`, encoded once, is byte for byte what NIO's HTTP encoder writes for the
+    /// head NIO's WebSocket upgrader makes (the route's headers, `Upgrade`, the accept value,
+    /// `Connection`), and the accept value is RFC 6455's for its example key.
+    @Test func theEncodedHandshakeIsWhatNIOsEncoderWrites() throws {
+        let key: Substring = "dGhlIHNhbXBsZSBub25jZQ=="
+        #expect(LiveUpgradeHandler.accept(key: key) == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        var headers = LiveUpgrade.headers
+        headers.replaceOrAdd(name: "Upgrade", value: "websocket")
+        headers.add(name: "Sec-WebSocket-Accept", value: LiveUpgradeHandler.accept(key: key))
+        headers.replaceOrAdd(name: "Connection", value: "upgrade")
+        let channel = EmbeddedChannel(handler: HTTPResponseEncoder())
+        try channel.writeOutbound(
+            HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .switchingProtocols, headers: headers)))
+        guard case .byteBuffer(let encoded)? = try channel.readOutbound(as: IOData.self) else {
+            Issue.record("the encoder wrote no bytes")
+            return
+        }
+        let once = LiveUpgradeHandler.response(key: key, allocator: ByteBufferAllocator())
+        #expect(String(buffer: once) == String(buffer: encoded))
+        #expect(String(buffer: once).hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))
+        #expect(
+            String(buffer: once).hasSuffix(
+                "\r\nUpgrade: websocket\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nConnection: upgrade\r\n\r\n"))
+        _ = try channel.finish()
     }
 
     /// A client's first frames sent with its upgrade request, before the `101`, reach the socket:
