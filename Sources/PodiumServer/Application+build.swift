@@ -183,6 +183,8 @@ private func assembleApplication(
         recordings,
         replayExports,
     ]
+    // Hummingbird sends it on every answer; stream files answered below the router send it too.
+    let serverName = "Podium"
     let router = Router(context: AppRequestContext.self)
     // Outermost: HSTS and `Secure` go on every answer, whatever made it.
     router.add(middleware: tls.middleware)
@@ -196,8 +198,9 @@ private func assembleApplication(
             router: router, liveUpgrade: live.upgrade,
             maxFrameSize: max(LiveConnection.maxMessageBytes, StoryboardSocket.maxMessageBytes),
             idleTimeout: TimeAmount(configuration.httpIdleTimeout),
-            sendBuffer: configuration.connectionSendBuffer, fileRegions: configuration.sendfile, tls: tls.box),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Podium"),
+            sendBuffer: configuration.connectionSendBuffer, fileRegions: configuration.sendfile,
+            streamFiles: StreamFileAnswers(streams: channel.streams, serverName: serverName), tls: tls.box),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         // Services start in order and stop in reverse: the database closes last, the bus's
         // listening connection (a PostgresSessionBus) after the hub, the basemap first.
         services: services + [bus as? any Service].compactMap { $0 } + [hub, jobs.queue] + channel.services

@@ -39,12 +39,16 @@ struct ClipStreamSource: StreamSource {
             return video.servedFileNames
         }
         guard let files else { throw APIError.notFound("video") }
-        if let captions, file.hasPrefix("captions-") || file.hasSuffix(".m3u8"),
+        if let captions, StreamBlobSets.mayBeCaptions(file),
             let video = try await store.video(id: id), video.status == .ready,
             let answer = try await captions.respond(file: file, video: video, blobs: blobs)
         {
             return answer
         }
         return try await StreamBlobSets.respond(file: file, files: files, blobs: blobs, request: request, context: context)
+    }
+
+    func heldFile(_ file: String, claims: StreamClaims) -> String? {
+        blobSets.heldPath(of: file, in: String(claims.id), blobs: blobs, captions: captions != nil)
     }
 }

@@ -7,6 +7,16 @@ import PodiumStore
 protocol StreamSource: Sendable {
     /// Answers `file` of the resource `claims` names (404 for a file that is not part of it).
     func respond(file: String, claims: StreamClaims, request: Request, context: AppRequestContext) async throws -> Response
+
+    /// The blob path of `file` when the source can tell at once, with no store read, that
+    /// ``respond(file:claims:request:context:)`` would answer it with that blob (its files held in
+    /// memory): a stream's file is then answered on the connection's loop
+    /// (``StreamFileAnswerHandler``). Nil: the route answers (the default).
+    func heldFile(_ file: String, claims: StreamClaims) -> String?
+}
+
+extension StreamSource {
+    func heldFile(_ file: String, claims: StreamClaims) -> String? { nil }
 }
 
 /// `GET /stream/<token>/<file>`: checks the token (no database read), then hands the request to
@@ -38,5 +48,13 @@ struct StreamController {
         }
         guard let source = sources[String(claims.kind)] else { throw Self.forbidden }
         return try await source.respond(file: file, claims: claims, request: request, context: context)
+    }
+
+    /// The blob path ``serve(_:context:)`` answers `GET /stream/<token>/<file>` with, when that is
+    /// known at once: the token is valid and its source holds the file (``StreamSource/heldFile(_:claims:)``).
+    /// Nil for anything the route must decide (a refused token, a source that reads its store).
+    func heldFile(token: String, file: String) -> String? {
+        guard let claims = try? tokens.verify(token), let source = sources[String(claims.kind)] else { return nil }
+        return source.heldFile(file, claims: claims)
     }
 }

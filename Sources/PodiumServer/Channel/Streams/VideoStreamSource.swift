@@ -35,12 +35,7 @@ final class StreamBlobSets: Sendable {
     /// packaged (another node's change too).
     func files(of id: String, needing: String? = nil, load: () async throws -> Set<String>?) async throws -> Set<String>? {
         let moment = now()
-        if let entry = entries.withLock({ $0[id] }) {
-            let age = moment.timeIntervalSince(entry.loadedAt)
-            if age >= 0, age < lifetime, age < missInterval || (needing.map(entry.files.contains) ?? true) {
-                return entry.files
-            }
-        }
+        if let files = heldFiles(of: id, needing: needing, at: moment) { return files }
         guard let files = try await load() else {
             _ = entries.withLock { $0.removeValue(forKey: id) }
             return nil
@@ -49,11 +44,39 @@ final class StreamBlobSets: Sendable {
         return files
     }
 
+    /// The files of `id` held in memory, while ``files(of:needing:load:)`` would return them at
+    /// `moment` without loading; nil when it would load (none held, too old, a miss to look up).
+    func heldFiles(of id: String, needing: String? = nil, at moment: Date? = nil) -> Set<String>? {
+        guard let entry = entries.withLock({ $0[id] }) else { return nil }
+        let age = (moment ?? now()).timeIntervalSince(entry.loadedAt)
+        guard age >= 0, age < lifetime, age < missInterval || (needing.map(entry.files.contains) ?? true) else { return nil }
+        return entry.files
+    }
+
     /// The files of `id` for a request of `file`: a caption file (`captions-<language>.vtt` or
     /// `.m3u8`) is answered from the caption store, never from the set, so it never loads the set
     /// again; any other name the held set lacks may (see ``files(of:needing:load:)``).
     func files(of id: String, serving file: String, load: () async throws -> Set<String>?) async throws -> Set<String>? {
         try await files(of: id, needing: CaptionStreams.isCaptionFile(file) ? nil : file, load: load)
+    }
+
+    /// The blob path of `file` when ``respond(file:files:blobs:request:context:)`` would answer it
+    /// from the set of `id` held now, with no store read: nil when a source with captions answers it
+    /// from its caption store first (a caption file, a playlist), when the set is not held (or would
+    /// be loaded again), and when `file` is not in it (the route's 404). What a stream's file
+    /// answered on the connection's loop serves (``StreamSource/heldFile(_:claims:)``).
+    func heldPath(of file: String, in id: String, blobs: any BlobStore, captions: Bool) -> String? {
+        if captions, Self.mayBeCaptions(file) { return nil }
+        guard let files = heldFiles(of: id, needing: CaptionStreams.isCaptionFile(file) ? nil : file),
+            files.contains(file)
+        else { return nil }
+        return blobs.path(named: file)
+    }
+
+    /// Whether a source with caption tracks asks its caption store about `file` before its set:
+    /// a caption file, or a playlist (a master lists the caption tracks).
+    static func mayBeCaptions(_ file: String) -> Bool {
+        file.hasPrefix("captions-") || file.hasSuffix(".m3u8")
     }
 
     /// Forgets one resource's files: it changed (archived, unpublished, deleted).
@@ -78,11 +101,16 @@ final class StreamBlobSets: Sendable {
     ) async throws -> Response {
         // The file's one stat is RangeResponse's (a missing file is its 404).
         guard files.contains(file), let path = blobs.path(named: file) else { throw APIError.notFound("file") }
+        return try await fileAnswer(file, path: path).response(to: request, context: context)
+    }
+
+    /// A stream's blob `file` at `path` (stat once: a missing file is 404), with its headers: its
+    /// type, cached for long by the person's browser.
+    static func fileAnswer(_ file: String, path: String) throws -> RangeResponse {
         var headers = HTTPFields()
         headers[.contentType] = WebController.mediaType(for: file)
         headers[.cacheControl] = "private, max-age=31536000, immutable"
-        return try await RangeResponse(path: path, entityTag: RangeResponse.entityTag(forBlob: file), headers: headers)
-            .response(to: request, context: context)
+        return try RangeResponse(path: path, entityTag: RangeResponse.entityTag(forBlob: file), headers: headers)
     }
 }
 
@@ -123,7 +151,7 @@ struct VideoStreamSource: StreamSource {
         else {
             throw APIError.notFound("video")
         }
-        if let captions, file.hasPrefix("captions-") || file.hasSuffix(".m3u8"),
+        if let captions, StreamBlobSets.mayBeCaptions(file),
             let entry = try await store.channelVideo(id: String(claims.id)),
             let video = try await videoStore.video(id: entry.record.videoId),
             let answer = try await captions.respond(file: file, video: video, blobs: blobs)
@@ -131,5 +159,9 @@ struct VideoStreamSource: StreamSource {
             return answer
         }
         return try await StreamBlobSets.respond(file: file, files: files, blobs: blobs, request: request, context: context)
+    }
+
+    func heldFile(_ file: String, claims: StreamClaims) -> String? {
+        blobSets.heldPath(of: file, in: String(claims.id), blobs: blobs, captions: captions != nil)
     }
 }

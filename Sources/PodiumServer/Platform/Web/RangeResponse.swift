@@ -88,29 +88,30 @@ struct RangeResponse {
         "\"\(name.prefix { $0 != "." })\""
     }
 
-    func response(to request: Request, context: some RequestContext, fileIO: FileIO = FileIO()) async throws -> Response {
+    /// A file answer's status and headers, and the bytes its body carries: what ``response(to:context:fileIO:)``
+    /// sends, and what a stream's file answered on the connection's loop sends (``StreamFileAnswerHandler``).
+    struct FileHead {
+        let status: HTTPResponse.Status
+        let headers: HTTPFields
+        /// The file's bytes the body carries; empty for a `304`, a `HEAD` and an empty file.
+        let body: Range<Int>
+    }
+
+    /// The answer to a request with `method` and `headers` but a `416` (nil: the range asked for
+    /// starts past the end, which is answered with an error body).
+    func head(method: HTTPRequest.Method, headers requestHeaders: HTTPFields) -> FileHead? {
         var headers = self.headers
         headers[.acceptRanges] = "bytes"
         headers[.eTag] = entityTag
         headers[.lastModified] = HTTPDate.format(modified)
-        let answer = Self.answer(
-            method: request.method, headers: request.headers, size: size, entityTag: entityTag, modified: modified)
         let range: Range<Int>
         let status: HTTPResponse.Status
-        switch answer {
+        switch Self.answer(method: method, headers: requestHeaders, size: size, entityTag: entityTag, modified: modified) {
         case .notModified:
-            var response = Response(status: .notModified, headers: headers)
             // A 304 has no body, and its length may only be that of the 200 (RFC 9110 §8.6).
-            response.headers[.contentLength] = nil
-            return response
+            return FileHead(status: .notModified, headers: headers, body: 0..<0)
         case .unsatisfiable:
-            var response = try APIError(
-                .rangeNotSatisfiable, code: "range_not_satisfiable",
-                message: "The range asked for starts past the end of the file (\(size) bytes)."
-            ).response(from: request, context: context)
-            response.headers[.contentRange] = "bytes */\(size)"
-            response.headers[.acceptRanges] = "bytes"
-            return response
+            return nil
         case .whole:
             (status, range) = (.ok, 0..<size)
         case .part(let part):
@@ -118,15 +119,33 @@ struct RangeResponse {
             headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
         }
         headers[.contentLength] = String(range.count)
-        guard request.method != .head, !range.isEmpty else {
-            return Response(status: status, headers: headers)
+        return FileHead(status: status, headers: headers, body: method == .head ? 0..<0 : range)
+    }
+
+    func response(to request: Request, context: some RequestContext, fileIO: FileIO = FileIO()) async throws -> Response {
+        guard let head = head(method: request.method, headers: request.headers) else {
+            var response = try APIError(
+                .rangeNotSatisfiable, code: "range_not_satisfiable",
+                message: "The range asked for starts past the end of the file (\(size) bytes)."
+            ).response(from: request, context: context)
+            response.headers[.contentRange] = "bytes */\(size)"
+            response.headers[.acceptRanges] = "bytes"
+            return response
         }
+        guard !head.body.isEmpty else {
+            var response = Response(status: head.status, headers: head.headers)
+            // Response's initialiser gives an empty body a length; a 304's is the 200's or none.
+            if head.status == .notModified { response.headers[.contentLength] = nil }
+            return response
+        }
+        let range = head.body
         if let channel = (context as? AppRequestContext)?.channel {
             return Response(
-                status: status, headers: headers, body: FileRegionBody.body(path: path, range: range, channel: channel))
+                status: head.status, headers: head.headers,
+                body: FileRegionBody.body(path: path, range: range, channel: channel))
         }
         let body = try await fileIO.loadFile(path: path, range: range.lowerBound...(range.upperBound - 1), context: context)
-        return Response(status: status, headers: headers, body: body)
+        return Response(status: head.status, headers: head.headers, body: body)
     }
 
     /// Decides from the request's method and headers alone; see the type's documentation.

@@ -1,0 +1,213 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import NIOPosix
+import Synchronization
+
+/// What the stream route (`GET`/`HEAD /stream/<token>/<file>`) would answer, decided on the
+/// connection's event loop when it can be told at once, so that a player's segment costs no trip
+/// through Hummingbird's router, its middleware and a task: the token checked
+/// (``StreamController/heldFile(token:file:)``, the same HMAC and expiry), the file one of the
+/// resource's held blobs, its head built by the route's own ``RangeResponse/head(method:headers:)``
+/// (ranges, `If-None-Match`, `If-Modified-Since`, `If-Range`, `HEAD`), and the headers the
+/// middleware adds to that answer: the viewer cookie a browser without one is given
+/// (``ChannelViewerMiddleware``), the security headers, `Date` and `Server`.
+///
+/// Anything else is left to the router, which answers it as before: refusals (a forged or expired
+/// token, a file not the resource's, a missing file, `416`), a set not held in memory or a caption
+/// source's playlists (they read the store), and requests the middleware treats differently: a
+/// signed-in person's (`Authorization`, the sign-in cookie: an account lookup), one through a
+/// proxy (`X-Forwarded-Proto`: `Secure` cookies), a query (``FormQueryMiddleware``), an upgrade,
+/// `Connection` other than keep-alive. The web root (``FileMiddleware``) has no `stream` folder.
+/// One instance serves every connection.
+final class StreamFileAnswers: Sendable {
+    let streams: StreamController
+    let serverName: String?
+    private let answeredCount = Atomic<Int>(0)
+    /// `Date`, formatted once a second.
+    private let date = Mutex<(second: Int, text: String)>((-1, ""))
+
+    init(streams: StreamController, serverName: String?) {
+        self.streams = streams
+        self.serverName = serverName
+    }
+
+    /// How many answers were given on the loop (for tests).
+    var answered: Int { answeredCount.load(ordering: .relaxed) }
+
+    func countAnswer() { answeredCount.add(1, ordering: .relaxed) }
+
+    /// A file answer decided on the loop: the head to send and the file's bytes to send after it.
+    struct Answer {
+        let head: HTTPResponse
+        let path: String
+        /// Empty: the head alone (`304`, `HEAD`, an empty file).
+        let body: Range<Int>
+    }
+
+    /// The route's answer to `request`, or nil when the router must give it.
+    func answer(to request: HTTPRequest) -> Answer? {
+        guard request.method == .get || request.method == .head, let target = request.path,
+            let (token, file) = Self.streamTarget(target)
+        else { return nil }
+        let fields = request.headerFields
+        guard fields[.authorization] == nil, fields[HTTPSMiddleware.forwardedProto] == nil, fields[.upgrade] == nil,
+            fields[.connection].map({ $0.lowercased() == "keep-alive" }) ?? true
+        else { return nil }
+        let cookies = Cookies(from: fields[values: .cookie])
+        if let account = cookies[AuthMiddleware.cookieName]?.value, !account.isEmpty { return nil }
+        guard let path = streams.heldFile(token: token, file: file),
+            let fileAnswer = try? StreamBlobSets.fileAnswer(file, path: path),
+            let head = fileAnswer.head(method: request.method, headers: fields)
+        else { return nil }
+        var headers = head.headers
+        // ChannelViewerMiddleware: a browser without a viewer cookie is given one.
+        if cookies[ViewerCookie.name].map(\.value).flatMap(ViewerCookie.validate) == nil {
+            headers.append(HTTPField(name: .setCookie, value: ViewerCookie.issue().description))
+        }
+        for field in SecurityHeadersMiddleware<AppRequestContext>.fields { headers[field.name] = field.value }
+        headers[.date] = currentDate()
+        if let serverName { headers[.server] = serverName }
+        return Answer(head: HTTPResponse(status: head.status, headerFields: headers), path: path, body: head.body)
+    }
+
+    /// The token and file of `/stream/<token>/<file>`: both made of the letters tokens and blob
+    /// names have (base64url, `.`, `-`, `_`), so nothing is percent-encoded; nil for any other target.
+    static func streamTarget(_ target: String) -> (token: String, file: String)? {
+        let prefix = "/stream/"
+        guard target.hasPrefix(prefix) else { return nil }
+        let rest = target.utf8.dropFirst(prefix.utf8.count)
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+        let token = rest[..<slash]
+        let file = rest[rest.index(after: slash)...]
+        guard !token.isEmpty, !file.isEmpty, token.allSatisfy(isPlain), file.allSatisfy(isPlain) else { return nil }
+        return (String(Substring(token)), String(Substring(file)))
+    }
+
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+            true
+        default: false
+        }
+    }
+
+    /// The `Date` header: IMF-fixdate, as Hummingbird's own date cache writes it.
+    private func currentDate() -> String {
+        let now = Date()
+        let second = Int(now.timeIntervalSince1970)
+        return date.withLock { cached in
+            if cached.second != second { cached = (second, HTTPDate.format(now)) }
+            return cached.text
+        }
+    }
+}
+
+/// Answers stream files on the connection's loop (``StreamFileAnswers``): the head through
+/// Hummingbird's connection state handler (so keep-alive, the idle timeout and closing work as for
+/// any answer), the bytes as NIO's `FileRegion` below the plain HTTP/1 codec (`sendfile`, as
+/// ``FileRegionBody``), corked with the head (``FileAnswerCork``). Sits after Hummingbird's
+/// connection state handler, before the async channel that hands requests to the router.
+///
+/// Order is kept: a request is answered here only when every request passed to the router before
+/// it has been answered (pipelining), and while a region answered here is not yet written the next
+/// request goes to the router, so one connection holds at most one file open here.
+final class StreamFileAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let answers: StreamFileAnswers
+    /// The plain HTTP/1 codec's context: a region is written from there (``FileRegionBody``).
+    private var codec: ChannelHandlerContext?
+    private var cork: FileAnswerCork?
+    /// Requests passed to the router whose answers have not ended.
+    private var routed = 0
+    /// The request being read is answered here once its end is read (its body is dropped).
+    private var pending: Pending?
+    /// A region answered here is not written yet.
+    private var sending = false
+
+    private struct Pending {
+        let answer: StreamFileAnswers.Answer
+        /// The file, opened for a body; nil when the answer is a head alone.
+        let handle: NIOFileHandle?
+    }
+
+    init(answers: StreamFileAnswers) {
+        self.answers = answers
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        codec = try? context.pipeline.syncOperations.context(name: FileRegionBody.plainHTTP1Codec)
+        cork = try? context.pipeline.syncOperations.handler(type: FileAnswerCork.self)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            if let answer = prepare(request) {
+                pending = answer
+                return
+            }
+            routed += 1
+            context.fireChannelRead(data)
+        case .body:
+            if pending == nil { context.fireChannelRead(data) }
+        case .end:
+            guard let answer = pending.take() else { return context.fireChannelRead(data) }
+            send(answer, context: context)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { routed -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        if let handle = pending.take()?.handle { try? handle.close() }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let handle = pending.take()?.handle { try? handle.close() }
+        context.fireChannelInactive()
+    }
+
+    /// The answer given here to `request`, its file opened (on the loop, as ``FileRegionBody``
+    /// does: an open of a file the page cache knows costs less than a hop to a file thread); nil
+    /// when the router answers it.
+    private func prepare(_ request: HTTPRequest) -> Pending? {
+        guard routed == 0, !sending, codec != nil, let answer = answers.answer(to: request) else { return nil }
+        guard !answer.body.isEmpty else { return Pending(answer: answer, handle: nil) }
+        guard let handle = try? NIOFileHandle(_deprecatedPath: answer.path) else { return nil }
+        return Pending(answer: answer, handle: handle)
+    }
+
+    private func send(_ pending: Pending, context: ChannelHandlerContext) {
+        let answer = pending.answer
+        answers.countAnswer()
+        guard let handle = pending.handle, let codec else {
+            context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
+        cork?.expectFileAnswer()
+        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+        let region = FileRegion(fileHandle: handle, readerIndex: answer.body.lowerBound, endIndex: answer.body.upperBound)
+        let written = context.eventLoop.makePromise(of: Void.self)
+        sending = true
+        codec.write(NIOAny(HTTPServerResponsePart.body(.fileRegion(region))), promise: written)
+        // Written, or failed (the connection went): the socket no longer holds the region.
+        written.futureResult.assumeIsolated().whenComplete { _ in
+            try? handle.close()
+            self.sending = false
+        }
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+}
