@@ -17,7 +17,7 @@ extension Endpoint {
             .captionTracks, .captionTrack, .putCaptionTrack, .deleteCaptionTrack, .editCaptionCue,
             .liveSessions, .startSession, .session, .updateSession, .endSession, .history,
             .sessionDownload, .sessionDownloadHead, .sessionNotes, .putSessionNote, .sessionNotesMarkdown,
-            .sessionReplay,
+            .sessionReplay, .sessionHosts, .addSessionHost, .removeSessionHost,
             .openRoom, .addRoomDeck, .roomVideos, .uploadRoomVideo, .exportPDF,
             .report, .reportFile,
             .storyboards, .createStoryboard, .storyboard, .updateStoryboard, .deleteStoryboard,

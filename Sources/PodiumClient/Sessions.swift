@@ -29,6 +29,10 @@ extension Endpoint {
     public static let sessionNotesMarkdown = Endpoint("GET", "/api/v1/sessions/{code}/notes.md")
     /// A session's replay: its timeline (issue #44).
     public static let sessionReplay = Endpoint("GET", "/api/v1/sessions/{code}/replay")
+    /// Who hosts a session, and adding or removing a co-host.
+    public static let sessionHosts = Endpoint("GET", "/api/v1/sessions/{code}/hosts")
+    public static let addSessionHost = Endpoint("POST", "/api/v1/sessions/{code}/hosts")
+    public static let removeSessionHost = Endpoint("DELETE", "/api/v1/sessions/{code}/hosts/{userId}")
     /// The live socket (`docs/protocol.md`); not an OpenAPI operation.
     public static let live = Endpoint("GET", "/api/v1/sessions/{code}/live")
     /// The lobby socket (listed live sessions, pushed); not an OpenAPI operation.
@@ -36,6 +40,21 @@ extension Endpoint {
 }
 
 extension PodiumClient {
+    /// Who hosts the session (its hosts only).
+    public func sessionHosts(code: String) async throws -> SessionHostList {
+        try await call(.sessionHosts, ["code": code])
+    }
+
+    /// Makes the account with this address a co-host (the presenter or an admin).
+    public func addSessionHost(code: String, email: String) async throws -> SessionCoHost {
+        try await call(.addSessionHost, ["code": code], json: ["email": email])
+    }
+
+    /// Takes a co-host's grant back (the presenter or an admin), or leaves (the co-host).
+    public func removeSessionHost(code: String, userId: String) async throws {
+        try await callIgnoringReply(.removeSessionHost, ["code": code, "userId": userId])
+    }
+
     /// Starts a live session of a ready deck.
     public func startSession(
         deckId: String, passcode: String? = nil, allowDownload: Bool = false, unlisted: Bool = false

@@ -59,4 +59,16 @@ extension SQLStore: SessionHostStore {
         }
         .map(\.record)
     }
+
+    public func removeSessionHost(sessionId: String, userId: String) async throws -> Bool {
+        struct Removed: Decodable { let userId: String }
+        return try await serial { db in
+            try await db.raw(
+                """
+                DELETE FROM session_hosts WHERE session_id = \(bind: sessionId) AND user_id = \(bind: userId)
+                RETURNING user_id
+                """
+            ).all(decoding: Removed.self, with: Self.decoding).isEmpty == false
+        }
+    }
 }

@@ -8,7 +8,8 @@ public struct SessionHostRecord: Sendable, Equatable, Codable {
     public var userId: String
     /// Who granted it (nil: the server, on a rule such as a course's teachers).
     public var grantedBy: String?
-    /// Why, for people reading the grants (`lti-course`).
+    /// Why, for people reading the grants: `lti-course` (a teacher of the session's course) or
+    /// `invited` (added by its presenter or an admin, ``grantedBy``).
     public var reason: String
     public var createdAt: Date
 
@@ -31,4 +32,6 @@ public protocol SessionHostStore: Sendable {
     func isHostOfLiveSession(deckId: String, userId: String) async throws -> Bool
     /// The session's co-hosts, oldest grant first.
     func sessionHosts(sessionId: String) async throws -> [SessionHostRecord]
+    /// Takes the grant back; true when there was one.
+    func removeSessionHost(sessionId: String, userId: String) async throws -> Bool
 }

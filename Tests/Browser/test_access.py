@@ -390,3 +390,87 @@ class AccessTests(BrowserTest):
             self.assertTrue(layout["cardsFit"], f"every deck card's buttons inside the card at {width}: {layout}")
             screenshot(driver, f"access-library-{width}x{height}")
             self.release(driver)
+
+    def test_7_console_lists_adds_and_removes_co_hosts(self):
+        """The presenter adds a colleague as co-host by email in the console's join panel; the colleague's
+        console (on a phone) lists the hosts and may leave; the presenter removes them again."""
+        status, _ = SERVER.api("POST", "/api/v1/users", {"email": "grace@school.test", "name": "Grace", "password": "grace co-hosts"})
+        self.assertEqual(status, 201)
+        status, login = SERVER.request("POST", "/api/v1/auth/login", {"email": "grace@school.test", "password": "grace co-hosts"})
+        self.assertEqual(status, 200)
+        code = SERVER.start_session(DEMO_DECK["id"])["code"]
+        hosts = f"/api/v1/sessions/{code}/hosts"
+
+        presenter = self.driver(1440, 900)
+        self.sign_in_with_cookie(presenter)
+        self.open_console(presenter, code)
+        wait_for(presenter, lambda d: visible(d, '#hosts-list li[data-reason="presenter"]'), "the presenter listed as host")
+        self.assertIn("(you)", text_of(presenter, '#hosts-list li[data-reason="presenter"]'))
+        self.assertEqual(presenter.execute_script("return document.querySelector('.hosts-card').dataset.canManage"), "true")
+
+        # Added by the address of her account.
+        presenter.find_element(By.ID, "cohost-email").send_keys("grace@school.test" + Keys.ENTER)
+        row = wait_for(presenter, lambda d: visible(d, '#hosts-list li[data-reason="invited"]'), "Grace listed as co-host")
+        self.assertIn("Grace", row.text)
+        self.assertEqual(SERVER.request("GET", hosts, token=login["token"])[1]["coHosts"][0]["email"], "grace@school.test")
+        # A mistyped address is answered, and nothing is added.
+        field = presenter.find_element(By.ID, "cohost-email")
+        field.send_keys("nobody@school.test" + Keys.ENTER)
+        wait_for(presenter, lambda d: "No Podium account has the address nobody@school.test" in (text_of(d, ".toasts") or ""),
+                 "the unknown address said")
+        self.assertEqual(len(presenter.find_elements(By.CSS_SELECTOR, "#hosts-list li")), 2)
+        # The card sits inside the join panel, its field and buttons whole and uncovered (once the
+        # toast that said so is gone).
+        harness.dismiss_toasts(presenter)
+        layout = presenter.execute_script("""
+            const card = document.querySelector('.hosts-card').getBoundingClientRect();
+            const panel = document.getElementById('join-panel').getBoundingClientRect();
+            const parts = ['#cohost-email', '.hosts-add button', '#hosts-list [data-action="remove-host"]'].map((css) => {
+              const e = document.querySelector(css);
+              e.scrollIntoView({block: 'center'});
+              const r = e.getBoundingClientRect();
+              const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+              return {css, width: r.width, height: r.height, inCard: r.left >= card.left - 0.5 && r.right <= card.right + 0.5,
+                      uncovered: e === hit || e.contains(hit)};
+            });
+            const afterAccess = document.querySelector('.access-card').nextElementSibling === document.querySelector('.hosts-card');
+            return {inside: card.left >= panel.left - 0.5 && card.right <= panel.right + 0.5, width: card.width, parts, afterAccess};
+        """)
+        self.assertTrue(layout["inside"], f"the co-hosts card inside the join panel: {layout}")
+        self.assertTrue(layout["afterAccess"], f"the co-hosts card right below the passcode and listing: {layout}")
+        for part in layout["parts"]:
+            self.assertGreater(part["height"], 20, f"{part['css']} has a size: {layout}")
+            self.assertGreater(part["width"], 20, f"{part['css']} has a size: {layout}")
+            self.assertTrue(part["inCard"] and part["uncovered"], f"{part['css']} whole and on top: {layout}")
+        screenshot(presenter, "access-console-co-hosts")
+
+        # Grace's console on her phone: she runs the session, sees who hosts it, may only leave.
+        grace = self.driver(390, 844)
+        grace.get(SERVER.base + "/healthz")
+        grace.add_cookie({"name": "podium_auth", "value": login["token"], "path": "/"})
+        self.open_console(grace, code)
+        grace.find_element(By.ID, "code-chip").click()
+        wait_for(grace, lambda d: visible(d, '#hosts-list [data-action="leave-hosts"]'), "Leave on the co-host's console")
+        self.assertFalse(visible(grace, "#cohost-email"), "a co-host adds no one")
+        self.assertFalse(grace.find_elements(By.CSS_SELECTOR, '[data-action="remove-host"]'))
+        self.assertIn("(you)", text_of(grace, '#hosts-list li[data-reason="invited"]'))
+        self.assertLessEqual(overflow(grace), 0, "the co-host's console fits the phone")
+        grace.execute_script("document.querySelector('.hosts-card').scrollIntoView({block: 'center'})")
+        screenshot(grace, "access-console-co-host-phone")
+
+        # Removed by the presenter: the API shuts its doors to her at once.
+        harness.dismiss_toasts(presenter)
+        presenter.find_element(By.CSS_SELECTOR, '#hosts-list [data-action="remove-host"]').click()
+        wait_for(presenter, lambda d: visible(d, 'dialog[open] [data-role="confirm"]'), "the remove confirmation").click()
+        wait_for(presenter, lambda d: not d.find_elements(By.CSS_SELECTOR, '#hosts-list li[data-reason="invited"]'),
+                 "Grace gone from the list")
+        self.assertEqual(SERVER.request("GET", hosts, token=login["token"])[0], 403)
+
+        # Added again, she leaves from her console and lands in her library.
+        self.assertEqual(SERVER.api("POST", hosts, {"email": "grace@school.test"})[0], 201)
+        self.open_console(grace, code)
+        grace.find_element(By.ID, "code-chip").click()
+        wait_for(grace, lambda d: visible(d, '#hosts-list [data-action="leave-hosts"]'), "Leave again").click()
+        wait_for(grace, lambda d: visible(d, 'dialog[open] [data-role="confirm"]'), "the leave confirmation").click()
+        wait_for(grace, lambda d: d.current_url.rstrip("/").endswith("/library"), "her library after leaving")
+        self.assertEqual(SERVER.api("GET", hosts)[1]["coHosts"], [])

@@ -12,6 +12,7 @@ import { showQR } from '../core/qr.js';
 import { copyText } from '../core/clipboard.js';
 import { mountPresenterInteraction } from '../interaction/presenter-panel.js';
 import { mountPasscodeControl } from './passcode-control.js';
+import { mountHostsControl } from './hosts-control.js';
 import { mountBigScreenButton } from './big-screen-button.js';
 import { PresenterView } from './presenter-view.js';
 import { mountSaveBanner } from '../live/save-banner.js';
@@ -180,7 +181,8 @@ async function start() {
     return;
   }
   document.title = t('live.console-title', { code });
-  if (!(await signedInUser((error) => showMessage(t('live.cannot-reach'), errorText(error))))) return;
+  const me = await signedInUser((error) => showMessage(t('live.cannot-reach'), errorText(error)));
+  if (!me) return;
   let info = null;
   try {
     info = await api('/api/v1/sessions/' + encodeURIComponent(code));
@@ -195,7 +197,9 @@ async function start() {
   if (info) {
     $('deck-title').textContent = info.title;
     setJoinInfo(info.joinUrl);
-    mountPasscodeControl({ panel: $('join-panel'), after: document.querySelector('#join-panel .join-url'), code, info });
+    const access = mountPasscodeControl({ panel: $('join-panel'), after: document.querySelector('#join-panel .join-url'), code, info });
+    // Who runs the session with me: read after the console is up, never holding it back.
+    mountHostsControl({ panel: $('join-panel'), after: access, code, me, onLeft: () => location.assign('/library') });
     // An Office deck's speaker notes and slide titles, for this console only: in the presenter
     // view, which comes on by itself for a deck with notes.
     presenterView.load(info.deckId);

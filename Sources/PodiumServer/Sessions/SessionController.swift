@@ -21,6 +21,8 @@ struct SessionController {
     let now: @Sendable () -> Date
     /// Lets a course's teachers start a deck another teacher placed in the course (nil: owners only).
     var courses: CourseTeachers? = nil
+    /// Records who adds and removes co-hosts (nil: not recorded).
+    var audit: AuditLog? = nil
     var hosts: SessionHosts { SessionHosts(store: store) }
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -32,6 +34,7 @@ struct SessionController {
         group.head("sessions/:code/download", use: download)
         group.get("sessions/:code/export.pdf", use: export)
         addAccessRoutes(to: group)
+        addHostRoutes(to: group)
     }
 
     struct CreateRequest: Decodable {

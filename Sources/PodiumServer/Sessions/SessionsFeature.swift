@@ -21,7 +21,8 @@ struct SessionsFeature: ServerFeature {
             store: platform.stores.sessions, deckStore: platform.stores.decks, userStore: platform.stores.users,
             videoStore: platform.stores.videos, blobs: platform.blobs, hub: platform.hub, accounts: platform.accounts,
             joinBase: joinBase,
-            workDirectory: platform.configuration.temporaryDirectory, now: platform.now, courses: CourseTeachers(platform))
+            workDirectory: platform.configuration.temporaryDirectory, now: platform.now, courses: CourseTeachers(platform),
+            audit: AuditLog(store: platform.stores.accounts, now: platform.now))
     }
 
     func addRoutes(to api: RouterGroup<AppRequestContext>, router: Router<AppRequestContext>) {

@@ -98,7 +98,7 @@ struct LTIStoreTests {
     }
 
     /// Where a course's links point (kept once, per course) and a session's co-hosts (granted
-    /// once, listed, gone with the session's people); a deep link keeps its course.
+    /// once, listed, taken back once, gone with the session's people); a deep link keeps its course.
     @Test(arguments: TestStores.kinds) func placementsAndCoHostsAreKeptOnce(_ kind: StoreKind) async throws {
         try await TestStores.with(kind) { store in
             try await Self.insertTeachers(["u1", "u2", "u3"], into: store)
@@ -138,6 +138,12 @@ struct LTIStoreTests {
             #expect(try await !store.isLTIContentPlaced(platformId: "p1", contextId: "c1", kind: "session", target: "s1"))
             // A grant is the session's, not the platform's: it stays.
             #expect(try await store.isSessionHost(sessionId: "s1", userId: "u2"))
+
+            // Taken back once: the other grant stays.
+            #expect(try await store.removeSessionHost(sessionId: "s1", userId: "u3"))
+            #expect(try await !store.removeSessionHost(sessionId: "s1", userId: "u3"), "nothing left to take back")
+            #expect(try await !store.isSessionHost(sessionId: "s1", userId: "u3"))
+            #expect(try await store.sessionHosts(sessionId: "s1").map(\.userId) == ["u2"])
         }
     }
 

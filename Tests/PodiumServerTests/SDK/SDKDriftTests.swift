@@ -199,6 +199,18 @@ struct SDKDriftTests {
             try WireExample("StoryboardProject, listed and shared", sharedProject) {
                 try $0.body("GET", "/api/v1/storyboards", status: "200")
             },
+            try WireExample(
+                "SessionHostList",
+                SessionHostList(
+                    presenter: SessionHostPerson(id: "u_1", name: "Ada", email: "ada@example.com"),
+                    coHosts: [
+                        SessionCoHost(id: "u_2", name: "Grace", email: "grace@example.com", reason: "invited", since: created)
+                    ], canManage: true)
+            ) { try $0.body("GET", "/api/v1/sessions/{code}/hosts", status: "200") },
+            try WireExample(
+                "SessionCoHost",
+                SessionCoHost(id: "u_2", name: "Grace", email: "grace@example.com", reason: "lti-course", since: created)
+            ) { try $0.body("POST", "/api/v1/sessions/{code}/hosts", status: "201") },
             try WireExample("StoryboardEditor", StoryboardEditor(id: "u_2", name: "Grace", email: "grace@example.com")) {
                 try $0.body("POST", "/api/v1/storyboards/{id}/editors", status: "201")
             },

@@ -230,6 +230,10 @@ extension ForwardingSessionStore {
         try await base.sessionHosts(sessionId: sessionId)
     }
 
+    func removeSessionHost(sessionId: String, userId: String) async throws -> Bool {
+        try await base.removeSessionHost(sessionId: sessionId, userId: userId)
+    }
+
     func session(code: String) async throws -> SessionRecord? {
         try await base.session(code: code)
     }

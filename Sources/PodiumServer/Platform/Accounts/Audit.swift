@@ -7,7 +7,8 @@ import PodiumWire
 ///
 /// Actions: `user.created`, `user.invited`, `invitation.resent`, `invitation.revoked`,
 /// `invitation.accepted`, `user.approved`, `sign_up.declined`, `user.role_changed`,
-/// `user.membership_changed`, `user.password_set`, `sign_in.locked_out` (docs/operations.md).
+/// `user.membership_changed`, `user.password_set`, `sign_in.locked_out`, `session.cohost_added`,
+/// `session.cohost_removed` (docs/operations.md).
 struct AuditLog: Sendable {
     let store: any AccountStore
     let now: @Sendable () -> Date
