@@ -101,9 +101,11 @@ struct SessionController {
         // their host's to see.
         var result: [SessionResponse] = []
         for record in try await store.liveSessions() {
-            let current = hub.access.access(of: record)
-            if current.unlisted, try await !hosts.isHost(context.user, of: record) { continue }
-            result.append(try await response(record, request: request, for: context.user))
+            // How the requester hosts it, asked once: it decides both whether an unlisted
+            // session is shown and what the response says.
+            let part = try await hosts.part(of: context.user, in: record)
+            if hub.access.access(of: record).unlisted, part == nil { continue }
+            result.append(try await response(record, request: request, part: part))
         }
         return result
     }
@@ -159,10 +161,14 @@ struct SessionController {
 
     /// The session as `user` may see it: its host also gets the passcode, and whether it is theirs.
     func response(_ record: SessionRecord, request: Request, for user: UserRecord? = nil) async throws -> SessionResponse {
+        try await response(record, request: request, part: try await hosts.part(of: user, in: record))
+    }
+
+    /// The same, for a requester whose part in the session is known (nil: none).
+    func response(_ record: SessionRecord, request: Request, part: SessionHosts.HostPart?) async throws -> SessionResponse {
         let deck = try await record.deckId.asyncMap { try await deckStore.deck(id: $0) } ?? nil
         let presenter = try await userStore.user(id: record.presenterId)
         let links = joinBase.links(code: record.code, room: record.isRoom, request: request)
-        let part = try await hosts.part(of: user, in: record)
         return SessionResponse(
             id: record.id, code: record.code, kind: record.kind, joinUrl: links.joinUrl, presenterUrl: links.presenterUrl,
             moderatorUrl: links.moderatorUrl, projectorUrl: links.projectorUrl, screenUrl: links.screenUrl,
