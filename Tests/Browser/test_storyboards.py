@@ -399,19 +399,27 @@ class StoryboardTests(BrowserTest):
 
     def test_storyboards_6_undo_only_own(self):
         """Ctrl+Z undoes this person's newest edit, never another person's: Bob (an account of his
-        own, invited to the project) draws after Alice, Alice undoes, her stroke goes and his stays;
+        own, invited on the project page) draws after Alice, Alice undoes, her stroke goes and his stays;
         redo brings hers back."""
         board = create_storyboard("Undo")
         shot = shots_of(board["content"])[0]["id"]
         email = f"bob-{board['id'][-6:].lower()}@example.org"
         status, body = SERVER.api("POST", "/api/v1/users", {"email": email, "name": "Bob", "password": "bob-password-1"})
         self.assertIn(status, (200, 201), body)
-        status, body = SERVER.api("POST", f"/api/v1/storyboards/{board['id']}/editors", {"email": email})
-        self.assertIn(status, (200, 201), body)
         status, body = SERVER.request("POST", "/api/v1/auth/login", {"email": email, "password": "bob-password-1"})
         self.assertEqual(status, 200, body)
         alice = self.driver(1280, 800)
         self.sign_in_with_cookie(alice)
+        # Alice invites Bob on the project page: a mistyped address is said as such, then his is listed.
+        self.open_project(alice, board["id"])
+        field = wait_for(alice, lambda d: visible(d, "#invite-email"), "the invitation field")
+        field.send_keys("bob@typo.example.org" + Keys.ENTER)
+        wait_for(alice, lambda d: "No Podium account has the address bob@typo.example.org" in (text_of(d, ".toasts") or ""),
+                 "the unknown address said")
+        field.clear()
+        field.send_keys(email + Keys.ENTER)
+        wait_for(alice, lambda d: visible(d, "#editors-list li[data-user-id]"), "Bob listed as an editor")
+        self.assertIn(email, text_of(alice, "#editors-list"))
         self.open_sketch(alice, board["id"], shot)
         bob = self.driver(1024, 768)
         bob.get(SERVER.base + "/healthz")

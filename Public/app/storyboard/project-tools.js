@@ -65,7 +65,8 @@ export function mountProjectTools(root, record) {
       editorsList.append(editorItem(editor));
       toast(t('storyboard.invited', { name: editor.name || editor.email }));
     } catch (error) {
-      toast(errorText(error), { kind: 'error' });
+      // A mistyped address: said with the address, not as a storyboard that is gone.
+      toast(error.code === 'not_found' ? t('storyboard.invite-no-account', { email: address }) : errorText(error), { kind: 'error' });
     }
   });
 
