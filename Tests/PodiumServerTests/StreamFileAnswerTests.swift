@@ -260,6 +260,57 @@ struct StreamFileAnswerTests {
         }
     }
 
+    /// A socket that has not taken a region yet: its write completes when the test says.
+    final class SlowSocket: ChannelOutboundHandler {
+        typealias OutboundIn = HTTPServerResponsePart
+        var regionWritten: EventLoopPromise<Void>?
+        func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+            if case .body(.fileRegion) = unwrapOutboundIn(data) {
+                regionWritten = promise
+                context.write(data, promise: nil)
+            } else {
+                context.write(data, promise: promise)
+            }
+        }
+    }
+
+    /// While a region answered here is still being written, the next request goes to the router and
+    /// its answer waits behind this one's end, which follows the region (the cork comes off then).
+    @Test func theRoutersAnswerWaitsForTheRegionAndItsEnd() throws {
+        let setup = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: setup.url) }
+        let channel = setup.channel
+        let socket = SlowSocket()
+        try channel.pipeline.syncOperations.addHandler(socket, position: .first)
+        let segment = "/stream/\(setup.token)/\(Self.segment)"
+        try Self.request(channel, .GET, segment)
+        guard case .head = try #require(try channel.readOutbound(as: HTTPServerResponsePart.self)) else {
+            throw Failure("no head")
+        }
+        guard case .body(.fileRegion) = try #require(try channel.readOutbound(as: HTTPServerResponsePart.self)) else {
+            throw Failure("no region")
+        }
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil, "no end before the region is written")
+        #expect(setup.corks.set == [true])
+        try Self.request(channel, .GET, segment)
+        #expect(try Self.routed(channel) == segment)
+        // Not `writeOutbound`, which waits for the write: held here until the region is written.
+        let routerWrote = channel.eventLoop.makePromise(of: Void.self)
+        channel.write(HTTPResponsePart.head(HTTPResponse(status: .ok)), promise: nil)
+        channel.writeAndFlush(HTTPResponsePart.end(nil), promise: routerWrote)
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil, "the router's answer waits")
+        try #require(socket.regionWritten).succeed()
+        guard case .end = try #require(try channel.readOutbound(as: HTTPServerResponsePart.self)) else {
+            throw Failure("not the end first")
+        }
+        guard case .head(let routed) = try #require(try channel.readOutbound(as: HTTPServerResponsePart.self)) else {
+            throw Failure("not the router's head next")
+        }
+        #expect(routed.status == .ok)
+        try routerWrote.futureResult.wait()
+        #expect(setup.corks.set == [true, false])
+    }
+
     @Test func streamTargetsAreTokenAndFileOfPlainLetters() {
         let target = StreamFileAnswers.streamTarget("/stream/a.b/c.m4s")
         #expect(target?.token == "a.b" && target?.file == "c.m4s")

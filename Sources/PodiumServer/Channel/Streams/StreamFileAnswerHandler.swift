@@ -114,8 +114,9 @@ final class StreamFileAnswers: Sendable {
 /// connection state handler, before the async channel that hands requests to the router.
 ///
 /// Order is kept: a request is answered here only when every request passed to the router before
-/// it has been answered (pipelining), and while a region answered here is not yet written the next
-/// request goes to the router, so one connection holds at most one file open here.
+/// it has been answered (pipelining); while a region answered here is not yet written the next
+/// request goes to the router, whose answer is held until this one's end, so one connection holds
+/// at most one file open here.
 final class StreamFileAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -130,8 +131,11 @@ final class StreamFileAnswerHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var routed = 0
     /// The request being read is answered here once its end is read (its body is dropped).
     private var pending: Pending?
-    /// A region answered here is not written yet.
+    /// A region answered here is not written yet: its end follows once it is, and what the router
+    /// writes meanwhile (a pipelined request's answer) waits behind it.
     private var sending = false
+    private var heldWrites: [(NIOAny, EventLoopPromise<Void>?)] = []
+    private var heldFlush = false
 
     private struct Pending {
         let answer: StreamFileAnswers.Answer
@@ -167,7 +171,16 @@ final class StreamFileAnswerHandler: ChannelDuplexHandler, RemovableChannelHandl
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { routed -= 1 }
+        guard !sending else { return heldWrites.append((data, promise)) }
         context.write(data, promise: promise)
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        guard !sending else {
+            heldFlush = true
+            return
+        }
+        context.flush()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -202,12 +215,19 @@ final class StreamFileAnswerHandler: ChannelDuplexHandler, RemovableChannelHandl
         let region = FileRegion(fileHandle: handle, readerIndex: answer.body.lowerBound, endIndex: answer.body.upperBound)
         let written = context.eventLoop.makePromise(of: Void.self)
         sending = true
-        codec.write(NIOAny(HTTPServerResponsePart.body(.fileRegion(region))), promise: written)
-        // Written, or failed (the connection went): the socket no longer holds the region.
+        codec.writeAndFlush(NIOAny(HTTPServerResponsePart.body(.fileRegion(region))), promise: written)
+        // Written, or failed (the connection went): the socket no longer holds the region. The end
+        // goes after it, as the route's does (``FileRegionBody``): the cork comes off with the
+        // end's flush, so the whole region leaves corked, in full segments.
         written.futureResult.assumeIsolated().whenComplete { _ in
             try? handle.close()
             self.sending = false
+            context.write(self.wrapOutboundOut(.end(nil)), promise: nil)
+            let held = self.heldWrites
+            self.heldWrites = []
+            for (data, promise) in held { context.write(data, promise: promise) }
+            self.heldFlush = false
+            context.flush()
         }
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }
 }
