@@ -197,13 +197,18 @@ struct PublisherProcessTests {
         return tool
     }
 
+    /// The stand-ins answer at once; a shell's start-up on a machine busy with other work once took
+    /// more than the server's 5 s, and an established service was taken as failed.
+    static let patience: Duration = .seconds(20)
+
     static let noDaemon = "echo 'Failed to create client object: Daemon not running' >&2\nexit 1"
     static let established = "echo \"Established under name '$2'\"\nexec sleep 60"
 
     @Test func aToolWithoutItsDaemonFailsWithTheReason() async throws {
         let tool = try Self.tool(Self.noDaemon)
         defer { try? FileManager.default.removeItem(at: tool.deletingLastPathComponent()) }
-        let publisher = PublisherProcess(tool: tool.path, arguments: ["--service", "Podium on test", "_podium._tcp", "8080"])
+        let publisher = PublisherProcess(
+            tool: tool.path, arguments: ["--service", "Podium on test", "_podium._tcp", "8080"], patience: Self.patience)
         guard case .failure(let reason) = await publisher.start() else {
             Issue.record("a tool that cannot reach its daemon was taken as published")
             return
@@ -215,9 +220,11 @@ struct PublisherProcessTests {
     @Test func anEstablishedServiceRunsUntilStopped() async throws {
         let tool = try Self.tool(Self.established)
         defer { try? FileManager.default.removeItem(at: tool.deletingLastPathComponent()) }
-        let publisher = PublisherProcess(tool: tool.path, arguments: ["--service", "Podium on test", "_podium._tcp", "8080"])
-        guard case .success = await publisher.start() else {
-            Issue.record("an established service was taken as failed")
+        let publisher = PublisherProcess(
+            tool: tool.path, arguments: ["--service", "Podium on test", "_podium._tcp", "8080"], patience: Self.patience)
+        let outcome = await publisher.start()
+        guard case .success = outcome else {
+            Issue.record("an established service was taken as failed: \(outcome)")
             return
         }
         #expect(publisher.isRunning)
@@ -243,7 +250,7 @@ struct PublisherProcessTests {
                         let established = (worker + round) % 2 == 0
                         let publisher = PublisherProcess(
                             tool: (established ? succeeding : failing).path,
-                            arguments: ["--service", "w\(worker)", "_podium._tcp", "1"])
+                            arguments: ["--service", "w\(worker)", "_podium._tcp", "1"], patience: Self.patience)
                         let outcome = await publisher.start()
                         publisher.stop()
                         switch outcome {

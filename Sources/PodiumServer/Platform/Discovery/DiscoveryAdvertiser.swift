@@ -216,12 +216,18 @@ final class PublisherProcess: Sendable {
     static let guardScript = #""$0" "$@" </dev/null & p=$!; exec >/dev/null 2>&1; read _; kill -9 $p"#
 
     private let process: ChildProcess
+    /// How long ``start()`` waits for the tool's word.
+    private let patience: Duration
     private let input: Pipe
     private let output: Pipe
     private let text = NIOLockedValueBox("")
     private let ended = NIOLockedValueBox(false)
 
-    init(tool: String, arguments: [String]) {
+    /// - Parameter patience: how long the tool may take to say it is established or why it is
+    ///   not: Avahi probes the name for about a second first. Tests that start shells on a busy
+    ///   machine give more, as a child's start-up then takes seconds.
+    init(tool: String, arguments: [String], patience: Duration = .seconds(5)) {
+        self.patience = patience
         let input = Pipe()
         let output = Pipe()
         self.input = input
@@ -237,8 +243,7 @@ final class PublisherProcess: Sendable {
     /// Until the tool's output ends (it exited, or was killed).
     var isRunning: Bool { !ended.withLockedValue { $0 } }
 
-    /// Starts and waits for the tool to say it is established, or to fail (5 s at most: Avahi
-    /// probes the name for about a second first).
+    /// Starts and waits for the tool to say it is established, or to fail (``patience`` at most).
     func start() async -> Start {
         let (lines, sink) = AsyncStream.makeStream(of: Void.self)
         let text = text
@@ -261,8 +266,8 @@ final class PublisherProcess: Sendable {
                 ended.withLockedValue { $0 = true }
                 sink.finish()
             })
-        let deadline = Task {
-            try? await Task.sleep(for: .seconds(5))
+        let deadline = Task { [patience] in
+            try? await Task.sleep(for: patience)
             sink.finish()
         }
         defer { deadline.cancel() }
@@ -274,7 +279,7 @@ final class PublisherProcess: Sendable {
         let said = text.withLockedValue { $0 }
         if said.contains("Established under name") { return .success }
         if let reason = Self.reason(said) { return .failure(reason) }
-        if isRunning { return .failure("avahi-publish-service did not confirm within 5 s") }
+        if isRunning { return .failure("avahi-publish-service did not confirm within \(patience)") }
         return .failure("avahi-publish-service stopped: \(said.trimmingCharacters(in: .whitespacesAndNewlines))")
     }
 
