@@ -418,7 +418,8 @@ class I18nLiveConsoleTests(I18nLiveTestCase):
         session = SERVER.start_session(DEMO_DECK["id"], passcode="2468")
         code = session["code"]
         title = session["title"]
-        allowed = [title, code, "2468", "Which colour?", "Red", "Blue", "Why blue?", "Ana", "Admin"]
+        # "admin": the presenter's account, shown on the co-hosts card (its name, its address as the title).
+        allowed = [title, code, "2468", "Which colour?", "Red", "Blue", "Why blue?", "Ana", "Admin", "admin"]
         presenter = self.driver(1280, 860)
         self.sign_in_with_cookie(presenter)
         presenter.get(f"{SERVER.base}/present/{code}?lang=qps")
