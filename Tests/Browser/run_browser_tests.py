@@ -670,6 +670,13 @@ class BrowserTest(unittest.TestCase):
         self.drivers.append(driver)
         return driver
 
+    def scratch_directory(self, prefix):
+        """A directory for the files this test makes (a picture to upload, a broken PDF), removed
+        when the test ends, passed or failed."""
+        directory = Path(tempfile.mkdtemp(prefix=prefix))
+        self.addCleanup(shutil.rmtree, directory, True)
+        return directory
+
     def release(self, driver):
         """A browser this test is done with, before the test ends (for the next one to use)."""
         self.drivers.remove(driver)

@@ -351,9 +351,7 @@ class I18nLiveLibraryTests(I18nLiveTestCase):
     def test_i18n_live_5_library_in_the_pseudo_language(self):
         """The library with decks, a failed upload, a deck's menu, the rename and go-live dialogs,
         a folder and its delete question, and the past sessions: every word from a catalogue."""
-        import tempfile
-        from pathlib import Path
-        work = Path(tempfile.mkdtemp(prefix="podium-i18n-"))
+        work = self.scratch_directory("podium-i18n-")
         notes = work / "notes.pdf"
         notes.write_text("Just notes, not a PDF.\n" * 10)
         deck_title = DEMO_DECK["title"]

@@ -113,7 +113,7 @@ class OfficeDeckTests(BrowserTest):
     def test_2_images_chosen_together_make_one_deck(self):
         """Three images picked together in the library make one upload and one deck of three
         pages, in the order of their names (p2 before p10)."""
-        directory = Path(tempfile.mkdtemp(prefix="podium-image-set-"))
+        directory = self.scratch_directory("podium-image-set-")
         for name, colour in (("shot-p10.png", (200, 40, 40)), ("shot-p2.png", (40, 200, 40)), ("shot-p1.png", (40, 40, 200))):
             (directory / name).write_bytes(png(64, 48, colour))
         driver = self.driver(1280, 900)

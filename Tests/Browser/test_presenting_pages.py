@@ -14,8 +14,6 @@ and ``#polls-hint`` on a room presenter's page.
 
 import os
 import sys
-import tempfile
-from pathlib import Path
 
 harness = sys.modules.get("run_browser_tests")
 if harness is None:  # imported directly: load the harness under its own name
@@ -293,7 +291,7 @@ class PresentingPagesTests(BrowserTest):
         ann = self.driver(1280, 800)
         self.presenter_gate(ann, code, "Ann", PASSCODE)
         wait_for(ann, lambda d: body_data(d, "connection") == "live" and body_data(d, "presenterId"), "Ann in the room")
-        fake = Path(tempfile.mkdtemp(prefix="podium-presenting-")) / "agenda.pdf"
+        fake = self.scratch_directory("podium-presenting-") / "agenda.pdf"
         fake.write_text("An agenda, typed as text, not a PDF.\n" * 10)
         ann.find_element(By.ID, "file-input").send_keys(str(fake))
         wait_for(ann, lambda d: d.find_element(By.ID, "upload-status").get_attribute("data-state") == "failed",

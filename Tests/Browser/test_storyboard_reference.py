@@ -12,7 +12,6 @@ python3 Tests/Browser/run_browser_tests.py storyboard_reference
 import os
 import struct
 import sys
-import tempfile
 import zlib
 
 harness = sys.modules.get("run_browser_tests")
@@ -109,7 +108,7 @@ class StoryboardReferenceTests(BrowserTest):
         camera = ada.find_element(By.ID, "reference-camera")
         self.assertEqual(camera.get_attribute("capture"), "environment")
         self.assertEqual(camera.get_attribute("accept"), "image/*")
-        picture = os.path.join(tempfile.mkdtemp(prefix="podium-ref-"), "blue.png")
+        picture = str(self.scratch_directory("podium-ref-") / "blue.png")
         with open(picture, "wb") as file:
             file.write(solid_png(64, 48, (0, 0, 255)))
         ada.find_element(By.ID, "reference-file").send_keys(picture)
