@@ -58,11 +58,11 @@ extension PodiumClient {
 
     public func deleteStoryboard(id: String) async throws { try await callIgnoringReply(.deleteStoryboard, ["id": id]) }
 
-    public func storyboardEditors(id: String) async throws -> [StoryboardEditor] {
+    public func storyboardEditors(id: String) async throws -> [Person] {
         try await call(.storyboardEditors, ["id": id])
     }
 
-    public func inviteStoryboardEditor(id: String, email: String) async throws -> StoryboardEditor {
+    public func inviteStoryboardEditor(id: String, email: String) async throws -> Person {
         try await call(.inviteStoryboardEditor, ["id": id], json: ["email": email])
     }
 

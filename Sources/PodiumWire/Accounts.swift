@@ -19,6 +19,20 @@ public struct User: Codable, Sendable, Equatable {
     }
 }
 
+/// An account as others see it where it is named: a storyboard's editor, a session's presenter.
+/// Only what they need to recognise it (not the role or the membership `User` carries).
+public struct Person: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var email: String
+
+    public init(id: String, name: String, email: String) {
+        self.id = id
+        self.name = name
+        self.email = email
+    }
+}
+
 /// The answer to `POST /api/v1/auth/login`: a bearer token and the account it signs in.
 public struct LoginResponse: Codable, Sendable, Equatable {
     public var token: String

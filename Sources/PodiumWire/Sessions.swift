@@ -146,19 +146,6 @@ public struct HistoryPage: Codable, Sendable, Equatable {
     }
 }
 
-/// Someone who hosts a session: its presenter, or a co-host (`GET /api/v1/sessions/{code}/hosts`).
-public struct SessionHostPerson: Codable, Sendable, Equatable {
-    public var id: String
-    public var name: String
-    public var email: String
-
-    public init(id: String, name: String, email: String) {
-        self.id = id
-        self.name = name
-        self.email = email
-    }
-}
-
 /// A co-host: someone besides its presenter who runs the session's console, passcode, end and
 /// report as its presenter does.
 public struct SessionCoHost: Codable, Sendable, Equatable {
@@ -181,14 +168,14 @@ public struct SessionCoHost: Codable, Sendable, Equatable {
 
 /// Who hosts a session, for its hosts.
 public struct SessionHostList: Codable, Sendable, Equatable {
-    public var presenter: SessionHostPerson
+    public var presenter: Person
     /// Oldest grant first.
     public var coHosts: [SessionCoHost]
     /// Whether the requester may add and remove co-hosts: the presenter or an admin (a co-host
     /// may only leave).
     public var canManage: Bool
 
-    public init(presenter: SessionHostPerson, coHosts: [SessionCoHost], canManage: Bool) {
+    public init(presenter: Person, coHosts: [SessionCoHost], canManage: Bool) {
         self.presenter = presenter
         self.coHosts = coHosts
         self.canManage = canManage

@@ -65,19 +65,6 @@ public struct StoryboardProject: Codable, Sendable, Equatable {
     }
 }
 
-/// Someone who may edit a storyboard project besides its owner.
-public struct StoryboardEditor: Codable, Sendable, Equatable {
-    public var id: String
-    public var name: String
-    public var email: String
-
-    public init(id: String, name: String, email: String) {
-        self.id = id
-        self.name = name
-        self.email = email
-    }
-}
-
 /// What a storyboard export makes.
 public enum StoryboardExportFormat: String, Codable, Sendable, CaseIterable {
     /// Panels with their text on A4 landscape pages (``StoryboardExport/layout`` panels a page).

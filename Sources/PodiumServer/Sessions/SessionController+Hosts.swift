@@ -39,7 +39,7 @@ extension SessionController {
             coHosts.append(SessionCoHost(user, grant))
         }
         return SessionHostList(
-            presenter: SessionHostPerson(
+            presenter: Person(
                 id: record.presenterId, name: presenter?.name ?? "", email: presenter?.email ?? ""),
             coHosts: coHosts, canManage: part != .coHost)
     }

@@ -249,9 +249,10 @@ extension StoryboardProject: ResponseEncodable {
     }
 }
 
-typealias EditorResponse = StoryboardEditor
+/// Someone who may edit a storyboard project besides its owner.
+typealias EditorResponse = Person
 
-extension StoryboardEditor: ResponseEncodable {
+extension Person: ResponseEncodable {
     init(_ user: UserRecord) {
         self.init(id: user.id, name: user.name, email: user.email)
     }

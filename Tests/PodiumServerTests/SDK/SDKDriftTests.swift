@@ -202,7 +202,7 @@ struct SDKDriftTests {
             try WireExample(
                 "SessionHostList",
                 SessionHostList(
-                    presenter: SessionHostPerson(id: "u_1", name: "Ada", email: "ada@example.com"),
+                    presenter: Person(id: "u_1", name: "Ada", email: "ada@example.com"),
                     coHosts: [
                         SessionCoHost(id: "u_2", name: "Grace", email: "grace@example.com", reason: "invited", since: created)
                     ], canManage: true)
@@ -211,7 +211,7 @@ struct SDKDriftTests {
                 "SessionCoHost",
                 SessionCoHost(id: "u_2", name: "Grace", email: "grace@example.com", reason: "lti-course", since: created)
             ) { try $0.body("POST", "/api/v1/sessions/{code}/hosts", status: "201") },
-            try WireExample("StoryboardEditor", StoryboardEditor(id: "u_2", name: "Grace", email: "grace@example.com")) {
+            try WireExample("Person", Person(id: "u_2", name: "Grace", email: "grace@example.com")) {
                 try $0.body("POST", "/api/v1/storyboards/{id}/editors", status: "201")
             },
             try WireExample("StoryboardExport queued", queuedExport) {
