@@ -585,13 +585,19 @@ Promise.race([
 """
 
 
-def take_screenshot(driver, name):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    started = time.monotonic()
+def finish_animations(driver):
+    """Until the transitions and animations running now have ended (at most 2 s): a panel still
+    sliding in has its buttons somewhere else than where a click lands."""
     try:
         driver.execute_async_script(ANIMATIONS_END_JS)
     except WebDriverException:
         pass
+
+
+def take_screenshot(driver, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    finish_animations(driver)
     if PROFILE and time.monotonic() - started > 1.5:
         profiled("(screenshots: animations that took over 1.5 s to end)", started)
     path = SHOTS / f"{name}.png"

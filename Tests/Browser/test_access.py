@@ -381,13 +381,27 @@ class AccessTests(BrowserTest):
                 const cardsFit = [...document.querySelectorAll('.deck-card[data-deck-id]')].every((card) =>
                   [...card.querySelectorAll('.deck-actions .btn')].every((b) =>
                     b.getBoundingClientRect().right <= card.getBoundingClientRect().right + 0.5));
+                const banner = document.getElementById('live-banner');
+                const sentence = banner && !banner.hidden ? banner.querySelector('.grow') : null;
                 return {rows: tops.size, inside: buttons.every((b) => b.getBoundingClientRect().right <= innerWidth + 0.5),
-                        title: document.getElementById('folder-title').getBoundingClientRect().width, cardsFit};
+                        title: document.getElementById('folder-title').getBoundingClientRect().width, cardsFit,
+                        columns: getComputedStyle(document.querySelector('.deck-grid')).gridTemplateColumns.split(' ').length,
+                        sentence: sentence ? sentence.getBoundingClientRect().width : null,
+                        pills: [...document.querySelectorAll('.sidebar .folder-item')].filter((i) => i.offsetParent)
+                          .map((i) => Math.round(i.getBoundingClientRect().top))};
             """)
             self.assertTrue(layout["inside"], f"library header buttons inside the window at {width}: {layout}")
             self.assertLessEqual(layout["rows"], 1 if width >= 820 else 2, f"library header rows at {width}: {layout}")
             self.assertGreater(layout["title"], 100, f"the folder title has room at {width}: {layout}")
             self.assertTrue(layout["cardsFit"], f"every deck card's buttons inside the card at {width}: {layout}")
+            # A tablet upright has two columns of decks (the folders above them, not beside), a phone one.
+            self.assertEqual(layout["columns"] >= 2, width >= 820, f"deck columns at {width}: {layout}")
+            # Where the folders are a bar above the decks, its pills stand in one line.
+            if width < 900:
+                self.assertLessEqual(max(layout["pills"]) - min(layout["pills"]), 2, f"the folder bar at {width}: {layout}")
+            # The live banner's sentence keeps a readable width (a phone once had it a word a line).
+            if layout["sentence"] is not None:
+                self.assertGreater(layout["sentence"], 200, f"the live banner's sentence at {width}: {layout}")
             screenshot(driver, f"access-library-{width}x{height}")
             self.release(driver)
 
@@ -470,7 +484,11 @@ class AccessTests(BrowserTest):
         self.assertEqual(SERVER.api("POST", hosts, {"email": "grace@school.test"})[0], 201)
         self.open_console(grace, code)
         grace.find_element(By.ID, "code-chip").click()
-        wait_for(grace, lambda d: visible(d, '#hosts-list [data-action="leave-hosts"]'), "Leave again").click()
+        leave = wait_for(grace, lambda d: visible(d, '#hosts-list [data-action="leave-hosts"]'), "Leave again")
+        # The join panel slides in: clicked before it stops, the button is not where the click lands.
+        harness.finish_animations(grace)
+        grace.execute_script("arguments[0].scrollIntoView({block: 'center'})", leave)
+        leave.click()
         wait_for(grace, lambda d: visible(d, 'dialog[open] [data-role="confirm"]'), "the leave confirmation").click()
         wait_for(grace, lambda d: d.current_url.rstrip("/").endswith("/library"), "her library after leaving")
         self.assertEqual(SERVER.api("GET", hosts)[1]["coHosts"], [])

@@ -177,7 +177,7 @@ async function loadLiveBanner() {
       el('span', { class: 'grow', text: mine.length === 1
         ? t('library.live-with', { title: first.title, code: first.code })
         : t('library.live-sessions', { count: mine.length }) }),
-      ...links,
+      ...(mine.length === 1 ? links : [el('div', { class: 'live-banner-links' }, links)]),
     );
     banner.hidden = false;
   } catch (_) {
