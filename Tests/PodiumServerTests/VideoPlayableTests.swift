@@ -91,7 +91,8 @@ struct VideoPlayableTests {
             #expect(Self.resolutions(newMaster) == ["854x480", "640x360"], "\(newMaster)")
             for rendition in all {
                 let url = try #require(rendition["playlistUrl"] as? String)
-                #expect(try await client.request(.get, url).status == .ok, "\(url)")
+                let answer = try await client.request(.get, url)
+                #expect(answer.status == .ok, "\(url): \(answer.status) \(String(buffer: answer.body).prefix(300))")
             }
             // A player that loaded the first master sees every rung when it loads it again, and
             // the first rendition it was playing stays.

@@ -13,13 +13,18 @@ final class StreamBlobSets: Sendable {
     struct Entry: Sendable, Equatable {
         let files: Set<String>
         let loadedAt: Date
+        /// Loaded for a name the set before it lacked: until `missInterval` has passed, another
+        /// miss answers this set instead of loading again.
+        var forMiss = false
     }
 
     private let entries = Mutex<[String: Entry]>([:])
     let lifetime: TimeInterval
-    /// How old a held set must be before a miss (`needing` a file it lacks) loads it again: a
-    /// name no blob answers, asked again and again under a valid token, costs a store query at
-    /// most this often per resource.
+    /// How often misses (`needing` a file the held set lacks) may load a resource's set again: the
+    /// first miss after a set was loaded loads at once (the clip's ladder may have just been
+    /// stored: a player that fetched its master within a second of that found its new rungs
+    /// missing), later ones once this much time has passed since. A name no blob answers, asked
+    /// again and again under a valid token, costs a store query at most this often per resource.
     let missInterval: TimeInterval
     let now: @Sendable () -> Date
 
@@ -31,16 +36,18 @@ final class StreamBlobSets: Sendable {
 
     /// The files of `id`, from memory or from `load`; nil when `load` says the resource may not
     /// be streamed (unknown, hidden, not ready). With `needing`, a held set without that file is
-    /// loaded again once it is `missInterval` old: a clip's files grow while its ladder is
-    /// packaged (another node's change too).
+    /// loaded again (see ``missInterval``): a clip's files grow while its ladder is packaged
+    /// (another node's change too).
     func files(of id: String, needing: String? = nil, load: () async throws -> Set<String>?) async throws -> Set<String>? {
         let moment = now()
         if let files = heldFiles(of: id, needing: needing, at: moment) { return files }
+        // A held set still within its lifetime that lacks the name: this load is a miss's.
+        let forMiss = entries.withLock { $0[id] }.map { moment.timeIntervalSince($0.loadedAt) < lifetime } ?? false
         guard let files = try await load() else {
             _ = entries.withLock { $0.removeValue(forKey: id) }
             return nil
         }
-        entries.withLock { $0[id] = Entry(files: files, loadedAt: moment) }
+        entries.withLock { $0[id] = Entry(files: files, loadedAt: moment, forMiss: forMiss && needing != nil) }
         return files
     }
 
@@ -49,7 +56,9 @@ final class StreamBlobSets: Sendable {
     func heldFiles(of id: String, needing: String? = nil, at moment: Date? = nil) -> Set<String>? {
         guard let entry = entries.withLock({ $0[id] }) else { return nil }
         let age = (moment ?? now()).timeIntervalSince(entry.loadedAt)
-        guard age >= 0, age < lifetime, age < missInterval || (needing.map(entry.files.contains) ?? true) else { return nil }
+        guard age >= 0, age < lifetime else { return nil }
+        let held = needing.map(entry.files.contains) ?? true
+        guard held || (entry.forMiss && age < missInterval) else { return nil }
         return entry.files
     }
 
