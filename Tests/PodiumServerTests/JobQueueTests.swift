@@ -307,11 +307,14 @@ struct JobQueueTests {
     }
 
     @Test func workersOfAKindRunAsManyAtOnceAsAllowedAndTheirErrorsEndTheirJobs() async throws {
-        let server = TestServer()
+        let worker = HeldWorker()
+        let server = TestServer {
+            $0.additionalJobWorkers = [worker]
+            $0.jobConcurrency[HeldWorker.testKind] = 2
+        }
         defer { server.removeData() }
         let store = try await SQLStore.openSQLite(path: nil, logger: TestServer.logger())
         try await closing(store) {
-            let worker = HeldWorker()
             // Three jobs, oldest first: one that succeeds, one that fails as workers should, one
             // whose worker throws something else.
             for (n, outcome) in ["succeed", "fail", "crash"].enumerated() {
@@ -322,10 +325,7 @@ struct JobQueueTests {
                         payload: #""\#(outcome)""#,
                         createdAt: at, updatedAt: at))
             }
-            try await TestServer {
-                $0.additionalJobWorkers = [worker]
-                $0.jobConcurrency[HeldWorker.testKind] = 2
-            }.run(store: store) { client in
+            try await server.run(store: store) { client in
                 let token = try await client.login()
                 var started = worker.started.makeAsyncIterator()
                 #expect(Set([await started.next(), await started.next()]) == ["j_succeed", "j_fail"])
