@@ -301,8 +301,7 @@ final class LiveUpgradeHandler: ChannelInboundHandler, RemovableChannelHandler {
             try pipeline.removeHandler(context: encoder, promise: nil)
             try pipeline.removeHandler(
                 context: pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self), promise: nil)
-            try pipeline.addHandler(WebSocketFrameEncoder())
-            try pipeline.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxFrameSize)))
+            try pipeline.addHandler(WebSocketFraming(maxFrameSize: maxFrameSize))
             try install(context.channel)
             // Before NIO's handler leaves: its leaving fails its result, which is passed on to
             // this one and then comes too late.

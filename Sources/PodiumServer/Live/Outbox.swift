@@ -103,8 +103,9 @@ final class Outbox: Sendable {
 
     /// What only the channel's loop touches: no lock.
     private final class LoopState {
-        /// NIO's WebSocket frame encoder: whole frames are written from there, past the encoder
-        /// (which would build a header per socket).
+        /// The socket's frame encoder (``WebSocketFraming`` on the live upgrade's path, NIO's
+        /// `WebSocketFrameEncoder` on NIO's): whole frames are written from there, past the
+        /// encoder (which would build a header per socket).
         var encoder: ChannelHandlerContext?
         var attached = false
         /// Durable frames waiting for the socket to take more.
@@ -187,7 +188,10 @@ final class Outbox: Sendable {
         // heartbeats now would never leave them.
         guard state.closed != .clientGone else { return }
         _ = channel.setOption(ChannelOptions.writeBufferWaterMark, value: Self.waterMark)
-        state.encoder = try? channel.pipeline.syncOperations.context(handlerType: WebSocketFrameEncoder.self)
+        let pipeline = channel.pipeline.syncOperations
+        state.encoder =
+            (try? pipeline.context(handlerType: WebSocketFraming.self))
+            ?? (try? pipeline.context(handlerType: WebSocketFrameEncoder.self))
         state.lastRead = loop.now
         state.heartbeatSlot = heartbeats.add(self)
     }

@@ -66,14 +66,19 @@ final class SocketInbox: Sendable {
 
     private let endpoint: any SocketEndpoint
     private let state = Mutex(State())
-    /// The socket's loop: resumes reading there, and keeps an admission ticket's patience.
-    private let loop: any EventLoop
-    private let resume: @Sendable () -> Void
+    /// The socket's handler, on its loop: reading resumes there, and the loop keeps an admission
+    /// ticket's patience. (Held as it is rather than in a closure that resumes it: a closure's
+    /// context would be one more object per idle socket.)
+    private let handler: NIOLoopBound<SocketHandler>
+    private var loop: any EventLoop { handler.eventLoop }
 
-    init(endpoint: any SocketEndpoint, loop: any EventLoop, resume: @escaping @Sendable () -> Void) {
+    fileprivate init(endpoint: any SocketEndpoint, handler: NIOLoopBound<SocketHandler>) {
         self.endpoint = endpoint
-        self.loop = loop
-        self.resume = resume
+        self.handler = handler
+    }
+
+    private func resume() {
+        handler.eventLoop.execute { [handler] in handler.value.resumeReading() }
     }
 
     /// Queues an item; true while the socket may be read further.
@@ -136,9 +141,10 @@ final class SocketInbox: Sendable {
 /// ``Outbox`` that the client is alive (any frame) and when the socket can take more bytes
 /// again. Loop-confined.
 ///
-/// NIO's decoder before it has checked each frame's length (``maxFrameSize``) and control frames'
-/// rules, and passes what it refuses on as an error, which this answers with a close code and a
-/// reason (the upgrade leaves out NIO's own error handler, which closes without a reason). This
+/// The frame decoder before it (``WebSocketFraming`` on the live upgrade's path, NIO's
+/// `WebSocketFrameDecoder` on NIO's) has checked each frame's length (``maxFrameSize``) and control
+/// frames' rules, and passes what it refuses on as an error, which this answers with a close code
+/// and a reason (the upgrade leaves out NIO's own error handler, which closes without a reason). This
 /// checks masking, reserved bits and opcodes, puts fragments together up to `maxMessageBytes`,
 /// and checks that text is UTF-8.
 final class SocketHandler: ChannelDuplexHandler {
@@ -165,10 +171,7 @@ final class SocketHandler: ChannelDuplexHandler {
         on channel: any Channel, endpoint: any SocketEndpoint, maxMessageBytes: Int
     ) throws {
         let handler = SocketHandler(endpoint: endpoint, maxMessageBytes: maxMessageBytes)
-        let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
-        let inbox = SocketInbox(endpoint: endpoint, loop: channel.eventLoop) {
-            bound.eventLoop.execute { bound.value.resumeReading() }
-        }
+        let inbox = SocketInbox(endpoint: endpoint, handler: NIOLoopBound(handler, eventLoop: channel.eventLoop))
         handler.inbox = inbox
         inbox.add(.opened)
         try channel.pipeline.syncOperations.addHandler(handler)
