@@ -10,7 +10,12 @@
 # on core 1 keeps CONNECTIONS connections busy for SECONDS_PER_RUN seconds, each request the next segment of the
 # list: every rendition's, as players at different points of the clip and on different links.
 #
-# Usage: Benchmarks/video-serving.sh [seconds of clip]   (default 60: 15 segments a rendition)
+# With `pictures` instead of a clip's length, the files are a deck's page pictures instead (#42):
+# the demo deck and a second deck uploaded as PDFs, each page's large, medium and thumbnail JPEG,
+# served by Podium at /blobs/<name> (public, as every viewer loads them when a lecture starts) and
+# by nginx from the same files; everything else is the same.
+#
+# Usage: Benchmarks/video-serving.sh [seconds of clip | pictures]   (default 60: 15 segments a rendition)
 # Settings: CONNECTIONS (200), SECONDS_PER_RUN (20), THREADS (wrk's, 1), BIN (.build/release),
 # PORT (Podium, 18098), NGINX_PORT (18099), COMPARE_BUFFERED (set: Podium is also run with
 # PODIUM_NO_SENDFILE=1, reading files into buffers, between its own run and nginx's),
@@ -29,6 +34,8 @@ threads=${THREADS:-1}
 bin=${BIN:-.build/release}
 port=${PORT:-18098}
 nginx_port=${NGINX_PORT:-18099}
+# The second deck of `pictures` (a PDF).
+second_deck=${SECOND_DECK:-Tests/Fixtures/pdf/cairo-slides.pdf}
 ulimit -n "$(ulimit -Hn)"
 work=$(mktemp -d)
 # nginx's worker runs as an unprivileged user and must reach the files.
@@ -57,6 +64,34 @@ fi
 machine_line
 echo "nginx $(nginx -v 2>&1 | cut -d/ -f2), $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2)"
 
+if [[ $duration == pictures ]]; then
+  echo; echo "=== a deck's pictures in Podium (the demo deck and $(basename "$second_deck")) ==="
+  start_video_podium "$port"
+  curl -sf -o /dev/null -X POST "$base/api/v1/decks?title=bench" -H "Authorization: Bearer $token" \
+    -H 'Content-Type: application/pdf' --data-binary @"$second_deck"
+  # Every deck's pages once all are ready (the demo deck is ingested when the admin is made).
+  python3 - "$base" "$token" >"$work/segments.txt" <<'PY'
+import json, sys, time, urllib.request
+base, token = sys.argv[1], sys.argv[2]
+def get(path):
+    request = urllib.request.Request(base + path, headers={"Authorization": "Bearer " + token})
+    with urllib.request.urlopen(request) as answer:
+        return json.load(answer)
+for _ in range(600):
+    decks = get("/api/v1/decks")
+    if len(decks) >= 2 and all(deck["status"] == "ready" for deck in decks):
+        break
+    if any(deck["status"] == "failed" for deck in decks):
+        sys.exit(f"a deck failed: {decks}")
+    time.sleep(0.2)
+else:
+    sys.exit("the decks were not ready after 120 s")
+for deck in decks:
+    for page in get("/api/v1/decks/" + deck["id"])["pages"]:
+        for key in ("imageUrl", "mediumUrl", "thumbnailUrl"):
+            print(page[key])
+PY
+else
 echo; echo "=== packaging a ${duration}-second 1080p clip in Podium ==="
 make_clip "$work/clip.mp4" "$duration"
 start_video_podium "$port"
@@ -81,6 +116,7 @@ playlists = dict.fromkeys(uri for uri in uris(master) if uri.endswith(".m3u8"))
 for uri in dict.fromkeys(uri for playlist in playlists for uri in uris(playlist)):
     print(uri)
 PY
+fi
 stop_video_podium
 segments=$(wc -l <"$work/segments.txt")
 
@@ -116,7 +152,7 @@ http {
   fastcgi_temp_path $work/nginx-fastcgi;
   uwsgi_temp_path $work/nginx-uwsgi;
   scgi_temp_path $work/nginx-scgi;
-  types { video/iso.segment m4s; video/mp4 mp4; }
+  types { video/iso.segment m4s; video/mp4 mp4; image/jpeg jpg jpeg; image/png png; image/webp webp; }
   default_type application/octet-stream;
   server {
     listen 127.0.0.1:$nginx_port;
@@ -129,8 +165,10 @@ nginx_pid=$!
 for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$nginx_port$(head -1 "$work/segments.txt")" && break; sleep 0.1; done
 nginx_worker=$(pgrep -P "$nginx_pid" | head -1)
 
-echo; echo "=== a range of a segment (sanity) ==="
-segment=$(grep -m1 '\.m4s$' "$work/segments.txt")
+echo; echo "=== a range of a file (sanity) ==="
+segment=$(while read -r path; do
+  if (($(stat -c %s "$work/www$path") > 1100)); then echo "$path"; break; fi
+done <"$work/segments.txt")
 for server in "$base" "http://127.0.0.1:$nginx_port"; do
   status=$(curl -s -o "$work/range" -w '%{http_code} %header{content-range}' -r 100-1099 "$server$segment")
   same=$(cmp -s "$work/range" <(tail -c +101 "$work/www$segment" | head -c 1000) && echo "same bytes" || echo "DIFFERENT bytes")

@@ -183,7 +183,7 @@ private func assembleApplication(
         recordings,
         replayExports,
     ]
-    // Hummingbird sends it on every answer; stream files answered below the router send it too.
+    // Hummingbird sends it on every answer; files answered below the router send it too.
     let serverName = "Podium"
     let router = Router(context: AppRequestContext.self)
     // Outermost: HSTS and `Secure` go on every answer, whatever made it.
@@ -199,7 +199,7 @@ private func assembleApplication(
             maxFrameSize: max(LiveConnection.maxMessageBytes, StoryboardSocket.maxMessageBytes),
             idleTimeout: TimeAmount(configuration.httpIdleTimeout),
             sendBuffer: configuration.connectionSendBuffer, fileRegions: configuration.sendfile,
-            streamFiles: StreamFileAnswers(streams: channel.streams, serverName: serverName), tls: tls.box),
+            streamFiles: FileAnswers(streams: channel.streams, blobs: blobs, serverName: serverName), tls: tls.box),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         // Services start in order and stop in reverse: the database closes last, the bus's
         // listening connection (a PostgresSessionBus) after the hub, the basemap first.

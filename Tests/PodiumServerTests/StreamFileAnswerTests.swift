@@ -11,7 +11,7 @@ import Testing
 
 @testable import PodiumServer
 
-/// Stream files answered on the connection's loop, below the router (``StreamFileAnswerHandler``):
+/// Stream files answered on the connection's loop, below the router (``FileAnswerHandler``):
 /// the same answers as the stream route for a held file (ranges, conditional requests, `HEAD`, the
 /// viewer cookie, the middleware's headers), everything else passed to the router unchanged, and
 /// the order of answers kept on a kept-alive, pipelined connection.
@@ -33,7 +33,7 @@ struct StreamFileAnswerTests {
 
     struct Setup {
         let channel: EmbeddedChannel
-        let answers: StreamFileAnswers
+        let answers: FileAnswers
         let tokens: StreamTokens
         let bytes: Int
         let url: URL
@@ -46,7 +46,7 @@ struct StreamFileAnswerTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID().uuidString)")
         try Data(repeating: 1, count: size).write(to: url)
         let tokens = StreamTokens(keyBytes: key, lifetime: 600, now: { now })
-        let answers = StreamFileAnswers(
+        let answers = FileAnswers(
             streams: StreamController(
                 tokens: tokens, sources: ["clip": HeldSource(files: [segment: url.path, "gone.m4s": "/nowhere"])]),
             serverName: "Podium")
@@ -54,7 +54,7 @@ struct StreamFileAnswerTests {
         let channel = EmbeddedChannel(handler: FileAnswerCork { _, on in corks.set.append(on) })
         try channel.pipeline.syncOperations.addHandler(
             HTTP1ToHTTPServerCodec(secure: false), name: FileRegionBody.plainHTTP1Codec)
-        try channel.pipeline.syncOperations.addHandler(StreamFileAnswerHandler(answers: answers))
+        try channel.pipeline.syncOperations.addHandler(FileAnswerHandler(answers: answers))
         return Setup(channel: channel, answers: answers, tokens: tokens, bytes: size, url: url, corks: corks)
     }
 
@@ -311,14 +311,15 @@ struct StreamFileAnswerTests {
         #expect(setup.corks.set == [true, false])
     }
 
-    @Test func streamTargetsAreTokenAndFileOfPlainLetters() {
-        let target = StreamFileAnswers.streamTarget("/stream/a.b/c.m4s")
-        #expect(target?.token == "a.b" && target?.file == "c.m4s")
-        #expect(StreamFileAnswers.streamTarget("/stream/a-_b/c") != nil)
+    @Test func targetsAreAStreamsTokenAndFileOrABlobsNameOfPlainLetters() {
+        #expect(FileAnswers.target("/stream/a.b/c.m4s") == .stream(token: "a.b", file: "c.m4s"))
+        #expect(FileAnswers.target("/stream/a-_b/c") == .stream(token: "a-_b", file: "c"))
+        #expect(FileAnswers.target("/blobs/ab12.jpg") == .blob(name: "ab12.jpg"))
         for target in [
             "/stream/a.b", "/stream//c", "/stream/a.b/", "/stream/a/b/c", "/stream/a%2Fb/c", "/blobs/a/b", "/stream/a/b?x",
+            "/blobs/", "/blobs//a.jpg", "/blobs/a.jpg/", "/blobs/a.jpg?x=1", "/blobs/a%2E.jpg", "/blob/a.jpg", "/api/v1/x",
         ] {
-            #expect(StreamFileAnswers.streamTarget(target) == nil, "\(target)")
+            #expect(FileAnswers.target(target) == nil, "\(target)")
         }
     }
 }

@@ -89,7 +89,7 @@ struct RangeResponse {
     }
 
     /// A file answer's status and headers, and the bytes its body carries: what ``response(to:context:fileIO:)``
-    /// sends, and what a stream's file answered on the connection's loop sends (``StreamFileAnswerHandler``).
+    /// sends, and what a file answered on the connection's loop sends (``FileAnswerHandler``).
     struct FileHead {
         let status: HTTPResponse.Status
         let headers: HTTPFields

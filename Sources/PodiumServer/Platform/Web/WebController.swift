@@ -88,17 +88,23 @@ struct WebController {
     }
 
     /// A picture blob, whole or by range (see ``RangeResponse``). Any other blob is 404
-    /// `not_found`, as if it did not exist, even when it does.
+    /// `not_found`, as if it did not exist, even when it does. A request that needs nothing of the
+    /// middleware is answered the same way on the connection's loop (``FileAnswers``).
     @Sendable func blob(_ request: Request, context: AppRequestContext) async throws -> Response {
         let name = try context.parameters.require("name")
+        return try await Self.publicBlob(name, blobs: blobs).response(to: request, context: context, fileIO: fileIO)
+    }
+
+    /// What `/blobs/<name>` answers with, here and on the connection's loop: the picture blob
+    /// `name`; `404` for any other name or a missing file.
+    static func publicBlob(_ name: String, blobs: any BlobStore) throws -> RangeResponse {
         // The file's one stat is RangeResponse's (a missing file is its 404).
-        guard Self.isPublicBlob(name), let path = blobs.path(named: name) else { throw APIError.notFound("file") }
+        guard isPublicBlob(name), let path = blobs.path(named: name) else { throw APIError.notFound("file") }
         var headers = HTTPFields()
-        headers[.contentType] = Self.mediaType(for: name)
+        headers[.contentType] = mediaType(for: name)
         // Named by content hash: the bytes behind a name never change.
         headers[.cacheControl] = "public, max-age=31536000, immutable"
-        return try await RangeResponse(path: path, entityTag: RangeResponse.entityTag(forBlob: name), headers: headers)
-            .response(to: request, context: context, fileIO: fileIO)
+        return try RangeResponse(path: path, entityTag: RangeResponse.entityTag(forBlob: name), headers: headers)
     }
 
     /// `/vendor/<package>/<file>` from the first of ``vendorRoots`` that has it: Debian's packaged

@@ -5,33 +5,49 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 import NIOPosix
+import PodiumStore
 import Synchronization
 
-/// What the stream route (`GET`/`HEAD /stream/<token>/<file>`) would answer, decided on the
-/// connection's event loop when it can be told at once, so that a player's segment costs no trip
-/// through Hummingbird's router, its middleware and a task: the token checked
-/// (``StreamController/heldFile(token:file:)``, the same HMAC and expiry), the file one of the
-/// resource's held blobs, its head built by the route's own ``RangeResponse/head(method:headers:)``
-/// (ranges, `If-None-Match`, `If-Modified-Since`, `If-Range`, `HEAD`), and the headers the
-/// middleware adds to that answer: the viewer cookie a browser without one is given
-/// (``ChannelViewerMiddleware``), the security headers, `Date` and `Server`.
+/// What the file routes would answer, decided on the connection's event loop when it can be told
+/// at once, so that a player's segment or a viewer's page picture costs no trip through
+/// Hummingbird's router, its middleware and a task. Two routes, each decided by the route's own
+/// code, so the two cannot differ:
+///
+/// - `GET`/`HEAD /stream/<token>/<file>`: the token checked (``StreamController/heldFile(token:file:)``,
+///   the same HMAC and expiry), the file one of the resource's held blobs, its head from
+///   ``StreamBlobSets/fileAnswer(_:path:)``; the viewer cookie a browser without one is given, as the
+///   stream routes' ``ChannelViewerMiddleware`` does.
+/// - `GET`/`HEAD /blobs/<name>`: a picture blob (``WebController/publicBlob(_:blobs:)``, the same
+///   extension check and path).
+///
+/// The head is built by the route's own ``RangeResponse/head(method:headers:)`` (ranges,
+/// `If-None-Match`, `If-Modified-Since`, `If-Range`, `HEAD`), with the headers every answer gets from
+/// the middleware: the security headers, `Date` and `Server`.
 ///
 /// Anything else is left to the router, which answers it as before: refusals (a forged or expired
-/// token, a file not the resource's, a missing file, `416`), a set not held in memory or a caption
-/// source's playlists (they read the store), and requests the middleware treats differently: a
-/// signed-in person's (`Authorization`, the sign-in cookie: an account lookup), one through a
-/// proxy (`X-Forwarded-Proto`: `Secure` cookies), a query (``FormQueryMiddleware``), an upgrade,
-/// `Connection` other than keep-alive. The web root (``FileMiddleware``) has no `stream` folder.
-/// One instance serves every connection.
-final class StreamFileAnswers: Sendable {
-    let streams: StreamController
+/// token, a file not the resource's, a blob that is not a picture or does not exist, `416`), a set
+/// not held in memory or a caption source's playlists (they read the store), and requests the
+/// middleware treats differently: a signed-in person's (`Authorization`, the sign-in cookie: an
+/// account lookup), one through a proxy (`X-Forwarded-Proto`: `Secure` cookies), a query
+/// (``FormQueryMiddleware``), an upgrade, `Connection` other than keep-alive. The web root
+/// (``FileMiddleware``) has no `stream` or `blobs` folder. Nothing per request is lost by skipping
+/// the router: it keeps no request log and no per-route metrics. One instance serves every
+/// connection.
+final class FileAnswers: Sendable {
+    /// Nil: no stream file is answered here.
+    let streams: StreamController?
+    /// Nil: no blob is answered here.
+    let blobs: (any BlobStore)?
     let serverName: String?
+    /// The security headers' middleware's fields, made once (its list is built at each call).
+    private let securityFields = SecurityHeadersMiddleware<AppRequestContext>.fields
     private let answeredCount = Atomic<Int>(0)
     /// `Date`, formatted once a second.
     private let date = Mutex<(second: Int, text: String)>((-1, ""))
 
-    init(streams: StreamController, serverName: String?) {
+    init(streams: StreamController? = nil, blobs: (any BlobStore)? = nil, serverName: String?) {
         self.streams = streams
+        self.blobs = blobs
         self.serverName = serverName
     }
 
@@ -48,10 +64,15 @@ final class StreamFileAnswers: Sendable {
         let body: Range<Int>
     }
 
+    /// The file routes' targets answered here.
+    enum Target: Equatable {
+        case stream(token: String, file: String)
+        case blob(name: String)
+    }
+
     /// The route's answer to `request`, or nil when the router must give it.
     func answer(to request: HTTPRequest) -> Answer? {
-        guard request.method == .get || request.method == .head, let target = request.path,
-            let (token, file) = Self.streamTarget(target)
+        guard request.method == .get || request.method == .head, let path = request.path, let target = Self.target(path)
         else { return nil }
         let fields = request.headerFields
         guard fields[.authorization] == nil, fields[HTTPSMiddleware.forwardedProto] == nil, fields[.upgrade] == nil,
@@ -59,32 +80,44 @@ final class StreamFileAnswers: Sendable {
         else { return nil }
         let cookies = Cookies(from: fields[values: .cookie])
         if let account = cookies[AuthMiddleware.cookieName]?.value, !account.isEmpty { return nil }
-        guard let path = streams.heldFile(token: token, file: file),
-            let fileAnswer = try? StreamBlobSets.fileAnswer(file, path: path),
-            let head = fileAnswer.head(method: request.method, headers: fields)
-        else { return nil }
-        var headers = head.headers
-        // ChannelViewerMiddleware: a browser without a viewer cookie is given one.
-        if cookies[ViewerCookie.name].map(\.value).flatMap(ViewerCookie.validate) == nil {
-            headers.append(HTTPField(name: .setCookie, value: ViewerCookie.issue().description))
+        let file: RangeResponse
+        let issuesViewerCookie: Bool
+        switch target {
+        case .stream(let token, let name):
+            guard let streams, let path = streams.heldFile(token: token, file: name),
+                let answer = try? StreamBlobSets.fileAnswer(name, path: path)
+            else { return nil }
+            file = answer
+            // ChannelViewerMiddleware: a browser without a viewer cookie is given one.
+            issuesViewerCookie = cookies[ViewerCookie.name].map(\.value).flatMap(ViewerCookie.validate) == nil
+        case .blob(let name):
+            guard let blobs, let answer = try? WebController.publicBlob(name, blobs: blobs) else { return nil }
+            file = answer
+            issuesViewerCookie = false
         }
-        for field in SecurityHeadersMiddleware<AppRequestContext>.fields { headers[field.name] = field.value }
+        guard let head = file.head(method: request.method, headers: fields) else { return nil }
+        var headers = head.headers
+        if issuesViewerCookie { headers.append(HTTPField(name: .setCookie, value: ViewerCookie.issue().description)) }
+        for field in securityFields { headers[field.name] = field.value }
         headers[.date] = currentDate()
         if let serverName { headers[.server] = serverName }
-        return Answer(head: HTTPResponse(status: head.status, headerFields: headers), path: path, body: head.body)
+        return Answer(head: HTTPResponse(status: head.status, headerFields: headers), path: file.path, body: head.body)
     }
 
-    /// The token and file of `/stream/<token>/<file>`: both made of the letters tokens and blob
+    /// `/stream/<token>/<file>` or `/blobs/<name>`, each part made of the letters tokens and blob
     /// names have (base64url, `.`, `-`, `_`), so nothing is percent-encoded; nil for any other target.
-    static func streamTarget(_ target: String) -> (token: String, file: String)? {
-        let prefix = "/stream/"
+    static func target(_ target: String) -> Target? {
+        if let name = Self.parts(of: target, after: "/blobs/", count: 1)?.first { return .blob(name: name) }
+        if let parts = Self.parts(of: target, after: "/stream/", count: 2) { return .stream(token: parts[0], file: parts[1]) }
+        return nil
+    }
+
+    /// The `count` parts of `target` after `prefix`, split at `/`: each not empty and plain.
+    private static func parts(of target: String, after prefix: String, count: Int) -> [String]? {
         guard target.hasPrefix(prefix) else { return nil }
-        let rest = target.utf8.dropFirst(prefix.utf8.count)
-        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { return nil }
-        let token = rest[..<slash]
-        let file = rest[rest.index(after: slash)...]
-        guard !token.isEmpty, !file.isEmpty, token.allSatisfy(isPlain), file.allSatisfy(isPlain) else { return nil }
-        return (String(Substring(token)), String(Substring(file)))
+        let parts = target.utf8.dropFirst(prefix.utf8.count).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard parts.count == count, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isPlain) }) else { return nil }
+        return parts.map { String(Substring($0)) }
     }
 
     private static func isPlain(_ byte: UInt8) -> Bool {
@@ -107,7 +140,7 @@ final class StreamFileAnswers: Sendable {
     }
 }
 
-/// Answers stream files on the connection's loop (``StreamFileAnswers``): the head through
+/// Answers files on the connection's loop (``FileAnswers``): the head through
 /// Hummingbird's connection state handler (so keep-alive, the idle timeout and closing work as for
 /// any answer), the bytes as NIO's `FileRegion` below the plain HTTP/1 codec (`sendfile`, as
 /// ``FileRegionBody``), corked with the head (``FileAnswerCork``). Sits after Hummingbird's
@@ -117,13 +150,13 @@ final class StreamFileAnswers: Sendable {
 /// it has been answered (pipelining); while a region answered here is not yet written the next
 /// request goes to the router, whose answer is held until this one's end, so one connection holds
 /// at most one file open here.
-final class StreamFileAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
+final class FileAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private let answers: StreamFileAnswers
+    private let answers: FileAnswers
     /// The plain HTTP/1 codec's context: a region is written from there (``FileRegionBody``).
     private var codec: ChannelHandlerContext?
     private var cork: FileAnswerCork?
@@ -138,12 +171,12 @@ final class StreamFileAnswerHandler: ChannelDuplexHandler, RemovableChannelHandl
     private var heldFlush = false
 
     private struct Pending {
-        let answer: StreamFileAnswers.Answer
+        let answer: FileAnswers.Answer
         /// The file, opened for a body; nil when the answer is a head alone.
         let handle: NIOFileHandle?
     }
 
-    init(answers: StreamFileAnswers) {
+    init(answers: FileAnswers) {
         self.answers = answers
     }
 
@@ -231,3 +264,8 @@ final class StreamFileAnswerHandler: ChannelDuplexHandler, RemovableChannelHandl
         }
     }
 }
+
+/// The names the server's pipeline (``PodiumServerChannel``) gives these, from when they answered
+/// stream files only.
+typealias StreamFileAnswers = FileAnswers
+typealias StreamFileAnswerHandler = FileAnswerHandler
