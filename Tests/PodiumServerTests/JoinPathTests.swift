@@ -266,4 +266,24 @@ struct JoinPathTests {
             lobby.close()
         }
     }
+
+    /// How a connection's first request went reaches its task (``UpgradeOutcome``): decided
+    /// before the task asks, or while it waits; the first outcome stands (NIO's upgrade handler
+    /// fails its own result as it leaves, after a live socket's upgrade was taken).
+    @Test func theFirstUpgradeOutcomeStandsWhenAskedBeforeOrAfter() async throws {
+        let decided = UpgradeOutcome()
+        decided.complete(.success(.socket))
+        decided.complete(.failure(ChannelError.inappropriateOperationForState))
+        guard case .socket = try await decided.result() else {
+            Issue.record("the first outcome did not stand")
+            return
+        }
+
+        let awaited = UpgradeOutcome()
+        let task = Task { try await awaited.result() }
+        while !awaited.isWaiting { await Task.yield() }
+        awaited.complete(.failure(ChannelError.inputClosed))
+        awaited.complete(.success(.socket))
+        await #expect(throws: ChannelError.inputClosed) { try await task.value }
+    }
 }

@@ -135,7 +135,7 @@ final class LiveConnection: Sendable {
             return nil
         }
         guard case .hello(let hello) = message else { return refuse(.helloRequired) }
-        if await hub.isDraining {
+        if hub.isDraining {
             // The server is stopping: a client that came back too soon tries again later.
             outbox.push(Frames.encode(ReconnectMessage(reason: "shutdown")))
             outbox.close(.finished)
@@ -143,10 +143,16 @@ final class LiveConnection: Sendable {
         }
         let session: LiveSession
         do {
-            guard let normalized = JoinCode.normalize(code), let found = try await hub.session(code: normalized) else {
+            guard let normalized = JoinCode.normalize(code) else { return refuse(.notFound) }
+            // A session this node serves is found without a hop to the hub (one hop per hello,
+            // the session's own join); any other is loaded, or not found, by the hub as before.
+            if let served = hub.servedSession(code: normalized) {
+                session = served
+            } else if let found = try await hub.session(code: normalized) {
+                session = found
+            } else {
                 return refuse(.notFound)
             }
-            session = found
         } catch {
             log.logger.error("could not load session \(code): \(error)")
             return refuse(.unavailable)

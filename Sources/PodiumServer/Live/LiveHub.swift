@@ -45,7 +45,13 @@ actor LiveHub: Service, SessionBusNode {
     private let stores: LiveStores
     private let now: @Sendable () -> Date
     private let logger: Logger
-    private var sessions: [String: LiveSession] = [:]
+    /// The sessions this node serves, by code: changed only here, on the hub, and read by a hello
+    /// without a hop to the hub (``servedSession(code:)``).
+    private let served = Mutex<[String: LiveSession]>([:])
+    private var sessions: [String: LiveSession] {
+        get { served.withLock { $0 } }
+        set { served.withLock { $0 = newValue } }
+    }
     private var loading: [String: Task<LiveSession?, any Error>] = [:]
     private var lobby: [String: LobbyEntry] = [:]
     /// Viewers of each listed session by node, as the bus last told.
@@ -78,12 +84,14 @@ actor LiveHub: Service, SessionBusNode {
         await drain()
     }
 
-    /// Set by ``drain()``: a server shutting down sends newcomers away too.
-    private(set) var isDraining = false
+    /// Set by ``drain()``: a server shutting down sends newcomers away too. Read without a hop to
+    /// the hub, as ``servedSession(code:)``.
+    private let draining = Atomic<Bool>(false)
+    nonisolated var isDraining: Bool { draining.load(ordering: .acquiring) }
 
     /// Tells every socket to reconnect and gives the writers a moment to send that.
     func drain() async {
-        isDraining = true
+        draining.store(true, ordering: .releasing)
         logger.info("telling live clients to reconnect")
         for session in sessions.values { await session.closeAll(.shutdown) }
         for outbox in lobbyOutboxes.values { outbox.close(.shutdown) }
@@ -100,6 +108,13 @@ actor LiveHub: Service, SessionBusNode {
                 logger.error("could not restore session \(record.code): \(error)")
             }
         }
+    }
+
+    /// The session with this code when this node serves it already (what ``session(code:)``
+    /// returns without loading), read without a hop to the hub. Every hello looks its session up,
+    /// and a hall arriving at once took its turns at the hub for it, one hello after another (#42).
+    nonisolated func servedSession(code: String) -> LiveSession? {
+        served.withLock { $0[code] }
     }
 
     /// The session with this code (live, or the last ended one), loading it if needed.

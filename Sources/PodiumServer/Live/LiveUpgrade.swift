@@ -207,20 +207,19 @@ final class LiveUpgradeHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let logger: Logger
     /// Completed with ``PodiumServerChannel/UpgradeResult/socket`` by an upgrade taken here; NIO's
     /// upgrade handler's own result is passed to it otherwise (see ``PodiumServerChannel``).
-    private let result: EventLoopPromise<UpgradeResult>
+    private let outcome: UpgradeOutcome
     /// Cancels the connection's deadline for its first request head.
     private let headArrived: () -> Void
     /// The upgrade decided by the head, done when the request ends.
     private var pending: (install: SocketUpgrade.Install, response: ByteBuffer)?
 
     init(
-        live: LiveUpgrade, maxFrameSize: Int, logger: Logger, result: EventLoopPromise<UpgradeResult>,
-        headArrived: @escaping () -> Void
+        live: LiveUpgrade, maxFrameSize: Int, logger: Logger, outcome: UpgradeOutcome, headArrived: @escaping () -> Void
     ) {
         self.live = live
         self.maxFrameSize = maxFrameSize
         self.logger = logger
-        self.result = result
+        self.outcome = outcome
         self.headArrived = headArrived
     }
 
@@ -305,12 +304,12 @@ final class LiveUpgradeHandler: ChannelInboundHandler, RemovableChannelHandler {
             try install(context.channel)
             // Before NIO's handler leaves: its leaving fails its result, which is passed on to
             // this one and then comes too late.
-            result.succeed(.socket)
+            outcome.complete(.success(.socket))
             try pipeline.removeHandler(
                 context: pipeline.context(handlerType: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self), promise: nil)
         } catch {
             logger.debug("the live socket's upgrade failed: \(error)")
-            result.fail(error)
+            outcome.complete(.failure(error))
             context.close(promise: nil)
         }
         pipeline.removeHandler(context: context, promise: nil)

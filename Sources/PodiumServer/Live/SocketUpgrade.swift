@@ -50,9 +50,18 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
         case failedUpgrade(NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>, Response, Logger)
     }
 
-    struct Value: ServerChildChannelValue {
-        let upgradeResult: EventLoopFuture<UpgradeResult>
+    /// A class: Hummingbird's server hands each connection's value through NIO's generic
+    /// sequence of accepted connections and into its task, copying it on the way, and a struct of
+    /// an existential and a reference was copied and destroyed by its value witnesses there
+    /// (about 7,000 instructions a connection, `Benchmarks/fanout-instructions.sh`).
+    final class Value: ServerChildChannelValue {
+        let upgrade: UpgradeOutcome
         let channel: any Channel
+
+        init(upgrade: UpgradeOutcome, channel: any Channel) {
+            self.upgrade = upgrade
+            self.channel = channel
+        }
     }
 
     let responder: HTTPChannelHandler.Responder
@@ -209,18 +218,19 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             configuration.decoderConfiguration.maxHeaderListSize = http1.httpDecoder.maxHeaderListSize
             configuration.decoderConfiguration.maxHeaderFieldCount = http1.httpDecoder.maxHeaderFieldCount
             let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
-            guard let liveUpgrade else { return Value(upgradeResult: upgraded, channel: channel) }
+            let outcome = UpgradeOutcome()
+            // On the loop (the setup runs there): the callback is added in place.
+            upgraded.whenComplete { outcome.complete($0) }
+            guard let liveUpgrade else { return Value(upgrade: outcome, channel: channel) }
             // A viewer's upgrade of the live route is taken before NIO's upgrade handler, on the
             // loop, with no task (``LiveUpgradeHandler``); NIO's result stands for anything else.
-            let result = channel.eventLoop.makePromise(of: UpgradeResult.self)
-            upgraded.cascade(to: result)
             let live = LiveUpgradeHandler(
-                live: liveUpgrade, maxFrameSize: maxFrameSize, logger: logger, result: result,
+                live: liveUpgrade, maxFrameSize: maxFrameSize, logger: logger, outcome: outcome,
                 headArrived: { headDeadline.value.take()?.cancel() })
             let upgradeHandler = try channel.pipeline.syncOperations.handler(
                 type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)
             try channel.pipeline.syncOperations.addHandler(live, position: .before(upgradeHandler))
-            return Value(upgradeResult: result.futureResult, channel: channel)
+            return Value(upgrade: outcome, channel: channel)
         }
     }
 
@@ -269,7 +279,7 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
 
     func handle(value: Value, logger: Logger) async {
         do {
-            switch try await value.upgradeResult.get() {
+            switch try await value.upgrade.result() {
             case .socket:
                 return  // the socket's handlers run it from here: no task stays
             case .notUpgraded(let http1):
@@ -317,6 +327,74 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             try await writer.writeResponse(
                 HTTPResponse(status: .temporaryRedirect, headerFields: [.connection: "close", .location: location]))
             throw RedirectedUpgrade()
+        }
+    }
+}
+
+/// How a connection's first request went, told to the connection's task
+/// (``PodiumServerChannel/handle(value:logger:)``, which Hummingbird's server starts for every
+/// connection) without a future: the first outcome stands, later ones are ignored.
+///
+/// The task waited with `EventLoopFuture.get()`, which adds its callback through the loop's task
+/// queue from the task's thread (a lock, a job for the loop and a wake-up of it) for every
+/// connection, and the live route's result went through a second promise cascaded from NIO's.
+/// Here the loop leaves the outcome, or resumes the task if it already waits (#42).
+final class UpgradeOutcome: Sendable {
+    typealias Result = Swift.Result<PodiumServerChannel.UpgradeResult, any Error>
+    /// The continuation is resumed exactly once: whoever takes it out of the state, under the
+    /// lock, resumes it, and the state never holds it again.
+    private enum State {
+        case open
+        case waiting(UnsafeContinuation<PodiumServerChannel.UpgradeResult, any Error>)
+        case decided(Result)
+        /// Completed and handed on: what it held is let go.
+        case done
+    }
+    private let state = Mutex(State.open)
+
+    /// The outcome; the first one stands.
+    func complete(_ result: Result) {
+        let waiting = state.withLock { state -> UnsafeContinuation<PodiumServerChannel.UpgradeResult, any Error>? in
+            switch state {
+            case .open:
+                state = .decided(result)
+                return nil
+            case .waiting(let continuation):
+                state = .done
+                return continuation
+            case .decided, .done:
+                return nil
+            }
+        }
+        waiting?.resume(with: result)
+    }
+
+    /// Whether a task waits for the outcome (for tests).
+    var isWaiting: Bool {
+        state.withLock { state in
+            guard case .waiting = state else { return false }
+            return true
+        }
+    }
+
+    /// Waits for the outcome (once: one task asks).
+    func result() async throws -> PodiumServerChannel.UpgradeResult {
+        let decided = state.withLock { state -> Result? in
+            guard case .decided(let result) = state else { return nil }
+            state = .done
+            return result
+        }
+        if let decided { return try decided.get() }
+        return try await withUnsafeThrowingContinuation { continuation in
+            let decided = state.withLock { state -> Result? in
+                guard case .decided(let result) = state else {
+                    state = .waiting(continuation)
+                    return nil
+                }
+                state = .done
+                return result
+            }
+            if let decided { continuation.resume(with: decided) }
         }
     }
 }

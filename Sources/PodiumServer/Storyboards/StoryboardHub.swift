@@ -140,8 +140,10 @@ actor StoryboardHub: SessionBusNode {
         }
     }
 
-    /// Sessions' presence: nothing of storyboards.
-    func presence(_ update: PresenceUpdate) async {}
+    /// Sessions' presence: nothing of storyboards. Nonisolated: the bus tells every node each
+    /// session's presence, on every viewer's arrival, and a hop to this actor for nothing cost
+    /// about 10,000 instructions a join (`Benchmarks/fanout-instructions.sh`, #42).
+    nonisolated func presence(_ update: PresenceUpdate) async {}
 
     /// Hints may have been lost (the bus reconnected, or the periodic check): every open desk
     /// catches up from the store, side by side.

@@ -95,16 +95,28 @@ enum IDs {
     /// `prefix_` and `length` characters of the alphabet, each equally likely. The alphabet has 32
     /// letters, so a letter is 5 random bits and one 64-bit draw gives twelve: a viewer's cookie
     /// (24 letters) asks the system for randomness twice, not once a letter (`getrandom(2)` each).
+    ///
+    /// Written as bytes into the string's own storage: an array of `Character`s made into a
+    /// string and joined to the prefix cost about 6,000 instructions an id, and every viewer's
+    /// hello makes two (its cookie, its visit; `Benchmarks/fanout-instructions.sh`, #42).
     static func make(_ prefix: String, length: Int = 12) -> String {
         var generator = SystemRandomNumberGenerator()
-        var letters: [Character] = []
-        letters.reserveCapacity(length)
-        var bits: UInt64 = 0
-        for index in 0..<length {
-            if index % 12 == 0 { bits = generator.next() }
-            letters.append(alphabet[Int(bits & 31)])
-            bits >>= 5
+        let head = prefix.utf8
+        return String(unsafeUninitializedCapacity: head.count + 1 + length) { buffer in
+            var end = buffer.initialize(fromContentsOf: head)
+            buffer[end] = UInt8(ascii: "_")
+            end += 1
+            var bits: UInt64 = 0
+            for index in 0..<length {
+                if index % 12 == 0 { bits = generator.next() }
+                buffer[end] = alphabetBytes[Int(bits & 31)]
+                end += 1
+                bits >>= 5
+            }
+            return end
         }
-        return prefix + "_" + String(letters)
     }
+
+    /// ``alphabet`` as ASCII bytes.
+    private static let alphabetBytes = Array("0123456789abcdefghjkmnpqrstvwxyz".utf8)
 }
