@@ -199,7 +199,7 @@ private func assembleApplication(
             maxFrameSize: max(LiveConnection.maxMessageBytes, StoryboardSocket.maxMessageBytes),
             idleTimeout: TimeAmount(configuration.httpIdleTimeout),
             sendBuffer: configuration.connectionSendBuffer, fileRegions: configuration.sendfile,
-            streamFiles: FileAnswers(streams: channel.streams, blobs: blobs, serverName: serverName), tls: tls.box),
+            fileAnswers: FileAnswers(streams: channel.streams, blobs: blobs, serverName: serverName), tls: tls.box),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
         // Services start in order and stop in reverse: the database closes last, the bus's
         // listening connection (a PostgresSessionBus) after the hub, the basemap first.

@@ -80,9 +80,9 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
     /// Whether file bodies go to the socket as `FileRegion`s (``FileRegionBody``), see
     /// ``ServerConfiguration/sendfile``. Never over TLS.
     let fileRegions: Bool
-    /// Stream files answered on the loop, below the router (``StreamFileAnswerHandler``); plain
+    /// Stream files and pictures answered on the loop, below the router (``FileAnswerHandler``); plain
     /// connections only, as file regions.
-    let streamFiles: StreamFileAnswers?
+    let fileAnswers: FileAnswers?
     /// The certificate of HTTPS (``TLSSettings``): each connection begins with a TLS handshake
     /// with the pair installed when it arrived; nil for plain HTTP.
     let tls: TLSCertificateBox?
@@ -90,7 +90,7 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
     init(
         responder: @escaping HTTPChannelHandler.Responder, upgradeResponder: RouterResponder<AppRequestContext>,
         liveUpgrade: LiveUpgrade? = nil, maxFrameSize: Int, idleTimeout: TimeAmount, sendBuffer: Int? = nil,
-        fileRegions: Bool = true, streamFiles: StreamFileAnswers? = nil, tls: TLSCertificateBox? = nil
+        fileRegions: Bool = true, fileAnswers: FileAnswers? = nil, tls: TLSCertificateBox? = nil
     ) {
         self.responder = Self.redirectingLateUpgrades(responder)
         self.upgradeResponder = upgradeResponder
@@ -100,19 +100,19 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
         self.sendBuffer = sendBuffer
         // A FileRegion cannot go through TLS: file bodies are read into buffers there.
         self.fileRegions = fileRegions && tls == nil
-        self.streamFiles = streamFiles
+        self.fileAnswers = fileAnswers
         self.tls = tls
     }
 
     static func builder(
         router: Router<AppRequestContext>, liveUpgrade: LiveUpgrade? = nil, maxFrameSize: Int, idleTimeout: TimeAmount,
-        sendBuffer: Int? = nil, fileRegions: Bool = true, streamFiles: StreamFileAnswers? = nil, tls: TLSCertificateBox? = nil
+        sendBuffer: Int? = nil, fileRegions: Bool = true, fileAnswers: FileAnswers? = nil, tls: TLSCertificateBox? = nil
     ) -> HTTPServerBuilder {
         let upgradeResponder = router.buildResponder()
         return HTTPServerBuilder { responder in
             PodiumServerChannel(
                 responder: responder, upgradeResponder: upgradeResponder, liveUpgrade: liveUpgrade, maxFrameSize: maxFrameSize,
-                idleTimeout: idleTimeout, sendBuffer: sendBuffer, fileRegions: fileRegions, streamFiles: streamFiles, tls: tls)
+                idleTimeout: idleTimeout, sendBuffer: sendBuffer, fileRegions: fileRegions, fileAnswers: fileAnswers, tls: tls)
         }
     }
 
@@ -198,8 +198,8 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                         try channel.pipeline.syncOperations.addHandlers(http1.additionalChannelHandlers())
                         try channel.pipeline.syncOperations.addHandler(
                             HTTPConnectionStateHandler(idleTimeout: http1.idleTimeout.map { .init($0) }, logger: logger))
-                        if fileRegions, !upgradeAttempted.value, let streamFiles {
-                            try channel.pipeline.syncOperations.addHandler(StreamFileAnswerHandler(answers: streamFiles))
+                        if fileRegions, !upgradeAttempted.value, let fileAnswers {
+                            try channel.pipeline.syncOperations.addHandler(FileAnswerHandler(answers: fileAnswers))
                         }
                         let asyncChannel = try NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>(
                             wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))

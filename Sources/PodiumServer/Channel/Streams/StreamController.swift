@@ -11,7 +11,7 @@ protocol StreamSource: Sendable {
     /// The blob path of `file` when the source can tell at once, with no store read, that
     /// ``respond(file:claims:request:context:)`` would answer it with that blob (its files held in
     /// memory): a stream's file is then answered on the connection's loop
-    /// (``StreamFileAnswerHandler``). Nil: the route answers (the default).
+    /// (``FileAnswerHandler``). Nil: the route answers (the default).
     func heldFile(_ file: String, claims: StreamClaims) -> String?
 }
 

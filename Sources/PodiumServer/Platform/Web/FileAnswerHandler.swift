@@ -264,8 +264,3 @@ final class FileAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 }
-
-/// The names the server's pipeline (``PodiumServerChannel``) gives these, from when they answered
-/// stream files only.
-typealias StreamFileAnswers = FileAnswers
-typealias StreamFileAnswerHandler = FileAnswerHandler
