@@ -125,6 +125,24 @@ class ChannelVideoTests(BrowserTest):
         card = wait_for(phone, lambda d: visible(d, f'[data-role=video-card][data-id="{free}"]'), "the free video's card")
         self.assertIn("Dumplings for everyone", card.text)
         screenshot(phone, "channel-videos-phone")
+        # A card's badges ("New", "Members") stay inside its picture, clear of the length in its
+        # corner: on a phone the picture is narrow, and they once ran over the title beside it.
+        spills = phone.execute_script("""
+            const out = [];
+            for (const thumb of document.querySelectorAll('[data-role=video-card] .cv-thumb')) {
+              const box = thumb.getBoundingClientRect();
+              const length = thumb.querySelector('.cv-duration').getBoundingClientRect();
+              for (const badge of thumb.querySelectorAll('.cv-badge')) {
+                const b = badge.getBoundingClientRect();
+                if (b.left < box.left - 0.5 || b.right > box.right + 0.5 || b.bottom > length.top + 0.5)
+                  out.push(badge.textContent + ': ' + JSON.stringify([b.left, b.right, b.bottom]) + ' in ' +
+                    JSON.stringify([box.left, box.right, length.top]));
+              }
+            }
+            return out;""")
+        self.assertEqual(spills, [], "badges outside their picture")
+        self.assertTrue(phone.find_elements(By.CSS_SELECTOR, "[data-role=video-card] .cv-badge-members"),
+                        "a members-only card to measure")
         # Favourite it from its card; the Favourites row shows it.
         card.find_element(By.CSS_SELECTOR, "[data-role=favourite]").click()
         wait_for(phone, lambda d: visible(d, f'[data-role=favourites-row] [data-role=video-card][data-id="{free}"]'),
