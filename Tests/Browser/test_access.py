@@ -388,7 +388,16 @@ class AccessTests(BrowserTest):
                         columns: getComputedStyle(document.querySelector('.deck-grid')).gridTemplateColumns.split(' ').length,
                         sentence: sentence ? sentence.getBoundingClientRect().width : null,
                         pills: [...document.querySelectorAll('.sidebar .folder-item')].filter((i) => i.offsetParent)
-                          .map((i) => Math.round(i.getBoundingClientRect().top))};
+                          .map((i) => Math.round(i.getBoundingClientRect().top)),
+                        // Each pill's room before its first drawn thing and after its last.
+                        margins: [...document.querySelectorAll('.sidebar .folder-item')].filter((i) => i.offsetParent)
+                          .map((i) => {
+                            const box = i.getBoundingClientRect();
+                            const drawn = [...i.querySelectorAll('.folder-button > *')].map((c) => c.getBoundingClientRect())
+                              .filter((r) => r.width > 0);
+                            return [Math.round(Math.min(...drawn.map((r) => r.left)) - box.left),
+                                    Math.round(box.right - Math.max(...drawn.map((r) => r.right)))];
+                          })};
             """)
             self.assertTrue(layout["inside"], f"library header buttons inside the window at {width}: {layout}")
             self.assertLessEqual(layout["rows"], 1 if width >= 820 else 2, f"library header rows at {width}: {layout}")
@@ -399,6 +408,9 @@ class AccessTests(BrowserTest):
             # Where the folders are a bar above the decks, its pills stand in one line.
             if width < 900:
                 self.assertLessEqual(max(layout["pills"]) - min(layout["pills"]), 2, f"the folder bar at {width}: {layout}")
+                # and each pill's words sit in its middle (an icon hidden in its holder once left a gap).
+                for before, after in layout["margins"]:
+                    self.assertLessEqual(abs(before - after), 2, f"a folder pill's padding at {width}: {layout}")
             # The live banner's sentence keeps a readable width (a phone once had it a word a line).
             if layout["sentence"] is not None:
                 self.assertGreater(layout["sentence"], 200, f"the live banner's sentence at {width}: {layout}")
