@@ -188,6 +188,8 @@ final class Outbox: Sendable {
         // heartbeats now would never leave them.
         guard state.closed != .clientGone else { return }
         _ = channel.setOption(ChannelOptions.writeBufferWaterMark, value: Self.waterMark)
+        // The upgrade's reads are over: the socket keeps one small receive buffer for its life.
+        try? ReceiveBuffers.settle(channel)
         let pipeline = channel.pipeline.syncOperations
         state.encoder =
             (try? pipeline.context(handlerType: WebSocketFraming.self))

@@ -116,14 +116,10 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
         }
     }
 
-    /// Every connection keeps its last receive buffer for the next read; NIO's default first
-    /// buffer is 2 KiB, which an idle socket would keep for life. A request head or a client's
-    /// message fits in 1 KiB, and reads that fill it grow the next one (uploads reach 64 KiB).
-    static let receiveBuffers = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 1024, maximum: 65536)
-
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.receiveBuffers)
+            // A connection's first receive buffer is kept for its life: small (``ReceiveBuffers``).
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: ReceiveBuffers.first)
             if let sendBuffer {
                 try channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(sendBuffer))
             }
@@ -186,6 +182,7 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
                 notUpgradingCompletionHandler: { channel in
                     headDeadline.value.take()?.cancel()
                     return channel.eventLoop.makeCompletedFuture {
+                        try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: ReceiveBuffers.http)
                         // A file answer's head leaves corked with its first bytes (nginx's tcp_nopush).
                         if fileRegions && FileAnswerCork.isAvailable {
                             try channel.pipeline.syncOperations.addHandler(FileAnswerCork())
