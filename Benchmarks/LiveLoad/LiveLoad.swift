@@ -55,6 +55,11 @@ struct LiveLoad: AsyncParsableCommand {
     var afterWarmUp: String?
     @Option(help: "Seconds to wait after publishing for every viewer to have every page event.") var drainSeconds = 3.0
     @Option(help: "Commands in flight with --saturate (Podium: unacknowledged gotos; nchan: open POSTs).") var window = 8
+    @Option(
+        help:
+            "A file for each page event's send and answer times and its viewers' receive times (µs of the monotonic clock since boot), to line up with a server's trace (Benchmarks/command_path.py)."
+    )
+    var trace: String?
 
     func validate() throws {
         guard (0..<max(viewers, 1)).contains(stalled) else { throw ValidationError("--stalled must be below --viewers") }
@@ -158,6 +163,7 @@ struct LiveLoad: AsyncParsableCommand {
         }
         let report = Report(records: records, sent: sent, viewers: viewers - stalled)
         print(report.text)
+        if let trace { try PageTrace.write(records: records, sent: sent, to: trace) }
         print(
             "publisher: \(sent.pageSent.count - 1) page events sent, \(sent.acknowledged) acknowledged (send to answer: \(percentiles(sent.answerTimes))), \(sent.refused) refused, \(sent.failed) failed or unanswered"
                 + (sent.seqMismatches > 0
@@ -353,4 +359,29 @@ final class CPUSampler: Sendable {
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// `--trace`: per page event n, when it was sent and answered, and when its viewers got it
+/// (count, first, median, 90th and 99th percentile, last), in µs of the monotonic clock since boot.
+enum PageTrace {
+    static func write(records: [LoopStats.Snapshot], sent: Ledger.State, to path: String) throws {
+        var received = [[UInt64]](repeating: [], count: sent.pageSent.count)
+        for record in records {
+            for (n, time) in zip(record.pageNumbers, record.pageTimes) where n >= 1 && Int(n) < received.count {
+                received[Int(n)].append(UInt64(time))
+            }
+        }
+        var lines = ["# page n, sent, answered, viewers, first, p50, p90, p99, last (µs since boot)"]
+        for n in 1..<max(sent.pageSent.count, 1) {
+            let times = received[n].sorted()
+            func at(_ q: Double) -> String {
+                times.isEmpty ? "-" : String(Clock.sinceBoot(times[min(times.count - 1, Int(Double(times.count) * q))]))
+            }
+            let answered = sent.answeredAt[n].map { String(Clock.sinceBoot($0)) } ?? "-"
+            lines.append(
+                "page \(n) \(Clock.sinceBoot(sent.pageSent[n])) \(answered) \(times.count) \(at(0)) \(at(0.5)) \(at(0.9)) \(at(0.99)) \(at(1))"
+            )
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
 }

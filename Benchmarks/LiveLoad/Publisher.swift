@@ -28,10 +28,14 @@ final class Ledger: Sendable {
         var seqMismatches = 0
         /// Seconds from sending a page command to its answer (nchan answers after the fan-out).
         var answerTimes: [Double] = []
+        /// When page event n was answered (µs, `Clock`), for `--trace`.
+        var answeredAt: [Int: UInt64] = [:]
 
         mutating func answered(page n: Int) {
             guard n >= 1, n < pageSent.count else { return }
-            answerTimes.append(Double(Clock.micros() - pageSent[n]) / 1e6)
+            let now = Clock.micros()
+            answerTimes.append(Double(now - pageSent[n]) / 1e6)
+            answeredAt[n] = now
         }
     }
 

@@ -24,6 +24,8 @@ enum Clock {
     static let base = NIODeadline.now().uptimeNanoseconds
     static func micros() -> UInt64 { (NIODeadline.now().uptimeNanoseconds &- base) / 1000 }
     static func seconds() -> Double { Double(micros()) / 1e6 }
+    /// A `micros()` time as the monotonic clock's µs since boot, which a server's trace uses too.
+    static func sinceBoot(_ micros: UInt64) -> UInt64 { base / 1000 + micros }
 }
 
 /// A `ws://host:port/path` address.

@@ -280,6 +280,7 @@ final class LiveConnection: Sendable {
                 }
                 let seq = try await joined.session.perform(command, id: id, actor: joined.actor)
                 outbox.push(Frames.encode(Ack(id: id, seq: seq)))
+                if CommandPathTrace.enabled { CommandPathTrace.stamp("ack", id) }
             } catch {
                 outbox.push(Frames.encode(ErrorMessage(id: id, error)))
             }

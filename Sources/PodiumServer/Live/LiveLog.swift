@@ -126,6 +126,7 @@ final class LiveLog<Document: LiveDocument> {
     ) async throws(Document.Failure) -> Int where Owner.Document == Document {
         await gate.enter()
         defer { gate.leave() }
+        if CommandPathTrace.enabled { CommandPathTrace.stamp("gate", id) }
         for attempt in 0..<appendAttempts {
             let key = document.commandKey(id, from: sender)
             if let seq = document.recentCommands.seq(for: key) { return seq }
@@ -142,8 +143,11 @@ final class LiveLog<Document: LiveDocument> {
                 logger.error("refused a command in \(name): \(error)")
                 throw .unencodable
             }
+            let traced = CommandPathTrace.enabled && !decision.events.isEmpty
+            if traced { CommandPathTrace.note("decided", id, decision.ackSeq, CommandPathTrace.now) }
             do {
                 try await store.append(decision, after: document.seq, at: now())
+                if traced { CommandPathTrace.stamp("stored", decision.ackSeq) }
             } catch is SeqConflict {
                 // Another node stored events first, or (a retried command) stored this command's
                 // key: take what it stored, then decide again on the new document.
@@ -164,6 +168,7 @@ final class LiveLog<Document: LiveDocument> {
             document = next
             if !decision.events.isEmpty { remember(decision.storedEvents(at: now())) }
             await owner.deliver(decision, frames: frames)
+            if traced { CommandPathTrace.stamp("delivered", decision.ackSeq) }
             await owner.announce(decision)
             return decision.ackSeq
         }

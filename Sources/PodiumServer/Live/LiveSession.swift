@@ -369,7 +369,12 @@ extension LiveSession: LiveLogOwner {
     func deliver(_ decision: SessionDecision, frames: [EventFrames]) async {
         PodiumMetrics.shared.eventsAppended.increment(by: decision.events.count)
         let started = ContinuousClock.now
-        for frame in frames { fanOut.broadcast(frame) }
+        if CommandPathTrace.enabled, let seq = decision.events.last?.seq {
+            // Each loop's queue says which of its passes will write this seq.
+            CommandPathTrace.withSeq(seq) { for frame in frames { fanOut.broadcast(frame) } }
+        } else {
+            for frame in frames { fanOut.broadcast(frame) }
+        }
         await carryOut(decision.actions)
         PodiumMetrics.shared.fanOut.recordDuration(since: started)
     }

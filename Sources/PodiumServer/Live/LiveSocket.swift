@@ -67,6 +67,7 @@ final class LiveSocket: SocketEndpoint {
 
     /// Charged on the loop as a message arrives (see ``SocketEndpoint/chargeArrival()``).
     func chargeArrival() -> Bool {
+        if CommandPathTrace.enabled { CommandPathTrace.arrived(self) }
         let now = connection.now()
         return state.withLock { $0.budget.take(now: now) }
     }
@@ -76,6 +77,8 @@ final class LiveSocket: SocketEndpoint {
     }
 
     func received(_ text: String, withinBudget: Bool) async {
+        // Charged messages (every one after the hello) were noted as they arrived.
+        let arrival = CommandPathTrace.enabled && state.withLock({ $0.joined != nil }) ? CommandPathTrace.takeArrival(self) : nil
         let message: ClientMessage
         do {
             // The first message, when it is a plain hello, is read without the general decoder.
@@ -90,6 +93,10 @@ final class LiveSocket: SocketEndpoint {
             return
         }
         if let joined = state.withLock({ $0.joined }) {
+            if CommandPathTrace.enabled, LiveConnection.isDurable(message), let id = message.commandID {
+                if let arrival { CommandPathTrace.note("read", id, arrival) }
+                CommandPathTrace.stamp("inbox", id)
+            }
             guard withinBudget else {
                 outbox.push(Frames.encode(ErrorMessage(id: message.commandID, .rateLimited)))
                 return
@@ -141,6 +148,7 @@ final class LiveSocket: SocketEndpoint {
             guard let message else { return }
             // A socket that closed has its waiting commands dropped, as its inbox drops its messages.
             guard !outbox.isClosed else { continue }
+            if CommandPathTrace.enabled, let id = message.commandID { CommandPathTrace.stamp("handle", id) }
             await connection.handle(message, joined: joined, outbox: outbox, log: log)
         }
     }

@@ -9,7 +9,8 @@ import Synchronization
 /// events came faster than a pass takes, and each socket's state is visited once, which matters
 /// when 10,000 sockets do not fit in the cache. A pass gives the loop back every
 /// ``socketsPerTurn`` sockets, so the loop keeps reading (the presenter's next command, a
-/// newcomer's hello) during a long fan-out.
+/// newcomer's hello) during a long fan-out, and between turns it takes up what was queued since
+/// it began (``takeUp(into:)``): a page event does not wait for a pointer pass to end.
 ///
 /// Ephemeral frames for a group (the pointer above all) are not queued as frames: the group
 /// keeps the newest of each kind (``OutboxGroups/Token``), and a socket gets whatever is newest
@@ -20,27 +21,42 @@ final class LoopBatch: Sendable {
         let outboxes: [Outbox]
         /// The group the outboxes came from: nil for a frame to one socket alone.
         let group: OutboxGroups.Token?
+        /// The seq whose frame this is, while a ``CommandPathTrace`` runs.
+        var traceSeq: Int? = nil
 
         func isLatest(_ kind: Outbox.Ephemeral) -> Bool {
             if case .latest(kind) = delivery { return true }
             return false
         }
+
+        var isLatestAny: Bool {
+            if case .latest = delivery { return true }
+            return false
+        }
+
+        /// A group's ephemeral lookup: the next pass takes it, whatever is queued after it.
+        var isGroupLookup: Bool { group != nil && isLatestAny }
     }
     private struct Pending {
         var entries: [Entry] = []
         /// A pass is queued or running: it takes up new entries when it ends.
         var scheduled = false
+        /// Passes that took entries so far: the next one to take them is `passes + 1`.
+        var passes = 0
     }
 
     /// How many sockets a pass writes before letting the loop do other work.
     static let socketsPerTurn = 256
 
     let loop: any EventLoop
+    /// Which batch this is, in the order they were made: the loop's number in a trace.
+    let number: Int
     private let pending = Mutex(Pending())
     private let current: NIOLoopBoundBox<Pass?>
 
-    private init(loop: any EventLoop) {
+    private init(loop: any EventLoop, number: Int) {
         self.loop = loop
+        self.number = number
         self.current = .makeEmptyBox(valueType: Pass.self, eventLoop: loop)
     }
 
@@ -49,7 +65,7 @@ final class LoopBatch: Sendable {
     static func of(_ loop: any EventLoop) -> LoopBatch {
         registry.withLock { batches in
             if let batch = batches[ObjectIdentifier(loop)] { return batch }
-            let batch = LoopBatch(loop: loop)
+            let batch = LoopBatch(loop: loop, number: batches.count)
             batches[ObjectIdentifier(loop)] = batch
             return batch
         }
@@ -58,6 +74,11 @@ final class LoopBatch: Sendable {
 
     /// Queues a delivery for sockets of this loop, and a pass unless one is queued or running.
     func enqueue(_ delivery: Outbox.Delivery, to outboxes: [Outbox], group: OutboxGroups.Token? = nil) {
+        var entry = Entry(delivery: delivery, outboxes: outboxes, group: group)
+        if CommandPathTrace.enabled, group != nil, let seq = CommandPathTrace.seq {
+            entry.traceSeq = seq
+            CommandPathTrace.note("enqueue", seq, number, CommandPathTrace.now)
+        }
         let schedule = pending.withLock { pending -> Bool in
             // The group's newest frame is looked up when written: one waiting lookup is enough.
             if let group, case .latest(let kind) = delivery,
@@ -65,7 +86,7 @@ final class LoopBatch: Sendable {
             {
                 return false
             }
-            pending.entries.append(Entry(delivery: delivery, outboxes: outboxes, group: group))
+            pending.entries.append(entry)
             defer { pending.scheduled = true }
             return !pending.scheduled
         }
@@ -73,20 +94,38 @@ final class LoopBatch: Sendable {
     }
 
     private func startPass() {
-        let entries = pending.withLock { pending -> [Entry] in
-            if pending.entries.isEmpty { pending.scheduled = false }
+        let (entries, number) = pending.withLock { pending -> ([Entry], Int) in
+            if pending.entries.isEmpty { pending.scheduled = false } else { pending.passes += 1 }
             defer { pending.entries = [] }
-            return pending.entries
+            return (pending.entries, pending.passes)
         }
         guard !entries.isEmpty else { return }
-        current.value = Pass(entries)
+        let pass = Pass(entries)
+        if CommandPathTrace.enabled {
+            pass.trace = Pass.Trace(number: number, entries: entries)
+            noteTaken(entries, by: number)
+        }
+        current.value = pass
         continuePass()
+    }
+
+    /// A trace's line for each traced entry a pass took: which pass, when.
+    private func noteTaken(_ entries: [Entry], by pass: Int) {
+        let now = CommandPathTrace.now
+        for entry in entries { if let seq = entry.traceSeq { CommandPathTrace.note("taken", seq, number, pass, now) } }
     }
 
     private func continuePass() {
         guard let pass = current.value else { return }
+        takeUp(into: pass)
+        let turnStart = CommandPathTrace.enabled ? CommandPathTrace.now : 0
         let done = pass.run(sockets: Self.socketsPerTurn)
-        if done { current.value = nil }
+        if CommandPathTrace.enabled { pass.trace?.turn(from: turnStart, done: done, loop: self.number) }
+        if done {
+            current.value = nil
+            // A pass is queued or running while anything waits (`scheduled`): the next takes these.
+            requeue(pass.carried)
+        }
         // Either way the loop reads its sockets first (the presenter's next pointer move, a
         // newcomer's hello). NIO runs the tasks that tasks queue in the same tick, before it
         // looks at the sockets again, so a task queued with `execute` would run the whole pass,
@@ -98,8 +137,63 @@ final class LoopBatch: Sendable {
     /// threads get the core meanwhile).
     static let readBreak = TimeAmount.microseconds(20)
 
+    /// Between two turns, a running pass takes up what was queued since it began, all but the
+    /// groups' ephemeral lookups (the next pass looks the newest up anyway): a page event queued
+    /// while a pointer pass is halfway through its 5,000 sockets goes to the half not written yet
+    /// in this pass, in the same write as the pointer, and to the half written already first
+    /// thing in the next pass (``Pass/takeUp(_:)``), instead of to everyone in the next pass, a
+    /// whole pass later. No socket is written more often for it.
+    private func takeUp(into pass: Pass) {
+        let taken = pending.withLock { pending -> [Entry] in
+            guard pending.entries.contains(where: { !$0.isGroupLookup }) else { return [] }
+            let taken = pending.entries.filter { !$0.isGroupLookup }
+            pending.entries.removeAll { !$0.isGroupLookup }
+            return taken
+        }
+        guard !taken.isEmpty else { return }
+        if CommandPathTrace.enabled, let number = pass.trace?.number { noteTaken(taken, by: number) }
+        pass.takeUp(taken)
+    }
+
+    /// What a pass that ended left for the next: ahead of whatever was queued since.
+    private func requeue(_ carried: [Entry]) {
+        guard !carried.isEmpty else { return }
+        pending.withLock { $0.entries.insert(contentsOf: carried, at: 0) }
+    }
+
     /// One pass over what was queued: loop-confined.
     private final class Pass {
+        /// What a trace says of a pass (``CommandPathTrace``): when it started and ended, its
+        /// turns, the sockets it wrote and what it carried.
+        struct Trace {
+            let number: Int
+            let start = CommandPathTrace.now
+            let durable: Int
+            let latest: Int
+            let single: Int
+            var turns = 0
+            var longestTurn: UInt64 = 0
+            var busy: UInt64 = 0
+
+            init(number: Int, entries: [Entry]) {
+                self.number = number
+                durable = entries.count(where: { $0.group != nil && !$0.isLatestAny })
+                latest = entries.count(where: { $0.isLatestAny })
+                single = entries.count(where: { $0.group == nil })
+            }
+
+            mutating func turn(from turnStart: UInt64, done: Bool, loop: Int) {
+                let end = CommandPathTrace.now
+                turns += 1
+                longestTurn = max(longestTurn, end - turnStart)
+                busy += end - turnStart
+                guard done else { return }
+                // pass <loop> <number> <start> <end> <turns> <longest turn> <busy> <durable> <latest> <single>
+                CommandPathTrace.note("pass", loop, number, start, end, turns, longestTurn, busy, durable, latest, single)
+            }
+        }
+        var trace: Trace?
+
         struct GroupWork {
             let token: OutboxGroups.Token
             /// The group's sockets as its newest entry of the pass saw them.
@@ -114,6 +208,11 @@ final class LoopBatch: Sendable {
         private var stashed: [Outbox] = []
         private var groupIndex = 0
         private var socketIndex = 0
+        /// The place in the queue's order the next entry taken up gets.
+        private var nextIndex: Int
+        /// Entries taken up that are for the next pass (all of them, or the sockets this pass had
+        /// written already), in the order they were queued.
+        private(set) var carried: [Entry] = []
 
         /// Sorts the entries into groups. The order between groups may change, and that is safe:
         /// the groups of one build (hosts, others) share no socket, sockets of different sessions
@@ -124,6 +223,7 @@ final class LoopBatch: Sendable {
         /// newcomer's welcome, queued when it joined the group, stays ahead of the broadcasts
         /// that follow it and behind none it should not see.
         init(_ entries: [Entry]) {
+            nextIndex = entries.count
             var broadcastSeen = false
             for (index, entry) in entries.enumerated() {
                 if let token = entry.group {
@@ -140,6 +240,64 @@ final class LoopBatch: Sendable {
                 } else {
                     for outbox in entry.outboxes where outbox.stashOnLoop(index, entry.delivery) { stashed.append(outbox) }
                 }
+            }
+        }
+
+        /// Takes up entries queued while the pass runs (between turns), keeping each socket's
+        /// order. A broadcast goes to the sockets of its group this pass has not written yet; the
+        /// sockets it has written get it in the next pass, carried there ahead of anything queued
+        /// later. A frame for one socket waits in its stash for the broadcasts queued before it,
+        /// as in ``init(_:)``, unless something for that socket was carried: then it is carried
+        /// too. No later broadcast of this pass can reach such a socket (it was written already
+        /// for its group, and a socket is in one group of its session). A group the pass does not
+        /// hold (a session's groups rebuilt) is written after everything it does, or carried if
+        /// anything was.
+        func takeUp(_ entries: [Entry]) {
+            for entry in entries {
+                let index = nextIndex
+                nextIndex += 1
+                guard let token = entry.group else {
+                    if carriedReaches(entry.outboxes) {
+                        carried.append(entry)
+                    } else {
+                        for outbox in entry.outboxes where outbox.stashOnLoop(index, entry.delivery) { stashed.append(outbox) }
+                    }
+                    continue
+                }
+                guard let known = groups.firstIndex(where: { $0.token === token }) else {
+                    if carried.isEmpty {
+                        // A group the pass does not hold: written after everything it does.
+                        groups.append(
+                            GroupWork(
+                                token: token, outboxes: entry.outboxes,
+                                deliveries: [(index, entry.delivery, entry.outboxes.count)]))
+                    } else {
+                        carried.append(entry)
+                    }
+                    continue
+                }
+                // A socket of the group this pass has written already (all of them, for a group it
+                // is done with) gets the broadcast in the next pass.
+                let written = known < groupIndex ? entry.outboxes.count : known == groupIndex ? socketIndex : 0
+                if written > 0 {
+                    carried.append(
+                        Entry(
+                            delivery: entry.delivery, outboxes: Array(entry.outboxes.prefix(written)), group: token,
+                            traceSeq: entry.traceSeq))
+                }
+                if known >= groupIndex, written < entry.outboxes.count {
+                    groups[known].deliveries.append((index, entry.delivery, entry.outboxes.count))
+                    if entry.outboxes.count > groups[known].outboxes.count { groups[known].outboxes = entry.outboxes }
+                }
+            }
+        }
+
+        /// Whether anything carried to the next pass is for one of these sockets (a frame for
+        /// one socket is for one; the search is over the carried sockets, rare and few passes).
+        private func carriedReaches(_ outboxes: [Outbox]) -> Bool {
+            guard !carried.isEmpty else { return false }
+            return outboxes.contains { outbox in
+                carried.contains { entry in entry.outboxes.contains { $0 === outbox } }
             }
         }
 
