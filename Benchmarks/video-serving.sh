@@ -22,7 +22,10 @@
 # COMPARE_BIN (a second build's directory, e.g. the build before a change: run beside BIN on the
 # same files, the two in alternating order each round), ROUNDS (1: rounds of the servers' runs,
 # one ratio each, on the same packaged files), SYSCALLS (set: after the rounds, each server again
-# for SECONDS_PER_RUN under `strace -c -f`, system calls a request; slow, so not in the figures).
+# for SECONDS_PER_RUN under `strace -c -f`, system calls a request; slow, so not in the figures),
+# PROFILE (a file: after the rounds, BIN's Podium again for SECONDS_PER_RUN under `perf record -g`,
+# written there for `perf report`, then nginx's worker into PROFILE.nginx; their requests/s under
+# the profiler are not in the figures either).
 # Needs: swift build -c release --product podium; ffmpeg; nginx and wrk (installed with apt-get
 # when missing).
 set -euo pipefail
@@ -273,6 +276,24 @@ syscalls() {
       printf "\n"
     }' "$work/strace-$name.txt"
 }
+if [[ -n ${PROFILE:-} ]]; then
+  echo; echo "=== profile (perf record -g, ${seconds} s) into $PROFILE ==="
+  bin=$main_bin podium_on_core_0_with
+  perf record -q -g -F 1999 -p "$podium_pid" -o "$PROFILE" &
+  profiler=$!
+  sleep 1
+  load podium "$base" "$podium_pid"
+  kill -INT "$profiler"
+  wait "$profiler" 2>/dev/null || true
+  stop_video_podium
+  # nginx's worker the same way, into $PROFILE.nginx: where its CPU a request goes, beside Podium's.
+  perf record -q -g -F 1999 -p "$nginx_worker" -o "$PROFILE.nginx" &
+  profiler=$!
+  sleep 1
+  load nginx "http://127.0.0.1:$nginx_port" "$nginx_worker"
+  kill -INT "$profiler"
+  wait "$profiler" 2>/dev/null || true
+fi
 if [[ -n ${SYSCALLS:-} ]]; then
   echo; echo "=== system calls (strace -c -f, ${seconds} s each) ==="
   if [[ -n ${COMPARE_BIN:-} ]]; then

@@ -100,6 +100,44 @@ struct BlobFileAnswerTests {
         #expect(setup.answers.answered == 6)
     }
 
+    /// A picture's whole head is made once and kept, and used only while a `stat` of the file gives
+    /// what it was made for: a file written anew (another size), one whose time was changed in
+    /// place, and a removed one (the router's 404) are never answered from the kept head.
+    @Test func aKeptHeadIsUsedOnlyWhileTheFileIsTheSame() throws {
+        let setup = try Self.setup()
+        defer { try? FileManager.default.removeItem(at: setup.root) }
+        let channel = setup.channel
+        let path = "/blobs/\(setup.picture)"
+        let file = setup.root.appendingPathComponent(String(setup.picture.prefix(2))).appendingPathComponent(setup.picture)
+        func whole() throws -> (head: HTTPResponseHead, region: Range<Int>?) {
+            try StreamFileAnswerTests.request(channel, .GET, path)
+            return try StreamFileAnswerTests.answer(channel)
+        }
+        let first = try whole()
+        let second = try whole()
+        #expect(setup.answers.keptHeads == 1)
+        #expect(second.head.headers["Content-Length"] == ["\(setup.bytes)"] && second.region == 0..<setup.bytes)
+        #expect(second.head.headers["Last-Modified"] == first.head.headers["Last-Modified"])
+        #expect(second.head.headers["Date"].count == 1)
+
+        try Data(repeating: 7, count: 1234).write(to: file, options: .atomic)
+        let rewritten = try whole()
+        #expect(rewritten.head.headers["Content-Length"] == ["1234"] && rewritten.region == 0..<1234)
+
+        let older = Date(timeIntervalSince1970: 784_111_777)
+        try FileManager.default.setAttributes([.modificationDate: older], ofItemAtPath: file.path)
+        let touched = try whole()
+        #expect(touched.head.headers["Last-Modified"] == ["Sun, 06 Nov 1994 08:49:37 GMT"])
+        #expect(touched.head.headers["Content-Length"] == ["1234"])
+        #expect(setup.answers.keptHeads == 1)
+
+        try FileManager.default.removeItem(at: file)
+        try StreamFileAnswerTests.request(channel, .GET, path)
+        #expect(try StreamFileAnswerTests.routed(channel) == path)
+        #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil)
+        #expect(setup.answers.answered == 4)
+    }
+
     /// Refusals (not a picture, missing, `416`) and whatever the middleware treats differently are
     /// the router's, unchanged.
     @Test func anythingElseGoesToTheRouter() throws {

@@ -334,6 +334,38 @@ struct BlobRangeTests {
         }
     }
 
+    /// `HTTPDate.format` counts days itself: the same text as `Calendar`'s GMT components give,
+    /// for dates since the Gregorian calendar began (1582) and after 2100.
+    @Test func httpDatesAreFormattedAsCalendarSaysThem() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "GMT")!
+        func byCalendar(_ date: Date) -> String {
+            let parts = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute, .second], from: date)
+            let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+            func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+            return "\(days[parts.weekday! - 1]), \(two(parts.day)) \(months[parts.month! - 1]) \(parts.year!) "
+                + "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second)) GMT"
+        }
+        var generator = SystemRandomNumberGenerator()
+        let edges: [Int] = [0, -1, 86_399, 86_400, 951_782_400, 951_868_800, 4_107_542_400, -12_219_292_800, 253_402_300_799]
+        let seconds = edges + (0..<2000).map { _ in Int.random(in: -12_219_292_800...7_258_118_400, using: &generator) }
+        for second in seconds {
+            let date = Date(timeIntervalSince1970: TimeInterval(second))
+            #expect(HTTPDate.format(date) == byCalendar(date), "\(second)")
+        }
+        // A fraction of a second is dropped, as `Last-Modified` has it.
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 784_111_777.9)) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: -0.5)) == "Wed, 31 Dec 1969 23:59:59 GMT")
+    }
+
+    /// The extension `/blobs/` checks is `NSString`'s, without bridging.
+    @Test func aBlobsExtensionIsWhatNSStringSays() {
+        for name in ["ab.jpg", "ab.JPEG", "a.b.png", "noext", "ends.", ".jpg", "..jpg", "a..webp", "x.tar.gz", ""] {
+            #expect(String(WebController.fileExtension(name)) == (name as NSString).pathExtension, "\(name)")
+        }
+    }
+
     @Test func httpDatesRoundTrip() throws {
         let date = Date(timeIntervalSince1970: 784_111_777)
         #expect(HTTPDate.format(date) == "Sun, 06 Nov 1994 08:49:37 GMT")

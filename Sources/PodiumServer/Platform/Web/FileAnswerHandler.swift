@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 import NIOPosix
 import PodiumStore
 import Synchronization
@@ -20,9 +21,11 @@ import Synchronization
 /// - `GET`/`HEAD /blobs/<name>`: a picture blob (``WebController/publicBlob(_:blobs:)``, the same
 ///   extension check and path).
 ///
-/// The head is built by the route's own ``RangeResponse/head(method:headers:)`` (ranges,
-/// `If-None-Match`, `If-Modified-Since`, `If-Range`, `HEAD`), with the headers every answer gets from
-/// the middleware: the security headers, `Date` and `Server`.
+/// The head is the route's own: decided by ``RangeResponse/answer(method:headers:size:entityTag:modified:)``
+/// and built by ``RangeResponse/head(method:headers:)`` (ranges, `If-None-Match`,
+/// `If-Modified-Since`, `If-Range`, `HEAD`), with the headers every answer gets from the
+/// middleware: the security headers, `Date` and `Server`. A whole file's head is made once per
+/// file and kept while the file is the same (``KeptHead``), as HTTP/1 writes it.
 ///
 /// Anything else is left to the router, which answers it as before: refusals (a forged or expired
 /// token, a file not the resource's, a blob that is not a picture or does not exist, `416`), a set
@@ -44,6 +47,11 @@ final class FileAnswers: Sendable {
     private let answeredCount = Atomic<Int>(0)
     /// `Date`, formatted once a second.
     private let date = Mutex<(second: Int, text: String)>((-1, ""))
+    /// The whole-file heads made so far, by the file's path (``KeptHead``).
+    private let kept = Mutex<[String: KeptHead]>([:])
+    /// At most this many heads are kept (about a kilobyte each); past it, one is dropped for each
+    /// one kept.
+    static let keptLimit = 1024
 
     init(streams: StreamController? = nil, blobs: (any BlobStore)? = nil, serverName: String?) {
         self.streams = streams
@@ -54,11 +62,15 @@ final class FileAnswers: Sendable {
     /// How many answers were given on the loop (for tests).
     var answered: Int { answeredCount.load(ordering: .relaxed) }
 
+    /// How many whole-file heads are kept (for tests).
+    var keptHeads: Int { kept.withLock { $0.count } }
+
     func countAnswer() { answeredCount.add(1, ordering: .relaxed) }
 
-    /// A file answer decided on the loop: the head to send and the file's bytes to send after it.
+    /// A file answer decided on the loop: the head to send (as NIO's HTTP/1 encoder takes it) and
+    /// the file's bytes to send after it.
     struct Answer {
-        let head: HTTPResponse
+        let head: HTTPResponseHead
         let path: String
         /// Empty: the head alone (`304`, `HEAD`, an empty file).
         let body: Range<Int>
@@ -68,6 +80,20 @@ final class FileAnswers: Sendable {
     enum Target: Equatable {
         case stream(token: String, file: String)
         case blob(name: String)
+    }
+
+    /// The head of a file's whole answer (`200`, the route's headers, the security headers and
+    /// `Server`), kept for the file's identity: every picture of a deck is asked for by each
+    /// viewer, and the head is the same every time but for `Date`. It is used only while a `stat`
+    /// of the path, made for every request as before, gives the identity it was made for
+    /// (``FileIdentity``: the same inode, size, modification and change times), so a blob written
+    /// anew or removed is never answered from it; a changed file's head is made again.
+    private struct KeptHead {
+        let identity: FileIdentity
+        let file: RangeResponse
+        /// `Date` is added per second (``dated``).
+        let whole: HTTPResponseHead
+        var dated: (second: Int, head: HTTPResponseHead)
     }
 
     /// The route's answer to `request`, or nil when the router must give it.
@@ -80,28 +106,88 @@ final class FileAnswers: Sendable {
         else { return nil }
         let cookies = Cookies(from: fields[values: .cookie])
         if let account = cookies[AuthMiddleware.cookieName]?.value, !account.isEmpty { return nil }
-        let file: RangeResponse
+        // The route's own decision: which file, and its answer's headers (made only when no head
+        // is kept for the file as it is now).
+        let filePath: String
+        let makeFile: () throws -> RangeResponse
         let issuesViewerCookie: Bool
         switch target {
         case .stream(let token, let name):
-            guard let streams, let path = streams.heldFile(token: token, file: name),
-                let answer = try? StreamBlobSets.fileAnswer(name, path: path)
-            else { return nil }
-            file = answer
+            guard let streams, let held = streams.heldFile(token: token, file: name) else { return nil }
+            (filePath, makeFile) = (held, { try StreamBlobSets.fileAnswer(name, path: held) })
             // ChannelViewerMiddleware: a browser without a viewer cookie is given one.
             issuesViewerCookie = cookies[ViewerCookie.name].map(\.value).flatMap(ViewerCookie.validate) == nil
         case .blob(let name):
-            guard let blobs, let answer = try? WebController.publicBlob(name, blobs: blobs) else { return nil }
-            file = answer
+            guard let blobs, let held = WebController.publicBlobPath(name, blobs: blobs) else { return nil }
+            (filePath, makeFile) = (held, { try WebController.publicBlob(name, blobs: blobs) })
             issuesViewerCookie = false
         }
-        guard let head = file.head(method: request.method, headers: fields) else { return nil }
-        var headers = head.headers
+        // A missing file is the route's 404.
+        guard let identity = FileIdentity(path: filePath), let whole = wholeHead(filePath, identity, makeFile) else {
+            return nil
+        }
+        let file = whole.file
+        let decision = RangeResponse.answer(
+            method: request.method, headers: fields, size: file.size, entityTag: file.entityTag, modified: file.modified)
+        if decision == .whole {
+            var head = whole.head
+            if issuesViewerCookie { head.headers.add(name: "Set-Cookie", value: ViewerCookie.issue().description) }
+            return Answer(head: head, path: filePath, body: request.method == .head ? 0..<0 : 0..<file.size)
+        }
+        guard let answer = file.head(method: request.method, headers: fields) else { return nil }
+        var headers = answer.headers
         if issuesViewerCookie { headers.append(HTTPField(name: .setCookie, value: ViewerCookie.issue().description)) }
+        decorate(&headers)
+        headers[.date] = currentDate().text
+        return Answer(
+            head: HTTPResponseHead(HTTPResponse(status: answer.status, headerFields: headers)), path: filePath, body: answer.body)
+    }
+
+    /// The headers every answer gets from the middleware but `Date`: the security headers, `Server`.
+    private func decorate(_ headers: inout HTTPFields) {
         for field in securityFields { headers[field.name] = field.value }
-        headers[.date] = currentDate()
         if let serverName { headers[.server] = serverName }
-        return Answer(head: HTTPResponse(status: head.status, headerFields: headers), path: file.path, body: head.body)
+    }
+
+    /// The whole answer's head for the file at `path` as it is now (`identity`), dated this
+    /// second: the kept one while the file is the same, else one made from the route's answer
+    /// (`makeFile`) and kept; nil when the route's answer fails (the router answers it).
+    private func wholeHead(_ path: String, _ identity: FileIdentity, _ makeFile: () throws -> RangeResponse)
+        -> (file: RangeResponse, head: HTTPResponseHead)?
+    {
+        let date = currentDate()
+        let found = kept.withLock { heads -> (file: RangeResponse, head: HTTPResponseHead)? in
+            guard var head = heads[path], head.identity == identity else { return nil }
+            if head.dated.second != date.second {
+                head.dated = (date.second, Self.dated(head.whole, date.text))
+                heads[path] = head
+            }
+            return (head.file, head.dated.head)
+        }
+        if let found { return found }
+        guard let file = try? makeFile() else { return nil }
+        var fields = file.headers
+        fields[.acceptRanges] = "bytes"
+        fields[.eTag] = file.entityTag
+        fields[.lastModified] = file.lastModified
+        fields[.contentLength] = String(file.size)
+        decorate(&fields)
+        let whole = HTTPResponseHead(HTTPResponse(status: .ok, headerFields: fields))
+        let made = KeptHead(identity: file.identity, file: file, whole: whole, dated: (date.second, Self.dated(whole, date.text)))
+        // Kept only when the route's `stat` saw the file this request's did (not changed between).
+        if file.identity == identity {
+            kept.withLock { heads in
+                if heads.count >= Self.keptLimit, heads[path] == nil { heads.remove(at: heads.startIndex) }
+                heads[path] = made
+            }
+        }
+        return (file, made.dated.head)
+    }
+
+    private static func dated(_ head: HTTPResponseHead, _ date: String) -> HTTPResponseHead {
+        var head = head
+        head.headers.add(name: "Date", value: date)
+        return head
     }
 
     /// `/stream/<token>/<file>` or `/blobs/<name>`, each part made of the letters tokens and blob
@@ -129,13 +215,13 @@ final class FileAnswers: Sendable {
         }
     }
 
-    /// The `Date` header: IMF-fixdate, as Hummingbird's own date cache writes it.
-    private func currentDate() -> String {
+    /// The `Date` header: IMF-fixdate, as Hummingbird's own date cache writes it, and its second.
+    private func currentDate() -> (second: Int, text: String) {
         let now = Date()
         let second = Int(now.timeIntervalSince1970)
         return date.withLock { cached in
             if cached.second != second { cached = (second, HTTPDate.format(now)) }
-            return cached.text
+            return cached
         }
     }
 }
@@ -238,13 +324,16 @@ final class FileAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func send(_ pending: Pending, context: ChannelHandlerContext) {
         let answer = pending.answer
         answers.countAnswer()
-        guard let handle = pending.handle, let codec else {
-            context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+        // The head is already HTTP/1's (kept so, ``FileAnswers``): written from the plain codec's
+        // context, as the region is; the end passes through the connection state handler.
+        guard let codec else { return }
+        guard let handle = pending.handle else {
+            codec.write(NIOAny(HTTPServerResponsePart.head(answer.head)), promise: nil)
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             return
         }
         cork?.expectFileAnswer()
-        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+        codec.write(NIOAny(HTTPServerResponsePart.head(answer.head)), promise: nil)
         let region = FileRegion(fileHandle: handle, readerIndex: answer.body.lowerBound, endIndex: answer.body.upperBound)
         let written = context.eventLoop.makePromise(of: Void.self)
         sending = true

@@ -15,16 +15,49 @@ enum HTTPDate {
         return calendar
     }()
 
+    /// By arithmetic on the seconds since 1970 (days to a civil date in the Gregorian calendar, as
+    /// `Calendar` has it for any date since 1582), not `Calendar.dateComponents`, which was most of
+    /// the cost of a file answer's head: `Last-Modified` and each second's `Date` are made here.
     static func format(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.weekday, .day, .month, .year, .hour, .minute, .second], from: date)
-        func two(_ value: Int?) -> String {
-            let value = value ?? 0
-            return value < 10 ? "0\(value)" : "\(value)"
-        }
-        let weekday = dayNames[(parts.weekday ?? 1) - 1]
-        let month = monthNames[(parts.month ?? 1) - 1]
-        let time = "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
-        return "\(weekday), \(two(parts.day)) \(month) \(parts.year ?? 1970) \(time) GMT"
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let (days, second) = seconds.quotientAndRemainder(dividingBy: 86_400)
+        let (day, secondOfDay) = second < 0 ? (days - 1, second + 86_400) : (days, second)
+        let (year, month, dayOfMonth) = civil(daysSince1970: day)
+        // 1 January 1970 was a Thursday (4, counting Sunday as 0).
+        let weekday = ((day % 7) + 11) % 7
+        var text = dayNames[weekday]
+        text += ", "
+        text += two(dayOfMonth)
+        text += " "
+        text += monthNames[month - 1]
+        text += " "
+        text += String(year)
+        text += " "
+        text += two(secondOfDay / 3600)
+        text += ":"
+        text += two(secondOfDay / 60 % 60)
+        text += ":"
+        text += two(secondOfDay % 60)
+        text += " GMT"
+        return text
+    }
+
+    private static func two(_ value: Int) -> String {
+        value < 10 ? "0" + String(value) : String(value)
+    }
+
+    /// Year, month (1-12) and day (1-31) of a day counted from 1 January 1970 (Howard Hinnant's
+    /// `civil_from_days`: eras of 400 years, years starting in March).
+    static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     static func parse(_ text: String) -> Date? {

@@ -53,6 +53,10 @@ struct RangeResponse {
     let size: Int
     /// Whole seconds, as `Last-Modified` says it.
     let modified: Date
+    /// `modified` as `Last-Modified` says it, formatted once.
+    let lastModified: String
+    /// The file this answer was made for, as `stat(2)` told it.
+    let identity: FileIdentity
     /// Strong and quoted, e.g. `"3a7bd3…"`.
     let entityTag: String
     /// Sent with every answer but `416`: the file's `Content-Type`, `Cache-Control`, `Content-Disposition`.
@@ -68,16 +72,13 @@ struct RangeResponse {
     /// `attributesOfItem`: it also reads the extended attributes and looks up the owner's and
     /// group's names (`/etc/passwd`, `/etc/group`): about fifteen system calls a request more.
     init(path: String, entityTag: String, headers: HTTPFields) throws {
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { throw APIError.notFound("file") }
+        guard let identity = FileIdentity(path: path) else { throw APIError.notFound("file") }
         self.path = path
-        self.size = Int(status.st_size)
+        self.identity = identity
+        self.size = identity.size
         // Whole seconds, as `Last-Modified` says it (the nanoseconds are dropped).
-        #if canImport(Glibc)
-            self.modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec))
-        #else
-            self.modified = Date(timeIntervalSince1970: TimeInterval(status.st_mtimespec.tv_sec))
-        #endif
+        self.modified = Date(timeIntervalSince1970: TimeInterval(identity.modifiedSeconds))
+        self.lastModified = HTTPDate.format(modified)
         self.entityTag = entityTag
         self.headers = headers
     }
@@ -103,7 +104,7 @@ struct RangeResponse {
         var headers = self.headers
         headers[.acceptRanges] = "bytes"
         headers[.eTag] = entityTag
-        headers[.lastModified] = HTTPDate.format(modified)
+        headers[.lastModified] = lastModified
         let range: Range<Int>
         let status: HTTPResponse.Status
         switch Self.answer(method: method, headers: requestHeaders, size: size, entityTag: entityTag, modified: modified) {
@@ -217,5 +218,35 @@ struct RangeResponse {
         let value = value.trimmingCharacters(in: .whitespaces)
         if value.hasPrefix("\"") || value.hasPrefix("W/") { return value == entityTag }
         return HTTPDate.parse(value) == modified
+    }
+}
+
+/// A file as `stat(2)` tells it: a head made for one identity is true of the file while a new
+/// `stat` of its path gives the same (``FileAnswers`` keeps heads so). A file written anew gets a
+/// new inode or a new change time (`st_ctim`, which no one but the kernel sets), a file removed
+/// no identity at all.
+struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int
+    let modifiedSeconds: Int
+    let modifiedNanoseconds: Int
+    let changedSeconds: Int
+    let changedNanoseconds: Int
+
+    /// Nil when `path` is missing or not a regular file.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int(status.st_size)
+        #if canImport(Glibc)
+            (modifiedSeconds, modifiedNanoseconds) = (Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec))
+            (changedSeconds, changedNanoseconds) = (Int(status.st_ctim.tv_sec), Int(status.st_ctim.tv_nsec))
+        #else
+            (modifiedSeconds, modifiedNanoseconds) = (Int(status.st_mtimespec.tv_sec), Int(status.st_mtimespec.tv_nsec))
+            (changedSeconds, changedNanoseconds) = (Int(status.st_ctimespec.tv_sec), Int(status.st_ctimespec.tv_nsec))
+        #endif
     }
 }

@@ -84,7 +84,15 @@ struct WebController {
     /// audio, a video's thumbnail track) are served only through expiring capability URLs
     /// (`/stream/<token>/<file>`); a deck's PDF only by its own authorised download route.
     static func isPublicBlob(_ name: String) -> Bool {
-        publicBlobExtensions.contains((name as NSString).pathExtension.lowercased())
+        publicBlobExtensions.contains(fileExtension(name).lowercased())
+    }
+
+    /// What follows the last `.` of a file's name (`NSString.pathExtension` for a name without a
+    /// `/`, without bridging to `NSString` at each request): empty for none, and for a name that
+    /// starts with its only dot.
+    static func fileExtension(_ name: String) -> Substring {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return name[name.index(after: dot)...]
     }
 
     /// A picture blob, whole or by range (see ``RangeResponse``). Any other blob is 404
@@ -99,12 +107,17 @@ struct WebController {
     /// `name`; `404` for any other name or a missing file.
     static func publicBlob(_ name: String, blobs: any BlobStore) throws -> RangeResponse {
         // The file's one stat is RangeResponse's (a missing file is its 404).
-        guard isPublicBlob(name), let path = blobs.path(named: name) else { throw APIError.notFound("file") }
+        guard let path = publicBlobPath(name, blobs: blobs) else { throw APIError.notFound("file") }
         var headers = HTTPFields()
         headers[.contentType] = mediaType(for: name)
         // Named by content hash: the bytes behind a name never change.
         headers[.cacheControl] = "public, max-age=31536000, immutable"
         return try RangeResponse(path: path, entityTag: RangeResponse.entityTag(forBlob: name), headers: headers)
+    }
+
+    /// Where the picture blob `name` is (nil: any other name, `404`), before any `stat`.
+    static func publicBlobPath(_ name: String, blobs: any BlobStore) -> String? {
+        isPublicBlob(name) ? blobs.path(named: name) : nil
     }
 
     /// `/vendor/<package>/<file>` from the first of ``vendorRoots`` that has it: Debian's packaged
