@@ -311,25 +311,26 @@ final class LoopBatch: Sendable {
                     guard case .latest(let kind) = entry.delivery, let newest = group.token.newest(kind) else { return entry }
                     return (entry.index, .versioned(kind, newest), entry.sockets)
                 }
-                // Every socket of the group gets all of them, but those that joined during the pass.
-                // Typed with the parameter's labels: an unlabeled array would be converted, by a
-                // dynamic cast of each element, at every socket's call.
-                let forAll: [(index: Int, delivery: Outbox.Delivery)] = deliveries.map { ($0.index, $0.delivery) }
-                let everyone = deliveries.lazy.map(\.sockets).min() ?? 0
-                let joined = Outbox.JoinedFrames(forAll)
+                // A delivery is for the group's first `sockets` sockets (those that joined later,
+                // or that a pass written already carried it for, are past them), so the group's
+                // sockets fall in runs that get the same deliveries: each run's list and joined
+                // frames are built once. Typed with the parameter's labels: an unlabeled array
+                // would be converted, by a dynamic cast of each element, at every socket's call.
+                var forRun: [(index: Int, delivery: Outbox.Delivery)] = []
+                var joined: Outbox.JoinedFrames?
+                var runEnd = -1
                 while socketIndex < group.outboxes.count {
                     guard budget > 0 else { return false }
                     budget -= 1
-                    let outbox = group.outboxes[socketIndex]
-                    let written: Bool
-                    if socketIndex < everyone {
-                        written = outbox.deliverOnLoop(forAll, joined: joined)
-                    } else {
+                    if socketIndex >= runEnd {
                         let position = socketIndex
-                        written = outbox.deliverOnLoop(
-                            deliveries.filter { $0.sockets > position }.map { ($0.index, $0.delivery) })
+                        let mine = deliveries.filter { $0.sockets > position }
+                        forRun = mine.map { ($0.index, $0.delivery) }
+                        joined = Outbox.JoinedFrames(forRun)
+                        runEnd = mine.lazy.map(\.sockets).min() ?? group.outboxes.count
                     }
-                    if written { outbox.flushOnLoop() }
+                    let outbox = group.outboxes[socketIndex]
+                    if outbox.deliverOnLoop(forRun, joined: joined) { outbox.flushOnLoop() }
                     socketIndex += 1
                 }
                 groupIndex += 1
