@@ -89,28 +89,17 @@ struct FileAnswerCorkTests {
     /// `TCP_CORK` on a real connection: set, then cleared.
     @Test func theSocketIsCorkedAndUncorked() async throws {
         #if canImport(Glibc)
-            let (accepted, continuation) = AsyncStream.makeStream(of: (any Channel).self)
-            let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .childChannelInitializer { channel in
-                    continuation.yield(channel)
-                    return channel.eventLoop.makeSucceededVoidFuture()
-                }
-                .bind(host: "127.0.0.1", port: 0).get()
-            let client = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connect(host: "127.0.0.1", port: server.localAddress!.port!).get()
-            var connections = accepted.makeAsyncIterator()
-            let connection = try #require(await connections.next())
-            let states = try await connection.eventLoop.submit {
-                var states: [SocketOptionValue] = []
-                for on in [true, false] {
-                    FileAnswerCork.socketCork(connection, on)
-                    states.append(try connection.syncOptions!.getOption(FileAnswerCork.corkOption))
-                }
-                return states
-            }.get()
+            let states = try await withLoopbackConnection { connection in
+                try await connection.eventLoop.submit {
+                    var states: [SocketOptionValue] = []
+                    for on in [true, false] {
+                        FileAnswerCork.socketCork(connection, on)
+                        states.append(try connection.syncOptions!.getOption(FileAnswerCork.corkOption))
+                    }
+                    return states
+                }.get()
+            }
             #expect(states == [1, 0])
-            try await client.close()
-            try await server.close()
         #endif
     }
 

@@ -1,6 +1,5 @@
 import HTTPTypes
 import NIOCore
-import NIOPosix
 import Testing
 
 @testable import PodiumServer
@@ -13,29 +12,18 @@ struct ReceiveBuffersTests {
     /// extra buffers: that count must be the one NIO gives a connection, or every socket would
     /// read differently from plain HTTP after its trim.
     @Test func aSettledConnectionReadsAsNIOsDefaultDoes() async throws {
-        let (accepted, continuation) = AsyncStream.makeStream(of: (any Channel).self)
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .childChannelInitializer { channel in
-                continuation.yield(channel)
-                return channel.eventLoop.makeSucceededVoidFuture()
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
-        let client = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: server.localAddress!.port!).get()
-        var connections = accepted.makeAsyncIterator()
-        let connection = try #require(await connections.next())
-        let (before, after, initial) = try await connection.eventLoop.submit {
-            let options = try #require(connection.syncOptions)
-            let before = try options.getOption(ChannelOptions.maxMessagesPerRead)
-            try ReceiveBuffers.settle(connection)
-            let allocator = try options.getOption(ChannelOptions.recvAllocator) as? AdaptiveRecvByteBufferAllocator
-            return (before, try options.getOption(ChannelOptions.maxMessagesPerRead), allocator?.initial)
-        }.get()
+        let (before, after, initial) = try await withLoopbackConnection { connection in
+            try await connection.eventLoop.submit {
+                let options = try #require(connection.syncOptions)
+                let before = try options.getOption(ChannelOptions.maxMessagesPerRead)
+                try ReceiveBuffers.settle(connection)
+                let allocator = try options.getOption(ChannelOptions.recvAllocator) as? AdaptiveRecvByteBufferAllocator
+                return (before, try options.getOption(ChannelOptions.maxMessagesPerRead), allocator?.initial)
+            }.get()
+        }
         #expect(before == ReceiveBuffers.readsPerWakeup, "NIO's default reads per wake-up changed")
         #expect(after == before)
         #expect(initial == 256)
-        try await client.close()
-        try await server.close()
     }
 
     /// A browser's upgrade is several reads of the small first buffer (its cookies make it about
