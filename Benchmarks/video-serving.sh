@@ -276,23 +276,22 @@ syscalls() {
       printf "\n"
     }' "$work/strace-$name.txt"
 }
+# A server's run under `perf record -g` of its process: NAME URL PID OUTPUT.
+profiled() {
+  perf record -q -g -F 1999 -p "$3" -o "$4" &
+  local profiler=$!
+  sleep 1
+  load "$1" "$2" "$3"
+  kill -INT "$profiler"
+  wait "$profiler" 2>/dev/null || true
+}
 if [[ -n ${PROFILE:-} ]]; then
   echo; echo "=== profile (perf record -g, ${seconds} s) into $PROFILE ==="
   bin=$main_bin podium_on_core_0_with
-  perf record -q -g -F 1999 -p "$podium_pid" -o "$PROFILE" &
-  profiler=$!
-  sleep 1
-  load podium "$base" "$podium_pid"
-  kill -INT "$profiler"
-  wait "$profiler" 2>/dev/null || true
+  profiled podium "$base" "$podium_pid" "$PROFILE"
   stop_video_podium
   # nginx's worker the same way, into $PROFILE.nginx: where its CPU a request goes, beside Podium's.
-  perf record -q -g -F 1999 -p "$nginx_worker" -o "$PROFILE.nginx" &
-  profiler=$!
-  sleep 1
-  load nginx "http://127.0.0.1:$nginx_port" "$nginx_worker"
-  kill -INT "$profiler"
-  wait "$profiler" 2>/dev/null || true
+  profiled nginx "http://127.0.0.1:$nginx_port" "$nginx_worker" "$PROFILE.nginx"
 fi
 if [[ -n ${SYSCALLS:-} ]]; then
   echo; echo "=== system calls (strace -c -f, ${seconds} s each) ==="
