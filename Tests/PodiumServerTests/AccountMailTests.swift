@@ -16,16 +16,15 @@ struct AccountMailTests {
 
     /// Polls the admin's invitation list until `email`'s delivery is `state`.
     static func waitForDelivery(_ client: Client, token: String, email: String, _ state: String) async throws -> [String: Any] {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
+        var found: [String: Any] = [:]
+        try await waitUntil("the invitation to \(email) became \(state)") {
             let list = try await client.request(.get, "/api/v1/invitations", token: token).array()
-            if let entry = list.first(where: { $0["email"] as? String == email }), entry["delivery"] as? String == state {
-                return entry
-            }
-            try await Task.sleep(for: .milliseconds(50))
+            guard let entry = list.first(where: { $0["email"] as? String == email }), entry["delivery"] as? String == state
+            else { return false }
+            found = entry
+            return true
         }
-        Issue.record("the invitation to \(email) never became \(state)")
-        return [:]
+        return found
     }
 
     @Test func anInvitationArrivesAndItsLinkMakesTheAccountOnce() async throws {

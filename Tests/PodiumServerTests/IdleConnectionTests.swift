@@ -76,10 +76,9 @@ struct IdleConnectionTests {
                 "POST", port: port, "/api/v1/decks", token: token, body: try Data(contentsOf: TestServer.demoDeck),
                 type: "application/pdf")
             let deckId = try #require(upload["id"] as? String)
-            while try await Self.call("GET", port: port, "/api/v1/decks/\(deckId)", token: token)["status"] as? String
-                == "processing"
-            {
-                try await Task.sleep(for: .milliseconds(50))
+            try await waitUntil("the deck \(deckId) rendered") {
+                try await Self.call("GET", port: port, "/api/v1/decks/\(deckId)", token: token)["status"] as? String
+                    != "processing"
             }
             let session = try await Self.call(
                 "POST", port: port, "/api/v1/sessions", token: token, body: Data(#"{"deckId":"\#(deckId)"}"#.utf8),
