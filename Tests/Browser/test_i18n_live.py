@@ -530,6 +530,19 @@ class I18nLiveLayoutTests(I18nLiveTestCase):
             "login": "/login", "home": "/", "view": f"/s/{code}", "dead-end": "/s/ZZZZZZ",
             "library": "/library", "console": f"/present/{code}", "rehearse": f"/decks/{DEMO_DECK['id']}",
         }
+        # What each page shows once it has loaded, so the widths are measured (and the screenshot
+        # taken) on the page a person sees, not on its empty frame: the console's bar and strip fill
+        # only when it is live.
+        loaded = {
+            "login": lambda d: visible(d, "form"),
+            "home": lambda d: visible(d, "form"),
+            "view": lambda d: visible(d, "form") or d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"),
+            "dead-end": lambda d: visible(d, "main"),
+            "library": lambda d: d.find_elements(By.CSS_SELECTOR, ".deck-card[data-deck-id]"),
+            "console": lambda d: d.execute_script("return document.body.dataset.connection") == "live"
+            and d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"),
+            "rehearse": lambda d: d.find_elements(By.CSS_SELECTOR, "podium-stage img.current"),
+        }
         for language, (width, height) in languages_and_sizes:
             driver = self.driver(width, height)
             for name, path in pages.items():
@@ -538,6 +551,7 @@ class I18nLiveLayoutTests(I18nLiveTestCase):
                 driver.get(f"{SERVER.base}{path}?lang={language}")
                 wait_translated(driver)
                 wait_for(driver, lambda d: d.execute_script("return document.fonts.status") == "loaded", "the fonts")
+                wait_for(driver, loaded[name], f"the {name} page loaded in {language}")
                 self.assertEqual(layout(driver)["dir"], "rtl" if language == "ar" else "ltr", f"{language} {name}")
                 self.assertLessEqual(overflow(driver), 0, f"{name} in {language} at {width}px is wider than the window")
                 screenshot(driver, f"i18n-{language}-{width}-{name}")
