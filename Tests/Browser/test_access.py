@@ -491,6 +491,21 @@ class AccessTests(BrowserTest):
         wait_for(presenter, lambda d: not d.find_elements(By.CSS_SELECTOR, '#hosts-list li[data-reason="invited"]'),
                  "Grace gone from the list")
         self.assertEqual(SERVER.request("GET", hosts, token=login["token"])[0], 403)
+        # ... and her open console at once: the server closes it, her reconnect is refused, and the
+        # console's message covers the stage with the way to watch instead.
+        wait_for(grace, lambda d: visible(d, "#console-message"), "the removed co-host's console closed")
+        self.assertIn("co-hosts", text_of(grace, "#console-message"))
+        watch = grace.find_element(By.CSS_SELECTOR, "#console-message a")
+        self.assertTrue(watch.get_attribute("href").endswith(f"/s/{code}"), watch.get_attribute("href"))
+        covered = grace.execute_script(
+            "const s = document.querySelector('podium-stage').getBoundingClientRect();"
+            "const hit = document.elementFromPoint(s.left + s.width / 2, s.top + s.height / 2);"
+            "return !!hit && !!hit.closest('#console-message');")
+        screenshot(grace, "access-console-co-host-removed-phone")
+        self.assertTrue(covered, "the message covers the stage")
+        # Readable over the slide shown before: the message has a backdrop, not the bare slide.
+        backdrop = grace.execute_script("return getComputedStyle(document.querySelector('#console-message')).backgroundColor")
+        self.assertNotIn(backdrop, ("rgba(0, 0, 0, 0)", "transparent"), "the message's backdrop")
 
         # Added again, she leaves from her console and lands in her library.
         self.assertEqual(SERVER.api("POST", hosts, {"email": "grace@school.test"})[0], 201)

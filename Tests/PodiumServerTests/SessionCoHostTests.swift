@@ -109,6 +109,33 @@ struct SessionCoHostTests {
         }
     }
 
+    @Test func aRemovedCoHostsOpenConsoleClosesAtOnceAndTheOthersStay() async throws {
+        try await AuthorizationMatrixTests.withAccounts { client, _, tokens in
+            let code = try await Self.liveSession(client, token: tokens.owner)
+            let hosts = "/api/v1/sessions/\(code)/hosts"
+            #expect(
+                try await client.request(.post, hosts, token: tokens.owner, json: #"{"email":"other@example.org"}"#).status
+                    == .created)
+            let coHost = try await client.socket(code: code)
+            #expect(try await coHost.hello(["role": "presenter", "token": tokens.other])["type"] as? String == "welcome")
+            let presenter = try await client.socket(code: code)
+            #expect(try await presenter.hello(["role": "presenter", "token": tokens.owner])["type"] as? String == "welcome")
+            let viewer = try await client.socket(code: code)
+            #expect(try await viewer.hello(["role": "viewer"])["type"] as? String == "welcome")
+
+            // Taken off the session: the co-host's console is closed by the server (its next
+            // hello is refused); the presenter's and the viewer's sockets stay and still answer.
+            #expect(try await client.request(.delete, "\(hosts)/u_other", token: tokens.owner).status == .noContent)
+            try await coHost.waitForClose()
+            #expect(try await Self.presenterHello(client, code: code, token: tokens.other) == "forbidden")
+            try await presenter.barrier()
+            try await viewer.barrier()
+            #expect(!presenter.closed && !viewer.closed)
+            await presenter.close()
+            await viewer.close()
+        }
+    }
+
     @Test func aCourseTeachersGrantStaysTheCoursesAndAnEndedSessionTakesNoOne() async throws {
         try await AuthorizationMatrixTests.withAccounts { client, store, tokens in
             let code = try await Self.liveSession(client, token: tokens.owner)

@@ -63,6 +63,8 @@ function reconcile() {
 
 function showMessage(title, text, link) {
   showConsoleMessage(message, title, text, link);
+  // The console can do nothing more: its side panel (on a phone the whole screen) would hide why.
+  toggleJoinPanel(false);
 }
 
 function showEnded() {

@@ -238,9 +238,11 @@ final class LiveConnection: Sendable {
         }
         // A big screen (a session's screen, a room's projector) is not counted as a viewer.
         let isScreen = isScreenHello
+        // The roles a host takes keep their user, so taking a co-host off the session closes them.
+        let hostRole = hello.role == .moderator || (hello.role == .presenter && !record.isRoom)
         let memberID = await session.join(
             role: hello.role, viewerId: viewerId, presenterId: presenterId, name: hello.name, lastSeq: hello.lastSeq,
-            screen: isScreen, outbox: outbox)
+            screen: isScreen, hostUser: hostRole ? user : nil, outbox: outbox)
         return Joined(
             session: session, memberID: memberID, role: hello.role, viewerId: viewerId, presenterId: presenterId,
             isProjector: isScreen && isOwner, isScreen: isScreen)

@@ -204,6 +204,7 @@ actor LiveHub: Service, SessionBusNode {
             do {
                 guard let record = try await stores.sessions.session(id: note.sessionId) else { return }
                 applyAccess(record)
+                await session.recheckHosts(hosts)
             } catch {
                 logger.error("could not read the access of session \(note.code): \(error)")
             }
@@ -272,6 +273,13 @@ actor LiveHub: Service, SessionBusNode {
     /// passcode at once, and the lobby shows the lock, or the session, or not.
     func accessChanged(_ record: SessionRecord) async {
         applyAccess(record)
+        await bus.note(SessionNote(node: nodeName, sessionId: record.id, code: record.code, kind: .access))
+    }
+
+    /// A session's co-hosts changed: the sockets of a host taken off it close here and on every
+    /// node (the same note as an access change), and their hellos are refused from now on.
+    func hostsChanged(_ record: SessionRecord) async {
+        await sessions[record.code]?.recheckHosts(hosts)
         await bus.note(SessionNote(node: nodeName, sessionId: record.id, code: record.code, kind: .access))
     }
 

@@ -86,6 +86,10 @@ actor LiveSession {
     var fanOut = SessionFanOut()
     var published = PublishedViews()
     private var nextMemberID = 0
+    /// The signed-in users of its host sockets (a session's presenter console, a room's
+    /// moderator), by member id: a co-host taken off the session loses an open console at once
+    /// (``recheckHosts(_:)``), not only at their next hello.
+    private var hostUsers: [Int: UserRecord] = [:]
     /// The paused reference this node made while the room's projector buffered (see
     /// `projectorBuffering`); nil when it holds nothing.
     var heldForProjector: Playback?
@@ -141,10 +145,11 @@ actor LiveSession {
     /// Returns the member id to pass to ``leave(_:)``.
     func join(
         role: Role, viewerId: String?, presenterId: String? = nil, name: String?, lastSeq: Int?, screen: Bool = false,
-        outbox: Outbox
+        hostUser: UserRecord? = nil, outbox: Outbox
     ) async -> Int {
         let id = nextMemberID
         nextMemberID += 1
+        if let hostUser { hostUsers[id] = hostUser }
         var visit: String?
         // A big screen is nobody in the audience: no identity, no visit, no count.
         let viewerId = screen ? nil : viewerId
@@ -210,6 +215,7 @@ actor LiveSession {
     }
 
     func leave(_ id: Int) async {
+        hostUsers[id] = nil
         guard let member = fanOut.remove(id) else { return }
         if let visit = member.visit {
             do {
@@ -223,6 +229,24 @@ actor LiveSession {
             publishViewerList()
         }
         if member.presenterId != nil { publishRoomPresence() }
+    }
+
+    /// Closes the host sockets whose user no longer hosts the session (a co-host taken off it):
+    /// each client reconnects, and its hello is refused as anyone else's would be.
+    func recheckHosts(_ hosts: SessionHosts) async {
+        for (id, user) in hostUsers {
+            let stillHosts: Bool
+            do {
+                stillHosts = try await hosts.isHost(user, of: record)
+            } catch {
+                // Kept until the next change or their next hello: the store, not the grant, failed.
+                logger.error("could not check the hosts of session \(record.code): \(error)")
+                continue
+            }
+            guard !stillHosts, hostUsers[id] != nil else { continue }
+            hostUsers[id] = nil
+            fanOut.members.all[id]?.outbox.close(.finished)
+        }
     }
 
     /// Sends a frame to one room presenter's sockets, or (nil) to the moderator's.

@@ -88,6 +88,8 @@ extension SessionController {
         guard try await store.removeSessionHost(sessionId: record.id, userId: removed) else {
             throw APIError.notFound("co-host")
         }
+        // Their open console or moderator page closes now, here and on every node.
+        await hub.hostsChanged(record)
         let target = try await userStore.user(id: removed)?.email ?? removed
         try await audit?.record(
             "session.cohost_removed", by: user, target: target, detail: "session \(record.code)", context: context)
