@@ -286,6 +286,29 @@ struct ClusterBusTests {
         }
     }
 
+    @Test(arguments: transports)
+    func aCoHostTakenOffOnANodeLosesTheirConsoleOnAnother(transport: Transport) async throws {
+        try await Self.twoNodes(transport) { nodeA, nodeB, store, _ in
+            let (token, code, presenter) = try await Self.presentSession(nodeA, store: store)
+            let accounts = Accounts(store: store, cost: 4, tokenLifetime: 3600, now: { Date() })
+            try await store.insertUser(
+                UserRecord(
+                    id: "u_grace", email: "grace@example.org", name: "Grace", role: .presenter,
+                    passwordHash: try await accounts.hash("pw-grace"), createdAt: Date()))
+            let hosts = "/api/v1/sessions/\(code)/hosts"
+            let added = try await nodeA.request(.post, hosts, token: token, json: #"{"email":"grace@example.org"}"#)
+            #expect(added.status == .created)
+            // Grace's console is on B; the presenter takes her off on A.
+            let grace = try await Self.presenter(
+                nodeB, code: code, token: try await nodeB.login(email: "grace@example.org", password: "pw-grace"))
+            #expect(try await nodeA.request(.delete, "\(hosts)/u_grace", token: token).status == .noContent)
+            try await grace.waitForClose()
+            // The presenter's own console on A stays.
+            try await presenter.barrier()
+            #expect(!presenter.closed)
+        }
+    }
+
     // MARK: PostgreSQL only
 
     static func terminate(backend pid: Int) async throws {
