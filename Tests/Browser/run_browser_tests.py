@@ -1136,9 +1136,24 @@ class LiveBroadcastTests(BrowserTest):
         self.open_console(presenter, code)
         self.press(presenter, Keys.END)
         self.wait_synced(presenter)
+        # A second console on a phone, its join panel open (the whole screen there).
+        phone = self.driver(390, 844)
+        self.sign_in_with_cookie(phone)
+        self.open_console(phone, code)
+        phone.find_element(By.ID, "code-chip").click()
+        wait_for(phone, lambda d: visible(d, "#join-panel"), "the phone's join panel open")
         status, _ = SERVER.api("POST", f"/api/v1/sessions/{code}/end")
         self.assertEqual(status, 200)
         wait_for(presenter, lambda d: visible(d, "#ended-overlay"), "the console to learn the session ended")
+        # Ended from elsewhere: the phone's panel gives way, so the notice and its report link are seen.
+        wait_for(phone, lambda d: visible(d, "#ended-overlay"), "the phone's ended notice")
+        covered = phone.execute_script(
+            "const r = document.querySelector('#ended-report').getBoundingClientRect();"
+            "const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+            "return !!hit && !!hit.closest('#ended-report');")
+        self.assertTrue(covered, "the report link on the phone's ended notice is on top")
+        screenshot(phone, "console-ended-elsewhere-phone")
+        self.release(phone)
 
         viewer = self.driver(390, 844)
         viewer.get(f"{SERVER.base}/s/{code}")

@@ -78,6 +78,9 @@ function showEnded() {
     recorder.button.hidden = true;
   }
   $('ended-overlay').hidden = false;
+  // Ended from elsewhere (a co-host, the library) while the side panel is open: on a phone the
+  // panel is the whole screen and would hide the notice and its report link.
+  toggleJoinPanel(false);
   $('end-session').disabled = true;
   $('follow-lock').disabled = true;
   setConnection('ended');
