@@ -93,7 +93,8 @@ extension SQLStore: NotesAndAttendanceStore {
     /// statement anew, and the upsert's parse was the largest part of a hello's write. Those the
     /// store already has go through the upsert one by one (their number kept, their name unless a
     /// new one is given); the new ones take the next numbers in their order, in one `INSERT`, so
-    /// numbers stay without gaps.
+    /// numbers stay without gaps. On SQLite the ids and the newcomers' rows go as ``JSONColumn``
+    /// texts, so both statements' text, and SQLite's parse of it, is the same for any group.
     ///
     /// The statements of a join's write are SQL text, not sql-kit's builders: a builder's every
     /// table and column name is an `SQLIdentifier`, quoted through the standard library's generic
@@ -103,18 +104,32 @@ extension SQLStore: NotesAndAttendanceStore {
         async throws -> [ViewerEntry]
     {
         guard !viewers.isEmpty else { return [] }
-        // Made as existentials here: an array of `String` converted to them is cast element by element.
-        let viewerIds = viewers.map { $0.id as any Encodable & Sendable }
         // Those already stored and the session's highest number, in one statement: a row for each
         // known viewer, and one without a viewer that carries the highest number.
-        let rows = try await db.raw(
-            """
-            SELECT viewer_id, 0 AS highest FROM session_viewers
-            WHERE session_id = \(bind: sessionId) AND viewer_id IN (\(binds: viewerIds))
-            UNION ALL
-            SELECT NULL, COALESCE(MAX(number), 0) FROM session_viewers WHERE session_id = \(bind: sessionId)
-            """
-        ).all()
+        let rows: [any SQLRow]
+        if db.takesJSONColumns {
+            var ids = JSONColumn()
+            for viewer in viewers { ids.add(viewer.id) }
+            rows = try await db.raw(
+                """
+                SELECT viewer_id, 0 AS highest FROM session_viewers
+                WHERE session_id = \(bind: sessionId) AND viewer_id IN (SELECT value FROM json_each(\(bind: ids.json)))
+                UNION ALL
+                SELECT NULL, COALESCE(MAX(number), 0) FROM session_viewers WHERE session_id = \(bind: sessionId)
+                """
+            ).all()
+        } else {
+            // Made as existentials here: an array of `String` converted to them is cast element by element.
+            let viewerIds = viewers.map { $0.id as any Encodable & Sendable }
+            rows = try await db.raw(
+                """
+                SELECT viewer_id, 0 AS highest FROM session_viewers
+                WHERE session_id = \(bind: sessionId) AND viewer_id IN (\(binds: viewerIds))
+                UNION ALL
+                SELECT NULL, COALESCE(MAX(number), 0) FROM session_viewers WHERE session_id = \(bind: sessionId)
+                """
+            ).all()
+        }
         var knownIds: Set<String> = []
         var highest = 0
         for row in rows {
@@ -127,17 +142,35 @@ extension SQLStore: NotesAndAttendanceStore {
         // The new ones as numbered here, by id (each once, however many tabs it came with).
         var numbered: [String: ViewerEntry] = [:]
         if knownIds.count < viewers.count {
-            var values: [any SQLExpression] = []
+            var newcomers: [ViewerEntry] = []
             var next = highest
             var seen: Set<String> = knownIds
             for viewer in viewers where seen.insert(viewer.id).inserted {
                 next += 1
-                numbered[viewer.id] = ViewerEntry(id: viewer.id, number: next, name: viewer.name)
-                values.append(SQLBind.group([sessionId, viewer.id, next, viewer.name, date]))
+                let newcomer = ViewerEntry(id: viewer.id, number: next, name: viewer.name)
+                numbered[viewer.id] = newcomer
+                newcomers.append(newcomer)
             }
-            try await db.raw(
-                "INSERT INTO session_viewers (session_id, viewer_id, number, name, first_seen) VALUES \(SQLList(values))"
-            ).run()
+            if db.takesJSONColumns {
+                var (ids, numbers, names) = (JSONColumn(), JSONColumn(), JSONColumn())
+                for newcomer in newcomers {
+                    ids.add(newcomer.id)
+                    numbers.add(newcomer.number)
+                    names.add(newcomer.name)
+                }
+                try await db.raw(
+                    """
+                    INSERT INTO session_viewers (session_id, viewer_id, number, name, first_seen)
+                    SELECT \(bind: sessionId), value, \(bind: numbers.json) ->> key, \(bind: names.json) ->> key, \(bind: date)
+                    FROM json_each(\(bind: ids.json))
+                    """
+                ).run()
+            } else {
+                let values = newcomers.map { SQLBind.group([sessionId, $0.id, $0.number, $0.name, date]) }
+                try await db.raw(
+                    "INSERT INTO session_viewers (session_id, viewer_id, number, name, first_seen) VALUES \(SQLList(values))"
+                ).run()
+            }
         }
         var stored: [ViewerEntry] = []
         stored.reserveCapacity(viewers.count)
@@ -153,10 +186,28 @@ extension SQLStore: NotesAndAttendanceStore {
         return stored
     }
 
-    /// The visits' rows, in one statement (SQL text: see ``storeViewers(_:sessionId:at:on:)``).
+    /// The visits' rows, in one statement (SQL text: see ``storeViewers(_:sessionId:at:on:)``;
+    /// on SQLite each column as one ``JSONColumn`` text, so the statement's text is the same for any group).
     private static func insertVisits(_ visits: [VisitWrite], on db: any SQLDatabase) async throws {
-        let values = visits.map { SQLBind.group([$0.id, $0.sessionId, $0.viewerId, $0.at]) }
-        try await db.raw("INSERT INTO attendance (id, session_id, viewer_id, joined_at) VALUES \(SQLList(values))").run()
+        guard db.takesJSONColumns else {
+            let values = visits.map { SQLBind.group([$0.id, $0.sessionId, $0.viewerId, $0.at]) }
+            try await db.raw("INSERT INTO attendance (id, session_id, viewer_id, joined_at) VALUES \(SQLList(values))").run()
+            return
+        }
+        var (ids, sessionIds, viewerIds, dates) = (JSONColumn(), JSONColumn(), JSONColumn(), JSONColumn())
+        for visit in visits {
+            ids.add(visit.id)
+            sessionIds.add(visit.sessionId)
+            viewerIds.add(visit.viewerId)
+            try dates.add(visit.at)
+        }
+        try await db.raw(
+            """
+            INSERT INTO attendance (id, session_id, viewer_id, joined_at)
+            SELECT value, \(bind: sessionIds.json) ->> key, \(bind: viewerIds.json) ->> key, \(bind: dates.json) ->> key
+            FROM json_each(\(bind: ids.json))
+            """
+        ).run()
     }
 
     public func attendanceEnded(id: String, at date: Date) async throws {

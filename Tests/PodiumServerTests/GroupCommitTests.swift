@@ -1,5 +1,6 @@
 import Foundation
 import PodiumCore
+import SQLKit
 import Synchronization
 import Testing
 
@@ -162,6 +163,68 @@ struct GroupCommitTests {
             #expect(numbers.compactMap { $0 }.sorted() == Array(1...40))
             #expect(try await store.attendance(sessionId: "s1").count == 40)
             #expect(try await store.viewers(sessionId: "s1").count == 40)
+        }
+    }
+
+    /// A group's visits on SQLite go as JSON texts (`JSONColumn`): each date must be stored as
+    /// the value a bound `Date` stores (the same REAL on SQLite, bit for bit; the same timestamp on
+    /// PostgreSQL), for dates of today with every fraction, whole ones, small and before 1970.
+    @Test(arguments: TestStores.kinds) func aGroupsDatesAreStoredAsBound(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            _ = try await StoreTests.seed(store)
+            let special: [Double] = [
+                0, 1, -1.5, 1e-7, 0.1, 1_796_155_555.123_456_789, 1_796_155_555, Date.distantPast.timeIntervalSince1970,
+                4_102_444_800.999_999_9, StoreTests.t0.timeIntervalSince1970, (1_796_155_555.5).nextUp,
+                (1_796_155_555.5).nextDown,
+            ]
+            let seconds =
+                special + (0..<500).map { _ in Double.random(in: 1.6e9..<1.9e9) }
+                + (0..<100).map { _ in Double.random(in: -3e9..<5e9) }
+            var written: [(id: String, at: Date)] = []
+            for (group, start) in stride(from: 0, to: seconds.count, by: 64).enumerated() {
+                let visits = seconds[start..<min(start + 64, seconds.count)].enumerated().map { offset, second in
+                    SQLStore.VisitWrite(
+                        id: "d\(group)-\(offset)", sessionId: "s1", viewerId: "v\(offset)", viewer: nil,
+                        at: Date(timeIntervalSince1970: second))
+                }
+                _ = try await store.writeVisits(visits)
+                written += visits.map { ($0.id, $0.at) }
+            }
+            var differing: [Double] = []
+            for (id, at) in written {
+                let same = try await store.serial { db in
+                    try await db.raw(
+                        "SELECT COUNT(*) AS n FROM attendance WHERE id = \(bind: id) AND joined_at = \(bind: at)"
+                    ).first(decodingColumn: "n", as: Int.self)
+                }
+                if same != 1 { differing.append(at.timeIntervalSince1970) }
+            }
+            #expect(written.count == seconds.count)
+            #expect(differing == [])
+        }
+    }
+
+    /// Names of every kind through a group (on SQLite JSON texts, the logged body escaped twice):
+    /// the viewers, the stored viewers and the audience log give each back as it was.
+    @Test(arguments: TestStores.kinds) func aGroupsNamesComeBackAsTheyWere(_ kind: StoreKind) async throws {
+        try await TestStores.with(kind) { store in
+            _ = try await StoreTests.seed(store)
+            let names: [String?] = [
+                nil, "Ada", "Zoë \"the\" <best>", "back\\slash/and/slash", "tab\tnew\nline\r\u{8}\u{c}", "\u{1}\u{1f}\u{7f}",
+                "🎤 ünïcødé", "null", "[1]", "'quoted'",
+            ]
+            let visits = names.enumerated().map { n, name in
+                SQLStore.VisitWrite(
+                    id: "n\(n)", sessionId: "s1", viewerId: "odd\"/id\(n)",
+                    viewer: ViewerEntry(id: "odd\"/id\(n)", number: 1, name: name), at: StoreTests.t0)
+            }
+            let expected = names.enumerated().map { n, name in ViewerEntry(id: "odd\"/id\(n)", number: n + 1, name: name) }
+            #expect(try await store.writeVisits(visits) == expected)
+            #expect(try await store.viewers(sessionId: "s1") == expected)
+            let logged = try await store.audienceRecords(sessionId: "s1", afterRecordSeq: 0, limit: 100)
+            #expect(logged.map(\.change) == expected.map { .viewer($0) })
+            #expect(logged.map(\.rseq) == Array(1...names.count))
+            #expect(logged.allSatisfy { $0.at == StoreTests.t0 && $0.commandID == nil && $0.commandSeq == nil })
         }
     }
 }
