@@ -204,6 +204,9 @@ final class LiveUpgradeHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let live: LiveUpgrade
     private let maxFrameSize: Int
+    /// Nothing outbound sits below the handlers of this connection (no TLS): the framing handler
+    /// is put directly above the channel (``WebSocketFraming/aboveChannel``).
+    private let plain: Bool
     private let logger: Logger
     /// Completed with ``PodiumServerChannel/UpgradeResult/socket`` by an upgrade taken here; NIO's
     /// upgrade handler's own result is passed to it otherwise (see ``PodiumServerChannel``).
@@ -214,10 +217,12 @@ final class LiveUpgradeHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var pending: (install: SocketUpgrade.Install, response: ByteBuffer)?
 
     init(
-        live: LiveUpgrade, maxFrameSize: Int, logger: Logger, outcome: UpgradeOutcome, headArrived: @escaping () -> Void
+        live: LiveUpgrade, maxFrameSize: Int, plain: Bool, logger: Logger, outcome: UpgradeOutcome,
+        headArrived: @escaping () -> Void
     ) {
         self.live = live
         self.maxFrameSize = maxFrameSize
+        self.plain = plain
         self.logger = logger
         self.outcome = outcome
         self.headArrived = headArrived
@@ -300,7 +305,8 @@ final class LiveUpgradeHandler: ChannelInboundHandler, RemovableChannelHandler {
             try pipeline.removeHandler(context: encoder, promise: nil)
             try pipeline.removeHandler(
                 context: pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self), promise: nil)
-            try pipeline.addHandler(WebSocketFraming(maxFrameSize: maxFrameSize))
+            // The HTTP handlers are gone: below the framing handler there is only the channel, or TLS.
+            try pipeline.addHandler(WebSocketFraming(maxFrameSize: maxFrameSize, aboveChannel: plain))
             try install(context.channel)
             // Before NIO's handler leaves: its leaving fails its result, which is passed on to
             // this one and then comes too late.

@@ -101,12 +101,28 @@ final class Outbox: Sendable {
         }
     }
 
+    /// Where the outbox writes its whole frames, past the encoder (which would build a header per
+    /// socket).
+    private enum WritePath {
+        /// The channel's core (`write0`, `flush0`), when nothing outbound sits below the socket's
+        /// ``WebSocketFraming`` (``WebSocketFraming/aboveChannel``): a write from the framing
+        /// handler's context would reach NIO's head handler, which calls the same two with the
+        /// same arguments and does nothing else. The walk there (the context, the head handler,
+        /// the channel fetched from it) was about a tenth of a delivery's instructions.
+        case core(any ChannelCore)
+        /// The socket's frame encoder's context (``WebSocketFraming`` under TLS, NIO's
+        /// `WebSocketFrameEncoder` on NIO's upgrade path).
+        case encoder(ChannelHandlerContext)
+        /// No encoder where we looked (a pipeline we do not know): frames go through the front
+        /// door as `WebSocketFrame`s.
+        case pipeline
+    }
+
     /// What only the channel's loop touches: no lock.
     private final class LoopState {
-        /// The socket's frame encoder (``WebSocketFraming`` on the live upgrade's path, NIO's
-        /// `WebSocketFrameEncoder` on NIO's): whole frames are written from there, past the
-        /// encoder (which would build a header per socket).
-        var encoder: ChannelHandlerContext?
+        /// Where whole frames are written; the front door until the socket attaches, and again
+        /// once the channel has closed.
+        var path = WritePath.pipeline
         var attached = false
         /// Durable frames waiting for the socket to take more.
         var durable: [Frame] = []
@@ -191,9 +207,12 @@ final class Outbox: Sendable {
         // The upgrade's reads are over: the socket keeps one small receive buffer for its life.
         try? ReceiveBuffers.settle(channel)
         let pipeline = channel.pipeline.syncOperations
-        state.encoder =
-            (try? pipeline.context(handlerType: WebSocketFraming.self))
-            ?? (try? pipeline.context(handlerType: WebSocketFrameEncoder.self))
+        if let framing = try? pipeline.context(handlerType: WebSocketFraming.self) {
+            let aboveChannel = (framing.handler as? WebSocketFraming)?.aboveChannel ?? false
+            state.path = aboveChannel ? .core(channel._channelCore) : .encoder(framing)
+        } else if let encoder = try? pipeline.context(handlerType: WebSocketFrameEncoder.self) {
+            state.path = .encoder(encoder)
+        }
         state.lastRead = loop.now
         state.heartbeatSlot = heartbeats.add(self)
     }
@@ -227,13 +246,20 @@ final class Outbox: Sendable {
     /// `joined`, when given, is the same deliveries as one buffer: a socket that can take them
     /// all as they are (nothing stashed or waiting, writable, none of the group's frames sent to
     /// it already) gets that buffer in one write, so a pass costs one write per socket however
-    /// many events it carries. That write is flushed with it: one walk to NIO's head handler
-    /// instead of a second for the flush, on the path nearly every delivery takes.
+    /// many events it carries. That write is flushed with it, on the path nearly every delivery
+    /// takes: straight to the channel's core, or one walk to NIO's head handler instead of a
+    /// second for the flush (``WritePath``).
     func deliverOnLoop(_ deliveries: [(index: Int, delivery: Delivery)], joined: JoinedFrames? = nil) -> Bool {
         let state = onLoop.value
-        if let joined, takesWhole(joined, state), let encoder = state.encoder {
+        if let joined, takesWhole(joined, state) {
             for (kind, version) in joined.versions { state.markSent(kind, version) }
-            encoder.writeAndFlush(NIOAny(joined.wire), promise: nil)
+            switch state.path {
+            case .core(let core):
+                core.write0(NIOAny(joined.wire), promise: nil)
+                core.flush0()
+            case .encoder(let encoder): encoder.writeAndFlush(NIOAny(joined.wire), promise: nil)
+            case .pipeline: preconditionFailure("joined frames are not written through the front door")
+            }
             return false
         }
         var written = false
@@ -247,7 +273,9 @@ final class Outbox: Sendable {
     }
 
     private func takesWhole(_ joined: JoinedFrames, _ state: LoopState) -> Bool {
-        guard state.attached, state.closed == nil, state.encoder != nil, state.stash.isEmpty, !state.isQueueing,
+        // Joined frames are written past the encoder: the front door takes one frame a write.
+        if case .pipeline = state.path { return false }
+        guard state.attached, state.closed == nil, state.stash.isEmpty, !state.isQueueing,
             channel.isWritable
         else { return false }
         return joined.versions.allSatisfy { $0.version > state.sent($0.kind) }
@@ -297,13 +325,13 @@ final class Outbox: Sendable {
                 state.durable.append(frame)
                 return false
             }
-            write(frame.wire, with: state.encoder)
+            write(frame.wire, on: state.path)
         case .replace(let kind, let frame):
             guard direct else {
                 state.keep(kind, frame)
                 return false
             }
-            write(frame.wire, with: state.encoder)
+            write(frame.wire, on: state.path)
         case .versioned(let kind, let newest):
             guard newest.version > state.sent(kind) else { return false }
             state.markSent(kind, newest.version)
@@ -311,7 +339,7 @@ final class Outbox: Sendable {
                 state.keep(kind, newest.frame)
                 return false
             }
-            write(newest.frame.wire, with: state.encoder)
+            write(newest.frame.wire, on: state.path)
         case .latest:
             return false  // looked up by the pass before it gets here
         case .close(let reason):
@@ -327,7 +355,11 @@ final class Outbox: Sendable {
     }
 
     private func flushChannel(_ state: LoopState) {
-        if let encoder = state.encoder { encoder.flush() } else { channel.flush() }
+        switch state.path {
+        case .core(let core): core.flush0()
+        case .encoder(let encoder): encoder.flush()
+        case .pipeline: channel.flush()
+        }
     }
 
     /// The client sent something: it is alive. On the loop.
@@ -341,11 +373,11 @@ final class Outbox: Sendable {
         guard channel.isWritable, state.closed == nil, state.isQueueing else { return }
         let durable = state.durable
         state.durable.removeAll(keepingCapacity: true)
-        for frame in durable { write(frame.wire, with: state.encoder) }
+        for frame in durable { write(frame.wire, on: state.path) }
         if state.hasEphemeral {
             for index in state.ephemeral.indices {
                 guard let frame = state.ephemeral[index] else { continue }
-                write(frame.wire, with: state.encoder)
+                write(frame.wire, on: state.path)
                 state.ephemeral[index] = nil
             }
             state.hasEphemeral = false
@@ -362,12 +394,11 @@ final class Outbox: Sendable {
         finishOnLoop(state)
     }
 
-    private func write(_ wire: ByteBuffer, with encoder: ChannelHandlerContext?, promise: EventLoopPromise<Void>? = nil) {
-        if let encoder {
-            encoder.write(NIOAny(wire), promise: promise)
-        } else {
-            // No encoder where we looked (a pipeline we do not know): go through the front door.
-            channel.write(Frames.webSocketFrame(fromWire: wire), promise: promise)
+    private func write(_ wire: ByteBuffer, on path: WritePath, promise: EventLoopPromise<Void>? = nil) {
+        switch path {
+        case .core(let core): core.write0(NIOAny(wire), promise: promise)
+        case .encoder(let encoder): encoder.write(NIOAny(wire), promise: promise)
+        case .pipeline: channel.write(Frames.webSocketFrame(fromWire: wire), promise: promise)
         }
     }
 
@@ -395,11 +426,11 @@ final class Outbox: Sendable {
         case .shutdown: close = (.goingAway, "server shutting down", "shutdown")
         case .failed(let code, let why): close = (code, why, nil)
         }
-        let encoder = state.encoder
-        for frame in frames { write(frame.wire, with: encoder) }
-        if let tell = close.tell { write(Frames.wire(Frames.encode(ReconnectMessage(reason: tell))), with: encoder) }
+        let path = state.path
+        for frame in frames { write(frame.wire, on: path) }
+        if let tell = close.tell { write(Frames.wire(Frames.encode(ReconnectMessage(reason: tell))), on: path) }
         let written = loop.makePromise(of: Void.self)
-        write(Frames.closeWire(code: close.code, reason: close.reason), with: encoder, promise: written)
+        write(Frames.closeWire(code: close.code, reason: close.reason), on: path, promise: written)
         flushChannel(state)
         // Close once the goodbye is out, or after a grace period if the client stopped reading.
         let deadline = loop.scheduleTask(in: Self.closeGrace) { [channel] in channel.close(promise: nil) }
@@ -422,11 +453,17 @@ final class Outbox: Sendable {
             heartbeats.remove(slot)
             state.heartbeatSlot = nil
         }
-        state.encoder = nil
+        state.path = .pipeline  // and the core (the channel) is let go
         HeapTrim.shared.noteSocketChange(on: loop)
     }
 
     var isClosed: Bool { closing.load(ordering: .acquiring) }
+
+    /// Whether frames go straight to the channel's core (``WritePath/core``). On the loop; for tests.
+    var writesToChannelCore: Bool {
+        if case .core = onLoop.value.path { return true }
+        return false
+    }
 
     /// This socket's place among its loop's heartbeats: moved by ``LoopHeartbeats`` when another
     /// socket leaves. On the loop only.
@@ -444,7 +481,7 @@ final class Outbox: Sendable {
         if silent > heartbeats.heartbeat.silenceLimit {
             channel.close(promise: nil)
         } else if silent >= heartbeats.heartbeat.interval {
-            write(Frames.pingWire, with: state.encoder)
+            write(Frames.pingWire, on: state.path)
             flushChannel(state)
         }
     }

@@ -222,7 +222,7 @@ struct PodiumServerChannel: ServerChildChannel, HTTPChannelHandler {
             // A viewer's upgrade of the live route is taken before NIO's upgrade handler, on the
             // loop, with no task (``LiveUpgradeHandler``); NIO's result stands for anything else.
             let live = LiveUpgradeHandler(
-                live: liveUpgrade, maxFrameSize: maxFrameSize, logger: logger, outcome: outcome,
+                live: liveUpgrade, maxFrameSize: maxFrameSize, plain: tls == nil, logger: logger, outcome: outcome,
                 headArrived: { headDeadline.value.take()?.cancel() })
             let upgradeHandler = try channel.pipeline.syncOperations.handler(
                 type: NIOTypedHTTPServerUpgradeHandler<UpgradeResult>.self)

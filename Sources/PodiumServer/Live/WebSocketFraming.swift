@@ -15,9 +15,10 @@ import NIOWebSocket
 /// after a refused frame is dropped. Masking, reserved bits, opcodes, fragments and UTF-8 are
 /// ``SocketHandler``'s checks, as before.
 ///
-/// The broadcast's frames are encoded once for every socket and written from this handler's
-/// context, past its own `write` (see ``Outbox``); a `WebSocketFrame` written through the pipeline
-/// (a pong) is encoded here.
+/// The broadcast's frames are encoded once for every socket and written past this handler's own
+/// `write`: from its context, or straight to the channel's core when nothing outbound sits below
+/// it (``aboveChannel``; see ``Outbox``); a `WebSocketFrame` written through the pipeline (a pong)
+/// is encoded here.
 final class WebSocketFraming: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = WebSocketFrame
@@ -25,15 +26,21 @@ final class WebSocketFraming: ChannelDuplexHandler {
     typealias OutboundOut = ByteBuffer
 
     private let maxFrameSize: Int
+    /// Nothing outbound sits below this handler (a live socket on plain TCP: the upgrade removed
+    /// every HTTP handler, and there is no TLS handler): what it writes reaches NIO's head
+    /// handler, which hands it to the channel's core (`write0`, `flush0`) and does nothing else.
+    /// The outbox then writes to the core itself (see ``Outbox``), without the walk.
+    let aboveChannel: Bool
     /// The start of a frame not yet whole, in a buffer of its own: NIO reads into the same
     /// receive buffer again only while nothing else holds it (else it makes and keeps another).
     private var partial: ByteBuffer?
     /// A frame was refused: nothing more is read.
     private var refused = false
 
-    init(maxFrameSize: Int) {
+    init(maxFrameSize: Int, aboveChannel: Bool = false) {
         precondition(maxFrameSize <= UInt32.max, "as NIO's decoder: a frame's length fits 32 bits")
         self.maxFrameSize = maxFrameSize
+        self.aboveChannel = aboveChannel
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
