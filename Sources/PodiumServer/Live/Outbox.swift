@@ -45,8 +45,10 @@ final class Outbox: Sendable {
     }
 
     /// A pass's frames for a group, end to end in one buffer, built once per turn (see
-    /// ``deliverOnLoop(_:joined:)``); nil when the deliveries hold anything but frames.
-    struct JoinedFrames {
+    /// ``deliverOnLoop(_:joined:)``); nil when the deliveries hold anything but frames. A class:
+    /// every socket of the run is handed the same one, for one retain instead of a copy of each
+    /// field.
+    final class JoinedFrames {
         let wire: ByteBuffer
         /// The group frames it holds, which a socket must not have had.
         let versions: [(kind: Ephemeral, version: Int)]
