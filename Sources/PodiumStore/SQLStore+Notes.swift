@@ -106,30 +106,24 @@ extension SQLStore: NotesAndAttendanceStore {
         guard !viewers.isEmpty else { return [] }
         // Those already stored and the session's highest number, in one statement: a row for each
         // known viewer, and one without a viewer that carries the highest number.
-        let rows: [any SQLRow]
+        // The ids: one JSON text on SQLite (a statement of fixed text), a list of binds elsewhere.
+        let idList: SQLQueryString
         if db.takesJSONColumns {
             var ids = JSONColumn()
             for viewer in viewers { ids.add(viewer.id) }
-            rows = try await db.raw(
-                """
-                SELECT viewer_id, 0 AS highest FROM session_viewers
-                WHERE session_id = \(bind: sessionId) AND viewer_id IN (SELECT value FROM json_each(\(bind: ids.json)))
-                UNION ALL
-                SELECT NULL, COALESCE(MAX(number), 0) FROM session_viewers WHERE session_id = \(bind: sessionId)
-                """
-            ).all()
+            idList = "SELECT value FROM json_each(\(bind: ids.json))"
         } else {
             // Made as existentials here: an array of `String` converted to them is cast element by element.
-            let viewerIds = viewers.map { $0.id as any Encodable & Sendable }
-            rows = try await db.raw(
-                """
-                SELECT viewer_id, 0 AS highest FROM session_viewers
-                WHERE session_id = \(bind: sessionId) AND viewer_id IN (\(binds: viewerIds))
-                UNION ALL
-                SELECT NULL, COALESCE(MAX(number), 0) FROM session_viewers WHERE session_id = \(bind: sessionId)
-                """
-            ).all()
+            idList = "\(binds: viewers.map { $0.id as any Encodable & Sendable })"
         }
+        let rows = try await db.raw(
+            """
+            SELECT viewer_id, 0 AS highest FROM session_viewers
+            WHERE session_id = \(bind: sessionId) AND viewer_id IN (\(idList))
+            UNION ALL
+            SELECT NULL, COALESCE(MAX(number), 0) FROM session_viewers WHERE session_id = \(bind: sessionId)
+            """
+        ).all()
         var knownIds: Set<String> = []
         var highest = 0
         for row in rows {
