@@ -162,16 +162,18 @@ def slide_join(ctx):
     y = bullet(ctx, 96, y, "Or type the join code", "Six characters, easy to read out to the back row.", 620)
     bullet(ctx, 96, y, "You are in", "Your screen shows the presenter's page at once.", 620)
 
-    # The join card: code on top, a stylised QR code below.
+    # The join card: what the presenter's J key puts on the screen, with a stylised QR code. Not an
+    # example code: a room following the demo deck would type it (this session's code is the
+    # console's, shown full screen by J).
     cx, cy, cw, ch = 780, 200, 400, 440
     ctx.set_source_rgba(*NAVY, 0.08)
     rounded(ctx, cx + 6, cy + 10, cw, ch, 28)
     ctx.fill()
     fill_rounded(ctx, cx, cy, cw, ch, 28, WHITE)
     text(ctx, cx + cw / 2, cy + 62, "JOIN CODE", 18, MUTED, bold=True, align="center")
-    text(ctx, cx + cw / 2, cy + 128, "K7F 29Q", 56, INDIGO, bold=True, align="center")
+    text(ctx, cx + cw / 2, cy + 128, "Press J", 56, INDIGO, bold=True, align="center")
     qr(ctx, cx + cw / 2 - 105, cy + 160, 210)
-    text(ctx, cx + cw / 2, cy + ch - 36, "podium.example/join", 18, MUTED, align="center")
+    text(ctx, cx + cw / 2, cy + ch - 36, "for this session's code and QR", 18, MUTED, align="center")
 
 
 def qr(ctx, x, y, size):
