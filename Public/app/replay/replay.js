@@ -75,8 +75,10 @@ async function load(passcode = readPasscode()) {
 
 /** Access refused, or no such session: a clear page (sign in, not shared, passcode). */
 async function refuse(error, passcode) {
-  show('refused');
+  // Who is asking is known before the card shows: shown first, it read "not available" until the
+  // answer came, then changed (and `data-replay="refused"` said the page was done too early).
   const user = await currentUser().catch(() => null);
+  show('refused');
   let title = t('replay.not-available');
   let text = errorText(error);
   let signIn = false;
