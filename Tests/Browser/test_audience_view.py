@@ -87,6 +87,30 @@ def on_screen(driver):
         "const s = document.getElementById('spotlight'); return s && !s.hidden ? s.dataset.kind : null;")
 
 
+
+def bar_lines(driver):
+    """The viewer's bar as a person sees it: the tops of the lines its shown actions sit on, their
+    ids in order, the status pill (shown, inside the screen), and any two of the title, the status
+    and the actions that overlap."""
+    return driver.execute_script("""
+        const bar = document.getElementById('watch-bar');
+        const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+        const actions = [...bar.querySelectorAll(':scope > .btn')].filter(shown);
+        const parts = [document.querySelector('.watch-title'), document.getElementById('status'), ...actions];
+        const boxes = parts.map((e) => e.getBoundingClientRect());
+        const overlaps = [];
+        boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b, j) => {
+          if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+            overlaps.push([parts[i].id || parts[i].className, parts[i + 1 + j].id || parts[i + 1 + j].className]);
+        }));
+        const status = document.getElementById('status').getBoundingClientRect();
+        return {
+          actions: [...new Set(actions.map((a) => Math.round(a.getBoundingClientRect().top)))],
+          ids: actions.map((a) => a.id), overlaps,
+          status: { shown: shown(document.getElementById('status')) && status.width > 0,
+                    inside: status.left >= 0 && status.right <= innerWidth && status.bottom <= innerHeight },
+        };""")
+
 class AudienceViewTests(BrowserTest):
     def ask(self, presenter, question, choices, correct=None):
         """Sends a multiple-choice poll without saving it."""
@@ -188,6 +212,13 @@ class AudienceViewTests(BrowserTest):
         self.assertFalse(visible(phone, "#ask-button"), "no Ask after the end")
         self.assertFalse(visible(phone, "#questions-button"), "no questions after the end")
         self.assertFalse(visible(phone, "#ask-dialog"))
+        # "Session ended" is longer than "Live": the bar's actions still keep one line together
+        # (Full screen broke off onto a line of its own), and the status stays in sight.
+        bar = wait_for(phone, lambda d: (lambda b: b if len(b["actions"]) == 1 else None)(bar_lines(d)),
+                       "the bar's actions on one line after the end")
+        self.assertEqual(bar["ids"], ["notes-button", "language-button", "fullscreen"], bar)
+        self.assertTrue(bar["status"]["shown"] and bar["status"]["inside"], bar)
+        self.assertEqual(bar["overlaps"], [], "nothing in the bar over anything else")
         screenshot(phone, "audience-after-the-end-390")
 
     def test_2_one_results_control_says_where_the_results_are(self):

@@ -41,6 +41,8 @@ let inkingTimer = null;
 if (prefersReducedMotion()) stage.classList.remove('animate');
 const interaction = mountViewerInteraction({ watch: $('watch'), bar: $('watch-bar'), stage });
 const notes = code.length === CODE_LENGTH ? new ViewerNotes({ code, stage, bar: $('watch-bar'), watch: $('watch') }) : null;
+// In the next frame: changing the bar inside its own observer's callback is a loop the browser reports.
+new ResizeObserver(() => requestAnimationFrame(fitBar)).observe($('watch-bar'));
 
 function show(id) {
   for (const section of ['gate', 'not-found', 'watch']) $(section).hidden = section !== id;
@@ -309,6 +311,23 @@ function renderPointer() {
   stage.setPointer(visible ? pointer : null);
 }
 
+/** On a phone the status and the actions share the line under the title. A long status
+ *  ("Session ended", "Reconnecting…", longer in other languages) beside them pushed one action
+ *  onto a line of its own; then the status goes above the title instead (styles.css,
+ *  `[data-crowded]`), where that lets the actions keep one line together. Measured from the
+ *  plain layout each time, so the bar goes back once they fit beside the status again. */
+function fitBar() {
+  const bar = $('watch-bar');
+  const status = $('status');
+  const actions = [...bar.querySelectorAll(':scope > .btn')].filter((action) => action.getClientRects().length);
+  const below = (action, line) => action.offsetTop > line.offsetTop + line.offsetHeight / 2;
+  bar.removeAttribute('data-crowded');
+  if (!actions.some((action) => below(action, status))) return;
+  bar.setAttribute('data-crowded', '');
+  // More actions than one line holds even alone: the status stays beside them (a line fewer).
+  if (actions.some((action) => below(action, actions[0]))) bar.removeAttribute('data-crowded');
+}
+
 function setStatus(state, reason = null) {
   if (live && live.state.ended) state = 'ended';
   document.body.dataset.connection = state;
@@ -316,6 +335,7 @@ function setStatus(state, reason = null) {
   const text = ['connecting', 'live', 'reconnecting', 'ended', 'failed'].includes(state) ? t('live.status-' + state) : state;
   $('status-text').textContent = text;
   $('status').className = 'pill ' + ({ live: 'pill-live', reconnecting: 'pill-warn', connecting: 'pill-warn', ended: 'pill-ended', failed: 'pill-ended' }[state] || '');
+  fitBar();
   const notice = $('notice');
   if (state === 'reconnecting') {
     notice.textContent = reason === 'shutdown' ? t('live.notice-restarting') : t('live.notice-lost');
