@@ -315,6 +315,9 @@ class EntryPages(HealthTest):
         visitor.get(SERVER.base + "/")
         wait_for(visitor, lambda d: visible(d, "#code"), "the home page")
         self.ready(visitor, "the home page's script")
+        wait_for(visitor, lambda d: d.execute_script("return document.body.dataset.account") == "signed-out",
+                 "the home page knows nobody is signed in")
+        self.assertEqual(visitor.find_element(By.ID, "presenter-link").get_attribute("pathname"), "/login")
         self.check(visitor, "home", "signed-out", size)
         visitor.get(SERVER.base + "/login")
         wait_for(visitor, lambda d: visible(d, "#email"), "the sign-in page")
@@ -345,6 +348,12 @@ class EntryPages(HealthTest):
         visitor.get(SERVER.base + "/")
         wait_for(visitor, lambda d: visible(d, "#code"), "the home page")
         self.ready(visitor, "the home page's script")
+        # Signed in, the header offers the library instead of a sign-in already done.
+        wait_for(visitor, lambda d: d.execute_script("return document.body.dataset.account") == "signed-in",
+                 "the home page knows who is signed in")
+        link = visitor.find_element(By.ID, "presenter-link")
+        self.assertTrue(link.is_displayed())
+        self.assertEqual((link.get_attribute("pathname"), link.text), ("/library", "Go to the library"))
         self.check(visitor, "home", "signed-in", size)
         self.done()
 

@@ -1,7 +1,7 @@
 // Audience home: type a join code, or pick a live session from the lobby (live over a socket).
 
 import { t } from '../core/i18n.js';
-import { api } from '../core/api.js';
+import { api, currentUser } from '../core/api.js';
 import { el, icon, cleanCode, CODE_LENGTH } from '../core/ui.js';
 import { startPage } from '../core/page.js';
 
@@ -118,4 +118,21 @@ function connectLobby() {
     setTimeout(connectLobby, base / 2 + Math.random() * base / 2);
   };
 }
-startPage(connectLobby);
+// A presenter already signed in is offered their library, not a sign-in they have done (the
+// sign-in page would only have sent them on). body[data-account] says the answer is in.
+function showAccount() {
+  currentUser().then((user) => {
+    if (user) {
+      const link = document.getElementById('presenter-link');
+      link.href = '/library';
+      link.dataset.i18n = 'home.deadend-go-library';
+      link.textContent = t('home.deadend-go-library');
+    }
+    document.body.dataset.account = user ? 'signed-in' : 'signed-out';
+  }).catch(() => {});
+}
+
+startPage(() => {
+  showAccount();
+  connectLobby();
+});
