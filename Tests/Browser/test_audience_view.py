@@ -87,7 +87,6 @@ def on_screen(driver):
         "const s = document.getElementById('spotlight'); return s && !s.hidden ? s.dataset.kind : null;")
 
 
-
 def bar_lines(driver):
     """The viewer's bar as a person sees it: the tops of the lines its shown actions sit on, their
     ids in order, the status pill (shown, inside the screen), and any two of the title, the status
@@ -110,6 +109,7 @@ def bar_lines(driver):
           status: { shown: shown(document.getElementById('status')) && status.width > 0,
                     inside: status.left >= 0 && status.right <= innerWidth && status.bottom <= innerHeight },
         };""")
+
 
 class AudienceViewTests(BrowserTest):
     def ask(self, presenter, question, choices, correct=None):

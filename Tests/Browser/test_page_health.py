@@ -381,6 +381,17 @@ class EntryPages(HealthTest):
         wait_for(host, lambda d: d.execute_script("return document.body.dataset.ready") == "true", "the storyboard page")
         wait_for(host, lambda d: d.find_elements(By.CSS_SELECTOR, ".sb-shot"), "the shot cards")
         self.check(host, "storyboard", None, size)
+        # The export format's longest name fits its field (it was cut on a phone and a tablet):
+        # the text in the field's font, its padding and the arrow within the field's width.
+        fit = host.execute_script("""
+            const field = document.getElementById('export-format');
+            const style = getComputedStyle(field);
+            const context = document.createElement('canvas').getContext('2d');
+            context.font = style.font;
+            const text = Math.max(...[...field.options].map((o) => context.measureText(o.text).width));
+            return { text, needs: text + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + 24,
+                     width: field.getBoundingClientRect().width };""")
+        self.assertLessEqual(fit["needs"], fit["width"], f"{size}: the export format's name is cut ({fit})")
         host.get(f"{SERVER.base}/sketch.html?id={fixture['board']}&shot={fixture['shot']}")
         wait_for(host, lambda d: d.execute_script("return document.body.dataset.ready") == "true", "the shot editor")
         wait_for(host, lambda d: d.execute_script("return document.getElementById('stage').dataset.shotRect"), "the shot drawn")
